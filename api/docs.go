@@ -1,0 +1,183 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+	"gopkg.in/yaml.v3"
+
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/static"
+)
+
+const docsPath = "/api-docs"
+
+//go:embed openapi.yaml
+var openAPITemplate string
+
+// AuthEndpoints gives the identity provider's authorization and token
+// endpoints, for the document's OAuth 2.0 flow.
+type AuthEndpoints interface {
+	AuthEndpoints(ctx context.Context) (authURL, tokenURL string, err error)
+}
+
+// DocsOptions configure the documentation.
+type DocsOptions struct {
+	BaseURL  string
+	ClientID string
+	Audience string
+	Provider AuthEndpoints
+	Logger   *slog.Logger
+}
+
+// Docs serves the OpenAPI document and Swagger UI. Reading them needs no
+// token; trying calls needs a sign-in, which Swagger UI does with PKCE.
+type Docs struct {
+	o DocsOptions
+
+	mu       sync.Mutex
+	rendered []byte
+}
+
+// NewDocs returns the documentation handler.
+func NewDocs(o DocsOptions) *Docs { return &Docs{o: o} }
+
+// Register mounts the documentation routes.
+func (d *Docs) Register(e *echo.Echo) {
+	e.GET(docsPath, func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, docsPath+"/") })
+	e.GET(docsPath+"/", d.index)
+	e.GET(docsPath+"/openapi.yaml", d.yaml)
+	e.GET(docsPath+"/openapi.json", d.json)
+	e.GET(docsPath+"/oauth2-redirect.html", d.asset("swagger/oauth2-redirect.html", "text/html; charset=utf-8"))
+	e.GET(docsPath+"/oauth2-redirect.js", d.asset("swagger/oauth2-redirect.js", "text/javascript; charset=utf-8"))
+	e.RouteNotFound(docsPath+"/*", func(echo.Context) error { return echo.ErrNotFound })
+}
+
+// Document returns the OpenAPI document as YAML, with the deployment's
+// URLs filled in. A document rendered while the identity provider was
+// unreachable is not kept, so the next request tries again.
+func (d *Docs) Document(ctx context.Context) []byte {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.rendered != nil {
+		return d.rendered
+	}
+	authURL, tokenURL, err := d.o.Provider.AuthEndpoints(ctx)
+	doc := render(openAPITemplate, map[string]string{
+		"SERVER_URL":        d.o.BaseURL + Base,
+		"API_AUDIENCE":      d.o.Audience,
+		"API_SCOPE":         d.o.Audience + "/.default",
+		"AUTHORIZATION_URL": authURL,
+		"TOKEN_URL":         tokenURL,
+		"TOPIC_SETTINGS":    settingsMarkdown(),
+	})
+	if err != nil {
+		d.o.Logger.WarnContext(ctx, "API docs rendered without sign-in endpoints", "error", err)
+		return doc
+	}
+	d.rendered = doc
+	return doc
+}
+
+// render replaces {{KEY}} placeholders; a multi-line value is indented
+// like the line that holds its placeholder, so YAML block scalars survive.
+func render(tmpl string, values map[string]string) []byte {
+	var out bytes.Buffer
+	for _, line := range strings.SplitAfter(tmpl, "\n") {
+		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+		for k, v := range values {
+			v = strings.ReplaceAll(strings.TrimRight(v, "\n"), "\n", "\n"+indent)
+			line = strings.ReplaceAll(line, "{{"+k+"}}", v)
+		}
+		out.WriteString(line)
+	}
+	return out.Bytes()
+}
+
+func settingsMarkdown() string {
+	var b strings.Builder
+	for _, s := range service.TopicSettings() {
+		rule := string(s.Type)
+		switch {
+		case len(s.Options) > 0:
+			rule = "one of " + strings.Join(s.Options, ", ")
+			if s.Type == service.TypeList {
+				rule = "comma-separated list of " + strings.Join(s.Options, ", ")
+			}
+		case s.Type == service.TypeLong || s.Type == service.TypeInt:
+			rule = fmt.Sprintf("%s, at least %d", s.Type, s.Min)
+			if s.Max < 1<<62 {
+				rule = fmt.Sprintf("%s, %d to %d", s.Type, s.Min, s.Max)
+			}
+			if s.Unlimited != nil {
+				rule += fmt.Sprintf(", or %d", *s.Unlimited)
+			}
+		}
+		fmt.Fprintf(&b, "- `%s` (%s; Kafka default %s): %s\n", s.Key, rule, s.Default, s.Help)
+	}
+	return b.String()
+}
+
+func (d *Docs) yaml(c echo.Context) error {
+	return c.Blob(http.StatusOK, "application/yaml; charset=utf-8", d.Document(c.Request().Context()))
+}
+
+func (d *Docs) json(c echo.Context) error {
+	var v any
+	if err := yaml.Unmarshal(d.Document(c.Request().Context()), &v); err != nil {
+		return fmt.Errorf("openapi document: %w", err)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("openapi document: %w", err)
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+}
+
+func (d *Docs) asset(name, contentType string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		b, err := fs.ReadFile(static.FS, name)
+		if err != nil {
+			return err
+		}
+		return c.Blob(http.StatusOK, contentType, b)
+	}
+}
+
+var swaggerPage = template.Must(template.New("docs").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API · Streaming resource portal</title>
+<link rel="icon" href="/static/swagger/favicon-32x32.png">
+<link rel="stylesheet" href="/static/swagger/swagger-ui.css">
+<style>body{margin:0} .topbar-note{font-family:system-ui,sans-serif;background:#1e1b4b;color:#e0e7ff;padding:.6rem 1.25rem;font-size:.9rem}
+.topbar-note a{color:#fff}</style>
+</head><body>
+<div class="topbar-note">Streaming resource portal · REST API. <a href="/">Back to the portal</a> · <a href="{{.Spec}}">openapi.yaml</a> · <a href="{{.JSON}}">openapi.json</a>.
+Use <strong>Authorize</strong> to sign in; tokens stay in this page's memory only.</div>
+<div id="swagger-ui" data-spec="{{.Spec}}" data-redirect="{{.Redirect}}" data-client-id="{{.ClientID}}" data-scopes="{{.Scopes}}"></div>
+<script src="/static/swagger/swagger-ui-bundle.js"></script>
+<script src="/static/swagger/init.js"></script>
+</body></html>`))
+
+func (d *Docs) index(c echo.Context) error {
+	var buf bytes.Buffer
+	err := swaggerPage.Execute(&buf, map[string]string{
+		"Spec": docsPath + "/openapi.yaml", "JSON": docsPath + "/openapi.json",
+		"Redirect": d.o.BaseURL + docsPath + "/oauth2-redirect.html", "ClientID": d.o.ClientID,
+		"Scopes": "openid profile " + d.o.Audience + "/.default",
+	})
+	if err != nil {
+		return err
+	}
+	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+}

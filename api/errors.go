@@ -1,0 +1,166 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/requestid"
+)
+
+// ErrorRecord is the body of every non-2xx API response.
+type ErrorRecord struct {
+	// Status is the upper-snake name of the HTTP status (BAD_REQUEST).
+	Status string `json:"status"`
+	// Code always equals the HTTP status code.
+	Code int `json:"code"`
+	// Timestamp is UTC with milliseconds: 2026-11-21T22:43:37.123Z.
+	Timestamp string      `json:"timestamp"`
+	Errors    []ErrorItem `json:"errors"`
+}
+
+// ErrorItem is one problem; a 400 has one per offending field.
+type ErrorItem struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+}
+
+// Error types that belong to HTTP itself rather than to the domain.
+const (
+	typeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
+	typePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
+	typeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+)
+
+// statusOf maps each domain error kind to its one HTTP status.
+func statusOf(k fault.Kind) int {
+	switch k {
+	case fault.MissingParameter, fault.InvalidParameter, fault.MalformedBody:
+		return http.StatusBadRequest
+	case fault.Unauthenticated:
+		return http.StatusUnauthorized
+	case fault.InsufficientRole, fault.ReadOnlyEnvironment:
+		return http.StatusForbidden
+	case fault.NotFound:
+		return http.StatusNotFound
+	case fault.AlreadyExists, fault.IncompatibleSchema:
+		return http.StatusConflict
+	case fault.RateLimited:
+		return http.StatusTooManyRequests
+	case fault.UpstreamUnavailable:
+		return http.StatusServiceUnavailable
+	case fault.UpstreamTimeout:
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusInternalServerError
+}
+
+// StatusName returns the upper-snake name of an HTTP status.
+func StatusName(code int) string {
+	text := http.StatusText(code)
+	if text == "" {
+		return "STATUS_" + strconv.Itoa(code)
+	}
+	return strings.ToUpper(strings.NewReplacer(" ", "_", "-", "_", "'", "").Replace(text))
+}
+
+// Problem is the API's view of an error: status, items and headers.
+type Problem struct {
+	Status int
+	Items  []ErrorItem
+	// RetryAfter, when positive, is sent as Retry-After.
+	RetryAfter time.Duration
+}
+
+// ProblemOf translates any error into the response a caller gets. Domain
+// errors keep their messages; anything else becomes INTERNAL without
+// internals, naming the request id so that the logs can be found.
+func ProblemOf(err error, reqID string) Problem {
+	if ps := fault.Problems(err); len(ps) > 0 {
+		p := Problem{Status: statusOf(ps[0].Kind)}
+		for _, e := range ps {
+			p.Items = append(p.Items, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field})
+			if e.RetryAfter > p.RetryAfter {
+				p.RetryAfter = e.RetryAfter
+			}
+		}
+		if p.Status == http.StatusInternalServerError {
+			p.Items = []ErrorItem{internalItem(reqID)}
+		}
+		return p
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return httpProblem(he)
+	}
+	return Problem{Status: http.StatusInternalServerError, Items: []ErrorItem{internalItem(reqID)}}
+}
+
+func internalItem(reqID string) ErrorItem {
+	return ErrorItem{Type: string(fault.Internal),
+		Message: fmt.Sprintf("internal error; the platform team can trace it with request id %s", reqID)}
+}
+
+func httpProblem(he *echo.HTTPError) Problem {
+	msg := fmt.Sprint(he.Message)
+	typ := string(fault.Internal)
+	switch he.Code {
+	case http.StatusNotFound:
+		typ, msg = string(fault.NotFound), "no such endpoint; see /api-docs for the API"
+	case http.StatusMethodNotAllowed:
+		typ, msg = typeMethodNotAllowed, "this endpoint does not support the method; see /api-docs for the API"
+	case http.StatusRequestEntityTooLarge:
+		typ, msg = typePayloadTooLarge, "the request body is too large"
+	case http.StatusUnsupportedMediaType:
+		typ = typeUnsupportedMediaType
+	case http.StatusBadRequest:
+		typ = string(fault.MalformedBody)
+	case http.StatusUnauthorized:
+		typ = string(fault.Unauthenticated)
+	case http.StatusTooManyRequests:
+		typ = string(fault.RateLimited)
+	case http.StatusServiceUnavailable:
+		typ = string(fault.UpstreamUnavailable)
+	}
+	if he.Code >= 500 && he.Code != http.StatusServiceUnavailable {
+		msg = "internal error"
+	}
+	return Problem{Status: he.Code, Items: []ErrorItem{{Type: typ, Message: msg}}}
+}
+
+// WriteProblem renders an error as the error record.
+func WriteProblem(c echo.Context, err error) error {
+	reqID := requestid.From(c.Request().Context())
+	p := ProblemOf(err, reqID)
+	h := c.Response().Header()
+	if p.Status == http.StatusUnauthorized {
+		challenge := `Bearer realm="rms-portal"`
+		if c.Request().Header.Get(echo.HeaderAuthorization) != "" {
+			desc := strings.NewReplacer(`"`, "'", `\`, "").Replace(p.Items[0].Message)
+			challenge += `, error="invalid_token", error_description="` + desc + `"`
+		}
+		h.Set(echo.HeaderWWWAuthenticate, challenge)
+	}
+	if allow, ok := c.Get(echo.ContextKeyHeaderAllow).(string); ok && p.Status == http.StatusMethodNotAllowed {
+		h.Set(echo.HeaderAllow, allow)
+	}
+	if p.RetryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(int((p.RetryAfter+time.Second-1)/time.Second)))
+	}
+	h.Set("Cache-Control", "no-store")
+	rec := ErrorRecord{
+		Status: StatusName(p.Status), Code: p.Status,
+		Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Errors: p.Items,
+	}
+	if c.Request().Method == http.MethodHead {
+		return c.NoContent(p.Status)
+	}
+	return c.JSON(p.Status, rec)
+}

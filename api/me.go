@@ -1,0 +1,52 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+type meJSON struct {
+	Subject       string      `json:"subject"`
+	Name          string      `json:"name"`
+	Username      string      `json:"username"`
+	Service       bool        `json:"service"`
+	PlatformAdmin bool        `json:"platform_admin"`
+	Groups        []string    `json:"groups"`
+	BusinessUnits []unitJSON  `json:"business_units"`
+	Stages        []stageJSON `json:"stages"`
+}
+
+type unitJSON struct {
+	ID          string `json:"id"`
+	LandingZone string `json:"landing_zone"`
+	Dedicated   bool   `json:"dedicated"`
+	Main        bool   `json:"main"`
+	Role        string `json:"role"`
+}
+
+type stageJSON struct {
+	Name     string `json:"name"`
+	ReadOnly bool   `json:"read_only"`
+}
+
+func (a *API) getMe(c echo.Context) error {
+	me, err := a.me.Get(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	p := me.Principal
+	out := meJSON{Subject: p.Subject, Name: p.Name, Username: p.Username, Service: p.Service,
+		PlatformAdmin: p.PlatformAdmin, Groups: p.Groups, BusinessUnits: []unitJSON{}, Stages: []stageJSON{}}
+	if out.Groups == nil {
+		out.Groups = []string{}
+	}
+	for _, u := range me.Units {
+		out.BusinessUnits = append(out.BusinessUnits, unitJSON{ID: u.Unit.ID, LandingZone: u.Unit.LandingZone.ID,
+			Dedicated: u.Unit.LandingZone.Dedicated, Main: u.Unit.IsMain(), Role: u.Role.String()})
+	}
+	for _, s := range me.Stages {
+		out.Stages = append(out.Stages, stageJSON{Name: s.Name, ReadOnly: s.ReadOnly})
+	}
+	return c.JSON(http.StatusOK, out)
+}

@@ -1,0 +1,164 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/service"
+)
+
+func (a *API) registerTopics(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/topics", a.listTopics)
+	route(http.MethodPost, "/:bu/:stage/topic", a.createTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name", a.getTopic)
+	route(http.MethodPut, "/:bu/:stage/topic/:name", a.replaceTopic)
+	route(http.MethodPatch, "/:bu/:stage/topic/:name", a.patchTopic)
+	route(http.MethodDelete, "/:bu/:stage/topic/:name", a.deleteTopic)
+}
+
+// topicJSON is a topic in a list.
+type topicJSON struct {
+	Name              string `json:"name"`
+	Identifier        string `json:"identifier"`
+	BusinessUnit      string `json:"business_unit,omitempty"`
+	PartitionsCount   int    `json:"partitions_count"`
+	OutsideConvention bool   `json:"outside_convention"`
+}
+
+// topicDetailJSON is one topic with its settings.
+type topicDetailJSON struct {
+	topicJSON
+	ReplicationFactor int               `json:"replication_factor"`
+	Config            map[string]string `json:"config"`
+	Defaults          map[string]string `json:"defaults,omitempty"`
+	Partitions        []partitionJSON   `json:"partitions"`
+}
+
+type partitionJSON struct {
+	Partition int   `json:"partition"`
+	Leader    int   `json:"leader"`
+	Replicas  []int `json:"replicas"`
+	ISR       []int `json:"isr"`
+}
+
+func topicOut(t service.Topic) topicJSON {
+	return topicJSON{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BusinessUnit,
+		PartitionsCount: t.Partitions, OutsideConvention: t.OutsideConvention}
+}
+
+func topicDetailOut(d service.TopicDetail) topicDetailJSON {
+	out := topicDetailJSON{topicJSON: topicOut(d.Topic), ReplicationFactor: d.ReplicationFactor,
+		Config: d.Config, Defaults: d.Defaults, Partitions: []partitionJSON{}}
+	if out.Config == nil {
+		out.Config = map[string]string{}
+	}
+	for _, p := range d.PartitionList {
+		out.Partitions = append(out.Partitions, partitionJSON{Partition: p.ID, Leader: p.Leader, Replicas: p.Replicas, ISR: p.ISR})
+	}
+	return out
+}
+
+func (a *API) listTopics(c echo.Context) error {
+	q, err := listQuery(c)
+	if err != nil {
+		return err
+	}
+	page, err := a.topics.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	if err != nil {
+		return err
+	}
+	out := listResponse[topicJSON]{Items: make([]topicJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	for i, t := range page.Items {
+		out.Items[i] = topicOut(t)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) getTopic(c echo.Context) error {
+	withDefaults, err := boolParam(c, "include_defaults")
+	if err != nil {
+		return err
+	}
+	d, err := a.topics.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), withDefaults)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, topicDetailOut(d))
+}
+
+type createTopicRequest struct {
+	Name            string            `json:"name"`
+	PartitionsCount *int              `json:"partitions_count"`
+	Config          map[string]string `json:"config"`
+}
+
+func (a *API) createTopic(c echo.Context) error {
+	var in createTopicRequest
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	bu, stage := c.Param("bu"), c.Param("stage")
+	d, err := a.topics.Create(c.Request().Context(), bu, stage,
+		service.NewTopic{Name: in.Name, Partitions: in.PartitionsCount, Config: in.Config})
+	if err != nil {
+		return err
+	}
+	location(c, bu, stage, "topic", d.Name)
+	return c.JSON(http.StatusCreated, topicDetailOut(d))
+}
+
+// replaceTopicRequest is the desired state. Fields that GET returns but
+// that cannot be set are accepted and ignored, so a GET response can be
+// edited and sent back.
+type replaceTopicRequest struct {
+	PartitionsCount *int              `json:"partitions_count"`
+	Config          map[string]string `json:"config"`
+
+	Name              json.RawMessage `json:"name"`
+	Identifier        json.RawMessage `json:"identifier"`
+	BusinessUnit      json.RawMessage `json:"business_unit"`
+	OutsideConvention json.RawMessage `json:"outside_convention"`
+	ReplicationFactor json.RawMessage `json:"replication_factor"`
+	Defaults          json.RawMessage `json:"defaults"`
+	Partitions        json.RawMessage `json:"partitions"`
+}
+
+func (a *API) replaceTopic(c echo.Context) error {
+	var in replaceTopicRequest
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	d, err := a.topics.Replace(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"),
+		service.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, topicDetailOut(d))
+}
+
+type patchTopicRequest struct {
+	PartitionsCount *int               `json:"partitions_count"`
+	Config          map[string]*string `json:"config"`
+}
+
+func (a *API) patchTopic(c echo.Context) error {
+	var in patchTopicRequest
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	d, err := a.topics.Patch(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"),
+		service.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, topicDetailOut(d))
+}
+
+func (a *API) deleteTopic(c echo.Context) error {
+	if err := a.topics.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

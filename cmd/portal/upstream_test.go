@@ -1,0 +1,56 @@
+package main
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/config"
+)
+
+// TestStoppedClusterAndReadiness stops the edh-shared/dev cluster: lists
+// there fail with 503 or 504 within a few seconds, other environments keep
+// working, and readiness reports the failing cluster.
+func TestStoppedClusterAndReadiness(t *testing.T) {
+	tp := startPortal(t, func(c *config.Config) { c.UpstreamTimeout = 2 * time.Second })
+	if r := tp.call("GET", "/healthz", "", nil); r.status != 200 {
+		t.Fatalf("healthz %d", r.status)
+	}
+	ready := tp.call("GET", "/readyz", "", nil)
+	if ready.status != 200 || ready.json(t)["status"] != "ready" || len(ready.json(t)["checks"].([]any)) != 7 {
+		t.Fatalf("readyz before: %d %s", ready.status, ready.body)
+	}
+	tp.token("carol") // sign in first: the provider is part of the portal
+
+	tp.portal.clusters["edh-shared/dev"].Close()
+	start := time.Now()
+	r := tp.call("GET", "/api/v1/scada/dev/topics", "carol", nil)
+	took := time.Since(start)
+	if r.status != http.StatusServiceUnavailable && r.status != http.StatusGatewayTimeout {
+		t.Fatalf("list on a stopped cluster: %d %s", r.status, r.body)
+	}
+	wantError(t, r, r.status, map[int]string{503: "UPSTREAM_UNAVAILABLE", 504: "UPSTREAM_TIMEOUT"}[r.status])
+	if took > 4*time.Second {
+		t.Errorf("took %v", took)
+	}
+	if r := tp.call("GET", "/api/v1/scada/qas/topics", "carol", nil); r.status != 200 {
+		t.Errorf("another environment: %d", r.status)
+	}
+	start = time.Now()
+	r = tp.call("POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": "while-down"})
+	if r.status != 503 && r.status != 504 || time.Since(start) > 4*time.Second {
+		t.Errorf("create on a stopped cluster: %d after %v", r.status, time.Since(start))
+	}
+
+	ready = tp.call("GET", "/readyz", "", nil)
+	if ready.status != http.StatusServiceUnavailable || ready.json(t)["status"] != "not_ready" {
+		t.Fatalf("readyz after: %d %s", ready.status, ready.body)
+	}
+	for _, c := range ready.json(t)["checks"].([]any) {
+		m := c.(map[string]any)
+		failing := m["status"] == "failing"
+		if failing != (m["name"] == "kafka edh-shared/dev") {
+			t.Errorf("check %v", m)
+		}
+	}
+}

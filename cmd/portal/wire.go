@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/audit"
+	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/config"
+	"github.com/edh-platform/rms-portal/internal/devidp"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/static"
+)
+
+// portal is the assembled application.
+type portal struct {
+	cfg      *config.Config
+	echo     *echo.Echo
+	tenancy  *tenancy.Tenancy
+	envs     *platform.Environments
+	clusters map[string]*embedded.Cluster
+	audit    *audit.Log
+	closers  []func()
+}
+
+// Close releases upstream clients and stops embedded clusters.
+func (p *portal) Close() {
+	for i := len(p.closers) - 1; i >= 0; i-- {
+		p.closers[i]()
+	}
+}
+
+// assemble builds the portal from a validated configuration.
+func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
+	ten, err := cfg.Tenancy()
+	if err != nil {
+		return nil, err
+	}
+	p := &portal{cfg: cfg, tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
+		audit: audit.NewLog(log.With("component", "audit"), 1000)}
+	defer func() {
+		if err != nil {
+			p.Close()
+		}
+	}()
+	if err := p.connect(log); err != nil {
+		return nil, err
+	}
+
+	provider := auth.NewProvider(issuerOf(cfg), cfg.UpstreamTimeout)
+	resolver := access.NewResolver(ten, cfg.PlatformAdminGroup)
+	verifier := auth.NewVerifier(auth.VerifierOptions{
+		Provider: provider, Audience: cfg.Identity.Audience, AcceptedIssuers: cfg.Identity.AcceptedIssuers,
+		GroupsClaim: cfg.Identity.GroupsClaim, Resolver: resolver,
+	})
+
+	guard := service.NewGuard(ten, p.envs, p.audit)
+	topics := service.NewTopics(guard)
+	me := service.NewMe(guard)
+
+	e := httpserver.New(httpserver.Options{
+		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
+	})
+	if cfg.Identity.Issuer == config.EmbeddedIssuer {
+		idp, err := devidp.New(devidp.Options{BaseURL: cfg.BaseURL, Audience: cfg.Identity.Audience, Config: *cfg.DevIDP, Logger: log})
+		if err != nil {
+			return nil, err
+		}
+		e.Any(devidp.PathPrefix+"/*", echo.WrapHandler(http.StripPrefix(devidp.PathPrefix, idp)))
+	}
+	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
+		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
+	api.New(api.Options{Topics: topics, Me: me, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
+	httpserver.RegisterHealth(e, p.checks(provider), 3*time.Second)
+	p.echo = e
+	return p, nil
+}
+
+func issuerOf(cfg *config.Config) string {
+	if cfg.Identity.Issuer == config.EmbeddedIssuer {
+		return cfg.BaseURL + devidp.PathPrefix
+	}
+	return cfg.Identity.Issuer
+}
+
+// connect creates one Kafka client per environment, starting embedded
+// clusters where the configuration asks for them.
+func (p *portal) connect(log *slog.Logger) error {
+	for _, z := range p.cfg.LandingZones {
+		for _, st := range p.cfg.Stages {
+			env := &platform.Environment{Zone: z.ID, Stage: st.Name}
+			k := z.Environments[st.Name].Kafka
+			if k.Embedded {
+				cl, err := embedded.StartCluster(env.Name())
+				if err != nil {
+					return err
+				}
+				p.clusters[env.Name()] = cl
+				p.closers = append(p.closers, cl.Close)
+				k.BootstrapServers, k.SecurityProtocol = cl.Addr(), "PLAINTEXT"
+			}
+			client, err := kafkaadmin.New(kafkaadmin.Options{
+				Name: env.Name(), BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
+				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
+				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, Logger: log,
+			})
+			if err != nil {
+				return err
+			}
+			p.closers = append(p.closers, client.Close)
+			env.Topics = client
+			p.envs.Add(env)
+		}
+	}
+	return nil
+}
+
+// checks are the readiness probes: every cluster and the identity provider.
+func (p *portal) checks(provider *auth.Provider) []httpserver.Check {
+	var checks []httpserver.Check
+	for _, env := range p.envs.All() {
+		checks = append(checks, httpserver.Check{Name: "kafka " + env.Name(), Probe: func(ctx context.Context) (string, error) {
+			info, err := env.Topics.ClusterInfo(ctx)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("cluster %s, %d broker(s)", info.ID, info.Brokers), nil
+		}})
+	}
+	checks = append(checks, httpserver.Check{Name: "identity provider", Probe: func(ctx context.Context) (string, error) {
+		if _, _, err := provider.AuthEndpoints(ctx); err != nil {
+			return "", err
+		}
+		return provider.Issuer(), nil
+	}})
+	return checks
+}
+
+// seed fills embedded clusters with the demo data.
+func (p *portal) seed(ctx context.Context, o embedded.SeedOptions) error {
+	return embedded.Seed(ctx, p.tenancy, p.envs, p.clusters, o)
+}

@@ -1,0 +1,133 @@
+package access
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// The expected matrix is written out by hand, one line per role, from the
+// table in DESIGN.md section 2, so that a change to the policy must change
+// this table too. Columns: read, write, manage-identity; first in a
+// writable stage, then in a read-only stage.
+// "ok" allowed, "by" allowed by bypassing read-only, "404" unit hidden,
+// "role" INSUFFICIENT_ROLE, "ro" READ_ONLY_ENVIRONMENT.
+var matrix = map[Role][2][3]string{
+	NoRole:     {{"404", "404", "404"}, {"404", "404", "404"}},
+	Viewer:     {{"ok", "role", "role"}, {"ok", "role", "role"}},
+	Developer:  {{"ok", "ok", "role"}, {"ok", "ro", "role"}},
+	Admin:      {{"ok", "ok", "ok"}, {"ok", "by", "by"}},
+	SuperAdmin: {{"ok", "ok", "ok"}, {"ok", "by", "by"}},
+}
+
+func outcome(d Decision) string {
+	switch {
+	case d.Allowed && d.Bypass:
+		return "by"
+	case d.Allowed:
+		return "ok"
+	}
+	return map[fault.Kind]string{
+		fault.NotFound: "404", fault.InsufficientRole: "role", fault.ReadOnlyEnvironment: "ro",
+	}[d.Denial]
+}
+
+func TestDecideMatrix(t *testing.T) {
+	if len(matrix) != len(Roles) {
+		t.Fatalf("matrix covers %d roles, policy has %d", len(matrix), len(Roles))
+	}
+	for _, role := range Roles {
+		for ro, stage := range []tenancy.Stage{{Name: "dev"}, {Name: "run", ReadOnly: true}} {
+			for ai, action := range Actions {
+				want := matrix[role][ro][ai]
+				got := outcome(Decide(role, action, stage))
+				if got != want {
+					t.Errorf("Decide(%s, %s, read-only=%v) = %s, want %s", role, action, stage.ReadOnly, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestCheckMessages(t *testing.T) {
+	ten, err := tenancy.New(tenancy.Spec{
+		Stages:       []tenancy.Stage{{Name: "dev"}, {Name: "run", ReadOnly: true}},
+		LandingZones: []tenancy.ZoneSpec{{ID: "lz", MainBU: "p", Units: []tenancy.UnitSpec{{ID: "p"}, {ID: "scada"}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := ten.Unit("scada")
+	dev, _ := ten.Stage("dev")
+	run, _ := ten.Stage("run")
+	cases := []struct {
+		p      *Principal
+		stage  tenancy.Stage
+		action Action
+		kind   fault.Kind
+		msg    string
+	}{
+		{nil, dev, Read, fault.Unauthenticated, "sign-in required"},
+		{NewPrincipal("x", nil), dev, Read, fault.NotFound, `business unit "scada" not found`},
+		{NewPrincipal("v", map[string]Role{"scada": Viewer}), dev, Write, fault.InsufficientRole,
+			"your role in scada is viewer; to create topics you need the developer role or higher"},
+		{NewPrincipal("d", map[string]Role{"scada": Developer}), run, Write, fault.ReadOnlyEnvironment,
+			"stage run is read-only: developers may not create topics there; ask an Admin of scada"},
+		{NewPrincipal("d", map[string]Role{"scada": Developer}), dev, ManageIdentity, fault.InsufficientRole,
+			"your role in scada is developer; to create topics you need the admin role or higher"},
+	}
+	for i, c := range cases {
+		err := Check(c.p, tenancy.Scope{Unit: u, Stage: c.stage}, c.action, "create topics")
+		ps := fault.Problems(err)
+		if len(ps) != 1 || ps[0].Kind != c.kind || ps[0].Message != c.msg {
+			t.Errorf("case %d: got %v, want %s %q", i, err, c.kind, c.msg)
+		}
+	}
+	if err := Check(NewPrincipal("a", map[string]Role{"scada": Admin}), tenancy.Scope{Unit: u, Stage: run}, Write, "x"); err != nil {
+		t.Errorf("admin in read-only stage refused: %v", err)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	ten, err := tenancy.New(tenancy.Spec{
+		Stages: []tenancy.Stage{{Name: "dev"}},
+		LandingZones: []tenancy.ZoneSpec{
+			{ID: "edh-shared", MainBU: "platform", SuperAdminGroups: []string{"sg-edh-shared-superadmins"}, Units: []tenancy.UnitSpec{
+				{ID: "platform"},
+				{ID: "scada", AdminGroups: []string{"sg-scada-admins"}, DeveloperGroups: []string{"sg-scada-developers"}, ViewerGroups: []string{"sg-scada-viewers"}},
+				{ID: "crm", AdminGroups: []string{"sg-crm-admins"}, DeveloperGroups: []string{"sg-crm-developers"}, ViewerGroups: []string{"sg-crm-viewers", "0c1d-guid"}},
+			}},
+			{ID: "sales", Dedicated: true, Units: []tenancy.UnitSpec{{ID: "sales", DeveloperGroups: []string{"sg-sales-developers"}}}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(ten, "platform-admins")
+	cases := []struct {
+		groups []string
+		want   string // roles in crm, platform, sales, scada
+		admin  bool
+	}{
+		{nil, "none none none none", false},
+		{[]string{"sg-scada-viewers"}, "none none none viewer", false},
+		{[]string{"sg-scada-viewers", "sg-scada-admins", "sg-scada-developers"}, "none none none admin", false},
+		{[]string{"sg-scada-developers", "sg-crm-viewers"}, "viewer none none developer", false},
+		{[]string{"SG-SCADA-DEVELOPERS"}, "none none none developer", false},
+		{[]string{"0c1d-guid"}, "viewer none none none", false},
+		{[]string{"sg-edh-shared-superadmins"}, "super_admin super_admin none super_admin", false},
+		{[]string{"sg-edh-shared-superadmins", "sg-scada-viewers"}, "super_admin super_admin none super_admin", false},
+		{[]string{"platform-admins"}, "super_admin super_admin super_admin super_admin", true},
+		{[]string{"sg-sales-developers"}, "none none developer none", false},
+		{[]string{"unrelated"}, "none none none none", false},
+	}
+	for _, c := range cases {
+		p := r.Resolve(Identity{Subject: "s", Groups: c.groups})
+		got := fmt.Sprintf("%s %s %s %s", p.Role("crm"), p.Role("platform"), p.Role("sales"), p.Role("scada"))
+		if got != c.want || p.PlatformAdmin != c.admin {
+			t.Errorf("groups %v: roles %q admin=%v, want %q admin=%v", c.groups, got, p.PlatformAdmin, c.want, c.admin)
+		}
+	}
+}

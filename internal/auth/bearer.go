@@ -1,0 +1,160 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+)
+
+// Verifier checks bearer tokens: signature (from the provider's key set),
+// issuer (the configured one or an accepted one), audience and expiry, and
+// resolves the caller's roles from the token's groups.
+type Verifier struct {
+	provider    *Provider
+	audience    string
+	issuers     []string
+	groupsClaim string
+	resolver    *access.Resolver
+
+	once     sync.Mutex
+	verifier *oidc.IDTokenVerifier
+}
+
+// VerifierOptions configure a Verifier.
+type VerifierOptions struct {
+	Provider        *Provider
+	Audience        string
+	AcceptedIssuers []string
+	GroupsClaim     string
+	Resolver        *access.Resolver
+}
+
+// NewVerifier returns a verifier; discovery happens on first use.
+func NewVerifier(o VerifierOptions) *Verifier {
+	issuers := append([]string{o.Provider.Issuer()}, o.AcceptedIssuers...)
+	return &Verifier{provider: o.Provider, audience: o.Audience, issuers: issuers,
+		groupsClaim: o.GroupsClaim, resolver: o.Resolver}
+}
+
+func (v *Verifier) tokenVerifier(ctx context.Context) (*oidc.IDTokenVerifier, error) {
+	v.once.Lock()
+	defer v.once.Unlock()
+	if v.verifier != nil {
+		return v.verifier, nil
+	}
+	prov, _, err := v.provider.Discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The issuer is checked below against every accepted issuer.
+	v.verifier = prov.Verifier(&oidc.Config{ClientID: v.audience, SkipIssuerCheck: true})
+	return v.verifier, nil
+}
+
+// claims are the token claims the portal reads.
+type claims struct {
+	Subject  string `json:"sub"`
+	Name     string `json:"name"`
+	Username string `json:"preferred_username"`
+	UPN      string `json:"upn"`
+	ClientID string `json:"client_id"`
+	AppID    string `json:"appid"`
+	AZP      string `json:"azp"`
+	IDType   string `json:"idtyp"`
+}
+
+// Verify checks a raw bearer token and returns the principal it stands for.
+// A bad token is an Unauthenticated error whose message says why.
+func (v *Verifier) Verify(ctx context.Context, raw string) (*access.Principal, error) {
+	if raw == "" {
+		return nil, fault.New(fault.Unauthenticated, "a bearer token is required (Authorization: Bearer <token>)")
+	}
+	tv, err := v.tokenVerifier(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := tv.Verify(ctx, raw)
+	if err != nil {
+		return nil, unauthenticated(err, v.audience)
+	}
+	if !slices.Contains(v.issuers, tok.Issuer) {
+		return nil, fault.New(fault.Unauthenticated, "the token's issuer %s is not accepted", tok.Issuer)
+	}
+	return v.principal(tok)
+}
+
+func (v *Verifier) principal(tok *oidc.IDToken) (*access.Principal, error) {
+	var c claims
+	if err := tok.Claims(&c); err != nil {
+		return nil, fault.Wrap(err, fault.Unauthenticated, "the token's claims are unreadable")
+	}
+	var all map[string]any
+	if err := tok.Claims(&all); err != nil {
+		return nil, fault.Wrap(err, fault.Unauthenticated, "the token's claims are unreadable")
+	}
+	groups, err := stringList(all[v.groupsClaim])
+	if err != nil {
+		return nil, fault.New(fault.Unauthenticated, "the token's %q claim must be a list of strings", v.groupsClaim)
+	}
+	client := firstOf(c.ClientID, c.AZP, c.AppID)
+	username := firstOf(c.Username, c.UPN)
+	id := access.Identity{
+		Subject: c.Subject, Name: c.Name, Username: username, Groups: groups,
+		// Entra marks app-only tokens with idtyp=app; other providers give a
+		// client acting for itself the client id as its subject.
+		Service: c.IDType == "app" || (client != "" && client == c.Subject),
+	}
+	if id.Username == "" && id.Service {
+		id.Username = client
+	}
+	return v.resolver.Resolve(id), nil
+}
+
+func unauthenticated(err error, audience string) error {
+	var expired *oidc.TokenExpiredError
+	switch {
+	case errors.As(err, &expired):
+		return fault.Wrap(err, fault.Unauthenticated, "the token expired at %s; get a new one", expired.Expiry.UTC().Format("2006-01-02T15:04:05Z"))
+	case strings.Contains(err.Error(), "expected audience"):
+		return fault.Wrap(err, fault.Unauthenticated, "the token is not meant for this API: its audience must include %s (ask for the scope %s/.default)", audience, audience)
+	case strings.Contains(err.Error(), "signature"):
+		return fault.Wrap(err, fault.Unauthenticated, "the token's signature does not verify")
+	}
+	return fault.Wrap(err, fault.Unauthenticated, "the token is not valid: it could not be parsed or verified")
+}
+
+func stringList(v any) ([]string, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return []string{x}, nil
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return nil, errors.New("not a string")
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, errors.New("not a list")
+}
+
+func firstOf(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

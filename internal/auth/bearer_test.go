@@ -1,0 +1,135 @@
+package auth_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/config"
+	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
+	"github.com/edh-platform/rms-portal/internal/fault"
+)
+
+func verifier(t *testing.T, issuer, audience string, accepted ...string) *auth.Verifier {
+	t.Helper()
+	cfg, err := config.Dev(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ten, err := cfg.Tenancy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auth.NewVerifier(auth.VerifierOptions{
+		Provider: auth.NewProvider(issuer, 5*time.Second), Audience: audience, AcceptedIssuers: accepted,
+		GroupsClaim: "groups", Resolver: access.NewResolver(ten, "platform-admins"),
+	})
+}
+
+func userToken(t *testing.T, issuer, user string) string {
+	t.Helper()
+	res, err := devidptest.SignIn(context.Background(), issuer, "rms-portal", user, "openid", "profile", "api://rms-portal/.default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Token.AccessToken
+}
+
+func TestVerifyResolvesRoles(t *testing.T) {
+	ctx := context.Background()
+	issuer := devidptest.Start(t, nil)
+	v := verifier(t, issuer, "api://rms-portal")
+	cases := map[string]string{
+		"alice": "crm=super_admin platform=super_admin sales=none scada=super_admin admin=false",
+		"bob":   "crm=none platform=none sales=none scada=admin admin=false",
+		"carol": "crm=viewer platform=none sales=none scada=developer admin=false",
+		"dave":  "crm=none platform=none sales=none scada=viewer admin=false",
+		"erin":  "crm=none platform=none sales=none scada=none admin=false",
+		"frank": "crm=super_admin platform=super_admin sales=super_admin scada=super_admin admin=true",
+		"sam":   "crm=none platform=none sales=developer scada=none admin=false",
+	}
+	for user, want := range cases {
+		p, err := v.Verify(ctx, userToken(t, issuer, user))
+		if err != nil {
+			t.Fatalf("%s: %v", user, err)
+		}
+		var parts []string
+		for _, bu := range []string{"crm", "platform", "sales", "scada"} {
+			parts = append(parts, bu+"="+p.Role(bu).String())
+		}
+		got := strings.Join(parts, " ") + " admin=" + map[bool]string{true: "true", false: "false"}[p.PlatformAdmin]
+		if got != want || p.Username != user || p.Service {
+			t.Errorf("%s: %s (username %q service %v), want %s", user, got, p.Username, p.Service, want)
+		}
+	}
+}
+
+func TestVerifyServicePrincipal(t *testing.T) {
+	ctx := context.Background()
+	issuer := devidptest.Start(t, nil)
+	cc := clientcredentials.Config{ClientID: "scada-ci", ClientSecret: "scada-ci-secret", TokenURL: issuer + "/oauth/token"}
+	tok, err := cc.Token(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := verifier(t, issuer, "api://rms-portal").Verify(ctx, tok.AccessToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Service || p.Username != "scada-ci" || p.Role("scada") != access.Developer {
+		t.Errorf("principal %+v role %s", p, p.Role("scada"))
+	}
+}
+
+func TestVerifyRefusesBadTokens(t *testing.T) {
+	ctx := context.Background()
+	issuer := devidptest.Start(t, nil)
+	other := devidptest.Start(t, nil)
+	good := userToken(t, issuer, "carol")
+	parts := strings.Split(good, ".")
+	tampered := parts[0] + "." + parts[1] + "x." + parts[2]
+
+	cases := []struct {
+		name, token, audience, want string
+	}{
+		{"missing", "", "api://rms-portal", "a bearer token is required"},
+		{"garbage", "not-a-jwt", "api://rms-portal", "could not be parsed or verified"},
+		{"tampered", tampered, "api://rms-portal", "signature does not verify"},
+		{"other provider", userToken(t, other, "carol"), "api://rms-portal", "signature does not verify"},
+		{"wrong audience", good, "api://someone-else", "audience must include api://someone-else"},
+	}
+	for _, c := range cases {
+		_, err := verifier(t, issuer, c.audience).Verify(ctx, c.token)
+		if !fault.Is(err, fault.Unauthenticated) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
+func TestVerifyRefusesExpiredTokens(t *testing.T) {
+	ctx := context.Background()
+	issuer := devidptest.Start(t, func(c *config.DevIDP) { c.AccessTokenLifetime = time.Second })
+	tok := userToken(t, issuer, "carol")
+	v := verifier(t, issuer, "api://rms-portal")
+	if _, err := v.Verify(ctx, tok); err != nil {
+		t.Fatalf("fresh token: %v", err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	_, err := v.Verify(ctx, tok)
+	if !fault.Is(err, fault.Unauthenticated) || !strings.Contains(err.Error(), "expired") {
+		t.Errorf("expired token: %v", err)
+	}
+}
+
+func TestUnreachableProviderIsUnavailable(t *testing.T) {
+	v := verifier(t, "http://127.0.0.1:1/dev/idp", "api://rms-portal")
+	_, err := v.Verify(context.Background(), "x.y.z")
+	if !fault.Is(err, fault.UpstreamUnavailable) {
+		t.Errorf("got %v", err)
+	}
+}

@@ -1,0 +1,198 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// problems collects validation messages, each prefixed by its key path.
+type problems []error
+
+func (p *problems) add(key, format string, args ...any) {
+	*p = append(*p, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+}
+
+// Validate checks the whole configuration and reports every problem, each
+// naming its key ("landing_zones[0].environments.dev.kafka.api_key: ...").
+func (c *Config) Validate() error {
+	var p problems
+	switch c.Mode {
+	case ModeProduction, ModeDev:
+	default:
+		p.add("mode", "must be %q or %q, not %q", ModeProduction, ModeDev, c.Mode)
+	}
+	c.validateServer(&p)
+	c.validateIdentity(&p)
+	c.validateSession(&p)
+	c.validateZones(&p)
+	if len(p) == 0 {
+		if _, err := c.Tenancy(); err != nil {
+			p.add("landing_zones", "%v", err)
+		}
+	}
+	return errors.Join(p...)
+}
+
+func (c *Config) validateServer(p *problems) {
+	if c.BaseURL == "" {
+		p.add("base_url", "required: the public URL of the portal, e.g. https://portal.example.com")
+	} else if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		p.add("base_url", "must be an absolute http(s) URL, not %q", c.BaseURL)
+	}
+	if c.UpstreamTimeout < 0 {
+		p.add("upstream_timeout", "must be positive")
+	}
+	if c.MetadataCacheTTL < 0 {
+		p.add("metadata_cache_ttl", "must not be negative")
+	}
+	if c.MaxBodyBytes < 1024 {
+		p.add("max_body_bytes", "must be at least 1024")
+	}
+}
+
+func (c *Config) validateIdentity(p *problems) {
+	id := c.Identity
+	switch {
+	case id.Issuer == "":
+		p.add("identity.issuer", "required: the OpenID Connect issuer URL")
+	case id.Issuer == EmbeddedIssuer:
+		if !c.IsDev() {
+			p.add("identity.issuer", "%q selects the development identity provider, which runs only in dev mode", EmbeddedIssuer)
+		}
+		if c.DevIDP == nil {
+			p.add("dev_idp", "required when identity.issuer is %q", EmbeddedIssuer)
+		}
+	default:
+		if u, err := url.Parse(id.Issuer); err != nil || u.Scheme == "" || u.Host == "" {
+			p.add("identity.issuer", "must be an absolute URL, not %q", id.Issuer)
+		}
+	}
+	if id.ClientID == "" {
+		p.add("identity.client_id", "required")
+	}
+	for i, iss := range id.AcceptedIssuers {
+		if u, err := url.Parse(iss); err != nil || u.Scheme == "" || u.Host == "" {
+			p.add(fmt.Sprintf("identity.accepted_issuers[%d]", i), "must be an absolute URL, not %q", iss)
+		}
+	}
+	if c.DevIDP != nil {
+		if !c.IsDev() {
+			p.add("dev_idp", "the development identity provider runs only in dev mode; remove dev_idp")
+		} else {
+			c.validateDevIDP(p)
+		}
+	}
+}
+
+func (c *Config) validateDevIDP(p *problems) {
+	seen := map[string]bool{}
+	for i, u := range c.DevIDP.Users {
+		key := fmt.Sprintf("dev_idp.users[%d].username", i)
+		if u.Username == "" {
+			p.add(key, "required")
+		} else if seen[u.Username] {
+			p.add(key, "%q is defined twice", u.Username)
+		}
+		seen[u.Username] = true
+	}
+	for i, cl := range c.DevIDP.Clients {
+		if cl.ID == "" {
+			p.add(fmt.Sprintf("dev_idp.clients[%d].id", i), "required")
+		}
+		if cl.ClientCredentials && cl.Secret == "" {
+			p.add(fmt.Sprintf("dev_idp.clients[%d].secret", i), "required for client_credentials")
+		}
+	}
+}
+
+func (c *Config) validateSession(p *problems) {
+	if len(c.Session.Keys) == 0 && !c.IsDev() {
+		p.add("session.keys", "required: at least one secret of 32 or more characters (or set RMS_SESSION_KEYS)")
+	}
+	for i, k := range c.Session.Keys {
+		if len(strings.TrimSpace(k)) < 32 {
+			p.add(fmt.Sprintf("session.keys[%d]", i), "must be at least 32 characters long")
+		}
+	}
+	if c.Session.MaxAge < 0 {
+		p.add("session.max_age", "must be positive")
+	}
+}
+
+func (c *Config) validateZones(p *problems) {
+	if len(c.Stages) == 0 {
+		p.add("stages", "at least one stage is required")
+	}
+	for i, z := range c.LandingZones {
+		key := fmt.Sprintf("landing_zones[%d]", i)
+		if z.ID == "" {
+			p.add(key+".id", "required")
+		}
+		for name := range z.Environments {
+			if !slices.ContainsFunc(c.Stages, func(s Stage) bool { return s.Name == name }) {
+				p.add(fmt.Sprintf("%s.environments.%s", key, name), "no stage is named %q", name)
+			}
+		}
+		for _, s := range c.Stages {
+			env, ok := z.Environments[s.Name]
+			ekey := fmt.Sprintf("%s.environments.%s", key, s.Name)
+			if !ok {
+				p.add(ekey, "missing: every landing zone needs an environment for each stage")
+				continue
+			}
+			c.validateKafka(p, ekey+".kafka", env.Kafka)
+		}
+		for j, u := range z.BusinessUnits {
+			if u.ID == "" {
+				p.add(fmt.Sprintf("%s.business_units[%d].id", key, j), "required")
+			}
+		}
+	}
+}
+
+func (c *Config) validateKafka(p *problems, key string, k Kafka) {
+	if k.Embedded {
+		if !c.IsDev() {
+			p.add(key+".embedded", "embedded clusters run only in dev mode")
+		}
+		return
+	}
+	if k.BootstrapServers == "" {
+		p.add(key+".bootstrap_servers", "required")
+	}
+	switch k.SecurityProtocol {
+	case "PLAINTEXT", "SSL":
+	case "SASL_PLAINTEXT", "SASL_SSL":
+		if k.APIKey == "" {
+			p.add(key+".api_key", "required with %s", k.SecurityProtocol)
+		}
+		if k.APISecret == "" {
+			p.add(key+".api_secret", "required with %s (use ${ENV_VAR} to read it from the environment)", k.SecurityProtocol)
+		}
+	default:
+		p.add(key+".security_protocol", "must be PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL, not %q", k.SecurityProtocol)
+	}
+}
+
+// Tenancy builds the tenancy described by the configuration.
+func (c *Config) Tenancy() (*tenancy.Tenancy, error) {
+	spec := tenancy.Spec{}
+	for _, s := range c.Stages {
+		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
+	}
+	for _, z := range c.LandingZones {
+		zs := tenancy.ZoneSpec{ID: z.ID, Dedicated: z.Dedicated, MainBU: z.MainBU, SuperAdminGroups: z.SuperAdminGroups}
+		for _, u := range z.BusinessUnits {
+			zs.Units = append(zs.Units, tenancy.UnitSpec{
+				ID: u.ID, AdminGroups: u.Groups.Admin, DeveloperGroups: u.Groups.Developer, ViewerGroups: u.Groups.Viewer,
+			})
+		}
+		spec.LandingZones = append(spec.LandingZones, zs)
+	}
+	return tenancy.New(spec)
+}

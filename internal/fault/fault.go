@@ -1,0 +1,143 @@
+// Package fault defines the typed domain errors that services return and
+// front doors translate to HTTP once, in one place each.
+package fault
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Kind classifies a domain error. The values double as the "type" of the
+// error record of the REST API, so they are part of the public contract.
+type Kind string
+
+// Kinds in use. Each front door maps a kind to one HTTP status.
+const (
+	MissingParameter    Kind = "MISSING_PARAMETER"
+	InvalidParameter    Kind = "INVALID_PARAMETER"
+	MalformedBody       Kind = "MALFORMED_BODY"
+	Unauthenticated     Kind = "UNAUTHENTICATED"
+	InsufficientRole    Kind = "INSUFFICIENT_ROLE"
+	ReadOnlyEnvironment Kind = "READ_ONLY_ENVIRONMENT"
+	NotFound            Kind = "NOT_FOUND"
+	AlreadyExists       Kind = "ALREADY_EXISTS"
+	IncompatibleSchema  Kind = "INCOMPATIBLE_SCHEMA"
+	RateLimited         Kind = "RATE_LIMITED"
+	UpstreamUnavailable Kind = "UPSTREAM_UNAVAILABLE"
+	UpstreamTimeout     Kind = "UPSTREAM_TIMEOUT"
+	Internal            Kind = "INTERNAL"
+)
+
+// IsValidation reports whether errors of kind k describe bad input (a 400).
+func (k Kind) IsValidation() bool {
+	return k == MissingParameter || k == InvalidParameter || k == MalformedBody
+}
+
+// Error is one domain error: what kind of failure, a message meant for the
+// caller, and the input field it concerns (if any). Cause carries the
+// underlying error for logs; it is never shown to callers.
+type Error struct {
+	Kind       Kind
+	Message    string
+	Field      string
+	RetryAfter time.Duration
+	Cause      error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(string(e.Kind))
+	if e.Field != "" {
+		b.WriteString(" (" + e.Field + ")")
+	}
+	b.WriteString(": " + e.Message)
+	if e.Cause != nil {
+		b.WriteString(": " + e.Cause.Error())
+	}
+	return b.String()
+}
+
+// Unwrap gives access to the cause for errors.Is and errors.As.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// New returns an error of the given kind.
+func New(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an error of the given kind that keeps cause for the logs.
+func Wrap(cause error, kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Cause: cause}
+}
+
+// Missing reports a required field that was not given.
+func Missing(field string) *Error {
+	return &Error{Kind: MissingParameter, Field: field, Message: field + " is required"}
+}
+
+// Invalid reports a field whose value is not acceptable.
+func Invalid(field, format string, args ...any) *Error {
+	return &Error{Kind: InvalidParameter, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// Validation collects every problem found in one input, so that a caller
+// learns about all offending fields at once.
+type Validation struct {
+	Problems []*Error
+}
+
+// Add records a problem; nil is ignored so callers can write v.Add(check(x)).
+func (v *Validation) Add(e *Error) {
+	if e != nil {
+		v.Problems = append(v.Problems, e)
+	}
+}
+
+// Err returns nil when no problem was recorded, the single problem when there
+// is one, and the whole Validation otherwise.
+func (v *Validation) Err() error {
+	switch len(v.Problems) {
+	case 0:
+		return nil
+	case 1:
+		return v.Problems[0]
+	}
+	return v
+}
+
+func (v *Validation) Error() string {
+	parts := make([]string, len(v.Problems))
+	for i, p := range v.Problems {
+		parts[i] = p.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Problems returns the domain errors carried by err: every problem of a
+// Validation, the Error itself, or nil when err is not a domain error.
+func Problems(err error) []*Error {
+	var v *Validation
+	if errors.As(err, &v) {
+		return v.Problems
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return []*Error{e}
+	}
+	return nil
+}
+
+// KindOf returns the kind of a domain error, or Internal for any other error.
+func KindOf(err error) Kind {
+	if ps := Problems(err); len(ps) > 0 {
+		return ps[0].Kind
+	}
+	return Internal
+}
+
+// Is reports whether err is a domain error of kind k.
+func Is(err error, k Kind) bool {
+	return err != nil && KindOf(err) == k
+}

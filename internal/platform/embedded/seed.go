@@ -1,0 +1,101 @@
+package embedded
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// demoTopic is a seeded topic: identifier, partitions, overrides, and how
+// many records to produce into it in the first stage.
+type demoTopic struct {
+	id         string
+	partitions int
+	config     map[string]string
+	records    int
+}
+
+var demoTopics = map[string][]demoTopic{
+	"platform": {{id: "audit-events", partitions: 3, records: 40}},
+	"scada": {
+		{id: "sensor-readings", partitions: 6, config: map[string]string{"retention.ms": "259200000"}, records: 1200},
+		{id: "alarms", partitions: 3, config: map[string]string{"cleanup.policy": "compact"}, records: 60},
+		{id: "pump-telemetry", partitions: 12},
+	},
+	"crm": {
+		{id: "orders", partitions: 6, records: 300},
+		{id: "customers", partitions: 3, config: map[string]string{"cleanup.policy": "compact"}},
+	},
+	"sales": {
+		{id: "leads", partitions: 3, records: 150},
+		{id: "opportunities", partitions: 3},
+	},
+}
+
+// LegacyTopic lies outside the naming convention on every shared cluster.
+const LegacyTopic = "legacy-orders"
+
+// SeedOptions tune the demo data.
+type SeedOptions struct {
+	// BulkTopics adds this many extra topics to BulkScope, to try the
+	// portal with a large cluster.
+	BulkTopics int
+	BulkScope  tenancy.Scope
+}
+
+// Seed creates the demo topics through the platform's Topics port (so
+// through confluent-kafka-go, like any other topic) and produces records.
+func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, clusters map[string]*Cluster, o SeedOptions) error {
+	for _, z := range t.LandingZones() {
+		for i, st := range t.Stages() {
+			env, err := envs.Get(z.ID, st.Name)
+			if err != nil {
+				return err
+			}
+			cl := clusters[env.Name()]
+			if !z.Dedicated {
+				if err := create(ctx, env, platform.TopicSpec{Name: LegacyTopic, Partitions: 2}); err != nil {
+					return err
+				}
+			}
+			for _, id := range z.BusinessUnits {
+				u, _ := t.Unit(id)
+				scope := tenancy.Scope{Unit: u, Stage: st}
+				for _, d := range demoTopics[id] {
+					name := scope.Qualify(d.id)
+					if err := create(ctx, env, platform.TopicSpec{Name: name, Partitions: d.partitions, Config: d.config}); err != nil {
+						return err
+					}
+					if d.records > 0 && cl != nil {
+						if err := cl.Produce(ctx, name, d.records/(i+1)); err != nil {
+							return fmt.Errorf("seed %s: %w", name, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	if o.BulkTopics > 0 {
+		cl := clusters[o.BulkScope.Zone().ID+"/"+o.BulkScope.Stage.Name]
+		if cl == nil {
+			return fmt.Errorf("bulk topics: %s is not an embedded cluster", o.BulkScope)
+		}
+		names := make([]string, o.BulkTopics)
+		for i := range names {
+			names[i] = o.BulkScope.Qualify(fmt.Sprintf("load-%05d", i))
+		}
+		return cl.CreateTopics(ctx, names, 1)
+	}
+	return nil
+}
+
+func create(ctx context.Context, env *platform.Environment, spec platform.TopicSpec) error {
+	err := env.Topics.CreateTopic(ctx, spec)
+	if err != nil && !fault.Is(err, fault.AlreadyExists) {
+		return fmt.Errorf("seed %s in %s: %w", spec.Name, env.Name(), err)
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+// Package kafkaadmin implements the platform's Topics port with
+// confluent-kafka-go's AdminClient. It is the only package that imports
+// confluent-kafka-go, and it serves both production clusters (SASL_SSL with
+// a cluster API key) and the embedded dev clusters (PLAINTEXT).
+package kafkaadmin
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+)
+
+// Options configure a client for one cluster.
+type Options struct {
+	// Name identifies the cluster in logs and errors ("edh-shared/dev").
+	Name             string
+	BootstrapServers string
+	SecurityProtocol string
+	SASLMechanism    string
+	APIKey           string
+	APISecret        string
+	// Timeout bounds every call; 5s by default.
+	Timeout time.Duration
+	// CacheTTL is how long a topic list is reused; 0 disables the cache.
+	CacheTTL time.Duration
+	Logger   *slog.Logger
+}
+
+// Client administers the topics of one cluster. One client per cluster is
+// created at start and shared by every request; it is safe for concurrent use.
+type Client struct {
+	name     string
+	timeout  time.Duration
+	producer *kafka.Producer
+	admin    *kafka.AdminClient
+	log      *slog.Logger
+	cache    *listCache
+	// down is set when librdkafka reports every broker unreachable and
+	// cleared by the next successful call; it turns timeouts into 503s.
+	down atomic.Bool
+	wg   sync.WaitGroup
+}
+
+// New connects lazily: it returns at once, and calls fail with
+// UpstreamUnavailable or UpstreamTimeout while the cluster is unreachable.
+func New(o Options) (*Client, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = 5 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	cm := &kafka.ConfigMap{
+		"bootstrap.servers":                  o.BootstrapServers,
+		"security.protocol":                  o.SecurityProtocol,
+		"client.id":                          "rms-portal",
+		"enable.metrics.push":                false,
+		"go.logs.channel.enable":             true,
+		"socket.connection.setup.timeout.ms": int(o.Timeout / time.Millisecond),
+		"reconnect.backoff.max.ms":           2000,
+		"topic.metadata.refresh.interval.ms": 60000,
+	}
+	if o.SASLMechanism != "" {
+		_ = cm.SetKey("sasl.mechanisms", o.SASLMechanism)
+		_ = cm.SetKey("sasl.username", o.APIKey)
+		_ = cm.SetKey("sasl.password", o.APISecret)
+	}
+	// A producer hosts the admin client because only producers and
+	// consumers can route librdkafka's logs into Go (and so into slog).
+	p, err := kafka.NewProducer(cm)
+	if err != nil {
+		return nil, fmt.Errorf("kafka client for %s: %w", o.Name, err)
+	}
+	a, err := kafka.NewAdminClientFromProducer(p)
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("kafka admin client for %s: %w", o.Name, err)
+	}
+	c := &Client{
+		name: o.Name, timeout: o.Timeout, producer: p, admin: a,
+		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL),
+	}
+	c.wg.Add(2)
+	go c.pumpLogs()
+	go c.pumpEvents()
+	return c, nil
+}
+
+// Close releases the client. Calls after Close fail.
+func (c *Client) Close() {
+	c.admin.Close()
+	c.producer.Close()
+	c.wg.Wait()
+}
+
+func (c *Client) pumpLogs() {
+	defer c.wg.Done()
+	for ev := range c.producer.Logs() {
+		level := slog.LevelDebug
+		switch {
+		case ev.Level <= 3:
+			level = slog.LevelWarn // librdkafka's errors are often transient
+		case ev.Level <= 5:
+			level = slog.LevelInfo
+		}
+		c.log.Log(context.Background(), level, ev.Message, "librdkafka", ev.Tag)
+	}
+}
+
+func (c *Client) pumpEvents() {
+	defer c.wg.Done()
+	for ev := range c.producer.Events() {
+		if e, ok := ev.(kafka.Error); ok && e.Code() == kafka.ErrAllBrokersDown {
+			if !c.down.Swap(true) {
+				c.log.Warn("all brokers are unreachable")
+			}
+		}
+	}
+}
+
+// bound returns a context limited by the client's timeout, and that
+// timeout in milliseconds for calls that take one.
+func (c *Client) bound(ctx context.Context) (context.Context, context.CancelFunc, int) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	ms := int(c.timeout / time.Millisecond)
+	if dl, ok := ctx.Deadline(); ok {
+		if left := int(time.Until(dl) / time.Millisecond); left < ms {
+			ms = max(left, 1)
+		}
+	}
+	return ctx, cancel, ms
+}

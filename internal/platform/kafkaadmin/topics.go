@@ -1,0 +1,204 @@
+package kafkaadmin
+
+import (
+	"context"
+	"sort"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+)
+
+var _ platform.Topics = (*Client)(nil)
+
+// ListTopics returns every topic from one metadata request, cached for the
+// configured TTL. The returned slice is shared: callers must not modify it.
+func (c *Client) ListTopics(ctx context.Context) ([]platform.TopicInfo, error) {
+	return c.cache.get(func() ([]platform.TopicInfo, error) {
+		_, cancel, ms := c.bound(ctx)
+		defer cancel()
+		md, err := c.admin.GetMetadata(nil, true, ms)
+		if err != nil {
+			return nil, c.translate(err, "")
+		}
+		c.down.Store(false)
+		out := make([]platform.TopicInfo, 0, len(md.Topics))
+		for name, t := range md.Topics {
+			if t.Error.Code() != kafka.ErrNoError {
+				continue
+			}
+			out = append(out, platform.TopicInfo{Name: name, Partitions: len(t.Partitions), Internal: name[0] == '_'})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+		return out, nil
+	})
+}
+
+// DescribeTopic returns a topic's partitions and every setting.
+func (c *Client) DescribeTopic(ctx context.Context, name string) (platform.TopicDetail, error) {
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	res, err := c.admin.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{name}),
+		kafka.SetAdminRequestTimeout(c.timeout))
+	if err != nil {
+		return platform.TopicDetail{}, c.translate(err, name)
+	}
+	if len(res.TopicDescriptions) != 1 {
+		return platform.TopicDetail{}, fault.New(fault.Internal, "cluster %s described %d topics for one name", c.name, len(res.TopicDescriptions))
+	}
+	td := res.TopicDescriptions[0]
+	if err := c.translate(td.Error, name); err != nil {
+		return platform.TopicDetail{}, err
+	}
+	d := platform.TopicDetail{Name: td.Name, Internal: td.IsInternal}
+	for _, p := range td.Partitions {
+		pi := platform.PartitionInfo{ID: p.Partition, Leader: -1}
+		if p.Leader != nil {
+			pi.Leader = p.Leader.ID
+		}
+		for _, r := range p.Replicas {
+			pi.Replicas = append(pi.Replicas, r.ID)
+		}
+		for _, r := range p.Isr {
+			pi.ISR = append(pi.ISR, r.ID)
+		}
+		d.Partitions = append(d.Partitions, pi)
+	}
+	sort.Slice(d.Partitions, func(i, j int) bool { return d.Partitions[i].ID < d.Partitions[j].ID })
+	cfg, err := c.admin.DescribeConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name}},
+		kafka.SetAdminRequestTimeout(c.timeout))
+	if err != nil {
+		return platform.TopicDetail{}, c.translate(err, name)
+	}
+	for _, r := range cfg {
+		if err := c.translate(r.Error, name); err != nil {
+			return platform.TopicDetail{}, err
+		}
+		for _, e := range r.Config {
+			d.Config = append(d.Config, platform.ConfigEntry{
+				Name: e.Name, Value: e.Value, Override: e.Source == kafka.ConfigSourceDynamicTopic,
+				Sensitive: e.IsSensitive, ReadOnly: e.IsReadOnly, Source: e.Source.String(),
+			})
+		}
+	}
+	sort.Slice(d.Config, func(i, j int) bool { return d.Config[i].Name < d.Config[j].Name })
+	return d, nil
+}
+
+// CreateTopic creates a topic with the cluster's default replication.
+func (c *Client) CreateTopic(ctx context.Context, spec platform.TopicSpec) error {
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	defer c.cache.invalidate()
+	res, err := c.admin.CreateTopics(ctx, []kafka.TopicSpecification{{
+		Topic: spec.Name, NumPartitions: spec.Partitions, ReplicationFactor: -1, Config: spec.Config,
+	}}, kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
+	if err != nil {
+		return c.translate(err, spec.Name)
+	}
+	return c.translate(res[0].Error, spec.Name)
+}
+
+// AlterTopicConfig sets and resets settings in one incremental request.
+func (c *Client) AlterTopicConfig(ctx context.Context, name string, change platform.ConfigChange) error {
+	if change.Empty() {
+		return nil
+	}
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	var entries []kafka.ConfigEntry
+	for k, v := range change.Set {
+		entries = append(entries, kafka.ConfigEntry{Name: k, Value: v, IncrementalOperation: kafka.AlterConfigOpTypeSet})
+	}
+	for _, k := range change.Reset {
+		entries = append(entries, kafka.ConfigEntry{Name: k, IncrementalOperation: kafka.AlterConfigOpTypeDelete})
+	}
+	res, err := c.admin.IncrementalAlterConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name, Config: entries}},
+		kafka.SetAdminRequestTimeout(c.timeout))
+	if err != nil {
+		return c.translate(err, name)
+	}
+	return c.translate(res[0].Error, name)
+}
+
+// CreatePartitions raises a topic's partition count to total.
+func (c *Client) CreatePartitions(ctx context.Context, name string, total int) error {
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	defer c.cache.invalidate()
+	res, err := c.admin.CreatePartitions(ctx, []kafka.PartitionsSpecification{{Topic: name, IncreaseTo: total}},
+		kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
+	if err != nil {
+		return c.translate(err, name)
+	}
+	return c.translate(res[0].Error, name)
+}
+
+// DeleteTopic deletes a topic and its data.
+func (c *Client) DeleteTopic(ctx context.Context, name string) error {
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	defer c.cache.invalidate()
+	res, err := c.admin.DeleteTopics(ctx, []string{name},
+		kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
+	if err != nil {
+		return c.translate(err, name)
+	}
+	return c.translate(res[0].Error, name)
+}
+
+// TopicOffsets returns the earliest and latest offsets of every partition,
+// with two ListOffsets requests for the whole topic.
+func (c *Client) TopicOffsets(ctx context.Context, name string, partitions int) ([]platform.PartitionOffsets, error) {
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	query := func(spec kafka.OffsetSpec) (map[int]int64, error) {
+		req := map[kafka.TopicPartition]kafka.OffsetSpec{}
+		topic := name
+		for p := 0; p < partitions; p++ {
+			req[kafka.TopicPartition{Topic: &topic, Partition: int32(p)}] = spec
+		}
+		res, err := c.admin.ListOffsets(ctx, req, kafka.SetAdminRequestTimeout(c.timeout))
+		if err != nil {
+			return nil, c.translate(err, name)
+		}
+		out := map[int]int64{}
+		for tp, r := range res.ResultInfos {
+			if err := c.translate(r.Error, name); err != nil {
+				return nil, err
+			}
+			out[int(tp.Partition)] = int64(r.Offset)
+		}
+		return out, nil
+	}
+	earliest, err := query(kafka.EarliestOffsetSpec)
+	if err != nil {
+		return nil, err
+	}
+	latest, err := query(kafka.LatestOffsetSpec)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]platform.PartitionOffsets, partitions)
+	for p := range out {
+		out[p] = platform.PartitionOffsets{Partition: p, Earliest: earliest[p], Latest: latest[p]}
+	}
+	return out, nil
+}
+
+// ClusterInfo returns the cluster id and broker count; readiness uses it.
+func (c *Client) ClusterInfo(ctx context.Context) (platform.ClusterInfo, error) {
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	res, err := c.admin.DescribeCluster(ctx, kafka.SetAdminRequestTimeout(c.timeout))
+	if err != nil {
+		return platform.ClusterInfo{}, c.translate(err, "")
+	}
+	c.down.Store(false)
+	id := ""
+	if res.ClusterID != nil {
+		id = *res.ClusterID
+	}
+	return platform.ClusterInfo{ID: id, Brokers: len(res.Nodes)}, nil
+}

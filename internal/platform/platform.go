@@ -1,0 +1,135 @@
+// Package platform declares the ports through which services reach the
+// streaming platform, and the registry of environments (one landing zone in
+// one stage) that serve them. Adapters in sub-packages implement the ports;
+// cmd wires them.
+package platform
+
+import (
+	"context"
+	"fmt"
+	"sort"
+)
+
+// TopicInfo is a topic as a list shows it.
+type TopicInfo struct {
+	Name       string
+	Partitions int
+	Internal   bool
+}
+
+// PartitionInfo describes one partition's placement.
+type PartitionInfo struct {
+	ID       int
+	Leader   int
+	Replicas []int
+	ISR      []int
+}
+
+// ConfigEntry is one topic setting as the cluster reports it.
+type ConfigEntry struct {
+	Name  string
+	Value string
+	// Override is true when the value is set on the topic itself rather
+	// than inherited from the broker or Kafka's defaults.
+	Override  bool
+	Sensitive bool
+	ReadOnly  bool
+	// Source is where the value comes from, as the cluster names it.
+	Source string
+}
+
+// TopicDetail is a topic with its partitions and every setting.
+type TopicDetail struct {
+	Name       string
+	Internal   bool
+	Partitions []PartitionInfo
+	Config     []ConfigEntry
+}
+
+// TopicSpec is a topic to create.
+type TopicSpec struct {
+	Name       string
+	Partitions int
+	Config     map[string]string
+}
+
+// ConfigChange sets some settings and resets others to their defaults.
+type ConfigChange struct {
+	Set   map[string]string
+	Reset []string
+}
+
+// Empty reports whether the change does nothing.
+func (c ConfigChange) Empty() bool { return len(c.Set) == 0 && len(c.Reset) == 0 }
+
+// PartitionOffsets are the earliest and latest offsets of one partition.
+type PartitionOffsets struct {
+	Partition int
+	Earliest  int64
+	Latest    int64
+}
+
+// ClusterInfo summarises a cluster.
+type ClusterInfo struct {
+	ID      string
+	Brokers int
+}
+
+// Topics is the port to a Kafka cluster's topic administration. Errors are
+// fault errors: NotFound, AlreadyExists, InvalidParameter, and
+// UpstreamUnavailable or UpstreamTimeout when the cluster cannot be reached.
+type Topics interface {
+	// ListTopics returns every topic of the cluster, from one metadata
+	// request (possibly cached briefly).
+	ListTopics(ctx context.Context) ([]TopicInfo, error)
+	DescribeTopic(ctx context.Context, name string) (TopicDetail, error)
+	CreateTopic(ctx context.Context, spec TopicSpec) error
+	AlterTopicConfig(ctx context.Context, name string, change ConfigChange) error
+	CreatePartitions(ctx context.Context, name string, total int) error
+	DeleteTopic(ctx context.Context, name string) error
+	TopicOffsets(ctx context.Context, name string, partitions int) ([]PartitionOffsets, error)
+	ClusterInfo(ctx context.Context) (ClusterInfo, error)
+}
+
+// Environment is the set of upstream services of one landing zone in one
+// stage.
+type Environment struct {
+	Zone   string
+	Stage  string
+	Topics Topics
+}
+
+// Name identifies the environment in logs and health reports.
+func (e *Environment) Name() string { return e.Zone + "/" + e.Stage }
+
+// Environments is the registry of environments, built once at start.
+type Environments struct {
+	byKey map[string]*Environment
+}
+
+// NewEnvironments returns an empty registry.
+func NewEnvironments() *Environments {
+	return &Environments{byKey: map[string]*Environment{}}
+}
+
+// Add registers an environment.
+func (e *Environments) Add(env *Environment) { e.byKey[env.Name()] = env }
+
+// Get returns the environment of a landing zone in a stage.
+func (e *Environments) Get(zone, stage string) (*Environment, error) {
+	env, ok := e.byKey[zone+"/"+stage]
+	if !ok {
+		return nil, fmt.Errorf("no environment configured for %s/%s", zone, stage)
+	}
+	return env, nil
+}
+
+// All returns every environment, sorted by name.
+func (e *Environments) All() []*Environment {
+	out := make([]*Environment, 0, len(e.byKey))
+	for _, env := range e.byKey {
+		out = append(out, env)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}

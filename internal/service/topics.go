@@ -1,0 +1,431 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// Topic limits.
+const (
+	MinPartitions = 1
+	MaxPartitions = 100
+	maxTopicName  = 249
+)
+
+// Topics manages a business unit's Kafka topics.
+type Topics struct {
+	guard *Guard
+}
+
+// NewTopics returns the topic service.
+func NewTopics(g *Guard) *Topics { return &Topics{guard: g} }
+
+// Topic is a topic as a list shows it.
+type Topic struct {
+	Name string
+	// Identifier is the name without its scope prefix.
+	Identifier string
+	// BusinessUnit owns the topic by the naming convention; empty when the
+	// topic is outside the convention (only a whole-cluster view shows those).
+	BusinessUnit      string
+	Partitions        int
+	OutsideConvention bool
+}
+
+// Partition describes one partition of a topic.
+type Partition struct {
+	ID       int
+	Leader   int
+	Replicas []int
+	ISR      []int
+}
+
+// TopicDetail is a topic with its settings.
+type TopicDetail struct {
+	Topic
+	ReplicationFactor int
+	// Config holds the settings overridden on the topic.
+	Config map[string]string
+	// Defaults holds every other setting with its inherited value; only
+	// filled when asked for.
+	Defaults      map[string]string
+	PartitionList []Partition
+}
+
+// NewTopic is the input of Create.
+type NewTopic struct {
+	Name       string
+	Partitions *int
+	Config     map[string]string
+}
+
+// TopicState is the input of Replace: the desired partition count and the
+// full set of overrides of editable settings.
+type TopicState struct {
+	Partitions *int
+	Config     map[string]string
+	// ConfigGiven distinguishes an absent config from an empty one.
+	ConfigGiven bool
+}
+
+// TopicPatch is the input of Patch: a nil value resets a setting.
+type TopicPatch struct {
+	Partitions *int
+	Config     map[string]*string
+}
+
+// List returns one page of the unit's topics. A Super Admin viewing the
+// main unit sees the whole cluster.
+func (s *Topics) List(ctx context.Context, bu, stage string, q ListQuery) (Page[Topic], error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list topics")
+	if err != nil {
+		return Page[Topic]{}, err
+	}
+	all, err := call.Env.Topics.ListTopics(ctx)
+	if err != nil {
+		return Page[Topic]{}, err
+	}
+	prefix := call.Scope.Prefix()
+	var visible []platform.TopicInfo
+	if call.WholeCluster {
+		visible = make([]platform.TopicInfo, 0, len(all))
+		for _, t := range all {
+			if !t.Internal {
+				visible = append(visible, t)
+			}
+		}
+	} else {
+		// The list is sorted, so the unit's topics are one contiguous run.
+		lo, _ := slices.BinarySearchFunc(all, prefix, func(t platform.TopicInfo, p string) int { return strings.Compare(t.Name, p) })
+		hi := lo
+		for hi < len(all) && strings.HasPrefix(all[hi].Name, prefix) {
+			hi++
+		}
+		visible = all[lo:hi]
+	}
+	page, err := paginate(visible, func(t platform.TopicInfo) string { return t.Name }, q)
+	if err != nil {
+		return Page[Topic]{}, err
+	}
+	out := Page[Topic]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]Topic, len(page.Items))}
+	for i, t := range page.Items {
+		out.Items[i] = s.describeName(call, t.Name, t.Partitions)
+	}
+	return out, nil
+}
+
+// describeName works out who owns a topic name by the naming convention.
+func (s *Topics) describeName(call *Call, name string, partitions int) Topic {
+	t := Topic{Name: name, Partitions: partitions}
+	if call.Scope.Owns(name) {
+		t.BusinessUnit, t.Identifier = call.Scope.Unit.ID, call.Scope.Identifier(name)
+		return t
+	}
+	for _, id := range call.Scope.Zone().BusinessUnits {
+		u, _ := s.guard.tenancy.Unit(id)
+		other := tenancy.Scope{Unit: u, Stage: call.Scope.Stage}
+		if other.Owns(name) {
+			t.BusinessUnit, t.Identifier = id, other.Identifier(name)
+			return t
+		}
+	}
+	t.OutsideConvention, t.Identifier = true, name
+	return t
+}
+
+// Get returns a topic with its overrides, and with every inherited setting
+// when includeDefaults is set.
+func (s *Topics) Get(ctx context.Context, bu, stage, name string, includeDefaults bool) (TopicDetail, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read topics")
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	return s.detail(ctx, call, full, includeDefaults)
+}
+
+func (s *Topics) detail(ctx context.Context, call *Call, full string, includeDefaults bool) (TopicDetail, error) {
+	d, err := call.Env.Topics.DescribeTopic(ctx, full)
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	out := TopicDetail{Topic: s.describeName(call, d.Name, len(d.Partitions)), Config: map[string]string{}}
+	if includeDefaults {
+		out.Defaults = map[string]string{}
+	}
+	for _, e := range d.Config {
+		v := e.Value
+		if e.Sensitive {
+			v = "********"
+		}
+		switch {
+		case e.Override:
+			out.Config[e.Name] = v
+		case includeDefaults:
+			out.Defaults[e.Name] = v
+		}
+	}
+	for _, p := range d.Partitions {
+		out.PartitionList = append(out.PartitionList, Partition(p))
+	}
+	if len(d.Partitions) > 0 {
+		out.ReplicationFactor = len(d.Partitions[0].Replicas)
+	}
+	return out, nil
+}
+
+// resolve turns the name a caller gave into the full topic name. In a
+// whole-cluster view a name that exists as given is taken literally, so
+// topics outside the convention can be addressed.
+func (s *Topics) resolve(ctx context.Context, call *Call, name string) (string, error) {
+	if call.WholeCluster {
+		all, err := call.Env.Topics.ListTopics(ctx)
+		if err != nil {
+			return "", err
+		}
+		if _, found := slices.BinarySearchFunc(all, name, func(t platform.TopicInfo, n string) int { return strings.Compare(t.Name, n) }); found {
+			return name, nil
+		}
+	}
+	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
+		return "", fault.Invalid("name", "topic name %q %s", name, p)
+	}
+	return call.Scope.Qualify(name), nil
+}
+
+// Create creates a topic named by the convention.
+func (s *Topics) Create(ctx context.Context, bu, stage string, in NewTopic) (TopicDetail, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "create topics")
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	var v fault.Validation
+	full := ""
+	switch {
+	case strings.TrimSpace(in.Name) == "":
+		v.Add(fault.Missing("name"))
+	default:
+		if p := tenancy.IdentifierProblem(tenancy.Normalise(in.Name)); p != "" {
+			v.Add(fault.Invalid("name", "%s", "name "+p))
+		} else if full = call.Scope.Qualify(in.Name); len(full) > maxTopicName {
+			v.Add(fault.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
+		}
+	}
+	partitions := 1
+	if in.Partitions != nil {
+		partitions = *in.Partitions
+		v.Add(checkPartitions(partitions))
+	}
+	cfg := checkConfig(&v, in.Config)
+	if err := v.Err(); err != nil {
+		return TopicDetail{}, err
+	}
+	err = call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
+	s.guard.record(ctx, call, "topic.create", full, err)
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	d, err := s.detail(ctx, call, full, false)
+	if err != nil {
+		// The topic exists; describe what was asked rather than fail the create.
+		return TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
+	}
+	return d, nil
+}
+
+func checkPartitions(n int) *fault.Error {
+	if n < MinPartitions || n > MaxPartitions {
+		return fault.Invalid("partitions_count", "must be between %d and %d, not %d", MinPartitions, MaxPartitions, n)
+	}
+	return nil
+}
+
+// checkConfig validates settings against the allow-list and returns them
+// normalised.
+func checkConfig(v *fault.Validation, cfg map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(cfg)) {
+		if p := checkSetting(k, cfg[k]); p != nil {
+			v.Add(p)
+			continue
+		}
+		st, _ := topicSetting(k)
+		out[k] = normaliseSetting(st, cfg[k])
+	}
+	return out
+}
+
+func checkSetting(key, value string) *fault.Error {
+	st, ok := topicSetting(key)
+	if !ok {
+		return fault.Invalid("config."+key, "%s is not an editable topic setting; editable settings are %s", key, settingKeys())
+	}
+	if p := st.Check(normaliseSetting(st, value)); p != "" {
+		return fault.Invalid("config."+key, "%s %s", key, p)
+	}
+	return nil
+}
+
+func settingKeys() string {
+	keys := make([]string, len(topicSettings))
+	for i, s := range topicSettings {
+		keys[i] = s.Key
+	}
+	return strings.Join(keys, ", ")
+}
+
+// Replace sets a topic to a desired state: its partition count and the full
+// set of overrides of editable settings. Editable settings missing from the
+// state are reset; settings outside the allow-list are left alone.
+func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in TopicState) (TopicDetail, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update topics")
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	var v fault.Validation
+	if in.Partitions == nil {
+		v.Add(fault.Missing("partitions_count"))
+	} else {
+		v.Add(checkPartitions(*in.Partitions))
+	}
+	if !in.ConfigGiven {
+		e := fault.Missing("config")
+		e.Message = "config is required: PUT sets every override (send {} to reset them all); use PATCH to change only some"
+		v.Add(e)
+	}
+	desired := checkConfig(&v, in.Config)
+	if err := v.Err(); err != nil {
+		return TopicDetail{}, err
+	}
+	return s.apply(ctx, call, name, *in.Partitions, func(current map[string]string) ([]string, map[string]string) {
+		var reset []string
+		for k := range current {
+			if _, editable := topicSetting(k); editable {
+				if _, keep := desired[k]; !keep {
+					reset = append(reset, k)
+				}
+			}
+		}
+		return reset, desired
+	})
+}
+
+// Patch merges changes into a topic: given settings are set, null ones
+// reset, others kept; partitions only grow.
+func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in TopicPatch) (TopicDetail, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update topics")
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	var v fault.Validation
+	if in.Partitions != nil {
+		v.Add(checkPartitions(*in.Partitions))
+	}
+	set := map[string]string{}
+	var reset []string
+	for _, k := range slices.Sorted(maps.Keys(in.Config)) {
+		if in.Config[k] == nil {
+			if _, ok := topicSetting(k); !ok {
+				v.Add(checkSetting(k, ""))
+			} else {
+				reset = append(reset, k)
+			}
+			continue
+		}
+		set[k] = *in.Config[k]
+	}
+	set = checkConfig(&v, set)
+	if err := v.Err(); err != nil {
+		return TopicDetail{}, err
+	}
+	partitions := 0
+	if in.Partitions != nil {
+		partitions = *in.Partitions
+	}
+	return s.apply(ctx, call, name, partitions, func(map[string]string) ([]string, map[string]string) { return reset, set })
+}
+
+// apply reads the topic, works out the change, and makes it: settings
+// first (reversible), then partitions (not). partitions 0 keeps the count.
+func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions int,
+	change func(current map[string]string) (reset []string, set map[string]string)) (TopicDetail, error) {
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	cur, err := s.detail(ctx, call, full, false)
+	if err != nil {
+		return TopicDetail{}, err
+	}
+	if partitions != 0 && partitions < cur.Partitions {
+		return TopicDetail{}, fault.Invalid("partitions_count",
+			"topic %s has %d partitions; Kafka cannot remove partitions, so %d is not possible", full, cur.Partitions, partitions)
+	}
+	reset, set := change(cur.Config)
+	cc := platform.ConfigChange{Set: map[string]string{}}
+	for k, v := range set {
+		if cur.Config[k] != v {
+			cc.Set[k] = v
+		}
+	}
+	for _, k := range reset {
+		if _, overridden := cur.Config[k]; overridden {
+			cc.Reset = append(cc.Reset, k)
+		}
+	}
+	slices.Sort(cc.Reset)
+	if !cc.Empty() {
+		err := call.Env.Topics.AlterTopicConfig(ctx, full, cc)
+		s.guard.record(ctx, call, "topic.config", full, err)
+		if err != nil {
+			return TopicDetail{}, err
+		}
+	}
+	if partitions > cur.Partitions {
+		err := call.Env.Topics.CreatePartitions(ctx, full, partitions)
+		s.guard.record(ctx, call, "topic.partitions", full, err)
+		if err != nil {
+			if !cc.Empty() {
+				return TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
+			}
+			return TopicDetail{}, err
+		}
+	}
+	return s.detail(ctx, call, full, false)
+}
+
+// partial explains that part of a change was made before err.
+func partial(err error, format string, args ...any) error {
+	if ps := fault.Problems(err); len(ps) == 1 {
+		e := *ps[0]
+		e.Message = fmt.Sprintf(format, args...) + ": " + e.Message
+		return &e
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}
+
+// Delete deletes a topic and its data.
+func (s *Topics) Delete(ctx context.Context, bu, stage, name string) error {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "delete topics")
+	if err != nil {
+		return err
+	}
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return err
+	}
+	err = call.Env.Topics.DeleteTopic(ctx, full)
+	s.guard.record(ctx, call, "topic.delete", full, err)
+	return err
+}

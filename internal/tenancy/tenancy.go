@@ -1,0 +1,226 @@
+// Package tenancy describes who the tenants are: landing zones, business
+// units and stages, and the scope {business unit, stage} that every request
+// works in.
+package tenancy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Stage is a deployment stage such as dev, qas or run.
+type Stage struct {
+	Name string
+	// ReadOnly stages refuse writes from Developers; Admins bypass it.
+	ReadOnly bool
+}
+
+// LandingZone is a set of clusters (one per stage) shared by several
+// business units, or the dedicated clusters of a single business unit.
+type LandingZone struct {
+	ID string
+	// Dedicated landing zones belong to one business unit whose id equals
+	// the landing zone id; names there carry no landing-zone part.
+	Dedicated bool
+	// MainBU is the platform team's business unit on a shared landing zone.
+	MainBU string
+	// SuperAdminGroups grant Super Admin in every business unit of the zone.
+	SuperAdminGroups []string
+	// BusinessUnits lists the ids of the zone's business units, sorted.
+	BusinessUnits []string
+}
+
+// BusinessUnit is a tenant.
+type BusinessUnit struct {
+	ID              string
+	LandingZone     *LandingZone
+	AdminGroups     []string
+	DeveloperGroups []string
+	ViewerGroups    []string
+}
+
+// IsMain reports whether the unit is the main unit of a shared landing zone.
+func (b *BusinessUnit) IsMain() bool {
+	return !b.LandingZone.Dedicated && b.LandingZone.MainBU == b.ID
+}
+
+// Tenancy is the validated, immutable set of landing zones, business units
+// and stages of one deployment.
+type Tenancy struct {
+	stages []Stage
+	zones  []*LandingZone
+	units  map[string]*BusinessUnit
+	order  []string
+}
+
+// Spec describes a tenancy before validation.
+type Spec struct {
+	Stages       []Stage
+	LandingZones []ZoneSpec
+}
+
+// ZoneSpec describes one landing zone before validation.
+type ZoneSpec struct {
+	ID               string
+	Dedicated        bool
+	MainBU           string
+	SuperAdminGroups []string
+	Units            []UnitSpec
+}
+
+// UnitSpec describes one business unit before validation.
+type UnitSpec struct {
+	ID              string
+	AdminGroups     []string
+	DeveloperGroups []string
+	ViewerGroups    []string
+}
+
+// New validates spec and builds the tenancy. Errors name the offending
+// landing zone, unit or stage.
+func New(spec Spec) (*Tenancy, error) {
+	t := &Tenancy{units: map[string]*BusinessUnit{}}
+	if len(spec.Stages) == 0 {
+		return nil, fmt.Errorf("stages: at least one stage is required")
+	}
+	for _, s := range spec.Stages {
+		if err := checkID(s.Name); err != nil {
+			return nil, fmt.Errorf("stage %q: %w", s.Name, err)
+		}
+		if _, dup := t.Stage(s.Name); dup {
+			return nil, fmt.Errorf("stage %q is defined twice", s.Name)
+		}
+		t.stages = append(t.stages, s)
+	}
+	if len(spec.LandingZones) == 0 {
+		return nil, fmt.Errorf("landing_zones: at least one landing zone is required")
+	}
+	seenZones := map[string]bool{}
+	for _, zs := range spec.LandingZones {
+		if err := checkID(zs.ID); err != nil {
+			return nil, fmt.Errorf("landing zone %q: %w", zs.ID, err)
+		}
+		if seenZones[zs.ID] {
+			return nil, fmt.Errorf("landing zone %q is defined twice", zs.ID)
+		}
+		seenZones[zs.ID] = true
+		z := &LandingZone{ID: zs.ID, Dedicated: zs.Dedicated, MainBU: zs.MainBU, SuperAdminGroups: zs.SuperAdminGroups}
+		if err := t.addUnits(z, zs); err != nil {
+			return nil, err
+		}
+		t.zones = append(t.zones, z)
+	}
+	slices.Sort(t.order)
+	return t, t.checkPrefixes()
+}
+
+func (t *Tenancy) addUnits(z *LandingZone, zs ZoneSpec) error {
+	if len(zs.Units) == 0 {
+		return fmt.Errorf("landing zone %q: at least one business unit is required", zs.ID)
+	}
+	if zs.Dedicated {
+		if len(zs.Units) != 1 || zs.Units[0].ID != zs.ID {
+			return fmt.Errorf("landing zone %q is dedicated: it must hold exactly one business unit with the same id", zs.ID)
+		}
+		if zs.MainBU != "" {
+			return fmt.Errorf("landing zone %q is dedicated: main_bu does not apply", zs.ID)
+		}
+	}
+	for _, us := range zs.Units {
+		if err := checkID(us.ID); err != nil {
+			return fmt.Errorf("landing zone %q, business unit %q: %w", zs.ID, us.ID, err)
+		}
+		if _, dup := t.units[us.ID]; dup {
+			return fmt.Errorf("business unit %q is defined twice", us.ID)
+		}
+		t.units[us.ID] = &BusinessUnit{
+			ID: us.ID, LandingZone: z,
+			AdminGroups: us.AdminGroups, DeveloperGroups: us.DeveloperGroups, ViewerGroups: us.ViewerGroups,
+		}
+		t.order = append(t.order, us.ID)
+		z.BusinessUnits = append(z.BusinessUnits, us.ID)
+	}
+	slices.Sort(z.BusinessUnits)
+	if !zs.Dedicated {
+		if zs.MainBU == "" {
+			return fmt.Errorf("landing zone %q: main_bu is required for a shared landing zone", zs.ID)
+		}
+		if u, ok := t.units[zs.MainBU]; !ok || u.LandingZone != z {
+			return fmt.Errorf("landing zone %q: main_bu %q is not one of its business units", zs.ID, zs.MainBU)
+		}
+	}
+	return nil
+}
+
+// checkPrefixes refuses tenancies where one scope's name prefix starts
+// another's on the same cluster: the naming convention is the tenant
+// boundary, so such an overlap would let one unit see another's resources.
+func (t *Tenancy) checkPrefixes() error {
+	for _, z := range t.zones {
+		for _, st := range t.stages {
+			var scopes []Scope
+			for _, id := range z.BusinessUnits {
+				scopes = append(scopes, Scope{Unit: t.units[id], Stage: st})
+			}
+			for _, a := range scopes {
+				for _, b := range scopes {
+					if a.Unit != b.Unit && strings.HasPrefix(b.Prefix(), a.Prefix()) {
+						return fmt.Errorf("business units %q and %q overlap: names prefixed %q include every name prefixed %q", a.Unit.ID, b.Unit.ID, a.Prefix(), b.Prefix())
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func checkID(id string) error {
+	if id == "" {
+		return fmt.Errorf("id is required")
+	}
+	if !isIdentifier(id) {
+		return fmt.Errorf("id must be lower-case letters, digits and inner dashes")
+	}
+	return nil
+}
+
+// Stages returns the stages in configuration order.
+func (t *Tenancy) Stages() []Stage { return slices.Clone(t.stages) }
+
+// Stage returns the stage with the given name.
+func (t *Tenancy) Stage(name string) (Stage, bool) {
+	for _, s := range t.stages {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Stage{}, false
+}
+
+// StageNames returns the stage names in configuration order.
+func (t *Tenancy) StageNames() []string {
+	names := make([]string, len(t.stages))
+	for i, s := range t.stages {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// LandingZones returns the landing zones in configuration order.
+func (t *Tenancy) LandingZones() []*LandingZone { return slices.Clone(t.zones) }
+
+// Unit returns the business unit with the given id.
+func (t *Tenancy) Unit(id string) (*BusinessUnit, bool) {
+	u, ok := t.units[id]
+	return u, ok
+}
+
+// Units returns every business unit, sorted by id.
+func (t *Tenancy) Units() []*BusinessUnit {
+	us := make([]*BusinessUnit, len(t.order))
+	for i, id := range t.order {
+		us[i] = t.units[id]
+	}
+	return us
+}
