@@ -45,6 +45,7 @@ type TokenVerifier interface {
 // Options are the API's dependencies.
 type Options struct {
 	Topics   TopicService
+	Metrics  MetricsService
 	Me       CallerService
 	Verifier TokenVerifier
 	Docs     *Docs
@@ -54,6 +55,7 @@ type Options struct {
 // API is the JSON front door.
 type API struct {
 	topics   TopicService
+	metrics  MetricsService
 	me       CallerService
 	verifier TokenVerifier
 	docs     *Docs
@@ -62,7 +64,7 @@ type API struct {
 
 // New returns the API.
 func New(o Options) *API {
-	return &API{topics: o.Topics, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger}
+	return &API{topics: o.Topics, metrics: o.Metrics, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger}
 }
 
 // Register mounts the API and its documentation on e.
@@ -75,6 +77,7 @@ func (a *API) Register(e *echo.Echo) {
 	}
 	route(http.MethodGet, "/me", a.getMe)
 	a.registerTopics(route)
+	a.registerMetrics(route)
 	if a.docs != nil {
 		a.docs.Register(e)
 	}

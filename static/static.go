@@ -10,7 +10,7 @@ import (
 
 // FS holds the static files.
 //
-//go:embed css js swagger
+//go:embed css js swagger img
 var FS embed.FS
 
 // Handler serves FS with long-lived caching for the vendored files and

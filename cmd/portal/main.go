@@ -114,6 +114,8 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 			return fmt.Errorf("seeding demo data: %w", err)
 		}
 		log.Info("demo data ready", "ms", time.Since(start).Milliseconds())
+		// A steady trickle makes growth charts move in the demo.
+		go p.clusters["edh-shared/dev"].Trickle(ctx, "edh-shared-scada-dev-sensor-readings", 5)
 		fmt.Fprintf(stderr, "\n  Portal:   %s\n  API docs: %s/api-docs\n  Sign in as a demo user: alice, bob, carol, dave, erin, frank, sam\n\n", cfg.BaseURL, cfg.BaseURL)
 	}
 	return serveOn(ctx, p, l, log)
@@ -121,6 +123,7 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 
 // serveOn serves an assembled portal on l until ctx ends.
 func serveOn(ctx context.Context, p *portal, l net.Listener, log *slog.Logger) error {
+	go p.sampler.Run(ctx)
 	log.Info("portal listening", "addr", l.Addr().String(), "base_url", p.cfg.BaseURL, "mode", p.cfg.Mode)
 	return httpserver.Serve(ctx, p.echo, l, 20*time.Second, log)
 }

@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/handlers"
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/auth"
@@ -32,6 +36,7 @@ type portal struct {
 	envs     *platform.Environments
 	clusters map[string]*embedded.Cluster
 	audit    *audit.Log
+	sampler  *service.Sampler
 	closers  []func()
 }
 
@@ -67,11 +72,23 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 	})
 
 	guard := service.NewGuard(ten, p.envs, p.audit)
-	topics := service.NewTopics(guard)
+	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, log)
+	topics := service.NewTopics(guard, p.sampler)
 	me := service.NewMe(guard)
 
+	login := auth.NewWebLogin(auth.WebLoginOptions{
+		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
+		RedirectURL: cfg.BaseURL + "/auth/callback", Scopes: cfg.Identity.Scopes,
+	})
+	sessions := auth.NewSessions(auth.SessionOptions{
+		Secrets: sessionSecrets(cfg), MaxAge: cfg.Session.MaxAge, Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login,
+	})
+	pages := handlers.New(handlers.Options{
+		Topics: topics, Me: me, Outlooks: guard, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
+		PageErrors: pages.RenderError,
 	})
 	if cfg.Identity.Issuer == config.EmbeddedIssuer {
 		idp, err := devidp.New(devidp.Options{BaseURL: cfg.BaseURL, Audience: cfg.Identity.Audience, Config: *cfg.DevIDP, Logger: log})
@@ -82,11 +99,23 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 	}
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
-	api.New(api.Options{Topics: topics, Me: me, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+	api.New(api.Options{Topics: topics, Metrics: topics, Me: me, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 	httpserver.RegisterHealth(e, p.checks(provider), 3*time.Second)
 	p.echo = e
 	return p, nil
+}
+
+// sessionSecrets are the configured session keys; dev mode may have none
+// and gets a random one, so sessions end with the process.
+func sessionSecrets(cfg *config.Config) []string {
+	if len(cfg.Session.Keys) > 0 {
+		return cfg.Session.Keys
+	}
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return []string{hex.EncodeToString(b)}
 }
 
 func issuerOf(cfg *config.Config) string {

@@ -73,35 +73,48 @@ type claims struct {
 // Verify checks a raw bearer token and returns the principal it stands for.
 // A bad token is an Unauthenticated error whose message says why.
 func (v *Verifier) Verify(ctx context.Context, raw string) (*access.Principal, error) {
-	if raw == "" {
-		return nil, fault.New(fault.Unauthenticated, "a bearer token is required (Authorization: Bearer <token>)")
-	}
-	tv, err := v.tokenVerifier(ctx)
+	id, err := v.Identify(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
-	tok, err := tv.Verify(ctx, raw)
-	if err != nil {
-		return nil, unauthenticated(err, v.audience)
-	}
-	if !slices.Contains(v.issuers, tok.Issuer) {
-		return nil, fault.New(fault.Unauthenticated, "the token's issuer %s is not accepted", tok.Issuer)
-	}
-	return v.principal(tok)
+	return v.resolver.Resolve(id), nil
 }
 
-func (v *Verifier) principal(tok *oidc.IDToken) (*access.Principal, error) {
+// Resolve turns an identity into a principal with roles, following the
+// deployment's current group mapping.
+func (v *Verifier) Resolve(id access.Identity) *access.Principal { return v.resolver.Resolve(id) }
+
+// Identify checks a raw bearer token and returns the identity it carries.
+func (v *Verifier) Identify(ctx context.Context, raw string) (access.Identity, error) {
+	if raw == "" {
+		return access.Identity{}, fault.New(fault.Unauthenticated, "a bearer token is required (Authorization: Bearer <token>)")
+	}
+	tv, err := v.tokenVerifier(ctx)
+	if err != nil {
+		return access.Identity{}, err
+	}
+	tok, err := tv.Verify(ctx, raw)
+	if err != nil {
+		return access.Identity{}, unauthenticated(err, v.audience)
+	}
+	if !slices.Contains(v.issuers, tok.Issuer) {
+		return access.Identity{}, fault.New(fault.Unauthenticated, "the token's issuer %s is not accepted", tok.Issuer)
+	}
+	return v.identity(tok)
+}
+
+func (v *Verifier) identity(tok *oidc.IDToken) (access.Identity, error) {
 	var c claims
 	if err := tok.Claims(&c); err != nil {
-		return nil, fault.Wrap(err, fault.Unauthenticated, "the token's claims are unreadable")
+		return access.Identity{}, fault.Wrap(err, fault.Unauthenticated, "the token's claims are unreadable")
 	}
 	var all map[string]any
 	if err := tok.Claims(&all); err != nil {
-		return nil, fault.Wrap(err, fault.Unauthenticated, "the token's claims are unreadable")
+		return access.Identity{}, fault.Wrap(err, fault.Unauthenticated, "the token's claims are unreadable")
 	}
 	groups, err := stringList(all[v.groupsClaim])
 	if err != nil {
-		return nil, fault.New(fault.Unauthenticated, "the token's %q claim must be a list of strings", v.groupsClaim)
+		return access.Identity{}, fault.New(fault.Unauthenticated, "the token's %q claim must be a list of strings", v.groupsClaim)
 	}
 	client := firstOf(c.ClientID, c.AZP, c.AppID)
 	username := firstOf(c.Username, c.UPN)
@@ -114,7 +127,7 @@ func (v *Verifier) principal(tok *oidc.IDToken) (*access.Principal, error) {
 	if id.Username == "" && id.Service {
 		id.Username = client
 	}
-	return v.resolver.Resolve(id), nil
+	return id, nil
 }
 
 func unauthenticated(err error, audience string) error {

@@ -23,6 +23,14 @@ var topicOps = []struct {
 		_, err := s.Get(ctx, "scada", st, "existing", true)
 		return err
 	}},
+	{"cluster metrics", false, func(ctx context.Context, s *Topics, st string) error {
+		_, err := s.ClusterMetrics(ctx, "scada", st)
+		return err
+	}},
+	{"topic metrics", false, func(ctx context.Context, s *Topics, st string) error {
+		_, err := s.TopicMetrics(ctx, "scada", st, "existing")
+		return err
+	}},
 	{"create", true, func(ctx context.Context, s *Topics, st string) error {
 		_, err := s.Create(ctx, "scada", st, NewTopic{Name: "fresh", Partitions: intp(2)})
 		return err

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/audit"
@@ -126,12 +127,22 @@ func (f *fakeTopics) DeleteTopic(_ context.Context, name string) error {
 	return nil
 }
 
-func (f *fakeTopics) TopicOffsets(context.Context, string, int) ([]platform.PartitionOffsets, error) {
-	return nil, nil
+func (f *fakeTopics) TopicOffsets(_ context.Context, name string, partitions int) ([]platform.PartitionOffsets, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	out := make([]platform.PartitionOffsets, partitions)
+	for i := range out {
+		out[i] = platform.PartitionOffsets{Partition: i, Earliest: 10, Latest: int64(100 * (i + 1))}
+	}
+	return out, nil
 }
 
 func (f *fakeTopics) ClusterInfo(context.Context) (platform.ClusterInfo, error) {
-	return platform.ClusterInfo{}, nil
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	return platform.ClusterInfo{ID: "fake", Brokers: 3}, nil
 }
 
 // world is the dev tenancy over fake clusters, one per environment.
@@ -165,7 +176,7 @@ func newWorld(t *testing.T, seed ...string) *world {
 	}
 	w.audit = audit.NewLog(discard(), 100)
 	w.guard = NewGuard(ten, envs, w.audit)
-	w.topics = NewTopics(w.guard)
+	w.topics = NewTopics(w.guard, NewSampler(time.Minute, time.Hour, 10, discard()))
 	return w
 }
 

@@ -70,22 +70,38 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 		return nil, fault.Wrap(err, fault.Internal, "no environment is configured for %s", scope)
 	}
 	role := p.Role(bu)
-	return &Call{
-		Principal: p, Scope: scope, Role: role, Env: env,
-		WholeCluster: unit.IsMain() && role >= access.SuperAdmin,
-	}, nil
+	return &Call{Principal: p, Scope: scope, Role: role, Env: env, WholeCluster: wholeCluster(unit, role)}, nil
 }
 
-// Decide answers, without side effects, whether the caller in ctx may
-// perform action in bu/stage; pages use it to show or hide controls. It is
-// never the enforcement.
-func (g *Guard) Decide(ctx context.Context, bu, stage string, action access.Action) access.Decision {
+func wholeCluster(u *tenancy.BusinessUnit, r access.Role) bool {
+	return u.IsMain() && r >= access.SuperAdmin
+}
+
+// Outlook is what the caller may do in a scope, for pages to show or hide
+// controls. It is never the enforcement: every operation checks again.
+type Outlook struct {
+	Scope        tenancy.Scope
+	Role         access.Role
+	Write        access.Decision
+	Manage       access.Decision
+	WholeCluster bool
+}
+
+// Outlook describes the caller's standing in bu/stage; ok is false when
+// the scope does not exist or the caller has no role there.
+func (g *Guard) Outlook(ctx context.Context, bu, stage string) (Outlook, bool) {
 	p := access.PrincipalFrom(ctx)
-	st, ok := g.tenancy.Stage(stage)
-	if p == nil || !ok {
-		return access.Decision{Denial: fault.NotFound}
+	unit, uok := g.tenancy.Unit(bu)
+	st, sok := g.tenancy.Stage(stage)
+	if p == nil || !uok || !sok || p.Role(bu) == access.NoRole {
+		return Outlook{}, false
 	}
-	return access.Decide(p.Role(bu), action, st)
+	role := p.Role(bu)
+	return Outlook{
+		Scope: tenancy.Scope{Unit: unit, Stage: st}, Role: role,
+		Write: access.Decide(role, access.Write, st), Manage: access.Decide(role, access.ManageIdentity, st),
+		WholeCluster: wholeCluster(unit, role),
+	}, true
 }
 
 // record audits a write.

@@ -22,11 +22,12 @@ const (
 
 // Topics manages a business unit's Kafka topics.
 type Topics struct {
-	guard *Guard
+	guard   *Guard
+	sampler *Sampler
 }
 
-// NewTopics returns the topic service.
-func NewTopics(g *Guard) *Topics { return &Topics{guard: g} }
+// NewTopics returns the topic service; sampler keeps topic growth samples.
+func NewTopics(g *Guard, sampler *Sampler) *Topics { return &Topics{guard: g, sampler: sampler} }
 
 // Topic is a topic as a list shows it.
 type Topic struct {

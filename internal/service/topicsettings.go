@@ -34,6 +34,8 @@ type TopicSetting struct {
 	Unlimited *int64
 	Unit      string
 	Options   []string
+	// Common settings come first in forms; the others are advanced.
+	Common bool
 }
 
 func ptr(v int64) *int64 { return &v }
@@ -43,9 +45,9 @@ const maxInt64 = int64(^uint64(0) >> 1)
 // topicSettings is the allow-list, sorted by key. Ranges follow Confluent
 // Cloud's limits for editable topic settings.
 var topicSettings = []TopicSetting{
-	{Key: "cleanup.policy", Title: "Cleanup policy", Type: TypeList, Default: "delete", Options: []string{"delete", "compact"},
+	{Key: "cleanup.policy", Common: true, Title: "Cleanup policy", Type: TypeList, Default: "delete", Options: []string{"delete", "compact"},
 		Help: "delete removes old segments by time or size; compact keeps the latest value of each key; both may be combined (delete,compact)."},
-	{Key: "compression.type", Title: "Compression", Type: TypeEnum, Default: "producer", Options: []string{"producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"},
+	{Key: "compression.type", Common: true, Title: "Compression", Type: TypeEnum, Default: "producer", Options: []string{"producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"},
 		Help: "Codec used to store data; producer keeps whatever the producer sent."},
 	{Key: "confluent.key.schema.validation", Title: "Validate key schema", Type: TypeBool, Default: "false",
 		Help: "Reject records whose key has no valid schema id in Schema Registry."},
@@ -55,7 +57,7 @@ var topicSettings = []TopicSetting{
 		Help: "How long delete markers (tombstones) stay in a compacted topic."},
 	{Key: "max.compaction.lag.ms", Title: "Max compaction lag", Type: TypeLong, Default: "9223372036854775807", Min: 21600000, Max: maxInt64, Unit: "ms",
 		Help: "Longest time a record stays uncompacted; at least 6 hours."},
-	{Key: "max.message.bytes", Title: "Max message size", Type: TypeInt, Default: "1048588", Min: 1, Max: 8388608, Unit: "bytes",
+	{Key: "max.message.bytes", Common: true, Title: "Max message size", Type: TypeInt, Default: "1048588", Min: 1, Max: 8388608, Unit: "bytes",
 		Help: "Largest record batch the topic accepts; at most 8 MiB."},
 	{Key: "message.timestamp.after.max.ms", Title: "Max timestamp ahead", Type: TypeLong, Default: "9223372036854775807", Min: 0, Max: maxInt64, Unit: "ms",
 		Help: "How far in the future a record's timestamp may be."},
@@ -65,11 +67,11 @@ var topicSettings = []TopicSetting{
 		Help: "CreateTime keeps the producer's timestamp; LogAppendTime uses the broker's clock."},
 	{Key: "min.compaction.lag.ms", Title: "Min compaction lag", Type: TypeLong, Default: "0", Min: 0, Max: maxInt64, Unit: "ms",
 		Help: "Shortest time a record stays uncompacted."},
-	{Key: "min.insync.replicas", Title: "Min in-sync replicas", Type: TypeInt, Default: "1", Min: 1, Max: 3,
+	{Key: "min.insync.replicas", Common: true, Title: "Min in-sync replicas", Type: TypeInt, Default: "1", Min: 1, Max: 3,
 		Help: "Replicas that must acknowledge a write sent with acks=all."},
-	{Key: "retention.bytes", Title: "Retention size", Type: TypeLong, Default: "-1", Min: 0, Max: maxInt64, Unlimited: ptr(-1), Unit: "bytes",
+	{Key: "retention.bytes", Common: true, Title: "Retention size", Type: TypeLong, Default: "-1", Min: 0, Max: maxInt64, Unlimited: ptr(-1), Unit: "bytes",
 		Help: "Size per partition after which old segments are deleted; -1 for no limit."},
-	{Key: "retention.ms", Title: "Retention time", Type: TypeLong, Default: "604800000", Min: 0, Max: maxInt64, Unlimited: ptr(-1), Unit: "ms",
+	{Key: "retention.ms", Common: true, Title: "Retention time", Type: TypeLong, Default: "604800000", Min: 0, Max: maxInt64, Unlimited: ptr(-1), Unit: "ms",
 		Help: "How long records are kept; -1 keeps them forever. 604800000 is 7 days."},
 	{Key: "segment.bytes", Title: "Segment size", Type: TypeInt, Default: "104857600", Min: 52428800, Max: 1073741824, Unit: "bytes",
 		Help: "Size of one log segment; between 50 MiB and 1 GiB."},

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -38,12 +39,20 @@ func (c *Cluster) Close() { c.fake.Close() }
 // Produce writes n small records to a topic, spread over its partitions,
 // so that offsets and metrics have something to show.
 func (c *Cluster) Produce(ctx context.Context, topic string, n int) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Addr()), kgo.DefaultProduceTopic(topic),
-		kgo.RecordPartitioner(kgo.RoundRobinPartitioner()))
+	cl, err := c.producer(topic)
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
+	return produce(ctx, cl, n)
+}
+
+func (c *Cluster) producer(topic string) (*kgo.Client, error) {
+	return kgo.NewClient(kgo.SeedBrokers(c.Addr()), kgo.DefaultProduceTopic(topic),
+		kgo.RecordPartitioner(kgo.RoundRobinPartitioner()))
+}
+
+func produce(ctx context.Context, cl *kgo.Client, n int) error {
 	recs := make([]*kgo.Record, n)
 	for i := range recs {
 		recs[i] = &kgo.Record{Key: []byte("k" + strconv.Itoa(i%17)), Value: []byte(`{"seq":` + strconv.Itoa(i) + `}`)}
@@ -78,4 +87,26 @@ func (c *Cluster) CreateTopics(ctx context.Context, names []string, partitions i
 		}
 	}
 	return nil
+}
+
+// Trickle keeps producing about perSecond records to a topic until ctx
+// ends, so that dev mode's growth charts move.
+func (c *Cluster) Trickle(ctx context.Context, topic string, perSecond int) {
+	cl, err := c.producer(topic)
+	if err != nil {
+		return
+	}
+	defer cl.Close()
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			_ = produce(pctx, cl, perSecond)
+			cancel()
+		}
+	}
 }

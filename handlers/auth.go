@@ -1,0 +1,64 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+func (h *Handlers) registerAuth(e *echo.Echo) {
+	e.GET("/auth/login", h.login)
+	e.GET("/auth/callback", h.callback)
+	e.POST("/auth/logout", h.logout)
+	e.GET("/signed-out", h.signedOut)
+}
+
+func toastOK(msg string) auth.Toast { return auth.Toast{Kind: "success", Message: msg} }
+
+// login sends the browser to the identity provider.
+func (h *Handlers) login(c echo.Context) error {
+	u, err := h.sessions.Begin(c.Request().Context(), c.Response(), auth.SafeNext(c.QueryParam("next")), c.QueryParam("login_hint"))
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusFound, u)
+}
+
+// callback completes the sign-in and starts a fresh session.
+func (h *Handlers) callback(c echo.Context) error {
+	next, err := h.sessions.Finish(c.Response(), c.Request())
+	if err != nil {
+		if fault.Is(err, fault.Unauthenticated) {
+			h.log.WarnContext(c.Request().Context(), "sign-in failed", "error", err)
+			return renderFragment(c, http.StatusUnauthorized, views.SignIn("/", "Sign-in failed: "+fault.Problems(err)[0].Message))
+		}
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, next)
+}
+
+// logout ends the session (the form carries the CSRF token) and, when the
+// provider supports it, its session there too.
+func (h *Handlers) logout(c echo.Context) error {
+	r := c.Request()
+	sess, _ := h.sessions.Current(c.Response(), r)
+	if sess == nil {
+		return c.Redirect(http.StatusSeeOther, "/signed-out")
+	}
+	if err := h.checkCSRF(c, sess); err != nil {
+		return err
+	}
+	h.sessions.End(c.Response(), r)
+	if u := h.sessions.EndSessionURL(r.Context(), sess.IDToken, h.baseURL+"/signed-out"); u != "" {
+		return c.Redirect(http.StatusSeeOther, u)
+	}
+	return c.Redirect(http.StatusSeeOther, "/signed-out")
+}
+
+func (h *Handlers) signedOut(c echo.Context) error {
+	return renderFragment(c, http.StatusOK, views.SignedOut())
+}

@@ -1,0 +1,39 @@
+package handlers
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// home greets the caller; people without any role see how to get one.
+func (h *Handlers) home(c echo.Context) error {
+	p, err := h.page(c, "Home", "", "", "")
+	if err != nil {
+		return err
+	}
+	if len(p.Units) == 0 {
+		p.Title = "Welcome"
+		return h.render(c, http.StatusOK, p, views.NotOnboarded(p))
+	}
+	p.Title = "Welcome, " + p.User.Name
+	return h.render(c, http.StatusOK, p, views.Home(p))
+}
+
+// switchContext is the context selector without JavaScript: it redirects
+// to the chosen context's page of the same resource type.
+func (h *Handlers) switchContext(c echo.Context) error {
+	bu, stage, resource := c.QueryParam("bu"), c.QueryParam("stage"), c.QueryParam("resource")
+	if !slices.ContainsFunc(views.Resources, func(r struct{ ID, Label string }) bool { return r.ID == resource }) {
+		resource = "topics"
+	}
+	if _, ok := h.outlooks.Outlook(c.Request().Context(), bu, stage); !ok {
+		return fault.New(fault.NotFound, "business unit %q with stage %q is not one of your contexts", bu, stage)
+	}
+	ctx := views.Context{BU: bu, Stage: stage}
+	return c.Redirect(http.StatusSeeOther, ctx.Path(resource))
+}

@@ -1,0 +1,44 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/views"
+)
+
+func (h *Handlers) registerMetrics(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/metrics", h.clusterMetrics)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", h.topicMetrics)
+}
+
+func (h *Handlers) clusterMetrics(c echo.Context) error {
+	bu, stage := c.Param("bu"), c.Param("stage")
+	p, err := h.page(c, "Cluster metrics", "metrics", bu, stage)
+	if err != nil {
+		return err
+	}
+	m, err := h.topics.ClusterMetrics(c.Request().Context(), bu, stage)
+	if err != nil {
+		return err
+	}
+	p.Subtitle = "cluster of " + p.Context.Zone + " in " + stage
+	return h.render(c, http.StatusOK, p, views.ClusterMetricsPage(p, m))
+}
+
+func (h *Handlers) topicMetrics(c echo.Context) error {
+	bu, stage := c.Param("bu"), c.Param("stage")
+	p, err := h.page(c, "Topic metrics", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	m, err := h.topics.TopicMetrics(c.Request().Context(), bu, stage, c.Param("name"))
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = m.Topic.Identifier+" · metrics", m.Topic.Name
+	p.Crumbs = crumbs(p.Context, "topics",
+		views.Crumb{Label: m.Topic.Identifier, Href: p.Context.Path("topic", m.Topic.Name)}, views.Crumb{Label: "metrics"})
+	return h.render(c, http.StatusOK, p, views.TopicMetricsPage(p, m))
+}

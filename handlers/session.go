@@ -1,0 +1,86 @@
+package handlers
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+const sessionKey = "session"
+
+// requireSession puts the signed-in principal into the request context,
+// renewing tokens as needed, and refuses cross-site state changes. Without
+// a session a page shows the sign-in page, and an htmx request is told to
+// send the browser to sign in.
+func (h *Handlers) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		sess, err := h.sessions.Current(c.Response(), r)
+		if sess == nil {
+			if err != nil && !errors.Is(err, auth.ErrSessionExpired) {
+				return err
+			}
+			return h.signInRequired(c, errors.Is(err, auth.ErrSessionExpired))
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if err := h.checkCSRF(c, sess); err != nil {
+				return err
+			}
+		}
+		p := h.resolver.Resolve(sess.Identity)
+		c.SetRequest(r.WithContext(access.WithPrincipal(r.Context(), p)))
+		c.Set(sessionKey, sess)
+		return next(c)
+	}
+}
+
+func (h *Handlers) signInRequired(c echo.Context, expired bool) error {
+	next := c.Request().URL.RequestURI()
+	if isHTMX(c) {
+		// The page, not the fragment, should come back after signing in.
+		if cur, err := url.Parse(c.Request().Header.Get("HX-Current-URL")); err == nil && cur.Path != "" {
+			next = cur.RequestURI()
+		}
+		c.Response().Header().Set("HX-Redirect", "/auth/login?next="+url.QueryEscape(auth.SafeNext(next)))
+		return c.NoContent(http.StatusUnauthorized)
+	}
+	msg := ""
+	if expired {
+		msg = "Your session has expired. Sign in again to continue."
+	}
+	status := http.StatusOK
+	if c.Request().Method != http.MethodGet {
+		status = http.StatusUnauthorized
+	}
+	return renderFragment(c, status, views.SignIn(auth.SafeNext(next), msg))
+}
+
+// checkCSRF refuses state-changing requests that come from another site
+// (Fetch metadata or Origin) or lack the session's token.
+func (h *Handlers) checkCSRF(c echo.Context, sess *auth.Session) error {
+	r := c.Request()
+	if err := h.csrf.Check(r); err != nil {
+		return fault.Wrap(err, fault.InsufficientRole, "this request came from another site and was refused")
+	}
+	token := r.Header.Get("X-CSRF-Token")
+	if token == "" {
+		token = r.PostFormValue("_csrf")
+	}
+	if token == "" || subtle.ConstantTimeCompare([]byte(token), []byte(sess.CSRF)) != 1 {
+		return fault.New(fault.InsufficientRole, "this form has expired or did not come from the portal; reload the page and try again")
+	}
+	return nil
+}
+
+func currentSession(c echo.Context) *auth.Session {
+	s, _ := c.Get(sessionKey).(*auth.Session)
+	return s
+}

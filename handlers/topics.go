@@ -1,0 +1,257 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// pageSize is the number of topics a list page shows.
+const pageSize = 50
+
+func (h *Handlers) registerTopics(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
+	route(http.MethodGet, "/:bu/:stage/topics/new", h.newTopic)
+	route(http.MethodPost, "/:bu/:stage/topics", h.createTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name", h.showTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/edit", h.editTopic)
+	route(http.MethodPost, "/:bu/:stage/topic/:name/edit", h.updateTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/delete", h.confirmDelete)
+	route(http.MethodPost, "/:bu/:stage/topic/:name/delete", h.deleteTopic)
+}
+
+func (h *Handlers) listTopics(c echo.Context) error {
+	bu, stage := c.Param("bu"), c.Param("stage")
+	p, err := h.page(c, "Topics", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	q := service.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"),
+		Descending: c.QueryParam("order") == "desc"}
+	res, err := h.topics.List(c.Request().Context(), bu, stage, q)
+	if err != nil {
+		return err
+	}
+	offset, _ := strconv.Atoi(c.QueryParam("offset"))
+	if q.PageToken == "" || offset < 0 {
+		offset = 0
+	}
+	l := views.TopicList{Items: res.Items, Total: res.Total, Search: q.Search, Desc: q.Descending, Next: res.NextPageToken,
+		Offset: offset, PageSize: pageSize}
+	p.Subtitle = p.Context.Prefix + "*"
+	if p.Context.WholeCluster {
+		p.Subtitle = "the whole " + p.Context.Zone + " cluster in " + stage
+	}
+	if isHTMX(c) && c.Request().Header.Get("HX-Target") == "topic-results" {
+		return renderFragment(c, http.StatusOK, views.TopicResults(p, l))
+	}
+	return h.render(c, http.StatusOK, p, views.TopicsPage(p, l))
+}
+
+func (h *Handlers) showTopic(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	p, err := h.page(c, "Topic", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	defaults := c.QueryParam("defaults") == "1"
+	t, err := h.topics.Get(c.Request().Context(), bu, stage, name, defaults)
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = t.Identifier, t.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier})
+	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults))
+}
+
+// topicForm starts a form with the settings and the caller's prefix.
+func topicForm(p views.Page) views.TopicForm {
+	return views.TopicForm{Prefix: p.Context.Prefix, Values: map[string]string{}, Errors: map[string]string{},
+		Settings: service.TopicSettings(), MinPartitions: 1, Partitions: "1"}
+}
+
+func (h *Handlers) newTopic(c echo.Context) error {
+	bu, stage := c.Param("bu"), c.Param("stage")
+	p, err := h.page(c, "Create topic", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	f := topicForm(p)
+	f.Action, f.Cancel = p.Context.Path("topics"), p.Context.Path("topics")
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: "new"})
+	return h.render(c, http.StatusOK, p, views.TopicFormView(p, f))
+}
+
+// readTopicForm reads the posted form into f and returns the partition
+// count (nil when empty) and the settings that were filled in.
+func readTopicForm(c echo.Context, f *views.TopicForm) (*int, map[string]string) {
+	f.Name = strings.TrimSpace(c.FormValue("name"))
+	f.Partitions = strings.TrimSpace(c.FormValue("partitions_count"))
+	var partitions *int
+	if f.Partitions != "" {
+		n, err := strconv.Atoi(f.Partitions)
+		if err != nil {
+			f.Errors["partitions_count"] = fmt.Sprintf("must be a whole number, not %q", f.Partitions)
+		} else {
+			partitions = &n
+		}
+	}
+	cfg := map[string]string{}
+	for _, s := range f.Settings {
+		if v := strings.TrimSpace(c.FormValue("config." + s.Key)); v != "" {
+			cfg[s.Key], f.Values[s.Key] = v, v
+		}
+	}
+	return partitions, cfg
+}
+
+// formFailed shows the form again with the service's complaints next to
+// their fields.
+func (h *Handlers) formFailed(c echo.Context, p views.Page, f views.TopicForm, err error) error {
+	ps := fault.Problems(err)
+	if len(ps) == 0 {
+		return err
+	}
+	status := explain(err, "").status
+	for _, e := range ps {
+		switch {
+		case e.Kind == fault.AlreadyExists:
+			f.Errors["name"] = e.Message
+		case e.Field != "" && e.Kind.IsValidation():
+			f.Errors[e.Field] = e.Message
+		default:
+			f.Errors[""] = e.Message
+		}
+	}
+	if status == http.StatusBadRequest {
+		status = http.StatusUnprocessableEntity
+	}
+	if isHTMX(c) {
+		// htmx swaps 422 responses only: the form shows every error.
+		return renderFragment(c, http.StatusUnprocessableEntity, views.TopicFormView(p, f))
+	}
+	return h.render(c, status, p, views.TopicFormView(p, f))
+}
+
+func (h *Handlers) createTopic(c echo.Context) error {
+	bu, stage := c.Param("bu"), c.Param("stage")
+	p, err := h.page(c, "Create topic", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: "new"})
+	f := topicForm(p)
+	f.Action, f.Cancel = p.Context.Path("topics"), p.Context.Path("topics")
+	partitions, cfg := readTopicForm(c, &f)
+	if len(f.Errors) > 0 {
+		return h.formFailed(c, p, f, fault.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
+	}
+	t, err := h.topics.Create(c.Request().Context(), bu, stage, service.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
+	if err != nil {
+		return h.formFailed(c, p, f, err)
+	}
+	return h.done(c, "Topic "+t.Name+" created.", p.Context.Path("topic", t.Name))
+}
+
+func (h *Handlers) editTopic(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	p, err := h.page(c, "Edit topic", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	t, err := h.topics.Get(c.Request().Context(), bu, stage, name, false)
+	if err != nil {
+		return err
+	}
+	f := editForm(p, t)
+	for k, v := range t.Config {
+		f.Values[k] = v
+	}
+	p.Title, p.Subtitle = "Edit "+t.Identifier, t.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "edit"})
+	return h.render(c, http.StatusOK, p, views.TopicFormView(p, f))
+}
+
+func editForm(p views.Page, t service.TopicDetail) views.TopicForm {
+	f := topicForm(p)
+	f.Edit, f.Name = true, t.Name
+	f.Partitions, f.MinPartitions = strconv.Itoa(t.Partitions), t.Partitions
+	f.Action, f.Cancel = p.Context.Path("topic", t.Name, "edit"), p.Context.Path("topic", t.Name)
+	return f
+}
+
+// updateTopic sets the desired state from the form: partitions, and the
+// settings filled in (emptied settings go back to their defaults).
+func (h *Handlers) updateTopic(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	p, err := h.page(c, "Edit topic", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	cur, err := h.topics.Get(ctx, bu, stage, name, false)
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = "Edit "+cur.Identifier, cur.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: cur.Identifier, Href: p.Context.Path("topic", cur.Name)}, views.Crumb{Label: "edit"})
+	f := editForm(p, cur)
+	partitions, cfg := readTopicForm(c, &f)
+	f.Name = cur.Name
+	if len(f.Errors) > 0 {
+		return h.formFailed(c, p, f, fault.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
+	}
+	t, err := h.topics.Replace(ctx, bu, stage, cur.Name, service.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true})
+	if err != nil {
+		return h.formFailed(c, p, f, err)
+	}
+	return h.done(c, "Topic "+t.Name+" saved.", p.Context.Path("topic", t.Name))
+}
+
+func (h *Handlers) confirmDelete(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	p, err := h.page(c, "Delete topic", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	t, err := h.topics.Get(c.Request().Context(), bu, stage, name, false)
+	if err != nil {
+		return err
+	}
+	p.Subtitle = t.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
+	return h.render(c, http.StatusOK, p, views.TopicDelete(p, t.Name, t.Identifier, "", ""))
+}
+
+// deleteTopic deletes once the person typed the topic's identifier (or
+// its full name).
+func (h *Handlers) deleteTopic(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	p, err := h.page(c, "Delete topic", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	t, err := h.topics.Get(ctx, bu, stage, name, false)
+	if err != nil {
+		return err
+	}
+	typed := strings.TrimSpace(c.FormValue("confirm"))
+	if typed != t.Identifier && typed != t.Name {
+		p.Subtitle = t.Name
+		p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
+		return h.render(c, http.StatusUnprocessableEntity, p,
+			views.TopicDelete(p, t.Name, t.Identifier, typed, "Type "+t.Identifier+" exactly to confirm."))
+	}
+	if err := h.topics.Delete(ctx, bu, stage, t.Name); err != nil {
+		return err
+	}
+	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))
+}

@@ -1,0 +1,173 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/oauth2"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+)
+
+// WebLogin signs people in to the portal with the Authorization Code flow
+// and PKCE, checking state and nonce. Tokens stay on the server.
+type WebLogin struct {
+	provider    *Provider
+	verifier    *Verifier
+	clientID    string
+	secret      string
+	redirectURL string
+	scopes      []string
+}
+
+// WebLoginOptions configure a WebLogin.
+type WebLoginOptions struct {
+	Provider *Provider
+	// Verifier checks access tokens, as for the API, so that people and
+	// pipelines get roles the same way.
+	Verifier     *Verifier
+	ClientID     string
+	ClientSecret string
+	RedirectURL  string
+	Scopes       []string
+}
+
+// NewWebLogin returns the browser sign-in flow.
+func NewWebLogin(o WebLoginOptions) *WebLogin {
+	return &WebLogin{provider: o.Provider, verifier: o.Verifier, clientID: o.ClientID, secret: o.ClientSecret,
+		redirectURL: o.RedirectURL, scopes: o.Scopes}
+}
+
+// Pending is what the portal remembers between sending a person to the
+// identity provider and their return.
+type Pending struct {
+	State    string
+	Nonce    string
+	Verifier string
+	Next     string
+}
+
+// Grant is the outcome of a sign-in or a refresh.
+type Grant struct {
+	Identity     access.Identity
+	AccessToken  string
+	RefreshToken string
+	IDToken      string
+	Expiry       time.Time
+}
+
+func (w *WebLogin) config(ctx context.Context) (*oauth2.Config, error) {
+	ep, err := w.provider.Endpoint(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if w.secret == "" {
+		ep.AuthStyle = oauth2.AuthStyleInParams
+	}
+	return &oauth2.Config{ClientID: w.clientID, ClientSecret: w.secret, Endpoint: ep, RedirectURL: w.redirectURL, Scopes: w.scopes}, nil
+}
+
+// Begin prepares a sign-in that returns to next, and the URL to send the
+// browser to; loginHint, when set, is passed to the provider.
+func (w *WebLogin) Begin(ctx context.Context, next, loginHint string) (Pending, string, error) {
+	conf, err := w.config(ctx)
+	if err != nil {
+		return Pending{}, "", err
+	}
+	p := Pending{State: randomString(), Nonce: randomString(), Verifier: oauth2.GenerateVerifier(), Next: next}
+	opts := []oauth2.AuthCodeOption{oauth2.S256ChallengeOption(p.Verifier), oidc.Nonce(p.Nonce)}
+	if loginHint != "" && len(loginHint) <= 256 {
+		opts = append(opts, oauth2.SetAuthURLParam("login_hint", loginHint))
+	}
+	return p, conf.AuthCodeURL(p.State, opts...), nil
+}
+
+// Finish completes a sign-in from the callback's query: it checks state,
+// exchanges the code with the PKCE verifier, verifies the ID token and its
+// nonce, and verifies the access token as the API would.
+func (w *WebLogin) Finish(ctx context.Context, p Pending, q url.Values) (*Grant, error) {
+	if e := q.Get("error"); e != "" {
+		return nil, fault.New(fault.Unauthenticated, "the identity provider refused the sign-in: %s %s", e, q.Get("error_description"))
+	}
+	if p.State == "" || q.Get("state") != p.State {
+		return nil, fault.New(fault.Unauthenticated, "this sign-in does not match the one this browser started; start again")
+	}
+	conf, err := w.config(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := conf.Exchange(w.client(ctx), q.Get("code"), oauth2.VerifierOption(p.Verifier))
+	if err != nil {
+		return nil, fault.Wrap(err, fault.Unauthenticated, "the identity provider did not accept the sign-in code")
+	}
+	rawID, _ := tok.Extra("id_token").(string)
+	prov, _, err := w.provider.Discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	idt, err := prov.Verifier(&oidc.Config{ClientID: w.clientID}).Verify(ctx, rawID)
+	if err != nil {
+		return nil, fault.Wrap(err, fault.Unauthenticated, "the identity provider's ID token does not verify")
+	}
+	if idt.Nonce != p.Nonce {
+		return nil, fault.New(fault.Unauthenticated, "the ID token's nonce does not match this sign-in")
+	}
+	return w.grant(ctx, tok, rawID)
+}
+
+func (w *WebLogin) grant(ctx context.Context, tok *oauth2.Token, rawID string) (*Grant, error) {
+	id, err := w.verifier.Identify(ctx, tok.AccessToken)
+	if err != nil {
+		return nil, err
+	}
+	return &Grant{Identity: id, AccessToken: tok.AccessToken, RefreshToken: tok.RefreshToken, IDToken: rawID, Expiry: tok.Expiry}, nil
+}
+
+// Refresh renews the tokens of a session with its refresh token.
+func (w *WebLogin) Refresh(ctx context.Context, refreshToken string) (*Grant, error) {
+	if refreshToken == "" {
+		return nil, fault.New(fault.Unauthenticated, "the session cannot be renewed; sign in again")
+	}
+	conf, err := w.config(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := conf.TokenSource(w.client(ctx), &oauth2.Token{RefreshToken: refreshToken}).Token()
+	if err != nil {
+		return nil, fault.Wrap(err, fault.Unauthenticated, "the session could not be renewed; sign in again")
+	}
+	rawID, _ := tok.Extra("id_token").(string)
+	return w.grant(ctx, tok, rawID)
+}
+
+// EndSessionURL is where to send the browser to sign out at the provider,
+// or "" when the provider does not offer it.
+func (w *WebLogin) EndSessionURL(ctx context.Context, idToken, after string) string {
+	_, meta, err := w.provider.Discover(ctx)
+	if err != nil || meta.EndSessionEndpoint == "" {
+		return ""
+	}
+	q := url.Values{"post_logout_redirect_uri": {after}, "client_id": {w.clientID}}
+	if idToken != "" {
+		q.Set("id_token_hint", idToken)
+	}
+	return meta.EndSessionEndpoint + "?" + q.Encode()
+}
+
+func (w *WebLogin) client(ctx context.Context) context.Context {
+	return context.WithValue(ctx, oauth2.HTTPClient, w.provider.HTTPClient())
+}
+
+func randomString() string {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("crypto/rand: %v", err))
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}

@@ -1,0 +1,180 @@
+// portal.js: the context selector (business unit + stage, kept in this
+// browser's local storage), Auto reload, toasts and the full-name preview.
+// Pages work without it; it only makes them quicker to use.
+(function () {
+  "use strict";
+  var KEY = "rms.context";
+  var AUTO = "rms.autoReload";
+
+  function $(id) { return document.getElementById(id); }
+
+  function stored() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
+  }
+
+  function store(bu, stage) {
+    try { localStorage.setItem(KEY, JSON.stringify({ bu: bu, stage: stage })); } catch (e) { /* storage may be off */ }
+  }
+
+  function hasOption(select, value) {
+    for (var i = 0; i < select.options.length; i++) {
+      if (select.options[i].value === value) return true;
+    }
+    return false;
+  }
+
+  function page() { return $("page"); }
+
+  function resource() {
+    var p = page();
+    return (p && p.dataset.resource) || "topics";
+  }
+
+  // A page that names a context (deep link) wins and is remembered; other
+  // pages show the remembered context, if it is still offered.
+  function syncContext() {
+    var bu = $("context-bu"), stage = $("context-stage"), p = page();
+    if (!bu || !stage || !p) return;
+    if (p.dataset.bu && p.dataset.stage) {
+      store(p.dataset.bu, p.dataset.stage);
+      bu.value = p.dataset.bu;
+      stage.value = p.dataset.stage;
+    } else {
+      var c = stored();
+      if (c && hasOption(bu, c.bu) && hasOption(stage, c.stage)) {
+        bu.value = c.bu;
+        stage.value = c.stage;
+      }
+      retargetNav(bu.value, stage.value);
+    }
+    setPending(false);
+  }
+
+  // On pages without a context, navigation links follow the selector.
+  function retargetNav(bu, stage) {
+    var links = document.querySelectorAll("#resource-nav a[data-nav]");
+    for (var i = 0; i < links.length; i++) {
+      var r = links[i].dataset.nav;
+      if (r !== "home") links[i].href = "/" + encodeURIComponent(bu) + "/" + encodeURIComponent(stage) + "/" + r;
+    }
+  }
+
+  function setPending(on) {
+    var dot = $("reload-dot"), sr = $("reload-pending");
+    if (dot) dot.classList.toggle("hidden", !on);
+    if (sr) sr.textContent = on ? " (context changed: press to load it)" : "";
+    var btn = $("reload");
+    if (btn) btn.dataset.pending = on ? "true" : "false";
+  }
+
+  function autoReload() { return localStorage.getItem(AUTO) !== "0"; }
+
+  // Load the selected context's page of the same resource type into the
+  // main column, as an htmx request that also updates the address bar.
+  function go() {
+    var bu = $("context-bu").value, stage = $("context-stage").value;
+    var url = "/" + encodeURIComponent(bu) + "/" + encodeURIComponent(stage) + "/" + resource();
+    store(bu, stage);
+    setPending(false);
+    if (!window.htmx) { window.location.href = url; return; }
+    var a = document.createElement("a");
+    a.setAttribute("hx-get", url);
+    a.setAttribute("hx-target", "#main");
+    a.setAttribute("hx-swap", "innerHTML");
+    a.setAttribute("hx-push-url", "true");
+    a.hidden = true;
+    document.body.appendChild(a);
+    htmx.process(a);
+    htmx.trigger(a, "click");
+    setTimeout(function () { a.remove(); }, 0);
+  }
+
+  function onSelect() {
+    if (!page() || !page().dataset.bu) {
+      // No page data to refresh here: remember the choice and retarget links.
+      store($("context-bu").value, $("context-stage").value);
+      retargetNav($("context-bu").value, $("context-stage").value);
+    }
+    if (autoReload()) { go(); } else { setPending(true); }
+  }
+
+  function toast(kind, message) {
+    var box = $("toasts");
+    if (!box || !message) return;
+    var el = document.createElement("div");
+    el.className = "toast pointer-events-auto flex items-start gap-3 rounded-lg px-4 py-3 text-sm shadow-lg ring-1 " +
+      (kind === "error" ? "bg-rose-50 text-rose-900 ring-rose-200" : "bg-emerald-50 text-emerald-900 ring-emerald-200");
+    el.dataset.kind = kind;
+    el.setAttribute("role", kind === "error" ? "alert" : "status");
+    var p = document.createElement("p");
+    p.className = "flex-1";
+    p.textContent = message;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "toast-close rounded text-current opacity-60 hover:opacity-100";
+    close.setAttribute("aria-label", "Dismiss");
+    close.textContent = "×";
+    el.appendChild(p);
+    el.appendChild(close);
+    box.appendChild(el);
+    expire(el);
+  }
+
+  function expire(el) {
+    setTimeout(function () { el.remove(); }, el.dataset.kind === "error" ? 10000 : 6000);
+  }
+
+  function preview() {
+    var input = $("name"), out = $("name-preview");
+    if (!input || !out) return;
+    var id = input.value.trim().toLowerCase().replace(/[_. ]/g, "-");
+    out.textContent = (input.dataset.prefix || "") + (id || "…");
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = $("context-form");
+    if (form) {
+      var auto = $("auto-reload");
+      auto.checked = autoReload();
+      auto.addEventListener("change", function () {
+        localStorage.setItem(AUTO, auto.checked ? "1" : "0");
+      });
+      $("context-bu").addEventListener("change", onSelect);
+      $("context-stage").addEventListener("change", onSelect);
+      form.addEventListener("submit", function (e) { e.preventDefault(); go(); });
+      syncContext();
+    }
+    var existing = document.querySelectorAll("#toasts .toast");
+    for (var i = 0; i < existing.length; i++) expire(existing[i]);
+    preview();
+  });
+
+  document.addEventListener("click", function (e) {
+    var t = e.target;
+    if (t && t.classList && t.classList.contains("toast-close")) t.closest(".toast").remove();
+  });
+
+  document.addEventListener("input", function (e) {
+    if (e.target && e.target.id === "name") preview();
+  });
+
+  document.addEventListener("toast", function (e) {
+    toast(e.detail.kind, e.detail.message);
+  });
+
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (e.detail.target && e.detail.target.id === "main") syncContext();
+    preview();
+  });
+
+  // Errors without a message from the server still say something.
+  document.addEventListener("htmx:responseError", function (e) {
+    var xhr = e.detail.xhr;
+    if (xhr && !xhr.getResponseHeader("HX-Trigger") && !xhr.getResponseHeader("HX-Redirect")) {
+      toast("error", "The request failed (" + xhr.status + "). Try again.");
+    }
+  });
+  document.addEventListener("htmx:sendError", function () {
+    toast("error", "The portal cannot be reached. Check your connection and try again.");
+  });
+})();

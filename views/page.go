@@ -1,0 +1,106 @@
+// Package views holds the portal's templ components: the layout with its
+// sidebar, context selector and breadcrumbs, and one file per page. Views
+// render what handlers give them; they never decide access, they only show
+// or hide controls according to decisions made by the service layer.
+package views
+
+import "net/url"
+
+// Page is what every page's layout needs.
+type Page struct {
+	Title    string
+	Subtitle string
+	User     User
+	Units    []Unit
+	Stages   []Stage
+	// Context is the business unit and stage the page shows; nil on pages
+	// that are not about one context (home, errors).
+	Context *Context
+	// Resource is the resource type of the page ("topics"), used by the
+	// navigation and by the context selector to know where to go.
+	Resource string
+	Crumbs   []Crumb
+	CSRF     string
+	Toasts   []Toast
+	// DefaultContext is where navigation links point when the page has no
+	// context of its own (the browser replaces it with the stored one).
+	DefaultContext *Context
+}
+
+// User is the signed-in person.
+type User struct {
+	Name          string
+	Username      string
+	PlatformAdmin bool
+}
+
+// Unit is a business unit offered by the context selector.
+type Unit struct {
+	ID        string
+	Zone      string
+	Dedicated bool
+	Main      bool
+	Role      string
+}
+
+// Stage is a stage offered by the context selector.
+type Stage struct {
+	Name     string
+	ReadOnly bool
+}
+
+// Context is the page's business unit and stage, and what the caller may
+// do there (answers from the policy, for showing controls).
+type Context struct {
+	BU        string
+	Stage     string
+	Zone      string
+	Dedicated bool
+	Role      string
+	ReadOnly  bool
+	// CanWrite: create, change and delete are allowed.
+	CanWrite bool
+	// Bypass: allowed only because the role may write in a read-only stage.
+	Bypass bool
+	// WriteBlockedByStage: the role could write, but not in this stage;
+	// write controls are then shown disabled rather than hidden.
+	WriteBlockedByStage bool
+	// WholeCluster: a Super Admin viewing the main unit sees every topic.
+	WholeCluster bool
+	Prefix       string
+}
+
+// Crumb is one breadcrumb; Href may be empty for plain text.
+type Crumb struct {
+	Label string
+	Href  string
+}
+
+// Toast is a message shown briefly.
+type Toast struct {
+	Kind    string
+	Message string
+}
+
+// Path builds a portal path in the context: /{bu}/{stage}/{parts...}.
+func (c *Context) Path(parts ...string) string {
+	p := "/" + url.PathEscape(c.BU) + "/" + url.PathEscape(c.Stage)
+	for _, s := range parts {
+		p += "/" + url.PathEscape(s)
+	}
+	return p
+}
+
+// NavContext is the context navigation links use.
+func (p Page) NavContext() *Context {
+	if p.Context != nil {
+		return p.Context
+	}
+	return p.DefaultContext
+}
+
+// Resources are the resource types of the navigation, in order.
+var Resources = []struct{ ID, Label string }{
+	{"topics", "Topics"},
+	{"metrics", "Cluster metrics"},
+}
