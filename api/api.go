@@ -44,27 +44,31 @@ type TokenVerifier interface {
 
 // Options are the API's dependencies.
 type Options struct {
-	Topics   TopicService
-	Metrics  MetricsService
-	Me       CallerService
-	Verifier TokenVerifier
-	Docs     *Docs
-	Logger   *slog.Logger
+	Topics     TopicService
+	Metrics    MetricsService
+	Connectors ConnectorService
+	Schemas    SchemaService
+	Me         CallerService
+	Verifier   TokenVerifier
+	Docs       *Docs
+	Logger     *slog.Logger
 }
 
 // API is the JSON front door.
 type API struct {
-	topics   TopicService
-	metrics  MetricsService
-	me       CallerService
-	verifier TokenVerifier
-	docs     *Docs
-	log      *slog.Logger
+	topics     TopicService
+	metrics    MetricsService
+	connectors ConnectorService
+	schemas    SchemaService
+	me         CallerService
+	verifier   TokenVerifier
+	docs       *Docs
+	log        *slog.Logger
 }
 
 // New returns the API.
 func New(o Options) *API {
-	return &API{topics: o.Topics, metrics: o.Metrics, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger}
+	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger}
 }
 
 // Register mounts the API and its documentation on e.
@@ -78,6 +82,8 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodGet, "/me", a.getMe)
 	a.registerTopics(route)
 	a.registerMetrics(route)
+	a.registerConnectors(route)
+	a.registerSchemas(route)
 	if a.docs != nil {
 		a.docs.Register(e)
 	}

@@ -21,8 +21,10 @@ import (
 	"github.com/edh-platform/rms-portal/internal/devidp"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/platform/confluent"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
+	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/static"
@@ -75,6 +77,8 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, log)
 	topics := service.NewTopics(guard, p.sampler)
 	me := service.NewMe(guard)
+	connectors := service.NewConnectors(guard)
+	schemas := service.NewSchemas(guard)
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
@@ -99,7 +103,7 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 	}
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
-	api.New(api.Options{Topics: topics, Metrics: topics, Me: me, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+	api.New(api.Options{Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Me: me, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 	httpserver.RegisterHealth(e, p.checks(provider), 3*time.Second)
@@ -151,9 +155,50 @@ func (p *portal) connect(log *slog.Logger) error {
 			}
 			p.closers = append(p.closers, client.Close)
 			env.Topics = client
+			if err := p.connectCloud(env, z.Environments[st.Name], log); err != nil {
+				return err
+			}
 			p.envs.Add(env)
 		}
 	}
+	return nil
+}
+
+// connectCloud sets up the environment's managed connectors and Schema
+// Registry: the embedded stand-ins, the configured services, or an
+// Unconfigured port that says what is missing.
+func (p *portal) connectCloud(env *platform.Environment, ec config.Environment, log *slog.Logger) error {
+	cc := p.cfg.ConfluentCloud
+	switch {
+	case cc.Embedded:
+		env.Connectors = embedded.NewConnect()
+	case cc.Enabled():
+		client := confluent.NewClient(confluent.Options{BaseURL: cc.URL, APIKey: cc.APIKey, APISecret: cc.APISecret,
+			Timeout: p.cfg.UpstreamTimeout, Logger: log})
+		env.Connectors = confluent.NewConnect(client, ec.EnvironmentID, ec.KafkaClusterID)
+	default:
+		env.Connectors = platform.Unconfigured{What: "Confluent Cloud Connect", Env: env.Name()}
+	}
+	sr := ec.SchemaRegistry
+	if sr.Embedded {
+		reg, err := embedded.StartRegistry(sr.APIKey, sr.APISecret)
+		if err != nil {
+			return err
+		}
+		p.closers = append(p.closers, reg.Close)
+		sr.URL = reg.URL()
+	}
+	if sr.URL == "" {
+		env.Schemas = platform.Unconfigured{What: "Schema Registry", Env: env.Name()}
+		return nil
+	}
+	schemas, err := schemareg.New(schemareg.Options{Name: env.Name(), URL: sr.URL, APIKey: sr.APIKey, APISecret: sr.APISecret,
+		Timeout: p.cfg.UpstreamTimeout})
+	if err != nil {
+		return err
+	}
+	p.closers = append(p.closers, schemas.Close)
+	env.Schemas = schemas
 	return nil
 }
 

@@ -36,8 +36,11 @@ type Config struct {
 	// MaxBodyBytes bounds request bodies.
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 
-	Identity     Identity      `yaml:"identity"`
-	Session      Session       `yaml:"session"`
+	Identity Identity `yaml:"identity"`
+	Session  Session  `yaml:"session"`
+	// ConfluentCloud is the Cloud API (Connect v1, IAM v2, identity
+	// providers v2) shared by every environment.
+	ConfluentCloud CloudAPI `yaml:"confluent_cloud"`
 	Stages       []Stage       `yaml:"stages"`
 	LandingZones []LandingZone `yaml:"landing_zones"`
 	DevIDP       *DevIDP       `yaml:"dev_idp"`
@@ -106,6 +109,34 @@ type Groups struct {
 // Environment holds the upstream connections of one landing zone in one stage.
 type Environment struct {
 	Kafka Kafka `yaml:"kafka"`
+	// EnvironmentID and KafkaClusterID locate the cluster in Confluent
+	// Cloud for the Connect API (env-..., lkc-...).
+	EnvironmentID  string `yaml:"environment_id"`
+	KafkaClusterID string `yaml:"kafka_cluster_id"`
+	// IdentityProviderID owns the stage's identity pools (op-...).
+	IdentityProviderID string         `yaml:"identity_provider_id"`
+	SchemaRegistry     SchemaRegistry `yaml:"schema_registry"`
+}
+
+// CloudAPI is a connection to the Confluent Cloud API.
+type CloudAPI struct {
+	// Embedded starts in-process stand-ins (dev mode only).
+	Embedded  bool   `yaml:"embedded"`
+	URL       string `yaml:"url"`
+	APIKey    string `yaml:"api_key"`
+	APISecret string `yaml:"api_secret"`
+}
+
+// Enabled reports whether a Cloud API is configured.
+func (c CloudAPI) Enabled() bool { return c.Embedded || c.URL != "" || c.APIKey != "" }
+
+// SchemaRegistry is a connection to a Schema Registry.
+type SchemaRegistry struct {
+	// Embedded starts an in-process registry (dev mode only).
+	Embedded  bool   `yaml:"embedded"`
+	URL       string `yaml:"url"`
+	APIKey    string `yaml:"api_key"`
+	APISecret string `yaml:"api_secret"`
 }
 
 // Kafka is a cluster connection.
@@ -284,6 +315,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.DevIDP != nil && c.DevIDP.AccessTokenLifetime == 0 {
 		c.DevIDP.AccessTokenLifetime = 15 * time.Minute
+	}
+	if c.ConfluentCloud.APIKey != "" && c.ConfluentCloud.URL == "" {
+		c.ConfluentCloud.URL = "https://api.confluent.cloud"
 	}
 	for i := range c.LandingZones {
 		for st, e := range c.LandingZones[i].Environments {

@@ -29,6 +29,7 @@ func (c *Config) Validate() error {
 	c.validateServer(&p)
 	c.validateIdentity(&p)
 	c.validateSession(&p)
+	c.validateCloud(&p)
 	c.validateZones(&p)
 	if len(p) == 0 {
 		if _, err := c.Tenancy(); err != nil {
@@ -146,11 +147,60 @@ func (c *Config) validateZones(p *problems) {
 				continue
 			}
 			c.validateKafka(p, ekey+".kafka", env.Kafka)
+			c.validateCloudIDs(p, ekey, env)
+			c.validateRegistry(p, ekey+".schema_registry", env.SchemaRegistry)
 		}
 		for j, u := range z.BusinessUnits {
 			if u.ID == "" {
 				p.add(fmt.Sprintf("%s.business_units[%d].id", key, j), "required")
 			}
+		}
+	}
+}
+
+func (c *Config) validateCloud(p *problems) {
+	cc := c.ConfluentCloud
+	switch {
+	case cc.Embedded && !c.IsDev():
+		p.add("confluent_cloud.embedded", "the Confluent Cloud stand-ins run only in dev mode")
+	case cc.Embedded:
+	case cc.Enabled():
+		if u, err := url.Parse(cc.URL); err != nil || u.Scheme == "" || u.Host == "" {
+			p.add("confluent_cloud.url", "must be an absolute URL, not %q", cc.URL)
+		}
+		if cc.APIKey == "" {
+			p.add("confluent_cloud.api_key", "required: a Cloud API key (not a cluster key)")
+		}
+		if cc.APISecret == "" {
+			p.add("confluent_cloud.api_secret", "required (use ${ENV_VAR} to read it from the environment)")
+		}
+	}
+}
+
+// validateCloudIDs requires the ids the Cloud API needs when it is configured.
+func (c *Config) validateCloudIDs(p *problems, key string, env Environment) {
+	if !c.ConfluentCloud.Enabled() || c.ConfluentCloud.Embedded {
+		return
+	}
+	if !strings.HasPrefix(env.EnvironmentID, "env-") {
+		p.add(key+".environment_id", "required with confluent_cloud: the Confluent Cloud environment id (env-...)")
+	}
+	if !strings.HasPrefix(env.KafkaClusterID, "lkc-") {
+		p.add(key+".kafka_cluster_id", "required with confluent_cloud: the Kafka cluster id (lkc-...)")
+	}
+}
+
+func (c *Config) validateRegistry(p *problems, key string, sr SchemaRegistry) {
+	switch {
+	case sr.Embedded && !c.IsDev():
+		p.add(key+".embedded", "the embedded Schema Registry runs only in dev mode")
+	case sr.Embedded, sr.URL == "" && sr.APIKey == "":
+	default:
+		if u, err := url.Parse(sr.URL); err != nil || u.Scheme == "" || u.Host == "" {
+			p.add(key+".url", "must be an absolute URL, not %q", sr.URL)
+		}
+		if (sr.APIKey == "") != (sr.APISecret == "") {
+			p.add(key+".api_secret", "api_key and api_secret go together")
 		}
 	}
 }

@@ -94,9 +94,11 @@ type Topics interface {
 // Environment is the set of upstream services of one landing zone in one
 // stage.
 type Environment struct {
-	Zone   string
-	Stage  string
-	Topics Topics
+	Zone       string
+	Stage      string
+	Topics     Topics
+	Connectors Connectors
+	Schemas    Schemas
 }
 
 // Name identifies the environment in logs and health reports.

@@ -14,6 +14,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -149,9 +151,12 @@ func (f *fakeTopics) ClusterInfo(context.Context) (platform.ClusterInfo, error) 
 type world struct {
 	tenancy  *tenancy.Tenancy
 	clusters map[string]*fakeTopics
-	guard    *Guard
-	topics   *Topics
-	audit    *audit.Log
+	guard      *Guard
+	topics     *Topics
+	connectors *Connectors
+	schemas    *Schemas
+	connect    map[string]*embedded.Connect
+	audit      *audit.Log
 }
 
 func newWorld(t *testing.T, seed ...string) *world {
@@ -164,19 +169,33 @@ func newWorld(t *testing.T, seed ...string) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{tenancy: ten, clusters: map[string]*fakeTopics{}}
+	w := &world{tenancy: ten, clusters: map[string]*fakeTopics{}, connect: map[string]*embedded.Connect{}}
+	reg, err := embedded.StartRegistry("", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reg.Close)
+	schemas, err := schemareg.New(schemareg.Options{Name: "test", URL: reg.URL(), Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(schemas.Close)
 	envs := platform.NewEnvironments()
 	for _, z := range ten.LandingZones() {
 		for _, st := range ten.Stages() {
 			f := newFakeTopics(seed...)
-			env := &platform.Environment{Zone: z.ID, Stage: st.Name, Topics: f}
+			k := embedded.NewConnect()
+			env := &platform.Environment{Zone: z.ID, Stage: st.Name, Topics: f, Connectors: k, Schemas: schemas}
 			envs.Add(env)
 			w.clusters[env.Name()] = f
+			w.connect[env.Name()] = k
 		}
 	}
 	w.audit = audit.NewLog(discard(), 100)
 	w.guard = NewGuard(ten, envs, w.audit)
 	w.topics = NewTopics(w.guard, NewSampler(time.Minute, time.Hour, 10, discard()))
+	w.connectors = NewConnectors(w.guard)
+	w.schemas = NewSchemas(w.guard)
 	return w
 }
 

@@ -115,3 +115,30 @@ func (g *Guard) record(ctx context.Context, c *Call, action, resource string, er
 		Scope: c.Scope.String(), Outcome: outcome, Detail: detail,
 	})
 }
+
+// ownership is who owns a resource name by the naming convention.
+type ownership struct {
+	unit       string
+	identifier string
+	outside    bool
+}
+
+// owner finds the business unit whose prefix (and suffix, for connectors)
+// a name carries, among the units of the call's landing zone.
+func (g *Guard) owner(call *Call, name, suffix string) ownership {
+	if !strings.HasSuffix(name, suffix) {
+		return ownership{identifier: name, outside: true}
+	}
+	scopes := []tenancy.Scope{call.Scope}
+	for _, id := range call.Scope.Zone().BusinessUnits {
+		if u, _ := g.tenancy.Unit(id); u != call.Scope.Unit {
+			scopes = append(scopes, tenancy.Scope{Unit: u, Stage: call.Scope.Stage})
+		}
+	}
+	for _, sc := range scopes {
+		if sc.Owns(name) {
+			return ownership{unit: sc.Unit.ID, identifier: strings.TrimSuffix(sc.Identifier(name), suffix)}
+		}
+	}
+	return ownership{identifier: name, outside: true}
+}

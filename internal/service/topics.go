@@ -125,21 +125,8 @@ func (s *Topics) List(ctx context.Context, bu, stage string, q ListQuery) (Page[
 
 // describeName works out who owns a topic name by the naming convention.
 func (s *Topics) describeName(call *Call, name string, partitions int) Topic {
-	t := Topic{Name: name, Partitions: partitions}
-	if call.Scope.Owns(name) {
-		t.BusinessUnit, t.Identifier = call.Scope.Unit.ID, call.Scope.Identifier(name)
-		return t
-	}
-	for _, id := range call.Scope.Zone().BusinessUnits {
-		u, _ := s.guard.tenancy.Unit(id)
-		other := tenancy.Scope{Unit: u, Stage: call.Scope.Stage}
-		if other.Owns(name) {
-			t.BusinessUnit, t.Identifier = id, other.Identifier(name)
-			return t
-		}
-	}
-	t.OutsideConvention, t.Identifier = true, name
-	return t
+	o := s.guard.owner(call, name, "")
+	return Topic{Name: name, Partitions: partitions, BusinessUnit: o.unit, Identifier: o.identifier, OutsideConvention: o.outside}
 }
 
 // Get returns a topic with its overrides, and with every inherited setting

@@ -75,6 +75,11 @@ func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, 
 						}
 					}
 				}
+				if i == 0 && !u.IsMain() {
+					if err := seedCloud(ctx, scope, env); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}

@@ -1,0 +1,197 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/service"
+)
+
+// ConnectorService is what the API needs of connectors.
+type ConnectorService interface {
+	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Connector], error)
+	Get(ctx context.Context, bu, stage, name string, showConfig bool) (service.Connector, error)
+	Plugins(ctx context.Context, bu, stage string) ([]platform.ConnectorPlugin, error)
+	Create(ctx context.Context, bu, stage string, in service.NewConnector) (service.Connector, error)
+	Update(ctx context.Context, bu, stage, name string, config map[string]string) (service.Connector, error)
+	Delete(ctx context.Context, bu, stage, name string) error
+	Pause(ctx context.Context, bu, stage, name string) error
+	Resume(ctx context.Context, bu, stage, name string) error
+	Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error
+}
+
+func (a *API) registerConnectors(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/connectors", a.listConnectors)
+	route(http.MethodGet, "/:bu/:stage/connector-plugins", a.listConnectorPlugins)
+	route(http.MethodPost, "/:bu/:stage/connector", a.createConnector)
+	route(http.MethodGet, "/:bu/:stage/connector/:name", a.getConnector)
+	route(http.MethodPut, "/:bu/:stage/connector/:name", a.updateConnector)
+	route(http.MethodDelete, "/:bu/:stage/connector/:name", a.deleteConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/pause", a.pauseConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/resume", a.resumeConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/restart", a.restartConnector)
+}
+
+type connectorJSON struct {
+	Name              string            `json:"name"`
+	Identifier        string            `json:"identifier"`
+	BusinessUnit      string            `json:"business_unit,omitempty"`
+	OutsideConvention bool              `json:"outside_convention"`
+	ID                string            `json:"id,omitempty"`
+	Type              string            `json:"type,omitempty"`
+	Class             string            `json:"class"`
+	State             string            `json:"state"`
+	Trace             string            `json:"trace,omitempty"`
+	Tasks             []taskJSON        `json:"tasks"`
+	Config            map[string]string `json:"config,omitempty"`
+	Sensitive         []string          `json:"sensitive,omitempty"`
+}
+
+type taskJSON struct {
+	ID    int    `json:"id"`
+	State string `json:"state"`
+	Trace string `json:"trace,omitempty"`
+}
+
+func connectorOut(c service.Connector) connectorJSON {
+	out := connectorJSON{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BusinessUnit, OutsideConvention: c.OutsideConvention,
+		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []taskJSON{}, Config: c.Config, Sensitive: c.Sensitive}
+	for _, t := range c.Tasks {
+		out.Tasks = append(out.Tasks, taskJSON{ID: t.ID, State: t.State, Trace: t.Trace})
+	}
+	return out
+}
+
+func (a *API) listConnectors(c echo.Context) error {
+	q, err := listQuery(c)
+	if err != nil {
+		return err
+	}
+	page, err := a.connectors.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	if err != nil {
+		return err
+	}
+	out := listResponse[connectorJSON]{Items: make([]connectorJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	for i, x := range page.Items {
+		out.Items[i] = connectorOut(x)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) listConnectorPlugins(c echo.Context) error {
+	ps, err := a.connectors.Plugins(c.Request().Context(), c.Param("bu"), c.Param("stage"))
+	if err != nil {
+		return err
+	}
+	type pluginJSON struct {
+		Class string `json:"class"`
+		Type  string `json:"type"`
+	}
+	out := listResponse[pluginJSON]{Items: []pluginJSON{}, TotalSize: len(ps)}
+	for _, p := range ps {
+		out.Items = append(out.Items, pluginJSON{Class: p.Class, Type: p.Type})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) getConnector(c echo.Context) error {
+	show, err := boolParam(c, "show_config")
+	if err != nil {
+		return err
+	}
+	x, err := a.connectors.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), show)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, connectorOut(x))
+}
+
+type connectorRequest struct {
+	Name   string            `json:"name"`
+	Config map[string]string `json:"config"`
+}
+
+func (a *API) createConnector(c echo.Context) error {
+	var in connectorRequest
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	bu, stage := c.Param("bu"), c.Param("stage")
+	x, err := a.connectors.Create(c.Request().Context(), bu, stage, service.NewConnector{Name: in.Name, Config: in.Config})
+	if err != nil {
+		return err
+	}
+	location(c, bu, stage, "connector", x.Name)
+	return c.JSON(http.StatusCreated, connectorOut(x))
+}
+
+// updateRequest carries the new configuration; fields a GET returns are
+// accepted and ignored, so a GET response can be edited and sent back.
+type updateConnectorRequest struct {
+	Config map[string]string `json:"config"`
+
+	Name              json.RawMessage `json:"name"`
+	Identifier        json.RawMessage `json:"identifier"`
+	BusinessUnit      json.RawMessage `json:"business_unit"`
+	OutsideConvention json.RawMessage `json:"outside_convention"`
+	ID                json.RawMessage `json:"id"`
+	Type              json.RawMessage `json:"type"`
+	Class             json.RawMessage `json:"class"`
+	State             json.RawMessage `json:"state"`
+	Trace             json.RawMessage `json:"trace"`
+	Tasks             json.RawMessage `json:"tasks"`
+	Sensitive         json.RawMessage `json:"sensitive"`
+}
+
+func (a *API) updateConnector(c echo.Context) error {
+	var in updateConnectorRequest
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	x, err := a.connectors.Update(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), in.Config)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, connectorOut(x))
+}
+
+func (a *API) deleteConnector(c echo.Context) error {
+	if err := a.connectors.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// accepted answers a lifecycle request: it is asynchronous upstream.
+func accepted(c echo.Context, action string) error {
+	return c.JSON(http.StatusAccepted, map[string]string{"name": c.Param("name"), "action": action, "status": "accepted"})
+}
+
+func (a *API) pauseConnector(c echo.Context) error {
+	if err := a.connectors.Pause(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name")); err != nil {
+		return err
+	}
+	return accepted(c, "pause")
+}
+
+func (a *API) resumeConnector(c echo.Context) error {
+	if err := a.connectors.Resume(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name")); err != nil {
+		return err
+	}
+	return accepted(c, "resume")
+}
+
+func (a *API) restartConnector(c echo.Context) error {
+	onlyFailed, err := boolParam(c, "only_failed")
+	if err != nil {
+		return err
+	}
+	if err := a.connectors.Restart(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), onlyFailed); err != nil {
+		return err
+	}
+	return accepted(c, "restart")
+}

@@ -1,0 +1,280 @@
+// Package confluent holds the Confluent Cloud REST adapters: Connect v1
+// (fully-managed connectors), and the IAM and identity-provider APIs. They
+// share one HTTP client with basic auth (a Cloud API key), a deadline on
+// every call, retries with backoff for 429 and 5xx that honour
+// Retry-After, and decoding of Confluent's error bodies.
+package confluent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+)
+
+// Options configure a Client.
+type Options struct {
+	BaseURL   string
+	APIKey    string
+	APISecret string
+	// Timeout bounds one call, retries included.
+	Timeout time.Duration
+	// MaxRetries bounds retries of one call; 4 by default.
+	MaxRetries int
+	Logger     *slog.Logger
+	// HTTPClient may be replaced in tests.
+	HTTPClient *http.Client
+}
+
+// Client calls the Confluent Cloud API.
+type Client struct {
+	base       string
+	key        string
+	secret     string
+	timeout    time.Duration
+	maxRetries int
+	http       *http.Client
+	log        *slog.Logger
+	// backoff is the wait before retry n (from 1); tests shorten it.
+	backoff func(n int) time.Duration
+}
+
+// NewClient returns a client for the Cloud API at o.BaseURL.
+func NewClient(o Options) *Client {
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	if o.MaxRetries == 0 {
+		o.MaxRetries = 4
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return &Client{base: strings.TrimSuffix(o.BaseURL, "/"), key: o.APIKey, secret: o.APISecret, timeout: o.Timeout,
+		maxRetries: o.MaxRetries, http: o.HTTPClient, log: o.Logger, backoff: expBackoff}
+}
+
+func expBackoff(n int) time.Duration {
+	d := 200 * time.Millisecond << (n - 1)
+	return d/2 + time.Duration(rand.Int64N(int64(d)/2+1))
+}
+
+// APIError is an error response of the Cloud API, whatever its body shape.
+type APIError struct {
+	Status     int
+	Message    string
+	RetryAfter time.Duration
+}
+
+func (e *APIError) Error() string { return fmt.Sprintf("confluent cloud: %d: %s", e.Status, e.Message) }
+
+// call is one request.
+type call struct {
+	method string
+	path   string
+	query  url.Values
+	body   any
+	out    any
+	// safe requests may be retried after a 5xx: the API either did not
+	// act or acting again changes nothing.
+	safe bool
+}
+
+// do sends a request, retrying what may be retried, and decodes a JSON
+// answer into c.out. Errors are fault errors.
+func (c *Client) do(ctx context.Context, r call) error {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	var payload []byte
+	if r.body != nil {
+		var err error
+		if payload, err = json.Marshal(r.body); err != nil {
+			return fmt.Errorf("encode request: %w", err)
+		}
+	}
+	u := c.base + r.path
+	if len(r.query) > 0 {
+		u += "?" + r.query.Encode()
+	}
+	for attempt := 0; ; attempt++ {
+		resp, err := c.send(ctx, r.method, u, payload)
+		var apiErr *APIError
+		switch {
+		case err == nil:
+			return decodeInto(resp, r.out)
+		case errors.As(err, &apiErr):
+			retry := apiErr.Status == http.StatusTooManyRequests || (apiErr.Status >= 500 && r.safe)
+			if !retry || attempt >= c.maxRetries {
+				return c.translate(err)
+			}
+			wait := c.backoff(attempt + 1)
+			if apiErr.RetryAfter > 0 {
+				wait = apiErr.RetryAfter
+			}
+			if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+				return c.translate(err) // the caller learns when to come back
+			}
+			c.log.DebugContext(ctx, "retrying a Confluent Cloud call", "method", r.method, "path", r.path, "status", apiErr.Status, "wait", wait)
+			if !sleep(ctx, wait) {
+				return c.translate(ctx.Err())
+			}
+		default:
+			if !r.safe || attempt >= c.maxRetries || ctx.Err() != nil {
+				return c.translate(err)
+			}
+			if !sleep(ctx, c.backoff(attempt+1)) {
+				return c.translate(ctx.Err())
+			}
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// send performs one HTTP exchange; non-2xx answers become *APIError.
+func (c *Client) send(ctx context.Context, method, u string, payload []byte) ([]byte, error) {
+	var body io.Reader
+	if payload != nil {
+		body = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	req.SetBasicAuth(c.key, c.secret)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "rms-portal")
+	if payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return data, nil
+	}
+	e := &APIError{Status: resp.StatusCode, Message: errorMessage(data, resp.Status)}
+	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s >= 0 {
+		e.RetryAfter = time.Duration(s) * time.Second
+	}
+	return nil, e
+}
+
+// errorMessage reads Confluent's error bodies: {"error": {"code", "message"}},
+// {"error_code", "message"} or {"code", "message"}, and the IAM APIs'
+// {"errors": [{"detail"}]}.
+func errorMessage(data []byte, fallback string) string {
+	var shapes struct {
+		Error     json.RawMessage `json:"error"`
+		ErrorCode int             `json:"error_code"`
+		Code      json.RawMessage `json:"code"`
+		Message   string          `json:"message"`
+		Errors    []struct {
+			Status string `json:"status"`
+			Title  string `json:"title"`
+			Detail string `json:"detail"`
+		} `json:"errors"`
+	}
+	if json.Unmarshal(data, &shapes) != nil {
+		if s := strings.TrimSpace(string(data)); s != "" && len(s) < 300 {
+			return s
+		}
+		return fallback
+	}
+	if len(shapes.Error) > 0 && shapes.Error[0] == '{' {
+		var inner struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(shapes.Error, &inner) == nil && inner.Message != "" {
+			return inner.Message
+		}
+	}
+	if shapes.Message != "" {
+		return shapes.Message
+	}
+	var parts []string
+	for _, e := range shapes.Errors {
+		if e.Detail != "" {
+			parts = append(parts, e.Detail)
+		} else if e.Title != "" {
+			parts = append(parts, e.Title)
+		}
+	}
+	if len(parts) > 0 {
+		return strings.Join(parts, "; ")
+	}
+	return fallback
+}
+
+func decodeInto(data []byte, out any) error {
+	if out == nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fault.Wrap(err, fault.UpstreamUnavailable, "Confluent Cloud answered with an unreadable body")
+	}
+	return nil
+}
+
+// translate turns transport and API errors into fault errors.
+func (c *Client) translate(err error) error {
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fault.Wrap(err, fault.UpstreamTimeout, "Confluent Cloud did not answer in time")
+		}
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		return fault.Wrap(err, fault.UpstreamUnavailable, "Confluent Cloud cannot be reached")
+	}
+	switch s := apiErr.Status; {
+	case s == http.StatusBadRequest || s == http.StatusUnprocessableEntity:
+		return fault.Wrap(err, fault.InvalidParameter, "%s", apiErr.Message)
+	case s == http.StatusUnauthorized || s == http.StatusForbidden:
+		return fault.Wrap(err, fault.UpstreamUnavailable, "Confluent Cloud refused the portal's credentials")
+	case s == http.StatusNotFound:
+		return fault.Wrap(err, fault.NotFound, "%s", apiErr.Message)
+	case s == http.StatusConflict:
+		return fault.Wrap(err, fault.AlreadyExists, "%s", apiErr.Message)
+	case s == http.StatusTooManyRequests:
+		e := fault.Wrap(err, fault.RateLimited, "Confluent Cloud is throttling requests; try again later")
+		e.RetryAfter = apiErr.RetryAfter
+		if e.RetryAfter == 0 {
+			e.RetryAfter = 5 * time.Second
+		}
+		return e
+	case s == http.StatusGatewayTimeout:
+		return fault.Wrap(err, fault.UpstreamTimeout, "Confluent Cloud did not answer in time")
+	}
+	return fault.Wrap(err, fault.UpstreamUnavailable, "Confluent Cloud failed: %s", apiErr.Message)
+}

@@ -1,0 +1,281 @@
+package embedded
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+)
+
+// Connect is the dev stand-in for Confluent Cloud's managed connectors on
+// one cluster. Connectors move through realistic states over time:
+// PROVISIONING, then RUNNING with their tasks; pause and resume; and, when
+// configured with dev.failure, a failure that restart clears.
+type Connect struct {
+	// Provision is how long a new or changed connector provisions.
+	Provision time.Duration
+	// FailAfter is how long a dev.failure connector runs before failing.
+	FailAfter time.Duration
+	now       func() time.Time
+
+	mu         sync.Mutex
+	connectors map[string]*standInConnector
+}
+
+type standInConnector struct {
+	id        string
+	class     string
+	config    map[string]string
+	started   time.Time
+	paused    bool
+	recovered bool
+}
+
+var _ platform.Connectors = (*Connect)(nil)
+
+// NewConnect returns an empty stand-in.
+func NewConnect() *Connect {
+	return &Connect{Provision: 3 * time.Second, FailAfter: 5 * time.Second, now: time.Now, connectors: map[string]*standInConnector{}}
+}
+
+const secretMask = "****************"
+
+func (k *Connect) view(name string, c *standInConnector) platform.Connector {
+	p, _ := findPlugin(c.class)
+	out := platform.Connector{Name: name, ID: c.id, Type: p.typ, Class: c.class, Config: map[string]string{}}
+	for key, v := range c.config {
+		if s, ok := p.setting(key); ok && s.typ == "PASSWORD" {
+			v = secretMask // as Confluent Cloud does: stored secrets are never returned
+		}
+		out.Config[key] = v
+	}
+	tasks, _ := strconv.Atoi(c.config["tasks.max"])
+	tasks = max(tasks, 1)
+	now := k.now()
+	running := now.Sub(c.started) >= k.Provision
+	failing := !c.recovered && running && now.Sub(c.started) >= k.Provision+k.FailAfter
+	switch {
+	case !running:
+		out.State = platform.StateProvisioning
+		return out
+	case failing && c.config["dev.failure"] == "connector":
+		out.State = platform.StateFailed
+		out.Trace = "org.apache.kafka.connect.errors.ConnectException: the target system refused the connection (simulated by dev.failure=connector)"
+		return out
+	case c.paused:
+		out.State = platform.StatePaused
+	default:
+		out.State = platform.StateRunning
+	}
+	failed := 0
+	for i := 0; i < tasks; i++ {
+		t := platform.ConnectorTask{ID: i, State: out.State}
+		if i == 0 && failing && c.config["dev.failure"] == "task" && !c.paused {
+			t.State = platform.StateFailed
+			t.Trace = "org.apache.kafka.connect.errors.RetriableException: write timed out (simulated by dev.failure=task)"
+			failed++
+		}
+		out.Tasks = append(out.Tasks, t)
+	}
+	if failed > 0 {
+		out.State = platform.StateDegraded
+		if failed == tasks {
+			out.State = platform.StateFailed
+		}
+	}
+	return out
+}
+
+// ListConnectors returns every connector with its status.
+func (k *Connect) ListConnectors(context.Context) ([]platform.Connector, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	out := make([]platform.Connector, 0, len(k.connectors))
+	for name, c := range k.connectors {
+		out = append(out, k.view(name, c))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func (k *Connect) find(name string) (*standInConnector, error) {
+	c, ok := k.connectors[name]
+	if !ok {
+		return nil, fault.New(fault.NotFound, "connector %s not found", name)
+	}
+	return c, nil
+}
+
+// GetConnector returns one connector with its status.
+func (k *Connect) GetConnector(_ context.Context, name string) (platform.Connector, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, err := k.find(name)
+	if err != nil {
+		return platform.Connector{}, err
+	}
+	return k.view(name, c), nil
+}
+
+// Validate checks a configuration against the catalogue.
+func (k *Connect) Validate(_ context.Context, class string, config map[string]string) ([]platform.ConfigProblem, error) {
+	p, ok := findPlugin(class)
+	if !ok {
+		return nil, unknownClass(class)
+	}
+	return p.validate(config), nil
+}
+
+func unknownClass(class string) error {
+	names := make([]string, len(catalogue))
+	for i, p := range catalogue {
+		names[i] = p.class
+	}
+	return fault.Invalid("config.connector.class", "connector class %q is not offered here; available: %s", class, strings.Join(names, ", "))
+}
+
+// Plugins lists the catalogue.
+func (k *Connect) Plugins(context.Context) ([]platform.ConnectorPlugin, error) {
+	out := make([]platform.ConnectorPlugin, len(catalogue))
+	for i, p := range catalogue {
+		out[i] = platform.ConnectorPlugin{Class: p.class, Type: p.typ}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
+	return out, nil
+}
+
+// Definition describes a catalogued class.
+func (k *Connect) Definition(_ context.Context, class string) (platform.ConnectorDefinition, error) {
+	p, ok := findPlugin(class)
+	if !ok {
+		return platform.ConnectorDefinition{}, unknownClass(class)
+	}
+	return p.definition(), nil
+}
+
+func (k *Connect) check(class string, cfg map[string]string) error {
+	p, ok := findPlugin(class)
+	if !ok {
+		return unknownClass(class)
+	}
+	var v fault.Validation
+	for _, pr := range p.validate(cfg) {
+		v.Add(fault.Invalid("config."+pr.Key, "%s", pr.Message))
+	}
+	return v.Err()
+}
+
+// CreateConnector validates and creates a connector, which provisions.
+func (k *Connect) CreateConnector(_ context.Context, name string, config map[string]string) (platform.Connector, error) {
+	class := config["connector.class"]
+	if err := k.check(class, config); err != nil {
+		return platform.Connector{}, err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if _, exists := k.connectors[name]; exists {
+		return platform.Connector{}, fault.New(fault.AlreadyExists, "connector %s already exists", name)
+	}
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	c := &standInConnector{id: "lcc-" + hex.EncodeToString(b), class: class, config: maps.Clone(config), started: k.now()}
+	k.connectors[name] = c
+	return k.view(name, c), nil
+}
+
+// UpdateConnector replaces the configuration, keeping the stored values of
+// keep; the connector provisions again, as a managed one does.
+func (k *Connect) UpdateConnector(_ context.Context, name string, config map[string]string, keep []string) (platform.Connector, error) {
+	k.mu.Lock()
+	c, err := k.find(name)
+	if err != nil {
+		k.mu.Unlock()
+		return platform.Connector{}, err
+	}
+	next := maps.Clone(config)
+	for _, key := range keep {
+		if v, ok := c.config[key]; ok {
+			next[key] = v
+		}
+	}
+	k.mu.Unlock()
+	if err := k.check(next["connector.class"], next); err != nil {
+		return platform.Connector{}, err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c.config, c.class, c.started, c.recovered = next, next["connector.class"], k.now(), false
+	return k.view(name, c), nil
+}
+
+// StoredConfig returns a connector's stored configuration, secrets
+// included, which the port never returns; tests use it to see what the
+// stand-in keeps.
+func (k *Connect) StoredConfig(name string) (map[string]string, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, ok := k.connectors[name]
+	if !ok {
+		return nil, false
+	}
+	return maps.Clone(c.config), true
+}
+
+// DeleteConnector removes a connector.
+func (k *Connect) DeleteConnector(_ context.Context, name string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if _, err := k.find(name); err != nil {
+		return err
+	}
+	delete(k.connectors, name)
+	return nil
+}
+
+// PauseConnector pauses a connector.
+func (k *Connect) PauseConnector(_ context.Context, name string) error { return k.setPaused(name, true) }
+
+// ResumeConnector resumes a connector.
+func (k *Connect) ResumeConnector(_ context.Context, name string) error {
+	return k.setPaused(name, false)
+}
+
+func (k *Connect) setPaused(name string, paused bool) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, err := k.find(name)
+	if err != nil {
+		return err
+	}
+	c.paused = paused
+	return nil
+}
+
+// RestartConnector restarts a connector; a simulated failure is cleared.
+// With onlyFailed, a connector without failures is left as it is.
+func (k *Connect) RestartConnector(_ context.Context, name string, onlyFailed bool) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, err := k.find(name)
+	if err != nil {
+		return err
+	}
+	v := k.view(name, c)
+	hasFailure := v.State == platform.StateFailed || slices.ContainsFunc(v.Tasks, func(t platform.ConnectorTask) bool {
+		return t.State == platform.StateFailed
+	})
+	if onlyFailed && !hasFailure {
+		return nil
+	}
+	c.recovered = true
+	return nil
+}

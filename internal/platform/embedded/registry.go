@@ -1,0 +1,425 @@
+package embedded
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Registry is the dev-mode Schema Registry: an HTTP server that speaks the
+// part of the Schema Registry REST API the portal uses, with real parsing
+// and compatibility checks (Avro fully, JSON Schema by basic rules). The
+// production adapter talks to it like to a real registry.
+type Registry struct {
+	user, pass string
+	srv        *http.Server
+	addr       string
+
+	mu       sync.Mutex
+	nextID   int
+	schemas  map[int]storedSchema
+	byCanon  map[string]int
+	subjects map[string][]*regVersion
+	levels   map[string]string
+	global   string
+}
+
+type storedSchema struct {
+	Type       string         `json:"schemaType,omitempty"`
+	Schema     string         `json:"schema"`
+	References []regReference `json:"references,omitempty"`
+	parsed     parsed
+}
+
+type regReference struct {
+	Name    string `json:"name"`
+	Subject string `json:"subject"`
+	Version int    `json:"version"`
+}
+
+type regVersion struct {
+	version int
+	id      int
+	deleted bool
+}
+
+// StartRegistry serves a registry on a loopback port, with basic auth.
+func StartRegistry(user, pass string) (*Registry, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	r := &Registry{user: user, pass: pass, addr: l.Addr().String(), nextID: 100001, schemas: map[int]storedSchema{},
+		byCanon: map[string]int{}, subjects: map[string][]*regVersion{}, levels: map[string]string{}, global: "BACKWARD"}
+	r.srv = &http.Server{Handler: r, ReadHeaderTimeout: 5e9}
+	go func() { _ = r.srv.Serve(l) }()
+	return r, nil
+}
+
+// URL is the registry's base URL.
+func (r *Registry) URL() string { return "http://" + r.addr }
+
+// Close stops the registry.
+func (r *Registry) Close() { _ = r.srv.Close() }
+
+type regError struct {
+	status int
+	code   int
+	msg    string
+}
+
+func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if u, p, ok := req.BasicAuth(); r.user != "" && (!ok || u != r.user || p != r.pass) {
+		writeReg(w, 401, map[string]any{"error_code": 401, "message": "Unauthorized"})
+		return
+	}
+	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	q := req.URL.Query()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out any
+	var e *regError
+	switch {
+	case req.Method == "GET" && len(parts) == 1 && parts[0] == "subjects":
+		out = r.listSubjects(q.Get("deleted") == "true")
+	case req.Method == "GET" && len(parts) == 1 && parts[0] == "schemas":
+		out = r.listSchemas(q.Get("subjectPrefix"), q.Get("latestOnly") == "true", q.Get("deleted") == "true")
+	case req.Method == "GET" && len(parts) == 3 && parts[0] == "schemas" && parts[1] == "ids":
+		out, e = r.byID(parts[2])
+	case len(parts) == 3 && parts[0] == "subjects" && parts[2] == "versions" && req.Method == "GET":
+		out, e = r.versions(parts[1], q.Get("deleted") == "true")
+	case len(parts) == 3 && parts[0] == "subjects" && parts[2] == "versions" && req.Method == "POST":
+		out, e = r.register(parts[1], req)
+	case len(parts) == 2 && parts[0] == "subjects" && req.Method == "POST":
+		out, e = r.lookup(parts[1], req)
+	case len(parts) == 2 && parts[0] == "subjects" && req.Method == "DELETE":
+		out, e = r.deleteSubject(parts[1], q.Get("permanent") == "true")
+	case len(parts) == 4 && parts[0] == "subjects" && parts[2] == "versions" && req.Method == "GET":
+		out, e = r.version(parts[1], parts[3], q.Get("deleted") == "true")
+	case len(parts) == 4 && parts[0] == "subjects" && parts[2] == "versions" && req.Method == "DELETE":
+		out, e = r.deleteVersion(parts[1], parts[3], q.Get("permanent") == "true")
+	case len(parts) == 5 && parts[0] == "compatibility" && req.Method == "POST":
+		out, e = r.compatibility(parts[2], parts[4], req)
+	case len(parts) <= 2 && parts[0] == "config" && req.Method == "GET":
+		out = map[string]string{"compatibilityLevel": r.level(strings.Join(parts[1:], ""))}
+	case len(parts) <= 2 && parts[0] == "config" && req.Method == "PUT":
+		out, e = r.setLevel(strings.Join(parts[1:], ""), req)
+	default:
+		e = &regError{404, 404, "HTTP 404 Not Found"}
+	}
+	if e != nil {
+		writeReg(w, e.status, map[string]any{"error_code": e.code, "message": e.msg})
+		return
+	}
+	writeReg(w, 200, out)
+}
+
+func writeReg(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/vnd.schemaregistry.v1+json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func subjectNotFound(s string) *regError {
+	return &regError{404, 40401, fmt.Sprintf("Subject '%s' not found.", s)}
+}
+
+func (r *Registry) live(s string, deleted bool) []*regVersion {
+	var out []*regVersion
+	for _, v := range r.subjects[s] {
+		if deleted || !v.deleted {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (r *Registry) listSubjects(deleted bool) []string {
+	out := []string{}
+	for s := range r.subjects {
+		if len(r.live(s, deleted)) > 0 {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+type regSchemaJSON struct {
+	Subject    string         `json:"subject"`
+	Version    int            `json:"version"`
+	ID         int            `json:"id"`
+	Type       string         `json:"schemaType,omitempty"`
+	Schema     string         `json:"schema"`
+	References []regReference `json:"references,omitempty"`
+}
+
+func (r *Registry) describe(s string, v *regVersion) regSchemaJSON {
+	st := r.schemas[v.id]
+	out := regSchemaJSON{Subject: s, Version: v.version, ID: v.id, Type: st.Type, Schema: st.Schema, References: st.References}
+	if out.Type == "AVRO" {
+		out.Type = "" // the registry omits the default type, as a real one does
+	}
+	return out
+}
+
+func (r *Registry) listSchemas(prefix string, latestOnly, deleted bool) []regSchemaJSON {
+	out := []regSchemaJSON{}
+	for _, s := range r.listSubjects(deleted) {
+		if !strings.HasPrefix(s, prefix) {
+			continue
+		}
+		vs := r.live(s, deleted)
+		if latestOnly {
+			vs = vs[len(vs)-1:]
+		}
+		for _, v := range vs {
+			out = append(out, r.describe(s, v))
+		}
+	}
+	return out
+}
+
+func (r *Registry) byID(raw string) (any, *regError) {
+	id, _ := strconv.Atoi(raw)
+	st, ok := r.schemas[id]
+	if !ok {
+		return nil, &regError{404, 40403, "Schema not found"}
+	}
+	return st, nil
+}
+
+func (r *Registry) versions(s string, deleted bool) (any, *regError) {
+	vs := r.live(s, deleted)
+	if len(vs) == 0 {
+		return nil, subjectNotFound(s)
+	}
+	out := []int{}
+	for _, v := range vs {
+		out = append(out, v.version)
+	}
+	return out, nil
+}
+
+func (r *Registry) find(s, raw string, deleted bool) (*regVersion, *regError) {
+	if len(r.subjects[s]) == 0 {
+		return nil, subjectNotFound(s)
+	}
+	if raw == "latest" || raw == "-1" {
+		vs := r.live(s, deleted)
+		if len(vs) == 0 {
+			return nil, subjectNotFound(s)
+		}
+		return vs[len(vs)-1], nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 {
+		return nil, &regError{422, 42202, "The specified version '" + raw + "' is not a valid version id. Allowed values are between [1, 2^31-1] and the string \"latest\""}
+	}
+	for _, v := range r.subjects[s] {
+		if v.version == n && (deleted || !v.deleted) {
+			return v, nil
+		}
+	}
+	return nil, &regError{404, 40402, fmt.Sprintf("Version %d not found.", n)}
+}
+
+func (r *Registry) version(s, raw string, deleted bool) (any, *regError) {
+	v, e := r.find(s, raw, deleted)
+	if e != nil {
+		return nil, e
+	}
+	return r.describe(s, v), nil
+}
+
+// parseRequest reads and parses a schema in a request body.
+func (r *Registry) parseRequest(req *http.Request) (storedSchema, *regError) {
+	var in storedSchema
+	if err := json.NewDecoder(req.Body).Decode(&in); err != nil || in.Schema == "" {
+		return in, &regError{422, 42201, "Invalid schema: the request must carry a schema"}
+	}
+	if in.Type == "" {
+		in.Type = "AVRO"
+	}
+	var refs []string
+	for _, ref := range in.References {
+		v, e := r.find(ref.Subject, strconv.Itoa(ref.Version), false)
+		if e != nil {
+			return in, &regError{422, 42201, fmt.Sprintf("Invalid schema: reference %s (subject %s version %d) not found", ref.Name, ref.Subject, ref.Version)}
+		}
+		refs = append(refs, r.schemas[v.id].Schema)
+	}
+	p, err := parseSchema(in.Type, in.Schema, refs)
+	if err != nil {
+		return in, &regError{422, 42201, err.Error()}
+	}
+	in.parsed = p
+	return in, nil
+}
+
+func canonKey(st storedSchema) string {
+	refs, _ := json.Marshal(st.References)
+	return st.Type + "\x00" + st.parsed.canonical + "\x00" + string(refs)
+}
+
+func (r *Registry) earlier(s string) []parsed {
+	var out []parsed
+	for _, v := range r.live(s, false) {
+		out = append(out, r.schemas[v.id].parsed)
+	}
+	return out
+}
+
+func (r *Registry) register(s string, req *http.Request) (any, *regError) {
+	in, e := r.parseRequest(req)
+	if e != nil {
+		return nil, e
+	}
+	key := canonKey(in)
+	if id, ok := r.byCanon[key]; ok {
+		for _, v := range r.live(s, false) {
+			if v.id == id {
+				return r.describe(s, v), nil // already registered: same id and version
+			}
+		}
+	}
+	if why := compatible(r.level(s), in.parsed, r.earlier(s)); len(why) > 0 {
+		return nil, &regError{409, 409, fmt.Sprintf("Schema being registered is incompatible with an earlier schema for subject %q (%s): %s",
+			s, r.level(s), strings.Join(why, "; "))}
+	}
+	id, ok := r.byCanon[key]
+	if !ok {
+		id = r.nextID
+		r.nextID++
+		r.schemas[id] = in
+		r.byCanon[key] = id
+	}
+	next := 1
+	if all := r.subjects[s]; len(all) > 0 {
+		next = all[len(all)-1].version + 1
+	}
+	v := &regVersion{version: next, id: id}
+	r.subjects[s] = append(r.subjects[s], v)
+	return r.describe(s, v), nil
+}
+
+func (r *Registry) lookup(s string, req *http.Request) (any, *regError) {
+	in, e := r.parseRequest(req)
+	if e != nil {
+		return nil, e
+	}
+	if len(r.live(s, false)) == 0 {
+		return nil, subjectNotFound(s)
+	}
+	id := r.byCanon[canonKey(in)]
+	for _, v := range r.live(s, false) {
+		if v.id == id {
+			return r.describe(s, v), nil
+		}
+	}
+	return nil, &regError{404, 40403, "Schema not found"}
+}
+
+func (r *Registry) compatibility(s, raw string, req *http.Request) (any, *regError) {
+	in, e := r.parseRequest(req)
+	if e != nil {
+		return nil, e
+	}
+	var earlier []parsed
+	if raw == "latest" {
+		earlier = r.earlier(s)
+		if len(earlier) == 0 {
+			return nil, subjectNotFound(s)
+		}
+	} else {
+		v, e := r.find(s, raw, false)
+		if e != nil {
+			return nil, e
+		}
+		earlier = []parsed{r.schemas[v.id].parsed}
+	}
+	why := compatible(r.level(s), in.parsed, earlier)
+	out := map[string]any{"is_compatible": len(why) == 0}
+	if req.URL.Query().Get("verbose") == "true" {
+		out["messages"] = append([]string{}, why...)
+	}
+	return out, nil
+}
+
+func (r *Registry) deleteVersion(s, raw string, permanent bool) (any, *regError) {
+	v, e := r.find(s, raw, true)
+	if e != nil {
+		return nil, e
+	}
+	if permanent {
+		if !v.deleted {
+			return nil, &regError{404, 40407, fmt.Sprintf("Subject '%s' Version %d was not deleted first before being permanently deleted", s, v.version)}
+		}
+		all := r.subjects[s]
+		for i, x := range all {
+			if x == v {
+				r.subjects[s] = append(all[:i:i], all[i+1:]...)
+				break
+			}
+		}
+		if len(r.subjects[s]) == 0 {
+			delete(r.subjects, s)
+		}
+		return v.version, nil
+	}
+	if v.deleted {
+		return nil, &regError{404, 40406, fmt.Sprintf("Subject '%s' Version %d was soft deleted. Set permanent=true to delete permanently", s, v.version)}
+	}
+	v.deleted = true
+	return v.version, nil
+}
+
+func (r *Registry) deleteSubject(s string, permanent bool) (any, *regError) {
+	all := r.subjects[s]
+	if len(all) == 0 {
+		return nil, subjectNotFound(s)
+	}
+	var out []int
+	for _, v := range all {
+		out = append(out, v.version)
+		v.deleted = true
+	}
+	if permanent {
+		delete(r.subjects, s)
+	}
+	return out, nil
+}
+
+func (r *Registry) level(s string) string {
+	if l, ok := r.levels[s]; ok && s != "" {
+		return l
+	}
+	return r.global
+}
+
+var levels = []string{"NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE"}
+
+func (r *Registry) setLevel(s string, req *http.Request) (any, *regError) {
+	var in struct {
+		Compatibility string `json:"compatibility"`
+	}
+	_ = json.NewDecoder(req.Body).Decode(&in)
+	ok := false
+	for _, l := range levels {
+		ok = ok || l == in.Compatibility
+	}
+	if !ok {
+		return nil, &regError{422, 42203, "Invalid compatibility level " + in.Compatibility}
+	}
+	if s == "" {
+		r.global = in.Compatibility
+	} else {
+		r.levels[s] = in.Compatibility
+	}
+	return in, nil
+}

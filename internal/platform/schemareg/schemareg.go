@@ -1,0 +1,293 @@
+// Package schemareg implements the Schemas port on a Schema Registry
+// through confluent-kafka-go's schemaregistry client, with basic auth. Two
+// calls the client lacks (the one-request list of latest schemas and the
+// verbose compatibility check) are plain requests with the same
+// credentials.
+package schemareg
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
+	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/rest"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+)
+
+// Options configure the adapter.
+type Options struct {
+	Name      string
+	URL       string
+	APIKey    string
+	APISecret string
+	Timeout   time.Duration
+}
+
+// Registry is the Schemas port on one Schema Registry.
+type Registry struct {
+	name    string
+	base    string
+	key     string
+	secret  string
+	timeout time.Duration
+	client  schemaregistry.Client
+	http    *http.Client
+}
+
+var _ platform.Schemas = (*Registry)(nil)
+
+// New returns the adapter.
+func New(o Options) (*Registry, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = 5 * time.Second
+	}
+	cfg := schemaregistry.NewConfig(o.URL)
+	if o.APIKey != "" {
+		cfg = schemaregistry.NewConfigWithBasicAuthentication(o.URL, o.APIKey, o.APISecret)
+	}
+	ms := int(o.Timeout / time.Millisecond)
+	cfg.RequestTimeoutMs, cfg.ConnectionTimeoutMs = ms, ms
+	cfg.MaxRetries, cfg.RetriesWaitMs, cfg.RetriesMaxWaitMs = 1, 200, 1000
+	// The portal is not the only writer: latest versions are not cached long.
+	cfg.CacheLatestTTLSecs = 2
+	c, err := schemaregistry.NewClient(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("schema registry %s: %w", o.Name, err)
+	}
+	return &Registry{name: o.Name, base: strings.TrimSuffix(o.URL, "/"), key: o.APIKey, secret: o.APISecret,
+		timeout: o.Timeout, client: c, http: &http.Client{Timeout: o.Timeout}}, nil
+}
+
+// Close releases the client.
+func (r *Registry) Close() { _ = r.client.Close() }
+
+// bounded runs a call of the context-less client, giving up when ctx ends;
+// the client's own timeout ends the call itself.
+func bounded[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	select {
+	case res := <-ch:
+		return res.v, res.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// translate maps registry errors to fault errors.
+func (r *Registry) translate(err error, subject string) error {
+	if err == nil {
+		return nil
+	}
+	var re *rest.Error
+	if errors.As(err, &re) {
+		switch {
+		case re.Code == 40401:
+			return fault.Wrap(err, fault.NotFound, "subject %s not found", subject)
+		case re.Code == 40402, re.Code == 40403:
+			return fault.Wrap(err, fault.NotFound, "%s", re.Message)
+		case re.Code == 40406, re.Code == 40407:
+			return fault.Wrap(err, fault.InvalidParameter, "%s", re.Message)
+		case re.Code == 409:
+			return fault.Wrap(err, fault.IncompatibleSchema, "%s", re.Message)
+		case re.Code/100 == 422 || re.Code == 422:
+			e := fault.Wrap(err, fault.InvalidParameter, "%s", re.Message)
+			e.Field = "schema"
+			return e
+		case re.Code == 401 || re.Code == 403:
+			return fault.Wrap(err, fault.UpstreamUnavailable, "schema registry %s refused the portal's credentials", r.name)
+		case re.Code == 429:
+			e := fault.Wrap(err, fault.RateLimited, "schema registry %s is throttling requests", r.name)
+			e.RetryAfter = 5 * time.Second
+			return e
+		}
+		return fault.Wrap(err, fault.UpstreamUnavailable, "schema registry %s failed: %s", r.name, re.Message)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
+		return fault.Wrap(err, fault.UpstreamTimeout, "schema registry %s did not answer in time", r.name)
+	}
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return fault.Wrap(err, fault.UpstreamUnavailable, "schema registry %s cannot be reached", r.name)
+}
+
+type schemaJSON struct {
+	Subject    string                     `json:"subject"`
+	Version    int                        `json:"version"`
+	ID         int                        `json:"id"`
+	Type       string                     `json:"schemaType"`
+	Schema     string                     `json:"schema"`
+	References []schemaregistry.Reference `json:"references"`
+}
+
+func (s schemaJSON) version() platform.SchemaVersion {
+	v := platform.SchemaVersion{Subject: s.Subject, Version: s.Version, ID: s.ID, Type: typeOrAvro(s.Type), Schema: s.Schema}
+	for _, ref := range s.References {
+		v.References = append(v.References, platform.SchemaReference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
+	}
+	return v
+}
+
+func typeOrAvro(t string) string {
+	if t == "" {
+		return platform.SchemaAvro
+	}
+	return t
+}
+
+// raw sends a request the client has no method for.
+func (r *Registry) raw(ctx context.Context, method, path string, body, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, r.base+path, rd)
+	if err != nil {
+		return err
+	}
+	if r.key != "" {
+		req.SetBasicAuth(r.key, r.secret)
+	}
+	req.Header.Set("Accept", "application/vnd.schemaregistry.v1+json, application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/vnd.schemaregistry.v1+json")
+	}
+	resp, err := r.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if resp.StatusCode/100 != 2 {
+		var re rest.Error
+		if json.Unmarshal(data, &re) != nil || re.Code == 0 {
+			re.Code, re.Message = resp.StatusCode, strings.TrimSpace(string(data))
+		}
+		return &re
+	}
+	return json.Unmarshal(data, out)
+}
+
+// ListSchemas uses GET /schemas with a subject prefix: one request however
+// many subjects there are.
+func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bool) ([]platform.SchemaVersion, error) {
+	q := url.Values{"subjectPrefix": {prefix}, "latestOnly": {fmt.Sprint(latestOnly)}}
+	var raw []schemaJSON
+	if err := r.raw(ctx, http.MethodGet, "/schemas?"+q.Encode(), nil, &raw); err != nil {
+		return nil, r.translate(err, prefix)
+	}
+	out := make([]platform.SchemaVersion, len(raw))
+	for i, s := range raw {
+		out[i] = s.version()
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Subject != out[j].Subject {
+			return out[i].Subject < out[j].Subject
+		}
+		return out[i].Version < out[j].Version
+	})
+	return out, nil
+}
+
+// GetSchema returns a version of a subject, the latest for version 0.
+func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (platform.SchemaVersion, error) {
+	md, err := bounded(ctx, func() (schemaregistry.SchemaMetadata, error) {
+		if version == 0 {
+			return r.client.GetLatestSchemaMetadata(subject)
+		}
+		return r.client.GetSchemaMetadata(subject, version)
+	})
+	if err != nil {
+		return platform.SchemaVersion{}, r.translate(err, subject)
+	}
+	return metadata(subject, md), nil
+}
+
+func metadata(subject string, md schemaregistry.SchemaMetadata) platform.SchemaVersion {
+	v := platform.SchemaVersion{Subject: subject, Version: md.Version, ID: md.ID, Type: typeOrAvro(md.SchemaType), Schema: md.Schema}
+	for _, ref := range md.References {
+		v.References = append(v.References, platform.SchemaReference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
+	}
+	return v
+}
+
+func info(def platform.SchemaDef) schemaregistry.SchemaInfo {
+	si := schemaregistry.SchemaInfo{Schema: def.Schema, SchemaType: def.Type}
+	if def.Type == platform.SchemaAvro {
+		si.SchemaType = ""
+	}
+	for _, ref := range def.References {
+		si.References = append(si.References, schemaregistry.Reference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
+	}
+	return si
+}
+
+// Register adds a version (or finds the identical one) and returns it.
+func (r *Registry) Register(ctx context.Context, subject string, def platform.SchemaDef) (platform.SchemaVersion, error) {
+	si := info(def)
+	md, err := bounded(ctx, func() (schemaregistry.SchemaMetadata, error) {
+		return r.client.RegisterFullResponse(subject, si, false)
+	})
+	if err != nil {
+		return platform.SchemaVersion{}, r.translate(err, subject)
+	}
+	_ = r.client.ClearLatestCaches()
+	if md.Version == 0 {
+		// Older registries answer with the id only.
+		v, err := bounded(ctx, func() (int, error) { return r.client.GetVersion(subject, si, false) })
+		if err != nil {
+			return platform.SchemaVersion{}, r.translate(err, subject)
+		}
+		md.Version = v
+	}
+	md.SchemaInfo = si
+	return metadata(subject, md), nil
+}
+
+// CheckCompatibility asks the registry, verbosely, whether def could be
+// registered as the next version of subject.
+func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (platform.Compatibility, error) {
+	var out struct {
+		IsCompatible bool     `json:"is_compatible"`
+		Messages     []string `json:"messages"`
+	}
+	err := r.raw(ctx, http.MethodPost, "/compatibility/subjects/"+url.PathEscape(subject)+"/versions/latest?verbose=true", info(def), &out)
+	if err != nil {
+		return platform.Compatibility{}, r.translate(err, subject)
+	}
+	var level struct {
+		Level string `json:"compatibilityLevel"`
+	}
+	_ = r.raw(ctx, http.MethodGet, "/config/"+url.PathEscape(subject)+"?defaultToGlobal=true", nil, &level)
+	return platform.Compatibility{Compatible: out.IsCompatible, Messages: out.Messages, Level: level.Level}, nil
+}
+
+// DeleteVersion deletes a version: softly, or for good once soft-deleted.
+func (r *Registry) DeleteVersion(ctx context.Context, subject string, version int, permanent bool) error {
+	_, err := bounded(ctx, func() (int, error) { return r.client.DeleteSubjectVersion(subject, version, permanent) })
+	_ = r.client.ClearLatestCaches()
+	return r.translate(err, subject)
+}

@@ -1,0 +1,166 @@
+package schemareg
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+)
+
+const orderV1 = `{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"}]}`
+const orderV2 = `{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"},{"name":"amount","type":"double","default":0}]}`
+const orderBad = `{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"},{"name":"customer","type":"string"}]}`
+
+func newRegistry(t *testing.T) *Registry {
+	t.Helper()
+	reg, err := embedded.StartRegistry("SRKEY", "SRSECRET")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reg.Close)
+	r, err := New(Options{Name: "test", URL: reg.URL(), APIKey: "SRKEY", APISecret: "SRSECRET", Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+func avro(s string) platform.SchemaDef { return platform.SchemaDef{Type: platform.SchemaAvro, Schema: s} }
+
+func TestRegisterEvolveAndRefuse(t *testing.T) {
+	ctx := context.Background()
+	r := newRegistry(t)
+	v1, err := r.Register(ctx, "orders-value", avro(orderV1))
+	if err != nil || v1.Version != 1 || v1.ID == 0 {
+		t.Fatalf("v1: %+v %v", v1, err)
+	}
+	again, err := r.Register(ctx, "orders-value", avro(orderV1))
+	if err != nil || again.Version != 1 || again.ID != v1.ID {
+		t.Errorf("registering the same schema again: %+v %v", again, err)
+	}
+	c, err := r.CheckCompatibility(ctx, "orders-value", avro(orderV2))
+	if err != nil || !c.Compatible || c.Level != "BACKWARD" {
+		t.Errorf("check v2: %+v %v", c, err)
+	}
+	v2, err := r.Register(ctx, "orders-value", avro(orderV2))
+	if err != nil || v2.Version != 2 {
+		t.Fatalf("v2: %+v %v", v2, err)
+	}
+	c, err = r.CheckCompatibility(ctx, "orders-value", avro(orderBad))
+	if err != nil || c.Compatible || len(c.Messages) != 1 || !strings.Contains(c.Messages[0], "customer") {
+		t.Errorf("check incompatible: %+v %v", c, err)
+	}
+	_, err = r.Register(ctx, "orders-value", avro(orderBad))
+	if !fault.Is(err, fault.IncompatibleSchema) || !strings.Contains(err.Error(), "field customer was added without a default") {
+		t.Errorf("incompatible: %v", err)
+	}
+	latest, err := r.GetSchema(ctx, "orders-value", 0)
+	if err != nil || latest.Version != 2 || latest.Type != platform.SchemaAvro || !strings.Contains(latest.Schema, "amount") {
+		t.Errorf("latest: %+v %v", latest, err)
+	}
+	first, err := r.GetSchema(ctx, "orders-value", 1)
+	if err != nil || first.ID != v1.ID {
+		t.Errorf("v1 by number: %+v %v", first, err)
+	}
+	if _, err := r.GetSchema(ctx, "orders-value", 9); !fault.Is(err, fault.NotFound) {
+		t.Errorf("missing version: %v", err)
+	}
+	if _, err := r.GetSchema(ctx, "nothing-value", 0); !fault.Is(err, fault.NotFound) {
+		t.Errorf("missing subject: %v", err)
+	}
+}
+
+func TestInvalidSchemasAndJSON(t *testing.T) {
+	ctx := context.Background()
+	r := newRegistry(t)
+	_, err := r.Register(ctx, "x-value", avro(`{"type":"record","name":"X","fields":[{"name":"a","type":"strang"}]}`))
+	ps := fault.Problems(err)
+	if len(ps) != 1 || ps[0].Kind != fault.InvalidParameter || ps[0].Field != "schema" || !strings.Contains(ps[0].Message, "strang") {
+		t.Errorf("invalid avro: %v", err)
+	}
+	js := platform.SchemaDef{Type: platform.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`}
+	if _, err := r.Register(ctx, "j-value", js); err != nil {
+		t.Fatal(err)
+	}
+	js2 := platform.SchemaDef{Type: platform.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"},"n":{"type":"integer"}},"required":["id","n"]}`}
+	if _, err := r.Register(ctx, "j-value", js2); !fault.Is(err, fault.IncompatibleSchema) || !strings.Contains(err.Error(), "property n is now required") {
+		t.Errorf("json incompatible: %v", err)
+	}
+	if _, err := r.Register(ctx, "j-value", platform.SchemaDef{Type: platform.SchemaJSON, Schema: `{"type": 12}`}); !fault.Is(err, fault.InvalidParameter) {
+		t.Errorf("invalid json schema: %v", err)
+	}
+}
+
+func TestReferencesListAndDelete(t *testing.T) {
+	ctx := context.Background()
+	r := newRegistry(t)
+	money := `{"type":"record","name":"Money","namespace":"crm","fields":[{"name":"cents","type":"long"}]}`
+	if _, err := r.Register(ctx, "money-value", avro(money)); err != nil {
+		t.Fatal(err)
+	}
+	withRef := platform.SchemaDef{Type: platform.SchemaAvro, Schema: `{"type":"record","name":"Invoice","namespace":"crm","fields":[{"name":"total","type":"crm.Money"}]}`,
+		References: []platform.SchemaReference{{Name: "crm.Money", Subject: "money-value", Version: 1}}}
+	inv, err := r.Register(ctx, "invoice-value", withRef)
+	if err != nil || len(inv.References) != 1 {
+		t.Fatalf("with reference: %+v %v", inv, err)
+	}
+	if _, err := r.Register(ctx, "a-value", avro(orderV1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Register(ctx, "a-value", avro(orderV2)); err != nil {
+		t.Fatal(err)
+	}
+	all, err := r.ListSchemas(ctx, "", false)
+	if err != nil || summary(all) != "a-value/1 a-value/2 invoice-value/1 money-value/1" {
+		t.Errorf("all versions: %s %v", summary(all), err)
+	}
+	latest, _ := r.ListSchemas(ctx, "a-", true)
+	if summary(latest) != "a-value/2" {
+		t.Errorf("latest with prefix: %s", summary(latest))
+	}
+	if err := r.DeleteVersion(ctx, "a-value", 2, true); !fault.Is(err, fault.InvalidParameter) || !strings.Contains(err.Error(), "not deleted first") {
+		t.Errorf("hard delete first: %v", err)
+	}
+	if err := r.DeleteVersion(ctx, "a-value", 2, false); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.GetSchema(ctx, "a-value", 0); v.Version != 1 {
+		t.Errorf("latest after soft delete: %d", v.Version)
+	}
+	if err := r.DeleteVersion(ctx, "a-value", 2, true); err != nil {
+		t.Errorf("hard delete after soft: %v", err)
+	}
+	latest, _ = r.ListSchemas(ctx, "a-", false)
+	if summary(latest) != "a-value/1" {
+		t.Errorf("after deletes: %s", summary(latest))
+	}
+}
+
+func TestWrongCredentials(t *testing.T) {
+	reg, err := embedded.StartRegistry("SRKEY", "SRSECRET")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reg.Close)
+	r, _ := New(Options{Name: "test", URL: reg.URL(), APIKey: "SRKEY", APISecret: "nope", Timeout: 3 * time.Second})
+	if _, err := r.ListSchemas(context.Background(), "", true); !fault.Is(err, fault.UpstreamUnavailable) {
+		t.Errorf("list: %v", err)
+	}
+	if _, err := r.GetSchema(context.Background(), "x", 0); !fault.Is(err, fault.UpstreamUnavailable) {
+		t.Errorf("get: %v", err)
+	}
+}
+
+func summary(vs []platform.SchemaVersion) string {
+	var parts []string
+	for _, v := range vs {
+		parts = append(parts, fmt.Sprintf("%s/%d", v.Subject, v.Version))
+	}
+	return strings.Join(parts, " ")
+}

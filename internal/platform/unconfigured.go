@@ -1,0 +1,90 @@
+package platform
+
+import (
+	"context"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+)
+
+// Unconfigured stands for an upstream service that the deployment did not
+// configure for an environment: every call says so.
+type Unconfigured struct {
+	// What names the service ("Confluent Cloud Connect").
+	What string
+	Env  string
+}
+
+var (
+	_ Connectors = Unconfigured{}
+	_ Schemas    = Unconfigured{}
+)
+
+func (u Unconfigured) err() error {
+	return fault.New(fault.UpstreamUnavailable, "%s is not configured for %s", u.What, u.Env)
+}
+
+// ListConnectors implements Connectors.
+func (u Unconfigured) ListConnectors(context.Context) ([]Connector, error) { return nil, u.err() }
+
+// GetConnector implements Connectors.
+func (u Unconfigured) GetConnector(context.Context, string) (Connector, error) {
+	return Connector{}, u.err()
+}
+
+// Validate implements Connectors.
+func (u Unconfigured) Validate(context.Context, string, map[string]string) ([]ConfigProblem, error) {
+	return nil, u.err()
+}
+
+// Plugins implements Connectors.
+func (u Unconfigured) Plugins(context.Context) ([]ConnectorPlugin, error) { return nil, u.err() }
+
+// Definition implements Connectors.
+func (u Unconfigured) Definition(context.Context, string) (ConnectorDefinition, error) {
+	return ConnectorDefinition{}, u.err()
+}
+
+// CreateConnector implements Connectors.
+func (u Unconfigured) CreateConnector(context.Context, string, map[string]string) (Connector, error) {
+	return Connector{}, u.err()
+}
+
+// UpdateConnector implements Connectors.
+func (u Unconfigured) UpdateConnector(context.Context, string, map[string]string, []string) (Connector, error) {
+	return Connector{}, u.err()
+}
+
+// DeleteConnector implements Connectors.
+func (u Unconfigured) DeleteConnector(context.Context, string) error { return u.err() }
+
+// PauseConnector implements Connectors.
+func (u Unconfigured) PauseConnector(context.Context, string) error { return u.err() }
+
+// ResumeConnector implements Connectors.
+func (u Unconfigured) ResumeConnector(context.Context, string) error { return u.err() }
+
+// RestartConnector implements Connectors.
+func (u Unconfigured) RestartConnector(context.Context, string, bool) error { return u.err() }
+
+// ListSchemas implements Schemas.
+func (u Unconfigured) ListSchemas(context.Context, string, bool) ([]SchemaVersion, error) {
+	return nil, u.err()
+}
+
+// GetSchema implements Schemas.
+func (u Unconfigured) GetSchema(context.Context, string, int) (SchemaVersion, error) {
+	return SchemaVersion{}, u.err()
+}
+
+// Register implements Schemas.
+func (u Unconfigured) Register(context.Context, string, SchemaDef) (SchemaVersion, error) {
+	return SchemaVersion{}, u.err()
+}
+
+// CheckCompatibility implements Schemas.
+func (u Unconfigured) CheckCompatibility(context.Context, string, SchemaDef) (Compatibility, error) {
+	return Compatibility{}, u.err()
+}
+
+// DeleteVersion implements Schemas.
+func (u Unconfigured) DeleteVersion(context.Context, string, int, bool) error { return u.err() }

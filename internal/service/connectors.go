@@ -1,0 +1,362 @@
+package service
+
+import (
+	"context"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// Mask replaces every sensitive configuration value the portal returns.
+const Mask = "********"
+
+// sensitiveKey matches configuration keys that hold secrets, whatever the
+// plugin says: passwords, secrets, API keys, private keys, credentials.
+var sensitiveKey = regexp.MustCompile(`(?i)(password|passwd|secret|passphrase|credential|private[._-]?key|api[._-]?key|token|sasl\.jaas|keystore|truststore)`)
+
+// IsMask reports whether a value is a mask (the portal's, or the row of
+// asterisks Confluent Cloud returns) rather than a real value.
+func IsMask(v string) bool { return len(v) >= 3 && strings.Trim(v, "*") == "" }
+
+// Connectors manages a business unit's fully-managed connectors.
+type Connectors struct {
+	guard *Guard
+}
+
+// NewConnectors returns the connector service.
+func NewConnectors(g *Guard) *Connectors { return &Connectors{guard: g} }
+
+// Connector is a connector as the portal shows it.
+type Connector struct {
+	Name              string
+	Identifier        string
+	BusinessUnit      string
+	OutsideConvention bool
+	ID                string
+	Type              string
+	Class             string
+	State             string
+	Trace             string
+	Tasks             []platform.ConnectorTask
+	// Config is the configuration with sensitive values masked; nil
+	// unless asked for.
+	Config map[string]string
+	// Sensitive lists the configuration keys that are masked.
+	Sensitive []string
+}
+
+// NewConnector is the input of Create.
+type NewConnector struct {
+	Name   string
+	Config map[string]string
+}
+
+func (s *Connectors) view(ctx context.Context, call *Call, c platform.Connector, withConfig bool) Connector {
+	o := s.guard.owner(call, c.Name, tenancy.ConnectorSuffix)
+	v := Connector{Name: c.Name, Identifier: o.identifier, BusinessUnit: o.unit, OutsideConvention: o.outside,
+		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: c.Tasks}
+	if withConfig {
+		sensitive := s.sensitive(ctx, call, c.Class, c.Config)
+		v.Config = map[string]string{}
+		for k, val := range c.Config {
+			if slices.Contains(sensitive, k) {
+				val = Mask
+			}
+			v.Config[k] = val
+		}
+		v.Sensitive = sensitive
+	}
+	return v
+}
+
+// sensitive lists the keys of cfg to mask: those the plugin defines as
+// passwords, and those whose names say they hold secrets.
+func (s *Connectors) sensitive(ctx context.Context, call *Call, class string, cfg map[string]string) []string {
+	var defined []string
+	if d, err := call.Env.Connectors.Definition(ctx, class); err == nil {
+		defined = d.Sensitive
+	}
+	var out []string
+	for k, v := range cfg {
+		if slices.Contains(defined, k) || sensitiveKey.MatchString(k) || IsMask(v) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// List returns one page of the unit's connectors with their states.
+func (s *Connectors) List(ctx context.Context, bu, stage string, q ListQuery) (Page[Connector], error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list connectors")
+	if err != nil {
+		return Page[Connector]{}, err
+	}
+	all, err := call.Env.Connectors.ListConnectors(ctx)
+	if err != nil {
+		return Page[Connector]{}, err
+	}
+	var visible []platform.Connector
+	for _, c := range all {
+		if call.WholeCluster || call.Scope.Owns(c.Name) {
+			visible = append(visible, c)
+		}
+	}
+	page, err := paginate(visible, func(c platform.Connector) string { return c.Name }, q)
+	if err != nil {
+		return Page[Connector]{}, err
+	}
+	out := Page[Connector]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]Connector, len(page.Items))}
+	for i, c := range page.Items {
+		out.Items[i] = s.view(ctx, call, c, false)
+	}
+	return out, nil
+}
+
+// resolve turns a given name into the connector's full name; in a
+// whole-cluster view an existing name is taken as it is.
+func (s *Connectors) resolve(ctx context.Context, call *Call, name string) (string, error) {
+	if call.WholeCluster {
+		if _, err := call.Env.Connectors.GetConnector(ctx, name); err == nil {
+			return name, nil
+		}
+	}
+	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
+		return "", fault.Invalid("name", "connector name %q %s", name, p)
+	}
+	return call.Scope.QualifyConnector(name), nil
+}
+
+// Get returns a connector with its status, and its masked configuration
+// when showConfig is set.
+func (s *Connectors) Get(ctx context.Context, bu, stage, name string, showConfig bool) (Connector, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read connectors")
+	if err != nil {
+		return Connector{}, err
+	}
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return Connector{}, err
+	}
+	c, err := call.Env.Connectors.GetConnector(ctx, full)
+	if err != nil {
+		return Connector{}, err
+	}
+	return s.view(ctx, call, c, showConfig), nil
+}
+
+// Plugins lists the connector classes offered in a scope.
+func (s *Connectors) Plugins(ctx context.Context, bu, stage string) ([]platform.ConnectorPlugin, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list connector classes")
+	if err != nil {
+		return nil, err
+	}
+	return call.Env.Connectors.Plugins(ctx)
+}
+
+// Definition describes a connector class's settings.
+func (s *Connectors) Definition(ctx context.Context, bu, stage, class string) (platform.ConnectorDefinition, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read connector classes")
+	if err != nil {
+		return platform.ConnectorDefinition{}, err
+	}
+	return call.Env.Connectors.Definition(ctx, class)
+}
+
+// topicKeys name configuration keys that list topics; their entries are
+// qualified like topic names, which keeps connectors inside the tenant.
+var topicKeys = []string{"kafka.topic", "topics"}
+
+// prepare checks and completes a configuration: the name, the topics
+// qualified into the scope, and no topic patterns that could escape it.
+func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *fault.Validation) map[string]string {
+	out := maps.Clone(cfg)
+	if out == nil {
+		out = map[string]string{}
+	}
+	if strings.TrimSpace(out["connector.class"]) == "" {
+		v.Add(fault.Missing("config.connector.class"))
+	}
+	if n, ok := out["name"]; ok && n != full && tenancy.Normalise(n) != tenancy.Normalise(full) && call.Scope.QualifyConnector(n) != full {
+		v.Add(fault.Invalid("config.name", "config.name %q differs from the connector's name %s; leave it out", n, full))
+	}
+	out["name"] = full
+	if _, ok := out["topics.regex"]; ok {
+		v.Add(fault.Invalid("config.topics.regex", "topics.regex is not supported: list the topics in topics, so that the connector stays within your business unit"))
+	}
+	for _, key := range topicKeys {
+		raw, ok := out[key]
+		if !ok || call.WholeCluster {
+			continue
+		}
+		var names []string
+		for _, t := range strings.Split(raw, ",") {
+			t = strings.TrimSpace(t)
+			if t == "" {
+				continue
+			}
+			if p := tenancy.IdentifierProblem(tenancy.Normalise(t)); p != "" {
+				v.Add(fault.Invalid("config."+key, "topic %q %s", t, p))
+				continue
+			}
+			names = append(names, call.Scope.Qualify(t))
+		}
+		out[key] = strings.Join(names, ",")
+	}
+	return out
+}
+
+// validate asks the plugin about cfg and returns its problems as one
+// validation error.
+func validateConnector(ctx context.Context, call *Call, cfg map[string]string, v *fault.Validation) error {
+	problems, err := call.Env.Connectors.Validate(ctx, cfg["connector.class"], cfg)
+	if err != nil {
+		if ps := fault.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
+			for _, p := range ps {
+				v.Add(p)
+			}
+			return v.Err()
+		}
+		return err
+	}
+	for _, p := range problems {
+		v.Add(fault.Invalid("config."+p.Key, "%s", p.Message))
+	}
+	return v.Err()
+}
+
+// Create validates a configuration with its plugin and creates the
+// connector, named "{prefix}{identifier}-connector".
+func (s *Connectors) Create(ctx context.Context, bu, stage string, in NewConnector) (Connector, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "create connectors")
+	if err != nil {
+		return Connector{}, err
+	}
+	var v fault.Validation
+	full := ""
+	switch {
+	case strings.TrimSpace(in.Name) == "":
+		v.Add(fault.Missing("name"))
+	case tenancy.IdentifierProblem(tenancy.Normalise(in.Name)) != "":
+		v.Add(fault.Invalid("name", "name %s", tenancy.IdentifierProblem(tenancy.Normalise(in.Name))))
+	default:
+		full = call.Scope.QualifyConnector(in.Name)
+	}
+	if in.Config == nil {
+		v.Add(fault.Missing("config"))
+	}
+	cfg := s.prepare(call, full, in.Config, &v)
+	if err := v.Err(); err != nil {
+		return Connector{}, err
+	}
+	if err := validateConnector(ctx, call, cfg, &v); err != nil {
+		return Connector{}, err
+	}
+	c, err := call.Env.Connectors.CreateConnector(ctx, full, cfg)
+	s.guard.record(ctx, call, "connector.create", full, err)
+	if err != nil {
+		return Connector{}, err
+	}
+	return s.view(ctx, call, c, true), nil
+}
+
+// Update replaces a connector's configuration. A sensitive value sent back
+// masked keeps the stored secret.
+func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config map[string]string) (Connector, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update connectors")
+	if err != nil {
+		return Connector{}, err
+	}
+	var v fault.Validation
+	if config == nil {
+		v.Add(fault.Missing("config"))
+		return Connector{}, v.Err()
+	}
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return Connector{}, err
+	}
+	cur, err := call.Env.Connectors.GetConnector(ctx, full)
+	if err != nil {
+		return Connector{}, err
+	}
+	cfg := maps.Clone(config)
+	if cfg["connector.class"] == "" {
+		cfg["connector.class"] = cur.Class
+	} else if cfg["connector.class"] != cur.Class {
+		v.Add(fault.Invalid("config.connector.class", "the class of %s is %s and cannot change; create a new connector instead", full, cur.Class))
+	}
+	cfg = s.prepare(call, full, cfg, &v)
+	var keep []string
+	for _, k := range s.sensitive(ctx, call, cur.Class, cfg) {
+		if IsMask(cfg[k]) {
+			if _, stored := cur.Config[k]; !stored {
+				v.Add(fault.Invalid("config."+k, "%s is masked, but no value is stored for it: send the real value", k))
+				continue
+			}
+			keep = append(keep, k)
+		}
+	}
+	if err := v.Err(); err != nil {
+		return Connector{}, err
+	}
+	if err := validateConnector(ctx, call, cfg, &v); err != nil {
+		return Connector{}, err
+	}
+	c, err := call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
+	s.guard.record(ctx, call, "connector.update", full, err)
+	if err != nil {
+		return Connector{}, err
+	}
+	return s.view(ctx, call, c, true), nil
+}
+
+// lifecycle runs one of delete, pause, resume and restart.
+func (s *Connectors) lifecycle(ctx context.Context, bu, stage, name, what, action string,
+	do func(platform.Connectors, string) error) error {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Write, what)
+	if err != nil {
+		return err
+	}
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return err
+	}
+	err = do(call.Env.Connectors, full)
+	s.guard.record(ctx, call, action, full, err)
+	return err
+}
+
+// Delete deletes a connector.
+func (s *Connectors) Delete(ctx context.Context, bu, stage, name string) error {
+	return s.lifecycle(ctx, bu, stage, name, "delete connectors", "connector.delete", func(c platform.Connectors, n string) error {
+		return c.DeleteConnector(ctx, n)
+	})
+}
+
+// Pause pauses a connector.
+func (s *Connectors) Pause(ctx context.Context, bu, stage, name string) error {
+	return s.lifecycle(ctx, bu, stage, name, "pause connectors", "connector.pause", func(c platform.Connectors, n string) error {
+		return c.PauseConnector(ctx, n)
+	})
+}
+
+// Resume resumes a paused connector.
+func (s *Connectors) Resume(ctx context.Context, bu, stage, name string) error {
+	return s.lifecycle(ctx, bu, stage, name, "resume connectors", "connector.resume", func(c platform.Connectors, n string) error {
+		return c.ResumeConnector(ctx, n)
+	})
+}
+
+// Restart restarts a connector and its tasks, or only the failed ones.
+func (s *Connectors) Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error {
+	return s.lifecycle(ctx, bu, stage, name, "restart connectors", "connector.restart", func(c platform.Connectors, n string) error {
+		return c.RestartConnector(ctx, n, onlyFailed)
+	})
+}

@@ -1,0 +1,194 @@
+package service
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+)
+
+const avroV1 = `{"type":"record","name":"Reading","fields":[{"name":"id","type":"string"}]}`
+const avroV2 = `{"type":"record","name":"Reading","fields":[{"name":"id","type":"string"},{"name":"value","type":"double","default":0}]}`
+
+func datagenConfig() map[string]string {
+	return map[string]string{"connector.class": "DatagenSource", "kafka.topic": "readings", "output.data.format": "JSON",
+		"quickstart": "ORDERS", "kafka.api.key": "KEY", "kafka.api.secret": "SECRET"}
+}
+
+// seedScada gives scada, in stage, an existing connector and subject.
+func seedScada(t *testing.T, w *world, stage string) {
+	t.Helper()
+	ctx := as("scada", access.SuperAdmin)
+	if _, err := w.connectors.Create(ctx, "scada", stage, NewConnector{Name: "existing", Config: datagenConfig()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.schemas.Create(ctx, "scada", stage, NewSchema{Topic: "existing", SubjectType: "value",
+		SchemaDef: SchemaDef{SchemaType: "AVRO", Schema: avroV1}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type op struct {
+	name  string
+	write bool
+	run   func(ctx context.Context, w *world, stage string) error
+}
+
+var connectorAndSchemaOps = []op{
+	{"list connectors", false, func(ctx context.Context, w *world, st string) error {
+		_, err := w.connectors.List(ctx, "scada", st, ListQuery{})
+		return err
+	}},
+	{"get connector", false, func(ctx context.Context, w *world, st string) error {
+		_, err := w.connectors.Get(ctx, "scada", st, "existing", true)
+		return err
+	}},
+	{"connector classes", false, func(ctx context.Context, w *world, st string) error {
+		_, err := w.connectors.Plugins(ctx, "scada", st)
+		return err
+	}},
+	{"create connector", true, func(ctx context.Context, w *world, st string) error {
+		_, err := w.connectors.Create(ctx, "scada", st, NewConnector{Name: "fresh", Config: datagenConfig()})
+		return err
+	}},
+	{"update connector", true, func(ctx context.Context, w *world, st string) error {
+		_, err := w.connectors.Update(ctx, "scada", st, "existing", datagenConfig())
+		return err
+	}},
+	{"pause connector", true, func(ctx context.Context, w *world, st string) error { return w.connectors.Pause(ctx, "scada", st, "existing") }},
+	{"resume connector", true, func(ctx context.Context, w *world, st string) error { return w.connectors.Resume(ctx, "scada", st, "existing") }},
+	{"restart connector", true, func(ctx context.Context, w *world, st string) error {
+		return w.connectors.Restart(ctx, "scada", st, "existing", false)
+	}},
+	{"delete connector", true, func(ctx context.Context, w *world, st string) error { return w.connectors.Delete(ctx, "scada", st, "existing") }},
+	{"list schemas", false, func(ctx context.Context, w *world, st string) error {
+		_, err := w.schemas.List(ctx, "scada", st, true, ListQuery{})
+		return err
+	}},
+	{"get schema", false, func(ctx context.Context, w *world, st string) error {
+		_, err := w.schemas.Get(ctx, "scada", st, "existing-value", "latest")
+		return err
+	}},
+	{"schema versions", false, func(ctx context.Context, w *world, st string) error {
+		_, err := w.schemas.Versions(ctx, "scada", st, "existing-value")
+		return err
+	}},
+	{"check schema", false, func(ctx context.Context, w *world, st string) error {
+		_, err := w.schemas.Check(ctx, "scada", st, "existing-value", SchemaDef{Schema: avroV2})
+		return err
+	}},
+	{"create schema", true, func(ctx context.Context, w *world, st string) error {
+		_, err := w.schemas.Create(ctx, "scada", st, NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: SchemaDef{SchemaType: "AVRO", Schema: avroV1}})
+		return err
+	}},
+	{"update schema", true, func(ctx context.Context, w *world, st string) error {
+		_, err := w.schemas.Update(ctx, "scada", st, "existing-value", SchemaDef{Schema: avroV2})
+		return err
+	}},
+	{"delete schema", true, func(ctx context.Context, w *world, st string) error {
+		return w.schemas.Delete(ctx, "scada", st, "existing-value", "1", false)
+	}},
+}
+
+func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
+	for _, role := range access.Roles {
+		for _, stage := range []string{"dev", "run"} {
+			w := newWorld(t)
+			seedScada(t, w, stage)
+			for _, o := range connectorAndSchemaOps {
+				want := topicPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
+				before := len(w.audit.Recent())
+				err := o.run(as("scada", role), w, stage)
+				switch {
+				case want == "" && err != nil:
+					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
+				case want != "" && fault.KindOf(err) != want:
+					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
+				case want != "" && len(w.audit.Recent()) != before:
+					t.Errorf("%s %s in %s: refused, yet something was written", role, o.name, stage)
+				}
+			}
+		}
+	}
+}
+
+func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
+	w := newWorld(t)
+	ctx := as("scada", access.Developer)
+	cfg := datagenConfig()
+	cfg["kafka.topic"] = "Pump_Readings"
+	c, err := w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "pump_source", Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Name != "edh-shared-scada-dev-pump-source-connector" || c.Identifier != "pump-source" || c.State != platform.StateProvisioning {
+		t.Errorf("created %+v", c)
+	}
+	if c.Config["kafka.topic"] != "edh-shared-scada-dev-pump-readings" || c.Config["kafka.api.secret"] != Mask || c.Config["kafka.api.key"] != Mask ||
+		c.Config["name"] != c.Name {
+		t.Errorf("config %v", c.Config)
+	}
+	// Another unit's topic cannot be reached: it is qualified into scada's.
+	cfg["kafka.topic"] = "edh-shared-crm-dev-orders"
+	c2, err := w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "sneaky", Config: cfg})
+	if err != nil || c2.Config["kafka.topic"] != "edh-shared-scada-dev-edh-shared-crm-dev-orders" {
+		t.Errorf("cross-tenant topic: %v %v", c2.Config, err)
+	}
+	cfg["topics.regex"] = ".*"
+	if _, err := w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "regex", Config: cfg}); !strings.Contains(problems(err), "config.topics.regex") {
+		t.Errorf("topics.regex: %s", problems(err))
+	}
+
+	// Sending the masked secret back keeps the stored one.
+	got, _ := w.connectors.Get(ctx, "scada", "dev", "pump_source", true)
+	got.Config["quickstart"] = "USERS"
+	if _, err := w.connectors.Update(ctx, "scada", "dev", "pump-source", got.Config); err != nil {
+		t.Fatal(err)
+	}
+	stored := storedConfig(t, w, "edh-shared/dev", "edh-shared-scada-dev-pump-source-connector")
+	if stored["kafka.api.secret"] != "SECRET" || stored["quickstart"] != "USERS" {
+		t.Errorf("stored after update %v", stored)
+	}
+	got.Config["connector.class"] = "HttpSink"
+	if _, err := w.connectors.Update(ctx, "scada", "dev", "pump-source", got.Config); !strings.Contains(problems(err), "cannot change") {
+		t.Errorf("class change: %s", problems(err))
+	}
+
+	_, err = w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
+	if got := problems(err); !strings.Contains(got, "config.kafka.topic") || !strings.Contains(got, "config.quickstart") {
+		t.Errorf("missing settings: %s", got)
+	}
+	_, err = w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "", Config: nil})
+	if got := problems(err); !strings.Contains(got, "MISSING_PARAMETER name") || !strings.Contains(got, "MISSING_PARAMETER config") {
+		t.Errorf("empty create: %s", got)
+	}
+	if _, err := w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "pump_source", Config: datagenConfig()}); !fault.Is(err, fault.AlreadyExists) {
+		t.Errorf("duplicate: %v", err)
+	}
+
+	list, _ := w.connectors.List(ctx, "scada", "dev", ListQuery{})
+	if len(list.Items) != 2 || list.Items[0].Config != nil {
+		t.Errorf("list %+v", list.Items)
+	}
+	crm, _ := w.connectors.List(as("crm", access.Admin), "crm", "dev", ListQuery{})
+	if len(crm.Items) != 0 {
+		t.Errorf("crm sees %+v", crm.Items)
+	}
+	if err := w.connectors.Restart(ctx, "scada", "dev", "nope", true); !fault.Is(err, fault.NotFound) {
+		t.Errorf("restart of a missing connector: %v", err)
+	}
+}
+
+// storedConfig looks inside the stand-in, which masks its output like
+// Confluent Cloud does.
+func storedConfig(t *testing.T, w *world, env, name string) map[string]string {
+	t.Helper()
+	cfg, ok := w.connect[env].StoredConfig(name)
+	if !ok {
+		t.Fatalf("no connector %s in %s", name, env)
+	}
+	return cfg
+}
