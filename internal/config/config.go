@@ -40,10 +40,10 @@ type Config struct {
 	Session  Session  `yaml:"session"`
 	// ConfluentCloud is the Cloud API (Connect v1, IAM v2, identity
 	// providers v2) shared by every environment.
-	ConfluentCloud CloudAPI `yaml:"confluent_cloud"`
-	Stages       []Stage       `yaml:"stages"`
-	LandingZones []LandingZone `yaml:"landing_zones"`
-	DevIDP       *DevIDP       `yaml:"dev_idp"`
+	ConfluentCloud CloudAPI      `yaml:"confluent_cloud"`
+	Stages         []Stage       `yaml:"stages"`
+	LandingZones   []LandingZone `yaml:"landing_zones"`
+	DevIDP         *DevIDP       `yaml:"dev_idp"`
 }
 
 // Identity configures the OpenID Connect identity provider.

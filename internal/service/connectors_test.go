@@ -58,12 +58,18 @@ var connectorAndSchemaOps = []op{
 		_, err := w.connectors.Update(ctx, "scada", st, "existing", datagenConfig())
 		return err
 	}},
-	{"pause connector", true, func(ctx context.Context, w *world, st string) error { return w.connectors.Pause(ctx, "scada", st, "existing") }},
-	{"resume connector", true, func(ctx context.Context, w *world, st string) error { return w.connectors.Resume(ctx, "scada", st, "existing") }},
+	{"pause connector", true, func(ctx context.Context, w *world, st string) error {
+		return w.connectors.Pause(ctx, "scada", st, "existing")
+	}},
+	{"resume connector", true, func(ctx context.Context, w *world, st string) error {
+		return w.connectors.Resume(ctx, "scada", st, "existing")
+	}},
 	{"restart connector", true, func(ctx context.Context, w *world, st string) error {
 		return w.connectors.Restart(ctx, "scada", st, "existing", false)
 	}},
-	{"delete connector", true, func(ctx context.Context, w *world, st string) error { return w.connectors.Delete(ctx, "scada", st, "existing") }},
+	{"delete connector", true, func(ctx context.Context, w *world, st string) error {
+		return w.connectors.Delete(ctx, "scada", st, "existing")
+	}},
 	{"list schemas", false, func(ctx context.Context, w *world, st string) error {
 		_, err := w.schemas.List(ctx, "scada", st, true, ListQuery{})
 		return err

@@ -149,8 +149,8 @@ func (f *fakeTopics) ClusterInfo(context.Context) (platform.ClusterInfo, error) 
 
 // world is the dev tenancy over fake clusters, one per environment.
 type world struct {
-	tenancy  *tenancy.Tenancy
-	clusters map[string]*fakeTopics
+	tenancy    *tenancy.Tenancy
+	clusters   map[string]*fakeTopics
 	guard      *Guard
 	topics     *Topics
 	connectors *Connectors

@@ -105,7 +105,9 @@ func (p plugin) setting(name string) (setting, bool) {
 // validate checks a configuration the way the managed service does.
 func (p plugin) validate(cfg map[string]string) []platform.ConfigProblem {
 	var out []platform.ConfigProblem
-	add := func(k, f string, a ...any) { out = append(out, platform.ConfigProblem{Key: k, Message: fmt.Sprintf(f, a...)}) }
+	add := func(k, f string, a ...any) {
+		out = append(out, platform.ConfigProblem{Key: k, Message: fmt.Sprintf(f, a...)})
+	}
 	for _, s := range p.all() {
 		v, given := cfg[s.name]
 		if !given || v == "" {

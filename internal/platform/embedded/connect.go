@@ -242,7 +242,9 @@ func (k *Connect) DeleteConnector(_ context.Context, name string) error {
 }
 
 // PauseConnector pauses a connector.
-func (k *Connect) PauseConnector(_ context.Context, name string) error { return k.setPaused(name, true) }
+func (k *Connect) PauseConnector(_ context.Context, name string) error {
+	return k.setPaused(name, true)
+}
 
 // ResumeConnector resumes a connector.
 func (k *Connect) ResumeConnector(_ context.Context, name string) error {

@@ -59,8 +59,6 @@ func New(o Options) (*Registry, error) {
 	ms := int(o.Timeout / time.Millisecond)
 	cfg.RequestTimeoutMs, cfg.ConnectionTimeoutMs = ms, ms
 	cfg.MaxRetries, cfg.RetriesWaitMs, cfg.RetriesMaxWaitMs = 1, 200, 1000
-	// The portal is not the only writer: latest versions are not cached long.
-	cfg.CacheLatestTTLSecs = 2
 	c, err := schemaregistry.NewClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("schema registry %s: %w", o.Name, err)
@@ -213,11 +211,19 @@ func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bo
 }
 
 // GetSchema returns a version of a subject, the latest for version 0.
+// The latest is read with a plain request: the portal is not the only
+// writer, and the client's cache of latest versions would go stale (its
+// evictor also races with clearing it).
 func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (platform.SchemaVersion, error) {
-	md, err := bounded(ctx, func() (schemaregistry.SchemaMetadata, error) {
-		if version == 0 {
-			return r.client.GetLatestSchemaMetadata(subject)
+	if version == 0 {
+		var latest schemaJSON
+		if err := r.raw(ctx, http.MethodGet, "/subjects/"+url.PathEscape(subject)+"/versions/latest", nil, &latest); err != nil {
+			return platform.SchemaVersion{}, r.translate(err, subject)
 		}
+		latest.Subject = subject
+		return latest.version(), nil
+	}
+	md, err := bounded(ctx, func() (schemaregistry.SchemaMetadata, error) {
 		return r.client.GetSchemaMetadata(subject, version)
 	})
 	if err != nil {
@@ -254,7 +260,6 @@ func (r *Registry) Register(ctx context.Context, subject string, def platform.Sc
 	if err != nil {
 		return platform.SchemaVersion{}, r.translate(err, subject)
 	}
-	_ = r.client.ClearLatestCaches()
 	if md.Version == 0 {
 		// Older registries answer with the id only.
 		v, err := bounded(ctx, func() (int, error) { return r.client.GetVersion(subject, si, false) })
@@ -288,6 +293,5 @@ func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def p
 // DeleteVersion deletes a version: softly, or for good once soft-deleted.
 func (r *Registry) DeleteVersion(ctx context.Context, subject string, version int, permanent bool) error {
 	_, err := bounded(ctx, func() (int, error) { return r.client.DeleteSubjectVersion(subject, version, permanent) })
-	_ = r.client.ClearLatestCaches()
 	return r.translate(err, subject)
 }

@@ -31,7 +31,9 @@ func newRegistry(t *testing.T) *Registry {
 	return r
 }
 
-func avro(s string) platform.SchemaDef { return platform.SchemaDef{Type: platform.SchemaAvro, Schema: s} }
+func avro(s string) platform.SchemaDef {
+	return platform.SchemaDef{Type: platform.SchemaAvro, Schema: s}
+}
 
 func TestRegisterEvolveAndRefuse(t *testing.T) {
 	ctx := context.Background()
