@@ -57,30 +57,34 @@ type Resolver interface {
 
 // Options are the HTML front door's dependencies.
 type Options struct {
-	Topics   TopicService
-	Me       CallerService
-	Outlooks Outlooks
-	Sessions Sessions
-	Resolver Resolver
-	BaseURL  string
-	Logger   *slog.Logger
+	Topics     TopicService
+	Connectors ConnectorService
+	Schemas    SchemaService
+	Me         CallerService
+	Outlooks   Outlooks
+	Sessions   Sessions
+	Resolver   Resolver
+	BaseURL    string
+	Logger     *slog.Logger
 }
 
 // Handlers serve the portal's pages.
 type Handlers struct {
-	topics   TopicService
-	me       CallerService
-	outlooks Outlooks
-	sessions Sessions
-	resolver Resolver
-	baseURL  string
-	log      *slog.Logger
-	csrf     *http.CrossOriginProtection
+	topics     TopicService
+	connectors ConnectorService
+	schemas    SchemaService
+	me         CallerService
+	outlooks   Outlooks
+	sessions   Sessions
+	resolver   Resolver
+	baseURL    string
+	log        *slog.Logger
+	csrf       *http.CrossOriginProtection
 }
 
 // New returns the HTML front door.
 func New(o Options) *Handlers {
-	return &Handlers{topics: o.Topics, me: o.Me, outlooks: o.Outlooks, sessions: o.Sessions, resolver: o.Resolver,
+	return &Handlers{topics: o.Topics, connectors: o.Connectors, schemas: o.Schemas, me: o.Me, outlooks: o.Outlooks, sessions: o.Sessions, resolver: o.Resolver,
 		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 
@@ -97,6 +101,8 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/context", h.switchContext)
 	h.registerTopics(route)
 	h.registerMetrics(route)
+	h.registerConnectors(route)
+	h.registerSchemas(route)
 }
 
 // render writes a page: the whole document, or only the main column when

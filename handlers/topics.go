@@ -227,7 +227,7 @@ func (h *Handlers) confirmDelete(c echo.Context) error {
 	}
 	p.Subtitle = t.Name
 	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
-	return h.render(c, http.StatusOK, p, views.TopicDelete(p, t.Name, t.Identifier, "", ""))
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, topicDeletion(p, t, "", "")))
 }
 
 // deleteTopic deletes once the person typed the topic's identifier (or
@@ -248,10 +248,16 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 		p.Subtitle = t.Name
 		p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
 		return h.render(c, http.StatusUnprocessableEntity, p,
-			views.TopicDelete(p, t.Name, t.Identifier, typed, "Type "+t.Identifier+" exactly to confirm."))
+			views.ConfirmDelete(p, topicDeletion(p, t, typed, "Type "+t.Identifier+" exactly to confirm.")))
 	}
 	if err := h.topics.Delete(ctx, bu, stage, t.Name); err != nil {
 		return err
 	}
 	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))
+}
+
+func topicDeletion(p views.Page, t service.TopicDetail, typed, problem string) views.Deletion {
+	return views.Deletion{Kind: "topic", Name: t.Name, Identifier: t.Identifier, Typed: typed, Problem: problem,
+		Consequence: "every record in it is deleted, and producers and consumers using it will fail. This cannot be undone.",
+		Action:      p.Context.Path("topic", t.Name, "delete"), Cancel: p.Context.Path("topic", t.Name)}
 }

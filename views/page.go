@@ -102,5 +102,7 @@ func (p Page) NavContext() *Context {
 // Resources are the resource types of the navigation, in order.
 var Resources = []struct{ ID, Label string }{
 	{"topics", "Topics"},
+	{"connectors", "Connectors"},
+	{"schemas", "Schemas"},
 	{"metrics", "Cluster metrics"},
 }

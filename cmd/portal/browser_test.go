@@ -34,6 +34,12 @@ func chromium(t *testing.T) string {
 
 func newBrowser(t *testing.T, tp *testPortal) *browser {
 	t.Helper()
+	// Not t.TempDir: Chromium may still write its profile while the test's
+	// own cleanup removes it, which fails the test.
+	profile, err := os.MkdirTemp("", "portal-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
 		chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -41,13 +47,20 @@ func newBrowser(t *testing.T, tp *testPortal) *browser {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1440, 960),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1440, 1100),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelCtx()
+		cancelAlloc()
+		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("starting Chromium: %v", err)
 	}
@@ -70,7 +83,7 @@ func (b *browser) signIn(user string) {
 		chromedp.Click("#sign-in", chromedp.ByID),
 		chromedp.WaitVisible(`button[data-user="`+user+`"]`),
 		chromedp.Click(`button[data-user="`+user+`"]`),
-		chromedp.WaitVisible(`[data-user="`+user+`"]`),
+		chromedp.WaitVisible(`p[data-user="`+user+`"]`),
 	)
 }
 
@@ -112,9 +125,9 @@ func (b *browser) screenshot(name string) {
 		dir = b.t.TempDir()
 	}
 	var buf []byte
-	// Settle htmx's class swaps and scroll to the top, so that the fixed
-	// sidebar is drawn where a person sees it.
-	b.run(chromedp.Evaluate(`window.scrollTo(0, 0)`, nil), chromedp.Sleep(100*time.Millisecond), chromedp.FullScreenshot(&buf, 100))
+	// The viewport as a person sees it (a full-page capture would draw the
+	// fixed sidebar cut short), after htmx's class swaps settle.
+	b.run(chromedp.Evaluate(`window.scrollTo(0, 0)`, nil), chromedp.Sleep(100*time.Millisecond), chromedp.CaptureScreenshot(&buf))
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
 		b.t.Fatal(err)
 	}

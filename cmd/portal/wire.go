@@ -88,7 +88,7 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 		Secrets: sessionSecrets(cfg), MaxAge: cfg.Session.MaxAge, Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login,
 	})
 	pages := handlers.New(handlers.Options{
-		Topics: topics, Me: me, Outlooks: guard, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Topics: topics, Connectors: connectors, Schemas: schemas, Me: me, Outlooks: guard, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,

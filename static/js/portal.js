@@ -3,6 +3,7 @@
 // Pages work without it; it only makes them quicker to use.
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");
   var KEY = "rms.context";
   var AUTO = "rms.autoReload";
 
@@ -128,7 +129,38 @@
     var input = $("name"), out = $("name-preview");
     if (!input || !out) return;
     var id = input.value.trim().toLowerCase().replace(/[_. ]/g, "-");
-    out.textContent = (input.dataset.prefix || "") + (id || "…");
+    out.textContent = (input.dataset.prefix || "") + (id || "…") + (input.dataset.suffix || "");
+  }
+
+  // Adds an empty key/value row to a configuration table.
+  function addRow() {
+    var rows = document.querySelectorAll("#config-rows .config-row");
+    if (!rows.length) return;
+    var last = rows[rows.length - 1];
+    var row = last.cloneNode(true);
+    var n = rows.length;
+    row.dataset.key = "";
+    row.querySelectorAll("input, select").forEach(function (el) {
+      el.value = "";
+      if (el.tagName === "SELECT") {
+        var input = document.createElement("input");
+        input.name = "value";
+        input.className = el.className;
+        el.replaceWith(input);
+        el = input;
+      }
+      if (el.type === "password") el.type = "text";
+      el.id = (el.name === "key" ? "key-" : "value-") + n;
+    });
+    row.querySelectorAll("p, span").forEach(function (x) { x.remove(); });
+    var labels = row.querySelectorAll("label");
+    if (labels.length === 2) {
+      labels[0].htmlFor = "key-" + n;
+      labels[1].htmlFor = "value-" + n;
+      labels[1].textContent = "Value";
+    }
+    last.parentNode.appendChild(row);
+    row.querySelector("input").focus();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -152,10 +184,19 @@
   document.addEventListener("click", function (e) {
     var t = e.target;
     if (t && t.classList && t.classList.contains("toast-close")) t.closest(".toast").remove();
+    if (t && t.id === "add-row") addRow();
   });
 
   document.addEventListener("input", function (e) {
     if (e.target && e.target.id === "name") preview();
+  });
+
+  // The subject's suffix follows the key/value choice.
+  document.addEventListener("change", function (e) {
+    if (e.target && e.target.name === "subject_type" && $("name")) {
+      $("name").dataset.suffix = "-" + e.target.value;
+      preview();
+    }
   });
 
   document.addEventListener("toast", function (e) {

@@ -1,0 +1,383 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// ConnectorService is what the connector pages need.
+type ConnectorService interface {
+	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Connector], error)
+	Get(ctx context.Context, bu, stage, name string, showConfig bool) (service.Connector, error)
+	Plugins(ctx context.Context, bu, stage string) ([]platform.ConnectorPlugin, error)
+	Definition(ctx context.Context, bu, stage, class string) (platform.ConnectorDefinition, error)
+	Create(ctx context.Context, bu, stage string, in service.NewConnector) (service.Connector, error)
+	Update(ctx context.Context, bu, stage, name string, config map[string]string) (service.Connector, error)
+	Delete(ctx context.Context, bu, stage, name string) error
+	Pause(ctx context.Context, bu, stage, name string) error
+	Resume(ctx context.Context, bu, stage, name string) error
+	Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error
+}
+
+func (h *Handlers) registerConnectors(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/connectors", h.listConnectors)
+	route(http.MethodGet, "/:bu/:stage/connectors/new", h.newConnector)
+	route(http.MethodPost, "/:bu/:stage/connectors", h.createConnector)
+	route(http.MethodGet, "/:bu/:stage/connector/:name", h.showConnector)
+	route(http.MethodGet, "/:bu/:stage/connector/:name/edit", h.editConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/edit", h.updateConnector)
+	route(http.MethodGet, "/:bu/:stage/connector/:name/delete", h.confirmDeleteConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/delete", h.deleteConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/:action", h.connectorLifecycle)
+}
+
+func (h *Handlers) listConnectors(c echo.Context) error {
+	bu, stage := c.Param("bu"), c.Param("stage")
+	p, err := h.page(c, "Connectors", "connectors", bu, stage)
+	if err != nil {
+		return err
+	}
+	q := service.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	res, err := h.connectors.List(c.Request().Context(), bu, stage, q)
+	if err != nil {
+		return err
+	}
+	l := views.ConnectorList{Items: res.Items, Total: res.Total, Search: q.Search, Next: res.NextPageToken, Self: c.Request().URL.RequestURI()}
+	for _, x := range res.Items {
+		l.Poll = l.Poll || x.State == platform.StateProvisioning
+	}
+	p.Subtitle = p.Context.Prefix + "*-connector"
+	return h.render(c, http.StatusOK, p, views.ConnectorsPage(p, l))
+}
+
+func (h *Handlers) connectorPage(c echo.Context, title string, extra ...views.Crumb) (views.Page, error) {
+	p, err := h.page(c, title, "connectors", c.Param("bu"), c.Param("stage"))
+	if err != nil {
+		return p, err
+	}
+	p.Crumbs = crumbs(p.Context, "connectors", extra...)
+	return p, nil
+}
+
+func (h *Handlers) showConnector(c echo.Context) error {
+	p, err := h.connectorPage(c, "Connector")
+	if err != nil {
+		return err
+	}
+	x, err := h.connectors.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), true)
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = x.Identifier, x.Name
+	p.Crumbs = crumbs(p.Context, "connectors", views.Crumb{Label: x.Identifier})
+	return h.render(c, http.StatusOK, p, views.ConnectorPage(p, x))
+}
+
+// connectorLifecycle runs pause, resume, restart and restart-failed; htmx
+// gets the refreshed status, a plain form the detail page.
+func (h *Handlers) connectorLifecycle(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	ctx := c.Request().Context()
+	var err error
+	var done string
+	switch c.Param("action") {
+	case "pause":
+		err, done = h.connectors.Pause(ctx, bu, stage, name), "Pause requested."
+	case "resume":
+		err, done = h.connectors.Resume(ctx, bu, stage, name), "Resume requested."
+	case "restart":
+		err, done = h.connectors.Restart(ctx, bu, stage, name, false), "Restart requested."
+	case "restart-failed":
+		err, done = h.connectors.Restart(ctx, bu, stage, name, true), "Restart of the failed tasks requested."
+	default:
+		return echo.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	p, err := h.connectorPage(c, "Connector")
+	if err != nil {
+		return err
+	}
+	x, err := h.connectors.Get(ctx, bu, stage, name, false)
+	if err != nil {
+		return err
+	}
+	if isHTMX(c) {
+		trigger(c, "success", done)
+		return renderFragment(c, http.StatusOK, views.ConnectorStatus(p, x))
+	}
+	h.sessions.AddToast(c.Response(), c.Request(), toastOK(done))
+	return c.Redirect(http.StatusSeeOther, p.Context.Path("connector", x.Name))
+}
+
+// connectorForm starts a form, with the class's settings as rows.
+func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg map[string]string) views.ConnectorForm {
+	ctx := c.Request().Context()
+	f := views.ConnectorForm{Prefix: p.Context.Prefix, Class: class, Errors: map[string]string{},
+		Cancel: p.Context.Path("connectors"), Action: p.Context.Path("connectors"), ClassURL: p.Context.Path("connectors", "new")}
+	f.Classes, _ = h.connectors.Plugins(ctx, p.Context.BU, p.Context.Stage)
+	var def *platform.ConnectorDefinition
+	if class != "" {
+		if d, err := h.connectors.Definition(ctx, p.Context.BU, p.Context.Stage, class); err == nil {
+			def = &d
+		}
+	}
+	f.Rows = connectorRows(def, cfg)
+	return f
+}
+
+// connectorRows lays out a configuration: the class's settings (required
+// first), then other keys, then a few empty rows for more.
+func connectorRows(def *platform.ConnectorDefinition, cfg map[string]string) []views.ConfigRow {
+	var rows []views.ConfigRow
+	seen := map[string]bool{"name": true, "connector.class": true}
+	if def != nil {
+		settings := slices.Clone(def.Settings)
+		slices.SortStableFunc(settings, func(a, b platform.ConnectorSetting) int {
+			switch {
+			case a.Required == b.Required:
+				return 0
+			case a.Required:
+				return -1
+			}
+			return 1
+		})
+		for _, s := range settings {
+			if seen[s.Name] {
+				continue
+			}
+			seen[s.Name] = true
+			help := s.Documentation
+			if s.Default != "" {
+				help = strings.TrimSpace(help + " Default: " + s.Default + ".")
+			}
+			rows = append(rows, views.ConfigRow{Key: s.Name, Value: cfg[s.Name], Help: help, Required: s.Required,
+				Secret: s.Type == "PASSWORD", Choices: s.Recommended})
+		}
+	}
+	var rest []string
+	for k := range cfg {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		rows = append(rows, views.ConfigRow{Key: k, Value: cfg[k], Secret: service.IsMask(cfg[k])})
+	}
+	for i := 0; i < 3; i++ {
+		rows = append(rows, views.ConfigRow{})
+	}
+	return rows
+}
+
+func (h *Handlers) newConnector(c echo.Context) error {
+	p, err := h.connectorPage(c, "Create connector", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	f := h.connectorForm(c, p, c.QueryParam("connector.class"), map[string]string{})
+	f.Name = c.QueryParam("name")
+	if isHTMX(c) {
+		return renderFragment(c, http.StatusOK, views.ConnectorFormView(p, f))
+	}
+	return h.render(c, http.StatusOK, p, views.ConnectorFormView(p, f))
+}
+
+// readConnectorForm reads the rows and the pasted JSON into one
+// configuration; the JSON wins for the keys it names.
+func readConnectorForm(c echo.Context, errs map[string]string) map[string]string {
+	if err := c.Request().ParseForm(); err != nil {
+		errs[""] = "the form could not be read"
+		return nil
+	}
+	form := c.Request().PostForm
+	cfg := map[string]string{}
+	keys, values := form["key"], form["value"]
+	for i, k := range keys {
+		k = strings.TrimSpace(k)
+		if k == "" || i >= len(values) || strings.TrimSpace(values[i]) == "" {
+			continue
+		}
+		cfg[k] = strings.TrimSpace(values[i])
+	}
+	if raw := strings.TrimSpace(form.Get("config_json")); raw != "" {
+		var pasted map[string]any
+		if err := json.Unmarshal([]byte(raw), &pasted); err != nil {
+			errs["config_json"] = "not a JSON object of settings: " + err.Error()
+		}
+		for k, v := range pasted {
+			switch x := v.(type) {
+			case string:
+				cfg[k] = x
+			case float64, bool:
+				cfg[k] = fmt.Sprint(x)
+			default:
+				errs["config_json"] = fmt.Sprintf("the value of %s must be a string, number or boolean", k)
+			}
+		}
+	}
+	if class := strings.TrimSpace(form.Get("connector.class")); class != "" {
+		cfg["connector.class"] = class
+	}
+	return cfg
+}
+
+// connectorFormFailed shows the form again with the problems on their rows.
+func (h *Handlers) connectorFormFailed(c echo.Context, p views.Page, f views.ConnectorForm, err error) error {
+	ps := fault.Problems(err)
+	if len(ps) == 0 {
+		return err
+	}
+	for _, e := range ps {
+		switch {
+		case e.Kind == fault.AlreadyExists:
+			f.Errors["name"] = e.Message
+		case e.Field != "" && e.Kind.IsValidation():
+			f.Errors[e.Field] = e.Message
+		default:
+			f.Errors[""] = e.Message
+		}
+	}
+	// A problem on a key without a row gets one, so that it shows.
+	for field := range f.Errors {
+		if key, ok := strings.CutPrefix(field, "config."); ok && key != "connector.class" &&
+			!slices.ContainsFunc(f.Rows, func(r views.ConfigRow) bool { return r.Key == key }) {
+			f.Rows = append([]views.ConfigRow{{Key: key}}, f.Rows...)
+		}
+	}
+	if isHTMX(c) {
+		return renderFragment(c, http.StatusUnprocessableEntity, views.ConnectorFormView(p, f))
+	}
+	status := explain(err, "").status
+	if status == http.StatusBadRequest {
+		status = http.StatusUnprocessableEntity
+	}
+	return h.render(c, status, p, views.ConnectorFormView(p, f))
+}
+
+func (h *Handlers) createConnector(c echo.Context) error {
+	bu, stage := c.Param("bu"), c.Param("stage")
+	p, err := h.connectorPage(c, "Create connector", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	errs := map[string]string{}
+	cfg := readConnectorForm(c, errs)
+	f := h.connectorForm(c, p, cfg["connector.class"], cfg)
+	f.Name, f.JSON = strings.TrimSpace(c.FormValue("name")), c.FormValue("config_json")
+	if len(errs) > 0 {
+		f.Errors = errs
+		return h.connectorFormFailed(c, p, f, fault.Invalid("config_json", "%s", errs["config_json"]))
+	}
+	x, err := h.connectors.Create(c.Request().Context(), bu, stage, service.NewConnector{Name: f.Name, Config: cfg})
+	if err != nil {
+		return h.connectorFormFailed(c, p, f, err)
+	}
+	return h.done(c, "Connector "+x.Name+" created; it is provisioning.", p.Context.Path("connector", x.Name))
+}
+
+func (h *Handlers) editConnector(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	p, err := h.connectorPage(c, "Edit connector")
+	if err != nil {
+		return err
+	}
+	x, err := h.connectors.Get(c.Request().Context(), bu, stage, name, true)
+	if err != nil {
+		return err
+	}
+	f := h.editForm(c, p, x, x.Config)
+	return h.render(c, http.StatusOK, p, views.ConnectorFormView(p, f))
+}
+
+func (h *Handlers) editForm(c echo.Context, p views.Page, x service.Connector, cfg map[string]string) views.ConnectorForm {
+	p.Title, p.Subtitle = "Edit "+x.Identifier, x.Name
+	f := h.connectorForm(c, p, x.Class, cfg)
+	f.Edit, f.Name = true, x.Name
+	f.Action, f.Cancel = p.Context.Path("connector", x.Name, "edit"), p.Context.Path("connector", x.Name)
+	return f
+}
+
+func (h *Handlers) updateConnector(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	p, err := h.connectorPage(c, "Edit connector")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	cur, err := h.connectors.Get(ctx, bu, stage, name, false)
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = "Edit "+cur.Identifier, cur.Name
+	p.Crumbs = crumbs(p.Context, "connectors", views.Crumb{Label: cur.Identifier, Href: p.Context.Path("connector", cur.Name)}, views.Crumb{Label: "edit"})
+	errs := map[string]string{}
+	cfg := readConnectorForm(c, errs)
+	f := h.editForm(c, p, cur, cfg)
+	f.JSON = c.FormValue("config_json")
+	if len(errs) > 0 {
+		f.Errors = errs
+		return h.connectorFormFailed(c, p, f, fault.Invalid("config_json", "%s", errs["config_json"]))
+	}
+	x, err := h.connectors.Update(ctx, bu, stage, cur.Name, cfg)
+	if err != nil {
+		return h.connectorFormFailed(c, p, f, err)
+	}
+	return h.done(c, "Connector "+x.Name+" saved; it is provisioning the change.", p.Context.Path("connector", x.Name))
+}
+
+func connectorDeletion(p views.Page, x service.Connector, typed, problem string) views.Deletion {
+	return views.Deletion{Kind: "connector", Name: x.Name, Identifier: x.Identifier, Typed: typed, Problem: problem,
+		Consequence: "the connector stops and its configuration is removed; its topics stay.",
+		Action:      p.Context.Path("connector", x.Name, "delete"), Cancel: p.Context.Path("connector", x.Name)}
+}
+
+func (h *Handlers) confirmDeleteConnector(c echo.Context) error {
+	x, p, err := h.connectorForDeletion(c)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, connectorDeletion(p, x, "", "")))
+}
+
+func (h *Handlers) connectorForDeletion(c echo.Context) (service.Connector, views.Page, error) {
+	p, err := h.connectorPage(c, "Delete connector")
+	if err != nil {
+		return service.Connector{}, p, err
+	}
+	x, err := h.connectors.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), false)
+	if err != nil {
+		return x, p, err
+	}
+	p.Subtitle = x.Name
+	p.Crumbs = crumbs(p.Context, "connectors", views.Crumb{Label: x.Identifier, Href: p.Context.Path("connector", x.Name)}, views.Crumb{Label: "delete"})
+	return x, p, nil
+}
+
+func (h *Handlers) deleteConnector(c echo.Context) error {
+	x, p, err := h.connectorForDeletion(c)
+	if err != nil {
+		return err
+	}
+	typed := strings.TrimSpace(c.FormValue("confirm"))
+	if typed != x.Identifier && typed != x.Name {
+		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, connectorDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
+	}
+	if err := h.connectors.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), x.Name); err != nil {
+		return err
+	}
+	return h.done(c, "Connector "+x.Name+" deleted.", p.Context.Path("connectors"))
+}

@@ -1,0 +1,277 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// SchemaService is what the schema pages need.
+type SchemaService interface {
+	List(ctx context.Context, bu, stage string, latestOnly bool, q service.ListQuery) (service.Page[platform.SchemaVersion], error)
+	Versions(ctx context.Context, bu, stage, subject string) ([]platform.SchemaVersion, error)
+	Create(ctx context.Context, bu, stage string, in service.NewSchema) (platform.SchemaVersion, error)
+	Update(ctx context.Context, bu, stage, subject string, in service.SchemaDef) (platform.SchemaVersion, error)
+	Check(ctx context.Context, bu, stage, subject string, in service.SchemaDef) (platform.Compatibility, error)
+	Delete(ctx context.Context, bu, stage, subject, version string, permanent bool) error
+}
+
+func (h *Handlers) registerSchemas(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/schemas", h.listSchemas)
+	route(http.MethodGet, "/:bu/:stage/schemas/new", h.newSchema)
+	route(http.MethodPost, "/:bu/:stage/schemas", h.createSchema)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject", h.showSubject)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject/new-version", h.newVersion)
+	route(http.MethodPost, "/:bu/:stage/schema/:subject/new-version", h.registerVersion)
+	route(http.MethodPost, "/:bu/:stage/schema/:subject/check", h.checkVersion)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject/:version/delete", h.confirmDeleteVersion)
+	route(http.MethodPost, "/:bu/:stage/schema/:subject/:version/delete", h.deleteVersion)
+}
+
+func (h *Handlers) schemaPage(c echo.Context, title string, extra ...views.Crumb) (views.Page, error) {
+	p, err := h.page(c, title, "schemas", c.Param("bu"), c.Param("stage"))
+	if err != nil {
+		return p, err
+	}
+	p.Crumbs = crumbs(p.Context, "schemas", extra...)
+	return p, nil
+}
+
+func (h *Handlers) listSchemas(c echo.Context) error {
+	p, err := h.schemaPage(c, "Schemas")
+	if err != nil {
+		return err
+	}
+	latest := c.QueryParam("all") != "1"
+	q := service.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	res, err := h.schemas.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), latest, q)
+	if err != nil {
+		return err
+	}
+	p.Subtitle = p.Context.Prefix + "*-key, " + p.Context.Prefix + "*-value"
+	return h.render(c, http.StatusOK, p, views.SchemasPage(p, views.SchemaList{Items: res.Items, Total: res.Total, Search: q.Search,
+		LatestOnly: latest, Next: res.NextPageToken}))
+}
+
+// showSubject shows a version (?version=, the latest by default) or the
+// differences between two (?from=&to=).
+func (h *Handlers) showSubject(c echo.Context) error {
+	p, err := h.schemaPage(c, "Schema")
+	if err != nil {
+		return err
+	}
+	vs, err := h.schemas.Versions(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"))
+	if err != nil {
+		return err
+	}
+	find := func(raw string) (*platform.SchemaVersion, error) {
+		n, err := strconv.Atoi(raw)
+		for i := range vs {
+			if err == nil && vs[i].Version == n {
+				return &vs[i], nil
+			}
+		}
+		return nil, fault.New(fault.NotFound, "version %s of %s not found", raw, vs[0].Subject)
+	}
+	s := views.Subject{Name: vs[0].Subject, Versions: vs, Selected: vs[len(vs)-1]}
+	if raw := c.QueryParam("version"); raw != "" {
+		v, err := find(raw)
+		if err != nil {
+			return err
+		}
+		s.Selected = *v
+	}
+	if c.QueryParam("from") != "" || c.QueryParam("to") != "" {
+		if s.From, err = find(c.QueryParam("from")); err != nil {
+			return err
+		}
+		if s.To, err = find(c.QueryParam("to")); err != nil {
+			return err
+		}
+	}
+	ident := strings.TrimPrefix(s.Name, p.Context.Prefix)
+	p.Title, p.Subtitle = ident, s.Name
+	p.Crumbs = crumbs(p.Context, "schemas", views.Crumb{Label: ident})
+	return h.render(c, http.StatusOK, p, views.SubjectPage(p, s))
+}
+
+func (h *Handlers) newSchema(c echo.Context) error {
+	p, err := h.schemaPage(c, "Register schema", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	f := views.SchemaForm{NewSubject: true, Action: p.Context.Path("schemas"), Prefix: p.Context.Prefix, SubjectType: "value",
+		SchemaType: "AVRO", Errors: map[string]string{}, Cancel: p.Context.Path("schemas"),
+		Schema: "{\n  \"type\": \"record\",\n  \"name\": \"Example\",\n  \"fields\": [\n    {\"name\": \"id\", \"type\": \"string\"}\n  ]\n}"}
+	return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
+}
+
+// schemaFormFailed shows the form again with the problems by field.
+func (h *Handlers) schemaFormFailed(c echo.Context, p views.Page, f views.SchemaForm, err error) error {
+	ps := fault.Problems(err)
+	if len(ps) == 0 {
+		return err
+	}
+	for _, e := range ps {
+		switch {
+		case e.Kind == fault.AlreadyExists && f.NewSubject:
+			f.Errors["topic"] = e.Message
+		case e.Field != "" && e.Kind.IsValidation():
+			f.Errors[e.Field] = e.Message
+		default:
+			f.Errors[""] = e.Message
+		}
+	}
+	if isHTMX(c) {
+		return renderFragment(c, http.StatusUnprocessableEntity, views.SchemaFormView(p, f))
+	}
+	status := explain(err, "").status
+	if status == http.StatusBadRequest {
+		status = http.StatusUnprocessableEntity
+	}
+	return h.render(c, status, p, views.SchemaFormView(p, f))
+}
+
+func (h *Handlers) createSchema(c echo.Context) error {
+	p, err := h.schemaPage(c, "Register schema", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	f := views.SchemaForm{NewSubject: true, Action: p.Context.Path("schemas"), Prefix: p.Context.Prefix, Errors: map[string]string{},
+		Cancel: p.Context.Path("schemas"), Topic: strings.TrimSpace(c.FormValue("topic")), SubjectType: c.FormValue("subject_type"),
+		SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
+	v, err := h.schemas.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"), service.NewSchema{Topic: f.Topic,
+		SubjectType: f.SubjectType, SchemaDef: service.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}})
+	if err != nil {
+		return h.schemaFormFailed(c, p, f, err)
+	}
+	return h.done(c, "Subject "+v.Subject+" registered (version 1).", p.Context.Path("schema", v.Subject))
+}
+
+// versionForm reads a new-version form, or starts one from the latest.
+func (h *Handlers) versionForm(c echo.Context) (views.Page, views.SchemaForm, error) {
+	p, err := h.schemaPage(c, "New version")
+	if err != nil {
+		return p, views.SchemaForm{}, err
+	}
+	vs, err := h.schemas.Versions(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"))
+	if err != nil {
+		return p, views.SchemaForm{}, err
+	}
+	latest := vs[len(vs)-1]
+	ident := strings.TrimPrefix(latest.Subject, p.Context.Prefix)
+	p.Title, p.Subtitle = "New version of "+ident, latest.Subject
+	p.Crumbs = crumbs(p.Context, "schemas", views.Crumb{Label: ident, Href: p.Context.Path("schema", latest.Subject)}, views.Crumb{Label: "new version"})
+	f := views.SchemaForm{Subject: latest.Subject, Action: p.Context.Path("schema", latest.Subject, "new-version"),
+		CheckURL: p.Context.Path("schema", latest.Subject, "check"), Errors: map[string]string{},
+		Cancel: p.Context.Path("schema", latest.Subject), SchemaType: latest.Type, Schema: views.Pretty(latest.Schema)}
+	if c.Request().Method == http.MethodPost {
+		f.SchemaType, f.Schema = c.FormValue("schema_type"), c.FormValue("schema")
+	}
+	return p, f, nil
+}
+
+func (h *Handlers) newVersion(c echo.Context) error {
+	p, f, err := h.versionForm(c)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
+}
+
+// registerVersion registers, or (action=check, without JavaScript) shows
+// the registry's verdict first.
+func (h *Handlers) registerVersion(c echo.Context) error {
+	p, f, err := h.versionForm(c)
+	if err != nil {
+		return err
+	}
+	def := service.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}
+	ctx := c.Request().Context()
+	if c.FormValue("action") == "check" {
+		res, err := h.schemas.Check(ctx, c.Param("bu"), c.Param("stage"), f.Subject, def)
+		if err != nil {
+			return h.schemaFormFailed(c, p, f, err)
+		}
+		f.Check = &res
+		return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
+	}
+	v, err := h.schemas.Update(ctx, c.Param("bu"), c.Param("stage"), f.Subject, def)
+	if err != nil {
+		return h.schemaFormFailed(c, p, f, err)
+	}
+	return h.done(c, "Version "+strconv.Itoa(v.Version)+" of "+v.Subject+" registered.", p.Context.Path("schema", v.Subject))
+}
+
+// checkVersion answers the form's htmx compatibility check.
+func (h *Handlers) checkVersion(c echo.Context) error {
+	def := service.SchemaDef{SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
+	res, err := h.schemas.Check(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), def)
+	if err != nil {
+		if ps := fault.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
+			res = platform.Compatibility{Messages: []string{ps[0].Message}, Level: "invalid schema"}
+			return renderFragment(c, http.StatusOK, views.CompatResult(res))
+		}
+		return err
+	}
+	return renderFragment(c, http.StatusOK, views.CompatResult(res))
+}
+
+func (h *Handlers) versionDeletion(c echo.Context) (views.Page, views.Deletion, error) {
+	p, err := h.schemaPage(c, "Delete schema version")
+	if err != nil {
+		return p, views.Deletion{}, err
+	}
+	vs, err := h.schemas.Versions(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"))
+	if err != nil {
+		return p, views.Deletion{}, err
+	}
+	subject, version := vs[0].Subject, c.Param("version")
+	ident := strings.TrimPrefix(subject, p.Context.Prefix)
+	p.Subtitle = subject + " version " + version
+	p.Crumbs = crumbs(p.Context, "schemas", views.Crumb{Label: ident, Href: p.Context.Path("schema", subject)}, views.Crumb{Label: "delete"})
+	return p, views.Deletion{Kind: "schema version", Name: subject + " version " + version, Identifier: ident + " v" + version,
+		Consequence: "consumers that look this version up by id fail once it is deleted for good.",
+		Action:      p.Context.Path("schema", subject, version, "delete"), Cancel: p.Context.Path("schema", subject) + "?version=" + version,
+		Permanent: true}, nil
+}
+
+func (h *Handlers) confirmDeleteVersion(c echo.Context) error {
+	p, d, err := h.versionDeletion(c)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+}
+
+// deleteVersion soft-deletes, then hard-deletes when asked to.
+func (h *Handlers) deleteVersion(c echo.Context) error {
+	p, d, err := h.versionDeletion(c)
+	if err != nil {
+		return err
+	}
+	if d.Typed = strings.TrimSpace(c.FormValue("confirm")); d.Typed != d.Identifier {
+		d.Problem = "Type " + d.Identifier + " exactly to confirm."
+		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
+	}
+	ctx, bu, stage, subject, version := c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), c.Param("version")
+	if err := h.schemas.Delete(ctx, bu, stage, subject, version, false); err != nil {
+		return err
+	}
+	msg := "Version " + version + " deleted (soft)."
+	if c.FormValue("permanent") == "true" {
+		if err := h.schemas.Delete(ctx, bu, stage, subject, version, true); err != nil {
+			return err
+		}
+		msg = "Version " + version + " deleted for good."
+	}
+	return h.done(c, msg, p.Context.Path("schemas"))
+}
