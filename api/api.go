@@ -48,6 +48,8 @@ type Options struct {
 	Metrics    MetricsService
 	Connectors ConnectorService
 	Schemas    SchemaService
+	Accounts   AccountService
+	Pools      PoolService
 	Me         CallerService
 	Verifier   TokenVerifier
 	Docs       *Docs
@@ -60,6 +62,8 @@ type API struct {
 	metrics    MetricsService
 	connectors ConnectorService
 	schemas    SchemaService
+	accounts   AccountService
+	pools      PoolService
 	me         CallerService
 	verifier   TokenVerifier
 	docs       *Docs
@@ -68,7 +72,8 @@ type API struct {
 
 // New returns the API.
 func New(o Options) *API {
-	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger}
+	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger}
 }
 
 // Register mounts the API and its documentation on e.
@@ -84,6 +89,8 @@ func (a *API) Register(e *echo.Echo) {
 	a.registerMetrics(route)
 	a.registerConnectors(route)
 	a.registerSchemas(route)
+	a.registerAccounts(route)
+	a.registerPools(route)
 	if a.docs != nil {
 		a.docs.Register(e)
 	}

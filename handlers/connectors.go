@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/fault"
@@ -237,19 +238,8 @@ func readConnectorForm(c echo.Context, errs map[string]string) map[string]string
 
 // connectorFormFailed shows the form again with the problems on their rows.
 func (h *Handlers) connectorFormFailed(c echo.Context, p views.Page, f views.ConnectorForm, err error) error {
-	ps := fault.Problems(err)
-	if len(ps) == 0 {
+	if !fieldErrors(err, f.Errors, "name") {
 		return err
-	}
-	for _, e := range ps {
-		switch {
-		case e.Kind == fault.AlreadyExists:
-			f.Errors["name"] = e.Message
-		case e.Field != "" && e.Kind.IsValidation():
-			f.Errors[e.Field] = e.Message
-		default:
-			f.Errors[""] = e.Message
-		}
 	}
 	// A problem on a key without a row gets one, so that it shows.
 	for field := range f.Errors {
@@ -258,14 +248,7 @@ func (h *Handlers) connectorFormFailed(c echo.Context, p views.Page, f views.Con
 			f.Rows = append([]views.ConfigRow{{Key: key}}, f.Rows...)
 		}
 	}
-	if isHTMX(c) {
-		return renderFragment(c, http.StatusUnprocessableEntity, views.ConnectorFormView(p, f))
-	}
-	status := explain(err, "").status
-	if status == http.StatusBadRequest {
-		status = http.StatusUnprocessableEntity
-	}
-	return h.render(c, status, p, views.ConnectorFormView(p, f))
+	return h.failedForm(c, p, err, func() templ.Component { return views.ConnectorFormView(p, f) })
 }
 
 func (h *Handlers) createConnector(c echo.Context) error {

@@ -60,6 +60,8 @@ type Options struct {
 	Topics     TopicService
 	Connectors ConnectorService
 	Schemas    SchemaService
+	Accounts   AccountService
+	Pools      PoolService
 	Me         CallerService
 	Outlooks   Outlooks
 	Sessions   Sessions
@@ -73,6 +75,8 @@ type Handlers struct {
 	topics     TopicService
 	connectors ConnectorService
 	schemas    SchemaService
+	accounts   AccountService
+	pools      PoolService
 	me         CallerService
 	outlooks   Outlooks
 	sessions   Sessions
@@ -80,12 +84,14 @@ type Handlers struct {
 	baseURL    string
 	log        *slog.Logger
 	csrf       *http.CrossOriginProtection
+	jobs       *bulkJobs
 }
 
 // New returns the HTML front door.
 func New(o Options) *Handlers {
-	return &Handlers{topics: o.Topics, connectors: o.Connectors, schemas: o.Schemas, me: o.Me, outlooks: o.Outlooks, sessions: o.Sessions, resolver: o.Resolver,
-		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
+	return &Handlers{topics: o.Topics, connectors: o.Connectors, schemas: o.Schemas,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, outlooks: o.Outlooks, sessions: o.Sessions, resolver: o.Resolver,
+		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection(), jobs: newBulkJobs()}
 }
 
 // addRoute registers one page that needs a session.
@@ -103,6 +109,8 @@ func (h *Handlers) Register(e *echo.Echo) {
 	h.registerMetrics(route)
 	h.registerConnectors(route)
 	h.registerSchemas(route)
+	h.registerAccounts(route)
+	h.registerPools(route)
 }
 
 // render writes a page: the whole document, or only the main column when

@@ -52,7 +52,7 @@ func (h *Handlers) context(c echo.Context, bu, stage string) *views.Context {
 	return &views.Context{
 		BU: bu, Stage: stage, Zone: o.Scope.Zone().ID, Dedicated: o.Scope.Zone().Dedicated, Role: o.Role.String(),
 		ReadOnly: o.Scope.Stage.ReadOnly, CanWrite: o.Write.Allowed, Bypass: o.Write.Bypass,
-		WriteBlockedByStage: o.Write.Denial == fault.ReadOnlyEnvironment, WholeCluster: o.WholeCluster,
+		WriteBlockedByStage: o.Write.Denial == fault.ReadOnlyEnvironment, CanManage: o.Manage.Allowed, WholeCluster: o.WholeCluster,
 		Prefix: o.Scope.Prefix(),
 	}
 }

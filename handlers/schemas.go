@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/fault"
@@ -116,28 +117,14 @@ func (h *Handlers) newSchema(c echo.Context) error {
 
 // schemaFormFailed shows the form again with the problems by field.
 func (h *Handlers) schemaFormFailed(c echo.Context, p views.Page, f views.SchemaForm, err error) error {
-	ps := fault.Problems(err)
-	if len(ps) == 0 {
+	conflict := ""
+	if f.NewSubject {
+		conflict = "topic"
+	}
+	if !fieldErrors(err, f.Errors, conflict) {
 		return err
 	}
-	for _, e := range ps {
-		switch {
-		case e.Kind == fault.AlreadyExists && f.NewSubject:
-			f.Errors["topic"] = e.Message
-		case e.Field != "" && e.Kind.IsValidation():
-			f.Errors[e.Field] = e.Message
-		default:
-			f.Errors[""] = e.Message
-		}
-	}
-	if isHTMX(c) {
-		return renderFragment(c, http.StatusUnprocessableEntity, views.SchemaFormView(p, f))
-	}
-	status := explain(err, "").status
-	if status == http.StatusBadRequest {
-		status = http.StatusUnprocessableEntity
-	}
-	return h.render(c, status, p, views.SchemaFormView(p, f))
+	return h.failedForm(c, p, err, func() templ.Component { return views.SchemaFormView(p, f) })
 }
 
 func (h *Handlers) createSchema(c echo.Context) error {

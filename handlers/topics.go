@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/fault"
@@ -115,29 +116,10 @@ func readTopicForm(c echo.Context, f *views.TopicForm) (*int, map[string]string)
 // formFailed shows the form again with the service's complaints next to
 // their fields.
 func (h *Handlers) formFailed(c echo.Context, p views.Page, f views.TopicForm, err error) error {
-	ps := fault.Problems(err)
-	if len(ps) == 0 {
+	if !fieldErrors(err, f.Errors, "name") {
 		return err
 	}
-	status := explain(err, "").status
-	for _, e := range ps {
-		switch {
-		case e.Kind == fault.AlreadyExists:
-			f.Errors["name"] = e.Message
-		case e.Field != "" && e.Kind.IsValidation():
-			f.Errors[e.Field] = e.Message
-		default:
-			f.Errors[""] = e.Message
-		}
-	}
-	if status == http.StatusBadRequest {
-		status = http.StatusUnprocessableEntity
-	}
-	if isHTMX(c) {
-		// htmx swaps 422 responses only: the form shows every error.
-		return renderFragment(c, http.StatusUnprocessableEntity, views.TopicFormView(p, f))
-	}
-	return h.render(c, status, p, views.TopicFormView(p, f))
+	return h.failedForm(c, p, err, func() templ.Component { return views.TopicFormView(p, f) })
 }
 
 func (h *Handlers) createTopic(c echo.Context) error {

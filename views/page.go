@@ -65,6 +65,8 @@ type Context struct {
 	// WriteBlockedByStage: the role could write, but not in this stage;
 	// write controls are then shown disabled rather than hidden.
 	WriteBlockedByStage bool
+	// CanManage: service accounts and identity pools may be changed.
+	CanManage bool
 	// WholeCluster: a Super Admin viewing the main unit sees every topic.
 	WholeCluster bool
 	Prefix       string
@@ -104,5 +106,7 @@ var Resources = []struct{ ID, Label string }{
 	{"topics", "Topics"},
 	{"connectors", "Connectors"},
 	{"schemas", "Schemas"},
+	{"service-accounts", "Service accounts"},
+	{"identity-pools", "Identity pools"},
 	{"metrics", "Cluster metrics"},
 }

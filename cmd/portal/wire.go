@@ -19,6 +19,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/devidp"
+	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
@@ -39,6 +40,8 @@ type portal struct {
 	clusters map[string]*embedded.Cluster
 	audit    *audit.Log
 	sampler  *service.Sampler
+	org      *embedded.Org
+	services *services
 	closers  []func()
 }
 
@@ -56,7 +59,7 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 		return nil, err
 	}
 	p := &portal{cfg: cfg, tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
-		audit: audit.NewLog(log.With("component", "audit"), 1000)}
+		audit: audit.NewLog(log.With("component", "audit"), 1000), org: embedded.NewOrg()}
 	defer func() {
 		if err != nil {
 			p.Close()
@@ -79,6 +82,13 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 	me := service.NewMe(guard)
 	connectors := service.NewConnectors(guard)
 	schemas := service.NewSchemas(guard)
+	accounts := service.NewServiceAccounts(guard)
+	filters, err := service.NewFilters()
+	if err != nil {
+		return nil, err
+	}
+	pools := service.NewIdentityPools(guard, filters)
+	p.services = &services{accounts: accounts, pools: pools, resolver: resolver}
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
@@ -88,7 +98,7 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 		Secrets: sessionSecrets(cfg), MaxAge: cfg.Session.MaxAge, Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login,
 	})
 	pages := handlers.New(handlers.Options{
-		Topics: topics, Connectors: connectors, Schemas: schemas, Me: me, Outlooks: guard, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Topics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me, Outlooks: guard, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
@@ -103,7 +113,8 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 	}
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
-	api.New(api.Options{Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Me: me, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+	api.New(api.Options{Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
+		Accounts: accounts, Pools: pools, Me: me, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 	httpserver.RegisterHealth(e, p.checks(provider), 3*time.Second)
@@ -169,15 +180,28 @@ func (p *portal) connect(log *slog.Logger) error {
 // Unconfigured port that says what is missing.
 func (p *portal) connectCloud(env *platform.Environment, ec config.Environment, log *slog.Logger) error {
 	cc := p.cfg.ConfluentCloud
+	scope := platform.IAMScope{OrganizationID: cc.OrganizationID, EnvironmentID: ec.EnvironmentID,
+		KafkaClusterID: ec.KafkaClusterID, SchemaRegistryID: ec.SchemaRegistry.ClusterID}
+	provider := ec.IdentityProviderID
 	switch {
 	case cc.Embedded:
+		// Stand-in ids, so that role bindings read like Confluent Cloud's.
+		id := env.Zone + "-" + env.Stage
+		scope = platform.IAMScope{OrganizationID: "org-dev", EnvironmentID: "env-" + id, KafkaClusterID: "lkc-" + id, SchemaRegistryID: "lsrc-" + id}
 		env.Connectors = embedded.NewConnect()
+		env.IAM, env.Pools = p.org.IAMFor(scope), p.org.PoolsFor("op-"+env.Stage)
 	case cc.Enabled():
 		client := confluent.NewClient(confluent.Options{BaseURL: cc.URL, APIKey: cc.APIKey, APISecret: cc.APISecret,
 			Timeout: p.cfg.UpstreamTimeout, Logger: log})
 		env.Connectors = confluent.NewConnect(client, ec.EnvironmentID, ec.KafkaClusterID)
+		env.IAM = confluent.NewIAM(client, scope)
+		env.Pools = platform.Unconfigured{What: "an identity provider (identity_provider_id)", Env: env.Name()}
+		if provider != "" {
+			env.Pools = confluent.NewPools(client, provider)
+		}
 	default:
-		env.Connectors = platform.Unconfigured{What: "Confluent Cloud Connect", Env: env.Name()}
+		none := platform.Unconfigured{What: "Confluent Cloud", Env: env.Name()}
+		env.Connectors, env.IAM, env.Pools = none, none, none
 	}
 	sr := ec.SchemaRegistry
 	if sr.Embedded {
@@ -223,7 +247,37 @@ func (p *portal) checks(provider *auth.Provider) []httpserver.Check {
 	return checks
 }
 
-// seed fills embedded clusters with the demo data.
+// services are the services the demo data is seeded through.
+type services struct {
+	accounts *service.ServiceAccounts
+	pools    *service.IdentityPools
+	resolver *access.Resolver
+}
+
+// seed fills the embedded platform with the demo data: topics, connectors
+// and schemas directly, service accounts and identity pools through their
+// services (so that they get their role bindings), as a platform admin.
 func (p *portal) seed(ctx context.Context, o embedded.SeedOptions) error {
-	return embedded.Seed(ctx, p.tenancy, p.envs, p.clusters, o)
+	if err := embedded.Seed(ctx, p.tenancy, p.envs, p.clusters, o); err != nil {
+		return err
+	}
+	admin := p.services.resolver.Resolve(access.Identity{Subject: "demo-seed", Username: "demo-seed", Groups: []string{p.cfg.PlatformAdminGroup}})
+	ctx = access.WithPrincipal(ctx, admin)
+	stage := p.tenancy.StageNames()[0]
+	for _, u := range p.tenancy.Units() {
+		if u.IsMain() {
+			continue
+		}
+		_, err := p.services.accounts.Create(ctx, u.ID, stage, service.NewServiceAccount{Name: "demo-app", Type: "producer",
+			Description: "Demo producer of " + u.ID})
+		if err != nil && !fault.Is(err, fault.AlreadyExists) {
+			return fmt.Errorf("seed service account of %s: %w", u.ID, err)
+		}
+		_, err = p.services.pools.Create(ctx, u.ID, stage, service.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
+			Filter: `claims.aud == "confluent" && claims.sub.startsWith("ci-` + u.ID + `")`})
+		if err != nil && !fault.Is(err, fault.AlreadyExists) {
+			return fmt.Errorf("seed identity pool of %s: %w", u.ID, err)
+		}
+	}
+	return nil
 }

@@ -121,10 +121,12 @@ type Environment struct {
 // CloudAPI is a connection to the Confluent Cloud API.
 type CloudAPI struct {
 	// Embedded starts in-process stand-ins (dev mode only).
-	Embedded  bool   `yaml:"embedded"`
-	URL       string `yaml:"url"`
-	APIKey    string `yaml:"api_key"`
-	APISecret string `yaml:"api_secret"`
+	Embedded bool `yaml:"embedded"`
+	// OrganizationID scopes role bindings.
+	OrganizationID string `yaml:"organization_id"`
+	URL            string `yaml:"url"`
+	APIKey         string `yaml:"api_key"`
+	APISecret      string `yaml:"api_secret"`
 }
 
 // Enabled reports whether a Cloud API is configured.
@@ -133,7 +135,9 @@ func (c CloudAPI) Enabled() bool { return c.Embedded || c.URL != "" || c.APIKey 
 // SchemaRegistry is a connection to a Schema Registry.
 type SchemaRegistry struct {
 	// Embedded starts an in-process registry (dev mode only).
-	Embedded  bool   `yaml:"embedded"`
+	Embedded bool `yaml:"embedded"`
+	// ClusterID (lsrc-...) scopes role bindings on subjects.
+	ClusterID string `yaml:"cluster_id"`
 	URL       string `yaml:"url"`
 	APIKey    string `yaml:"api_key"`
 	APISecret string `yaml:"api_secret"`

@@ -174,6 +174,9 @@ func (c *Config) validateCloud(p *problems) {
 		if cc.APISecret == "" {
 			p.add("confluent_cloud.api_secret", "required (use ${ENV_VAR} to read it from the environment)")
 		}
+		if cc.OrganizationID == "" {
+			p.add("confluent_cloud.organization_id", "required: the organization id, for role bindings")
+		}
 	}
 }
 

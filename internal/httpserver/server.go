@@ -156,3 +156,10 @@ func Serve(ctx context.Context, e *echo.Echo, l net.Listener, grace time.Duratio
 	}
 	return nil
 }
+
+// ExtendWriteDeadline gives one response more time than the server's
+// WriteTimeout, for the few requests that legitimately run long (bulk
+// creates). It is best effort: a writer that cannot say keeps the default.
+func ExtendWriteDeadline(w http.ResponseWriter, d time.Duration) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d))
+}

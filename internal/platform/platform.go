@@ -99,6 +99,8 @@ type Environment struct {
 	Topics     Topics
 	Connectors Connectors
 	Schemas    Schemas
+	IAM        IAM
+	Pools      IdentityPools
 }
 
 // Name identifies the environment in logs and health reports.

@@ -15,8 +15,10 @@ type Unconfigured struct {
 }
 
 var (
-	_ Connectors = Unconfigured{}
-	_ Schemas    = Unconfigured{}
+	_ Connectors    = Unconfigured{}
+	_ Schemas       = Unconfigured{}
+	_ IAM           = Unconfigured{}
+	_ IdentityPools = Unconfigured{}
 )
 
 func (u Unconfigured) err() error {
@@ -88,3 +90,55 @@ func (u Unconfigured) CheckCompatibility(context.Context, string, SchemaDef) (Co
 
 // DeleteVersion implements Schemas.
 func (u Unconfigured) DeleteVersion(context.Context, string, int, bool) error { return u.err() }
+
+// ListServiceAccounts implements IAM.
+func (u Unconfigured) ListServiceAccounts(context.Context) ([]ServiceAccount, error) {
+	return nil, u.err()
+}
+
+// GetServiceAccount implements IAM.
+func (u Unconfigured) GetServiceAccount(context.Context, string) (ServiceAccount, error) {
+	return ServiceAccount{}, u.err()
+}
+
+// CreateServiceAccount implements IAM.
+func (u Unconfigured) CreateServiceAccount(context.Context, string, string) (ServiceAccount, error) {
+	return ServiceAccount{}, u.err()
+}
+
+// DeleteServiceAccount implements IAM.
+func (u Unconfigured) DeleteServiceAccount(context.Context, string) error { return u.err() }
+
+// RoleBindings implements IAM.
+func (u Unconfigured) RoleBindings(context.Context, string) ([]RoleBinding, error) {
+	return nil, u.err()
+}
+
+// CreateRoleBinding implements IAM.
+func (u Unconfigured) CreateRoleBinding(context.Context, string, RoleBinding) (RoleBinding, error) {
+	return RoleBinding{}, u.err()
+}
+
+// DeleteRoleBinding implements IAM.
+func (u Unconfigured) DeleteRoleBinding(context.Context, string) error { return u.err() }
+
+// ListPools implements IdentityPools.
+func (u Unconfigured) ListPools(context.Context) ([]IdentityPool, error) { return nil, u.err() }
+
+// GetPool implements IdentityPools.
+func (u Unconfigured) GetPool(context.Context, string) (IdentityPool, error) {
+	return IdentityPool{}, u.err()
+}
+
+// CreatePool implements IdentityPools.
+func (u Unconfigured) CreatePool(context.Context, IdentityPool) (IdentityPool, error) {
+	return IdentityPool{}, u.err()
+}
+
+// UpdatePoolFilter implements IdentityPools.
+func (u Unconfigured) UpdatePoolFilter(context.Context, string, string) (IdentityPool, error) {
+	return IdentityPool{}, u.err()
+}
+
+// DeletePool implements IdentityPools.
+func (u Unconfigured) DeletePool(context.Context, string) error { return u.err() }

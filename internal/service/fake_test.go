@@ -155,6 +155,9 @@ type world struct {
 	topics     *Topics
 	connectors *Connectors
 	schemas    *Schemas
+	accounts   *ServiceAccounts
+	pools      *IdentityPools
+	org        *embedded.Org
 	connect    map[string]*embedded.Connect
 	audit      *audit.Log
 }
@@ -181,11 +184,15 @@ func newWorld(t *testing.T, seed ...string) *world {
 	}
 	t.Cleanup(schemas.Close)
 	envs := platform.NewEnvironments()
+	w.org = embedded.NewOrg()
 	for _, z := range ten.LandingZones() {
 		for _, st := range ten.Stages() {
 			f := newFakeTopics(seed...)
 			k := embedded.NewConnect()
-			env := &platform.Environment{Zone: z.ID, Stage: st.Name, Topics: f, Connectors: k, Schemas: schemas}
+			scope := platform.IAMScope{OrganizationID: "org-test", EnvironmentID: "env-" + z.ID + "-" + st.Name,
+				KafkaClusterID: "lkc-" + z.ID + "-" + st.Name, SchemaRegistryID: "lsrc-" + st.Name}
+			env := &platform.Environment{Zone: z.ID, Stage: st.Name, Topics: f, Connectors: k, Schemas: schemas,
+				IAM: w.org.IAMFor(scope), Pools: w.org.PoolsFor("op-" + st.Name)}
 			envs.Add(env)
 			w.clusters[env.Name()] = f
 			w.connect[env.Name()] = k
@@ -196,6 +203,12 @@ func newWorld(t *testing.T, seed ...string) *world {
 	w.topics = NewTopics(w.guard, NewSampler(time.Minute, time.Hour, 10, discard()))
 	w.connectors = NewConnectors(w.guard)
 	w.schemas = NewSchemas(w.guard)
+	w.accounts = NewServiceAccounts(w.guard)
+	filters, err := NewFilters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.pools = NewIdentityPools(w.guard, filters)
 	return w
 }
 

@@ -109,3 +109,8 @@ func paginate[T any](items []T, name func(T) string, q ListQuery) (Page[T], erro
 	}
 	return out, nil
 }
+
+// sortByName sorts items by a name, for lists assembled in the service.
+func sortByName[T any](items []T, name func(T) string) {
+	sort.Slice(items, func(i, j int) bool { return name(items[i]) < name(items[j]) })
+}

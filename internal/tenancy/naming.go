@@ -109,3 +109,13 @@ func isIdentifier(id string) bool {
 	}
 	return true
 }
+
+// QualifyPool gives the display name of an identity pool:
+// "{prefix}{id}-{type}". Full names are kept.
+func (s Scope) QualifyPool(id, kind string) string {
+	n := Normalise(id)
+	if strings.HasPrefix(n, s.Prefix()) && strings.HasSuffix(n, "-"+kind) {
+		return n
+	}
+	return s.Qualify(n) + "-" + kind
+}

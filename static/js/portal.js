@@ -193,7 +193,7 @@
 
   // The subject's suffix follows the key/value choice.
   document.addEventListener("change", function (e) {
-    if (e.target && e.target.name === "subject_type" && $("name")) {
+    if (e.target && (e.target.name === "subject_type" || e.target.hasAttribute("data-type-choice")) && $("name")) {
       $("name").dataset.suffix = "-" + e.target.value;
       preview();
     }

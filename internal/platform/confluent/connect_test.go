@@ -323,11 +323,31 @@ func TestSlowUpstreamTimesOut(t *testing.T) {
 // separately and the SDK does not carry.
 func checkDocumented(t *testing.T, calls []string) {
 	t.Helper()
-	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/confluentinc/ccloud-sdk-go-v2/connect").Output()
+	ops := documentedOps(t, "github.com/confluentinc/ccloud-sdk-go-v2/connect", "v1/api/openapi.yaml")
+	ops = append(ops, newDocumentedOp("POST", "/connect/v1/environments/{environment_id}/clusters/{kafka_cluster_id}/connectors/{connector_name}/restart"))
+	checkCalls(t, ops, calls)
+}
+
+type documentedOp struct {
+	method string
+	re     *regexp.Regexp
+}
+
+func newDocumentedOp(method, path string) documentedOp {
+	path = strings.SplitN(path, "?", 2)[0]
+	path = regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(path, "PARAM")
+	return documentedOp{strings.ToUpper(method), regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(path), "PARAM", "[^/]+") + "$")}
+}
+
+// documentedOps reads the operations of an OpenAPI document shipped in a
+// module of the SDK.
+func documentedOps(t *testing.T, module, file string) []documentedOp {
+	t.Helper()
+	dir, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module).Output()
 	if err != nil {
-		t.Fatalf("locating the SDK module: %v", err)
+		t.Fatalf("locating %s: %v", module, err)
 	}
-	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(dir)), "v1", "api", "openapi.yaml"))
+	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(dir)), file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,30 +357,25 @@ func checkDocumented(t *testing.T, calls []string) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	type op struct {
-		method string
-		re     *regexp.Regexp
-	}
-	var ops []op
+	var ops []documentedOp
 	for p, methods := range doc.Paths {
-		p = strings.SplitN(p, "?", 2)[0]
-		p = regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(p, "PARAM")
-		re := regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(p), "PARAM", "[^/]+") + "$")
 		for m := range methods {
-			ops = append(ops, op{strings.ToUpper(m), re})
+			ops = append(ops, newDocumentedOp(m, p))
 		}
 	}
-	ops = append(ops, op{"POST", regexp.MustCompile(`^/connect/v1/environments/[^/]+/clusters/[^/]+/connectors/[^/]+/restart$`)})
+	return ops
+}
+
+func checkCalls(t *testing.T, ops []documentedOp, calls []string) {
+	t.Helper()
 	for _, c := range calls {
 		method, path, _ := strings.Cut(c, " ")
 		found := false
 		for _, o := range ops {
-			if o.method == method && o.re.MatchString(path) {
-				found = true
-			}
+			found = found || (o.method == method && o.re.MatchString(path))
 		}
 		if !found {
-			t.Errorf("%s is not in the published Connect v1 API", c)
+			t.Errorf("%s is not a published Confluent Cloud operation", c)
 		}
 	}
 }

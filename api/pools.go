@@ -1,0 +1,138 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/service"
+)
+
+// PoolService is what the API needs of identity pools.
+type PoolService interface {
+	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Pool], error)
+	Get(ctx context.Context, bu, stage, id string) (service.Pool, error)
+	Create(ctx context.Context, bu, stage string, in service.NewPool) (service.Pool, error)
+	UpdateFilter(ctx context.Context, bu, stage, id, filter string) (service.Pool, error)
+	Delete(ctx context.Context, bu, stage, id string) error
+	TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (service.FilterResult, error)
+}
+
+func (a *API) registerPools(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/identity-pools", a.listPools)
+	route(http.MethodPost, "/:bu/:stage/identity-pools/test-filter", a.testFilter)
+	route(http.MethodPost, "/:bu/:stage/identity-pool", a.createPool)
+	route(http.MethodGet, "/:bu/:stage/identity-pool/:id", a.getPool)
+	route(http.MethodPatch, "/:bu/:stage/identity-pool/:id", a.updatePool)
+	route(http.MethodDelete, "/:bu/:stage/identity-pool/:id", a.deletePool)
+}
+
+type poolJSON struct {
+	ID            string        `json:"id"`
+	Name          string        `json:"name"`
+	Identifier    string        `json:"identifier"`
+	Type          string        `json:"type"`
+	Description   string        `json:"description"`
+	IdentityClaim string        `json:"identity_claim"`
+	Filter        string        `json:"filter"`
+	State         string        `json:"state,omitempty"`
+	RoleBindings  []bindingJSON `json:"role_bindings,omitempty"`
+}
+
+func poolOut(p service.Pool, withBindings bool) poolJSON {
+	out := poolJSON{ID: p.ID, Name: p.Name, Identifier: p.Identifier, Type: p.Type, Description: p.Description,
+		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
+	if withBindings {
+		out.RoleBindings = bindingsOut(p.RoleBindings)
+	}
+	return out
+}
+
+func (a *API) listPools(c echo.Context) error {
+	q, err := listQuery(c)
+	if err != nil {
+		return err
+	}
+	page, err := a.pools.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	if err != nil {
+		return err
+	}
+	out := listResponse[poolJSON]{Items: make([]poolJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	for i, p := range page.Items {
+		out.Items[i] = poolOut(p, false)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) getPool(c echo.Context) error {
+	p, err := a.pools.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, poolOut(p, true))
+}
+
+func (a *API) createPool(c echo.Context) error {
+	var in struct {
+		Name          string `json:"name"`
+		Type          string `json:"type"`
+		Description   string `json:"description"`
+		IdentityClaim string `json:"identity_claim"`
+		Filter        string `json:"filter"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	bu, stage := c.Param("bu"), c.Param("stage")
+	p, err := a.pools.Create(c.Request().Context(), bu, stage, service.NewPool(in))
+	if err != nil {
+		return err
+	}
+	location(c, bu, stage, "identity-pool", p.ID)
+	return c.JSON(http.StatusCreated, poolOut(p, true))
+}
+
+func (a *API) updatePool(c echo.Context) error {
+	var in struct {
+		Filter *string `json:"filter"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	filter := ""
+	if in.Filter != nil {
+		filter = *in.Filter
+	}
+	p, err := a.pools.UpdateFilter(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"), filter)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, poolOut(p, false))
+}
+
+func (a *API) deletePool(c echo.Context) error {
+	if err := a.pools.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (a *API) testFilter(c echo.Context) error {
+	var in struct {
+		Filter string         `json:"filter"`
+		Claims map[string]any `json:"claims"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	r, err := a.pools.TestFilter(c.Request().Context(), c.Param("bu"), c.Param("stage"), in.Filter, in.Claims)
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"matches": r.Matches}
+	if r.Reason != "" {
+		out["reason"] = r.Reason
+	}
+	return c.JSON(http.StatusOK, out)
+}

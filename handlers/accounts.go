@@ -1,0 +1,304 @@
+package handlers
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// AccountService is what the service account pages need.
+type AccountService interface {
+	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.ServiceAccount], error)
+	Get(ctx context.Context, bu, stage, id string) (service.ServiceAccount, error)
+	Create(ctx context.Context, bu, stage string, in service.NewServiceAccount) (service.ServiceAccount, error)
+	BulkCreate(ctx context.Context, bu, stage string, items []service.NewServiceAccount, report func(service.BulkResult)) ([]service.BulkResult, error)
+}
+
+func (h *Handlers) registerAccounts(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/service-accounts", h.listAccounts)
+	route(http.MethodGet, "/:bu/:stage/service-accounts/new", h.newAccount)
+	route(http.MethodPost, "/:bu/:stage/service-accounts", h.createAccount)
+	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk", h.bulkForm)
+	route(http.MethodPost, "/:bu/:stage/service-accounts/bulk", h.bulkCreate)
+	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk/:job", h.bulkProgress)
+	route(http.MethodGet, "/:bu/:stage/service-account/:id", h.showAccount)
+}
+
+func (h *Handlers) accountPage(c echo.Context, title string, extra ...views.Crumb) (views.Page, error) {
+	p, err := h.page(c, title, "service-accounts", c.Param("bu"), c.Param("stage"))
+	if err != nil {
+		return p, err
+	}
+	p.Crumbs = crumbs(p.Context, "service-accounts", extra...)
+	return p, nil
+}
+
+func (h *Handlers) listAccounts(c echo.Context) error {
+	p, err := h.accountPage(c, "Service accounts")
+	if err != nil {
+		return err
+	}
+	q := service.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	res, err := h.accounts.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	if err != nil {
+		return err
+	}
+	p.Subtitle = "sa-" + p.Context.Prefix + "usr-*"
+	return h.render(c, http.StatusOK, p, views.AccountsPage(p, res.Items, res.Total, res.NextPageToken, q.Search))
+}
+
+func (h *Handlers) showAccount(c echo.Context) error {
+	p, err := h.accountPage(c, "Service account")
+	if err != nil {
+		return err
+	}
+	a, err := h.accounts.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = a.Identifier, a.Name
+	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: a.Identifier})
+	return h.render(c, http.StatusOK, p, views.AccountPage(p, a))
+}
+
+func accountForm(p views.Page) views.AccountForm {
+	return views.AccountForm{Action: p.Context.Path("service-accounts"), Prefix: "sa-" + p.Context.Prefix + "usr-",
+		Type: "producer", Errors: map[string]string{}, Cancel: p.Context.Path("service-accounts")}
+}
+
+func (h *Handlers) newAccount(c echo.Context) error {
+	p, err := h.accountPage(c, "Create service account", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.AccountFormView(p, accountForm(p)))
+}
+
+// fieldErrors spreads a service error over form fields; anything without
+// a field goes to "".
+func fieldErrors(err error, errs map[string]string, conflictField string) bool {
+	ps := fault.Problems(err)
+	if len(ps) == 0 {
+		return false
+	}
+	for _, e := range ps {
+		switch {
+		case e.Kind == fault.AlreadyExists && conflictField != "":
+			errs[conflictField] = e.Message
+		case e.Field != "" && e.Kind.IsValidation():
+			errs[e.Field] = e.Message
+		default:
+			errs[""] = e.Message
+		}
+	}
+	return true
+}
+
+// failedForm answers a form that the service refused: the form again,
+// with 422 so that htmx swaps it.
+func (h *Handlers) failedForm(c echo.Context, p views.Page, err error, form func() templ.Component) error {
+	if isHTMX(c) {
+		return renderFragment(c, http.StatusUnprocessableEntity, form())
+	}
+	status := explain(err, "").status
+	if status == http.StatusBadRequest {
+		status = http.StatusUnprocessableEntity
+	}
+	return h.render(c, status, p, form())
+}
+
+func (h *Handlers) createAccount(c echo.Context) error {
+	p, err := h.accountPage(c, "Create service account", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	f := accountForm(p)
+	f.Name, f.Type, f.Description = strings.TrimSpace(c.FormValue("name")), c.FormValue("type"), strings.TrimSpace(c.FormValue("description"))
+	a, err := h.accounts.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"),
+		service.NewServiceAccount{Name: f.Name, Type: f.Type, Description: f.Description})
+	if err != nil {
+		if !fieldErrors(err, f.Errors, "name") {
+			return err
+		}
+		return h.failedForm(c, p, err, func() templ.Component { return views.AccountFormView(p, f) })
+	}
+	return h.done(c, "Service account "+a.Name+" ("+a.ID+") created with "+strconv.Itoa(len(a.RoleBindings))+" role bindings.",
+		p.Context.Path("service-account", a.ID))
+}
+
+func bulkForm(p views.Page) views.BulkForm {
+	return views.BulkForm{Action: p.Context.Path("service-accounts", "bulk"), Errors: map[string]string{}, Cancel: p.Context.Path("service-accounts")}
+}
+
+func (h *Handlers) bulkForm(c echo.Context) error {
+	p, err := h.accountPage(c, "Bulk create service accounts", views.Crumb{Label: "bulk"})
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.BulkFormView(p, bulkForm(p)))
+}
+
+// readBulk reads the pasted list and the uploaded CSV into items.
+func readBulk(c echo.Context, f *views.BulkForm) []service.NewServiceAccount {
+	f.Text = c.FormValue("accounts")
+	text := f.Text
+	if fh, err := c.FormFile("file"); err == nil {
+		file, err := fh.Open()
+		if err == nil {
+			data, _ := io.ReadAll(io.LimitReader(file, 1<<20))
+			file.Close()
+			text = strings.TrimSpace(text + "\n" + string(data))
+		}
+	} else if !errors.Is(err, http.ErrMissingFile) && !errors.Is(err, http.ErrNotMultipart) {
+		f.Errors[""] = "the uploaded file could not be read"
+	}
+	r := csv.NewReader(strings.NewReader(text))
+	r.FieldsPerRecord, r.TrimLeadingSpace = -1, true
+	rows, err := r.ReadAll()
+	if err != nil {
+		f.Errors[""] = "the list is not valid CSV: " + err.Error()
+		return nil
+	}
+	var items []service.NewServiceAccount
+	for i, row := range rows {
+		if len(row) == 0 || (len(row) == 1 && strings.TrimSpace(row[0]) == "") {
+			continue
+		}
+		if i == 0 && strings.EqualFold(strings.TrimSpace(row[0]), "name") {
+			continue
+		}
+		it := service.NewServiceAccount{Name: strings.TrimSpace(row[0])}
+		if len(row) > 1 {
+			it.Type = strings.TrimSpace(row[1])
+		}
+		if len(row) > 2 {
+			it.Description = strings.TrimSpace(strings.Join(row[2:], ","))
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// bulkCreate creates the listed accounts. Without JavaScript the page
+// answers when all are done. With htmx, a batch that takes longer than
+// bulkWait continues in the background and the page polls its progress.
+func (h *Handlers) bulkCreate(c echo.Context) error {
+	p, err := h.accountPage(c, "Bulk create service accounts", views.Crumb{Label: "bulk"})
+	if err != nil {
+		return err
+	}
+	f := bulkForm(p)
+	items := readBulk(c, &f)
+	if len(f.Errors) > 0 {
+		return h.failedForm(c, p, fault.New(fault.MalformedBody, "%s", f.Errors[""]), func() templ.Component { return views.BulkFormView(p, f) })
+	}
+	ctx, bu, stage := c.Request().Context(), c.Param("bu"), c.Param("stage")
+	if !isHTMX(c) {
+		httpserver.ExtendWriteDeadline(c.Response(), bulkRunTime)
+		results, err := h.accounts.BulkCreate(ctx, bu, stage, items, nil)
+		if err != nil {
+			return h.bulkFailed(c, p, f, err)
+		}
+		for _, r := range results {
+			f.Results = append(f.Results, bulkRow(items, &r, r.Index))
+		}
+		f.Text = ""
+		return h.render(c, http.StatusOK, p, views.BulkFormView(p, f))
+	}
+	owner := access.PrincipalFrom(ctx).Subject
+	id, job, err := h.jobs.start(ctx, owner, bu, stage, items, func(ctx context.Context, report func(service.BulkResult)) ([]service.BulkResult, error) {
+		return h.accounts.BulkCreate(ctx, bu, stage, items, report)
+	})
+	if err != nil {
+		return err
+	}
+	select {
+	case <-job.done:
+	case <-time.After(bulkWait):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return h.bulkState(c, p, f, id, job)
+}
+
+// bulkProgress answers the progress poll of a running bulk create.
+func (h *Handlers) bulkProgress(c echo.Context) error {
+	p, err := h.accountPage(c, "Bulk create service accounts", views.Crumb{Label: "bulk"})
+	if err != nil {
+		return err
+	}
+	owner := access.PrincipalFrom(c.Request().Context()).Subject
+	job, err := h.jobs.get(c.Param("job"), owner, c.Param("bu"), c.Param("stage"))
+	if err != nil {
+		return err
+	}
+	return h.bulkState(c, p, bulkForm(p), c.Param("job"), job)
+}
+
+// bulkState shows a bulk create as far as it has come: the refused form,
+// the rows known so far with a progress bar, or the outcome.
+func (h *Handlers) bulkState(c echo.Context, p views.Page, f views.BulkForm, id string, job *bulkJob) error {
+	results, finished, err := job.state()
+	if err != nil {
+		return h.bulkFailed(c, p, f, err)
+	}
+	created := 0
+	for i, r := range results {
+		row := bulkRow(job.items, r, i)
+		if row.Status == http.StatusCreated {
+			created++
+		}
+		if r != nil {
+			f.Done++
+		}
+		f.Results = append(f.Results, row)
+	}
+	f.Text = ""
+	if !finished {
+		f.PollURL = p.Context.Path("service-accounts", "bulk", id)
+	} else if isHTMX(c) {
+		trigger(c, "success", strconv.Itoa(created)+" of "+strconv.Itoa(len(results))+" service accounts created.")
+	}
+	if isHTMX(c) {
+		return renderFragment(c, http.StatusOK, views.BulkFormView(p, f))
+	}
+	return h.render(c, http.StatusOK, p, views.BulkFormView(p, f))
+}
+
+// bulkFailed shows the form again with the problems of a refused batch.
+func (h *Handlers) bulkFailed(c echo.Context, p views.Page, f views.BulkForm, err error) error {
+	if !fieldErrors(err, f.Errors, "") {
+		return err
+	}
+	return h.failedForm(c, p, err, func() templ.Component { return views.BulkFormView(p, f) })
+}
+
+// bulkRow is one line of the outcome table; r is nil while pending.
+func bulkRow(items []service.NewServiceAccount, r *service.BulkResult, i int) views.BulkRow {
+	row := views.BulkRow{Index: i, Name: items[i].Name + " (" + items[i].Type + ")"}
+	switch {
+	case r == nil:
+	case r.Error != nil:
+		row.Status, row.Message = statusOfKind(r.Error.Kind), r.Error.Message
+	default:
+		row.Status, row.Name, row.ID = http.StatusCreated, r.Item.Name, r.Item.ID
+	}
+	return row
+}
+
+// statusOfKind is the HTTP status an item of a bulk create would have had.
+func statusOfKind(k fault.Kind) int { return explain(&fault.Error{Kind: k}, "").status }

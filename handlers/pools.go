@@ -1,0 +1,210 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// PoolService is what the identity pool pages need.
+type PoolService interface {
+	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Pool], error)
+	Get(ctx context.Context, bu, stage, id string) (service.Pool, error)
+	Create(ctx context.Context, bu, stage string, in service.NewPool) (service.Pool, error)
+	UpdateFilter(ctx context.Context, bu, stage, id, filter string) (service.Pool, error)
+	Delete(ctx context.Context, bu, stage, id string) error
+	TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (service.FilterResult, error)
+}
+
+func (h *Handlers) registerPools(route addRoute) {
+	route(http.MethodGet, "/:bu/:stage/identity-pools", h.listPools)
+	route(http.MethodGet, "/:bu/:stage/identity-pools/new", h.newPool)
+	route(http.MethodPost, "/:bu/:stage/identity-pools", h.createPool)
+	route(http.MethodGet, "/:bu/:stage/identity-pool/:id", h.showPool)
+	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/filter", h.poolFilter)
+	route(http.MethodGet, "/:bu/:stage/identity-pool/:id/delete", h.confirmDeletePool)
+	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/delete", h.deletePool)
+}
+
+const sampleClaims = `{
+  "sub": "ci-runner-42",
+  "aud": "confluent",
+  "groups": ["ops"]
+}`
+
+func (h *Handlers) poolPage(c echo.Context, title string, extra ...views.Crumb) (views.Page, error) {
+	p, err := h.page(c, title, "identity-pools", c.Param("bu"), c.Param("stage"))
+	if err != nil {
+		return p, err
+	}
+	p.Crumbs = crumbs(p.Context, "identity-pools", extra...)
+	return p, nil
+}
+
+func (h *Handlers) listPools(c echo.Context) error {
+	p, err := h.poolPage(c, "Identity pools")
+	if err != nil {
+		return err
+	}
+	res, err := h.pools.List(c.Request().Context(), c.Param("bu"), c.Param("stage"),
+		service.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")})
+	if err != nil {
+		return err
+	}
+	p.Subtitle = p.Context.Prefix + "*"
+	return h.render(c, http.StatusOK, p, views.PoolsPage(p, res.Items, res.Total, res.NextPageToken))
+}
+
+// editor starts the filter editor of a pool; only those who may change the
+// pool can save.
+func editor(p views.Page, x service.Pool) views.FilterEditor {
+	e := views.FilterEditor{TestURL: p.Context.Path("identity-pool", x.ID, "filter"), Filter: x.Filter, Claims: sampleClaims}
+	if p.Context.CanManage {
+		e.Action = e.TestURL
+	}
+	return e
+}
+
+func (h *Handlers) poolForPage(c echo.Context) (service.Pool, views.Page, error) {
+	p, err := h.poolPage(c, "Identity pool")
+	if err != nil {
+		return service.Pool{}, p, err
+	}
+	x, err := h.pools.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	if err != nil {
+		return x, p, err
+	}
+	p.Title, p.Subtitle = x.Identifier, x.Name
+	p.Crumbs = crumbs(p.Context, "identity-pools", views.Crumb{Label: x.Identifier})
+	return x, p, nil
+}
+
+func (h *Handlers) showPool(c echo.Context) error {
+	x, p, err := h.poolForPage(c)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.PoolPage(p, x, editor(p, x)))
+}
+
+// poolFilter tests the filter on the sample claims (op=test) or saves it.
+func (h *Handlers) poolFilter(c echo.Context) error {
+	x, p, err := h.poolForPage(c)
+	if err != nil {
+		return err
+	}
+	e := editor(p, x)
+	e.Filter, e.Claims = c.FormValue("filter"), c.FormValue("claims")
+	ctx, bu, stage := c.Request().Context(), c.Param("bu"), c.Param("stage")
+	// refused shows the editor again with the service's objection.
+	refused := func(err error) error {
+		errs := map[string]string{}
+		if !fieldErrors(err, errs, "") {
+			return err
+		}
+		e.Error = firstNonEmpty(errs["filter"], errs["claims"], errs[""])
+		return h.failedForm(c, p, err, func() templ.Component { return views.FilterEditorView(p, e) })
+	}
+	if c.FormValue("op") == "save" {
+		saved, err := h.pools.UpdateFilter(ctx, bu, stage, x.ID, e.Filter)
+		if err != nil {
+			return refused(err)
+		}
+		x, e.Filter, e.TestNote = saved, saved.Filter, "Filter saved."
+		if !isHTMX(c) {
+			return h.done(c, "Filter of "+x.Name+" saved.", p.Context.Path("identity-pool", x.ID))
+		}
+		trigger(c, "success", "Filter of "+x.Name+" saved.")
+		return renderFragment(c, http.StatusOK, views.FilterEditorView(p, e))
+	}
+	var claims map[string]any
+	if err := json.Unmarshal([]byte(e.Claims), &claims); err != nil {
+		return refused(fault.Invalid("claims", "the sample claims are not a JSON object: %v", err))
+	}
+	res, err := h.pools.TestFilter(ctx, bu, stage, e.Filter, claims)
+	if err != nil {
+		return refused(err)
+	}
+	e.Tested, e.Matches, e.Reason = true, res.Matches, res.Reason
+	if isHTMX(c) {
+		return renderFragment(c, http.StatusOK, views.FilterEditorView(p, e))
+	}
+	return h.render(c, http.StatusOK, p, views.PoolPage(p, x, e))
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func poolForm(p views.Page) views.PoolForm {
+	return views.PoolForm{Action: p.Context.Path("identity-pools"), Prefix: p.Context.Prefix, Type: "consumer",
+		IdentityClaim: service.DefaultIdentityClaim, Errors: map[string]string{}, Cancel: p.Context.Path("identity-pools")}
+}
+
+func (h *Handlers) newPool(c echo.Context) error {
+	p, err := h.poolPage(c, "Create identity pool", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.PoolFormView(p, poolForm(p)))
+}
+
+func (h *Handlers) createPool(c echo.Context) error {
+	p, err := h.poolPage(c, "Create identity pool", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	f := poolForm(p)
+	f.Name, f.Type, f.Description = strings.TrimSpace(c.FormValue("name")), c.FormValue("type"), strings.TrimSpace(c.FormValue("description"))
+	f.IdentityClaim, f.Filter = strings.TrimSpace(c.FormValue("identity_claim")), c.FormValue("filter")
+	x, err := h.pools.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"), service.NewPool{Name: f.Name, Type: f.Type,
+		Description: f.Description, IdentityClaim: f.IdentityClaim, Filter: f.Filter})
+	if err != nil {
+		if !fieldErrors(err, f.Errors, "name") {
+			return err
+		}
+		return h.failedForm(c, p, err, func() templ.Component { return views.PoolFormView(p, f) })
+	}
+	return h.done(c, "Identity pool "+x.Name+" ("+x.ID+") created.", p.Context.Path("identity-pool", x.ID))
+}
+
+func poolDeletion(p views.Page, x service.Pool, typed, problem string) views.Deletion {
+	return views.Deletion{Kind: "identity pool", Name: x.Name + " (" + x.ID + ")", Identifier: x.Identifier, Typed: typed, Problem: problem,
+		Consequence: "its role bindings are removed and tokens stop acting as this pool.",
+		Action:      p.Context.Path("identity-pool", x.ID, "delete"), Cancel: p.Context.Path("identity-pool", x.ID)}
+}
+
+func (h *Handlers) confirmDeletePool(c echo.Context) error {
+	x, p, err := h.poolForPage(c)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, poolDeletion(p, x, "", "")))
+}
+
+func (h *Handlers) deletePool(c echo.Context) error {
+	x, p, err := h.poolForPage(c)
+	if err != nil {
+		return err
+	}
+	if typed := strings.TrimSpace(c.FormValue("confirm")); typed != x.Identifier {
+		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, poolDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
+	}
+	if err := h.pools.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), x.ID); err != nil {
+		return err
+	}
+	return h.done(c, "Identity pool "+x.Name+" deleted.", p.Context.Path("identity-pools"))
+}

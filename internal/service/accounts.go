@@ -1,0 +1,210 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// Limits of service accounts, as Confluent Cloud sets them.
+const (
+	maxDisplayName = 64
+	maxDescription = 128
+	// MaxBulk bounds the items of one bulk create.
+	MaxBulk = 100
+)
+
+// ServiceAccounts manages a business unit's service accounts. Only Admins
+// and Super Admins change them; every role of the unit reads them.
+type ServiceAccounts struct {
+	guard *Guard
+}
+
+// NewServiceAccounts returns the service account service.
+func NewServiceAccounts(g *Guard) *ServiceAccounts { return &ServiceAccounts{guard: g} }
+
+// ServiceAccount is a service account as the portal shows it.
+type ServiceAccount struct {
+	ID          string
+	Name        string
+	Identifier  string
+	Type        string
+	Description string
+	// RoleBindings are filled on reads of one account and on creation.
+	RoleBindings []platform.RoleBinding
+}
+
+// NewServiceAccount is one account to create.
+type NewServiceAccount struct {
+	Name        string
+	Type        string
+	Description string
+}
+
+func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) ServiceAccount {
+	ident := strings.TrimPrefix(a.DisplayName, call.Scope.ServiceAccountPrefix())
+	kind := typeOf(a.DisplayName)
+	if kind != "" {
+		ident = strings.TrimSuffix(ident, "-"+kind)
+	}
+	return ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: ident, Type: kind, Description: a.Description}
+}
+
+func (s *ServiceAccounts) owns(call *Call, a platform.ServiceAccount) bool {
+	return call.WholeCluster && strings.HasPrefix(a.DisplayName, "sa-"+call.Scope.Zone().ID+"-") ||
+		strings.HasPrefix(a.DisplayName, call.Scope.ServiceAccountPrefix())
+}
+
+// List returns one page of the unit's service accounts (without their
+// bindings, which would cost a request each).
+func (s *ServiceAccounts) List(ctx context.Context, bu, stage string, q ListQuery) (Page[ServiceAccount], error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list service accounts")
+	if err != nil {
+		return Page[ServiceAccount]{}, err
+	}
+	all, err := call.Env.IAM.ListServiceAccounts(ctx)
+	if err != nil {
+		return Page[ServiceAccount]{}, err
+	}
+	var mine []ServiceAccount
+	for _, a := range all {
+		if s.owns(call, a) {
+			mine = append(mine, s.view(call, a))
+		}
+	}
+	sortByName(mine, func(a ServiceAccount) string { return a.Name })
+	return paginate(mine, func(a ServiceAccount) string { return a.Name }, q)
+}
+
+// Get returns one of the unit's service accounts with its role bindings.
+func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (ServiceAccount, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read service accounts")
+	if err != nil {
+		return ServiceAccount{}, err
+	}
+	a, err := call.Env.IAM.GetServiceAccount(ctx, id)
+	if err != nil || !s.owns(call, a) {
+		return ServiceAccount{}, fault.New(fault.NotFound, "service account %s not found", id)
+	}
+	v := s.view(call, a)
+	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+a.ID); err != nil {
+		return ServiceAccount{}, err
+	}
+	return v, nil
+}
+
+// check validates one account to create and returns its display name;
+// field prefixes problems ("" or "items[3].").
+func (s *ServiceAccounts) check(call *Call, in NewServiceAccount, field string, v *fault.Validation) string {
+	in.Name = strings.TrimSpace(in.Name)
+	name := ""
+	switch {
+	case in.Name == "":
+		v.Add(fault.Missing(field + "name"))
+	case tenancy.IdentifierProblem(tenancy.Normalise(in.Name)) != "":
+		v.Add(fault.Invalid(field+"name", "name %s", tenancy.IdentifierProblem(tenancy.Normalise(in.Name))))
+	case in.Type != "" && isAccountType(in.Type):
+		if name = call.Scope.QualifyServiceAccount(in.Name, in.Type); len(name) > maxDisplayName {
+			v.Add(fault.Invalid(field+"name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
+		}
+	}
+	switch {
+	case in.Type == "":
+		v.Add(fault.Missing(field + "type"))
+	case !isAccountType(in.Type):
+		v.Add(fault.Invalid(field+"type", "type must be one of %s, not %q", accountTypeNames(), in.Type))
+	}
+	if len(in.Description) > maxDescription {
+		v.Add(fault.Invalid(field+"description", "description must be at most %d characters", maxDescription))
+	}
+	return name
+}
+
+// Create creates a service account and applies its type's role bindings.
+func (s *ServiceAccounts) Create(ctx context.Context, bu, stage string, in NewServiceAccount) (ServiceAccount, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "create service accounts")
+	if err != nil {
+		return ServiceAccount{}, err
+	}
+	var v fault.Validation
+	name := s.check(call, in, "", &v)
+	if err := v.Err(); err != nil {
+		return ServiceAccount{}, err
+	}
+	existing, err := call.Env.IAM.ListServiceAccounts(ctx)
+	if err != nil {
+		return ServiceAccount{}, err
+	}
+	return s.create(ctx, call, name, in, existing)
+}
+
+// create makes one account; existing lets a bulk create check names once.
+func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, in NewServiceAccount, existing []platform.ServiceAccount) (ServiceAccount, error) {
+	for _, a := range existing {
+		if a.DisplayName == name {
+			return ServiceAccount{}, fault.New(fault.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
+		}
+	}
+	a, err := call.Env.IAM.CreateServiceAccount(ctx, name, strings.TrimSpace(in.Description))
+	if err != nil {
+		s.guard.record(ctx, call, "service-account.create", name, err)
+		return ServiceAccount{}, err
+	}
+	v := s.view(call, a)
+	v.RoleBindings, err = applyBindings(ctx, call, "User:"+a.ID, in.Type)
+	if err != nil {
+		err = rollback(ctx, call, a.ID, v.RoleBindings, err, "service account", func(id string) error {
+			return call.Env.IAM.DeleteServiceAccount(ctx, id)
+		})
+		s.guard.record(ctx, call, "service-account.create", name, err)
+		return ServiceAccount{}, err
+	}
+	s.guard.record(ctx, call, "service-account.create", name+" ("+a.ID+")", nil)
+	return v, nil
+}
+
+// applyBindings binds a type's template to a principal, stopping at the
+// first failure; it returns what it made.
+func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]platform.RoleBinding, error) {
+	var made []platform.RoleBinding
+	for _, b := range bindingsFor(kind, call.Scope.Prefix()) {
+		nb, err := call.Env.IAM.CreateRoleBinding(ctx, principal, b)
+		if err != nil {
+			return made, fmt.Errorf("role binding %s on %s %s: %w", b.Role, b.Resource, b.Pattern, err)
+		}
+		made = append(made, nb)
+	}
+	return made, nil
+}
+
+// rollback undoes a principal whose bindings could not all be made, and
+// says so; when undoing fails too, the error says what is left.
+func rollback(ctx context.Context, call *Call, id string, made []platform.RoleBinding, cause error, what string, remove func(string) error) error {
+	var undo error
+	for _, b := range made {
+		undo = errors.Join(undo, call.Env.IAM.DeleteRoleBinding(ctx, b.ID))
+	}
+	undo = errors.Join(undo, remove(id))
+	kind := fault.KindOf(cause)
+	if kind.IsValidation() || kind == fault.Internal {
+		kind = fault.UpstreamUnavailable
+	}
+	if undo != nil {
+		return fault.Wrap(errors.Join(cause, undo), kind,
+			"%s %s was created but its role bindings could not all be applied (%s), and removing it failed: ask the platform team to remove it", what, id, firstMessage(cause))
+	}
+	return fault.Wrap(cause, kind, "the %s could not be given its role bindings (%s); it was removed again, nothing changed", what, firstMessage(cause))
+}
+
+func firstMessage(err error) string {
+	if ps := fault.Problems(err); len(ps) > 0 {
+		return ps[0].Message
+	}
+	return err.Error()
+}

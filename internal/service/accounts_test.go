@@ -1,0 +1,285 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+)
+
+// identityPolicy: reads for every role of the unit, changes for Admins
+// and up, who may also change them in a read-only stage.
+var identityPolicy = map[access.Role]map[string][2]fault.Kind{
+	access.NoRole:     {"dev": {fault.NotFound, fault.NotFound}, "run": {fault.NotFound, fault.NotFound}},
+	access.Viewer:     {"dev": {"", fault.InsufficientRole}, "run": {"", fault.InsufficientRole}},
+	access.Developer:  {"dev": {"", fault.InsufficientRole}, "run": {"", fault.InsufficientRole}},
+	access.Admin:      {"dev": {"", ""}, "run": {"", ""}},
+	access.SuperAdmin: {"dev": {"", ""}, "run": {"", ""}},
+}
+
+const goodFilter = `claims.aud == "confluent" && claims.sub.startsWith("ci-")`
+
+func seedIdentity(t *testing.T, w *world, stage string) (saID, poolID string) {
+	t.Helper()
+	ctx := as("scada", access.SuperAdmin)
+	sa, err := w.accounts.Create(ctx, "scada", stage, NewServiceAccount{Name: "existing", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := w.pools.Create(ctx, "scada", stage, NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sa.ID, p.ID
+}
+
+func TestIdentityAccessMatrix(t *testing.T) {
+	for _, role := range access.Roles {
+		for _, stage := range []string{"dev", "run"} {
+			w := newWorld(t)
+			saID, poolID := seedIdentity(t, w, stage)
+			ops := []op{
+				{"list accounts", false, func(ctx context.Context, w *world, st string) error {
+					_, err := w.accounts.List(ctx, "scada", st, ListQuery{})
+					return err
+				}},
+				{"get account", false, func(ctx context.Context, w *world, st string) error {
+					_, err := w.accounts.Get(ctx, "scada", st, saID)
+					return err
+				}},
+				{"list pools", false, func(ctx context.Context, w *world, st string) error {
+					_, err := w.pools.List(ctx, "scada", st, ListQuery{})
+					return err
+				}},
+				{"get pool", false, func(ctx context.Context, w *world, st string) error {
+					_, err := w.pools.Get(ctx, "scada", st, poolID)
+					return err
+				}},
+				{"test filter", false, func(ctx context.Context, w *world, st string) error {
+					_, err := w.pools.TestFilter(ctx, "scada", st, goodFilter, map[string]any{"aud": "confluent", "sub": "ci-1"})
+					return err
+				}},
+				{"create account", true, func(ctx context.Context, w *world, st string) error {
+					_, err := w.accounts.Create(ctx, "scada", st, NewServiceAccount{Name: "fresh", Type: "producer"})
+					return err
+				}},
+				{"bulk create", true, func(ctx context.Context, w *world, st string) error {
+					_, err := w.accounts.BulkCreate(ctx, "scada", st, []NewServiceAccount{{Name: "bulk", Type: "metrics"}}, nil)
+					return err
+				}},
+				{"create pool", true, func(ctx context.Context, w *world, st string) error {
+					_, err := w.pools.Create(ctx, "scada", st, NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
+					return err
+				}},
+				{"update filter", true, func(ctx context.Context, w *world, st string) error {
+					_, err := w.pools.UpdateFilter(ctx, "scada", st, poolID, `claims.aud == "other"`)
+					return err
+				}},
+				{"delete pool", true, func(ctx context.Context, w *world, st string) error {
+					return w.pools.Delete(ctx, "scada", st, poolID)
+				}},
+			}
+			for _, o := range ops {
+				want := identityPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
+				before := len(w.audit.Recent())
+				err := o.run(as("scada", role), w, stage)
+				switch {
+				case want == "" && err != nil:
+					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
+				case want != "" && fault.KindOf(err) != want:
+					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
+				case want != "" && len(w.audit.Recent()) != before:
+					t.Errorf("%s %s in %s: refused, yet something was written", role, o.name, stage)
+				}
+			}
+		}
+	}
+}
+
+func bindingSummary(bs []platform.RoleBinding) string {
+	var parts []string
+	for _, b := range bs {
+		parts = append(parts, b.Role+" "+b.Resource+" "+b.Pattern)
+	}
+	return strings.Join(parts, " | ")
+}
+
+func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
+	w := newWorld(t)
+	ctx := as("scada", access.Admin)
+	sa, err := w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sa.Name != "sa-edh-shared-scada-dev-usr-pump-feed-producer" || !strings.HasPrefix(sa.ID, "sa-") || sa.Type != "producer" || sa.Identifier != "pump-feed" {
+		t.Errorf("created %+v", sa)
+	}
+	want := "Operator cluster  | DeveloperRead topic edh-shared-scada-dev-* | DeveloperWrite topic edh-shared-scada-dev-* | " +
+		"DeveloperRead transactional-id edh-shared-scada-dev-* | DeveloperWrite transactional-id edh-shared-scada-dev-* | " +
+		"DeveloperRead group edh-shared-scada-dev-* | DeveloperRead subject edh-shared-scada-dev-*"
+	if got := bindingSummary(sa.RoleBindings); got != want {
+		t.Errorf("bindings:\n%s\nwant\n%s", got, want)
+	}
+	got, err := w.accounts.Get(as("scada", access.Viewer), "scada", "dev", sa.ID)
+	if err != nil || len(got.RoleBindings) != 7 || !strings.HasPrefix(got.RoleBindings[1].CRN, "crn://confluent.cloud/organization=org-test/environment=env-edh-shared-dev/cloud-cluster=lkc-edh-shared-dev/kafka=") {
+		t.Errorf("get: %+v %v", got, err)
+	}
+	if _, err := w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: "pump feed", Type: "producer"}); !fault.Is(err, fault.AlreadyExists) {
+		t.Errorf("duplicate: %v", err)
+	}
+	// Another unit does not see it.
+	if _, err := w.accounts.Get(as("crm", access.Admin), "crm", "dev", sa.ID); !fault.Is(err, fault.NotFound) {
+		t.Errorf("crm reads scada's account: %v", err)
+	}
+	list, _ := w.accounts.List(as("crm", access.Admin), "crm", "dev", ListQuery{})
+	if len(list.Items) != 0 {
+		t.Errorf("crm lists %v", list.Items)
+	}
+	_, err = w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
+	if got := problems(err); !strings.Contains(got, "INVALID_PARAMETER name") || !strings.Contains(got, "INVALID_PARAMETER description") {
+		t.Errorf("limits: %s", got)
+	}
+}
+
+func TestBulkCreate(t *testing.T) {
+	w := newWorld(t)
+	ctx := as("scada", access.Admin)
+	if _, err := w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
+		t.Fatal(err)
+	}
+	// Any invalid item: nothing is created, each bad item is named.
+	before, _ := w.org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
+	_, err := w.accounts.BulkCreate(ctx, "scada", "dev", []NewServiceAccount{
+		{Name: "etl-1", Type: "producer"}, {Name: "", Type: "consumer"}, {Name: "etl-2", Type: "writer"}, {Name: "ETL_1", Type: "producer"}}, nil)
+	if got := problems(err); got != "MISSING_PARAMETER items[1].name: items[1].name is required\n"+
+		"INVALID_PARAMETER items[2].type: type must be one of producer, consumer, stream-processor, metrics, not \"writer\"\n"+
+		"INVALID_PARAMETER items[3].name: sa-edh-shared-scada-dev-usr-etl-1-producer is the same account as items[0]" {
+		t.Errorf("invalid bulk:\n%s", got)
+	}
+	after, _ := w.org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
+	if len(after) != len(before) {
+		t.Error("an invalid bulk request created accounts")
+	}
+
+	items := []NewServiceAccount{{Name: "etl-1", Type: "producer"}, {Name: "etl-2", Type: "consumer"}, {Name: "etl-3", Type: "consumer"},
+		{Name: "etl-4", Type: "metrics"}, {Name: "etl-5", Type: "stream-processor"}}
+	reported := map[int]bool{}
+	res, err := w.accounts.BulkCreate(ctx, "scada", "dev", items, func(r BulkResult) { reported[r.Index] = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reported) != len(items) {
+		t.Errorf("progress reported %v", reported)
+	}
+	var summary []string
+	for _, r := range res {
+		if r.Error != nil {
+			summary = append(summary, fmt.Sprintf("%d:%s", r.Index, r.Error.Kind))
+		} else {
+			summary = append(summary, fmt.Sprintf("%d:created %d bindings", r.Index, len(r.Item.RoleBindings)))
+		}
+	}
+	if got := strings.Join(summary, " "); got != "0:created 7 bindings 1:created 4 bindings 2:ALREADY_EXISTS 3:created 1 bindings 4:created 9 bindings" {
+		t.Errorf("bulk results: %s", got)
+	}
+	again, _ := w.accounts.BulkCreate(ctx, "scada", "dev", items, nil)
+	for _, r := range again {
+		if r.Error == nil || r.Error.Kind != fault.AlreadyExists {
+			t.Errorf("repeat created item %d", r.Index)
+		}
+	}
+}
+
+// failingIAM refuses to create role bindings of one role.
+type failingIAM struct {
+	platform.IAM
+	role string
+}
+
+func (f failingIAM) CreateRoleBinding(ctx context.Context, p string, b platform.RoleBinding) (platform.RoleBinding, error) {
+	if b.Role == f.role {
+		return platform.RoleBinding{}, fault.New(fault.UpstreamUnavailable, "role binding service unavailable")
+	}
+	return f.IAM.CreateRoleBinding(ctx, p, b)
+}
+
+func TestCreateRollsBackWhenBindingsFail(t *testing.T) {
+	w := newWorld(t)
+	env, _ := w.guard.envs.Get("edh-shared", "dev")
+	env.IAM = failingIAM{IAM: env.IAM, role: "DeveloperWrite"}
+	ctx := as("scada", access.Admin)
+	_, err := w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: "half", Type: "producer"})
+	if !fault.Is(err, fault.UpstreamUnavailable) || !strings.Contains(err.Error(), "it was removed again, nothing changed") {
+		t.Errorf("create with a failing binding: %v", err)
+	}
+	list, _ := w.accounts.List(ctx, "scada", "dev", ListQuery{})
+	if len(list.Items) != 0 {
+		t.Errorf("a half-made account is left: %+v", list.Items)
+	}
+	_, err = w.pools.Create(ctx, "scada", "dev", NewPool{Name: "half", Type: "producer", Filter: goodFilter})
+	if !strings.Contains(fmt.Sprint(err), "removed again") {
+		t.Errorf("pool with a failing binding: %v", err)
+	}
+	if pools, _ := w.pools.List(ctx, "scada", "dev", ListQuery{}); len(pools.Items) != 0 {
+		t.Errorf("a half-made pool is left: %+v", pools.Items)
+	}
+}
+
+func TestPoolsAndFilters(t *testing.T) {
+	w := newWorld(t)
+	ctx := as("scada", access.Admin)
+	p, err := w.pools.Create(ctx, "scada", "dev", NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "edh-shared-scada-dev-ci-runners-consumer" || !strings.HasPrefix(p.ID, "pool-") || p.IdentityClaim != "claims.sub" || len(p.RoleBindings) != 4 {
+		t.Errorf("created %+v", p)
+	}
+	cases := map[string]string{
+		`claims.aud ==`:          "the filter is not valid CEL: at 1:14: Syntax error",
+		`claims.sub`:             "the filter must evaluate to a boolean",
+		`nope == "x"`:            "undeclared reference to 'nope'",
+		"":                       "filter is required",
+		strings.Repeat("x", 301): "at most 300 are allowed",
+	}
+	for filter, want := range cases {
+		_, err := w.pools.UpdateFilter(ctx, "scada", "dev", p.ID, filter)
+		if !strings.Contains(problems(err), want) {
+			t.Errorf("filter %q: %s", filter, problems(err))
+		}
+	}
+	got, err := w.pools.UpdateFilter(ctx, "scada", "dev", p.ID, `"ops" in claims.groups`)
+	if err != nil || got.Filter != `"ops" in claims.groups` {
+		t.Errorf("update: %+v %v", got, err)
+	}
+	r, err := w.pools.TestFilter(as("scada", access.Viewer), "scada", "dev", `"ops" in claims.groups`, map[string]any{"groups": []any{"ops", "dev"}})
+	if err != nil || !r.Matches {
+		t.Errorf("matching claims: %+v %v", r, err)
+	}
+	r, _ = w.pools.TestFilter(ctx, "scada", "dev", `"ops" in claims.groups`, map[string]any{"sub": "x"})
+	if r.Matches || !strings.Contains(r.Reason, "no such key: groups") {
+		t.Errorf("missing claim: %+v", r)
+	}
+	// Nested comprehensions over a 10-element list cost 10^6 steps: refused
+	// by the cost limit rather than evaluated.
+	l := "[0,1,2,3,4,5,6,7,8,9]"
+	heavy := l + ".all(a, " + l + ".all(b, " + l + ".all(c, " + l + ".all(d, " + l + ".all(e, " + l + ".all(f, a+b+c+d+e+f >= 0))))))"
+	r, _ = w.pools.TestFilter(ctx, "scada", "dev", heavy, map[string]any{})
+	if r.Matches || !strings.Contains(r.Reason, "cost limit") {
+		t.Errorf("heavy filter: %+v", r)
+	}
+	_, err = w.pools.Create(ctx, "scada", "dev", NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
+	if !strings.Contains(problems(err), "identity_claim") {
+		t.Errorf("bad claim: %s", problems(err))
+	}
+	if err := w.pools.Delete(ctx, "scada", "dev", p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.pools.Get(ctx, "scada", "dev", p.ID); !fault.Is(err, fault.NotFound) {
+		t.Errorf("deleted pool: %v", err)
+	}
+}

@@ -1,0 +1,227 @@
+package service
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// IdentityPools manages a business unit's identity pools: tokens of the
+// stage's identity provider whose claims pass a pool's filter act as the
+// pool, with the role bindings of its type.
+type IdentityPools struct {
+	guard   *Guard
+	filters *Filters
+}
+
+// NewIdentityPools returns the identity pool service.
+func NewIdentityPools(g *Guard, f *Filters) *IdentityPools {
+	return &IdentityPools{guard: g, filters: f}
+}
+
+// Pool is an identity pool as the portal shows it.
+type Pool struct {
+	ID            string
+	Name          string
+	Identifier    string
+	Type          string
+	Description   string
+	IdentityClaim string
+	Filter        string
+	State         string
+	RoleBindings  []platform.RoleBinding
+}
+
+// NewPool is the input of Create.
+type NewPool struct {
+	Name          string
+	Type          string
+	Description   string
+	IdentityClaim string
+	Filter        string
+}
+
+// DefaultIdentityClaim names the claim that identifies a pool's members.
+const DefaultIdentityClaim = "claims.sub"
+
+var claimPath = regexp.MustCompile(`^claims(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
+
+func (s *IdentityPools) view(call *Call, p platform.IdentityPool) Pool {
+	kind := typeOf(p.DisplayName)
+	ident := strings.TrimPrefix(p.DisplayName, call.Scope.Prefix())
+	if kind != "" {
+		ident = strings.TrimSuffix(ident, "-"+kind)
+	}
+	return Pool{ID: p.ID, Name: p.DisplayName, Identifier: ident, Type: kind, Description: p.Description,
+		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
+}
+
+func (s *IdentityPools) owns(call *Call, p platform.IdentityPool) bool {
+	return call.WholeCluster || call.Scope.Owns(p.DisplayName)
+}
+
+// List returns one page of the unit's pools.
+func (s *IdentityPools) List(ctx context.Context, bu, stage string, q ListQuery) (Page[Pool], error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list identity pools")
+	if err != nil {
+		return Page[Pool]{}, err
+	}
+	all, err := call.Env.Pools.ListPools(ctx)
+	if err != nil {
+		return Page[Pool]{}, err
+	}
+	var mine []Pool
+	for _, p := range all {
+		if s.owns(call, p) {
+			mine = append(mine, s.view(call, p))
+		}
+	}
+	sortByName(mine, func(p Pool) string { return p.Name })
+	return paginate(mine, func(p Pool) string { return p.Name }, q)
+}
+
+func (s *IdentityPools) find(ctx context.Context, call *Call, id string) (platform.IdentityPool, error) {
+	p, err := call.Env.Pools.GetPool(ctx, id)
+	if err != nil && !fault.Is(err, fault.NotFound) {
+		return p, err
+	}
+	if err != nil || !s.owns(call, p) {
+		return p, fault.New(fault.NotFound, "identity pool %s not found", id)
+	}
+	return p, nil
+}
+
+// Get returns one of the unit's pools with its role bindings.
+func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (Pool, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read identity pools")
+	if err != nil {
+		return Pool{}, err
+	}
+	p, err := s.find(ctx, call, id)
+	if err != nil {
+		return Pool{}, err
+	}
+	v := s.view(call, p)
+	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+p.ID); err != nil {
+		return Pool{}, err
+	}
+	return v, nil
+}
+
+// Create checks the filter locally, creates the pool and applies its
+// type's role bindings.
+func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in NewPool) (Pool, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "create identity pools")
+	if err != nil {
+		return Pool{}, err
+	}
+	var v fault.Validation
+	name := ""
+	in.Name = strings.TrimSpace(in.Name)
+	switch {
+	case in.Name == "":
+		v.Add(fault.Missing("name"))
+	case tenancy.IdentifierProblem(tenancy.Normalise(in.Name)) != "":
+		v.Add(fault.Invalid("name", "name %s", tenancy.IdentifierProblem(tenancy.Normalise(in.Name))))
+	case isAccountType(in.Type):
+		if name = call.Scope.QualifyPool(in.Name, in.Type); len(name) > maxDisplayName {
+			v.Add(fault.Invalid("name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
+		}
+	}
+	switch {
+	case in.Type == "":
+		v.Add(fault.Missing("type"))
+	case !isAccountType(in.Type):
+		v.Add(fault.Invalid("type", "type must be one of %s, not %q", accountTypeNames(), in.Type))
+	}
+	if len(in.Description) > maxDescription {
+		v.Add(fault.Invalid("description", "description must be at most %d characters", maxDescription))
+	}
+	if in.IdentityClaim == "" {
+		in.IdentityClaim = DefaultIdentityClaim
+	} else if !claimPath.MatchString(in.IdentityClaim) {
+		v.Add(fault.Invalid("identity_claim", "identity_claim must name a claim, such as claims.sub, not %q", in.IdentityClaim))
+	}
+	v.Add(s.filters.Check("filter", in.Filter))
+	if err := v.Err(); err != nil {
+		return Pool{}, err
+	}
+	p, err := call.Env.Pools.CreatePool(ctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
+		IdentityClaim: in.IdentityClaim, Filter: in.Filter})
+	if err != nil {
+		s.guard.record(ctx, call, "identity-pool.create", name, err)
+		return Pool{}, err
+	}
+	out := s.view(call, p)
+	out.RoleBindings, err = applyBindings(ctx, call, "User:"+p.ID, in.Type)
+	if err != nil {
+		err = rollback(ctx, call, p.ID, out.RoleBindings, err, "identity pool", func(id string) error {
+			return call.Env.Pools.DeletePool(ctx, id)
+		})
+		s.guard.record(ctx, call, "identity-pool.create", name, err)
+		return Pool{}, err
+	}
+	s.guard.record(ctx, call, "identity-pool.create", name+" ("+p.ID+")", nil)
+	return out, nil
+}
+
+// UpdateFilter changes a pool's filter, checked before anything is sent.
+func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter string) (Pool, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "change identity pools")
+	if err != nil {
+		return Pool{}, err
+	}
+	if e := s.filters.Check("filter", filter); e != nil {
+		return Pool{}, e
+	}
+	if _, err := s.find(ctx, call, id); err != nil {
+		return Pool{}, err
+	}
+	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
+	s.guard.record(ctx, call, "identity-pool.filter", id, err)
+	if err != nil {
+		return Pool{}, err
+	}
+	return s.view(call, p), nil
+}
+
+// Delete removes a pool's role bindings, then the pool.
+func (s *IdentityPools) Delete(ctx context.Context, bu, stage, id string) error {
+	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "delete identity pools")
+	if err != nil {
+		return err
+	}
+	if _, err := s.find(ctx, call, id); err != nil {
+		return err
+	}
+	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
+	if err != nil {
+		return err
+	}
+	for _, b := range bindings {
+		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !fault.Is(err, fault.NotFound) {
+			s.guard.record(ctx, call, "identity-pool.delete", id, err)
+			return err
+		}
+	}
+	err = call.Env.Pools.DeletePool(ctx, id)
+	s.guard.record(ctx, call, "identity-pool.delete", id, err)
+	return err
+}
+
+// TestFilter says whether a filter matches a sample token's claims. It
+// changes nothing, so every role of the unit may use it.
+func (s *IdentityPools) TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (FilterResult, error) {
+	if _, err := s.guard.Enter(ctx, bu, stage, access.Read, "test identity pool filters"); err != nil {
+		return FilterResult{}, err
+	}
+	if claims == nil {
+		return FilterResult{}, fault.Missing("claims")
+	}
+	return s.filters.Test(filter, claims)
+}
