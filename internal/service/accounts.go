@@ -89,6 +89,9 @@ func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (Servic
 		return ServiceAccount{}, err
 	}
 	a, err := call.Env.IAM.GetServiceAccount(ctx, id)
+	if err != nil && !fault.Is(err, fault.NotFound) {
+		return ServiceAccount{}, err
+	}
 	if err != nil || !s.owns(call, a) {
 		return ServiceAccount{}, fault.New(fault.NotFound, "service account %s not found", id)
 	}

@@ -283,3 +283,22 @@ func TestPoolsAndFilters(t *testing.T) {
 		t.Errorf("deleted pool: %v", err)
 	}
 }
+
+// downIAM answers every read with an upstream failure.
+type downIAM struct{ platform.IAM }
+
+func (downIAM) GetServiceAccount(context.Context, string) (platform.ServiceAccount, error) {
+	return platform.ServiceAccount{}, fault.New(fault.UpstreamTimeout, "IAM did not answer in time")
+}
+
+// TestReadsReportUpstreamFailures: an account that cannot be read because
+// IAM is down is a 504, not a 404.
+func TestReadsReportUpstreamFailures(t *testing.T) {
+	w := newWorld(t)
+	saID, _ := seedIdentity(t, w, "dev")
+	env, _ := w.guard.envs.Get("edh-shared", "dev")
+	env.IAM = downIAM{env.IAM}
+	if _, err := w.accounts.Get(as("scada", access.Viewer), "scada", "dev", saID); !fault.Is(err, fault.UpstreamTimeout) {
+		t.Errorf("get with IAM down: %v", err)
+	}
+}
