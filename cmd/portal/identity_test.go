@@ -94,8 +94,9 @@ func TestServiceAccountsAPI(t *testing.T) {
 		}
 	}
 	want := "Operator cluster <nil>, DeveloperRead topic edh-shared-scada-dev-*, DeveloperWrite topic edh-shared-scada-dev-*, " +
+		"DeveloperRead group edh-shared-scada-dev-*, " +
 		"DeveloperRead transactional-id edh-shared-scada-dev-*, DeveloperWrite transactional-id edh-shared-scada-dev-*, " +
-		"DeveloperRead group edh-shared-scada-dev-*, DeveloperRead subject edh-shared-scada-dev-*"
+		"DeveloperRead subject edh-shared-scada-dev-*"
 	if got := strings.Join(bindings, ", "); got != want {
 		t.Errorf("bindings\n got %s\nwant %s", got, want)
 	}

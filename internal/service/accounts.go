@@ -99,6 +99,7 @@ func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (Servic
 	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+a.ID); err != nil {
 		return ServiceAccount{}, err
 	}
+	sortBindings(v.RoleBindings)
 	return v, nil
 }
 
@@ -173,7 +174,7 @@ func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, i
 }
 
 // applyBindings binds a type's template to a principal, stopping at the
-// first failure; it returns what it made.
+// first failure; it returns what it made, in the order reads show.
 func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]platform.RoleBinding, error) {
 	var made []platform.RoleBinding
 	for _, b := range bindingsFor(kind, call.Scope.Prefix()) {
@@ -183,6 +184,7 @@ func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]p
 		}
 		made = append(made, nb)
 	}
+	sortBindings(made)
 	return made, nil
 }
 

@@ -119,12 +119,16 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 		t.Errorf("created %+v", sa)
 	}
 	want := "Operator cluster  | DeveloperRead topic edh-shared-scada-dev-* | DeveloperWrite topic edh-shared-scada-dev-* | " +
+		"DeveloperRead group edh-shared-scada-dev-* | " +
 		"DeveloperRead transactional-id edh-shared-scada-dev-* | DeveloperWrite transactional-id edh-shared-scada-dev-* | " +
-		"DeveloperRead group edh-shared-scada-dev-* | DeveloperRead subject edh-shared-scada-dev-*"
+		"DeveloperRead subject edh-shared-scada-dev-*"
 	if got := bindingSummary(sa.RoleBindings); got != want {
 		t.Errorf("bindings:\n%s\nwant\n%s", got, want)
 	}
 	got, err := w.accounts.Get(as("scada", access.Viewer), "scada", "dev", sa.ID)
+	if summary := bindingSummary(got.RoleBindings); summary != want {
+		t.Errorf("bindings read back:\n%s", summary)
+	}
 	if err != nil || len(got.RoleBindings) != 7 || !strings.HasPrefix(got.RoleBindings[1].CRN, "crn://confluent.cloud/organization=org-test/environment=env-edh-shared-dev/cloud-cluster=lkc-edh-shared-dev/kafka=") {
 		t.Errorf("get: %+v %v", got, err)
 	}

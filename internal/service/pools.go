@@ -110,6 +110,7 @@ func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (Pool, er
 	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+p.ID); err != nil {
 		return Pool{}, err
 	}
+	sortBindings(v.RoleBindings)
 	return v, nil
 }
 

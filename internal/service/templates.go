@@ -1,6 +1,8 @@
 package service
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -79,4 +81,19 @@ func typeOf(name string) string {
 		}
 	}
 	return best
+}
+
+// resourceOrder is the order in which bindings are shown: the cluster,
+// then data, then schemas.
+var resourceOrder = []string{platform.ResourceCluster, platform.ResourceTopic, platform.ResourceGroup,
+	platform.ResourceTransactionalID, platform.ResourceSubject}
+
+// sortBindings orders bindings by resource, role and pattern, so that a
+// principal's bindings read the same on every visit, whatever order
+// upstream lists them in.
+func sortBindings(bs []platform.RoleBinding) {
+	slices.SortStableFunc(bs, func(a, b platform.RoleBinding) int {
+		return cmp.Or(cmp.Compare(slices.Index(resourceOrder, a.Resource), slices.Index(resourceOrder, b.Resource)),
+			cmp.Compare(a.Role, b.Role), cmp.Compare(a.Pattern, b.Pattern))
+	})
 }
