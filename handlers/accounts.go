@@ -38,17 +38,8 @@ func (h *Handlers) registerAccounts(route addRoute) {
 	route(http.MethodGet, "/:bu/:stage/service-account/:id", h.showAccount)
 }
 
-func (h *Handlers) accountPage(c echo.Context, title string, extra ...views.Crumb) (views.Page, error) {
-	p, err := h.page(c, title, "service-accounts", c.Param("bu"), c.Param("stage"))
-	if err != nil {
-		return p, err
-	}
-	p.Crumbs = crumbs(p.Context, "service-accounts", extra...)
-	return p, nil
-}
-
 func (h *Handlers) listAccounts(c echo.Context) error {
-	p, err := h.accountPage(c, "Service accounts")
+	p, err := h.scopedPage(c, "service-accounts", "Service accounts")
 	if err != nil {
 		return err
 	}
@@ -62,7 +53,7 @@ func (h *Handlers) listAccounts(c echo.Context) error {
 }
 
 func (h *Handlers) showAccount(c echo.Context) error {
-	p, err := h.accountPage(c, "Service account")
+	p, err := h.scopedPage(c, "service-accounts", "Service account")
 	if err != nil {
 		return err
 	}
@@ -81,7 +72,7 @@ func accountForm(p views.Page) views.AccountForm {
 }
 
 func (h *Handlers) newAccount(c echo.Context) error {
-	p, err := h.accountPage(c, "Create service account", views.Crumb{Label: "new"})
+	p, err := h.scopedPage(c, "service-accounts", "Create service account", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -122,7 +113,7 @@ func (h *Handlers) failedForm(c echo.Context, p views.Page, err error, form func
 }
 
 func (h *Handlers) createAccount(c echo.Context) error {
-	p, err := h.accountPage(c, "Create service account", views.Crumb{Label: "new"})
+	p, err := h.scopedPage(c, "service-accounts", "Create service account", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -145,7 +136,7 @@ func bulkForm(p views.Page) views.BulkForm {
 }
 
 func (h *Handlers) bulkForm(c echo.Context) error {
-	p, err := h.accountPage(c, "Bulk create service accounts", views.Crumb{Label: "bulk"})
+	p, err := h.scopedPage(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
 	if err != nil {
 		return err
 	}
@@ -197,7 +188,7 @@ func readBulk(c echo.Context, f *views.BulkForm) []service.NewServiceAccount {
 // answers when all are done. With htmx, a batch that takes longer than
 // bulkWait continues in the background and the page polls its progress.
 func (h *Handlers) bulkCreate(c echo.Context) error {
-	p, err := h.accountPage(c, "Bulk create service accounts", views.Crumb{Label: "bulk"})
+	p, err := h.scopedPage(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
 	if err != nil {
 		return err
 	}
@@ -237,7 +228,7 @@ func (h *Handlers) bulkCreate(c echo.Context) error {
 
 // bulkProgress answers the progress poll of a running bulk create.
 func (h *Handlers) bulkProgress(c echo.Context) error {
-	p, err := h.accountPage(c, "Bulk create service accounts", views.Crumb{Label: "bulk"})
+	p, err := h.scopedPage(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
 	if err != nil {
 		return err
 	}

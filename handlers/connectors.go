@@ -62,17 +62,8 @@ func (h *Handlers) listConnectors(c echo.Context) error {
 	return h.render(c, http.StatusOK, p, views.ConnectorsPage(p, l))
 }
 
-func (h *Handlers) connectorPage(c echo.Context, title string, extra ...views.Crumb) (views.Page, error) {
-	p, err := h.page(c, title, "connectors", c.Param("bu"), c.Param("stage"))
-	if err != nil {
-		return p, err
-	}
-	p.Crumbs = crumbs(p.Context, "connectors", extra...)
-	return p, nil
-}
-
 func (h *Handlers) showConnector(c echo.Context) error {
-	p, err := h.connectorPage(c, "Connector")
+	p, err := h.scopedPage(c, "connectors", "Connector")
 	if err != nil {
 		return err
 	}
@@ -107,7 +98,7 @@ func (h *Handlers) connectorLifecycle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.connectorPage(c, "Connector")
+	p, err := h.scopedPage(c, "connectors", "Connector")
 	if err != nil {
 		return err
 	}
@@ -185,7 +176,7 @@ func connectorRows(def *platform.ConnectorDefinition, cfg map[string]string) []v
 }
 
 func (h *Handlers) newConnector(c echo.Context) error {
-	p, err := h.connectorPage(c, "Create connector", views.Crumb{Label: "new"})
+	p, err := h.scopedPage(c, "connectors", "Create connector", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -253,7 +244,7 @@ func (h *Handlers) connectorFormFailed(c echo.Context, p views.Page, f views.Con
 
 func (h *Handlers) createConnector(c echo.Context) error {
 	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := h.connectorPage(c, "Create connector", views.Crumb{Label: "new"})
+	p, err := h.scopedPage(c, "connectors", "Create connector", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -274,7 +265,7 @@ func (h *Handlers) createConnector(c echo.Context) error {
 
 func (h *Handlers) editConnector(c echo.Context) error {
 	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
-	p, err := h.connectorPage(c, "Edit connector")
+	p, err := h.scopedPage(c, "connectors", "Edit connector")
 	if err != nil {
 		return err
 	}
@@ -296,7 +287,7 @@ func (h *Handlers) editForm(c echo.Context, p views.Page, x service.Connector, c
 
 func (h *Handlers) updateConnector(c echo.Context) error {
 	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
-	p, err := h.connectorPage(c, "Edit connector")
+	p, err := h.scopedPage(c, "connectors", "Edit connector")
 	if err != nil {
 		return err
 	}
@@ -337,7 +328,7 @@ func (h *Handlers) confirmDeleteConnector(c echo.Context) error {
 }
 
 func (h *Handlers) connectorForDeletion(c echo.Context) (service.Connector, views.Page, error) {
-	p, err := h.connectorPage(c, "Delete connector")
+	p, err := h.scopedPage(c, "connectors", "Delete connector")
 	if err != nil {
 		return service.Connector{}, p, err
 	}

@@ -44,6 +44,16 @@ func (h *Handlers) page(c echo.Context, title, resource, bu, stage string) (view
 	return p, nil
 }
 
+// scopedPage is page for a resource in the context the route names
+// (:bu, :stage), with extra crumbs after the resource's.
+func (h *Handlers) scopedPage(c echo.Context, resource, title string, extra ...views.Crumb) (views.Page, error) {
+	p, err := h.page(c, title, resource, c.Param("bu"), c.Param("stage"))
+	if err == nil && len(extra) > 0 {
+		p.Crumbs = crumbs(p.Context, resource, extra...)
+	}
+	return p, err
+}
+
 func (h *Handlers) context(c echo.Context, bu, stage string) *views.Context {
 	o, ok := h.outlooks.Outlook(c.Request().Context(), bu, stage)
 	if !ok {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -40,17 +41,8 @@ const sampleClaims = `{
   "groups": ["ops"]
 }`
 
-func (h *Handlers) poolPage(c echo.Context, title string, extra ...views.Crumb) (views.Page, error) {
-	p, err := h.page(c, title, "identity-pools", c.Param("bu"), c.Param("stage"))
-	if err != nil {
-		return p, err
-	}
-	p.Crumbs = crumbs(p.Context, "identity-pools", extra...)
-	return p, nil
-}
-
 func (h *Handlers) listPools(c echo.Context) error {
-	p, err := h.poolPage(c, "Identity pools")
+	p, err := h.scopedPage(c, "identity-pools", "Identity pools")
 	if err != nil {
 		return err
 	}
@@ -74,7 +66,7 @@ func editor(p views.Page, x service.Pool) views.FilterEditor {
 }
 
 func (h *Handlers) poolForPage(c echo.Context) (service.Pool, views.Page, error) {
-	p, err := h.poolPage(c, "Identity pool")
+	p, err := h.scopedPage(c, "identity-pools", "Identity pool")
 	if err != nil {
 		return service.Pool{}, p, err
 	}
@@ -110,7 +102,7 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 		if !fieldErrors(err, errs, "") {
 			return err
 		}
-		e.Error = firstNonEmpty(errs["filter"], errs["claims"], errs[""])
+		e.Error = cmp.Or(errs["filter"], errs["claims"], errs[""])
 		return h.failedForm(c, p, err, func() templ.Component { return views.FilterEditorView(p, e) })
 	}
 	if c.FormValue("op") == "save" {
@@ -140,22 +132,13 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 	return h.render(c, http.StatusOK, p, views.PoolPage(p, x, e))
 }
 
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 func poolForm(p views.Page) views.PoolForm {
 	return views.PoolForm{Action: p.Context.Path("identity-pools"), Prefix: p.Context.Prefix, Type: "consumer",
 		IdentityClaim: service.DefaultIdentityClaim, Errors: map[string]string{}, Cancel: p.Context.Path("identity-pools")}
 }
 
 func (h *Handlers) newPool(c echo.Context) error {
-	p, err := h.poolPage(c, "Create identity pool", views.Crumb{Label: "new"})
+	p, err := h.scopedPage(c, "identity-pools", "Create identity pool", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -163,7 +146,7 @@ func (h *Handlers) newPool(c echo.Context) error {
 }
 
 func (h *Handlers) createPool(c echo.Context) error {
-	p, err := h.poolPage(c, "Create identity pool", views.Crumb{Label: "new"})
+	p, err := h.scopedPage(c, "identity-pools", "Create identity pool", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}

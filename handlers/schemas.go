@@ -37,17 +37,8 @@ func (h *Handlers) registerSchemas(route addRoute) {
 	route(http.MethodPost, "/:bu/:stage/schema/:subject/:version/delete", h.deleteVersion)
 }
 
-func (h *Handlers) schemaPage(c echo.Context, title string, extra ...views.Crumb) (views.Page, error) {
-	p, err := h.page(c, title, "schemas", c.Param("bu"), c.Param("stage"))
-	if err != nil {
-		return p, err
-	}
-	p.Crumbs = crumbs(p.Context, "schemas", extra...)
-	return p, nil
-}
-
 func (h *Handlers) listSchemas(c echo.Context) error {
-	p, err := h.schemaPage(c, "Schemas")
+	p, err := h.scopedPage(c, "schemas", "Schemas")
 	if err != nil {
 		return err
 	}
@@ -65,7 +56,7 @@ func (h *Handlers) listSchemas(c echo.Context) error {
 // showSubject shows a version (?version=, the latest by default) or the
 // differences between two (?from=&to=).
 func (h *Handlers) showSubject(c echo.Context) error {
-	p, err := h.schemaPage(c, "Schema")
+	p, err := h.scopedPage(c, "schemas", "Schema")
 	if err != nil {
 		return err
 	}
@@ -105,7 +96,7 @@ func (h *Handlers) showSubject(c echo.Context) error {
 }
 
 func (h *Handlers) newSchema(c echo.Context) error {
-	p, err := h.schemaPage(c, "Register schema", views.Crumb{Label: "new"})
+	p, err := h.scopedPage(c, "schemas", "Register schema", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -128,7 +119,7 @@ func (h *Handlers) schemaFormFailed(c echo.Context, p views.Page, f views.Schema
 }
 
 func (h *Handlers) createSchema(c echo.Context) error {
-	p, err := h.schemaPage(c, "Register schema", views.Crumb{Label: "new"})
+	p, err := h.scopedPage(c, "schemas", "Register schema", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -145,7 +136,7 @@ func (h *Handlers) createSchema(c echo.Context) error {
 
 // versionForm reads a new-version form, or starts one from the latest.
 func (h *Handlers) versionForm(c echo.Context) (views.Page, views.SchemaForm, error) {
-	p, err := h.schemaPage(c, "New version")
+	p, err := h.scopedPage(c, "schemas", "New version")
 	if err != nil {
 		return p, views.SchemaForm{}, err
 	}
@@ -213,7 +204,7 @@ func (h *Handlers) checkVersion(c echo.Context) error {
 }
 
 func (h *Handlers) versionDeletion(c echo.Context) (views.Page, views.Deletion, error) {
-	p, err := h.schemaPage(c, "Delete schema version")
+	p, err := h.scopedPage(c, "schemas", "Delete schema version")
 	if err != nil {
 		return p, views.Deletion{}, err
 	}

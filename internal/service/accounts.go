@@ -9,7 +9,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Limits of service accounts, as Confluent Cloud sets them.
@@ -108,12 +107,7 @@ func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (Servic
 func (s *ServiceAccounts) check(call *Call, in NewServiceAccount, field string, v *fault.Validation) string {
 	in.Name = strings.TrimSpace(in.Name)
 	name := ""
-	switch {
-	case in.Name == "":
-		v.Add(fault.Missing(field + "name"))
-	case tenancy.IdentifierProblem(tenancy.Normalise(in.Name)) != "":
-		v.Add(fault.Invalid(field+"name", "name %s", tenancy.IdentifierProblem(tenancy.Normalise(in.Name))))
-	case in.Type != "" && isAccountType(in.Type):
+	if identifier(v, field+"name", "name", in.Name) && isAccountType(in.Type) {
 		if name = call.Scope.QualifyServiceAccount(in.Name, in.Type); len(name) > maxDisplayName {
 			v.Add(fault.Invalid(field+"name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
 		}

@@ -240,12 +240,7 @@ func (s *Connectors) Create(ctx context.Context, bu, stage string, in NewConnect
 	}
 	var v fault.Validation
 	full := ""
-	switch {
-	case strings.TrimSpace(in.Name) == "":
-		v.Add(fault.Missing("name"))
-	case tenancy.IdentifierProblem(tenancy.Normalise(in.Name)) != "":
-		v.Add(fault.Invalid("name", "name %s", tenancy.IdentifierProblem(tenancy.Normalise(in.Name))))
-	default:
+	if identifier(&v, "name", "name", in.Name) {
 		full = call.Scope.QualifyConnector(in.Name)
 	}
 	if in.Config == nil {

@@ -116,6 +116,21 @@ func (g *Guard) record(ctx context.Context, c *Call, action, resource string, er
 	})
 }
 
+// identifier adds to v what is wrong with an identifier sent as field
+// (missing, or not usable in a name; label starts the message), and says
+// whether it can be qualified.
+func identifier(v *fault.Validation, field, label, name string) bool {
+	if strings.TrimSpace(name) == "" {
+		v.Add(fault.Missing(field))
+		return false
+	}
+	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
+		v.Add(fault.Invalid(field, "%s %s", label, p))
+		return false
+	}
+	return true
+}
+
 // ownership is who owns a resource name by the naming convention.
 type ownership struct {
 	unit       string

@@ -8,7 +8,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // IdentityPools manages a business unit's identity pools: tokens of the
@@ -124,12 +123,7 @@ func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in NewPool
 	var v fault.Validation
 	name := ""
 	in.Name = strings.TrimSpace(in.Name)
-	switch {
-	case in.Name == "":
-		v.Add(fault.Missing("name"))
-	case tenancy.IdentifierProblem(tenancy.Normalise(in.Name)) != "":
-		v.Add(fault.Invalid("name", "name %s", tenancy.IdentifierProblem(tenancy.Normalise(in.Name))))
-	case isAccountType(in.Type):
+	if identifier(&v, "name", "name", in.Name) && isAccountType(in.Type) {
 		if name = call.Scope.QualifyPool(in.Name, in.Type); len(name) > maxDisplayName {
 			v.Add(fault.Invalid("name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
 		}

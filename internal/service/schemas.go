@@ -170,10 +170,7 @@ func (s *Schemas) Create(ctx context.Context, bu, stage string, in NewSchema) (p
 	var v fault.Validation
 	topic := ""
 	switch {
-	case strings.TrimSpace(in.Topic) == "":
-		v.Add(fault.Missing("topic"))
-	case tenancy.IdentifierProblem(tenancy.Normalise(in.Topic)) != "":
-		v.Add(fault.Invalid("topic", "topic %s", tenancy.IdentifierProblem(tenancy.Normalise(in.Topic))))
+	case !identifier(&v, "topic", "topic", in.Topic):
 	case call.WholeCluster && !strings.HasPrefix(tenancy.Normalise(in.Topic), call.Scope.Prefix()):
 		topic = tenancy.Normalise(in.Topic)
 	default:

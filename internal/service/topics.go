@@ -200,13 +200,8 @@ func (s *Topics) Create(ctx context.Context, bu, stage string, in NewTopic) (Top
 	}
 	var v fault.Validation
 	full := ""
-	switch {
-	case strings.TrimSpace(in.Name) == "":
-		v.Add(fault.Missing("name"))
-	default:
-		if p := tenancy.IdentifierProblem(tenancy.Normalise(in.Name)); p != "" {
-			v.Add(fault.Invalid("name", "%s", "name "+p))
-		} else if full = call.Scope.Qualify(in.Name); len(full) > maxTopicName {
+	if identifier(&v, "name", "name", in.Name) {
+		if full = call.Scope.Qualify(in.Name); len(full) > maxTopicName {
 			v.Add(fault.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
 		}
 	}

@@ -1,6 +1,7 @@
 package confluent
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"net/url"
@@ -107,7 +108,7 @@ func notFound(err error, name string) error {
 }
 
 func toConnector(name string, info connectorInfo, st connectorStatus) platform.Connector {
-	c := platform.Connector{Name: name, Type: firstNonEmpty(info.Type, st.Type, info.Config["type"]), Config: info.Config,
+	c := platform.Connector{Name: name, Type: cmp.Or(info.Type, st.Type, info.Config["type"]), Config: info.Config,
 		Class: info.Config["connector.class"], Trace: st.Connector.Trace}
 	failed := 0
 	for _, t := range st.Tasks {
@@ -145,15 +146,6 @@ func State(upstream string, tasks, failed int) string {
 		return platform.StatePaused
 	}
 	return platform.StateUnknown
-}
-
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 type validation struct {
