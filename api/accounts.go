@@ -1,34 +1,13 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// AccountService is what the API needs of service accounts.
-type AccountService interface {
-	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.ServiceAccount], error)
-	Get(ctx context.Context, bu, stage, id string) (service.ServiceAccount, error)
-	Create(ctx context.Context, bu, stage string, in service.NewServiceAccount) (service.ServiceAccount, error)
-	BulkCreate(ctx context.Context, bu, stage string, items []service.NewServiceAccount, report func(service.BulkResult)) ([]service.BulkResult, error)
-}
-
-func (a *API) registerAccounts(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/service-accounts", a.listAccounts)
-	route(http.MethodPost, "/:bu/:stage/service-accounts/bulk", a.bulkCreateAccounts)
-	route(http.MethodPost, "/:bu/:stage/service-account", a.createAccount)
-	route(http.MethodGet, "/:bu/:stage/service-account/:id", a.getAccount)
-}
-
-// bulkDeadline is how long a bulk create may take to answer.
-const bulkDeadline = 5 * time.Minute
 
 type bindingJSON struct {
 	Role     string `json:"role"`
@@ -37,7 +16,7 @@ type bindingJSON struct {
 	CRN      string `json:"crn"`
 }
 
-func bindingsOut(bs []platform.RoleBinding) []bindingJSON {
+func bindingsOut(bs []portal.RoleBinding) []bindingJSON {
 	out := []bindingJSON{}
 	for _, b := range bs {
 		out = append(out, bindingJSON{Role: b.Role, Resource: b.Resource, Pattern: b.Pattern, CRN: b.CRN})
@@ -54,7 +33,7 @@ type accountJSON struct {
 	RoleBindings []bindingJSON `json:"role_bindings,omitempty"`
 }
 
-func accountOut(s service.ServiceAccount, withBindings bool) accountJSON {
+func accountOut(s portal.ServiceAccount, withBindings bool) accountJSON {
 	out := accountJSON{ID: s.ID, Name: s.Name, Identifier: s.Identifier, Type: s.Type, Description: s.Description}
 	if withBindings {
 		out.RoleBindings = bindingsOut(s.RoleBindings)
@@ -92,8 +71,8 @@ type accountRequest struct {
 	Description string `json:"description"`
 }
 
-func (r accountRequest) input() service.NewServiceAccount {
-	return service.NewServiceAccount{Name: r.Name, Type: r.Type, Description: r.Description}
+func (r accountRequest) input() portal.NewServiceAccount {
+	return portal.NewServiceAccount{Name: r.Name, Type: r.Type, Description: r.Description}
 }
 
 func (a *API) createAccount(c echo.Context) error {
@@ -111,12 +90,50 @@ func (a *API) createAccount(c echo.Context) error {
 }
 
 type bulkResultJSON struct {
-	Index  int          `json:"index"`
-	Status int          `json:"status"`
-	Item   *accountJSON `json:"item,omitempty"`
-	Error  *ErrorItem   `json:"error,omitempty"`
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	// Status is the status a single create would have had; 0 while pending.
+	Status  int          `json:"status,omitempty"`
+	Pending bool         `json:"pending,omitempty"`
+	Item    *accountJSON `json:"item,omitempty"`
+	Error   *ErrorItem   `json:"error,omitempty"`
 }
 
+type bulkJobJSON struct {
+	ID      string           `json:"id"`
+	State   string           `json:"state"`
+	Total   int              `json:"total"`
+	Done    int              `json:"done"`
+	Error   string           `json:"error,omitempty"`
+	Results []bulkResultJSON `json:"results"`
+}
+
+// bulkWait is how long a bulk create may take before the API answers 202
+// with the job's location instead of its outcome.
+const bulkWait = 3 * time.Second
+
+func bulkJobOut(j portal.BulkJob) bulkJobJSON {
+	out := bulkJobJSON{ID: j.ID, State: j.State, Total: len(j.Items), Done: j.Done(), Error: j.Error,
+		Results: make([]bulkResultJSON, len(j.Items))}
+	for i, it := range j.Items {
+		row := bulkResultJSON{Index: i, Name: it.Name, Pending: true}
+		if r := j.Results[i]; r != nil {
+			row.Pending = false
+			if r.Error != nil {
+				row.Status = r.Error.Kind.Status()
+				row.Error = &ErrorItem{Type: string(r.Error.Kind), Message: r.Error.Message}
+			} else {
+				item := accountOut(*r.Item, true)
+				row.Status, row.Name, row.Item = http.StatusCreated, r.Item.Name, &item
+			}
+		}
+		out.Results[i] = row
+	}
+	return out
+}
+
+// bulkCreateAccounts starts a batch; one that finishes within bulkWait is
+// answered 200 with every outcome, a longer one 202 with its location.
 func (a *API) bulkCreateAccounts(c echo.Context) error {
 	var in struct {
 		Items []accountRequest `json:"items"`
@@ -124,27 +141,31 @@ func (a *API) bulkCreateAccounts(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	items := make([]service.NewServiceAccount, len(in.Items))
+	items := make([]portal.NewServiceAccount, len(in.Items))
 	for i, it := range in.Items {
 		items[i] = it.input()
 	}
-	// A hundred accounts with their bindings can outlast the server's
-	// write timeout on Confluent Cloud.
-	httpserver.ExtendWriteDeadline(c.Response(), bulkDeadline)
-	results, err := a.accounts.BulkCreate(c.Request().Context(), c.Param("bu"), c.Param("stage"), items, nil)
+	bu, stage := c.Param("bu"), c.Param("stage")
+	job, err := a.accounts.StartBulk(c.Request().Context(), bu, stage, items, bulkWait)
 	if err != nil {
 		return err
 	}
-	out := make([]bulkResultJSON, len(results))
-	for i, r := range results {
-		out[i] = bulkResultJSON{Index: r.Index, Status: http.StatusCreated}
-		if r.Error != nil {
-			out[i].Status = statusOf(r.Error.Kind)
-			out[i].Error = &ErrorItem{Type: string(r.Error.Kind), Message: r.Error.Message}
-			continue
-		}
-		item := accountOut(*r.Item, true)
-		out[i].Item = &item
+	if job.State == portal.JobRunning {
+		location(c, bu, stage, "service-accounts", "bulk", job.ID)
+		return c.JSON(http.StatusAccepted, bulkJobOut(job))
 	}
-	return c.JSON(http.StatusOK, map[string]any{"results": out})
+	return c.JSON(http.StatusOK, bulkJobOut(job))
+}
+
+// bulkJob reports a batch's progress; ?wait=5s waits for its end.
+func (a *API) bulkJob(c echo.Context) error {
+	wait, err := durationParam(c, "wait", 30*time.Second)
+	if err != nil {
+		return err
+	}
+	job, err := a.accounts.BulkJob(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("job"), wait)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, bulkJobOut(job))
 }

@@ -11,46 +11,26 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// addRoute registers one authenticated API route; path is relative to Base.
-type addRoute func(method, path string, h echo.HandlerFunc)
 
 // Base is the path prefix of the API.
 const Base = "/api/v1"
 
-// TopicService is what the API needs of topics.
-type TopicService interface {
-	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Topic], error)
-	Get(ctx context.Context, bu, stage, name string, includeDefaults bool) (service.TopicDetail, error)
-	Create(ctx context.Context, bu, stage string, in service.NewTopic) (service.TopicDetail, error)
-	Replace(ctx context.Context, bu, stage, name string, in service.TopicState) (service.TopicDetail, error)
-	Patch(ctx context.Context, bu, stage, name string, in service.TopicPatch) (service.TopicDetail, error)
-	Delete(ctx context.Context, bu, stage, name string) error
-}
-
-// CallerService tells callers who they are.
-type CallerService interface {
-	Get(ctx context.Context) (service.Caller, error)
-}
-
 // TokenVerifier authenticates bearer tokens.
 type TokenVerifier interface {
-	Verify(ctx context.Context, raw string) (*access.Principal, error)
+	Verify(ctx context.Context, raw string) (*portal.Principal, error)
 }
 
 // Options are the API's dependencies.
 type Options struct {
-	Topics     TopicService
-	Metrics    MetricsService
-	Connectors ConnectorService
-	Schemas    SchemaService
-	Accounts   AccountService
-	Pools      PoolService
-	Me         CallerService
+	Topics     portal.TopicService
+	Metrics    portal.MetricsService
+	Connectors portal.ConnectorService
+	Schemas    portal.SchemaService
+	Accounts   portal.AccountService
+	Pools      portal.PoolService
+	Me         portal.CallerService
 	Verifier   TokenVerifier
 	Docs       *Docs
 	Logger     *slog.Logger
@@ -58,13 +38,13 @@ type Options struct {
 
 // API is the JSON front door.
 type API struct {
-	topics     TopicService
-	metrics    MetricsService
-	connectors ConnectorService
-	schemas    SchemaService
-	accounts   AccountService
-	pools      PoolService
-	me         CallerService
+	topics     portal.TopicService
+	metrics    portal.MetricsService
+	connectors portal.ConnectorService
+	schemas    portal.SchemaService
+	accounts   portal.AccountService
+	pools      portal.PoolService
+	me         portal.CallerService
 	verifier   TokenVerifier
 	docs       *Docs
 	log        *slog.Logger
@@ -74,26 +54,6 @@ type API struct {
 func New(o Options) *API {
 	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
 		accounts: o.Accounts, pools: o.Pools, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger}
-}
-
-// Register mounts the API and its documentation on e.
-func (a *API) Register(e *echo.Echo) {
-	// Middleware is attached per route rather than to a group: group
-	// middleware makes echo route every unknown method to a catch-all 404,
-	// which would hide 405 Method Not Allowed.
-	route := func(method, path string, h echo.HandlerFunc) {
-		e.Add(method, Base+path, h, a.authenticate, requireJSON)
-	}
-	route(http.MethodGet, "/me", a.getMe)
-	a.registerTopics(route)
-	a.registerMetrics(route)
-	a.registerConnectors(route)
-	a.registerSchemas(route)
-	a.registerAccounts(route)
-	a.registerPools(route)
-	if a.docs != nil {
-		a.docs.Register(e)
-	}
 }
 
 // IsAPIPath reports whether a request path belongs to the JSON front door,
@@ -108,14 +68,14 @@ func (a *API) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		raw, ok := bearer(c.Request().Header.Get(echo.HeaderAuthorization))
 		if !ok {
-			return fault.New(fault.Unauthenticated, "the Authorization header must be \"Bearer <token>\"")
+			return portal.New(portal.Unauthenticated, "the Authorization header must be \"Bearer <token>\"")
 		}
 		p, err := a.verifier.Verify(c.Request().Context(), raw)
 		if err != nil {
 			return err
 		}
 		req := c.Request()
-		c.SetRequest(req.WithContext(access.WithPrincipal(req.Context(), p)))
+		c.SetRequest(req.WithContext(portal.WithPrincipal(req.Context(), p)))
 		return next(c)
 	}
 }

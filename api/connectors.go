@@ -1,40 +1,13 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// ConnectorService is what the API needs of connectors.
-type ConnectorService interface {
-	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Connector], error)
-	Get(ctx context.Context, bu, stage, name string, showConfig bool) (service.Connector, error)
-	Plugins(ctx context.Context, bu, stage string) ([]platform.ConnectorPlugin, error)
-	Create(ctx context.Context, bu, stage string, in service.NewConnector) (service.Connector, error)
-	Update(ctx context.Context, bu, stage, name string, config map[string]string) (service.Connector, error)
-	Delete(ctx context.Context, bu, stage, name string) error
-	Pause(ctx context.Context, bu, stage, name string) error
-	Resume(ctx context.Context, bu, stage, name string) error
-	Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error
-}
-
-func (a *API) registerConnectors(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/connectors", a.listConnectors)
-	route(http.MethodGet, "/:bu/:stage/connector-plugins", a.listConnectorPlugins)
-	route(http.MethodPost, "/:bu/:stage/connector", a.createConnector)
-	route(http.MethodGet, "/:bu/:stage/connector/:name", a.getConnector)
-	route(http.MethodPut, "/:bu/:stage/connector/:name", a.updateConnector)
-	route(http.MethodDelete, "/:bu/:stage/connector/:name", a.deleteConnector)
-	route(http.MethodPost, "/:bu/:stage/connector/:name/pause", a.pauseConnector)
-	route(http.MethodPost, "/:bu/:stage/connector/:name/resume", a.resumeConnector)
-	route(http.MethodPost, "/:bu/:stage/connector/:name/restart", a.restartConnector)
-}
 
 type connectorJSON struct {
 	Name              string            `json:"name"`
@@ -57,7 +30,7 @@ type taskJSON struct {
 	Trace string `json:"trace,omitempty"`
 }
 
-func connectorOut(c service.Connector) connectorJSON {
+func connectorOut(c portal.Connector) connectorJSON {
 	out := connectorJSON{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BusinessUnit, OutsideConvention: c.OutsideConvention,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []taskJSON{}, Config: c.Config, Sensitive: c.Sensitive}
 	for _, t := range c.Tasks {
@@ -121,7 +94,7 @@ func (a *API) createConnector(c echo.Context) error {
 		return err
 	}
 	bu, stage := c.Param("bu"), c.Param("stage")
-	x, err := a.connectors.Create(c.Request().Context(), bu, stage, service.NewConnector{Name: in.Name, Config: in.Config})
+	x, err := a.connectors.Create(c.Request().Context(), bu, stage, portal.NewConnector{Name: in.Name, Config: in.Config})
 	if err != nil {
 		return err
 	}

@@ -9,11 +9,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // decode reads a JSON object body into v, refusing unknown fields, and
@@ -28,10 +28,10 @@ func decode(c echo.Context, v any) error {
 		if strings.Contains(err.Error(), "too large") {
 			return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
 		}
-		return fault.Wrap(err, fault.MalformedBody, "the request body could not be read")
+		return portal.Wrap(err, portal.MalformedBody, "the request body could not be read")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return fault.New(fault.MalformedBody, "the request body is empty; send a JSON object")
+		return portal.New(portal.MalformedBody, "the request body is empty; send a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -39,7 +39,7 @@ func decode(c echo.Context, v any) error {
 		return decodeError(err)
 	}
 	if dec.More() {
-		return fault.New(fault.MalformedBody, "the request body holds more than one JSON value")
+		return portal.New(portal.MalformedBody, "the request body holds more than one JSON value")
 	}
 	return nil
 }
@@ -49,20 +49,20 @@ func decodeError(err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
-		return fault.New(fault.MalformedBody, "the request body is not valid JSON (at byte %d): %s", syntax.Offset, syntax.Error())
+		return portal.New(portal.MalformedBody, "the request body is not valid JSON (at byte %d): %s", syntax.Offset, syntax.Error())
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
-			return fault.New(fault.MalformedBody, "the request body must be a JSON object, not %s", typ.Value)
+			return portal.New(portal.MalformedBody, "the request body must be a JSON object, not %s", typ.Value)
 		}
-		return fault.Invalid(field, "%s must be %s, not %s", field, jsonType(typ.Type.Kind().String()), typ.Value)
+		return portal.Invalid(field, "%s must be %s, not %s", field, jsonType(typ.Type.Kind().String()), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		return fault.Invalid(name, "unknown field %q", name)
+		return portal.Invalid(name, "unknown field %q", name)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fault.New(fault.MalformedBody, "the request body is truncated JSON")
+		return portal.New(portal.MalformedBody, "the request body is truncated JSON")
 	}
-	return fault.Wrap(err, fault.MalformedBody, "the request body could not be decoded")
+	return portal.Wrap(err, portal.MalformedBody, "the request body could not be decoded")
 }
 
 func jsonType(kind string) string {
@@ -84,15 +84,15 @@ func jsonType(kind string) string {
 }
 
 // listQuery reads page_size, page_token, search and order.
-func listQuery(c echo.Context) (service.ListQuery, error) {
-	var v fault.Validation
-	q := service.ListQuery{PageToken: c.QueryParam("page_token"), Search: c.QueryParam("search")}
+func listQuery(c echo.Context) (portal.ListQuery, error) {
+	var v portal.Validation
+	q := portal.ListQuery{PageToken: c.QueryParam("page_token"), Search: c.QueryParam("search")}
 	if s := c.QueryParam("page_size"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			v.Add(fault.Invalid("page_size", "must be a whole number between 1 and %d, not %q", service.MaxPageSize, s))
+			v.Add(portal.Invalid("page_size", "must be a whole number between 1 and %d, not %q", portal.MaxPageSize, s))
 		} else if n == 0 {
-			v.Add(fault.Invalid("page_size", "must be between 1 and %d", service.MaxPageSize))
+			v.Add(portal.Invalid("page_size", "must be between 1 and %d", portal.MaxPageSize))
 		} else {
 			q.PageSize = n
 		}
@@ -102,7 +102,7 @@ func listQuery(c echo.Context) (service.ListQuery, error) {
 	case "desc":
 		q.Descending = true
 	default:
-		v.Add(fault.Invalid("order", "must be asc or desc"))
+		v.Add(portal.Invalid("order", "must be asc or desc"))
 	}
 	return q, v.Err()
 }
@@ -115,7 +115,7 @@ func boolParam(c echo.Context, name string) (bool, error) {
 	case "true", "1":
 		return true, nil
 	default:
-		return false, fault.Invalid(name, "%s must be true or false, not %q", name, s)
+		return false, portal.Invalid(name, "%s must be true or false, not %q", name, s)
 	}
 }
 
@@ -132,4 +132,17 @@ func location(c echo.Context, parts ...string) {
 		parts[i] = url.PathEscape(p)
 	}
 	c.Response().Header().Set(echo.HeaderLocation, Base+"/"+strings.Join(parts, "/"))
+}
+
+// durationParam reads an optional duration ("5s") of at most limit.
+func durationParam(c echo.Context, name string, limit time.Duration) (time.Duration, error) {
+	s := c.QueryParam(name)
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 || d > limit {
+		return 0, portal.Invalid(name, "%s must be a duration between 0s and %s, such as 5s, not %q", name, limit, s)
+	}
+	return d, nil
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gopkg.in/yaml.v3"
 
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/static"
 )
 
@@ -106,15 +106,15 @@ func render(tmpl string, values map[string]string) []byte {
 
 func settingsMarkdown() string {
 	var b strings.Builder
-	for _, s := range service.TopicSettings() {
+	for _, s := range portal.TopicSettings() {
 		rule := string(s.Type)
 		switch {
 		case len(s.Options) > 0:
 			rule = "one of " + strings.Join(s.Options, ", ")
-			if s.Type == service.TypeList {
+			if s.Type == portal.TypeList {
 				rule = "comma-separated list of " + strings.Join(s.Options, ", ")
 			}
-		case s.Type == service.TypeLong || s.Type == service.TypeInt:
+		case s.Type == portal.TypeLong || s.Type == portal.TypeInt:
 			rule = fmt.Sprintf("%s, at least %d", s.Type, s.Min)
 			if s.Max < 1<<62 {
 				rule = fmt.Sprintf("%s, %d to %d", s.Type, s.Min, s.Max)

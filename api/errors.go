@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 )
 
@@ -39,29 +39,6 @@ const (
 	typeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
 )
 
-// statusOf maps each domain error kind to its one HTTP status.
-func statusOf(k fault.Kind) int {
-	switch k {
-	case fault.MissingParameter, fault.InvalidParameter, fault.MalformedBody:
-		return http.StatusBadRequest
-	case fault.Unauthenticated:
-		return http.StatusUnauthorized
-	case fault.InsufficientRole, fault.ReadOnlyEnvironment:
-		return http.StatusForbidden
-	case fault.NotFound:
-		return http.StatusNotFound
-	case fault.AlreadyExists, fault.IncompatibleSchema:
-		return http.StatusConflict
-	case fault.RateLimited:
-		return http.StatusTooManyRequests
-	case fault.UpstreamUnavailable:
-		return http.StatusServiceUnavailable
-	case fault.UpstreamTimeout:
-		return http.StatusGatewayTimeout
-	}
-	return http.StatusInternalServerError
-}
-
 // StatusName returns the upper-snake name of an HTTP status.
 func StatusName(code int) string {
 	text := http.StatusText(code)
@@ -83,8 +60,8 @@ type Problem struct {
 // errors keep their messages; anything else becomes INTERNAL without
 // internals, naming the request id so that the logs can be found.
 func ProblemOf(err error, reqID string) Problem {
-	if ps := fault.Problems(err); len(ps) > 0 {
-		p := Problem{Status: statusOf(ps[0].Kind)}
+	if ps := portal.Problems(err); len(ps) > 0 {
+		p := Problem{Status: ps[0].Kind.Status()}
 		for _, e := range ps {
 			p.Items = append(p.Items, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field})
 			if e.RetryAfter > p.RetryAfter {
@@ -104,16 +81,16 @@ func ProblemOf(err error, reqID string) Problem {
 }
 
 func internalItem(reqID string) ErrorItem {
-	return ErrorItem{Type: string(fault.Internal),
+	return ErrorItem{Type: string(portal.Internal),
 		Message: fmt.Sprintf("internal error; the platform team can trace it with request id %s", reqID)}
 }
 
 func httpProblem(he *echo.HTTPError) Problem {
 	msg := fmt.Sprint(he.Message)
-	typ := string(fault.Internal)
+	typ := string(portal.Internal)
 	switch he.Code {
 	case http.StatusNotFound:
-		typ, msg = string(fault.NotFound), "no such endpoint; see /api-docs for the API"
+		typ, msg = string(portal.NotFound), "no such endpoint; see /api-docs for the API"
 	case http.StatusMethodNotAllowed:
 		typ, msg = typeMethodNotAllowed, "this endpoint does not support the method; see /api-docs for the API"
 	case http.StatusRequestEntityTooLarge:
@@ -121,13 +98,13 @@ func httpProblem(he *echo.HTTPError) Problem {
 	case http.StatusUnsupportedMediaType:
 		typ = typeUnsupportedMediaType
 	case http.StatusBadRequest:
-		typ = string(fault.MalformedBody)
+		typ = string(portal.MalformedBody)
 	case http.StatusUnauthorized:
-		typ = string(fault.Unauthenticated)
+		typ = string(portal.Unauthenticated)
 	case http.StatusTooManyRequests:
-		typ = string(fault.RateLimited)
+		typ = string(portal.RateLimited)
 	case http.StatusServiceUnavailable:
-		typ = string(fault.UpstreamUnavailable)
+		typ = string(portal.UpstreamUnavailable)
 	}
 	if he.Code >= 500 && he.Code != http.StatusServiceUnavailable {
 		msg = "internal error"

@@ -23,6 +23,8 @@ type unitJSON struct {
 	Dedicated   bool   `json:"dedicated"`
 	Main        bool   `json:"main"`
 	Role        string `json:"role"`
+	// Groups are the caller's groups that gave the role.
+	Groups []string `json:"groups"`
 }
 
 type stageJSON struct {
@@ -31,7 +33,7 @@ type stageJSON struct {
 }
 
 func (a *API) getMe(c echo.Context) error {
-	me, err := a.me.Get(c.Request().Context())
+	me, err := a.me.Me(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -42,8 +44,8 @@ func (a *API) getMe(c echo.Context) error {
 		out.Groups = []string{}
 	}
 	for _, u := range me.Units {
-		out.BusinessUnits = append(out.BusinessUnits, unitJSON{ID: u.Unit.ID, LandingZone: u.Unit.LandingZone.ID,
-			Dedicated: u.Unit.LandingZone.Dedicated, Main: u.Unit.IsMain(), Role: u.Role.String()})
+		out.BusinessUnits = append(out.BusinessUnits, unitJSON{ID: u.ID, LandingZone: u.LandingZone,
+			Dedicated: u.Dedicated, Main: u.Main, Role: u.Role.String(), Groups: append([]string{}, u.Groups...)})
 	}
 	for _, s := range me.Stages {
 		out.Stages = append(out.Stages, stageJSON{Name: s.Name, ReadOnly: s.ReadOnly})

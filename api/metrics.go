@@ -1,25 +1,11 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/edh-platform/rms-portal/internal/service"
 )
-
-// MetricsService is what the API needs for metrics.
-type MetricsService interface {
-	ClusterMetrics(ctx context.Context, bu, stage string) (service.ClusterMetrics, error)
-	TopicMetrics(ctx context.Context, bu, stage, name string) (service.TopicMetrics, error)
-}
-
-func (a *API) registerMetrics(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/metrics", a.clusterMetrics)
-	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", a.topicMetrics)
-}
 
 type clusterMetricsJSON struct {
 	ClusterID      string   `json:"cluster_id"`

@@ -1,32 +1,12 @@
 package api
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// PoolService is what the API needs of identity pools.
-type PoolService interface {
-	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Pool], error)
-	Get(ctx context.Context, bu, stage, id string) (service.Pool, error)
-	Create(ctx context.Context, bu, stage string, in service.NewPool) (service.Pool, error)
-	UpdateFilter(ctx context.Context, bu, stage, id, filter string) (service.Pool, error)
-	Delete(ctx context.Context, bu, stage, id string) error
-	TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (service.FilterResult, error)
-}
-
-func (a *API) registerPools(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/identity-pools", a.listPools)
-	route(http.MethodPost, "/:bu/:stage/identity-pools/test-filter", a.testFilter)
-	route(http.MethodPost, "/:bu/:stage/identity-pool", a.createPool)
-	route(http.MethodGet, "/:bu/:stage/identity-pool/:id", a.getPool)
-	route(http.MethodPatch, "/:bu/:stage/identity-pool/:id", a.updatePool)
-	route(http.MethodDelete, "/:bu/:stage/identity-pool/:id", a.deletePool)
-}
 
 type poolJSON struct {
 	ID            string        `json:"id"`
@@ -40,7 +20,7 @@ type poolJSON struct {
 	RoleBindings  []bindingJSON `json:"role_bindings,omitempty"`
 }
 
-func poolOut(p service.Pool, withBindings bool) poolJSON {
+func poolOut(p portal.Pool, withBindings bool) poolJSON {
 	out := poolJSON{ID: p.ID, Name: p.Name, Identifier: p.Identifier, Type: p.Type, Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
 	if withBindings {
@@ -85,7 +65,7 @@ func (a *API) createPool(c echo.Context) error {
 		return err
 	}
 	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := a.pools.Create(c.Request().Context(), bu, stage, service.NewPool(in))
+	p, err := a.pools.Create(c.Request().Context(), bu, stage, portal.NewPool(in))
 	if err != nil {
 		return err
 	}

@@ -1,36 +1,13 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// SchemaService is what the API needs of schemas.
-type SchemaService interface {
-	List(ctx context.Context, bu, stage string, latestOnly bool, q service.ListQuery) (service.Page[platform.SchemaVersion], error)
-	Get(ctx context.Context, bu, stage, subject, version string) (platform.SchemaVersion, error)
-	Versions(ctx context.Context, bu, stage, subject string) ([]platform.SchemaVersion, error)
-	Create(ctx context.Context, bu, stage string, in service.NewSchema) (platform.SchemaVersion, error)
-	Update(ctx context.Context, bu, stage, subject string, in service.SchemaDef) (platform.SchemaVersion, error)
-	Check(ctx context.Context, bu, stage, subject string, in service.SchemaDef) (platform.Compatibility, error)
-	Delete(ctx context.Context, bu, stage, subject, version string, permanent bool) error
-}
-
-func (a *API) registerSchemas(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/schemas", a.listSchemas)
-	route(http.MethodPost, "/:bu/:stage/schema", a.createSchema)
-	route(http.MethodPut, "/:bu/:stage/schema/:subject", a.updateSchema)
-	route(http.MethodGet, "/:bu/:stage/schema/:subject/versions", a.schemaVersions)
-	route(http.MethodPost, "/:bu/:stage/schema/:subject/compatibility", a.checkSchema)
-	route(http.MethodGet, "/:bu/:stage/schema/:subject/:version", a.getSchema)
-	route(http.MethodDelete, "/:bu/:stage/schema/:subject/:version", a.deleteSchema)
-}
 
 type schemaItemJSON struct {
 	Subject    string `json:"subject"`
@@ -51,11 +28,11 @@ type schemaJSON struct {
 	References []referenceJSON `json:"references"`
 }
 
-func schemaItemOut(v platform.SchemaVersion) schemaItemJSON {
+func schemaItemOut(v portal.SchemaVersion) schemaItemJSON {
 	return schemaItemJSON{Subject: v.Subject, Version: v.Version, ID: v.ID, SchemaType: v.Type}
 }
 
-func schemaOut(v platform.SchemaVersion) schemaJSON {
+func schemaOut(v portal.SchemaVersion) schemaJSON {
 	out := schemaJSON{schemaItemJSON: schemaItemOut(v), Schema: v.Schema, References: []referenceJSON{}}
 	for _, r := range v.References {
 		out.References = append(out.References, referenceJSON(r))
@@ -109,10 +86,10 @@ type schemaDefRequest struct {
 	References []referenceJSON `json:"references"`
 }
 
-func (r schemaDefRequest) def() service.SchemaDef {
-	d := service.SchemaDef{SchemaType: r.SchemaType, Schema: r.Schema}
+func (r schemaDefRequest) def() portal.SchemaDef {
+	d := portal.SchemaDef{SchemaType: r.SchemaType, Schema: r.Schema}
 	for _, ref := range r.References {
-		d.References = append(d.References, platform.SchemaReference(ref))
+		d.References = append(d.References, portal.SchemaReference(ref))
 	}
 	return d
 }
@@ -129,7 +106,7 @@ func (a *API) createSchema(c echo.Context) error {
 		return err
 	}
 	bu, stage := c.Param("bu"), c.Param("stage")
-	v, err := a.schemas.Create(c.Request().Context(), bu, stage, service.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: in.def()})
+	v, err := a.schemas.Create(c.Request().Context(), bu, stage, portal.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: in.def()})
 	if err != nil {
 		return err
 	}

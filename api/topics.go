@@ -6,17 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func (a *API) registerTopics(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/topics", a.listTopics)
-	route(http.MethodPost, "/:bu/:stage/topic", a.createTopic)
-	route(http.MethodGet, "/:bu/:stage/topic/:name", a.getTopic)
-	route(http.MethodPut, "/:bu/:stage/topic/:name", a.replaceTopic)
-	route(http.MethodPatch, "/:bu/:stage/topic/:name", a.patchTopic)
-	route(http.MethodDelete, "/:bu/:stage/topic/:name", a.deleteTopic)
-}
 
 // topicJSON is a topic in a list.
 type topicJSON struct {
@@ -43,12 +34,12 @@ type partitionJSON struct {
 	ISR       []int `json:"isr"`
 }
 
-func topicOut(t service.Topic) topicJSON {
+func topicOut(t portal.Topic) topicJSON {
 	return topicJSON{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BusinessUnit,
 		PartitionsCount: t.Partitions, OutsideConvention: t.OutsideConvention}
 }
 
-func topicDetailOut(d service.TopicDetail) topicDetailJSON {
+func topicDetailOut(d portal.TopicDetail) topicDetailJSON {
 	out := topicDetailJSON{topicJSON: topicOut(d.Topic), ReplicationFactor: d.ReplicationFactor,
 		Config: d.Config, Defaults: d.Defaults, Partitions: []partitionJSON{}}
 	if out.Config == nil {
@@ -101,7 +92,7 @@ func (a *API) createTopic(c echo.Context) error {
 	}
 	bu, stage := c.Param("bu"), c.Param("stage")
 	d, err := a.topics.Create(c.Request().Context(), bu, stage,
-		service.NewTopic{Name: in.Name, Partitions: in.PartitionsCount, Config: in.Config})
+		portal.NewTopic{Name: in.Name, Partitions: in.PartitionsCount, Config: in.Config})
 	if err != nil {
 		return err
 	}
@@ -131,7 +122,7 @@ func (a *API) replaceTopic(c echo.Context) error {
 		return err
 	}
 	d, err := a.topics.Replace(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"),
-		service.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil})
+		portal.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil})
 	if err != nil {
 		return err
 	}
@@ -149,7 +140,7 @@ func (a *API) patchTopic(c echo.Context) error {
 		return err
 	}
 	d, err := a.topics.Patch(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"),
-		service.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config})
+		portal.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config})
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -13,37 +12,17 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
-
-// AccountService is what the service account pages need.
-type AccountService interface {
-	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.ServiceAccount], error)
-	Get(ctx context.Context, bu, stage, id string) (service.ServiceAccount, error)
-	Create(ctx context.Context, bu, stage string, in service.NewServiceAccount) (service.ServiceAccount, error)
-	BulkCreate(ctx context.Context, bu, stage string, items []service.NewServiceAccount, report func(service.BulkResult)) ([]service.BulkResult, error)
-}
-
-func (h *Handlers) registerAccounts(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/service-accounts", h.listAccounts)
-	route(http.MethodGet, "/:bu/:stage/service-accounts/new", h.newAccount)
-	route(http.MethodPost, "/:bu/:stage/service-accounts", h.createAccount)
-	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk", h.bulkForm)
-	route(http.MethodPost, "/:bu/:stage/service-accounts/bulk", h.bulkCreate)
-	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk/:job", h.bulkProgress)
-	route(http.MethodGet, "/:bu/:stage/service-account/:id", h.showAccount)
-}
 
 func (h *Handlers) listAccounts(c echo.Context) error {
 	p, err := h.scopedPage(c, "service-accounts", "Service accounts")
 	if err != nil {
 		return err
 	}
-	q := service.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
 	res, err := h.accounts.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
 	if err != nil {
 		return err
@@ -82,13 +61,13 @@ func (h *Handlers) newAccount(c echo.Context) error {
 // fieldErrors spreads a service error over form fields; anything without
 // a field goes to "".
 func fieldErrors(err error, errs map[string]string, conflictField string) bool {
-	ps := fault.Problems(err)
+	ps := portal.Problems(err)
 	if len(ps) == 0 {
 		return false
 	}
 	for _, e := range ps {
 		switch {
-		case e.Kind == fault.AlreadyExists && conflictField != "":
+		case e.Kind == portal.AlreadyExists && conflictField != "":
 			errs[conflictField] = e.Message
 		case e.Field != "" && e.Kind.IsValidation():
 			errs[e.Field] = e.Message
@@ -120,7 +99,7 @@ func (h *Handlers) createAccount(c echo.Context) error {
 	f := accountForm(p)
 	f.Name, f.Type, f.Description = strings.TrimSpace(c.FormValue("name")), c.FormValue("type"), strings.TrimSpace(c.FormValue("description"))
 	a, err := h.accounts.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"),
-		service.NewServiceAccount{Name: f.Name, Type: f.Type, Description: f.Description})
+		portal.NewServiceAccount{Name: f.Name, Type: f.Type, Description: f.Description})
 	if err != nil {
 		if !fieldErrors(err, f.Errors, "name") {
 			return err
@@ -144,7 +123,7 @@ func (h *Handlers) bulkForm(c echo.Context) error {
 }
 
 // readBulk reads the pasted list and the uploaded CSV into items.
-func readBulk(c echo.Context, f *views.BulkForm) []service.NewServiceAccount {
+func readBulk(c echo.Context, f *views.BulkForm) []portal.NewServiceAccount {
 	f.Text = c.FormValue("accounts")
 	text := f.Text
 	if fh, err := c.FormFile("file"); err == nil {
@@ -164,7 +143,7 @@ func readBulk(c echo.Context, f *views.BulkForm) []service.NewServiceAccount {
 		f.Errors[""] = "the list is not valid CSV: " + err.Error()
 		return nil
 	}
-	var items []service.NewServiceAccount
+	var items []portal.NewServiceAccount
 	for i, row := range rows {
 		if len(row) == 0 || (len(row) == 1 && strings.TrimSpace(row[0]) == "") {
 			continue
@@ -172,7 +151,7 @@ func readBulk(c echo.Context, f *views.BulkForm) []service.NewServiceAccount {
 		if i == 0 && strings.EqualFold(strings.TrimSpace(row[0]), "name") {
 			continue
 		}
-		it := service.NewServiceAccount{Name: strings.TrimSpace(row[0])}
+		it := portal.NewServiceAccount{Name: strings.TrimSpace(row[0])}
 		if len(row) > 1 {
 			it.Type = strings.TrimSpace(row[1])
 		}
@@ -183,6 +162,15 @@ func readBulk(c echo.Context, f *views.BulkForm) []service.NewServiceAccount {
 	}
 	return items
 }
+
+const (
+	// bulkWait is how long a bulk create may run before the page answers
+	// with its progress instead of its outcome.
+	bulkWait = 600 * time.Millisecond
+	// bulkPatience is how long a page without JavaScript waits for a bulk
+	// create, which it cannot poll.
+	bulkPatience = 5 * time.Minute
+)
 
 // bulkCreate creates the listed accounts. Without JavaScript the page
 // answers when all are done. With htmx, a batch that takes longer than
@@ -195,35 +183,18 @@ func (h *Handlers) bulkCreate(c echo.Context) error {
 	f := bulkForm(p)
 	items := readBulk(c, &f)
 	if len(f.Errors) > 0 {
-		return h.failedForm(c, p, fault.New(fault.MalformedBody, "%s", f.Errors[""]), func() templ.Component { return views.BulkFormView(p, f) })
+		return h.failedForm(c, p, portal.New(portal.MalformedBody, "%s", f.Errors[""]), func() templ.Component { return views.BulkFormView(p, f) })
 	}
-	ctx, bu, stage := c.Request().Context(), c.Param("bu"), c.Param("stage")
+	wait := bulkWait
 	if !isHTMX(c) {
-		httpserver.ExtendWriteDeadline(c.Response(), bulkRunTime)
-		results, err := h.accounts.BulkCreate(ctx, bu, stage, items, nil)
-		if err != nil {
-			return h.bulkFailed(c, p, f, err)
-		}
-		for _, r := range results {
-			f.Results = append(f.Results, bulkRow(items, &r, r.Index))
-		}
-		f.Text = ""
-		return h.render(c, http.StatusOK, p, views.BulkFormView(p, f))
+		httpserver.ExtendWriteDeadline(c.Response(), bulkPatience+time.Minute)
+		wait = bulkPatience
 	}
-	owner := access.PrincipalFrom(ctx).Subject
-	id, job, err := h.jobs.start(ctx, owner, bu, stage, items, func(ctx context.Context, report func(service.BulkResult)) ([]service.BulkResult, error) {
-		return h.accounts.BulkCreate(ctx, bu, stage, items, report)
-	})
+	job, err := h.accounts.StartBulk(c.Request().Context(), c.Param("bu"), c.Param("stage"), items, wait)
 	if err != nil {
-		return err
+		return h.bulkFailed(c, p, f, err)
 	}
-	select {
-	case <-job.done:
-	case <-time.After(bulkWait):
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	return h.bulkState(c, p, f, id, job)
+	return h.bulkState(c, p, f, job)
 }
 
 // bulkProgress answers the progress poll of a running bulk create.
@@ -232,24 +203,19 @@ func (h *Handlers) bulkProgress(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	owner := access.PrincipalFrom(c.Request().Context()).Subject
-	job, err := h.jobs.get(c.Param("job"), owner, c.Param("bu"), c.Param("stage"))
+	job, err := h.accounts.BulkJob(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("job"), 0)
 	if err != nil {
 		return err
 	}
-	return h.bulkState(c, p, bulkForm(p), c.Param("job"), job)
+	return h.bulkState(c, p, bulkForm(p), job)
 }
 
-// bulkState shows a bulk create as far as it has come: the refused form,
-// the rows known so far with a progress bar, or the outcome.
-func (h *Handlers) bulkState(c echo.Context, p views.Page, f views.BulkForm, id string, job *bulkJob) error {
-	results, finished, err := job.state()
-	if err != nil {
-		return h.bulkFailed(c, p, f, err)
-	}
+// bulkState shows a bulk create as far as it has come: the rows known so
+// far with a progress bar, or the outcome.
+func (h *Handlers) bulkState(c echo.Context, p views.Page, f views.BulkForm, job portal.BulkJob) error {
 	created := 0
-	for i, r := range results {
-		row := bulkRow(job.items, r, i)
+	for i, r := range job.Results {
+		row := bulkRow(job.Items, r, i)
 		if row.Status == http.StatusCreated {
 			created++
 		}
@@ -259,10 +225,13 @@ func (h *Handlers) bulkState(c echo.Context, p views.Page, f views.BulkForm, id 
 		f.Results = append(f.Results, row)
 	}
 	f.Text = ""
-	if !finished {
-		f.PollURL = p.Context.Path("service-accounts", "bulk", id)
-	} else if isHTMX(c) {
-		trigger(c, "success", strconv.Itoa(created)+" of "+strconv.Itoa(len(results))+" service accounts created.")
+	switch {
+	case job.State == portal.JobRunning:
+		f.PollURL = p.Context.Path("service-accounts", "bulk", job.ID)
+	case job.State == portal.JobFailed:
+		f.Errors[""] = "The batch stopped before every account was tried (" + job.Error + "); the rows show what was done."
+	case isHTMX(c):
+		trigger(c, "success", strconv.Itoa(created)+" of "+strconv.Itoa(len(job.Results))+" service accounts created.")
 	}
 	if isHTMX(c) {
 		return renderFragment(c, http.StatusOK, views.BulkFormView(p, f))
@@ -279,17 +248,14 @@ func (h *Handlers) bulkFailed(c echo.Context, p views.Page, f views.BulkForm, er
 }
 
 // bulkRow is one line of the outcome table; r is nil while pending.
-func bulkRow(items []service.NewServiceAccount, r *service.BulkResult, i int) views.BulkRow {
+func bulkRow(items []portal.NewServiceAccount, r *portal.BulkResult, i int) views.BulkRow {
 	row := views.BulkRow{Index: i, Name: items[i].Name + " (" + items[i].Type + ")"}
 	switch {
 	case r == nil:
 	case r.Error != nil:
-		row.Status, row.Message = statusOfKind(r.Error.Kind), r.Error.Message
+		row.Status, row.Message = r.Error.Kind.Status(), r.Error.Message
 	default:
 		row.Status, row.Name, row.ID = http.StatusCreated, r.Item.Name, r.Item.ID
 	}
 	return row
 }
-
-// statusOfKind is the HTTP status an item of a bulk create would have had.
-func statusOfKind(k fault.Kind) int { return explain(&fault.Error{Kind: k}, "").status }

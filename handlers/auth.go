@@ -6,16 +6,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/auth"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
-
-func (h *Handlers) registerAuth(e *echo.Echo) {
-	e.GET("/auth/login", h.login)
-	e.GET("/auth/callback", h.callback)
-	e.POST("/auth/logout", h.logout)
-	e.GET("/signed-out", h.signedOut)
-}
 
 func toastOK(msg string) auth.Toast { return auth.Toast{Kind: "success", Message: msg} }
 
@@ -32,9 +25,9 @@ func (h *Handlers) login(c echo.Context) error {
 func (h *Handlers) callback(c echo.Context) error {
 	next, err := h.sessions.Finish(c.Response(), c.Request())
 	if err != nil {
-		if fault.Is(err, fault.Unauthenticated) {
+		if portal.Is(err, portal.Unauthenticated) {
 			h.log.WarnContext(c.Request().Context(), "sign-in failed", "error", err)
-			return renderFragment(c, http.StatusUnauthorized, views.SignIn("/", "Sign-in failed: "+fault.Problems(err)[0].Message))
+			return renderFragment(c, http.StatusUnauthorized, views.SignIn("/", "Sign-in failed: "+portal.Problems(err)[0].Message))
 		}
 		return err
 	}

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -11,37 +10,9 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
-
-// ConnectorService is what the connector pages need.
-type ConnectorService interface {
-	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Connector], error)
-	Get(ctx context.Context, bu, stage, name string, showConfig bool) (service.Connector, error)
-	Plugins(ctx context.Context, bu, stage string) ([]platform.ConnectorPlugin, error)
-	Definition(ctx context.Context, bu, stage, class string) (platform.ConnectorDefinition, error)
-	Create(ctx context.Context, bu, stage string, in service.NewConnector) (service.Connector, error)
-	Update(ctx context.Context, bu, stage, name string, config map[string]string) (service.Connector, error)
-	Delete(ctx context.Context, bu, stage, name string) error
-	Pause(ctx context.Context, bu, stage, name string) error
-	Resume(ctx context.Context, bu, stage, name string) error
-	Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error
-}
-
-func (h *Handlers) registerConnectors(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/connectors", h.listConnectors)
-	route(http.MethodGet, "/:bu/:stage/connectors/new", h.newConnector)
-	route(http.MethodPost, "/:bu/:stage/connectors", h.createConnector)
-	route(http.MethodGet, "/:bu/:stage/connector/:name", h.showConnector)
-	route(http.MethodGet, "/:bu/:stage/connector/:name/edit", h.editConnector)
-	route(http.MethodPost, "/:bu/:stage/connector/:name/edit", h.updateConnector)
-	route(http.MethodGet, "/:bu/:stage/connector/:name/delete", h.confirmDeleteConnector)
-	route(http.MethodPost, "/:bu/:stage/connector/:name/delete", h.deleteConnector)
-	route(http.MethodPost, "/:bu/:stage/connector/:name/:action", h.connectorLifecycle)
-}
 
 func (h *Handlers) listConnectors(c echo.Context) error {
 	bu, stage := c.Param("bu"), c.Param("stage")
@@ -49,14 +20,14 @@ func (h *Handlers) listConnectors(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := service.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
 	res, err := h.connectors.List(c.Request().Context(), bu, stage, q)
 	if err != nil {
 		return err
 	}
 	l := views.ConnectorList{Items: res.Items, Total: res.Total, Search: q.Search, Next: res.NextPageToken, Self: c.Request().URL.RequestURI()}
 	for _, x := range res.Items {
-		l.Poll = l.Poll || x.State == platform.StateProvisioning
+		l.Poll = l.Poll || x.State == portal.StateProvisioning
 	}
 	p.Subtitle = p.Context.Prefix + "*-connector"
 	return h.render(c, http.StatusOK, p, views.ConnectorsPage(p, l))
@@ -120,7 +91,7 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 	f := views.ConnectorForm{Prefix: p.Context.Prefix, Class: class, Errors: map[string]string{},
 		Cancel: p.Context.Path("connectors"), Action: p.Context.Path("connectors"), ClassURL: p.Context.Path("connectors", "new")}
 	f.Classes, _ = h.connectors.Plugins(ctx, p.Context.BU, p.Context.Stage)
-	var def *platform.ConnectorDefinition
+	var def *portal.ConnectorDefinition
 	if class != "" {
 		if d, err := h.connectors.Definition(ctx, p.Context.BU, p.Context.Stage, class); err == nil {
 			def = &d
@@ -132,12 +103,12 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 
 // connectorRows lays out a configuration: the class's settings (required
 // first), then other keys, then a few empty rows for more.
-func connectorRows(def *platform.ConnectorDefinition, cfg map[string]string) []views.ConfigRow {
+func connectorRows(def *portal.ConnectorDefinition, cfg map[string]string) []views.ConfigRow {
 	var rows []views.ConfigRow
 	seen := map[string]bool{"name": true, "connector.class": true}
 	if def != nil {
 		settings := slices.Clone(def.Settings)
-		slices.SortStableFunc(settings, func(a, b platform.ConnectorSetting) int {
+		slices.SortStableFunc(settings, func(a, b portal.ConnectorSetting) int {
 			switch {
 			case a.Required == b.Required:
 				return 0
@@ -167,7 +138,7 @@ func connectorRows(def *platform.ConnectorDefinition, cfg map[string]string) []v
 	}
 	slices.Sort(rest)
 	for _, k := range rest {
-		rows = append(rows, views.ConfigRow{Key: k, Value: cfg[k], Secret: service.IsMask(cfg[k])})
+		rows = append(rows, views.ConfigRow{Key: k, Value: cfg[k], Secret: portal.IsMask(cfg[k])})
 	}
 	for i := 0; i < 3; i++ {
 		rows = append(rows, views.ConfigRow{})
@@ -254,9 +225,9 @@ func (h *Handlers) createConnector(c echo.Context) error {
 	f.Name, f.JSON = strings.TrimSpace(c.FormValue("name")), c.FormValue("config_json")
 	if len(errs) > 0 {
 		f.Errors = errs
-		return h.connectorFormFailed(c, p, f, fault.Invalid("config_json", "%s", errs["config_json"]))
+		return h.connectorFormFailed(c, p, f, portal.Invalid("config_json", "%s", errs["config_json"]))
 	}
-	x, err := h.connectors.Create(c.Request().Context(), bu, stage, service.NewConnector{Name: f.Name, Config: cfg})
+	x, err := h.connectors.Create(c.Request().Context(), bu, stage, portal.NewConnector{Name: f.Name, Config: cfg})
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
@@ -277,7 +248,7 @@ func (h *Handlers) editConnector(c echo.Context) error {
 	return h.render(c, http.StatusOK, p, views.ConnectorFormView(p, f))
 }
 
-func (h *Handlers) editForm(c echo.Context, p views.Page, x service.Connector, cfg map[string]string) views.ConnectorForm {
+func (h *Handlers) editForm(c echo.Context, p views.Page, x portal.Connector, cfg map[string]string) views.ConnectorForm {
 	p.Title, p.Subtitle = "Edit "+x.Identifier, x.Name
 	f := h.connectorForm(c, p, x.Class, cfg)
 	f.Edit, f.Name = true, x.Name
@@ -304,7 +275,7 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	f.JSON = c.FormValue("config_json")
 	if len(errs) > 0 {
 		f.Errors = errs
-		return h.connectorFormFailed(c, p, f, fault.Invalid("config_json", "%s", errs["config_json"]))
+		return h.connectorFormFailed(c, p, f, portal.Invalid("config_json", "%s", errs["config_json"]))
 	}
 	x, err := h.connectors.Update(ctx, bu, stage, cur.Name, cfg)
 	if err != nil {
@@ -313,7 +284,7 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	return h.done(c, "Connector "+x.Name+" saved; it is provisioning the change.", p.Context.Path("connector", x.Name))
 }
 
-func connectorDeletion(p views.Page, x service.Connector, typed, problem string) views.Deletion {
+func connectorDeletion(p views.Page, x portal.Connector, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "connector", Name: x.Name, Identifier: x.Identifier, Typed: typed, Problem: problem,
 		Consequence: "the connector stops and its configuration is removed; its topics stay.",
 		Action:      p.Context.Path("connector", x.Name, "delete"), Cancel: p.Context.Path("connector", x.Name)}
@@ -327,10 +298,10 @@ func (h *Handlers) confirmDeleteConnector(c echo.Context) error {
 	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, connectorDeletion(p, x, "", "")))
 }
 
-func (h *Handlers) connectorForDeletion(c echo.Context) (service.Connector, views.Page, error) {
+func (h *Handlers) connectorForDeletion(c echo.Context) (portal.Connector, views.Page, error) {
 	p, err := h.scopedPage(c, "connectors", "Delete connector")
 	if err != nil {
-		return service.Connector{}, p, err
+		return portal.Connector{}, p, err
 	}
 	x, err := h.connectors.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), false)
 	if err != nil {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,8 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -23,7 +23,7 @@ type problem struct {
 
 // explain maps an error to a page problem, once for the HTML front door.
 func explain(err error, reqID string) problem {
-	ps := fault.Problems(err)
+	ps := portal.Problems(err)
 	if len(ps) == 0 {
 		var he *echo.HTTPError
 		if errors.As(err, &he) {
@@ -40,26 +40,25 @@ func explain(err error, reqID string) problem {
 			fmt.Sprintf("The portal failed unexpectedly. If it happens again, give the platform team the request id %s.", reqID)}
 	}
 	e := ps[0]
-	switch e.Kind {
-	case fault.NotFound:
-		return problem{http.StatusNotFound, "Not found", e.Message}
-	case fault.InsufficientRole, fault.ReadOnlyEnvironment:
-		return problem{http.StatusForbidden, "Not allowed", e.Message}
-	case fault.AlreadyExists, fault.IncompatibleSchema:
-		return problem{http.StatusConflict, "Conflict", e.Message}
-	case fault.MissingParameter, fault.InvalidParameter, fault.MalformedBody:
-		return problem{http.StatusBadRequest, "Invalid request", e.Message}
-	case fault.Unauthenticated:
-		return problem{http.StatusUnauthorized, "Sign-in required", e.Message}
-	case fault.RateLimited:
-		return problem{http.StatusTooManyRequests, "Too many requests", e.Message}
-	case fault.UpstreamUnavailable:
-		return problem{http.StatusServiceUnavailable, "Upstream unavailable", e.Message + ". Try again in a moment."}
-	case fault.UpstreamTimeout:
-		return problem{http.StatusGatewayTimeout, "Upstream too slow", e.Message + ". Try again in a moment."}
+	status := e.Kind.Status()
+	switch {
+	case e.Kind == portal.UpstreamUnavailable || e.Kind == portal.UpstreamTimeout:
+		return problem{status, titles[e.Kind], e.Message + ". Try again in a moment."}
+	case status == http.StatusInternalServerError:
+		return problem{status, "Something went wrong",
+			fmt.Sprintf("The portal failed unexpectedly. If it happens again, give the platform team the request id %s.", reqID)}
 	}
-	return problem{http.StatusInternalServerError, "Something went wrong",
-		fmt.Sprintf("The portal failed unexpectedly. If it happens again, give the platform team the request id %s.", reqID)}
+	return problem{status, cmp.Or(titles[e.Kind], http.StatusText(status)), e.Message}
+}
+
+// titles head the error page of each kind; the status comes from the
+// kind (portal.Kind.Status), the same for both front doors.
+var titles = map[portal.Kind]string{
+	portal.NotFound: "Not found", portal.InsufficientRole: "Not allowed", portal.ReadOnlyEnvironment: "Not allowed",
+	portal.CSRFRejected: "Form expired", portal.AlreadyExists: "Conflict", portal.IncompatibleSchema: "Conflict",
+	portal.Conflict: "Conflict", portal.MissingParameter: "Invalid request", portal.InvalidParameter: "Invalid request",
+	portal.MalformedBody: "Invalid request", portal.Unauthenticated: "Sign-in required", portal.RateLimited: "Too many requests",
+	portal.UpstreamUnavailable: "Upstream unavailable", portal.UpstreamTimeout: "Upstream too slow",
 }
 
 // RenderError is the HTML front door's error renderer. htmx requests get
@@ -71,7 +70,7 @@ func (h *Handlers) RenderError(c echo.Context, err error) error {
 		trigger(c, "error", pr.message)
 		return c.NoContent(pr.status)
 	}
-	if access.PrincipalFrom(c.Request().Context()) == nil {
+	if portal.PrincipalFrom(c.Request().Context()) == nil {
 		return renderFragment(c, pr.status, views.BareError(pr.status, pr.title, pr.message))
 	}
 	p, perr := h.page(c, pr.title, "", "", "")

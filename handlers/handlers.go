@@ -5,39 +5,19 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/auth"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
-
-// TopicService is what the topic pages need.
-type TopicService interface {
-	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Topic], error)
-	Get(ctx context.Context, bu, stage, name string, includeDefaults bool) (service.TopicDetail, error)
-	Create(ctx context.Context, bu, stage string, in service.NewTopic) (service.TopicDetail, error)
-	Replace(ctx context.Context, bu, stage, name string, in service.TopicState) (service.TopicDetail, error)
-	Delete(ctx context.Context, bu, stage, name string) error
-	ClusterMetrics(ctx context.Context, bu, stage string) (service.ClusterMetrics, error)
-	TopicMetrics(ctx context.Context, bu, stage, name string) (service.TopicMetrics, error)
-}
-
-// CallerService describes the signed-in person.
-type CallerService interface {
-	Get(ctx context.Context) (service.Caller, error)
-}
-
-// Outlooks tell pages what the caller may do in a scope.
-type Outlooks interface {
-	Outlook(ctx context.Context, bu, stage string) (service.Outlook, bool)
-}
 
 // Sessions are the browser sessions and the sign-in flow.
 type Sessions interface {
@@ -52,18 +32,18 @@ type Sessions interface {
 
 // Resolver turns a session's identity into a principal with roles.
 type Resolver interface {
-	Resolve(id access.Identity) *access.Principal
+	Resolve(id portal.Identity) *portal.Principal
 }
 
 // Options are the HTML front door's dependencies.
 type Options struct {
-	Topics     TopicService
-	Connectors ConnectorService
-	Schemas    SchemaService
-	Accounts   AccountService
-	Pools      PoolService
-	Me         CallerService
-	Outlooks   Outlooks
+	Topics     portal.TopicService
+	Metrics    portal.MetricsService
+	Connectors portal.ConnectorService
+	Schemas    portal.SchemaService
+	Accounts   portal.AccountService
+	Pools      portal.PoolService
+	Me         portal.CallerService
 	Sessions   Sessions
 	Resolver   Resolver
 	BaseURL    string
@@ -72,45 +52,25 @@ type Options struct {
 
 // Handlers serve the portal's pages.
 type Handlers struct {
-	topics     TopicService
-	connectors ConnectorService
-	schemas    SchemaService
-	accounts   AccountService
-	pools      PoolService
-	me         CallerService
-	outlooks   Outlooks
+	topics     portal.TopicService
+	metrics    portal.MetricsService
+	connectors portal.ConnectorService
+	schemas    portal.SchemaService
+	accounts   portal.AccountService
+	pools      portal.PoolService
+	me         portal.CallerService
 	sessions   Sessions
 	resolver   Resolver
 	baseURL    string
 	log        *slog.Logger
 	csrf       *http.CrossOriginProtection
-	jobs       *bulkJobs
 }
 
 // New returns the HTML front door.
 func New(o Options) *Handlers {
-	return &Handlers{topics: o.Topics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, outlooks: o.Outlooks, sessions: o.Sessions, resolver: o.Resolver,
-		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection(), jobs: newBulkJobs()}
-}
-
-// addRoute registers one page that needs a session.
-type addRoute func(method, path string, handler echo.HandlerFunc)
-
-// Register mounts the pages on e. The session middleware is attached per
-// route: on a group, echo would route every unknown path (API ones too)
-// through it.
-func (h *Handlers) Register(e *echo.Echo) {
-	h.registerAuth(e)
-	route := func(method, path string, handler echo.HandlerFunc) { e.Add(method, path, handler, h.requireSession) }
-	route(http.MethodGet, "/", h.home)
-	route(http.MethodGet, "/context", h.switchContext)
-	h.registerTopics(route)
-	h.registerMetrics(route)
-	h.registerConnectors(route)
-	h.registerSchemas(route)
-	h.registerAccounts(route)
-	h.registerPools(route)
+	return &Handlers{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, sessions: o.Sessions, resolver: o.Resolver,
+		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 
 // render writes a page: the whole document, or only the main column when
@@ -134,13 +94,21 @@ func renderFragment(c echo.Context, status int, comp templ.Component) error {
 	return renderComponent(c, c.Request().Context(), status, comp)
 }
 
+// renderComponent renders comp into a buffer and writes it only when
+// rendering succeeded, so that a failing template gives the error page
+// rather than a truncated 200.
 func renderComponent(c echo.Context, ctx context.Context, status int, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(ctx, &buf); err != nil {
+		return fmt.Errorf("rendering the page: %w", err)
+	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	h.Set("Cache-Control", "no-store")
 	h.Add("Vary", "HX-Request, HX-Target")
 	c.Response().WriteHeader(status)
-	return comp.Render(ctx, c.Response())
+	_, err := c.Response().Write(buf.Bytes())
+	return err
 }
 
 func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -31,8 +30,8 @@ func (h *Handlers) switchContext(c echo.Context) error {
 	if !slices.ContainsFunc(views.Resources, func(r struct{ ID, Label string }) bool { return r.ID == resource }) {
 		resource = "topics"
 	}
-	if _, ok := h.outlooks.Outlook(c.Request().Context(), bu, stage); !ok {
-		return fault.New(fault.NotFound, "business unit %q with stage %q is not one of your contexts", bu, stage)
+	if _, err := h.me.Layout(c.Request().Context(), bu, stage); err != nil {
+		return err
 	}
 	ctx := views.Context{BU: bu, Stage: stage}
 	return c.Redirect(http.StatusSeeOther, ctx.Path(resource))

@@ -8,18 +8,13 @@ import (
 	"github.com/edh-platform/rms-portal/views"
 )
 
-func (h *Handlers) registerMetrics(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/metrics", h.clusterMetrics)
-	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", h.topicMetrics)
-}
-
 func (h *Handlers) clusterMetrics(c echo.Context) error {
 	bu, stage := c.Param("bu"), c.Param("stage")
 	p, err := h.page(c, "Cluster metrics", "metrics", bu, stage)
 	if err != nil {
 		return err
 	}
-	m, err := h.topics.ClusterMetrics(c.Request().Context(), bu, stage)
+	m, err := h.metrics.ClusterMetrics(c.Request().Context(), bu, stage)
 	if err != nil {
 		return err
 	}
@@ -33,7 +28,7 @@ func (h *Handlers) topicMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := h.topics.TopicMetrics(c.Request().Context(), bu, stage, c.Param("name"))
+	m, err := h.metrics.TopicMetrics(c.Request().Context(), bu, stage, c.Param("name"))
 	if err != nil {
 		return err
 	}

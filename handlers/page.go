@@ -3,41 +3,31 @@ package handlers
 import (
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
-// page builds the layout data for the signed-in caller; bu and stage may
-// be empty for pages without a context.
+// page builds the layout data for the signed-in caller from one service
+// call; bu and stage may be empty for pages without a context. A context
+// the caller may not see is refused by the service, as NotFound.
 func (h *Handlers) page(c echo.Context, title, resource, bu, stage string) (views.Page, error) {
-	ctx := c.Request().Context()
-	caller, err := h.me.Get(ctx)
+	l, err := h.me.Layout(c.Request().Context(), bu, stage)
 	if err != nil {
 		return views.Page{}, err
 	}
 	p := views.Page{Title: title, Resource: resource}
-	pr := caller.Principal
+	pr := l.Caller.Principal
 	p.User = views.User{Name: pr.Display(), Username: pr.Username, PlatformAdmin: pr.PlatformAdmin}
 	if s := currentSession(c); s != nil {
 		p.CSRF = s.CSRF
 	}
-	for _, u := range caller.Units {
-		p.Units = append(p.Units, views.Unit{ID: u.Unit.ID, Zone: u.Unit.LandingZone.ID, Dedicated: u.Unit.LandingZone.Dedicated,
-			Main: u.Unit.IsMain(), Role: u.Role.Title()})
+	for _, u := range l.Caller.Units {
+		p.Units = append(p.Units, views.Unit{ID: u.ID, Zone: u.LandingZone, Dedicated: u.Dedicated, Main: u.Main, Role: u.Role.Title()})
 	}
-	for _, s := range caller.Stages {
+	for _, s := range l.Caller.Stages {
 		p.Stages = append(p.Stages, views.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
 	}
-	if bu != "" {
-		p.Context = h.context(c, bu, stage)
-		if p.Context == nil {
-			// The service would refuse anyway; say so the same way.
-			return p, access.UnitNotFound(bu)
-		}
-	} else if len(p.Units) > 0 && len(p.Stages) > 0 {
-		p.DefaultContext = h.context(c, p.Units[0].ID, p.Stages[0].Name)
-	}
+	p.Context, p.DefaultContext = viewContext(l.Context), viewContext(l.Default)
 	if p.Context != nil {
 		p.Crumbs = crumbs(p.Context, resource)
 	}
@@ -54,16 +44,14 @@ func (h *Handlers) scopedPage(c echo.Context, resource, title string, extra ...v
 	return p, err
 }
 
-func (h *Handlers) context(c echo.Context, bu, stage string) *views.Context {
-	o, ok := h.outlooks.Outlook(c.Request().Context(), bu, stage)
-	if !ok {
+func viewContext(o *portal.Outlook) *views.Context {
+	if o == nil {
 		return nil
 	}
 	return &views.Context{
-		BU: bu, Stage: stage, Zone: o.Scope.Zone().ID, Dedicated: o.Scope.Zone().Dedicated, Role: o.Role.String(),
-		ReadOnly: o.Scope.Stage.ReadOnly, CanWrite: o.Write.Allowed, Bypass: o.Write.Bypass,
-		WriteBlockedByStage: o.Write.Denial == fault.ReadOnlyEnvironment, CanManage: o.Manage.Allowed, WholeCluster: o.WholeCluster,
-		Prefix: o.Scope.Prefix(),
+		BU: o.BU, Stage: o.Stage, Zone: o.LandingZone, Dedicated: o.Dedicated, Role: o.Role.String(),
+		ReadOnly: o.ReadOnly, CanWrite: o.CanWrite, Bypass: o.Bypass, WriteBlockedByStage: o.WriteBlockedByStage,
+		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix,
 	}
 }
 

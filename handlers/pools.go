@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -10,30 +9,9 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
-
-// PoolService is what the identity pool pages need.
-type PoolService interface {
-	List(ctx context.Context, bu, stage string, q service.ListQuery) (service.Page[service.Pool], error)
-	Get(ctx context.Context, bu, stage, id string) (service.Pool, error)
-	Create(ctx context.Context, bu, stage string, in service.NewPool) (service.Pool, error)
-	UpdateFilter(ctx context.Context, bu, stage, id, filter string) (service.Pool, error)
-	Delete(ctx context.Context, bu, stage, id string) error
-	TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (service.FilterResult, error)
-}
-
-func (h *Handlers) registerPools(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/identity-pools", h.listPools)
-	route(http.MethodGet, "/:bu/:stage/identity-pools/new", h.newPool)
-	route(http.MethodPost, "/:bu/:stage/identity-pools", h.createPool)
-	route(http.MethodGet, "/:bu/:stage/identity-pool/:id", h.showPool)
-	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/filter", h.poolFilter)
-	route(http.MethodGet, "/:bu/:stage/identity-pool/:id/delete", h.confirmDeletePool)
-	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/delete", h.deletePool)
-}
 
 const sampleClaims = `{
   "sub": "ci-runner-42",
@@ -47,7 +25,7 @@ func (h *Handlers) listPools(c echo.Context) error {
 		return err
 	}
 	res, err := h.pools.List(c.Request().Context(), c.Param("bu"), c.Param("stage"),
-		service.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")})
+		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")})
 	if err != nil {
 		return err
 	}
@@ -57,7 +35,7 @@ func (h *Handlers) listPools(c echo.Context) error {
 
 // editor starts the filter editor of a pool; only those who may change the
 // pool can save.
-func editor(p views.Page, x service.Pool) views.FilterEditor {
+func editor(p views.Page, x portal.Pool) views.FilterEditor {
 	e := views.FilterEditor{TestURL: p.Context.Path("identity-pool", x.ID, "filter"), Filter: x.Filter, Claims: sampleClaims}
 	if p.Context.CanManage {
 		e.Action = e.TestURL
@@ -65,10 +43,10 @@ func editor(p views.Page, x service.Pool) views.FilterEditor {
 	return e
 }
 
-func (h *Handlers) poolForPage(c echo.Context) (service.Pool, views.Page, error) {
+func (h *Handlers) poolForPage(c echo.Context) (portal.Pool, views.Page, error) {
 	p, err := h.scopedPage(c, "identity-pools", "Identity pool")
 	if err != nil {
-		return service.Pool{}, p, err
+		return portal.Pool{}, p, err
 	}
 	x, err := h.pools.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
 	if err != nil {
@@ -119,7 +97,7 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 	}
 	var claims map[string]any
 	if err := json.Unmarshal([]byte(e.Claims), &claims); err != nil {
-		return refused(fault.Invalid("claims", "the sample claims are not a JSON object: %v", err))
+		return refused(portal.Invalid("claims", "the sample claims are not a JSON object: %v", err))
 	}
 	res, err := h.pools.TestFilter(ctx, bu, stage, e.Filter, claims)
 	if err != nil {
@@ -134,7 +112,7 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 
 func poolForm(p views.Page) views.PoolForm {
 	return views.PoolForm{Action: p.Context.Path("identity-pools"), Prefix: p.Context.Prefix, Type: "consumer",
-		IdentityClaim: service.DefaultIdentityClaim, Errors: map[string]string{}, Cancel: p.Context.Path("identity-pools")}
+		IdentityClaim: portal.DefaultIdentityClaim, Errors: map[string]string{}, Cancel: p.Context.Path("identity-pools")}
 }
 
 func (h *Handlers) newPool(c echo.Context) error {
@@ -153,7 +131,7 @@ func (h *Handlers) createPool(c echo.Context) error {
 	f := poolForm(p)
 	f.Name, f.Type, f.Description = strings.TrimSpace(c.FormValue("name")), c.FormValue("type"), strings.TrimSpace(c.FormValue("description"))
 	f.IdentityClaim, f.Filter = strings.TrimSpace(c.FormValue("identity_claim")), c.FormValue("filter")
-	x, err := h.pools.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"), service.NewPool{Name: f.Name, Type: f.Type,
+	x, err := h.pools.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"), portal.NewPool{Name: f.Name, Type: f.Type,
 		Description: f.Description, IdentityClaim: f.IdentityClaim, Filter: f.Filter})
 	if err != nil {
 		if !fieldErrors(err, f.Errors, "name") {
@@ -164,7 +142,7 @@ func (h *Handlers) createPool(c echo.Context) error {
 	return h.done(c, "Identity pool "+x.Name+" ("+x.ID+") created.", p.Context.Path("identity-pool", x.ID))
 }
 
-func poolDeletion(p views.Page, x service.Pool, typed, problem string) views.Deletion {
+func poolDeletion(p views.Page, x portal.Pool, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "identity pool", Name: x.Name + " (" + x.ID + ")", Identifier: x.Identifier, Typed: typed, Problem: problem,
 		Consequence: "its role bindings are removed and tokens stop acting as this pool.",
 		Action:      p.Context.Path("identity-pool", x.ID, "delete"), Cancel: p.Context.Path("identity-pool", x.ID)}

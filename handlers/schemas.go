@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,33 +8,9 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
-
-// SchemaService is what the schema pages need.
-type SchemaService interface {
-	List(ctx context.Context, bu, stage string, latestOnly bool, q service.ListQuery) (service.Page[platform.SchemaVersion], error)
-	Versions(ctx context.Context, bu, stage, subject string) ([]platform.SchemaVersion, error)
-	Create(ctx context.Context, bu, stage string, in service.NewSchema) (platform.SchemaVersion, error)
-	Update(ctx context.Context, bu, stage, subject string, in service.SchemaDef) (platform.SchemaVersion, error)
-	Check(ctx context.Context, bu, stage, subject string, in service.SchemaDef) (platform.Compatibility, error)
-	Delete(ctx context.Context, bu, stage, subject, version string, permanent bool) error
-}
-
-func (h *Handlers) registerSchemas(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/schemas", h.listSchemas)
-	route(http.MethodGet, "/:bu/:stage/schemas/new", h.newSchema)
-	route(http.MethodPost, "/:bu/:stage/schemas", h.createSchema)
-	route(http.MethodGet, "/:bu/:stage/schema/:subject", h.showSubject)
-	route(http.MethodGet, "/:bu/:stage/schema/:subject/new-version", h.newVersion)
-	route(http.MethodPost, "/:bu/:stage/schema/:subject/new-version", h.registerVersion)
-	route(http.MethodPost, "/:bu/:stage/schema/:subject/check", h.checkVersion)
-	route(http.MethodGet, "/:bu/:stage/schema/:subject/:version/delete", h.confirmDeleteVersion)
-	route(http.MethodPost, "/:bu/:stage/schema/:subject/:version/delete", h.deleteVersion)
-}
 
 func (h *Handlers) listSchemas(c echo.Context) error {
 	p, err := h.scopedPage(c, "schemas", "Schemas")
@@ -43,7 +18,7 @@ func (h *Handlers) listSchemas(c echo.Context) error {
 		return err
 	}
 	latest := c.QueryParam("all") != "1"
-	q := service.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
 	res, err := h.schemas.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), latest, q)
 	if err != nil {
 		return err
@@ -64,14 +39,14 @@ func (h *Handlers) showSubject(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	find := func(raw string) (*platform.SchemaVersion, error) {
+	find := func(raw string) (*portal.SchemaVersion, error) {
 		n, err := strconv.Atoi(raw)
 		for i := range vs {
 			if err == nil && vs[i].Version == n {
 				return &vs[i], nil
 			}
 		}
-		return nil, fault.New(fault.NotFound, "version %s of %s not found", raw, vs[0].Subject)
+		return nil, portal.New(portal.NotFound, "version %s of %s not found", raw, vs[0].Subject)
 	}
 	s := views.Subject{Name: vs[0].Subject, Versions: vs, Selected: vs[len(vs)-1]}
 	if raw := c.QueryParam("version"); raw != "" {
@@ -126,8 +101,8 @@ func (h *Handlers) createSchema(c echo.Context) error {
 	f := views.SchemaForm{NewSubject: true, Action: p.Context.Path("schemas"), Prefix: p.Context.Prefix, Errors: map[string]string{},
 		Cancel: p.Context.Path("schemas"), Topic: strings.TrimSpace(c.FormValue("topic")), SubjectType: c.FormValue("subject_type"),
 		SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
-	v, err := h.schemas.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"), service.NewSchema{Topic: f.Topic,
-		SubjectType: f.SubjectType, SchemaDef: service.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}})
+	v, err := h.schemas.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"), portal.NewSchema{Topic: f.Topic,
+		SubjectType: f.SubjectType, SchemaDef: portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}})
 	if err != nil {
 		return h.schemaFormFailed(c, p, f, err)
 	}
@@ -172,7 +147,7 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	def := service.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}
+	def := portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}
 	ctx := c.Request().Context()
 	if c.FormValue("action") == "check" {
 		res, err := h.schemas.Check(ctx, c.Param("bu"), c.Param("stage"), f.Subject, def)
@@ -191,11 +166,11 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 
 // checkVersion answers the form's htmx compatibility check.
 func (h *Handlers) checkVersion(c echo.Context) error {
-	def := service.SchemaDef{SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
+	def := portal.SchemaDef{SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
 	res, err := h.schemas.Check(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), def)
 	if err != nil {
-		if ps := fault.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
-			res = platform.Compatibility{Messages: []string{ps[0].Message}, Level: "invalid schema"}
+		if ps := portal.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
+			res = portal.Compatibility{Messages: []string{ps[0].Message}, Level: "invalid schema"}
 			return renderFragment(c, http.StatusOK, views.CompatResult(res))
 		}
 		return err

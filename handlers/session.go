@@ -8,9 +8,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/auth"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -36,7 +35,7 @@ func (h *Handlers) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}
 		p := h.resolver.Resolve(sess.Identity)
-		c.SetRequest(r.WithContext(access.WithPrincipal(r.Context(), p)))
+		c.SetRequest(r.WithContext(portal.WithPrincipal(r.Context(), p)))
 		c.Set(sessionKey, sess)
 		return next(c)
 	}
@@ -68,14 +67,14 @@ func (h *Handlers) signInRequired(c echo.Context, expired bool) error {
 func (h *Handlers) checkCSRF(c echo.Context, sess *auth.Session) error {
 	r := c.Request()
 	if err := h.csrf.Check(r); err != nil {
-		return fault.Wrap(err, fault.InsufficientRole, "this request came from another site and was refused")
+		return portal.Wrap(err, portal.CSRFRejected, "this request came from another site and was refused")
 	}
 	token := r.Header.Get("X-CSRF-Token")
 	if token == "" {
 		token = r.PostFormValue("_csrf")
 	}
 	if token == "" || subtle.ConstantTimeCompare([]byte(token), []byte(sess.CSRF)) != 1 {
-		return fault.New(fault.InsufficientRole, "this form has expired or did not come from the portal; reload the page and try again")
+		return portal.New(portal.CSRFRejected, "this form has expired or did not come from the portal; reload the page and try again")
 	}
 	return nil
 }

@@ -9,24 +9,12 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 // pageSize is the number of topics a list page shows.
 const pageSize = 50
-
-func (h *Handlers) registerTopics(route addRoute) {
-	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
-	route(http.MethodGet, "/:bu/:stage/topics/new", h.newTopic)
-	route(http.MethodPost, "/:bu/:stage/topics", h.createTopic)
-	route(http.MethodGet, "/:bu/:stage/topic/:name", h.showTopic)
-	route(http.MethodGet, "/:bu/:stage/topic/:name/edit", h.editTopic)
-	route(http.MethodPost, "/:bu/:stage/topic/:name/edit", h.updateTopic)
-	route(http.MethodGet, "/:bu/:stage/topic/:name/delete", h.confirmDelete)
-	route(http.MethodPost, "/:bu/:stage/topic/:name/delete", h.deleteTopic)
-}
 
 func (h *Handlers) listTopics(c echo.Context) error {
 	bu, stage := c.Param("bu"), c.Param("stage")
@@ -34,7 +22,7 @@ func (h *Handlers) listTopics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := service.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"),
+	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"),
 		Descending: c.QueryParam("order") == "desc"}
 	res, err := h.topics.List(c.Request().Context(), bu, stage, q)
 	if err != nil {
@@ -75,7 +63,7 @@ func (h *Handlers) showTopic(c echo.Context) error {
 // topicForm starts a form with the settings and the caller's prefix.
 func topicForm(p views.Page) views.TopicForm {
 	return views.TopicForm{Prefix: p.Context.Prefix, Values: map[string]string{}, Errors: map[string]string{},
-		Settings: service.TopicSettings(), MinPartitions: 1, Partitions: "1"}
+		Settings: portal.TopicSettings(), MinPartitions: 1, Partitions: "1"}
 }
 
 func (h *Handlers) newTopic(c echo.Context) error {
@@ -133,9 +121,9 @@ func (h *Handlers) createTopic(c echo.Context) error {
 	f.Action, f.Cancel = p.Context.Path("topics"), p.Context.Path("topics")
 	partitions, cfg := readTopicForm(c, &f)
 	if len(f.Errors) > 0 {
-		return h.formFailed(c, p, f, fault.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
+		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.topics.Create(c.Request().Context(), bu, stage, service.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
+	t, err := h.topics.Create(c.Request().Context(), bu, stage, portal.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
@@ -161,7 +149,7 @@ func (h *Handlers) editTopic(c echo.Context) error {
 	return h.render(c, http.StatusOK, p, views.TopicFormView(p, f))
 }
 
-func editForm(p views.Page, t service.TopicDetail) views.TopicForm {
+func editForm(p views.Page, t portal.TopicDetail) views.TopicForm {
 	f := topicForm(p)
 	f.Edit, f.Name = true, t.Name
 	f.Partitions, f.MinPartitions = strconv.Itoa(t.Partitions), t.Partitions
@@ -188,9 +176,9 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 	partitions, cfg := readTopicForm(c, &f)
 	f.Name = cur.Name
 	if len(f.Errors) > 0 {
-		return h.formFailed(c, p, f, fault.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
+		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.topics.Replace(ctx, bu, stage, cur.Name, service.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true})
+	t, err := h.topics.Replace(ctx, bu, stage, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true})
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
@@ -238,7 +226,7 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))
 }
 
-func topicDeletion(p views.Page, t service.TopicDetail, typed, problem string) views.Deletion {
+func topicDeletion(p views.Page, t portal.TopicDetail, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "topic", Name: t.Name, Identifier: t.Identifier, Typed: typed, Problem: problem,
 		Consequence: "every record in it is deleted, and producers and consumers using it will fail. This cannot be undone.",
 		Action:      p.Context.Path("topic", t.Name, "delete"), Cancel: p.Context.Path("topic", t.Name)}

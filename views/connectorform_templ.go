@@ -8,7 +8,7 @@ package views
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/edh-platform/rms-portal/internal/platform"
+import "github.com/edh-platform/rms-portal/internal/portal"
 
 // ConnectorForm is the create or edit form's state.
 type ConnectorForm struct {
@@ -18,7 +18,7 @@ type ConnectorForm struct {
 	Name    string
 	Prefix  string
 	Class   string
-	Classes []platform.ConnectorPlugin
+	Classes []portal.ConnectorPlugin
 	Rows    []ConfigRow
 	JSON    string
 	// Errors by field: name, config.<key>, config_json, or "" for the form.

@@ -8,10 +8,10 @@ package views
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/edh-platform/rms-portal/internal/service"
+import "github.com/edh-platform/rms-portal/internal/portal"
 
 // PoolsPage lists the unit's identity pools.
-func PoolsPage(p Page, items []service.Pool, total int, next string) templ.Component {
+func PoolsPage(p Page, items []portal.Pool, total int, next string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -268,7 +268,7 @@ type FilterEditor struct {
 }
 
 // PoolPage shows a pool, its role bindings, and the filter editor.
-func PoolPage(p Page, x service.Pool, e FilterEditor) templ.Component {
+func PoolPage(p Page, x portal.Pool, e FilterEditor) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -8,7 +8,7 @@ package views
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/edh-platform/rms-portal/internal/platform"
+import "github.com/edh-platform/rms-portal/internal/portal"
 
 // SchemaForm registers a new subject or a new version of one.
 type SchemaForm struct {
@@ -23,7 +23,7 @@ type SchemaForm struct {
 	Schema      string
 	Errors      map[string]string
 	// Check holds a compatibility verdict to show.
-	Check  *platform.Compatibility
+	Check  *portal.Compatibility
 	Cancel string
 }
 
@@ -450,7 +450,7 @@ func SchemaFormView(p Page, f SchemaForm) templ.Component {
 }
 
 // CompatResult shows the registry's verdict.
-func CompatResult(c platform.Compatibility) templ.Component {
+func CompatResult(c portal.Compatibility) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

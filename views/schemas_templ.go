@@ -12,12 +12,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // SchemaList is the data of the subject list page.
 type SchemaList struct {
-	Items      []platform.SchemaVersion
+	Items      []portal.SchemaVersion
 	Total      int
 	Search     string
 	LatestOnly bool
@@ -404,10 +404,10 @@ func SchemasPage(p Page, l SchemaList) templ.Component {
 // Subject is the data of a subject's page.
 type Subject struct {
 	Name     string
-	Versions []platform.SchemaVersion
-	Selected platform.SchemaVersion
+	Versions []portal.SchemaVersion
+	Selected portal.SchemaVersion
 	// From and To are set when comparing two versions.
-	From, To *platform.SchemaVersion
+	From, To *portal.SchemaVersion
 }
 
 // SubjectPage shows a subject's history, one version, or a diff.
@@ -828,7 +828,7 @@ func SubjectPage(p Page, s Subject) templ.Component {
 	})
 }
 
-func versionSelect(name string, versions []platform.SchemaVersion, selected int) templ.Component {
+func versionSelect(name string, versions []portal.SchemaVersion, selected int) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

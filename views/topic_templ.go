@@ -12,11 +12,11 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // TopicPage shows one topic: its settings and partitions.
-func TopicPage(p Page, t service.TopicDetail, showDefaults bool) templ.Component {
+func TopicPage(p Page, t portal.TopicDetail, showDefaults bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

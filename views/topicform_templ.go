@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -29,7 +29,7 @@ type TopicForm struct {
 	// Errors by field, named as in the API (name, partitions_count,
 	// config.retention.ms); "" holds an error for the whole form.
 	Errors   map[string]string
-	Settings []service.TopicSetting
+	Settings []portal.TopicSetting
 	Cancel   string
 }
 
@@ -405,7 +405,7 @@ func TopicFormView(p Page, f TopicForm) templ.Component {
 	})
 }
 
-func settingField(s service.TopicSetting, f TopicForm) templ.Component {
+func settingField(s portal.TopicSetting, f TopicForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -470,7 +470,7 @@ func settingField(s service.TopicSetting, f TopicForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		switch s.Type {
-		case service.TypeEnum, service.TypeBool, service.TypeList:
+		case portal.TypeEnum, portal.TypeBool, portal.TypeList:
 			var templ_7745c5c3_Var25 = []any{inputClass(f.Errors["config."+s.Key] != "")}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var25...)
 			if templ_7745c5c3_Err != nil {
@@ -850,11 +850,11 @@ func inputClass(invalid bool) string {
 	return base + "border-slate-300 focus:border-indigo-500 focus:ring-indigo-500"
 }
 
-func settingOptions(s service.TopicSetting) []string {
+func settingOptions(s portal.TopicSetting) []string {
 	switch s.Type {
-	case service.TypeBool:
+	case portal.TypeBool:
 		return []string{"true", "false"}
-	case service.TypeList:
+	case portal.TypeList:
 		return []string{"delete", "compact", "compact,delete"}
 	}
 	return s.Options

@@ -11,12 +11,12 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // TopicList is the data of the topic list page.
 type TopicList struct {
-	Items    []service.Topic
+	Items    []portal.Topic
 	Total    int
 	Search   string
 	Desc     bool

@@ -49,7 +49,7 @@ func TestIssueWalkthrough(t *testing.T) {
 		t.Errorf("erin sees %v", units)
 	}
 	carol := tp.call("GET", "/api/v1/me", "carol", nil).json(t)
-	if got := fmt.Sprint(carol["business_units"]); got != "[map[dedicated:false id:crm landing_zone:edh-shared main:false role:viewer] map[dedicated:false id:scada landing_zone:edh-shared main:false role:developer]]" {
+	if got := fmt.Sprint(carol["business_units"]); got != "[map[dedicated:false groups:[sg-crm-viewers] id:crm landing_zone:edh-shared main:false role:viewer] map[dedicated:false groups:[sg-scada-developers] id:scada landing_zone:edh-shared main:false role:developer]]" {
 		t.Errorf("carol's units %s", got)
 	}
 	if got := fmt.Sprint(carol["stages"]); got != "[map[name:dev read_only:false] map[name:qas read_only:false] map[name:run read_only:true]]" {

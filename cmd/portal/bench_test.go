@@ -25,7 +25,7 @@ func BenchmarkListTopicsAPI(b *testing.B) {
 	}{{"cached", 2 * time.Second}, {"uncached", 0}} {
 		b.Run(c.name, func(b *testing.B) {
 			tp := startPortal(b, func(cfg *config.Config) { cfg.MetadataCacheTTL = c.ttl })
-			cl := tp.portal.clusters["edh-shared/dev"]
+			cl := tp.app.clusters["edh-shared/dev"]
 			var names []string
 			for i := 0; i < 2500; i++ {
 				for _, prefix := range []string{"edh-shared-scada-dev-", "edh-shared-crm-dev-", "edh-shared-platform-dev-", "other-"} {

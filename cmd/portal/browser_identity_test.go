@@ -15,7 +15,7 @@ func TestBrowserBulkServiceAccounts(t *testing.T) {
 	tp := startPortal(t, nil)
 	// Confluent Cloud takes a few hundred milliseconds per IAM change; a
 	// slower stand-in makes the progress visible.
-	tp.portal.org.SetLatency(120 * time.Millisecond)
+	tp.app.org.SetLatency(120 * time.Millisecond)
 	b := newBrowser(t, tp)
 	b.signIn("bob")
 	b.run(chromedp.Navigate(tp.url+"/scada/dev/service-accounts"), chromedp.WaitVisible(`tr[data-account]`))

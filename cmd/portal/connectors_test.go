@@ -14,7 +14,7 @@ import (
 // and fail quickly.
 func quickConnect(t *testing.T, tp *testPortal, env string) {
 	t.Helper()
-	e, err := tp.portal.envs.Get(strings.Split(env, "/")[0], strings.Split(env, "/")[1])
+	e, err := tp.app.envs.Get(strings.Split(env, "/")[0], strings.Split(env, "/")[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestConnectorJourney(t *testing.T) {
 	if r := tp.call("PUT", path, "carol", full); r.status != 200 {
 		t.Fatalf("update: %d %s", r.status, r.body)
 	}
-	k, _ := tp.portal.envs.Get("edh-shared", "dev")
+	k, _ := tp.app.envs.Get("edh-shared", "dev")
 	stored, _ := k.Connectors.(*embedded.Connect).StoredConfig("edh-shared-scada-dev-orders-feed-connector")
 	if stored["kafka.api.secret"] != "TOP-SECRET" || stored["quickstart"] != "USERS" {
 		t.Errorf("stored %v", stored)
@@ -137,7 +137,7 @@ func TestConnectorJourney(t *testing.T) {
 // only the failed tasks brings it back to RUNNING.
 func TestConnectorRestart(t *testing.T) {
 	tp := startPortal(t, nil)
-	env, _ := tp.portal.envs.Get("edh-shared", "dev")
+	env, _ := tp.app.envs.Get("edh-shared", "dev")
 	k := env.Connectors.(*embedded.Connect)
 	k.Provision, k.FailAfter = 0, 0
 	path := "/api/v1/crm/dev/connector/orders-webhook"

@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/api"
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // TestOpenAPIDocumentMatchesRoutes keeps the document and the router in
@@ -52,7 +51,7 @@ func TestOpenAPIDocumentMatchesRoutes(t *testing.T) {
 		}
 	}
 	var routed []string
-	for _, rt := range tp.portal.echo.Routes() {
+	for _, rt := range tp.app.echo.Routes() {
 		if !strings.HasPrefix(rt.Path, api.Base+"/") || strings.HasSuffix(rt.Path, "*") {
 			continue
 		}
@@ -87,9 +86,7 @@ func TestOpenAPIDocumentMatchesRoutes(t *testing.T) {
 		} `json:"properties"`
 	}
 	_ = json.Unmarshal(doc.Comps.Schemas["ErrorItem"], &item)
-	for _, k := range []fault.Kind{fault.MissingParameter, fault.InvalidParameter, fault.MalformedBody, fault.Unauthenticated,
-		fault.InsufficientRole, fault.ReadOnlyEnvironment, fault.NotFound, fault.AlreadyExists, fault.IncompatibleSchema,
-		fault.RateLimited, fault.UpstreamUnavailable, fault.UpstreamTimeout, fault.Internal} {
+	for _, k := range portal.Kinds {
 		if !slices.Contains(item.Properties.Type.Enum, string(k)) {
 			t.Errorf("error type %s is not documented", k)
 		}
@@ -101,7 +98,7 @@ func TestOpenAPIDocumentMatchesRoutes(t *testing.T) {
 	}
 	// Every editable topic setting is documented.
 	cfg := string(doc.Comps.Schemas["TopicConfig"])
-	for _, s := range service.TopicSettings() {
+	for _, s := range portal.TopicSettings() {
 		if !strings.Contains(cfg, "`"+s.Key+"`") {
 			t.Errorf("setting %s is not documented", s.Key)
 		}

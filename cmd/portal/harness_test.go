@@ -26,7 +26,7 @@ import (
 type testPortal struct {
 	t      testing.TB
 	url    string
-	portal *portal
+	app    *app
 	tokens *tokenCache
 }
 
@@ -73,7 +73,7 @@ func startPortal(t testing.TB, tweak func(*config.Config)) *testPortal {
 		<-done
 		p.Close()
 	})
-	return &testPortal{t: t, url: cfg.BaseURL, portal: p, tokens: &tokenCache{m: map[string]string{}}}
+	return &testPortal{t: t, url: cfg.BaseURL, app: p, tokens: &tokenCache{m: map[string]string{}}}
 }
 
 var (
@@ -91,7 +91,7 @@ func sharedPortal(t *testing.T) *testPortal {
 		shared.t = nil
 		stopShared = rec.run
 	})
-	return &testPortal{t: t, url: shared.url, portal: shared.portal, tokens: shared.tokens}
+	return &testPortal{t: t, url: shared.url, app: shared.app, tokens: shared.tokens}
 }
 
 // cleanupRecorder keeps cleanups for TestMain to run once all tests end.

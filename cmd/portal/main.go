@@ -122,7 +122,7 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 }
 
 // serveOn serves an assembled portal on l until ctx ends.
-func serveOn(ctx context.Context, p *portal, l net.Listener, log *slog.Logger) error {
+func serveOn(ctx context.Context, p *app, l net.Listener, log *slog.Logger) error {
 	go p.sampler.Run(ctx)
 	log.Info("portal listening", "addr", l.Addr().String(), "base_url", p.cfg.BaseURL, "mode", p.cfg.Mode)
 	return httpserver.Serve(ctx, p.echo, l, 20*time.Second, log)

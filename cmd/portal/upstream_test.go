@@ -22,7 +22,7 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 	}
 	tp.token("carol") // sign in first: the provider is part of the portal
 
-	tp.portal.clusters["edh-shared/dev"].Close()
+	tp.app.clusters["edh-shared/dev"].Close()
 	start := time.Now()
 	r := tp.call("GET", "/api/v1/scada/dev/topics", "carol", nil)
 	took := time.Since(start)

@@ -19,20 +19,20 @@ import (
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/devidp"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/static"
 )
 
 // portal is the assembled application.
-type portal struct {
+type app struct {
 	cfg      *config.Config
 	echo     *echo.Echo
 	tenancy  *tenancy.Tenancy
@@ -46,19 +46,19 @@ type portal struct {
 }
 
 // Close releases upstream clients and stops embedded clusters.
-func (p *portal) Close() {
+func (p *app) Close() {
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		p.closers[i]()
 	}
 }
 
 // assemble builds the portal from a validated configuration.
-func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
+func assemble(cfg *config.Config, log *slog.Logger) (_ *app, err error) {
 	ten, err := cfg.Tenancy()
 	if err != nil {
 		return nil, err
 	}
-	p := &portal{cfg: cfg, tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
+	p := &app{cfg: cfg, tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
 		audit: audit.NewLog(log.With("component", "audit"), 1000), org: embedded.NewOrg()}
 	defer func() {
 		if err != nil {
@@ -98,7 +98,7 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *portal, err error) {
 		Secrets: sessionSecrets(cfg), MaxAge: cfg.Session.MaxAge, Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login,
 	})
 	pages := handlers.New(handlers.Options{
-		Topics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me, Outlooks: guard, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
@@ -142,7 +142,7 @@ func issuerOf(cfg *config.Config) string {
 
 // connect creates one Kafka client per environment, starting embedded
 // clusters where the configuration asks for them.
-func (p *portal) connect(log *slog.Logger) error {
+func (p *app) connect(log *slog.Logger) error {
 	for _, z := range p.cfg.LandingZones {
 		for _, st := range p.cfg.Stages {
 			env := &platform.Environment{Zone: z.ID, Stage: st.Name}
@@ -178,7 +178,7 @@ func (p *portal) connect(log *slog.Logger) error {
 // connectCloud sets up the environment's managed connectors and Schema
 // Registry: the embedded stand-ins, the configured services, or an
 // Unconfigured port that says what is missing.
-func (p *portal) connectCloud(env *platform.Environment, ec config.Environment, log *slog.Logger) error {
+func (p *app) connectCloud(env *platform.Environment, ec config.Environment, log *slog.Logger) error {
 	cc := p.cfg.ConfluentCloud
 	scope := platform.IAMScope{OrganizationID: cc.OrganizationID, EnvironmentID: ec.EnvironmentID,
 		KafkaClusterID: ec.KafkaClusterID, SchemaRegistryID: ec.SchemaRegistry.ClusterID}
@@ -227,7 +227,7 @@ func (p *portal) connectCloud(env *platform.Environment, ec config.Environment, 
 }
 
 // checks are the readiness probes: every cluster and the identity provider.
-func (p *portal) checks(provider *auth.Provider) []httpserver.Check {
+func (p *app) checks(provider *auth.Provider) []httpserver.Check {
 	var checks []httpserver.Check
 	for _, env := range p.envs.All() {
 		checks = append(checks, httpserver.Check{Name: "kafka " + env.Name(), Probe: func(ctx context.Context) (string, error) {
@@ -257,25 +257,25 @@ type services struct {
 // seed fills the embedded platform with the demo data: topics, connectors
 // and schemas directly, service accounts and identity pools through their
 // services (so that they get their role bindings), as a platform admin.
-func (p *portal) seed(ctx context.Context, o embedded.SeedOptions) error {
+func (p *app) seed(ctx context.Context, o embedded.SeedOptions) error {
 	if err := embedded.Seed(ctx, p.tenancy, p.envs, p.clusters, o); err != nil {
 		return err
 	}
-	admin := p.services.resolver.Resolve(access.Identity{Subject: "demo-seed", Username: "demo-seed", Groups: []string{p.cfg.PlatformAdminGroup}})
-	ctx = access.WithPrincipal(ctx, admin)
+	admin := p.services.resolver.Resolve(portal.Identity{Subject: "demo-seed", Username: "demo-seed", Groups: []string{p.cfg.PlatformAdminGroup}})
+	ctx = portal.WithPrincipal(ctx, admin)
 	stage := p.tenancy.StageNames()[0]
 	for _, u := range p.tenancy.Units() {
 		if u.IsMain() {
 			continue
 		}
-		_, err := p.services.accounts.Create(ctx, u.ID, stage, service.NewServiceAccount{Name: "demo-app", Type: "producer",
+		_, err := p.services.accounts.Create(ctx, u.ID, stage, portal.NewServiceAccount{Name: "demo-app", Type: "producer",
 			Description: "Demo producer of " + u.ID})
-		if err != nil && !fault.Is(err, fault.AlreadyExists) {
+		if err != nil && !portal.Is(err, portal.AlreadyExists) {
 			return fmt.Errorf("seed service account of %s: %w", u.ID, err)
 		}
-		_, err = p.services.pools.Create(ctx, u.ID, stage, service.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
+		_, err = p.services.pools.Create(ctx, u.ID, stage, portal.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
 			Filter: `claims.aud == "confluent" && claims.sub.startsWith("ci-` + u.ID + `")`})
-		if err != nil && !fault.Is(err, fault.AlreadyExists) {
+		if err != nil && !portal.Is(err, portal.AlreadyExists) {
 			return fmt.Errorf("seed identity pool of %s: %w", u.ID, err)
 		}
 	}

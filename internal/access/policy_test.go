@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -14,12 +14,12 @@ import (
 // writable stage, then in a read-only stage.
 // "ok" allowed, "by" allowed by bypassing read-only, "404" unit hidden,
 // "role" INSUFFICIENT_ROLE, "ro" READ_ONLY_ENVIRONMENT.
-var matrix = map[Role][2][3]string{
-	NoRole:     {{"404", "404", "404"}, {"404", "404", "404"}},
-	Viewer:     {{"ok", "role", "role"}, {"ok", "role", "role"}},
-	Developer:  {{"ok", "ok", "role"}, {"ok", "ro", "role"}},
-	Admin:      {{"ok", "ok", "ok"}, {"ok", "by", "by"}},
-	SuperAdmin: {{"ok", "ok", "ok"}, {"ok", "by", "by"}},
+var matrix = map[portal.Role][2][3]string{
+	portal.NoRole:     {{"404", "404", "404"}, {"404", "404", "404"}},
+	portal.Viewer:     {{"ok", "role", "role"}, {"ok", "role", "role"}},
+	portal.Developer:  {{"ok", "ok", "role"}, {"ok", "ro", "role"}},
+	portal.Admin:      {{"ok", "ok", "ok"}, {"ok", "by", "by"}},
+	portal.SuperAdmin: {{"ok", "ok", "ok"}, {"ok", "by", "by"}},
 }
 
 func outcome(d Decision) string {
@@ -29,8 +29,8 @@ func outcome(d Decision) string {
 	case d.Allowed:
 		return "ok"
 	}
-	return map[fault.Kind]string{
-		fault.NotFound: "404", fault.InsufficientRole: "role", fault.ReadOnlyEnvironment: "ro",
+	return map[portal.Kind]string{
+		portal.NotFound: "404", portal.InsufficientRole: "role", portal.ReadOnlyEnvironment: "ro",
 	}[d.Denial]
 }
 
@@ -63,29 +63,29 @@ func TestCheckMessages(t *testing.T) {
 	dev, _ := ten.Stage("dev")
 	run, _ := ten.Stage("run")
 	cases := []struct {
-		p      *Principal
+		p      *portal.Principal
 		stage  tenancy.Stage
 		action Action
-		kind   fault.Kind
+		kind   portal.Kind
 		msg    string
 	}{
-		{nil, dev, Read, fault.Unauthenticated, "sign-in required"},
-		{NewPrincipal("x", nil), dev, Read, fault.NotFound, `business unit "scada" not found`},
-		{NewPrincipal("v", map[string]Role{"scada": Viewer}), dev, Write, fault.InsufficientRole,
+		{nil, dev, Read, portal.Unauthenticated, "sign-in required"},
+		{portal.PrincipalWithRoles("x", nil), dev, Read, portal.NotFound, `business unit "scada" not found`},
+		{portal.PrincipalWithRoles("v", map[string]portal.Role{"scada": portal.Viewer}), dev, Write, portal.InsufficientRole,
 			"your role in scada is viewer; to create topics you need the developer role or higher"},
-		{NewPrincipal("d", map[string]Role{"scada": Developer}), run, Write, fault.ReadOnlyEnvironment,
+		{portal.PrincipalWithRoles("d", map[string]portal.Role{"scada": portal.Developer}), run, Write, portal.ReadOnlyEnvironment,
 			"stage run is read-only: developers may not create topics there; ask an Admin of scada"},
-		{NewPrincipal("d", map[string]Role{"scada": Developer}), dev, ManageIdentity, fault.InsufficientRole,
+		{portal.PrincipalWithRoles("d", map[string]portal.Role{"scada": portal.Developer}), dev, ManageIdentity, portal.InsufficientRole,
 			"your role in scada is developer; to create topics you need the admin role or higher"},
 	}
 	for i, c := range cases {
 		err := Check(c.p, tenancy.Scope{Unit: u, Stage: c.stage}, c.action, "create topics")
-		ps := fault.Problems(err)
+		ps := portal.Problems(err)
 		if len(ps) != 1 || ps[0].Kind != c.kind || ps[0].Message != c.msg {
 			t.Errorf("case %d: got %v, want %s %q", i, err, c.kind, c.msg)
 		}
 	}
-	if err := Check(NewPrincipal("a", map[string]Role{"scada": Admin}), tenancy.Scope{Unit: u, Stage: run}, Write, "x"); err != nil {
+	if err := Check(portal.PrincipalWithRoles("a", map[string]portal.Role{"scada": portal.Admin}), tenancy.Scope{Unit: u, Stage: run}, Write, "x"); err != nil {
 		t.Errorf("admin in read-only stage refused: %v", err)
 	}
 }
@@ -124,7 +124,7 @@ func TestResolve(t *testing.T) {
 		{[]string{"unrelated"}, "none none none none", false},
 	}
 	for _, c := range cases {
-		p := r.Resolve(Identity{Subject: "s", Groups: c.groups})
+		p := r.Resolve(portal.Identity{Subject: "s", Groups: c.groups})
 		got := fmt.Sprintf("%s %s %s %s", p.Role("crm"), p.Role("platform"), p.Role("sales"), p.Role("scada"))
 		if got != c.want || p.PlatformAdmin != c.admin {
 			t.Errorf("groups %v: roles %q admin=%v, want %q admin=%v", c.groups, got, p.PlatformAdmin, c.want, c.admin)

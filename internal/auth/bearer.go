@@ -10,7 +10,7 @@ import (
 	"github.com/coreos/go-oidc/v3/oidc"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Verifier checks bearer tokens: signature (from the provider's key set),
@@ -72,7 +72,7 @@ type claims struct {
 
 // Verify checks a raw bearer token and returns the principal it stands for.
 // A bad token is an Unauthenticated error whose message says why.
-func (v *Verifier) Verify(ctx context.Context, raw string) (*access.Principal, error) {
+func (v *Verifier) Verify(ctx context.Context, raw string) (*portal.Principal, error) {
 	id, err := v.Identify(ctx, raw)
 	if err != nil {
 		return nil, err
@@ -82,43 +82,43 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (*access.Principal, e
 
 // Resolve turns an identity into a principal with roles, following the
 // deployment's current group mapping.
-func (v *Verifier) Resolve(id access.Identity) *access.Principal { return v.resolver.Resolve(id) }
+func (v *Verifier) Resolve(id portal.Identity) *portal.Principal { return v.resolver.Resolve(id) }
 
 // Identify checks a raw bearer token and returns the identity it carries.
-func (v *Verifier) Identify(ctx context.Context, raw string) (access.Identity, error) {
+func (v *Verifier) Identify(ctx context.Context, raw string) (portal.Identity, error) {
 	if raw == "" {
-		return access.Identity{}, fault.New(fault.Unauthenticated, "a bearer token is required (Authorization: Bearer <token>)")
+		return portal.Identity{}, portal.New(portal.Unauthenticated, "a bearer token is required (Authorization: Bearer <token>)")
 	}
 	tv, err := v.tokenVerifier(ctx)
 	if err != nil {
-		return access.Identity{}, err
+		return portal.Identity{}, err
 	}
 	tok, err := tv.Verify(ctx, raw)
 	if err != nil {
-		return access.Identity{}, unauthenticated(err, v.audience)
+		return portal.Identity{}, unauthenticated(err, v.audience)
 	}
 	if !slices.Contains(v.issuers, tok.Issuer) {
-		return access.Identity{}, fault.New(fault.Unauthenticated, "the token's issuer %s is not accepted", tok.Issuer)
+		return portal.Identity{}, portal.New(portal.Unauthenticated, "the token's issuer %s is not accepted", tok.Issuer)
 	}
 	return v.identity(tok)
 }
 
-func (v *Verifier) identity(tok *oidc.IDToken) (access.Identity, error) {
+func (v *Verifier) identity(tok *oidc.IDToken) (portal.Identity, error) {
 	var c claims
 	if err := tok.Claims(&c); err != nil {
-		return access.Identity{}, fault.Wrap(err, fault.Unauthenticated, "the token's claims are unreadable")
+		return portal.Identity{}, portal.Wrap(err, portal.Unauthenticated, "the token's claims are unreadable")
 	}
 	var all map[string]any
 	if err := tok.Claims(&all); err != nil {
-		return access.Identity{}, fault.Wrap(err, fault.Unauthenticated, "the token's claims are unreadable")
+		return portal.Identity{}, portal.Wrap(err, portal.Unauthenticated, "the token's claims are unreadable")
 	}
 	groups, err := stringList(all[v.groupsClaim])
 	if err != nil {
-		return access.Identity{}, fault.New(fault.Unauthenticated, "the token's %q claim must be a list of strings", v.groupsClaim)
+		return portal.Identity{}, portal.New(portal.Unauthenticated, "the token's %q claim must be a list of strings", v.groupsClaim)
 	}
 	client := firstOf(c.ClientID, c.AZP, c.AppID)
 	username := firstOf(c.Username, c.UPN)
-	id := access.Identity{
+	id := portal.Identity{
 		Subject: c.Subject, Name: c.Name, Username: username, Groups: groups,
 		// Entra marks app-only tokens with idtyp=app; other providers give a
 		// client acting for itself the client id as its subject.
@@ -134,13 +134,13 @@ func unauthenticated(err error, audience string) error {
 	var expired *oidc.TokenExpiredError
 	switch {
 	case errors.As(err, &expired):
-		return fault.Wrap(err, fault.Unauthenticated, "the token expired at %s; get a new one", expired.Expiry.UTC().Format("2006-01-02T15:04:05Z"))
+		return portal.Wrap(err, portal.Unauthenticated, "the token expired at %s; get a new one", expired.Expiry.UTC().Format("2006-01-02T15:04:05Z"))
 	case strings.Contains(err.Error(), "expected audience"):
-		return fault.Wrap(err, fault.Unauthenticated, "the token is not meant for this API: its audience must include %s (ask for the scope %s/.default)", audience, audience)
+		return portal.Wrap(err, portal.Unauthenticated, "the token is not meant for this API: its audience must include %s (ask for the scope %s/.default)", audience, audience)
 	case strings.Contains(err.Error(), "signature"):
-		return fault.Wrap(err, fault.Unauthenticated, "the token's signature does not verify")
+		return portal.Wrap(err, portal.Unauthenticated, "the token's signature does not verify")
 	}
-	return fault.Wrap(err, fault.Unauthenticated, "the token is not valid: it could not be parsed or verified")
+	return portal.Wrap(err, portal.Unauthenticated, "the token is not valid: it could not be parsed or verified")
 }
 
 func stringList(v any) ([]string, error) {

@@ -12,7 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func verifier(t *testing.T, issuer, audience string, accepted ...string) *auth.Verifier {
@@ -81,7 +81,7 @@ func TestVerifyServicePrincipal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.Service || p.Username != "scada-ci" || p.Role("scada") != access.Developer {
+	if !p.Service || p.Username != "scada-ci" || p.Role("scada") != portal.Developer {
 		t.Errorf("principal %+v role %s", p, p.Role("scada"))
 	}
 }
@@ -105,7 +105,7 @@ func TestVerifyRefusesBadTokens(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := verifier(t, issuer, c.audience).Verify(ctx, c.token)
-		if !fault.Is(err, fault.Unauthenticated) || !strings.Contains(err.Error(), c.want) {
+		if !portal.Is(err, portal.Unauthenticated) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
@@ -121,7 +121,7 @@ func TestVerifyRefusesExpiredTokens(t *testing.T) {
 	}
 	time.Sleep(1500 * time.Millisecond)
 	_, err := v.Verify(ctx, tok)
-	if !fault.Is(err, fault.Unauthenticated) || !strings.Contains(err.Error(), "expired") {
+	if !portal.Is(err, portal.Unauthenticated) || !strings.Contains(err.Error(), "expired") {
 		t.Errorf("expired token: %v", err)
 	}
 }
@@ -129,7 +129,7 @@ func TestVerifyRefusesExpiredTokens(t *testing.T) {
 func TestUnreachableProviderIsUnavailable(t *testing.T) {
 	v := verifier(t, "http://127.0.0.1:1/dev/idp", "api://rms-portal")
 	_, err := v.Verify(context.Background(), "x.y.z")
-	if !fault.Is(err, fault.UpstreamUnavailable) {
+	if !portal.Is(err, portal.UpstreamUnavailable) {
 		t.Errorf("got %v", err)
 	}
 }

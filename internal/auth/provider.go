@@ -1,6 +1,6 @@
 // Package auth authenticates callers: OpenID Connect discovery, bearer
 // token verification for the API, and the browser sign-in flow. It turns a
-// verified token into an access.Principal; it never decides access.
+// verified token into a portal.Principal; it never decides access.
 package auth
 
 import (
@@ -13,7 +13,7 @@ import (
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Provider is the identity provider as the portal sees it. Discovery runs
@@ -64,11 +64,11 @@ func (p *Provider) Discover(ctx context.Context) (*oidc.Provider, Metadata, erro
 	defer cancel()
 	prov, err := oidc.NewProvider(dctx, p.issuer)
 	if err != nil {
-		return nil, Metadata{}, fault.Wrap(err, fault.UpstreamUnavailable, "the identity provider at %s cannot be reached", p.issuer)
+		return nil, Metadata{}, portal.Wrap(err, portal.UpstreamUnavailable, "the identity provider at %s cannot be reached", p.issuer)
 	}
 	var meta Metadata
 	if err := prov.Claims(&meta); err != nil {
-		return nil, Metadata{}, fault.Wrap(err, fault.UpstreamUnavailable, "the identity provider's discovery document is unreadable")
+		return nil, Metadata{}, portal.Wrap(err, portal.UpstreamUnavailable, "the identity provider's discovery document is unreadable")
 	}
 	p.provider = prov
 	p.meta = meta

@@ -12,13 +12,13 @@ import (
 	"github.com/gorilla/sessions"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Session is a signed-in person's state, kept on the server.
 type Session struct {
 	ID           string
-	Identity     access.Identity
+	Identity     portal.Identity
 	AccessToken  string
 	RefreshToken string
 	IDToken      string

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func sessions(t *testing.T, issuer string) *auth.Sessions {
@@ -34,7 +34,7 @@ func TestSessionThatCannotBeRenewedEnds(t *testing.T) {
 	s := sessions(t, devidptest.Start(t, nil))
 	rec := httptest.NewRecorder()
 	_, err := s.Start(rec, httptest.NewRequest(http.MethodGet, "/", nil), &auth.Grant{
-		Identity: access.Identity{Subject: "carol"}, AccessToken: "expired", RefreshToken: "unknown-to-the-provider",
+		Identity: portal.Identity{Subject: "carol"}, AccessToken: "expired", RefreshToken: "unknown-to-the-provider",
 		Expiry: time.Now().Add(-time.Minute),
 	})
 	if err != nil {
@@ -64,7 +64,7 @@ func TestSessionsKeepTokensOnTheServer(t *testing.T) {
 	}
 	token := strings.Repeat("a", 6000)
 	if _, err := s.Start(rec, httptest.NewRequest(http.MethodGet, "/", nil), &auth.Grant{
-		Identity: access.Identity{Subject: "many", Groups: groups}, AccessToken: token, Expiry: time.Now().Add(time.Hour),
+		Identity: portal.Identity{Subject: "many", Groups: groups}, AccessToken: token, Expiry: time.Now().Add(time.Hour),
 	}); err != nil {
 		t.Fatal(err)
 	}

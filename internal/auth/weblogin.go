@@ -11,8 +11,7 @@ import (
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
 
-	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // WebLogin signs people in to the portal with the Authorization Code flow
@@ -55,7 +54,7 @@ type Pending struct {
 
 // Grant is the outcome of a sign-in or a refresh.
 type Grant struct {
-	Identity     access.Identity
+	Identity     portal.Identity
 	AccessToken  string
 	RefreshToken string
 	IDToken      string
@@ -93,10 +92,10 @@ func (w *WebLogin) Begin(ctx context.Context, next, loginHint string) (Pending, 
 // nonce, and verifies the access token as the API would.
 func (w *WebLogin) Finish(ctx context.Context, p Pending, q url.Values) (*Grant, error) {
 	if e := q.Get("error"); e != "" {
-		return nil, fault.New(fault.Unauthenticated, "the identity provider refused the sign-in: %s %s", e, q.Get("error_description"))
+		return nil, portal.New(portal.Unauthenticated, "the identity provider refused the sign-in: %s %s", e, q.Get("error_description"))
 	}
 	if p.State == "" || q.Get("state") != p.State {
-		return nil, fault.New(fault.Unauthenticated, "this sign-in does not match the one this browser started; start again")
+		return nil, portal.New(portal.Unauthenticated, "this sign-in does not match the one this browser started; start again")
 	}
 	conf, err := w.config(ctx)
 	if err != nil {
@@ -104,7 +103,7 @@ func (w *WebLogin) Finish(ctx context.Context, p Pending, q url.Values) (*Grant,
 	}
 	tok, err := conf.Exchange(w.client(ctx), q.Get("code"), oauth2.VerifierOption(p.Verifier))
 	if err != nil {
-		return nil, fault.Wrap(err, fault.Unauthenticated, "the identity provider did not accept the sign-in code")
+		return nil, portal.Wrap(err, portal.Unauthenticated, "the identity provider did not accept the sign-in code")
 	}
 	rawID, _ := tok.Extra("id_token").(string)
 	prov, _, err := w.provider.Discover(ctx)
@@ -113,10 +112,10 @@ func (w *WebLogin) Finish(ctx context.Context, p Pending, q url.Values) (*Grant,
 	}
 	idt, err := prov.Verifier(&oidc.Config{ClientID: w.clientID}).Verify(ctx, rawID)
 	if err != nil {
-		return nil, fault.Wrap(err, fault.Unauthenticated, "the identity provider's ID token does not verify")
+		return nil, portal.Wrap(err, portal.Unauthenticated, "the identity provider's ID token does not verify")
 	}
 	if idt.Nonce != p.Nonce {
-		return nil, fault.New(fault.Unauthenticated, "the ID token's nonce does not match this sign-in")
+		return nil, portal.New(portal.Unauthenticated, "the ID token's nonce does not match this sign-in")
 	}
 	return w.grant(ctx, tok, rawID)
 }
@@ -132,7 +131,7 @@ func (w *WebLogin) grant(ctx context.Context, tok *oauth2.Token, rawID string) (
 // Refresh renews the tokens of a session with its refresh token.
 func (w *WebLogin) Refresh(ctx context.Context, refreshToken string) (*Grant, error) {
 	if refreshToken == "" {
-		return nil, fault.New(fault.Unauthenticated, "the session cannot be renewed; sign in again")
+		return nil, portal.New(portal.Unauthenticated, "the session cannot be renewed; sign in again")
 	}
 	conf, err := w.config(ctx)
 	if err != nil {
@@ -140,7 +139,7 @@ func (w *WebLogin) Refresh(ctx context.Context, refreshToken string) (*Grant, er
 	}
 	tok, err := conf.TokenSource(w.client(ctx), &oauth2.Token{RefreshToken: refreshToken}).Token()
 	if err != nil {
-		return nil, fault.Wrap(err, fault.Unauthenticated, "the session could not be renewed; sign in again")
+		return nil, portal.Wrap(err, portal.Unauthenticated, "the session could not be renewed; sign in again")
 	}
 	rawID, _ := tok.Extra("id_token").(string)
 	return w.grant(ctx, tok, rawID)

@@ -1,17 +1,9 @@
 package platform
 
-import "context"
+import (
+	"context"
 
-// Connector states reported by the Connectors port: Confluent Cloud's
-// states, with DEGRADED also derived when some tasks failed.
-const (
-	StateProvisioning = "PROVISIONING"
-	StateRunning      = "RUNNING"
-	StateDegraded     = "DEGRADED"
-	StatePaused       = "PAUSED"
-	StateFailed       = "FAILED"
-	StateDeleted      = "DELETED"
-	StateUnknown      = "UNKNOWN"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Connector is a fully-managed connector with its status.
@@ -24,48 +16,13 @@ type Connector struct {
 	Config map[string]string
 	State  string
 	Trace  string
-	Tasks  []ConnectorTask
-}
-
-// ConnectorTask is one task's status.
-type ConnectorTask struct {
-	ID    int
-	State string
-	Trace string
+	Tasks  []portal.ConnectorTask
 }
 
 // ConfigProblem is a validation error of one setting.
 type ConfigProblem struct {
 	Key     string
 	Message string
-}
-
-// ConnectorDefinition is what a plugin says about its settings.
-type ConnectorDefinition struct {
-	Class string
-	Type  string
-	// Sensitive are the settings of type PASSWORD.
-	Sensitive []string
-	// Required are the settings without a default that must be given.
-	Required []string
-	Settings []ConnectorSetting
-}
-
-// ConnectorSetting describes one setting of a plugin.
-type ConnectorSetting struct {
-	Name          string
-	Type          string
-	Required      bool
-	Default       string
-	Documentation string
-	DisplayName   string
-	Recommended   []string
-}
-
-// ConnectorPlugin is a connector class offered by the platform.
-type ConnectorPlugin struct {
-	Class string
-	Type  string
 }
 
 // Connectors is the port to a Kafka cluster's managed connectors. Errors
@@ -79,8 +36,8 @@ type Connectors interface {
 	// Validate checks a configuration against its plugin; problems are
 	// returned, not as an error.
 	Validate(ctx context.Context, class string, config map[string]string) ([]ConfigProblem, error)
-	Plugins(ctx context.Context) ([]ConnectorPlugin, error)
-	Definition(ctx context.Context, class string) (ConnectorDefinition, error)
+	Plugins(ctx context.Context) ([]portal.ConnectorPlugin, error)
+	Definition(ctx context.Context, class string) (portal.ConnectorDefinition, error)
 	CreateConnector(ctx context.Context, name string, config map[string]string) (Connector, error)
 	// UpdateConnector replaces the configuration; the values of keep are
 	// the stored ones (their secret values are never sent back to callers).

@@ -4,16 +4,7 @@ import (
 	"context"
 	"regexp"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
-)
-
-// Resource kinds a role binding can scope.
-const (
-	ResourceCluster         = "cluster"
-	ResourceTopic           = "topic"
-	ResourceGroup           = "group"
-	ResourceTransactionalID = "transactional-id"
-	ResourceSubject         = "subject"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // ServiceAccount is an IAM service account.
@@ -21,17 +12,6 @@ type ServiceAccount struct {
 	ID          string
 	DisplayName string
 	Description string
-}
-
-// RoleBinding grants a role on a resource pattern; Pattern ends with "*"
-// for a prefix and is empty for the cluster itself.
-type RoleBinding struct {
-	ID       string
-	Role     string
-	Resource string
-	Pattern  string
-	// CRN is the binding's full Confluent resource name pattern.
-	CRN string
 }
 
 // IAM is the port to service accounts and role bindings. Principals are
@@ -44,8 +24,8 @@ type IAM interface {
 	DeleteServiceAccount(ctx context.Context, id string) error
 	// RoleBindings returns the principal's bindings within the
 	// environment's cluster and schema registry.
-	RoleBindings(ctx context.Context, principal string) ([]RoleBinding, error)
-	CreateRoleBinding(ctx context.Context, principal string, b RoleBinding) (RoleBinding, error)
+	RoleBindings(ctx context.Context, principal string) ([]portal.RoleBinding, error)
+	CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error)
 	DeleteRoleBinding(ctx context.Context, id string) error
 }
 
@@ -96,26 +76,26 @@ func (s IAMScope) RegistryCRN() string {
 }
 
 // CRN builds a binding's resource name pattern.
-func (s IAMScope) CRN(b RoleBinding) (string, error) {
+func (s IAMScope) CRN(b portal.RoleBinding) (string, error) {
 	switch b.Resource {
-	case ResourceCluster:
+	case portal.ResourceCluster:
 		return s.ClusterCRN(), nil
-	case ResourceTopic, ResourceGroup, ResourceTransactionalID:
+	case portal.ResourceTopic, portal.ResourceGroup, portal.ResourceTransactionalID:
 		return s.ClusterCRN() + "/kafka=" + s.KafkaClusterID + "/" + b.Resource + "=" + b.Pattern, nil
-	case ResourceSubject:
+	case portal.ResourceSubject:
 		if s.SchemaRegistryID == "" {
-			return "", fault.New(fault.UpstreamUnavailable, "no schema registry id is configured for subject role bindings")
+			return "", portal.New(portal.UpstreamUnavailable, "no schema registry id is configured for subject role bindings")
 		}
 		return s.RegistryCRN() + "/subject=" + b.Pattern, nil
 	}
-	return "", fault.New(fault.Internal, "unknown resource %s", b.Resource)
+	return "", portal.New(portal.Internal, "unknown resource %s", b.Resource)
 }
 
 var crnTail = regexp.MustCompile(`/(topic|group|transactional-id|subject)=([^/]+)$`)
 
 // ParseBinding reads a binding's resource and pattern from its CRN.
-func ParseBinding(id, role, crn string) RoleBinding {
-	b := RoleBinding{ID: id, Role: role, CRN: crn, Resource: ResourceCluster}
+func ParseBinding(id, role, crn string) portal.RoleBinding {
+	b := portal.RoleBinding{ID: id, Role: role, CRN: crn, Resource: portal.ResourceCluster}
 	if m := crnTail.FindStringSubmatch(crn); m != nil {
 		b.Resource, b.Pattern = m[1], m[2]
 	}

@@ -1,43 +1,16 @@
 package platform
 
-import "context"
+import (
+	"context"
 
-// Schema types.
-const (
-	SchemaAvro     = "AVRO"
-	SchemaJSON     = "JSON"
-	SchemaProtobuf = "PROTOBUF"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// SchemaReference names a schema that another one uses.
-type SchemaReference struct {
-	Name    string
-	Subject string
-	Version int
-}
 
 // SchemaDef is a schema to register or check.
 type SchemaDef struct {
 	Type       string
 	Schema     string
-	References []SchemaReference
-}
-
-// SchemaVersion is one registered version of a subject.
-type SchemaVersion struct {
-	Subject    string
-	Version    int
-	ID         int
-	Type       string
-	Schema     string
-	References []SchemaReference
-}
-
-// Compatibility is the outcome of a compatibility check.
-type Compatibility struct {
-	Compatible bool
-	Messages   []string
-	Level      string
+	References []portal.SchemaReference
 }
 
 // Schemas is the port to a Schema Registry. Errors are fault errors:
@@ -45,10 +18,10 @@ type Compatibility struct {
 type Schemas interface {
 	// ListSchemas returns the versions of every subject starting with
 	// prefix ("" for all), from one request; latestOnly keeps the latest.
-	ListSchemas(ctx context.Context, prefix string, latestOnly bool) ([]SchemaVersion, error)
+	ListSchemas(ctx context.Context, prefix string, latestOnly bool) ([]portal.SchemaVersion, error)
 	// GetSchema returns a version; version 0 means the latest.
-	GetSchema(ctx context.Context, subject string, version int) (SchemaVersion, error)
-	Register(ctx context.Context, subject string, def SchemaDef) (SchemaVersion, error)
-	CheckCompatibility(ctx context.Context, subject string, def SchemaDef) (Compatibility, error)
+	GetSchema(ctx context.Context, subject string, version int) (portal.SchemaVersion, error)
+	Register(ctx context.Context, subject string, def SchemaDef) (portal.SchemaVersion, error)
+	CheckCompatibility(ctx context.Context, subject string, def SchemaDef) (portal.Compatibility, error)
 	DeleteVersion(ctx context.Context, subject string, version int, permanent bool) error
 }

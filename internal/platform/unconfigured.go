@@ -3,7 +3,7 @@ package platform
 import (
 	"context"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Unconfigured stands for an upstream service that the deployment did not
@@ -22,7 +22,7 @@ var (
 )
 
 func (u Unconfigured) err() error {
-	return fault.New(fault.UpstreamUnavailable, "%s is not configured for %s", u.What, u.Env)
+	return portal.New(portal.UpstreamUnavailable, "%s is not configured for %s", u.What, u.Env)
 }
 
 // ListConnectors implements Connectors.
@@ -39,11 +39,11 @@ func (u Unconfigured) Validate(context.Context, string, map[string]string) ([]Co
 }
 
 // Plugins implements Connectors.
-func (u Unconfigured) Plugins(context.Context) ([]ConnectorPlugin, error) { return nil, u.err() }
+func (u Unconfigured) Plugins(context.Context) ([]portal.ConnectorPlugin, error) { return nil, u.err() }
 
 // Definition implements Connectors.
-func (u Unconfigured) Definition(context.Context, string) (ConnectorDefinition, error) {
-	return ConnectorDefinition{}, u.err()
+func (u Unconfigured) Definition(context.Context, string) (portal.ConnectorDefinition, error) {
+	return portal.ConnectorDefinition{}, u.err()
 }
 
 // CreateConnector implements Connectors.
@@ -69,23 +69,23 @@ func (u Unconfigured) ResumeConnector(context.Context, string) error { return u.
 func (u Unconfigured) RestartConnector(context.Context, string, bool) error { return u.err() }
 
 // ListSchemas implements Schemas.
-func (u Unconfigured) ListSchemas(context.Context, string, bool) ([]SchemaVersion, error) {
+func (u Unconfigured) ListSchemas(context.Context, string, bool) ([]portal.SchemaVersion, error) {
 	return nil, u.err()
 }
 
 // GetSchema implements Schemas.
-func (u Unconfigured) GetSchema(context.Context, string, int) (SchemaVersion, error) {
-	return SchemaVersion{}, u.err()
+func (u Unconfigured) GetSchema(context.Context, string, int) (portal.SchemaVersion, error) {
+	return portal.SchemaVersion{}, u.err()
 }
 
 // Register implements Schemas.
-func (u Unconfigured) Register(context.Context, string, SchemaDef) (SchemaVersion, error) {
-	return SchemaVersion{}, u.err()
+func (u Unconfigured) Register(context.Context, string, SchemaDef) (portal.SchemaVersion, error) {
+	return portal.SchemaVersion{}, u.err()
 }
 
 // CheckCompatibility implements Schemas.
-func (u Unconfigured) CheckCompatibility(context.Context, string, SchemaDef) (Compatibility, error) {
-	return Compatibility{}, u.err()
+func (u Unconfigured) CheckCompatibility(context.Context, string, SchemaDef) (portal.Compatibility, error) {
+	return portal.Compatibility{}, u.err()
 }
 
 // DeleteVersion implements Schemas.
@@ -110,13 +110,13 @@ func (u Unconfigured) CreateServiceAccount(context.Context, string, string) (Ser
 func (u Unconfigured) DeleteServiceAccount(context.Context, string) error { return u.err() }
 
 // RoleBindings implements IAM.
-func (u Unconfigured) RoleBindings(context.Context, string) ([]RoleBinding, error) {
+func (u Unconfigured) RoleBindings(context.Context, string) ([]portal.RoleBinding, error) {
 	return nil, u.err()
 }
 
 // CreateRoleBinding implements IAM.
-func (u Unconfigured) CreateRoleBinding(context.Context, string, RoleBinding) (RoleBinding, error) {
-	return RoleBinding{}, u.err()
+func (u Unconfigured) CreateRoleBinding(context.Context, string, portal.RoleBinding) (portal.RoleBinding, error) {
+	return portal.RoleBinding{}, u.err()
 }
 
 // DeleteRoleBinding implements IAM.

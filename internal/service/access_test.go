@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // topicOps are every topic operation, each with valid input, so that the
@@ -16,7 +16,7 @@ var topicOps = []struct {
 	run   func(ctx context.Context, s *Topics, stage string) error
 }{
 	{"list", false, func(ctx context.Context, s *Topics, st string) error {
-		_, err := s.List(ctx, "scada", st, ListQuery{})
+		_, err := s.List(ctx, "scada", st, portal.ListQuery{})
 		return err
 	}},
 	{"get", false, func(ctx context.Context, s *Topics, st string) error {
@@ -32,15 +32,15 @@ var topicOps = []struct {
 		return err
 	}},
 	{"create", true, func(ctx context.Context, s *Topics, st string) error {
-		_, err := s.Create(ctx, "scada", st, NewTopic{Name: "fresh", Partitions: intp(2)})
+		_, err := s.Create(ctx, "scada", st, portal.NewTopic{Name: "fresh", Partitions: intp(2)})
 		return err
 	}},
 	{"replace", true, func(ctx context.Context, s *Topics, st string) error {
-		_, err := s.Replace(ctx, "scada", st, "existing", TopicState{Partitions: intp(2), Config: map[string]string{}, ConfigGiven: true})
+		_, err := s.Replace(ctx, "scada", st, "existing", portal.TopicState{Partitions: intp(2), Config: map[string]string{}, ConfigGiven: true})
 		return err
 	}},
 	{"patch", true, func(ctx context.Context, s *Topics, st string) error {
-		_, err := s.Patch(ctx, "scada", st, "existing", TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
+		_, err := s.Patch(ctx, "scada", st, "existing", portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
 		return err
 	}},
 	{"delete", true, func(ctx context.Context, s *Topics, st string) error {
@@ -50,12 +50,12 @@ var topicOps = []struct {
 
 // expected outcome by role for reads and writes, in a writable stage and in
 // a read-only one ("" means allowed).
-var topicPolicy = map[access.Role]map[string][2]fault.Kind{
-	access.NoRole:     {"dev": {fault.NotFound, fault.NotFound}, "run": {fault.NotFound, fault.NotFound}},
-	access.Viewer:     {"dev": {"", fault.InsufficientRole}, "run": {"", fault.InsufficientRole}},
-	access.Developer:  {"dev": {"", ""}, "run": {"", fault.ReadOnlyEnvironment}},
-	access.Admin:      {"dev": {"", ""}, "run": {"", ""}},
-	access.SuperAdmin: {"dev": {"", ""}, "run": {"", ""}},
+var topicPolicy = map[portal.Role]map[string][2]portal.Kind{
+	portal.NoRole:     {"dev": {portal.NotFound, portal.NotFound}, "run": {portal.NotFound, portal.NotFound}},
+	portal.Viewer:     {"dev": {"", portal.InsufficientRole}, "run": {"", portal.InsufficientRole}},
+	portal.Developer:  {"dev": {"", ""}, "run": {"", portal.ReadOnlyEnvironment}},
+	portal.Admin:      {"dev": {"", ""}, "run": {"", ""}},
+	portal.SuperAdmin: {"dev": {"", ""}, "run": {"", ""}},
 }
 
 func TestTopicAccessMatrix(t *testing.T) {
@@ -69,7 +69,7 @@ func TestTopicAccessMatrix(t *testing.T) {
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s %s in %s: refused: %v", role, op.name, stage, err)
-				case want != "" && fault.KindOf(err) != want:
+				case want != "" && portal.KindOf(err) != want:
 					t.Errorf("%s %s in %s: got %v, want %s", role, op.name, stage, err, want)
 				case want != "" && cluster.count() != 0:
 					t.Errorf("%s %s in %s: refused, yet %d upstream calls were made", role, op.name, stage, cluster.count())
@@ -83,7 +83,7 @@ func TestNoPrincipalFailsClosed(t *testing.T) {
 	w := newWorld(t, "edh-shared-scada-dev-existing")
 	for _, op := range topicOps {
 		err := op.run(context.Background(), w.topics, "dev")
-		if !fault.Is(err, fault.Unauthenticated) {
+		if !portal.Is(err, portal.Unauthenticated) {
 			t.Errorf("%s without a principal: %v", op.name, err)
 		}
 	}
@@ -94,28 +94,28 @@ func TestNoPrincipalFailsClosed(t *testing.T) {
 
 func TestUnknownScopes(t *testing.T) {
 	w := newWorld(t)
-	ctx := as("scada", access.Admin)
-	_, err := w.topics.List(ctx, "nope", "dev", ListQuery{})
-	if ps := fault.Problems(err); len(ps) != 1 || ps[0].Kind != fault.NotFound || ps[0].Field != "bu" {
+	ctx := as("scada", portal.Admin)
+	_, err := w.topics.List(ctx, "nope", "dev", portal.ListQuery{})
+	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Kind != portal.NotFound || ps[0].Field != "bu" {
 		t.Errorf("unknown unit: %v", err)
 	}
 	// A real unit in which the caller has no role looks the same.
-	_, err2 := w.topics.List(ctx, "crm", "dev", ListQuery{})
+	_, err2 := w.topics.List(ctx, "crm", "dev", portal.ListQuery{})
 	if err2 == nil || err2.Error() != `NOT_FOUND (bu): business unit "crm" not found` {
 		t.Errorf("unit without a role: %v", err2)
 	}
-	_, err = w.topics.List(ctx, "scada", "prod", ListQuery{})
-	if ps := fault.Problems(err); len(ps) != 1 || ps[0].Field != "stage" || ps[0].Message != `stage "prod" not found; stages are dev, qas, run` {
+	_, err = w.topics.List(ctx, "scada", "prod", portal.ListQuery{})
+	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "stage" || ps[0].Message != `stage "prod" not found; stages are dev, qas, run` {
 		t.Errorf("unknown stage: %v", err)
 	}
 }
 
 func TestWritesAreAudited(t *testing.T) {
 	w := newWorld(t)
-	if _, err := w.topics.Create(as("scada", access.Developer), "scada", "dev", NewTopic{Name: "a"}); err != nil {
+	if _, err := w.topics.Create(as("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	_, _ = w.topics.Create(as("scada", access.Developer), "scada", "dev", NewTopic{Name: "a"})
+	_, _ = w.topics.Create(as("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"})
 	ev := w.audit.Recent()
 	if len(ev) != 2 || ev[0].Outcome != "ALREADY_EXISTS" || ev[1].Outcome != "ok" ||
 		ev[1].Resource != "edh-shared-scada-dev-a" || ev[1].Action != "topic.create" || ev[1].Scope != "scada/dev" {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Limits of service accounts, as Confluent Cloud sets them.
@@ -23,36 +23,21 @@ const (
 // and Super Admins change them; every role of the unit reads them.
 type ServiceAccounts struct {
 	guard *Guard
+	jobs  *bulkJobs
 }
 
 // NewServiceAccounts returns the service account service.
-func NewServiceAccounts(g *Guard) *ServiceAccounts { return &ServiceAccounts{guard: g} }
-
-// ServiceAccount is a service account as the portal shows it.
-type ServiceAccount struct {
-	ID          string
-	Name        string
-	Identifier  string
-	Type        string
-	Description string
-	// RoleBindings are filled on reads of one account and on creation.
-	RoleBindings []platform.RoleBinding
+func NewServiceAccounts(g *Guard) *ServiceAccounts {
+	return &ServiceAccounts{guard: g, jobs: newBulkJobs()}
 }
 
-// NewServiceAccount is one account to create.
-type NewServiceAccount struct {
-	Name        string
-	Type        string
-	Description string
-}
-
-func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) ServiceAccount {
+func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) portal.ServiceAccount {
 	ident := strings.TrimPrefix(a.DisplayName, call.Scope.ServiceAccountPrefix())
 	kind := typeOf(a.DisplayName)
 	if kind != "" {
 		ident = strings.TrimSuffix(ident, "-"+kind)
 	}
-	return ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: ident, Type: kind, Description: a.Description}
+	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: ident, Type: kind, Description: a.Description}
 }
 
 func (s *ServiceAccounts) owns(call *Call, a platform.ServiceAccount) bool {
@@ -62,41 +47,41 @@ func (s *ServiceAccounts) owns(call *Call, a platform.ServiceAccount) bool {
 
 // List returns one page of the unit's service accounts (without their
 // bindings, which would cost a request each).
-func (s *ServiceAccounts) List(ctx context.Context, bu, stage string, q ListQuery) (Page[ServiceAccount], error) {
+func (s *ServiceAccounts) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.ServiceAccount], error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list service accounts")
 	if err != nil {
-		return Page[ServiceAccount]{}, err
+		return portal.Page[portal.ServiceAccount]{}, err
 	}
 	all, err := call.Env.IAM.ListServiceAccounts(ctx)
 	if err != nil {
-		return Page[ServiceAccount]{}, err
+		return portal.Page[portal.ServiceAccount]{}, err
 	}
-	var mine []ServiceAccount
+	var mine []portal.ServiceAccount
 	for _, a := range all {
 		if s.owns(call, a) {
 			mine = append(mine, s.view(call, a))
 		}
 	}
-	sortByName(mine, func(a ServiceAccount) string { return a.Name })
-	return paginate(mine, func(a ServiceAccount) string { return a.Name }, q)
+	sortByName(mine, func(a portal.ServiceAccount) string { return a.Name })
+	return paginate(mine, func(a portal.ServiceAccount) string { return a.Name }, q)
 }
 
 // Get returns one of the unit's service accounts with its role bindings.
-func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (ServiceAccount, error) {
+func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (portal.ServiceAccount, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read service accounts")
 	if err != nil {
-		return ServiceAccount{}, err
+		return portal.ServiceAccount{}, err
 	}
 	a, err := call.Env.IAM.GetServiceAccount(ctx, id)
-	if err != nil && !fault.Is(err, fault.NotFound) {
-		return ServiceAccount{}, err
+	if err != nil && !portal.Is(err, portal.NotFound) {
+		return portal.ServiceAccount{}, err
 	}
 	if err != nil || !s.owns(call, a) {
-		return ServiceAccount{}, fault.New(fault.NotFound, "service account %s not found", id)
+		return portal.ServiceAccount{}, portal.New(portal.NotFound, "service account %s not found", id)
 	}
 	v := s.view(call, a)
 	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+a.ID); err != nil {
-		return ServiceAccount{}, err
+		return portal.ServiceAccount{}, err
 	}
 	sortBindings(v.RoleBindings)
 	return v, nil
@@ -104,55 +89,55 @@ func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (Servic
 
 // check validates one account to create and returns its display name;
 // field prefixes problems ("" or "items[3].").
-func (s *ServiceAccounts) check(call *Call, in NewServiceAccount, field string, v *fault.Validation) string {
+func (s *ServiceAccounts) check(call *Call, in portal.NewServiceAccount, field string, v *portal.Validation) string {
 	in.Name = strings.TrimSpace(in.Name)
 	name := ""
 	if identifier(v, field+"name", "name", in.Name) && isAccountType(in.Type) {
 		if name = call.Scope.QualifyServiceAccount(in.Name, in.Type); len(name) > maxDisplayName {
-			v.Add(fault.Invalid(field+"name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
+			v.Add(portal.Invalid(field+"name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
 		}
 	}
 	switch {
 	case in.Type == "":
-		v.Add(fault.Missing(field + "type"))
+		v.Add(portal.Missing(field + "type"))
 	case !isAccountType(in.Type):
-		v.Add(fault.Invalid(field+"type", "type must be one of %s, not %q", accountTypeNames(), in.Type))
+		v.Add(portal.Invalid(field+"type", "type must be one of %s, not %q", accountTypeNames(), in.Type))
 	}
 	if len(in.Description) > maxDescription {
-		v.Add(fault.Invalid(field+"description", "description must be at most %d characters", maxDescription))
+		v.Add(portal.Invalid(field+"description", "description must be at most %d characters", maxDescription))
 	}
 	return name
 }
 
 // Create creates a service account and applies its type's role bindings.
-func (s *ServiceAccounts) Create(ctx context.Context, bu, stage string, in NewServiceAccount) (ServiceAccount, error) {
+func (s *ServiceAccounts) Create(ctx context.Context, bu, stage string, in portal.NewServiceAccount) (portal.ServiceAccount, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "create service accounts")
 	if err != nil {
-		return ServiceAccount{}, err
+		return portal.ServiceAccount{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	name := s.check(call, in, "", &v)
 	if err := v.Err(); err != nil {
-		return ServiceAccount{}, err
+		return portal.ServiceAccount{}, err
 	}
 	existing, err := call.Env.IAM.ListServiceAccounts(ctx)
 	if err != nil {
-		return ServiceAccount{}, err
+		return portal.ServiceAccount{}, err
 	}
 	return s.create(ctx, call, name, in, existing)
 }
 
 // create makes one account; existing lets a bulk create check names once.
-func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, in NewServiceAccount, existing []platform.ServiceAccount) (ServiceAccount, error) {
+func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) (portal.ServiceAccount, error) {
 	for _, a := range existing {
 		if a.DisplayName == name {
-			return ServiceAccount{}, fault.New(fault.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
+			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
 		}
 	}
 	a, err := call.Env.IAM.CreateServiceAccount(ctx, name, strings.TrimSpace(in.Description))
 	if err != nil {
 		s.guard.record(ctx, call, "service-account.create", name, err)
-		return ServiceAccount{}, err
+		return portal.ServiceAccount{}, err
 	}
 	v := s.view(call, a)
 	v.RoleBindings, err = applyBindings(ctx, call, "User:"+a.ID, in.Type)
@@ -161,7 +146,7 @@ func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, i
 			return call.Env.IAM.DeleteServiceAccount(ctx, id)
 		})
 		s.guard.record(ctx, call, "service-account.create", name, err)
-		return ServiceAccount{}, err
+		return portal.ServiceAccount{}, err
 	}
 	s.guard.record(ctx, call, "service-account.create", name+" ("+a.ID+")", nil)
 	return v, nil
@@ -169,8 +154,8 @@ func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, i
 
 // applyBindings binds a type's template to a principal, stopping at the
 // first failure; it returns what it made, in the order reads show.
-func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]platform.RoleBinding, error) {
-	var made []platform.RoleBinding
+func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]portal.RoleBinding, error) {
+	var made []portal.RoleBinding
 	for _, b := range bindingsFor(kind, call.Scope.Prefix()) {
 		nb, err := call.Env.IAM.CreateRoleBinding(ctx, principal, b)
 		if err != nil {
@@ -184,25 +169,25 @@ func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]p
 
 // rollback undoes a principal whose bindings could not all be made, and
 // says so; when undoing fails too, the error says what is left.
-func rollback(ctx context.Context, call *Call, id string, made []platform.RoleBinding, cause error, what string, remove func(string) error) error {
+func rollback(ctx context.Context, call *Call, id string, made []portal.RoleBinding, cause error, what string, remove func(string) error) error {
 	var undo error
 	for _, b := range made {
 		undo = errors.Join(undo, call.Env.IAM.DeleteRoleBinding(ctx, b.ID))
 	}
 	undo = errors.Join(undo, remove(id))
-	kind := fault.KindOf(cause)
-	if kind.IsValidation() || kind == fault.Internal {
-		kind = fault.UpstreamUnavailable
+	kind := portal.KindOf(cause)
+	if kind.IsValidation() || kind == portal.Internal {
+		kind = portal.UpstreamUnavailable
 	}
 	if undo != nil {
-		return fault.Wrap(errors.Join(cause, undo), kind,
+		return portal.Wrap(errors.Join(cause, undo), kind,
 			"%s %s was created but its role bindings could not all be applied (%s), and removing it failed: ask the platform team to remove it", what, id, firstMessage(cause))
 	}
-	return fault.Wrap(cause, kind, "the %s could not be given its role bindings (%s); it was removed again, nothing changed", what, firstMessage(cause))
+	return portal.Wrap(cause, kind, "the %s could not be given its role bindings (%s); it was removed again, nothing changed", what, firstMessage(cause))
 }
 
 func firstMessage(err error) string {
-	if ps := fault.Problems(err); len(ps) > 0 {
+	if ps := portal.Problems(err); len(ps) > 0 {
 		return ps[0].Message
 	}
 	return err.Error()

@@ -7,30 +7,30 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // identityPolicy: reads for every role of the unit, changes for Admins
 // and up, who may also change them in a read-only stage.
-var identityPolicy = map[access.Role]map[string][2]fault.Kind{
-	access.NoRole:     {"dev": {fault.NotFound, fault.NotFound}, "run": {fault.NotFound, fault.NotFound}},
-	access.Viewer:     {"dev": {"", fault.InsufficientRole}, "run": {"", fault.InsufficientRole}},
-	access.Developer:  {"dev": {"", fault.InsufficientRole}, "run": {"", fault.InsufficientRole}},
-	access.Admin:      {"dev": {"", ""}, "run": {"", ""}},
-	access.SuperAdmin: {"dev": {"", ""}, "run": {"", ""}},
+var identityPolicy = map[portal.Role]map[string][2]portal.Kind{
+	portal.NoRole:     {"dev": {portal.NotFound, portal.NotFound}, "run": {portal.NotFound, portal.NotFound}},
+	portal.Viewer:     {"dev": {"", portal.InsufficientRole}, "run": {"", portal.InsufficientRole}},
+	portal.Developer:  {"dev": {"", portal.InsufficientRole}, "run": {"", portal.InsufficientRole}},
+	portal.Admin:      {"dev": {"", ""}, "run": {"", ""}},
+	portal.SuperAdmin: {"dev": {"", ""}, "run": {"", ""}},
 }
 
 const goodFilter = `claims.aud == "confluent" && claims.sub.startsWith("ci-")`
 
 func seedIdentity(t *testing.T, w *world, stage string) (saID, poolID string) {
 	t.Helper()
-	ctx := as("scada", access.SuperAdmin)
-	sa, err := w.accounts.Create(ctx, "scada", stage, NewServiceAccount{Name: "existing", Type: "consumer"})
+	ctx := as("scada", portal.SuperAdmin)
+	sa, err := w.accounts.Create(ctx, "scada", stage, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.pools.Create(ctx, "scada", stage, NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
+	p, err := w.pools.Create(ctx, "scada", stage, portal.NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestIdentityAccessMatrix(t *testing.T) {
 			saID, poolID := seedIdentity(t, w, stage)
 			ops := []op{
 				{"list accounts", false, func(ctx context.Context, w *world, st string) error {
-					_, err := w.accounts.List(ctx, "scada", st, ListQuery{})
+					_, err := w.accounts.List(ctx, "scada", st, portal.ListQuery{})
 					return err
 				}},
 				{"get account", false, func(ctx context.Context, w *world, st string) error {
@@ -52,7 +52,7 @@ func TestIdentityAccessMatrix(t *testing.T) {
 					return err
 				}},
 				{"list pools", false, func(ctx context.Context, w *world, st string) error {
-					_, err := w.pools.List(ctx, "scada", st, ListQuery{})
+					_, err := w.pools.List(ctx, "scada", st, portal.ListQuery{})
 					return err
 				}},
 				{"get pool", false, func(ctx context.Context, w *world, st string) error {
@@ -64,15 +64,15 @@ func TestIdentityAccessMatrix(t *testing.T) {
 					return err
 				}},
 				{"create account", true, func(ctx context.Context, w *world, st string) error {
-					_, err := w.accounts.Create(ctx, "scada", st, NewServiceAccount{Name: "fresh", Type: "producer"})
+					_, err := w.accounts.Create(ctx, "scada", st, portal.NewServiceAccount{Name: "fresh", Type: "producer"})
 					return err
 				}},
 				{"bulk create", true, func(ctx context.Context, w *world, st string) error {
-					_, err := w.accounts.BulkCreate(ctx, "scada", st, []NewServiceAccount{{Name: "bulk", Type: "metrics"}}, nil)
+					_, err := w.accounts.BulkCreate(ctx, "scada", st, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}}, nil)
 					return err
 				}},
 				{"create pool", true, func(ctx context.Context, w *world, st string) error {
-					_, err := w.pools.Create(ctx, "scada", st, NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
+					_, err := w.pools.Create(ctx, "scada", st, portal.NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
 					return err
 				}},
 				{"update filter", true, func(ctx context.Context, w *world, st string) error {
@@ -90,7 +90,7 @@ func TestIdentityAccessMatrix(t *testing.T) {
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
-				case want != "" && fault.KindOf(err) != want:
+				case want != "" && portal.KindOf(err) != want:
 					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
 				case want != "" && len(w.audit.Recent()) != before:
 					t.Errorf("%s %s in %s: refused, yet something was written", role, o.name, stage)
@@ -100,7 +100,7 @@ func TestIdentityAccessMatrix(t *testing.T) {
 	}
 }
 
-func bindingSummary(bs []platform.RoleBinding) string {
+func bindingSummary(bs []portal.RoleBinding) string {
 	var parts []string
 	for _, b := range bs {
 		parts = append(parts, b.Role+" "+b.Resource+" "+b.Pattern)
@@ -110,8 +110,8 @@ func bindingSummary(bs []platform.RoleBinding) string {
 
 func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	w := newWorld(t)
-	ctx := as("scada", access.Admin)
-	sa, err := w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
+	ctx := as("scada", portal.Admin)
+	sa, err := w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,25 +125,25 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	if got := bindingSummary(sa.RoleBindings); got != want {
 		t.Errorf("bindings:\n%s\nwant\n%s", got, want)
 	}
-	got, err := w.accounts.Get(as("scada", access.Viewer), "scada", "dev", sa.ID)
+	got, err := w.accounts.Get(as("scada", portal.Viewer), "scada", "dev", sa.ID)
 	if summary := bindingSummary(got.RoleBindings); summary != want {
 		t.Errorf("bindings read back:\n%s", summary)
 	}
 	if err != nil || len(got.RoleBindings) != 7 || !strings.HasPrefix(got.RoleBindings[1].CRN, "crn://confluent.cloud/organization=org-test/environment=env-edh-shared-dev/cloud-cluster=lkc-edh-shared-dev/kafka=") {
 		t.Errorf("get: %+v %v", got, err)
 	}
-	if _, err := w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: "pump feed", Type: "producer"}); !fault.Is(err, fault.AlreadyExists) {
+	if _, err := w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "pump feed", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 	// Another unit does not see it.
-	if _, err := w.accounts.Get(as("crm", access.Admin), "crm", "dev", sa.ID); !fault.Is(err, fault.NotFound) {
+	if _, err := w.accounts.Get(as("crm", portal.Admin), "crm", "dev", sa.ID); !portal.Is(err, portal.NotFound) {
 		t.Errorf("crm reads scada's account: %v", err)
 	}
-	list, _ := w.accounts.List(as("crm", access.Admin), "crm", "dev", ListQuery{})
+	list, _ := w.accounts.List(as("crm", portal.Admin), "crm", "dev", portal.ListQuery{})
 	if len(list.Items) != 0 {
 		t.Errorf("crm lists %v", list.Items)
 	}
-	_, err = w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
+	_, err = w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
 	if got := problems(err); !strings.Contains(got, "INVALID_PARAMETER name") || !strings.Contains(got, "INVALID_PARAMETER description") {
 		t.Errorf("limits: %s", got)
 	}
@@ -151,13 +151,13 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 
 func TestBulkCreate(t *testing.T) {
 	w := newWorld(t)
-	ctx := as("scada", access.Admin)
-	if _, err := w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
+	ctx := as("scada", portal.Admin)
+	if _, err := w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
 		t.Fatal(err)
 	}
 	// Any invalid item: nothing is created, each bad item is named.
 	before, _ := w.org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
-	_, err := w.accounts.BulkCreate(ctx, "scada", "dev", []NewServiceAccount{
+	_, err := w.accounts.BulkCreate(ctx, "scada", "dev", []portal.NewServiceAccount{
 		{Name: "etl-1", Type: "producer"}, {Name: "", Type: "consumer"}, {Name: "etl-2", Type: "writer"}, {Name: "ETL_1", Type: "producer"}}, nil)
 	if got := problems(err); got != "MISSING_PARAMETER items[1].name: items[1].name is required\n"+
 		"INVALID_PARAMETER items[2].type: type must be one of producer, consumer, stream-processor, metrics, not \"writer\"\n"+
@@ -169,10 +169,10 @@ func TestBulkCreate(t *testing.T) {
 		t.Error("an invalid bulk request created accounts")
 	}
 
-	items := []NewServiceAccount{{Name: "etl-1", Type: "producer"}, {Name: "etl-2", Type: "consumer"}, {Name: "etl-3", Type: "consumer"},
+	items := []portal.NewServiceAccount{{Name: "etl-1", Type: "producer"}, {Name: "etl-2", Type: "consumer"}, {Name: "etl-3", Type: "consumer"},
 		{Name: "etl-4", Type: "metrics"}, {Name: "etl-5", Type: "stream-processor"}}
 	reported := map[int]bool{}
-	res, err := w.accounts.BulkCreate(ctx, "scada", "dev", items, func(r BulkResult) { reported[r.Index] = true })
+	res, err := w.accounts.BulkCreate(ctx, "scada", "dev", items, func(r portal.BulkResult) { reported[r.Index] = true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestBulkCreate(t *testing.T) {
 	}
 	again, _ := w.accounts.BulkCreate(ctx, "scada", "dev", items, nil)
 	for _, r := range again {
-		if r.Error == nil || r.Error.Kind != fault.AlreadyExists {
+		if r.Error == nil || r.Error.Kind != portal.AlreadyExists {
 			t.Errorf("repeat created item %d", r.Index)
 		}
 	}
@@ -204,9 +204,9 @@ type failingIAM struct {
 	role string
 }
 
-func (f failingIAM) CreateRoleBinding(ctx context.Context, p string, b platform.RoleBinding) (platform.RoleBinding, error) {
+func (f failingIAM) CreateRoleBinding(ctx context.Context, p string, b portal.RoleBinding) (portal.RoleBinding, error) {
 	if b.Role == f.role {
-		return platform.RoleBinding{}, fault.New(fault.UpstreamUnavailable, "role binding service unavailable")
+		return portal.RoleBinding{}, portal.New(portal.UpstreamUnavailable, "role binding service unavailable")
 	}
 	return f.IAM.CreateRoleBinding(ctx, p, b)
 }
@@ -215,28 +215,28 @@ func TestCreateRollsBackWhenBindingsFail(t *testing.T) {
 	w := newWorld(t)
 	env, _ := w.guard.envs.Get("edh-shared", "dev")
 	env.IAM = failingIAM{IAM: env.IAM, role: "DeveloperWrite"}
-	ctx := as("scada", access.Admin)
-	_, err := w.accounts.Create(ctx, "scada", "dev", NewServiceAccount{Name: "half", Type: "producer"})
-	if !fault.Is(err, fault.UpstreamUnavailable) || !strings.Contains(err.Error(), "it was removed again, nothing changed") {
+	ctx := as("scada", portal.Admin)
+	_, err := w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "half", Type: "producer"})
+	if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "it was removed again, nothing changed") {
 		t.Errorf("create with a failing binding: %v", err)
 	}
-	list, _ := w.accounts.List(ctx, "scada", "dev", ListQuery{})
+	list, _ := w.accounts.List(ctx, "scada", "dev", portal.ListQuery{})
 	if len(list.Items) != 0 {
 		t.Errorf("a half-made account is left: %+v", list.Items)
 	}
-	_, err = w.pools.Create(ctx, "scada", "dev", NewPool{Name: "half", Type: "producer", Filter: goodFilter})
+	_, err = w.pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "half", Type: "producer", Filter: goodFilter})
 	if !strings.Contains(fmt.Sprint(err), "removed again") {
 		t.Errorf("pool with a failing binding: %v", err)
 	}
-	if pools, _ := w.pools.List(ctx, "scada", "dev", ListQuery{}); len(pools.Items) != 0 {
+	if pools, _ := w.pools.List(ctx, "scada", "dev", portal.ListQuery{}); len(pools.Items) != 0 {
 		t.Errorf("a half-made pool is left: %+v", pools.Items)
 	}
 }
 
 func TestPoolsAndFilters(t *testing.T) {
 	w := newWorld(t)
-	ctx := as("scada", access.Admin)
-	p, err := w.pools.Create(ctx, "scada", "dev", NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
+	ctx := as("scada", portal.Admin)
+	p, err := w.pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestPoolsAndFilters(t *testing.T) {
 	if err != nil || got.Filter != `"ops" in claims.groups` {
 		t.Errorf("update: %+v %v", got, err)
 	}
-	r, err := w.pools.TestFilter(as("scada", access.Viewer), "scada", "dev", `"ops" in claims.groups`, map[string]any{"groups": []any{"ops", "dev"}})
+	r, err := w.pools.TestFilter(as("scada", portal.Viewer), "scada", "dev", `"ops" in claims.groups`, map[string]any{"groups": []any{"ops", "dev"}})
 	if err != nil || !r.Matches {
 		t.Errorf("matching claims: %+v %v", r, err)
 	}
@@ -276,14 +276,14 @@ func TestPoolsAndFilters(t *testing.T) {
 	if r.Matches || !strings.Contains(r.Reason, "cost limit") {
 		t.Errorf("heavy filter: %+v", r)
 	}
-	_, err = w.pools.Create(ctx, "scada", "dev", NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
+	_, err = w.pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
 	if !strings.Contains(problems(err), "identity_claim") {
 		t.Errorf("bad claim: %s", problems(err))
 	}
 	if err := w.pools.Delete(ctx, "scada", "dev", p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.pools.Get(ctx, "scada", "dev", p.ID); !fault.Is(err, fault.NotFound) {
+	if _, err := w.pools.Get(ctx, "scada", "dev", p.ID); !portal.Is(err, portal.NotFound) {
 		t.Errorf("deleted pool: %v", err)
 	}
 }
@@ -292,7 +292,7 @@ func TestPoolsAndFilters(t *testing.T) {
 type downIAM struct{ platform.IAM }
 
 func (downIAM) GetServiceAccount(context.Context, string) (platform.ServiceAccount, error) {
-	return platform.ServiceAccount{}, fault.New(fault.UpstreamTimeout, "IAM did not answer in time")
+	return platform.ServiceAccount{}, portal.New(portal.UpstreamTimeout, "IAM did not answer in time")
 }
 
 // TestReadsReportUpstreamFailures: an account that cannot be read because
@@ -302,7 +302,7 @@ func TestReadsReportUpstreamFailures(t *testing.T) {
 	saID, _ := seedIdentity(t, w, "dev")
 	env, _ := w.guard.envs.Get("edh-shared", "dev")
 	env.IAM = downIAM{env.IAM}
-	if _, err := w.accounts.Get(as("scada", access.Viewer), "scada", "dev", saID); !fault.Is(err, fault.UpstreamTimeout) {
+	if _, err := w.accounts.Get(as("scada", portal.Viewer), "scada", "dev", saID); !portal.Is(err, portal.UpstreamTimeout) {
 		t.Errorf("get with IAM down: %v", err)
 	}
 }

@@ -6,41 +6,50 @@ import (
 	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// BulkResult is the outcome of one item of a bulk create: the account
-// created, or the error it would have had alone (ALREADY_EXISTS, ...).
-type BulkResult struct {
-	Index int
-	Item  *ServiceAccount
-	Error *fault.Error
-}
 
 // bulkWorkers bounds the accounts created at once: each takes several
 // sequential upstream calls (the account, then its role bindings), and
 // Confluent Cloud throttles IAM requests.
 const bulkWorkers = 4
 
-// BulkCreate creates several service accounts. Every item is validated
-// first: if any is invalid nothing is created and the error names each bad
-// item by index and field. Otherwise the items are created, a few at a
-// time; one failing does not stop the others, and an account that exists
-// already is reported, not created again, so the same request can be
-// repeated. report, when not nil, is called with each result as it is
-// known (one call at a time), so that a page can show progress.
-func (s *ServiceAccounts) BulkCreate(ctx context.Context, bu, stage string, items []NewServiceAccount, report func(BulkResult)) ([]BulkResult, error) {
+// BulkCreate creates several service accounts and answers when all are
+// done. Every item is validated first: if any is invalid nothing is
+// created and the error names each bad item by index and field. Otherwise
+// the items are created, a few at a time; one failing does not stop the
+// others, and an account that exists already is reported, not created
+// again, so the same request can be repeated. report, when not nil, is
+// called with each result as it is known (one call at a time).
+func (s *ServiceAccounts) BulkCreate(ctx context.Context, bu, stage string, items []portal.NewServiceAccount, report func(portal.BulkResult)) ([]portal.BulkResult, error) {
+	b, err := s.prepareBulk(ctx, bu, stage, items)
+	if err != nil {
+		return nil, err
+	}
+	return b.run(ctx, nil, report)
+}
+
+// bulk is a validated batch, ready to run.
+type bulk struct {
+	s     *ServiceAccounts
+	call  *Call
+	items []portal.NewServiceAccount
+	names []string
+}
+
+// prepareBulk authorizes and validates a batch.
+func (s *ServiceAccounts) prepareBulk(ctx context.Context, bu, stage string, items []portal.NewServiceAccount) (*bulk, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "create service accounts")
 	if err != nil {
 		return nil, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	switch {
 	case len(items) == 0:
-		v.Add(fault.Missing("items"))
+		v.Add(portal.Missing("items"))
 	case len(items) > MaxBulk:
-		v.Add(fault.Invalid("items", "at most %d items per request, not %d", MaxBulk, len(items)))
+		v.Add(portal.Invalid("items", "at most %d items per request, not %d", MaxBulk, len(items)))
 	}
 	names := make([]string, len(items))
 	first := map[string]int{}
@@ -51,7 +60,7 @@ func (s *ServiceAccounts) BulkCreate(ctx context.Context, bu, stage string, item
 			continue
 		}
 		if j, dup := first[names[i]]; dup {
-			v.Add(fault.Invalid(field+"name", "%s is the same account as items[%d]", names[i], j))
+			v.Add(portal.Invalid(field+"name", "%s is the same account as items[%d]", names[i], j))
 		} else {
 			first[names[i]] = i
 		}
@@ -59,18 +68,24 @@ func (s *ServiceAccounts) BulkCreate(ctx context.Context, bu, stage string, item
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	existing, err := call.Env.IAM.ListServiceAccounts(ctx)
+	return &bulk{s: s, call: call, items: items, names: names}, nil
+}
+
+// run creates the items not yet done (skip marks those already done by an
+// earlier run of the same job), reporting each outcome.
+func (b *bulk) run(ctx context.Context, skip func(int) bool, report func(portal.BulkResult)) ([]portal.BulkResult, error) {
+	existing, err := b.call.Env.IAM.ListServiceAccounts(ctx)
 	if err != nil {
 		return nil, err
 	}
-	results := make([]BulkResult, len(items))
+	results := make([]portal.BulkResult, len(b.items))
 	var mu sync.Mutex
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(bulkWorkers, len(items)) {
+	for range min(bulkWorkers, len(b.items)) {
 		wg.Go(func() {
 			for i := range next {
-				r := s.createItem(ctx, call, i, names[i], items[i], existing)
+				r := b.s.createItem(ctx, b.call, i, b.names[i], b.items[i], existing)
 				mu.Lock()
 				results[i] = r
 				if report != nil {
@@ -80,7 +95,10 @@ func (s *ServiceAccounts) BulkCreate(ctx context.Context, bu, stage string, item
 			}
 		})
 	}
-	for i := range items {
+	for i := range b.items {
+		if skip != nil && skip(i) {
+			continue
+		}
 		next <- i
 	}
 	close(next)
@@ -89,14 +107,14 @@ func (s *ServiceAccounts) BulkCreate(ctx context.Context, bu, stage string, item
 }
 
 // createItem creates one item of a bulk create and says how it went.
-func (s *ServiceAccounts) createItem(ctx context.Context, call *Call, i int, name string, in NewServiceAccount, existing []platform.ServiceAccount) BulkResult {
+func (s *ServiceAccounts) createItem(ctx context.Context, call *Call, i int, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) portal.BulkResult {
 	a, err := s.create(ctx, call, name, in, existing)
 	if err != nil {
-		e := &fault.Error{Kind: fault.KindOf(err), Message: firstMessage(err)}
-		if e.Kind == fault.Internal {
+		e := &portal.Error{Kind: portal.KindOf(err), Message: firstMessage(err)}
+		if e.Kind == portal.Internal {
 			e.Message = "internal error"
 		}
-		return BulkResult{Index: i, Error: e}
+		return portal.BulkResult{Index: i, Error: e}
 	}
-	return BulkResult{Index: i, Item: &a}
+	return portal.BulkResult{Index: i, Item: &a}
 }

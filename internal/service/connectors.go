@@ -8,21 +8,14 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
-
-// Mask replaces every sensitive configuration value the portal returns.
-const Mask = "********"
 
 // sensitiveKey matches configuration keys that hold secrets, whatever the
 // plugin says: passwords, secrets, API keys, private keys, credentials.
 var sensitiveKey = regexp.MustCompile(`(?i)(password|passwd|secret|passphrase|credential|private[._-]?key|api[._-]?key|token|sasl\.jaas|keystore|truststore)`)
-
-// IsMask reports whether a value is a mask (the portal's, or the row of
-// asterisks Confluent Cloud returns) rather than a real value.
-func IsMask(v string) bool { return len(v) >= 3 && strings.Trim(v, "*") == "" }
 
 // Connectors manages a business unit's fully-managed connectors.
 type Connectors struct {
@@ -32,41 +25,16 @@ type Connectors struct {
 // NewConnectors returns the connector service.
 func NewConnectors(g *Guard) *Connectors { return &Connectors{guard: g} }
 
-// Connector is a connector as the portal shows it.
-type Connector struct {
-	Name              string
-	Identifier        string
-	BusinessUnit      string
-	OutsideConvention bool
-	ID                string
-	Type              string
-	Class             string
-	State             string
-	Trace             string
-	Tasks             []platform.ConnectorTask
-	// Config is the configuration with sensitive values masked; nil
-	// unless asked for.
-	Config map[string]string
-	// Sensitive lists the configuration keys that are masked.
-	Sensitive []string
-}
-
-// NewConnector is the input of Create.
-type NewConnector struct {
-	Name   string
-	Config map[string]string
-}
-
-func (s *Connectors) view(ctx context.Context, call *Call, c platform.Connector, withConfig bool) Connector {
+func (s *Connectors) view(ctx context.Context, call *Call, c platform.Connector, withConfig bool) portal.Connector {
 	o := s.guard.owner(call, c.Name, tenancy.ConnectorSuffix)
-	v := Connector{Name: c.Name, Identifier: o.identifier, BusinessUnit: o.unit, OutsideConvention: o.outside,
+	v := portal.Connector{Name: c.Name, Identifier: o.identifier, BusinessUnit: o.unit, OutsideConvention: o.outside,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: c.Tasks}
 	if withConfig {
 		sensitive := s.sensitive(ctx, call, c.Class, c.Config)
 		v.Config = map[string]string{}
 		for k, val := range c.Config {
 			if slices.Contains(sensitive, k) {
-				val = Mask
+				val = portal.Mask
 			}
 			v.Config[k] = val
 		}
@@ -84,7 +52,7 @@ func (s *Connectors) sensitive(ctx context.Context, call *Call, class string, cf
 	}
 	var out []string
 	for k, v := range cfg {
-		if slices.Contains(defined, k) || sensitiveKey.MatchString(k) || IsMask(v) {
+		if slices.Contains(defined, k) || sensitiveKey.MatchString(k) || portal.IsMask(v) {
 			out = append(out, k)
 		}
 	}
@@ -93,14 +61,14 @@ func (s *Connectors) sensitive(ctx context.Context, call *Call, class string, cf
 }
 
 // List returns one page of the unit's connectors with their states.
-func (s *Connectors) List(ctx context.Context, bu, stage string, q ListQuery) (Page[Connector], error) {
+func (s *Connectors) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.Connector], error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list connectors")
 	if err != nil {
-		return Page[Connector]{}, err
+		return portal.Page[portal.Connector]{}, err
 	}
 	all, err := call.Env.Connectors.ListConnectors(ctx)
 	if err != nil {
-		return Page[Connector]{}, err
+		return portal.Page[portal.Connector]{}, err
 	}
 	var visible []platform.Connector
 	for _, c := range all {
@@ -110,9 +78,9 @@ func (s *Connectors) List(ctx context.Context, bu, stage string, q ListQuery) (P
 	}
 	page, err := paginate(visible, func(c platform.Connector) string { return c.Name }, q)
 	if err != nil {
-		return Page[Connector]{}, err
+		return portal.Page[portal.Connector]{}, err
 	}
-	out := Page[Connector]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]Connector, len(page.Items))}
+	out := portal.Page[portal.Connector]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]portal.Connector, len(page.Items))}
 	for i, c := range page.Items {
 		out.Items[i] = s.view(ctx, call, c, false)
 	}
@@ -128,31 +96,31 @@ func (s *Connectors) resolve(ctx context.Context, call *Call, name string) (stri
 		}
 	}
 	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
-		return "", fault.Invalid("name", "connector name %q %s", name, p)
+		return "", portal.Invalid("name", "connector name %q %s", name, p)
 	}
 	return call.Scope.QualifyConnector(name), nil
 }
 
 // Get returns a connector with its status, and its masked configuration
 // when showConfig is set.
-func (s *Connectors) Get(ctx context.Context, bu, stage, name string, showConfig bool) (Connector, error) {
+func (s *Connectors) Get(ctx context.Context, bu, stage, name string, showConfig bool) (portal.Connector, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read connectors")
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	c, err := call.Env.Connectors.GetConnector(ctx, full)
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	return s.view(ctx, call, c, showConfig), nil
 }
 
 // Plugins lists the connector classes offered in a scope.
-func (s *Connectors) Plugins(ctx context.Context, bu, stage string) ([]platform.ConnectorPlugin, error) {
+func (s *Connectors) Plugins(ctx context.Context, bu, stage string) ([]portal.ConnectorPlugin, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list connector classes")
 	if err != nil {
 		return nil, err
@@ -161,10 +129,10 @@ func (s *Connectors) Plugins(ctx context.Context, bu, stage string) ([]platform.
 }
 
 // Definition describes a connector class's settings.
-func (s *Connectors) Definition(ctx context.Context, bu, stage, class string) (platform.ConnectorDefinition, error) {
+func (s *Connectors) Definition(ctx context.Context, bu, stage, class string) (portal.ConnectorDefinition, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read connector classes")
 	if err != nil {
-		return platform.ConnectorDefinition{}, err
+		return portal.ConnectorDefinition{}, err
 	}
 	return call.Env.Connectors.Definition(ctx, class)
 }
@@ -175,20 +143,20 @@ var topicKeys = []string{"kafka.topic", "topics"}
 
 // prepare checks and completes a configuration: the name, the topics
 // qualified into the scope, and no topic patterns that could escape it.
-func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *fault.Validation) map[string]string {
+func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *portal.Validation) map[string]string {
 	out := maps.Clone(cfg)
 	if out == nil {
 		out = map[string]string{}
 	}
 	if strings.TrimSpace(out["connector.class"]) == "" {
-		v.Add(fault.Missing("config.connector.class"))
+		v.Add(portal.Missing("config.connector.class"))
 	}
 	if n, ok := out["name"]; ok && n != full && tenancy.Normalise(n) != tenancy.Normalise(full) && call.Scope.QualifyConnector(n) != full {
-		v.Add(fault.Invalid("config.name", "config.name %q differs from the connector's name %s; leave it out", n, full))
+		v.Add(portal.Invalid("config.name", "config.name %q differs from the connector's name %s; leave it out", n, full))
 	}
 	out["name"] = full
 	if _, ok := out["topics.regex"]; ok {
-		v.Add(fault.Invalid("config.topics.regex", "topics.regex is not supported: list the topics in topics, so that the connector stays within your business unit"))
+		v.Add(portal.Invalid("config.topics.regex", "topics.regex is not supported: list the topics in topics, so that the connector stays within your business unit"))
 	}
 	for _, key := range topicKeys {
 		raw, ok := out[key]
@@ -202,7 +170,7 @@ func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *
 				continue
 			}
 			if p := tenancy.IdentifierProblem(tenancy.Normalise(t)); p != "" {
-				v.Add(fault.Invalid("config."+key, "topic %q %s", t, p))
+				v.Add(portal.Invalid("config."+key, "topic %q %s", t, p))
 				continue
 			}
 			names = append(names, call.Scope.Qualify(t))
@@ -214,10 +182,10 @@ func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *
 
 // validate asks the plugin about cfg and returns its problems as one
 // validation error.
-func validateConnector(ctx context.Context, call *Call, cfg map[string]string, v *fault.Validation) error {
+func validateConnector(ctx context.Context, call *Call, cfg map[string]string, v *portal.Validation) error {
 	problems, err := call.Env.Connectors.Validate(ctx, cfg["connector.class"], cfg)
 	if err != nil {
-		if ps := fault.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
+		if ps := portal.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
 			for _, p := range ps {
 				v.Add(p)
 			}
@@ -226,88 +194,88 @@ func validateConnector(ctx context.Context, call *Call, cfg map[string]string, v
 		return err
 	}
 	for _, p := range problems {
-		v.Add(fault.Invalid("config."+p.Key, "%s", p.Message))
+		v.Add(portal.Invalid("config."+p.Key, "%s", p.Message))
 	}
 	return v.Err()
 }
 
 // Create validates a configuration with its plugin and creates the
 // connector, named "{prefix}{identifier}-connector".
-func (s *Connectors) Create(ctx context.Context, bu, stage string, in NewConnector) (Connector, error) {
+func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.NewConnector) (portal.Connector, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "create connectors")
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	full := ""
 	if identifier(&v, "name", "name", in.Name) {
 		full = call.Scope.QualifyConnector(in.Name)
 	}
 	if in.Config == nil {
-		v.Add(fault.Missing("config"))
+		v.Add(portal.Missing("config"))
 	}
 	cfg := s.prepare(call, full, in.Config, &v)
 	if err := v.Err(); err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	if err := validateConnector(ctx, call, cfg, &v); err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	c, err := call.Env.Connectors.CreateConnector(ctx, full, cfg)
 	s.guard.record(ctx, call, "connector.create", full, err)
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	return s.view(ctx, call, c, true), nil
 }
 
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
-func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config map[string]string) (Connector, error) {
+func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config map[string]string) (portal.Connector, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update connectors")
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	if config == nil {
-		v.Add(fault.Missing("config"))
-		return Connector{}, v.Err()
+		v.Add(portal.Missing("config"))
+		return portal.Connector{}, v.Err()
 	}
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	cur, err := call.Env.Connectors.GetConnector(ctx, full)
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	cfg := maps.Clone(config)
 	if cfg["connector.class"] == "" {
 		cfg["connector.class"] = cur.Class
 	} else if cfg["connector.class"] != cur.Class {
-		v.Add(fault.Invalid("config.connector.class", "the class of %s is %s and cannot change; create a new connector instead", full, cur.Class))
+		v.Add(portal.Invalid("config.connector.class", "the class of %s is %s and cannot change; create a new connector instead", full, cur.Class))
 	}
 	cfg = s.prepare(call, full, cfg, &v)
 	var keep []string
 	for _, k := range s.sensitive(ctx, call, cur.Class, cfg) {
-		if IsMask(cfg[k]) {
+		if portal.IsMask(cfg[k]) {
 			if _, stored := cur.Config[k]; !stored {
-				v.Add(fault.Invalid("config."+k, "%s is masked, but no value is stored for it: send the real value", k))
+				v.Add(portal.Invalid("config."+k, "%s is masked, but no value is stored for it: send the real value", k))
 				continue
 			}
 			keep = append(keep, k)
 		}
 	}
 	if err := v.Err(); err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	if err := validateConnector(ctx, call, cfg, &v); err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	c, err := call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
 	s.guard.record(ctx, call, "connector.update", full, err)
 	if err != nil {
-		return Connector{}, err
+		return portal.Connector{}, err
 	}
 	return s.view(ctx, call, c, true), nil
 }

@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 const avroV1 = `{"type":"record","name":"Reading","fields":[{"name":"id","type":"string"}]}`
@@ -21,12 +20,12 @@ func datagenConfig() map[string]string {
 // seedScada gives scada, in stage, an existing connector and subject.
 func seedScada(t *testing.T, w *world, stage string) {
 	t.Helper()
-	ctx := as("scada", access.SuperAdmin)
-	if _, err := w.connectors.Create(ctx, "scada", stage, NewConnector{Name: "existing", Config: datagenConfig()}); err != nil {
+	ctx := as("scada", portal.SuperAdmin)
+	if _, err := w.connectors.Create(ctx, "scada", stage, portal.NewConnector{Name: "existing", Config: datagenConfig()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.schemas.Create(ctx, "scada", stage, NewSchema{Topic: "existing", SubjectType: "value",
-		SchemaDef: SchemaDef{SchemaType: "AVRO", Schema: avroV1}}); err != nil {
+	if _, err := w.schemas.Create(ctx, "scada", stage, portal.NewSchema{Topic: "existing", SubjectType: "value",
+		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -39,7 +38,7 @@ type op struct {
 
 var connectorAndSchemaOps = []op{
 	{"list connectors", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.connectors.List(ctx, "scada", st, ListQuery{})
+		_, err := w.connectors.List(ctx, "scada", st, portal.ListQuery{})
 		return err
 	}},
 	{"get connector", false, func(ctx context.Context, w *world, st string) error {
@@ -51,7 +50,7 @@ var connectorAndSchemaOps = []op{
 		return err
 	}},
 	{"create connector", true, func(ctx context.Context, w *world, st string) error {
-		_, err := w.connectors.Create(ctx, "scada", st, NewConnector{Name: "fresh", Config: datagenConfig()})
+		_, err := w.connectors.Create(ctx, "scada", st, portal.NewConnector{Name: "fresh", Config: datagenConfig()})
 		return err
 	}},
 	{"update connector", true, func(ctx context.Context, w *world, st string) error {
@@ -71,7 +70,7 @@ var connectorAndSchemaOps = []op{
 		return w.connectors.Delete(ctx, "scada", st, "existing")
 	}},
 	{"list schemas", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.List(ctx, "scada", st, true, ListQuery{})
+		_, err := w.schemas.List(ctx, "scada", st, true, portal.ListQuery{})
 		return err
 	}},
 	{"get schema", false, func(ctx context.Context, w *world, st string) error {
@@ -83,15 +82,15 @@ var connectorAndSchemaOps = []op{
 		return err
 	}},
 	{"check schema", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.Check(ctx, "scada", st, "existing-value", SchemaDef{Schema: avroV2})
+		_, err := w.schemas.Check(ctx, "scada", st, "existing-value", portal.SchemaDef{Schema: avroV2})
 		return err
 	}},
 	{"create schema", true, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.Create(ctx, "scada", st, NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: SchemaDef{SchemaType: "AVRO", Schema: avroV1}})
+		_, err := w.schemas.Create(ctx, "scada", st, portal.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}})
 		return err
 	}},
 	{"update schema", true, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.Update(ctx, "scada", st, "existing-value", SchemaDef{Schema: avroV2})
+		_, err := w.schemas.Update(ctx, "scada", st, "existing-value", portal.SchemaDef{Schema: avroV2})
 		return err
 	}},
 	{"delete schema", true, func(ctx context.Context, w *world, st string) error {
@@ -111,7 +110,7 @@ func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
-				case want != "" && fault.KindOf(err) != want:
+				case want != "" && portal.KindOf(err) != want:
 					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
 				case want != "" && len(w.audit.Recent()) != before:
 					t.Errorf("%s %s in %s: refused, yet something was written", role, o.name, stage)
@@ -123,28 +122,28 @@ func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
 
 func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 	w := newWorld(t)
-	ctx := as("scada", access.Developer)
+	ctx := as("scada", portal.Developer)
 	cfg := datagenConfig()
 	cfg["kafka.topic"] = "Pump_Readings"
-	c, err := w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "pump_source", Config: cfg})
+	c, err := w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "pump_source", Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Name != "edh-shared-scada-dev-pump-source-connector" || c.Identifier != "pump-source" || c.State != platform.StateProvisioning {
+	if c.Name != "edh-shared-scada-dev-pump-source-connector" || c.Identifier != "pump-source" || c.State != portal.StateProvisioning {
 		t.Errorf("created %+v", c)
 	}
-	if c.Config["kafka.topic"] != "edh-shared-scada-dev-pump-readings" || c.Config["kafka.api.secret"] != Mask || c.Config["kafka.api.key"] != Mask ||
+	if c.Config["kafka.topic"] != "edh-shared-scada-dev-pump-readings" || c.Config["kafka.api.secret"] != portal.Mask || c.Config["kafka.api.key"] != portal.Mask ||
 		c.Config["name"] != c.Name {
 		t.Errorf("config %v", c.Config)
 	}
 	// Another unit's topic cannot be reached: it is qualified into scada's.
 	cfg["kafka.topic"] = "edh-shared-crm-dev-orders"
-	c2, err := w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "sneaky", Config: cfg})
+	c2, err := w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "sneaky", Config: cfg})
 	if err != nil || c2.Config["kafka.topic"] != "edh-shared-scada-dev-edh-shared-crm-dev-orders" {
 		t.Errorf("cross-tenant topic: %v %v", c2.Config, err)
 	}
 	cfg["topics.regex"] = ".*"
-	if _, err := w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "regex", Config: cfg}); !strings.Contains(problems(err), "config.topics.regex") {
+	if _, err := w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(problems(err), "config.topics.regex") {
 		t.Errorf("topics.regex: %s", problems(err))
 	}
 
@@ -163,27 +162,27 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 		t.Errorf("class change: %s", problems(err))
 	}
 
-	_, err = w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
+	_, err = w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
 	if got := problems(err); !strings.Contains(got, "config.kafka.topic") || !strings.Contains(got, "config.quickstart") {
 		t.Errorf("missing settings: %s", got)
 	}
-	_, err = w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "", Config: nil})
+	_, err = w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "", Config: nil})
 	if got := problems(err); !strings.Contains(got, "MISSING_PARAMETER name") || !strings.Contains(got, "MISSING_PARAMETER config") {
 		t.Errorf("empty create: %s", got)
 	}
-	if _, err := w.connectors.Create(ctx, "scada", "dev", NewConnector{Name: "pump_source", Config: datagenConfig()}); !fault.Is(err, fault.AlreadyExists) {
+	if _, err := w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "pump_source", Config: datagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 
-	list, _ := w.connectors.List(ctx, "scada", "dev", ListQuery{})
+	list, _ := w.connectors.List(ctx, "scada", "dev", portal.ListQuery{})
 	if len(list.Items) != 2 || list.Items[0].Config != nil {
 		t.Errorf("list %+v", list.Items)
 	}
-	crm, _ := w.connectors.List(as("crm", access.Admin), "crm", "dev", ListQuery{})
+	crm, _ := w.connectors.List(as("crm", portal.Admin), "crm", "dev", portal.ListQuery{})
 	if len(crm.Items) != 0 {
 		t.Errorf("crm sees %+v", crm.Items)
 	}
-	if err := w.connectors.Restart(ctx, "scada", "dev", "nope", true); !fault.Is(err, fault.NotFound) {
+	if err := w.connectors.Restart(ctx, "scada", "dev", "nope", true); !portal.Is(err, portal.NotFound) {
 		t.Errorf("restart of a missing connector: %v", err)
 	}
 }

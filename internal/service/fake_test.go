@@ -9,13 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/config"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -63,13 +62,13 @@ func (f *fakeTopics) DescribeTopic(_ context.Context, name string) (platform.Top
 	f.calls++
 	t, ok := f.topics[name]
 	if !ok {
-		return platform.TopicDetail{}, fault.New(fault.NotFound, "topic %s not found", name)
+		return platform.TopicDetail{}, portal.New(portal.NotFound, "topic %s not found", name)
 	}
 	d := platform.TopicDetail{Name: name}
 	for i := 0; i < t.partitions; i++ {
 		d.Partitions = append(d.Partitions, platform.PartitionInfo{ID: i, Leader: 1, Replicas: []int{1, 2, 3}, ISR: []int{1, 2, 3}})
 	}
-	for _, s := range topicSettings {
+	for _, s := range portal.TopicSettings() {
 		v, over := t.config[s.Key]
 		if !over {
 			v = s.Default
@@ -77,7 +76,7 @@ func (f *fakeTopics) DescribeTopic(_ context.Context, name string) (platform.Top
 		d.Config = append(d.Config, platform.ConfigEntry{Name: s.Key, Value: v, Override: over})
 	}
 	for k, v := range t.config {
-		if _, editable := topicSetting(k); !editable {
+		if _, editable := portal.LookupTopicSetting(k); !editable {
 			d.Config = append(d.Config, platform.ConfigEntry{Name: k, Value: v, Override: true})
 		}
 	}
@@ -89,7 +88,7 @@ func (f *fakeTopics) CreateTopic(_ context.Context, s platform.TopicSpec) error 
 	defer f.mu.Unlock()
 	f.calls++
 	if _, ok := f.topics[s.Name]; ok {
-		return fault.New(fault.AlreadyExists, "topic %s already exists", s.Name)
+		return portal.New(portal.AlreadyExists, "topic %s already exists", s.Name)
 	}
 	f.topics[s.Name] = &fakeTopic{partitions: s.Partitions, config: maps.Clone(s.Config)}
 	return nil
@@ -101,7 +100,7 @@ func (f *fakeTopics) AlterTopicConfig(_ context.Context, name string, c platform
 	f.calls++
 	t, ok := f.topics[name]
 	if !ok {
-		return fault.New(fault.NotFound, "topic %s not found", name)
+		return portal.New(portal.NotFound, "topic %s not found", name)
 	}
 	maps.Copy(t.config, c.Set)
 	for _, k := range c.Reset {
@@ -123,7 +122,7 @@ func (f *fakeTopics) DeleteTopic(_ context.Context, name string) error {
 	defer f.mu.Unlock()
 	f.calls++
 	if _, ok := f.topics[name]; !ok {
-		return fault.New(fault.NotFound, "topic %s not found", name)
+		return portal.New(portal.NotFound, "topic %s not found", name)
 	}
 	delete(f.topics, name)
 	return nil
@@ -214,18 +213,18 @@ func newWorld(t *testing.T, seed ...string) *world {
 
 func (w *world) cluster(zone, stage string) *fakeTopics { return w.clusters[zone+"/"+stage] }
 
-func as(bu string, role access.Role) context.Context {
-	roles := map[string]access.Role{}
-	if role > access.NoRole {
+func as(bu string, role portal.Role) context.Context {
+	roles := map[string]portal.Role{}
+	if role > portal.NoRole {
 		roles[bu] = role
 	}
-	return access.WithPrincipal(context.Background(), access.NewPrincipal("tester", roles))
+	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles("tester", roles))
 }
 
 func intp(n int) *int       { return &n }
 func strp(s string) *string { return &s }
 
-func names(ts []Topic) []string {
+func names(ts []portal.Topic) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = t.Name

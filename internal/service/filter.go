@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/cel-go/cel"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // MaxFilter bounds an identity pool's filter, as Confluent Cloud does.
@@ -32,54 +32,46 @@ func NewFilters() (*Filters, error) {
 
 // Check returns nil when filter is a valid boolean expression over claims,
 // otherwise an error on field whose message points at the problem.
-func (f *Filters) Check(field, filter string) *fault.Error {
+func (f *Filters) Check(field, filter string) *portal.Error {
 	_, e := f.compile(field, filter)
 	return e
 }
 
-func (f *Filters) compile(field, filter string) (*cel.Ast, *fault.Error) {
+func (f *Filters) compile(field, filter string) (*cel.Ast, *portal.Error) {
 	switch {
 	case strings.TrimSpace(filter) == "":
-		return nil, fault.Missing(field)
+		return nil, portal.Missing(field)
 	case len(filter) > MaxFilter:
-		return nil, fault.Invalid(field, "the filter is %d characters long; at most %d are allowed", len(filter), MaxFilter)
+		return nil, portal.Invalid(field, "the filter is %d characters long; at most %d are allowed", len(filter), MaxFilter)
 	}
 	ast, iss := f.env.Compile(filter)
 	if iss.Err() != nil {
 		msg := strings.TrimPrefix(iss.Err().Error(), "ERROR: ")
 		msg = strings.ReplaceAll(msg, "<input>:", "at ")
-		return nil, fault.Invalid(field, "the filter is not valid CEL: %s", msg)
+		return nil, portal.Invalid(field, "the filter is not valid CEL: %s", msg)
 	}
 	if !ast.OutputType().IsExactType(cel.BoolType) {
-		return nil, fault.Invalid(field, "the filter must evaluate to a boolean, but this one gives %s; compare values, as in claims.aud == \"confluent\"", ast.OutputType())
+		return nil, portal.Invalid(field, "the filter must evaluate to a boolean, but this one gives %s; compare values, as in claims.aud == \"confluent\"", ast.OutputType())
 	}
 	return ast, nil
 }
 
-// FilterResult is the outcome of testing a filter on sample claims.
-type FilterResult struct {
-	Matches bool
-	// Reason explains a non-match that comes from an evaluation error,
-	// such as a claim the token does not have.
-	Reason string
-}
-
 // Test evaluates filter against claims.
-func (f *Filters) Test(filter string, claims map[string]any) (FilterResult, error) {
+func (f *Filters) Test(filter string, claims map[string]any) (portal.FilterResult, error) {
 	ast, e := f.compile("filter", filter)
 	if e != nil {
-		return FilterResult{}, e
+		return portal.FilterResult{}, e
 	}
 	// The cost limit keeps a 300-character expression with nested
 	// comprehensions from occupying a request for long.
 	prg, err := f.env.Program(ast, cel.CostLimit(maxFilterCost))
 	if err != nil {
-		return FilterResult{}, fault.Invalid("filter", "the filter cannot run: %v", err)
+		return portal.FilterResult{}, portal.Invalid("filter", "the filter cannot run: %v", err)
 	}
 	out, _, err := prg.Eval(map[string]any{"claims": claims})
 	if err != nil {
-		return FilterResult{Reason: "evaluation failed, so the token does not match: " + err.Error()}, nil
+		return portal.FilterResult{Reason: "evaluation failed, so the token does not match: " + err.Error()}, nil
 	}
 	b, _ := out.Value().(bool)
-	return FilterResult{Matches: b}, nil
+	return portal.FilterResult{Matches: b}, nil
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/audit"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -34,9 +34,9 @@ func (g *Guard) Tenancy() *tenancy.Tenancy { return g.tenancy }
 // Call is an authorized operation in progress: who, where, and the
 // environment that serves the scope.
 type Call struct {
-	Principal *access.Principal
+	Principal *portal.Principal
 	Scope     tenancy.Scope
-	Role      access.Role
+	Role      portal.Role
 	Env       *platform.Environment
 	// WholeCluster is true when a Super Admin views the main business unit
 	// of a shared landing zone: the whole cluster is visible, including
@@ -47,68 +47,48 @@ type Call struct {
 // Enter authorizes action in bu/stage for the caller in ctx. what describes
 // the operation in refusals ("create topics").
 func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Action, what string) (*Call, error) {
-	p := access.PrincipalFrom(ctx)
+	p := portal.PrincipalFrom(ctx)
 	if p == nil {
-		return nil, fault.New(fault.Unauthenticated, "sign-in required")
+		return nil, portal.New(portal.Unauthenticated, "sign-in required")
 	}
-	unit, ok := g.tenancy.Unit(bu)
-	if !ok || p.Role(bu) == access.NoRole {
-		return nil, access.UnitNotFound(bu)
+	scope, err := g.scope(p, bu, stage)
+	if err != nil {
+		return nil, err
 	}
-	st, ok := g.tenancy.Stage(stage)
-	if !ok {
-		e := fault.New(fault.NotFound, "stage %q not found; stages are %s", stage, strings.Join(g.tenancy.StageNames(), ", "))
-		e.Field = "stage"
-		return nil, e
-	}
-	scope := tenancy.Scope{Unit: unit, Stage: st}
 	if err := access.Check(p, scope, action, what); err != nil {
 		return nil, err
 	}
-	env, err := g.envs.Get(unit.LandingZone.ID, st.Name)
+	env, err := g.envs.Get(scope.Zone().ID, scope.Stage.Name)
 	if err != nil {
-		return nil, fault.Wrap(err, fault.Internal, "no environment is configured for %s", scope)
+		return nil, portal.Wrap(err, portal.Internal, "no environment is configured for %s", scope)
 	}
 	role := p.Role(bu)
-	return &Call{Principal: p, Scope: scope, Role: role, Env: env, WholeCluster: wholeCluster(unit, role)}, nil
+	return &Call{Principal: p, Scope: scope, Role: role, Env: env, WholeCluster: wholeCluster(scope.Unit, role)}, nil
 }
 
-func wholeCluster(u *tenancy.BusinessUnit, r access.Role) bool {
-	return u.IsMain() && r >= access.SuperAdmin
-}
-
-// Outlook is what the caller may do in a scope, for pages to show or hide
-// controls. It is never the enforcement: every operation checks again.
-type Outlook struct {
-	Scope        tenancy.Scope
-	Role         access.Role
-	Write        access.Decision
-	Manage       access.Decision
-	WholeCluster bool
-}
-
-// Outlook describes the caller's standing in bu/stage; ok is false when
-// the scope does not exist or the caller has no role there.
-func (g *Guard) Outlook(ctx context.Context, bu, stage string) (Outlook, bool) {
-	p := access.PrincipalFrom(ctx)
-	unit, uok := g.tenancy.Unit(bu)
-	st, sok := g.tenancy.Stage(stage)
-	if p == nil || !uok || !sok || p.Role(bu) == access.NoRole {
-		return Outlook{}, false
+// scope resolves bu/stage for p: a unit where p has no role is as unknown
+// as one that does not exist.
+func (g *Guard) scope(p *portal.Principal, bu, stage string) (tenancy.Scope, error) {
+	unit, ok := g.tenancy.Unit(bu)
+	if !ok || p.Role(bu) == portal.NoRole {
+		return tenancy.Scope{}, access.UnitNotFound(bu)
 	}
-	role := p.Role(bu)
-	return Outlook{
-		Scope: tenancy.Scope{Unit: unit, Stage: st}, Role: role,
-		Write: access.Decide(role, access.Write, st), Manage: access.Decide(role, access.ManageIdentity, st),
-		WholeCluster: wholeCluster(unit, role),
-	}, true
+	st, ok := g.tenancy.Stage(stage)
+	if !ok {
+		return tenancy.Scope{}, stageNotFound(g.tenancy, stage)
+	}
+	return tenancy.Scope{Unit: unit, Stage: st}, nil
+}
+
+func wholeCluster(u *tenancy.BusinessUnit, r portal.Role) bool {
+	return u.IsMain() && r >= portal.SuperAdmin
 }
 
 // record audits a write.
 func (g *Guard) record(ctx context.Context, c *Call, action, resource string, err error) {
 	outcome, detail := "ok", ""
 	if err != nil {
-		outcome, detail = string(fault.KindOf(err)), err.Error()
+		outcome, detail = string(portal.KindOf(err)), err.Error()
 	}
 	g.audit.Record(ctx, audit.Event{
 		Actor: c.Principal.Username, Action: action, Resource: resource,
@@ -119,13 +99,13 @@ func (g *Guard) record(ctx context.Context, c *Call, action, resource string, er
 // identifier adds to v what is wrong with an identifier sent as field
 // (missing, or not usable in a name; label starts the message), and says
 // whether it can be qualified.
-func identifier(v *fault.Validation, field, label, name string) bool {
+func identifier(v *portal.Validation, field, label, name string) bool {
 	if strings.TrimSpace(name) == "" {
-		v.Add(fault.Missing(field))
+		v.Add(portal.Missing(field))
 		return false
 	}
 	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
-		v.Add(fault.Invalid(field, "%s %s", label, p))
+		v.Add(portal.Invalid(field, "%s %s", label, p))
 		return false
 	}
 	return true
@@ -157,3 +137,13 @@ func (g *Guard) owner(call *Call, name, suffix string) ownership {
 	}
 	return ownership{identifier: name, outside: true}
 }
+
+// The services implement the contract of the front doors.
+var (
+	_ portal.TopicService     = (*Topics)(nil)
+	_ portal.MetricsService   = (*Topics)(nil)
+	_ portal.ConnectorService = (*Connectors)(nil)
+	_ portal.SchemaService    = (*Schemas)(nil)
+	_ portal.AccountService   = (*ServiceAccounts)(nil)
+	_ portal.PoolService      = (*IdentityPools)(nil)
+)

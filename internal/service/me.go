@@ -2,9 +2,10 @@ package service
 
 import (
 	"context"
+	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -13,28 +14,70 @@ type Me struct {
 	guard *Guard
 }
 
+var _ portal.CallerService = (*Me)(nil)
+
 // NewMe returns the caller service.
 func NewMe(g *Guard) *Me { return &Me{guard: g} }
 
-// Caller is the signed-in principal with its business units and the stages.
-type Caller struct {
-	Principal *access.Principal
-	// Units are the business units where the caller has a role, sorted by id.
-	Units  []access.UnitRole
-	Stages []tenancy.Stage
-}
-
-// Get describes the caller in ctx.
-func (m *Me) Get(ctx context.Context) (Caller, error) {
-	p := access.PrincipalFrom(ctx)
+// Me describes the caller in ctx.
+func (m *Me) Me(ctx context.Context) (portal.Caller, error) {
+	p := portal.PrincipalFrom(ctx)
 	if p == nil {
-		return Caller{}, fault.New(fault.Unauthenticated, "sign-in required")
+		return portal.Caller{}, portal.New(portal.Unauthenticated, "sign-in required")
 	}
-	c := Caller{Principal: p, Stages: m.guard.tenancy.Stages(), Units: []access.UnitRole{}}
+	c := portal.Caller{Principal: p, Units: []portal.UnitRole{}}
+	for _, s := range m.guard.tenancy.Stages() {
+		c.Stages = append(c.Stages, portal.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
+	}
 	for _, u := range m.guard.tenancy.Units() {
-		if r := p.Role(u.ID); r > access.NoRole {
-			c.Units = append(c.Units, access.UnitRole{Unit: u, Role: r})
+		if g := p.Grant(u.ID); g.Role > portal.NoRole {
+			c.Units = append(c.Units, portal.UnitRole{ID: u.ID, LandingZone: u.LandingZone.ID,
+				Dedicated: u.LandingZone.Dedicated, Main: u.IsMain(), Role: g.Role, Groups: g.Groups})
 		}
 	}
 	return c, nil
+}
+
+// Layout describes the caller and its standing in bu/stage (when bu is
+// given), or the first context it may use.
+func (m *Me) Layout(ctx context.Context, bu, stage string) (portal.Layout, error) {
+	c, err := m.Me(ctx)
+	if err != nil {
+		return portal.Layout{}, err
+	}
+	l := portal.Layout{Caller: c}
+	if bu != "" {
+		scope, err := m.guard.scope(c.Principal, bu, stage)
+		if err != nil {
+			return l, err
+		}
+		l.Context = outlook(c.Principal, scope)
+		return l, nil
+	}
+	if len(c.Units) > 0 && len(c.Stages) > 0 {
+		if scope, err := m.guard.scope(c.Principal, c.Units[0].ID, c.Stages[0].Name); err == nil {
+			l.Default = outlook(c.Principal, scope)
+		}
+	}
+	return l, nil
+}
+
+// outlook applies the policy to every action, for pages to show controls.
+func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
+	role := p.Role(scope.Unit.ID)
+	write := access.Decide(role, access.Write, scope.Stage)
+	manage := access.Decide(role, access.ManageIdentity, scope.Stage)
+	return &portal.Outlook{
+		BU: scope.Unit.ID, Stage: scope.Stage.Name, LandingZone: scope.Zone().ID, Dedicated: scope.Zone().Dedicated,
+		ReadOnly: scope.Stage.ReadOnly, Role: role, Prefix: scope.Prefix(),
+		CanWrite: write.Allowed, Bypass: write.Bypass, WriteBlockedByStage: write.Denial == portal.ReadOnlyEnvironment,
+		CanManage: manage.Allowed, WholeCluster: wholeCluster(scope.Unit, role),
+	}
+}
+
+// stageNotFound is the error for a stage that is not configured.
+func stageNotFound(t *tenancy.Tenancy, stage string) error {
+	e := portal.New(portal.NotFound, "stage %q not found; stages are %s", stage, strings.Join(t.StageNames(), ", "))
+	e.Field = "stage"
+	return e
 }

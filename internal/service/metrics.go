@@ -8,54 +8,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// ClusterMetrics summarises the cluster of a scope.
-type ClusterMetrics struct {
-	ClusterID string
-	Brokers   int
-	// Topics and Partitions count the whole cluster.
-	Topics     int
-	Partitions int
-	// UnitTopics and UnitPartitions count what the scope sees.
-	UnitTopics     int
-	UnitPartitions int
-	WholeCluster   bool
-	// Unavailable names metrics the upstream cannot give.
-	Unavailable []string
-}
-
-// PartitionMetrics are one partition's placement and offsets.
-type PartitionMetrics struct {
-	ID       int
-	Leader   int
-	Earliest int64
-	Latest   int64
-}
-
-// Messages is the number of records the partition retains.
-func (p PartitionMetrics) Messages() int64 { return p.Latest - p.Earliest }
-
-// Sample is one observation of a topic over time.
-type Sample struct {
-	At time.Time
-	// Produced is the sum of the partitions' latest offsets: every record
-	// ever written, so its growth is the topic's write rate.
-	Produced int64
-}
-
-// TopicMetrics describes a topic's partitions, offsets and growth.
-type TopicMetrics struct {
-	Topic      Topic
-	Partitions []PartitionMetrics
-	// Messages is the number of records retained.
-	Messages int64
-	Produced int64
-	Samples  []Sample
-	// SampleEvery is how often the portal samples a watched topic.
-	SampleEvery time.Duration
-	Unavailable []string
-}
 
 // unavailableFromKafka are metrics the Kafka protocol does not report;
 // they would come from the Confluent Cloud Metrics API.
@@ -63,20 +17,20 @@ var unavailableFromKafka = []string{"bytes in and out per second", "consumer lag
 
 // ClusterMetrics counts the cluster's topics and partitions, and the
 // scope's, from one metadata request.
-func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage string) (ClusterMetrics, error) {
+func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage string) (portal.ClusterMetrics, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read metrics")
 	if err != nil {
-		return ClusterMetrics{}, err
+		return portal.ClusterMetrics{}, err
 	}
 	info, err := call.Env.Topics.ClusterInfo(ctx)
 	if err != nil {
-		return ClusterMetrics{}, err
+		return portal.ClusterMetrics{}, err
 	}
 	all, err := call.Env.Topics.ListTopics(ctx)
 	if err != nil {
-		return ClusterMetrics{}, err
+		return portal.ClusterMetrics{}, err
 	}
-	m := ClusterMetrics{ClusterID: info.ID, Brokers: info.Brokers, WholeCluster: call.WholeCluster, Unavailable: unavailableFromKafka}
+	m := portal.ClusterMetrics{ClusterID: info.ID, Brokers: info.Brokers, WholeCluster: call.WholeCluster, Unavailable: unavailableFromKafka}
 	for _, t := range all {
 		m.Topics++
 		m.Partitions += t.Partitions
@@ -90,26 +44,26 @@ func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage string) (ClusterM
 
 // TopicMetrics returns a topic's partitions with offsets, and the samples
 // taken so far; viewing a topic makes the portal sample it for a while.
-func (s *Topics) TopicMetrics(ctx context.Context, bu, stage, name string) (TopicMetrics, error) {
+func (s *Topics) TopicMetrics(ctx context.Context, bu, stage, name string) (portal.TopicMetrics, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read metrics")
 	if err != nil {
-		return TopicMetrics{}, err
+		return portal.TopicMetrics{}, err
 	}
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return TopicMetrics{}, err
+		return portal.TopicMetrics{}, err
 	}
 	d, err := call.Env.Topics.DescribeTopic(ctx, full)
 	if err != nil {
-		return TopicMetrics{}, err
+		return portal.TopicMetrics{}, err
 	}
 	offsets, err := call.Env.Topics.TopicOffsets(ctx, full, len(d.Partitions))
 	if err != nil {
-		return TopicMetrics{}, err
+		return portal.TopicMetrics{}, err
 	}
-	m := TopicMetrics{Topic: s.describeName(call, full, len(d.Partitions)), Unavailable: unavailableFromKafka, SampleEvery: s.sampler.every}
+	m := portal.TopicMetrics{Topic: s.describeName(call, full, len(d.Partitions)), Unavailable: unavailableFromKafka, SampleEvery: s.sampler.every}
 	for i, p := range d.Partitions {
-		pm := PartitionMetrics{ID: p.ID, Leader: p.Leader}
+		pm := portal.PartitionMetrics{ID: p.ID, Leader: p.Leader}
 		if i < len(offsets) {
 			pm.Earliest, pm.Latest = offsets[i].Earliest, offsets[i].Latest
 		}
@@ -138,7 +92,7 @@ type series struct {
 	topic      string
 	partitions int
 	viewed     time.Time
-	samples    []Sample
+	samples    []portal.Sample
 }
 
 // NewSampler samples each watched topic every interval, watches a topic
@@ -148,7 +102,7 @@ func NewSampler(every, watch time.Duration, keep int, log *slog.Logger) *Sampler
 }
 
 // observe records a sample taken by a viewer and returns the series.
-func (s *Sampler) observe(env *platform.Environment, topic string, partitions int, produced int64) []Sample {
+func (s *Sampler) observe(env *platform.Environment, topic string, partitions int, produced int64) []portal.Sample {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := env.Name() + "/" + topic
@@ -158,11 +112,11 @@ func (s *Sampler) observe(env *platform.Environment, topic string, partitions in
 		s.series[key] = sr
 	}
 	sr.partitions, sr.viewed = partitions, time.Now()
-	sr.add(Sample{At: time.Now(), Produced: produced}, s.keep, s.every/2)
-	return append([]Sample(nil), sr.samples...)
+	sr.add(portal.Sample{At: time.Now(), Produced: produced}, s.keep, s.every/2)
+	return append([]portal.Sample(nil), sr.samples...)
 }
 
-func (sr *series) add(smp Sample, keep int, minGap time.Duration) {
+func (sr *series) add(smp portal.Sample, keep int, minGap time.Duration) {
 	if n := len(sr.samples); n > 0 && smp.At.Sub(sr.samples[n-1].At) < minGap {
 		sr.samples[n-1] = smp
 		return
@@ -209,7 +163,7 @@ func (s *Sampler) sampleWatched(ctx context.Context) {
 			produced += o.Latest
 		}
 		s.mu.Lock()
-		sr.add(Sample{At: time.Now(), Produced: produced}, s.keep, s.every/2)
+		sr.add(portal.Sample{At: time.Now(), Produced: produced}, s.keep, s.every/2)
 		s.mu.Unlock()
 	}
 }

@@ -5,53 +5,28 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// Paging limits shared by every list.
-const (
-	DefaultPageSize = 100
-	MaxPageSize     = 1000
-)
-
-// ListQuery selects one page of a list sorted by name.
-type ListQuery struct {
-	// PageSize is the number of items wanted; 0 means DefaultPageSize.
-	PageSize int
-	// PageToken continues after the page that returned it.
-	PageToken string
-	// Search keeps items whose name contains it, ignoring case.
-	Search string
-	// Descending sorts from Z to A.
-	Descending bool
-}
-
-// Page is one page of a list.
-type Page[T any] struct {
-	Items []T
-	// NextPageToken fetches the next page; empty on the last page.
-	NextPageToken string
-	// Total counts the items matching the query on every page.
-	Total int
-}
-
-func (q *ListQuery) validate() (after string, err error) {
-	var v fault.Validation
+// checkQuery validates a list query, filling in the default page size, and
+// returns the key the page starts after.
+func checkQuery(q *portal.ListQuery) (after string, err error) {
+	var v portal.Validation
 	switch {
 	case q.PageSize == 0:
-		q.PageSize = DefaultPageSize
-	case q.PageSize < 0 || q.PageSize > MaxPageSize:
-		v.Add(fault.Invalid("page_size", "must be between 1 and %d", MaxPageSize))
+		q.PageSize = portal.DefaultPageSize
+	case q.PageSize < 0 || q.PageSize > portal.MaxPageSize:
+		v.Add(portal.Invalid("page_size", "must be between 1 and %d", portal.MaxPageSize))
 	}
 	if q.PageToken != "" {
 		b, derr := base64.RawURLEncoding.DecodeString(q.PageToken)
 		if derr != nil || len(b) == 0 {
-			v.Add(fault.Invalid("page_token", "is not a token this API issued; pass next_page_token from the previous page"))
+			v.Add(portal.Invalid("page_token", "is not a token this API issued; pass next_page_token from the previous page"))
 		}
 		after = string(b)
 	}
 	if len(q.Search) > 256 {
-		v.Add(fault.Invalid("search", "must be at most 256 characters"))
+		v.Add(portal.Invalid("search", "must be at most 256 characters"))
 	}
 	return after, v.Err()
 }
@@ -59,10 +34,10 @@ func (q *ListQuery) validate() (after string, err error) {
 // paginate filters items (sorted ascending by name) by the query's search,
 // then returns the page after the token. Paging is by key, so a page does
 // not shift when items are added or removed before it.
-func paginate[T any](items []T, name func(T) string, q ListQuery) (Page[T], error) {
-	after, err := q.validate()
+func paginate[T any](items []T, name func(T) string, q portal.ListQuery) (portal.Page[T], error) {
+	after, err := checkQuery(&q)
 	if err != nil {
-		return Page[T]{}, err
+		return portal.Page[T]{}, err
 	}
 	if q.Search != "" {
 		needle := strings.ToLower(q.Search)
@@ -94,7 +69,7 @@ func paginate[T any](items []T, name func(T) string, q ListQuery) (Page[T], erro
 		end := min(len(items), start+q.PageSize)
 		page = append(make([]T, 0, end-start), items[start:end]...)
 	}
-	out := Page[T]{Items: page, Total: total}
+	out := portal.Page[T]{Items: page, Total: total}
 	if len(page) == q.PageSize && len(page) > 0 {
 		last := name(page[len(page)-1])
 		more := false

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // IdentityPools manages a business unit's identity pools: tokens of the
@@ -23,40 +23,15 @@ func NewIdentityPools(g *Guard, f *Filters) *IdentityPools {
 	return &IdentityPools{guard: g, filters: f}
 }
 
-// Pool is an identity pool as the portal shows it.
-type Pool struct {
-	ID            string
-	Name          string
-	Identifier    string
-	Type          string
-	Description   string
-	IdentityClaim string
-	Filter        string
-	State         string
-	RoleBindings  []platform.RoleBinding
-}
-
-// NewPool is the input of Create.
-type NewPool struct {
-	Name          string
-	Type          string
-	Description   string
-	IdentityClaim string
-	Filter        string
-}
-
-// DefaultIdentityClaim names the claim that identifies a pool's members.
-const DefaultIdentityClaim = "claims.sub"
-
 var claimPath = regexp.MustCompile(`^claims(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 
-func (s *IdentityPools) view(call *Call, p platform.IdentityPool) Pool {
+func (s *IdentityPools) view(call *Call, p platform.IdentityPool) portal.Pool {
 	kind := typeOf(p.DisplayName)
 	ident := strings.TrimPrefix(p.DisplayName, call.Scope.Prefix())
 	if kind != "" {
 		ident = strings.TrimSuffix(ident, "-"+kind)
 	}
-	return Pool{ID: p.ID, Name: p.DisplayName, Identifier: ident, Type: kind, Description: p.Description,
+	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: ident, Type: kind, Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
 }
 
@@ -65,49 +40,49 @@ func (s *IdentityPools) owns(call *Call, p platform.IdentityPool) bool {
 }
 
 // List returns one page of the unit's pools.
-func (s *IdentityPools) List(ctx context.Context, bu, stage string, q ListQuery) (Page[Pool], error) {
+func (s *IdentityPools) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.Pool], error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list identity pools")
 	if err != nil {
-		return Page[Pool]{}, err
+		return portal.Page[portal.Pool]{}, err
 	}
 	all, err := call.Env.Pools.ListPools(ctx)
 	if err != nil {
-		return Page[Pool]{}, err
+		return portal.Page[portal.Pool]{}, err
 	}
-	var mine []Pool
+	var mine []portal.Pool
 	for _, p := range all {
 		if s.owns(call, p) {
 			mine = append(mine, s.view(call, p))
 		}
 	}
-	sortByName(mine, func(p Pool) string { return p.Name })
-	return paginate(mine, func(p Pool) string { return p.Name }, q)
+	sortByName(mine, func(p portal.Pool) string { return p.Name })
+	return paginate(mine, func(p portal.Pool) string { return p.Name }, q)
 }
 
 func (s *IdentityPools) find(ctx context.Context, call *Call, id string) (platform.IdentityPool, error) {
 	p, err := call.Env.Pools.GetPool(ctx, id)
-	if err != nil && !fault.Is(err, fault.NotFound) {
+	if err != nil && !portal.Is(err, portal.NotFound) {
 		return p, err
 	}
 	if err != nil || !s.owns(call, p) {
-		return p, fault.New(fault.NotFound, "identity pool %s not found", id)
+		return p, portal.New(portal.NotFound, "identity pool %s not found", id)
 	}
 	return p, nil
 }
 
 // Get returns one of the unit's pools with its role bindings.
-func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (Pool, error) {
+func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (portal.Pool, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read identity pools")
 	if err != nil {
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	p, err := s.find(ctx, call, id)
 	if err != nil {
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	v := s.view(call, p)
 	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+p.ID); err != nil {
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	sortBindings(v.RoleBindings)
 	return v, nil
@@ -115,42 +90,42 @@ func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (Pool, er
 
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
-func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in NewPool) (Pool, error) {
+func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in portal.NewPool) (portal.Pool, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "create identity pools")
 	if err != nil {
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	name := ""
 	in.Name = strings.TrimSpace(in.Name)
 	if identifier(&v, "name", "name", in.Name) && isAccountType(in.Type) {
 		if name = call.Scope.QualifyPool(in.Name, in.Type); len(name) > maxDisplayName {
-			v.Add(fault.Invalid("name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
+			v.Add(portal.Invalid("name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
 		}
 	}
 	switch {
 	case in.Type == "":
-		v.Add(fault.Missing("type"))
+		v.Add(portal.Missing("type"))
 	case !isAccountType(in.Type):
-		v.Add(fault.Invalid("type", "type must be one of %s, not %q", accountTypeNames(), in.Type))
+		v.Add(portal.Invalid("type", "type must be one of %s, not %q", accountTypeNames(), in.Type))
 	}
 	if len(in.Description) > maxDescription {
-		v.Add(fault.Invalid("description", "description must be at most %d characters", maxDescription))
+		v.Add(portal.Invalid("description", "description must be at most %d characters", maxDescription))
 	}
 	if in.IdentityClaim == "" {
-		in.IdentityClaim = DefaultIdentityClaim
+		in.IdentityClaim = portal.DefaultIdentityClaim
 	} else if !claimPath.MatchString(in.IdentityClaim) {
-		v.Add(fault.Invalid("identity_claim", "identity_claim must name a claim, such as claims.sub, not %q", in.IdentityClaim))
+		v.Add(portal.Invalid("identity_claim", "identity_claim must name a claim, such as claims.sub, not %q", in.IdentityClaim))
 	}
 	v.Add(s.filters.Check("filter", in.Filter))
 	if err := v.Err(); err != nil {
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	p, err := call.Env.Pools.CreatePool(ctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
 		IdentityClaim: in.IdentityClaim, Filter: in.Filter})
 	if err != nil {
 		s.guard.record(ctx, call, "identity-pool.create", name, err)
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	out := s.view(call, p)
 	out.RoleBindings, err = applyBindings(ctx, call, "User:"+p.ID, in.Type)
@@ -159,28 +134,28 @@ func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in NewPool
 			return call.Env.Pools.DeletePool(ctx, id)
 		})
 		s.guard.record(ctx, call, "identity-pool.create", name, err)
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	s.guard.record(ctx, call, "identity-pool.create", name+" ("+p.ID+")", nil)
 	return out, nil
 }
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
-func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter string) (Pool, error) {
+func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter string) (portal.Pool, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "change identity pools")
 	if err != nil {
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	if e := s.filters.Check("filter", filter); e != nil {
-		return Pool{}, e
+		return portal.Pool{}, e
 	}
 	if _, err := s.find(ctx, call, id); err != nil {
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
 	s.guard.record(ctx, call, "identity-pool.filter", id, err)
 	if err != nil {
-		return Pool{}, err
+		return portal.Pool{}, err
 	}
 	return s.view(call, p), nil
 }
@@ -199,7 +174,7 @@ func (s *IdentityPools) Delete(ctx context.Context, bu, stage, id string) error 
 		return err
 	}
 	for _, b := range bindings {
-		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !fault.Is(err, fault.NotFound) {
+		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
 			s.guard.record(ctx, call, "identity-pool.delete", id, err)
 			return err
 		}
@@ -211,12 +186,12 @@ func (s *IdentityPools) Delete(ctx context.Context, bu, stage, id string) error 
 
 // TestFilter says whether a filter matches a sample token's claims. It
 // changes nothing, so every role of the unit may use it.
-func (s *IdentityPools) TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (FilterResult, error) {
+func (s *IdentityPools) TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (portal.FilterResult, error) {
 	if _, err := s.guard.Enter(ctx, bu, stage, access.Read, "test identity pool filters"); err != nil {
-		return FilterResult{}, err
+		return portal.FilterResult{}, err
 	}
 	if claims == nil {
-		return FilterResult{}, fault.Missing("claims")
+		return portal.FilterResult{}, portal.Missing("claims")
 	}
 	return s.filters.Test(filter, claims)
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -20,32 +20,17 @@ type Schemas struct {
 // NewSchemas returns the schema service.
 func NewSchemas(g *Guard) *Schemas { return &Schemas{guard: g} }
 
-// NewSchema is the input of Create: the subject follows the
-// TopicNameStrategy, "{topic}-key" or "{topic}-value".
-type NewSchema struct {
-	Topic       string
-	SubjectType string
-	SchemaDef
-}
-
-// SchemaDef is a schema's type, text and references.
-type SchemaDef struct {
-	SchemaType string
-	Schema     string
-	References []platform.SchemaReference
-}
-
 // schemaKey orders versions by subject, then version, for paging.
-func schemaKey(v platform.SchemaVersion) string {
+func schemaKey(v portal.SchemaVersion) string {
 	return fmt.Sprintf("%s@%010d", v.Subject, v.Version)
 }
 
 // List returns the unit's subjects: the latest version of each, or every
 // version, from one request.
-func (s *Schemas) List(ctx context.Context, bu, stage string, latestOnly bool, q ListQuery) (Page[platform.SchemaVersion], error) {
+func (s *Schemas) List(ctx context.Context, bu, stage string, latestOnly bool, q portal.ListQuery) (portal.Page[portal.SchemaVersion], error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list schemas")
 	if err != nil {
-		return Page[platform.SchemaVersion]{}, err
+		return portal.Page[portal.SchemaVersion]{}, err
 	}
 	prefix := call.Scope.Prefix()
 	if call.WholeCluster {
@@ -53,7 +38,7 @@ func (s *Schemas) List(ctx context.Context, bu, stage string, latestOnly bool, q
 	}
 	all, err := call.Env.Schemas.ListSchemas(ctx, prefix, latestOnly)
 	if err != nil {
-		return Page[platform.SchemaVersion]{}, err
+		return portal.Page[portal.SchemaVersion]{}, err
 	}
 	return paginate(all, schemaKey, q)
 }
@@ -65,7 +50,7 @@ func (s *Schemas) subject(call *Call, subject string) (string, error) {
 		return subject, nil
 	}
 	if p := tenancy.IdentifierProblem(tenancy.Normalise(subject)); p != "" {
-		return "", fault.Invalid("subject", "subject %q %s", subject, p)
+		return "", portal.Invalid("subject", "subject %q %s", subject, p)
 	}
 	return call.Scope.Qualify(subject), nil
 }
@@ -76,30 +61,30 @@ func parseVersion(raw string) (int, error) {
 	}
 	n, err := strconv.Atoi(raw)
 	if err != nil || n < 1 {
-		return 0, fault.Invalid("version", "version must be a positive number or \"latest\", not %q", raw)
+		return 0, portal.Invalid("version", "version must be a positive number or \"latest\", not %q", raw)
 	}
 	return n, nil
 }
 
 // Get returns one version of a subject ("latest" or a number).
-func (s *Schemas) Get(ctx context.Context, bu, stage, subject, version string) (platform.SchemaVersion, error) {
+func (s *Schemas) Get(ctx context.Context, bu, stage, subject, version string) (portal.SchemaVersion, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read schemas")
 	if err != nil {
-		return platform.SchemaVersion{}, err
+		return portal.SchemaVersion{}, err
 	}
 	full, err := s.subject(call, subject)
 	if err != nil {
-		return platform.SchemaVersion{}, err
+		return portal.SchemaVersion{}, err
 	}
 	n, err := parseVersion(version)
 	if err != nil {
-		return platform.SchemaVersion{}, err
+		return portal.SchemaVersion{}, err
 	}
 	return call.Env.Schemas.GetSchema(ctx, full, n)
 }
 
 // Versions returns every version of one subject, oldest first.
-func (s *Schemas) Versions(ctx context.Context, bu, stage, subject string) ([]platform.SchemaVersion, error) {
+func (s *Schemas) Versions(ctx context.Context, bu, stage, subject string) ([]portal.SchemaVersion, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read schemas")
 	if err != nil {
 		return nil, err
@@ -112,62 +97,62 @@ func (s *Schemas) Versions(ctx context.Context, bu, stage, subject string) ([]pl
 	if err != nil {
 		return nil, err
 	}
-	var out []platform.SchemaVersion
+	var out []portal.SchemaVersion
 	for _, v := range all {
 		if v.Subject == full {
 			out = append(out, v)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fault.New(fault.NotFound, "subject %s not found", full)
+		return nil, portal.New(portal.NotFound, "subject %s not found", full)
 	}
 	return out, nil
 }
 
 // checkDef validates a schema definition before anything goes upstream.
-func (s *Schemas) checkDef(call *Call, d *SchemaDef, v *fault.Validation, defaultType string) platform.SchemaDef {
+func (s *Schemas) checkDef(call *Call, d *portal.SchemaDef, v *portal.Validation, defaultType string) platform.SchemaDef {
 	if d.SchemaType == "" {
 		d.SchemaType = defaultType
 	}
 	switch strings.ToUpper(d.SchemaType) {
 	case "":
-		v.Add(fault.Missing("schema_type"))
-	case platform.SchemaAvro, platform.SchemaJSON:
+		v.Add(portal.Missing("schema_type"))
+	case portal.SchemaAvro, portal.SchemaJSON:
 		d.SchemaType = strings.ToUpper(d.SchemaType)
-	case platform.SchemaProtobuf:
-		v.Add(fault.Invalid("schema_type", "PROTOBUF schemas are not supported yet; use AVRO or JSON"))
+	case portal.SchemaProtobuf:
+		v.Add(portal.Invalid("schema_type", "PROTOBUF schemas are not supported yet; use AVRO or JSON"))
 	default:
-		v.Add(fault.Invalid("schema_type", "schema_type must be AVRO or JSON, not %q", d.SchemaType))
+		v.Add(portal.Invalid("schema_type", "schema_type must be AVRO or JSON, not %q", d.SchemaType))
 	}
 	if strings.TrimSpace(d.Schema) == "" {
-		v.Add(fault.Missing("schema"))
+		v.Add(portal.Missing("schema"))
 	}
 	def := platform.SchemaDef{Type: d.SchemaType, Schema: d.Schema}
 	for i, r := range d.References {
 		field := fmt.Sprintf("references[%d]", i)
 		switch {
 		case r.Name == "" || r.Subject == "":
-			v.Add(fault.Invalid(field, "a reference needs a name, a subject and a version"))
+			v.Add(portal.Invalid(field, "a reference needs a name, a subject and a version"))
 			continue
 		case r.Version < 1:
-			v.Add(fault.Invalid(field+".version", "version must be 1 or more"))
+			v.Add(portal.Invalid(field+".version", "version must be 1 or more"))
 		}
 		sub := r.Subject
 		if !call.WholeCluster {
 			sub = call.Scope.Qualify(r.Subject)
 		}
-		def.References = append(def.References, platform.SchemaReference{Name: r.Name, Subject: sub, Version: r.Version})
+		def.References = append(def.References, portal.SchemaReference{Name: r.Name, Subject: sub, Version: r.Version})
 	}
 	return def
 }
 
 // Create registers the first version of a topic's key or value subject.
-func (s *Schemas) Create(ctx context.Context, bu, stage string, in NewSchema) (platform.SchemaVersion, error) {
+func (s *Schemas) Create(ctx context.Context, bu, stage string, in portal.NewSchema) (portal.SchemaVersion, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "register schemas")
 	if err != nil {
-		return platform.SchemaVersion{}, err
+		return portal.SchemaVersion{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	topic := ""
 	switch {
 	case !identifier(&v, "topic", "topic", in.Topic):
@@ -179,20 +164,20 @@ func (s *Schemas) Create(ctx context.Context, bu, stage string, in NewSchema) (p
 	switch in.SubjectType {
 	case "key", "value":
 	case "":
-		v.Add(fault.Missing("subject_type"))
+		v.Add(portal.Missing("subject_type"))
 	default:
-		v.Add(fault.Invalid("subject_type", "subject_type must be key or value, not %q", in.SubjectType))
+		v.Add(portal.Invalid("subject_type", "subject_type must be key or value, not %q", in.SubjectType))
 	}
 	def := s.checkDef(call, &in.SchemaDef, &v, "")
 	if err := v.Err(); err != nil {
-		return platform.SchemaVersion{}, err
+		return portal.SchemaVersion{}, err
 	}
 	subject := tenancy.SubjectName(topic, in.SubjectType)
 	if cur, err := call.Env.Schemas.GetSchema(ctx, subject, 0); err == nil {
-		return platform.SchemaVersion{}, fault.New(fault.AlreadyExists,
+		return portal.SchemaVersion{}, portal.New(portal.AlreadyExists,
 			"subject %s already exists (latest version %d); register a new version with PUT", subject, cur.Version)
-	} else if !fault.Is(err, fault.NotFound) {
-		return platform.SchemaVersion{}, err
+	} else if !portal.Is(err, portal.NotFound) {
+		return portal.SchemaVersion{}, err
 	}
 	out, err := call.Env.Schemas.Register(ctx, subject, def)
 	s.guard.record(ctx, call, "schema.create", subject, err)
@@ -201,14 +186,14 @@ func (s *Schemas) Create(ctx context.Context, bu, stage string, in NewSchema) (p
 
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
-func (s *Schemas) Update(ctx context.Context, bu, stage, subject string, in SchemaDef) (platform.SchemaVersion, error) {
+func (s *Schemas) Update(ctx context.Context, bu, stage, subject string, in portal.SchemaDef) (portal.SchemaVersion, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "register schemas")
 	if err != nil {
-		return platform.SchemaVersion{}, err
+		return portal.SchemaVersion{}, err
 	}
 	full, def, err := s.prepareVersion(ctx, call, subject, in)
 	if err != nil {
-		return platform.SchemaVersion{}, err
+		return portal.SchemaVersion{}, err
 	}
 	out, err := call.Env.Schemas.Register(ctx, full, def)
 	s.guard.record(ctx, call, "schema.version", full, err)
@@ -217,7 +202,7 @@ func (s *Schemas) Update(ctx context.Context, bu, stage, subject string, in Sche
 
 // prepareVersion resolves an existing subject and checks a new version's
 // definition; the type defaults to the subject's current one.
-func (s *Schemas) prepareVersion(ctx context.Context, call *Call, subject string, in SchemaDef) (string, platform.SchemaDef, error) {
+func (s *Schemas) prepareVersion(ctx context.Context, call *Call, subject string, in portal.SchemaDef) (string, platform.SchemaDef, error) {
 	full, err := s.subject(call, subject)
 	if err != nil {
 		return "", platform.SchemaDef{}, err
@@ -226,21 +211,21 @@ func (s *Schemas) prepareVersion(ctx context.Context, call *Call, subject string
 	if err != nil {
 		return "", platform.SchemaDef{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	def := s.checkDef(call, &in, &v, cur.Type)
 	return full, def, v.Err()
 }
 
 // Check tells whether a schema could be registered as the subject's next
 // version, and why not; it changes nothing.
-func (s *Schemas) Check(ctx context.Context, bu, stage, subject string, in SchemaDef) (platform.Compatibility, error) {
+func (s *Schemas) Check(ctx context.Context, bu, stage, subject string, in portal.SchemaDef) (portal.Compatibility, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "check schemas")
 	if err != nil {
-		return platform.Compatibility{}, err
+		return portal.Compatibility{}, err
 	}
 	full, def, err := s.prepareVersion(ctx, call, subject, in)
 	if err != nil {
-		return platform.Compatibility{}, err
+		return portal.Compatibility{}, err
 	}
 	return call.Env.Schemas.CheckCompatibility(ctx, full, def)
 }

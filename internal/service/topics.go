@@ -8,17 +8,13 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-// Topic limits.
-const (
-	MinPartitions = 1
-	MaxPartitions = 100
-	maxTopicName  = 249
-)
+// maxTopicName is the longest topic name Kafka accepts.
+const maxTopicName = 249
 
 // Topics manages a business unit's Kafka topics.
 type Topics struct {
@@ -29,70 +25,16 @@ type Topics struct {
 // NewTopics returns the topic service; sampler keeps topic growth samples.
 func NewTopics(g *Guard, sampler *Sampler) *Topics { return &Topics{guard: g, sampler: sampler} }
 
-// Topic is a topic as a list shows it.
-type Topic struct {
-	Name string
-	// Identifier is the name without its scope prefix.
-	Identifier string
-	// BusinessUnit owns the topic by the naming convention; empty when the
-	// topic is outside the convention (only a whole-cluster view shows those).
-	BusinessUnit      string
-	Partitions        int
-	OutsideConvention bool
-}
-
-// Partition describes one partition of a topic.
-type Partition struct {
-	ID       int
-	Leader   int
-	Replicas []int
-	ISR      []int
-}
-
-// TopicDetail is a topic with its settings.
-type TopicDetail struct {
-	Topic
-	ReplicationFactor int
-	// Config holds the settings overridden on the topic.
-	Config map[string]string
-	// Defaults holds every other setting with its inherited value; only
-	// filled when asked for.
-	Defaults      map[string]string
-	PartitionList []Partition
-}
-
-// NewTopic is the input of Create.
-type NewTopic struct {
-	Name       string
-	Partitions *int
-	Config     map[string]string
-}
-
-// TopicState is the input of Replace: the desired partition count and the
-// full set of overrides of editable settings.
-type TopicState struct {
-	Partitions *int
-	Config     map[string]string
-	// ConfigGiven distinguishes an absent config from an empty one.
-	ConfigGiven bool
-}
-
-// TopicPatch is the input of Patch: a nil value resets a setting.
-type TopicPatch struct {
-	Partitions *int
-	Config     map[string]*string
-}
-
 // List returns one page of the unit's topics. A Super Admin viewing the
 // main unit sees the whole cluster.
-func (s *Topics) List(ctx context.Context, bu, stage string, q ListQuery) (Page[Topic], error) {
+func (s *Topics) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.Topic], error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list topics")
 	if err != nil {
-		return Page[Topic]{}, err
+		return portal.Page[portal.Topic]{}, err
 	}
 	all, err := call.Env.Topics.ListTopics(ctx)
 	if err != nil {
-		return Page[Topic]{}, err
+		return portal.Page[portal.Topic]{}, err
 	}
 	prefix := call.Scope.Prefix()
 	var visible []platform.TopicInfo
@@ -114,9 +56,9 @@ func (s *Topics) List(ctx context.Context, bu, stage string, q ListQuery) (Page[
 	}
 	page, err := paginate(visible, func(t platform.TopicInfo) string { return t.Name }, q)
 	if err != nil {
-		return Page[Topic]{}, err
+		return portal.Page[portal.Topic]{}, err
 	}
-	out := Page[Topic]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]Topic, len(page.Items))}
+	out := portal.Page[portal.Topic]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]portal.Topic, len(page.Items))}
 	for i, t := range page.Items {
 		out.Items[i] = s.describeName(call, t.Name, t.Partitions)
 	}
@@ -124,31 +66,31 @@ func (s *Topics) List(ctx context.Context, bu, stage string, q ListQuery) (Page[
 }
 
 // describeName works out who owns a topic name by the naming convention.
-func (s *Topics) describeName(call *Call, name string, partitions int) Topic {
+func (s *Topics) describeName(call *Call, name string, partitions int) portal.Topic {
 	o := s.guard.owner(call, name, "")
-	return Topic{Name: name, Partitions: partitions, BusinessUnit: o.unit, Identifier: o.identifier, OutsideConvention: o.outside}
+	return portal.Topic{Name: name, Partitions: partitions, BusinessUnit: o.unit, Identifier: o.identifier, OutsideConvention: o.outside}
 }
 
 // Get returns a topic with its overrides, and with every inherited setting
 // when includeDefaults is set.
-func (s *Topics) Get(ctx context.Context, bu, stage, name string, includeDefaults bool) (TopicDetail, error) {
+func (s *Topics) Get(ctx context.Context, bu, stage, name string, includeDefaults bool) (portal.TopicDetail, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read topics")
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
 	return s.detail(ctx, call, full, includeDefaults)
 }
 
-func (s *Topics) detail(ctx context.Context, call *Call, full string, includeDefaults bool) (TopicDetail, error) {
+func (s *Topics) detail(ctx context.Context, call *Call, full string, includeDefaults bool) (portal.TopicDetail, error) {
 	d, err := call.Env.Topics.DescribeTopic(ctx, full)
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
-	out := TopicDetail{Topic: s.describeName(call, d.Name, len(d.Partitions)), Config: map[string]string{}}
+	out := portal.TopicDetail{Topic: s.describeName(call, d.Name, len(d.Partitions)), Config: map[string]string{}}
 	if includeDefaults {
 		out.Defaults = map[string]string{}
 	}
@@ -165,7 +107,7 @@ func (s *Topics) detail(ctx context.Context, call *Call, full string, includeDef
 		}
 	}
 	for _, p := range d.Partitions {
-		out.PartitionList = append(out.PartitionList, Partition(p))
+		out.PartitionList = append(out.PartitionList, portal.Partition(p))
 	}
 	if len(d.Partitions) > 0 {
 		out.ReplicationFactor = len(d.Partitions[0].Replicas)
@@ -187,22 +129,22 @@ func (s *Topics) resolve(ctx context.Context, call *Call, name string) (string, 
 		}
 	}
 	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
-		return "", fault.Invalid("name", "topic name %q %s", name, p)
+		return "", portal.Invalid("name", "topic name %q %s", name, p)
 	}
 	return call.Scope.Qualify(name), nil
 }
 
 // Create creates a topic named by the convention.
-func (s *Topics) Create(ctx context.Context, bu, stage string, in NewTopic) (TopicDetail, error) {
+func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopic) (portal.TopicDetail, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "create topics")
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	full := ""
 	if identifier(&v, "name", "name", in.Name) {
 		if full = call.Scope.Qualify(in.Name); len(full) > maxTopicName {
-			v.Add(fault.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
+			v.Add(portal.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
 		}
 	}
 	partitions := 1
@@ -212,57 +154,57 @@ func (s *Topics) Create(ctx context.Context, bu, stage string, in NewTopic) (Top
 	}
 	cfg := checkConfig(&v, in.Config)
 	if err := v.Err(); err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
 	err = call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
 	s.guard.record(ctx, call, "topic.create", full, err)
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
 	d, err := s.detail(ctx, call, full, false)
 	if err != nil {
 		// The topic exists; describe what was asked rather than fail the create.
-		return TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
+		return portal.TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
 	}
 	return d, nil
 }
 
-func checkPartitions(n int) *fault.Error {
-	if n < MinPartitions || n > MaxPartitions {
-		return fault.Invalid("partitions_count", "must be between %d and %d, not %d", MinPartitions, MaxPartitions, n)
+func checkPartitions(n int) *portal.Error {
+	if n < portal.MinPartitions || n > portal.MaxPartitions {
+		return portal.Invalid("partitions_count", "must be between %d and %d, not %d", portal.MinPartitions, portal.MaxPartitions, n)
 	}
 	return nil
 }
 
 // checkConfig validates settings against the allow-list and returns them
 // normalised.
-func checkConfig(v *fault.Validation, cfg map[string]string) map[string]string {
+func checkConfig(v *portal.Validation, cfg map[string]string) map[string]string {
 	out := map[string]string{}
 	for _, k := range slices.Sorted(maps.Keys(cfg)) {
 		if p := checkSetting(k, cfg[k]); p != nil {
 			v.Add(p)
 			continue
 		}
-		st, _ := topicSetting(k)
-		out[k] = normaliseSetting(st, cfg[k])
+		st, _ := portal.LookupTopicSetting(k)
+		out[k] = portal.NormaliseSetting(st, cfg[k])
 	}
 	return out
 }
 
-func checkSetting(key, value string) *fault.Error {
-	st, ok := topicSetting(key)
+func checkSetting(key, value string) *portal.Error {
+	st, ok := portal.LookupTopicSetting(key)
 	if !ok {
-		return fault.Invalid("config."+key, "%s is not an editable topic setting; editable settings are %s", key, settingKeys())
+		return portal.Invalid("config."+key, "%s is not an editable topic setting; editable settings are %s", key, settingKeys())
 	}
-	if p := st.Check(normaliseSetting(st, value)); p != "" {
-		return fault.Invalid("config."+key, "%s %s", key, p)
+	if p := st.Check(portal.NormaliseSetting(st, value)); p != "" {
+		return portal.Invalid("config."+key, "%s %s", key, p)
 	}
 	return nil
 }
 
 func settingKeys() string {
-	keys := make([]string, len(topicSettings))
-	for i, s := range topicSettings {
+	keys := make([]string, len(portal.TopicSettings()))
+	for i, s := range portal.TopicSettings() {
 		keys[i] = s.Key
 	}
 	return strings.Join(keys, ", ")
@@ -271,30 +213,30 @@ func settingKeys() string {
 // Replace sets a topic to a desired state: its partition count and the full
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
-func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in TopicState) (TopicDetail, error) {
+func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in portal.TopicState) (portal.TopicDetail, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update topics")
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	if in.Partitions == nil {
-		v.Add(fault.Missing("partitions_count"))
+		v.Add(portal.Missing("partitions_count"))
 	} else {
 		v.Add(checkPartitions(*in.Partitions))
 	}
 	if !in.ConfigGiven {
-		e := fault.Missing("config")
+		e := portal.Missing("config")
 		e.Message = "config is required: PUT sets every override (send {} to reset them all); use PATCH to change only some"
 		v.Add(e)
 	}
 	desired := checkConfig(&v, in.Config)
 	if err := v.Err(); err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
 	return s.apply(ctx, call, name, *in.Partitions, func(current map[string]string) ([]string, map[string]string) {
 		var reset []string
 		for k := range current {
-			if _, editable := topicSetting(k); editable {
+			if _, editable := portal.LookupTopicSetting(k); editable {
 				if _, keep := desired[k]; !keep {
 					reset = append(reset, k)
 				}
@@ -306,12 +248,12 @@ func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in TopicSt
 
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
-func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in TopicPatch) (TopicDetail, error) {
+func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in portal.TopicPatch) (portal.TopicDetail, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update topics")
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
-	var v fault.Validation
+	var v portal.Validation
 	if in.Partitions != nil {
 		v.Add(checkPartitions(*in.Partitions))
 	}
@@ -319,7 +261,7 @@ func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in TopicPatc
 	var reset []string
 	for _, k := range slices.Sorted(maps.Keys(in.Config)) {
 		if in.Config[k] == nil {
-			if _, ok := topicSetting(k); !ok {
+			if _, ok := portal.LookupTopicSetting(k); !ok {
 				v.Add(checkSetting(k, ""))
 			} else {
 				reset = append(reset, k)
@@ -330,7 +272,7 @@ func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in TopicPatc
 	}
 	set = checkConfig(&v, set)
 	if err := v.Err(); err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
 	partitions := 0
 	if in.Partitions != nil {
@@ -342,17 +284,17 @@ func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in TopicPatc
 // apply reads the topic, works out the change, and makes it: settings
 // first (reversible), then partitions (not). partitions 0 keeps the count.
 func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions int,
-	change func(current map[string]string) (reset []string, set map[string]string)) (TopicDetail, error) {
+	change func(current map[string]string) (reset []string, set map[string]string)) (portal.TopicDetail, error) {
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
 	cur, err := s.detail(ctx, call, full, false)
 	if err != nil {
-		return TopicDetail{}, err
+		return portal.TopicDetail{}, err
 	}
 	if partitions != 0 && partitions < cur.Partitions {
-		return TopicDetail{}, fault.Invalid("partitions_count",
+		return portal.TopicDetail{}, portal.Invalid("partitions_count",
 			"topic %s has %d partitions; Kafka cannot remove partitions, so %d is not possible", full, cur.Partitions, partitions)
 	}
 	reset, set := change(cur.Config)
@@ -372,7 +314,7 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 		err := call.Env.Topics.AlterTopicConfig(ctx, full, cc)
 		s.guard.record(ctx, call, "topic.config", full, err)
 		if err != nil {
-			return TopicDetail{}, err
+			return portal.TopicDetail{}, err
 		}
 	}
 	if partitions > cur.Partitions {
@@ -380,9 +322,9 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 		s.guard.record(ctx, call, "topic.partitions", full, err)
 		if err != nil {
 			if !cc.Empty() {
-				return TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
+				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
 			}
-			return TopicDetail{}, err
+			return portal.TopicDetail{}, err
 		}
 	}
 	return s.detail(ctx, call, full, false)
@@ -390,7 +332,7 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 
 // partial explains that part of a change was made before err.
 func partial(err error, format string, args ...any) error {
-	if ps := fault.Problems(err); len(ps) == 1 {
+	if ps := portal.Problems(err); len(ps) == 1 {
 		e := *ps[0]
 		e.Message = fmt.Sprintf(format, args...) + ": " + e.Message
 		return &e

@@ -5,13 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func problems(err error) string {
 	var parts []string
-	for _, p := range fault.Problems(err) {
+	for _, p := range portal.Problems(err) {
 		parts = append(parts, fmt.Sprintf("%s %s: %s", p.Kind, p.Field, p.Message))
 	}
 	return strings.Join(parts, "\n")
@@ -19,8 +18,8 @@ func problems(err error) string {
 
 func TestCreateQualifiesAndValidates(t *testing.T) {
 	w := newWorld(t)
-	ctx := as("scada", access.Developer)
-	d, err := w.topics.Create(ctx, "scada", "dev", NewTopic{Name: "crm_orders", Partitions: intp(6),
+	ctx := as("scada", portal.Developer)
+	d, err := w.topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "crm_orders", Partitions: intp(6),
 		Config: map[string]string{"retention.ms": "604800000", "cleanup.policy": "delete, compact"}})
 	if err != nil {
 		t.Fatal(err)
@@ -31,13 +30,13 @@ func TestCreateQualifiesAndValidates(t *testing.T) {
 	if fmt.Sprint(d.Config) != "map[cleanup.policy:delete,compact retention.ms:604800000]" {
 		t.Errorf("config %v", d.Config)
 	}
-	_, err = w.topics.Create(ctx, "scada", "dev", NewTopic{Name: "edh-shared-scada-dev-crm-orders"})
-	if !fault.Is(err, fault.AlreadyExists) {
+	_, err = w.topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "edh-shared-scada-dev-crm-orders"})
+	if !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("full name of an existing topic: %v", err)
 	}
 
 	calls := w.cluster("edh-shared", "dev").count()
-	_, err = w.topics.Create(ctx, "scada", "dev", NewTopic{Partitions: intp(0), Config: map[string]string{
+	_, err = w.topics.Create(ctx, "scada", "dev", portal.NewTopic{Partitions: intp(0), Config: map[string]string{
 		"retention.ms": "soon", "segment.bytes": "1", "cleanup.policy": "delete,delete", "foo.bar": "1", "min.insync.replicas": "2",
 	}})
 	want := strings.Join([]string{
@@ -55,8 +54,8 @@ func TestCreateQualifiesAndValidates(t *testing.T) {
 		t.Errorf("invalid input made %d upstream calls", n-calls)
 	}
 	for _, bad := range []string{"a/b", "-x", "ümlaut", strings.Repeat("x", 240)} {
-		_, err := w.topics.Create(ctx, "scada", "dev", NewTopic{Name: bad})
-		if ps := fault.Problems(err); len(ps) != 1 || ps[0].Field != "name" || ps[0].Kind != fault.InvalidParameter {
+		_, err := w.topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: bad})
+		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "name" || ps[0].Kind != portal.InvalidParameter {
 			t.Errorf("name %q: %v", bad, err)
 		}
 	}
@@ -102,8 +101,8 @@ func TestSettingRules(t *testing.T) {
 func TestListIsolationAndWholeClusterView(t *testing.T) {
 	w := newWorld(t, "legacy-orders", "_schemas", "edh-shared-scada-dev-a", "edh-shared-scada-dev-b",
 		"edh-shared-crm-dev-orders", "edh-shared-platform-dev-audit", "edh-shared-scada-qas-a")
-	list := func(bu string, role access.Role) string {
-		p, err := w.topics.List(as(bu, role), bu, "dev", ListQuery{})
+	list := func(bu string, role portal.Role) string {
+		p, err := w.topics.List(as(bu, role), bu, "dev", portal.ListQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,14 +118,14 @@ func TestListIsolationAndWholeClusterView(t *testing.T) {
 	}
 	cases := []struct {
 		bu   string
-		role access.Role
+		role portal.Role
 		want string
 	}{
-		{"scada", access.Viewer, "edh-shared-scada-dev-a(scada:a) edh-shared-scada-dev-b(scada:b)"},
-		{"scada", access.SuperAdmin, "edh-shared-scada-dev-a(scada:a) edh-shared-scada-dev-b(scada:b)"},
-		{"crm", access.Developer, "edh-shared-crm-dev-orders(crm:orders)"},
-		{"platform", access.Admin, "edh-shared-platform-dev-audit(platform:audit)"},
-		{"platform", access.SuperAdmin, "edh-shared-crm-dev-orders(crm:orders) edh-shared-platform-dev-audit(platform:audit) " +
+		{"scada", portal.Viewer, "edh-shared-scada-dev-a(scada:a) edh-shared-scada-dev-b(scada:b)"},
+		{"scada", portal.SuperAdmin, "edh-shared-scada-dev-a(scada:a) edh-shared-scada-dev-b(scada:b)"},
+		{"crm", portal.Developer, "edh-shared-crm-dev-orders(crm:orders)"},
+		{"platform", portal.Admin, "edh-shared-platform-dev-audit(platform:audit)"},
+		{"platform", portal.SuperAdmin, "edh-shared-crm-dev-orders(crm:orders) edh-shared-platform-dev-audit(platform:audit) " +
 			"edh-shared-scada-dev-a(scada:a) edh-shared-scada-dev-b(scada:b) " +
 			// Another stage's name is outside this stage's convention.
 			"edh-shared-scada-qas-a(:edh-shared-scada-qas-a)! legacy-orders(:legacy-orders)!"},
@@ -137,15 +136,15 @@ func TestListIsolationAndWholeClusterView(t *testing.T) {
 		}
 	}
 	// The whole-cluster view addresses topics outside the convention by name.
-	d, err := w.topics.Get(as("platform", access.SuperAdmin), "platform", "dev", "legacy-orders", false)
+	d, err := w.topics.Get(as("platform", portal.SuperAdmin), "platform", "dev", "legacy-orders", false)
 	if err != nil || d.Name != "legacy-orders" || !d.OutsideConvention {
 		t.Errorf("legacy-orders from platform: %+v %v", d.Topic, err)
 	}
 	// A tenant cannot: the name is qualified into its own prefix.
-	if _, err := w.topics.Get(as("scada", access.Admin), "scada", "dev", "legacy-orders", false); !fault.Is(err, fault.NotFound) {
+	if _, err := w.topics.Get(as("scada", portal.Admin), "scada", "dev", "legacy-orders", false); !portal.Is(err, portal.NotFound) {
 		t.Errorf("legacy-orders from scada: %v", err)
 	}
-	if _, err := w.topics.Get(as("scada", access.Admin), "scada", "dev", "edh-shared-crm-dev-orders", false); !fault.Is(err, fault.NotFound) {
+	if _, err := w.topics.Get(as("scada", portal.Admin), "scada", "dev", "edh-shared-crm-dev-orders", false); !portal.Is(err, portal.NotFound) {
 		t.Errorf("crm's topic from scada: %v", err)
 	}
 }
@@ -156,9 +155,9 @@ func TestPaging(t *testing.T) {
 		seed = append(seed, fmt.Sprintf("edh-shared-scada-dev-t%03d", i))
 	}
 	w := newWorld(t, seed...)
-	ctx := as("scada", access.Viewer)
+	ctx := as("scada", portal.Viewer)
 	var all []string
-	q := ListQuery{}
+	q := portal.ListQuery{}
 	pages := 0
 	for {
 		p, err := w.topics.List(ctx, "scada", "dev", q)
@@ -178,20 +177,20 @@ func TestPaging(t *testing.T) {
 	if pages != 3 || len(all) != 250 || all[0] != seed[0] || all[249] != seed[249] {
 		t.Errorf("%d pages, %d items", pages, len(all))
 	}
-	p, _ := w.topics.List(ctx, "scada", "dev", ListQuery{PageSize: 5, Search: "T12", Descending: true})
+	p, _ := w.topics.List(ctx, "scada", "dev", portal.ListQuery{PageSize: 5, Search: "T12", Descending: true})
 	if got := strings.Join(names(p.Items), " "); got != "edh-shared-scada-dev-t129 edh-shared-scada-dev-t128 edh-shared-scada-dev-t127 edh-shared-scada-dev-t126 edh-shared-scada-dev-t125" || p.Total != 10 {
 		t.Errorf("search desc: %s (total %d)", got, p.Total)
 	}
-	p2, _ := w.topics.List(ctx, "scada", "dev", ListQuery{PageSize: 5, Search: "T12", Descending: true, PageToken: p.NextPageToken})
+	p2, _ := w.topics.List(ctx, "scada", "dev", portal.ListQuery{PageSize: 5, Search: "T12", Descending: true, PageToken: p.NextPageToken})
 	if got := strings.Join(names(p2.Items), " "); !strings.HasPrefix(got, "edh-shared-scada-dev-t124") ||
 		!strings.HasSuffix(got, "t120") || len(p2.Items) != 5 || p2.NextPageToken != "" {
 		t.Errorf("last desc page: %s next %q", got, p2.NextPageToken)
 	}
-	exact, _ := w.topics.List(ctx, "scada", "dev", ListQuery{PageSize: 250})
+	exact, _ := w.topics.List(ctx, "scada", "dev", portal.ListQuery{PageSize: 250})
 	if exact.NextPageToken != "" || len(exact.Items) != 250 {
 		t.Errorf("a page holding everything offers a next page %q", exact.NextPageToken)
 	}
-	_, err := w.topics.List(ctx, "scada", "dev", ListQuery{PageSize: 1001, PageToken: "%%%"})
+	_, err := w.topics.List(ctx, "scada", "dev", portal.ListQuery{PageSize: 1001, PageToken: "%%%"})
 	if got := problems(err); !strings.Contains(got, "page_size: must be between 1 and 1000") || !strings.Contains(got, "page_token: is not a token") {
 		t.Errorf("bad paging: %s", got)
 	}
@@ -199,19 +198,19 @@ func TestPaging(t *testing.T) {
 
 func TestReplaceAndPatch(t *testing.T) {
 	w := newWorld(t)
-	ctx := as("scada", access.Developer)
-	if _, err := w.topics.Create(ctx, "scada", "dev", NewTopic{Name: "t", Partitions: intp(3),
+	ctx := as("scada", portal.Developer)
+	if _, err := w.topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "t", Partitions: intp(3),
 		Config: map[string]string{"retention.ms": "1000", "cleanup.policy": "compact"}}); err != nil {
 		t.Fatal(err)
 	}
 	// A platform-set override outside the allow-list survives a PUT.
 	w.cluster("edh-shared", "dev").topics["edh-shared-scada-dev-t"].config["unclean.leader.election.enable"] = "false"
 
-	_, err := w.topics.Replace(ctx, "scada", "dev", "t", TopicState{Partitions: intp(3)})
+	_, err := w.topics.Replace(ctx, "scada", "dev", "t", portal.TopicState{Partitions: intp(3)})
 	if got := problems(err); !strings.HasPrefix(got, "MISSING_PARAMETER config: config is required") {
 		t.Errorf("PUT without config: %s", got)
 	}
-	d, err := w.topics.Replace(ctx, "scada", "dev", "t", TopicState{Partitions: intp(4), ConfigGiven: true,
+	d, err := w.topics.Replace(ctx, "scada", "dev", "t", portal.TopicState{Partitions: intp(4), ConfigGiven: true,
 		Config: map[string]string{"retention.ms": "2000"}})
 	if err != nil {
 		t.Fatal(err)
@@ -219,11 +218,11 @@ func TestReplaceAndPatch(t *testing.T) {
 	if d.Partitions != 4 || fmt.Sprint(d.Config) != "map[retention.ms:2000 unclean.leader.election.enable:false]" {
 		t.Errorf("after PUT: %d partitions, config %v", d.Partitions, d.Config)
 	}
-	_, err = w.topics.Replace(ctx, "scada", "dev", "t", TopicState{Partitions: intp(2), ConfigGiven: true})
+	_, err = w.topics.Replace(ctx, "scada", "dev", "t", portal.TopicState{Partitions: intp(2), ConfigGiven: true})
 	if got := problems(err); got != "INVALID_PARAMETER partitions_count: topic edh-shared-scada-dev-t has 4 partitions; Kafka cannot remove partitions, so 2 is not possible" {
 		t.Errorf("decrease: %s", got)
 	}
-	d, err = w.topics.Patch(ctx, "scada", "dev", "edh-shared-scada-dev-t", TopicPatch{
+	d, err = w.topics.Patch(ctx, "scada", "dev", "edh-shared-scada-dev-t", portal.TopicPatch{
 		Config: map[string]*string{"retention.ms": nil, "compression.type": strp("zstd")}})
 	if err != nil {
 		t.Fatal(err)
@@ -231,11 +230,11 @@ func TestReplaceAndPatch(t *testing.T) {
 	if d.Partitions != 4 || fmt.Sprint(d.Config) != "map[compression.type:zstd unclean.leader.election.enable:false]" {
 		t.Errorf("after PATCH: %d partitions, config %v", d.Partitions, d.Config)
 	}
-	_, err = w.topics.Patch(ctx, "scada", "dev", "t", TopicPatch{Config: map[string]*string{"bogus": nil, "retention.ms": strp("x")}})
+	_, err = w.topics.Patch(ctx, "scada", "dev", "t", portal.TopicPatch{Config: map[string]*string{"bogus": nil, "retention.ms": strp("x")}})
 	if got := problems(err); !strings.Contains(got, "config.bogus") || !strings.Contains(got, "config.retention.ms") {
 		t.Errorf("bad patch: %s", got)
 	}
-	if _, err := w.topics.Patch(ctx, "scada", "dev", "missing", TopicPatch{Partitions: intp(2)}); !fault.Is(err, fault.NotFound) {
+	if _, err := w.topics.Patch(ctx, "scada", "dev", "missing", portal.TopicPatch{Partitions: intp(2)}); !portal.Is(err, portal.NotFound) {
 		t.Errorf("patch of a missing topic: %v", err)
 	}
 	d, _ = w.topics.Get(ctx, "scada", "dev", "t", true)
@@ -245,7 +244,7 @@ func TestReplaceAndPatch(t *testing.T) {
 	if err := w.topics.Delete(ctx, "scada", "dev", "T"); err != nil {
 		t.Errorf("delete by identifier in another case: %v", err)
 	}
-	if err := w.topics.Delete(ctx, "scada", "dev", "t"); !fault.Is(err, fault.NotFound) {
+	if err := w.topics.Delete(ctx, "scada", "dev", "t"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("second delete: %v", err)
 	}
 }

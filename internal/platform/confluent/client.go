@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Options configure a Client.
@@ -240,7 +240,7 @@ func decodeInto(data []byte, out any) error {
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fault.Wrap(err, fault.UpstreamUnavailable, "Confluent Cloud answered with an unreadable body")
+		return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud answered with an unreadable body")
 	}
 	return nil
 }
@@ -250,31 +250,31 @@ func (c *Client) translate(err error) error {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return fault.Wrap(err, fault.UpstreamTimeout, "Confluent Cloud did not answer in time")
+			return portal.Wrap(err, portal.UpstreamTimeout, "Confluent Cloud did not answer in time")
 		}
 		if errors.Is(err, context.Canceled) {
 			return err
 		}
-		return fault.Wrap(err, fault.UpstreamUnavailable, "Confluent Cloud cannot be reached")
+		return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud cannot be reached")
 	}
 	switch s := apiErr.Status; {
 	case s == http.StatusBadRequest || s == http.StatusUnprocessableEntity:
-		return fault.Wrap(err, fault.InvalidParameter, "%s", apiErr.Message)
+		return portal.Wrap(err, portal.InvalidParameter, "%s", apiErr.Message)
 	case s == http.StatusUnauthorized || s == http.StatusForbidden:
-		return fault.Wrap(err, fault.UpstreamUnavailable, "Confluent Cloud refused the portal's credentials")
+		return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud refused the portal's credentials")
 	case s == http.StatusNotFound:
-		return fault.Wrap(err, fault.NotFound, "%s", apiErr.Message)
+		return portal.Wrap(err, portal.NotFound, "%s", apiErr.Message)
 	case s == http.StatusConflict:
-		return fault.Wrap(err, fault.AlreadyExists, "%s", apiErr.Message)
+		return portal.Wrap(err, portal.AlreadyExists, "%s", apiErr.Message)
 	case s == http.StatusTooManyRequests:
-		e := fault.Wrap(err, fault.RateLimited, "Confluent Cloud is throttling requests; try again later")
+		e := portal.Wrap(err, portal.RateLimited, "Confluent Cloud is throttling requests; try again later")
 		e.RetryAfter = apiErr.RetryAfter
 		if e.RetryAfter == 0 {
 			e.RetryAfter = 5 * time.Second
 		}
 		return e
 	case s == http.StatusGatewayTimeout:
-		return fault.Wrap(err, fault.UpstreamTimeout, "Confluent Cloud did not answer in time")
+		return portal.Wrap(err, portal.UpstreamTimeout, "Confluent Cloud did not answer in time")
 	}
-	return fault.Wrap(err, fault.UpstreamUnavailable, "Confluent Cloud failed: %s", apiErr.Message)
+	return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud failed: %s", apiErr.Message)
 }

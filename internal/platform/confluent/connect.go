@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Connect is the Connectors port on Confluent Cloud's Connect v1 API for
@@ -20,8 +20,8 @@ type Connect struct {
 	c       *Client
 	prefix  string
 	defsMu  sync.Mutex
-	defs    map[string]platform.ConnectorDefinition
-	plugins []platform.ConnectorPlugin
+	defs    map[string]portal.ConnectorDefinition
+	plugins []portal.ConnectorPlugin
 }
 
 var _ platform.Connectors = (*Connect)(nil)
@@ -29,7 +29,7 @@ var _ platform.Connectors = (*Connect)(nil)
 // NewConnect returns the adapter for a cluster of an environment.
 func NewConnect(c *Client, environmentID, clusterID string) *Connect {
 	return &Connect{c: c, prefix: "/connect/v1/environments/" + url.PathEscape(environmentID) + "/clusters/" + url.PathEscape(clusterID),
-		defs: map[string]platform.ConnectorDefinition{}}
+		defs: map[string]portal.ConnectorDefinition{}}
 }
 
 func (k *Connect) connectorPath(name string, rest ...string) string {
@@ -101,8 +101,8 @@ func (k *Connect) GetConnector(ctx context.Context, name string) (platform.Conne
 }
 
 func notFound(err error, name string) error {
-	if fault.Is(err, fault.NotFound) {
-		return fault.Wrap(err, fault.NotFound, "connector %s not found", name)
+	if portal.Is(err, portal.NotFound) {
+		return portal.Wrap(err, portal.NotFound, "connector %s not found", name)
 	}
 	return err
 }
@@ -116,7 +116,7 @@ func toConnector(name string, info connectorInfo, st connectorStatus) platform.C
 		if trace == "" {
 			trace = t.Msg
 		}
-		c.Tasks = append(c.Tasks, platform.ConnectorTask{ID: t.ID, State: strings.ToUpper(t.State), Trace: trace})
+		c.Tasks = append(c.Tasks, portal.ConnectorTask{ID: t.ID, State: strings.ToUpper(t.State), Trace: trace})
 		if strings.EqualFold(t.State, "FAILED") {
 			failed++
 		}
@@ -133,19 +133,19 @@ func State(upstream string, tasks, failed int) string {
 	case "RUNNING":
 		switch {
 		case tasks > 0 && failed == tasks:
-			return platform.StateFailed
+			return portal.StateFailed
 		case failed > 0:
-			return platform.StateDegraded
+			return portal.StateDegraded
 		}
-		return platform.StateRunning
+		return portal.StateRunning
 	case "PROVISIONING", "UNASSIGNED", "RESTARTING":
-		return platform.StateProvisioning
+		return portal.StateProvisioning
 	case "DEGRADED", "FAILED", "PAUSED", "DELETED":
 		return s
 	case "STOPPED":
-		return platform.StatePaused
+		return portal.StatePaused
 	}
-	return platform.StateUnknown
+	return portal.StateUnknown
 }
 
 type validation struct {
@@ -171,14 +171,14 @@ func (k *Connect) validate(ctx context.Context, class string, config map[string]
 	var v validation
 	err := k.c.do(ctx, call{method: http.MethodPut, path: k.prefix + "/connector-plugins/" + url.PathEscape(class) + "/config/validate",
 		body: config, out: &v, safe: true})
-	if fault.Is(err, fault.NotFound) {
+	if portal.Is(err, portal.NotFound) {
 		return v, unknownClass(ctx, k, class)
 	}
 	return v, err
 }
 
 func unknownClass(ctx context.Context, k *Connect, class string) error {
-	e := fault.Invalid("config.connector.class", "connector class %q is not offered here", class)
+	e := portal.Invalid("config.connector.class", "connector class %q is not offered here", class)
 	if ps, err := k.Plugins(ctx); err == nil {
 		var names []string
 		for _, p := range ps {
@@ -207,7 +207,7 @@ func (k *Connect) Validate(ctx context.Context, class string, config map[string]
 
 // Definition describes a plugin's settings, from its validation endpoint;
 // it is cached, as plugins do not change while the portal runs.
-func (k *Connect) Definition(ctx context.Context, class string) (platform.ConnectorDefinition, error) {
+func (k *Connect) Definition(ctx context.Context, class string) (portal.ConnectorDefinition, error) {
 	k.defsMu.Lock()
 	d, ok := k.defs[class]
 	k.defsMu.Unlock()
@@ -216,12 +216,12 @@ func (k *Connect) Definition(ctx context.Context, class string) (platform.Connec
 	}
 	v, err := k.validate(ctx, class, map[string]string{"connector.class": class, "name": "rms-portal-probe"})
 	if err != nil {
-		return platform.ConnectorDefinition{}, err
+		return portal.ConnectorDefinition{}, err
 	}
-	d = platform.ConnectorDefinition{Class: class}
+	d = portal.ConnectorDefinition{Class: class}
 	for _, c := range v.Configs {
 		def := c.Definition
-		d.Settings = append(d.Settings, platform.ConnectorSetting{Name: def.Name, Type: def.Type, Required: def.Required,
+		d.Settings = append(d.Settings, portal.ConnectorSetting{Name: def.Name, Type: def.Type, Required: def.Required,
 			Default: def.DefaultValue, Documentation: def.Documentation, DisplayName: def.DisplayName, Recommended: c.Value.RecommendedValues})
 		if def.Type == "PASSWORD" {
 			d.Sensitive = append(d.Sensitive, def.Name)
@@ -244,7 +244,7 @@ func (k *Connect) Definition(ctx context.Context, class string) (platform.Connec
 }
 
 // Plugins lists the connector classes, cached after the first success.
-func (k *Connect) Plugins(ctx context.Context) ([]platform.ConnectorPlugin, error) {
+func (k *Connect) Plugins(ctx context.Context) ([]portal.ConnectorPlugin, error) {
 	k.defsMu.Lock()
 	cached := k.plugins
 	k.defsMu.Unlock()
@@ -258,9 +258,9 @@ func (k *Connect) Plugins(ctx context.Context) ([]platform.ConnectorPlugin, erro
 	if err := k.c.do(ctx, call{method: http.MethodGet, path: k.prefix + "/connector-plugins", out: &out, safe: true}); err != nil {
 		return nil, err
 	}
-	ps := make([]platform.ConnectorPlugin, len(out))
+	ps := make([]portal.ConnectorPlugin, len(out))
 	for i, p := range out {
-		ps[i] = platform.ConnectorPlugin{Class: p.Class, Type: p.Type}
+		ps[i] = portal.ConnectorPlugin{Class: p.Class, Type: p.Type}
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Class < ps[j].Class })
 	k.defsMu.Lock()
@@ -274,8 +274,8 @@ func (k *Connect) CreateConnector(ctx context.Context, name string, config map[s
 	var info connectorInfo
 	err := k.c.do(ctx, call{method: http.MethodPost, path: k.prefix + "/connectors",
 		body: map[string]any{"name": name, "config": config}, out: &info})
-	if fault.Is(err, fault.AlreadyExists) {
-		return platform.Connector{}, fault.Wrap(err, fault.AlreadyExists, "connector %s already exists", name)
+	if portal.Is(err, portal.AlreadyExists) {
+		return platform.Connector{}, portal.Wrap(err, portal.AlreadyExists, "connector %s already exists", name)
 	}
 	if err != nil {
 		return platform.Connector{}, err
@@ -283,7 +283,7 @@ func (k *Connect) CreateConnector(ctx context.Context, name string, config map[s
 	return toConnector(name, info, connectorStatus{Connector: struct {
 		State string `json:"state"`
 		Trace string `json:"trace"`
-	}{State: platform.StateProvisioning}}), nil
+	}{State: portal.StateProvisioning}}), nil
 }
 
 // UpdateConnector replaces the configuration. Confluent Cloud never
@@ -294,9 +294,9 @@ func (k *Connect) UpdateConnector(ctx context.Context, name string, config map[s
 	if len(keep) > 0 {
 		keys := slices.Clone(keep)
 		slices.Sort(keys)
-		var v fault.Validation
+		var v portal.Validation
 		for _, key := range keys {
-			v.Add(fault.Invalid("config."+key, "Confluent Cloud does not reveal the stored value of %s, so it cannot be kept: send its value again", key))
+			v.Add(portal.Invalid("config."+key, "Confluent Cloud does not reveal the stored value of %s, so it cannot be kept: send its value again", key))
 		}
 		return platform.Connector{}, v.Err()
 	}

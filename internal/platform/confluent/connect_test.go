@@ -22,8 +22,7 @@ import (
 	// server below follows; importing it keeps the module available.
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/connect/v1"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
-	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 const (
@@ -200,7 +199,7 @@ func TestConnectLifecycle(t *testing.T) {
 	if err != nil || len(problems) != 2 || problems[0].Key != "kafka.topic" {
 		t.Fatalf("validate: %v %v", problems, err)
 	}
-	if _, err := k.Validate(ctx, "NopeSink", nil); !fault.Is(err, fault.InvalidParameter) || !strings.Contains(err.Error(), "available: DatagenSource, S3_SINK") {
+	if _, err := k.Validate(ctx, "NopeSink", nil); !portal.Is(err, portal.InvalidParameter) || !strings.Contains(err.Error(), "available: DatagenSource, S3_SINK") {
 		t.Errorf("unknown class: %v", err)
 	}
 	def, err := k.Definition(ctx, "DatagenSource")
@@ -210,22 +209,22 @@ func TestConnectLifecycle(t *testing.T) {
 
 	cfg := map[string]string{"connector.class": "DatagenSource", "kafka.topic": "t", "kafka.api.secret": "s3cr3t", "name": "c1"}
 	c, err := k.CreateConnector(ctx, "c1", cfg)
-	if err != nil || c.State != platform.StateProvisioning || c.Config["kafka.api.secret"] != "****************" {
+	if err != nil || c.State != portal.StateProvisioning || c.Config["kafka.api.secret"] != "****************" {
 		t.Fatalf("create: %+v %v", c, err)
 	}
-	if _, err := k.CreateConnector(ctx, "c1", cfg); !fault.Is(err, fault.AlreadyExists) {
+	if _, err := k.CreateConnector(ctx, "c1", cfg); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 	f.connectors["half-broken"] = map[string]string{"connector.class": "DatagenSource"}
 	list, err := k.ListConnectors(ctx)
-	if err != nil || len(list) != 2 || list[0].Name != "c1" || list[0].ID != "lcc-c1" || list[0].State != platform.StateRunning ||
-		list[1].State != platform.StateDegraded || list[1].Tasks[1].Trace != "boom" {
+	if err != nil || len(list) != 2 || list[0].Name != "c1" || list[0].ID != "lcc-c1" || list[0].State != portal.StateRunning ||
+		list[1].State != portal.StateDegraded || list[1].Tasks[1].Trace != "boom" {
 		t.Fatalf("list: %+v %v", list, err)
 	}
 	if err := k.PauseConnector(ctx, "c1"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := k.GetConnector(ctx, "c1"); got.State != platform.StatePaused {
+	if got, _ := k.GetConnector(ctx, "c1"); got.State != portal.StatePaused {
 		t.Errorf("after pause: %s", got.State)
 	}
 	if err := k.ResumeConnector(ctx, "c1"); err != nil {
@@ -234,8 +233,8 @@ func TestConnectLifecycle(t *testing.T) {
 	if err := k.RestartConnector(ctx, "c1", true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.UpdateConnector(ctx, "c1", cfg, []string{"kafka.api.secret"}); len(fault.Problems(err)) != 1 ||
-		fault.Problems(err)[0].Field != "config.kafka.api.secret" {
+	if _, err := k.UpdateConnector(ctx, "c1", cfg, []string{"kafka.api.secret"}); len(portal.Problems(err)) != 1 ||
+		portal.Problems(err)[0].Field != "config.kafka.api.secret" {
 		t.Errorf("update keeping a secret: %v", err)
 	}
 	cfg["kafka.topic"] = "t2"
@@ -245,10 +244,10 @@ func TestConnectLifecycle(t *testing.T) {
 	if err := k.DeleteConnector(ctx, "c1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.GetConnector(ctx, "c1"); !fault.Is(err, fault.NotFound) || !strings.Contains(err.Error(), "connector c1 not found") {
+	if _, err := k.GetConnector(ctx, "c1"); !portal.Is(err, portal.NotFound) || !strings.Contains(err.Error(), "connector c1 not found") {
 		t.Errorf("get deleted: %v", err)
 	}
-	if err := k.PauseConnector(ctx, "c1"); !fault.Is(err, fault.NotFound) {
+	if err := k.PauseConnector(ctx, "c1"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("pause deleted: %v", err)
 	}
 	checkDocumented(t, f.calls)
@@ -271,22 +270,22 @@ func TestRetriesAndErrorShapes(t *testing.T) {
 	// A create is not repeated after a 5xx: it may have happened.
 	f.failNext = []int{500}
 	_, err := k.CreateConnector(ctx, "new", map[string]string{})
-	if !fault.Is(err, fault.UpstreamUnavailable) || !strings.Contains(err.Error(), "Oops, something went wrong") {
+	if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "Oops, something went wrong") {
 		t.Errorf("create after 500: %v", err)
 	}
 	if _, exists := f.connectors["new"]; exists {
 		t.Error("the failed create was repeated")
 	}
 	f.failNext = []int{400}
-	if _, err := k.CreateConnector(ctx, "new", map[string]string{}); !fault.Is(err, fault.InvalidParameter) || !strings.Contains(err.Error(), "Bad Request") {
+	if _, err := k.CreateConnector(ctx, "new", map[string]string{}); !portal.Is(err, portal.InvalidParameter) || !strings.Contains(err.Error(), "Bad Request") {
 		t.Errorf("code/message shape: %v", err)
 	}
 	f.failNext = []int{503, 503, 503, 503, 503}
-	if _, err := k.GetConnector(ctx, "c"); !fault.Is(err, fault.UpstreamUnavailable) {
+	if _, err := k.GetConnector(ctx, "c"); !portal.Is(err, portal.UpstreamUnavailable) {
 		t.Errorf("persistent 503: %v", err)
 	}
 	k.c.secret = "WRONG"
-	if _, err := k.ListConnectors(ctx); !fault.Is(err, fault.UpstreamUnavailable) || !strings.Contains(err.Error(), "credentials") {
+	if _, err := k.ListConnectors(ctx); !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "credentials") {
 		t.Errorf("bad key: %v", err)
 	}
 }
@@ -296,8 +295,8 @@ func TestRateLimitBeyondDeadline(t *testing.T) {
 	k.c.timeout = 500 * time.Millisecond
 	f.failNext = []int{429}
 	_, err := k.ListConnectors(context.Background())
-	ps := fault.Problems(err)
-	if len(ps) != 1 || ps[0].Kind != fault.RateLimited || ps[0].RetryAfter != time.Second {
+	ps := portal.Problems(err)
+	if len(ps) != 1 || ps[0].Kind != portal.RateLimited || ps[0].RetryAfter != time.Second {
 		t.Errorf("429 beyond the deadline: %v", err)
 	}
 }
@@ -313,7 +312,7 @@ func TestSlowUpstreamTimesOut(t *testing.T) {
 	c := NewClient(Options{BaseURL: srv.URL, APIKey: "KEY", APISecret: "SECRET", Timeout: 300 * time.Millisecond})
 	start := time.Now()
 	_, err := NewConnect(c, env, cluster).ListConnectors(context.Background())
-	if !fault.Is(err, fault.UpstreamTimeout) || time.Since(start) > 2*time.Second {
+	if !portal.Is(err, portal.UpstreamTimeout) || time.Since(start) > 2*time.Second {
 		t.Errorf("slow upstream: %v after %v", err, time.Since(start))
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // IAM is the IAM port on Confluent Cloud's IAM v2 API.
@@ -73,8 +73,8 @@ func (a *IAM) ListServiceAccounts(ctx context.Context) ([]platform.ServiceAccoun
 func (a *IAM) GetServiceAccount(ctx context.Context, id string) (platform.ServiceAccount, error) {
 	var s serviceAccountJSON
 	err := a.c.do(ctx, call{method: http.MethodGet, path: "/iam/v2/service-accounts/" + url.PathEscape(id), out: &s, safe: true})
-	if fault.Is(err, fault.NotFound) {
-		return platform.ServiceAccount{}, fault.Wrap(err, fault.NotFound, "service account %s not found", id)
+	if portal.Is(err, portal.NotFound) {
+		return platform.ServiceAccount{}, portal.Wrap(err, portal.NotFound, "service account %s not found", id)
 	}
 	return platform.ServiceAccount(s), err
 }
@@ -84,8 +84,8 @@ func (a *IAM) CreateServiceAccount(ctx context.Context, displayName, description
 	var s serviceAccountJSON
 	err := a.c.do(ctx, call{method: http.MethodPost, path: "/iam/v2/service-accounts",
 		body: serviceAccountJSON{DisplayName: displayName, Description: description}, out: &s})
-	if fault.Is(err, fault.AlreadyExists) {
-		return platform.ServiceAccount{}, fault.Wrap(err, fault.AlreadyExists, "service account %s already exists", displayName)
+	if portal.Is(err, portal.AlreadyExists) {
+		return platform.ServiceAccount{}, portal.Wrap(err, portal.AlreadyExists, "service account %s already exists", displayName)
 	}
 	return platform.ServiceAccount(s), err
 }
@@ -106,12 +106,12 @@ type bindingJSON struct {
 // schema registry. The API lists one scope per request: a CRN alone is
 // that scope, and a CRN followed by "/*" adds the scopes nested in it
 // (topics, groups, subjects), so both are asked and merged.
-func (a *IAM) RoleBindings(ctx context.Context, principal string) ([]platform.RoleBinding, error) {
+func (a *IAM) RoleBindings(ctx context.Context, principal string) ([]portal.RoleBinding, error) {
 	scopes := []string{a.scope.ClusterCRN(), a.scope.ClusterCRN() + "/*"}
 	if crn := a.scope.RegistryCRN(); crn != "" {
 		scopes = append(scopes, crn+"/*")
 	}
-	var out []platform.RoleBinding
+	var out []portal.RoleBinding
 	seen := map[string]bool{}
 	for _, pattern := range scopes {
 		crn := strings.TrimSuffix(pattern, "/*")
@@ -143,15 +143,15 @@ func (a *IAM) RoleBindings(ctx context.Context, principal string) ([]platform.Ro
 }
 
 // CreateRoleBinding binds a role to a principal.
-func (a *IAM) CreateRoleBinding(ctx context.Context, principal string, b platform.RoleBinding) (platform.RoleBinding, error) {
+func (a *IAM) CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error) {
 	crn, err := a.scope.CRN(b)
 	if err != nil {
-		return platform.RoleBinding{}, err
+		return portal.RoleBinding{}, err
 	}
 	var out bindingJSON
 	if err := a.c.do(ctx, call{method: http.MethodPost, path: "/iam/v2/role-bindings",
 		body: bindingJSON{Principal: principal, RoleName: b.Role, CRNPattern: crn}, out: &out}); err != nil {
-		return platform.RoleBinding{}, err
+		return portal.RoleBinding{}, err
 	}
 	return platform.ParseBinding(out.ID, out.RoleName, out.CRNPattern), nil
 }

@@ -18,8 +18,8 @@ import (
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/iam/v2"
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/identity-provider/v2"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // fakeIAM follows the published IAM v2 and identity provider v2 shapes:
@@ -188,7 +188,7 @@ func TestServiceAccountsAndBindings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := iam.CreateServiceAccount(ctx, "sa-app-1", "again"); !fault.Is(err, fault.AlreadyExists) {
+	if _, err := iam.CreateServiceAccount(ctx, "sa-app-1", "again"); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 	f.throttle = 1
@@ -200,15 +200,15 @@ func TestServiceAccountsAndBindings(t *testing.T) {
 	if got, err := iam.GetServiceAccount(ctx, sa.ID); err != nil || got.DisplayName != "sa-app-0" {
 		t.Errorf("get: %+v %v", got, err)
 	}
-	if _, err := iam.GetServiceAccount(ctx, "sa-nope"); !fault.Is(err, fault.NotFound) {
+	if _, err := iam.GetServiceAccount(ctx, "sa-nope"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("missing: %v", err)
 	}
 	principal := "User:" + sa.ID
-	for _, b := range []platform.RoleBinding{
-		{Role: "Operator", Resource: platform.ResourceCluster},
-		{Role: "DeveloperRead", Resource: platform.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
-		{Role: "DeveloperWrite", Resource: platform.ResourceTransactionalID, Pattern: "edh-shared-scada-dev-*"},
-		{Role: "DeveloperRead", Resource: platform.ResourceSubject, Pattern: "edh-shared-scada-dev-*"},
+	for _, b := range []portal.RoleBinding{
+		{Role: "Operator", Resource: portal.ResourceCluster},
+		{Role: "DeveloperRead", Resource: portal.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
+		{Role: "DeveloperWrite", Resource: portal.ResourceTransactionalID, Pattern: "edh-shared-scada-dev-*"},
+		{Role: "DeveloperRead", Resource: portal.ResourceSubject, Pattern: "edh-shared-scada-dev-*"},
 	} {
 		if _, err := iam.CreateRoleBinding(ctx, principal, b); err != nil {
 			t.Fatal(err)
@@ -248,7 +248,7 @@ func TestIdentityPoolsAdapter(t *testing.T) {
 		}
 	}
 	_, err := pools.CreatePool(ctx, platform.IdentityPool{DisplayName: "long", Filter: strings.Repeat("x", 301)})
-	if !fault.Is(err, fault.InvalidParameter) || !strings.Contains(err.Error(), "filter is too long") {
+	if !portal.Is(err, portal.InvalidParameter) || !strings.Contains(err.Error(), "filter is too long") {
 		t.Errorf("422: %v", err)
 	}
 	list, err := pools.ListPools(ctx)
@@ -262,7 +262,7 @@ func TestIdentityPoolsAdapter(t *testing.T) {
 	if err := pools.DeletePool(ctx, list[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pools.GetPool(ctx, list[0].ID); !fault.Is(err, fault.NotFound) || !strings.Contains(err.Error(), "identity pool") {
+	if _, err := pools.GetPool(ctx, list[0].ID); !portal.Is(err, portal.NotFound) || !strings.Contains(err.Error(), "identity pool") {
 		t.Errorf("get deleted: %v", err)
 	}
 	checkDocumentedIAM(t, f.calls)

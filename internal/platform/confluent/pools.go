@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Pools is the IdentityPools port on Confluent Cloud's identity providers
@@ -63,8 +63,8 @@ func (s *Pools) ListPools(ctx context.Context) ([]platform.IdentityPool, error) 
 }
 
 func (s *Pools) notFound(err error, id string) error {
-	if fault.Is(err, fault.NotFound) {
-		return fault.Wrap(err, fault.NotFound, "identity pool %s not found", id)
+	if portal.Is(err, portal.NotFound) {
+		return portal.Wrap(err, portal.NotFound, "identity pool %s not found", id)
 	}
 	return err
 }
@@ -81,8 +81,8 @@ func (s *Pools) CreatePool(ctx context.Context, in platform.IdentityPool) (platf
 	var p poolJSON
 	err := s.c.do(ctx, call{method: http.MethodPost, path: s.path, body: poolJSON{DisplayName: in.DisplayName,
 		Description: in.Description, IdentityClaim: in.IdentityClaim, Filter: in.Filter}, out: &p})
-	if fault.Is(err, fault.AlreadyExists) {
-		return platform.IdentityPool{}, fault.Wrap(err, fault.AlreadyExists, "identity pool %s already exists", in.DisplayName)
+	if portal.Is(err, portal.AlreadyExists) {
+		return platform.IdentityPool{}, portal.Wrap(err, portal.AlreadyExists, "identity pool %s already exists", in.DisplayName)
 	}
 	return p.pool(), err
 }

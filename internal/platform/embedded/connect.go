@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Connect is the dev stand-in for Confluent Cloud's managed connectors on
@@ -65,31 +65,31 @@ func (k *Connect) view(name string, c *standInConnector) platform.Connector {
 	failing := !c.recovered && running && now.Sub(c.started) >= k.Provision+k.FailAfter
 	switch {
 	case !running:
-		out.State = platform.StateProvisioning
+		out.State = portal.StateProvisioning
 		return out
 	case failing && c.config["dev.failure"] == "connector":
-		out.State = platform.StateFailed
+		out.State = portal.StateFailed
 		out.Trace = "org.apache.kafka.connect.errors.ConnectException: the target system refused the connection (simulated by dev.failure=connector)"
 		return out
 	case c.paused:
-		out.State = platform.StatePaused
+		out.State = portal.StatePaused
 	default:
-		out.State = platform.StateRunning
+		out.State = portal.StateRunning
 	}
 	failed := 0
 	for i := 0; i < tasks; i++ {
-		t := platform.ConnectorTask{ID: i, State: out.State}
+		t := portal.ConnectorTask{ID: i, State: out.State}
 		if i == 0 && failing && c.config["dev.failure"] == "task" && !c.paused {
-			t.State = platform.StateFailed
+			t.State = portal.StateFailed
 			t.Trace = "org.apache.kafka.connect.errors.RetriableException: write timed out (simulated by dev.failure=task)"
 			failed++
 		}
 		out.Tasks = append(out.Tasks, t)
 	}
 	if failed > 0 {
-		out.State = platform.StateDegraded
+		out.State = portal.StateDegraded
 		if failed == tasks {
-			out.State = platform.StateFailed
+			out.State = portal.StateFailed
 		}
 	}
 	return out
@@ -110,7 +110,7 @@ func (k *Connect) ListConnectors(context.Context) ([]platform.Connector, error) 
 func (k *Connect) find(name string) (*standInConnector, error) {
 	c, ok := k.connectors[name]
 	if !ok {
-		return nil, fault.New(fault.NotFound, "connector %s not found", name)
+		return nil, portal.New(portal.NotFound, "connector %s not found", name)
 	}
 	return c, nil
 }
@@ -140,24 +140,24 @@ func unknownClass(class string) error {
 	for i, p := range catalogue {
 		names[i] = p.class
 	}
-	return fault.Invalid("config.connector.class", "connector class %q is not offered here; available: %s", class, strings.Join(names, ", "))
+	return portal.Invalid("config.connector.class", "connector class %q is not offered here; available: %s", class, strings.Join(names, ", "))
 }
 
 // Plugins lists the catalogue.
-func (k *Connect) Plugins(context.Context) ([]platform.ConnectorPlugin, error) {
-	out := make([]platform.ConnectorPlugin, len(catalogue))
+func (k *Connect) Plugins(context.Context) ([]portal.ConnectorPlugin, error) {
+	out := make([]portal.ConnectorPlugin, len(catalogue))
 	for i, p := range catalogue {
-		out[i] = platform.ConnectorPlugin{Class: p.class, Type: p.typ}
+		out[i] = portal.ConnectorPlugin{Class: p.class, Type: p.typ}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
 	return out, nil
 }
 
 // Definition describes a catalogued class.
-func (k *Connect) Definition(_ context.Context, class string) (platform.ConnectorDefinition, error) {
+func (k *Connect) Definition(_ context.Context, class string) (portal.ConnectorDefinition, error) {
 	p, ok := findPlugin(class)
 	if !ok {
-		return platform.ConnectorDefinition{}, unknownClass(class)
+		return portal.ConnectorDefinition{}, unknownClass(class)
 	}
 	return p.definition(), nil
 }
@@ -167,9 +167,9 @@ func (k *Connect) check(class string, cfg map[string]string) error {
 	if !ok {
 		return unknownClass(class)
 	}
-	var v fault.Validation
+	var v portal.Validation
 	for _, pr := range p.validate(cfg) {
-		v.Add(fault.Invalid("config."+pr.Key, "%s", pr.Message))
+		v.Add(portal.Invalid("config."+pr.Key, "%s", pr.Message))
 	}
 	return v.Err()
 }
@@ -183,7 +183,7 @@ func (k *Connect) CreateConnector(_ context.Context, name string, config map[str
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if _, exists := k.connectors[name]; exists {
-		return platform.Connector{}, fault.New(fault.AlreadyExists, "connector %s already exists", name)
+		return platform.Connector{}, portal.New(portal.AlreadyExists, "connector %s already exists", name)
 	}
 	b := make([]byte, 3)
 	_, _ = rand.Read(b)
@@ -272,8 +272,8 @@ func (k *Connect) RestartConnector(_ context.Context, name string, onlyFailed bo
 		return err
 	}
 	v := k.view(name, c)
-	hasFailure := v.State == platform.StateFailed || slices.ContainsFunc(v.Tasks, func(t platform.ConnectorTask) bool {
-		return t.State == platform.StateFailed
+	hasFailure := v.State == portal.StateFailed || slices.ContainsFunc(v.Tasks, func(t portal.ConnectorTask) bool {
+		return t.State == portal.StateFailed
 	})
 	if onlyFailed && !hasFailure {
 		return nil

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func datagen(name string) map[string]string {
@@ -23,7 +23,7 @@ func TestStandInStatesAndRestart(t *testing.T) {
 	cfg := datagen("c")
 	cfg["dev.failure"] = "task"
 	c, err := k.CreateConnector(ctx, "c", cfg)
-	if err != nil || c.State != platform.StateProvisioning || !strings.HasPrefix(c.ID, "lcc-") {
+	if err != nil || c.State != portal.StateProvisioning || !strings.HasPrefix(c.ID, "lcc-") {
 		t.Fatalf("create: %+v %v", c, err)
 	}
 	if c.Config["kafka.api.secret"] != secretMask || c.Config["kafka.topic"] != "t" {
@@ -37,23 +37,23 @@ func TestStandInStatesAndRestart(t *testing.T) {
 		return got
 	}
 	now = now.Add(k.Provision)
-	if s := state(); s.State != platform.StateRunning || len(s.Tasks) != 2 {
+	if s := state(); s.State != portal.StateRunning || len(s.Tasks) != 2 {
 		t.Errorf("after provisioning: %+v", s)
 	}
 	_ = k.PauseConnector(ctx, "c")
-	if s := state(); s.State != platform.StatePaused || s.Tasks[0].State != platform.StatePaused {
+	if s := state(); s.State != portal.StatePaused || s.Tasks[0].State != portal.StatePaused {
 		t.Errorf("paused: %+v", s)
 	}
 	_ = k.ResumeConnector(ctx, "c")
 	now = now.Add(k.FailAfter)
 	s := state()
-	if s.State != platform.StateDegraded || s.Tasks[0].State != platform.StateFailed || s.Tasks[0].Trace == "" || s.Tasks[1].State != platform.StateRunning {
+	if s.State != portal.StateDegraded || s.Tasks[0].State != portal.StateFailed || s.Tasks[0].Trace == "" || s.Tasks[1].State != portal.StateRunning {
 		t.Errorf("after the simulated failure: %+v", s)
 	}
 	if err := k.RestartConnector(ctx, "c", true); err != nil {
 		t.Fatal(err)
 	}
-	if s := state(); s.State != platform.StateRunning || s.Tasks[0].State != platform.StateRunning {
+	if s := state(); s.State != portal.StateRunning || s.Tasks[0].State != portal.StateRunning {
 		t.Errorf("after restart: %+v", s)
 	}
 }
@@ -77,17 +77,17 @@ func TestStandInKeepsSecretsAndValidates(t *testing.T) {
 	bad := map[string]string{"name": "d", "connector.class": "DatagenSource", "quickstart": "NOPE", "tasks.max": "99", "colour": "red"}
 	_, err := k.CreateConnector(ctx, "d", bad)
 	var fields []string
-	for _, p := range fault.Problems(err) {
+	for _, p := range portal.Problems(err) {
 		fields = append(fields, p.Field)
 	}
 	if got := strings.Join(fields, " "); got != "config.colour config.kafka.api.key config.kafka.api.secret config.kafka.topic config.output.data.format config.quickstart config.tasks.max" {
 		t.Errorf("problems: %s", got)
 	}
-	if _, err := k.CreateConnector(ctx, "e", map[string]string{"connector.class": "MysterySource"}); !fault.Is(err, fault.InvalidParameter) ||
+	if _, err := k.CreateConnector(ctx, "e", map[string]string{"connector.class": "MysterySource"}); !portal.Is(err, portal.InvalidParameter) ||
 		!strings.Contains(err.Error(), "available: DatagenSource, HttpSink, S3_SINK, SnowflakeSink") {
 		t.Errorf("unknown class: %v", err)
 	}
-	if _, err := k.CreateConnector(ctx, "c", datagen("c")); !fault.Is(err, fault.AlreadyExists) {
+	if _, err := k.CreateConnector(ctx, "c", datagen("c")); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 	d, _ := k.Definition(ctx, "S3_SINK")

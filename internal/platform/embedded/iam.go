@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Org is the dev stand-in for a Confluent Cloud organization's IAM:
@@ -42,7 +42,7 @@ func (o *Org) wait(ctx context.Context) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		return fault.Wrap(ctx.Err(), fault.UpstreamTimeout, "the IAM stand-in did not answer in time")
+		return portal.Wrap(ctx.Err(), portal.UpstreamTimeout, "the IAM stand-in did not answer in time")
 	}
 }
 
@@ -103,7 +103,7 @@ func (a *orgIAM) GetServiceAccount(_ context.Context, id string) (platform.Servi
 			return s, nil
 		}
 	}
-	return platform.ServiceAccount{}, fault.New(fault.NotFound, "service account %s not found", id)
+	return platform.ServiceAccount{}, portal.New(portal.NotFound, "service account %s not found", id)
 }
 
 func (a *orgIAM) CreateServiceAccount(ctx context.Context, name, description string) (platform.ServiceAccount, error) {
@@ -114,15 +114,15 @@ func (a *orgIAM) CreateServiceAccount(ctx context.Context, name, description str
 	defer a.org.mu.Unlock()
 	switch {
 	case name == "" || len(name) > maxDisplayName:
-		return platform.ServiceAccount{}, fault.New(fault.InvalidParameter, "display_name must be 1 to %d characters", maxDisplayName)
+		return platform.ServiceAccount{}, portal.New(portal.InvalidParameter, "display_name must be 1 to %d characters", maxDisplayName)
 	case len(description) > maxDescription:
-		return platform.ServiceAccount{}, fault.New(fault.InvalidParameter, "description must be at most %d characters", maxDescription)
+		return platform.ServiceAccount{}, portal.New(portal.InvalidParameter, "description must be at most %d characters", maxDescription)
 	case len(a.org.accounts) >= maxAccounts:
-		return platform.ServiceAccount{}, fault.New(fault.InvalidParameter, "the organization's quota of %d service accounts is reached", maxAccounts)
+		return platform.ServiceAccount{}, portal.New(portal.InvalidParameter, "the organization's quota of %d service accounts is reached", maxAccounts)
 	}
 	for _, s := range a.org.accounts {
 		if s.DisplayName == name {
-			return platform.ServiceAccount{}, fault.New(fault.AlreadyExists, "service account %s already exists", name)
+			return platform.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists", name)
 		}
 	}
 	s := platform.ServiceAccount{ID: randomID("sa-", 6), DisplayName: name, Description: description}
@@ -135,17 +135,17 @@ func (a *orgIAM) DeleteServiceAccount(_ context.Context, id string) error {
 	defer a.org.mu.Unlock()
 	i := slices.IndexFunc(a.org.accounts, func(s platform.ServiceAccount) bool { return s.ID == id })
 	if i < 0 {
-		return fault.New(fault.NotFound, "service account %s not found", id)
+		return portal.New(portal.NotFound, "service account %s not found", id)
 	}
 	a.org.accounts = slices.Delete(a.org.accounts, i, i+1)
 	a.org.bindings = slices.DeleteFunc(a.org.bindings, func(b orgBinding) bool { return b.principal == "User:"+id })
 	return nil
 }
 
-func (a *orgIAM) RoleBindings(_ context.Context, principal string) ([]platform.RoleBinding, error) {
+func (a *orgIAM) RoleBindings(_ context.Context, principal string) ([]portal.RoleBinding, error) {
 	a.org.mu.Lock()
 	defer a.org.mu.Unlock()
-	var out []platform.RoleBinding
+	var out []portal.RoleBinding
 	for _, b := range a.org.bindings {
 		inScope := strings.HasPrefix(b.crn, a.scope.ClusterCRN()) || (a.scope.RegistryCRN() != "" && strings.HasPrefix(b.crn, a.scope.RegistryCRN()))
 		if b.principal == principal && inScope {
@@ -170,27 +170,27 @@ func (o *Org) principalExists(principal string) bool {
 	return false
 }
 
-func (a *orgIAM) CreateRoleBinding(ctx context.Context, principal string, b platform.RoleBinding) (platform.RoleBinding, error) {
+func (a *orgIAM) CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error) {
 	if err := a.org.wait(ctx); err != nil {
-		return platform.RoleBinding{}, err
+		return portal.RoleBinding{}, err
 	}
 	crn, err := a.scope.CRN(b)
 	if err != nil {
-		return platform.RoleBinding{}, err
+		return portal.RoleBinding{}, err
 	}
 	a.org.mu.Lock()
 	defer a.org.mu.Unlock()
 	switch {
 	case !slices.Contains(knownRoles, b.Role):
-		return platform.RoleBinding{}, fault.New(fault.InvalidParameter, "role %s does not exist", b.Role)
+		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "role %s does not exist", b.Role)
 	case !a.org.principalExists(principal):
-		return platform.RoleBinding{}, fault.New(fault.InvalidParameter, "principal %s does not exist", principal)
+		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "principal %s does not exist", principal)
 	case len(a.org.bindings) >= maxBindings:
-		return platform.RoleBinding{}, fault.New(fault.InvalidParameter, "the organization's quota of %d role bindings is reached", maxBindings)
+		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "the organization's quota of %d role bindings is reached", maxBindings)
 	}
 	for _, x := range a.org.bindings {
 		if x.principal == principal && x.role == b.Role && x.crn == crn {
-			return platform.RoleBinding{}, fault.New(fault.AlreadyExists, "the role binding exists already")
+			return portal.RoleBinding{}, portal.New(portal.AlreadyExists, "the role binding exists already")
 		}
 	}
 	nb := orgBinding{id: randomID("rb-", 6), principal: principal, role: b.Role, crn: crn}
@@ -203,7 +203,7 @@ func (a *orgIAM) DeleteRoleBinding(_ context.Context, id string) error {
 	defer a.org.mu.Unlock()
 	i := slices.IndexFunc(a.org.bindings, func(b orgBinding) bool { return b.id == id })
 	if i < 0 {
-		return fault.New(fault.NotFound, "role binding %s not found", id)
+		return portal.New(portal.NotFound, "role binding %s not found", id)
 	}
 	a.org.bindings = slices.Delete(a.org.bindings, i, i+1)
 	return nil
@@ -223,7 +223,7 @@ func (p *orgPools) ListPools(context.Context) ([]platform.IdentityPool, error) {
 func (p *orgPools) find(id string) (int, error) {
 	i := slices.IndexFunc(p.org.pools[p.provider], func(x platform.IdentityPool) bool { return x.ID == id })
 	if i < 0 {
-		return -1, fault.New(fault.NotFound, "identity pool %s not found", id)
+		return -1, portal.New(portal.NotFound, "identity pool %s not found", id)
 	}
 	return i, nil
 }
@@ -244,18 +244,18 @@ func (p *orgPools) CreatePool(_ context.Context, in platform.IdentityPool) (plat
 	ps := p.org.pools[p.provider]
 	switch {
 	case in.DisplayName == "" || len(in.DisplayName) > maxDisplayName:
-		return platform.IdentityPool{}, fault.New(fault.InvalidParameter, "display_name must be 1 to %d characters", maxDisplayName)
+		return platform.IdentityPool{}, portal.New(portal.InvalidParameter, "display_name must be 1 to %d characters", maxDisplayName)
 	case len(in.Description) > maxDescription:
-		return platform.IdentityPool{}, fault.New(fault.InvalidParameter, "description must be at most %d characters", maxDescription)
+		return platform.IdentityPool{}, portal.New(portal.InvalidParameter, "description must be at most %d characters", maxDescription)
 	case in.IdentityClaim == "":
-		return platform.IdentityPool{}, fault.New(fault.InvalidParameter, "identity_claim is required")
+		return platform.IdentityPool{}, portal.New(portal.InvalidParameter, "identity_claim is required")
 	case len(in.Filter) > maxFilter:
-		return platform.IdentityPool{}, fault.New(fault.InvalidParameter, "filter must be at most %d characters", maxFilter)
+		return platform.IdentityPool{}, portal.New(portal.InvalidParameter, "filter must be at most %d characters", maxFilter)
 	case len(ps) >= maxPools:
-		return platform.IdentityPool{}, fault.New(fault.InvalidParameter, "the provider's quota of %d identity pools is reached", maxPools)
+		return platform.IdentityPool{}, portal.New(portal.InvalidParameter, "the provider's quota of %d identity pools is reached", maxPools)
 	}
 	if slices.ContainsFunc(ps, func(x platform.IdentityPool) bool { return x.DisplayName == in.DisplayName }) {
-		return platform.IdentityPool{}, fault.New(fault.AlreadyExists, "identity pool %s already exists", in.DisplayName)
+		return platform.IdentityPool{}, portal.New(portal.AlreadyExists, "identity pool %s already exists", in.DisplayName)
 	}
 	in.ID, in.State = randomID("pool-", 4), "ENABLED"
 	p.org.pools[p.provider] = append(ps, in)
@@ -270,7 +270,7 @@ func (p *orgPools) UpdatePoolFilter(_ context.Context, id, filter string) (platf
 		return platform.IdentityPool{}, err
 	}
 	if len(filter) > maxFilter {
-		return platform.IdentityPool{}, fault.New(fault.InvalidParameter, "filter must be at most %d characters", maxFilter)
+		return platform.IdentityPool{}, portal.New(portal.InvalidParameter, "filter must be at most %d characters", maxFilter)
 	}
 	p.org.pools[p.provider][i].Filter = filter
 	return p.org.pools[p.provider][i], nil

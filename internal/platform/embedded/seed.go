@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -99,7 +99,7 @@ func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, 
 
 func create(ctx context.Context, env *platform.Environment, spec platform.TopicSpec) error {
 	err := env.Topics.CreateTopic(ctx, spec)
-	if err != nil && !fault.Is(err, fault.AlreadyExists) {
+	if err != nil && !portal.Is(err, portal.AlreadyExists) {
 		return fmt.Errorf("seed %s in %s: %w", spec.Name, env.Name(), err)
 	}
 	return nil

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -36,15 +36,15 @@ var demoSchemas = map[string]struct {
 	topic, typ string
 	versions   []string
 }{
-	"scada": {topic: "sensor-readings", typ: platform.SchemaAvro, versions: []string{
+	"scada": {topic: "sensor-readings", typ: portal.SchemaAvro, versions: []string{
 		`{"type":"record","name":"SensorReading","namespace":"scada","fields":[{"name":"sensor","type":"string"},{"name":"ts","type":{"type":"long","logicalType":"timestamp-millis"}}]}`,
 		`{"type":"record","name":"SensorReading","namespace":"scada","fields":[{"name":"sensor","type":"string"},{"name":"ts","type":{"type":"long","logicalType":"timestamp-millis"}},{"name":"value","type":"double","default":0.0}]}`,
 	}},
-	"crm": {topic: "orders", typ: platform.SchemaAvro, versions: []string{
+	"crm": {topic: "orders", typ: portal.SchemaAvro, versions: []string{
 		`{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"},{"name":"amount","type":"double"}]}`,
 		`{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"},{"name":"amount","type":"double"},{"name":"currency","type":"string","default":"EUR"}]}`,
 	}},
-	"sales": {topic: "leads", typ: platform.SchemaJSON, versions: []string{
+	"sales": {topic: "leads", typ: portal.SchemaJSON, versions: []string{
 		`{"$schema":"http://json-schema.org/draft-07/schema#","title":"Lead","type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`,
 		`{"$schema":"http://json-schema.org/draft-07/schema#","title":"Lead","type":"object","properties":{"id":{"type":"string"},"source":{"type":"string"}},"required":["id"]}`,
 	}},
@@ -63,7 +63,7 @@ func seedCloud(ctx context.Context, scope tenancy.Scope, env *platform.Environme
 		}
 		name := scope.QualifyConnector(d.id)
 		cfg["name"] = name
-		if _, err := env.Connectors.CreateConnector(ctx, name, cfg); err != nil && !fault.Is(err, fault.AlreadyExists) {
+		if _, err := env.Connectors.CreateConnector(ctx, name, cfg); err != nil && !portal.Is(err, portal.AlreadyExists) {
 			return fmt.Errorf("seed connector %s: %w", name, err)
 		}
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func newCluster(t testing.TB) *kfake.Cluster {
@@ -54,7 +54,7 @@ func TestTopicLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := cl.CreateTopic(ctx, platform.TopicSpec{Name: "b-topic", Partitions: 1})
-	if !fault.Is(err, fault.AlreadyExists) {
+	if !portal.Is(err, portal.AlreadyExists) {
 		t.Fatalf("duplicate create: %v", err)
 	}
 	list, err := cl.ListTopics(ctx)
@@ -96,7 +96,7 @@ func TestTopicLifecycle(t *testing.T) {
 		t.Errorf("overrides after alter %v", overrides)
 	}
 
-	if err := cl.CreatePartitions(ctx, "b-topic", 2); !fault.Is(err, fault.InvalidParameter) {
+	if err := cl.CreatePartitions(ctx, "b-topic", 2); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("decrease: %v", err)
 	}
 	if err := cl.CreatePartitions(ctx, "b-topic", 5); err != nil {
@@ -120,10 +120,10 @@ func TestTopicLifecycle(t *testing.T) {
 	if err := cl.DeleteTopic(ctx, "b-topic"); err != nil {
 		t.Fatal(err)
 	}
-	if err := cl.DeleteTopic(ctx, "b-topic"); !fault.Is(err, fault.NotFound) {
+	if err := cl.DeleteTopic(ctx, "b-topic"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("second delete: %v", err)
 	}
-	if _, err := cl.DescribeTopic(ctx, "b-topic"); !fault.Is(err, fault.NotFound) {
+	if _, err := cl.DescribeTopic(ctx, "b-topic"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("describe deleted: %v", err)
 	}
 	list, _ = cl.ListTopics(ctx)
@@ -176,8 +176,8 @@ func TestStoppedClusterFailsFast(t *testing.T) {
 	start := time.Now()
 	_, err := cl.ListTopics(ctx)
 	t.Logf("list: %v", err)
-	k := fault.KindOf(err)
-	if k != fault.UpstreamTimeout && k != fault.UpstreamUnavailable {
+	k := portal.KindOf(err)
+	if k != portal.UpstreamTimeout && k != portal.UpstreamUnavailable {
 		t.Errorf("list on a stopped cluster: %v", err)
 	}
 	if took := time.Since(start); took > 5*time.Second {
@@ -185,8 +185,8 @@ func TestStoppedClusterFailsFast(t *testing.T) {
 	}
 	start = time.Now()
 	err = cl.CreateTopic(ctx, platform.TopicSpec{Name: "x", Partitions: 1})
-	k = fault.KindOf(err)
-	if k != fault.UpstreamTimeout && k != fault.UpstreamUnavailable {
+	k = portal.KindOf(err)
+	if k != portal.UpstreamTimeout && k != portal.UpstreamUnavailable {
 		t.Errorf("create on a stopped cluster: %v", err)
 	}
 	if took := time.Since(start); took > 5*time.Second {

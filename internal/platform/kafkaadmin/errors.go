@@ -6,7 +6,7 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // translate turns a librdkafka error into a fault error that a caller can
@@ -24,7 +24,7 @@ func (c *Client) translate(err error, topic string) error {
 		case errors.Is(err, context.Canceled):
 			return err
 		}
-		return fault.Wrap(err, fault.Internal, "cluster %s failed", c.name)
+		return portal.Wrap(err, portal.Internal, "cluster %s failed", c.name)
 	}
 	switch ke.Code() {
 	case kafka.ErrNoError:
@@ -32,31 +32,31 @@ func (c *Client) translate(err error, topic string) error {
 		return nil
 	case kafka.ErrTopicAlreadyExists:
 		c.down.Store(false)
-		return fault.Wrap(err, fault.AlreadyExists, "topic %s already exists", topic)
+		return portal.Wrap(err, portal.AlreadyExists, "topic %s already exists", topic)
 	case kafka.ErrUnknownTopicOrPart, kafka.ErrUnknownTopic:
 		c.down.Store(false)
-		return fault.Wrap(err, fault.NotFound, "topic %s not found", topic)
+		return portal.Wrap(err, portal.NotFound, "topic %s not found", topic)
 	case kafka.ErrInvalidPartitions, kafka.ErrInvalidConfig, kafka.ErrPolicyViolation,
 		kafka.ErrInvalidReplicationFactor, kafka.ErrTopicException, kafka.ErrInvalidRequest:
-		return fault.Wrap(err, fault.InvalidParameter, "cluster %s refused the change: %s", c.name, ke.String())
+		return portal.Wrap(err, portal.InvalidParameter, "cluster %s refused the change: %s", c.name, ke.String())
 	case kafka.ErrTimedOut, kafka.ErrTimedOutQueue, kafka.ErrRequestTimedOut, kafka.ErrTransport,
 		kafka.ErrAllBrokersDown, kafka.ErrBrokerNotAvailable, kafka.ErrNetworkException:
 		return c.unreachable(err)
 	case kafka.ErrTopicAuthorizationFailed, kafka.ErrClusterAuthorizationFailed, kafka.ErrAuthentication,
 		kafka.ErrSaslAuthenticationFailed:
-		return fault.Wrap(err, fault.UpstreamUnavailable, "cluster %s refused the portal's credentials", c.name)
+		return portal.Wrap(err, portal.UpstreamUnavailable, "cluster %s refused the portal's credentials", c.name)
 	case kafka.ErrThrottlingQuotaExceeded:
-		e := fault.Wrap(err, fault.RateLimited, "cluster %s is throttling administrative requests; try again shortly", c.name)
+		e := portal.Wrap(err, portal.RateLimited, "cluster %s is throttling administrative requests; try again shortly", c.name)
 		return e
 	}
-	return fault.Wrap(err, fault.UpstreamUnavailable, "cluster %s failed: %s", c.name, ke.String())
+	return portal.Wrap(err, portal.UpstreamUnavailable, "cluster %s failed: %s", c.name, ke.String())
 }
 
 // unreachable distinguishes a cluster known to be down (503) from one that
 // merely did not answer in time (504).
 func (c *Client) unreachable(err error) error {
 	if c.down.Load() {
-		return fault.Wrap(err, fault.UpstreamUnavailable, "cluster %s is unreachable", c.name)
+		return portal.Wrap(err, portal.UpstreamUnavailable, "cluster %s is unreachable", c.name)
 	}
-	return fault.Wrap(err, fault.UpstreamTimeout, "cluster %s did not answer in time", c.name)
+	return portal.Wrap(err, portal.UpstreamTimeout, "cluster %s did not answer in time", c.name)
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 var _ platform.Topics = (*Client)(nil)
@@ -45,7 +45,7 @@ func (c *Client) DescribeTopic(ctx context.Context, name string) (platform.Topic
 		return platform.TopicDetail{}, c.translate(err, name)
 	}
 	if len(res.TopicDescriptions) != 1 {
-		return platform.TopicDetail{}, fault.New(fault.Internal, "cluster %s described %d topics for one name", c.name, len(res.TopicDescriptions))
+		return platform.TopicDetail{}, portal.New(portal.Internal, "cluster %s described %d topics for one name", c.name, len(res.TopicDescriptions))
 	}
 	td := res.TopicDescriptions[0]
 	if err := c.translate(td.Error, name); err != nil {

@@ -21,8 +21,8 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/rest"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Options configure the adapter.
@@ -100,33 +100,33 @@ func (r *Registry) translate(err error, subject string) error {
 	if errors.As(err, &re) {
 		switch {
 		case re.Code == 40401:
-			return fault.Wrap(err, fault.NotFound, "subject %s not found", subject)
+			return portal.Wrap(err, portal.NotFound, "subject %s not found", subject)
 		case re.Code == 40402, re.Code == 40403:
-			return fault.Wrap(err, fault.NotFound, "%s", re.Message)
+			return portal.Wrap(err, portal.NotFound, "%s", re.Message)
 		case re.Code == 40406, re.Code == 40407:
-			return fault.Wrap(err, fault.InvalidParameter, "%s", re.Message)
+			return portal.Wrap(err, portal.InvalidParameter, "%s", re.Message)
 		case re.Code == 409:
-			return fault.Wrap(err, fault.IncompatibleSchema, "%s", re.Message)
+			return portal.Wrap(err, portal.IncompatibleSchema, "%s", re.Message)
 		case re.Code/100 == 422 || re.Code == 422:
-			e := fault.Wrap(err, fault.InvalidParameter, "%s", re.Message)
+			e := portal.Wrap(err, portal.InvalidParameter, "%s", re.Message)
 			e.Field = "schema"
 			return e
 		case re.Code == 401 || re.Code == 403:
-			return fault.Wrap(err, fault.UpstreamUnavailable, "schema registry %s refused the portal's credentials", r.name)
+			return portal.Wrap(err, portal.UpstreamUnavailable, "schema registry %s refused the portal's credentials", r.name)
 		case re.Code == 429:
-			e := fault.Wrap(err, fault.RateLimited, "schema registry %s is throttling requests", r.name)
+			e := portal.Wrap(err, portal.RateLimited, "schema registry %s is throttling requests", r.name)
 			e.RetryAfter = 5 * time.Second
 			return e
 		}
-		return fault.Wrap(err, fault.UpstreamUnavailable, "schema registry %s failed: %s", r.name, re.Message)
+		return portal.Wrap(err, portal.UpstreamUnavailable, "schema registry %s failed: %s", r.name, re.Message)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
-		return fault.Wrap(err, fault.UpstreamTimeout, "schema registry %s did not answer in time", r.name)
+		return portal.Wrap(err, portal.UpstreamTimeout, "schema registry %s did not answer in time", r.name)
 	}
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	return fault.Wrap(err, fault.UpstreamUnavailable, "schema registry %s cannot be reached", r.name)
+	return portal.Wrap(err, portal.UpstreamUnavailable, "schema registry %s cannot be reached", r.name)
 }
 
 type schemaJSON struct {
@@ -138,17 +138,17 @@ type schemaJSON struct {
 	References []schemaregistry.Reference `json:"references"`
 }
 
-func (s schemaJSON) version() platform.SchemaVersion {
-	v := platform.SchemaVersion{Subject: s.Subject, Version: s.Version, ID: s.ID, Type: typeOrAvro(s.Type), Schema: s.Schema}
+func (s schemaJSON) version() portal.SchemaVersion {
+	v := portal.SchemaVersion{Subject: s.Subject, Version: s.Version, ID: s.ID, Type: typeOrAvro(s.Type), Schema: s.Schema}
 	for _, ref := range s.References {
-		v.References = append(v.References, platform.SchemaReference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
+		v.References = append(v.References, portal.SchemaReference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
 	}
 	return v
 }
 
 func typeOrAvro(t string) string {
 	if t == "" {
-		return platform.SchemaAvro
+		return portal.SchemaAvro
 	}
 	return t
 }
@@ -191,13 +191,13 @@ func (r *Registry) raw(ctx context.Context, method, path string, body, out any) 
 
 // ListSchemas uses GET /schemas with a subject prefix: one request however
 // many subjects there are.
-func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bool) ([]platform.SchemaVersion, error) {
+func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bool) ([]portal.SchemaVersion, error) {
 	q := url.Values{"subjectPrefix": {prefix}, "latestOnly": {fmt.Sprint(latestOnly)}}
 	var raw []schemaJSON
 	if err := r.raw(ctx, http.MethodGet, "/schemas?"+q.Encode(), nil, &raw); err != nil {
 		return nil, r.translate(err, prefix)
 	}
-	out := make([]platform.SchemaVersion, len(raw))
+	out := make([]portal.SchemaVersion, len(raw))
 	for i, s := range raw {
 		out[i] = s.version()
 	}
@@ -214,11 +214,11 @@ func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bo
 // The latest is read with a plain request: the portal is not the only
 // writer, and the client's cache of latest versions would go stale (its
 // evictor also races with clearing it).
-func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (platform.SchemaVersion, error) {
+func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (portal.SchemaVersion, error) {
 	if version == 0 {
 		var latest schemaJSON
 		if err := r.raw(ctx, http.MethodGet, "/subjects/"+url.PathEscape(subject)+"/versions/latest", nil, &latest); err != nil {
-			return platform.SchemaVersion{}, r.translate(err, subject)
+			return portal.SchemaVersion{}, r.translate(err, subject)
 		}
 		latest.Subject = subject
 		return latest.version(), nil
@@ -227,22 +227,22 @@ func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (
 		return r.client.GetSchemaMetadata(subject, version)
 	})
 	if err != nil {
-		return platform.SchemaVersion{}, r.translate(err, subject)
+		return portal.SchemaVersion{}, r.translate(err, subject)
 	}
 	return metadata(subject, md), nil
 }
 
-func metadata(subject string, md schemaregistry.SchemaMetadata) platform.SchemaVersion {
-	v := platform.SchemaVersion{Subject: subject, Version: md.Version, ID: md.ID, Type: typeOrAvro(md.SchemaType), Schema: md.Schema}
+func metadata(subject string, md schemaregistry.SchemaMetadata) portal.SchemaVersion {
+	v := portal.SchemaVersion{Subject: subject, Version: md.Version, ID: md.ID, Type: typeOrAvro(md.SchemaType), Schema: md.Schema}
 	for _, ref := range md.References {
-		v.References = append(v.References, platform.SchemaReference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
+		v.References = append(v.References, portal.SchemaReference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
 	}
 	return v
 }
 
 func info(def platform.SchemaDef) schemaregistry.SchemaInfo {
 	si := schemaregistry.SchemaInfo{Schema: def.Schema, SchemaType: def.Type}
-	if def.Type == platform.SchemaAvro {
+	if def.Type == portal.SchemaAvro {
 		si.SchemaType = ""
 	}
 	for _, ref := range def.References {
@@ -252,19 +252,19 @@ func info(def platform.SchemaDef) schemaregistry.SchemaInfo {
 }
 
 // Register adds a version (or finds the identical one) and returns it.
-func (r *Registry) Register(ctx context.Context, subject string, def platform.SchemaDef) (platform.SchemaVersion, error) {
+func (r *Registry) Register(ctx context.Context, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
 	si := info(def)
 	md, err := bounded(ctx, func() (schemaregistry.SchemaMetadata, error) {
 		return r.client.RegisterFullResponse(subject, si, false)
 	})
 	if err != nil {
-		return platform.SchemaVersion{}, r.translate(err, subject)
+		return portal.SchemaVersion{}, r.translate(err, subject)
 	}
 	if md.Version == 0 {
 		// Older registries answer with the id only.
 		v, err := bounded(ctx, func() (int, error) { return r.client.GetVersion(subject, si, false) })
 		if err != nil {
-			return platform.SchemaVersion{}, r.translate(err, subject)
+			return portal.SchemaVersion{}, r.translate(err, subject)
 		}
 		md.Version = v
 	}
@@ -274,20 +274,20 @@ func (r *Registry) Register(ctx context.Context, subject string, def platform.Sc
 
 // CheckCompatibility asks the registry, verbosely, whether def could be
 // registered as the next version of subject.
-func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (platform.Compatibility, error) {
+func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (portal.Compatibility, error) {
 	var out struct {
 		IsCompatible bool     `json:"is_compatible"`
 		Messages     []string `json:"messages"`
 	}
 	err := r.raw(ctx, http.MethodPost, "/compatibility/subjects/"+url.PathEscape(subject)+"/versions/latest?verbose=true", info(def), &out)
 	if err != nil {
-		return platform.Compatibility{}, r.translate(err, subject)
+		return portal.Compatibility{}, r.translate(err, subject)
 	}
 	var level struct {
 		Level string `json:"compatibilityLevel"`
 	}
 	_ = r.raw(ctx, http.MethodGet, "/config/"+url.PathEscape(subject)+"?defaultToGlobal=true", nil, &level)
-	return platform.Compatibility{Compatible: out.IsCompatible, Messages: out.Messages, Level: level.Level}, nil
+	return portal.Compatibility{Compatible: out.IsCompatible, Messages: out.Messages, Level: level.Level}, nil
 }
 
 // DeleteVersion deletes a version: softly, or for good once soft-deleted.

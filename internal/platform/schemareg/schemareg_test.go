@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/fault"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 const orderV1 = `{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"}]}`
@@ -32,7 +32,7 @@ func newRegistry(t *testing.T) *Registry {
 }
 
 func avro(s string) platform.SchemaDef {
-	return platform.SchemaDef{Type: platform.SchemaAvro, Schema: s}
+	return platform.SchemaDef{Type: portal.SchemaAvro, Schema: s}
 }
 
 func TestRegisterEvolveAndRefuse(t *testing.T) {
@@ -59,21 +59,21 @@ func TestRegisterEvolveAndRefuse(t *testing.T) {
 		t.Errorf("check incompatible: %+v %v", c, err)
 	}
 	_, err = r.Register(ctx, "orders-value", avro(orderBad))
-	if !fault.Is(err, fault.IncompatibleSchema) || !strings.Contains(err.Error(), "field customer was added without a default") {
+	if !portal.Is(err, portal.IncompatibleSchema) || !strings.Contains(err.Error(), "field customer was added without a default") {
 		t.Errorf("incompatible: %v", err)
 	}
 	latest, err := r.GetSchema(ctx, "orders-value", 0)
-	if err != nil || latest.Version != 2 || latest.Type != platform.SchemaAvro || !strings.Contains(latest.Schema, "amount") {
+	if err != nil || latest.Version != 2 || latest.Type != portal.SchemaAvro || !strings.Contains(latest.Schema, "amount") {
 		t.Errorf("latest: %+v %v", latest, err)
 	}
 	first, err := r.GetSchema(ctx, "orders-value", 1)
 	if err != nil || first.ID != v1.ID {
 		t.Errorf("v1 by number: %+v %v", first, err)
 	}
-	if _, err := r.GetSchema(ctx, "orders-value", 9); !fault.Is(err, fault.NotFound) {
+	if _, err := r.GetSchema(ctx, "orders-value", 9); !portal.Is(err, portal.NotFound) {
 		t.Errorf("missing version: %v", err)
 	}
-	if _, err := r.GetSchema(ctx, "nothing-value", 0); !fault.Is(err, fault.NotFound) {
+	if _, err := r.GetSchema(ctx, "nothing-value", 0); !portal.Is(err, portal.NotFound) {
 		t.Errorf("missing subject: %v", err)
 	}
 }
@@ -82,19 +82,19 @@ func TestInvalidSchemasAndJSON(t *testing.T) {
 	ctx := context.Background()
 	r := newRegistry(t)
 	_, err := r.Register(ctx, "x-value", avro(`{"type":"record","name":"X","fields":[{"name":"a","type":"strang"}]}`))
-	ps := fault.Problems(err)
-	if len(ps) != 1 || ps[0].Kind != fault.InvalidParameter || ps[0].Field != "schema" || !strings.Contains(ps[0].Message, "strang") {
+	ps := portal.Problems(err)
+	if len(ps) != 1 || ps[0].Kind != portal.InvalidParameter || ps[0].Field != "schema" || !strings.Contains(ps[0].Message, "strang") {
 		t.Errorf("invalid avro: %v", err)
 	}
-	js := platform.SchemaDef{Type: platform.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`}
+	js := platform.SchemaDef{Type: portal.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`}
 	if _, err := r.Register(ctx, "j-value", js); err != nil {
 		t.Fatal(err)
 	}
-	js2 := platform.SchemaDef{Type: platform.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"},"n":{"type":"integer"}},"required":["id","n"]}`}
-	if _, err := r.Register(ctx, "j-value", js2); !fault.Is(err, fault.IncompatibleSchema) || !strings.Contains(err.Error(), "property n is now required") {
+	js2 := platform.SchemaDef{Type: portal.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"},"n":{"type":"integer"}},"required":["id","n"]}`}
+	if _, err := r.Register(ctx, "j-value", js2); !portal.Is(err, portal.IncompatibleSchema) || !strings.Contains(err.Error(), "property n is now required") {
 		t.Errorf("json incompatible: %v", err)
 	}
-	if _, err := r.Register(ctx, "j-value", platform.SchemaDef{Type: platform.SchemaJSON, Schema: `{"type": 12}`}); !fault.Is(err, fault.InvalidParameter) {
+	if _, err := r.Register(ctx, "j-value", platform.SchemaDef{Type: portal.SchemaJSON, Schema: `{"type": 12}`}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("invalid json schema: %v", err)
 	}
 }
@@ -106,8 +106,8 @@ func TestReferencesListAndDelete(t *testing.T) {
 	if _, err := r.Register(ctx, "money-value", avro(money)); err != nil {
 		t.Fatal(err)
 	}
-	withRef := platform.SchemaDef{Type: platform.SchemaAvro, Schema: `{"type":"record","name":"Invoice","namespace":"crm","fields":[{"name":"total","type":"crm.Money"}]}`,
-		References: []platform.SchemaReference{{Name: "crm.Money", Subject: "money-value", Version: 1}}}
+	withRef := platform.SchemaDef{Type: portal.SchemaAvro, Schema: `{"type":"record","name":"Invoice","namespace":"crm","fields":[{"name":"total","type":"crm.Money"}]}`,
+		References: []portal.SchemaReference{{Name: "crm.Money", Subject: "money-value", Version: 1}}}
 	inv, err := r.Register(ctx, "invoice-value", withRef)
 	if err != nil || len(inv.References) != 1 {
 		t.Fatalf("with reference: %+v %v", inv, err)
@@ -126,7 +126,7 @@ func TestReferencesListAndDelete(t *testing.T) {
 	if summary(latest) != "a-value/2" {
 		t.Errorf("latest with prefix: %s", summary(latest))
 	}
-	if err := r.DeleteVersion(ctx, "a-value", 2, true); !fault.Is(err, fault.InvalidParameter) || !strings.Contains(err.Error(), "not deleted first") {
+	if err := r.DeleteVersion(ctx, "a-value", 2, true); !portal.Is(err, portal.InvalidParameter) || !strings.Contains(err.Error(), "not deleted first") {
 		t.Errorf("hard delete first: %v", err)
 	}
 	if err := r.DeleteVersion(ctx, "a-value", 2, false); err != nil {
@@ -151,15 +151,15 @@ func TestWrongCredentials(t *testing.T) {
 	}
 	t.Cleanup(reg.Close)
 	r, _ := New(Options{Name: "test", URL: reg.URL(), APIKey: "SRKEY", APISecret: "nope", Timeout: 3 * time.Second})
-	if _, err := r.ListSchemas(context.Background(), "", true); !fault.Is(err, fault.UpstreamUnavailable) {
+	if _, err := r.ListSchemas(context.Background(), "", true); !portal.Is(err, portal.UpstreamUnavailable) {
 		t.Errorf("list: %v", err)
 	}
-	if _, err := r.GetSchema(context.Background(), "x", 0); !fault.Is(err, fault.UpstreamUnavailable) {
+	if _, err := r.GetSchema(context.Background(), "x", 0); !portal.Is(err, portal.UpstreamUnavailable) {
 		t.Errorf("get: %v", err)
 	}
 }
 
-func summary(vs []platform.SchemaVersion) string {
+func summary(vs []portal.SchemaVersion) string {
 	var parts []string
 	for _, v := range vs {
 		parts = append(parts, fmt.Sprintf("%s/%d", v.Subject, v.Version))

@@ -1,4 +1,4 @@
-package service
+package portal
 
 import (
 	"fmt"
@@ -82,7 +82,8 @@ var topicSettings = []TopicSetting{
 // TopicSettings returns the editable topic settings, sorted by key.
 func TopicSettings() []TopicSetting { return slices.Clone(topicSettings) }
 
-func topicSetting(key string) (TopicSetting, bool) {
+// LookupTopicSetting returns the editable setting with the given key.
+func LookupTopicSetting(key string) (TopicSetting, bool) {
 	i, ok := slices.BinarySearchFunc(topicSettings, key, func(s TopicSetting, k string) int { return strings.Compare(s.Key, k) })
 	if !ok {
 		return TopicSetting{}, false
@@ -149,8 +150,8 @@ func unitSuffix(unit string) string {
 	return " (" + unit + ")"
 }
 
-// normaliseSetting removes spaces a person may type in lists ("delete, compact").
-func normaliseSetting(s TopicSetting, v string) string {
+// NormaliseSetting removes spaces a person may type in lists ("delete, compact").
+func NormaliseSetting(s TopicSetting, v string) string {
 	if s.Type == TypeList {
 		parts := strings.Split(v, ",")
 		for i := range parts {

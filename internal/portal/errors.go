@@ -1,10 +1,9 @@
-// Package fault defines the typed domain errors that services return and
-// front doors translate to HTTP once, in one place each.
-package fault
+package portal
 
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -28,7 +27,46 @@ const (
 	UpstreamUnavailable Kind = "UPSTREAM_UNAVAILABLE"
 	UpstreamTimeout     Kind = "UPSTREAM_TIMEOUT"
 	Internal            Kind = "INTERNAL"
+	// CSRFRejected refuses a browser form that did not come from the
+	// portal (another site, or an expired page).
+	CSRFRejected Kind = "CSRF_REJECTED"
+	// Conflict refuses a change that the current state does not allow
+	// (a consumer group with active members, a stale plan).
+	Conflict Kind = "CONFLICT"
 )
+
+// Kinds lists every kind, for documentation and exhaustive tests.
+var Kinds = []Kind{MissingParameter, InvalidParameter, MalformedBody, Unauthenticated, InsufficientRole,
+	ReadOnlyEnvironment, NotFound, AlreadyExists, IncompatibleSchema, RateLimited, UpstreamUnavailable,
+	UpstreamTimeout, Internal, CSRFRejected, Conflict}
+
+// Status is the HTTP status of errors of kind k. It is the one mapping
+// from kind to status; both front doors use it.
+func (k Kind) Status() int {
+	switch k {
+	case MissingParameter, InvalidParameter, MalformedBody:
+		return http.StatusBadRequest
+	case Unauthenticated:
+		return http.StatusUnauthorized
+	case InsufficientRole, ReadOnlyEnvironment, CSRFRejected:
+		return http.StatusForbidden
+	case NotFound:
+		return http.StatusNotFound
+	case AlreadyExists, IncompatibleSchema, Conflict:
+		return http.StatusConflict
+	case RateLimited:
+		return http.StatusTooManyRequests
+	case UpstreamUnavailable:
+		return http.StatusServiceUnavailable
+	case UpstreamTimeout:
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusInternalServerError
+}
+
+// StatusOf is the HTTP status of any error: its kind's for domain errors,
+// 500 for anything else.
+func StatusOf(err error) int { return KindOf(err).Status() }
 
 // IsValidation reports whether errors of kind k describe bad input (a 400).
 func (k Kind) IsValidation() bool {

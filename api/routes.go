@@ -1,0 +1,64 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Register mounts every route of the API, and its documentation, on e.
+// Each route leads to one handler, and each handler to one service method.
+func (a *API) Register(e *echo.Echo) {
+	// Middleware is attached per route rather than to a group: group
+	// middleware makes echo route every unknown method to a catch-all 404,
+	// which would hide 405 Method Not Allowed.
+	route := func(method, path string, h echo.HandlerFunc) {
+		e.Add(method, Base+path, h, a.authenticate, requireJSON)
+	}
+	route(http.MethodGet, "/me", a.getMe)
+
+	route(http.MethodGet, "/:bu/:stage/topics", a.listTopics)
+	route(http.MethodPost, "/:bu/:stage/topic", a.createTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name", a.getTopic)
+	route(http.MethodPut, "/:bu/:stage/topic/:name", a.replaceTopic)
+	route(http.MethodPatch, "/:bu/:stage/topic/:name", a.patchTopic)
+	route(http.MethodDelete, "/:bu/:stage/topic/:name", a.deleteTopic)
+
+	route(http.MethodGet, "/:bu/:stage/metrics", a.clusterMetrics)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", a.topicMetrics)
+
+	route(http.MethodGet, "/:bu/:stage/connectors", a.listConnectors)
+	route(http.MethodGet, "/:bu/:stage/connector-plugins", a.listConnectorPlugins)
+	route(http.MethodPost, "/:bu/:stage/connector", a.createConnector)
+	route(http.MethodGet, "/:bu/:stage/connector/:name", a.getConnector)
+	route(http.MethodPut, "/:bu/:stage/connector/:name", a.updateConnector)
+	route(http.MethodDelete, "/:bu/:stage/connector/:name", a.deleteConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/pause", a.pauseConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/resume", a.resumeConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/restart", a.restartConnector)
+
+	route(http.MethodGet, "/:bu/:stage/schemas", a.listSchemas)
+	route(http.MethodPost, "/:bu/:stage/schema", a.createSchema)
+	route(http.MethodPut, "/:bu/:stage/schema/:subject", a.updateSchema)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject/versions", a.schemaVersions)
+	route(http.MethodPost, "/:bu/:stage/schema/:subject/compatibility", a.checkSchema)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject/:version", a.getSchema)
+	route(http.MethodDelete, "/:bu/:stage/schema/:subject/:version", a.deleteSchema)
+
+	route(http.MethodGet, "/:bu/:stage/service-accounts", a.listAccounts)
+	route(http.MethodPost, "/:bu/:stage/service-accounts/bulk", a.bulkCreateAccounts)
+	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk/:job", a.bulkJob)
+	route(http.MethodPost, "/:bu/:stage/service-account", a.createAccount)
+	route(http.MethodGet, "/:bu/:stage/service-account/:id", a.getAccount)
+
+	route(http.MethodGet, "/:bu/:stage/identity-pools", a.listPools)
+	route(http.MethodPost, "/:bu/:stage/identity-pools/test-filter", a.testFilter)
+	route(http.MethodPost, "/:bu/:stage/identity-pool", a.createPool)
+	route(http.MethodGet, "/:bu/:stage/identity-pool/:id", a.getPool)
+	route(http.MethodPatch, "/:bu/:stage/identity-pool/:id", a.updatePool)
+	route(http.MethodDelete, "/:bu/:stage/identity-pool/:id", a.deletePool)
+
+	if a.docs != nil {
+		a.docs.Register(e)
+	}
+}

@@ -1,0 +1,70 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Register mounts every page of the portal on e. Each route leads to one
+// handler, and each handler to the service methods it renders. The
+// session middleware is attached per route: on a group, echo would route
+// every unknown path (API ones too) through it.
+func (h *Handlers) Register(e *echo.Echo) {
+	e.GET("/auth/login", h.login)
+	e.GET("/auth/callback", h.callback)
+	e.POST("/auth/logout", h.logout)
+	e.GET("/signed-out", h.signedOut)
+
+	route := func(method, path string, handler echo.HandlerFunc) { e.Add(method, path, handler, h.requireSession) }
+	route(http.MethodGet, "/", h.home)
+	route(http.MethodGet, "/context", h.switchContext)
+
+	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
+	route(http.MethodGet, "/:bu/:stage/topics/new", h.newTopic)
+	route(http.MethodPost, "/:bu/:stage/topics", h.createTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name", h.showTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/edit", h.editTopic)
+	route(http.MethodPost, "/:bu/:stage/topic/:name/edit", h.updateTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/delete", h.confirmDelete)
+	route(http.MethodPost, "/:bu/:stage/topic/:name/delete", h.deleteTopic)
+
+	route(http.MethodGet, "/:bu/:stage/metrics", h.clusterMetrics)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", h.topicMetrics)
+
+	route(http.MethodGet, "/:bu/:stage/connectors", h.listConnectors)
+	route(http.MethodGet, "/:bu/:stage/connectors/new", h.newConnector)
+	route(http.MethodPost, "/:bu/:stage/connectors", h.createConnector)
+	route(http.MethodGet, "/:bu/:stage/connector/:name", h.showConnector)
+	route(http.MethodGet, "/:bu/:stage/connector/:name/edit", h.editConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/edit", h.updateConnector)
+	route(http.MethodGet, "/:bu/:stage/connector/:name/delete", h.confirmDeleteConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/delete", h.deleteConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/:action", h.connectorLifecycle)
+
+	route(http.MethodGet, "/:bu/:stage/schemas", h.listSchemas)
+	route(http.MethodGet, "/:bu/:stage/schemas/new", h.newSchema)
+	route(http.MethodPost, "/:bu/:stage/schemas", h.createSchema)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject", h.showSubject)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject/new-version", h.newVersion)
+	route(http.MethodPost, "/:bu/:stage/schema/:subject/new-version", h.registerVersion)
+	route(http.MethodPost, "/:bu/:stage/schema/:subject/check", h.checkVersion)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject/:version/delete", h.confirmDeleteVersion)
+	route(http.MethodPost, "/:bu/:stage/schema/:subject/:version/delete", h.deleteVersion)
+
+	route(http.MethodGet, "/:bu/:stage/service-accounts", h.listAccounts)
+	route(http.MethodGet, "/:bu/:stage/service-accounts/new", h.newAccount)
+	route(http.MethodPost, "/:bu/:stage/service-accounts", h.createAccount)
+	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk", h.bulkForm)
+	route(http.MethodPost, "/:bu/:stage/service-accounts/bulk", h.bulkCreate)
+	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk/:job", h.bulkProgress)
+	route(http.MethodGet, "/:bu/:stage/service-account/:id", h.showAccount)
+
+	route(http.MethodGet, "/:bu/:stage/identity-pools", h.listPools)
+	route(http.MethodGet, "/:bu/:stage/identity-pools/new", h.newPool)
+	route(http.MethodPost, "/:bu/:stage/identity-pools", h.createPool)
+	route(http.MethodGet, "/:bu/:stage/identity-pool/:id", h.showPool)
+	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/filter", h.poolFilter)
+	route(http.MethodGet, "/:bu/:stage/identity-pool/:id/delete", h.confirmDeletePool)
+	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/delete", h.deletePool)
+}

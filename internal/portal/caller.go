@@ -1,0 +1,74 @@
+package portal
+
+import "context"
+
+// Stage is a deployment stage as callers see it.
+type Stage struct {
+	Name     string
+	ReadOnly bool
+}
+
+// UnitRole is a business unit where the caller has a role.
+type UnitRole struct {
+	ID          string
+	LandingZone string
+	Dedicated   bool
+	// Main is the platform team's unit of a shared landing zone.
+	Main bool
+	Role Role
+	// Groups are the caller's groups that gave the role.
+	Groups []string
+}
+
+// Caller is the signed-in principal with its business units and the stages.
+type Caller struct {
+	Principal *Principal
+	// Units are the business units where the caller has a role, sorted by id.
+	Units  []UnitRole
+	Stages []Stage
+}
+
+// Outlook is what the caller may do in one context (business unit and
+// stage), for pages to show, disable or hide controls. It is never the
+// enforcement: every operation checks again.
+type Outlook struct {
+	BU          string
+	Stage       string
+	LandingZone string
+	Dedicated   bool
+	ReadOnly    bool
+	Role        Role
+	// Prefix is the unit's naming prefix in the stage.
+	Prefix string
+	// CanWrite: topics, connectors and schemas may be changed; Bypass:
+	// only because the role may write in a read-only stage.
+	CanWrite bool
+	Bypass   bool
+	// WriteBlockedByStage: the role could write, but not in this stage.
+	WriteBlockedByStage bool
+	// CanManage: service accounts and identity pools may be changed.
+	CanManage bool
+	// WholeCluster: a Super Admin viewing the main unit sees the whole
+	// cluster, including resources outside the naming convention.
+	WholeCluster bool
+}
+
+// Layout is everything a page's frame needs, from one call: the caller,
+// and the context the page is in (nil for pages without one) or the
+// context to offer by default.
+type Layout struct {
+	Caller  Caller
+	Context *Outlook
+	// Default is the first context the caller may use, for pages without
+	// one of their own; nil when the caller has none.
+	Default *Outlook
+}
+
+// CallerService tells callers who they are and where they may work.
+type CallerService interface {
+	// Me describes the caller. Errors: Unauthenticated.
+	Me(ctx context.Context) (Caller, error)
+	// Layout describes the caller and, when bu is given, its standing in
+	// bu/stage. Errors: NotFound (no such unit or stage, or no role there).
+	Layout(ctx context.Context, bu, stage string) (Layout, error)
+}

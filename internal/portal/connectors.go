@@ -1,0 +1,109 @@
+package portal
+
+import (
+	"context"
+	"strings"
+)
+
+// Connector states: Confluent Cloud's, with DEGRADED also derived when
+// some tasks failed.
+const (
+	StateProvisioning = "PROVISIONING"
+	StateRunning      = "RUNNING"
+	StateDegraded     = "DEGRADED"
+	StatePaused       = "PAUSED"
+	StateFailed       = "FAILED"
+	StateDeleted      = "DELETED"
+	StateUnknown      = "UNKNOWN"
+)
+
+// Mask replaces every sensitive configuration value the portal returns.
+const Mask = "********"
+
+// IsMask reports whether a value is a mask (the portal's, or the row of
+// asterisks Confluent Cloud returns) rather than a real value.
+func IsMask(v string) bool { return len(v) >= 3 && strings.Trim(v, "*") == "" }
+
+// Connector is a fully-managed connector as the portal shows it.
+type Connector struct {
+	Name              string
+	Identifier        string
+	BusinessUnit      string
+	OutsideConvention bool
+	ID                string
+	// Type is "source" or "sink".
+	Type  string
+	Class string
+	State string
+	Trace string
+	Tasks []ConnectorTask
+	// Config is the configuration with sensitive values masked; nil
+	// unless asked for.
+	Config map[string]string
+	// Sensitive lists the configuration keys that are masked.
+	Sensitive []string
+}
+
+// ConnectorTask is one task's status.
+type ConnectorTask struct {
+	ID    int
+	State string
+	Trace string
+}
+
+// NewConnector is the input of Create.
+type NewConnector struct {
+	Name   string
+	Config map[string]string
+}
+
+// ConnectorPlugin is a connector class offered by the platform.
+type ConnectorPlugin struct {
+	Class string
+	Type  string
+}
+
+// ConnectorDefinition is what a plugin says about its settings.
+type ConnectorDefinition struct {
+	Class string
+	Type  string
+	// Sensitive are the settings of type PASSWORD.
+	Sensitive []string
+	// Required are the settings without a default that must be given.
+	Required []string
+	Settings []ConnectorSetting
+}
+
+// ConnectorSetting describes one setting of a plugin.
+type ConnectorSetting struct {
+	Name          string
+	Type          string
+	Required      bool
+	Default       string
+	Documentation string
+	DisplayName   string
+	Recommended   []string
+}
+
+// ConnectorService manages a business unit's fully-managed connectors,
+// named "{prefix}{identifier}-connector". Writes need the Developer role
+// (InsufficientRole) and a writable stage (ReadOnlyEnvironment).
+type ConnectorService interface {
+	List(ctx context.Context, bu, stage string, q ListQuery) (Page[Connector], error)
+	// Get errors: NotFound, InvalidParameter.
+	Get(ctx context.Context, bu, stage, name string, showConfig bool) (Connector, error)
+	Plugins(ctx context.Context, bu, stage string) ([]ConnectorPlugin, error)
+	// Definition errors: NotFound (no such class).
+	Definition(ctx context.Context, bu, stage, class string) (ConnectorDefinition, error)
+	// Create validates the configuration with its plugin; problems come
+	// back as one InvalidParameter per setting ("config.<key>").
+	// Errors: AlreadyExists too.
+	Create(ctx context.Context, bu, stage string, in NewConnector) (Connector, error)
+	// Update replaces the configuration; a masked secret keeps the stored
+	// one. Errors: as Create, and NotFound.
+	Update(ctx context.Context, bu, stage, name string, config map[string]string) (Connector, error)
+	Delete(ctx context.Context, bu, stage, name string) error
+	Pause(ctx context.Context, bu, stage, name string) error
+	Resume(ctx context.Context, bu, stage, name string) error
+	Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error
+}

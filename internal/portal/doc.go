@@ -1,0 +1,14 @@
+// Package portal is the contract below both front doors (the HTML pages in
+// handlers/ and the JSON API in api/) and the views: the domain types they
+// show, the typed error every operation returns, and one interface per
+// service. The services in internal/service implement the interfaces;
+// the doors import this package (and internal/auth) and nothing below it,
+// which a test in cmd/portal enforces.
+//
+// Every service method takes the caller from its context
+// (WithPrincipal) and checks access before anything else, failing closed
+// with Unauthenticated when no principal is present. Besides the kinds
+// named on each method, any method may return Unauthenticated, NotFound
+// (the business unit or stage does not exist or the caller has no role
+// there), RateLimited, UpstreamUnavailable, UpstreamTimeout and Internal.
+package portal

@@ -1,0 +1,175 @@
+package portal
+
+import (
+	"context"
+	"time"
+)
+
+// Resource kinds a role binding can scope.
+const (
+	ResourceCluster         = "cluster"
+	ResourceTopic           = "topic"
+	ResourceGroup           = "group"
+	ResourceTransactionalID = "transactional-id"
+	ResourceSubject         = "subject"
+)
+
+// RoleBinding grants a role on a resource pattern; Pattern ends with "*"
+// for a prefix and is empty for the cluster itself.
+type RoleBinding struct {
+	ID       string
+	Role     string
+	Resource string
+	Pattern  string
+	// CRN is the binding's full Confluent resource name pattern.
+	CRN string
+}
+
+// AccountType is a kind of service account or identity pool; it selects
+// the role bindings applied, all scoped to the business unit's prefix.
+type AccountType struct {
+	Name        string
+	Description string
+}
+
+// AccountTypes lists the types, in the order pages offer them.
+func AccountTypes() []AccountType {
+	return []AccountType{
+		{"producer", "Writes to the unit's topics: Operator on the cluster; DeveloperRead and DeveloperWrite on its topics and transactional ids; DeveloperRead on its consumer groups and subjects."},
+		{"consumer", "Reads the unit's topics: Operator on the cluster; DeveloperRead on its topics, consumer groups and subjects."},
+		{"stream-processor", "Kafka Streams or Flink applications: what a producer and a consumer have, plus DeveloperManage on the unit's topics (internal topics) and DeveloperWrite on its subjects."},
+		{"metrics", "Monitoring: MetricsViewer on the cluster, nothing on data."},
+	}
+}
+
+// ServiceAccount is a service account as the portal shows it.
+type ServiceAccount struct {
+	ID          string
+	Name        string
+	Identifier  string
+	Type        string
+	Description string
+	// RoleBindings are filled on reads of one account and on creation.
+	RoleBindings []RoleBinding
+}
+
+// NewServiceAccount is one account to create.
+type NewServiceAccount struct {
+	Name        string
+	Type        string
+	Description string
+}
+
+// BulkResult is the outcome of one item of a bulk create: the account
+// created, or the error it would have had alone (ALREADY_EXISTS, ...).
+type BulkResult struct {
+	Index int
+	Item  *ServiceAccount
+	Error *Error
+}
+
+// Bulk job states.
+const (
+	JobRunning = "running"
+	JobDone    = "done"
+	// JobFailed: the batch stopped before every item was tried (the
+	// replica running it died, or it ran out of time); Results say what
+	// was done.
+	JobFailed = "failed"
+)
+
+// BulkJob is a bulk create running in the background, readable by whoever
+// started it (and platform admins) until it expires.
+type BulkJob struct {
+	ID    string
+	BU    string
+	Stage string
+	// Owner is the subject of the principal who started it.
+	Owner string
+	Items []NewServiceAccount
+	// Results are by index; nil while an item is pending.
+	Results  []*BulkResult
+	State    string
+	Error    string
+	Created  time.Time
+	Finished time.Time
+}
+
+// Done counts the items with an outcome.
+func (j BulkJob) Done() int {
+	n := 0
+	for _, r := range j.Results {
+		if r != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// AccountService manages a business unit's service accounts. Reads are
+// for every role; creating needs the Admin role (InsufficientRole), and
+// in a read-only stage Admins bypass the rule.
+type AccountService interface {
+	List(ctx context.Context, bu, stage string, q ListQuery) (Page[ServiceAccount], error)
+	// Get returns an account with its role bindings. Errors: NotFound.
+	Get(ctx context.Context, bu, stage, id string) (ServiceAccount, error)
+	// Create creates an account and applies its type's role bindings.
+	// Errors: AlreadyExists, MissingParameter, InvalidParameter.
+	Create(ctx context.Context, bu, stage string, in NewServiceAccount) (ServiceAccount, error)
+	// StartBulk validates a batch (every bad item named as
+	// items[i].field, nothing created) and creates it in the background;
+	// it returns the job as it stands after at most wait. Errors:
+	// RateLimited when too many batches run.
+	StartBulk(ctx context.Context, bu, stage string, items []NewServiceAccount, wait time.Duration) (BulkJob, error)
+	// BulkJob returns a batch's progress, waiting up to wait for news.
+	// Errors: NotFound (unknown, expired, or started by someone else).
+	BulkJob(ctx context.Context, bu, stage, id string, wait time.Duration) (BulkJob, error)
+}
+
+// DefaultIdentityClaim names the claim that identifies a pool's members.
+const DefaultIdentityClaim = "claims.sub"
+
+// Pool is an identity pool as the portal shows it.
+type Pool struct {
+	ID            string
+	Name          string
+	Identifier    string
+	Type          string
+	Description   string
+	IdentityClaim string
+	Filter        string
+	State         string
+	RoleBindings  []RoleBinding
+}
+
+// NewPool is the input of Create.
+type NewPool struct {
+	Name          string
+	Type          string
+	Description   string
+	IdentityClaim string
+	Filter        string
+}
+
+// FilterResult is the outcome of testing a filter on sample claims.
+type FilterResult struct {
+	Matches bool
+	// Reason explains a non-match that comes from an evaluation error,
+	// such as a claim the token does not have.
+	Reason string
+}
+
+// PoolService manages a business unit's identity pools. Writes need the
+// Admin role.
+type PoolService interface {
+	List(ctx context.Context, bu, stage string, q ListQuery) (Page[Pool], error)
+	Get(ctx context.Context, bu, stage, id string) (Pool, error)
+	// Create checks the CEL filter before anything goes upstream.
+	// Errors: InvalidParameter on filter (with the position), AlreadyExists.
+	Create(ctx context.Context, bu, stage string, in NewPool) (Pool, error)
+	UpdateFilter(ctx context.Context, bu, stage, id, filter string) (Pool, error)
+	Delete(ctx context.Context, bu, stage, id string) error
+	// TestFilter evaluates a filter on sample claims; it changes nothing,
+	// so every role may call it.
+	TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (FilterResult, error)
+}

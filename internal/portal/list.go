@@ -1,0 +1,28 @@
+package portal
+
+// Paging limits shared by every list.
+const (
+	DefaultPageSize = 100
+	MaxPageSize     = 1000
+)
+
+// ListQuery selects one page of a list sorted by name.
+type ListQuery struct {
+	// PageSize is the number of items wanted; 0 means DefaultPageSize.
+	PageSize int
+	// PageToken continues after the page that returned it.
+	PageToken string
+	// Search keeps items whose name contains it, ignoring case.
+	Search string
+	// Descending sorts from Z to A.
+	Descending bool
+}
+
+// Page is one page of a list.
+type Page[T any] struct {
+	Items []T
+	// NextPageToken fetches the next page; empty on the last page.
+	NextPageToken string
+	// Total counts the items matching the query on every page.
+	Total int
+}

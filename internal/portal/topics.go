@@ -1,0 +1,145 @@
+package portal
+
+import (
+	"context"
+	"time"
+)
+
+// Topic limits.
+const (
+	MinPartitions = 1
+	MaxPartitions = 100
+)
+
+// Topic is a topic as a list shows it.
+type Topic struct {
+	Name string
+	// Identifier is the name without its scope prefix.
+	Identifier string
+	// BusinessUnit owns the topic by the naming convention; empty when the
+	// topic is outside the convention (only a whole-cluster view shows those).
+	BusinessUnit      string
+	Partitions        int
+	OutsideConvention bool
+}
+
+// Partition describes one partition of a topic.
+type Partition struct {
+	ID       int
+	Leader   int
+	Replicas []int
+	ISR      []int
+}
+
+// TopicDetail is a topic with its settings.
+type TopicDetail struct {
+	Topic
+	ReplicationFactor int
+	// Config holds the settings overridden on the topic.
+	Config map[string]string
+	// Defaults holds every other setting with its inherited value; only
+	// filled when asked for.
+	Defaults      map[string]string
+	PartitionList []Partition
+}
+
+// NewTopic is the input of Create.
+type NewTopic struct {
+	Name       string
+	Partitions *int
+	Config     map[string]string
+}
+
+// TopicState is the input of Replace: the desired partition count and the
+// full set of overrides of editable settings.
+type TopicState struct {
+	Partitions *int
+	Config     map[string]string
+	// ConfigGiven distinguishes an absent config from an empty one.
+	ConfigGiven bool
+}
+
+// TopicPatch is the input of Patch: a nil value resets a setting.
+type TopicPatch struct {
+	Partitions *int
+	Config     map[string]*string
+}
+
+// TopicService manages a business unit's Kafka topics. Names may be given
+// as identifiers or full names; a Super Admin viewing the main unit of a
+// shared landing zone sees and addresses the whole cluster.
+type TopicService interface {
+	// List returns one page of the unit's topics. Errors: InvalidParameter
+	// (page_size, page_token, search).
+	List(ctx context.Context, bu, stage string, q ListQuery) (Page[Topic], error)
+	// Get returns a topic with its overrides, and with every inherited
+	// setting when includeDefaults is set. Errors: NotFound, InvalidParameter.
+	Get(ctx context.Context, bu, stage, name string, includeDefaults bool) (TopicDetail, error)
+	// Create creates a topic named by the convention. Errors:
+	// InsufficientRole, ReadOnlyEnvironment, MissingParameter and
+	// InvalidParameter (one per field), AlreadyExists.
+	Create(ctx context.Context, bu, stage string, in NewTopic) (TopicDetail, error)
+	// Replace sets the partition count and the full set of overrides.
+	// Errors: as Create, and NotFound.
+	Replace(ctx context.Context, bu, stage, name string, in TopicState) (TopicDetail, error)
+	// Patch merges changes: given settings are set, nil ones reset.
+	// Errors: as Replace.
+	Patch(ctx context.Context, bu, stage, name string, in TopicPatch) (TopicDetail, error)
+	// Delete deletes a topic and its data. Errors: InsufficientRole,
+	// ReadOnlyEnvironment, NotFound.
+	Delete(ctx context.Context, bu, stage, name string) error
+}
+
+// ClusterMetrics summarises the cluster of a scope.
+type ClusterMetrics struct {
+	ClusterID string
+	Brokers   int
+	// Topics and Partitions count the whole cluster.
+	Topics     int
+	Partitions int
+	// UnitTopics and UnitPartitions count what the scope sees.
+	UnitTopics     int
+	UnitPartitions int
+	WholeCluster   bool
+	// Unavailable names metrics the upstream cannot give.
+	Unavailable []string
+}
+
+// PartitionMetrics are one partition's placement and offsets.
+type PartitionMetrics struct {
+	ID       int
+	Leader   int
+	Earliest int64
+	Latest   int64
+}
+
+// Messages is the number of records the partition retains.
+func (p PartitionMetrics) Messages() int64 { return p.Latest - p.Earliest }
+
+// Sample is one observation of a topic over time.
+type Sample struct {
+	At time.Time
+	// Produced is the sum of the partitions' latest offsets: every record
+	// ever written, so its growth is the topic's write rate.
+	Produced int64
+}
+
+// TopicMetrics describes a topic's partitions, offsets and growth.
+type TopicMetrics struct {
+	Topic      Topic
+	Partitions []PartitionMetrics
+	// Messages is the number of records retained.
+	Messages int64
+	Produced int64
+	Samples  []Sample
+	// SampleEvery is how often the portal samples a watched topic.
+	SampleEvery time.Duration
+	Unavailable []string
+}
+
+// MetricsService reads cluster and topic metrics; every role may.
+type MetricsService interface {
+	ClusterMetrics(ctx context.Context, bu, stage string) (ClusterMetrics, error)
+	// TopicMetrics errors: NotFound, InvalidParameter.
+	TopicMetrics(ctx context.Context, bu, stage, name string) (TopicMetrics, error)
+}
