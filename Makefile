@@ -2,7 +2,7 @@
 GO        ?= go
 PORT      ?= 8080
 TEMPL     := $(GO) tool templ
-STATICCHECK_VERSION := 2025.1.1
+STATICCHECK_VERSION := v0.8.2
 
 .PHONY: run test test-short bench lint generate templ css check-generated browser screenshots tools
 

@@ -108,9 +108,9 @@ type bulkJobJSON struct {
 	Results []bulkResultJSON `json:"results"`
 }
 
-// bulkWait is how long a bulk create may take before the API answers 202
-// with the job's location instead of its outcome.
-const bulkWait = 3 * time.Second
+// DefaultBulkWait is how long a bulk create may take before the API
+// answers 202 with the job's location instead of its outcome.
+const DefaultBulkWait = 3 * time.Second
 
 func bulkJobOut(j portal.BulkJob) bulkJobJSON {
 	out := bulkJobJSON{ID: j.ID, State: j.State, Total: len(j.Items), Done: j.Done(), Error: j.Error,
@@ -132,7 +132,7 @@ func bulkJobOut(j portal.BulkJob) bulkJobJSON {
 	return out
 }
 
-// bulkCreateAccounts starts a batch; one that finishes within bulkWait is
+// bulkCreateAccounts starts a batch; one that finishes within the bulk wait is
 // answered 200 with every outcome, a longer one 202 with its location.
 func (a *API) bulkCreateAccounts(c echo.Context) error {
 	var in struct {
@@ -146,7 +146,7 @@ func (a *API) bulkCreateAccounts(c echo.Context) error {
 		items[i] = it.input()
 	}
 	bu, stage := c.Param("bu"), c.Param("stage")
-	job, err := a.accounts.StartBulk(c.Request().Context(), bu, stage, items, bulkWait)
+	job, err := a.accounts.StartBulk(c.Request().Context(), bu, stage, items, a.bulkWait)
 	if err != nil {
 		return err
 	}

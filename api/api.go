@@ -4,10 +4,12 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -34,6 +36,9 @@ type Options struct {
 	Verifier   TokenVerifier
 	Docs       *Docs
 	Logger     *slog.Logger
+	// BulkWait bounds how long a bulk create is waited for before 202;
+	// DefaultBulkWait when zero.
+	BulkWait time.Duration
 }
 
 // API is the JSON front door.
@@ -48,12 +53,14 @@ type API struct {
 	verifier   TokenVerifier
 	docs       *Docs
 	log        *slog.Logger
+	bulkWait   time.Duration
 }
 
 // New returns the API.
 func New(o Options) *API {
 	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger}
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
+		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
 }
 
 // IsAPIPath reports whether a request path belongs to the JSON front door,

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -90,10 +91,19 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 	ctx := c.Request().Context()
 	f := views.ConnectorForm{Prefix: p.Context.Prefix, Class: class, Errors: map[string]string{},
 		Cancel: p.Context.Path("connectors"), Action: p.Context.Path("connectors"), ClassURL: p.Context.Path("connectors", "new")}
-	f.Classes, _ = h.connectors.Plugins(ctx, p.Context.BU, p.Context.Stage)
+	classes, err := h.connectors.Plugins(ctx, p.Context.BU, p.Context.Stage)
+	if err != nil {
+		// The form still works with a class typed by hand; say why the
+		// list is empty rather than pretend there are no classes.
+		f.ClassesError = "The connector classes could not be listed: " + explain(err, requestid.From(ctx)).message
+	}
+	f.Classes = classes
 	var def *portal.ConnectorDefinition
 	if class != "" {
-		if d, err := h.connectors.Definition(ctx, p.Context.BU, p.Context.Stage, class); err == nil {
+		d, err := h.connectors.Definition(ctx, p.Context.BU, p.Context.Stage, class)
+		if err != nil {
+			f.Errors["config.connector.class"] = "The settings of " + class + " could not be read: " + explain(err, requestid.From(ctx)).message
+		} else {
 			def = &d
 		}
 	}

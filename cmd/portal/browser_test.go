@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -127,7 +128,10 @@ func (b *browser) screenshot(name string) {
 	var buf []byte
 	// The viewport as a person sees it (a full-page capture would draw the
 	// fixed sidebar cut short), after htmx's class swaps settle.
-	b.run(chromedp.Evaluate(`window.scrollTo(0, 0)`, nil), chromedp.Sleep(100*time.Millisecond), chromedp.CaptureScreenshot(&buf))
+	b.run(chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
+		chromedp.Evaluate(`new Promise(function(r){requestAnimationFrame(function(){requestAnimationFrame(r)})})`, nil,
+			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+		chromedp.CaptureScreenshot(&buf))
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
 		b.t.Fatal(err)
 	}
@@ -146,6 +150,15 @@ func (b *browser) visible(sel string) bool {
 	var hidden bool
 	b.run(chromedp.Evaluate(`(function(){var e=document.querySelector(`+strconvQuote(sel)+`);return !e||e.offsetParent===null||e.classList.contains("hidden")})()`, &hidden))
 	return !hidden
+}
+
+// shown waits (up to five seconds) for sel to be visible.
+func (b *browser) shown(sel string) bool {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	js := `(function(){var e=document.querySelector(` + strconvQuote(sel) + `);return !!e&&e.offsetParent!==null&&!e.classList.contains("hidden")})()`
+	return chromedp.Run(ctx, chromedp.Poll(js, nil, chromedp.WithPollingInterval(20*time.Millisecond))) == nil
 }
 
 func (b *browser) location() string {
@@ -192,8 +205,7 @@ func TestBrowserCarol(t *testing.T) {
 	// Auto reload off: a change only marks the Reload button.
 	b.run(chromedp.Click("#auto-reload", chromedp.ByID))
 	b.choose("context-stage", "dev")
-	time.Sleep(300 * time.Millisecond)
-	if !b.visible("#reload-dot") {
+	if !b.shown("#reload-dot") {
 		t.Error("no dot on Reload after a change with Auto reload off")
 	}
 	if stage := b.attr("#page", "data-stage"); stage != "qas" {

@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -12,7 +15,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/oauth2/clientcredentials"
 
@@ -28,6 +33,9 @@ type testPortal struct {
 	url    string
 	app    *app
 	tokens *tokenCache
+	// sessionSkew moves the clock of browser sessions forward, so that
+	// tests can reach token expiry without waiting for it.
+	sessionSkew *atomic.Int64
 }
 
 // tokenCache keeps one access token per demo user.
@@ -55,7 +63,8 @@ func startPortal(t testing.TB, tweak func(*config.Config)) *testPortal {
 	if os.Getenv("PORTAL_TEST_LOG") != "" {
 		log = newLogger(os.Stderr, true, os.Getenv("PORTAL_TEST_LOG"))
 	}
-	p, err := assemble(cfg, log)
+	tp := &testPortal{t: t, url: cfg.BaseURL, tokens: &tokenCache{m: map[string]string{}}, sessionSkew: new(atomic.Int64)}
+	p, err := assemble(cfg, log, hooks{sessionClock: func() time.Time { return time.Now().Add(time.Duration(tp.sessionSkew.Load())) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +82,8 @@ func startPortal(t testing.TB, tweak func(*config.Config)) *testPortal {
 		<-done
 		p.Close()
 	})
-	return &testPortal{t: t, url: cfg.BaseURL, app: p, tokens: &tokenCache{m: map[string]string{}}}
+	tp.app = p
+	return tp
 }
 
 var (
@@ -91,7 +101,7 @@ func sharedPortal(t *testing.T) *testPortal {
 		shared.t = nil
 		stopShared = rec.run
 	})
-	return &testPortal{t: t, url: shared.url, app: shared.app, tokens: shared.tokens}
+	return &testPortal{t: t, url: shared.url, app: shared.app, tokens: shared.tokens, sessionSkew: shared.sessionSkew}
 }
 
 // cleanupRecorder keeps cleanups for TestMain to run once all tests end.
@@ -256,4 +266,50 @@ func wantError(t testing.TB, r response, status int, items ...string) map[string
 
 func statusName(code int) string {
 	return strings.ToUpper(strings.ReplaceAll(http.StatusText(code), " ", "_"))
+}
+
+// suffix is a short random tag; tests on the shared portal add it to the
+// names they create, so that runs (go test -count=N) and parallel tests
+// never meet each other's resources.
+func suffix() string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// removeAfter deletes an API resource (as a platform admin) when the test
+// ends, whatever became of it; a resource already gone is fine.
+func (tp *testPortal) removeAfter(path string) {
+	t := tp.t
+	t.Cleanup(func() {
+		r := tp.call("DELETE", path, "frank", nil)
+		if r.status != http.StatusNoContent && r.status != http.StatusNotFound {
+			t.Errorf("cleanup of %s: %d %s", path, r.status, r.body)
+		}
+	})
+}
+
+// removeSubject deletes every version of a subject for good, as a platform
+// admin: softly first, as the registry requires.
+func (tp *testPortal) removeSubject(base, subject string) {
+	r := tp.call("GET", base+"/schema/"+subject+"/versions", "frank", nil)
+	if r.status == http.StatusNotFound {
+		return
+	}
+	var list struct {
+		Items []struct {
+			Version int `json:"version"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(r.body, &list); err != nil {
+		tp.t.Errorf("cleanup of %s: %d %s", subject, r.status, r.body)
+		return
+	}
+	for _, v := range list.Items {
+		path := fmt.Sprintf("%s/schema/%s/%d", base, subject, v.Version)
+		tp.call("DELETE", path, "frank", nil)
+		if r := tp.call("DELETE", path+"?permanent=true", "frank", nil); r.status != http.StatusNoContent {
+			tp.t.Errorf("cleanup of %s: %d %s", path, r.status, r.body)
+		}
+	}
 }

@@ -95,7 +95,7 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
-	p, err := assemble(cfg, log)
+	p, err := assemble(cfg, log, hooks{})
 	if err != nil {
 		l.Close()
 		return err

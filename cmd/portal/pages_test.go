@@ -199,14 +199,18 @@ func TestFormsCSRFAndValidation(t *testing.T) {
 	w := tp.webClient(t)
 	w.signIn("carol")
 	w.get("/scada/qas/topics/new")
+	sfx := suffix()
+	made, hxMade := "form-made-"+sfx, "htmx-made-"+sfx
+	tp.removeAfter("/api/v1/scada/qas/topic/" + made)
+	tp.removeAfter("/api/v1/scada/qas/topic/" + hxMade)
 
-	if r := w.post("/scada/qas/topics", url.Values{"name": {"csrf-less"}, "_csrf": {"wrong"}}); r.status != http.StatusForbidden {
+	if r := w.post("/scada/qas/topics", url.Values{"name": {"csrf-less-" + sfx}, "_csrf": {"wrong"}}); r.status != http.StatusForbidden {
 		t.Errorf("wrong CSRF token: %d", r.status)
 	}
-	if r := w.post("/scada/qas/topics", url.Values{"name": {"cross-site"}}, "Sec-Fetch-Site", "cross-site"); r.status != http.StatusForbidden {
+	if r := w.post("/scada/qas/topics", url.Values{"name": {"cross-site-" + sfx}}, "Sec-Fetch-Site", "cross-site"); r.status != http.StatusForbidden {
 		t.Errorf("cross-site post: %d", r.status)
 	}
-	if r := tp.call("GET", "/api/v1/scada/qas/topic/cross-site", "carol", nil); r.status != 404 {
+	if r := tp.call("GET", "/api/v1/scada/qas/topic/cross-site-"+sfx, "carol", nil); r.status != 404 {
 		t.Errorf("a refused post created a topic: %d", r.status)
 	}
 
@@ -223,8 +227,8 @@ func TestFormsCSRFAndValidation(t *testing.T) {
 		t.Error("the form lost what was typed")
 	}
 
-	ok := w.post("/scada/qas/topics", url.Values{"name": {"Form Made"}, "partitions_count": {"2"}, "config.retention.ms": {"3600000"}})
-	if ok.status != 200 || !strings.HasSuffix(ok.url, "/scada/qas/topic/edh-shared-scada-qas-form-made") || !strings.Contains(ok.body, "Topic edh-shared-scada-qas-form-made created.") {
+	ok := w.post("/scada/qas/topics", url.Values{"name": {"Form Made " + sfx}, "partitions_count": {"2"}, "config.retention.ms": {"3600000"}})
+	if ok.status != 200 || !strings.HasSuffix(ok.url, "/scada/qas/topic/edh-shared-scada-qas-"+made) || !strings.Contains(ok.body, "Topic edh-shared-scada-qas-"+made+" created.") {
 		t.Fatalf("create: %d %s", ok.status, ok.url)
 	}
 	if !strings.Contains(ok.body, `data-setting="retention.ms" data-override="true"`) {
@@ -232,30 +236,30 @@ func TestFormsCSRFAndValidation(t *testing.T) {
 	}
 
 	// htmx posts get the toast and the next location in headers.
-	hx := w.post("/scada/qas/topics", url.Values{"name": {"htmx-made"}}, "HX-Request", "true", "HX-Target", "topic-form")
-	if hx.status != 200 || !strings.Contains(hx.header.Get("HX-Location"), `"path":"/scada/qas/topic/edh-shared-scada-qas-htmx-made"`) ||
+	hx := w.post("/scada/qas/topics", url.Values{"name": {hxMade}}, "HX-Request", "true", "HX-Target", "topic-form")
+	if hx.status != 200 || !strings.Contains(hx.header.Get("HX-Location"), `"path":"/scada/qas/topic/edh-shared-scada-qas-`+hxMade+`"`) ||
 		!strings.Contains(hx.header.Get("HX-Trigger"), "created") {
 		t.Errorf("htmx create: %d %v", hx.status, hx.header)
 	}
-	dup := w.post("/scada/qas/topics", url.Values{"name": {"htmx-made"}}, "HX-Request", "true", "HX-Target", "topic-form")
+	dup := w.post("/scada/qas/topics", url.Values{"name": {hxMade}}, "HX-Request", "true", "HX-Target", "topic-form")
 	if dup.status != http.StatusUnprocessableEntity || !strings.Contains(dup.body, "already exists") || strings.Contains(dup.body, "<html") {
 		t.Errorf("htmx duplicate: %d %.200s", dup.status, dup.body)
 	}
 
-	edit := w.post("/scada/qas/topic/edh-shared-scada-qas-form-made/edit", url.Values{"partitions_count": {"1"}})
+	edit := w.post("/scada/qas/topic/edh-shared-scada-qas-"+made+"/edit", url.Values{"partitions_count": {"1"}})
 	if edit.status != http.StatusUnprocessableEntity || !strings.Contains(edit.body, "cannot remove partitions") {
 		t.Errorf("partition decrease: %d", edit.status)
 	}
-	edit = w.post("/scada/qas/topic/edh-shared-scada-qas-form-made/edit", url.Values{"partitions_count": {"3"}, "config.cleanup.policy": {"compact"}})
+	edit = w.post("/scada/qas/topic/edh-shared-scada-qas-"+made+"/edit", url.Values{"partitions_count": {"3"}, "config.cleanup.policy": {"compact"}})
 	if edit.status != 200 || !strings.Contains(edit.body, "saved") || strings.Contains(edit.body, `data-setting="retention.ms"`) {
 		t.Errorf("edit: %d", edit.status)
 	}
 
-	wrong := w.post("/scada/qas/topic/edh-shared-scada-qas-form-made/delete", url.Values{"confirm": {"something-else"}})
-	if wrong.status != http.StatusUnprocessableEntity || !strings.Contains(wrong.body, "Type form-made exactly") {
+	wrong := w.post("/scada/qas/topic/edh-shared-scada-qas-"+made+"/delete", url.Values{"confirm": {"something-else"}})
+	if wrong.status != http.StatusUnprocessableEntity || !strings.Contains(wrong.body, "Type "+made+" exactly") {
 		t.Errorf("delete without confirmation: %d", wrong.status)
 	}
-	del := w.post("/scada/qas/topic/edh-shared-scada-qas-form-made/delete", url.Values{"confirm": {"form-made"}})
+	del := w.post("/scada/qas/topic/edh-shared-scada-qas-"+made+"/delete", url.Values{"confirm": {made}})
 	if del.status != 200 || !strings.HasSuffix(del.url, "/scada/qas/topics") || !strings.Contains(del.body, "deleted") {
 		t.Errorf("delete: %d %s", del.status, del.url)
 	}
@@ -333,15 +337,15 @@ func TestContextNavigationWithoutJavaScript(t *testing.T) {
 	}
 }
 
-// TestSessionRenewal uses access tokens that live two seconds: pages keep
-// working across several expiries because the session renews them with
-// the refresh token.
+// TestSessionRenewal moves the sessions' clock past the access token's
+// expiry three times: pages keep working because the session renews the
+// token with the refresh token each time.
 func TestSessionRenewal(t *testing.T) {
-	tp := startPortal(t, func(c *config.Config) { c.DevIDP.AccessTokenLifetime = 2 * time.Second })
+	tp := startPortal(t, func(c *config.Config) { c.DevIDP.AccessTokenLifetime = 2 * time.Minute })
 	w := tp.webClient(t)
 	w.signIn("carol")
 	for i := 0; i < 3; i++ {
-		time.Sleep(1200 * time.Millisecond)
+		tp.sessionSkew.Add(int64(3 * time.Minute))
 		if r := w.get("/scada/dev/topics"); r.status != 200 || !strings.Contains(r.body, `id="topic-results"`) {
 			t.Fatalf("page %d after renewal: %d\n%.300s", i, r.status, r.body)
 		}

@@ -52,8 +52,14 @@ func (p *app) Close() {
 	}
 }
 
+// hooks change how the portal is assembled, for tests.
+type hooks struct {
+	// sessionClock replaces the clock of browser sessions (token renewal).
+	sessionClock func() time.Time
+}
+
 // assemble builds the portal from a validated configuration.
-func assemble(cfg *config.Config, log *slog.Logger) (_ *app, err error) {
+func assemble(cfg *config.Config, log *slog.Logger, h hooks) (_ *app, err error) {
 	ten, err := cfg.Tenancy()
 	if err != nil {
 		return nil, err
@@ -95,7 +101,7 @@ func assemble(cfg *config.Config, log *slog.Logger) (_ *app, err error) {
 		RedirectURL: cfg.BaseURL + "/auth/callback", Scopes: cfg.Identity.Scopes,
 	})
 	sessions := auth.NewSessions(auth.SessionOptions{
-		Secrets: sessionSecrets(cfg), MaxAge: cfg.Session.MaxAge, Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login,
+		Secrets: sessionSecrets(cfg), MaxAge: cfg.Session.MaxAge, Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login, Logger: log, Clock: h.sessionClock,
 	})
 	pages := handlers.New(handlers.Options{
 		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 
@@ -22,6 +23,7 @@ type Verifier struct {
 	issuers     []string
 	groupsClaim string
 	resolver    *access.Resolver
+	now         func() time.Time
 
 	once     sync.Mutex
 	verifier *oidc.IDTokenVerifier
@@ -34,13 +36,15 @@ type VerifierOptions struct {
 	AcceptedIssuers []string
 	GroupsClaim     string
 	Resolver        *access.Resolver
+	// Clock tells the time for expiry checks; time.Now when nil.
+	Clock func() time.Time
 }
 
 // NewVerifier returns a verifier; discovery happens on first use.
 func NewVerifier(o VerifierOptions) *Verifier {
 	issuers := append([]string{o.Provider.Issuer()}, o.AcceptedIssuers...)
 	return &Verifier{provider: o.Provider, audience: o.Audience, issuers: issuers,
-		groupsClaim: o.GroupsClaim, resolver: o.Resolver}
+		groupsClaim: o.GroupsClaim, resolver: o.Resolver, now: clockOr(o.Clock)}
 }
 
 func (v *Verifier) tokenVerifier(ctx context.Context) (*oidc.IDTokenVerifier, error) {
@@ -54,7 +58,7 @@ func (v *Verifier) tokenVerifier(ctx context.Context) (*oidc.IDTokenVerifier, er
 		return nil, err
 	}
 	// The issuer is checked below against every accepted issuer.
-	v.verifier = prov.Verifier(&oidc.Config{ClientID: v.audience, SkipIssuerCheck: true})
+	v.verifier = prov.Verifier(&oidc.Config{ClientID: v.audience, SkipIssuerCheck: true, Now: v.now})
 	return v.verifier, nil
 }
 

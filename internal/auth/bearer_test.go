@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +18,11 @@ import (
 
 func verifier(t *testing.T, issuer, audience string, accepted ...string) *auth.Verifier {
 	t.Helper()
+	return verifierWithClock(t, issuer, audience, nil, accepted...)
+}
+
+func verifierWithClock(t *testing.T, issuer, audience string, clock func() time.Time, accepted ...string) *auth.Verifier {
+	t.Helper()
 	cfg, err := config.Dev(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +33,7 @@ func verifier(t *testing.T, issuer, audience string, accepted ...string) *auth.V
 	}
 	return auth.NewVerifier(auth.VerifierOptions{
 		Provider: auth.NewProvider(issuer, 5*time.Second), Audience: audience, AcceptedIssuers: accepted,
-		GroupsClaim: "groups", Resolver: access.NewResolver(ten, "platform-admins"),
+		GroupsClaim: "groups", Resolver: access.NewResolver(ten, "platform-admins"), Clock: clock,
 	})
 }
 
@@ -113,13 +119,14 @@ func TestVerifyRefusesBadTokens(t *testing.T) {
 
 func TestVerifyRefusesExpiredTokens(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, func(c *config.DevIDP) { c.AccessTokenLifetime = time.Second })
+	issuer := devidptest.Start(t, func(c *config.DevIDP) { c.AccessTokenLifetime = time.Minute })
 	tok := userToken(t, issuer, "carol")
-	v := verifier(t, issuer, "api://rms-portal")
+	var skew atomic.Int64
+	v := verifierWithClock(t, issuer, "api://rms-portal", func() time.Time { return time.Now().Add(time.Duration(skew.Load())) })
 	if _, err := v.Verify(ctx, tok); err != nil {
 		t.Fatalf("fresh token: %v", err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	skew.Store(int64(61 * time.Second))
 	_, err := v.Verify(ctx, tok)
 	if !portal.Is(err, portal.Unauthenticated) || !strings.Contains(err.Error(), "expired") {
 		t.Errorf("expired token: %v", err)

@@ -97,3 +97,11 @@ func (p *Provider) AuthEndpoints(ctx context.Context) (string, string, error) {
 	}
 	return meta.AuthorizationEndpoint, meta.TokenEndpoint, nil
 }
+
+// clockOr is the clock to use: c, or the real one.
+func clockOr(c func() time.Time) func() time.Time {
+	if c == nil {
+		return time.Now
+	}
+	return c
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/gob"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -54,6 +55,8 @@ type Sessions struct {
 	maxAge  time.Duration
 	renewIn time.Duration
 	secure  bool
+	log     *slog.Logger
+	now     func() time.Time
 }
 
 // SessionOptions configure Sessions.
@@ -64,6 +67,11 @@ type SessionOptions struct {
 	// Secure marks cookies Secure (the portal is served over HTTPS).
 	Secure bool
 	Login  *WebLogin
+	// Clock tells the time for token renewal; time.Now when nil.
+	Clock func() time.Time
+	// Logger receives failures that the person cannot act on (a session
+	// that could not be saved), with the request id.
+	Logger *slog.Logger
 }
 
 const (
@@ -80,7 +88,7 @@ func NewSessions(o SessionOptions) *Sessions {
 	codecs := codecsFromSecrets(o.Secrets[:1])
 	pending := codecs[0].(*securecookie.SecureCookie)
 	pending.MaxAge(600)
-	return &Sessions{store: store, pending: pending, login: o.Login, maxAge: o.MaxAge, renewIn: time.Minute, secure: o.Secure}
+	return &Sessions{store: store, pending: pending, login: o.Login, maxAge: o.MaxAge, renewIn: time.Minute, secure: o.Secure, log: o.Logger, now: clockOr(o.Clock)}
 }
 
 // Current returns the request's session, renewing its tokens when they are
@@ -93,7 +101,7 @@ func (s *Sessions) Current(w http.ResponseWriter, r *http.Request) (*Session, er
 	if gs.IsNew || !ok {
 		return nil, nil
 	}
-	if time.Until(sess.Expiry) > s.renewIn {
+	if sess.Expiry.Sub(s.now()) > s.renewIn {
 		return &sess, nil
 	}
 	v, err, _ := s.refresh.Do(sess.ID, func() (any, error) {
@@ -135,7 +143,7 @@ func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, g *Grant) (*Ses
 	}
 	sess := Session{
 		ID: gs.ID, Identity: g.Identity, AccessToken: g.AccessToken, RefreshToken: g.RefreshToken,
-		IDToken: g.IDToken, Expiry: g.Expiry, CSRF: randomString(), Started: time.Now(),
+		IDToken: g.IDToken, Expiry: g.Expiry, CSRF: randomString(), Started: s.now(),
 	}
 	gs.Values[sessionKey] = sess
 	return &sess, gs.Save(r, w)
@@ -154,7 +162,14 @@ func (s *Sessions) End(w http.ResponseWriter, r *http.Request) *Session {
 
 func (s *Sessions) end(w http.ResponseWriter, r *http.Request, gs *sessions.Session) {
 	gs.Options.MaxAge = -1
-	_ = gs.Save(r, w)
+	s.save(w, r, gs)
+}
+
+// save stores gs; a failure is logged, since the page can still be shown.
+func (s *Sessions) save(w http.ResponseWriter, r *http.Request, gs *sessions.Session) {
+	if err := gs.Save(r, w); err != nil && s.log != nil {
+		s.log.ErrorContext(r.Context(), "saving the session failed", "error", err)
+	}
 }
 
 // AddToast queues a message for the next page of the session.
@@ -164,7 +179,7 @@ func (s *Sessions) AddToast(w http.ResponseWriter, r *http.Request, t Toast) {
 		return
 	}
 	gs.AddFlash(t)
-	_ = gs.Save(r, w)
+	s.save(w, r, gs)
 }
 
 // TakeToasts returns and forgets the queued messages.
@@ -177,7 +192,7 @@ func (s *Sessions) TakeToasts(w http.ResponseWriter, r *http.Request) []Toast {
 	if len(flashes) == 0 {
 		return nil
 	}
-	_ = gs.Save(r, w)
+	s.save(w, r, gs)
 	out := make([]Toast, 0, len(flashes))
 	for _, f := range flashes {
 		if t, ok := f.(Toast); ok {

@@ -1,4 +1,4 @@
-package service
+package service_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 // topicOps are every topic operation, each with valid input, so that the
@@ -13,37 +15,37 @@ import (
 var topicOps = []struct {
 	name  string
 	write bool
-	run   func(ctx context.Context, s *Topics, stage string) error
+	run   func(ctx context.Context, s *service.Topics, stage string) error
 }{
-	{"list", false, func(ctx context.Context, s *Topics, st string) error {
+	{"list", false, func(ctx context.Context, s *service.Topics, st string) error {
 		_, err := s.List(ctx, "scada", st, portal.ListQuery{})
 		return err
 	}},
-	{"get", false, func(ctx context.Context, s *Topics, st string) error {
+	{"get", false, func(ctx context.Context, s *service.Topics, st string) error {
 		_, err := s.Get(ctx, "scada", st, "existing", true)
 		return err
 	}},
-	{"cluster metrics", false, func(ctx context.Context, s *Topics, st string) error {
+	{"cluster metrics", false, func(ctx context.Context, s *service.Topics, st string) error {
 		_, err := s.ClusterMetrics(ctx, "scada", st)
 		return err
 	}},
-	{"topic metrics", false, func(ctx context.Context, s *Topics, st string) error {
+	{"topic metrics", false, func(ctx context.Context, s *service.Topics, st string) error {
 		_, err := s.TopicMetrics(ctx, "scada", st, "existing")
 		return err
 	}},
-	{"create", true, func(ctx context.Context, s *Topics, st string) error {
+	{"create", true, func(ctx context.Context, s *service.Topics, st string) error {
 		_, err := s.Create(ctx, "scada", st, portal.NewTopic{Name: "fresh", Partitions: intp(2)})
 		return err
 	}},
-	{"replace", true, func(ctx context.Context, s *Topics, st string) error {
+	{"replace", true, func(ctx context.Context, s *service.Topics, st string) error {
 		_, err := s.Replace(ctx, "scada", st, "existing", portal.TopicState{Partitions: intp(2), Config: map[string]string{}, ConfigGiven: true})
 		return err
 	}},
-	{"patch", true, func(ctx context.Context, s *Topics, st string) error {
+	{"patch", true, func(ctx context.Context, s *service.Topics, st string) error {
 		_, err := s.Patch(ctx, "scada", st, "existing", portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
 		return err
 	}},
-	{"delete", true, func(ctx context.Context, s *Topics, st string) error {
+	{"delete", true, func(ctx context.Context, s *service.Topics, st string) error {
 		return s.Delete(ctx, "scada", st, "existing")
 	}},
 }
@@ -62,17 +64,17 @@ func TestTopicAccessMatrix(t *testing.T) {
 	for _, role := range access.Roles {
 		for _, stage := range []string{"dev", "run"} {
 			for _, op := range topicOps {
-				w := newWorld(t, "edh-shared-scada-"+stage+"-existing")
-				cluster := w.cluster("edh-shared", stage)
+				w := servicetest.New(t, "edh-shared-scada-"+stage+"-existing")
+				cluster := w.Cluster("edh-shared", stage)
 				want := topicPolicy[role][stage][map[bool]int{false: 0, true: 1}[op.write]]
-				err := op.run(as("scada", role), w.topics, stage)
+				err := op.run(servicetest.As("scada", role), w.Topics, stage)
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s %s in %s: refused: %v", role, op.name, stage, err)
 				case want != "" && portal.KindOf(err) != want:
 					t.Errorf("%s %s in %s: got %v, want %s", role, op.name, stage, err, want)
-				case want != "" && cluster.count() != 0:
-					t.Errorf("%s %s in %s: refused, yet %d upstream calls were made", role, op.name, stage, cluster.count())
+				case want != "" && cluster.Calls() != 0:
+					t.Errorf("%s %s in %s: refused, yet %d upstream calls were made", role, op.name, stage, cluster.Calls())
 				}
 			}
 		}
@@ -80,43 +82,43 @@ func TestTopicAccessMatrix(t *testing.T) {
 }
 
 func TestNoPrincipalFailsClosed(t *testing.T) {
-	w := newWorld(t, "edh-shared-scada-dev-existing")
+	w := servicetest.New(t, "edh-shared-scada-dev-existing")
 	for _, op := range topicOps {
-		err := op.run(context.Background(), w.topics, "dev")
+		err := op.run(context.Background(), w.Topics, "dev")
 		if !portal.Is(err, portal.Unauthenticated) {
 			t.Errorf("%s without a principal: %v", op.name, err)
 		}
 	}
-	if n := w.cluster("edh-shared", "dev").count(); n != 0 {
+	if n := w.Cluster("edh-shared", "dev").Calls(); n != 0 {
 		t.Errorf("%d upstream calls without a principal", n)
 	}
 }
 
 func TestUnknownScopes(t *testing.T) {
-	w := newWorld(t)
-	ctx := as("scada", portal.Admin)
-	_, err := w.topics.List(ctx, "nope", "dev", portal.ListQuery{})
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	_, err := w.Topics.List(ctx, "nope", "dev", portal.ListQuery{})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Kind != portal.NotFound || ps[0].Field != "bu" {
 		t.Errorf("unknown unit: %v", err)
 	}
 	// A real unit in which the caller has no role looks the same.
-	_, err2 := w.topics.List(ctx, "crm", "dev", portal.ListQuery{})
+	_, err2 := w.Topics.List(ctx, "crm", "dev", portal.ListQuery{})
 	if err2 == nil || err2.Error() != `NOT_FOUND (bu): business unit "crm" not found` {
 		t.Errorf("unit without a role: %v", err2)
 	}
-	_, err = w.topics.List(ctx, "scada", "prod", portal.ListQuery{})
+	_, err = w.Topics.List(ctx, "scada", "prod", portal.ListQuery{})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "stage" || ps[0].Message != `stage "prod" not found; stages are dev, qas, run` {
 		t.Errorf("unknown stage: %v", err)
 	}
 }
 
 func TestWritesAreAudited(t *testing.T) {
-	w := newWorld(t)
-	if _, err := w.topics.Create(as("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"}); err != nil {
+	w := servicetest.New(t)
+	if _, err := w.Topics.Create(servicetest.As("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	_, _ = w.topics.Create(as("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"})
-	ev := w.audit.Recent()
+	_, _ = w.Topics.Create(servicetest.As("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"})
+	ev := w.Audit.Recent()
 	if len(ev) != 2 || ev[0].Outcome != "ALREADY_EXISTS" || ev[1].Outcome != "ok" ||
 		ev[1].Resource != "edh-shared-scada-dev-a" || ev[1].Action != "topic.create" || ev[1].Scope != "scada/dev" {
 		t.Errorf("audit %+v", ev)

@@ -1,4 +1,4 @@
-package service
+package service_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 // identityPolicy: reads for every role of the unit, changes for Admins
@@ -23,14 +24,14 @@ var identityPolicy = map[portal.Role]map[string][2]portal.Kind{
 
 const goodFilter = `claims.aud == "confluent" && claims.sub.startsWith("ci-")`
 
-func seedIdentity(t *testing.T, w *world, stage string) (saID, poolID string) {
+func seedIdentity(t *testing.T, w *servicetest.World, stage string) (saID, poolID string) {
 	t.Helper()
-	ctx := as("scada", portal.SuperAdmin)
-	sa, err := w.accounts.Create(ctx, "scada", stage, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
+	ctx := servicetest.As("scada", portal.SuperAdmin)
+	sa, err := w.Accounts.Create(ctx, "scada", stage, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.pools.Create(ctx, "scada", stage, portal.NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
+	p, err := w.Pools.Create(ctx, "scada", stage, portal.NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,59 +41,59 @@ func seedIdentity(t *testing.T, w *world, stage string) (saID, poolID string) {
 func TestIdentityAccessMatrix(t *testing.T) {
 	for _, role := range access.Roles {
 		for _, stage := range []string{"dev", "run"} {
-			w := newWorld(t)
+			w := servicetest.New(t)
 			saID, poolID := seedIdentity(t, w, stage)
 			ops := []op{
-				{"list accounts", false, func(ctx context.Context, w *world, st string) error {
-					_, err := w.accounts.List(ctx, "scada", st, portal.ListQuery{})
+				{"list accounts", false, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Accounts.List(ctx, "scada", st, portal.ListQuery{})
 					return err
 				}},
-				{"get account", false, func(ctx context.Context, w *world, st string) error {
-					_, err := w.accounts.Get(ctx, "scada", st, saID)
+				{"get account", false, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Accounts.Get(ctx, "scada", st, saID)
 					return err
 				}},
-				{"list pools", false, func(ctx context.Context, w *world, st string) error {
-					_, err := w.pools.List(ctx, "scada", st, portal.ListQuery{})
+				{"list pools", false, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Pools.List(ctx, "scada", st, portal.ListQuery{})
 					return err
 				}},
-				{"get pool", false, func(ctx context.Context, w *world, st string) error {
-					_, err := w.pools.Get(ctx, "scada", st, poolID)
+				{"get pool", false, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Pools.Get(ctx, "scada", st, poolID)
 					return err
 				}},
-				{"test filter", false, func(ctx context.Context, w *world, st string) error {
-					_, err := w.pools.TestFilter(ctx, "scada", st, goodFilter, map[string]any{"aud": "confluent", "sub": "ci-1"})
+				{"test filter", false, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Pools.TestFilter(ctx, "scada", st, goodFilter, map[string]any{"aud": "confluent", "sub": "ci-1"})
 					return err
 				}},
-				{"create account", true, func(ctx context.Context, w *world, st string) error {
-					_, err := w.accounts.Create(ctx, "scada", st, portal.NewServiceAccount{Name: "fresh", Type: "producer"})
+				{"create account", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Accounts.Create(ctx, "scada", st, portal.NewServiceAccount{Name: "fresh", Type: "producer"})
 					return err
 				}},
-				{"bulk create", true, func(ctx context.Context, w *world, st string) error {
-					_, err := w.accounts.BulkCreate(ctx, "scada", st, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}}, nil)
+				{"bulk create", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Accounts.BulkCreate(ctx, "scada", st, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}}, nil)
 					return err
 				}},
-				{"create pool", true, func(ctx context.Context, w *world, st string) error {
-					_, err := w.pools.Create(ctx, "scada", st, portal.NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
+				{"create pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Pools.Create(ctx, "scada", st, portal.NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
 					return err
 				}},
-				{"update filter", true, func(ctx context.Context, w *world, st string) error {
-					_, err := w.pools.UpdateFilter(ctx, "scada", st, poolID, `claims.aud == "other"`)
+				{"update filter", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Pools.UpdateFilter(ctx, "scada", st, poolID, `claims.aud == "other"`)
 					return err
 				}},
-				{"delete pool", true, func(ctx context.Context, w *world, st string) error {
-					return w.pools.Delete(ctx, "scada", st, poolID)
+				{"delete pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					return w.Pools.Delete(ctx, "scada", st, poolID)
 				}},
 			}
 			for _, o := range ops {
 				want := identityPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
-				before := len(w.audit.Recent())
-				err := o.run(as("scada", role), w, stage)
+				before := len(w.Audit.Recent())
+				err := o.run(servicetest.As("scada", role), w, stage)
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
 				case want != "" && portal.KindOf(err) != want:
 					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
-				case want != "" && len(w.audit.Recent()) != before:
+				case want != "" && len(w.Audit.Recent()) != before:
 					t.Errorf("%s %s in %s: refused, yet something was written", role, o.name, stage)
 				}
 			}
@@ -109,9 +110,9 @@ func bindingSummary(bs []portal.RoleBinding) string {
 }
 
 func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
-	w := newWorld(t)
-	ctx := as("scada", portal.Admin)
-	sa, err := w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	sa, err := w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,46 +126,46 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	if got := bindingSummary(sa.RoleBindings); got != want {
 		t.Errorf("bindings:\n%s\nwant\n%s", got, want)
 	}
-	got, err := w.accounts.Get(as("scada", portal.Viewer), "scada", "dev", sa.ID)
+	got, err := w.Accounts.Get(servicetest.As("scada", portal.Viewer), "scada", "dev", sa.ID)
 	if summary := bindingSummary(got.RoleBindings); summary != want {
 		t.Errorf("bindings read back:\n%s", summary)
 	}
 	if err != nil || len(got.RoleBindings) != 7 || !strings.HasPrefix(got.RoleBindings[1].CRN, "crn://confluent.cloud/organization=org-test/environment=env-edh-shared-dev/cloud-cluster=lkc-edh-shared-dev/kafka=") {
 		t.Errorf("get: %+v %v", got, err)
 	}
-	if _, err := w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "pump feed", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "pump feed", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 	// Another unit does not see it.
-	if _, err := w.accounts.Get(as("crm", portal.Admin), "crm", "dev", sa.ID); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Accounts.Get(servicetest.As("crm", portal.Admin), "crm", "dev", sa.ID); !portal.Is(err, portal.NotFound) {
 		t.Errorf("crm reads scada's account: %v", err)
 	}
-	list, _ := w.accounts.List(as("crm", portal.Admin), "crm", "dev", portal.ListQuery{})
+	list, _ := w.Accounts.List(servicetest.As("crm", portal.Admin), "crm", "dev", portal.ListQuery{})
 	if len(list.Items) != 0 {
 		t.Errorf("crm lists %v", list.Items)
 	}
-	_, err = w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
+	_, err = w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
 	if got := problems(err); !strings.Contains(got, "INVALID_PARAMETER name") || !strings.Contains(got, "INVALID_PARAMETER description") {
 		t.Errorf("limits: %s", got)
 	}
 }
 
 func TestBulkCreate(t *testing.T) {
-	w := newWorld(t)
-	ctx := as("scada", portal.Admin)
-	if _, err := w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	if _, err := w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
 		t.Fatal(err)
 	}
 	// Any invalid item: nothing is created, each bad item is named.
-	before, _ := w.org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
-	_, err := w.accounts.BulkCreate(ctx, "scada", "dev", []portal.NewServiceAccount{
+	before, _ := w.Org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
+	_, err := w.Accounts.BulkCreate(ctx, "scada", "dev", []portal.NewServiceAccount{
 		{Name: "etl-1", Type: "producer"}, {Name: "", Type: "consumer"}, {Name: "etl-2", Type: "writer"}, {Name: "ETL_1", Type: "producer"}}, nil)
 	if got := problems(err); got != "MISSING_PARAMETER items[1].name: items[1].name is required\n"+
 		"INVALID_PARAMETER items[2].type: type must be one of producer, consumer, stream-processor, metrics, not \"writer\"\n"+
 		"INVALID_PARAMETER items[3].name: sa-edh-shared-scada-dev-usr-etl-1-producer is the same account as items[0]" {
 		t.Errorf("invalid bulk:\n%s", got)
 	}
-	after, _ := w.org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
+	after, _ := w.Org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
 	if len(after) != len(before) {
 		t.Error("an invalid bulk request created accounts")
 	}
@@ -172,7 +173,7 @@ func TestBulkCreate(t *testing.T) {
 	items := []portal.NewServiceAccount{{Name: "etl-1", Type: "producer"}, {Name: "etl-2", Type: "consumer"}, {Name: "etl-3", Type: "consumer"},
 		{Name: "etl-4", Type: "metrics"}, {Name: "etl-5", Type: "stream-processor"}}
 	reported := map[int]bool{}
-	res, err := w.accounts.BulkCreate(ctx, "scada", "dev", items, func(r portal.BulkResult) { reported[r.Index] = true })
+	res, err := w.Accounts.BulkCreate(ctx, "scada", "dev", items, func(r portal.BulkResult) { reported[r.Index] = true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestBulkCreate(t *testing.T) {
 	if got := strings.Join(summary, " "); got != "0:created 7 bindings 1:created 4 bindings 2:ALREADY_EXISTS 3:created 1 bindings 4:created 9 bindings" {
 		t.Errorf("bulk results: %s", got)
 	}
-	again, _ := w.accounts.BulkCreate(ctx, "scada", "dev", items, nil)
+	again, _ := w.Accounts.BulkCreate(ctx, "scada", "dev", items, nil)
 	for _, r := range again {
 		if r.Error == nil || r.Error.Kind != portal.AlreadyExists {
 			t.Errorf("repeat created item %d", r.Index)
@@ -206,37 +207,37 @@ type failingIAM struct {
 
 func (f failingIAM) CreateRoleBinding(ctx context.Context, p string, b portal.RoleBinding) (portal.RoleBinding, error) {
 	if b.Role == f.role {
-		return portal.RoleBinding{}, portal.New(portal.UpstreamUnavailable, "role binding service unavailable")
+		return portal.RoleBinding{}, portal.New(portal.UpstreamUnavailable, "role binding service.service unavailable")
 	}
 	return f.IAM.CreateRoleBinding(ctx, p, b)
 }
 
 func TestCreateRollsBackWhenBindingsFail(t *testing.T) {
-	w := newWorld(t)
-	env, _ := w.guard.envs.Get("edh-shared", "dev")
+	w := servicetest.New(t)
+	env, _ := w.Envs.Get("edh-shared", "dev")
 	env.IAM = failingIAM{IAM: env.IAM, role: "DeveloperWrite"}
-	ctx := as("scada", portal.Admin)
-	_, err := w.accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "half", Type: "producer"})
+	ctx := servicetest.As("scada", portal.Admin)
+	_, err := w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "half", Type: "producer"})
 	if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "it was removed again, nothing changed") {
 		t.Errorf("create with a failing binding: %v", err)
 	}
-	list, _ := w.accounts.List(ctx, "scada", "dev", portal.ListQuery{})
+	list, _ := w.Accounts.List(ctx, "scada", "dev", portal.ListQuery{})
 	if len(list.Items) != 0 {
 		t.Errorf("a half-made account is left: %+v", list.Items)
 	}
-	_, err = w.pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "half", Type: "producer", Filter: goodFilter})
+	_, err = w.Pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "half", Type: "producer", Filter: goodFilter})
 	if !strings.Contains(fmt.Sprint(err), "removed again") {
 		t.Errorf("pool with a failing binding: %v", err)
 	}
-	if pools, _ := w.pools.List(ctx, "scada", "dev", portal.ListQuery{}); len(pools.Items) != 0 {
+	if pools, _ := w.Pools.List(ctx, "scada", "dev", portal.ListQuery{}); len(pools.Items) != 0 {
 		t.Errorf("a half-made pool is left: %+v", pools.Items)
 	}
 }
 
 func TestPoolsAndFilters(t *testing.T) {
-	w := newWorld(t)
-	ctx := as("scada", portal.Admin)
-	p, err := w.pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	p, err := w.Pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,20 +252,20 @@ func TestPoolsAndFilters(t *testing.T) {
 		strings.Repeat("x", 301): "at most 300 are allowed",
 	}
 	for filter, want := range cases {
-		_, err := w.pools.UpdateFilter(ctx, "scada", "dev", p.ID, filter)
+		_, err := w.Pools.UpdateFilter(ctx, "scada", "dev", p.ID, filter)
 		if !strings.Contains(problems(err), want) {
 			t.Errorf("filter %q: %s", filter, problems(err))
 		}
 	}
-	got, err := w.pools.UpdateFilter(ctx, "scada", "dev", p.ID, `"ops" in claims.groups`)
+	got, err := w.Pools.UpdateFilter(ctx, "scada", "dev", p.ID, `"ops" in claims.groups`)
 	if err != nil || got.Filter != `"ops" in claims.groups` {
 		t.Errorf("update: %+v %v", got, err)
 	}
-	r, err := w.pools.TestFilter(as("scada", portal.Viewer), "scada", "dev", `"ops" in claims.groups`, map[string]any{"groups": []any{"ops", "dev"}})
+	r, err := w.Pools.TestFilter(servicetest.As("scada", portal.Viewer), "scada", "dev", `"ops" in claims.groups`, map[string]any{"groups": []any{"ops", "dev"}})
 	if err != nil || !r.Matches {
 		t.Errorf("matching claims: %+v %v", r, err)
 	}
-	r, _ = w.pools.TestFilter(ctx, "scada", "dev", `"ops" in claims.groups`, map[string]any{"sub": "x"})
+	r, _ = w.Pools.TestFilter(ctx, "scada", "dev", `"ops" in claims.groups`, map[string]any{"sub": "x"})
 	if r.Matches || !strings.Contains(r.Reason, "no such key: groups") {
 		t.Errorf("missing claim: %+v", r)
 	}
@@ -272,18 +273,18 @@ func TestPoolsAndFilters(t *testing.T) {
 	// by the cost limit rather than evaluated.
 	l := "[0,1,2,3,4,5,6,7,8,9]"
 	heavy := l + ".all(a, " + l + ".all(b, " + l + ".all(c, " + l + ".all(d, " + l + ".all(e, " + l + ".all(f, a+b+c+d+e+f >= 0))))))"
-	r, _ = w.pools.TestFilter(ctx, "scada", "dev", heavy, map[string]any{})
+	r, _ = w.Pools.TestFilter(ctx, "scada", "dev", heavy, map[string]any{})
 	if r.Matches || !strings.Contains(r.Reason, "cost limit") {
 		t.Errorf("heavy filter: %+v", r)
 	}
-	_, err = w.pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
+	_, err = w.Pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
 	if !strings.Contains(problems(err), "identity_claim") {
 		t.Errorf("bad claim: %s", problems(err))
 	}
-	if err := w.pools.Delete(ctx, "scada", "dev", p.ID); err != nil {
+	if err := w.Pools.Delete(ctx, "scada", "dev", p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.pools.Get(ctx, "scada", "dev", p.ID); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Pools.Get(ctx, "scada", "dev", p.ID); !portal.Is(err, portal.NotFound) {
 		t.Errorf("deleted pool: %v", err)
 	}
 }
@@ -298,11 +299,11 @@ func (downIAM) GetServiceAccount(context.Context, string) (platform.ServiceAccou
 // TestReadsReportUpstreamFailures: an account that cannot be read because
 // IAM is down is a 504, not a 404.
 func TestReadsReportUpstreamFailures(t *testing.T) {
-	w := newWorld(t)
+	w := servicetest.New(t)
 	saID, _ := seedIdentity(t, w, "dev")
-	env, _ := w.guard.envs.Get("edh-shared", "dev")
+	env, _ := w.Envs.Get("edh-shared", "dev")
 	env.IAM = downIAM{env.IAM}
-	if _, err := w.accounts.Get(as("scada", portal.Viewer), "scada", "dev", saID); !portal.Is(err, portal.UpstreamTimeout) {
+	if _, err := w.Accounts.Get(servicetest.As("scada", portal.Viewer), "scada", "dev", saID); !portal.Is(err, portal.UpstreamTimeout) {
 		t.Errorf("get with IAM down: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package service
+package service_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 const avroV1 = `{"type":"record","name":"Reading","fields":[{"name":"id","type":"string"}]}`
@@ -18,13 +19,13 @@ func datagenConfig() map[string]string {
 }
 
 // seedScada gives scada, in stage, an existing connector and subject.
-func seedScada(t *testing.T, w *world, stage string) {
+func seedScada(t *testing.T, w *servicetest.World, stage string) {
 	t.Helper()
-	ctx := as("scada", portal.SuperAdmin)
-	if _, err := w.connectors.Create(ctx, "scada", stage, portal.NewConnector{Name: "existing", Config: datagenConfig()}); err != nil {
+	ctx := servicetest.As("scada", portal.SuperAdmin)
+	if _, err := w.Connectors.Create(ctx, "scada", stage, portal.NewConnector{Name: "existing", Config: datagenConfig()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.schemas.Create(ctx, "scada", stage, portal.NewSchema{Topic: "existing", SubjectType: "value",
+	if _, err := w.Schemas.Create(ctx, "scada", stage, portal.NewSchema{Topic: "existing", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -33,86 +34,86 @@ func seedScada(t *testing.T, w *world, stage string) {
 type op struct {
 	name  string
 	write bool
-	run   func(ctx context.Context, w *world, stage string) error
+	run   func(ctx context.Context, w *servicetest.World, stage string) error
 }
 
 var connectorAndSchemaOps = []op{
-	{"list connectors", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.connectors.List(ctx, "scada", st, portal.ListQuery{})
+	{"list connectors", false, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Connectors.List(ctx, "scada", st, portal.ListQuery{})
 		return err
 	}},
-	{"get connector", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.connectors.Get(ctx, "scada", st, "existing", true)
+	{"get connector", false, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Connectors.Get(ctx, "scada", st, "existing", true)
 		return err
 	}},
-	{"connector classes", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.connectors.Plugins(ctx, "scada", st)
+	{"connector classes", false, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Connectors.Plugins(ctx, "scada", st)
 		return err
 	}},
-	{"create connector", true, func(ctx context.Context, w *world, st string) error {
-		_, err := w.connectors.Create(ctx, "scada", st, portal.NewConnector{Name: "fresh", Config: datagenConfig()})
+	{"create connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Connectors.Create(ctx, "scada", st, portal.NewConnector{Name: "fresh", Config: datagenConfig()})
 		return err
 	}},
-	{"update connector", true, func(ctx context.Context, w *world, st string) error {
-		_, err := w.connectors.Update(ctx, "scada", st, "existing", datagenConfig())
+	{"update connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Connectors.Update(ctx, "scada", st, "existing", datagenConfig())
 		return err
 	}},
-	{"pause connector", true, func(ctx context.Context, w *world, st string) error {
-		return w.connectors.Pause(ctx, "scada", st, "existing")
+	{"pause connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		return w.Connectors.Pause(ctx, "scada", st, "existing")
 	}},
-	{"resume connector", true, func(ctx context.Context, w *world, st string) error {
-		return w.connectors.Resume(ctx, "scada", st, "existing")
+	{"resume connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		return w.Connectors.Resume(ctx, "scada", st, "existing")
 	}},
-	{"restart connector", true, func(ctx context.Context, w *world, st string) error {
-		return w.connectors.Restart(ctx, "scada", st, "existing", false)
+	{"restart connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		return w.Connectors.Restart(ctx, "scada", st, "existing", false)
 	}},
-	{"delete connector", true, func(ctx context.Context, w *world, st string) error {
-		return w.connectors.Delete(ctx, "scada", st, "existing")
+	{"delete connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		return w.Connectors.Delete(ctx, "scada", st, "existing")
 	}},
-	{"list schemas", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.List(ctx, "scada", st, true, portal.ListQuery{})
+	{"list schemas", false, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Schemas.List(ctx, "scada", st, true, portal.ListQuery{})
 		return err
 	}},
-	{"get schema", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.Get(ctx, "scada", st, "existing-value", "latest")
+	{"get schema", false, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Schemas.Get(ctx, "scada", st, "existing-value", "latest")
 		return err
 	}},
-	{"schema versions", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.Versions(ctx, "scada", st, "existing-value")
+	{"schema versions", false, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Schemas.Versions(ctx, "scada", st, "existing-value")
 		return err
 	}},
-	{"check schema", false, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.Check(ctx, "scada", st, "existing-value", portal.SchemaDef{Schema: avroV2})
+	{"check schema", false, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Schemas.Check(ctx, "scada", st, "existing-value", portal.SchemaDef{Schema: avroV2})
 		return err
 	}},
-	{"create schema", true, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.Create(ctx, "scada", st, portal.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}})
+	{"create schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Schemas.Create(ctx, "scada", st, portal.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}})
 		return err
 	}},
-	{"update schema", true, func(ctx context.Context, w *world, st string) error {
-		_, err := w.schemas.Update(ctx, "scada", st, "existing-value", portal.SchemaDef{Schema: avroV2})
+	{"update schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		_, err := w.Schemas.Update(ctx, "scada", st, "existing-value", portal.SchemaDef{Schema: avroV2})
 		return err
 	}},
-	{"delete schema", true, func(ctx context.Context, w *world, st string) error {
-		return w.schemas.Delete(ctx, "scada", st, "existing-value", "1", false)
+	{"delete schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
+		return w.Schemas.Delete(ctx, "scada", st, "existing-value", "1", false)
 	}},
 }
 
 func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
 	for _, role := range access.Roles {
 		for _, stage := range []string{"dev", "run"} {
-			w := newWorld(t)
+			w := servicetest.New(t)
 			seedScada(t, w, stage)
 			for _, o := range connectorAndSchemaOps {
 				want := topicPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
-				before := len(w.audit.Recent())
-				err := o.run(as("scada", role), w, stage)
+				before := len(w.Audit.Recent())
+				err := o.run(servicetest.As("scada", role), w, stage)
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
 				case want != "" && portal.KindOf(err) != want:
 					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
-				case want != "" && len(w.audit.Recent()) != before:
+				case want != "" && len(w.Audit.Recent()) != before:
 					t.Errorf("%s %s in %s: refused, yet something was written", role, o.name, stage)
 				}
 			}
@@ -121,11 +122,11 @@ func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
 }
 
 func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
-	w := newWorld(t)
-	ctx := as("scada", portal.Developer)
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
 	cfg := datagenConfig()
 	cfg["kafka.topic"] = "Pump_Readings"
-	c, err := w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "pump_source", Config: cfg})
+	c, err := w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "pump_source", Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,19 +139,19 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 	}
 	// Another unit's topic cannot be reached: it is qualified into scada's.
 	cfg["kafka.topic"] = "edh-shared-crm-dev-orders"
-	c2, err := w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "sneaky", Config: cfg})
+	c2, err := w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "sneaky", Config: cfg})
 	if err != nil || c2.Config["kafka.topic"] != "edh-shared-scada-dev-edh-shared-crm-dev-orders" {
 		t.Errorf("cross-tenant topic: %v %v", c2.Config, err)
 	}
 	cfg["topics.regex"] = ".*"
-	if _, err := w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(problems(err), "config.topics.regex") {
+	if _, err := w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(problems(err), "config.topics.regex") {
 		t.Errorf("topics.regex: %s", problems(err))
 	}
 
 	// Sending the masked secret back keeps the stored one.
-	got, _ := w.connectors.Get(ctx, "scada", "dev", "pump_source", true)
+	got, _ := w.Connectors.Get(ctx, "scada", "dev", "pump_source", true)
 	got.Config["quickstart"] = "USERS"
-	if _, err := w.connectors.Update(ctx, "scada", "dev", "pump-source", got.Config); err != nil {
+	if _, err := w.Connectors.Update(ctx, "scada", "dev", "pump-source", got.Config); err != nil {
 		t.Fatal(err)
 	}
 	stored := storedConfig(t, w, "edh-shared/dev", "edh-shared-scada-dev-pump-source-connector")
@@ -158,40 +159,40 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 		t.Errorf("stored after update %v", stored)
 	}
 	got.Config["connector.class"] = "HttpSink"
-	if _, err := w.connectors.Update(ctx, "scada", "dev", "pump-source", got.Config); !strings.Contains(problems(err), "cannot change") {
+	if _, err := w.Connectors.Update(ctx, "scada", "dev", "pump-source", got.Config); !strings.Contains(problems(err), "cannot change") {
 		t.Errorf("class change: %s", problems(err))
 	}
 
-	_, err = w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
+	_, err = w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
 	if got := problems(err); !strings.Contains(got, "config.kafka.topic") || !strings.Contains(got, "config.quickstart") {
 		t.Errorf("missing settings: %s", got)
 	}
-	_, err = w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "", Config: nil})
+	_, err = w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "", Config: nil})
 	if got := problems(err); !strings.Contains(got, "MISSING_PARAMETER name") || !strings.Contains(got, "MISSING_PARAMETER config") {
 		t.Errorf("empty create: %s", got)
 	}
-	if _, err := w.connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "pump_source", Config: datagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "pump_source", Config: datagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 
-	list, _ := w.connectors.List(ctx, "scada", "dev", portal.ListQuery{})
+	list, _ := w.Connectors.List(ctx, "scada", "dev", portal.ListQuery{})
 	if len(list.Items) != 2 || list.Items[0].Config != nil {
 		t.Errorf("list %+v", list.Items)
 	}
-	crm, _ := w.connectors.List(as("crm", portal.Admin), "crm", "dev", portal.ListQuery{})
+	crm, _ := w.Connectors.List(servicetest.As("crm", portal.Admin), "crm", "dev", portal.ListQuery{})
 	if len(crm.Items) != 0 {
 		t.Errorf("crm sees %+v", crm.Items)
 	}
-	if err := w.connectors.Restart(ctx, "scada", "dev", "nope", true); !portal.Is(err, portal.NotFound) {
+	if err := w.Connectors.Restart(ctx, "scada", "dev", "nope", true); !portal.Is(err, portal.NotFound) {
 		t.Errorf("restart of a missing connector: %v", err)
 	}
 }
 
 // storedConfig looks inside the stand-in, which masks its output like
 // Confluent Cloud does.
-func storedConfig(t *testing.T, w *world, env, name string) map[string]string {
+func storedConfig(t *testing.T, w *servicetest.World, env, name string) map[string]string {
 	t.Helper()
-	cfg, ok := w.connect[env].StoredConfig(name)
+	cfg, ok := w.Connect[env].StoredConfig(name)
 	if !ok {
 		t.Fatalf("no connector %s in %s", name, env)
 	}

@@ -1,71 +1,72 @@
-package service
+package service_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 func TestSchemaLifecycle(t *testing.T) {
-	w := newWorld(t)
-	ctx := as("scada", portal.Developer)
-	v1, err := w.schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "Readings", SubjectType: "value",
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	v1, err := w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "Readings", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "avro", Schema: avroV1}})
 	if err != nil || v1.Subject != "edh-shared-scada-dev-readings-value" || v1.Version != 1 {
 		t.Fatalf("create: %+v %v", v1, err)
 	}
-	if _, err := w.schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "readings", SubjectType: "value",
+	if _, err := w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "readings", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV2}}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("second create: %v", err)
 	}
-	c, err := w.schemas.Check(ctx, "scada", "dev", "readings-value", portal.SchemaDef{Schema: avroV2})
+	c, err := w.Schemas.Check(ctx, "scada", "dev", "readings-value", portal.SchemaDef{Schema: avroV2})
 	if err != nil || !c.Compatible {
 		t.Errorf("check: %+v %v", c, err)
 	}
-	v2, err := w.schemas.Update(ctx, "scada", "dev", "readings-value", portal.SchemaDef{Schema: avroV2})
+	v2, err := w.Schemas.Update(ctx, "scada", "dev", "readings-value", portal.SchemaDef{Schema: avroV2})
 	if err != nil || v2.Version != 2 {
 		t.Fatalf("update: %+v %v", v2, err)
 	}
 	bad := `{"type":"record","name":"Reading","fields":[{"name":"id","type":"int"}]}`
-	_, err = w.schemas.Update(ctx, "scada", "dev", "edh-shared-scada-dev-readings-value", portal.SchemaDef{Schema: bad})
+	_, err = w.Schemas.Update(ctx, "scada", "dev", "edh-shared-scada-dev-readings-value", portal.SchemaDef{Schema: bad})
 	if !portal.Is(err, portal.IncompatibleSchema) || !strings.Contains(err.Error(), "id") {
 		t.Errorf("incompatible: %v", err)
 	}
-	latest, _ := w.schemas.List(ctx, "scada", "dev", true, portal.ListQuery{})
-	all, _ := w.schemas.List(ctx, "scada", "dev", false, portal.ListQuery{})
+	latest, _ := w.Schemas.List(ctx, "scada", "dev", true, portal.ListQuery{})
+	all, _ := w.Schemas.List(ctx, "scada", "dev", false, portal.ListQuery{})
 	if len(latest.Items) != 1 || latest.Items[0].Version != 2 || len(all.Items) != 2 {
 		t.Errorf("lists: latest %d all %d", len(latest.Items), len(all.Items))
 	}
-	vs, err := w.schemas.Versions(ctx, "scada", "dev", "readings-value")
+	vs, err := w.Schemas.Versions(ctx, "scada", "dev", "readings-value")
 	if err != nil || len(vs) != 2 || vs[0].Version != 1 {
 		t.Errorf("versions %v %v", vs, err)
 	}
-	if got, err := w.schemas.Get(ctx, "scada", "dev", "readings-value", "1"); err != nil || got.ID != v1.ID {
+	if got, err := w.Schemas.Get(ctx, "scada", "dev", "readings-value", "1"); err != nil || got.ID != v1.ID {
 		t.Errorf("get v1: %+v %v", got, err)
 	}
-	if _, err := w.schemas.Get(ctx, "scada", "dev", "readings-value", "first"); !strings.Contains(problems(err), "INVALID_PARAMETER version") {
+	if _, err := w.Schemas.Get(ctx, "scada", "dev", "readings-value", "first"); !strings.Contains(problems(err), "INVALID_PARAMETER version") {
 		t.Errorf("bad version: %s", problems(err))
 	}
 	// Another unit cannot see or touch it.
-	if _, err := w.schemas.Get(as("crm", portal.Admin), "crm", "dev", "edh-shared-scada-dev-readings-value", "latest"); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Schemas.Get(servicetest.As("crm", portal.Admin), "crm", "dev", "edh-shared-scada-dev-readings-value", "latest"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("crm reads scada's subject: %v", err)
 	}
-	if err := w.schemas.Delete(ctx, "scada", "dev", "readings-value", "2", true); !portal.Is(err, portal.InvalidParameter) {
+	if err := w.Schemas.Delete(ctx, "scada", "dev", "readings-value", "2", true); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("hard delete first: %v", err)
 	}
-	if err := w.schemas.Delete(ctx, "scada", "dev", "readings-value", "latest", false); err != nil {
+	if err := w.Schemas.Delete(ctx, "scada", "dev", "readings-value", "latest", false); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := w.schemas.Get(ctx, "scada", "dev", "readings-value", "latest"); got.Version != 1 {
+	if got, _ := w.Schemas.Get(ctx, "scada", "dev", "readings-value", "latest"); got.Version != 1 {
 		t.Errorf("latest after deleting v2: %d", got.Version)
 	}
 }
 
 func TestSchemaValidation(t *testing.T) {
-	w := newWorld(t)
-	ctx := as("scada", portal.Developer)
-	_, err := w.schemas.Create(ctx, "scada", "dev", portal.NewSchema{SubjectType: "both", SchemaDef: portal.SchemaDef{SchemaType: "PROTOBUF"}})
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	_, err := w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{SubjectType: "both", SchemaDef: portal.SchemaDef{SchemaType: "PROTOBUF"}})
 	want := "MISSING_PARAMETER topic: topic is required\n" +
 		"INVALID_PARAMETER subject_type: subject_type must be key or value, not \"both\"\n" +
 		"INVALID_PARAMETER schema_type: PROTOBUF schemas are not supported yet; use AVRO or JSON\n" +
@@ -73,11 +74,11 @@ func TestSchemaValidation(t *testing.T) {
 	if got := problems(err); got != want {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
 	}
-	_, err = w.schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"recrd"}`}})
+	_, err = w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"recrd"}`}})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "schema" || !strings.Contains(ps[0].Message, "recrd") {
 		t.Errorf("unparsable: %v", err)
 	}
-	_, err = w.schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1,
+	_, err = w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1,
 		References: []portal.SchemaReference{{Name: "x"}}}})
 	if !strings.Contains(problems(err), "references[0]") {
 		t.Errorf("bad reference: %s", problems(err))

@@ -2,6 +2,8 @@ package tenancy
 
 import (
 	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Scope is the context of a request: one business unit in one stage.
@@ -26,17 +28,8 @@ func (s Scope) Prefix() string {
 }
 
 // Normalise lower-cases an identifier and turns '_', '.' and spaces into
-// '-', so that "CRM_Orders" and "crm.orders" name the same resource.
-func Normalise(id string) string {
-	id = strings.ToLower(strings.TrimSpace(id))
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '_', '.', ' ':
-			return '-'
-		}
-		return r
-	}, id)
-}
+// '-' (portal.Normalise).
+func Normalise(id string) string { return portal.Normalise(id) }
 
 // Qualify turns an identifier into the full name in this scope. A name that
 // already carries the scope's prefix is kept, so full names round-trip.

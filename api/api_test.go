@@ -1,0 +1,300 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
+)
+
+// users are the callers of these tests: the token is the user name, and
+// the groups are the demo users' of dev mode.
+var users = map[string]portal.Identity{
+	"bob":   {Subject: "bob", Username: "bob", Groups: []string{"sg-scada-admins"}},
+	"carol": {Subject: "carol", Username: "carol", Groups: []string{"sg-scada-developers", "sg-crm-viewers"}},
+	"dave":  {Subject: "dave", Username: "dave", Groups: []string{"sg-scada-viewers"}},
+	"erin":  {Subject: "erin", Username: "erin"},
+	"frank": {Subject: "frank", Username: "frank", Groups: []string{"platform-admins"}},
+}
+
+// verifier accepts the user names above as tokens and resolves their
+// groups with the real policy.
+type verifier struct{ r *access.Resolver }
+
+func (v verifier) Verify(_ context.Context, raw string) (*portal.Principal, error) {
+	if raw == "" {
+		return nil, portal.New(portal.Unauthenticated, "a bearer token is required")
+	}
+	id, ok := users[raw]
+	if !ok {
+		return nil, portal.New(portal.Unauthenticated, "the token is not valid")
+	}
+	return v.r.Resolve(id), nil
+}
+
+// server is the API through the real echo setup over the service fakes.
+type server struct {
+	t *testing.T
+	w *servicetest.World
+	h http.Handler
+}
+
+func newServer(t *testing.T, o func(*api.Options)) *server {
+	t.Helper()
+	w := servicetest.New(t)
+	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
+		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem})
+	opts := api.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
+		Logger: servicetest.Discard()}
+	if o != nil {
+		o(&opts)
+	}
+	api.New(opts).Register(e)
+	return &server{t: t, w: w, h: e}
+}
+
+type reply struct {
+	status int
+	header http.Header
+	body   map[string]any
+	raw    string
+}
+
+func (s *server) do(method, path, user, body string) reply {
+	s.t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if user != "" {
+		req.Header.Set("Authorization", "Bearer "+user)
+	}
+	rec := httptest.NewRecorder()
+	s.h.ServeHTTP(rec, req)
+	r := reply{status: rec.Code, header: rec.Header(), raw: rec.Body.String()}
+	_ = json.Unmarshal(rec.Body.Bytes(), &r.body)
+	return r
+}
+
+// errorTypes lists the error record's items as "TYPE" or "TYPE:field".
+func (r reply) errorTypes() string {
+	items, _ := r.body["errors"].([]any)
+	var out []string
+	for _, it := range items {
+		m := it.(map[string]any)
+		s := m["type"].(string)
+		if f, _ := m["field"].(string); f != "" {
+			s += ":" + f
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+// writeBodies hold a valid body for every state-changing route, so that
+// the only reason for a refusal is the policy. A new write route without
+// an entry here fails TestEveryWriteRefusesViewersAndReadOnlyStages.
+var writeBodies = map[string]string{
+	"POST /api/v1/:bu/:stage/topic":                         `{"name": "fresh", "partitions_count": 2}`,
+	"PUT /api/v1/:bu/:stage/topic/:name":                    `{"partitions_count": 2, "config": {}}`,
+	"PATCH /api/v1/:bu/:stage/topic/:name":                  `{"config": {"retention.ms": "1000"}}`,
+	"DELETE /api/v1/:bu/:stage/topic/:name":                 ``,
+	"POST /api/v1/:bu/:stage/connector":                     `{"name": "fresh", "config": {"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}}`,
+	"PUT /api/v1/:bu/:stage/connector/:name":                `{"config": {"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}}`,
+	"DELETE /api/v1/:bu/:stage/connector/:name":             ``,
+	"POST /api/v1/:bu/:stage/connector/:name/pause":         ``,
+	"POST /api/v1/:bu/:stage/connector/:name/resume":        ``,
+	"POST /api/v1/:bu/:stage/connector/:name/restart":       ``,
+	"POST /api/v1/:bu/:stage/schema":                        `{"topic": "fresh", "subject_type": "value", "schema_type": "AVRO", "schema": "{\"type\":\"string\"}"}`,
+	"PUT /api/v1/:bu/:stage/schema/:subject":                `{"schema": "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"},{\"name\":\"b\",\"type\":\"string\",\"default\":\"\"}]}"}`,
+	"DELETE /api/v1/:bu/:stage/schema/:subject/:version":    ``,
+	"POST /api/v1/:bu/:stage/service-account":               `{"name": "fresh", "type": "producer"}`,
+	"POST /api/v1/:bu/:stage/service-accounts/bulk":         `{"items": [{"name": "fresh", "type": "producer"}]}`,
+	"POST /api/v1/:bu/:stage/identity-pool":                 `{"name": "fresh", "type": "consumer", "filter": "claims.sub == \"y\""}`,
+	"PATCH /api/v1/:bu/:stage/identity-pool/:id":            `{"filter": "claims.sub == \"z\""}`,
+	"DELETE /api/v1/:bu/:stage/identity-pool/:id":           ``,
+	"POST /api/v1/:bu/:stage/identity-pools/test-filter":    `{"filter": "true", "claims": {}}`,
+	"POST /api/v1/:bu/:stage/schema/:subject/compatibility": `{"schema": "{\"type\":\"string\"}"}`,
+}
+
+// reads are POST routes that change nothing; every role may call them.
+var reads = map[string]bool{
+	"POST /api/v1/:bu/:stage/identity-pools/test-filter":    true,
+	"POST /api/v1/:bu/:stage/schema/:subject/compatibility": true,
+}
+
+// identityRoutes need the Admin role in any stage.
+func identityRoute(path string) bool {
+	return strings.Contains(path, "/service-account") || strings.Contains(path, "/identity-pool")
+}
+
+// TestEveryWriteRefusesViewersAndReadOnlyStages walks the route table:
+// every state-changing route refuses a Viewer (INSUFFICIENT_ROLE) and a
+// Developer in the read-only stage (READ_ONLY_ENVIRONMENT; identity
+// routes need an Admin anywhere), and changes nothing upstream.
+func TestEveryWriteRefusesViewersAndReadOnlyStages(t *testing.T) {
+	s := newServer(t, nil)
+	seeded := map[string]servicetest.Seeded{}
+	for _, st := range []string{"dev", "run"} {
+		seeded[st] = s.w.Seed(t, "scada", st)
+	}
+	before := s.w.Snapshot(t)
+	e := s.h.(*echo.Echo)
+	walked := 0
+	for _, rt := range e.Routes() {
+		if rt.Method == http.MethodGet || rt.Method == http.MethodHead || !strings.HasPrefix(rt.Path, api.Base+"/:bu/:stage/") {
+			continue
+		}
+		key := rt.Method + " " + rt.Path
+		body, ok := writeBodies[key]
+		if !ok {
+			t.Errorf("%s has no sample body in writeBodies: add one", key)
+			continue
+		}
+		walked++
+		for _, c := range []struct{ user, stage, want string }{
+			{"dave", "dev", "INSUFFICIENT_ROLE"},
+			{"carol", "run", "READ_ONLY_ENVIRONMENT"},
+		} {
+			want := c.want
+			if identityRoute(rt.Path) && c.user == "carol" {
+				want = "INSUFFICIENT_ROLE"
+			}
+			if reads[key] {
+				want = ""
+			}
+			sd := seeded[c.stage]
+			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", sd.Topic, ":subject", sd.Subject,
+				":version", "1", ":id", sd.PoolID).Replace(rt.Path)
+			if strings.Contains(rt.Path, "/connector/") {
+				path = strings.Replace(path, sd.Topic, sd.Connector, 1)
+			}
+			r := s.do(rt.Method, path, c.user, body)
+			switch {
+			case want == "" && r.status >= 300:
+				t.Errorf("%s as %s in %s: %d %s, want success", key, c.user, c.stage, r.status, r.raw)
+			case want != "" && (r.status != http.StatusForbidden || r.errorTypes() != want):
+				t.Errorf("%s as %s in %s: %d %s, want 403 %s", key, c.user, c.stage, r.status, r.errorTypes(), want)
+			}
+		}
+	}
+	if walked < 15 {
+		t.Errorf("walked only %d write routes", walked)
+	}
+	if after := s.w.Snapshot(t); after != before {
+		t.Errorf("refused writes changed upstream:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+func TestErrorRecordsAndStatuses(t *testing.T) {
+	s := newServer(t, nil)
+	cases := []struct {
+		method, path, user, body string
+		status                   int
+		types                    string
+	}{
+		{"GET", "/api/v1/scada/dev/topics", "", "", 401, "UNAUTHENTICATED"},
+		{"GET", "/api/v1/scada/dev/topics", "nobody", "", 401, "UNAUTHENTICATED"},
+		{"GET", "/api/v1/scada/dev/topics", "erin", "", 404, "NOT_FOUND:bu"},
+		{"GET", "/api/v1/nowhere/dev/topics", "carol", "", 404, "NOT_FOUND:bu"},
+		{"GET", "/api/v1/scada/prod/topics", "carol", "", 404, "NOT_FOUND:stage"},
+		{"POST", "/api/v1/scada/dev/topic", "carol", `{"name": 5}`, 400, "INVALID_PARAMETER:name"},
+		{"POST", "/api/v1/scada/dev/topic", "carol", `{"name": "x",`, 400, "MALFORMED_BODY"},
+		{"POST", "/api/v1/scada/dev/topic", "carol", `{"partitions_count": 0, "config": {"nope": "1"}}`, 400,
+			"MISSING_PARAMETER:name INVALID_PARAMETER:partitions_count INVALID_PARAMETER:config.nope"},
+		{"GET", "/api/v1/scada/dev/topics?page_size=5000", "carol", "", 400, "INVALID_PARAMETER:page_size"},
+		{"PUT", "/api/v1/scada/dev/topics", "carol", "{}", 405, "METHOD_NOT_ALLOWED"},
+		{"GET", "/api/v1/scada/dev/nothing-here", "carol", "", 404, "NOT_FOUND"},
+	}
+	for _, c := range cases {
+		r := s.do(c.method, c.path, c.user, c.body)
+		if r.status != c.status || r.errorTypes() != c.types {
+			t.Errorf("%s %s as %q: %d %s, want %d %s\n%s", c.method, c.path, c.user, r.status, r.errorTypes(), c.status, c.types, r.raw)
+			continue
+		}
+		if code, _ := r.body["code"].(float64); int(code) != c.status || r.body["status"] != api.StatusName(c.status) {
+			t.Errorf("%s %s: record %v", c.method, c.path, r.body)
+		}
+		if r.header.Get("X-Request-Id") == "" {
+			t.Errorf("%s %s: no X-Request-Id", c.method, c.path)
+		}
+	}
+	if r := s.do("GET", "/api/v1/scada/dev/topics", "", ""); !strings.HasPrefix(r.header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("401 without a challenge: %v", r.header)
+	}
+}
+
+func TestTopicLifecycle(t *testing.T) {
+	s := newServer(t, nil)
+	r := s.do("POST", "/api/v1/scada/dev/topic", "carol", `{"name": "Orders_EU", "partitions_count": 3, "config": {"retention.ms": "86400000"}}`)
+	if r.status != http.StatusCreated || r.body["name"] != "edh-shared-scada-dev-orders-eu" ||
+		r.header.Get("Location") != "/api/v1/scada/dev/topic/edh-shared-scada-dev-orders-eu" {
+		t.Fatalf("create: %d %v %s", r.status, r.header, r.raw)
+	}
+	if !s.w.Cluster("edh-shared", "dev").Has("edh-shared-scada-dev-orders-eu") {
+		t.Error("the topic is not on the cluster")
+	}
+	if r := s.do("POST", "/api/v1/scada/dev/topic", "carol", `{"name": "orders-eu"}`); r.status != 409 || r.errorTypes() != "ALREADY_EXISTS" {
+		t.Errorf("again: %d %s", r.status, r.raw)
+	}
+	r = s.do("GET", "/api/v1/scada/dev/topics?search=orders", "dave", "")
+	if items := r.body["items"].([]any); r.status != 200 || len(items) != 1 {
+		t.Errorf("list: %d %s", r.status, r.raw)
+	}
+	r = s.do("PATCH", "/api/v1/scada/dev/topic/orders-eu", "carol", `{"config": {"retention.ms": null, "cleanup.policy": "compact"}}`)
+	if cfg, _ := r.body["config"].(map[string]any); r.status != 200 || len(cfg) != 1 || cfg["cleanup.policy"] != "compact" {
+		t.Errorf("patch: %d %s", r.status, r.raw)
+	}
+	if r := s.do("DELETE", "/api/v1/scada/dev/topic/orders-eu", "carol", ""); r.status != http.StatusNoContent {
+		t.Errorf("delete: %d %s", r.status, r.raw)
+	}
+	if s.w.Cluster("edh-shared", "dev").Has("edh-shared-scada-dev-orders-eu") {
+		t.Error("the topic is still on the cluster")
+	}
+}
+
+// TestBulkJob: a batch still running after the wait is answered 202 with
+// its location; only its owner (and platform admins) can read it there.
+func TestBulkJob(t *testing.T) {
+	s := newServer(t, func(o *api.Options) { o.BulkWait = time.Millisecond })
+	s.w.Org.SetLatency(20 * time.Millisecond)
+	r := s.do("POST", "/api/v1/scada/dev/service-accounts/bulk", "bob",
+		`{"items": [{"name": "b1", "type": "producer"}, {"name": "b2", "type": "consumer"}, {"name": "b3", "type": "metrics"}]}`)
+	if r.status != http.StatusAccepted || r.body["state"] != "running" {
+		t.Fatalf("start: %d %s", r.status, r.raw)
+	}
+	loc := r.header.Get("Location")
+	if !strings.HasPrefix(loc, "/api/v1/scada/dev/service-accounts/bulk/") {
+		t.Fatalf("Location %q", loc)
+	}
+	if r := s.do("GET", loc, "dave", ""); r.status != 404 {
+		t.Errorf("another user reads the job: %d %s", r.status, r.raw)
+	}
+	r = s.do("GET", loc+"?wait=20s", "bob", "")
+	if r.status != 200 || r.body["state"] != "done" || r.body["done"].(float64) != 3 {
+		t.Fatalf("progress: %d %s", r.status, r.raw)
+	}
+	for _, res := range r.body["results"].([]any) {
+		if res.(map[string]any)["status"].(float64) != 201 {
+			t.Errorf("result %v", res)
+		}
+	}
+	if r := s.do("GET", loc, "frank", ""); r.status != 200 {
+		t.Errorf("platform admin reads the job: %d %s", r.status, r.raw)
+	}
+	if r := s.do("GET", loc+"?wait=forever", "bob", ""); r.status != 400 || r.errorTypes() != "INVALID_PARAMETER:wait" {
+		t.Errorf("bad wait: %d %s", r.status, r.raw)
+	}
+}

@@ -1,0 +1,28 @@
+package service_test
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+func intp(n int) *int       { return &n }
+func strp(s string) *string { return &s }
+
+func names(ts []portal.Topic) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return slices.Clip(out)
+}
+
+// settingKeys lists the editable settings as refusals name them.
+func settingKeys() string {
+	var keys []string
+	for _, s := range portal.TopicSettings() {
+		keys = append(keys, s.Key)
+	}
+	return strings.Join(keys, ", ")
+}

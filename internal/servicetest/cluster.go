@@ -1,0 +1,194 @@
+package servicetest
+
+import (
+	"context"
+	"maps"
+	"sort"
+	"sync"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// Cluster is an in-memory Kafka cluster behind the platform.Topics port;
+// it counts the calls it receives, so tests can prove what was (not) done.
+type Cluster struct {
+	mu     sync.Mutex
+	topics map[string]*clusterTopic
+	calls  int
+	writes int
+}
+
+type clusterTopic struct {
+	partitions int
+	config     map[string]string
+}
+
+// NewCluster returns a cluster holding topics with the given names.
+func NewCluster(names ...string) *Cluster {
+	f := &Cluster{topics: map[string]*clusterTopic{}}
+	for _, n := range names {
+		f.topics[n] = &clusterTopic{partitions: 1, config: map[string]string{}}
+	}
+	return f
+}
+
+// Calls counts the calls received so far.
+func (f *Cluster) Calls() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls
+}
+
+// Writes counts the calls that change the cluster (create, alter,
+// partitions, delete), whether they succeeded or not.
+func (f *Cluster) Writes() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.writes
+}
+
+// Has reports whether the cluster holds a topic.
+func (f *Cluster) Has(name string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, ok := f.topics[name]
+	return ok
+}
+
+// Names lists the cluster's topics, sorted.
+func (f *Cluster) Names() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]string, 0, len(f.topics))
+	for n := range f.topics {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ListTopics implements platform.Topics.
+func (f *Cluster) ListTopics(context.Context) ([]platform.TopicInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	var out []platform.TopicInfo
+	for n, t := range f.topics {
+		out = append(out, platform.TopicInfo{Name: n, Partitions: t.partitions, Internal: n[0] == '_'})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// DescribeTopic implements platform.Topics.
+func (f *Cluster) DescribeTopic(_ context.Context, name string) (platform.TopicDetail, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	t, ok := f.topics[name]
+	if !ok {
+		return platform.TopicDetail{}, portal.New(portal.NotFound, "topic %s not found", name)
+	}
+	d := platform.TopicDetail{Name: name}
+	for i := 0; i < t.partitions; i++ {
+		d.Partitions = append(d.Partitions, platform.PartitionInfo{ID: i, Leader: 1, Replicas: []int{1, 2, 3}, ISR: []int{1, 2, 3}})
+	}
+	for _, s := range portal.TopicSettings() {
+		v, over := t.config[s.Key]
+		if !over {
+			v = s.Default
+		}
+		d.Config = append(d.Config, platform.ConfigEntry{Name: s.Key, Value: v, Override: over})
+	}
+	for k, v := range t.config {
+		if _, editable := portal.LookupTopicSetting(k); !editable {
+			d.Config = append(d.Config, platform.ConfigEntry{Name: k, Value: v, Override: true})
+		}
+	}
+	return d, nil
+}
+
+// CreateTopic implements platform.Topics.
+func (f *Cluster) CreateTopic(_ context.Context, s platform.TopicSpec) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.writes++
+	if _, ok := f.topics[s.Name]; ok {
+		return portal.New(portal.AlreadyExists, "topic %s already exists", s.Name)
+	}
+	f.topics[s.Name] = &clusterTopic{partitions: s.Partitions, config: maps.Clone(s.Config)}
+	return nil
+}
+
+// AlterTopicConfig implements platform.Topics.
+func (f *Cluster) AlterTopicConfig(_ context.Context, name string, c platform.ConfigChange) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.writes++
+	t, ok := f.topics[name]
+	if !ok {
+		return portal.New(portal.NotFound, "topic %s not found", name)
+	}
+	maps.Copy(t.config, c.Set)
+	for _, k := range c.Reset {
+		delete(t.config, k)
+	}
+	return nil
+}
+
+// CreatePartitions implements platform.Topics.
+func (f *Cluster) CreatePartitions(_ context.Context, name string, total int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.writes++
+	t, ok := f.topics[name]
+	if !ok {
+		return portal.New(portal.NotFound, "topic %s not found", name)
+	}
+	t.partitions = total
+	return nil
+}
+
+// DeleteTopic implements platform.Topics.
+func (f *Cluster) DeleteTopic(_ context.Context, name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.writes++
+	if _, ok := f.topics[name]; !ok {
+		return portal.New(portal.NotFound, "topic %s not found", name)
+	}
+	delete(f.topics, name)
+	return nil
+}
+
+// TopicOffsets implements platform.Topics.
+func (f *Cluster) TopicOffsets(_ context.Context, name string, partitions int) ([]platform.PartitionOffsets, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	out := make([]platform.PartitionOffsets, partitions)
+	for i := range out {
+		out[i] = platform.PartitionOffsets{Partition: i, Earliest: 10, Latest: int64(100 * (i + 1))}
+	}
+	return out, nil
+}
+
+// ClusterInfo implements platform.Topics.
+func (f *Cluster) ClusterInfo(context.Context) (platform.ClusterInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	return platform.ClusterInfo{ID: "fake", Brokers: 3}, nil
+}
+
+// SetConfig overrides a setting directly, as a platform team might.
+func (f *Cluster) SetConfig(topic, key, value string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.topics[topic].config[key] = value
+}

@@ -1,0 +1,101 @@
+package servicetest
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// Snapshot describes everything upstream that a write could change, in
+// every environment: topics (with the count of write calls), connectors
+// with their states and settings, schema versions, service accounts and
+// identity pools. Two equal snapshots mean that nothing changed.
+func (w *World) Snapshot(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	var b strings.Builder
+	for _, env := range w.Envs.All() {
+		c := w.Clusters[env.Name()]
+		fmt.Fprintf(&b, "%s topics %v writes %d\n", env.Name(), c.Names(), c.Writes())
+		cs, err := env.Connectors.ListConnectors(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range cs {
+			fmt.Fprintf(&b, "%s connector %s %s %v\n", env.Name(), k.Name, k.State, k.Config)
+		}
+		vs, err := env.Schemas.ListSchemas(ctx, "", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			fmt.Fprintf(&b, "%s schema %s@%d\n", env.Name(), v.Subject, v.Version)
+		}
+		pools, err := env.Pools.ListPools(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pools {
+			fmt.Fprintf(&b, "%s pool %s %s %q\n", env.Name(), p.ID, p.DisplayName, p.Filter)
+		}
+	}
+	accounts, err := w.Envs.All()[0].IAM.ListServiceAccounts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range accounts {
+		names = append(names, a.ID+" "+a.DisplayName)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(&b, "accounts %v\n", names)
+	return b.String()
+}
+
+// Seeded names what Seed made in a unit and stage.
+type Seeded struct {
+	Topic, Connector, Subject string
+	AccountID, PoolID         string
+}
+
+// Seed creates, as a platform admin, one resource of each kind in
+// bu/stage, so that tests have something to read, change and delete.
+func (w *World) Seed(t testing.TB, bu, stage string) Seeded {
+	t.Helper()
+	ctx := portal.WithPrincipal(context.Background(), portal.NewPrincipal(portal.Identity{Subject: "seed", Username: "seed"}, true,
+		map[string]portal.Grant{bu: {Role: portal.SuperAdmin}}))
+	var s Seeded
+	topic, err := w.Topics.Create(ctx, bu, stage, portal.NewTopic{Name: "existing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Topic = topic.Name
+	k, err := w.Connectors.Create(ctx, bu, stage, portal.NewConnector{Name: "existing", Config: map[string]string{
+		"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "ORDERS", "output.data.format": "JSON",
+		"kafka.api.key": "KEY", "kafka.api.secret": "SECRET"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Connector = k.Name
+	v, err := w.Schemas.Create(ctx, bu, stage, portal.NewSchema{Topic: "existing", SubjectType: "value",
+		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"string"}]}`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Subject = v.Subject
+	a, err := w.Accounts.Create(ctx, bu, stage, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AccountID = a.ID
+	p, err := w.Pools.Create(ctx, bu, stage, portal.NewPool{Name: "existing", Type: "consumer", Filter: `claims.sub == "x"`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.PoolID = p.ID
+	return s
+}
