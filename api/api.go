@@ -33,6 +33,7 @@ type Options struct {
 	Accounts   portal.AccountService
 	Pools      portal.PoolService
 	Me         portal.CallerService
+	Audit      portal.AuditService
 	Verifier   TokenVerifier
 	Docs       *Docs
 	Logger     *slog.Logger
@@ -50,6 +51,7 @@ type API struct {
 	accounts   portal.AccountService
 	pools      portal.PoolService
 	me         portal.CallerService
+	audit      portal.AuditService
 	verifier   TokenVerifier
 	docs       *Docs
 	log        *slog.Logger
@@ -59,7 +61,7 @@ type API struct {
 // New returns the API.
 func New(o Options) *API {
 	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
 		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
 }
 

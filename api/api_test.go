@@ -14,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/api"
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
@@ -56,7 +57,7 @@ func newServer(t *testing.T, o func(*api.Options)) *server {
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem})
 	opts := api.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
 		Logger: servicetest.Discard()}
 	if o != nil {
 		o(&opts)
@@ -296,5 +297,79 @@ func TestBulkJob(t *testing.T) {
 	}
 	if r := s.do("GET", loc+"?wait=forever", "bob", ""); r.status != 400 || r.errorTypes() != "INVALID_PARAMETER:wait" {
 		t.Errorf("bad wait: %d %s", r.status, r.raw)
+	}
+}
+
+// TestAuditTrail: writes, allowed and refused, are in the unit's trail
+// with who, what, the outcome and the changes; Admins read it, filtered and
+// paged; Developers may not.
+func TestAuditTrail(t *testing.T) {
+	s := newServer(t, nil)
+	s.do("POST", "/api/v1/scada/dev/topic", "carol", `{"name": "audited", "config": {"retention.ms": "1000"}}`)
+	s.do("PATCH", "/api/v1/scada/dev/topic/audited", "carol", `{"config": {"retention.ms": "2000"}}`)
+	s.do("POST", "/api/v1/scada/dev/topic", "dave", `{"name": "daves"}`)
+	s.do("POST", "/api/v1/scada/run/topic", "carol", `{"name": "in-run"}`)
+
+	r := s.do("GET", "/api/v1/scada/dev/audit", "bob", "")
+	items, _ := r.body["items"].([]any)
+	if r.status != 200 || len(items) != 3 {
+		t.Fatalf("trail: %d %s", r.status, r.raw)
+	}
+	refused, patch, created := items[0].(map[string]any), items[1].(map[string]any), items[2].(map[string]any)
+	if created["actor"] != "carol" || created["action"] != "topic.create" || created["outcome"] != "ok" ||
+		created["resource"] != "edh-shared-scada-dev-audited" || created["actor_role"] != "developer" ||
+		created["source_ip"] != "192.0.2.1" || created["request_id"] == "" {
+		t.Errorf("create %v", created)
+	}
+	if refused["actor"] != "dave" || refused["outcome"] != "INSUFFICIENT_ROLE" || refused["resource"] != "daves" {
+		t.Errorf("refusal %v", refused)
+	}
+	changes, _ := patch["changes"].([]any)
+	if len(changes) != 1 || changes[0].(map[string]any)["before"] != "1000" || changes[0].(map[string]any)["after"] != "2000" {
+		t.Errorf("patch %v", patch)
+	}
+	if r := s.do("GET", "/api/v1/scada/run/audit?outcome=READ_ONLY_ENVIRONMENT", "bob", ""); len(r.body["items"].([]any)) != 1 {
+		t.Errorf("the run stage's refusal: %s", r.raw)
+	}
+	page := s.do("GET", "/api/v1/scada/dev/audit?page_size=2", "bob", "")
+	next := page.body["next_page_token"].(string)
+	rest := s.do("GET", "/api/v1/scada/dev/audit?page_size=2&page_token="+next, "bob", "")
+	if len(page.body["items"].([]any)) != 2 || next == "" || len(rest.body["items"].([]any)) != 1 || rest.body["next_page_token"] != "" {
+		t.Errorf("paging: %s / %s", page.raw, rest.raw)
+	}
+	if r := s.do("GET", "/api/v1/scada/dev/audit?actor=dave", "bob", ""); len(r.body["items"].([]any)) != 1 {
+		t.Errorf("by actor: %s", r.raw)
+	}
+	if r := s.do("GET", "/api/v1/scada/dev/audit", "carol", ""); r.status != 403 || r.errorTypes() != "INSUFFICIENT_ROLE" {
+		t.Errorf("a developer reads the trail: %d %s", r.status, r.raw)
+	}
+	if r := s.do("GET", "/api/v1/scada/dev/audit?since=yesterday&page_size=0", "bob", ""); r.status != 400 ||
+		r.errorTypes() != "INVALID_PARAMETER:since INVALID_PARAMETER:page_size" {
+		t.Errorf("bad query: %d %s", r.status, r.raw)
+	}
+	if r := s.do("GET", "/api/v1/scada/dev/audit?page_token=@@", "bob", ""); r.status != 400 || r.errorTypes() != "INVALID_PARAMETER:page_token" {
+		t.Errorf("bad token: %d %s", r.status, r.raw)
+	}
+}
+
+// TestDatabaseDown: with the database gone, calls that need it answer 503
+// UPSTREAM_UNAVAILABLE with Retry-After, at once.
+func TestDatabaseDown(t *testing.T) {
+	s := newServer(t, nil)
+	s.w.Store.Close()
+	start := time.Now()
+	r := s.do("GET", "/api/v1/scada/dev/audit", "bob", "")
+	if r.status != 503 || r.errorTypes() != "UPSTREAM_UNAVAILABLE" || r.header.Get("Retry-After") == "" {
+		t.Errorf("audit without a database: %d %v %s", r.status, r.header, r.raw)
+	}
+	r = s.do("POST", "/api/v1/scada/dev/service-accounts/bulk", "bob", `{"items": [{"name": "x", "type": "consumer"}]}`)
+	if r.status != 503 || r.errorTypes() != "UPSTREAM_UNAVAILABLE" {
+		t.Errorf("bulk without a database: %d %s", r.status, r.raw)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v", took)
+	}
+	if accounts, _ := s.w.Org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background()); len(accounts) != 0 {
+		t.Errorf("a refused batch created %v", accounts)
 	}
 }

@@ -58,6 +58,8 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodPatch, "/:bu/:stage/identity-pool/:id", a.updatePool)
 	route(http.MethodDelete, "/:bu/:stage/identity-pool/:id", a.deletePool)
 
+	route(http.MethodGet, "/:bu/:stage/audit", a.listAudit)
+
 	if a.docs != nil {
 		a.docs.Register(e)
 	}

@@ -10,16 +10,23 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 )
 
+// standIn is the Connect stand-in behind /dev/cloud for an environment.
+func (tp *testPortal) standIn(t *testing.T, env string) *embedded.Connect {
+	t.Helper()
+	zone, stage, _ := strings.Cut(env, "/")
+	envID, clusterID, _, _ := devIDs(zone, stage)
+	k := tp.app.cloud.Cluster(envID, clusterID)
+	if k == nil {
+		t.Fatalf("no stand-in for %s", env)
+	}
+	return k
+}
+
 // quickConnect makes the stand-in connectors of an environment provision
 // and fail quickly.
 func quickConnect(t *testing.T, tp *testPortal, env string) {
 	t.Helper()
-	e, err := tp.app.envs.Get(strings.Split(env, "/")[0], strings.Split(env, "/")[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := e.Connectors.(*embedded.Connect)
-	k.Provision, k.FailAfter = 300*time.Millisecond, 300*time.Millisecond
+	tp.standIn(t, env).SetTiming(300*time.Millisecond, 300*time.Millisecond)
 }
 
 func (tp *testPortal) connectorState(t *testing.T, user, path string) map[string]any {
@@ -48,7 +55,9 @@ func (tp *testPortal) waitState(t *testing.T, user, path, want string) map[strin
 
 // TestConnectorJourney: create a connector in scada/dev, see it provision
 // then run, pause and resume it, read its configuration with secrets
-// masked, and update it keeping the secret.
+// masked, and update it: Confluent Cloud never reveals a stored secret, so
+// an update must send the secrets again, and one that does not is refused
+// with the settings named.
 func TestConnectorJourney(t *testing.T) {
 	tp := startPortal(t, nil)
 	quickConnect(t, tp, "edh-shared/dev")
@@ -97,15 +106,18 @@ func TestConnectorJourney(t *testing.T) {
 		t.Error("the configuration leaks the secret")
 	}
 
-	// Send the GET back with a change: the masked secret is kept.
+	// Send the GET back with a change: the masked secrets cannot be kept.
 	full := shown.json(t)
 	full["config"].(map[string]any)["quickstart"] = "USERS"
-	if r := tp.call("PUT", path, "carol", full); r.status != 200 {
+	wantError(t, tp.call("PUT", path, "carol", full), http.StatusBadRequest,
+		"INVALID_PARAMETER:config.kafka.api.key", "INVALID_PARAMETER:config.kafka.api.secret")
+	full["config"].(map[string]any)["kafka.api.key"] = "KEY456"
+	full["config"].(map[string]any)["kafka.api.secret"] = "NEW-SECRET"
+	if r := tp.call("PUT", path, "carol", full); r.status != 200 || strings.Contains(string(r.body), "NEW-SECRET") {
 		t.Fatalf("update: %d %s", r.status, r.body)
 	}
-	k, _ := tp.app.envs.Get("edh-shared", "dev")
-	stored, _ := k.Connectors.(*embedded.Connect).StoredConfig("edh-shared-scada-dev-orders-feed-connector")
-	if stored["kafka.api.secret"] != "TOP-SECRET" || stored["quickstart"] != "USERS" {
+	stored, _ := tp.standIn(t, "edh-shared/dev").StoredConfig("edh-shared-scada-dev-orders-feed-connector")
+	if stored["kafka.api.secret"] != "NEW-SECRET" || stored["quickstart"] != "USERS" {
 		t.Errorf("stored %v", stored)
 	}
 
@@ -137,9 +149,7 @@ func TestConnectorJourney(t *testing.T) {
 // only the failed tasks brings it back to RUNNING.
 func TestConnectorRestart(t *testing.T) {
 	tp := startPortal(t, nil)
-	env, _ := tp.app.envs.Get("edh-shared", "dev")
-	k := env.Connectors.(*embedded.Connect)
-	k.Provision, k.FailAfter = 0, 0
+	tp.standIn(t, "edh-shared/dev").SetTiming(0, 0)
 	path := "/api/v1/crm/dev/connector/orders-webhook"
 	c := tp.waitState(t, "alice", path, "DEGRADED")
 	if task := c["tasks"].([]any)[0].(map[string]any); task["state"] != "FAILED" || task["trace"] == "" {

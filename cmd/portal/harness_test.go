@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+	"github.com/edh-platform/rms-portal/internal/store/pgtest"
 )
 
 // testPortal is a whole portal in dev mode on a loopback port: dev
@@ -63,13 +65,20 @@ func startPortal(t testing.TB, tweak func(*config.Config)) *testPortal {
 	if os.Getenv("PORTAL_TEST_LOG") != "" {
 		log = newLogger(os.Stderr, true, os.Getenv("PORTAL_TEST_LOG"))
 	}
-	tp := &testPortal{t: t, url: cfg.BaseURL, tokens: &tokenCache{m: map[string]string{}}, sessionSkew: new(atomic.Int64)}
-	p, err := assemble(cfg, log, hooks{sessionClock: func() time.Time { return time.Now().Add(time.Duration(tp.sessionSkew.Load())) }})
-	if err != nil {
-		t.Fatal(err)
+	if cfg.Database.URL == "" {
+		// Not t.TempDir: the shared portal outlives the test that starts it.
+		dir, err := os.MkdirTemp("", "rms-portal-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		cfg.Database.URL = "sqlite:" + filepath.Join(dir, "portal.db")
 	}
+	tp := &testPortal{t: t, url: cfg.BaseURL, tokens: &tokenCache{m: map[string]string{}}, sessionSkew: new(atomic.Int64)}
 	ctx, cancel := context.WithCancel(context.Background())
-	if err := p.seed(ctx, embedded.SeedOptions{}); err != nil {
+	p, err := assemble(ctx, cfg, log, hooks{sessionClock: func() time.Time { return time.Now().Add(time.Duration(tp.sessionSkew.Load())) }})
+	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
@@ -82,6 +91,10 @@ func startPortal(t testing.TB, tweak func(*config.Config)) *testPortal {
 		<-done
 		p.Close()
 	})
+	if err := p.seed(ctx, embedded.SeedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p.settled.Store(true)
 	tp.app = p
 	return tp
 }
@@ -118,7 +131,10 @@ func (c *cleanupRecorder) run() {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := pgtest.Main(m)
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	if stopShared != nil {
 		stopShared()
 	}

@@ -1,7 +1,8 @@
 // Command portal runs the streaming resource portal.
 //
-//	portal serve --config portal.yaml   production: the configured clusters and identity provider
-//	portal dev [--bulk-topics N]         dev mode: everything embedded, in memory, with demo data
+//	portal serve --config portal.yaml   production: the configured clusters, identity provider and database
+//	portal dev [--data DIR] [--bulk-topics N] [--write-serve-config FILE]
+//	                                     dev mode: everything embedded, with demo data
 //	portal check-config --config FILE    validate a configuration file and exit
 package main
 
@@ -15,6 +16,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -36,9 +38,19 @@ func main() {
 }
 
 const usage = `usage:
-  portal serve --config FILE        run with a deployment configuration
-  portal dev [--bulk-topics N]      run in dev mode: embedded clusters, dev identity provider, demo data
+  portal serve --config FILE        run with a deployment configuration (PORT, BASE_URL and DATABASE_URL override it)
+  portal dev [flags]                run in dev mode: embedded clusters, dev identity provider, demo data
+      --data DIR                    keep the portal's database (sessions, audit, jobs) in DIR across restarts
+      --bulk-topics N               add N topics to scada/dev, to try a large cluster
+      --write-serve-config FILE     write a serve configuration that points at this dev instance
   portal check-config --config FILE validate a configuration file`
+
+// devOptions are the flags of dev mode.
+type devOptions struct {
+	data        string
+	bulk        int
+	serveConfig string
+}
 
 func run(ctx context.Context, args []string, env func(string) string, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -47,7 +59,10 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("config", env("RMS_CONFIG"), "configuration file (or RMS_CONFIG)")
-	bulk := fs.Int("bulk-topics", 0, "dev: add this many topics to scada/dev, to try a large cluster")
+	var dev devOptions
+	fs.IntVar(&dev.bulk, "bulk-topics", 0, "dev: add this many topics to scada/dev, to try a large cluster")
+	fs.StringVar(&dev.data, "data", "", "dev: keep the portal's database in this directory")
+	fs.StringVar(&dev.serveConfig, "write-serve-config", "", "dev: write a serve configuration pointing at this instance")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -57,7 +72,12 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 		if err != nil {
 			return err
 		}
-		return serve(ctx, cfg, env, stderr, *bulk)
+		cleanup, err := devDatabase(cfg, dev.data)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		return serve(ctx, cfg, env, stderr, dev)
 	case "serve", "check-config":
 		if *path == "" {
 			return errors.New("--config is required")
@@ -73,9 +93,37 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 			fmt.Fprintln(stderr, "configuration is valid")
 			return nil
 		}
-		return serve(ctx, cfg, env, stderr, 0)
+		return serve(ctx, cfg, env, stderr, devOptions{})
 	}
 	return errors.New(usage)
+}
+
+// devDatabase gives dev mode a database when none is configured: SQLite in
+// DIR (kept), or in a temporary directory (removed on exit).
+func devDatabase(cfg *config.Config, dir string) (func(), error) {
+	if cfg.Database.URL != "" {
+		return func() {}, nil
+	}
+	cleanup := func() {}
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "rms-portal-dev-")
+		if err != nil {
+			return nil, err
+		}
+		dir, cleanup = tmp, func() { os.RemoveAll(tmp) }
+	} else if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	cfg.Database.URL = "sqlite:" + filepath.Join(dir, "portal.db")
+	if len(cfg.Session.Keys) == 0 {
+		key, err := devSessionKey(dir)
+		if err != nil {
+			cleanup()
+			return nil, err
+		}
+		cfg.Session.Keys = []string{key}
+	}
+	return cleanup, nil
 }
 
 func newLogger(w io.Writer, dev bool, level string) *slog.Logger {
@@ -89,41 +137,66 @@ func newLogger(w io.Writer, dev bool, level string) *slog.Logger {
 	return slog.New(requestid.Handler{Handler: h})
 }
 
-func serve(ctx context.Context, cfg *config.Config, env func(string) string, stderr io.Writer, bulk int) error {
+func serve(ctx context.Context, cfg *config.Config, env func(string) string, stderr io.Writer, dev devOptions) error {
 	log := newLogger(stderr, cfg.IsDev(), env("RMS_LOG_LEVEL"))
 	l, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
-	p, err := assemble(cfg, log, hooks{})
+	p, err := assemble(ctx, cfg, log, hooks{})
 	if err != nil {
 		l.Close()
 		return err
 	}
 	defer p.Close()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- serveOn(ctx, p, l, log) }()
 	if cfg.IsDev() {
-		start := time.Now()
-		o := embedded.SeedOptions{BulkTopics: bulk}
-		if bulk > 0 {
-			u, _ := p.tenancy.Unit("scada")
-			st, _ := p.tenancy.Stage("dev")
-			o.BulkScope = tenancy.Scope{Unit: u, Stage: st}
+		// The dev platform's Cloud API is served by this process, so the
+		// demo data goes in once it serves.
+		if err := seedDemo(ctx, p, dev, log); err != nil {
+			stop()
+			<-done
+			return err
 		}
-		if err := p.seed(ctx, o); err != nil {
-			l.Close()
-			return fmt.Errorf("seeding demo data: %w", err)
+		if dev.serveConfig != "" {
+			if err := writeServeConfig(p, dev.serveConfig); err != nil {
+				stop()
+				<-done
+				return err
+			}
+			log.Info("serve configuration written", "file", dev.serveConfig)
 		}
-		log.Info("demo data ready", "ms", time.Since(start).Milliseconds())
-		// A steady trickle makes growth charts move in the demo.
-		go p.clusters["edh-shared/dev"].Trickle(ctx, "edh-shared-scada-dev-sensor-readings", 5)
+		p.settled.Store(true)
 		fmt.Fprintf(stderr, "\n  Portal:   %s\n  API docs: %s/api-docs\n  Sign in as a demo user: alice, bob, carol, dave, erin, frank, sam\n\n", cfg.BaseURL, cfg.BaseURL)
 	}
-	return serveOn(ctx, p, l, log)
+	return <-done
 }
 
-// serveOn serves an assembled portal on l until ctx ends.
+// seedDemo puts the demo data in, and keeps a demo producer writing.
+func seedDemo(ctx context.Context, p *app, dev devOptions, log *slog.Logger) error {
+	start := time.Now()
+	o := embedded.SeedOptions{BulkTopics: dev.bulk}
+	if dev.bulk > 0 {
+		u, _ := p.tenancy.Unit("scada")
+		st, _ := p.tenancy.Stage("dev")
+		o.BulkScope = tenancy.Scope{Unit: u, Stage: st}
+	}
+	if err := p.seed(ctx, o); err != nil {
+		return fmt.Errorf("seeding demo data: %w", err)
+	}
+	log.Info("demo data ready", "ms", time.Since(start).Milliseconds())
+	// A steady trickle makes growth charts move in the demo.
+	go p.clusters["edh-shared/dev"].Trickle(ctx, "edh-shared-scada-dev-sensor-readings", 5)
+	return nil
+}
+
+// serveOn serves an assembled portal on l until ctx ends, with its
+// background work.
 func serveOn(ctx context.Context, p *app, l net.Listener, log *slog.Logger) error {
-	go p.sampler.Run(ctx)
+	p.background(ctx, log)
 	log.Info("portal listening", "addr", l.Addr().String(), "base_url", p.cfg.BaseURL, "mode", p.cfg.Mode)
 	return httpserver.Serve(ctx, p.echo, l, 20*time.Second, log)
 }

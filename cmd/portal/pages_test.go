@@ -351,3 +351,19 @@ func TestSessionRenewal(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesWithoutTheDatabase: when the database is gone, a signed-in
+// page shows an error page that says so (503), not a sign-in page.
+func TestPagesWithoutTheDatabase(t *testing.T) {
+	tp := startPortal(t, nil)
+	w := tp.webClient(t)
+	w.signIn("carol")
+	tp.app.store.Close()
+	r := w.get("/scada/dev/topics")
+	if r.status != http.StatusServiceUnavailable || !strings.Contains(r.body, "database is unavailable") || strings.Contains(r.body, `id="sign-in"`) {
+		t.Errorf("page without a database: %d\n%.500s", r.status, r.body)
+	}
+	if ready := tp.call("GET", "/readyz", "", nil); ready.status != http.StatusServiceUnavailable {
+		t.Errorf("readyz without a database: %d", ready.status)
+	}
+}

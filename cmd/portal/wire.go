@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -21,31 +23,39 @@ import (
 	"github.com/edh-platform/rms-portal/internal/devidp"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/platform/confluent"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
-	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
-	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
-	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/store/postgres"
+	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/static"
 )
 
-// portal is the assembled application.
+// app is the assembled application.
 type app struct {
 	cfg      *config.Config
 	echo     *echo.Echo
 	tenancy  *tenancy.Tenancy
 	envs     *platform.Environments
+	store    store.Store
 	clusters map[string]*embedded.Cluster
-	audit    *audit.Log
-	sampler  *service.Sampler
-	org      *embedded.Org
-	services *services
-	closers  []func()
+	// registries are the embedded Schema Registries' URLs, by environment.
+	registries map[string]string
+	org        *embedded.Org
+	cloud      *embedded.CloudAPI
+	sampler    *service.Sampler
+	cacheSync  *service.CacheSync
+	sweeper    *service.Sweeper
+	services   *services
+	closers    []func()
+	// settled is set in dev mode once the demo data is in (and the serve
+	// configuration written); until then the process is not ready.
+	settled atomic.Bool
 }
 
-// Close releases upstream clients and stops embedded clusters.
+// Close releases upstream clients, stops embedded clusters and closes the
+// store.
 func (p *app) Close() {
 	for i := len(p.closers) - 1; i >= 0; i-- {
 		p.closers[i]()
@@ -58,19 +68,41 @@ type hooks struct {
 	sessionClock func() time.Time
 }
 
+// devIAMLatency is how long each IAM write of the dev stand-in takes.
+const devIAMLatency = 15 * time.Millisecond
+
+// devCloudKey and devCloudSecret are the dev stand-in's Cloud API key.
+const (
+	devCloudKey    = "DEVCLOUDKEY"
+	devCloudSecret = "dev-cloud-secret"
+)
+
 // assemble builds the portal from a validated configuration.
-func assemble(cfg *config.Config, log *slog.Logger, h hooks) (_ *app, err error) {
+func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks) (_ *app, err error) {
 	ten, err := cfg.Tenancy()
 	if err != nil {
 		return nil, err
 	}
 	p := &app{cfg: cfg, tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
-		audit: audit.NewLog(log.With("component", "audit"), 1000), org: embedded.NewOrg()}
+		registries: map[string]string{}, org: embedded.NewOrg()}
 	defer func() {
 		if err != nil {
 			p.Close()
 		}
 	}()
+	st, took, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	p.store = st
+	p.closers = append(p.closers, func() { _ = st.Close() })
+	log.Info("store ready", "kind", st.Kind(), "migrations_ms", took.Milliseconds())
+	if cfg.ConfluentCloud.Embedded {
+		p.cloud = embedded.NewCloudAPI(p.org, devCloudKey, devCloudSecret)
+		// Confluent Cloud's IAM writes take tens to hundreds of
+		// milliseconds; the stand-in takes a little, so that progress shows.
+		p.org.SetLatency(devIAMLatency)
+	}
 	if err := p.connect(log); err != nil {
 		return nil, err
 	}
@@ -82,13 +114,18 @@ func assemble(cfg *config.Config, log *slog.Logger, h hooks) (_ *app, err error)
 		GroupsClaim: cfg.Identity.GroupsClaim, Resolver: resolver,
 	})
 
-	guard := service.NewGuard(ten, p.envs, p.audit)
-	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, log)
+	recorder := audit.New(st, log.With("component", "audit"))
+	guard := service.NewGuard(service.GuardOptions{Tenancy: ten, Envs: p.envs, Audit: recorder, Notify: st, Logger: log})
+	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, st, log)
+	p.cacheSync = service.NewCacheSync(p.envs, st, log)
+	jobs := service.NewJobs(st, replicaID(), log)
+	p.sweeper = service.NewSweeper(st, jobs, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
 	topics := service.NewTopics(guard, p.sampler)
 	me := service.NewMe(guard)
 	connectors := service.NewConnectors(guard)
 	schemas := service.NewSchemas(guard)
-	accounts := service.NewServiceAccounts(guard)
+	accounts := service.NewServiceAccounts(guard, jobs)
+	trail := service.NewAuditTrail(guard, st)
 	filters, err := service.NewFilters()
 	if err != nil {
 		return nil, err
@@ -100,11 +137,18 @@ func assemble(cfg *config.Config, log *slog.Logger, h hooks) (_ *app, err error)
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
 		RedirectURL: cfg.BaseURL + "/auth/callback", Scopes: cfg.Identity.Scopes,
 	})
-	sessions := auth.NewSessions(auth.SessionOptions{
-		Secrets: sessionSecrets(cfg), MaxAge: cfg.Session.MaxAge, Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login, Logger: log, Clock: h.sessionClock,
-	})
+	secrets, err := sessionSecrets(cfg)
+	if err != nil {
+		return nil, err
+	}
+	sessions, err := auth.NewSessions(auth.SessionOptions{Store: st, Secrets: secrets, MaxAge: cfg.Session.MaxAge,
+		Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login, Logger: log, Clock: h.sessionClock})
+	if err != nil {
+		return nil, err
+	}
 	pages := handlers.New(handlers.Options{
-		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me,
+		Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
@@ -117,26 +161,48 @@ func assemble(cfg *config.Config, log *slog.Logger, h hooks) (_ *app, err error)
 		}
 		e.Any(devidp.PathPrefix+"/*", echo.WrapHandler(http.StripPrefix(devidp.PathPrefix, idp)))
 	}
+	if p.cloud != nil {
+		e.Any(devCloudPath+"/*", echo.WrapHandler(http.StripPrefix(devCloudPath, p.cloud)))
+	}
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
 	api.New(api.Options{Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
-		Accounts: accounts, Pools: pools, Me: me, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
-	httpserver.RegisterHealth(e, p.checks(provider), 3*time.Second)
+	httpserver.RegisterHealth(e, p.readiness(), p.upstreamChecks(provider), 3*time.Second)
 	p.echo = e
 	return p, nil
 }
 
+// openStore opens the configured database: PostgreSQL or SQLite.
+func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (store.Store, time.Duration, error) {
+	if cfg.Database.IsPostgres() {
+		return postgres.Open(ctx, cfg.Database.URL, cfg.UpstreamTimeout, log)
+	}
+	return sqlite.Open(ctx, cfg.Database.SQLitePath(), cfg.UpstreamTimeout, log)
+}
+
 // sessionSecrets are the configured session keys; dev mode may have none
 // and gets a random one, so sessions end with the process.
-func sessionSecrets(cfg *config.Config) []string {
+func sessionSecrets(cfg *config.Config) ([]string, error) {
 	if len(cfg.Session.Keys) > 0 {
-		return cfg.Session.Keys
+		return cfg.Session.Keys, nil
+	}
+	if !cfg.IsDev() {
+		return nil, fmt.Errorf("session.keys: required")
 	}
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
-	return []string{hex.EncodeToString(b)}
+	return []string{hex.EncodeToString(b)}, nil
+}
+
+// replicaID names this process in the jobs it runs.
+func replicaID() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
 }
 
 func issuerOf(cfg *config.Config) string {
@@ -146,144 +212,15 @@ func issuerOf(cfg *config.Config) string {
 	return cfg.Identity.Issuer
 }
 
-// connect creates one Kafka client per environment, starting embedded
-// clusters where the configuration asks for them.
-func (p *app) connect(log *slog.Logger) error {
-	for _, z := range p.cfg.LandingZones {
-		for _, st := range p.cfg.Stages {
-			env := &platform.Environment{Zone: z.ID, Stage: st.Name}
-			k := z.Environments[st.Name].Kafka
-			if k.Embedded {
-				cl, err := embedded.StartCluster(env.Name())
-				if err != nil {
-					return err
-				}
-				p.clusters[env.Name()] = cl
-				p.closers = append(p.closers, cl.Close)
-				k.BootstrapServers, k.SecurityProtocol = cl.Addr(), "PLAINTEXT"
-			}
-			client, err := kafkaadmin.New(kafkaadmin.Options{
-				Name: env.Name(), BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
-				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
-				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, Logger: log,
-			})
-			if err != nil {
-				return err
-			}
-			p.closers = append(p.closers, client.Close)
-			env.Topics = client
-			if err := p.connectCloud(env, z.Environments[st.Name], log); err != nil {
-				return err
-			}
-			p.envs.Add(env)
+// background runs the portal's periodic work until ctx ends: sampling
+// watched topics, applying other replicas' cache announcements, sweeping
+// the store.
+func (p *app) background(ctx context.Context, log *slog.Logger) {
+	go p.sampler.Run(ctx)
+	go func() {
+		if err := p.cacheSync.Run(ctx); err != nil {
+			log.Error("cache announcements are not followed", "error", err)
 		}
-	}
-	return nil
-}
-
-// connectCloud sets up the environment's managed connectors and Schema
-// Registry: the embedded stand-ins, the configured services, or an
-// Unconfigured port that says what is missing.
-func (p *app) connectCloud(env *platform.Environment, ec config.Environment, log *slog.Logger) error {
-	cc := p.cfg.ConfluentCloud
-	scope := platform.IAMScope{OrganizationID: cc.OrganizationID, EnvironmentID: ec.EnvironmentID,
-		KafkaClusterID: ec.KafkaClusterID, SchemaRegistryID: ec.SchemaRegistry.ClusterID}
-	provider := ec.IdentityProviderID
-	switch {
-	case cc.Embedded:
-		// Stand-in ids, so that role bindings read like Confluent Cloud's.
-		id := env.Zone + "-" + env.Stage
-		scope = platform.IAMScope{OrganizationID: "org-dev", EnvironmentID: "env-" + id, KafkaClusterID: "lkc-" + id, SchemaRegistryID: "lsrc-" + id}
-		env.Connectors = embedded.NewConnect()
-		env.IAM, env.Pools = p.org.IAMFor(scope), p.org.PoolsFor("op-"+env.Stage)
-	case cc.Enabled():
-		client := confluent.NewClient(confluent.Options{BaseURL: cc.URL, APIKey: cc.APIKey, APISecret: cc.APISecret,
-			Timeout: p.cfg.UpstreamTimeout, Logger: log})
-		env.Connectors = confluent.NewConnect(client, ec.EnvironmentID, ec.KafkaClusterID)
-		env.IAM = confluent.NewIAM(client, scope)
-		env.Pools = platform.Unconfigured{What: "an identity provider (identity_provider_id)", Env: env.Name()}
-		if provider != "" {
-			env.Pools = confluent.NewPools(client, provider)
-		}
-	default:
-		none := platform.Unconfigured{What: "Confluent Cloud", Env: env.Name()}
-		env.Connectors, env.IAM, env.Pools = none, none, none
-	}
-	sr := ec.SchemaRegistry
-	if sr.Embedded {
-		reg, err := embedded.StartRegistry(sr.APIKey, sr.APISecret)
-		if err != nil {
-			return err
-		}
-		p.closers = append(p.closers, reg.Close)
-		sr.URL = reg.URL()
-	}
-	if sr.URL == "" {
-		env.Schemas = platform.Unconfigured{What: "Schema Registry", Env: env.Name()}
-		return nil
-	}
-	schemas, err := schemareg.New(schemareg.Options{Name: env.Name(), URL: sr.URL, APIKey: sr.APIKey, APISecret: sr.APISecret,
-		Timeout: p.cfg.UpstreamTimeout})
-	if err != nil {
-		return err
-	}
-	p.closers = append(p.closers, schemas.Close)
-	env.Schemas = schemas
-	return nil
-}
-
-// checks are the readiness probes: every cluster and the identity provider.
-func (p *app) checks(provider *auth.Provider) []httpserver.Check {
-	var checks []httpserver.Check
-	for _, env := range p.envs.All() {
-		checks = append(checks, httpserver.Check{Name: "kafka " + env.Name(), Probe: func(ctx context.Context) (string, error) {
-			info, err := env.Topics.ClusterInfo(ctx)
-			if err != nil {
-				return "", err
-			}
-			return fmt.Sprintf("cluster %s, %d broker(s)", info.ID, info.Brokers), nil
-		}})
-	}
-	checks = append(checks, httpserver.Check{Name: "identity provider", Probe: func(ctx context.Context) (string, error) {
-		if _, _, err := provider.AuthEndpoints(ctx); err != nil {
-			return "", err
-		}
-		return provider.Issuer(), nil
-	}})
-	return checks
-}
-
-// services are the services the demo data is seeded through.
-type services struct {
-	accounts *service.ServiceAccounts
-	pools    *service.IdentityPools
-	resolver *access.Resolver
-}
-
-// seed fills the embedded platform with the demo data: topics, connectors
-// and schemas directly, service accounts and identity pools through their
-// services (so that they get their role bindings), as a platform admin.
-func (p *app) seed(ctx context.Context, o embedded.SeedOptions) error {
-	if err := embedded.Seed(ctx, p.tenancy, p.envs, p.clusters, o); err != nil {
-		return err
-	}
-	admin := p.services.resolver.Resolve(portal.Identity{Subject: "demo-seed", Username: "demo-seed", Groups: []string{p.cfg.PlatformAdminGroup}})
-	ctx = portal.WithPrincipal(ctx, admin)
-	stage := p.tenancy.StageNames()[0]
-	for _, u := range p.tenancy.Units() {
-		if u.IsMain() {
-			continue
-		}
-		_, err := p.services.accounts.Create(ctx, u.ID, stage, portal.NewServiceAccount{Name: "demo-app", Type: "producer",
-			Description: "Demo producer of " + u.ID})
-		if err != nil && !portal.Is(err, portal.AlreadyExists) {
-			return fmt.Errorf("seed service account of %s: %w", u.ID, err)
-		}
-		_, err = p.services.pools.Create(ctx, u.ID, stage, portal.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
-			Filter: `claims.aud == "confluent" && claims.sub.startsWith("ci-` + u.ID + `")`})
-		if err != nil && !portal.Is(err, portal.AlreadyExists) {
-			return fmt.Errorf("seed identity pool of %s: %w", u.ID, err)
-		}
-	}
-	return nil
+	}()
+	go p.sweeper.Run(ctx, 5*time.Minute)
 }

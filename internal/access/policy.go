@@ -21,16 +21,19 @@ const (
 	// ManageIdentity covers creating, changing and deleting service
 	// accounts and identity pools.
 	ManageIdentity
+	// ReadAudit covers reading the unit's audit trail: Admins and up, in
+	// any stage (it changes nothing).
+	ReadAudit
 )
 
 // Actions lists every action, for exhaustive tests and documentation.
-var Actions = []Action{Read, Write, ManageIdentity}
+var Actions = []Action{Read, Write, ManageIdentity, ReadAudit}
 
 // Roles lists every role, for exhaustive tests and documentation.
 var Roles = []portal.Role{portal.NoRole, portal.Viewer, portal.Developer, portal.Admin, portal.SuperAdmin}
 
 func (a Action) String() string {
-	return [...]string{"read", "write", "manage-identity"}[a]
+	return [...]string{"read", "write", "manage-identity", "read-audit"}[a]
 }
 
 // minimum is the lowest role that may perform an action at all.
@@ -44,6 +47,10 @@ func (a Action) minimum() portal.Role {
 		return portal.Admin
 	}
 }
+
+// readOnly reports whether an action changes nothing, so that read-only
+// stages do not concern it.
+func (a Action) readOnly() bool { return a == Read || a == ReadAudit }
 
 // Decision is the policy's answer for one role, action and stage.
 type Decision struct {
@@ -64,7 +71,7 @@ func Decide(role portal.Role, action Action, stage tenancy.Stage) Decision {
 		return Decision{Denial: portal.NotFound}
 	case role < action.minimum():
 		return Decision{Denial: portal.InsufficientRole}
-	case action == Read || !stage.ReadOnly:
+	case action.readOnly() || !stage.ReadOnly:
 		return Decision{Allowed: true}
 	case role >= portal.Admin:
 		return Decision{Allowed: true, Bypass: true}

@@ -1,73 +1,71 @@
-// Package audit records who changed what. Every write a service performs,
-// allowed or refused, becomes one event: logged, and kept in memory for the
-// admin area.
+// Package audit records who changed what: every write a service attempts,
+// allowed or refused, becomes one event in the store (shared by every
+// replica and kept for the configured retention), and one log line. The
+// request's id, client address and user agent come from its context.
 package audit
 
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/requestid"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
-// Event is one audited operation.
-type Event struct {
-	Time     time.Time `json:"time"`
-	Actor    string    `json:"actor"`
-	Action   string    `json:"action"`
-	Resource string    `json:"resource"`
-	Scope    string    `json:"scope"`
-	Outcome  string    `json:"outcome"`
-	Detail   string    `json:"detail,omitempty"`
+// Outcomes other than an error kind.
+const (
+	OK = "ok"
+	// Unknown marks a write whose effect could not be checked (a timeout).
+	Unknown = "unknown"
+)
+
+// Store is where events are kept.
+type Store interface {
+	AppendAudit(ctx context.Context, e store.AuditEvent) (int64, error)
 }
 
-// Recorder receives events.
-type Recorder interface {
-	Record(ctx context.Context, e Event)
+// Recorder writes events.
+type Recorder struct {
+	store Store
+	log   *slog.Logger
+	now   func() time.Time
+	// written counts events, for metrics.
+	written func(outcome string)
 }
 
-// Log keeps the latest events in a ring and writes each to the logger.
-type Log struct {
-	logger *slog.Logger
-	mu     sync.Mutex
-	ring   []Event
-	next   int
-	full   bool
+// New returns a recorder over a store.
+func New(s Store, log *slog.Logger) *Recorder {
+	return &Recorder{store: s, log: log, now: time.Now, written: func(string) {}}
 }
 
-// NewLog returns a log that keeps the last size events.
-func NewLog(logger *slog.Logger, size int) *Log {
-	return &Log{logger: logger, ring: make([]Event, size)}
-}
+// OnWrite sets a function called for every event written (metrics).
+func (r *Recorder) OnWrite(f func(outcome string)) { r.written = f }
 
-// Record stores e and logs it.
-func (l *Log) Record(ctx context.Context, e Event) {
+// Record stores e, completing it from the request's context. An event the
+// store cannot take is logged in full at error level, so that the trail
+// survives in the logs.
+func (r *Recorder) Record(ctx context.Context, e store.AuditEvent) {
 	if e.Time.IsZero() {
-		e.Time = time.Now().UTC()
+		e.Time = r.now().UTC()
 	}
-	l.logger.LogAttrs(ctx, slog.LevelInfo, "audit",
-		slog.String("actor", e.Actor), slog.String("action", e.Action), slog.String("resource", e.Resource),
-		slog.String("scope", e.Scope), slog.String("outcome", e.Outcome), slog.String("detail", e.Detail))
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.ring[l.next] = e
-	l.next = (l.next + 1) % len(l.ring)
-	if l.next == 0 {
-		l.full = true
+	if e.RequestID == "" {
+		e.RequestID = requestid.From(ctx)
 	}
-}
-
-// Recent returns the kept events, newest first.
-func (l *Log) Recent() []Event {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := l.next
-	if l.full {
-		n = len(l.ring)
+	if c := requestid.ClientFrom(ctx); e.SourceIP == "" {
+		e.SourceIP, e.UserAgent = c.IP, c.UserAgent
 	}
-	out := make([]Event, 0, n)
-	for i := 1; i <= n; i++ {
-		out = append(out, l.ring[(l.next-i+len(l.ring))%len(l.ring)])
+	attrs := []slog.Attr{slog.String("actor", e.Actor), slog.String("role", e.ActorRole), slog.String("action", e.Action),
+		slog.String("resource", e.Resource), slog.String("scope", e.BU+"/"+e.Stage), slog.String("outcome", e.Outcome)}
+	// The write itself must not fail because the trail could not be
+	// written, nor wait long for it.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+	defer cancel()
+	if _, err := r.store.AppendAudit(sctx, e); err != nil {
+		r.log.LogAttrs(ctx, slog.LevelError, "audit event not stored", append(attrs, slog.String("detail", e.Detail),
+			slog.Any("changes", e.Changes), slog.String("error", err.Error()))...)
+		return
 	}
-	return out
+	r.written(e.Outcome)
+	r.log.LogAttrs(ctx, slog.LevelInfo, "audit", attrs...)
 }

@@ -16,12 +16,12 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-func verifier(t *testing.T, issuer, audience string, accepted ...string) *auth.Verifier {
+func verifier(t testing.TB, issuer, audience string, accepted ...string) *auth.Verifier {
 	t.Helper()
 	return verifierWithClock(t, issuer, audience, nil, accepted...)
 }
 
-func verifierWithClock(t *testing.T, issuer, audience string, clock func() time.Time, accepted ...string) *auth.Verifier {
+func verifierWithClock(t testing.TB, issuer, audience string, clock func() time.Time, accepted ...string) *auth.Verifier {
 	t.Helper()
 	cfg, err := config.Dev(func(string) string { return "" })
 	if err != nil {

@@ -1,54 +1,68 @@
 package auth
 
 import (
+	"cmp"
 	"context"
-	"encoding/gob"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/gorilla/securecookie"
-	"github.com/gorilla/sessions"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
-// Session is a signed-in person's state, kept on the server.
+// Session is a signed-in person's state, kept in the store (sealed) and
+// named by an id that only the person's cookie carries.
 type Session struct {
-	ID           string
-	Identity     portal.Identity
-	AccessToken  string
-	RefreshToken string
-	IDToken      string
+	ID           string          `json:"-"`
+	Identity     portal.Identity `json:"identity"`
+	AccessToken  string          `json:"access_token"`
+	RefreshToken string          `json:"refresh_token"`
+	IDToken      string          `json:"id_token"`
 	// Expiry is the access token's; the session is renewed before it.
-	Expiry time.Time
+	Expiry time.Time `json:"expiry"`
 	// CSRF is the token that state-changing requests must carry.
-	CSRF    string
-	Started time.Time
+	CSRF    string    `json:"csrf"`
+	Started time.Time `json:"started"`
+	Toasts  []Toast   `json:"toasts,omitempty"`
 }
 
 // Toast is a short message shown once on the next page.
 type Toast struct {
-	Kind    string // "success" or "error"
-	Message string
-}
-
-func init() {
-	// Values live in memory, but gorilla/sessions' flashes are typed any;
-	// registering keeps a future shared store able to encode them.
-	gob.Register(Toast{})
-	gob.Register(Session{})
+	Kind    string `json:"kind"` // "success" or "error"
+	Message string `json:"message"`
 }
 
 // ErrSessionExpired means the session existed but could not be renewed.
 var ErrSessionExpired = errors.New("session expired")
 
-// Sessions manages browser sessions on top of gorilla/sessions.
+// SessionStore keeps sessions where every replica finds them.
+type SessionStore interface {
+	CreateSession(ctx context.Context, s store.Session) error
+	Session(ctx context.Context, id string, now time.Time) (store.Session, error)
+	UpdateSession(ctx context.Context, id string, data []byte, lastSeen time.Time) error
+	DeleteSession(ctx context.Context, id string) error
+}
+
+// Sessions manages browser sessions: a cookie carries a random id (signed
+// and encrypted), the store keeps the session under a digest of that id,
+// with its tokens sealed by the session keys. Any replica can serve any
+// request, and a restart signs nobody out.
 type Sessions struct {
-	store   *memoryStore
+	store   SessionStore
+	seal    *sealer
+	codecs  []securecookie.Codec
 	pending *securecookie.SecureCookie
 	login   *WebLogin
 	refresh singleflight.Group
@@ -61,7 +75,9 @@ type Sessions struct {
 
 // SessionOptions configure Sessions.
 type SessionOptions struct {
-	// Secrets protect the cookies; the first is current.
+	Store SessionStore
+	// Secrets protect the cookies and seal the stored data; the first is
+	// current, the others still accepted.
 	Secrets []string
 	MaxAge  time.Duration
 	// Secure marks cookies Secure (the portal is served over HTTPS).
@@ -77,40 +93,115 @@ type SessionOptions struct {
 const (
 	sessionCookie = "rms_session"
 	pendingCookie = "rms_signin"
-	sessionKey    = "session"
+	// touchEvery bounds how often an unchanged session's last-seen time is
+	// written.
+	touchEvery = 5 * time.Minute
 )
 
 // NewSessions returns the session manager.
-func NewSessions(o SessionOptions) *Sessions {
-	store := newMemoryStore(o.Secrets, sessions.Options{
-		Path: "/", MaxAge: int(o.MaxAge / time.Second), HttpOnly: true, Secure: o.Secure, SameSite: http.SameSiteLaxMode,
-	})
-	codecs := codecsFromSecrets(o.Secrets[:1])
-	pending := codecs[0].(*securecookie.SecureCookie)
+func NewSessions(o SessionOptions) (*Sessions, error) {
+	seal, err := newSealer(o.Secrets)
+	if err != nil {
+		return nil, err
+	}
+	codecs := codecsFromSecrets(o.Secrets)
+	for _, c := range codecs {
+		c.(*securecookie.SecureCookie).MaxAge(int(o.MaxAge / time.Second))
+	}
+	pending := codecsFromSecrets(o.Secrets[:1])[0].(*securecookie.SecureCookie)
 	pending.MaxAge(600)
-	return &Sessions{store: store, pending: pending, login: o.Login, maxAge: o.MaxAge, renewIn: time.Minute, secure: o.Secure, log: o.Logger, now: clockOr(o.Clock)}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return &Sessions{store: o.Store, seal: seal, codecs: codecs, pending: pending, login: o.Login, maxAge: o.MaxAge,
+		renewIn: time.Minute, secure: o.Secure, log: o.Logger, now: clockOr(o.Clock)}, nil
+}
+
+// key is the store's name for a session id: its digest.
+func key(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:])
+}
+
+// idFrom reads the session id from the request's cookie.
+func (s *Sessions) idFrom(r *http.Request) string {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return ""
+	}
+	var id string
+	if err := securecookie.DecodeMulti(sessionCookie, c.Value, &id, s.codecs...); err != nil {
+		return "" // a stale or forged cookie is no session
+	}
+	return id
+}
+
+// load reads and opens a session; nil when there is none.
+func (s *Sessions) load(ctx context.Context, id string) (*Session, time.Time, error) {
+	rec, err := s.store.Session(ctx, key(id), s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, time.Time{}, nil
+	}
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	plain, err := s.seal.open(rec.Data, key(id))
+	if err != nil {
+		s.log.WarnContext(ctx, "a stored session does not open with the configured keys; it is ended", "error", err)
+		_ = s.store.DeleteSession(ctx, key(id))
+		return nil, time.Time{}, nil
+	}
+	var sess Session
+	if err := json.Unmarshal(plain, &sess); err != nil {
+		return nil, time.Time{}, fmt.Errorf("reading a session: %w", err)
+	}
+	sess.ID = id
+	return &sess, rec.LastSeen, nil
+}
+
+func (s *Sessions) save(ctx context.Context, sess *Session) error {
+	plain, err := json.Marshal(sess)
+	if err != nil {
+		return err
+	}
+	return s.store.UpdateSession(ctx, key(sess.ID), s.seal.seal(plain, key(sess.ID)), s.now())
 }
 
 // Current returns the request's session, renewing its tokens when they are
 // about to expire. It returns nil without error when there is no session,
-// and ErrSessionExpired when one existed but could not be renewed (it is
-// then ended).
+// ErrSessionExpired when one existed but could not be renewed (it is then
+// ended), and the store's error when the store cannot be read.
 func (s *Sessions) Current(w http.ResponseWriter, r *http.Request) (*Session, error) {
-	gs, _ := s.store.Get(r, sessionCookie)
-	sess, ok := gs.Values[sessionKey].(Session)
-	if gs.IsNew || !ok {
+	id := s.idFrom(r)
+	if id == "" {
 		return nil, nil
 	}
-	if sess.Expiry.Sub(s.now()) > s.renewIn {
-		return &sess, nil
+	ctx := r.Context()
+	sess, seen, err := s.load(ctx, id)
+	if err != nil || sess == nil {
+		return nil, err
 	}
-	v, err, _ := s.refresh.Do(sess.ID, func() (any, error) {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 10*time.Second)
+	if sess.Expiry.Sub(s.now()) > s.renewIn {
+		if s.now().Sub(seen) > touchEvery {
+			if err := s.save(ctx, sess); err != nil {
+				s.log.ErrorContext(ctx, "saving the session failed", "error", err)
+			}
+		}
+		return sess, nil
+	}
+	v, err, _ := s.refresh.Do(id, func() (any, error) {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
-		return s.login.Refresh(ctx, sess.RefreshToken)
+		return s.login.Refresh(rctx, sess.RefreshToken)
 	})
 	if err != nil {
-		s.end(w, r, gs)
+		// Another replica may have renewed the session meanwhile, with a
+		// refresh token that replaced the one this replica used.
+		if again, _, lerr := s.load(ctx, id); lerr == nil && again != nil && again.Expiry.Sub(s.now()) > s.renewIn {
+			return again, nil
+		}
+		s.log.InfoContext(ctx, "a session could not be renewed; it is ended", "error", err)
+		s.end(w, r, id)
 		return nil, ErrSessionExpired
 	}
 	g := v.(*Grant)
@@ -121,83 +212,94 @@ func (s *Sessions) Current(w http.ResponseWriter, r *http.Request) (*Session, er
 	if g.IDToken != "" {
 		sess.IDToken = g.IDToken
 	}
-	gs.Values[sessionKey] = sess
-	if err := gs.Save(r, w); err != nil {
+	if err := s.save(ctx, sess); err != nil {
 		return nil, err
 	}
-	return &sess, nil
+	return sess, nil
 }
 
 // Start begins a new session for a grant. Any session the browser had is
 // ended first, so that a session id never survives a sign-in.
 func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, g *Grant) (*Session, error) {
-	old, _ := s.store.Get(r, sessionCookie)
-	if !old.IsNew {
+	if old := s.idFrom(r); old != "" {
 		s.end(w, r, old)
 	}
-	gs := sessions.NewSession(s.store, sessionCookie)
-	opts := s.store.options
-	gs.Options, gs.IsNew = &opts, true
-	if err := gs.Save(r, w); err != nil { // assigns the id
+	id := base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(securecookie.GenerateRandomKey(32))
+	now := s.now()
+	sess := &Session{ID: id, Identity: g.Identity, AccessToken: g.AccessToken, RefreshToken: g.RefreshToken,
+		IDToken: g.IDToken, Expiry: g.Expiry, CSRF: randomString(), Started: now}
+	plain, err := json.Marshal(sess)
+	if err != nil {
 		return nil, err
 	}
-	sess := Session{
-		ID: gs.ID, Identity: g.Identity, AccessToken: g.AccessToken, RefreshToken: g.RefreshToken,
-		IDToken: g.IDToken, Expiry: g.Expiry, CSRF: randomString(), Started: s.now(),
+	rec := store.Session{ID: key(id), Subject: g.Identity.Subject, Username: cmp.Or(g.Identity.Username, g.Identity.Subject),
+		Created: now, Expires: now.Add(s.maxAge), LastSeen: now, UserAgent: truncate(r.UserAgent(), 300), IP: clientIP(r),
+		Data: s.seal.seal(plain, key(id))}
+	if err := s.store.CreateSession(r.Context(), rec); err != nil {
+		return nil, err
 	}
-	gs.Values[sessionKey] = sess
-	return &sess, gs.Save(r, w)
+	encoded, err := securecookie.EncodeMulti(sessionCookie, id, s.codecs...)
+	if err != nil {
+		return nil, err
+	}
+	http.SetCookie(w, s.newCookie(encoded, int(s.maxAge/time.Second)))
+	return sess, nil
 }
 
-// End ends the request's session and returns it (nil when there was none).
+func (s *Sessions) newCookie(value string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: sessionCookie, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true, Secure: s.secure,
+		SameSite: http.SameSiteLaxMode}
+}
+
+// End ends the request's session everywhere and returns it (nil when
+// there was none).
 func (s *Sessions) End(w http.ResponseWriter, r *http.Request) *Session {
-	gs, _ := s.store.Get(r, sessionCookie)
-	sess, ok := gs.Values[sessionKey].(Session)
-	s.end(w, r, gs)
-	if !ok {
+	id := s.idFrom(r)
+	if id == "" {
 		return nil
 	}
-	return &sess
+	sess, _, _ := s.load(r.Context(), id)
+	s.end(w, r, id)
+	return sess
 }
 
-func (s *Sessions) end(w http.ResponseWriter, r *http.Request, gs *sessions.Session) {
-	gs.Options.MaxAge = -1
-	s.save(w, r, gs)
-}
-
-// save stores gs; a failure is logged, since the page can still be shown.
-func (s *Sessions) save(w http.ResponseWriter, r *http.Request, gs *sessions.Session) {
-	if err := gs.Save(r, w); err != nil && s.log != nil {
-		s.log.ErrorContext(r.Context(), "saving the session failed", "error", err)
+func (s *Sessions) end(w http.ResponseWriter, r *http.Request, id string) {
+	if err := s.store.DeleteSession(r.Context(), key(id)); err != nil {
+		s.log.ErrorContext(r.Context(), "ending the session failed", "error", err)
 	}
+	http.SetCookie(w, s.newCookie("", -1))
 }
 
 // AddToast queues a message for the next page of the session.
 func (s *Sessions) AddToast(w http.ResponseWriter, r *http.Request, t Toast) {
-	gs, _ := s.store.Get(r, sessionCookie)
-	if gs.IsNew {
+	id := s.idFrom(r)
+	if id == "" {
 		return
 	}
-	gs.AddFlash(t)
-	s.save(w, r, gs)
+	sess, _, err := s.load(r.Context(), id)
+	if err != nil || sess == nil {
+		return
+	}
+	sess.Toasts = append(sess.Toasts, t)
+	if err := s.save(r.Context(), sess); err != nil {
+		s.log.ErrorContext(r.Context(), "saving the session failed", "error", err)
+	}
 }
 
 // TakeToasts returns and forgets the queued messages.
 func (s *Sessions) TakeToasts(w http.ResponseWriter, r *http.Request) []Toast {
-	gs, _ := s.store.Get(r, sessionCookie)
-	if gs.IsNew {
+	id := s.idFrom(r)
+	if id == "" {
 		return nil
 	}
-	flashes := gs.Flashes()
-	if len(flashes) == 0 {
+	sess, _, err := s.load(r.Context(), id)
+	if err != nil || sess == nil || len(sess.Toasts) == 0 {
 		return nil
 	}
-	s.save(w, r, gs)
-	out := make([]Toast, 0, len(flashes))
-	for _, f := range flashes {
-		if t, ok := f.(Toast); ok {
-			out = append(out, t)
-		}
+	out := sess.Toasts
+	sess.Toasts = nil
+	if err := s.save(r.Context(), sess); err != nil {
+		s.log.ErrorContext(r.Context(), "saving the session failed", "error", err)
 	}
 	return out
 }
@@ -251,4 +353,20 @@ func SafeNext(next string) string {
 // EndSessionURL is where to send the browser to sign out at the provider.
 func (s *Sessions) EndSessionURL(ctx context.Context, idToken, after string) string {
 	return s.login.EndSessionURL(ctx, idToken, after)
+}
+
+// clientIP is the address the request came from (the proxy's, behind one).
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

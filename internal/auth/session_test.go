@@ -1,9 +1,12 @@
 package auth_test
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,14 +14,36 @@ import (
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 )
 
+// openStore is a real store (SQLite in a temporary file).
+func openStore(t testing.TB) *sqlite.Store {
+	t.Helper()
+	st, _, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "portal.db"), 5*time.Second, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 func sessions(t *testing.T, issuer string) *auth.Sessions {
+	t.Helper()
+	return sessionsOn(t, issuer, openStore(t), strings.Repeat("k", 40))
+}
+
+// sessionsOn is one replica's session manager on a shared store.
+func sessionsOn(t testing.TB, issuer string, st auth.SessionStore, secrets ...string) *auth.Sessions {
 	t.Helper()
 	p := auth.NewProvider(issuer, 5*time.Second)
 	login := auth.NewWebLogin(auth.WebLoginOptions{Provider: p, Verifier: verifier(t, issuer, "api://rms-portal"),
 		ClientID: "rms-portal", RedirectURL: "http://127.0.0.1:49152/callback", Scopes: []string{"openid", "offline_access"}})
-	return auth.NewSessions(auth.SessionOptions{Secrets: []string{strings.Repeat("k", 40)}, MaxAge: time.Hour, Login: login})
+	s, err := auth.NewSessions(auth.SessionOptions{Store: st, Secrets: secrets, MaxAge: time.Hour, Login: login})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // withCookies replays the cookies a response set.
@@ -99,5 +124,41 @@ func TestSafeNext(t *testing.T) {
 		if got := auth.SafeNext(in); got != want {
 			t.Errorf("SafeNext(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestSessionsAreSharedAndSealed: two replicas on one store serve the same
+// session, signing out on one ends it on the other, the stored record
+// holds no token in clear, and a rotated key still opens old sessions.
+func TestSessionsAreSharedAndSealed(t *testing.T) {
+	issuer := devidptest.Start(t, nil)
+	st := openStore(t)
+	a := sessionsOn(t, issuer, st, strings.Repeat("a", 40))
+	b := sessionsOn(t, issuer, st, strings.Repeat("a", 40))
+	rec := httptest.NewRecorder()
+	token := "access-token-" + strings.Repeat("z", 40)
+	if _, err := a.Start(rec, httptest.NewRequest(http.MethodGet, "/", nil), &auth.Grant{
+		Identity: portal.Identity{Subject: "bob", Username: "bob"}, AccessToken: token, RefreshToken: "refresh-secret",
+		Expiry: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if sess, err := b.Current(httptest.NewRecorder(), withCookies(rec)); err != nil || sess == nil || sess.AccessToken != token {
+		t.Fatalf("replica b does not know the session: %v %v", sess, err)
+	}
+	var data []byte
+	if err := st.SQL().QueryRow(`SELECT data FROM sessions`).Scan(&data); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "zzzz") || strings.Contains(string(data), "refresh-secret") || strings.Contains(string(data), "bob") {
+		t.Error("the stored session shows its secrets")
+	}
+	// The keys are rotated: the old one is second and still opens.
+	rotated := sessionsOn(t, issuer, st, strings.Repeat("n", 40), strings.Repeat("a", 40))
+	if sess, err := rotated.Current(httptest.NewRecorder(), withCookies(rec)); err != nil || sess == nil {
+		t.Fatalf("after rotating the keys: %v %v", sess, err)
+	}
+	b.End(httptest.NewRecorder(), withCookies(rec))
+	if sess, err := a.Current(httptest.NewRecorder(), withCookies(rec)); sess != nil || err != nil {
+		t.Errorf("signed out on b, still signed in on a: %v %v", sess, err)
 	}
 }

@@ -38,6 +38,9 @@ type Config struct {
 
 	Identity Identity `yaml:"identity"`
 	Session  Session  `yaml:"session"`
+	// Database holds sessions, jobs, the audit trail and samples.
+	Database Database `yaml:"database"`
+	Audit    Audit    `yaml:"audit"`
 	// ConfluentCloud is the Cloud API (Connect v1, IAM v2, identity
 	// providers v2) shared by every environment.
 	ConfluentCloud CloudAPI      `yaml:"confluent_cloud"`
@@ -75,6 +78,34 @@ type Session struct {
 	Keys []string `yaml:"keys"`
 	// MaxAge bounds a session's life; 8h by default.
 	MaxAge time.Duration `yaml:"max_age"`
+}
+
+// Database locates the portal's own database.
+type Database struct {
+	// URL is postgres://... (production, several replicas) or sqlite:PATH
+	// (one node). DATABASE_URL overrides it. Dev mode defaults to SQLite
+	// in a temporary file (or in --data DIR).
+	URL string `yaml:"url"`
+}
+
+// IsPostgres reports whether the URL selects PostgreSQL.
+func (d Database) IsPostgres() bool {
+	return strings.HasPrefix(d.URL, "postgres://") || strings.HasPrefix(d.URL, "postgresql://")
+}
+
+// SQLitePath is the file of a sqlite: URL, "" for other URLs.
+func (d Database) SQLitePath() string {
+	p, ok := strings.CutPrefix(d.URL, "sqlite:")
+	if !ok {
+		return ""
+	}
+	return strings.TrimPrefix(p, "//")
+}
+
+// Audit configures the audit trail.
+type Audit struct {
+	// RetentionDays is how long events are kept; 400 by default.
+	RetentionDays int `yaml:"retention_days"`
 }
 
 // Stage is one deployment stage.
@@ -277,6 +308,12 @@ func (c *Config) applyEnv(env func(string) string) {
 		}
 		c.Listen = host + ":" + port
 	}
+	if u := env("BASE_URL"); u != "" {
+		c.BaseURL = u
+	}
+	if u := env("DATABASE_URL"); u != "" {
+		c.Database.URL = u
+	}
 	if keys := env("RMS_SESSION_KEYS"); keys != "" {
 		c.Session.Keys = strings.Split(keys, ",")
 	}
@@ -313,6 +350,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Identity.GroupsClaim == "" {
 		c.Identity.GroupsClaim = "groups"
+	}
+	if c.Audit.RetentionDays == 0 {
+		c.Audit.RetentionDays = 400
 	}
 	if c.Session.MaxAge == 0 {
 		c.Session.MaxAge = 8 * time.Hour

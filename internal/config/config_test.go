@@ -59,6 +59,8 @@ identity:
   client_id: 1234-app
 session:
   keys: ["${SESSION_KEY}"]
+database:
+  url: postgres://portal@db.example.com/portal
 stages: [{name: dev}, {name: run, read_only: true}]
 landing_zones:
   - id: edh-shared
@@ -116,6 +118,8 @@ func TestBadConfigsNameTheKey(t *testing.T) {
 		{"bad protocol", strings.Replace(prod, "api_key: KEY1", "security_protocol: TLS, api_key: KEY1", 1), `security_protocol: must be PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL, not "TLS"`, full},
 		{"main bu not a unit", strings.Replace(prod, "main_bu: platform", "main_bu: nobody", 1), `main_bu "nobody" is not one of its business units`, full},
 		{"bad mode", "mode: staging\n" + prod, `mode: must be "production" or "dev"`, full},
+		{"no database", strings.Replace(prod, "  url: postgres://portal@db.example.com/portal", "", 1), "database.url: required", full},
+		{"odd database", strings.Replace(prod, "postgres://portal@db.example.com/portal", "mysql://root:pw@db/portal", 1), "database.url: must start with postgres:// or sqlite:, not \"mysql://root:xxxxx@db/portal\"", full},
 	}
 	for _, c := range cases {
 		_, err := Load(write(t, c.edit), c.env)
@@ -127,7 +131,7 @@ func TestBadConfigsNameTheKey(t *testing.T) {
 
 func TestExampleConfigIsValid(t *testing.T) {
 	anything := func(k string) string {
-		if k == "PORT" || strings.HasPrefix(k, "RMS_") && k != "RMS_SESSION_KEY" {
+		if k == "PORT" || k == "BASE_URL" || k == "DATABASE_URL" || strings.HasPrefix(k, "RMS_") && k != "RMS_SESSION_KEY" {
 			return ""
 		}
 		return strings.Repeat("s", 40)
@@ -138,5 +142,17 @@ func TestExampleConfigIsValid(t *testing.T) {
 	}
 	if c.IsDev() || len(c.LandingZones) != 2 || c.Identity.Audience == "" {
 		t.Errorf("example config %+v", c)
+	}
+}
+
+func TestEnvironmentOverrides(t *testing.T) {
+	env := envOf(map[string]string{"SESSION_KEY": strings.Repeat("k", 40), "DEV_SECRET": "x", "RUN_SECRET": "y",
+		"PORT": "9123", "BASE_URL": "http://127.0.0.1:9123", "DATABASE_URL": "sqlite:/tmp/replica.db"})
+	c, err := Load(write(t, prod), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Listen != ":9123" || c.BaseURL != "http://127.0.0.1:9123" || c.Database.SQLitePath() != "/tmp/replica.db" || c.Database.IsPostgres() {
+		t.Errorf("overrides: listen %q base %q database %q", c.Listen, c.BaseURL, c.Database.URL)
 	}
 }

@@ -29,6 +29,7 @@ func (c *Config) Validate() error {
 	c.validateServer(&p)
 	c.validateIdentity(&p)
 	c.validateSession(&p)
+	c.validateDatabase(&p)
 	c.validateCloud(&p)
 	c.validateZones(&p)
 	if len(p) == 0 {
@@ -123,6 +124,38 @@ func (c *Config) validateSession(p *problems) {
 	if c.Session.MaxAge < 0 {
 		p.add("session.max_age", "must be positive")
 	}
+}
+
+func (c *Config) validateDatabase(p *problems) {
+	d := c.Database
+	switch {
+	case d.URL == "" && c.IsDev():
+		// dev mode picks a file of its own
+	case d.URL == "":
+		p.add("database.url", "required: postgres://user@host/db (any number of replicas) or sqlite:/var/lib/portal/portal.db (one node); or set DATABASE_URL")
+	case d.IsPostgres():
+		if u, err := url.Parse(d.URL); err != nil || u.Host == "" {
+			p.add("database.url", "is not a valid postgres:// URL")
+		}
+	case d.SQLitePath() != "":
+	default:
+		p.add("database.url", "must start with postgres:// or sqlite:, not %q", redactURL(d.URL))
+	}
+	if c.Audit.RetentionDays < 1 {
+		p.add("audit.retention_days", "must be at least 1")
+	}
+}
+
+// redactURL drops a URL's password, for messages.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		if i := strings.Index(s, "@"); i >= 0 {
+			return "…" + s[i:]
+		}
+		return s
+	}
+	return u.Redacted()
 }
 
 func (c *Config) validateZones(p *problems) {

@@ -37,6 +37,10 @@ type Options struct {
 func New(o Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	// The client's address is the peer's, or the X-Forwarded-For entry
+	// left by a proxy on a private or loopback address (an ingress); a
+	// client cannot forge it from outside.
+	e.IPExtractor = echo.ExtractIPFromXFFHeader()
 	e.HTTPErrorHandler = func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -62,7 +66,13 @@ func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Response().Header().Set(requestid.Header, id)
 		req := c.Request()
-		c.SetRequest(req.WithContext(requestid.With(req.Context(), id)))
+		ctx := requestid.With(req.Context(), id)
+		ua := req.UserAgent()
+		if len(ua) > 300 {
+			ua = ua[:300]
+		}
+		ctx = requestid.WithClient(ctx, requestid.Client{IP: c.RealIP(), UserAgent: ua})
+		c.SetRequest(req.WithContext(ctx))
 		return next(c)
 	}
 }

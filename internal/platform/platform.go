@@ -91,6 +91,12 @@ type Topics interface {
 	ClusterInfo(ctx context.Context) (ClusterInfo, error)
 }
 
+// Forgetter is a port with a cache that another replica's write can make
+// stale; Forget drops it.
+type Forgetter interface {
+	Forget()
+}
+
 // Environment is the set of upstream services of one landing zone in one
 // stage.
 type Environment struct {

@@ -65,3 +65,22 @@ func (h Handler) WithAttrs(attrs []slog.Attr) slog.Handler {
 
 // WithGroup implements slog.Handler.
 func (h Handler) WithGroup(name string) slog.Handler { return Handler{h.Handler.WithGroup(name)} }
+
+// Client is where a request came from, for the audit trail.
+type Client struct {
+	IP        string
+	UserAgent string
+}
+
+type clientKey struct{}
+
+// WithClient returns a context carrying the request's client.
+func WithClient(ctx context.Context, c Client) context.Context {
+	return context.WithValue(ctx, clientKey{}, c)
+}
+
+// ClientFrom returns the client carried by ctx.
+func ClientFrom(ctx context.Context) Client {
+	c, _ := ctx.Value(clientKey{}).(Client)
+	return c
+}

@@ -2,12 +2,14 @@ package service_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // topicOps are every topic operation, each with valid input, so that the
@@ -118,9 +120,25 @@ func TestWritesAreAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _ = w.Topics.Create(servicetest.As("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"})
-	ev := w.Audit.Recent()
-	if len(ev) != 2 || ev[0].Outcome != "ALREADY_EXISTS" || ev[1].Outcome != "ok" ||
-		ev[1].Resource != "edh-shared-scada-dev-a" || ev[1].Action != "topic.create" || ev[1].Scope != "scada/dev" {
-		t.Errorf("audit %+v", ev)
+	_, _ = w.Topics.Create(servicetest.As("scada", portal.Viewer), "scada", "dev", portal.NewTopic{Name: "b"})
+	_, _ = w.Topics.Patch(servicetest.As("scada", portal.Developer), "scada", "dev", "a",
+		portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
+	ev := w.AuditEvents(t)
+	if len(ev) != 4 {
+		t.Fatalf("audit %+v", ev)
+	}
+	patch, refused, dup, created := ev[0], ev[1], ev[2], ev[3]
+	if created.Outcome != "ok" || created.Resource != "edh-shared-scada-dev-a" || created.Action != "topic.create" ||
+		created.BU != "scada" || created.Stage != "dev" || created.Actor != "tester" || created.ActorRole != "developer" {
+		t.Errorf("create %+v", created)
+	}
+	if dup.Outcome != "ALREADY_EXISTS" || !strings.Contains(dup.Detail, "already exists") {
+		t.Errorf("duplicate %+v", dup)
+	}
+	if refused.Outcome != "INSUFFICIENT_ROLE" || refused.Resource != "b" || refused.ActorRole != "viewer" {
+		t.Errorf("refusal %+v", refused)
+	}
+	if patch.Action != "topic.config" || len(patch.Changes) != 1 || patch.Changes[0] != (store.Change{Field: "config.retention.ms", After: "1000"}) {
+		t.Errorf("patch %+v", patch)
 	}
 }

@@ -16,19 +16,20 @@ const (
 	maxDisplayName = 64
 	maxDescription = 128
 	// MaxBulk bounds the items of one bulk create.
-	MaxBulk = 100
+	MaxBulk = 250
 )
 
 // ServiceAccounts manages a business unit's service accounts. Only Admins
 // and Super Admins change them; every role of the unit reads them.
 type ServiceAccounts struct {
 	guard *Guard
-	jobs  *bulkJobs
+	jobs  *Jobs
 }
 
-// NewServiceAccounts returns the service account service.
-func NewServiceAccounts(g *Guard) *ServiceAccounts {
-	return &ServiceAccounts{guard: g, jobs: newBulkJobs()}
+// NewServiceAccounts returns the service account service; bulk creates
+// run as jobs.
+func NewServiceAccounts(g *Guard, jobs *Jobs) *ServiceAccounts {
+	return &ServiceAccounts{guard: g, jobs: jobs}
 }
 
 func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) portal.ServiceAccount {
@@ -111,7 +112,7 @@ func (s *ServiceAccounts) check(call *Call, in portal.NewServiceAccount, field s
 
 // Create creates a service account and applies its type's role bindings.
 func (s *ServiceAccounts) Create(ctx context.Context, bu, stage string, in portal.NewServiceAccount) (portal.ServiceAccount, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "create service accounts")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}

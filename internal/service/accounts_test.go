@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // identityPolicy: reads for every role of the unit, changes for Admins
@@ -86,15 +89,17 @@ func TestIdentityAccessMatrix(t *testing.T) {
 			}
 			for _, o := range ops {
 				want := identityPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
-				before := len(w.Audit.Recent())
+				before := len(w.AuditEvents(t))
 				err := o.run(servicetest.As("scada", role), w, stage)
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
 				case want != "" && portal.KindOf(err) != want:
 					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
-				case want != "" && len(w.Audit.Recent()) != before:
-					t.Errorf("%s %s in %s: refused, yet something was written", role, o.name, stage)
+				case want != "" && o.write && len(w.AuditEvents(t)) != before+1:
+					t.Errorf("%s %s in %s: a refused write must leave one audit event", role, o.name, stage)
+				case want != "" && !o.write && len(w.AuditEvents(t)) != before:
+					t.Errorf("%s %s in %s: a refused read left an audit event", role, o.name, stage)
 				}
 			}
 		}
@@ -305,5 +310,40 @@ func TestReadsReportUpstreamFailures(t *testing.T) {
 	env.IAM = downIAM{env.IAM}
 	if _, err := w.Accounts.Get(servicetest.As("scada", portal.Viewer), "scada", "dev", saID); !portal.Is(err, portal.UpstreamTimeout) {
 		t.Errorf("get with IAM down: %v", err)
+	}
+}
+
+// TestJobOfAStoppedReplicaIsMarkedFailed: a running job whose replica
+// stopped beating is marked failed, with what was done and how to finish;
+// its owner reads that, and a job that still beats is left alone.
+func TestJobOfAStoppedReplicaIsMarkedFailed(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := context.Background()
+	long := time.Now().Add(-10 * time.Minute)
+	items := `[{"Name":"a","Type":"consumer","Description":""},{"Name":"b","Type":"consumer","Description":""}]`
+	for _, j := range []store.Job{
+		{ID: "dead", Heartbeat: long},
+		{ID: "alive", Heartbeat: time.Now()},
+	} {
+		j.Kind, j.BU, j.Stage, j.Owner, j.State, j.Replica, j.Created = "bulk-service-accounts", "scada", "dev", "tester", "running", "r0", long
+		j.Items, j.Principal = []byte(items), []byte(`{}`)
+		if err := w.Store.CreateJob(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Store.SaveJobResult(ctx, "dead", 0, []byte(`{"kind":"ALREADY_EXISTS","message":"exists"}`), long); err != nil {
+		t.Fatal(err)
+	}
+	n, err := service.NewJobs(w.Store, "r1", servicetest.Discard()).FailStaleJobs(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("failed %d: %v", n, err)
+	}
+	owner := servicetest.As("scada", portal.Admin)
+	dead, err := w.Accounts.BulkJob(owner, "scada", "dev", "dead", 0)
+	if err != nil || dead.State != portal.JobFailed || dead.Done() != 1 || !strings.Contains(dead.Error, "stopped after 1 of 2 items") {
+		t.Errorf("dead job %+v %v", dead, err)
+	}
+	if alive, _ := w.Accounts.BulkJob(owner, "scada", "dev", "alive", 0); alive.State != portal.JobRunning {
+		t.Errorf("a job that beats was touched: %+v", alive)
 	}
 }

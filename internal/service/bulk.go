@@ -40,7 +40,7 @@ type bulk struct {
 
 // prepareBulk authorizes and validates a batch.
 func (s *ServiceAccounts) prepareBulk(ctx context.Context, bu, stage string, items []portal.NewServiceAccount) (*bulk, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "create service accounts")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "create service accounts", "service-account.bulk-create", fmt.Sprintf("%d accounts", len(items)))
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -202,7 +203,7 @@ func validateConnector(ctx context.Context, call *Call, cfg map[string]string, v
 // Create validates a configuration with its plugin and creates the
 // connector, named "{prefix}{identifier}-connector".
 func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.NewConnector) (portal.Connector, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "create connectors")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "create connectors", "connector.create", in.Name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -232,7 +233,7 @@ func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.New
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
 func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config map[string]string) (portal.Connector, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update connectors")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "update connectors", "connector.update", name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -273,7 +274,7 @@ func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config 
 		return portal.Connector{}, err
 	}
 	c, err := call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
-	s.guard.record(ctx, call, "connector.update", full, err)
+	s.guard.record(ctx, call, "connector.update", full, err, s.configChanges(ctx, call, cur, cfg)...)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -283,7 +284,7 @@ func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config 
 // lifecycle runs one of delete, pause, resume and restart.
 func (s *Connectors) lifecycle(ctx context.Context, bu, stage, name, what, action string,
 	do func(platform.Connectors, string) error) error {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, what)
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, what, action, name)
 	if err != nil {
 		return err
 	}
@@ -322,4 +323,30 @@ func (s *Connectors) Restart(ctx context.Context, bu, stage, name string, onlyFa
 	return s.lifecycle(ctx, bu, stage, name, "restart connectors", "connector.restart", func(c platform.Connectors, n string) error {
 		return c.RestartConnector(ctx, n, onlyFailed)
 	})
+}
+
+// configChanges lists what an update changes, with secrets masked.
+func (s *Connectors) configChanges(ctx context.Context, call *Call, cur platform.Connector, next map[string]string) []store.Change {
+	secret := s.sensitive(ctx, call, cur.Class, next)
+	show := func(k, v string) string {
+		if v != "" && (slices.Contains(secret, k) || sensitiveKey.MatchString(k)) {
+			return portal.Mask
+		}
+		return v
+	}
+	var out []store.Change
+	keys := slices.Sorted(maps.Keys(next))
+	for k := range cur.Config {
+		if _, ok := next[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		before, after := cur.Config[k], next[k]
+		if before == after || portal.IsMask(after) {
+			continue
+		}
+		out = append(out, store.Change{Field: "config." + k, Before: show(k, before), After: show(k, after)})
+	}
+	return out
 }

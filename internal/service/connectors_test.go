@@ -106,15 +106,17 @@ func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
 			seedScada(t, w, stage)
 			for _, o := range connectorAndSchemaOps {
 				want := topicPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
-				before := len(w.Audit.Recent())
+				before := len(w.AuditEvents(t))
 				err := o.run(servicetest.As("scada", role), w, stage)
 				switch {
 				case want == "" && err != nil:
 					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
 				case want != "" && portal.KindOf(err) != want:
 					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
-				case want != "" && len(w.Audit.Recent()) != before:
-					t.Errorf("%s %s in %s: refused, yet something was written", role, o.name, stage)
+				case want != "" && o.write && len(w.AuditEvents(t)) != before+1:
+					t.Errorf("%s %s in %s: a refused write must leave one audit event", role, o.name, stage)
+				case want != "" && !o.write && len(w.AuditEvents(t)) != before:
+					t.Errorf("%s %s in %s: a refused read left an audit event", role, o.name, stage)
 				}
 			}
 		}

@@ -6,12 +6,14 @@ package service
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -20,12 +22,39 @@ import (
 type Guard struct {
 	tenancy *tenancy.Tenancy
 	envs    *platform.Environments
-	audit   audit.Recorder
+	audit   Recorder
+	notify  store.Notifier
+	log     *slog.Logger
+}
+
+// Recorder keeps the audit trail (audit.Recorder).
+type Recorder interface {
+	Record(ctx context.Context, e store.AuditEvent)
+}
+
+// GuardOptions are the guard's dependencies.
+type GuardOptions struct {
+	Tenancy *tenancy.Tenancy
+	Envs    *platform.Environments
+	Audit   Recorder
+	// Notify announces writes, so that every replica forgets what it
+	// cached of the environment.
+	Notify store.Notifier
+	Logger *slog.Logger
 }
 
 // NewGuard returns the guard shared by every service.
-func NewGuard(t *tenancy.Tenancy, envs *platform.Environments, rec audit.Recorder) *Guard {
-	return &Guard{tenancy: t, envs: envs, audit: rec}
+func NewGuard(o GuardOptions) *Guard {
+	return &Guard{tenancy: o.Tenancy, envs: o.Envs, audit: o.Audit, notify: o.Notify, log: o.Logger}
+}
+
+// changed tells every replica (this one too) that what of env changed.
+func (g *Guard) changed(ctx context.Context, env *platform.Environment, what string) {
+	if err := g.notify.Publish(context.WithoutCancel(ctx), store.ChannelCache, what+" "+env.Name()); err != nil {
+		// The other replicas' caches expire by themselves; say why they
+		// may lag behind.
+		g.log.WarnContext(ctx, "announcing a change failed", "what", what, "env", env.Name(), "error", err)
+	}
 }
 
 // Tenancy returns the deployment's tenancy.
@@ -84,16 +113,40 @@ func wholeCluster(u *tenancy.BusinessUnit, r portal.Role) bool {
 	return u.IsMain() && r >= portal.SuperAdmin
 }
 
-// record audits a write.
-func (g *Guard) record(ctx context.Context, c *Call, action, resource string, err error) {
-	outcome, detail := "ok", ""
+// EnterWrite is Enter for an operation that changes something: a refusal
+// is audited too, as event on resource (the name the caller gave).
+func (g *Guard) EnterWrite(ctx context.Context, bu, stage string, action access.Action, what, event, resource string) (*Call, error) {
+	call, err := g.Enter(ctx, bu, stage, action, what)
 	if err != nil {
-		outcome, detail = string(portal.KindOf(err)), err.Error()
+		if p := portal.PrincipalFrom(ctx); p != nil {
+			g.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
+				Service: p.Service, BU: bu, Stage: stage, Action: event, Resource: resource, Outcome: outcome(err), Detail: firstMessage(err)})
+		}
 	}
-	g.audit.Record(ctx, audit.Event{
-		Actor: c.Principal.Username, Action: action, Resource: resource,
-		Scope: c.Scope.String(), Outcome: outcome, Detail: detail,
-	})
+	return call, err
+}
+
+// record audits a write that was allowed, with what it changed.
+func (g *Guard) record(ctx context.Context, c *Call, event, resource string, err error, changes ...store.Change) {
+	e := store.AuditEvent{Actor: c.Principal.Actor(), ActorRole: c.Role.String(), Groups: c.Principal.Grant(c.Scope.Unit.ID).Groups,
+		Service: c.Principal.Service, BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name, Action: event, Resource: resource,
+		Outcome: outcome(err), Changes: changes}
+	if err != nil {
+		e.Detail = firstMessage(err)
+	}
+	g.audit.Record(ctx, e)
+}
+
+// outcome names an operation's result in the audit trail; a write that
+// timed out may still have happened, so its outcome is unknown.
+func outcome(err error) string {
+	switch {
+	case err == nil:
+		return audit.OK
+	case portal.Is(err, portal.UpstreamTimeout):
+		return audit.Unknown
+	}
+	return string(portal.KindOf(err))
 }
 
 // identifier adds to v what is wrong with an identifier sent as field

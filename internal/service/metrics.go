@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // unavailableFromKafka are metrics the Kafka protocol does not report;
@@ -71,60 +72,62 @@ func (s *Topics) TopicMetrics(ctx context.Context, bu, stage, name string) (port
 		m.Messages += pm.Messages()
 		m.Produced += pm.Latest
 	}
-	m.Samples = s.sampler.observe(call.Env, full, len(d.Partitions), m.Produced)
+	if m.Samples, err = s.sampler.observe(ctx, call.Env, full, len(d.Partitions), m.Produced); err != nil {
+		return portal.TopicMetrics{}, err
+	}
 	return m, nil
 }
 
 // Sampler samples the offsets of recently viewed topics, so that topic
-// pages can show growth over time without sampling the whole cluster.
+// pages can show growth over time without sampling the whole cluster. The
+// samples are kept in the store: every replica draws the same chart, and a
+// restart keeps the history. Which topics are watched is this replica's
+// own business (the ones viewed through it).
 type Sampler struct {
 	every time.Duration
 	watch time.Duration
 	keep  int
+	store store.Samples
 	log   *slog.Logger
 
-	mu     sync.Mutex
-	series map[string]*series
+	mu      sync.Mutex
+	watched map[string]*watchedTopic
 }
 
-type series struct {
+type watchedTopic struct {
 	env        *platform.Environment
 	topic      string
 	partitions int
 	viewed     time.Time
-	samples    []portal.Sample
 }
 
 // NewSampler samples each watched topic every interval, watches a topic
-// for watch after it was last viewed, and keeps keep samples per topic.
-func NewSampler(every, watch time.Duration, keep int, log *slog.Logger) *Sampler {
-	return &Sampler{every: every, watch: watch, keep: keep, log: log, series: map[string]*series{}}
+// for watch after it was last viewed, and shows keep samples per topic.
+func NewSampler(every, watch time.Duration, keep int, s store.Samples, log *slog.Logger) *Sampler {
+	return &Sampler{every: every, watch: watch, keep: keep, store: s, log: log, watched: map[string]*watchedTopic{}}
 }
+
+func seriesOf(env *platform.Environment, topic string) string { return env.Name() + "/" + topic }
 
 // observe records a sample taken by a viewer and returns the series.
-func (s *Sampler) observe(env *platform.Environment, topic string, partitions int, produced int64) []portal.Sample {
+func (s *Sampler) observe(ctx context.Context, env *platform.Environment, topic string, partitions int, produced int64) ([]portal.Sample, error) {
+	key := seriesOf(env, topic)
+	now := time.Now()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := env.Name() + "/" + topic
-	sr, ok := s.series[key]
-	if !ok {
-		sr = &series{env: env, topic: topic}
-		s.series[key] = sr
+	s.watched[key] = &watchedTopic{env: env, topic: topic, partitions: partitions, viewed: now}
+	s.mu.Unlock()
+	if err := s.store.AddSample(ctx, key, now, produced, s.every/2); err != nil {
+		return nil, err
 	}
-	sr.partitions, sr.viewed = partitions, time.Now()
-	sr.add(portal.Sample{At: time.Now(), Produced: produced}, s.keep, s.every/2)
-	return append([]portal.Sample(nil), sr.samples...)
-}
-
-func (sr *series) add(smp portal.Sample, keep int, minGap time.Duration) {
-	if n := len(sr.samples); n > 0 && smp.At.Sub(sr.samples[n-1].At) < minGap {
-		sr.samples[n-1] = smp
-		return
+	stored, err := s.store.SamplesSince(ctx, key, now.Add(-time.Duration(s.keep)*s.every))
+	if err != nil {
+		return nil, err
 	}
-	sr.samples = append(sr.samples, smp)
-	if len(sr.samples) > keep {
-		sr.samples = sr.samples[len(sr.samples)-keep:]
+	out := make([]portal.Sample, len(stored))
+	for i, x := range stored {
+		out[i] = portal.Sample{At: x.At, Produced: x.Value}
 	}
+	return out, nil
 }
 
 // Run samples watched topics until ctx ends.
@@ -143,27 +146,27 @@ func (s *Sampler) Run(ctx context.Context) {
 
 func (s *Sampler) sampleWatched(ctx context.Context) {
 	s.mu.Lock()
-	var due []*series
-	for key, sr := range s.series {
-		if time.Since(sr.viewed) > s.watch {
-			delete(s.series, key)
+	var due []watchedTopic
+	for key, w := range s.watched {
+		if time.Since(w.viewed) > s.watch {
+			delete(s.watched, key)
 			continue
 		}
-		due = append(due, sr)
+		due = append(due, *w)
 	}
 	s.mu.Unlock()
-	for _, sr := range due {
-		offsets, err := sr.env.Topics.TopicOffsets(ctx, sr.topic, sr.partitions)
+	for _, w := range due {
+		offsets, err := w.env.Topics.TopicOffsets(ctx, w.topic, w.partitions)
 		if err != nil {
-			s.log.DebugContext(ctx, "sampling a topic failed", "topic", sr.topic, "error", err)
+			s.log.DebugContext(ctx, "sampling a topic failed", "topic", w.topic, "error", err)
 			continue
 		}
 		var produced int64
 		for _, o := range offsets {
 			produced += o.Latest
 		}
-		s.mu.Lock()
-		sr.add(portal.Sample{At: time.Now(), Produced: produced}, s.keep, s.every/2)
-		s.mu.Unlock()
+		if err := s.store.AddSample(ctx, seriesOf(w.env, w.topic), time.Now(), produced, s.every/2); err != nil {
+			s.log.WarnContext(ctx, "storing a topic sample failed", "topic", w.topic, "error", err)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // IdentityPools manages a business unit's identity pools: tokens of the
@@ -91,7 +92,7 @@ func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (portal.P
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
 func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in portal.NewPool) (portal.Pool, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "create identity pools")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "create identity pools", "identity-pool.create", in.Name)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -142,18 +143,20 @@ func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in portal.
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
 func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter string) (portal.Pool, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "change identity pools")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
 	if err != nil {
 		return portal.Pool{}, err
 	}
 	if e := s.filters.Check("filter", filter); e != nil {
 		return portal.Pool{}, e
 	}
-	if _, err := s.find(ctx, call, id); err != nil {
+	cur, err := s.find(ctx, call, id)
+	if err != nil {
 		return portal.Pool{}, err
 	}
 	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
-	s.guard.record(ctx, call, "identity-pool.filter", id, err)
+	s.guard.record(ctx, call, "identity-pool.filter", cur.DisplayName+" ("+id+")", err,
+		store.Change{Field: "filter", Before: cur.Filter, After: filter})
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -162,7 +165,7 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter 
 
 // Delete removes a pool's role bindings, then the pool.
 func (s *IdentityPools) Delete(ctx context.Context, bu, stage, id string) error {
-	call, err := s.guard.Enter(ctx, bu, stage, access.ManageIdentity, "delete identity pools")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
 	if err != nil {
 		return err
 	}

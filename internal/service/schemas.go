@@ -148,7 +148,7 @@ func (s *Schemas) checkDef(call *Call, d *portal.SchemaDef, v *portal.Validation
 
 // Create registers the first version of a topic's key or value subject.
 func (s *Schemas) Create(ctx context.Context, bu, stage string, in portal.NewSchema) (portal.SchemaVersion, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "register schemas")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "register schemas", "schema.create", in.Topic+"-"+in.SubjectType)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -187,7 +187,7 @@ func (s *Schemas) Create(ctx context.Context, bu, stage string, in portal.NewSch
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
 func (s *Schemas) Update(ctx context.Context, bu, stage, subject string, in portal.SchemaDef) (portal.SchemaVersion, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "register schemas")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "register schemas", "schema.version", subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -233,7 +233,7 @@ func (s *Schemas) Check(ctx context.Context, bu, stage, subject string, in porta
 // Delete deletes a version: softly, or for good (permanent) once it was
 // soft-deleted, as the registry requires.
 func (s *Schemas) Delete(ctx context.Context, bu, stage, subject, version string, permanent bool) error {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "delete schemas")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "delete schemas", "schema.delete", subject+"/"+version)
 	if err != nil {
 		return err
 	}

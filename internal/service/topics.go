@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -136,7 +138,7 @@ func (s *Topics) resolve(ctx context.Context, call *Call, name string) (string, 
 
 // Create creates a topic named by the convention.
 func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopic) (portal.TopicDetail, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "create topics")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "create topics", "topic.create", in.Name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -157,6 +159,7 @@ func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopi
 		return portal.TopicDetail{}, err
 	}
 	err = call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
+	s.guard.changed(ctx, call.Env, "topics")
 	s.guard.record(ctx, call, "topic.create", full, err)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -214,7 +217,7 @@ func settingKeys() string {
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
 func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in portal.TopicState) (portal.TopicDetail, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update topics")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -249,7 +252,7 @@ func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in portal.
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
 func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in portal.TopicPatch) (portal.TopicDetail, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "update topics")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -312,14 +315,16 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 	slices.Sort(cc.Reset)
 	if !cc.Empty() {
 		err := call.Env.Topics.AlterTopicConfig(ctx, full, cc)
-		s.guard.record(ctx, call, "topic.config", full, err)
+		s.guard.record(ctx, call, "topic.config", full, err, configChanges(cur.Config, cc)...)
 		if err != nil {
 			return portal.TopicDetail{}, err
 		}
 	}
 	if partitions > cur.Partitions {
 		err := call.Env.Topics.CreatePartitions(ctx, full, partitions)
-		s.guard.record(ctx, call, "topic.partitions", full, err)
+		s.guard.changed(ctx, call.Env, "topics")
+		s.guard.record(ctx, call, "topic.partitions", full, err,
+			store.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
 		if err != nil {
 			if !cc.Empty() {
 				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
@@ -342,7 +347,7 @@ func partial(err error, format string, args ...any) error {
 
 // Delete deletes a topic and its data.
 func (s *Topics) Delete(ctx context.Context, bu, stage, name string) error {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Write, "delete topics")
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "delete topics", "topic.delete", name)
 	if err != nil {
 		return err
 	}
@@ -351,6 +356,20 @@ func (s *Topics) Delete(ctx context.Context, bu, stage, name string) error {
 		return err
 	}
 	err = call.Env.Topics.DeleteTopic(ctx, full)
+	s.guard.changed(ctx, call.Env, "topics")
 	s.guard.record(ctx, call, "topic.delete", full, err)
 	return err
+}
+
+// configChanges lists a configuration change for the audit trail, as
+// before and after per setting (an empty after is a reset).
+func configChanges(before map[string]string, cc platform.ConfigChange) []store.Change {
+	var out []store.Change
+	for _, k := range slices.Sorted(maps.Keys(cc.Set)) {
+		out = append(out, store.Change{Field: "config." + k, Before: before[k], After: cc.Set[k]})
+	}
+	for _, k := range cc.Reset {
+		out = append(out, store.Change{Field: "config." + k, Before: before[k]})
+	}
+	return out
 }

@@ -1,14 +1,16 @@
 // Package servicetest builds the portal's services over in-memory and
 // embedded upstreams, for the tests of the services and of both front
 // doors: the demo tenancy of dev mode, one fake cluster per environment,
-// the embedded Connect, IAM and identity-pool stand-ins, and a real Schema
-// Registry (the embedded one) on a loopback port.
+// the embedded Connect, IAM and identity-pool stand-ins, a real Schema
+// Registry (the embedded one) on a loopback port, and a real store
+// (SQLite in a temporary file).
 package servicetest
 
 import (
 	"context"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -19,6 +21,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -29,7 +33,8 @@ type World struct {
 	Clusters   map[string]*Cluster
 	Connect    map[string]*embedded.Connect
 	Org        *embedded.Org
-	Audit      *audit.Log
+	Store      *sqlite.Store
+	Audit      *audit.Recorder
 	Guard      *service.Guard
 	Topics     *service.Topics
 	Connectors *service.Connectors
@@ -37,6 +42,7 @@ type World struct {
 	Accounts   *service.ServiceAccounts
 	Pools      *service.IdentityPools
 	Me         *service.Me
+	Trail      *service.AuditTrail
 }
 
 // Discard is a logger that writes nothing.
@@ -78,19 +84,36 @@ func New(t testing.TB, seed ...string) *World {
 			w.Connect[env.Name()] = k
 		}
 	}
-	w.Audit = audit.NewLog(Discard(), 1000)
-	w.Guard = service.NewGuard(ten, w.Envs, w.Audit)
-	w.Topics = service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, Discard()))
+	st, _, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "portal.db"), 5*time.Second, Discard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	w.Store = st
+	w.Audit = audit.New(st, Discard())
+	w.Guard = service.NewGuard(service.GuardOptions{Tenancy: ten, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard()})
+	w.Topics = service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, st, Discard()))
 	w.Connectors = service.NewConnectors(w.Guard)
 	w.Schemas = service.NewSchemas(w.Guard)
-	w.Accounts = service.NewServiceAccounts(w.Guard)
+	w.Accounts = service.NewServiceAccounts(w.Guard, service.NewJobs(st, "test", Discard()))
 	filters, err := service.NewFilters()
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Pools = service.NewIdentityPools(w.Guard, filters)
 	w.Me = service.NewMe(w.Guard)
+	w.Trail = service.NewAuditTrail(w.Guard, st)
 	return w
+}
+
+// AuditEvents lists the audit trail, newest first.
+func (w *World) AuditEvents(t testing.TB) []store.AuditEvent {
+	t.Helper()
+	ev, err := w.Store.ListAudit(context.Background(), store.AuditFilter{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }
 
 // Cluster returns the fake cluster of a landing zone in a stage.

@@ -23,10 +23,12 @@ func NewPools(c *Client, providerID string) *Pools {
 	return &Pools{c: c, path: "/iam/v2/identity-providers/" + url.PathEscape(providerID) + "/identity-pools"}
 }
 
+// poolJSON is a pool as the API reads and writes it; description is
+// always sent, as the published document requires it on create.
 type poolJSON struct {
 	ID            string `json:"id,omitempty"`
 	DisplayName   string `json:"display_name,omitempty"`
-	Description   string `json:"description,omitempty"`
+	Description   string `json:"description"`
 	IdentityClaim string `json:"identity_claim,omitempty"`
 	Filter        string `json:"filter,omitempty"`
 	State         string `json:"state,omitempty"`

@@ -42,6 +42,14 @@ type standInConnector struct {
 
 var _ platform.Connectors = (*Connect)(nil)
 
+// SetTiming changes how long connectors provision and how long a
+// dev.failure connector runs before failing (tests shorten both).
+func (k *Connect) SetTiming(provision, failAfter time.Duration) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.Provision, k.FailAfter = provision, failAfter
+}
+
 // NewConnect returns an empty stand-in.
 func NewConnect() *Connect {
 	return &Connect{Provision: 3 * time.Second, FailAfter: 5 * time.Second, now: time.Now, connectors: map[string]*standInConnector{}}

@@ -171,31 +171,71 @@ func (o *Org) principalExists(principal string) bool {
 }
 
 func (a *orgIAM) CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error) {
-	if err := a.org.wait(ctx); err != nil {
-		return portal.RoleBinding{}, err
-	}
 	crn, err := a.scope.CRN(b)
 	if err != nil {
 		return portal.RoleBinding{}, err
 	}
-	a.org.mu.Lock()
-	defer a.org.mu.Unlock()
+	return a.org.CreateBinding(ctx, principal, b.Role, crn)
+}
+
+// CreateBinding binds a role to a principal on a CRN pattern, with Confluent
+// Cloud's checks: a known role, an existing principal, the quota, no
+// duplicate.
+func (o *Org) CreateBinding(ctx context.Context, principal, role, crn string) (portal.RoleBinding, error) {
+	if err := o.wait(ctx); err != nil {
+		return portal.RoleBinding{}, err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	switch {
-	case !slices.Contains(knownRoles, b.Role):
-		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "role %s does not exist", b.Role)
-	case !a.org.principalExists(principal):
+	case !slices.Contains(knownRoles, role):
+		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "role %s does not exist", role)
+	case !o.principalExists(principal):
 		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "principal %s does not exist", principal)
-	case len(a.org.bindings) >= maxBindings:
+	case len(o.bindings) >= maxBindings:
 		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "the organization's quota of %d role bindings is reached", maxBindings)
 	}
-	for _, x := range a.org.bindings {
-		if x.principal == principal && x.role == b.Role && x.crn == crn {
+	for _, x := range o.bindings {
+		if x.principal == principal && x.role == role && x.crn == crn {
 			return portal.RoleBinding{}, portal.New(portal.AlreadyExists, "the role binding exists already")
 		}
 	}
-	nb := orgBinding{id: randomID("rb-", 6), principal: principal, role: b.Role, crn: crn}
-	a.org.bindings = append(a.org.bindings, nb)
+	nb := orgBinding{id: randomID("rb-", 6), principal: principal, role: role, crn: crn}
+	o.bindings = append(o.bindings, nb)
 	return platform.ParseBinding(nb.id, nb.role, nb.crn), nil
+}
+
+// Bindings lists a principal's bindings on a CRN pattern as the IAM v2 API
+// does: a pattern ending in "/*" matches the scopes nested below it, any
+// other pattern that scope alone.
+func (o *Org) Bindings(principal, pattern string) []portal.RoleBinding {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []portal.RoleBinding
+	for _, b := range o.bindings {
+		match := b.crn == pattern
+		if prefix, nested := strings.CutSuffix(pattern, "/*"); nested {
+			match = strings.HasPrefix(b.crn, prefix+"/")
+		}
+		if (principal == "" || b.principal == principal) && match {
+			rb := platform.ParseBinding(b.id, b.role, b.crn)
+			out = append(out, rb)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// BindingPrincipal returns the principal of a binding.
+func (o *Org) BindingPrincipal(id string) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, b := range o.bindings {
+		if b.id == id {
+			return b.principal
+		}
+	}
+	return ""
 }
 
 func (a *orgIAM) DeleteRoleBinding(_ context.Context, id string) error {

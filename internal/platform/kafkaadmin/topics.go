@@ -202,3 +202,7 @@ func (c *Client) ClusterInfo(ctx context.Context) (platform.ClusterInfo, error) 
 	}
 	return platform.ClusterInfo{ID: id, Brokers: len(res.Nodes)}, nil
 }
+
+// Forget drops the cached topic list, after another replica changed the
+// cluster.
+func (c *Client) Forget() { c.cache.invalidate() }

@@ -1,0 +1,92 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+type changeJSON struct {
+	Field  string `json:"field"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+}
+
+type auditEventJSON struct {
+	ID        int64        `json:"id"`
+	Time      string       `json:"time"`
+	Actor     string       `json:"actor"`
+	ActorRole string       `json:"actor_role"`
+	Groups    []string     `json:"groups"`
+	Service   bool         `json:"service"`
+	SourceIP  string       `json:"source_ip"`
+	UserAgent string       `json:"user_agent"`
+	RequestID string       `json:"request_id"`
+	BU        string       `json:"business_unit"`
+	Stage     string       `json:"stage"`
+	Action    string       `json:"action"`
+	Resource  string       `json:"resource"`
+	Outcome   string       `json:"outcome"`
+	Detail    string       `json:"detail,omitempty"`
+	Changes   []changeJSON `json:"changes,omitempty"`
+}
+
+func auditEventOut(e portal.AuditEvent) auditEventJSON {
+	out := auditEventJSON{ID: e.ID, Time: e.Time.UTC().Format(time.RFC3339Nano), Actor: e.Actor, ActorRole: e.ActorRole,
+		Groups: append([]string{}, e.Groups...), Service: e.Service, SourceIP: e.SourceIP, UserAgent: e.UserAgent, RequestID: e.RequestID,
+		BU: e.BU, Stage: e.Stage, Action: e.Action, Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
+	for _, c := range e.Changes {
+		out.Changes = append(out.Changes, changeJSON(c))
+	}
+	return out
+}
+
+// auditQuery reads the filters of an audit list.
+func auditQuery(c echo.Context) (portal.AuditQuery, error) {
+	var v portal.Validation
+	q := portal.AuditQuery{Actor: c.QueryParam("actor"), Action: c.QueryParam("action"), Resource: c.QueryParam("resource"),
+		Outcome: c.QueryParam("outcome"), PageToken: c.QueryParam("page_token")}
+	for _, p := range []struct {
+		name string
+		into *time.Time
+	}{{"since", &q.Since}, {"until", &q.Until}} {
+		if s := c.QueryParam(p.name); s != "" {
+			t, err := time.Parse(time.RFC3339, s)
+			if err != nil {
+				v.Add(portal.Invalid(p.name, "%s must be a time in RFC 3339, such as 2026-11-22T10:00:00Z, not %q", p.name, s))
+			}
+			*p.into = t
+		}
+	}
+	if s := c.QueryParam("page_size"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			v.Add(portal.Invalid("page_size", "must be a whole number between 1 and %d, not %q", portal.MaxPageSize, s))
+		}
+		q.PageSize = n
+	}
+	return q, v.Err()
+}
+
+func (a *API) listAudit(c echo.Context) error {
+	q, err := auditQuery(c)
+	if err != nil {
+		return err
+	}
+	page, err := a.audit.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Items         []auditEventJSON `json:"items"`
+		NextPageToken string           `json:"next_page_token"`
+	}{Items: make([]auditEventJSON, len(page.Items)), NextPageToken: page.NextPageToken}
+	for i, e := range page.Items {
+		out.Items[i] = auditEventOut(e)
+	}
+	return c.JSON(http.StatusOK, out)
+}

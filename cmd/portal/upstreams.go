@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/config"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/platform/confluent"
+	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
+	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
+)
+
+// devCloudPath is where dev mode serves its Confluent Cloud API stand-in.
+const devCloudPath = "/dev/cloud"
+
+// devIDs are the stand-in's Confluent Cloud ids of an environment, so that
+// role bindings read like Confluent Cloud's.
+func devIDs(zone, stage string) (environmentID, clusterID, registryID, providerID string) {
+	id := zone + "-" + stage
+	return "env-" + id, "lkc-" + id, "lsrc-" + id, "op-" + stage
+}
+
+// connect creates one Kafka client per environment, starting embedded
+// clusters where the configuration asks for them.
+func (p *app) connect(log *slog.Logger) error {
+	var cloud *confluent.Client
+	cc := p.cfg.ConfluentCloud
+	switch {
+	case cc.Embedded:
+		// Dev mode: the production adapters, against the stand-in that
+		// this process serves at /dev/cloud.
+		cloud = confluent.NewClient(confluent.Options{BaseURL: p.cfg.BaseURL + devCloudPath, APIKey: devCloudKey,
+			APISecret: devCloudSecret, Timeout: p.cfg.UpstreamTimeout, Logger: log})
+	case cc.Enabled():
+		cloud = confluent.NewClient(confluent.Options{BaseURL: cc.URL, APIKey: cc.APIKey, APISecret: cc.APISecret,
+			Timeout: p.cfg.UpstreamTimeout, Logger: log})
+	}
+	for _, z := range p.cfg.LandingZones {
+		for _, st := range p.cfg.Stages {
+			env := &platform.Environment{Zone: z.ID, Stage: st.Name}
+			ec := z.Environments[st.Name]
+			k := ec.Kafka
+			if k.Embedded {
+				cl, err := embedded.StartCluster(env.Name())
+				if err != nil {
+					return err
+				}
+				p.clusters[env.Name()] = cl
+				p.closers = append(p.closers, cl.Close)
+				k.BootstrapServers, k.SecurityProtocol = cl.Addr(), "PLAINTEXT"
+			}
+			client, err := kafkaadmin.New(kafkaadmin.Options{
+				Name: env.Name(), BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
+				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
+				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, Logger: log,
+			})
+			if err != nil {
+				return err
+			}
+			p.closers = append(p.closers, client.Close)
+			env.Topics = client
+			if cc.Embedded {
+				envID, clusterID, registryID, providerID := devIDs(z.ID, st.Name)
+				p.cloud.AddCluster(envID, clusterID, embedded.NewConnect())
+				ec.EnvironmentID, ec.KafkaClusterID, ec.SchemaRegistry.ClusterID, ec.IdentityProviderID = envID, clusterID, registryID, providerID
+				cc.OrganizationID = "org-dev"
+			}
+			p.connectCloud(env, cloud, cc, ec)
+			if err := p.connectRegistry(env, ec.SchemaRegistry); err != nil {
+				return err
+			}
+			p.envs.Add(env)
+		}
+	}
+	return nil
+}
+
+// connectCloud sets up the environment's managed connectors, IAM and
+// identity pools on the Cloud API, or an Unconfigured port that says what
+// is missing.
+func (p *app) connectCloud(env *platform.Environment, cloud *confluent.Client, cc config.CloudAPI, ec config.Environment) {
+	if cloud == nil {
+		none := platform.Unconfigured{What: "Confluent Cloud", Env: env.Name()}
+		env.Connectors, env.IAM, env.Pools = none, none, none
+		return
+	}
+	scope := platform.IAMScope{OrganizationID: cc.OrganizationID, EnvironmentID: ec.EnvironmentID,
+		KafkaClusterID: ec.KafkaClusterID, SchemaRegistryID: ec.SchemaRegistry.ClusterID}
+	env.Connectors = confluent.NewConnect(cloud, ec.EnvironmentID, ec.KafkaClusterID)
+	env.IAM = confluent.NewIAM(cloud, scope)
+	env.Pools = platform.Unconfigured{What: "an identity provider (identity_provider_id)", Env: env.Name()}
+	if ec.IdentityProviderID != "" {
+		env.Pools = confluent.NewPools(cloud, ec.IdentityProviderID)
+	}
+}
+
+// connectRegistry sets up the environment's Schema Registry, starting an
+// embedded one where the configuration asks for it.
+func (p *app) connectRegistry(env *platform.Environment, sr config.SchemaRegistry) error {
+	if sr.Embedded {
+		reg, err := embedded.StartRegistry(sr.APIKey, sr.APISecret)
+		if err != nil {
+			return err
+		}
+		p.closers = append(p.closers, reg.Close)
+		sr.URL = reg.URL()
+		p.registries[env.Name()] = sr.URL
+	}
+	if sr.URL == "" {
+		env.Schemas = platform.Unconfigured{What: "Schema Registry", Env: env.Name()}
+		return nil
+	}
+	schemas, err := schemareg.New(schemareg.Options{Name: env.Name(), URL: sr.URL, APIKey: sr.APIKey, APISecret: sr.APISecret,
+		Timeout: p.cfg.UpstreamTimeout})
+	if err != nil {
+		return err
+	}
+	p.closers = append(p.closers, schemas.Close)
+	env.Schemas = schemas
+	return nil
+}
+
+// readiness is what decides whether this process can serve: its database.
+// Upstreams are reported apart, so that one tenant's cluster outage does
+// not take every replica out of the load balancer.
+func (p *app) readiness() []httpserver.Check {
+	checks := []httpserver.Check{{Name: "database (" + p.store.Kind() + ")", Probe: func(ctx context.Context) (string, error) {
+		if err := p.store.Ping(ctx); err != nil {
+			return "", err
+		}
+		return "answers", nil
+	}}}
+	if p.cfg.IsDev() {
+		checks = append(checks, httpserver.Check{Name: "demo data", Probe: func(context.Context) (string, error) {
+			if !p.settled.Load() {
+				return "", errors.New("still being seeded")
+			}
+			return "seeded", nil
+		}})
+	}
+	return checks
+}
+
+// upstreamChecks probe every cluster and the identity provider.
+func (p *app) upstreamChecks(provider *auth.Provider) []httpserver.Check {
+	var checks []httpserver.Check
+	for _, env := range p.envs.All() {
+		checks = append(checks, httpserver.Check{Name: "kafka " + env.Name(), Probe: func(ctx context.Context) (string, error) {
+			info, err := env.Topics.ClusterInfo(ctx)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("cluster %s, %d broker(s)", info.ID, info.Brokers), nil
+		}})
+	}
+	checks = append(checks, httpserver.Check{Name: "identity provider", Probe: func(ctx context.Context) (string, error) {
+		if _, _, err := provider.AuthEndpoints(ctx); err != nil {
+			return "", err
+		}
+		return provider.Issuer(), nil
+	}})
+	return checks
+}
+
+// services are the services the demo data is seeded through.
+type services struct {
+	accounts *service.ServiceAccounts
+	pools    *service.IdentityPools
+	resolver *access.Resolver
+}
+
+// seed fills the embedded platform with the demo data: topics, connectors
+// and schemas directly, service accounts and identity pools through their
+// services (so that they get their role bindings), as a platform admin.
+// The portal must be serving: the stand-in of the Cloud API is part of it.
+func (p *app) seed(ctx context.Context, o embedded.SeedOptions) error {
+	if err := embedded.Seed(ctx, p.tenancy, p.envs, p.clusters, o); err != nil {
+		return err
+	}
+	admin := p.services.resolver.Resolve(portal.Identity{Subject: "demo-seed", Username: "demo-seed", Groups: []string{p.cfg.PlatformAdminGroup}})
+	ctx = portal.WithPrincipal(ctx, admin)
+	stage := p.tenancy.StageNames()[0]
+	for _, u := range p.tenancy.Units() {
+		if u.IsMain() {
+			continue
+		}
+		_, err := p.services.accounts.Create(ctx, u.ID, stage, portal.NewServiceAccount{Name: "demo-app", Type: "producer",
+			Description: "Demo producer of " + u.ID})
+		if err != nil && !portal.Is(err, portal.AlreadyExists) {
+			return fmt.Errorf("seed service account of %s: %w", u.ID, err)
+		}
+		_, err = p.services.pools.Create(ctx, u.ID, stage, portal.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
+			Filter: `claims.aud == "confluent" && claims.sub.startsWith("ci-` + u.ID + `")`})
+		if err != nil && !portal.Is(err, portal.AlreadyExists) {
+			return fmt.Errorf("seed identity pool of %s: %w", u.ID, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+const auditColumns = `at, actor, actor_role, groups, service, source_ip, user_agent, request_id, bu, stage, action, resource, outcome, detail, changes`
+
+// AppendAudit stores an event and returns its id.
+func (d *DB) AppendAudit(ctx context.Context, e store.AuditEvent) (int64, error) {
+	groups, _ := json.Marshal(e.Groups)
+	changes, _ := json.Marshal(e.Changes)
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	var id int64
+	err := d.db.QueryRowContext(ctx, d.q(`INSERT INTO audit_events (`+auditColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		micros(e.Time), e.Actor, e.ActorRole, string(groups), e.Service, e.SourceIP, e.UserAgent, e.RequestID,
+		e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail, string(changes)).Scan(&id)
+	return id, Fail(err)
+}
+
+// ListAudit returns events matching f, newest first.
+func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.AuditEvent, error) {
+	var where []string
+	var args []any
+	add := func(cond string, arg any) {
+		where = append(where, cond)
+		args = append(args, arg)
+	}
+	if f.BU != "" {
+		add("bu = ?", f.BU)
+	}
+	if f.Stage != "" {
+		add("stage = ?", f.Stage)
+	}
+	if f.Actor != "" {
+		add("actor = ?", f.Actor)
+	}
+	if f.Action != "" {
+		add("action = ?", f.Action)
+	}
+	if f.Resource != "" {
+		add("resource = ?", f.Resource)
+	}
+	if f.Outcome != "" {
+		add("outcome = ?", f.Outcome)
+	}
+	if !f.Since.IsZero() {
+		add("at >= ?", micros(f.Since))
+	}
+	if !f.Until.IsZero() {
+		add("at < ?", micros(f.Until))
+	}
+	if f.Before > 0 {
+		add("id < ?", f.Before)
+	}
+	if f.Limit <= 0 || f.Limit > 1000 {
+		f.Limit = 100
+	}
+	query := `SELECT id, ` + auditColumns + ` FROM audit_events`
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	query += ` ORDER BY id DESC LIMIT ?`
+	args = append(args, f.Limit)
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	rows, err := d.db.QueryContext(ctx, d.q(query), args...)
+	if err != nil {
+		return nil, Fail(err)
+	}
+	defer rows.Close()
+	var out []store.AuditEvent
+	for rows.Next() {
+		var e store.AuditEvent
+		var at int64
+		var groups, changes string
+		if err := rows.Scan(&e.ID, &at, &e.Actor, &e.ActorRole, &groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
+			&e.BU, &e.Stage, &e.Action, &e.Resource, &e.Outcome, &e.Detail, &changes); err != nil {
+			return nil, Fail(err)
+		}
+		e.Time = fromMicros(at)
+		_ = json.Unmarshal([]byte(groups), &e.Groups)
+		_ = json.Unmarshal([]byte(changes), &e.Changes)
+		out = append(out, e)
+	}
+	return out, Fail(rows.Err())
+}
+
+// DeleteAuditBefore removes events older than t.
+func (d *DB) DeleteAuditBefore(ctx context.Context, t time.Time) (int, error) {
+	return affected(d.exec(ctx, `DELETE FROM audit_events WHERE at < ?`, micros(t)))
+}
+
+// AddSample records a value unless a recent one exists.
+func (d *DB) AddSample(ctx context.Context, series string, at time.Time, value int64, minGap time.Duration) error {
+	_, err := d.exec(ctx, `INSERT INTO samples (series, at, value)
+		SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE NOT EXISTS (SELECT 1 FROM samples WHERE series = ? AND at > ?)
+		ON CONFLICT (series, at) DO NOTHING`, series, micros(at), value, series, micros(at.Add(-minGap)))
+	return err
+}
+
+// SamplesSince returns a series from a time on.
+func (d *DB) SamplesSince(ctx context.Context, series string, since time.Time) ([]store.Sample, error) {
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	rows, err := d.db.QueryContext(ctx, d.q(`SELECT at, value FROM samples WHERE series = ? AND at >= ? ORDER BY at LIMIT 5000`), series, micros(since))
+	if err != nil {
+		return nil, Fail(err)
+	}
+	defer rows.Close()
+	var out []store.Sample
+	for rows.Next() {
+		var at, v int64
+		if err := rows.Scan(&at, &v); err != nil {
+			return nil, Fail(err)
+		}
+		out = append(out, store.Sample{At: fromMicros(at), Value: v})
+	}
+	return out, Fail(rows.Err())
+}
+
+// DeleteSamplesBefore removes old samples.
+func (d *DB) DeleteSamplesBefore(ctx context.Context, t time.Time) (int, error) {
+	return affected(d.exec(ctx, `DELETE FROM samples WHERE at < ?`, micros(t)))
+}

@@ -1,0 +1,197 @@
+// Package store is the portal's durable state behind one contract:
+// browser sessions, bulk jobs, the audit trail, topic growth samples and
+// notifications between replicas. Two adapters implement it: PostgreSQL
+// (store/postgres: production, any number of replicas) and SQLite
+// (store/sqlite: the embedded default, one node). Both share the SQL in
+// store/sqlstore and run the same contract tests (store/storetest).
+//
+// Every method bounds its work by the context; a database that cannot be
+// reached gives portal.UpstreamUnavailable (with Retry-After), a slow one
+// portal.UpstreamTimeout, so that both front doors answer honestly.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned when a record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is the durable state of the portal.
+type Store interface {
+	Sessions
+	Jobs
+	Audit
+	Samples
+	Notifier
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+	// Kind names the adapter ("postgres", "sqlite") for health reports.
+	Kind() string
+	Close() error
+}
+
+// Session is one browser session. Data holds the session's secrets (tokens,
+// CSRF token, identity) sealed by the session keys: the database never
+// sees them in clear. ID is a digest of the id the cookie carries, so a
+// database dump gives no usable session either.
+type Session struct {
+	ID        string
+	Subject   string
+	Username  string
+	Created   time.Time
+	Expires   time.Time
+	LastSeen  time.Time
+	UserAgent string
+	IP        string
+	Data      []byte
+}
+
+// Sessions keeps browser sessions.
+type Sessions interface {
+	CreateSession(ctx context.Context, s Session) error
+	// Session returns a session that has not expired at now, or ErrNotFound.
+	Session(ctx context.Context, id string, now time.Time) (Session, error)
+	// UpdateSession replaces a session's data and last-seen time.
+	UpdateSession(ctx context.Context, id string, data []byte, lastSeen time.Time) error
+	DeleteSession(ctx context.Context, id string) error
+	// SessionsOf lists the live sessions of a subject (or of everyone
+	// when subject is ""), newest first.
+	SessionsOf(ctx context.Context, subject string, now time.Time) ([]Session, error)
+	// CountSessions counts the sessions alive at now.
+	CountSessions(ctx context.Context, now time.Time) (int, error)
+	// DeleteExpiredSessions removes sessions expired before now.
+	DeleteExpiredSessions(ctx context.Context, now time.Time) (int, error)
+}
+
+// Job is a background job (a bulk create). Items and the principal are
+// JSON, kept as the service gives them.
+type Job struct {
+	ID        string
+	Kind      string
+	BU        string
+	Stage     string
+	Owner     string
+	Principal []byte
+	Items     []byte
+	State     string
+	Error     string
+	Replica   string
+	Created   time.Time
+	Heartbeat time.Time
+	Finished  time.Time
+	// Results are by item index; nil while an item is pending.
+	Results [][]byte
+}
+
+// Jobs keeps background jobs where every replica can read them.
+type Jobs interface {
+	CreateJob(ctx context.Context, j Job) error
+	// Job returns a job with its results, or ErrNotFound.
+	Job(ctx context.Context, id string) (Job, error)
+	// SaveJobResult records one item's outcome and refreshes the heartbeat.
+	SaveJobResult(ctx context.Context, id string, index int, result []byte, at time.Time) error
+	// Heartbeat tells that the replica running the job is alive.
+	Heartbeat(ctx context.Context, id string, at time.Time) error
+	// FinishJob ends a running job with a state and an error message; it
+	// changes nothing (and returns false) when the job was not running.
+	FinishJob(ctx context.Context, id, state, message string, at time.Time) (bool, error)
+	// StaleJobs lists running jobs whose heartbeat is older than before:
+	// their replica died.
+	StaleJobs(ctx context.Context, before time.Time) ([]Job, error)
+	// CountJobs counts jobs by state.
+	CountJobs(ctx context.Context) (map[string]int, error)
+	// DeleteFinishedJobs removes jobs that finished before.
+	DeleteFinishedJobs(ctx context.Context, before time.Time) (int, error)
+}
+
+// Change is one setting's value before and after an update.
+type Change struct {
+	Field  string `json:"field"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+}
+
+// AuditEvent is one write attempt, allowed or refused.
+type AuditEvent struct {
+	ID        int64
+	Time      time.Time
+	Actor     string
+	ActorRole string
+	Groups    []string
+	Service   bool
+	SourceIP  string
+	UserAgent string
+	RequestID string
+	BU        string
+	Stage     string
+	Action    string
+	Resource  string
+	// Outcome is "ok", "unknown" (a write whose effect could not be
+	// checked) or the error kind that stopped it.
+	Outcome string
+	Detail  string
+	Changes []Change
+}
+
+// AuditFilter selects events; empty fields match everything. Events come
+// newest first, paged by key: Before is the id to continue below.
+type AuditFilter struct {
+	BU       string
+	Stage    string
+	Actor    string
+	Action   string
+	Resource string
+	Outcome  string
+	Since    time.Time
+	Until    time.Time
+	Before   int64
+	Limit    int
+}
+
+// Audit keeps the audit trail.
+type Audit interface {
+	AppendAudit(ctx context.Context, e AuditEvent) (int64, error)
+	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEvent, error)
+	// DeleteAuditBefore removes events older than t (retention).
+	DeleteAuditBefore(ctx context.Context, t time.Time) (int, error)
+}
+
+// Sample is one observation of a series.
+type Sample struct {
+	At    time.Time
+	Value int64
+}
+
+// Samples keeps time series that the portal measures itself.
+type Samples interface {
+	// AddSample records a value unless the series has one newer than
+	// at-minGap, so that replicas sampling the same series do not crowd it.
+	AddSample(ctx context.Context, series string, at time.Time, value int64, minGap time.Duration) error
+	// SamplesSince returns a series' samples from since, oldest first.
+	SamplesSince(ctx context.Context, series string, since time.Time) ([]Sample, error)
+	DeleteSamplesBefore(ctx context.Context, t time.Time) (int, error)
+}
+
+// Notifier carries short messages to every replica (itself included):
+// PostgreSQL LISTEN/NOTIFY, or in-process delivery on SQLite's one node.
+type Notifier interface {
+	Publish(ctx context.Context, channel, payload string) error
+	// Subscribe delivers the channel's messages until ctx ends. Messages
+	// may be lost while the connection to the database is down; consumers
+	// treat a (re)connection as "anything may have changed".
+	Subscribe(ctx context.Context, channel string) (<-chan string, error)
+}
+
+// Channels in use.
+const (
+	// ChannelCache carries cache invalidations: "topics <zone>/<stage>".
+	ChannelCache = "rms_cache"
+	// ChannelJobs carries "<job id>" whenever a job changes.
+	ChannelJobs = "rms_jobs"
+	// Reconnected is delivered on every channel after the subscription
+	// was re-established: messages may have been missed.
+	Reconnected = "\x00reconnected"
+)

@@ -1,0 +1,224 @@
+// Package storetest is the contract test suite of the store: every adapter
+// runs it against a real database of its kind.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// Run runs the suite; open returns an empty, migrated store.
+func Run(t *testing.T, open func(t *testing.T) store.Store) {
+	t.Run("sessions", func(t *testing.T) { testSessions(t, open(t)) })
+	t.Run("jobs", func(t *testing.T) { testJobs(t, open(t)) })
+	t.Run("audit", func(t *testing.T) { testAudit(t, open(t)) })
+	t.Run("samples", func(t *testing.T) { testSamples(t, open(t)) })
+	t.Run("notifications", func(t *testing.T) { testNotifications(t, open(t)) })
+}
+
+var base = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+func testSessions(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mk := func(id, subject string, age time.Duration) store.Session {
+		return store.Session{ID: id, Subject: subject, Username: subject, Created: base.Add(-age), Expires: base.Add(8*time.Hour - age),
+			LastSeen: base.Add(-age), UserAgent: "test", IP: "127.0.0.1", Data: []byte("sealed " + id)}
+	}
+	for _, x := range []store.Session{mk("a", "carol", 0), mk("b", "carol", time.Hour), mk("c", "bob", 0), mk("old", "bob", 9*time.Hour)} {
+		if err := s.CreateSession(ctx, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Session(ctx, "a", base)
+	if err != nil || string(got.Data) != "sealed a" || got.Subject != "carol" || !got.Created.Equal(base) || !got.Expires.Equal(base.Add(8*time.Hour)) {
+		t.Fatalf("session a: %+v %v", got, err)
+	}
+	if _, err := s.Session(ctx, "old", base); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("expired session: %v", err)
+	}
+	if _, err := s.Session(ctx, "nope", base); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("unknown session: %v", err)
+	}
+	if err := s.UpdateSession(ctx, "a", []byte("renewed"), base.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Session(ctx, "a", base); string(got.Data) != "renewed" || !got.LastSeen.Equal(base.Add(time.Minute)) {
+		t.Errorf("after update: %+v", got)
+	}
+	if err := s.UpdateSession(ctx, "nope", nil, base); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("update of an unknown session: %v", err)
+	}
+	list, err := s.SessionsOf(ctx, "carol", base)
+	if err != nil || len(list) != 2 || list[0].ID != "a" || list[1].ID != "b" || list[0].Data != nil {
+		t.Errorf("carol's sessions: %+v %v", list, err)
+	}
+	if all, _ := s.SessionsOf(ctx, "", base); len(all) != 3 {
+		t.Errorf("all sessions: %d", len(all))
+	}
+	if n, _ := s.CountSessions(ctx, base); n != 3 {
+		t.Errorf("count %d", n)
+	}
+	if n, err := s.DeleteExpiredSessions(ctx, base); err != nil || n != 1 {
+		t.Errorf("sweep: %d %v", n, err)
+	}
+	if err := s.DeleteSession(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Session(ctx, "a", base); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("deleted session: %v", err)
+	}
+}
+
+func testJobs(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	j := store.Job{ID: "j1", Kind: "bulk", BU: "scada", Stage: "dev", Owner: "bob", Principal: []byte(`{"sub":"bob"}`),
+		Items: []byte(`[1,2,3]`), State: "running", Replica: "r1", Created: base, Heartbeat: base}
+	if err := s.CreateJob(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateJob(ctx, j); err == nil {
+		t.Error("a second job with the same id was stored")
+	}
+	if err := s.SaveJobResult(ctx, "j1", 2, []byte(`"third"`), base.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveJobResult(ctx, "j1", 0, []byte(`"first"`), base.Add(2*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Job(ctx, "j1")
+	if err != nil || got.State != "running" || string(got.Items) != "[1,2,3]" || len(got.Results) != 3 ||
+		string(got.Results[0]) != `"first"` || got.Results[1] != nil || string(got.Results[2]) != `"third"` || !got.Heartbeat.Equal(base.Add(2*time.Second)) {
+		t.Fatalf("job: %+v %v", got, err)
+	}
+	if stale, _ := s.StaleJobs(ctx, base.Add(time.Minute)); len(stale) != 1 || stale[0].ID != "j1" {
+		t.Errorf("stale: %+v", stale)
+	}
+	if stale, _ := s.StaleJobs(ctx, base); len(stale) != 0 {
+		t.Errorf("fresh job counted stale: %+v", stale)
+	}
+	if counts, _ := s.CountJobs(ctx); counts["running"] != 1 {
+		t.Errorf("counts %v", counts)
+	}
+	ok, err := s.FinishJob(ctx, "j1", "done", "", base.Add(time.Hour))
+	if err != nil || !ok {
+		t.Fatalf("finish: %v %v", ok, err)
+	}
+	if ok, _ := s.FinishJob(ctx, "j1", "failed", "again", base.Add(time.Hour)); ok {
+		t.Error("a finished job was finished again")
+	}
+	if got, _ := s.Job(ctx, "j1"); got.State != "done" || !got.Finished.Equal(base.Add(time.Hour)) {
+		t.Errorf("finished job %+v", got)
+	}
+	if n, err := s.DeleteFinishedJobs(ctx, base.Add(2*time.Hour)); err != nil || n != 1 {
+		t.Errorf("sweep %d %v", n, err)
+	}
+	if _, err := s.Job(ctx, "j1"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("swept job: %v", err)
+	}
+}
+
+func testAudit(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var ids []int64
+	for i := range 30 {
+		e := store.AuditEvent{Time: base.Add(time.Duration(i) * time.Minute), Actor: []string{"carol", "bob"}[i%2], ActorRole: "developer",
+			Groups: []string{"sg-scada-developers"}, SourceIP: "10.0.0.1", UserAgent: "curl", RequestID: fmt.Sprint("req", i),
+			BU: []string{"scada", "crm"}[i%3/2], Stage: "dev", Action: []string{"topic.create", "topic.delete"}[i%2],
+			Resource: fmt.Sprint("t", i), Outcome: "ok", Changes: []store.Change{{Field: "retention.ms", Before: "1", After: "2"}}}
+		id, err := s.AppendAudit(ctx, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if !slices.IsSorted(ids) {
+		t.Errorf("ids not increasing: %v", ids)
+	}
+	page, err := s.ListAudit(ctx, store.AuditFilter{BU: "scada", Limit: 5})
+	if err != nil || len(page) != 5 || page[0].ID != ids[28] || page[0].Resource != "t28" {
+		t.Fatalf("first page: %+v %v", page, err)
+	}
+	e := page[0]
+	if e.Actor != "bob" && e.Actor != "carol" || len(e.Groups) != 1 || len(e.Changes) != 1 || e.Changes[0].After != "2" || e.RequestID != "req28" || !e.Time.Equal(base.Add(28*time.Minute)) {
+		t.Errorf("event %+v", e)
+	}
+	next, _ := s.ListAudit(ctx, store.AuditFilter{BU: "scada", Limit: 5, Before: page[4].ID})
+	if len(next) != 5 || next[0].ID >= page[4].ID {
+		t.Errorf("second page %+v", next)
+	}
+	if got, _ := s.ListAudit(ctx, store.AuditFilter{Actor: "carol", Action: "topic.create"}); len(got) != 15 {
+		t.Errorf("carol's creates: %d", len(got))
+	}
+	if got, _ := s.ListAudit(ctx, store.AuditFilter{Since: base.Add(10 * time.Minute), Until: base.Add(20 * time.Minute)}); len(got) != 10 {
+		t.Errorf("time range: %d", len(got))
+	}
+	if got, _ := s.ListAudit(ctx, store.AuditFilter{Resource: "t7"}); len(got) != 1 || got[0].Resource != "t7" {
+		t.Errorf("by resource: %+v", got)
+	}
+	if n, err := s.DeleteAuditBefore(ctx, base.Add(10*time.Minute)); err != nil || n != 10 {
+		t.Errorf("retention: %d %v", n, err)
+	}
+}
+
+func testSamples(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for i, v := range []int64{10, 11, 20, 30} {
+		at := base.Add(time.Duration(i) * 10 * time.Second)
+		if i == 1 {
+			at = base.Add(2 * time.Second) // too close to the first: dropped
+		}
+		if err := s.AddSample(ctx, "edh-shared/dev/t", at, v, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.SamplesSince(ctx, "edh-shared/dev/t", base)
+	if err != nil || len(got) != 3 || got[0].Value != 10 || got[2].Value != 30 || !got[1].At.Equal(base.Add(20*time.Second)) {
+		t.Errorf("samples %+v %v", got, err)
+	}
+	if n, _ := s.DeleteSamplesBefore(ctx, base.Add(15*time.Second)); n != 1 {
+		t.Errorf("deleted %d", n)
+	}
+}
+
+func testNotifications(t *testing.T, s store.Store) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ch, err := s.Subscribe(ctx, store.ChannelCache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := s.Subscribe(ctx, store.ChannelJobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A subscription may take a moment to reach the database: publish
+	// until the first message arrives.
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for got := false; !got; {
+		if err := s.Publish(ctx, store.ChannelCache, "topics edh-shared/dev"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case m := <-ch:
+			if m != "topics edh-shared/dev" {
+				t.Fatalf("message %q", m)
+			}
+			got = true
+		case <-tick.C:
+		case <-ctx.Done():
+			t.Fatal("no notification arrived")
+		}
+	}
+	select {
+	case m := <-other:
+		t.Errorf("a message reached another channel: %q", m)
+	default:
+	}
+}
