@@ -77,16 +77,29 @@ func (a *API) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		raw, ok := bearer(c.Request().Header.Get(echo.HeaderAuthorization))
 		if !ok {
-			return portal.New(portal.Unauthenticated, "the Authorization header must be \"Bearer <token>\"")
+			err := portal.New(portal.Unauthenticated, "the Authorization header must be \"Bearer <token>\"")
+			a.refused(c, err)
+			return err
 		}
 		p, err := a.verifier.Verify(c.Request().Context(), raw)
 		if err != nil {
+			a.refused(c, err)
 			return err
 		}
 		req := c.Request()
 		c.SetRequest(req.WithContext(portal.WithPrincipal(req.Context(), p)))
 		return next(c)
 	}
+}
+
+// refused audits a write refused before it reached a service.
+func (a *API) refused(c echo.Context, err error) {
+	r := c.Request()
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || a.audit == nil {
+		return
+	}
+	resource := c.Param("name") + c.Param("subject") + c.Param("id")
+	a.audit.Refused(r.Context(), c.Param("bu"), c.Param("stage"), r.Method+" "+strings.TrimPrefix(c.Path(), Base), resource, err)
 }
 
 func bearer(h string) (string, bool) {

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -216,6 +218,17 @@ func TestErrorRecordsAndStatuses(t *testing.T) {
 		{"POST", "/api/v1/scada/dev/topic", "carol", `{"partitions_count": 0, "config": {"nope": "1"}}`, 400,
 			"MISSING_PARAMETER:name INVALID_PARAMETER:partitions_count INVALID_PARAMETER:config.nope"},
 		{"GET", "/api/v1/scada/dev/topics?page_size=5000", "carol", "", 400, "INVALID_PARAMETER:page_size"},
+		{"POST", "/api/v1/scada/dev/topic", "carol", `{"partitions_count":"six","config":["a"]}`, 400,
+			"INVALID_PARAMETER:config INVALID_PARAMETER:partitions_count"},
+		{"POST", "/api/v1/scada/dev/topic", "carol", `{"name":"x","config":{"retention.ms":5,"cleanup.policy":"compact","segment.ms":true},"extra":1}`, 400,
+			"INVALID_PARAMETER:config.retention.ms INVALID_PARAMETER:config.segment.ms INVALID_PARAMETER:extra"},
+		{"POST", "/api/v1/scada/dev/service-accounts/bulk", "bob", `{"items":[{"name":"a","type":"consumer"},{"name":7}]}`, 400,
+			"INVALID_PARAMETER:items.name"},
+		{"POST", "/api/v1/scada/dev/topic", "carol", `null`, 400, "MALFORMED_BODY"},
+		// A decodable token that the API did not issue is refused, not
+		// read as the end of the list.
+		{"GET", "/api/v1/scada/dev/topics?page_token=enp6", "carol", "", 400, "INVALID_PARAMETER:page_token"},
+		{"GET", "/api/v1/scada/dev/topics?page_token=enp6.AAAAAAAAAAAAAAAA", "carol", "", 400, "INVALID_PARAMETER:page_token"},
 		{"PUT", "/api/v1/scada/dev/topics", "carol", "{}", 405, "METHOD_NOT_ALLOWED"},
 		{"GET", "/api/v1/scada/dev/nothing-here", "carol", "", 404, "NOT_FOUND"},
 	}
@@ -309,13 +322,20 @@ func TestAuditTrail(t *testing.T) {
 	s.do("PATCH", "/api/v1/scada/dev/topic/audited", "carol", `{"config": {"retention.ms": "2000"}}`)
 	s.do("POST", "/api/v1/scada/dev/topic", "dave", `{"name": "daves"}`)
 	s.do("POST", "/api/v1/scada/run/topic", "carol", `{"name": "in-run"}`)
+	s.do("DELETE", "/api/v1/scada/dev/topic/audited", "", "")
+	s.do("DELETE", "/api/v1/scada/dev/topic/audited", "forged-token", "")
 
 	r := s.do("GET", "/api/v1/scada/dev/audit", "bob", "")
 	items, _ := r.body["items"].([]any)
-	if r.status != 200 || len(items) != 3 {
+	if r.status != 200 || len(items) != 5 {
 		t.Fatalf("trail: %d %s", r.status, r.raw)
 	}
-	refused, patch, created := items[0].(map[string]any), items[1].(map[string]any), items[2].(map[string]any)
+	for _, it := range items[:2] {
+		if e := it.(map[string]any); e["outcome"] != "UNAUTHENTICATED" || e["action"] != "DELETE /:bu/:stage/topic/:name" || e["resource"] != "audited" {
+			t.Errorf("unauthenticated delete %v", e)
+		}
+	}
+	refused, patch, created := items[2].(map[string]any), items[3].(map[string]any), items[4].(map[string]any)
 	if created["actor"] != "carol" || created["action"] != "topic.create" || created["outcome"] != "ok" ||
 		created["resource"] != "edh-shared-scada-dev-audited" || created["actor_role"] != "developer" ||
 		created["source_ip"] != "192.0.2.1" || created["request_id"] == "" {
@@ -334,7 +354,7 @@ func TestAuditTrail(t *testing.T) {
 	page := s.do("GET", "/api/v1/scada/dev/audit?page_size=2", "bob", "")
 	next := page.body["next_page_token"].(string)
 	rest := s.do("GET", "/api/v1/scada/dev/audit?page_size=2&page_token="+next, "bob", "")
-	if len(page.body["items"].([]any)) != 2 || next == "" || len(rest.body["items"].([]any)) != 1 || rest.body["next_page_token"] != "" {
+	if len(page.body["items"].([]any)) != 2 || next == "" || len(rest.body["items"].([]any)) != 2 || rest.body["next_page_token"] == "" {
 		t.Errorf("paging: %s / %s", page.raw, rest.raw)
 	}
 	if r := s.do("GET", "/api/v1/scada/dev/audit?actor=dave", "bob", ""); len(r.body["items"].([]any)) != 1 {
@@ -371,5 +391,64 @@ func TestDatabaseDown(t *testing.T) {
 	}
 	if accounts, _ := s.w.Org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background()); len(accounts) != 0 {
 		t.Errorf("a refused batch created %v", accounts)
+	}
+}
+
+// TestRateLimits: a caller over its budget gets 429 RATE_LIMITED with
+// Retry-After, and other callers do not; a unit over its budget refuses
+// everyone in it.
+func TestRateLimits(t *testing.T) {
+	w := servicetest.New(t)
+	w.Guard = service.NewGuard(service.GuardOptions{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: w.Store,
+		Logger: servicetest.Discard(), Limits: service.Limits{Caller: service.Rate{PerSecond: 0.01, Burst: 3}, Unit: service.Rate{PerSecond: 0.01, Burst: 5}}})
+	topics := service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()))
+	s := newServer(t, func(o *api.Options) { o.Topics = topics })
+	for i := range 3 {
+		if r := s.do("GET", "/api/v1/scada/dev/topics", "carol", ""); r.status != 200 {
+			t.Fatalf("request %d: %d %s", i, r.status, r.raw)
+		}
+	}
+	r := s.do("GET", "/api/v1/scada/dev/topics", "carol", "")
+	if r.status != 429 || r.errorTypes() != "RATE_LIMITED" || r.header.Get("Retry-After") == "" {
+		t.Errorf("over the caller's budget: %d %v %s", r.status, r.header, r.raw)
+	}
+	for i := range 2 {
+		if r := s.do("GET", "/api/v1/scada/dev/topics", "dave", ""); r.status != 200 {
+			t.Fatalf("dave's request %d: %d %s", i, r.status, r.raw)
+		}
+	}
+	if r := s.do("GET", "/api/v1/scada/dev/topics", "bob", ""); r.status != 429 || !strings.Contains(r.raw, "business unit scada") {
+		t.Errorf("over the unit's budget: %d %s", r.status, r.raw)
+	}
+}
+
+// TestHeadAndOversizedHeaders: HEAD answers as GET without a body, and
+// oversized headers get the error record.
+func TestHeadAndOversizedHeaders(t *testing.T) {
+	s := newServer(t, nil)
+	srv := httptest.NewServer(s.h)
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodHead, srv.URL+"/api/v1/scada/dev/topics", nil)
+	req.Header.Set("Authorization", "Bearer carol")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("HEAD: %d %v %q", resp.StatusCode, resp.Header, body)
+	}
+	req, _ = http.NewRequest(http.MethodGet, srv.URL+"/api/v1/scada/dev/topics", nil)
+	req.Header.Set("Authorization", "Bearer carol")
+	req.Header.Set("X-Padding", strings.Repeat("x", 70<<10))
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 431 || !strings.Contains(string(body), `"type":"HEADERS_TOO_LARGE"`) {
+		t.Errorf("oversized headers: %d %s", resp.StatusCode, body)
 	}
 }

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,8 +19,10 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// decode reads a JSON object body into v, refusing unknown fields, and
-// turns every decoding problem into an error the caller can act on.
+// decode reads a JSON object body into v (a pointer to a struct),
+// refusing unknown fields, and reports every problem at once: each field
+// of the wrong type, each unknown field, and in maps of strings (config)
+// each entry that is not a string, as config.<key>.
 func decode(c echo.Context, v any) error {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
@@ -34,14 +39,99 @@ func decode(c echo.Context, v any) error {
 		return portal.New(portal.MalformedBody, "the request body is empty; send a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	var fields map[string]json.RawMessage
+	if err := dec.Decode(&fields); err != nil {
 		return decodeError(err)
 	}
 	if dec.More() {
 		return portal.New(portal.MalformedBody, "the request body holds more than one JSON value")
 	}
-	return nil
+	if fields == nil {
+		return portal.New(portal.MalformedBody, "the request body must be a JSON object, not null")
+	}
+	return decodeFields(fields, v)
+}
+
+// decodeFields decodes each field of a JSON object into the struct v
+// points to, collecting every problem.
+func decodeFields(fields map[string]json.RawMessage, v any) error {
+	byName := map[string]reflect.Value{}
+	jsonFields(reflect.ValueOf(v).Elem(), byName)
+	var v2 portal.Validation
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		target, ok := byName[name]
+		if !ok {
+			v2.Add(portal.Invalid(name, "unknown field %q", name))
+			continue
+		}
+		if err := json.Unmarshal(fields[name], target.Addr().Interface()); err != nil {
+			for _, p := range fieldErrors(name, fields[name], target.Type(), err) {
+				v2.Add(p)
+			}
+		}
+	}
+	return v2.Err()
+}
+
+// jsonFields maps the JSON names of a struct's fields to the fields,
+// through embedded structs as encoding/json does.
+func jsonFields(rv reflect.Value, out map[string]reflect.Value) {
+	for i := 0; i < rv.NumField(); i++ {
+		f := rv.Type().Field(i)
+		tag := f.Tag.Get("json")
+		if f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct {
+			jsonFields(rv.Field(i), out)
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		out[name] = rv.Field(i)
+	}
+}
+
+// fieldErrors explains why one field did not decode.
+func fieldErrors(name string, raw json.RawMessage, t reflect.Type, err error) []*portal.Error {
+	// A map of strings: name each entry of the wrong type.
+	if t.Kind() == reflect.Map && t.Key().Kind() == reflect.String {
+		var entries map[string]json.RawMessage
+		if json.Unmarshal(raw, &entries) == nil {
+			var out []*portal.Error
+			for _, k := range slices.Sorted(maps.Keys(entries)) {
+				if json.Unmarshal(entries[k], reflect.New(t.Elem()).Interface()) != nil {
+					out = append(out, portal.Invalid(name+"."+k, "%s.%s must be %s, not %s", name, k, jsonType(t.Elem()), valueKind(entries[k])))
+				}
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Field != "" && typ.Field != name {
+		return []*portal.Error{portal.Invalid(name+"."+strings.TrimPrefix(typ.Field, name+"."), "%s must be %s, not %s", typ.Field, jsonType(typ.Type), typ.Value)}
+	}
+	return []*portal.Error{portal.Invalid(name, "%s must be %s, not %s", name, jsonType(t), valueKind(raw))}
+}
+
+// valueKind names a JSON value's type.
+func valueKind(raw json.RawMessage) string {
+	switch b := bytes.TrimSpace(raw); {
+	case len(b) == 0:
+		return "empty"
+	case b[0] == '"':
+		return "a string"
+	case b[0] == '{':
+		return "an object"
+	case b[0] == '[':
+		return "an array"
+	case b[0] == 't' || b[0] == 'f':
+		return "true or false"
+	case b[0] == 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 func decodeError(err error) error {
@@ -51,22 +141,18 @@ func decodeError(err error) error {
 	case errors.As(err, &syntax):
 		return portal.New(portal.MalformedBody, "the request body is not valid JSON (at byte %d): %s", syntax.Offset, syntax.Error())
 	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			return portal.New(portal.MalformedBody, "the request body must be a JSON object, not %s", typ.Value)
-		}
-		return portal.Invalid(field, "%s must be %s, not %s", field, jsonType(typ.Type.Kind().String()), typ.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		return portal.Invalid(name, "unknown field %q", name)
+		return portal.New(portal.MalformedBody, "the request body must be a JSON object, not %s", typ.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return portal.New(portal.MalformedBody, "the request body is truncated JSON")
 	}
 	return portal.Wrap(err, portal.MalformedBody, "the request body could not be decoded")
 }
 
-func jsonType(kind string) string {
-	switch kind {
+func jsonType(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind().String() {
 	case "int", "int64", "int32", "float64", "uint":
 		return "a number"
 	case "string":

@@ -37,6 +37,7 @@ const (
 	typeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
 	typePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
 	typeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+	typeHeadersTooLarge      = "HEADERS_TOO_LARGE"
 )
 
 // StatusName returns the upper-snake name of an HTTP status.
@@ -47,6 +48,9 @@ func StatusName(code int) string {
 	}
 	return strings.ToUpper(strings.NewReplacer(" ", "_", "-", "_", "'", "").Replace(text))
 }
+
+// defaultRetryAfter is sent with a 429, 503 or 504 that does not know better.
+const defaultRetryAfter = 5 * time.Second
 
 // Problem is the API's view of an error: status, items and headers.
 type Problem struct {
@@ -97,6 +101,8 @@ func httpProblem(he *echo.HTTPError) Problem {
 		typ, msg = typePayloadTooLarge, "the request body is too large"
 	case http.StatusUnsupportedMediaType:
 		typ = typeUnsupportedMediaType
+	case http.StatusRequestHeaderFieldsTooLarge:
+		typ = typeHeadersTooLarge
 	case http.StatusBadRequest:
 		typ = string(portal.MalformedBody)
 	case http.StatusUnauthorized:
@@ -127,6 +133,10 @@ func WriteProblem(c echo.Context, err error) error {
 	}
 	if allow, ok := c.Get(echo.ContextKeyHeaderAllow).(string); ok && p.Status == http.StatusMethodNotAllowed {
 		h.Set(echo.HeaderAllow, allow)
+	}
+	if p.RetryAfter <= 0 && (p.Status == http.StatusServiceUnavailable || p.Status == http.StatusGatewayTimeout || p.Status == http.StatusTooManyRequests) {
+		// Every "try again later" says when.
+		p.RetryAfter = defaultRetryAfter
 	}
 	if p.RetryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(int((p.RetryAfter+time.Second-1)/time.Second)))

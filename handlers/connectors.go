@@ -213,6 +213,7 @@ func (h *Handlers) connectorFormFailed(c echo.Context, p views.Page, f views.Con
 	if !fieldErrors(err, f.Errors, "name") {
 		return err
 	}
+	forgetSecrets(&f)
 	// A problem on a key without a row gets one, so that it shows.
 	for field := range f.Errors {
 		if key, ok := strings.CutPrefix(field, "config."); ok && key != "connector.class" &&
@@ -335,4 +336,33 @@ func (h *Handlers) deleteConnector(c echo.Context) error {
 		return err
 	}
 	return h.done(c, "Connector "+x.Name+" deleted.", p.Context.Path("connectors"))
+}
+
+// forgetSecrets blanks the secrets of a form shown again after a refusal:
+// a page must not carry them back to the browser (its history, a
+// screenshot, a shared screen). The person types them again.
+func forgetSecrets(f *views.ConnectorForm) {
+	forgot := false
+	for i, r := range f.Rows {
+		if (r.Secret || portal.IsSensitiveKey(r.Key)) && r.Value != "" && !portal.IsMask(r.Value) {
+			f.Rows[i].Value, forgot = "", true
+		}
+	}
+	if f.JSON != "" {
+		var pasted map[string]any
+		if json.Unmarshal([]byte(f.JSON), &pasted) == nil {
+			for k, v := range pasted {
+				if s, ok := v.(string); ok && s != "" && portal.IsSensitiveKey(k) && !portal.IsMask(s) {
+					pasted[k], forgot = "", true
+				}
+			}
+			b, _ := json.MarshalIndent(pasted, "", "  ")
+			f.JSON = string(b)
+		} else {
+			f.JSON, forgot = "", true
+		}
+	}
+	if forgot && f.Errors[""] == "" {
+		f.Errors[""] = "Secrets are not shown again: type them again before saving."
+	}
 }

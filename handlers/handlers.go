@@ -44,6 +44,7 @@ type Options struct {
 	Accounts   portal.AccountService
 	Pools      portal.PoolService
 	Me         portal.CallerService
+	Audit      portal.AuditService
 	Sessions   Sessions
 	Resolver   Resolver
 	BaseURL    string
@@ -59,6 +60,7 @@ type Handlers struct {
 	accounts   portal.AccountService
 	pools      portal.PoolService
 	me         portal.CallerService
+	audit      portal.AuditService
 	sessions   Sessions
 	resolver   Resolver
 	baseURL    string
@@ -69,7 +71,7 @@ type Handlers struct {
 // New returns the HTML front door.
 func New(o Options) *Handlers {
 	return &Handlers{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, sessions: o.Sessions, resolver: o.Resolver,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, sessions: o.Sessions, resolver: o.Resolver,
 		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 

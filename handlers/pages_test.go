@@ -245,3 +245,24 @@ type downConnect struct{ platform.Connectors }
 func (downConnect) Plugins(context.Context) ([]portal.ConnectorPlugin, error) {
 	return nil, portal.New(portal.UpstreamUnavailable, "Confluent Cloud Connect cannot be reached")
 }
+
+// TestRefusedConnectorFormForgetsSecrets: a connector form shown again
+// after a refusal does not carry the secrets that were typed into it.
+func TestRefusedConnectorFormForgetsSecrets(t *testing.T) {
+	s := newSite(t)
+	p := s.do(http.MethodPost, "/scada/dev/connectors", "carol", url.Values{"name": {"leaky"},
+		"key":         {"connector.class", "kafka.api.secret", "connection.password", "quickstart"},
+		"value":       {"DatagenSource", "TYPED-SECRET-1", "TYPED-SECRET-2", "NOPE"},
+		"config_json": {`{"kafka.api.key": "TYPED-SECRET-3", "output.data.format": "JSON"}`}})
+	if p.status != http.StatusUnprocessableEntity {
+		t.Fatalf("refused form: %d %.500s", p.status, p.body)
+	}
+	for _, secret := range []string{"TYPED-SECRET-1", "TYPED-SECRET-2", "TYPED-SECRET-3"} {
+		if strings.Contains(p.body, secret) {
+			t.Errorf("the form shows %s again", secret)
+		}
+	}
+	if !strings.Contains(p.body, "Secrets are not shown again") || !strings.Contains(p.body, "NOPE") {
+		t.Errorf("the form lost what is not secret, or does not say why secrets are gone:\n%.2000s", p.body)
+	}
+}

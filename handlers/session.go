@@ -27,15 +27,17 @@ func (h *Handlers) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 			if err != nil && !errors.Is(err, auth.ErrSessionExpired) {
 				return err
 			}
+			h.refused(c, portal.New(portal.Unauthenticated, "sign-in required"))
 			return h.signInRequired(c, errors.Is(err, auth.ErrSessionExpired))
-		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			if err := h.checkCSRF(c, sess); err != nil {
-				return err
-			}
 		}
 		p := h.resolver.Resolve(sess.Identity)
 		c.SetRequest(r.WithContext(portal.WithPrincipal(r.Context(), p)))
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if err := h.checkCSRF(c, sess); err != nil {
+				h.refused(c, err)
+				return err
+			}
+		}
 		c.Set(sessionKey, sess)
 		return next(c)
 	}
@@ -82,4 +84,15 @@ func (h *Handlers) checkCSRF(c echo.Context, sess *auth.Session) error {
 func currentSession(c echo.Context) *auth.Session {
 	s, _ := c.Get(sessionKey).(*auth.Session)
 	return s
+}
+
+// refused audits a form refused before it reached a service: no session,
+// or a CSRF failure.
+func (h *Handlers) refused(c echo.Context, err error) {
+	r := c.Request()
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || h.audit == nil {
+		return
+	}
+	resource := c.Param("name") + c.Param("subject") + c.Param("id")
+	h.audit.Refused(r.Context(), c.Param("bu"), c.Param("stage"), "form "+c.Path(), resource, err)
 }

@@ -47,7 +47,13 @@ func TestBrowserConnector(t *testing.T) {
 	// output.data.format is missing: the plugin says so on its row.
 	b.run(chromedp.Click(`#connector-form button[type="submit"]:not(.no-js)`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.field-error[data-field="config.output.data.format"]`, chromedp.ByQuery))
+	// The refused form does not show the secrets again: they are typed anew.
+	if b.value(`#config-rows tr[data-key="kafka.api.secret"] [name="value"]`) != "" {
+		t.Error("the refused form shows the secret again")
+	}
 	b.setRow("output.data.format", "JSON")
+	b.setRow("kafka.api.key", "BKEY")
+	b.setRow("kafka.api.secret", "B-SECRET")
 	b.run(chromedp.Click(`#connector-form button[type="submit"]:not(.no-js)`, chromedp.ByQuery),
 		chromedp.WaitVisible("#connector-status", chromedp.ByID))
 	if loc := b.location(); loc != "/scada/dev/connector/edh-shared-scada-dev-browser-feed-connector" {

@@ -308,3 +308,40 @@ func TestBrowserBobAndErin(t *testing.T) {
 	e.run(chromedp.WaitVisible("#not-onboarded", chromedp.ByID))
 	e.screenshot("11-not-onboarded")
 }
+
+// TestBrowserContentSecurityPolicy: pages work under the policy (htmx and
+// the portal's script load, Swagger UI renders), and script injected into
+// a page does not run: neither an inline script nor an event handler.
+func TestBrowserContentSecurityPolicy(t *testing.T) {
+	tp := sharedPortal(t)
+	b := newBrowser(t, tp)
+	b.signIn("carol")
+	b.run(chromedp.Navigate(tp.url+"/scada/dev/topics"), chromedp.WaitVisible("#topic-results", chromedp.ByID))
+	var loaded bool
+	b.run(chromedp.Evaluate(`typeof htmx === "object"`, &loaded))
+	if !loaded {
+		t.Fatal("htmx did not load under the policy")
+	}
+	var result struct {
+		Script     bool `json:"script"`
+		Handler    bool `json:"handler"`
+		Violations int  `json:"violations"`
+	}
+	b.run(chromedp.Evaluate(`new Promise(function(done){
+		var violations = 0;
+		var finish = function(){ done({script: !!window.__scriptRan, handler: !!window.__handlerRan, violations: violations}); };
+		document.addEventListener("securitypolicyviolation", function(){ if (++violations === 2) finish(); });
+		var s = document.createElement("script");
+		s.textContent = "window.__scriptRan = true";
+		document.body.appendChild(s);
+		var img = document.createElement("img");
+		img.setAttribute("onerror", "window.__handlerRan = true");
+		img.src = "data:,not-an-image";
+		document.body.appendChild(img);
+		setTimeout(finish, 5000); // only if the policy failed to report
+	})`, &result, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if result.Script || result.Handler || result.Violations < 2 {
+		t.Errorf("injected code: %+v", result)
+	}
+	b.run(chromedp.Navigate(tp.url+"/api-docs/"), chromedp.WaitVisible(".swagger-ui .info", chromedp.ByQuery))
+}

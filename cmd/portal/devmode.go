@@ -64,6 +64,10 @@ session:
   keys: [%s]
   max_age: %s
 
+rate_limits:
+  cloud_writes_per_unit: {per_second: %g, burst: %d}
+  cloud_writes: {per_second: %g, burst: %d}
+
 confluent_cloud:
   organization_id: org-dev
   url: %s
@@ -73,6 +77,8 @@ confluent_cloud:
 stages:
 `, cfg.BaseURL, filepath.Base(path), q(cfg.PlatformAdminGroup), cfg.UpstreamTimeout, cfg.MetadataCacheTTL,
 		q(issuerOf(cfg)), q(cfg.Identity.ClientID), q(cfg.Identity.Audience), q(hex.EncodeToString(key)), cfg.Session.MaxAge,
+		cfg.RateLimits.CloudWritesPerUnit.PerSecond, cfg.RateLimits.CloudWritesPerUnit.Burst,
+		cfg.RateLimits.CloudWrites.PerSecond, cfg.RateLimits.CloudWrites.Burst,
 		q(cfg.BaseURL+devCloudPath), q(devCloudKey), q(devCloudSecret))
 	for _, s := range cfg.Stages {
 		fmt.Fprintf(&b, "  - {name: %s, read_only: %v}\n", s.Name, s.ReadOnly)

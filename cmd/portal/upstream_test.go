@@ -22,7 +22,7 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 	if ready.status != 200 || ready.json(t)["status"] != "ready" || len(ready.json(t)["checks"].([]any)) != 2 {
 		t.Fatalf("readyz before: %d %s", ready.status, ready.body)
 	}
-	if up := tp.call("GET", "/healthz/upstreams", "", nil); up.status != 200 || up.json(t)["status"] != "ok" || len(up.json(t)["checks"].([]any)) != 7 {
+	if up := tp.call("GET", "/healthz/upstreams", "", nil); up.status != 200 || up.json(t)["status"] != "ok" || len(up.json(t)["upstreams"].([]any)) < 7 {
 		t.Fatalf("upstreams before: %d %s", up.status, up.body)
 	}
 	tp.token("carol") // sign in first: the provider is part of the portal
@@ -54,11 +54,29 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 	if up.status != http.StatusOK || up.json(t)["status"] != "degraded" {
 		t.Fatalf("upstreams after: %d %s", up.status, up.body)
 	}
-	for _, c := range up.json(t)["checks"].([]any) {
+	for _, c := range up.json(t)["upstreams"].([]any) {
 		m := c.(map[string]any)
-		failing := m["status"] == "failing"
-		if failing != (m["name"] == "kafka edh-shared/dev") {
-			t.Errorf("check %v", m)
+		failing := m["state"] == "failing" || m["circuit"] != "closed"
+		if failing != (m["kind"] == "cluster" && m["name"] == "edh-shared/dev") {
+			t.Errorf("upstream %v", m)
 		}
+		if failing && m["last_error"] == "" {
+			t.Errorf("no last error: %v", m)
+		}
+	}
+
+	// After repeated failures the circuit opens: calls fail at once, with
+	// Retry-After, and the cluster is not asked.
+	for i := 0; i < 6; i++ {
+		tp.call("GET", "/api/v1/scada/dev/topic/alarms", "carol", nil)
+	}
+	start = time.Now()
+	r = tp.call("GET", "/api/v1/scada/dev/topic/alarms", "carol", nil)
+	wantError(t, r, http.StatusServiceUnavailable, "UPSTREAM_UNAVAILABLE")
+	if took := time.Since(start); took > 200*time.Millisecond || r.header.Get("Retry-After") == "" {
+		t.Errorf("open circuit: answered after %v, Retry-After %q", took, r.header.Get("Retry-After"))
+	}
+	if r := tp.call("GET", "/api/v1/scada/qas/topics", "carol", nil); r.status != 200 {
+		t.Errorf("another cluster while one circuit is open: %d", r.status)
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -17,6 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // devCloudPath is where dev mode serves its Confluent Cloud API stand-in.
@@ -39,10 +40,10 @@ func (p *app) connect(log *slog.Logger) error {
 		// Dev mode: the production adapters, against the stand-in that
 		// this process serves at /dev/cloud.
 		cloud = confluent.NewClient(confluent.Options{BaseURL: p.cfg.BaseURL + devCloudPath, APIKey: devCloudKey,
-			APISecret: devCloudSecret, Timeout: p.cfg.UpstreamTimeout, Logger: log})
+			APISecret: devCloudSecret, Timeout: p.cfg.UpstreamTimeout, Logger: log, Upstreams: p.upstreams, Name: "confluent-cloud (dev stand-in)"})
 	case cc.Enabled():
 		cloud = confluent.NewClient(confluent.Options{BaseURL: cc.URL, APIKey: cc.APIKey, APISecret: cc.APISecret,
-			Timeout: p.cfg.UpstreamTimeout, Logger: log})
+			Timeout: p.cfg.UpstreamTimeout, Logger: log, Upstreams: p.upstreams, Name: "confluent-cloud"})
 	}
 	for _, z := range p.cfg.LandingZones {
 		for _, st := range p.cfg.Stages {
@@ -62,6 +63,7 @@ func (p *app) connect(log *slog.Logger) error {
 				Name: env.Name(), BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
 				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
 				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, Logger: log,
+				Upstream: p.upstreams.Get(upstream.Cluster, env.Name()),
 			})
 			if err != nil {
 				return err
@@ -120,7 +122,7 @@ func (p *app) connectRegistry(env *platform.Environment, sr config.SchemaRegistr
 		return nil
 	}
 	schemas, err := schemareg.New(schemareg.Options{Name: env.Name(), URL: sr.URL, APIKey: sr.APIKey, APISecret: sr.APISecret,
-		Timeout: p.cfg.UpstreamTimeout})
+		Timeout: p.cfg.UpstreamTimeout, Upstream: p.upstreams.Get(upstream.SchemaRegistry, env.Name())})
 	if err != nil {
 		return err
 	}
@@ -150,25 +152,22 @@ func (p *app) readiness() []httpserver.Check {
 	return checks
 }
 
-// upstreamChecks probe every cluster and the identity provider.
-func (p *app) upstreamChecks(provider *auth.Provider) []httpserver.Check {
-	var checks []httpserver.Check
+// upstreamReport probes every cluster and the identity provider (through
+// their upstreams, so that the report is fresh) and reports every
+// upstream's health: state, circuit, latency, last error and since when.
+func (p *app) upstreamReport(ctx context.Context) (any, bool) {
+	var wg sync.WaitGroup
 	for _, env := range p.envs.All() {
-		checks = append(checks, httpserver.Check{Name: "kafka " + env.Name(), Probe: func(ctx context.Context) (string, error) {
-			info, err := env.Topics.ClusterInfo(ctx)
-			if err != nil {
-				return "", err
-			}
-			return fmt.Sprintf("cluster %s, %d broker(s)", info.ID, info.Brokers), nil
-		}})
+		wg.Go(func() { _, _ = env.Topics.ClusterInfo(ctx) })
 	}
-	checks = append(checks, httpserver.Check{Name: "identity provider", Probe: func(ctx context.Context) (string, error) {
-		if _, _, err := provider.AuthEndpoints(ctx); err != nil {
-			return "", err
-		}
-		return provider.Issuer(), nil
-	}})
-	return checks
+	wg.Go(func() { _ = p.provider.Probe(ctx) })
+	wg.Wait()
+	report := p.upstreams.Report()
+	ok := true
+	for _, h := range report {
+		ok = ok && h.State != "failing" && h.Circuit == "closed"
+	}
+	return report, ok
 }
 
 // services are the services the demo data is seeded through.

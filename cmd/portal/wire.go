@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -29,6 +31,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store/postgres"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 	"github.com/edh-platform/rms-portal/static"
 )
 
@@ -43,6 +46,8 @@ type app struct {
 	// registries are the embedded Schema Registries' URLs, by environment.
 	registries map[string]string
 	org        *embedded.Org
+	upstreams  *upstream.Registry
+	provider   *auth.Provider
 	cloud      *embedded.CloudAPI
 	sampler    *service.Sampler
 	cacheSync  *service.CacheSync
@@ -84,7 +89,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 	p := &app{cfg: cfg, tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
-		registries: map[string]string{}, org: embedded.NewOrg()}
+		registries: map[string]string{}, org: embedded.NewOrg(), upstreams: upstream.NewRegistry(upstream.Options{})}
 	defer func() {
 		if err != nil {
 			p.Close()
@@ -107,7 +112,9 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 
-	provider := auth.NewProvider(issuerOf(cfg), cfg.UpstreamTimeout)
+	provider := auth.NewProvider(issuerOf(cfg), cfg.UpstreamTimeout, p.upstreams.Get(upstream.IdentityProvider, issuerOf(cfg)))
+	p.provider = provider
+	p.closers = append(p.closers, provider.Close)
 	resolver := access.NewResolver(ten, cfg.PlatformAdminGroup)
 	verifier := auth.NewVerifier(auth.VerifierOptions{
 		Provider: provider, Audience: cfg.Identity.Audience, AcceptedIssuers: cfg.Identity.AcceptedIssuers,
@@ -115,7 +122,16 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	})
 
 	recorder := audit.New(st, log.With("component", "audit"))
-	guard := service.NewGuard(service.GuardOptions{Tenancy: ten, Envs: p.envs, Audit: recorder, Notify: st, Logger: log})
+	secrets, err := sessionSecrets(cfg)
+	if err != nil {
+		return nil, err
+	}
+	pageKey := sha256.Sum256([]byte("rms-portal page tokens\x00" + secrets[0]))
+	rl := cfg.RateLimits
+	bucket := func(b config.Bucket) service.Rate { return service.Rate{PerSecond: b.PerSecond, Burst: b.Burst} }
+	guard := service.NewGuard(service.GuardOptions{Tenancy: ten, Envs: p.envs, Audit: recorder, Notify: st, Logger: log,
+		Limits: service.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
+			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})
 	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, st, log)
 	p.cacheSync = service.NewCacheSync(p.envs, st, log)
 	jobs := service.NewJobs(st, replicaID(), log)
@@ -137,10 +153,6 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
 		RedirectURL: cfg.BaseURL + "/auth/callback", Scopes: cfg.Identity.Scopes,
 	})
-	secrets, err := sessionSecrets(cfg)
-	if err != nil {
-		return nil, err
-	}
 	sessions, err := auth.NewSessions(auth.SessionOptions{Store: st, Secrets: secrets, MaxAge: cfg.Session.MaxAge,
 		Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login, Logger: log, Clock: h.sessionClock})
 	if err != nil {
@@ -148,11 +160,11 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	pages := handlers.New(handlers.Options{
 		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me,
-		Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Audit: trail, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
-		PageErrors: pages.RenderError,
+		PageErrors: pages.RenderError, IdentityOrigin: origin(issuerOf(cfg)), HSTS: strings.HasPrefix(cfg.BaseURL, "https://"),
 	})
 	if cfg.Identity.Issuer == config.EmbeddedIssuer {
 		idp, err := devidp.New(devidp.Options{BaseURL: cfg.BaseURL, Audience: cfg.Identity.Audience, Config: *cfg.DevIDP, Logger: log})
@@ -170,7 +182,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
-	httpserver.RegisterHealth(e, p.readiness(), p.upstreamChecks(provider), 3*time.Second)
+	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, 3*time.Second)
 	p.echo = e
 	return p, nil
 }
@@ -203,6 +215,15 @@ func replicaID() string {
 	b := make([]byte, 3)
 	_, _ = rand.Read(b)
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
+}
+
+// origin is a URL's scheme and host.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 func issuerOf(cfg *config.Config) string {

@@ -49,16 +49,25 @@ func NewVerifier(o VerifierOptions) *Verifier {
 
 func (v *Verifier) tokenVerifier(ctx context.Context) (*oidc.IDTokenVerifier, error) {
 	v.once.Lock()
-	defer v.once.Unlock()
-	if v.verifier != nil {
-		return v.verifier, nil
+	tv := v.verifier
+	v.once.Unlock()
+	if tv != nil {
+		return tv, nil
 	}
+	// Discovery is shared by every waiter and fails fast while the
+	// provider is known to be down; no lock is held meanwhile.
 	prov, _, err := v.provider.Discover(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// The issuer is checked below against every accepted issuer.
-	v.verifier = prov.Verifier(&oidc.Config{ClientID: v.audience, SkipIssuerCheck: true, Now: v.now})
+	v.once.Lock()
+	defer v.once.Unlock()
+	if v.verifier == nil {
+		// The issuer is checked below against every accepted issuer.
+		// The issuer and the audience are checked in Identify: the
+		// audience after telling an ID token apart, for a clearer refusal.
+		v.verifier = prov.Verifier(&oidc.Config{SkipClientIDCheck: true, SkipIssuerCheck: true, Now: v.now})
+	}
 	return v.verifier, nil
 }
 
@@ -103,6 +112,19 @@ func (v *Verifier) Identify(ctx context.Context, raw string) (portal.Identity, e
 	}
 	if !slices.Contains(v.issuers, tok.Issuer) {
 		return portal.Identity{}, portal.New(portal.Unauthenticated, "the token's issuer %s is not accepted", tok.Issuer)
+	}
+	var marks struct {
+		Nonce  string `json:"nonce"`
+		AtHash string `json:"at_hash"`
+		CHash  string `json:"c_hash"`
+	}
+	_ = tok.Claims(&marks)
+	if marks.Nonce != "" || marks.AtHash != "" || marks.CHash != "" {
+		// Only ID tokens carry these (OpenID Connect Core 2 and 3.3.2.11).
+		return portal.Identity{}, portal.New(portal.Unauthenticated, "this is an ID token, which says who signed in to a client; call the API with the access token")
+	}
+	if !slices.Contains(tok.Audience, v.audience) {
+		return portal.Identity{}, portal.New(portal.Unauthenticated, "the token is not meant for this API: its audience must include %s (ask for the scope %s/.default)", v.audience, v.audience)
 	}
 	return v.identity(tok)
 }

@@ -2,7 +2,12 @@ package auth_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -32,7 +37,7 @@ func verifierWithClock(t testing.TB, issuer, audience string, clock func() time.
 		t.Fatal(err)
 	}
 	return auth.NewVerifier(auth.VerifierOptions{
-		Provider: auth.NewProvider(issuer, 5*time.Second), Audience: audience, AcceptedIssuers: accepted,
+		Provider: auth.NewProvider(issuer, 5*time.Second, nil), Audience: audience, AcceptedIssuers: accepted,
 		GroupsClaim: "groups", Resolver: access.NewResolver(ten, "platform-admins"), Clock: clock,
 	})
 }
@@ -138,5 +143,93 @@ func TestUnreachableProviderIsUnavailable(t *testing.T) {
 	_, err := v.Verify(context.Background(), "x.y.z")
 	if !portal.Is(err, portal.UpstreamUnavailable) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestFrozenProviderFailsFast: an identity provider that accepts
+// connections but never answers is asked once for all concurrent
+// requests (each waits at most the timeout, not behind each other), and
+// once it is known to be down, requests fail at once with 503 and
+// Retry-After while discovery is retried in the background.
+func TestFrozenProviderFailsFast(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	accepted := 0
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			accepted++
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	p := auth.NewProvider("http://"+l.Addr().String()+"/idp", 500*time.Millisecond, nil)
+	t.Cleanup(p.Close)
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() { _, _, errs[i] = p.Discover(context.Background()) })
+	}
+	wg.Wait()
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("8 concurrent requests took %v", took)
+	}
+	for i, err := range errs {
+		if !portal.Is(err, portal.UpstreamUnavailable) && !portal.Is(err, portal.UpstreamTimeout) {
+			t.Errorf("request %d: %v", i, err)
+		}
+	}
+	mu.Lock()
+	if accepted != 1 {
+		t.Errorf("%d discovery connections for 8 requests", accepted)
+	}
+	mu.Unlock()
+	start = time.Now()
+	_, _, err = p.Discover(context.Background())
+	var pe *portal.Error
+	if !errors.As(err, &pe) || pe.Kind != portal.UpstreamUnavailable || pe.RetryAfter <= 0 || time.Since(start) > 50*time.Millisecond {
+		t.Errorf("known down: %v after %v", err, time.Since(start))
+	}
+}
+
+// TestIDTokensAreNotAccessTokens: the dev provider gives ID tokens the
+// client alone as audience, as Entra ID does, and the verifier refuses an
+// ID token as a bearer token, saying why.
+func TestIDTokensAreNotAccessTokens(t *testing.T) {
+	issuer := devidptest.Start(t, nil)
+	res, err := devidptest.SignIn(context.Background(), issuer, "rms-portal", "carol", "openid", "profile", "api://rms-portal/.default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(res.IDToken, ".")
+	payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	var claims map[string]any
+	_ = json.Unmarshal(payload, &claims)
+	if claims["aud"] != "rms-portal" {
+		t.Errorf("ID token audience %v, want the client alone", claims["aud"])
+	}
+	v := verifier(t, issuer, "api://rms-portal")
+	if _, err := v.Verify(context.Background(), res.IDToken); !portal.Is(err, portal.Unauthenticated) || !strings.Contains(err.Error(), "ID token") {
+		t.Errorf("ID token as bearer: %v", err)
+	}
+	if _, err := v.Verify(context.Background(), res.Token.AccessToken); err != nil {
+		t.Errorf("access token: %v", err)
 	}
 }

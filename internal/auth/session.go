@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -340,11 +341,27 @@ func (s *Sessions) Finish(w http.ResponseWriter, r *http.Request) (string, error
 	return SafeNext(p.Next), nil
 }
 
-// SafeNext keeps only local paths, so that a sign-in cannot be turned into
-// a redirect to another site.
+// SafeNext keeps only paths of this site, so that a sign-in cannot be
+// turned into a redirect to another one. It refuses what browsers would
+// read as another origin after their own normalisation: control characters
+// (browsers drop tabs and newlines, so "/\t/evil" becomes "//evil"),
+// backslashes (read as slashes), scheme or host parts, and paths that start
+// with two slashes once decoded.
 func SafeNext(next string) string {
-	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
-		strings.ContainsAny(next, "\r\n") {
+	if next == "" || next[0] != '/' || len(next) > 2048 {
+		return "/"
+	}
+	for _, r := range next {
+		if r < 0x20 || r == 0x7f || r == '\\' || r == '\u00a0' || r == '\u2028' || r == '\u2029' {
+			return "/"
+		}
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
+		return "/"
+	}
+	decoded, err := url.PathUnescape(u.EscapedPath())
+	if err != nil || strings.HasPrefix(decoded, "//") || strings.HasPrefix(next, "//") || strings.ContainsAny(decoded, "\\\x00") {
 		return "/"
 	}
 	return next

@@ -36,7 +36,7 @@ func sessions(t *testing.T, issuer string) *auth.Sessions {
 // sessionsOn is one replica's session manager on a shared store.
 func sessionsOn(t testing.TB, issuer string, st auth.SessionStore, secrets ...string) *auth.Sessions {
 	t.Helper()
-	p := auth.NewProvider(issuer, 5*time.Second)
+	p := auth.NewProvider(issuer, 5*time.Second, nil)
 	login := auth.NewWebLogin(auth.WebLoginOptions{Provider: p, Verifier: verifier(t, issuer, "api://rms-portal"),
 		ClientID: "rms-portal", RedirectURL: "http://127.0.0.1:49152/callback", Scopes: []string{"openid", "offline_access"}})
 	s, err := auth.NewSessions(auth.SessionOptions{Store: st, Secrets: secrets, MaxAge: time.Hour, Login: login})
@@ -118,8 +118,15 @@ func TestSessionsKeepTokensOnTheServer(t *testing.T) {
 
 func TestSafeNext(t *testing.T) {
 	for in, want := range map[string]string{
-		"/scada/dev/topics?q=x": "/scada/dev/topics?q=x", "": "/", "https://evil.example/": "/",
+		"/scada/dev/topics?q=x": "/scada/dev/topics?q=x", "/scada/dev/topic/a%2Fb": "/scada/dev/topic/a%2Fb",
+		"/?next=//x": "/?next=//x", "": "/", "https://evil.example/": "/",
 		"//evil.example/": "/", "/\\evil.example": "/", "javascript:alert(1)": "/", "/ok\r\nSet-Cookie: x": "/",
+		// Known bypasses: browsers drop tabs and newlines, read backslashes
+		// as slashes, and some tools decode the path.
+		"/\t/127.0.0.1:9999/pwned": "/", "/\n/evil.example": "/", "/\r/evil.example": "/", "/%09/evil.example": "/%09/evil.example",
+		"/%2F/evil.example": "/", "/%2f%2fevil.example": "/", "/%5C/evil.example": "/", "\\/evil.example": "/",
+		"/\x00/evil": "/", "/\u00a0/evil": "/", "///evil.example": "/", "/.//evil.example": "/.//evil.example",
+		"http:/evil.example": "/", "/\\\\evil": "/", " /evil": "/", "/%": "/",
 	} {
 		if got := auth.SafeNext(in); got != want {
 			t.Errorf("SafeNext(%q) = %q, want %q", in, got, want)

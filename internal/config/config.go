@@ -41,6 +41,8 @@ type Config struct {
 	// Database holds sessions, jobs, the audit trail and samples.
 	Database Database `yaml:"database"`
 	Audit    Audit    `yaml:"audit"`
+	// RateLimits protect the portal and the Cloud API from runaway callers.
+	RateLimits RateLimits `yaml:"rate_limits"`
 	// ConfluentCloud is the Cloud API (Connect v1, IAM v2, identity
 	// providers v2) shared by every environment.
 	ConfluentCloud CloudAPI      `yaml:"confluent_cloud"`
@@ -100,6 +102,34 @@ func (d Database) SQLitePath() string {
 		return ""
 	}
 	return strings.TrimPrefix(p, "//")
+}
+
+// RateLimits are token buckets; a limit of 0 keeps the default, and a
+// negative one turns the limit off.
+type RateLimits struct {
+	// Caller bounds each user or client: 50/s with bursts of 100.
+	Caller Bucket `yaml:"caller"`
+	// Unit bounds each business unit, whoever calls: 200/s, bursts of 400.
+	Unit Bucket `yaml:"unit"`
+	// CloudWritesPerUnit paces each unit's writes to the Confluent Cloud
+	// API: 10/s, bursts of 50; CloudWrites all of them: 25/s, bursts of 50.
+	CloudWritesPerUnit Bucket `yaml:"cloud_writes_per_unit"`
+	CloudWrites        Bucket `yaml:"cloud_writes"`
+}
+
+// Bucket is a rate and a burst.
+type Bucket struct {
+	PerSecond float64 `yaml:"per_second"`
+	Burst     int     `yaml:"burst"`
+}
+
+func (b *Bucket) orDefault(rate float64, burst int) {
+	if b.PerSecond == 0 {
+		b.PerSecond = rate
+	}
+	if b.Burst == 0 {
+		b.Burst = burst
+	}
 }
 
 // Audit configures the audit trail.
@@ -351,6 +381,10 @@ func (c *Config) applyDefaults() {
 	if c.Identity.GroupsClaim == "" {
 		c.Identity.GroupsClaim = "groups"
 	}
+	c.RateLimits.Caller.orDefault(50, 100)
+	c.RateLimits.Unit.orDefault(200, 400)
+	c.RateLimits.CloudWritesPerUnit.orDefault(10, 50)
+	c.RateLimits.CloudWrites.orDefault(25, 50)
 	if c.Audit.RetentionDays == 0 {
 		c.Audit.RetentionDays = 400
 	}

@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"net/http"
 
+	"github.com/a-h/templ"
 	"github.com/zitadel/oidc/v3/pkg/op"
 )
 
@@ -22,7 +23,8 @@ func (p *Provider) picker(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = pickerPage.Execute(w, map[string]any{"ID": id, "Users": p.users, "Client": req.clientID})
+	// The page's one style block carries the response's CSP nonce.
+	_ = pickerPage.Execute(w, map[string]any{"ID": id, "Users": p.users, "Client": req.clientID, "Nonce": templ.GetNonce(r.Context())})
 }
 
 func (p *Provider) choose(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +46,7 @@ func (p *Provider) finish(w http.ResponseWriter, r *http.Request, id, username s
 var pickerPage = template.Must(template.New("picker").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · development identity provider</title>
-<style>
+<style nonce="{{.Nonce}}">
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f1f5f9;color:#0f172a;margin:0}
 main{max-width:34rem;margin:3rem auto;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;padding:2rem;box-shadow:0 1px 3px rgba(0,0,0,.06)}
 h1{font-size:1.25rem;margin:0 0 .25rem} p{color:#475569;margin:0 0 1.5rem;font-size:.9rem}

@@ -86,6 +86,7 @@ func New(o Options) (*Provider, error) {
 	intercept := op.NewIssuerInterceptor(provider.IssuerFromRequest)
 	p.mux.HandleFunc("GET /login", intercept.HandlerFunc(p.picker))
 	p.mux.HandleFunc("POST /login", intercept.HandlerFunc(p.choose))
+	p.mux.Handle("POST /oauth/token", p.idTokensForClients(provider))
 	p.mux.Handle("/", provider)
 	return p, nil
 }

@@ -28,7 +28,7 @@ type checkResult struct {
 // the process unready: one tenant's cluster outage must not take every
 // replica out of the load balancer). Probes run concurrently, each bounded
 // by timeout.
-func RegisterHealth(e *echo.Echo, ready, upstreams []Check, timeout time.Duration) {
+func RegisterHealth(e *echo.Echo, ready []Check, upstreams func(ctx context.Context) (report any, ok bool), timeout time.Duration) {
 	e.GET("/healthz", func(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -42,13 +42,15 @@ func RegisterHealth(e *echo.Echo, ready, upstreams []Check, timeout time.Duratio
 		return c.JSON(code, map[string]any{"status": status, "checks": results})
 	})
 	e.GET("/healthz/upstreams", func(c echo.Context) error {
-		results, ok := probe(c.Request().Context(), upstreams, timeout)
+		ctx, cancel := context.WithTimeout(c.Request().Context(), timeout)
+		defer cancel()
+		results, ok := upstreams(ctx)
 		status := "ok"
 		if !ok {
 			status = "degraded"
 		}
 		c.Response().Header().Set("Cache-Control", "no-store")
-		return c.JSON(http.StatusOK, map[string]any{"status": status, "checks": results})
+		return c.JSON(http.StatusOK, map[string]any{"status": status, "upstreams": results})
 	})
 }
 

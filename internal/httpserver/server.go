@@ -5,17 +5,22 @@ package httpserver
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 )
 
@@ -31,6 +36,12 @@ type Options struct {
 	APIErrors ErrorRenderer
 	// PageErrors renders errors of the HTML front door.
 	PageErrors ErrorRenderer
+	// IdentityOrigin is the identity provider's origin (scheme and host):
+	// pages may send forms there (sign-out) and the API docs may call it
+	// (token requests).
+	IdentityOrigin string
+	// HSTS turns on Strict-Transport-Security (the portal runs on https).
+	HSTS bool
 }
 
 // New returns an echo instance with the shared middleware installed.
@@ -53,7 +64,17 @@ func New(o Options) *echo.Echo {
 			o.Logger.ErrorContext(c.Request().Context(), "rendering an error failed", "error", rerr)
 		}
 	}
-	e.Use(withRequestID, logRequests(o.Logger), recoverPanics, securityHeaders,
+	// HEAD is GET without a body (net/http drops the body of a HEAD
+	// response), so every page and API read answers it.
+	e.Pre(func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if c.Request().Method == http.MethodHead {
+				c.Request().Method = http.MethodGet
+			}
+			return next(c)
+		}
+	})
+	e.Use(withRequestID, logRequests(o.Logger), recoverPanics, securityHeaders(o), limitHeaders,
 		middleware.BodyLimit(fmt.Sprintf("%dB", o.MaxBodyBytes)))
 	return e
 }
@@ -102,12 +123,35 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 				slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
 				slog.Float64("ms", float64(time.Since(start).Microseconds())/1000),
 			}
+			if p := portal.PrincipalFrom(c.Request().Context()); p != nil {
+				attrs = append(attrs, slog.String("actor", p.Actor()))
+			}
 			if err != nil {
 				attrs = append(attrs, slog.String("error", err.Error()))
 			}
 			log.LogAttrs(req.Context(), level, "request", attrs...)
 			return nil
 		}
+	}
+}
+
+// MaxHeaderBytes bounds a request's headers; the server reads up to 16
+// times more, so that an oversized request still gets an error record
+// rather than net/http's plain-text 431.
+const MaxHeaderBytes = 64 << 10
+
+func limitHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		n := len(c.Request().RequestURI)
+		for k, vs := range c.Request().Header {
+			for _, v := range vs {
+				n += len(k) + len(v) + 4
+			}
+		}
+		if n > MaxHeaderBytes {
+			return echo.NewHTTPError(http.StatusRequestHeaderFieldsTooLarge, fmt.Sprintf("the request's headers are too large (%d bytes; at most %d)", n, MaxHeaderBytes))
+		}
+		return next(c)
 	}
 }
 
@@ -125,14 +169,45 @@ func recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
-		return next(c)
+// securityHeaders sets the headers every response carries, and a strict
+// Content-Security-Policy with a fresh nonce per response: scripts and
+// styles come from the portal itself or carry the nonce (templ reads it
+// from the context), nothing inline runs, and no other site may frame a
+// page. The API docs allow Swagger UI's inline styles and token requests
+// to the identity provider; API answers allow nothing at all.
+func securityHeaders(o Options) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			b := make([]byte, 16)
+			_, _ = rand.Read(b)
+			nonce := base64.StdEncoding.EncodeToString(b)
+			req := c.Request()
+			c.SetRequest(req.WithContext(templ.WithNonce(req.Context(), nonce)))
+			h := c.Response().Header()
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Referrer-Policy", "same-origin")
+			h.Set("Content-Security-Policy", policy(req.URL.Path, nonce, o.IdentityOrigin))
+			if o.HSTS {
+				h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+			}
+			return next(c)
+		}
 	}
+}
+
+// policy is the Content-Security-Policy of a path.
+func policy(path, nonce, idp string) string {
+	const base = "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+	switch {
+	case strings.HasPrefix(path, "/api/"):
+		return "default-src 'none'; " + base
+	case strings.HasPrefix(path, "/api-docs"):
+		return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+			"connect-src 'self' " + idp + "; form-action 'self' " + idp + "; " + base
+	}
+	return "default-src 'self'; script-src 'self' 'nonce-" + nonce + "'; style-src 'self' 'nonce-" + nonce + "'; " +
+		"img-src 'self' data:; connect-src 'self'; form-action 'self' " + idp + "; " + base
 }
 
 // Serve runs the server on l until ctx ends, then shuts it down gracefully,
@@ -144,7 +219,7 @@ func Serve(ctx context.Context, e *echo.Echo, l net.Listener, grace time.Duratio
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    16 * MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}

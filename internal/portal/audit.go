@@ -54,4 +54,8 @@ type AuditService interface {
 	// Super Admins of the unit may read them (InsufficientRole for
 	// others). Errors: InvalidParameter (page_token, page_size, range).
 	List(ctx context.Context, bu, stage string, q AuditQuery) (Page[AuditEvent], error)
+	// Refused records a write that a front door refused before any service
+	// could (no valid token, a forged form), so that it leaves a trace too.
+	// The caller is the principal in ctx, if any.
+	Refused(ctx context.Context, bu, stage, action, resource string, err error)
 }

@@ -2,6 +2,7 @@ package portal
 
 import (
 	"context"
+	"regexp"
 	"strings"
 )
 
@@ -19,6 +20,14 @@ const (
 
 // Mask replaces every sensitive configuration value the portal returns.
 const Mask = "********"
+
+// sensitiveKey matches configuration keys that hold secrets, whatever the
+// plugin says: passwords, secrets, API keys, private keys, credentials.
+var sensitiveKey = regexp.MustCompile(`(?i)(password|passwd|secret|passphrase|credential|private[._-]?key|api[._-]?key|token|sasl\.jaas|keystore|truststore)`)
+
+// IsSensitiveKey reports whether a configuration key holds a secret by its
+// name; the plugin's PASSWORD settings are secrets too.
+func IsSensitiveKey(key string) bool { return sensitiveKey.MatchString(key) }
 
 // IsMask reports whether a value is a mask (the portal's, or the row of
 // asterisks Confluent Cloud returns) rather than a real value.

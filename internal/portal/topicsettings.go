@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // SettingType is how a topic setting's value is written.
@@ -95,9 +96,9 @@ func LookupTopicSetting(key string) (TopicSetting, bool) {
 func (s TopicSetting) Check(v string) string {
 	switch s.Type {
 	case TypeLong, TypeInt:
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || strings.TrimSpace(v) != v {
-			return fmt.Sprintf("must be a whole number%s, not %q", unitSuffix(s.Unit), v)
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || !wholeNumber(v) {
+			return fmt.Sprintf("must be a whole number%s, not %s", unitSuffix(s.Unit), QuoteShort(v))
 		}
 		if s.Unlimited != nil && n == *s.Unlimited {
 			return ""
@@ -107,7 +108,7 @@ func (s TopicSetting) Check(v string) string {
 		}
 	case TypeEnum:
 		if !slices.Contains(s.Options, v) {
-			return fmt.Sprintf("must be one of %s, not %q", strings.Join(s.Options, ", "), v)
+			return fmt.Sprintf("must be one of %s, not %s", strings.Join(s.Options, ", "), QuoteShort(v))
 		}
 	case TypeList:
 		parts := strings.Split(v, ",")
@@ -115,13 +116,13 @@ func (s TopicSetting) Check(v string) string {
 		for _, p := range parts {
 			p = strings.TrimSpace(p)
 			if !slices.Contains(s.Options, p) || seen[p] {
-				return fmt.Sprintf("must be a comma-separated list of distinct values from %s, not %q", strings.Join(s.Options, ", "), v)
+				return fmt.Sprintf("must be a comma-separated list of distinct values from %s, not %s", strings.Join(s.Options, ", "), QuoteShort(v))
 			}
 			seen[p] = true
 		}
 	case TypeBool:
 		if v != "true" && v != "false" {
-			return fmt.Sprintf("must be true or false, not %q", v)
+			return fmt.Sprintf("must be true or false, not %s", QuoteShort(v))
 		}
 	}
 	return ""
@@ -160,4 +161,33 @@ func NormaliseSetting(s TopicSetting, v string) string {
 		return strings.Join(parts, ",")
 	}
 	return v
+}
+
+// wholeNumber reports whether v is written as Kafka writes whole numbers:
+// an optional minus and digits, nothing else ("+5", " 5", "1e3" are not).
+func wholeNumber(v string) bool {
+	digits := strings.TrimPrefix(v, "-")
+	if digits == "" {
+		return false
+	}
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// QuoteShort quotes a value for a message, cutting a long one: an error
+// must not echo a megabyte back.
+func QuoteShort(v string) string {
+	const limit = 40
+	if len(v) <= limit {
+		return strconv.Quote(v)
+	}
+	cut := v[:limit]
+	for !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return strconv.Quote(cut) + fmt.Sprintf("… (%d characters)", len(v))
 }

@@ -1,6 +1,9 @@
 package portal
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSettingRules(t *testing.T) {
 	check := func(k, v string) string {
@@ -21,7 +24,7 @@ func TestSettingRules(t *testing.T) {
 		"confluent.value.schema.validation": {"true", "false"},
 	}
 	bad := map[string][]string{
-		"retention.ms":                      {"-2", "1.5", " 5", "1e3", ""},
+		"retention.ms":                      {"-2", "1.5", " 5", "1e3", "", "+5", "5 ", "0x10", "--1", "-"},
 		"cleanup.policy":                    {"", "remove", "delete,"},
 		"compression.type":                  {"ZSTD", "brotli"},
 		"message.timestamp.type":            {"createtime"},
@@ -43,5 +46,13 @@ func TestSettingRules(t *testing.T) {
 				t.Errorf("%s=%q accepted", k, v)
 			}
 		}
+	}
+}
+
+func TestMessagesQuoteShortly(t *testing.T) {
+	st, _ := LookupTopicSetting("retention.ms")
+	msg := st.Check(strings.Repeat("9", 100000) + "x")
+	if len(msg) > 200 || !strings.Contains(msg, "(100001 characters)") {
+		t.Errorf("message %d long: %.300s", len(msg), msg)
 	}
 }

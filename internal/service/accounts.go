@@ -64,7 +64,7 @@ func (s *ServiceAccounts) List(ctx context.Context, bu, stage string, q portal.L
 		}
 	}
 	sortByName(mine, func(a portal.ServiceAccount) string { return a.Name })
-	return paginate(mine, func(a portal.ServiceAccount) string { return a.Name }, q)
+	return paginate(s.guard.pages, "service-accounts "+call.Scope.String(), mine, func(a portal.ServiceAccount) string { return a.Name }, q)
 }
 
 // Get returns one of the unit's service accounts with its role bindings.
@@ -135,7 +135,22 @@ func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, i
 			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
 		}
 	}
+	if err := call.pace(ctx); err != nil {
+		return portal.ServiceAccount{}, err
+	}
 	a, err := call.Env.IAM.CreateServiceAccount(ctx, name, strings.TrimSpace(in.Description))
+	s.guard.changed(ctx, call.Env, "accounts")
+	err = confirm(ctx, err, "service account "+name+" was created", "list the service accounts to see, and create it again if it is not there",
+		func(ctx context.Context) (bool, error) {
+			all, err := call.Env.IAM.ListServiceAccounts(ctx)
+			for _, x := range all {
+				if x.DisplayName == name {
+					a = x
+					return true, nil
+				}
+			}
+			return false, err
+		})
 	if err != nil {
 		s.guard.record(ctx, call, "service-account.create", name, err)
 		return portal.ServiceAccount{}, err
@@ -158,6 +173,9 @@ func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, i
 func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]portal.RoleBinding, error) {
 	var made []portal.RoleBinding
 	for _, b := range bindingsFor(kind, call.Scope.Prefix()) {
+		if err := call.pace(ctx); err != nil {
+			return made, err
+		}
 		nb, err := call.Env.IAM.CreateRoleBinding(ctx, principal, b)
 		if err != nil {
 			return made, fmt.Errorf("role binding %s on %s %s: %w", b.Role, b.Resource, b.Pattern, err)

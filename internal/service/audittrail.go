@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/base64"
 	"strconv"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -26,16 +25,16 @@ func (a *AuditTrail) List(ctx context.Context, bu, stage string, q portal.AuditQ
 	if _, err := a.guard.Enter(ctx, bu, stage, access.ReadAudit, "read the audit trail"); err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
-	f, err := auditFilter(q)
+	f, err := auditFilter(a.guard.pages, "audit "+bu+"/"+stage, q)
 	if err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
 	f.BU, f.Stage = bu, stage
-	return a.page(ctx, f)
+	return a.page(ctx, f, "audit "+bu+"/"+stage)
 }
 
 // auditFilter checks a query and turns it into the store's filter.
-func auditFilter(q portal.AuditQuery) (store.AuditFilter, error) {
+func auditFilter(p *pager, list string, q portal.AuditQuery) (store.AuditFilter, error) {
 	var v portal.Validation
 	f := store.AuditFilter{Actor: q.Actor, Action: q.Action, Resource: q.Resource, Outcome: q.Outcome, Since: q.Since, Until: q.Until, Limit: q.PageSize}
 	switch {
@@ -48,17 +47,17 @@ func auditFilter(q portal.AuditQuery) (store.AuditFilter, error) {
 		v.Add(portal.Invalid("until", "must be after since"))
 	}
 	if q.PageToken != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(q.PageToken)
-		id, perr := strconv.ParseInt(string(raw), 10, 64)
-		if err != nil || perr != nil || id <= 0 {
-			v.Add(portal.Invalid("page_token", "is not a token this API issued; pass next_page_token from the previous page"))
+		pos, ok := p.decode(list, q.PageToken)
+		id, err := strconv.ParseInt(pos, 10, 64)
+		if !ok || err != nil || id <= 0 {
+			v.Add(badToken())
 		}
 		f.Before = id
 	}
 	return f, v.Err()
 }
 
-func (a *AuditTrail) page(ctx context.Context, f store.AuditFilter) (portal.Page[portal.AuditEvent], error) {
+func (a *AuditTrail) page(ctx context.Context, f store.AuditFilter, list string) (portal.Page[portal.AuditEvent], error) {
 	limit := f.Limit
 	f.Limit = limit + 1 // one more tells whether there is a next page
 	events, err := a.store.ListAudit(ctx, f)
@@ -68,7 +67,7 @@ func (a *AuditTrail) page(ctx context.Context, f store.AuditFilter) (portal.Page
 	out := portal.Page[portal.AuditEvent]{Items: make([]portal.AuditEvent, 0, min(limit, len(events)))}
 	for i, e := range events {
 		if i == limit {
-			out.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(events[i-1].ID, 10)))
+			out.NextPageToken = a.guard.pages.encode(list, strconv.FormatInt(events[i-1].ID, 10))
 			break
 		}
 		out.Items = append(out.Items, auditOut(e))
@@ -85,4 +84,14 @@ func auditOut(e store.AuditEvent) portal.AuditEvent {
 		out.Changes = append(out.Changes, portal.Change(c))
 	}
 	return out
+}
+
+// Refused records a write refused by a front door.
+func (a *AuditTrail) Refused(ctx context.Context, bu, stage, action, resource string, err error) {
+	e := store.AuditEvent{BU: bu, Stage: stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
+		Detail: firstMessage(err)}
+	if p := portal.PrincipalFrom(ctx); p != nil {
+		e.Actor, e.ActorRole, e.Groups, e.Service = p.Actor(), p.Role(bu).String(), p.Grant(bu).Groups, p.Service
+	}
+	a.guard.audit.Record(ctx, e)
 }

@@ -38,19 +38,31 @@ func (c *CacheSync) Run(ctx context.Context) error {
 			continue
 		}
 		what, name, _ := strings.Cut(m, " ")
-		zone, stage, _ := strings.Cut(name, "/")
-		env, err := c.envs.Get(zone, stage)
-		if err != nil || what != "topics" {
+		switch what {
+		case "topics":
+			zone, stage, _ := strings.Cut(name, "/")
+			if env, err := c.envs.Get(zone, stage); err == nil {
+				forgetPort(env.Topics)
+			}
+		case "accounts":
+			// Accounts are organisation-wide: every environment's view.
+			for _, env := range c.envs.All() {
+				forgetPort(env.IAM)
+			}
+		default:
 			c.log.DebugContext(ctx, "an unknown cache announcement", "message", m)
-			continue
 		}
-		forget(env)
 	}
 	return nil
 }
 
 func forget(env *platform.Environment) {
-	if f, ok := env.Topics.(platform.Forgetter); ok {
+	forgetPort(env.Topics)
+	forgetPort(env.IAM)
+}
+
+func forgetPort(port any) {
+	if f, ok := port.(platform.Forgetter); ok {
 		f.Forget()
 	}
 }

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -13,10 +12,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
-
-// sensitiveKey matches configuration keys that hold secrets, whatever the
-// plugin says: passwords, secrets, API keys, private keys, credentials.
-var sensitiveKey = regexp.MustCompile(`(?i)(password|passwd|secret|passphrase|credential|private[._-]?key|api[._-]?key|token|sasl\.jaas|keystore|truststore)`)
 
 // Connectors manages a business unit's fully-managed connectors.
 type Connectors struct {
@@ -53,7 +48,7 @@ func (s *Connectors) sensitive(ctx context.Context, call *Call, class string, cf
 	}
 	var out []string
 	for k, v := range cfg {
-		if slices.Contains(defined, k) || sensitiveKey.MatchString(k) || portal.IsMask(v) {
+		if slices.Contains(defined, k) || portal.IsSensitiveKey(k) || portal.IsMask(v) {
 			out = append(out, k)
 		}
 	}
@@ -77,7 +72,7 @@ func (s *Connectors) List(ctx context.Context, bu, stage string, q portal.ListQu
 			visible = append(visible, c)
 		}
 	}
-	page, err := paginate(visible, func(c platform.Connector) string { return c.Name }, q)
+	page, err := paginate(s.guard.pages, "connectors "+call.Scope.String(), visible, func(c platform.Connector) string { return c.Name }, q)
 	if err != nil {
 		return portal.Page[portal.Connector]{}, err
 	}
@@ -222,7 +217,21 @@ func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.New
 	if err := validateConnector(ctx, call, cfg, &v); err != nil {
 		return portal.Connector{}, err
 	}
+	if err := call.pace(ctx); err != nil {
+		return portal.Connector{}, err
+	}
 	c, err := call.Env.Connectors.CreateConnector(ctx, full, cfg)
+	err = confirm(ctx, err, "connector "+full+" was created", "GET the connector to see", func(ctx context.Context) (bool, error) {
+		got, err := call.Env.Connectors.GetConnector(ctx, full)
+		if err == nil {
+			c = got
+			return true, nil
+		}
+		if portal.Is(err, portal.NotFound) {
+			return false, nil
+		}
+		return false, err
+	})
 	s.guard.record(ctx, call, "connector.create", full, err)
 	if err != nil {
 		return portal.Connector{}, err
@@ -273,6 +282,9 @@ func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config 
 	if err := validateConnector(ctx, call, cfg, &v); err != nil {
 		return portal.Connector{}, err
 	}
+	if err := call.pace(ctx); err != nil {
+		return portal.Connector{}, err
+	}
 	c, err := call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
 	s.guard.record(ctx, call, "connector.update", full, err, s.configChanges(ctx, call, cur, cfg)...)
 	if err != nil {
@@ -290,6 +302,9 @@ func (s *Connectors) lifecycle(ctx context.Context, bu, stage, name, what, actio
 	}
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
+		return err
+	}
+	if err := call.pace(ctx); err != nil {
 		return err
 	}
 	err = do(call.Env.Connectors, full)
@@ -329,7 +344,7 @@ func (s *Connectors) Restart(ctx context.Context, bu, stage, name string, onlyFa
 func (s *Connectors) configChanges(ctx context.Context, call *Call, cur platform.Connector, next map[string]string) []store.Change {
 	secret := s.sensitive(ctx, call, cur.Class, next)
 	show := func(k, v string) string {
-		if v != "" && (slices.Contains(secret, k) || sensitiveKey.MatchString(k)) {
+		if v != "" && (slices.Contains(secret, k) || portal.IsSensitiveKey(k)) {
 			return portal.Mask
 		}
 		return v

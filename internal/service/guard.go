@@ -25,6 +25,8 @@ type Guard struct {
 	audit   Recorder
 	notify  store.Notifier
 	log     *slog.Logger
+	limits  *limiter
+	pages   *pager
 }
 
 // Recorder keeps the audit trail (audit.Recorder).
@@ -41,11 +43,16 @@ type GuardOptions struct {
 	// cached of the environment.
 	Notify store.Notifier
 	Logger *slog.Logger
+	// Limits are the rate limits; zero values are no limit.
+	Limits Limits
+	// PageKey signs page tokens; replicas need the same (a random one when
+	// empty).
+	PageKey []byte
 }
 
 // NewGuard returns the guard shared by every service.
 func NewGuard(o GuardOptions) *Guard {
-	return &Guard{tenancy: o.Tenancy, envs: o.Envs, audit: o.Audit, notify: o.Notify, log: o.Logger}
+	return &Guard{tenancy: o.Tenancy, envs: o.Envs, audit: o.Audit, notify: o.Notify, log: o.Logger, limits: newLimiter(o.Limits), pages: newPager(o.PageKey)}
 }
 
 // changed tells every replica (this one too) that what of env changed.
@@ -71,6 +78,8 @@ type Call struct {
 	// of a shared landing zone: the whole cluster is visible, including
 	// resources outside the naming convention.
 	WholeCluster bool
+	// pace waits for the unit's share of the Confluent Cloud write quota.
+	pace func(ctx context.Context) error
 }
 
 // Enter authorizes action in bu/stage for the caller in ctx. what describes
@@ -80,8 +89,14 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
 	}
+	if err := g.limits.allow(p.Subject, ""); err != nil {
+		return nil, err
+	}
 	scope, err := g.scope(p, bu, stage)
 	if err != nil {
+		return nil, err
+	}
+	if err := g.limits.allow("", scope.Unit.ID); err != nil {
 		return nil, err
 	}
 	if err := access.Check(p, scope, action, what); err != nil {
@@ -92,7 +107,8 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 		return nil, portal.Wrap(err, portal.Internal, "no environment is configured for %s", scope)
 	}
 	role := p.Role(bu)
-	return &Call{Principal: p, Scope: scope, Role: role, Env: env, WholeCluster: wholeCluster(scope.Unit, role)}, nil
+	return &Call{Principal: p, Scope: scope, Role: role, Env: env, WholeCluster: wholeCluster(scope.Unit, role),
+		pace: func(ctx context.Context) error { return g.limits.pace(ctx, scope.Unit.ID) }}, nil
 }
 
 // scope resolves bu/stage for p: a unit where p has no role is as unknown
@@ -117,7 +133,9 @@ func wholeCluster(u *tenancy.BusinessUnit, r portal.Role) bool {
 // is audited too, as event on resource (the name the caller gave).
 func (g *Guard) EnterWrite(ctx context.Context, bu, stage string, action access.Action, what, event, resource string) (*Call, error) {
 	call, err := g.Enter(ctx, bu, stage, action, what)
-	if err != nil {
+	// A refusal is audited; a rate limit is not, or a runaway script
+	// would fill the trail.
+	if err != nil && !portal.Is(err, portal.RateLimited) {
 		if p := portal.PrincipalFrom(ctx); p != nil {
 			g.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
 				Service: p.Service, BU: bu, Stage: stage, Action: event, Resource: resource, Outcome: outcome(err), Detail: firstMessage(err)})

@@ -1,6 +1,9 @@
 package service
 
 import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
 	"sort"
 	"strings"
@@ -8,9 +11,50 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
+// pager signs page tokens, so that a token made up by a caller (or taken
+// from another list) is refused instead of giving a page that looks like
+// the end. Replicas share the key (it derives from the session keys), so a
+// token works on any of them.
+type pager struct {
+	key []byte
+}
+
+func newPager(key []byte) *pager {
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
+	return &pager{key: key}
+}
+
+// encode makes a token for a position in a list.
+func (p *pager) encode(list, position string) string {
+	mac := hmac.New(sha256.New, p.key)
+	mac.Write([]byte(list + "\x00" + position))
+	return base64.RawURLEncoding.EncodeToString([]byte(position)) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:12])
+}
+
+// decode checks a token of a list and returns its position.
+func (p *pager) decode(list, token string) (string, bool) {
+	raw, sig, ok := strings.Cut(token, ".")
+	if !ok {
+		return "", false
+	}
+	pos, err := base64.RawURLEncoding.DecodeString(raw)
+	if err != nil || len(pos) == 0 {
+		return "", false
+	}
+	return string(pos), hmac.Equal([]byte(p.encode(list, string(pos))), []byte(raw+"."+sig))
+}
+
+// badToken is the refusal of a page token this API did not issue.
+func badToken() *portal.Error {
+	return portal.Invalid("page_token", "is not a token this API issued for this list; pass next_page_token from the previous page")
+}
+
 // checkQuery validates a list query, filling in the default page size, and
 // returns the key the page starts after.
-func checkQuery(q *portal.ListQuery) (after string, err error) {
+func (p *pager) checkQuery(list string, q *portal.ListQuery) (after string, err error) {
 	var v portal.Validation
 	switch {
 	case q.PageSize == 0:
@@ -19,11 +63,11 @@ func checkQuery(q *portal.ListQuery) (after string, err error) {
 		v.Add(portal.Invalid("page_size", "must be between 1 and %d", portal.MaxPageSize))
 	}
 	if q.PageToken != "" {
-		b, derr := base64.RawURLEncoding.DecodeString(q.PageToken)
-		if derr != nil || len(b) == 0 {
-			v.Add(portal.Invalid("page_token", "is not a token this API issued; pass next_page_token from the previous page"))
+		pos, ok := p.decode(list, q.PageToken)
+		if !ok {
+			v.Add(badToken())
 		}
-		after = string(b)
+		after = pos
 	}
 	if len(q.Search) > 256 {
 		v.Add(portal.Invalid("search", "must be at most 256 characters"))
@@ -34,8 +78,8 @@ func checkQuery(q *portal.ListQuery) (after string, err error) {
 // paginate filters items (sorted ascending by name) by the query's search,
 // then returns the page after the token. Paging is by key, so a page does
 // not shift when items are added or removed before it.
-func paginate[T any](items []T, name func(T) string, q portal.ListQuery) (portal.Page[T], error) {
-	after, err := checkQuery(&q)
+func paginate[T any](p *pager, list string, items []T, name func(T) string, q portal.ListQuery) (portal.Page[T], error) {
+	after, err := p.checkQuery(list, &q)
 	if err != nil {
 		return portal.Page[T]{}, err
 	}
@@ -79,7 +123,7 @@ func paginate[T any](items []T, name func(T) string, q portal.ListQuery) (portal
 			more = name(items[len(items)-1]) > last
 		}
 		if more {
-			out.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(last))
+			out.NextPageToken = p.encode(list, last)
 		}
 	}
 	return out, nil

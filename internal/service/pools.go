@@ -57,7 +57,7 @@ func (s *IdentityPools) List(ctx context.Context, bu, stage string, q portal.Lis
 		}
 	}
 	sortByName(mine, func(p portal.Pool) string { return p.Name })
-	return paginate(mine, func(p portal.Pool) string { return p.Name }, q)
+	return paginate(s.guard.pages, "identity-pools "+call.Scope.String(), mine, func(p portal.Pool) string { return p.Name }, q)
 }
 
 func (s *IdentityPools) find(ctx context.Context, call *Call, id string) (platform.IdentityPool, error) {
@@ -122,8 +122,22 @@ func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in portal.
 	if err := v.Err(); err != nil {
 		return portal.Pool{}, err
 	}
+	if err := call.pace(ctx); err != nil {
+		return portal.Pool{}, err
+	}
 	p, err := call.Env.Pools.CreatePool(ctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
 		IdentityClaim: in.IdentityClaim, Filter: in.Filter})
+	err = confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",
+		func(ctx context.Context) (bool, error) {
+			all, err := call.Env.Pools.ListPools(ctx)
+			for _, x := range all {
+				if x.DisplayName == name {
+					p = x
+					return true, nil
+				}
+			}
+			return false, err
+		})
 	if err != nil {
 		s.guard.record(ctx, call, "identity-pool.create", name, err)
 		return portal.Pool{}, err
@@ -154,6 +168,9 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter 
 	if err != nil {
 		return portal.Pool{}, err
 	}
+	if err := call.pace(ctx); err != nil {
+		return portal.Pool{}, err
+	}
 	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
 	s.guard.record(ctx, call, "identity-pool.filter", cur.DisplayName+" ("+id+")", err,
 		store.Change{Field: "filter", Before: cur.Filter, After: filter})
@@ -181,6 +198,9 @@ func (s *IdentityPools) Delete(ctx context.Context, bu, stage, id string) error 
 			s.guard.record(ctx, call, "identity-pool.delete", id, err)
 			return err
 		}
+	}
+	if err := call.pace(ctx); err != nil {
+		return err
 	}
 	err = call.Env.Pools.DeletePool(ctx, id)
 	s.guard.record(ctx, call, "identity-pool.delete", id, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -15,6 +16,10 @@ import (
 // Schemas manages a business unit's Schema Registry subjects.
 type Schemas struct {
 	guard *Guard
+	// creating holds a lock per subject being created, so that concurrent
+	// identical creates give one 201 and 409s (the registry itself answers
+	// every one of them with the same version).
+	creating keyedMutex
 }
 
 // NewSchemas returns the schema service.
@@ -40,7 +45,7 @@ func (s *Schemas) List(ctx context.Context, bu, stage string, latestOnly bool, q
 	if err != nil {
 		return portal.Page[portal.SchemaVersion]{}, err
 	}
-	return paginate(all, schemaKey, q)
+	return paginate(s.guard.pages, "schemas "+call.Scope.String(), all, schemaKey, q)
 }
 
 // subject resolves a subject name given by a caller: full names are kept,
@@ -173,13 +178,15 @@ func (s *Schemas) Create(ctx context.Context, bu, stage string, in portal.NewSch
 		return portal.SchemaVersion{}, err
 	}
 	subject := tenancy.SubjectName(topic, in.SubjectType)
+	unlock := s.creating.lock(subject)
+	defer unlock()
 	if cur, err := call.Env.Schemas.GetSchema(ctx, subject, 0); err == nil {
 		return portal.SchemaVersion{}, portal.New(portal.AlreadyExists,
 			"subject %s already exists (latest version %d); register a new version with PUT", subject, cur.Version)
 	} else if !portal.Is(err, portal.NotFound) {
 		return portal.SchemaVersion{}, err
 	}
-	out, err := call.Env.Schemas.Register(ctx, subject, def)
+	out, err := s.register(ctx, call, subject, def)
 	s.guard.record(ctx, call, "schema.create", subject, err)
 	return out, err
 }
@@ -195,7 +202,7 @@ func (s *Schemas) Update(ctx context.Context, bu, stage, subject string, in port
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	out, err := call.Env.Schemas.Register(ctx, full, def)
+	out, err := s.register(ctx, call, full, def)
 	s.guard.record(ctx, call, "schema.version", full, err)
 	return out, err
 }
@@ -255,4 +262,55 @@ func (s *Schemas) Delete(ctx context.Context, bu, stage, subject, version string
 	err = call.Env.Schemas.DeleteVersion(ctx, full, n, permanent)
 	s.guard.record(ctx, call, "schema.delete", fmt.Sprintf("%s/%d", full, n), err)
 	return err
+}
+
+// register registers a schema; after a timeout it looks whether the
+// subject's latest version is that schema.
+func (s *Schemas) register(ctx context.Context, call *Call, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
+	out, err := call.Env.Schemas.Register(ctx, subject, def)
+	err = confirm(ctx, err, "the schema was registered under "+subject, "GET the subject's latest version to see",
+		func(ctx context.Context) (bool, error) {
+			latest, err := call.Env.Schemas.GetSchema(ctx, subject, 0)
+			if err == nil && latest.Schema == def.Schema {
+				out = latest
+				return true, nil
+			}
+			return false, err
+		})
+	return out, err
+}
+
+// keyedMutex is a lock per key; keys are forgotten when unlocked by all.
+type keyedMutex struct {
+	mu    sync.Mutex
+	locks map[string]*keyedLock
+}
+
+type keyedLock struct {
+	sync.Mutex
+	users int
+}
+
+// lock takes the key's lock and returns its release.
+func (k *keyedMutex) lock(key string) func() {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = map[string]*keyedLock{}
+	}
+	l := k.locks[key]
+	if l == nil {
+		l = &keyedLock{}
+		k.locks[key] = l
+	}
+	l.users++
+	k.mu.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		k.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
 }

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -82,5 +83,38 @@ func TestSchemaValidation(t *testing.T) {
 		References: []portal.SchemaReference{{Name: "x"}}}})
 	if !strings.Contains(problems(err), "references[0]") {
 		t.Errorf("bad reference: %s", problems(err))
+	}
+}
+
+// TestConcurrentRegistrations: sixteen identical creates at once give one
+// success and fifteen ALREADY_EXISTS; an Avro record with two fields of one
+// name is refused as Avro refuses it.
+func TestConcurrentRegistrations(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	in := portal.NewSchema{Topic: "racy", SubjectType: "value", SchemaDef: portal.SchemaDef{SchemaType: "AVRO",
+		Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"string"}]}`}}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	kinds := map[portal.Kind]int{}
+	for range 16 {
+		wg.Go(func() {
+			_, err := w.Schemas.Create(ctx, "scada", "dev", in)
+			mu.Lock()
+			kinds[portal.KindOf(err)]++
+			if err == nil {
+				kinds["ok"]++
+			}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if kinds["ok"] != 1 || kinds[portal.AlreadyExists] != 15 {
+		t.Errorf("outcomes %v", kinds)
+	}
+	in.Topic, in.Schema = "dupes", `{"type":"record","name":"R","fields":[{"name":"a","type":"string"},{"name":"a","type":"int"}]}`
+	_, err := w.Schemas.Create(ctx, "scada", "dev", in)
+	if got := problems(err); !strings.Contains(got, "INVALID_PARAMETER schema") || !strings.Contains(got, "two fields named a") {
+		t.Errorf("duplicate fields: %s", got)
 	}
 }

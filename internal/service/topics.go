@@ -56,7 +56,7 @@ func (s *Topics) List(ctx context.Context, bu, stage string, q portal.ListQuery)
 		}
 		visible = all[lo:hi]
 	}
-	page, err := paginate(visible, func(t platform.TopicInfo) string { return t.Name }, q)
+	page, err := paginate(s.guard.pages, "topics "+call.Scope.String(), visible, func(t platform.TopicInfo) string { return t.Name }, q)
 	if err != nil {
 		return portal.Page[portal.Topic]{}, err
 	}
@@ -159,6 +159,10 @@ func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopi
 		return portal.TopicDetail{}, err
 	}
 	err = call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
+	err = confirm(ctx, err, "topic "+full+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
+		d, err := call.Env.Topics.DescribeTopic(ctx, full)
+		return err == nil && len(d.Partitions) == partitions, err
+	})
 	s.guard.changed(ctx, call.Env, "topics")
 	s.guard.record(ctx, call, "topic.create", full, err)
 	if err != nil {
@@ -315,6 +319,23 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 	slices.Sort(cc.Reset)
 	if !cc.Empty() {
 		err := call.Env.Topics.AlterTopicConfig(ctx, full, cc)
+		err = confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", func(ctx context.Context) (bool, error) {
+			d, err := s.detail(ctx, call, full, false)
+			if err != nil {
+				return false, err
+			}
+			for k, v := range cc.Set {
+				if d.Config[k] != v {
+					return false, nil
+				}
+			}
+			for _, k := range cc.Reset {
+				if _, still := d.Config[k]; still {
+					return false, nil
+				}
+			}
+			return true, nil
+		})
 		s.guard.record(ctx, call, "topic.config", full, err, configChanges(cur.Config, cc)...)
 		if err != nil {
 			return portal.TopicDetail{}, err
@@ -322,6 +343,10 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 	}
 	if partitions > cur.Partitions {
 		err := call.Env.Topics.CreatePartitions(ctx, full, partitions)
+		err = confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", func(ctx context.Context) (bool, error) {
+			d, err := call.Env.Topics.DescribeTopic(ctx, full)
+			return err == nil && len(d.Partitions) == partitions, err
+		})
 		s.guard.changed(ctx, call.Env, "topics")
 		s.guard.record(ctx, call, "topic.partitions", full, err,
 			store.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
@@ -356,6 +381,13 @@ func (s *Topics) Delete(ctx context.Context, bu, stage, name string) error {
 		return err
 	}
 	err = call.Env.Topics.DeleteTopic(ctx, full)
+	err = confirm(ctx, err, "topic "+full+" was deleted", "GET the topic to see", func(ctx context.Context) (bool, error) {
+		_, err := call.Env.Topics.DescribeTopic(ctx, full)
+		if portal.Is(err, portal.NotFound) {
+			return true, nil
+		}
+		return false, err
+	})
 	s.guard.changed(ctx, call.Env, "topics")
 	s.guard.record(ctx, call, "topic.delete", full, err)
 	return err

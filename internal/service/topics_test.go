@@ -1,10 +1,12 @@
 package service_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
@@ -210,5 +212,44 @@ func TestReplaceAndPatch(t *testing.T) {
 	}
 	if err := w.Topics.Delete(ctx, "scada", "dev", "t"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("second delete: %v", err)
+	}
+}
+
+// slowCluster times out on writes: applied says whether the write still
+// happened upstream (as with a broker that answers too late).
+type slowCluster struct {
+	*servicetest.Cluster
+	applied bool
+}
+
+func (c *slowCluster) CreateTopic(ctx context.Context, s platform.TopicSpec) error {
+	if c.applied {
+		_ = c.Cluster.CreateTopic(ctx, s)
+	}
+	return portal.New(portal.UpstreamTimeout, "cluster edh-shared/dev did not answer in time")
+}
+
+// TestTimedOutWriteIsChecked: a create answered by a timeout is checked:
+// a topic that exists with the requested partitions is a success; one
+// that does not is a 504 saying that the outcome is unknown and how to
+// find out, audited as unknown.
+func TestTimedOutWriteIsChecked(t *testing.T) {
+	w := servicetest.New(t)
+	env := w.Env("edh-shared", "dev")
+	slow := &slowCluster{Cluster: w.Cluster("edh-shared", "dev"), applied: true}
+	env.Topics = slow
+	ctx := servicetest.As("scada", portal.Developer)
+	d, err := w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "late", Partitions: intp(3)})
+	if err != nil || d.Name != "edh-shared-scada-dev-late" || d.Partitions != 3 {
+		t.Fatalf("applied late: %+v %v", d, err)
+	}
+	slow.applied = false
+	_, err = w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "lost"})
+	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(problems(err), "is unknown: it may still happen; GET the topic to see") {
+		t.Fatalf("not applied: %v", err)
+	}
+	ev := w.AuditEvents(t)
+	if ev[0].Outcome != "unknown" || ev[1].Outcome != "ok" {
+		t.Errorf("audit outcomes %s, %s", ev[0].Outcome, ev[1].Outcome)
 	}
 }

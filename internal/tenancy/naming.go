@@ -61,8 +61,13 @@ func (s Scope) QualifyConnector(id string) string {
 }
 
 // ServiceAccountPrefix starts every service account display name in the
-// scope: "sa-{lz}-{bu}-{stage}-usr-" (no landing-zone part when dedicated).
-func (s Scope) ServiceAccountPrefix() string { return "sa-" + s.Prefix() + "usr-" }
+// scope: "sa-{lz}-{bu}-{stage}-usr-". On a dedicated cluster the landing
+// zone is the unit, so the unit appears twice ("sa-sales-sales-dev-usr-"),
+// as the naming convention of DESIGN section 2 gives it: account names are
+// organisation-wide, unlike topics, and keep the same shape everywhere.
+func (s Scope) ServiceAccountPrefix() string {
+	return "sa-" + s.Unit.LandingZone.ID + "-" + s.Unit.ID + "-" + s.Stage.Name + "-usr-"
+}
 
 // QualifyServiceAccount gives the display name of a service account:
 // "sa-{lz}-{bu}-{stage}-usr-{id}-{type}". Full names are kept.

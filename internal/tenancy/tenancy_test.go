@@ -95,7 +95,7 @@ func TestQualifyOtherResources(t *testing.T) {
 		t.Errorf("QualifyServiceAccount(full) = %q, want %q", got, want)
 	}
 	d := scope(t, ten, "sales", "qas")
-	if got, want := d.QualifyServiceAccount("crm", "consumer"), "sa-sales-qas-usr-crm-consumer"; got != want {
+	if got, want := d.QualifyServiceAccount("crm", "consumer"), "sa-sales-sales-qas-usr-crm-consumer"; got != want {
 		t.Errorf("dedicated QualifyServiceAccount = %q, want %q", got, want)
 	}
 	if got, want := SubjectName("edh-shared-scada-dev-x", "value"), "edh-shared-scada-dev-x-value"; got != want {

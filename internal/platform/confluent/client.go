@@ -7,6 +7,7 @@ package confluent
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // Options configure a Client.
@@ -35,6 +37,10 @@ type Options struct {
 	Logger     *slog.Logger
 	// HTTPClient may be replaced in tests.
 	HTTPClient *http.Client
+	// Upstreams, when set, guard every request: one upstream per API
+	// (Connect, IAM, identity pools), named Name.
+	Upstreams *upstream.Registry
+	Name      string
 }
 
 // Client calls the Confluent Cloud API.
@@ -48,6 +54,8 @@ type Client struct {
 	log        *slog.Logger
 	// backoff is the wait before retry n (from 1); tests shorten it.
 	backoff func(n int) time.Duration
+	ups     *upstream.Registry
+	name    string
 }
 
 // NewClient returns a client for the Cloud API at o.BaseURL.
@@ -65,7 +73,8 @@ func NewClient(o Options) *Client {
 		o.Logger = slog.Default()
 	}
 	return &Client{base: strings.TrimSuffix(o.BaseURL, "/"), key: o.APIKey, secret: o.APISecret, timeout: o.Timeout,
-		maxRetries: o.MaxRetries, http: o.HTTPClient, log: o.Logger, backoff: expBackoff}
+		maxRetries: o.MaxRetries, http: o.HTTPClient, log: o.Logger, backoff: expBackoff, ups: o.Upstreams,
+		name: cmp.Or(o.Name, o.BaseURL)}
 }
 
 func expBackoff(n int) time.Duration {
@@ -94,9 +103,47 @@ type call struct {
 	safe bool
 }
 
-// do sends a request, retrying what may be retried, and decodes a JSON
-// answer into c.out. Errors are fault errors.
+// do sends a request through its API's upstream (circuit breaker,
+// health, metrics), retrying what may be retried, and decodes a JSON
+// answer into r.out. Errors are fault errors.
 func (c *Client) do(ctx context.Context, r call) error {
+	if c.ups == nil {
+		return c.send0(ctx, r)
+	}
+	kind, op := operation(r.method, r.path)
+	return c.ups.Get(kind, c.name).Call(ctx, op, func(ctx context.Context) error { return c.send0(ctx, r) })
+}
+
+// literals are the path segments that name operations; any other segment
+// is an id and is left out of the operation's name, which metrics use.
+var literals = map[string]bool{"connect": true, "v1": true, "environments": true, "clusters": true, "connectors": true,
+	"connector-plugins": true, "config": true, "validate": true, "status": true, "pause": true, "resume": true,
+	"restart": true, "iam": true, "v2": true, "service-accounts": true, "role-bindings": true,
+	"identity-providers": true, "identity-pools": true}
+
+// operation names a request's API and operation ("GET connectors/{}/status").
+func operation(method, path string) (kind, op string) {
+	kind = upstream.IAM
+	switch {
+	case strings.HasPrefix(path, "/connect/"):
+		kind = upstream.Connect
+	case strings.Contains(path, "/identity-pools"):
+		kind = upstream.IdentityPools
+	}
+	var parts []string
+	for _, seg := range strings.Split(strings.Trim(path, "/"), "/") {
+		switch {
+		case literals[seg] && seg != "connect" && seg != "iam" && seg != "v1" && seg != "v2" && seg != "environments" && seg != "clusters":
+			parts = append(parts, seg)
+		case !literals[seg] && len(parts) > 0 && parts[len(parts)-1] != "{}":
+			parts = append(parts, "{}")
+		}
+	}
+	return kind, method + " " + strings.Join(parts, "/")
+}
+
+// send0 sends a request, retrying what may be retried.
+func (c *Client) send0(ctx context.Context, r call) error {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var payload []byte
@@ -264,6 +311,10 @@ func (c *Client) translate(err error) error {
 		return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud refused the portal's credentials")
 	case s == http.StatusNotFound:
 		return portal.Wrap(err, portal.NotFound, "%s", apiErr.Message)
+	case s == http.StatusPaymentRequired:
+		// Confluent Cloud answers 402 when the organisation's quota (of
+		// service accounts, role bindings, connectors...) is used up.
+		return portal.Wrap(err, portal.Conflict, "Confluent Cloud refused: the organisation's quota is used up (%s); ask the platform team", apiErr.Message)
 	case s == http.StatusConflict:
 		return portal.Wrap(err, portal.AlreadyExists, "%s", apiErr.Message)
 	case s == http.StatusTooManyRequests:

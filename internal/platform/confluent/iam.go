@@ -4,7 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -14,12 +17,35 @@ import (
 type IAM struct {
 	c     *Client
 	scope platform.IAMScope
+	// accounts caches the organisation-wide list briefly: every list and
+	// every create reads it, and paging through it costs a request per
+	// hundred accounts.
+	accounts *accountCache
+}
+
+// accountsTTL is how long the account list is reused.
+const accountsTTL = 10 * time.Second
+
+type accountCache struct {
+	mu   sync.Mutex
+	list []platform.ServiceAccount
+	at   time.Time
+	gen  uint64
+}
+
+// Forget drops the cached account list (another replica changed it).
+func (a *IAM) Forget() {
+	a.accounts.mu.Lock()
+	defer a.accounts.mu.Unlock()
+	a.accounts.list, a.accounts.gen = nil, a.accounts.gen+1
 }
 
 var _ platform.IAM = (*IAM)(nil)
 
 // NewIAM returns the adapter for one environment's bindings.
-func NewIAM(c *Client, scope platform.IAMScope) *IAM { return &IAM{c: c, scope: scope} }
+func NewIAM(c *Client, scope platform.IAMScope) *IAM {
+	return &IAM{c: c, scope: scope, accounts: &accountCache{}}
+}
 
 type listMeta struct {
 	Next string `json:"next"`
@@ -43,8 +69,29 @@ type serviceAccountJSON struct {
 	Description string `json:"description"`
 }
 
-// ListServiceAccounts pages through every service account.
+// ListServiceAccounts returns every service account, paged through once
+// per accountsTTL; writes through this adapter drop the cached list.
 func (a *IAM) ListServiceAccounts(ctx context.Context) ([]platform.ServiceAccount, error) {
+	a.accounts.mu.Lock()
+	if a.accounts.list != nil && time.Since(a.accounts.at) < accountsTTL {
+		defer a.accounts.mu.Unlock()
+		return slices.Clone(a.accounts.list), nil
+	}
+	gen := a.accounts.gen
+	a.accounts.mu.Unlock()
+	list, err := a.listServiceAccounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.accounts.mu.Lock()
+	if a.accounts.gen == gen {
+		a.accounts.list, a.accounts.at = list, time.Now()
+	}
+	a.accounts.mu.Unlock()
+	return slices.Clone(list), nil
+}
+
+func (a *IAM) listServiceAccounts(ctx context.Context) ([]platform.ServiceAccount, error) {
 	var out []platform.ServiceAccount
 	var page struct {
 		Metadata listMeta             `json:"metadata"`
@@ -81,6 +128,7 @@ func (a *IAM) GetServiceAccount(ctx context.Context, id string) (platform.Servic
 
 // CreateServiceAccount creates a service account.
 func (a *IAM) CreateServiceAccount(ctx context.Context, displayName, description string) (platform.ServiceAccount, error) {
+	defer a.Forget()
 	var s serviceAccountJSON
 	err := a.c.do(ctx, call{method: http.MethodPost, path: "/iam/v2/service-accounts",
 		body: serviceAccountJSON{DisplayName: displayName, Description: description}, out: &s})
@@ -92,6 +140,7 @@ func (a *IAM) CreateServiceAccount(ctx context.Context, displayName, description
 
 // DeleteServiceAccount deletes a service account.
 func (a *IAM) DeleteServiceAccount(ctx context.Context, id string) error {
+	defer a.Forget()
 	return a.c.do(ctx, call{method: http.MethodDelete, path: "/iam/v2/service-accounts/" + url.PathEscape(id), safe: true})
 }
 

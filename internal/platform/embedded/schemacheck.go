@@ -36,6 +36,9 @@ func parseSchema(typ, text string, refs []string) (parsed, error) {
 		if err != nil {
 			return parsed{}, fmt.Errorf("invalid Avro schema: %w", err)
 		}
+		if err := uniqueFields(s, map[avro.Schema]bool{}); err != nil {
+			return parsed{}, fmt.Errorf("invalid Avro schema: %w", err)
+		}
 		return parsed{typ: typ, canonical: s.String(), avro: s}, nil
 	case "JSON":
 		var doc map[string]any
@@ -197,4 +200,40 @@ func compatible(level string, next parsed, earlier []parsed) []string {
 		}
 	}
 	return out
+}
+
+// uniqueFields refuses records with two fields of one name, as the Avro
+// specification does ("field names must be unique"); the parser used here
+// lets them through.
+func uniqueFields(s avro.Schema, seen map[avro.Schema]bool) error {
+	if seen[s] {
+		return nil
+	}
+	seen[s] = true
+	switch x := s.(type) {
+	case *avro.RecordSchema:
+		names := map[string]bool{}
+		for _, f := range x.Fields() {
+			if names[f.Name()] {
+				return fmt.Errorf("record %s has two fields named %s", x.FullName(), f.Name())
+			}
+			names[f.Name()] = true
+			if err := uniqueFields(f.Type(), seen); err != nil {
+				return err
+			}
+		}
+	case *avro.ArraySchema:
+		return uniqueFields(x.Items(), seen)
+	case *avro.MapSchema:
+		return uniqueFields(x.Values(), seen)
+	case *avro.UnionSchema:
+		for _, t := range x.Types() {
+			if err := uniqueFields(t, seen); err != nil {
+				return err
+			}
+		}
+	case *avro.RefSchema:
+		return uniqueFields(x.Schema(), seen)
+	}
+	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // Options configure a client for one cluster.
@@ -29,6 +31,8 @@ type Options struct {
 	// CacheTTL is how long a topic list is reused; 0 disables the cache.
 	CacheTTL time.Duration
 	Logger   *slog.Logger
+	// Upstream, when set, guards every request (circuit breaker, health).
+	Upstream *upstream.Upstream
 }
 
 // Client administers the topics of one cluster. One client per cluster is
@@ -40,6 +44,7 @@ type Client struct {
 	admin    *kafka.AdminClient
 	log      *slog.Logger
 	cache    *listCache
+	up       *upstream.Upstream
 	// down is set when librdkafka reports every broker unreachable and
 	// cleared by the next successful call; it turns timeouts into 503s.
 	down atomic.Bool
@@ -62,7 +67,10 @@ func New(o Options) (*Client, error) {
 		"enable.metrics.push":                false,
 		"go.logs.channel.enable":             true,
 		"socket.connection.setup.timeout.ms": int(o.Timeout / time.Millisecond),
-		"reconnect.backoff.max.ms":           2000,
+		// A cluster that is down must cost little: reconnect at most
+		// every 10s once the backoff has grown, and never in a burst.
+		"reconnect.backoff.ms":               500,
+		"reconnect.backoff.max.ms":           10000,
 		"topic.metadata.refresh.interval.ms": 60000,
 	}
 	if o.SASLMechanism != "" {
@@ -83,7 +91,7 @@ func New(o Options) (*Client, error) {
 	}
 	c := &Client{
 		name: o.Name, timeout: o.Timeout, producer: p, admin: a,
-		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL),
+		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL), up: o.Upstream,
 	}
 	c.wg.Add(2)
 	go c.pumpLogs()

@@ -15,28 +15,37 @@ var _ platform.Topics = (*Client)(nil)
 // ListTopics returns every topic from one metadata request, cached for the
 // configured TTL. The returned slice is shared: callers must not modify it.
 func (c *Client) ListTopics(ctx context.Context) ([]platform.TopicInfo, error) {
-	return c.cache.get(func() ([]platform.TopicInfo, error) {
-		_, cancel, ms := c.bound(ctx)
-		defer cancel()
-		md, err := c.admin.GetMetadata(nil, true, ms)
-		if err != nil {
-			return nil, c.translate(err, "")
-		}
-		c.down.Store(false)
-		out := make([]platform.TopicInfo, 0, len(md.Topics))
-		for name, t := range md.Topics {
-			if t.Error.Code() != kafka.ErrNoError {
-				continue
-			}
-			out = append(out, platform.TopicInfo{Name: name, Partitions: len(t.Partitions), Internal: name[0] == '_'})
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-		return out, nil
+	return c.cache.get(func() (out []platform.TopicInfo, err error) {
+		err = c.call(ctx, "list_topics", func(ctx context.Context) error {
+			out, err = c.fetchTopics(ctx)
+			return err
+		})
+		return out, err
 	})
 }
 
+// fetchTopics asks the cluster for every topic.
+func (c *Client) fetchTopics(ctx context.Context) ([]platform.TopicInfo, error) {
+	_, cancel, ms := c.bound(ctx)
+	defer cancel()
+	md, err := c.admin.GetMetadata(nil, true, ms)
+	if err != nil {
+		return nil, c.translate(err, "")
+	}
+	c.down.Store(false)
+	out := make([]platform.TopicInfo, 0, len(md.Topics))
+	for name, t := range md.Topics {
+		if t.Error.Code() != kafka.ErrNoError {
+			continue
+		}
+		out = append(out, platform.TopicInfo{Name: name, Partitions: len(t.Partitions), Internal: name[0] == '_'})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
 // DescribeTopic returns a topic's partitions and every setting.
-func (c *Client) DescribeTopic(ctx context.Context, name string) (platform.TopicDetail, error) {
+func (c *Client) describeTopic(ctx context.Context, name string) (platform.TopicDetail, error) {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
 	res, err := c.admin.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{name}),
@@ -87,7 +96,7 @@ func (c *Client) DescribeTopic(ctx context.Context, name string) (platform.Topic
 }
 
 // CreateTopic creates a topic with the cluster's default replication.
-func (c *Client) CreateTopic(ctx context.Context, spec platform.TopicSpec) error {
+func (c *Client) createTopic(ctx context.Context, spec platform.TopicSpec) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
 	defer c.cache.invalidate()
@@ -101,7 +110,7 @@ func (c *Client) CreateTopic(ctx context.Context, spec platform.TopicSpec) error
 }
 
 // AlterTopicConfig sets and resets settings in one incremental request.
-func (c *Client) AlterTopicConfig(ctx context.Context, name string, change platform.ConfigChange) error {
+func (c *Client) alterTopicConfig(ctx context.Context, name string, change platform.ConfigChange) error {
 	if change.Empty() {
 		return nil
 	}
@@ -123,7 +132,7 @@ func (c *Client) AlterTopicConfig(ctx context.Context, name string, change platf
 }
 
 // CreatePartitions raises a topic's partition count to total.
-func (c *Client) CreatePartitions(ctx context.Context, name string, total int) error {
+func (c *Client) createPartitions(ctx context.Context, name string, total int) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
 	defer c.cache.invalidate()
@@ -136,7 +145,7 @@ func (c *Client) CreatePartitions(ctx context.Context, name string, total int) e
 }
 
 // DeleteTopic deletes a topic and its data.
-func (c *Client) DeleteTopic(ctx context.Context, name string) error {
+func (c *Client) deleteTopic(ctx context.Context, name string) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
 	defer c.cache.invalidate()
@@ -150,7 +159,7 @@ func (c *Client) DeleteTopic(ctx context.Context, name string) error {
 
 // TopicOffsets returns the earliest and latest offsets of every partition,
 // with two ListOffsets requests for the whole topic.
-func (c *Client) TopicOffsets(ctx context.Context, name string, partitions int) ([]platform.PartitionOffsets, error) {
+func (c *Client) topicOffsets(ctx context.Context, name string, partitions int) ([]platform.PartitionOffsets, error) {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
 	query := func(spec kafka.OffsetSpec) (map[int]int64, error) {
@@ -188,7 +197,7 @@ func (c *Client) TopicOffsets(ctx context.Context, name string, partitions int) 
 }
 
 // ClusterInfo returns the cluster id and broker count; readiness uses it.
-func (c *Client) ClusterInfo(ctx context.Context) (platform.ClusterInfo, error) {
+func (c *Client) clusterInfo(ctx context.Context) (platform.ClusterInfo, error) {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
 	res, err := c.admin.DescribeCluster(ctx, kafka.SetAdminRequestTimeout(c.timeout))

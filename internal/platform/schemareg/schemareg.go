@@ -23,6 +23,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // Options configure the adapter.
@@ -32,6 +33,8 @@ type Options struct {
 	APIKey    string
 	APISecret string
 	Timeout   time.Duration
+	// Upstream, when set, guards every request (circuit breaker, health).
+	Upstream *upstream.Upstream
 }
 
 // Registry is the Schemas port on one Schema Registry.
@@ -43,6 +46,7 @@ type Registry struct {
 	timeout time.Duration
 	client  schemaregistry.Client
 	http    *http.Client
+	up      *upstream.Upstream
 }
 
 var _ platform.Schemas = (*Registry)(nil)
@@ -64,7 +68,7 @@ func New(o Options) (*Registry, error) {
 		return nil, fmt.Errorf("schema registry %s: %w", o.Name, err)
 	}
 	return &Registry{name: o.Name, base: strings.TrimSuffix(o.URL, "/"), key: o.APIKey, secret: o.APISecret,
-		timeout: o.Timeout, client: c, http: &http.Client{Timeout: o.Timeout}}, nil
+		timeout: o.Timeout, client: c, http: &http.Client{Timeout: o.Timeout}, up: o.Upstream}, nil
 }
 
 // Close releases the client.
@@ -191,7 +195,7 @@ func (r *Registry) raw(ctx context.Context, method, path string, body, out any) 
 
 // ListSchemas uses GET /schemas with a subject prefix: one request however
 // many subjects there are.
-func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bool) ([]portal.SchemaVersion, error) {
+func (r *Registry) listSchemas(ctx context.Context, prefix string, latestOnly bool) ([]portal.SchemaVersion, error) {
 	q := url.Values{"subjectPrefix": {prefix}, "latestOnly": {fmt.Sprint(latestOnly)}}
 	var raw []schemaJSON
 	if err := r.raw(ctx, http.MethodGet, "/schemas?"+q.Encode(), nil, &raw); err != nil {
@@ -214,7 +218,7 @@ func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bo
 // The latest is read with a plain request: the portal is not the only
 // writer, and the client's cache of latest versions would go stale (its
 // evictor also races with clearing it).
-func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (portal.SchemaVersion, error) {
+func (r *Registry) getSchema(ctx context.Context, subject string, version int) (portal.SchemaVersion, error) {
 	if version == 0 {
 		var latest schemaJSON
 		if err := r.raw(ctx, http.MethodGet, "/subjects/"+url.PathEscape(subject)+"/versions/latest", nil, &latest); err != nil {
@@ -252,7 +256,7 @@ func info(def platform.SchemaDef) schemaregistry.SchemaInfo {
 }
 
 // Register adds a version (or finds the identical one) and returns it.
-func (r *Registry) Register(ctx context.Context, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
+func (r *Registry) register(ctx context.Context, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
 	si := info(def)
 	md, err := bounded(ctx, func() (schemaregistry.SchemaMetadata, error) {
 		return r.client.RegisterFullResponse(subject, si, false)
@@ -274,7 +278,7 @@ func (r *Registry) Register(ctx context.Context, subject string, def platform.Sc
 
 // CheckCompatibility asks the registry, verbosely, whether def could be
 // registered as the next version of subject.
-func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (portal.Compatibility, error) {
+func (r *Registry) checkCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (portal.Compatibility, error) {
 	var out struct {
 		IsCompatible bool     `json:"is_compatible"`
 		Messages     []string `json:"messages"`
@@ -291,7 +295,7 @@ func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def p
 }
 
 // DeleteVersion deletes a version: softly, or for good once soft-deleted.
-func (r *Registry) DeleteVersion(ctx context.Context, subject string, version int, permanent bool) error {
+func (r *Registry) deleteVersion(ctx context.Context, subject string, version int, permanent bool) error {
 	_, err := bounded(ctx, func() (int, error) { return r.client.DeleteSubjectVersion(subject, version, permanent) })
 	return r.translate(err, subject)
 }

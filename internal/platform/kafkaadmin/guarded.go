@@ -1,0 +1,65 @@
+package kafkaadmin
+
+import (
+	"context"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+)
+
+// The exported methods run every request through the cluster's upstream
+// (circuit breaker, health, metrics); the unexported ones do the work.
+
+// call runs fn through the upstream, when there is one.
+func (c *Client) call(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	if c.up == nil {
+		return fn(ctx)
+	}
+	return c.up.Call(ctx, op, fn)
+}
+
+// DescribeTopic returns a topic's partitions and every setting.
+func (c *Client) DescribeTopic(ctx context.Context, name string) (d platform.TopicDetail, err error) {
+	err = c.call(ctx, "describe_topic", func(ctx context.Context) error {
+		d, err = c.describeTopic(ctx, name)
+		return err
+	})
+	return d, err
+}
+
+// CreateTopic creates a topic with the cluster's default replication.
+func (c *Client) CreateTopic(ctx context.Context, spec platform.TopicSpec) error {
+	return c.call(ctx, "create_topic", func(ctx context.Context) error { return c.createTopic(ctx, spec) })
+}
+
+// AlterTopicConfig sets and resets settings in one incremental request.
+func (c *Client) AlterTopicConfig(ctx context.Context, name string, change platform.ConfigChange) error {
+	return c.call(ctx, "alter_topic_config", func(ctx context.Context) error { return c.alterTopicConfig(ctx, name, change) })
+}
+
+// CreatePartitions raises a topic's partition count to total.
+func (c *Client) CreatePartitions(ctx context.Context, name string, total int) error {
+	return c.call(ctx, "create_partitions", func(ctx context.Context) error { return c.createPartitions(ctx, name, total) })
+}
+
+// DeleteTopic deletes a topic and its data.
+func (c *Client) DeleteTopic(ctx context.Context, name string) error {
+	return c.call(ctx, "delete_topic", func(ctx context.Context) error { return c.deleteTopic(ctx, name) })
+}
+
+// TopicOffsets returns the earliest and latest offsets of every partition.
+func (c *Client) TopicOffsets(ctx context.Context, name string, partitions int) (out []platform.PartitionOffsets, err error) {
+	err = c.call(ctx, "topic_offsets", func(ctx context.Context) error {
+		out, err = c.topicOffsets(ctx, name, partitions)
+		return err
+	})
+	return out, err
+}
+
+// ClusterInfo returns the cluster id and broker count.
+func (c *Client) ClusterInfo(ctx context.Context) (info platform.ClusterInfo, err error) {
+	err = c.call(ctx, "cluster_info", func(ctx context.Context) error {
+		info, err = c.clusterInfo(ctx)
+		return err
+	})
+	return info, err
+}

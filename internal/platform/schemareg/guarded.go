@@ -1,0 +1,60 @@
+package schemareg
+
+import (
+	"context"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// The exported methods run every request through the registry's upstream
+// (circuit breaker, health, metrics); the unexported ones do the work.
+
+func (r *Registry) call(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	if r.up == nil {
+		return fn(ctx)
+	}
+	return r.up.Call(ctx, op, fn)
+}
+
+// ListSchemas returns the versions of every subject starting with prefix
+// ("" for all), from one request; latestOnly keeps the latest.
+func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bool) (out []portal.SchemaVersion, err error) {
+	err = r.call(ctx, "list_schemas", func(ctx context.Context) error {
+		out, err = r.listSchemas(ctx, prefix, latestOnly)
+		return err
+	})
+	return out, err
+}
+
+// GetSchema returns a version; version 0 means the latest.
+func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (v portal.SchemaVersion, err error) {
+	err = r.call(ctx, "get_schema", func(ctx context.Context) error {
+		v, err = r.getSchema(ctx, subject, version)
+		return err
+	})
+	return v, err
+}
+
+// Register registers a schema under a subject.
+func (r *Registry) Register(ctx context.Context, subject string, def platform.SchemaDef) (v portal.SchemaVersion, err error) {
+	err = r.call(ctx, "register", func(ctx context.Context) error {
+		v, err = r.register(ctx, subject, def)
+		return err
+	})
+	return v, err
+}
+
+// CheckCompatibility tells whether a schema could be the subject's next version.
+func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (c portal.Compatibility, err error) {
+	err = r.call(ctx, "check_compatibility", func(ctx context.Context) error {
+		c, err = r.checkCompatibility(ctx, subject, def)
+		return err
+	})
+	return c, err
+}
+
+// DeleteVersion deletes a version, softly or for good.
+func (r *Registry) DeleteVersion(ctx context.Context, subject string, version int, permanent bool) error {
+	return r.call(ctx, "delete_version", func(ctx context.Context) error { return r.deleteVersion(ctx, subject, version, permanent) })
+}
