@@ -4,25 +4,38 @@ PORT      ?= 8080
 TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run test test-short bench lint generate templ css check-generated browser postgres screenshots tools
+.PHONY: run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs
+
+# The build's identity, stamped into the binary (portal version, /api/v1/version,
+# rms_build_info, the page footer) and the image's labels. The date is the
+# commit's, so that the same commit builds the same image.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null | xargs -r date -u +%Y-%m-%dT%H:%M:%SZ -d)
+VPKG    := github.com/edh-platform/rms-portal/internal/version
+LDFLAGS := -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).date=$(DATE)
+HELM    := $(GO) run helm.sh/helm/v3/cmd/helm@v3.22.0
 
 ## run: start the portal in dev mode on http://localhost:$(PORT) (everything embedded, demo data)
 run:
 	PORT=$(PORT) $(GO) run ./cmd/portal dev $(ARGS)
 
-## test: every test, race detector on (installs Chromium and PostgreSQL's server where missing)
-test: browser postgres
+## test: every test, race detector on (installs Chromium, PostgreSQL's server and
+## musl-tools where missing; builds the image, which one test runs)
+test: browser postgres image
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 15m ./...
+	PORTAL_IMAGE_REQUIRED=1 $(GO) test -race -count=1 -timeout 15m ./...
 
 ## test-short: the tests without the browser
 test-short:
 	$(GO) test -race -count=1 -short ./...
 
-## bench: benchmarks: listing a unit's topics on a 10,000-topic cluster, a session
+## bench: benchmarks: listing a unit's topics on a 10,000-topic cluster (traces off
+## and on), the metrics and tracing middleware, a session
 ## lookup and an audit write on each store, migrating an empty database
 bench: postgres
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/portal/
+	$(GO) test -run '^$$' -bench Middleware -benchmem ./internal/telemetry/
 	$(GO) test -run '^$$' -bench 'Session|Audit' -benchmem -benchtime 2000x ./internal/store/... ./internal/auth/
 	$(GO) test -run '^$$' -bench Migrate -benchtime 20x ./internal/store/...
 
@@ -71,6 +84,37 @@ postgres:
 	  else \
 	    echo "the store tests need PostgreSQL's server binaries (initdb, pg_ctl), or TEST_DATABASE_URL"; exit 1; \
 	  fi; }
+
+## static: a fully static binary (musl, bundled librdkafka) in build/portal
+static: musl
+	CGO_ENABLED=1 CC=musl-gcc $(GO) build -tags musl -trimpath \
+	  -ldflags '$(LDFLAGS) -s -w -linkmode external -extldflags "-static"' -o build/portal ./cmd/portal
+
+## image: the container image, without a container engine: build/image/oci (OCI
+## layout) and build/image/portal-image.tar (docker load / podman load)
+image: static
+	$(GO) run ./cmd/mkimage --binary build/portal --out build/image \
+	  --version '$(VERSION)' --commit '$(COMMIT)' --date '$(DATE)'
+
+## musl: make sure musl-gcc is installed for the static binary
+musl:
+	@command -v musl-gcc >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing musl-tools for the static binary"; \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends musl-tools >/dev/null; \
+	  else \
+	    echo "the static binary needs musl-gcc: install musl-tools"; exit 1; \
+	  fi; }
+
+## helm-lint: lint and render the Helm chart (Helm runs through go run)
+helm-lint:
+	$(HELM) lint deploy/helm/portal
+	$(HELM) template portal deploy/helm/portal >/dev/null
+
+## docs: rewrite the configuration reference in docs/operations.md from internal/config
+docs:
+	$(GO) test ./internal/config -run OperationsDoc -count=1 -update
 
 ## screenshots: run the browser tests and keep screenshots of the main pages in ./screenshots
 screenshots: browser

@@ -154,19 +154,19 @@ func (d *Docs) asset(name, contentType string) echo.HandlerFunc {
 	}
 }
 
-var swaggerPage = template.Must(template.New("docs").Parse(`<!doctype html>
+var swaggerPage = template.Must(template.New("docs").Funcs(template.FuncMap{"asset": static.URL}).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API · Streaming resource portal</title>
-<link rel="icon" href="/static/swagger/favicon-32x32.png">
-<link rel="stylesheet" href="/static/swagger/swagger-ui.css">
+<link rel="icon" href="{{asset "swagger/favicon-32x32.png"}}">
+<link rel="stylesheet" href="{{asset "swagger/swagger-ui.css"}}">
 <style>body{margin:0} .topbar-note{font-family:system-ui,sans-serif;background:#1e1b4b;color:#e0e7ff;padding:.6rem 1.25rem;font-size:.9rem}
 .topbar-note a{color:#fff}</style>
 </head><body>
 <div class="topbar-note">Streaming resource portal · REST API. <a href="/">Back to the portal</a> · <a href="{{.Spec}}">openapi.yaml</a> · <a href="{{.JSON}}">openapi.json</a>.
 Use <strong>Authorize</strong> to sign in; tokens stay in this page's memory only.</div>
 <div id="swagger-ui" data-spec="{{.Spec}}" data-redirect="{{.Redirect}}" data-client-id="{{.ClientID}}" data-scopes="{{.Scopes}}"></div>
-<script src="/static/swagger/swagger-ui-bundle.js"></script>
-<script src="/static/swagger/init.js"></script>
+<script src="{{asset "swagger/swagger-ui-bundle.js"}}"></script>
+<script src="{{asset "swagger/init.js"}}"></script>
 </body></html>`))
 
 func (d *Docs) index(c echo.Context) error {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/version"
 )
 
 type meJSON struct {
@@ -51,4 +53,8 @@ func (a *API) getMe(c echo.Context) error {
 		out.Stages = append(out.Stages, stageJSON{Name: s.Name, ReadOnly: s.ReadOnly})
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) getVersion(c echo.Context) error {
+	return c.JSON(http.StatusOK, version.Get())
 }

@@ -16,6 +16,8 @@ func (a *API) Register(e *echo.Echo) {
 		e.Add(method, Base+path, h, a.authenticate, requireJSON)
 	}
 	route(http.MethodGet, "/me", a.getMe)
+	// The version needs no token: operators and probes ask for it.
+	e.GET(Base+"/version", a.getVersion)
 
 	route(http.MethodGet, "/:bu/:stage/topics", a.listTopics)
 	route(http.MethodPost, "/:bu/:stage/topic", a.createTopic)

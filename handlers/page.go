@@ -4,6 +4,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/version"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -15,7 +16,7 @@ func (h *Handlers) page(c echo.Context, title, resource, bu, stage string) (view
 	if err != nil {
 		return views.Page{}, err
 	}
-	p := views.Page{Title: title, Resource: resource}
+	p := views.Page{Title: title, Resource: resource, Version: version.Get().String()}
 	pr := l.Caller.Principal
 	p.User = views.User{Name: pr.Display(), Username: pr.Username, PlatformAdmin: pr.PlatformAdmin}
 	if s := currentSession(c); s != nil {

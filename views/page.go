@@ -25,6 +25,8 @@ type Page struct {
 	// DefaultContext is where navigation links point when the page has no
 	// context of its own (the browser replaces it with the stored one).
 	DefaultContext *Context
+	// Version is the running build, for the footer.
+	Version string
 }
 
 // User is the signed-in person.

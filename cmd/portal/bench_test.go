@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
 	"github.com/edh-platform/rms-portal/internal/config"
 )
 
@@ -17,14 +20,28 @@ import (
 // the topic list for the configured TTL, as the portal does; "uncached"
 // sends one metadata request per API request. Compare with
 // BenchmarkMetadataRaw in internal/platform/kafkaadmin, one raw
-// AdminClient metadata call on a cluster of the same size.
+// AdminClient metadata call on a cluster of the same size. Metrics are
+// always on; "traced" also records every span (request, upstream,
+// database) and exports them in batches to an exporter that drops them,
+// the cost tracing adds when OTEL_EXPORTER_OTLP_ENDPOINT is set.
 func BenchmarkListTopicsAPI(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		ttl  time.Duration
-	}{{"cached", 2 * time.Second}, {"uncached", 0}} {
+		name   string
+		ttl    time.Duration
+		traced bool
+	}{{"cached", 2 * time.Second, false}, {"cached-traced", 2 * time.Second, true}, {"uncached", 0, false}} {
 		b.Run(c.name, func(b *testing.B) {
-			tp := startPortal(b, func(cfg *config.Config) { cfg.MetadataCacheTTL = c.ttl })
+			var h hooks
+			if c.traced {
+				provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+				b.Cleanup(func() { _ = provider.Shutdown(context.Background()) })
+				h.tracerProvider = provider
+			}
+			tp := startPortalWith(b, func(cfg *config.Config) {
+				cfg.MetadataCacheTTL = c.ttl
+				// One caller at full speed is what is measured, not refused.
+				cfg.RateLimits.Caller.PerSecond, cfg.RateLimits.Unit.PerSecond = -1, -1
+			}, h)
 			cl := tp.app.clusters["edh-shared/dev"]
 			var names []string
 			for i := 0; i < 2500; i++ {

@@ -49,6 +49,13 @@ type tokenCache struct {
 // startPortal starts a portal; tweak may change the dev configuration.
 func startPortal(t testing.TB, tweak func(*config.Config)) *testPortal {
 	t.Helper()
+	return startPortalWith(t, tweak, hooks{})
+}
+
+// startPortalWith starts a portal with hooks (its session clock is the
+// harness's own).
+func startPortalWith(t testing.TB, tweak func(*config.Config), h hooks) *testPortal {
+	t.Helper()
 	cfg, err := config.Dev(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +83,8 @@ func startPortal(t testing.TB, tweak func(*config.Config)) *testPortal {
 	}
 	tp := &testPortal{t: t, url: cfg.BaseURL, tokens: &tokenCache{m: map[string]string{}}, sessionSkew: new(atomic.Int64)}
 	ctx, cancel := context.WithCancel(context.Background())
-	p, err := assemble(ctx, cfg, log, hooks{sessionClock: func() time.Time { return time.Now().Add(time.Duration(tp.sessionSkew.Load())) }})
+	h.sessionClock = func() time.Time { return time.Now().Add(time.Duration(tp.sessionSkew.Load())) }
+	p, err := assemble(ctx, cfg, log, h)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

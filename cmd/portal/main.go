@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -26,11 +27,16 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/version"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if len(os.Args) == 2 && isVersion(os.Args[1]) {
+		fmt.Println("portal", version.Get())
+		return
+	}
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "portal:", err)
 		os.Exit(1)
@@ -38,12 +44,17 @@ func main() {
 }
 
 const usage = `usage:
+  portal version                    print the version, commit and build date
   portal serve --config FILE        run with a deployment configuration (PORT, BASE_URL and DATABASE_URL override it)
   portal dev [flags]                run in dev mode: embedded clusters, dev identity provider, demo data
       --data DIR                    keep the portal's database (sessions, audit, jobs) in DIR across restarts
       --bulk-topics N               add N topics to scada/dev, to try a large cluster
       --write-serve-config FILE     write a serve configuration that points at this dev instance
   portal check-config --config FILE validate a configuration file`
+
+func isVersion(arg string) bool {
+	return arg == "version" || arg == "--version" || arg == "-version" || arg == "-v"
+}
 
 // devOptions are the flags of dev mode.
 type devOptions struct {
@@ -55,6 +66,10 @@ type devOptions struct {
 func run(ctx context.Context, args []string, env func(string) string, stderr io.Writer) error {
 	if len(args) == 0 {
 		return errors.New(usage)
+	}
+	if isVersion(args[0]) {
+		fmt.Fprintln(stderr, "portal", version.Get())
+		return nil
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -194,9 +209,27 @@ func seedDemo(ctx context.Context, p *app, dev devOptions, log *slog.Logger) err
 }
 
 // serveOn serves an assembled portal on l until ctx ends, with its
-// background work.
+// background work (and /metrics on its own port when configured).
 func serveOn(ctx context.Context, p *app, l net.Listener, log *slog.Logger) error {
 	p.background(ctx, log)
+	if addr := p.cfg.Metrics.Listen; addr != "" {
+		ml, err := net.Listen("tcp", addr)
+		if err != nil {
+			close(p.metricsReady)
+			return fmt.Errorf("metrics: listen on %s: %w", addr, err)
+		}
+		p.metricsBound = ml.Addr().String()
+		close(p.metricsReady)
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", p.metricsHandler())
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ml) }()
+		go func() {
+			<-ctx.Done()
+			_ = srv.Close()
+		}()
+		log.Info("metrics listening", "addr", ml.Addr().String())
+	}
 	log.Info("portal listening", "addr", l.Addr().String(), "base_url", p.cfg.BaseURL, "mode", p.cfg.Mode)
 	return httpserver.Serve(ctx, p.echo, l, 20*time.Second, log)
 }

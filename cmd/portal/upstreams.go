@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -40,10 +41,12 @@ func (p *app) connect(log *slog.Logger) error {
 		// Dev mode: the production adapters, against the stand-in that
 		// this process serves at /dev/cloud.
 		cloud = confluent.NewClient(confluent.Options{BaseURL: p.cfg.BaseURL + devCloudPath, APIKey: devCloudKey,
-			APISecret: devCloudSecret, Timeout: p.cfg.UpstreamTimeout, Logger: log, Upstreams: p.upstreams, Name: "confluent-cloud (dev stand-in)"})
+			APISecret: devCloudSecret, Timeout: p.cfg.UpstreamTimeout, Logger: log, Upstreams: p.upstreams, Name: "confluent-cloud-dev",
+			HTTPClient: &http.Client{Transport: p.telemetry.Transport(nil)}, Cache: p.telemetry.Metrics.Cache})
 	case cc.Enabled():
 		cloud = confluent.NewClient(confluent.Options{BaseURL: cc.URL, APIKey: cc.APIKey, APISecret: cc.APISecret,
-			Timeout: p.cfg.UpstreamTimeout, Logger: log, Upstreams: p.upstreams, Name: "confluent-cloud"})
+			Timeout: p.cfg.UpstreamTimeout, Logger: log, Upstreams: p.upstreams, Name: "confluent-cloud",
+			HTTPClient: &http.Client{Transport: p.telemetry.Transport(nil)}, Cache: p.telemetry.Metrics.Cache})
 	}
 	for _, z := range p.cfg.LandingZones {
 		for _, st := range p.cfg.Stages {
@@ -63,7 +66,7 @@ func (p *app) connect(log *slog.Logger) error {
 				Name: env.Name(), BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
 				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
 				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, Logger: log,
-				Upstream: p.upstreams.Get(upstream.Cluster, env.Name()),
+				Upstream: p.upstreams.Get(upstream.Cluster, env.Name()), Cache: p.telemetry.Metrics.Cache,
 			})
 			if err != nil {
 				return err
@@ -122,7 +125,8 @@ func (p *app) connectRegistry(env *platform.Environment, sr config.SchemaRegistr
 		return nil
 	}
 	schemas, err := schemareg.New(schemareg.Options{Name: env.Name(), URL: sr.URL, APIKey: sr.APIKey, APISecret: sr.APISecret,
-		Timeout: p.cfg.UpstreamTimeout, Upstream: p.upstreams.Get(upstream.SchemaRegistry, env.Name())})
+		Timeout: p.cfg.UpstreamTimeout, Upstream: p.upstreams.Get(upstream.SchemaRegistry, env.Name()),
+		Transport: p.telemetry.Transport(nil)})
 	if err != nil {
 		return err
 	}

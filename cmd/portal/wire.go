@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/edh-platform/rms-portal/api"
 	"github.com/edh-platform/rms-portal/handlers"
@@ -30,6 +31,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/postgres"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/telemetry"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 	"github.com/edh-platform/rms-portal/static"
@@ -47,13 +49,18 @@ type app struct {
 	registries map[string]string
 	org        *embedded.Org
 	upstreams  *upstream.Registry
-	provider   *auth.Provider
-	cloud      *embedded.CloudAPI
-	sampler    *service.Sampler
-	cacheSync  *service.CacheSync
-	sweeper    *service.Sweeper
-	services   *services
-	closers    []func()
+	telemetry  *telemetry.Telemetry
+	// metricsBound is the address of the metrics port (metrics.listen),
+	// known once metricsReady is closed.
+	metricsBound string
+	metricsReady chan struct{}
+	provider     *auth.Provider
+	cloud        *embedded.CloudAPI
+	sampler      *service.Sampler
+	cacheSync    *service.CacheSync
+	sweeper      *service.Sweeper
+	services     *services
+	closers      []func()
 	// settled is set in dev mode once the demo data is in (and the serve
 	// configuration written); until then the process is not ready.
 	settled atomic.Bool
@@ -71,6 +78,8 @@ func (p *app) Close() {
 type hooks struct {
 	// sessionClock replaces the clock of browser sessions (token renewal).
 	sessionClock func() time.Time
+	// tracerProvider replaces the traces' provider.
+	tracerProvider trace.TracerProvider
 }
 
 // devIAMLatency is how long each IAM write of the dev stand-in takes.
@@ -88,7 +97,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if err != nil {
 		return nil, err
 	}
-	p := &app{cfg: cfg, tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
+	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
 		registries: map[string]string{}, org: embedded.NewOrg(), upstreams: upstream.NewRegistry(upstream.Options{})}
 	defer func() {
 		if err != nil {
@@ -102,6 +111,20 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.store = st
 	p.closers = append(p.closers, func() { _ = st.Close() })
 	log.Info("store ready", "kind", st.Kind(), "migrations_ms", took.Milliseconds())
+	tel, err := telemetry.New(ctx, st, h.tracerProvider)
+	if err != nil {
+		return nil, fmt.Errorf("telemetry: %w", err)
+	}
+	p.telemetry = tel
+	p.closers = append(p.closers, func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = tel.Shutdown(sctx)
+	})
+	p.upstreams.SetObserver(tel)
+	if t, ok := st.(interface{ SetTracer(trace.Tracer) }); ok && tel.Tracing() {
+		t.SetTracer(tel.Tracer())
+	}
 	if cfg.ConfluentCloud.Embedded {
 		p.cloud = embedded.NewCloudAPI(p.org, devCloudKey, devCloudSecret)
 		// Confluent Cloud's IAM writes take tens to hundreds of
@@ -112,7 +135,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 
-	provider := auth.NewProvider(issuerOf(cfg), cfg.UpstreamTimeout, p.upstreams.Get(upstream.IdentityProvider, issuerOf(cfg)))
+	provider := auth.NewProvider(issuerOf(cfg), cfg.UpstreamTimeout, p.upstreams.Get(upstream.IdentityProvider, issuerOf(cfg)), tel.Transport(nil))
 	p.provider = provider
 	p.closers = append(p.closers, provider.Close)
 	resolver := access.NewResolver(ten, cfg.PlatformAdminGroup)
@@ -122,6 +145,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	})
 
 	recorder := audit.New(st, log.With("component", "audit"))
+	recorder.OnWrite(tel.Metrics.Audit)
 	secrets, err := sessionSecrets(cfg)
 	if err != nil {
 		return nil, err
@@ -165,7 +189,11 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
 		PageErrors: pages.RenderError, IdentityOrigin: origin(issuerOf(cfg)), HSTS: strings.HasPrefix(cfg.BaseURL, "https://"),
+		Observe: tel.Middleware,
 	})
+	if cfg.Metrics.Listen == "" {
+		e.GET("/metrics", echo.WrapHandler(p.metricsHandler()))
+	}
 	if cfg.Identity.Issuer == config.EmbeddedIssuer {
 		idp, err := devidp.New(devidp.Options{BaseURL: cfg.BaseURL, Audience: cfg.Identity.Audience, Config: *cfg.DevIDP, Logger: log})
 		if err != nil {
@@ -185,6 +213,23 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, 3*time.Second)
 	p.echo = e
 	return p, nil
+}
+
+// metricsAddr waits for the metrics port and returns its address ("" when
+// it does not listen).
+func (p *app) metricsAddr() string {
+	select {
+	case <-p.metricsReady:
+		return p.metricsBound
+	case <-time.After(10 * time.Second):
+		return ""
+	}
+}
+
+// metricsHandler serves /metrics with the configured protection.
+func (p *app) metricsHandler() http.Handler {
+	m := p.cfg.Metrics
+	return p.telemetry.Metrics.Handler(m.BearerToken, m.Username, m.Password)
 }
 
 // openStore opens the configured database: PostgreSQL or SQLite.

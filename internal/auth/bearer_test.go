@@ -37,7 +37,7 @@ func verifierWithClock(t testing.TB, issuer, audience string, clock func() time.
 		t.Fatal(err)
 	}
 	return auth.NewVerifier(auth.VerifierOptions{
-		Provider: auth.NewProvider(issuer, 5*time.Second, nil), Audience: audience, AcceptedIssuers: accepted,
+		Provider: auth.NewProvider(issuer, 5*time.Second, nil, nil), Audience: audience, AcceptedIssuers: accepted,
 		GroupsClaim: "groups", Resolver: access.NewResolver(ten, "platform-admins"), Clock: clock,
 	})
 }
@@ -179,7 +179,7 @@ func TestFrozenProviderFailsFast(t *testing.T) {
 			c.Close()
 		}
 	})
-	p := auth.NewProvider("http://"+l.Addr().String()+"/idp", 500*time.Millisecond, nil)
+	p := auth.NewProvider("http://"+l.Addr().String()+"/idp", 500*time.Millisecond, nil, nil)
 	t.Cleanup(p.Close)
 	start := time.Now()
 	var wg sync.WaitGroup

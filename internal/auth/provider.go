@@ -52,10 +52,11 @@ type Metadata struct {
 // NewProvider returns a provider for issuer; every request to it is
 // bounded by timeout and, when up is given, goes through that upstream
 // (circuit breaker, health).
-func NewProvider(issuer string, timeout time.Duration, up *upstream.Upstream) *Provider {
-	client := &http.Client{Timeout: timeout}
+// base carries the requests (nil for the default transport).
+func NewProvider(issuer string, timeout time.Duration, up *upstream.Upstream, base http.RoundTripper) *Provider {
+	client := &http.Client{Timeout: timeout, Transport: base}
 	if up != nil {
-		client.Transport = upstream.Transport(up, nil)
+		client.Transport = upstream.Transport(up, base)
 	}
 	return &Provider{issuer: issuer, client: client, now: time.Now, stop: make(chan struct{})}
 }

@@ -36,7 +36,7 @@ func sessions(t *testing.T, issuer string) *auth.Sessions {
 // sessionsOn is one replica's session manager on a shared store.
 func sessionsOn(t testing.TB, issuer string, st auth.SessionStore, secrets ...string) *auth.Sessions {
 	t.Helper()
-	p := auth.NewProvider(issuer, 5*time.Second, nil)
+	p := auth.NewProvider(issuer, 5*time.Second, nil, nil)
 	login := auth.NewWebLogin(auth.WebLoginOptions{Provider: p, Verifier: verifier(t, issuer, "api://rms-portal"),
 		ClientID: "rms-portal", RedirectURL: "http://127.0.0.1:49152/callback", Scopes: []string{"openid", "offline_access"}})
 	s, err := auth.NewSessions(auth.SessionOptions{Store: st, Secrets: secrets, MaxAge: time.Hour, Login: login})

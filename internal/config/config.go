@@ -4,16 +4,9 @@
 package config
 
 import (
-	"bytes"
 	_ "embed"
-	"errors"
-	"fmt"
-	"os"
-	"regexp"
 	"strings"
 	"time"
-
-	"gopkg.in/yaml.v3"
 )
 
 // Config is the whole deployment configuration.
@@ -23,9 +16,9 @@ type Config struct {
 	Mode string `yaml:"mode"`
 	// Listen is the address the HTTP server binds, ":8080" by default; the
 	// PORT environment variable overrides its port.
-	Listen string `yaml:"listen"`
+	Listen string `yaml:"listen" env:"PORT (its port)"`
 	// BaseURL is the public URL of the portal, used for redirects.
-	BaseURL string `yaml:"base_url"`
+	BaseURL string `yaml:"base_url" env:"BASE_URL" default:"http://localhost:{port} in dev mode"`
 	// PlatformAdminGroup members are Super Admin everywhere and see the
 	// admin area.
 	PlatformAdminGroup string `yaml:"platform_admin_group"`
@@ -43,12 +36,17 @@ type Config struct {
 	Audit    Audit    `yaml:"audit"`
 	// RateLimits protect the portal and the Cloud API from runaway callers.
 	RateLimits RateLimits `yaml:"rate_limits"`
+	// Metrics configures the Prometheus endpoint.
+	Metrics Metrics `yaml:"metrics"`
 	// ConfluentCloud is the Cloud API (Connect v1, IAM v2, identity
 	// providers v2) shared by every environment.
-	ConfluentCloud CloudAPI      `yaml:"confluent_cloud"`
-	Stages         []Stage       `yaml:"stages"`
-	LandingZones   []LandingZone `yaml:"landing_zones"`
-	DevIDP         *DevIDP       `yaml:"dev_idp"`
+	ConfluentCloud CloudAPI `yaml:"confluent_cloud"`
+	// Stages are the deployment stages, in promotion order (dev, qas, run).
+	Stages []Stage `yaml:"stages"`
+	// LandingZones are the clusters and the business units on them.
+	LandingZones []LandingZone `yaml:"landing_zones"`
+	// DevIDP configures the development identity provider (dev mode only).
+	DevIDP *DevIDP `yaml:"dev_idp"`
 }
 
 // Identity configures the OpenID Connect identity provider.
@@ -60,14 +58,14 @@ type Identity struct {
 	ClientID string `yaml:"client_id"`
 	// ClientSecret is optional: without it the portal signs people in as a
 	// public client with PKCE. Prefer RMS_OIDC_CLIENT_SECRET.
-	ClientSecret string `yaml:"client_secret"`
+	ClientSecret string `yaml:"client_secret" env:"RMS_OIDC_CLIENT_SECRET"`
 	// Audience that API bearer tokens must carry; api://{client_id} by default.
-	Audience string `yaml:"audience"`
+	Audience string `yaml:"audience" default:"api://{client_id}"`
 	// AcceptedIssuers lists further issuers whose tokens are accepted (for
 	// example an identity provider's v1 and v2 endpoints).
 	AcceptedIssuers []string `yaml:"accepted_issuers"`
 	// Scopes requested at sign-in.
-	Scopes []string `yaml:"scopes"`
+	Scopes []string `yaml:"scopes" default:"openid, profile, offline_access, {audience}/.default"`
 	// GroupsClaim names the token claim that lists group ids or names.
 	GroupsClaim string `yaml:"groups_claim"`
 }
@@ -77,7 +75,7 @@ type Session struct {
 	// Keys are secrets of at least 32 characters; the first protects new
 	// sessions, the others are still accepted so that keys can be rotated.
 	// RMS_SESSION_KEYS (comma separated) overrides them.
-	Keys []string `yaml:"keys"`
+	Keys []string `yaml:"keys" env:"RMS_SESSION_KEYS (comma separated)"`
 	// MaxAge bounds a session's life; 8h by default.
 	MaxAge time.Duration `yaml:"max_age"`
 }
@@ -87,7 +85,7 @@ type Database struct {
 	// URL is postgres://... (production, several replicas) or sqlite:PATH
 	// (one node). DATABASE_URL overrides it. Dev mode defaults to SQLite
 	// in a temporary file (or in --data DIR).
-	URL string `yaml:"url"`
+	URL string `yaml:"url" env:"DATABASE_URL" default:"SQLite in a temporary directory in dev mode"`
 }
 
 // IsPostgres reports whether the URL selects PostgreSQL.
@@ -119,8 +117,10 @@ type RateLimits struct {
 
 // Bucket is a rate and a burst.
 type Bucket struct {
+	// PerSecond is the steady rate.
 	PerSecond float64 `yaml:"per_second"`
-	Burst     int     `yaml:"burst"`
+	// Burst is how many may come at once.
+	Burst int `yaml:"burst"`
 }
 
 func (b *Bucket) orDefault(rate float64, burst int) {
@@ -132,6 +132,17 @@ func (b *Bucket) orDefault(rate float64, burst int) {
 	}
 }
 
+// Metrics configures /metrics, which never needs a user's token.
+type Metrics struct {
+	// Listen, when set (":9090"), serves /metrics on its own port instead
+	// of the main one.
+	Listen string `yaml:"listen"`
+	// BearerToken or Username and Password, when set, protect /metrics.
+	BearerToken string `yaml:"bearer_token" env:"RMS_METRICS_BEARER_TOKEN"`
+	Username    string `yaml:"username"`
+	Password    string `yaml:"password" env:"RMS_METRICS_PASSWORD"`
+}
+
 // Audit configures the audit trail.
 type Audit struct {
 	// RetentionDays is how long events are kept; 400 by default.
@@ -140,31 +151,44 @@ type Audit struct {
 
 // Stage is one deployment stage.
 type Stage struct {
-	Name     string `yaml:"name"`
-	ReadOnly bool   `yaml:"read_only"`
+	// Name of the stage (dev, qas, run).
+	Name string `yaml:"name"`
+	// ReadOnly stages refuse Developers' writes.
+	ReadOnly bool `yaml:"read_only"`
 }
 
 // LandingZone is a shared set of clusters, or a dedicated unit's clusters.
 type LandingZone struct {
-	ID               string                 `yaml:"id"`
-	Dedicated        bool                   `yaml:"dedicated"`
-	MainBU           string                 `yaml:"main_bu"`
-	SuperAdminGroups []string               `yaml:"super_admin_groups"`
-	Environments     map[string]Environment `yaml:"environments"`
-	BusinessUnits    []BusinessUnit         `yaml:"business_units"`
+	// ID names the zone; resource names start with it (edh-shared-...).
+	ID string `yaml:"id"`
+	// Dedicated zones belong to one business unit of the same id.
+	Dedicated bool `yaml:"dedicated"`
+	// MainBU is the unit from which the zone's Super Admins see the whole cluster.
+	MainBU string `yaml:"main_bu"`
+	// SuperAdminGroups are Super Admin in every unit of the zone.
+	SuperAdminGroups []string `yaml:"super_admin_groups"`
+	// Environments are the zone's connections, by stage name.
+	Environments map[string]Environment `yaml:"environments"`
+	// BusinessUnits are the zone's tenants.
+	BusinessUnits []BusinessUnit `yaml:"business_units"`
 }
 
 // BusinessUnit is a tenant and the groups that grant roles in it.
 type BusinessUnit struct {
-	ID     string `yaml:"id"`
+	// ID names the unit (lower case letters and digits).
+	ID string `yaml:"id"`
+	// Groups grant the unit's roles.
 	Groups Groups `yaml:"groups"`
 }
 
 // Groups maps identity-provider groups (ids or names) to roles.
 type Groups struct {
-	Admin     []string `yaml:"admin"`
+	// Admin groups may write in every stage, read-only ones too.
+	Admin []string `yaml:"admin"`
+	// Developer groups may write in stages that are not read-only.
 	Developer []string `yaml:"developer"`
-	Viewer    []string `yaml:"viewer"`
+	// Viewer groups may read.
+	Viewer []string `yaml:"viewer"`
 }
 
 // Environment holds the upstream connections of one landing zone in one stage.
@@ -185,9 +209,12 @@ type CloudAPI struct {
 	Embedded bool `yaml:"embedded"`
 	// OrganizationID scopes role bindings.
 	OrganizationID string `yaml:"organization_id"`
-	URL            string `yaml:"url"`
-	APIKey         string `yaml:"api_key"`
-	APISecret      string `yaml:"api_secret"`
+	// URL of the Cloud API; https://api.confluent.cloud when an API key is set.
+	URL string `yaml:"url" default:"https://api.confluent.cloud when api_key is set"`
+	// APIKey and APISecret are a Cloud API key of a service account allowed
+	// to manage connectors, service accounts, role bindings and identity pools.
+	APIKey    string `yaml:"api_key" env:"RMS_CLOUD_API_KEY"`
+	APISecret string `yaml:"api_secret" env:"RMS_CLOUD_API_SECRET"`
 }
 
 // Enabled reports whether a Cloud API is configured.
@@ -199,7 +226,9 @@ type SchemaRegistry struct {
 	Embedded bool `yaml:"embedded"`
 	// ClusterID (lsrc-...) scopes role bindings on subjects.
 	ClusterID string `yaml:"cluster_id"`
-	URL       string `yaml:"url"`
+	// URL of the registry's REST API.
+	URL string `yaml:"url"`
+	// APIKey and APISecret are the registry's API key (write them as ${NAME}).
 	APIKey    string `yaml:"api_key"`
 	APISecret string `yaml:"api_secret"`
 }
@@ -207,33 +236,43 @@ type SchemaRegistry struct {
 // Kafka is a cluster connection.
 type Kafka struct {
 	// Embedded starts an in-process cluster (dev mode only).
-	Embedded         bool   `yaml:"embedded"`
+	Embedded bool `yaml:"embedded"`
+	// BootstrapServers is the cluster's host:port list.
 	BootstrapServers string `yaml:"bootstrap_servers"`
 	// SecurityProtocol is PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.
-	SecurityProtocol string `yaml:"security_protocol"`
+	SecurityProtocol string `yaml:"security_protocol" default:"SASL_SSL with an api_key, else PLAINTEXT"`
 	// SASLMechanism is PLAIN by default (Confluent Cloud API keys).
-	SASLMechanism string `yaml:"sasl_mechanism"`
-	APIKey        string `yaml:"api_key"`
-	APISecret     string `yaml:"api_secret"`
+	SASLMechanism string `yaml:"sasl_mechanism" default:"PLAIN with SASL"`
+	// APIKey and APISecret are the cluster's API key (write them as ${NAME}).
+	APIKey    string `yaml:"api_key"`
+	APISecret string `yaml:"api_secret"`
 }
 
 // DevIDP configures the development identity provider (dev mode only).
 type DevIDP struct {
-	AccessTokenLifetime time.Duration `yaml:"access_token_lifetime"`
-	Users               []DevUser     `yaml:"users"`
-	Clients             []DevClient   `yaml:"clients"`
+	// AccessTokenLifetime of the tokens it issues.
+	AccessTokenLifetime time.Duration `yaml:"access_token_lifetime" default:"15m"`
+	// Users who may sign in.
+	Users []DevUser `yaml:"users"`
+	// Clients that may ask for tokens.
+	Clients []DevClient `yaml:"clients"`
 }
 
 // DevUser is a demo user of the development provider.
 type DevUser struct {
-	Username string   `yaml:"username"`
-	Name     string   `yaml:"name"`
-	Groups   []string `yaml:"groups"`
-	Note     string   `yaml:"note"`
+	// Username to sign in with.
+	Username string `yaml:"username"`
+	// Name shown in the portal.
+	Name string `yaml:"name"`
+	// Groups in the user's tokens.
+	Groups []string `yaml:"groups"`
+	// Note shown on the sign-in page.
+	Note string `yaml:"note"`
 }
 
 // DevClient is a client of the development provider.
 type DevClient struct {
+	// ID of the client.
 	ID string `yaml:"id"`
 	// Secret makes a confidential client; without it the client is public
 	// and must use PKCE S256.
@@ -245,8 +284,9 @@ type DevClient struct {
 	LoopbackRedirects bool `yaml:"loopback_redirects"`
 	// ClientCredentials enables the client credentials grant; the token's
 	// subject is the client and Groups are its groups.
-	ClientCredentials bool     `yaml:"client_credentials"`
-	Groups            []string `yaml:"groups"`
+	ClientCredentials bool `yaml:"client_credentials"`
+	// Groups of the client's tokens (client credentials).
+	Groups []string `yaml:"groups"`
 }
 
 // Modes.
@@ -257,162 +297,6 @@ const (
 
 // EmbeddedIssuer selects the development identity provider.
 const EmbeddedIssuer = "embedded"
-
-//go:embed dev.yaml
-var devYAML []byte
-
-// Dev returns the committed development configuration: the demo tenancy,
-// embedded clusters and the development identity provider.
-func Dev(env func(string) string) (*Config, error) {
-	return parse(devYAML, "dev.yaml", env)
-}
-
-// Load reads, expands and validates a configuration file.
-func Load(path string, env func(string) string) (*Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	return parse(data, path, env)
-}
-
-func parse(data []byte, name string, env func(string) string) (*Config, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("config %s: %w", name, err)
-	}
-	if err := expand(&root, env); err != nil {
-		return nil, fmt.Errorf("config %s: %w", name, err)
-	}
-	var c Config
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	if err := enc.Encode(&root); err != nil {
-		return nil, fmt.Errorf("config %s: %w", name, err)
-	}
-	dec := yaml.NewDecoder(&buf)
-	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("config %s: %w", name, err)
-	}
-	c.applyEnv(env)
-	c.applyDefaults()
-	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("config %s is invalid:\n%w", name, err)
-	}
-	return &c, nil
-}
-
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
-
-// expand replaces ${NAME} in scalar values by the environment variable
-// NAME, so that secrets need not be written in the file.
-func expand(n *yaml.Node, env func(string) string) error {
-	var errs []error
-	var walk func(*yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
-			n.Value = envRef.ReplaceAllStringFunc(n.Value, func(ref string) string {
-				name := envRef.FindStringSubmatch(ref)[1]
-				v := env(name)
-				if v == "" {
-					errs = append(errs, fmt.Errorf("line %d: environment variable %s is not set", n.Line, name))
-				}
-				return v
-			})
-			n.Tag = "!!str"
-		}
-		for _, c := range n.Content {
-			walk(c)
-		}
-	}
-	walk(n)
-	return errors.Join(errs...)
-}
-
-func (c *Config) applyEnv(env func(string) string) {
-	if port := env("PORT"); port != "" {
-		host := c.Listen
-		if i := strings.LastIndex(host, ":"); i >= 0 {
-			host = host[:i]
-		}
-		c.Listen = host + ":" + port
-	}
-	if u := env("BASE_URL"); u != "" {
-		c.BaseURL = u
-	}
-	if u := env("DATABASE_URL"); u != "" {
-		c.Database.URL = u
-	}
-	if keys := env("RMS_SESSION_KEYS"); keys != "" {
-		c.Session.Keys = strings.Split(keys, ",")
-	}
-	if s := env("RMS_OIDC_CLIENT_SECRET"); s != "" {
-		c.Identity.ClientSecret = s
-	}
-}
-
-func (c *Config) applyDefaults() {
-	if c.Mode == "" {
-		c.Mode = ModeProduction
-	}
-	if c.Listen == "" {
-		c.Listen = ":8080"
-	}
-	if c.BaseURL == "" && c.Mode == ModeDev {
-		c.BaseURL = "http://localhost:" + c.Listen[strings.LastIndex(c.Listen, ":")+1:]
-	}
-	c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
-	if c.UpstreamTimeout == 0 {
-		c.UpstreamTimeout = 5 * time.Second
-	}
-	if c.MetadataCacheTTL == 0 {
-		c.MetadataCacheTTL = 5 * time.Second
-	}
-	if c.MaxBodyBytes == 0 {
-		c.MaxBodyBytes = 1 << 20
-	}
-	if c.Identity.Audience == "" && c.Identity.ClientID != "" {
-		c.Identity.Audience = "api://" + c.Identity.ClientID
-	}
-	if len(c.Identity.Scopes) == 0 {
-		c.Identity.Scopes = []string{"openid", "profile", "offline_access", c.Identity.Audience + "/.default"}
-	}
-	if c.Identity.GroupsClaim == "" {
-		c.Identity.GroupsClaim = "groups"
-	}
-	c.RateLimits.Caller.orDefault(50, 100)
-	c.RateLimits.Unit.orDefault(200, 400)
-	c.RateLimits.CloudWritesPerUnit.orDefault(10, 50)
-	c.RateLimits.CloudWrites.orDefault(25, 50)
-	if c.Audit.RetentionDays == 0 {
-		c.Audit.RetentionDays = 400
-	}
-	if c.Session.MaxAge == 0 {
-		c.Session.MaxAge = 8 * time.Hour
-	}
-	if c.DevIDP != nil && c.DevIDP.AccessTokenLifetime == 0 {
-		c.DevIDP.AccessTokenLifetime = 15 * time.Minute
-	}
-	if c.ConfluentCloud.APIKey != "" && c.ConfluentCloud.URL == "" {
-		c.ConfluentCloud.URL = "https://api.confluent.cloud"
-	}
-	for i := range c.LandingZones {
-		for st, e := range c.LandingZones[i].Environments {
-			if e.Kafka.SecurityProtocol == "" {
-				if e.Kafka.APIKey != "" {
-					e.Kafka.SecurityProtocol = "SASL_SSL"
-				} else {
-					e.Kafka.SecurityProtocol = "PLAINTEXT"
-				}
-			}
-			if e.Kafka.SASLMechanism == "" && strings.HasPrefix(e.Kafka.SecurityProtocol, "SASL") {
-				e.Kafka.SASLMechanism = "PLAIN"
-			}
-			c.LandingZones[i].Environments[st] = e
-		}
-	}
-}
 
 // IsDev reports whether the configuration is for dev mode.
 func (c *Config) IsDev() bool { return c.Mode == ModeDev }

@@ -19,6 +19,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
@@ -42,6 +43,9 @@ type Options struct {
 	IdentityOrigin string
 	// HSTS turns on Strict-Transport-Security (the portal runs on https).
 	HSTS bool
+	// Observe wraps every routed request before it is logged (traces and
+	// metrics); nil for none.
+	Observe echo.MiddlewareFunc
 }
 
 // New returns an echo instance with the shared middleware installed.
@@ -74,9 +78,27 @@ func New(o Options) *echo.Echo {
 			return next(c)
 		}
 	})
-	e.Use(withRequestID, logRequests(o.Logger), recoverPanics, securityHeaders(o), limitHeaders,
-		middleware.BodyLimit(fmt.Sprintf("%dB", o.MaxBodyBytes)))
+	observe := o.Observe
+	if observe == nil {
+		observe = func(next echo.HandlerFunc) echo.HandlerFunc { return next }
+	}
+	e.Use(withRequestID, observe, logRequests(o.Logger), recoverPanics, securityHeaders(o), limitHeaders,
+		compress(), middleware.BodyLimit(fmt.Sprintf("%dB", o.MaxBodyBytes)))
 	return e
+}
+
+// compress gzips pages and API answers of 1 KiB or more for clients that
+// accept it. Static files come precompressed (brotli or gzip) from their
+// own handler, and /metrics compresses itself.
+func compress() echo.MiddlewareFunc {
+	return middleware.GzipWithConfig(middleware.GzipConfig{
+		Level:     5,
+		MinLength: 1024,
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return strings.HasPrefix(p, "/static/") || p == "/metrics"
+		},
+	})
 }
 
 func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
@@ -125,6 +147,9 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 			}
 			if p := portal.PrincipalFrom(c.Request().Context()); p != nil {
 				attrs = append(attrs, slog.String("actor", p.Actor()))
+			}
+			if sc := trace.SpanContextFromContext(req.Context()); sc.HasTraceID() {
+				attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
 			}
 			if err != nil {
 				attrs = append(attrs, slog.String("error", err.Error()))

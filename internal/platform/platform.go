@@ -91,6 +91,10 @@ type Topics interface {
 	ClusterInfo(ctx context.Context) (ClusterInfo, error)
 }
 
+// CacheObserver is told about each lookup in an adapter's cache, for
+// metrics; cache names the cache ("topics", "service-accounts").
+type CacheObserver func(cache string, hit bool)
+
 // Forgetter is a port with a cache that another replica's write can make
 // stale; Forget drops it.
 type Forgetter interface {

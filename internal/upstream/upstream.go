@@ -97,6 +97,7 @@ func (r *Registry) SetObserver(o Observer) {
 	r.opts.Observer = o
 	for _, u := range r.all {
 		u.observer = o
+		o.Circuit(u.Kind, u.Name, u.cb.State().String())
 	}
 }
 
@@ -149,6 +150,8 @@ func (r *Registry) Get(kind, name string) *Upstream {
 		},
 	})
 	r.all[key] = u
+	// The circuit's series exists from the start, closed.
+	u.observer.Circuit(kind, name, gobreaker.StateClosed.String())
 	return u
 }
 

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
@@ -41,6 +42,8 @@ type Options struct {
 	// (Connect, IAM, identity pools), named Name.
 	Upstreams *upstream.Registry
 	Name      string
+	// Cache, when set, is told about lookups in the adapters' caches.
+	Cache platform.CacheObserver
 }
 
 // Client calls the Confluent Cloud API.
@@ -56,6 +59,7 @@ type Client struct {
 	backoff func(n int) time.Duration
 	ups     *upstream.Registry
 	name    string
+	cache   platform.CacheObserver
 }
 
 // NewClient returns a client for the Cloud API at o.BaseURL.
@@ -72,9 +76,13 @@ func NewClient(o Options) *Client {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	return &Client{base: strings.TrimSuffix(o.BaseURL, "/"), key: o.APIKey, secret: o.APISecret, timeout: o.Timeout,
+	c := &Client{base: strings.TrimSuffix(o.BaseURL, "/"), key: o.APIKey, secret: o.APISecret, timeout: o.Timeout,
 		maxRetries: o.MaxRetries, http: o.HTTPClient, log: o.Logger, backoff: expBackoff, ups: o.Upstreams,
-		name: cmp.Or(o.Name, o.BaseURL)}
+		name: cmp.Or(o.Name, o.BaseURL), cache: o.Cache}
+	if c.cache == nil {
+		c.cache = func(string, bool) {}
+	}
+	return c
 }
 
 func expBackoff(n int) time.Duration {

@@ -75,10 +75,12 @@ func (a *IAM) ListServiceAccounts(ctx context.Context) ([]platform.ServiceAccoun
 	a.accounts.mu.Lock()
 	if a.accounts.list != nil && time.Since(a.accounts.at) < accountsTTL {
 		defer a.accounts.mu.Unlock()
+		a.c.cache("service-accounts", true)
 		return slices.Clone(a.accounts.list), nil
 	}
 	gen := a.accounts.gen
 	a.accounts.mu.Unlock()
+	a.c.cache("service-accounts", false)
 	list, err := a.listServiceAccounts(ctx)
 	if err != nil {
 		return nil, err

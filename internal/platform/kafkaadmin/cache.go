@@ -15,15 +15,21 @@ import (
 // generation so that a fetch started before a write is never stored as
 // fresh after it.
 type listCache struct {
-	ttl    time.Duration
-	group  singleflight.Group
-	mu     sync.Mutex
-	gen    uint64
-	topics []platform.TopicInfo
-	at     time.Time
+	ttl     time.Duration
+	observe platform.CacheObserver
+	group   singleflight.Group
+	mu      sync.Mutex
+	gen     uint64
+	topics  []platform.TopicInfo
+	at      time.Time
 }
 
-func newListCache(ttl time.Duration) *listCache { return &listCache{ttl: ttl} }
+func newListCache(ttl time.Duration, observe platform.CacheObserver) *listCache {
+	if observe == nil {
+		observe = func(string, bool) {}
+	}
+	return &listCache{ttl: ttl, observe: observe}
+}
 
 func (l *listCache) get(fetch func() ([]platform.TopicInfo, error)) ([]platform.TopicInfo, error) {
 	l.mu.Lock()
@@ -31,9 +37,11 @@ func (l *listCache) get(fetch func() ([]platform.TopicInfo, error)) ([]platform.
 	if l.ttl > 0 && l.topics != nil && time.Since(l.at) < l.ttl {
 		t := l.topics
 		l.mu.Unlock()
+		l.observe("topics", true)
 		return t, nil
 	}
 	l.mu.Unlock()
+	l.observe("topics", false)
 	v, err, _ := l.group.Do(strconv.FormatUint(gen, 10), func() (any, error) {
 		topics, err := fetch()
 		if err != nil {

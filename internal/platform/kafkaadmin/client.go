@@ -14,6 +14,7 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
@@ -33,6 +34,8 @@ type Options struct {
 	Logger   *slog.Logger
 	// Upstream, when set, guards every request (circuit breaker, health).
 	Upstream *upstream.Upstream
+	// Cache, when set, is told about topic list cache lookups.
+	Cache platform.CacheObserver
 }
 
 // Client administers the topics of one cluster. One client per cluster is
@@ -91,7 +94,7 @@ func New(o Options) (*Client, error) {
 	}
 	c := &Client{
 		name: o.Name, timeout: o.Timeout, producer: p, admin: a,
-		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL), up: o.Upstream,
+		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL, o.Cache), up: o.Upstream,
 	}
 	c.wg.Add(2)
 	go c.pumpLogs()

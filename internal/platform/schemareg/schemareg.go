@@ -35,6 +35,8 @@ type Options struct {
 	Timeout   time.Duration
 	// Upstream, when set, guards every request (circuit breaker, health).
 	Upstream *upstream.Upstream
+	// Transport, when set, carries the adapter's own requests (traces).
+	Transport http.RoundTripper
 }
 
 // Registry is the Schemas port on one Schema Registry.
@@ -68,7 +70,7 @@ func New(o Options) (*Registry, error) {
 		return nil, fmt.Errorf("schema registry %s: %w", o.Name, err)
 	}
 	return &Registry{name: o.Name, base: strings.TrimSuffix(o.URL, "/"), key: o.APIKey, secret: o.APISecret,
-		timeout: o.Timeout, client: c, http: &http.Client{Timeout: o.Timeout}, up: o.Upstream}, nil
+		timeout: o.Timeout, client: c, http: &http.Client{Timeout: o.Timeout, Transport: o.Transport}, up: o.Upstream}, nil
 }
 
 // Close releases the client.

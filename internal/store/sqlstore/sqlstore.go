@@ -13,12 +13,16 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -42,7 +46,9 @@ type DB struct {
 	db      *sql.DB
 	dialect Dialect
 	timeout time.Duration
-	queries map[string]string
+	queries sync.Map // query -> rebound query
+	tracer  trace.Tracer
+	traced  bool
 }
 
 // New wraps an open database; timeout bounds every call.
@@ -50,8 +56,11 @@ func New(db *sql.DB, d Dialect, timeout time.Duration) *DB {
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	return &DB{db: db, dialect: d, timeout: timeout, queries: map[string]string{}}
+	return &DB{db: db, dialect: d, timeout: timeout, tracer: noop.NewTracerProvider().Tracer("")}
 }
+
+// SetTracer makes every call open a span ("db <operation>").
+func (d *DB) SetTracer(t trace.Tracer) { d.tracer, d.traced = t, true }
 
 // SQL returns the database, for the adapters.
 func (d *DB) SQL() *sql.DB { return d.db }
@@ -95,8 +104,8 @@ func (d *DB) q(query string) string {
 	if d.dialect != Postgres {
 		return query
 	}
-	if out, ok := d.queries[query]; ok {
-		return out
+	if out, ok := d.queries.Load(query); ok {
+		return out.(string)
 	}
 	var b strings.Builder
 	n := 0
@@ -108,12 +117,33 @@ func (d *DB) q(query string) string {
 		}
 		b.WriteRune(r)
 	}
+	d.queries.Store(query, b.String())
 	return b.String()
 }
 
-// ctx bounds a call by the store's timeout.
+// ctx bounds a call by the store's timeout and opens its span, named by
+// the store method that makes the call.
 func (d *DB) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, d.timeout)
+	return d.bound(ctx, 2)
+}
+
+func (d *DB) bound(ctx context.Context, skip int) (context.Context, context.CancelFunc) {
+	if !d.traced {
+		return context.WithTimeout(ctx, d.timeout)
+	}
+	name := "db"
+	if pc, _, _, ok := runtime.Caller(skip); ok {
+		if f := runtime.FuncForPC(pc); f != nil {
+			fn := f.Name()
+			name = "db " + fn[strings.LastIndex(fn, ".")+1:]
+		}
+	}
+	ctx, span := d.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient))
+	ctx, cancel := context.WithTimeout(ctx, d.timeout)
+	return ctx, func() {
+		cancel()
+		span.End()
+	}
 }
 
 // Fail translates a database error into the domain's: a timeout, or an
@@ -142,7 +172,7 @@ func (d *DB) Ping(ctx context.Context) error {
 }
 
 func (d *DB) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	ctx, cancel := d.ctx(ctx)
+	ctx, cancel := d.bound(ctx, 3)
 	defer cancel()
 	res, err := d.db.ExecContext(ctx, d.q(query), args...)
 	return res, Fail(err)

@@ -1,0 +1,214 @@
+// Package helm holds the portal's Helm chart (portal/) and the test that
+// renders it with Helm itself.
+package helm
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/edh-platform/rms-portal/internal/config"
+)
+
+// helmModule is the Helm that renders the chart, run through go run.
+const helmModule = "helm.sh/helm/v3/cmd/helm@v3.22.0"
+
+// render runs helm template with extra arguments; it returns the
+// manifests by kind and name, or Helm's error output.
+func render(t *testing.T, args ...string) (map[string]map[string]any, error) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("short: Helm runs through go run")
+	}
+	cmd := exec.Command("go", append([]string{"run", helmModule, "template", "rms", "portal"}, args...)...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, errors.New(stderr.String())
+	}
+	docs := map[string]map[string]any{}
+	dec := yaml.NewDecoder(&out)
+	for {
+		var m map[string]any
+		err := dec.Decode(&m)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("rendered YAML: %v", err)
+		}
+		if m == nil {
+			continue
+		}
+		meta, _ := m["metadata"].(map[string]any)
+		docs[m["kind"].(string)+"/"+meta["name"].(string)] = m
+	}
+	return docs, nil
+}
+
+// dig walks maps and lists ("spec", "template", 0 ...).
+func dig(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+// secretEnv are the variables that carry secrets.
+var secretEnv = map[string]bool{"RMS_SESSION_KEYS": true, "DATABASE_URL": true, "RMS_CLOUD_API_KEY": true,
+	"RMS_CLOUD_API_SECRET": true, "RMS_OIDC_CLIENT_SECRET": true, "RMS_METRICS_BEARER_TOKEN": true,
+	"EDH_DEV_KAFKA_KEY": true, "EDH_DEV_KAFKA_SECRET": true, "EDH_RUN_KAFKA_KEY": true, "EDH_RUN_KAFKA_SECRET": true}
+
+// TestChartRenders renders the chart with its defaults and checks the
+// deployment: probes, a non-root read-only container, secrets only by
+// reference, and a configuration the portal itself accepts.
+func TestChartRenders(t *testing.T) {
+	docs, err := render(t)
+	if err != nil {
+		t.Fatalf("helm template: %s", err)
+	}
+	for _, want := range []string{"Deployment/rms-portal", "Service/rms-portal", "ConfigMap/rms-portal", "PodDisruptionBudget/rms-portal", "ServiceAccount/rms-portal"} {
+		if docs[want] == nil {
+			t.Errorf("no %s among %v", want, keys(docs))
+		}
+	}
+	for k := range docs {
+		if strings.HasPrefix(k, "Secret/") {
+			t.Errorf("the chart creates %s: secrets must come from existing Secrets", k)
+		}
+	}
+	dep := docs["Deployment/rms-portal"]
+	pod := dig(dep, "spec", "template", "spec")
+	c := dig(pod, "containers", 0)
+	if got := dig(c, "livenessProbe", "httpGet", "path"); got != "/healthz" {
+		t.Errorf("liveness probe %v", got)
+	}
+	if got := dig(c, "readinessProbe", "httpGet", "path"); got != "/readyz" {
+		t.Errorf("readiness probe %v", got)
+	}
+	if dig(pod, "securityContext", "runAsNonRoot") != true || dig(pod, "securityContext", "runAsUser") != 65532 {
+		t.Errorf("pod security context %v", dig(pod, "securityContext"))
+	}
+	if dig(c, "securityContext", "readOnlyRootFilesystem") != true || dig(c, "securityContext", "allowPrivilegeEscalation") != false ||
+		dig(c, "securityContext", "runAsNonRoot") != true {
+		t.Errorf("container security context %v", dig(c, "securityContext"))
+	}
+	if dig(c, "resources", "requests", "cpu") == nil || dig(c, "resources", "requests", "memory") == nil {
+		t.Errorf("no resource requests: %v", dig(c, "resources"))
+	}
+	seen := map[string]bool{}
+	env, _ := dig(c, "env").([]any)
+	for _, e := range env {
+		name, _ := dig(e, "name").(string)
+		if !secretEnv[name] {
+			continue
+		}
+		seen[name] = true
+		if dig(e, "value") != nil || dig(e, "valueFrom", "secretKeyRef", "name") == nil {
+			t.Errorf("%s is not taken from a Secret: %v", name, e)
+		}
+	}
+	for _, name := range []string{"RMS_SESSION_KEYS", "DATABASE_URL", "EDH_DEV_KAFKA_SECRET"} {
+		if !seen[name] {
+			t.Errorf("%s is not given to the container", name)
+		}
+	}
+
+	// The rendered configuration is one the portal accepts, with the
+	// variables the Secrets would give.
+	data, _ := dig(docs["ConfigMap/rms-portal"], "data", "config.yaml").(string)
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path, func(name string) string {
+		switch name {
+		case "RMS_SESSION_KEYS":
+			return strings.Repeat("k", 40)
+		case "DATABASE_URL":
+			return "postgres://portal@db:5432/portal"
+		}
+		if secretEnv[name] {
+			return "from-a-secret"
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatalf("the portal refuses the rendered configuration: %v", err)
+	}
+	if cfg.Listen != ":8080" || cfg.Metrics.Listen != ":9090" || cfg.BaseURL != "https://portal.example.com" {
+		t.Errorf("listen %q, metrics %q, base URL %q", cfg.Listen, cfg.Metrics.Listen, cfg.BaseURL)
+	}
+}
+
+// TestChartOptions turns on the optional parts (ingress, autoscaling, a
+// ServiceMonitor) and checks that literal secrets in the configuration are
+// refused.
+func TestChartOptions(t *testing.T) {
+	docs, err := render(t, "--set", "ingress.enabled=true", "--set", "autoscaling.enabled=true",
+		"--set", "metrics.serviceMonitor.enabled=true", "--set", "metrics.serviceMonitor.bearerTokenSecret.name=rms-portal",
+		"--set", "metrics.serviceMonitor.bearerTokenSecret.key=metrics-token", "--set", "secrets.keys.RMS_METRICS_BEARER_TOKEN=metrics-token",
+		"--set", "metrics.prometheusRule.enabled=true", "--set", "metrics.grafanaDashboard.enabled=true")
+	if err != nil {
+		t.Fatalf("helm template: %s", err)
+	}
+	if got := dig(docs["Ingress/rms-portal"], "spec", "rules", 0, "host"); got != "portal.example.com" {
+		t.Errorf("ingress host %v", got)
+	}
+	if got := dig(docs["HorizontalPodAutoscaler/rms-portal"], "spec", "minReplicas"); got != 2 {
+		t.Errorf("autoscaler %v", got)
+	}
+	if dig(docs["Deployment/rms-portal"], "spec", "replicas") != nil {
+		t.Error("the deployment fixes replicas while the autoscaler owns them")
+	}
+	sm := docs["ServiceMonitor/rms-portal"]
+	if dig(sm, "spec", "endpoints", 0, "port") != "metrics" || dig(sm, "spec", "endpoints", 0, "authorization", "credentials", "key") != "metrics-token" {
+		t.Errorf("service monitor %v", dig(sm, "spec"))
+	}
+
+	if got := dig(docs["PrometheusRule/rms-portal"], "spec", "groups", 0, "rules", 0, "alert"); got != "RMSPortalHighErrorRate" {
+		t.Errorf("alert rules: first alert %v", got)
+	}
+	if got, _ := dig(docs["ConfigMap/rms-portal-dashboard"], "data", "rms-portal.json").(string); !strings.Contains(got, `"uid": "rms-portal"`) {
+		t.Errorf("dashboard ConfigMap holds %.80q", got)
+	}
+
+	for _, c := range []struct{ set, want string }{
+		{"config.confluent_cloud.api_secret=hunter2-literal", "config.api_secret holds a literal value"},
+		{"config.identity.client_secret=s3cret-literal", "config.client_secret holds a literal value"},
+		{"config.session.keys[0]=0123456789abcdef0123456789abcdef-literal", "config.session.keys holds a literal key"},
+	} {
+		_, err := render(t, "--set", c.set)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--set %s: %v, want a refusal naming %q", c.set, err, c.want)
+		}
+	}
+	if _, err := render(t, "--set", "config.confluent_cloud.api_secret=${CLOUD_SECRET}"); err != nil {
+		t.Errorf("a ${NAME} reference is refused: %v", err)
+	}
+}
+
+func keys(m map[string]map[string]any) []string {
+	var k []string
+	for n := range m {
+		k = append(k, n)
+	}
+	return k
+}

@@ -1,0 +1,73 @@
+{{- define "portal.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "portal.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "portal.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{ include "portal.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{- define "portal.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "portal.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "portal.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "portal.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "portal.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+portal.config is the configuration file: the operator's config with the
+addresses the chart decides. A literal secret fails the render: secrets
+are ${NAME}s given from Secrets.
+*/}}
+{{- define "portal.config" -}}
+{{- $cfg := deepCopy (default dict .Values.config) -}}
+{{- $_ := set $cfg "mode" "production" -}}
+{{- $_ := set $cfg "listen" ":8080" -}}
+{{- if .Values.baseURL }}{{- $_ := set $cfg "base_url" .Values.baseURL -}}{{- end -}}
+{{- $metrics := deepCopy (default dict (get $cfg "metrics")) -}}
+{{- if .Values.metrics.port }}{{- $_ := set $metrics "listen" (printf ":%v" .Values.metrics.port) -}}{{- end -}}
+{{- $_ := set $cfg "metrics" $metrics -}}
+{{- $out := toYaml $cfg -}}
+{{- range $k := list "api_secret" "client_secret" "password" "bearer_token" -}}
+{{- if regexMatch (printf "(?m)^\\s*%s:\\s*['\"]?[^'\"$\\s]" $k) $out -}}
+{{- fail (printf "config.%s holds a literal value: write it as ${NAME} and give NAME under secrets.extraEnv" $k) -}}
+{{- end -}}
+{{- end -}}
+{{- with (get (default dict (get $cfg "session")) "keys") -}}
+{{- range . -}}
+{{- if not (hasPrefix "${" (toString .)) -}}
+{{- fail "config.session.keys holds a literal key: give RMS_SESSION_KEYS from a Secret (secrets.keys)" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $out -}}
+{{- end -}}

@@ -1,0 +1,182 @@
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed dev.yaml
+var devYAML []byte
+
+// Dev returns the committed development configuration: the demo tenancy,
+// embedded clusters and the development identity provider.
+func Dev(env func(string) string) (*Config, error) {
+	return parse(devYAML, "dev.yaml", env)
+}
+
+// Load reads, expands and validates a configuration file.
+func Load(path string, env func(string) string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return parse(data, path, env)
+}
+
+func parse(data []byte, name string, env func(string) string) (*Config, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, err)
+	}
+	if err := expand(&root, env); err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, err)
+	}
+	var c Config
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	if err := enc.Encode(&root); err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, err)
+	}
+	dec := yaml.NewDecoder(&buf)
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("config %s: %w", name, err)
+	}
+	c.applyEnv(env)
+	c.applyDefaults()
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("config %s is invalid:\n%w", name, err)
+	}
+	return &c, nil
+}
+
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expand replaces ${NAME} in scalar values by the environment variable
+// NAME, so that secrets need not be written in the file.
+func expand(n *yaml.Node, env func(string) string) error {
+	var errs []error
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
+			n.Value = envRef.ReplaceAllStringFunc(n.Value, func(ref string) string {
+				name := envRef.FindStringSubmatch(ref)[1]
+				v := env(name)
+				if v == "" {
+					errs = append(errs, fmt.Errorf("line %d: environment variable %s is not set", n.Line, name))
+				}
+				return v
+			})
+			n.Tag = "!!str"
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return errors.Join(errs...)
+}
+
+func (c *Config) applyEnv(env func(string) string) {
+	if port := env("PORT"); port != "" {
+		host := c.Listen
+		if i := strings.LastIndex(host, ":"); i >= 0 {
+			host = host[:i]
+		}
+		c.Listen = host + ":" + port
+	}
+	if u := env("BASE_URL"); u != "" {
+		c.BaseURL = u
+	}
+	if u := env("DATABASE_URL"); u != "" {
+		c.Database.URL = u
+	}
+	if keys := env("RMS_SESSION_KEYS"); keys != "" {
+		c.Session.Keys = strings.Split(keys, ",")
+	}
+	if s := env("RMS_OIDC_CLIENT_SECRET"); s != "" {
+		c.Identity.ClientSecret = s
+	}
+	if s := env("RMS_CLOUD_API_KEY"); s != "" {
+		c.ConfluentCloud.APIKey = s
+	}
+	if s := env("RMS_CLOUD_API_SECRET"); s != "" {
+		c.ConfluentCloud.APISecret = s
+	}
+	if s := env("RMS_METRICS_BEARER_TOKEN"); s != "" {
+		c.Metrics.BearerToken = s
+	}
+	if s := env("RMS_METRICS_PASSWORD"); s != "" {
+		c.Metrics.Password = s
+	}
+}
+
+func (c *Config) applyDefaults() {
+	if c.Mode == "" {
+		c.Mode = ModeProduction
+	}
+	if c.Listen == "" {
+		c.Listen = ":8080"
+	}
+	if c.BaseURL == "" && c.Mode == ModeDev {
+		c.BaseURL = "http://localhost:" + c.Listen[strings.LastIndex(c.Listen, ":")+1:]
+	}
+	c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
+	if c.UpstreamTimeout == 0 {
+		c.UpstreamTimeout = 5 * time.Second
+	}
+	if c.MetadataCacheTTL == 0 {
+		c.MetadataCacheTTL = 5 * time.Second
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	if c.Identity.Audience == "" && c.Identity.ClientID != "" {
+		c.Identity.Audience = "api://" + c.Identity.ClientID
+	}
+	if len(c.Identity.Scopes) == 0 {
+		c.Identity.Scopes = []string{"openid", "profile", "offline_access", c.Identity.Audience + "/.default"}
+	}
+	if c.Identity.GroupsClaim == "" {
+		c.Identity.GroupsClaim = "groups"
+	}
+	c.RateLimits.Caller.orDefault(50, 100)
+	c.RateLimits.Unit.orDefault(200, 400)
+	c.RateLimits.CloudWritesPerUnit.orDefault(10, 50)
+	c.RateLimits.CloudWrites.orDefault(25, 50)
+	if c.Audit.RetentionDays == 0 {
+		c.Audit.RetentionDays = 400
+	}
+	if c.Session.MaxAge == 0 {
+		c.Session.MaxAge = 8 * time.Hour
+	}
+	if c.DevIDP != nil && c.DevIDP.AccessTokenLifetime == 0 {
+		c.DevIDP.AccessTokenLifetime = 15 * time.Minute
+	}
+	if c.ConfluentCloud.APIKey != "" && c.ConfluentCloud.URL == "" {
+		c.ConfluentCloud.URL = "https://api.confluent.cloud"
+	}
+	for i := range c.LandingZones {
+		for st, e := range c.LandingZones[i].Environments {
+			if e.Kafka.SecurityProtocol == "" {
+				if e.Kafka.APIKey != "" {
+					e.Kafka.SecurityProtocol = "SASL_SSL"
+				} else {
+					e.Kafka.SecurityProtocol = "PLAINTEXT"
+				}
+			}
+			if e.Kafka.SASLMechanism == "" && strings.HasPrefix(e.Kafka.SecurityProtocol, "SASL") {
+				e.Kafka.SASLMechanism = "PLAIN"
+			}
+			c.LandingZones[i].Environments[st] = e
+		}
+	}
+}
