@@ -31,7 +31,8 @@ test-short:
 	$(GO) test -race -count=1 -short ./...
 
 ## bench: benchmarks: listing a unit's topics on a 10,000-topic cluster (traces off
-## and on), the metrics and tracing middleware, a session
+## and on), the metrics and tracing middleware, a page of the audit trail among a
+## million events, a session
 ## lookup and an audit write on each store, migrating an empty database
 bench: postgres
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./cmd/portal/

@@ -34,6 +34,7 @@ type Options struct {
 	Pools      portal.PoolService
 	Me         portal.CallerService
 	Audit      portal.AuditService
+	Admin      portal.AdminService
 	Verifier   TokenVerifier
 	Docs       *Docs
 	Logger     *slog.Logger
@@ -52,6 +53,7 @@ type API struct {
 	pools      portal.PoolService
 	me         portal.CallerService
 	audit      portal.AuditService
+	admin      portal.AdminService
 	verifier   TokenVerifier
 	docs       *Docs
 	log        *slog.Logger
@@ -61,7 +63,7 @@ type API struct {
 // New returns the API.
 func New(o Options) *API {
 	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
 		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
 }
 

@@ -24,6 +24,7 @@ import (
 // users are the callers of these tests: the token is the user name, and
 // the groups are the demo users' of dev mode.
 var users = map[string]portal.Identity{
+	"alice": {Subject: "alice", Username: "alice", Groups: []string{"sg-edh-shared-superadmins"}},
 	"bob":   {Subject: "bob", Username: "bob", Groups: []string{"sg-scada-admins"}},
 	"carol": {Subject: "carol", Username: "carol", Groups: []string{"sg-scada-developers", "sg-crm-viewers"}},
 	"dave":  {Subject: "dave", Username: "dave", Groups: []string{"sg-scada-viewers"}},
@@ -59,7 +60,7 @@ func newServer(t *testing.T, o func(*api.Options)) *server {
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem})
 	opts := api.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Admin: w.Admin, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
 		Logger: servicetest.Discard()}
 	if o != nil {
 		o(&opts)

@@ -7,43 +7,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/export"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type changeJSON struct {
-	Field  string `json:"field"`
-	Before string `json:"before,omitempty"`
-	After  string `json:"after,omitempty"`
-}
+// auditEventJSON is an audit event as the API (and the JSON export)
+// writes it.
+type auditEventJSON = export.Event
 
-type auditEventJSON struct {
-	ID        int64        `json:"id"`
-	Time      string       `json:"time"`
-	Actor     string       `json:"actor"`
-	ActorRole string       `json:"actor_role"`
-	Groups    []string     `json:"groups"`
-	Service   bool         `json:"service"`
-	SourceIP  string       `json:"source_ip"`
-	UserAgent string       `json:"user_agent"`
-	RequestID string       `json:"request_id"`
-	BU        string       `json:"business_unit"`
-	Stage     string       `json:"stage"`
-	Action    string       `json:"action"`
-	Resource  string       `json:"resource"`
-	Outcome   string       `json:"outcome"`
-	Detail    string       `json:"detail,omitempty"`
-	Changes   []changeJSON `json:"changes,omitempty"`
-}
-
-func auditEventOut(e portal.AuditEvent) auditEventJSON {
-	out := auditEventJSON{ID: e.ID, Time: e.Time.UTC().Format(time.RFC3339Nano), Actor: e.Actor, ActorRole: e.ActorRole,
-		Groups: append([]string{}, e.Groups...), Service: e.Service, SourceIP: e.SourceIP, UserAgent: e.UserAgent, RequestID: e.RequestID,
-		BU: e.BU, Stage: e.Stage, Action: e.Action, Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
-	for _, c := range e.Changes {
-		out.Changes = append(out.Changes, changeJSON(c))
-	}
-	return out
-}
+func auditEventOut(e portal.AuditEvent) auditEventJSON { return export.EventOf(e) }
 
 // auditQuery reads the filters of an audit list.
 func auditQuery(c echo.Context) (portal.AuditQuery, error) {

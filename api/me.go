@@ -17,6 +17,16 @@ type meJSON struct {
 	Groups        []string    `json:"groups"`
 	BusinessUnits []unitJSON  `json:"business_units"`
 	Stages        []stageJSON `json:"stages"`
+	// GroupsOverage: the token had no room for the caller's groups.
+	GroupsOverage bool `json:"groups_overage"`
+	// Access explains the roles: the groups that match nothing, and why
+	// other units do not appear.
+	Access meAccessJSON `json:"access"`
+}
+
+type meAccessJSON struct {
+	Unmatched   []string `json:"unmatched_groups"`
+	Explanation string   `json:"explanation"`
 }
 
 type unitJSON struct {
@@ -52,6 +62,11 @@ func (a *API) getMe(c echo.Context) error {
 	for _, s := range me.Stages {
 		out.Stages = append(out.Stages, stageJSON{Name: s.Name, ReadOnly: s.ReadOnly})
 	}
+	r, err := a.me.Access(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out.GroupsOverage, out.Access = r.Overage, meAccessJSON{Unmatched: r.Unmatched, Explanation: r.Explanation}
 	return c.JSON(http.StatusOK, out)
 }
 

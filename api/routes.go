@@ -62,6 +62,23 @@ func (a *API) Register(e *echo.Echo) {
 
 	route(http.MethodGet, "/:bu/:stage/audit", a.listAudit)
 
+	// The platform admin area: NotFound for everyone who may not use it.
+	route(http.MethodGet, "/admin", a.adminArea)
+	route(http.MethodGet, "/admin/business-units", a.listAdminUnits)
+	route(http.MethodPost, "/admin/business-units", a.onboardUnit)
+	route(http.MethodGet, "/admin/business-unit/:id", a.getAdminUnit)
+	route(http.MethodPut, "/admin/business-unit/:id", a.updateAdminUnit)
+	route(http.MethodDelete, "/admin/business-unit/:id", a.offboardUnit)
+	route(http.MethodGet, "/admin/read-only", a.listReadOnly)
+	route(http.MethodPut, "/admin/read-only/:landing_zone/:stage", a.setReadOnly)
+	route(http.MethodGet, "/admin/audit", a.adminAudit)
+	route(http.MethodGet, "/admin/audit/export", a.exportAudit)
+	route(http.MethodGet, "/admin/upstreams", a.adminUpstreams)
+	route(http.MethodGet, "/admin/config", a.adminConfig)
+	route(http.MethodGet, "/admin/sessions", a.adminSessions)
+	route(http.MethodDelete, "/admin/session/:id", a.endSession)
+	route(http.MethodPost, "/admin/access-preview", a.previewAccess)
+
 	if a.docs != nil {
 		a.docs.Register(e)
 	}

@@ -45,6 +45,7 @@ type Options struct {
 	Pools      portal.PoolService
 	Me         portal.CallerService
 	Audit      portal.AuditService
+	Admin      portal.AdminService
 	Sessions   Sessions
 	Resolver   Resolver
 	BaseURL    string
@@ -61,6 +62,7 @@ type Handlers struct {
 	pools      portal.PoolService
 	me         portal.CallerService
 	audit      portal.AuditService
+	admin      portal.AdminService
 	sessions   Sessions
 	resolver   Resolver
 	baseURL    string
@@ -71,7 +73,7 @@ type Handlers struct {
 // New returns the HTML front door.
 func New(o Options) *Handlers {
 	return &Handlers{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, sessions: o.Sessions, resolver: o.Resolver,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, sessions: o.Sessions, resolver: o.Resolver,
 		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 

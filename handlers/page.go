@@ -18,7 +18,8 @@ func (h *Handlers) page(c echo.Context, title, resource, bu, stage string) (view
 	}
 	p := views.Page{Title: title, Resource: resource, Version: version.Get().String()}
 	pr := l.Caller.Principal
-	p.User = views.User{Name: pr.Display(), Username: pr.Username, PlatformAdmin: pr.PlatformAdmin}
+	p.User = views.User{Name: pr.Display(), Username: pr.Username, PlatformAdmin: pr.PlatformAdmin, Admin: l.Caller.Admin,
+		GroupsOverage: pr.GroupsOverage}
 	if s := currentSession(c); s != nil {
 		p.CSRF = s.CSRF
 	}
@@ -51,7 +52,7 @@ func viewContext(o *portal.Outlook) *views.Context {
 	}
 	return &views.Context{
 		BU: o.BU, Stage: o.Stage, Zone: o.LandingZone, Dedicated: o.Dedicated, Role: o.Role.String(),
-		ReadOnly: o.ReadOnly, CanWrite: o.CanWrite, Bypass: o.Bypass, WriteBlockedByStage: o.WriteBlockedByStage,
+		ReadOnly: o.ReadOnly, ReadOnlyReason: o.ReadOnlyReason, CanWrite: o.CanWrite, Bypass: o.Bypass, WriteBlockedByStage: o.WriteBlockedByStage,
 		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix,
 	}
 }

@@ -27,6 +27,8 @@ var users = map[string]portal.Identity{
 	"carol": {Subject: "carol", Username: "carol", Groups: []string{"sg-scada-developers", "sg-crm-viewers"}},
 	"dave":  {Subject: "dave", Username: "dave", Groups: []string{"sg-scada-viewers"}},
 	"erin":  {Subject: "erin", Username: "erin"},
+	"alice": {Subject: "alice", Username: "alice", Groups: []string{"sg-edh-shared-superadmins"}},
+	"frank": {Subject: "frank", Username: "frank", Groups: []string{"platform-admins"}},
 }
 
 // sessions is the session manager of these tests: a cookie names the
@@ -65,7 +67,7 @@ func newSite(t *testing.T) *site {
 	t.Helper()
 	w := servicetest.New(t)
 	h := handlers.New(handlers.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Sessions: sessions{},
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Admin: w.Admin, Sessions: sessions{},
 		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), BaseURL: "http://portal.test", Logger: servicetest.Discard()})
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem, PageErrors: h.RenderError})

@@ -19,6 +19,26 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route := func(method, path string, handler echo.HandlerFunc) { e.Add(method, path, handler, h.requireSession) }
 	route(http.MethodGet, "/", h.home)
 	route(http.MethodGet, "/context", h.switchContext)
+	route(http.MethodGet, "/me/access", h.myAccess)
+
+	// The platform admin area: NotFound for everyone who may not use it.
+	route(http.MethodGet, "/admin", h.adminHome)
+	route(http.MethodGet, "/admin/business-units", h.listAdminUnits)
+	route(http.MethodPost, "/admin/business-units", h.onboardUnit)
+	route(http.MethodGet, "/admin/business-units/:id", h.showAdminUnit)
+	route(http.MethodPost, "/admin/business-units/:id", h.updateAdminUnit)
+	route(http.MethodGet, "/admin/business-units/:id/offboard", h.confirmOffboard)
+	route(http.MethodPost, "/admin/business-units/:id/offboard", h.offboardUnit)
+	route(http.MethodGet, "/admin/read-only", h.listReadOnly)
+	route(http.MethodPost, "/admin/read-only/:zone/:stage", h.setReadOnly)
+	route(http.MethodGet, "/admin/audit", h.adminAudit)
+	route(http.MethodGet, "/admin/audit/export", h.exportAudit)
+	route(http.MethodGet, "/admin/upstreams", h.adminUpstreams)
+	route(http.MethodGet, "/admin/config", h.adminConfig)
+	route(http.MethodGet, "/admin/sessions", h.adminSessions)
+	route(http.MethodPost, "/admin/sessions/:id/end", h.endSession)
+	route(http.MethodGet, "/admin/access", h.accessPreview)
+	route(http.MethodPost, "/admin/access", h.accessPreview)
 
 	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
 	route(http.MethodGet, "/:bu/:stage/topics/new", h.newTopic)

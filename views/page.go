@@ -34,6 +34,10 @@ type User struct {
 	Name          string
 	Username      string
 	PlatformAdmin bool
+	// Admin: the admin area is open to the user.
+	Admin bool
+	// GroupsOverage: the sign-in token had no room for the user's groups.
+	GroupsOverage bool
 }
 
 // Unit is a business unit offered by the context selector.
@@ -60,6 +64,8 @@ type Context struct {
 	Dedicated bool
 	Role      string
 	ReadOnly  bool
+	// ReadOnlyReason is the read-only switch's reason and end, if any.
+	ReadOnlyReason string
 	// CanWrite: create, change and delete are allowed.
 	CanWrite bool
 	// Bypass: allowed only because the role may write in a read-only stage.

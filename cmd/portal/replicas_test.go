@@ -109,6 +109,47 @@ func TestTwoReplicasOnOneDatabase(t *testing.T) {
 	}
 	t.Logf("topic visible on B after %v", time.Since(created))
 
+	// frank onboards billing through A: within a second carol's next
+	// request on B sees it, without a restart, and she creates a topic
+	// there; frank's read-only switch, set on A, refuses her on B.
+	frank := token("frank")
+	onboard := map[string]any{"id": "billing", "landing_zone": "edh-shared",
+		"groups": map[string]any{"developer": []string{"sg-scada-developers"}, "viewer": []string{"sg-crm-viewers"}}}
+	if r := apiCall(t, a.url, "POST", "/api/v1/admin/business-units", frank, onboard); r.status != http.StatusCreated {
+		t.Fatalf("onboard on A: %d %s", r.status, r.body)
+	}
+	onboarded := time.Now()
+	for {
+		r := apiCall(t, b.url, "GET", "/api/v1/me", carol, nil)
+		if strings.Contains(string(r.body), `"id":"billing"`) {
+			break
+		}
+		if time.Since(onboarded) > time.Second {
+			t.Fatalf("B does not know billing a second after A onboarded it: %s", r.body)
+		}
+	}
+	t.Logf("billing in force on B after %v", time.Since(onboarded))
+	if r := apiCall(t, b.url, "POST", "/api/v1/billing/dev/topic", carol, map[string]any{"name": "ledger-" + sfx}); r.status != http.StatusCreated {
+		t.Fatalf("carol's create in billing on B: %d %s", r.status, r.body)
+	}
+	if r := apiCall(t, a.url, "PUT", "/api/v1/admin/read-only/edh-shared/qas", frank, map[string]any{"read_only": true, "reason": "Release freeze " + sfx}); r.status != 200 {
+		t.Fatalf("switch on A: %d %s", r.status, r.body)
+	}
+	switched := time.Now()
+	for {
+		r := apiCall(t, b.url, "GET", "/api/v1/admin/read-only", frank, nil)
+		if strings.Contains(string(r.body), "Release freeze "+sfx) {
+			break
+		}
+		if time.Since(switched) > time.Second {
+			t.Fatalf("B does not know the switch a second after A set it: %s", r.body)
+		}
+	}
+	if r := apiCall(t, b.url, "POST", "/api/v1/scada/qas/topic", carol, map[string]any{"name": "frozen-" + sfx}); r.status != http.StatusForbidden ||
+		!strings.Contains(string(r.body), "Release freeze "+sfx) {
+		t.Fatalf("carol in frozen qas on B: %d %s", r.status, r.body)
+	}
+
 	// carol's refused write is audited too.
 	if r := apiCall(t, a.url, "POST", "/api/v1/scada/dev/service-account", carol, map[string]string{"name": "sneaky", "type": "producer"}); r.status != http.StatusForbidden {
 		t.Fatalf("carol's account: %d %s", r.status, r.body)

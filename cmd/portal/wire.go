@@ -39,9 +39,12 @@ import (
 
 // app is the assembled application.
 type app struct {
-	cfg      *config.Config
-	echo     *echo.Echo
+	cfg  *config.Config
+	echo *echo.Echo
+	// tenancy is the configuration's; live is the one in force, with
+	// the admin area's changes.
 	tenancy  *tenancy.Tenancy
+	live     *tenancy.Live
 	envs     *platform.Environments
 	store    store.Store
 	clusters map[string]*embedded.Cluster
@@ -59,8 +62,10 @@ type app struct {
 	sampler      *service.Sampler
 	cacheSync    *service.CacheSync
 	sweeper      *service.Sweeper
-	services     *services
-	closers      []func()
+	// tenancySync keeps the tenancy in force in step with the database.
+	tenancySync *service.TenancySync
+	services    *services
+	closers     []func()
 	// settled is set in dev mode once the demo data is in (and the serve
 	// configuration written); until then the process is not ready.
 	settled atomic.Bool
@@ -97,7 +102,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if err != nil {
 		return nil, err
 	}
-	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
+	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, live: tenancy.NewLive(ten), envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
 		registries: map[string]string{}, org: embedded.NewOrg(), upstreams: upstream.NewRegistry(upstream.Options{})}
 	defer func() {
 		if err != nil {
@@ -138,7 +143,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	provider := auth.NewProvider(issuerOf(cfg), cfg.UpstreamTimeout, p.upstreams.Get(upstream.IdentityProvider, issuerOf(cfg)), tel.Transport(nil))
 	p.provider = provider
 	p.closers = append(p.closers, provider.Close)
-	resolver := access.NewResolver(ten, cfg.PlatformAdminGroup)
+	resolver := access.NewResolver(p.live, cfg.PlatformAdminGroup)
 	verifier := auth.NewVerifier(auth.VerifierOptions{
 		Provider: provider, Audience: cfg.Identity.Audience, AcceptedIssuers: cfg.Identity.AcceptedIssuers,
 		GroupsClaim: cfg.Identity.GroupsClaim, Resolver: resolver,
@@ -153,7 +158,12 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	pageKey := sha256.Sum256([]byte("rms-portal page tokens\x00" + secrets[0]))
 	rl := cfg.RateLimits
 	bucket := func(b config.Bucket) service.Rate { return service.Rate{PerSecond: b.PerSecond, Burst: b.Burst} }
-	guard := service.NewGuard(service.GuardOptions{Tenancy: ten, Envs: p.envs, Audit: recorder, Notify: st, Logger: log,
+	p.tenancySync = service.NewTenancySync(cfg.TenancySpec(), p.live, st, st, log)
+	if err := p.tenancySync.Load(ctx); err != nil {
+		return nil, fmt.Errorf("loading the admin area's business units: %w", err)
+	}
+	guard := service.NewGuard(service.GuardOptions{Tenancy: p.live, Envs: p.envs, Audit: recorder, Notify: st, Logger: log,
+		PlatformAdminGroup: cfg.PlatformAdminGroup,
 		Limits: service.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
 			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})
 	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, st, log)
@@ -172,6 +182,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	pools := service.NewIdentityPools(guard, filters)
 	p.services = &services{accounts: accounts, pools: pools, resolver: resolver}
+	admin := service.NewAdmin(guard, service.AdminOptions{Store: st, Sync: p.tenancySync, Health: p.upstreams.Report,
+		Config: cfg.Effective, Resolver: resolver, GroupsClaim: cfg.Identity.GroupsClaim})
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
@@ -184,7 +196,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	pages := handlers.New(handlers.Options{
 		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me,
-		Audit: trail, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Audit: trail, Admin: admin, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
@@ -207,7 +219,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
 	api.New(api.Options{Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
-		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, 3*time.Second)
@@ -289,4 +301,5 @@ func (p *app) background(ctx context.Context, log *slog.Logger) {
 		}
 	}()
 	go p.sweeper.Run(ctx, 5*time.Minute)
+	go p.tenancySync.Run(ctx)
 }

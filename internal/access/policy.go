@@ -4,6 +4,8 @@
 package access
 
 import (
+	"strings"
+
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -98,9 +100,25 @@ func Check(p *portal.Principal, scope tenancy.Scope, action Action, what string)
 		return portal.New(portal.InsufficientRole, "your role in %s is %s; to %s you need the %s role or higher",
 			scope.Unit.ID, role, what, action.minimum())
 	default:
-		return portal.New(portal.ReadOnlyEnvironment, "stage %s is read-only: %ss may not %s there; ask an Admin of %s",
-			scope.Stage.Name, role, what, scope.Unit.ID)
+		return portal.New(portal.ReadOnlyEnvironment, "stage %s is read-only%s: %ss may not %s there; ask an Admin of %s",
+			scope.Stage.Name, ReadOnlyReason(scope.Stage), role, what, scope.Unit.ID)
 	}
+}
+
+// ReadOnlyReason says why a stage is read-only and until when, when a
+// switch says so: " (reason: change freeze, until 2026-12-01 18:00 UTC)".
+func ReadOnlyReason(st tenancy.Stage) string {
+	var parts []string
+	if st.Reason != "" {
+		parts = append(parts, "reason: "+st.Reason)
+	}
+	if !st.Until.IsZero() {
+		parts = append(parts, "until "+st.Until.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // UnitNotFound is the error for a business unit that does not exist or in

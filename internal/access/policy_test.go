@@ -105,7 +105,7 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewResolver(ten, "platform-admins")
+	r := NewResolver(tenancy.NewLive(ten), "platform-admins")
 	cases := []struct {
 		groups []string
 		want   string // roles in crm, platform, sales, scada

@@ -11,13 +11,14 @@ import (
 // Resolver turns identities into principals by mapping their groups to
 // roles, following the deployment's tenancy.
 type Resolver struct {
-	tenancy       *tenancy.Tenancy
+	tenancy       *tenancy.Live
 	platformAdmin string
 }
 
-// NewResolver returns a resolver for a tenancy. Members of platformAdmin
+// NewResolver returns a resolver for the tenancy in force (resolved per
+// call, so that onboarded units count at once). Members of platformAdmin
 // are Super Admin everywhere.
-func NewResolver(t *tenancy.Tenancy, platformAdmin string) *Resolver {
+func NewResolver(t *tenancy.Live, platformAdmin string) *Resolver {
 	return &Resolver{tenancy: t, platformAdmin: platformAdmin}
 }
 
@@ -37,7 +38,7 @@ func (r *Resolver) Resolve(id portal.Identity) *portal.Principal {
 	}
 	admin := r.platformAdmin != "" && len(matching([]string{r.platformAdmin})) > 0
 	grants := map[string]portal.Grant{}
-	for _, u := range r.tenancy.Units() {
+	for _, u := range r.tenancy.Current().Units() {
 		var g portal.Grant
 		if admin {
 			g = portal.Grant{Role: portal.SuperAdmin, Groups: []string{r.platformAdmin}}

@@ -138,14 +138,14 @@ func (v *Verifier) identity(tok *oidc.IDToken) (portal.Identity, error) {
 	if err := tok.Claims(&all); err != nil {
 		return portal.Identity{}, portal.Wrap(err, portal.Unauthenticated, "the token's claims are unreadable")
 	}
-	groups, err := stringList(all[v.groupsClaim])
+	groups, overage, err := access.GroupsFromClaims(all, v.groupsClaim)
 	if err != nil {
 		return portal.Identity{}, portal.New(portal.Unauthenticated, "the token's %q claim must be a list of strings", v.groupsClaim)
 	}
 	client := firstOf(c.ClientID, c.AZP, c.AppID)
 	username := firstOf(c.Username, c.UPN)
 	id := portal.Identity{
-		Subject: c.Subject, Name: c.Name, Username: username, Groups: groups,
+		Subject: c.Subject, Name: c.Name, Username: username, Groups: groups, GroupsOverage: overage,
 		// Entra marks app-only tokens with idtyp=app; other providers give a
 		// client acting for itself the client id as its subject.
 		Service: c.IDType == "app" || (client != "" && client == c.Subject),
@@ -167,26 +167,6 @@ func unauthenticated(err error, audience string) error {
 		return portal.Wrap(err, portal.Unauthenticated, "the token's signature does not verify")
 	}
 	return portal.Wrap(err, portal.Unauthenticated, "the token is not valid: it could not be parsed or verified")
-}
-
-func stringList(v any) ([]string, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		return []string{x}, nil
-	case []any:
-		out := make([]string, 0, len(x))
-		for _, e := range x {
-			s, ok := e.(string)
-			if !ok {
-				return nil, errors.New("not a string")
-			}
-			out = append(out, s)
-		}
-		return out, nil
-	}
-	return nil, errors.New("not a list")
 }
 
 func firstOf(vals ...string) string {

@@ -19,6 +19,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 func verifier(t testing.TB, issuer, audience string, accepted ...string) *auth.Verifier {
@@ -38,7 +39,7 @@ func verifierWithClock(t testing.TB, issuer, audience string, clock func() time.
 	}
 	return auth.NewVerifier(auth.VerifierOptions{
 		Provider: auth.NewProvider(issuer, 5*time.Second, nil, nil), Audience: audience, AcceptedIssuers: accepted,
-		GroupsClaim: "groups", Resolver: access.NewResolver(ten, "platform-admins"), Clock: clock,
+		GroupsClaim: "groups", Resolver: access.NewResolver(tenancy.NewLive(ten), "platform-admins"), Clock: clock,
 	})
 }
 

@@ -146,14 +146,22 @@ func (c *Config) validateDatabase(p *problems) {
 	}
 }
 
-// redactURL drops a URL's password, for messages.
+// redactURL drops a URL's password (in its user part or a password query
+// parameter), for messages and the effective configuration.
 func redactURL(s string) string {
 	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
+	if err != nil {
 		if i := strings.Index(s, "@"); i >= 0 {
 			return "…" + s[i:]
 		}
 		return s
+	}
+	q := u.Query()
+	for k := range q {
+		if strings.Contains(strings.ToLower(k), "password") {
+			q.Set(k, "xxxxx")
+			u.RawQuery = q.Encode()
+		}
 	}
 	return u.Redacted()
 }
@@ -266,7 +274,10 @@ func (c *Config) validateKafka(p *problems, key string, k Kafka) {
 }
 
 // Tenancy builds the tenancy described by the configuration.
-func (c *Config) Tenancy() (*tenancy.Tenancy, error) {
+func (c *Config) Tenancy() (*tenancy.Tenancy, error) { return tenancy.New(c.TenancySpec()) }
+
+// TenancySpec describes the configuration's tenancy, before validation.
+func (c *Config) TenancySpec() tenancy.Spec {
 	spec := tenancy.Spec{}
 	for _, s := range c.Stages {
 		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
@@ -280,5 +291,5 @@ func (c *Config) Tenancy() (*tenancy.Tenancy, error) {
 		}
 		spec.LandingZones = append(spec.LandingZones, zs)
 	}
-	return tenancy.New(spec)
+	return spec
 }

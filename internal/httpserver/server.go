@@ -48,6 +48,9 @@ type Options struct {
 	Observe echo.MiddlewareFunc
 }
 
+// headKey marks a HEAD request served as GET.
+const headKey = "rms.head"
+
 // New returns an echo instance with the shared middleware installed.
 func New(o Options) *echo.Echo {
 	e := echo.New()
@@ -69,11 +72,24 @@ func New(o Options) *echo.Echo {
 		}
 	}
 	// HEAD is GET without a body (net/http drops the body of a HEAD
-	// response), so every page and API read answers it.
+	// response), so every page and API read answers it. Routing reads the
+	// original request's method, so it becomes GET here; once routed, the
+	// handlers get a GET copy and the original turns back into HEAD, which
+	// net/http (which holds it) reads when it writes the response.
 	e.Pre(func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			if c.Request().Method == http.MethodHead {
-				c.Request().Method = http.MethodGet
+			if r := c.Request(); r.Method == http.MethodHead {
+				r.Method = http.MethodGet
+				c.Set(headKey, r)
+			}
+			return next(c)
+		}
+	})
+	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if orig, ok := c.Get(headKey).(*http.Request); ok {
+				c.SetRequest(orig.Clone(orig.Context()))
+				orig.Method = http.MethodHead
 			}
 			return next(c)
 		}

@@ -24,10 +24,12 @@ type AuditEvent struct {
 	SourceIP  string
 	UserAgent string
 	RequestID string
-	BU        string
-	Stage     string
-	Action    string
-	Resource  string
+	// LandingZone is the unit's (or the switched stage's) landing zone.
+	LandingZone string
+	BU          string
+	Stage       string
+	Action      string
+	Resource    string
 	// Outcome is "ok", "unknown" (a write whose effect could not be
 	// checked) or the error kind that stopped it.
 	Outcome string
@@ -37,12 +39,17 @@ type AuditEvent struct {
 
 // AuditQuery selects events; empty fields match everything.
 type AuditQuery struct {
-	Actor    string
-	Action   string
-	Resource string
-	Outcome  string
-	Since    time.Time
-	Until    time.Time
+	// LandingZone, BU and Stage narrow the admin area's cross-unit trail;
+	// a unit's own trail is always its unit and stage.
+	LandingZone string
+	BU          string
+	Stage       string
+	Actor       string
+	Action      string
+	Resource    string
+	Outcome     string
+	Since       time.Time
+	Until       time.Time
 	// PageSize is 100 by default, 1000 at most; PageToken continues.
 	PageSize  int
 	PageToken string

@@ -26,6 +26,9 @@ type Caller struct {
 	// Units are the business units where the caller has a role, sorted by id.
 	Units  []UnitRole
 	Stages []Stage
+	// Admin: the caller may open the admin area (platform admins, and a
+	// landing zone's Super Admins for its trail and health).
+	Admin bool
 }
 
 // Outlook is what the caller may do in one context (business unit and
@@ -37,7 +40,10 @@ type Outlook struct {
 	LandingZone string
 	Dedicated   bool
 	ReadOnly    bool
-	Role        Role
+	// ReadOnlyReason says why and until when, when a read-only switch of
+	// the landing zone made the stage read-only ("" otherwise).
+	ReadOnlyReason string
+	Role           Role
 	// Prefix is the unit's naming prefix in the stage.
 	Prefix string
 	// CanWrite: topics, connectors and schemas may be changed; Bypass:
@@ -71,4 +77,8 @@ type CallerService interface {
 	// Layout describes the caller and, when bu is given, its standing in
 	// bu/stage. Errors: NotFound (no such unit or stage, or no role there).
 	Layout(ctx context.Context, bu, stage string) (Layout, error)
+	// Access explains the caller's access: per unit the role and the
+	// groups that gave it, the groups that match nothing, and a groups
+	// overage.
+	Access(ctx context.Context) (AccessReport, error)
 }

@@ -3,6 +3,8 @@ package service
 import (
 	"context"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -48,11 +50,13 @@ func auditFilter(p *pager, list string, q portal.AuditQuery) (store.AuditFilter,
 	}
 	if q.PageToken != "" {
 		pos, ok := p.decode(list, q.PageToken)
-		id, err := strconv.ParseInt(pos, 10, 64)
-		if !ok || err != nil || id <= 0 {
+		at, id, found := strings.Cut(pos, ":")
+		micros, err1 := strconv.ParseInt(at, 10, 64)
+		n, err2 := strconv.ParseInt(id, 10, 64)
+		if !ok || !found || err1 != nil || err2 != nil || n <= 0 {
 			v.Add(badToken())
 		}
-		f.Before = id
+		f.After = &store.AuditCursor{At: time.UnixMicro(micros), ID: n}
 	}
 	return f, v.Err()
 }
@@ -67,7 +71,8 @@ func (a *AuditTrail) page(ctx context.Context, f store.AuditFilter, list string)
 	out := portal.Page[portal.AuditEvent]{Items: make([]portal.AuditEvent, 0, min(limit, len(events)))}
 	for i, e := range events {
 		if i == limit {
-			out.NextPageToken = a.guard.pages.encode(list, strconv.FormatInt(events[i-1].ID, 10))
+			last := events[i-1]
+			out.NextPageToken = a.guard.pages.encode(list, strconv.FormatInt(last.Time.UnixMicro(), 10)+":"+strconv.FormatInt(last.ID, 10))
 			break
 		}
 		out.Items = append(out.Items, auditOut(e))

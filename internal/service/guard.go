@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/audit"
@@ -20,13 +21,15 @@ import (
 // Guard resolves a request's scope and applies the access policy. It fails
 // closed: without a principal in the context nothing is allowed.
 type Guard struct {
-	tenancy *tenancy.Tenancy
-	envs    *platform.Environments
-	audit   Recorder
-	notify  store.Notifier
-	log     *slog.Logger
-	limits  *limiter
-	pages   *pager
+	tenancy    *tenancy.Live
+	now        func() time.Time
+	adminGroup string
+	envs       *platform.Environments
+	audit      Recorder
+	notify     store.Notifier
+	log        *slog.Logger
+	limits     *limiter
+	pages      *pager
 }
 
 // Recorder keeps the audit trail (audit.Recorder).
@@ -36,7 +39,8 @@ type Recorder interface {
 
 // GuardOptions are the guard's dependencies.
 type GuardOptions struct {
-	Tenancy *tenancy.Tenancy
+	// Tenancy is the tenancy in force, which the admin area changes.
+	Tenancy *tenancy.Live
 	Envs    *platform.Environments
 	Audit   Recorder
 	// Notify announces writes, so that every replica forgets what it
@@ -48,11 +52,21 @@ type GuardOptions struct {
 	// PageKey signs page tokens; replicas need the same (a random one when
 	// empty).
 	PageKey []byte
+	// Now is the clock (read-only switches end by themselves); time.Now
+	// when nil.
+	Now func() time.Time
+	// PlatformAdminGroup is the group of platform admins, to explain
+	// access.
+	PlatformAdminGroup string
 }
 
 // NewGuard returns the guard shared by every service.
 func NewGuard(o GuardOptions) *Guard {
-	return &Guard{tenancy: o.Tenancy, envs: o.Envs, audit: o.Audit, notify: o.Notify, log: o.Logger, limits: newLimiter(o.Limits), pages: newPager(o.PageKey)}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Guard{tenancy: o.Tenancy, now: o.Now, adminGroup: o.PlatformAdminGroup, envs: o.Envs, audit: o.Audit, notify: o.Notify, log: o.Logger,
+		limits: newLimiter(o.Limits), pages: newPager(o.PageKey)}
 }
 
 // changed tells every replica (this one too) that what of env changed.
@@ -64,8 +78,8 @@ func (g *Guard) changed(ctx context.Context, env *platform.Environment, what str
 	}
 }
 
-// Tenancy returns the deployment's tenancy.
-func (g *Guard) Tenancy() *tenancy.Tenancy { return g.tenancy }
+// Tenancy returns the tenancy in force.
+func (g *Guard) Tenancy() *tenancy.Tenancy { return g.tenancy.Current() }
 
 // Call is an authorized operation in progress: who, where, and the
 // environment that serves the scope.
@@ -114,13 +128,14 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 // scope resolves bu/stage for p: a unit where p has no role is as unknown
 // as one that does not exist.
 func (g *Guard) scope(p *portal.Principal, bu, stage string) (tenancy.Scope, error) {
-	unit, ok := g.tenancy.Unit(bu)
+	t := g.tenancy.Current()
+	unit, ok := t.Unit(bu)
 	if !ok || p.Role(bu) == portal.NoRole {
 		return tenancy.Scope{}, access.UnitNotFound(bu)
 	}
-	st, ok := g.tenancy.Stage(stage)
+	st, ok := t.StageIn(unit.LandingZone, stage, g.now())
 	if !ok {
-		return tenancy.Scope{}, stageNotFound(g.tenancy, stage)
+		return tenancy.Scope{}, stageNotFound(t, stage)
 	}
 	return tenancy.Scope{Unit: unit, Stage: st}, nil
 }
@@ -137,8 +152,12 @@ func (g *Guard) EnterWrite(ctx context.Context, bu, stage string, action access.
 	// would fill the trail.
 	if err != nil && !portal.Is(err, portal.RateLimited) {
 		if p := portal.PrincipalFrom(ctx); p != nil {
+			zone := ""
+			if u, ok := g.tenancy.Current().Unit(bu); ok {
+				zone = u.LandingZone.ID
+			}
 			g.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
-				Service: p.Service, BU: bu, Stage: stage, Action: event, Resource: resource, Outcome: outcome(err), Detail: firstMessage(err)})
+				Service: p.Service, LandingZone: zone, BU: bu, Stage: stage, Action: event, Resource: resource, Outcome: outcome(err), Detail: firstMessage(err)})
 		}
 	}
 	return call, err
@@ -147,7 +166,7 @@ func (g *Guard) EnterWrite(ctx context.Context, bu, stage string, action access.
 // record audits a write that was allowed, with what it changed.
 func (g *Guard) record(ctx context.Context, c *Call, event, resource string, err error, changes ...store.Change) {
 	e := store.AuditEvent{Actor: c.Principal.Actor(), ActorRole: c.Role.String(), Groups: c.Principal.Grant(c.Scope.Unit.ID).Groups,
-		Service: c.Principal.Service, BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name, Action: event, Resource: resource,
+		Service: c.Principal.Service, LandingZone: c.Scope.Zone().ID, BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name, Action: event, Resource: resource,
 		Outcome: outcome(err), Changes: changes}
 	if err != nil {
 		e.Detail = firstMessage(err)
@@ -197,7 +216,7 @@ func (g *Guard) owner(call *Call, name, suffix string) ownership {
 	}
 	scopes := []tenancy.Scope{call.Scope}
 	for _, id := range call.Scope.Zone().BusinessUnits {
-		if u, _ := g.tenancy.Unit(id); u != call.Scope.Unit {
+		if u, _ := g.tenancy.Current().Unit(id); u != call.Scope.Unit {
 			scopes = append(scopes, tenancy.Scope{Unit: u, Stage: call.Scope.Stage})
 		}
 	}

@@ -26,10 +26,12 @@ func (m *Me) Me(ctx context.Context) (portal.Caller, error) {
 		return portal.Caller{}, portal.New(portal.Unauthenticated, "sign-in required")
 	}
 	c := portal.Caller{Principal: p, Units: []portal.UnitRole{}}
-	for _, s := range m.guard.tenancy.Stages() {
+	t := m.guard.tenancy.Current()
+	c.Admin = access.CheckAdmin(p, t, access.ReadZoneAudit, "") == nil
+	for _, s := range t.Stages() {
 		c.Stages = append(c.Stages, portal.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
 	}
-	for _, u := range m.guard.tenancy.Units() {
+	for _, u := range t.Units() {
 		if g := p.Grant(u.ID); g.Role > portal.NoRole {
 			c.Units = append(c.Units, portal.UnitRole{ID: u.ID, LandingZone: u.LandingZone.ID,
 				Dedicated: u.LandingZone.Dedicated, Main: u.IsMain(), Role: g.Role, Groups: g.Groups})
@@ -69,10 +71,16 @@ func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
 	manage := access.Decide(role, access.ManageIdentity, scope.Stage)
 	return &portal.Outlook{
 		BU: scope.Unit.ID, Stage: scope.Stage.Name, LandingZone: scope.Zone().ID, Dedicated: scope.Zone().Dedicated,
-		ReadOnly: scope.Stage.ReadOnly, Role: role, Prefix: scope.Prefix(),
+		ReadOnly: scope.Stage.ReadOnly, ReadOnlyReason: readOnlyReason(scope.Stage), Role: role, Prefix: scope.Prefix(),
 		CanWrite: write.Allowed, Bypass: write.Bypass, WriteBlockedByStage: write.Denial == portal.ReadOnlyEnvironment,
 		CanManage: manage.Allowed, WholeCluster: wholeCluster(scope.Unit, role),
 	}
+}
+
+// readOnlyReason is the switch's reason and end, for the banner.
+func readOnlyReason(st tenancy.Stage) string {
+	r := access.ReadOnlyReason(st)
+	return strings.TrimSuffix(strings.TrimPrefix(r, " ("), ")")
 }
 
 // stageNotFound is the error for a stage that is not configured.

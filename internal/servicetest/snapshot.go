@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -53,6 +54,29 @@ func (w *World) Snapshot(t testing.TB) string {
 	}
 	sort.Strings(names)
 	fmt.Fprintf(&b, "accounts %v\n", names)
+	// What the admin area changes: units, switches, sessions.
+	units, err := w.Store.UnitRecords(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range units {
+		fmt.Fprintf(&b, "unit %s %s %v %v %v\n", u.ID, u.LandingZone, u.Admin, u.Developer, u.Viewer)
+	}
+	switches, err := w.Store.SwitchRecords(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range switches {
+		fmt.Fprintf(&b, "switch %s/%s %v %q\n", s.LandingZone, s.Stage, s.ReadOnly, s.Reason)
+	}
+	sessions, err := w.Store.SessionsOf(ctx, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sessions {
+		fmt.Fprintf(&b, "session %s %s\n", s.ID, s.Username)
+	}
+	fmt.Fprintf(&b, "tenancy units %d\n", len(w.Tenancy.Current().Units()))
 	return b.String()
 }
 

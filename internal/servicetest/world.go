@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -24,11 +25,13 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // World is the dev tenancy with its services over test upstreams.
 type World struct {
-	Tenancy    *tenancy.Tenancy
+	// Tenancy is the tenancy in force (the admin area changes it).
+	Tenancy    *tenancy.Live
 	Envs       *platform.Environments
 	Clusters   map[string]*Cluster
 	Connect    map[string]*embedded.Connect
@@ -43,6 +46,9 @@ type World struct {
 	Pools      *service.IdentityPools
 	Me         *service.Me
 	Trail      *service.AuditTrail
+	Admin      *service.Admin
+	// Sync keeps Tenancy in step with the store's units and switches.
+	Sync *service.TenancySync
 }
 
 // Discard is a logger that writes nothing.
@@ -59,7 +65,7 @@ func New(t testing.TB, seed ...string) *World {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &World{Tenancy: ten, Envs: platform.NewEnvironments(), Clusters: map[string]*Cluster{},
+	w := &World{Tenancy: tenancy.NewLive(ten), Envs: platform.NewEnvironments(), Clusters: map[string]*Cluster{},
 		Connect: map[string]*embedded.Connect{}, Org: embedded.NewOrg()}
 	reg, err := embedded.StartRegistry("", "")
 	if err != nil {
@@ -91,7 +97,8 @@ func New(t testing.TB, seed ...string) *World {
 	t.Cleanup(func() { st.Close() })
 	w.Store = st
 	w.Audit = audit.New(st, Discard())
-	w.Guard = service.NewGuard(service.GuardOptions{Tenancy: ten, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard()})
+	w.Guard = service.NewGuard(service.GuardOptions{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
+		PlatformAdminGroup: "platform-admins"})
 	w.Topics = service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, st, Discard()))
 	w.Connectors = service.NewConnectors(w.Guard)
 	w.Schemas = service.NewSchemas(w.Guard)
@@ -103,6 +110,10 @@ func New(t testing.TB, seed ...string) *World {
 	w.Pools = service.NewIdentityPools(w.Guard, filters)
 	w.Me = service.NewMe(w.Guard)
 	w.Trail = service.NewAuditTrail(w.Guard, st)
+	w.Sync = service.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
+	w.Admin = service.NewAdmin(w.Guard, service.AdminOptions{Store: st, Sync: w.Sync,
+		Health: func() []upstream.Health { return nil }, Config: cfg.Effective,
+		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), GroupsClaim: "groups"})
 	return w
 }
 

@@ -16,8 +16,12 @@ import (
 	"time"
 )
 
-// ErrNotFound is returned when a record does not exist.
-var ErrNotFound = errors.New("not found")
+// ErrNotFound is returned when a record does not exist; ErrExists when a
+// record to create exists already.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrExists   = errors.New("exists already")
+)
 
 // Store is the durable state of the portal.
 type Store interface {
@@ -25,6 +29,7 @@ type Store interface {
 	Jobs
 	Audit
 	Samples
+	Tenants
 	Notifier
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
@@ -125,10 +130,13 @@ type AuditEvent struct {
 	SourceIP  string
 	UserAgent string
 	RequestID string
-	BU        string
-	Stage     string
-	Action    string
-	Resource  string
+	// LandingZone is the zone of the unit (or of the switch), so that a
+	// zone's Super Admins can read its trail.
+	LandingZone string
+	BU          string
+	Stage       string
+	Action      string
+	Resource    string
 	// Outcome is "ok", "unknown" (a write whose effect could not be
 	// checked) or the error kind that stopped it.
 	Outcome string
@@ -137,8 +145,12 @@ type AuditEvent struct {
 }
 
 // AuditFilter selects events; empty fields match everything. Events come
-// newest first, paged by key: Before is the id to continue below.
+// newest first (by time, then id), paged by key: After continues below the
+// event it names.
 type AuditFilter struct {
+	LandingZone string
+	// Zones, when given, keeps events of these landing zones only.
+	Zones    []string
 	BU       string
 	Stage    string
 	Actor    string
@@ -147,8 +159,14 @@ type AuditFilter struct {
 	Outcome  string
 	Since    time.Time
 	Until    time.Time
-	Before   int64
+	After    *AuditCursor
 	Limit    int
+}
+
+// AuditCursor is the position of one event in the trail's order.
+type AuditCursor struct {
+	At time.Time
+	ID int64
 }
 
 // Audit keeps the audit trail.
@@ -157,6 +175,46 @@ type Audit interface {
 	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEvent, error)
 	// DeleteAuditBefore removes events older than t (retention).
 	DeleteAuditBefore(ctx context.Context, t time.Time) (int, error)
+}
+
+// UnitRecord is a business unit onboarded through the admin area.
+type UnitRecord struct {
+	ID          string
+	LandingZone string
+	Admin       []string
+	Developer   []string
+	Viewer      []string
+	CreatedBy   string
+	Created     time.Time
+	UpdatedBy   string
+	Updated     time.Time
+}
+
+// SwitchRecord is a read-only switch on one landing zone's stage.
+type SwitchRecord struct {
+	LandingZone string
+	Stage       string
+	ReadOnly    bool
+	Reason      string
+	// Until ends the switch by itself; zero never does.
+	Until time.Time
+	SetBy string
+	SetAt time.Time
+}
+
+// Tenants keeps what the admin area changes in the tenancy: onboarded
+// business units and read-only switches.
+type Tenants interface {
+	UnitRecords(ctx context.Context) ([]UnitRecord, error)
+	// CreateUnitRecord stores a new unit, or returns ErrExists.
+	CreateUnitRecord(ctx context.Context, r UnitRecord) error
+	// UpdateUnitRecord replaces a unit's groups, or returns ErrNotFound.
+	UpdateUnitRecord(ctx context.Context, r UnitRecord) error
+	// DeleteUnitRecord removes a unit, or returns ErrNotFound.
+	DeleteUnitRecord(ctx context.Context, id string) error
+	SwitchRecords(ctx context.Context) ([]SwitchRecord, error)
+	// PutSwitchRecord sets (creates or replaces) a switch.
+	PutSwitchRecord(ctx context.Context, r SwitchRecord) error
 }
 
 // Sample is one observation of a series.
@@ -191,6 +249,9 @@ const (
 	ChannelCache = "rms_cache"
 	// ChannelJobs carries "<job id>" whenever a job changes.
 	ChannelJobs = "rms_jobs"
+	// ChannelTenancy carries "units" or "switches" when the admin area
+	// changes the tenancy.
+	ChannelTenancy = "rms_tenancy"
 	// Reconnected is delivered on every channel after the subscription
 	// was re-established: messages may have been missed.
 	Reconnected = "\x00reconnected"

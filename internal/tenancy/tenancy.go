@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Stage is a deployment stage such as dev, qas or run.
@@ -14,7 +15,25 @@ type Stage struct {
 	Name string
 	// ReadOnly stages refuse writes from Developers; Admins bypass it.
 	ReadOnly bool
+	// Reason and Until come from a read-only switch of the landing zone
+	// (a change freeze): why, and when it ends by itself (zero: never).
+	Reason string
+	Until  time.Time
 }
+
+// Switch turns one landing zone's stage read-only or writable, overriding
+// the stage's configured default until it ends.
+type Switch struct {
+	ReadOnly bool
+	Reason   string
+	// Until ends the switch by itself; zero never does.
+	Until time.Time
+	SetBy string
+	SetAt time.Time
+}
+
+// Active reports whether the switch applies at now.
+func (s Switch) Active(now time.Time) bool { return s.Until.IsZero() || now.Before(s.Until) }
 
 // LandingZone is a set of clusters (one per stage) shared by several
 // business units, or the dedicated clusters of a single business unit.
@@ -29,7 +48,21 @@ type LandingZone struct {
 	SuperAdminGroups []string
 	// BusinessUnits lists the ids of the zone's business units, sorted.
 	BusinessUnits []string
+
+	switches map[string]Switch
 }
+
+// Switch returns the read-only switch set on a stage of the zone.
+func (z *LandingZone) Switch(stage string) (Switch, bool) {
+	s, ok := z.switches[stage]
+	return s, ok
+}
+
+// Sources of business units.
+const (
+	FromConfiguration = "configuration"
+	FromPortal        = "portal"
+)
 
 // BusinessUnit is a tenant.
 type BusinessUnit struct {
@@ -38,6 +71,9 @@ type BusinessUnit struct {
 	AdminGroups     []string
 	DeveloperGroups []string
 	ViewerGroups    []string
+	// Source is FromConfiguration (the file) or FromPortal (onboarded in
+	// the admin area, kept in the database).
+	Source string
 }
 
 // IsMain reports whether the unit is the main unit of a shared landing zone.
@@ -48,6 +84,7 @@ func (b *BusinessUnit) IsMain() bool {
 // Tenancy is the validated, immutable set of landing zones, business units
 // and stages of one deployment.
 type Tenancy struct {
+	spec   Spec
 	stages []Stage
 	zones  []*LandingZone
 	units  map[string]*BusinessUnit
@@ -58,6 +95,8 @@ type Tenancy struct {
 type Spec struct {
 	Stages       []Stage
 	LandingZones []ZoneSpec
+	// Switches are read-only switches by landing zone and stage.
+	Switches map[string]map[string]Switch
 }
 
 // ZoneSpec describes one landing zone before validation.
@@ -75,12 +114,14 @@ type UnitSpec struct {
 	AdminGroups     []string
 	DeveloperGroups []string
 	ViewerGroups    []string
+	// Source is FromConfiguration when empty.
+	Source string
 }
 
 // New validates spec and builds the tenancy. Errors name the offending
 // landing zone, unit or stage.
 func New(spec Spec) (*Tenancy, error) {
-	t := &Tenancy{units: map[string]*BusinessUnit{}}
+	t := &Tenancy{spec: spec.clone(), units: map[string]*BusinessUnit{}}
 	if len(spec.Stages) == 0 {
 		return nil, fmt.Errorf("stages: at least one stage is required")
 	}
@@ -105,7 +146,14 @@ func New(spec Spec) (*Tenancy, error) {
 			return nil, fmt.Errorf("landing zone %q is defined twice", zs.ID)
 		}
 		seenZones[zs.ID] = true
-		z := &LandingZone{ID: zs.ID, Dedicated: zs.Dedicated, MainBU: zs.MainBU, SuperAdminGroups: zs.SuperAdminGroups}
+		z := &LandingZone{ID: zs.ID, Dedicated: zs.Dedicated, MainBU: zs.MainBU, SuperAdminGroups: zs.SuperAdminGroups,
+			switches: map[string]Switch{}}
+		for stage, sw := range spec.Switches[zs.ID] {
+			if _, ok := t.Stage(stage); !ok {
+				return nil, fmt.Errorf("landing zone %q: a read-only switch names stage %q, which does not exist", zs.ID, stage)
+			}
+			z.switches[stage] = sw
+		}
 		if err := t.addUnits(z, zs); err != nil {
 			return nil, err
 		}
@@ -134,8 +182,12 @@ func (t *Tenancy) addUnits(z *LandingZone, zs ZoneSpec) error {
 		if _, dup := t.units[us.ID]; dup {
 			return fmt.Errorf("business unit %q is defined twice", us.ID)
 		}
+		source := us.Source
+		if source == "" {
+			source = FromConfiguration
+		}
 		t.units[us.ID] = &BusinessUnit{
-			ID: us.ID, LandingZone: z,
+			ID: us.ID, LandingZone: z, Source: source,
 			AdminGroups: us.AdminGroups, DeveloperGroups: us.DeveloperGroups, ViewerGroups: us.ViewerGroups,
 		}
 		t.order = append(t.order, us.ID)
@@ -183,6 +235,53 @@ func checkID(id string) error {
 		return fmt.Errorf("id must be lower-case letters, digits and inner dashes")
 	}
 	return nil
+}
+
+// StageIn returns a stage as it applies in a landing zone at now: the
+// zone's active read-only switch, if any, overrides the configured default.
+func (t *Tenancy) StageIn(z *LandingZone, name string, now time.Time) (Stage, bool) {
+	st, ok := t.Stage(name)
+	if !ok || z == nil {
+		return st, ok
+	}
+	if sw, has := z.switches[name]; has && sw.Active(now) {
+		st.ReadOnly, st.Reason, st.Until = sw.ReadOnly, sw.Reason, sw.Until
+	}
+	return st, true
+}
+
+// Spec returns the spec the tenancy was built from, to build the next one.
+func (t *Tenancy) Spec() Spec { return t.spec.clone() }
+
+func (s Spec) clone() Spec {
+	c := Spec{Stages: slices.Clone(s.Stages), Switches: map[string]map[string]Switch{}}
+	for _, z := range s.LandingZones {
+		z.SuperAdminGroups = slices.Clone(z.SuperAdminGroups)
+		units := make([]UnitSpec, len(z.Units))
+		for i, u := range z.Units {
+			u.AdminGroups, u.DeveloperGroups, u.ViewerGroups = slices.Clone(u.AdminGroups), slices.Clone(u.DeveloperGroups), slices.Clone(u.ViewerGroups)
+			units[i] = u
+		}
+		z.Units = units
+		c.LandingZones = append(c.LandingZones, z)
+	}
+	for zone, m := range s.Switches {
+		c.Switches[zone] = map[string]Switch{}
+		for st, sw := range m {
+			c.Switches[zone][st] = sw
+		}
+	}
+	return c
+}
+
+// LandingZone returns the landing zone with the given id.
+func (t *Tenancy) LandingZone(id string) (*LandingZone, bool) {
+	for _, z := range t.zones {
+		if z.ID == id {
+			return z, true
+		}
+	}
+	return nil, false
 }
 
 // Stages returns the stages in configuration order.

@@ -34,3 +34,22 @@ func BenchmarkMigrateEmpty(b *testing.B) {
 		s.Close()
 	}
 }
+
+// BenchmarkAuditPaging pages through a million events (storetest).
+func BenchmarkAuditPaging(b *testing.B) {
+	s := openBench(b)
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	start := time.Now()
+	_, err := s.SQL().Exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < ?)
+		INSERT INTO audit_events (at, actor, actor_role, groups, service, source_ip, user_agent, request_id, bu, stage, action,
+			resource, outcome, detail, changes, landing_zone)
+		SELECT ? + i*1000000, 'user-' || (i % 1000), 'developer', '[]', 0, '10.0.0.1', 'curl', 'req', 'unit-' || (i % 50),
+			CASE i % 3 WHEN 0 THEN 'dev' WHEN 1 THEN 'qas' ELSE 'run' END, 'topic.create', 'res-' || i,
+			CASE WHEN i % 100 = 0 THEN 'READ_ONLY_ENVIRONMENT' ELSE 'ok' END, '', '[]',
+			CASE WHEN i % 50 < 40 THEN 'edh-shared' ELSE 'sales' END FROM n`, storetest.Million, base.UnixMicro())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("a million events inserted in %v", time.Since(start))
+	storetest.BenchAuditPaging(b, s, base)
+}

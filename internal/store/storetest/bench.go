@@ -40,3 +40,53 @@ func BenchAuditWrite(b *testing.B, s store.Store) {
 		}
 	}
 }
+
+// AuditBench is an adapter with a million events to page through.
+type AuditBench interface {
+	store.Store
+	ExplainAudit(ctx context.Context, f store.AuditFilter) (string, error)
+}
+
+// Million is how many events BenchAuditPaging reads among.
+const Million = 1_000_000
+
+// BenchAuditPaging measures reading one page of 100 events among a
+// million (fill inserts them: at base + i seconds, 1,000 actors, 50 units
+// over three stages, 1% refusals, 80% in edh-shared) with the filters the
+// admin area offers, and logs each query's plan.
+func BenchAuditPaging(b *testing.B, s AuditBench, base time.Time) {
+	ctx := context.Background()
+	mid, err := s.ListAudit(ctx, store.AuditFilter{Since: base.Add(Million / 2 * time.Second), Limit: 1})
+	if err != nil || len(mid) != 1 {
+		b.Fatalf("the million events are not there: %v %v", mid, err)
+	}
+	for _, c := range []struct {
+		name string
+		f    store.AuditFilter
+	}{
+		{"newest", store.AuditFilter{}},
+		{"deep page", store.AuditFilter{After: &store.AuditCursor{At: mid[0].Time, ID: mid[0].ID}}},
+		{"actor", store.AuditFilter{Actor: "user-7"}},
+		{"unit and stage", store.AuditFilter{BU: "unit-3", Stage: "qas"}},
+		{"landing zone", store.AuditFilter{LandingZone: "sales"}},
+		{"refusals", store.AuditFilter{Outcome: "READ_ONLY_ENVIRONMENT"}},
+		{"refusals in a zone", store.AuditFilter{Zones: []string{"edh-shared"}, Outcome: "READ_ONLY_ENVIRONMENT"}},
+		{"one day", store.AuditFilter{Since: base.Add(100 * time.Hour), Until: base.Add(124 * time.Hour)}},
+		{"resource", store.AuditFilter{Resource: "res-123456"}},
+	} {
+		c.f.Limit = 100
+		plan, err := s.ExplainAudit(ctx, c.f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.Logf("plan:\n%s", plan)
+			for b.Loop() {
+				events, err := s.ListAudit(ctx, c.f)
+				if err != nil || len(events) == 0 {
+					b.Fatalf("%d events, %v", len(events), err)
+				}
+			}
+		})
+	}
+}

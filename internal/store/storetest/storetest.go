@@ -20,6 +20,57 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("audit", func(t *testing.T) { testAudit(t, open(t)) })
 	t.Run("samples", func(t *testing.T) { testSamples(t, open(t)) })
 	t.Run("notifications", func(t *testing.T) { testNotifications(t, open(t)) })
+	t.Run("tenants", func(t *testing.T) { testTenants(t, open(t)) })
+}
+
+func testTenants(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	r := store.UnitRecord{ID: "billing", LandingZone: "edh-shared", Developer: []string{"sg-a", "sg-b"}, CreatedBy: "frank", Created: base}
+	if err := s.CreateUnitRecord(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateUnitRecord(ctx, r); !errors.Is(err, store.ErrExists) {
+		t.Errorf("second create: %v", err)
+	}
+	r.Admin, r.Developer, r.UpdatedBy, r.Updated = []string{"sg-x"}, nil, "erin", base.Add(time.Hour)
+	if err := s.UpdateUnitRecord(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.UnitRecords(ctx)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("records %+v %v", got, err)
+	}
+	g := got[0]
+	if g.ID != "billing" || g.LandingZone != "edh-shared" || !slices.Equal(g.Admin, []string{"sg-x"}) || len(g.Developer) != 0 ||
+		g.CreatedBy != "frank" || !g.Created.Equal(base) || g.UpdatedBy != "erin" || !g.Updated.Equal(base.Add(time.Hour)) {
+		t.Errorf("record %+v", g)
+	}
+	if err := s.UpdateUnitRecord(ctx, store.UnitRecord{ID: "nope"}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("update of an unknown unit: %v", err)
+	}
+	if err := s.DeleteUnitRecord(ctx, "billing"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteUnitRecord(ctx, "billing"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("second delete: %v", err)
+	}
+
+	sw := store.SwitchRecord{LandingZone: "edh-shared", Stage: "qas", ReadOnly: true, Reason: "freeze", Until: base.Add(24 * time.Hour), SetBy: "frank", SetAt: base}
+	if err := s.PutSwitchRecord(ctx, sw); err != nil {
+		t.Fatal(err)
+	}
+	sw.ReadOnly, sw.Reason, sw.Until = false, "thawed", time.Time{}
+	if err := s.PutSwitchRecord(ctx, sw); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutSwitchRecord(ctx, store.SwitchRecord{LandingZone: "sales", Stage: "run", ReadOnly: true, SetAt: base}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.SwitchRecords(ctx)
+	if err != nil || len(list) != 2 || list[0].LandingZone != "edh-shared" || list[0].ReadOnly || list[0].Reason != "thawed" ||
+		!list[0].Until.IsZero() || !list[0].SetAt.Equal(base) || !list[1].ReadOnly {
+		t.Errorf("switches %+v %v", list, err)
+	}
 }
 
 var base = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -148,7 +199,7 @@ func testAudit(t *testing.T, s store.Store) {
 	if e.Actor != "bob" && e.Actor != "carol" || len(e.Groups) != 1 || len(e.Changes) != 1 || e.Changes[0].After != "2" || e.RequestID != "req28" || !e.Time.Equal(base.Add(28*time.Minute)) {
 		t.Errorf("event %+v", e)
 	}
-	next, _ := s.ListAudit(ctx, store.AuditFilter{BU: "scada", Limit: 5, Before: page[4].ID})
+	next, _ := s.ListAudit(ctx, store.AuditFilter{BU: "scada", Limit: 5, After: &store.AuditCursor{At: page[4].Time, ID: page[4].ID}})
 	if len(next) != 5 || next[0].ID >= page[4].ID {
 		t.Errorf("second page %+v", next)
 	}
@@ -157,6 +208,13 @@ func testAudit(t *testing.T, s store.Store) {
 	}
 	if got, _ := s.ListAudit(ctx, store.AuditFilter{Since: base.Add(10 * time.Minute), Until: base.Add(20 * time.Minute)}); len(got) != 10 {
 		t.Errorf("time range: %d", len(got))
+	}
+	if _, err := s.AppendAudit(ctx, store.AuditEvent{Time: base.Add(time.Hour), Actor: "frank", LandingZone: "edh-shared", Stage: "qas",
+		Action: "read_only.set", Resource: "edh-shared/qas", Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.ListAudit(ctx, store.AuditFilter{LandingZone: "edh-shared"}); len(got) != 1 || got[0].LandingZone != "edh-shared" || got[0].Action != "read_only.set" {
+		t.Errorf("by landing zone: %+v", got)
 	}
 	if got, _ := s.ListAudit(ctx, store.AuditFilter{Resource: "t7"}); len(got) != 1 || got[0].Resource != "t7" {
 		t.Errorf("by resource: %+v", got)

@@ -1,0 +1,167 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"gopkg.in/yaml.v3"
+
+	"github.com/edh-platform/rms-portal/internal/export"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// adminAuditQuery reads the filters of the cross-unit trail.
+func adminAuditQuery(c echo.Context) (portal.AuditQuery, error) {
+	q, err := auditQuery(c)
+	q.LandingZone, q.BU, q.Stage = c.QueryParam("landing_zone"), c.QueryParam("business_unit"), c.QueryParam("stage")
+	return q, err
+}
+
+func (a *API) adminAudit(c echo.Context) error {
+	q, err := adminAuditQuery(c)
+	if err != nil {
+		return err
+	}
+	page, err := a.admin.Audit(c.Request().Context(), q)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Items         []auditEventJSON `json:"items"`
+		NextPageToken string           `json:"next_page_token"`
+	}{Items: make([]auditEventJSON, len(page.Items)), NextPageToken: page.NextPageToken}
+	for i, e := range page.Items {
+		out.Items[i] = auditEventOut(e)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// exportAudit streams the filtered trail as CSV or JSON (an array),
+// newest first.
+func (a *API) exportAudit(c echo.Context) error {
+	q, err := adminAuditQuery(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	started, err := export.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
+		return a.admin.ExportAudit(ctx, q, emit)
+	})
+	if err != nil && started {
+		// The status is sent; the log and a cut-short body tell the rest.
+		a.log.ErrorContext(ctx, "audit export cut short", "error", err)
+		return nil
+	}
+	return err
+}
+
+type upstreamJSON struct {
+	Kind        string  `json:"kind"`
+	Name        string  `json:"name"`
+	LandingZone string  `json:"landing_zone,omitempty"`
+	State       string  `json:"state"`
+	Circuit     string  `json:"circuit"`
+	Since       string  `json:"since"`
+	LatencyMS   float64 `json:"latency_ms"`
+	LastError   string  `json:"last_error,omitempty"`
+	LastErrorAt string  `json:"last_error_at,omitempty"`
+	LastOK      string  `json:"last_ok,omitempty"`
+	Calls       int64   `json:"calls"`
+}
+
+func (a *API) adminUpstreams(c echo.Context) error {
+	list, err := a.admin.Upstreams(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out := make([]upstreamJSON, len(list))
+	for i, u := range list {
+		out[i] = upstreamJSON{Kind: u.Kind, Name: u.Name, LandingZone: u.LandingZone, State: u.State, Circuit: u.Circuit,
+			Since: stamp(u.Since), LatencyMS: u.LatencyMS, LastError: u.LastError, LastErrorAt: stamp(u.LastErrAt),
+			LastOK: stamp(u.LastOK), Calls: u.Calls}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": out})
+}
+
+func (a *API) adminConfig(c echo.Context) error {
+	text, err := a.admin.Config(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	var v any
+	if err := yaml.Unmarshal([]byte(text), &v); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+type sessionJSON struct {
+	ID        string `json:"id"`
+	Subject   string `json:"subject"`
+	Username  string `json:"username"`
+	UserAgent string `json:"user_agent"`
+	IP        string `json:"ip"`
+	Created   string `json:"created"`
+	LastSeen  string `json:"last_seen"`
+	Expires   string `json:"expires"`
+}
+
+func (a *API) adminSessions(c echo.Context) error {
+	list, err := a.admin.Sessions(c.Request().Context(), c.QueryParam("user"))
+	if err != nil {
+		return err
+	}
+	out := make([]sessionJSON, len(list))
+	for i, s := range list {
+		out[i] = sessionJSON{ID: s.ID, Subject: s.Subject, Username: s.Username, UserAgent: s.UserAgent, IP: s.IP,
+			Created: stamp(s.Created), LastSeen: stamp(s.LastSeen), Expires: stamp(s.Expires)}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": out})
+}
+
+func (a *API) endSession(c echo.Context) error {
+	if err := a.admin.EndSession(c.Request().Context(), c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+type accessJSON struct {
+	PlatformAdmin bool             `json:"platform_admin"`
+	Groups        []string         `json:"groups"`
+	Units         []unitAccessJSON `json:"business_units"`
+	Unmatched     []string         `json:"unmatched_groups"`
+	Overage       bool             `json:"groups_overage"`
+	Explanation   string           `json:"explanation"`
+}
+
+type unitAccessJSON struct {
+	ID          string   `json:"id"`
+	LandingZone string   `json:"landing_zone"`
+	Role        string   `json:"role"`
+	Groups      []string `json:"groups"`
+}
+
+func accessOut(r portal.AccessReport) accessJSON {
+	out := accessJSON{PlatformAdmin: r.PlatformAdmin, Groups: r.Groups, Units: []unitAccessJSON{}, Unmatched: r.Unmatched,
+		Overage: r.Overage, Explanation: r.Explanation}
+	for _, u := range r.Units {
+		out.Units = append(out.Units, unitAccessJSON{ID: u.Unit, LandingZone: u.LandingZone, Role: u.Role.String(), Groups: u.Groups})
+	}
+	return out
+}
+
+func (a *API) previewAccess(c echo.Context) error {
+	var in struct {
+		Groups []string       `json:"groups"`
+		Claims map[string]any `json:"claims"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	r, err := a.admin.PreviewAccess(c.Request().Context(), portal.AccessQuery{Groups: in.Groups, Claims: in.Claims})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, accessOut(r))
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserAdmin: frank onboards a unit through the form (htmx), edits
+// its groups, switches a stage read-only, reads the trail with a diff,
+// watches upstream health refresh, and previews access; carol then sees
+// the banner's reason. Every admin page is captured (make screenshots).
+func TestBrowserAdmin(t *testing.T) {
+	tp := startPortal(t, nil)
+	b := newBrowser(t, tp)
+	b.signIn("frank")
+	b.run(chromedp.Click(`[data-nav="admin"]`), chromedp.WaitVisible("#admin-units", chromedp.ByID))
+	b.screenshot("admin-01-business-units")
+
+	b.run(chromedp.SendKeys("#unit-id", "billing", chromedp.ByID),
+		chromedp.SendKeys(`textarea[name="groups.developer"]`, "sg-scada-developers"),
+		chromedp.SendKeys(`textarea[name="groups.viewer"]`, "sg-crm-viewers"),
+		chromedp.Click(`#unit-form button[type="submit"]`), chromedp.WaitVisible("#unit-stages", chromedp.ByID))
+	if loc := b.location(); loc != "/admin/business-units/billing" {
+		t.Errorf("after onboarding the address is %s", loc)
+	}
+	if !strings.Contains(b.text("#unit-stages"), "edh-shared-billing-dev-") {
+		t.Errorf("billing's stages: %s", b.text("#unit-stages"))
+	}
+	b.screenshot("admin-02-business-unit")
+
+	b.run(chromedp.Navigate(tp.url+"/admin/read-only"), chromedp.WaitVisible("#read-only", chromedp.ByID),
+		chromedp.SetValue(`tr[data-switch="edh-shared/qas"] select[name="read_only"]`, "true"),
+		chromedp.SendKeys(`tr[data-switch="edh-shared/qas"] input[name="reason"]`, "Quarterly release freeze"),
+		chromedp.Click(`tr[data-switch="edh-shared/qas"] button[type="submit"]`),
+		chromedp.WaitVisible(`tr[data-switch="edh-shared/qas"] [data-state="read-only"]`))
+	b.screenshot("admin-03-read-only")
+
+	b.run(chromedp.Navigate(tp.url+"/admin/audit?action=read_only.set"), chromedp.WaitVisible("#audit-events", chromedp.ByID),
+		chromedp.Click(`#audit-events li summary`), chromedp.WaitVisible(`#audit-events table[data-diff]`))
+	if !strings.Contains(b.text("#audit-events"), "Quarterly release freeze") {
+		t.Errorf("the diff does not show the reason: %s", b.text("#audit-events"))
+	}
+	b.screenshot("admin-04-audit")
+
+	b.run(chromedp.Navigate(tp.url+"/admin/upstreams"), chromedp.WaitVisible("#upstreams", chromedp.ByID))
+	b.screenshot("admin-05-upstreams")
+	b.run(chromedp.Navigate(tp.url+"/admin/sessions?user=frank"), chromedp.WaitVisible(`[data-session-user="frank"]`))
+	b.screenshot("admin-06-sessions")
+	b.run(chromedp.Navigate(tp.url+"/admin/access"), chromedp.WaitVisible("#access-form", chromedp.ByID),
+		chromedp.SendKeys("#preview-groups", "sg-scada-developers\nsg-unknown", chromedp.ByID),
+		chromedp.Click(`#access-form button[type="submit"]`), chromedp.WaitVisible("#access-report", chromedp.ByID))
+	if got := b.text("#unmatched-groups"); got != "sg-unknown" {
+		t.Errorf("unmatched groups %q", got)
+	}
+	b.screenshot("admin-07-access-preview")
+	b.run(chromedp.Navigate(tp.url+"/admin/config"), chromedp.WaitVisible("#effective-config", chromedp.ByID))
+	b.screenshot("admin-08-config")
+	b.run(chromedp.Navigate(tp.url+"/me/access"), chromedp.WaitVisible("#access-report", chromedp.ByID))
+	b.screenshot("admin-09-my-access")
+
+	// carol sees the banner's reason in edh-shared's qas.
+	c := newBrowser(t, tp)
+	c.signIn("carol")
+	c.run(chromedp.Navigate(tp.url+"/scada/qas/topics"), chromedp.WaitVisible("#read-only-banner", chromedp.ByID))
+	if got := c.text("#read-only-reason"); !strings.Contains(got, "Quarterly release freeze") {
+		t.Errorf("banner reason %q", got)
+	}
+	if c.count(`[data-nav="admin"]`) != 0 {
+		t.Error("carol is offered the admin area")
+	}
+	c.screenshot("admin-10-banner")
+}

@@ -1,0 +1,237 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/export"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// localTime is the form of a datetime-local input, read as UTC.
+const localTime = "2006-01-02T15:04"
+
+func (h *Handlers) listReadOnly(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Read-only stages")
+	if err != nil {
+		return err
+	}
+	states, err := h.admin.ReadOnly(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.ReadOnlyPage(p, area, states, map[string]string{}))
+}
+
+func (h *Handlers) setReadOnly(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Read-only stages")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	change := portal.ReadOnlyChange{ReadOnly: c.FormValue("read_only") == "true", Reason: c.FormValue("reason")}
+	if s := c.FormValue("until"); s != "" {
+		t, perr := time.Parse(localTime, s)
+		if perr != nil {
+			err = portal.Invalid("until", "must be a date and time, such as 2026-12-01T18:00")
+		}
+		change.Until = t
+	}
+	var st portal.ReadOnlyState
+	if err == nil {
+		st, err = h.admin.SetReadOnly(ctx, c.Param("zone"), c.Param("stage"), change)
+	}
+	if err == nil {
+		return h.done(c, st.LandingZone+"/"+st.Stage+" is now "+map[bool]string{true: "read-only", false: "writable"}[st.ReadOnly]+".", "/admin/read-only")
+	}
+	errs := map[string]string{}
+	if !fieldErrors(err, errs, "") {
+		return err
+	}
+	states, lerr := h.admin.ReadOnly(ctx)
+	if lerr != nil {
+		return lerr
+	}
+	msg := c.Param("zone") + "/" + c.Param("stage") + ": "
+	for _, m := range errs {
+		msg += m + " "
+	}
+	return h.failedForm(c, p, err, func() templ.Component {
+		return views.ReadOnlyPage(p, area, states, map[string]string{"": strings.TrimSpace(msg)})
+	})
+}
+
+// auditForm reads the viewer's filters into the service's query.
+func auditForm(c echo.Context) (views.AuditFilterForm, portal.AuditQuery, error) {
+	f := views.AuditFilterForm{LandingZone: c.QueryParam("landing_zone"), BU: c.QueryParam("business_unit"), Stage: c.QueryParam("stage"),
+		Actor: c.QueryParam("actor"), Action: c.QueryParam("action"), Outcome: c.QueryParam("outcome"), Resource: c.QueryParam("resource"),
+		Since: c.QueryParam("since"), Until: c.QueryParam("until")}
+	q := portal.AuditQuery{LandingZone: f.LandingZone, BU: f.BU, Stage: f.Stage, Actor: f.Actor, Action: f.Action, Outcome: f.Outcome,
+		Resource: f.Resource, PageToken: c.QueryParam("page_token"), PageSize: 50}
+	var v portal.Validation
+	for _, x := range []struct {
+		name, value string
+		into        *time.Time
+	}{{"since", f.Since, &q.Since}, {"until", f.Until, &q.Until}} {
+		if x.value == "" {
+			continue
+		}
+		t, err := time.Parse(localTime, x.value)
+		if err != nil {
+			if t, err = time.Parse(time.RFC3339, x.value); err != nil {
+				v.Add(portal.Invalid(x.name, "%s must be a date and time, such as 2026-11-22T10:00", x.name))
+			}
+		}
+		*x.into = t
+	}
+	vals := url.Values{}
+	for k, val := range map[string]string{"landing_zone": f.LandingZone, "business_unit": f.BU, "stage": f.Stage, "actor": f.Actor,
+		"action": f.Action, "outcome": f.Outcome, "resource": f.Resource, "since": f.Since, "until": f.Until} {
+		if val != "" {
+			vals.Set(k, val)
+		}
+	}
+	f.Query = vals.Encode()
+	return f, q, v.Err()
+}
+
+func (h *Handlers) adminAudit(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Audit trail")
+	if err != nil {
+		return err
+	}
+	f, q, err := auditForm(c)
+	var page portal.Page[portal.AuditEvent]
+	if err == nil {
+		page, err = h.admin.Audit(c.Request().Context(), q)
+	}
+	status := http.StatusOK
+	if err != nil {
+		if !portal.KindOf(err).IsValidation() {
+			return err
+		}
+		f.Error, status = portal.Problems(err)[0].Message, http.StatusUnprocessableEntity
+	}
+	return h.render(c, status, p, views.AdminAuditPage(p, area, f, page.Items, page.NextPageToken))
+}
+
+// exportAudit downloads the filtered trail (the page's export links).
+func (h *Handlers) exportAudit(c echo.Context) error {
+	_, q, err := auditForm(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	started, err := export.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
+		return h.admin.ExportAudit(ctx, q, emit)
+	})
+	if err != nil && started {
+		h.log.ErrorContext(ctx, "audit export cut short", "error", err)
+		return nil
+	}
+	return err
+}
+
+func (h *Handlers) adminUpstreams(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Upstream health")
+	if err != nil {
+		return err
+	}
+	list, err := h.admin.Upstreams(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	if isHTMX(c) && !isMainSwap(c) {
+		return renderFragment(c, http.StatusOK, views.UpstreamsTable(list))
+	}
+	return h.render(c, http.StatusOK, p, views.UpstreamsPage(p, area, list))
+}
+
+func (h *Handlers) adminConfig(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Configuration in force")
+	if err != nil {
+		return err
+	}
+	text, err := h.admin.Config(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.ConfigPage(p, area, text))
+}
+
+func (h *Handlers) adminSessions(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Sessions")
+	if err != nil {
+		return err
+	}
+	user := strings.TrimSpace(c.QueryParam("user"))
+	list, err := h.admin.Sessions(c.Request().Context(), user)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.SessionsPage(p, area, user, list))
+}
+
+func (h *Handlers) endSession(c echo.Context) error {
+	if err := h.admin.EndSession(c.Request().Context(), c.Param("id")); err != nil {
+		return err
+	}
+	next := "/admin/sessions"
+	if u := c.FormValue("user"); u != "" {
+		next += "?user=" + url.QueryEscape(u)
+	}
+	return h.done(c, "Session ended: that browser is signed out.", next)
+}
+
+func (h *Handlers) accessPreview(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Access preview")
+	if err != nil {
+		return err
+	}
+	f := views.AccessForm{Groups: c.FormValue("groups"), Claims: c.FormValue("claims")}
+	if c.Request().Method == http.MethodGet {
+		// An empty preview asks the service whether the caller may preview
+		// at all: platform admins get a validation error, others NotFound.
+		if _, err := h.admin.PreviewAccess(c.Request().Context(), portal.AccessQuery{}); !portal.KindOf(err).IsValidation() {
+			return err
+		}
+		return h.render(c, http.StatusOK, p, views.AccessPreviewPage(p, area, f, nil))
+	}
+	q := portal.AccessQuery{Groups: splitGroups(f.Groups)}
+	if strings.TrimSpace(f.Claims) != "" {
+		if err := json.Unmarshal([]byte(f.Claims), &q.Claims); err != nil {
+			f.Error = "The claims are not a JSON object: " + err.Error()
+			return h.render(c, http.StatusUnprocessableEntity, p, views.AccessPreviewPage(p, area, f, nil))
+		}
+	}
+	r, err := h.admin.PreviewAccess(c.Request().Context(), q)
+	if err != nil {
+		if !portal.KindOf(err).IsValidation() {
+			return err
+		}
+		f.Error = portal.Problems(err)[0].Message
+		return h.render(c, http.StatusUnprocessableEntity, p, views.AccessPreviewPage(p, area, f, nil))
+	}
+	return h.render(c, http.StatusOK, p, views.AccessPreviewPage(p, area, f, &r))
+}
+
+// myAccess explains the signed-in person's roles.
+func (h *Handlers) myAccess(c echo.Context) error {
+	p, err := h.page(c, "My access", "", "", "")
+	if err != nil {
+		return err
+	}
+	r, err := h.me.Access(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	p.Crumbs = []views.Crumb{{Label: "home", Href: "/"}, {Label: "my access"}}
+	return h.render(c, http.StatusOK, p, views.MyAccessPage(p, r))
+}

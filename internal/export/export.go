@@ -1,0 +1,129 @@
+// Package export writes the audit trail as files (CSV, JSON), for both
+// front doors: the API's export and the admin page's download links.
+package export
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// Formats are the export formats.
+var Formats = []string{"csv", "json"}
+
+// header names the columns of a CSV export.
+var header = []string{"id", "time", "actor", "actor_role", "service", "landing_zone", "business_unit", "stage",
+	"action", "resource", "outcome", "detail", "changes", "source_ip", "request_id"}
+
+// Event is an audit event as the JSON export and the API write it.
+type Event struct {
+	ID          int64    `json:"id"`
+	Time        string   `json:"time"`
+	Actor       string   `json:"actor"`
+	ActorRole   string   `json:"actor_role"`
+	Groups      []string `json:"groups"`
+	Service     bool     `json:"service"`
+	SourceIP    string   `json:"source_ip"`
+	UserAgent   string   `json:"user_agent"`
+	RequestID   string   `json:"request_id"`
+	LandingZone string   `json:"landing_zone,omitempty"`
+	BU          string   `json:"business_unit"`
+	Stage       string   `json:"stage"`
+	Action      string   `json:"action"`
+	Resource    string   `json:"resource"`
+	Outcome     string   `json:"outcome"`
+	Detail      string   `json:"detail,omitempty"`
+	Changes     []Change `json:"changes,omitempty"`
+}
+
+// Change is one field's before and after.
+type Change struct {
+	Field  string `json:"field"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+}
+
+// EventOf converts an event for JSON.
+func EventOf(e portal.AuditEvent) Event {
+	out := Event{ID: e.ID, Time: e.Time.UTC().Format(time.RFC3339Nano), Actor: e.Actor, ActorRole: e.ActorRole,
+		Groups: append([]string{}, e.Groups...), Service: e.Service, SourceIP: e.SourceIP, UserAgent: e.UserAgent, RequestID: e.RequestID,
+		LandingZone: e.LandingZone, BU: e.BU, Stage: e.Stage, Action: e.Action, Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
+	for _, c := range e.Changes {
+		out.Changes = append(out.Changes, Change(c))
+	}
+	return out
+}
+
+// Audit streams the events run gives as a download in format (csv or
+// json). The status is sent with the first event, so that an error
+// before it (a refusal) is returned for the door to render as usual; an
+// error after it cuts the download short and is returned too, with
+// started true.
+func Audit(w http.ResponseWriter, format string, run func(emit func(portal.AuditEvent) error) error) (started bool, err error) {
+	if format != "csv" && format != "json" {
+		return false, portal.Invalid("format", "must be csv or json, not %q", format)
+	}
+	name := "audit-" + time.Now().UTC().Format("20060102T150405Z") + "." + format
+	start := func() {
+		if started {
+			return
+		}
+		ct := "text/csv; charset=utf-8"
+		if format == "json" {
+			ct = "application/json"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		w.WriteHeader(http.StatusOK)
+		started = true
+	}
+	if format == "csv" {
+		cw := csv.NewWriter(w)
+		err = run(func(e portal.AuditEvent) error {
+			if !started {
+				start()
+				_ = cw.Write(header)
+			}
+			var changes []string
+			for _, ch := range e.Changes {
+				changes = append(changes, ch.Field+": "+ch.Before+" -> "+ch.After)
+			}
+			return cw.Write([]string{strconv.FormatInt(e.ID, 10), e.Time.UTC().Format(time.RFC3339Nano), e.Actor, e.ActorRole,
+				strconv.FormatBool(e.Service), e.LandingZone, e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail,
+				strings.Join(changes, "; "), e.SourceIP, e.RequestID})
+		})
+		if err == nil && !started {
+			start()
+			_ = cw.Write(header)
+		}
+		cw.Flush()
+		return started, err
+	}
+	enc := json.NewEncoder(w)
+	n := 0
+	err = run(func(e portal.AuditEvent) error {
+		start()
+		sep := ",\n"
+		if n == 0 {
+			sep = "[\n"
+		}
+		n++
+		if _, err := w.Write([]byte(sep)); err != nil {
+			return err
+		}
+		return enc.Encode(EventOf(e))
+	})
+	if err == nil {
+		start()
+		if n == 0 {
+			_, _ = w.Write([]byte("["))
+		}
+		_, _ = w.Write([]byte("]\n"))
+	}
+	return started, err
+}

@@ -1,0 +1,141 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/upstream"
+)
+
+// AdminStore is what the admin area keeps in the database.
+type AdminStore interface {
+	store.Tenants
+	store.Audit
+	ListSessions
+}
+
+// ListSessions reads and ends browser sessions.
+type ListSessions interface {
+	Session(ctx context.Context, id string, now time.Time) (store.Session, error)
+	SessionsOf(ctx context.Context, subject string, now time.Time) ([]store.Session, error)
+	DeleteSession(ctx context.Context, id string) error
+}
+
+// Resolver maps an identity's groups to roles (access.Resolver).
+type Resolver interface {
+	Resolve(id portal.Identity) *portal.Principal
+}
+
+// AdminOptions are the admin area's dependencies.
+type AdminOptions struct {
+	Store AdminStore
+	Sync  *TenancySync
+	// Health reports the upstreams (upstream.Registry.Report).
+	Health func() []upstream.Health
+	// Config renders the configuration in force without secrets, with
+	// the database's units and switches (YAML).
+	Config func(t *tenancy.Tenancy) (string, error)
+	// Resolver and GroupsClaim explain a set of groups or claims.
+	Resolver    Resolver
+	GroupsClaim string
+}
+
+// Admin is the platform admin area: business units, read-only switches,
+// the audit trail across units, upstream health, the configuration in
+// force, people's sessions, and access explained. Platform admins may do
+// everything; a landing zone's Super Admins read its trail and health;
+// everyone else is told the area does not exist.
+type Admin struct {
+	guard *Guard
+	trail *AuditTrail
+	o     AdminOptions
+}
+
+var _ portal.AdminService = (*Admin)(nil)
+
+// NewAdmin returns the admin area's service.
+func NewAdmin(g *Guard, o AdminOptions) *Admin {
+	return &Admin{guard: g, trail: NewAuditTrail(g, o.Store), o: o}
+}
+
+// enter checks an admin action for the caller in ctx ("" zone: any).
+func (a *Admin) enter(ctx context.Context, action access.AdminAction, zone string) (*portal.Principal, *tenancy.Tenancy, error) {
+	p := portal.PrincipalFrom(ctx)
+	t := a.guard.tenancy.Current()
+	if err := a.guard.limits.allow(subjectOf(p), ""); err != nil {
+		return nil, nil, err
+	}
+	if err := access.CheckAdmin(p, t, action, zone); err != nil {
+		return nil, nil, err
+	}
+	return p, t, nil
+}
+
+func subjectOf(p *portal.Principal) string {
+	if p == nil {
+		return ""
+	}
+	return p.Subject
+}
+
+// enterWrite is enter for a change; a refusal is audited too.
+func (a *Admin) enterWrite(ctx context.Context, action access.AdminAction, event string, target auditTarget) (*portal.Principal, *tenancy.Tenancy, error) {
+	p, t, err := a.enter(ctx, action, target.zone)
+	if err != nil && !portal.Is(err, portal.RateLimited) {
+		if pr := portal.PrincipalFrom(ctx); pr != nil {
+			a.record(ctx, pr, event, target, err)
+		}
+	}
+	return p, t, err
+}
+
+// auditTarget is where an admin event happened.
+type auditTarget struct {
+	zone, unit, stage, resource string
+}
+
+// record audits an admin change (or its refusal) with what it changed.
+func (a *Admin) record(ctx context.Context, p *portal.Principal, event string, t auditTarget, err error, changes ...store.Change) {
+	role := "platform_admin"
+	if !p.PlatformAdmin {
+		role = p.Role(t.unit).String()
+	}
+	e := store.AuditEvent{Actor: p.Actor(), ActorRole: role, Groups: p.Groups, Service: p.Service, LandingZone: t.zone,
+		BU: t.unit, Stage: t.stage, Action: event, Resource: t.resource, Outcome: outcome(err), Changes: changes}
+	if err != nil {
+		e.Detail = firstMessage(err)
+	}
+	a.guard.audit.Record(ctx, e)
+}
+
+// Area says what the caller may see.
+func (a *Admin) Area(ctx context.Context) (portal.AdminArea, error) {
+	p, t, err := a.enter(ctx, access.ReadZoneAudit, "")
+	if err != nil {
+		return portal.AdminArea{}, err
+	}
+	if p.PlatformAdmin {
+		zones := []string{}
+		for _, z := range t.LandingZones() {
+			zones = append(zones, z.ID)
+		}
+		return portal.AdminArea{Platform: true, Zones: zones}, nil
+	}
+	return portal.AdminArea{Zones: access.AdminZones(p, t)}, nil
+}
+
+// storeErr maps a store's not-found and exists onto the domain's errors.
+func storeErr(err error, what string) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return portal.New(portal.NotFound, "%s not found", what)
+	case errors.Is(err, store.ErrExists):
+		return portal.New(portal.AlreadyExists, "%s exists already", what)
+	}
+	return err
+}
