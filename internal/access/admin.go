@@ -15,12 +15,12 @@ type AdminAction int
 // Super Admins may read its audit trail and upstream health; nobody else
 // may do any, nor learn that the area exists.
 const (
-	ManageTenancy AdminAction = iota // onboard, change, offboard units; switch stages read-only
-	ReadZoneAudit                    // read the trail across a zone's units
-	ReadZoneHealth                   // read the health of a zone's upstreams
-	ReadConfig                       // read the configuration in force
-	ManageSessions                   // list and end people's sessions
-	PreviewAccess                    // explain the access of a set of groups
+	ManageTenancy  AdminAction = iota // onboard, change, offboard units; switch stages read-only
+	ReadZoneAudit                     // read the trail across a zone's units
+	ReadZoneHealth                    // read the health of a zone's upstreams
+	ReadConfig                        // read the configuration in force
+	ManageSessions                    // list and end people's sessions
+	PreviewAccess                     // explain the access of a set of groups
 )
 
 // AdminActions lists every admin action, for tests and the docs.
