@@ -35,6 +35,8 @@ type Options struct {
 	Me         portal.CallerService
 	Audit      portal.AuditService
 	Admin      portal.AdminService
+	Groups     portal.GroupService
+	Messages   portal.MessageService
 	Verifier   TokenVerifier
 	Docs       *Docs
 	Logger     *slog.Logger
@@ -54,6 +56,8 @@ type API struct {
 	me         portal.CallerService
 	audit      portal.AuditService
 	admin      portal.AdminService
+	groups     portal.GroupService
+	messages   portal.MessageService
 	verifier   TokenVerifier
 	docs       *Docs
 	log        *slog.Logger
@@ -63,7 +67,7 @@ type API struct {
 // New returns the API.
 func New(o Options) *API {
 	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
 		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
 }
 

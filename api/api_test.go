@@ -60,7 +60,7 @@ func newServer(t *testing.T, o func(*api.Options)) *server {
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem})
 	opts := api.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Admin: w.Admin, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
 		Logger: servicetest.Discard()}
 	if o != nil {
 		o(&opts)
@@ -111,26 +111,28 @@ func (r reply) errorTypes() string {
 // the only reason for a refusal is the policy. A new write route without
 // an entry here fails TestEveryWriteRefusesViewersAndReadOnlyStages.
 var writeBodies = map[string]string{
-	"POST /api/v1/:bu/:stage/topic":                         `{"name": "fresh", "partitions_count": 2}`,
-	"PUT /api/v1/:bu/:stage/topic/:name":                    `{"partitions_count": 2, "config": {}}`,
-	"PATCH /api/v1/:bu/:stage/topic/:name":                  `{"config": {"retention.ms": "1000"}}`,
-	"DELETE /api/v1/:bu/:stage/topic/:name":                 ``,
-	"POST /api/v1/:bu/:stage/connector":                     `{"name": "fresh", "config": {"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}}`,
-	"PUT /api/v1/:bu/:stage/connector/:name":                `{"config": {"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}}`,
-	"DELETE /api/v1/:bu/:stage/connector/:name":             ``,
-	"POST /api/v1/:bu/:stage/connector/:name/pause":         ``,
-	"POST /api/v1/:bu/:stage/connector/:name/resume":        ``,
-	"POST /api/v1/:bu/:stage/connector/:name/restart":       ``,
-	"POST /api/v1/:bu/:stage/schema":                        `{"topic": "fresh", "subject_type": "value", "schema_type": "AVRO", "schema": "{\"type\":\"string\"}"}`,
-	"PUT /api/v1/:bu/:stage/schema/:subject":                `{"schema": "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"},{\"name\":\"b\",\"type\":\"string\",\"default\":\"\"}]}"}`,
-	"DELETE /api/v1/:bu/:stage/schema/:subject/:version":    ``,
-	"POST /api/v1/:bu/:stage/service-account":               `{"name": "fresh", "type": "producer"}`,
-	"POST /api/v1/:bu/:stage/service-accounts/bulk":         `{"items": [{"name": "fresh", "type": "producer"}]}`,
-	"POST /api/v1/:bu/:stage/identity-pool":                 `{"name": "fresh", "type": "consumer", "filter": "claims.sub == \"y\""}`,
-	"PATCH /api/v1/:bu/:stage/identity-pool/:id":            `{"filter": "claims.sub == \"z\""}`,
-	"DELETE /api/v1/:bu/:stage/identity-pool/:id":           ``,
-	"POST /api/v1/:bu/:stage/identity-pools/test-filter":    `{"filter": "true", "claims": {}}`,
-	"POST /api/v1/:bu/:stage/schema/:subject/compatibility": `{"schema": "{\"type\":\"string\"}"}`,
+	"POST /api/v1/:bu/:stage/topic":                            `{"name": "fresh", "partitions_count": 2}`,
+	"PUT /api/v1/:bu/:stage/topic/:name":                       `{"partitions_count": 2, "config": {}}`,
+	"PATCH /api/v1/:bu/:stage/topic/:name":                     `{"config": {"retention.ms": "1000"}}`,
+	"DELETE /api/v1/:bu/:stage/topic/:name":                    ``,
+	"POST /api/v1/:bu/:stage/connector":                        `{"name": "fresh", "config": {"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}}`,
+	"PUT /api/v1/:bu/:stage/connector/:name":                   `{"config": {"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}}`,
+	"DELETE /api/v1/:bu/:stage/connector/:name":                ``,
+	"POST /api/v1/:bu/:stage/connector/:name/pause":            ``,
+	"POST /api/v1/:bu/:stage/connector/:name/resume":           ``,
+	"POST /api/v1/:bu/:stage/connector/:name/restart":          ``,
+	"POST /api/v1/:bu/:stage/schema":                           `{"topic": "fresh", "subject_type": "value", "schema_type": "AVRO", "schema": "{\"type\":\"string\"}"}`,
+	"PUT /api/v1/:bu/:stage/schema/:subject":                   `{"schema": "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"},{\"name\":\"b\",\"type\":\"string\",\"default\":\"\"}]}"}`,
+	"DELETE /api/v1/:bu/:stage/schema/:subject/:version":       ``,
+	"POST /api/v1/:bu/:stage/service-account":                  `{"name": "fresh", "type": "producer"}`,
+	"POST /api/v1/:bu/:stage/service-accounts/bulk":            `{"items": [{"name": "fresh", "type": "producer"}]}`,
+	"POST /api/v1/:bu/:stage/identity-pool":                    `{"name": "fresh", "type": "consumer", "filter": "claims.sub == \"y\""}`,
+	"PATCH /api/v1/:bu/:stage/identity-pool/:id":               `{"filter": "claims.sub == \"z\""}`,
+	"DELETE /api/v1/:bu/:stage/identity-pool/:id":              ``,
+	"POST /api/v1/:bu/:stage/identity-pools/test-filter":       `{"filter": "true", "claims": {}}`,
+	"POST /api/v1/:bu/:stage/schema/:subject/compatibility":    `{"schema": "{\"type\":\"string\"}"}`,
+	"DELETE /api/v1/:bu/:stage/consumer-group/:id":             ``,
+	"POST /api/v1/:bu/:stage/consumer-group/:id/reset-offsets": `{"to": "earliest"}`,
 }
 
 // reads are POST routes that change nothing; every role may call them.
@@ -402,7 +404,7 @@ func TestRateLimits(t *testing.T) {
 	w := servicetest.New(t)
 	w.Guard = service.NewGuard(service.GuardOptions{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: w.Store,
 		Logger: servicetest.Discard(), Limits: service.Limits{Caller: service.Rate{PerSecond: 0.01, Burst: 3}, Unit: service.Rate{PerSecond: 0.01, Burst: 5}}})
-	topics := service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()))
+	topics := service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
 	s := newServer(t, func(o *api.Options) { o.Topics = topics })
 	for i := range 3 {
 		if r := s.do("GET", "/api/v1/scada/dev/topics", "carol", ""); r.status != 200 {

@@ -26,6 +26,13 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodPatch, "/:bu/:stage/topic/:name", a.patchTopic)
 	route(http.MethodDelete, "/:bu/:stage/topic/:name", a.deleteTopic)
 
+	route(http.MethodGet, "/:bu/:stage/topic/:name/messages", a.readMessages)
+
+	route(http.MethodGet, "/:bu/:stage/consumer-groups", a.listGroups)
+	route(http.MethodGet, "/:bu/:stage/consumer-group/:id", a.getGroup)
+	route(http.MethodDelete, "/:bu/:stage/consumer-group/:id", a.deleteGroup)
+	route(http.MethodPost, "/:bu/:stage/consumer-group/:id/reset-offsets", a.resetOffsets)
+
 	route(http.MethodGet, "/:bu/:stage/metrics", a.clusterMetrics)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", a.topicMetrics)
 

@@ -64,7 +64,7 @@ func (a *API) listTopics(c echo.Context) error {
 	for i, t := range page.Items {
 		out.Items[i] = topicOut(t)
 	}
-	return c.JSON(http.StatusOK, out)
+	return writeTopicList(c, out)
 }
 
 func (a *API) getTopic(c echo.Context) error {

@@ -46,6 +46,8 @@ type Options struct {
 	Me         portal.CallerService
 	Audit      portal.AuditService
 	Admin      portal.AdminService
+	Groups     portal.GroupService
+	Messages   portal.MessageService
 	Sessions   Sessions
 	Resolver   Resolver
 	BaseURL    string
@@ -63,6 +65,8 @@ type Handlers struct {
 	me         portal.CallerService
 	audit      portal.AuditService
 	admin      portal.AdminService
+	groups     portal.GroupService
+	messages   portal.MessageService
 	sessions   Sessions
 	resolver   Resolver
 	baseURL    string
@@ -73,7 +77,7 @@ type Handlers struct {
 // New returns the HTML front door.
 func New(o Options) *Handlers {
 	return &Handlers{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, sessions: o.Sessions, resolver: o.Resolver,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, sessions: o.Sessions, resolver: o.Resolver,
 		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 

@@ -14,7 +14,7 @@ func (h *Handlers) clusterMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := h.metrics.ClusterMetrics(c.Request().Context(), bu, stage)
+	m, err := h.metrics.ClusterMetrics(c.Request().Context(), bu, stage, c.QueryParam("range"))
 	if err != nil {
 		return err
 	}
@@ -28,7 +28,7 @@ func (h *Handlers) topicMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := h.metrics.TopicMetrics(c.Request().Context(), bu, stage, c.Param("name"))
+	m, err := h.metrics.TopicMetrics(c.Request().Context(), bu, stage, c.Param("name"), c.QueryParam("range"))
 	if err != nil {
 		return err
 	}

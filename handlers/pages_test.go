@@ -67,7 +67,7 @@ func newSite(t *testing.T) *site {
 	t.Helper()
 	w := servicetest.New(t)
 	h := handlers.New(handlers.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Admin: w.Admin, Sessions: sessions{},
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Sessions: sessions{},
 		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), BaseURL: "http://portal.test", Logger: servicetest.Discard()})
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem, PageErrors: h.RenderError})
@@ -129,6 +129,8 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/identity-pools":                  {"name": {"fresh"}, "type": {"consumer"}, "filter": {`claims.sub == "y"`}},
 		"POST /:bu/:stage/identity-pool/:id/filter":        {"op": {"save"}, "filter": {`claims.sub == "z"`}, "claims": {"{}"}},
 		"POST /:bu/:stage/identity-pool/:id/delete":        {"confirm": {"existing"}},
+		"POST /:bu/:stage/consumer-group/:id/reset":        {"to": {"earliest"}, "op": {"apply"}},
+		"POST /:bu/:stage/consumer-group/:id/delete":       {"confirm": {"existing-readers"}},
 	}
 }
 
@@ -162,12 +164,15 @@ func TestEveryFormRefusesViewersAndReadOnlyStages(t *testing.T) {
 				break
 			}
 			walked++
-			name := sd.Topic
+			name, id := sd.Topic, sd.PoolID
 			if strings.Contains(rt.Path, "/connector/") {
 				name = sd.Connector
 			}
+			if strings.Contains(rt.Path, "/consumer-group/") {
+				id = sd.Group
+			}
 			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", name, ":subject", sd.Subject,
-				":version", "1", ":id", sd.PoolID, ":action", "pause").Replace(rt.Path)
+				":version", "1", ":id", id, ":action", "pause").Replace(rt.Path)
 			p := s.do(http.MethodPost, path, c.user, form)
 			switch {
 			case readForms[key] && p.status != http.StatusOK:

@@ -49,6 +49,14 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/:bu/:stage/topic/:name/delete", h.confirmDelete)
 	route(http.MethodPost, "/:bu/:stage/topic/:name/delete", h.deleteTopic)
 
+	route(http.MethodGet, "/:bu/:stage/topic/:name/records", h.readRecords)
+
+	route(http.MethodGet, "/:bu/:stage/consumer-groups", h.listGroups)
+	route(http.MethodGet, "/:bu/:stage/consumer-group/:id", h.showGroup)
+	route(http.MethodPost, "/:bu/:stage/consumer-group/:id/reset", h.resetGroup)
+	route(http.MethodGet, "/:bu/:stage/consumer-group/:id/delete", h.confirmDeleteGroup)
+	route(http.MethodPost, "/:bu/:stage/consumer-group/:id/delete", h.deleteGroup)
+
 	route(http.MethodGet, "/:bu/:stage/metrics", h.clusterMetrics)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", h.topicMetrics)
 

@@ -57,7 +57,14 @@ func (h *Handlers) showTopic(c echo.Context) error {
 	}
 	p.Title, p.Subtitle = t.Identifier, t.Name
 	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier})
-	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults))
+	// The groups reading the topic are a second look: when they cannot be
+	// had, the page says so and shows the rest.
+	consumers, err := h.groups.Consumers(c.Request().Context(), bu, stage, t.Name)
+	problem := ""
+	if err != nil {
+		problem = portal.Problems(err)[0].Message
+	}
+	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults, views.Consumers(p, consumers, problem)))
 }
 
 // topicForm starts a form with the settings and the caller's prefix.

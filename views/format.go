@@ -67,3 +67,30 @@ func sortNext(desc bool) string {
 	}
 	return "Z to A"
 }
+
+// humanBytes renders a size in readable units ("1.5 MB").
+func humanBytes(n float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB"}
+	i := 0
+	for n >= 1000 && i < len(units)-1 {
+		n /= 1000
+		i++
+	}
+	if i == 0 || n >= 100 {
+		return strconv.FormatFloat(n, 'f', 0, 64) + " " + units[i]
+	}
+	return strconv.FormatFloat(n, 'f', 1, 64) + " " + units[i]
+}
+
+// humanCount renders a count in readable units ("12.3k", "4.1M").
+func humanCount(n float64) string {
+	switch {
+	case n >= 1e9:
+		return strconv.FormatFloat(n/1e9, 'f', 1, 64) + "G"
+	case n >= 1e6:
+		return strconv.FormatFloat(n/1e6, 'f', 1, 64) + "M"
+	case n >= 1e4:
+		return strconv.FormatFloat(n/1e3, 'f', 1, 64) + "k"
+	}
+	return thousands(int64(n))
+}

@@ -112,6 +112,7 @@ func (p Page) NavContext() *Context {
 // Resources are the resource types of the navigation, in order.
 var Resources = []struct{ ID, Label string }{
 	{"topics", "Topics"},
+	{"consumer-groups", "Consumer groups"},
 	{"connectors", "Connectors"},
 	{"schemas", "Schemas"},
 	{"service-accounts", "Service accounts"},

@@ -261,11 +261,12 @@ func TestMetricsThroughAPI(t *testing.T) {
 	tp := sharedPortal(t)
 	t.Parallel()
 	c := tp.call("GET", "/api/v1/scada/dev/metrics", "dave", nil).json(t)
-	if c["unit_topics"].(float64) < 3 || c["topics"].(float64) <= c["unit_topics"].(float64) || c["brokers"] != 1.0 || len(c["unavailable"].([]any)) == 0 {
+	if c["unit_topics"].(float64) < 3 || c["topics"].(float64) <= c["unit_topics"].(float64) || c["brokers"] != 1.0 || len(c["charts"].(map[string]any)["charts"].([]any)) != 4 {
 		t.Errorf("cluster metrics %v", c)
 	}
 	m := tp.call("GET", "/api/v1/scada/run/topic/sensor-readings/metrics", "dave", nil).json(t)
-	if m["name"] != "edh-shared-scada-run-sensor-readings" || m["messages"] != 400.0 || len(m["partitions"].([]any)) != 6 || len(m["samples"].([]any)) < 1 {
+	if m["name"] != "edh-shared-scada-run-sensor-readings" || m["messages"] != 400.0 || len(m["partitions"].([]any)) != 6 || len(m["samples"].([]any)) < 1 ||
+		m["charts"].(map[string]any)["range"] != "1h" {
 		t.Errorf("topic metrics %v", m)
 	}
 	wantError(t, tp.call("GET", "/api/v1/scada/dev/topic/nope/metrics", "dave", nil), 404, "NOT_FOUND")

@@ -76,3 +76,52 @@ func BenchmarkListTopicsAPI(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMetricsPage is one load of a cluster's metrics (counts, and
+// six charts over the last hour) through the API in dev mode, where the
+// Metrics API is the stand-in this process serves over HTTP. "cold"
+// empties the stored answers before each load, so that all six queries
+// go to the Metrics API (side by side); "warm" finds them in the store,
+// as every load within a minute of the first does on any replica.
+func BenchmarkMetricsPage(b *testing.B) {
+	tp := startPortalWith(b, func(cfg *config.Config) {
+		cfg.RateLimits.Caller.PerSecond, cfg.RateLimits.Unit.PerSecond = -1, -1
+	}, hooks{})
+	req, _ := http.NewRequest("GET", tp.url+"/api/v1/scada/dev/metrics?range=1h", nil)
+	req.Header.Set("Authorization", "Bearer "+tp.token("carol"))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	get := func() {
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	forget := func() {
+		if _, err := tp.app.store.DeleteMetricResultsBefore(context.Background(), time.Now().Add(time.Hour)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	get()
+	b.Run("cold", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			forget()
+			b.StartTimer()
+			get()
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		get()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			get()
+		}
+	})
+}

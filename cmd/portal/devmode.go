@@ -53,6 +53,7 @@ base_url: http://127.0.0.1:8081
 platform_admin_group: %s
 upstream_timeout: %s
 metadata_cache_ttl: %s
+metadata_max_staleness: %s
 
 identity:
   issuer: %s
@@ -71,17 +72,18 @@ rate_limits:
 confluent_cloud:
   organization_id: org-dev
   url: %s
+  metrics_url: %s
   api_key: %s
   api_secret: %s
 
 stages:
-`, cfg.BaseURL, filepath.Base(path), q(cfg.PlatformAdminGroup), cfg.UpstreamTimeout, cfg.MetadataCacheTTL,
+`, cfg.BaseURL, filepath.Base(path), q(cfg.PlatformAdminGroup), cfg.UpstreamTimeout, cfg.MetadataCacheTTL, cfg.MetadataMaxStaleness,
 		q(issuerOf(cfg)), q(cfg.Identity.ClientID), q(cfg.Identity.Audience), q(hex.EncodeToString(key)), cfg.Session.MaxAge,
 		cfg.RateLimits.CloudWritesPerUnit.PerSecond, cfg.RateLimits.CloudWritesPerUnit.Burst,
 		cfg.RateLimits.CloudWrites.PerSecond, cfg.RateLimits.CloudWrites.Burst,
-		q(cfg.BaseURL+devCloudPath), q(devCloudKey), q(devCloudSecret))
+		q(cfg.BaseURL+devCloudPath), q(cfg.BaseURL+devCloudPath), q(devCloudKey), q(devCloudSecret))
 	for _, s := range cfg.Stages {
-		fmt.Fprintf(&b, "  - {name: %s, read_only: %v}\n", s.Name, s.ReadOnly)
+		fmt.Fprintf(&b, "  - {name: %s, read_only: %v, data_access: %s}\n", s.Name, s.ReadOnly, s.DataAccess)
 	}
 	b.WriteString("\nlanding_zones:\n")
 	for _, z := range cfg.LandingZones {

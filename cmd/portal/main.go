@@ -1,7 +1,7 @@
 // Command portal runs the streaming resource portal.
 //
 //	portal serve --config portal.yaml   production: the configured clusters, identity provider and database
-//	portal dev [--data DIR] [--bulk-topics N] [--write-serve-config FILE]
+//	portal dev [--data DIR] [--bulk-topics N [--bulk-clusters K]] [--write-serve-config FILE]
 //	                                     dev mode: everything embedded, with demo data
 //	portal check-config --config FILE    validate a configuration file and exit
 package main
@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -49,6 +50,7 @@ const usage = `usage:
   portal dev [flags]                run in dev mode: embedded clusters, dev identity provider, demo data
       --data DIR                    keep the portal's database (sessions, audit, jobs) in DIR across restarts
       --bulk-topics N               add N topics to scada/dev, to try a large cluster
+      --bulk-clusters K             ... and to scada in the next stages, K clusters in all (1..3)
       --write-serve-config FILE     write a serve configuration that points at this dev instance
   portal check-config --config FILE validate a configuration file`
 
@@ -58,9 +60,10 @@ func isVersion(arg string) bool {
 
 // devOptions are the flags of dev mode.
 type devOptions struct {
-	data        string
-	bulk        int
-	serveConfig string
+	data         string
+	bulk         int
+	bulkClusters int
+	serveConfig  string
 }
 
 func run(ctx context.Context, args []string, env func(string) string, stderr io.Writer) error {
@@ -76,6 +79,7 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 	path := fs.String("config", env("RMS_CONFIG"), "configuration file (or RMS_CONFIG)")
 	var dev devOptions
 	fs.IntVar(&dev.bulk, "bulk-topics", 0, "dev: add this many topics to scada/dev, to try a large cluster")
+	fs.IntVar(&dev.bulkClusters, "bulk-clusters", 1, "dev: add the bulk topics to scada in this many stages (dev, qas, run)")
 	fs.StringVar(&dev.data, "data", "", "dev: keep the portal's database in this directory")
 	fs.StringVar(&dev.serveConfig, "write-serve-config", "", "dev: write a serve configuration pointing at this instance")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -164,6 +168,10 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 		return err
 	}
 	defer p.Close()
+	// Assembling compressed the static files (brotli at its best level
+	// takes tens of megabytes for a moment): give that memory back now
+	// rather than over the next minutes.
+	debug.FreeOSMemory()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	done := make(chan error, 1)
@@ -194,10 +202,11 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 func seedDemo(ctx context.Context, p *app, dev devOptions, log *slog.Logger) error {
 	start := time.Now()
 	o := embedded.SeedOptions{BulkTopics: dev.bulk}
-	if dev.bulk > 0 {
-		u, _ := p.tenancy.Unit("scada")
-		st, _ := p.tenancy.Stage("dev")
-		o.BulkScope = tenancy.Scope{Unit: u, Stage: st}
+	u, _ := p.tenancy.Unit("scada")
+	for i, st := range p.tenancy.Stages() {
+		if i < dev.bulkClusters {
+			o.BulkScopes = append(o.BulkScopes, tenancy.Scope{Unit: u, Stage: st})
+		}
 	}
 	if err := p.seed(ctx, o); err != nil {
 		return fmt.Errorf("seeding demo data: %w", err)

@@ -23,7 +23,7 @@ var (
 )
 
 // portalBinary builds the portal once per test run and returns its path.
-func portalBinary(t *testing.T) string {
+func portalBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		binDir, buildErr = os.MkdirTemp("", "rms-portal-bin-")
@@ -66,7 +66,7 @@ func (l *logBuffer) String() string {
 
 // process is a portal process started by a test.
 type process struct {
-	t    *testing.T
+	t    testing.TB
 	name string
 	cmd  *exec.Cmd
 	log  *logBuffer
@@ -76,7 +76,7 @@ type process struct {
 	done chan struct{}
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -89,7 +89,7 @@ func freePort(t *testing.T) int {
 // startProcess runs the portal binary with args and extra environment,
 // on a free port whose URL is the process's base URL, and waits until it
 // is ready. It is killed when the test ends.
-func startProcess(t *testing.T, name string, args []string, env ...string) *process {
+func startProcess(t testing.TB, name string, args []string, env ...string) *process {
 	t.Helper()
 	port := freePort(t)
 	p := &process{t: t, name: name, url: fmt.Sprintf("http://127.0.0.1:%d", port), args: args,

@@ -139,13 +139,13 @@ func TestMetricsAfterRequests(t *testing.T) {
 	if got := delta(up, map[string]string{"upstream": "cluster", "operation": "create_topic", "outcome": "ok"}); got != 1 {
 		t.Errorf("create_topic calls: %v, want 1", got)
 	}
-	// Three lists within the cache's life: at most one reaches the
-	// cluster, the others are cache hits.
-	lists := delta(up, map[string]string{"upstream": "cluster", "name": "edh-shared/dev", "operation": "list_topics", "outcome": "ok"})
+	// Three lists: the list is kept warm in the background (and the
+	// create patched it), so they are cache hits; a miss is only possible
+	// for a list that came before the first background fetch.
 	hits := delta("rms_cache_requests_total", map[string]string{"cache": "topics", "result": "hit"})
 	misses := delta("rms_cache_requests_total", map[string]string{"cache": "topics", "result": "miss"})
-	if lists > misses || hits+misses < 3 || hits < 1 {
-		t.Errorf("list_topics calls %v, cache hits %v, misses %v", lists, hits, misses)
+	if hits+misses < 3 || hits < 2 {
+		t.Errorf("cache hits %v, misses %v", hits, misses)
 	}
 	if got := delta("rms_audit_events_total", map[string]string{"outcome": "ok"}); got < 1 {
 		t.Errorf("audit events written: %v", got)

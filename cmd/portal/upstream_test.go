@@ -2,19 +2,25 @@ package main
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/config"
 )
 
-// TestStoppedClusterAndReadiness stops the edh-shared/dev cluster: lists
-// there fail with 503 or 504 within a few seconds, other environments keep
-// working, the process stays ready (one tenant's outage must not take the
-// replica out of the load balancer) and the upstream report names the
-// failing cluster.
+// TestStoppedClusterAndReadiness stops the edh-shared/dev cluster: its
+// topic list is served from the cache up to the staleness bound, then
+// fails with 503 saying how old it is; calls that need the cluster fail
+// with 503 or 504 within a few seconds; other environments keep working,
+// the process stays ready (one tenant's outage must not take the replica
+// out of the load balancer) and the upstream report names the failing
+// cluster.
 func TestStoppedClusterAndReadiness(t *testing.T) {
-	tp := startPortal(t, func(c *config.Config) { c.UpstreamTimeout = 2 * time.Second })
+	tp := startPortal(t, func(c *config.Config) {
+		c.UpstreamTimeout = 2 * time.Second
+		c.MetadataCacheTTL, c.MetadataMaxStaleness = time.Second, 3*time.Second
+	})
 	if r := tp.call("GET", "/healthz", "", nil); r.status != 200 {
 		t.Fatalf("healthz %d", r.status)
 	}
@@ -26,17 +32,39 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 		t.Fatalf("upstreams before: %d %s", up.status, up.body)
 	}
 	tp.token("carol") // sign in first: the provider is part of the portal
+	if r := tp.call("GET", "/api/v1/scada/dev/topics", "carol", nil); r.status != 200 {
+		t.Fatalf("list before: %d", r.status)
+	}
 
 	tp.app.clusters["edh-shared/dev"].Close()
 	start := time.Now()
-	r := tp.call("GET", "/api/v1/scada/dev/topics", "carol", nil)
+	if r := tp.call("GET", "/api/v1/scada/dev/topics", "carol", nil); r.status != 200 || time.Since(start) > time.Second {
+		t.Fatalf("the cached list on a stopped cluster: %d after %v", r.status, time.Since(start))
+	}
+	start = time.Now()
+	r := tp.call("GET", "/api/v1/scada/dev/topic/alarms", "carol", nil)
 	took := time.Since(start)
 	if r.status != http.StatusServiceUnavailable && r.status != http.StatusGatewayTimeout {
-		t.Fatalf("list on a stopped cluster: %d %s", r.status, r.body)
+		t.Fatalf("a topic on a stopped cluster: %d %s", r.status, r.body)
 	}
 	wantError(t, r, r.status, map[int]string{503: "UPSTREAM_UNAVAILABLE", 504: "UPSTREAM_TIMEOUT"}[r.status])
 	if took > 4*time.Second {
 		t.Errorf("took %v", took)
+	}
+	// Past the staleness bound the list says how old it is.
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		r = tp.call("GET", "/api/v1/scada/dev/topics", "carol", nil)
+		if r.status != 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the list was served past its staleness bound")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if e := wantError(t, r, r.status, map[int]string{503: "UPSTREAM_UNAVAILABLE", 504: "UPSTREAM_TIMEOUT"}[r.status]); !strings.Contains(string(r.body), "old, past the bound of 3s") {
+		t.Errorf("stale list refusal: %v", e)
 	}
 	if r := tp.call("GET", "/api/v1/scada/qas/topics", "carol", nil); r.status != 200 {
 		t.Errorf("another environment: %d", r.status)

@@ -35,18 +35,26 @@ func devIDs(zone, stage string) (environmentID, clusterID, registryID, providerI
 // clusters where the configuration asks for them.
 func (p *app) connect(log *slog.Logger) error {
 	var cloud *confluent.Client
+	var metrics platform.CloudMetrics = platform.Unconfigured{What: "the Confluent Cloud Metrics API (confluent_cloud.metrics_url)"}
 	cc := p.cfg.ConfluentCloud
+	client := func(name, base, key, secret string, retries int) *confluent.Client {
+		return confluent.NewClient(confluent.Options{BaseURL: base, APIKey: key, APISecret: secret, Timeout: p.cfg.UpstreamTimeout,
+			MaxRetries: retries, Logger: log, Upstreams: p.upstreams, Name: name,
+			HTTPClient: &http.Client{Transport: p.telemetry.Transport(nil)}, Cache: p.telemetry.Metrics.Cache})
+	}
 	switch {
 	case cc.Embedded:
 		// Dev mode: the production adapters, against the stand-in that
 		// this process serves at /dev/cloud.
-		cloud = confluent.NewClient(confluent.Options{BaseURL: p.cfg.BaseURL + devCloudPath, APIKey: devCloudKey,
-			APISecret: devCloudSecret, Timeout: p.cfg.UpstreamTimeout, Logger: log, Upstreams: p.upstreams, Name: "confluent-cloud-dev",
-			HTTPClient: &http.Client{Transport: p.telemetry.Transport(nil)}, Cache: p.telemetry.Metrics.Cache})
+		cloud = client("confluent-cloud-dev", p.cfg.BaseURL+devCloudPath, devCloudKey, devCloudSecret, 0)
+		metrics = confluent.NewMetrics(client("confluent-metrics-dev", p.cfg.BaseURL+devCloudPath, devCloudKey, devCloudSecret, 1))
 	case cc.Enabled():
-		cloud = confluent.NewClient(confluent.Options{BaseURL: cc.URL, APIKey: cc.APIKey, APISecret: cc.APISecret,
-			Timeout: p.cfg.UpstreamTimeout, Logger: log, Upstreams: p.upstreams, Name: "confluent-cloud",
-			HTTPClient: &http.Client{Transport: p.telemetry.Transport(nil)}, Cache: p.telemetry.Metrics.Cache})
+		cloud = client("confluent-cloud", cc.URL, cc.APIKey, cc.APISecret, 0)
+		if cc.MetricsURL != "" {
+			// The Metrics API is rate-limited per organisation: one retry
+			// at most, and the portal's cache answers meanwhile.
+			metrics = confluent.NewMetrics(client("confluent-metrics", cc.MetricsURL, cc.APIKey, cc.APISecret, 1))
+		}
 	}
 	for _, z := range p.cfg.LandingZones {
 		for _, st := range p.cfg.Stages {
@@ -60,26 +68,35 @@ func (p *app) connect(log *slog.Logger) error {
 				}
 				p.clusters[env.Name()] = cl
 				p.closers = append(p.closers, cl.Close)
+				p.watched[env.Name()] = cl.Watch()
 				k.BootstrapServers, k.SecurityProtocol = cl.Addr(), "PLAINTEXT"
 			}
 			client, err := kafkaadmin.New(kafkaadmin.Options{
 				Name: env.Name(), BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
 				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
-				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, Logger: log,
+				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, MaxStaleness: p.cfg.MetadataMaxStaleness, Logger: log,
 				Upstream: p.upstreams.Get(upstream.Cluster, env.Name()), Cache: p.telemetry.Metrics.Cache,
 			})
 			if err != nil {
 				return err
 			}
 			p.closers = append(p.closers, client.Close)
-			env.Topics = client
+			env.Topics, env.Groups, env.Messages = client, client, client
 			if cc.Embedded {
 				envID, clusterID, registryID, providerID := devIDs(z.ID, st.Name)
 				p.cloud.AddCluster(envID, clusterID, embedded.NewConnect())
+				if t := p.watched[env.Name()]; t != nil {
+					p.cloud.AddTelemetry(clusterID, t)
+				}
 				ec.EnvironmentID, ec.KafkaClusterID, ec.SchemaRegistry.ClusterID, ec.IdentityProviderID = envID, clusterID, registryID, providerID
 				cc.OrganizationID = "org-dev"
 			}
 			p.connectCloud(env, cloud, cc, ec)
+			env.Metrics, env.ClusterID = metrics, ec.KafkaClusterID
+			if u, ok := metrics.(platform.Unconfigured); ok {
+				u.Env = env.Name()
+				env.Metrics = u
+			}
 			if err := p.connectRegistry(env, ec.SchemaRegistry); err != nil {
 				return err
 			}

@@ -48,6 +48,9 @@ type app struct {
 	envs     *platform.Environments
 	store    store.Store
 	clusters map[string]*embedded.Cluster
+	// watched records what the embedded clusters do, for the Metrics API
+	// stand-in.
+	watched map[string]*embedded.Telemetry
 	// registries are the embedded Schema Registries' URLs, by environment.
 	registries map[string]string
 	org        *embedded.Org
@@ -102,7 +105,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if err != nil {
 		return nil, err
 	}
-	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, live: tenancy.NewLive(ten), envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{},
+	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, live: tenancy.NewLive(ten), envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{}, watched: map[string]*embedded.Telemetry{},
 		registries: map[string]string{}, org: embedded.NewOrg(), upstreams: upstream.NewRegistry(upstream.Options{})}
 	defer func() {
 		if err != nil {
@@ -170,7 +173,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.cacheSync = service.NewCacheSync(p.envs, st, log)
 	jobs := service.NewJobs(st, replicaID(), log)
 	p.sweeper = service.NewSweeper(st, jobs, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
-	topics := service.NewTopics(guard, p.sampler)
+	topics := service.NewTopics(guard, p.sampler, service.NewMetricCache(st, log))
 	me := service.NewMe(guard)
 	connectors := service.NewConnectors(guard)
 	schemas := service.NewSchemas(guard)
@@ -181,6 +184,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 	pools := service.NewIdentityPools(guard, filters)
+	groups := service.NewGroups(guard)
+	messages := service.NewMessages(guard)
 	p.services = &services{accounts: accounts, pools: pools, resolver: resolver}
 	admin := service.NewAdmin(guard, service.AdminOptions{Store: st, Sync: p.tenancySync, Health: p.upstreams.Report,
 		Config: cfg.Effective, Resolver: resolver, GroupsClaim: cfg.Identity.GroupsClaim})
@@ -196,7 +201,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	pages := handlers.New(handlers.Options{
 		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me,
-		Audit: trail, Admin: admin, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Audit: trail, Admin: admin, Groups: groups, Messages: messages, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
@@ -219,7 +224,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
 	api.New(api.Options{Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
-		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Groups: groups, Messages: messages, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, 3*time.Second)
@@ -302,4 +307,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) {
 	}()
 	go p.sweeper.Run(ctx, 5*time.Minute)
 	go p.tenancySync.Run(ctx)
+	for _, t := range p.watched {
+		go t.Run(ctx.Done(), 5*time.Second)
+	}
 }

@@ -128,3 +128,38 @@ func UnitNotFound(id string) error {
 	e.Field = "bu"
 	return e
 }
+
+// DecideData says whether a role may read records in a stage: the stage's
+// data_access switch names the lowest role that may (or none).
+func DecideData(role portal.Role, stage tenancy.Stage) Decision {
+	switch {
+	case role <= portal.NoRole:
+		return Decision{Denial: portal.NotFound}
+	case stage.DataAccess == tenancy.DataViewers:
+		return Decision{Allowed: true}
+	case stage.DataAccess == tenancy.DataDevelopers && role >= portal.Developer:
+		return Decision{Allowed: true}
+	case stage.DataAccess == tenancy.DataDevelopers:
+		return Decision{Denial: portal.InsufficientRole}
+	}
+	return Decision{Denial: portal.DataAccessDisabled}
+}
+
+// CheckData applies DecideData for a principal in a scope.
+func CheckData(p *portal.Principal, scope tenancy.Scope) error {
+	if p == nil {
+		return portal.New(portal.Unauthenticated, "sign-in required")
+	}
+	role := p.Role(scope.Unit.ID)
+	switch d := DecideData(role, scope.Stage); d.Denial {
+	case "":
+		return nil
+	case portal.NotFound:
+		return UnitNotFound(scope.Unit.ID)
+	case portal.InsufficientRole:
+		return portal.New(portal.InsufficientRole, "reading records in stage %s needs the developer role or higher; yours in %s is %s",
+			scope.Stage.Name, scope.Unit.ID, role)
+	default:
+		return portal.New(portal.DataAccessDisabled, "reading records is turned off in stage %s (data_access: off); ask the platform team", scope.Stage.Name)
+	}
+}

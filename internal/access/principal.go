@@ -22,6 +22,10 @@ func NewResolver(t *tenancy.Live, platformAdmin string) *Resolver {
 	return &Resolver{tenancy: t, platformAdmin: platformAdmin}
 }
 
+// Tenancy is the tenancy in force: roles resolved from it stay right
+// while it is.
+func (r *Resolver) Tenancy() *tenancy.Tenancy { return r.tenancy.Current() }
+
 // Resolve computes roles: in each unit the highest role any group grants,
 // with the groups that grant it. Group names compare case-insensitively
 // because identity providers differ in how they spell them.

@@ -24,6 +24,7 @@ type Verifier struct {
 	groupsClaim string
 	resolver    *access.Resolver
 	now         func() time.Time
+	tokens      *tokenCache
 
 	once     sync.Mutex
 	verifier *oidc.IDTokenVerifier
@@ -38,13 +39,20 @@ type VerifierOptions struct {
 	Resolver        *access.Resolver
 	// Clock tells the time for expiry checks; time.Now when nil.
 	Clock func() time.Time
+	// CacheSize bounds the verified tokens remembered (by digest, until
+	// their expiry); 0 means 10,000, negative turns the cache off.
+	CacheSize int
 }
 
 // NewVerifier returns a verifier; discovery happens on first use.
 func NewVerifier(o VerifierOptions) *Verifier {
 	issuers := append([]string{o.Provider.Issuer()}, o.AcceptedIssuers...)
+	if o.CacheSize == 0 {
+		o.CacheSize = 10000
+	}
+	now := clockOr(o.Clock)
 	return &Verifier{provider: o.Provider, audience: o.Audience, issuers: issuers,
-		groupsClaim: o.GroupsClaim, resolver: o.Resolver, now: clockOr(o.Clock)}
+		groupsClaim: o.GroupsClaim, resolver: o.Resolver, now: now, tokens: newTokenCache(o.CacheSize, now)}
 }
 
 func (v *Verifier) tokenVerifier(ctx context.Context) (*oidc.IDTokenVerifier, error) {
@@ -85,12 +93,30 @@ type claims struct {
 
 // Verify checks a raw bearer token and returns the principal it stands for.
 // A bad token is an Unauthenticated error whose message says why.
+// A token seen before is not verified again until its expiry, and its
+// roles are not resolved again while the tenancy is unchanged.
 func (v *Verifier) Verify(ctx context.Context, raw string) (*portal.Principal, error) {
+	key := tokenKey(raw)
+	if e, found, expired := v.tokens.get(key); found {
+		if expired {
+			return nil, expiredToken(e.expiry)
+		}
+		ten := v.resolver.Tenancy()
+		if e.principal != nil && e.ten == ten {
+			return e.principal, nil
+		}
+		p := v.resolver.Resolve(e.id)
+		v.tokens.resolved(key, p, ten)
+		return p, nil
+	}
 	id, err := v.Identify(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
-	return v.resolver.Resolve(id), nil
+	ten := v.resolver.Tenancy()
+	p := v.resolver.Resolve(id)
+	v.tokens.resolved(key, p, ten)
+	return p, nil
 }
 
 // Resolve turns an identity into a principal with roles, following the
@@ -126,7 +152,11 @@ func (v *Verifier) Identify(ctx context.Context, raw string) (portal.Identity, e
 	if !slices.Contains(tok.Audience, v.audience) {
 		return portal.Identity{}, portal.New(portal.Unauthenticated, "the token is not meant for this API: its audience must include %s (ask for the scope %s/.default)", v.audience, v.audience)
 	}
-	return v.identity(tok)
+	id, err := v.identity(tok)
+	if err == nil {
+		v.tokens.put(tokenKey(raw), id, tok.Expiry)
+	}
+	return id, err
 }
 
 func (v *Verifier) identity(tok *oidc.IDToken) (portal.Identity, error) {
@@ -160,13 +190,19 @@ func unauthenticated(err error, audience string) error {
 	var expired *oidc.TokenExpiredError
 	switch {
 	case errors.As(err, &expired):
-		return portal.Wrap(err, portal.Unauthenticated, "the token expired at %s; get a new one", expired.Expiry.UTC().Format("2006-01-02T15:04:05Z"))
+		e := expiredToken(expired.Expiry)
+		e.Cause = err
+		return e
 	case strings.Contains(err.Error(), "expected audience"):
 		return portal.Wrap(err, portal.Unauthenticated, "the token is not meant for this API: its audience must include %s (ask for the scope %s/.default)", audience, audience)
 	case strings.Contains(err.Error(), "signature"):
 		return portal.Wrap(err, portal.Unauthenticated, "the token's signature does not verify")
 	}
 	return portal.Wrap(err, portal.Unauthenticated, "the token is not valid: it could not be parsed or verified")
+}
+
+func expiredToken(at time.Time) *portal.Error {
+	return portal.New(portal.Unauthenticated, "the token expired at %s; get a new one", at.UTC().Format("2006-01-02T15:04:05Z"))
 }
 
 func firstOf(vals ...string) string {

@@ -234,3 +234,57 @@ func TestIDTokensAreNotAccessTokens(t *testing.T) {
 		t.Errorf("access token: %v", err)
 	}
 }
+
+// TestVerifiedTokensAreRemembered: a token seen before gives the same
+// principal without being verified again, until the tenancy changes (its
+// roles are resolved again at once) or the token expires (refused at its
+// own expiry).
+func TestVerifiedTokensAreRemembered(t *testing.T) {
+	ctx := context.Background()
+	issuer := devidptest.Start(t, func(c *config.DevIDP) { c.AccessTokenLifetime = time.Minute })
+	cfg, err := config.Dev(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ten, err := cfg.Tenancy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := tenancy.NewLive(ten)
+	var skew atomic.Int64
+	v := auth.NewVerifier(auth.VerifierOptions{
+		Provider: auth.NewProvider(issuer, 5*time.Second, nil, nil), Audience: "api://rms-portal",
+		GroupsClaim: "groups", Resolver: access.NewResolver(live, "platform-admins"),
+		Clock: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) },
+	})
+	tok := userToken(t, issuer, "carol")
+	first, err := v.Verify(ctx, tok)
+	if err != nil || first.Role("scada") != portal.Developer {
+		t.Fatalf("first: %v %v", first, err)
+	}
+	again, err := v.Verify(ctx, tok)
+	if err != nil || again != first {
+		t.Errorf("a second call resolved again (%p, %p) %v", first, again, err)
+	}
+	// scada's groups change: carol's groups no longer grant anything there.
+	for i, z := range cfg.LandingZones {
+		for j, u := range z.BusinessUnits {
+			if u.ID == "scada" {
+				cfg.LandingZones[i].BusinessUnits[j].Groups = config.Groups{Admin: []string{"scada-admins"}}
+			}
+		}
+	}
+	changed, err := cfg.Tenancy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.Set(changed)
+	after, err := v.Verify(ctx, tok)
+	if err != nil || after.Role("scada") != portal.NoRole {
+		t.Errorf("after the change carol is %v in scada (%v)", after.Role("scada"), err)
+	}
+	skew.Store(int64(61 * time.Second))
+	if _, err := v.Verify(ctx, tok); !portal.Is(err, portal.Unauthenticated) || !strings.Contains(err.Error(), "expired at") {
+		t.Errorf("a remembered token past its expiry: %v", err)
+	}
+}

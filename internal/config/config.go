@@ -24,8 +24,13 @@ type Config struct {
 	PlatformAdminGroup string `yaml:"platform_admin_group"`
 	// UpstreamTimeout bounds every call to an upstream service.
 	UpstreamTimeout time.Duration `yaml:"upstream_timeout"`
-	// MetadataCacheTTL is how long a cluster's topic list is reused.
+	// MetadataCacheTTL is how often a cluster's cached topic list is
+	// refetched in the background (topics created outside the portal
+	// show within it; the portal's own writes show at once).
 	MetadataCacheTTL time.Duration `yaml:"metadata_cache_ttl"`
+	// MetadataMaxStaleness bounds the age of a topic list served while
+	// refetching fails; past it, lists fail with the cluster (503).
+	MetadataMaxStaleness time.Duration `yaml:"metadata_max_staleness"`
 	// MaxBodyBytes bounds request bodies.
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 
@@ -155,6 +160,9 @@ type Stage struct {
 	Name string `yaml:"name"`
 	// ReadOnly stages refuse Developers' writes.
 	ReadOnly bool `yaml:"read_only"`
+	// DataAccess says who may read topics' records in the stage: off,
+	// developers (and up) or viewers (and up).
+	DataAccess string `yaml:"data_access" default:"off in read-only stages, else developers"`
 }
 
 // LandingZone is a shared set of clusters, or a dedicated unit's clusters.
@@ -215,6 +223,9 @@ type CloudAPI struct {
 	// to manage connectors, service accounts, role bindings and identity pools.
 	APIKey    string `yaml:"api_key" env:"RMS_CLOUD_API_KEY"`
 	APISecret string `yaml:"api_secret" env:"RMS_CLOUD_API_SECRET"`
+	// MetricsURL is the Metrics API v2 (throughput, retained bytes,
+	// consumer lag), read with the same key.
+	MetricsURL string `yaml:"metrics_url" default:"https://api.telemetry.confluent.cloud when api_key is set"`
 }
 
 // Enabled reports whether a Cloud API is configured.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 //go:embed dev.yaml
@@ -134,7 +136,10 @@ func (c *Config) applyDefaults() {
 		c.UpstreamTimeout = 5 * time.Second
 	}
 	if c.MetadataCacheTTL == 0 {
-		c.MetadataCacheTTL = 5 * time.Second
+		c.MetadataCacheTTL = 15 * time.Second
+	}
+	if c.MetadataMaxStaleness == 0 {
+		c.MetadataMaxStaleness = 5 * time.Minute
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = 1 << 20
@@ -152,6 +157,14 @@ func (c *Config) applyDefaults() {
 	c.RateLimits.Unit.orDefault(200, 400)
 	c.RateLimits.CloudWritesPerUnit.orDefault(10, 50)
 	c.RateLimits.CloudWrites.orDefault(25, 50)
+	for i := range c.Stages {
+		if c.Stages[i].DataAccess == "" {
+			c.Stages[i].DataAccess = tenancy.DataDevelopers
+			if c.Stages[i].ReadOnly {
+				c.Stages[i].DataAccess = tenancy.DataOff
+			}
+		}
+	}
 	if c.Audit.RetentionDays == 0 {
 		c.Audit.RetentionDays = 400
 	}
@@ -163,6 +176,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.ConfluentCloud.APIKey != "" && c.ConfluentCloud.URL == "" {
 		c.ConfluentCloud.URL = "https://api.confluent.cloud"
+	}
+	if c.ConfluentCloud.APIKey != "" && c.ConfluentCloud.MetricsURL == "" {
+		c.ConfluentCloud.MetricsURL = "https://api.telemetry.confluent.cloud"
 	}
 	for i := range c.LandingZones {
 		for st, e := range c.LandingZones[i].Environments {

@@ -52,6 +52,9 @@ func (c *Config) validateServer(p *problems) {
 	if c.MetadataCacheTTL < 0 {
 		p.add("metadata_cache_ttl", "must not be negative")
 	}
+	if c.MetadataMaxStaleness < c.MetadataCacheTTL {
+		p.add("metadata_max_staleness", "must be at least metadata_cache_ttl (%s)", c.MetadataCacheTTL)
+	}
 	if c.MaxBodyBytes < 1024 {
 		p.add("max_body_bytes", "must be at least 1024")
 	}
@@ -170,6 +173,13 @@ func (c *Config) validateZones(p *problems) {
 	if len(c.Stages) == 0 {
 		p.add("stages", "at least one stage is required")
 	}
+	for i, st := range c.Stages {
+		switch st.DataAccess {
+		case tenancy.DataOff, tenancy.DataDevelopers, tenancy.DataViewers:
+		default:
+			p.add(fmt.Sprintf("stages[%d].data_access", i), "must be off, developers or viewers, not %q", st.DataAccess)
+		}
+	}
 	for i, z := range c.LandingZones {
 		key := fmt.Sprintf("landing_zones[%d]", i)
 		if z.ID == "" {
@@ -280,7 +290,7 @@ func (c *Config) Tenancy() (*tenancy.Tenancy, error) { return tenancy.New(c.Tena
 func (c *Config) TenancySpec() tenancy.Spec {
 	spec := tenancy.Spec{}
 	for _, s := range c.Stages {
-		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
+		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess})
 	}
 	for _, z := range c.LandingZones {
 		zs := tenancy.ZoneSpec{ID: z.ID, Dedicated: z.Dedicated, MainBU: z.MainBU, SuperAdminGroups: z.SuperAdminGroups}

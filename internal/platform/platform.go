@@ -79,8 +79,9 @@ type ClusterInfo struct {
 // fault errors: NotFound, AlreadyExists, InvalidParameter, and
 // UpstreamUnavailable or UpstreamTimeout when the cluster cannot be reached.
 type Topics interface {
-	// ListTopics returns every topic of the cluster, from one metadata
-	// request (possibly cached briefly).
+	// ListTopics returns every topic of the cluster sorted by name, from
+	// one metadata request (possibly cached). The list is shared and never
+	// modified: a changed list is a new slice.
 	ListTopics(ctx context.Context) ([]TopicInfo, error)
 	DescribeTopic(ctx context.Context, name string) (TopicDetail, error)
 	CreateTopic(ctx context.Context, spec TopicSpec) error
@@ -96,17 +97,38 @@ type Topics interface {
 type CacheObserver func(cache string, hit bool)
 
 // Forgetter is a port with a cache that another replica's write can make
-// stale; Forget drops it.
+// stale; Forget drops it (or, for a cache that must stay warm, has it
+// refetched in the background).
 type Forgetter interface {
 	Forget()
+}
+
+// TopicChange is one write to a cluster's topic list: a topic created
+// (or given more partitions) with its partition count, or deleted.
+type TopicChange struct {
+	Name       string
+	Partitions int
+	Deleted    bool
+}
+
+// TopicPatcher is a Topics port whose cached list takes writes in place,
+// so that the next list after a write is not a cold one.
+type TopicPatcher interface {
+	ApplyTopicChange(c TopicChange)
 }
 
 // Environment is the set of upstream services of one landing zone in one
 // stage.
 type Environment struct {
-	Zone       string
-	Stage      string
-	Topics     Topics
+	Zone     string
+	Stage    string
+	Topics   Topics
+	Groups   Groups
+	Messages Messages
+	// Metrics is the Confluent Cloud Metrics API, with ClusterID the
+	// cluster's id there (lkc-...).
+	Metrics    CloudMetrics
+	ClusterID  string
 	Connectors Connectors
 	Schemas    Schemas
 	IAM        IAM

@@ -142,3 +142,13 @@ func (u Unconfigured) UpdatePoolFilter(context.Context, string, string) (Identit
 
 // DeletePool implements IdentityPools.
 func (u Unconfigured) DeletePool(context.Context, string) error { return u.err() }
+
+// SchemaByID implements Schemas.
+func (u Unconfigured) SchemaByID(context.Context, int) (portal.SchemaVersion, error) {
+	return portal.SchemaVersion{}, u.err()
+}
+
+// QueryMetric implements CloudMetrics.
+func (u Unconfigured) QueryMetric(context.Context, MetricQuery) ([]MetricPoint, error) {
+	return nil, u.err()
+}

@@ -33,12 +33,15 @@ const (
 	// Conflict refuses a change that the current state does not allow
 	// (a consumer group with active members, a stale plan).
 	Conflict Kind = "CONFLICT"
+	// DataAccessDisabled refuses reading a topic's records in a stage
+	// whose data_access switch does not allow it.
+	DataAccessDisabled Kind = "DATA_ACCESS_DISABLED"
 )
 
 // Kinds lists every kind, for documentation and exhaustive tests.
 var Kinds = []Kind{MissingParameter, InvalidParameter, MalformedBody, Unauthenticated, InsufficientRole,
 	ReadOnlyEnvironment, NotFound, AlreadyExists, IncompatibleSchema, RateLimited, UpstreamUnavailable,
-	UpstreamTimeout, Internal, CSRFRejected, Conflict}
+	UpstreamTimeout, Internal, CSRFRejected, Conflict, DataAccessDisabled}
 
 // Status is the HTTP status of errors of kind k. It is the one mapping
 // from kind to status; both front doors use it.
@@ -48,7 +51,7 @@ func (k Kind) Status() int {
 		return http.StatusBadRequest
 	case Unauthenticated:
 		return http.StatusUnauthorized
-	case InsufficientRole, ReadOnlyEnvironment, CSRFRejected:
+	case InsufficientRole, ReadOnlyEnvironment, CSRFRejected, DataAccessDisabled:
 		return http.StatusForbidden
 	case NotFound:
 		return http.StatusNotFound
@@ -178,4 +181,14 @@ func KindOf(err error) Kind {
 // Is reports whether err is a domain error of kind k.
 func Is(err error, k Kind) bool {
 	return err != nil && KindOf(err) == k
+}
+
+// MessageOf is what a caller may read of an error: a domain error's
+// message, or a generic one for anything else (whose text may hold
+// details meant for the logs only).
+func MessageOf(err error) string {
+	if ps := Problems(err); len(ps) > 0 {
+		return ps[0].Message
+	}
+	return "an internal error"
 }

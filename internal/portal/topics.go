@@ -101,8 +101,9 @@ type ClusterMetrics struct {
 	UnitTopics     int
 	UnitPartitions int
 	WholeCluster   bool
-	// Unavailable names metrics the upstream cannot give.
-	Unavailable []string
+	// Charts are the throughput, storage and lag of the scope's topics
+	// from the Confluent Cloud Metrics API.
+	Charts Charts
 }
 
 // PartitionMetrics are one partition's placement and offsets.
@@ -134,12 +135,17 @@ type TopicMetrics struct {
 	Samples  []Sample
 	// SampleEvery is how often the portal samples a watched topic.
 	SampleEvery time.Duration
-	Unavailable []string
+	// Charts are the topic's throughput, storage and lag per group from
+	// the Confluent Cloud Metrics API.
+	Charts Charts
 }
 
 // MetricsService reads cluster and topic metrics; every role may.
+// A chart the Metrics API cannot give says why in Chart.Unavailable; a
+// rate limit shows the last values with their age (Charts.Stale).
 type MetricsService interface {
-	ClusterMetrics(ctx context.Context, bu, stage string) (ClusterMetrics, error)
+	// ClusterMetrics errors: InvalidParameter (range).
+	ClusterMetrics(ctx context.Context, bu, stage, rng string) (ClusterMetrics, error)
 	// TopicMetrics errors: NotFound, InvalidParameter.
-	TopicMetrics(ctx context.Context, bu, stage, name string) (TopicMetrics, error)
+	TopicMetrics(ctx context.Context, bu, stage, name, rng string) (TopicMetrics, error)
 }

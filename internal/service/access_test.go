@@ -28,11 +28,11 @@ var topicOps = []struct {
 		return err
 	}},
 	{"cluster metrics", false, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.ClusterMetrics(ctx, "scada", st)
+		_, err := s.ClusterMetrics(ctx, "scada", st, "")
 		return err
 	}},
 	{"topic metrics", false, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.TopicMetrics(ctx, "scada", st, "existing")
+		_, err := s.TopicMetrics(ctx, "scada", st, "existing", "")
 		return err
 	}},
 	{"create", true, func(ctx context.Context, s *service.Topics, st string) error {

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -39,6 +40,8 @@ func (c *CacheSync) Run(ctx context.Context) error {
 		}
 		what, name, _ := strings.Cut(m, " ")
 		switch what {
+		case "topic":
+			c.applyTopic(name)
 		case "topics":
 			zone, stage, _ := strings.Cut(name, "/")
 			if env, err := c.envs.Get(zone, stage); err == nil {
@@ -54,6 +57,29 @@ func (c *CacheSync) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// applyTopic patches the topic list of an environment with a write
+// announced as "<name> <partitions> <deleted> <zone>/<stage>".
+func (c *CacheSync) applyTopic(m string) {
+	f := strings.Fields(m)
+	if len(f) != 4 {
+		c.log.Debug("an unreadable topic announcement", "message", m)
+		return
+	}
+	partitions, err1 := strconv.Atoi(f[1])
+	deleted, err2 := strconv.ParseBool(f[2])
+	zone, stage, _ := strings.Cut(f[3], "/")
+	env, err := c.envs.Get(zone, stage)
+	if err1 != nil || err2 != nil || err != nil {
+		c.log.Debug("an unreadable topic announcement", "message", m)
+		return
+	}
+	if p, ok := env.Topics.(platform.TopicPatcher); ok {
+		p.ApplyTopicChange(platform.TopicChange{Name: f[0], Partitions: partitions, Deleted: deleted})
+		return
+	}
+	forgetPort(env.Topics)
 }
 
 func forget(env *platform.Environment) {

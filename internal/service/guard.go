@@ -7,6 +7,7 @@ package service
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,6 +70,28 @@ func NewGuard(o GuardOptions) *Guard {
 		limits: newLimiter(o.Limits), pages: newPager(o.PageKey)}
 }
 
+// topicChanged brings every replica's topic list up to a write: when the
+// write is known to have happened, the change itself is applied here and
+// announced, so that no list goes cold; when it failed or its outcome is
+// unknown, the replicas are told to refetch in the background.
+func (g *Guard) topicChanged(ctx context.Context, env *platform.Environment, err error, c platform.TopicChange) {
+	if err != nil {
+		g.changed(ctx, env, "topics")
+		return
+	}
+	if p, ok := env.Topics.(platform.TopicPatcher); ok {
+		p.ApplyTopicChange(c)
+	}
+	g.changed(ctx, env, topicAnnouncement(c))
+}
+
+// topicAnnouncement is the cache channel's message for a topic write,
+// completed with the environment by changed: "topic <name> <partitions>
+// <deleted> <zone>/<stage>". Topic names hold no spaces.
+func topicAnnouncement(c platform.TopicChange) string {
+	return "topic " + c.Name + " " + strconv.Itoa(c.Partitions) + " " + strconv.FormatBool(c.Deleted)
+}
+
 // changed tells every replica (this one too) that what of env changed.
 func (g *Guard) changed(ctx context.Context, env *platform.Environment, what string) {
 	if err := g.notify.Publish(context.WithoutCancel(ctx), store.ChannelCache, what+" "+env.Name()); err != nil {
@@ -94,6 +117,13 @@ type Call struct {
 	WholeCluster bool
 	// pace waits for the unit's share of the Confluent Cloud write quota.
 	pace func(ctx context.Context) error
+	// prefixes are the zone's units with their name prefixes in the
+	// call's stage, the call's own first; owner fills them once.
+	prefixes []unitPrefix
+}
+
+type unitPrefix struct {
+	unit, prefix string
 }
 
 // Enter authorizes action in bu/stage for the caller in ctx. what describes
@@ -214,15 +244,18 @@ func (g *Guard) owner(call *Call, name, suffix string) ownership {
 	if !strings.HasSuffix(name, suffix) {
 		return ownership{identifier: name, outside: true}
 	}
-	scopes := []tenancy.Scope{call.Scope}
-	for _, id := range call.Scope.Zone().BusinessUnits {
-		if u, _ := g.tenancy.Current().Unit(id); u != call.Scope.Unit {
-			scopes = append(scopes, tenancy.Scope{Unit: u, Stage: call.Scope.Stage})
+	if call.prefixes == nil {
+		// Once per call: a page asks for every item.
+		call.prefixes = []unitPrefix{{call.Scope.Unit.ID, call.Scope.Prefix()}}
+		for _, id := range call.Scope.Zone().BusinessUnits {
+			if u, _ := g.tenancy.Current().Unit(id); u != call.Scope.Unit {
+				call.prefixes = append(call.prefixes, unitPrefix{u.ID, tenancy.Scope{Unit: u, Stage: call.Scope.Stage}.Prefix()})
+			}
 		}
 	}
-	for _, sc := range scopes {
-		if sc.Owns(name) {
-			return ownership{unit: sc.Unit.ID, identifier: strings.TrimSuffix(sc.Identifier(name), suffix)}
+	for _, p := range call.prefixes {
+		if strings.HasPrefix(name, p.prefix) {
+			return ownership{unit: p.unit, identifier: strings.TrimSuffix(name[len(p.prefix):], suffix)}
 		}
 	}
 	return ownership{identifier: name, outside: true}

@@ -12,14 +12,15 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
-// unavailableFromKafka are metrics the Kafka protocol does not report;
-// they would come from the Confluent Cloud Metrics API.
-var unavailableFromKafka = []string{"bytes in and out per second", "consumer lag", "storage size"}
-
 // ClusterMetrics counts the cluster's topics and partitions, and the
-// scope's, from one metadata request.
-func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage string) (portal.ClusterMetrics, error) {
+// scope's, from one metadata request, and charts the scope's throughput,
+// storage and lag over rng from the Metrics API.
+func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage, rng string) (portal.ClusterMetrics, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read metrics")
+	if err != nil {
+		return portal.ClusterMetrics{}, err
+	}
+	r, err := portal.ParseRange(rng)
 	if err != nil {
 		return portal.ClusterMetrics{}, err
 	}
@@ -31,7 +32,7 @@ func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage string) (portal.C
 	if err != nil {
 		return portal.ClusterMetrics{}, err
 	}
-	m := portal.ClusterMetrics{ClusterID: info.ID, Brokers: info.Brokers, WholeCluster: call.WholeCluster, Unavailable: unavailableFromKafka}
+	m := portal.ClusterMetrics{ClusterID: info.ID, Brokers: info.Brokers, WholeCluster: call.WholeCluster}
 	for _, t := range all {
 		m.Topics++
 		m.Partitions += t.Partitions
@@ -40,13 +41,19 @@ func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage string) (portal.C
 			m.UnitPartitions += t.Partitions
 		}
 	}
+	m.Charts = s.charts.charts(ctx, call.Env, r, scopeOf(call))
 	return m, nil
 }
 
-// TopicMetrics returns a topic's partitions with offsets, and the samples
-// taken so far; viewing a topic makes the portal sample it for a while.
-func (s *Topics) TopicMetrics(ctx context.Context, bu, stage, name string) (portal.TopicMetrics, error) {
+// TopicMetrics returns a topic's partitions with offsets, the samples
+// taken so far (viewing a topic makes the portal sample it for a while),
+// and its charts over rng from the Metrics API.
+func (s *Topics) TopicMetrics(ctx context.Context, bu, stage, name, rng string) (portal.TopicMetrics, error) {
 	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read metrics")
+	if err != nil {
+		return portal.TopicMetrics{}, err
+	}
+	r, err := portal.ParseRange(rng)
 	if err != nil {
 		return portal.TopicMetrics{}, err
 	}
@@ -62,7 +69,7 @@ func (s *Topics) TopicMetrics(ctx context.Context, bu, stage, name string) (port
 	if err != nil {
 		return portal.TopicMetrics{}, err
 	}
-	m := portal.TopicMetrics{Topic: s.describeName(call, full, len(d.Partitions)), Unavailable: unavailableFromKafka, SampleEvery: s.sampler.every}
+	m := portal.TopicMetrics{Topic: s.describeName(call, full, len(d.Partitions)), SampleEvery: s.sampler.every}
 	for i, p := range d.Partitions {
 		pm := portal.PartitionMetrics{ID: p.ID, Leader: p.Leader}
 		if i < len(offsets) {
@@ -75,6 +82,9 @@ func (s *Topics) TopicMetrics(ctx context.Context, bu, stage, name string) (port
 	if m.Samples, err = s.sampler.observe(ctx, call.Env, full, len(d.Partitions), m.Produced); err != nil {
 		return portal.TopicMetrics{}, err
 	}
+	sc := scopeOf(call)
+	sc.topic = full
+	m.Charts = s.charts.charts(ctx, call.Env, r, sc)
 	return m, nil
 }
 

@@ -52,6 +52,8 @@ func (s *Sweeper) Sweep(ctx context.Context) {
 	report("finished jobs", n, err)
 	n, err = s.store.DeleteSamplesBefore(ctx, now.Add(-samplesKept))
 	report("old samples", n, err)
+	n, err = s.store.DeleteMetricResultsBefore(ctx, now.Add(-samplesKept))
+	report("old Metrics API answers", n, err)
 }
 
 // Run sweeps every interval until ctx ends.

@@ -22,10 +22,15 @@ const maxTopicName = 249
 type Topics struct {
 	guard   *Guard
 	sampler *Sampler
+	charts  *MetricCache
+	memo    *listMemo
 }
 
-// NewTopics returns the topic service; sampler keeps topic growth samples.
-func NewTopics(g *Guard, sampler *Sampler) *Topics { return &Topics{guard: g, sampler: sampler} }
+// NewTopics returns the topic service; sampler keeps topic growth samples
+// and charts answers the Metrics API's charts.
+func NewTopics(g *Guard, sampler *Sampler, charts *MetricCache) *Topics {
+	return &Topics{guard: g, sampler: sampler, charts: charts, memo: newListMemo()}
+}
 
 // List returns one page of the unit's topics. A Super Admin viewing the
 // main unit sees the whole cluster.
@@ -38,25 +43,18 @@ func (s *Topics) List(ctx context.Context, bu, stage string, q portal.ListQuery)
 	if err != nil {
 		return portal.Page[portal.Topic]{}, err
 	}
-	prefix := call.Scope.Prefix()
-	var visible []platform.TopicInfo
-	if call.WholeCluster {
-		visible = make([]platform.TopicInfo, 0, len(all))
-		for _, t := range all {
-			if !t.Internal {
-				visible = append(visible, t)
-			}
-		}
-	} else {
-		// The list is sorted, so the unit's topics are one contiguous run.
-		lo, _ := slices.BinarySearchFunc(all, prefix, func(t platform.TopicInfo, p string) int { return strings.Compare(t.Name, p) })
-		hi := lo
-		for hi < len(all) && strings.HasPrefix(all[hi].Name, prefix) {
-			hi++
-		}
-		visible = all[lo:hi]
+	list := "topics " + call.Scope.String()
+	check := q
+	if _, err := s.guard.pages.checkQuery(list, &check); err != nil {
+		return portal.Page[portal.Topic]{}, err
 	}
-	page, err := paginate(s.guard.pages, "topics "+call.Scope.String(), visible, func(t platform.TopicInfo) string { return t.Name }, q)
+	prefix := call.Scope.Prefix()
+	if call.WholeCluster {
+		prefix = ""
+	}
+	visible := s.memo.view(all, prefix, q.Search)
+	q.Search = ""
+	page, err := paginate(s.guard.pages, list, visible, func(t platform.TopicInfo) string { return t.Name }, q)
 	if err != nil {
 		return portal.Page[portal.Topic]{}, err
 	}
@@ -121,6 +119,12 @@ func (s *Topics) detail(ctx context.Context, call *Call, full string, includeDef
 // whole-cluster view a name that exists as given is taken literally, so
 // topics outside the convention can be addressed.
 func (s *Topics) resolve(ctx context.Context, call *Call, name string) (string, error) {
+	return resolveTopic(ctx, call, name)
+}
+
+// resolveTopic qualifies a topic name in the call's scope; a Super Admin
+// viewing the whole cluster may name any existing topic as it is.
+func resolveTopic(ctx context.Context, call *Call, name string) (string, error) {
 	if call.WholeCluster {
 		all, err := call.Env.Topics.ListTopics(ctx)
 		if err != nil {
@@ -163,7 +167,7 @@ func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopi
 		d, err := call.Env.Topics.DescribeTopic(ctx, full)
 		return err == nil && len(d.Partitions) == partitions, err
 	})
-	s.guard.changed(ctx, call.Env, "topics")
+	s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
 	s.guard.record(ctx, call, "topic.create", full, err)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -347,7 +351,7 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 			d, err := call.Env.Topics.DescribeTopic(ctx, full)
 			return err == nil && len(d.Partitions) == partitions, err
 		})
-		s.guard.changed(ctx, call.Env, "topics")
+		s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
 		s.guard.record(ctx, call, "topic.partitions", full, err,
 			store.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
 		if err != nil {
@@ -388,7 +392,7 @@ func (s *Topics) Delete(ctx context.Context, bu, stage, name string) error {
 		}
 		return false, err
 	})
-	s.guard.changed(ctx, call.Env, "topics")
+	s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Deleted: true})
 	s.guard.record(ctx, call, "topic.delete", full, err)
 	return err
 }

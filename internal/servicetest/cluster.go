@@ -15,8 +15,11 @@ import (
 type Cluster struct {
 	mu     sync.Mutex
 	topics map[string]*clusterTopic
-	calls  int
-	writes int
+	groups map[string]*fakeGroup
+	// records, when set for a topic, are what ReadMessages reads there.
+	records map[string][]platform.Message
+	calls   int
+	writes  int
 }
 
 type clusterTopic struct {
@@ -26,7 +29,7 @@ type clusterTopic struct {
 
 // NewCluster returns a cluster holding topics with the given names.
 func NewCluster(names ...string) *Cluster {
-	f := &Cluster{topics: map[string]*clusterTopic{}}
+	f := &Cluster{topics: map[string]*clusterTopic{}, groups: map[string]*fakeGroup{}, records: map[string][]platform.Message{}}
 	for _, n := range names {
 		f.topics[n] = &clusterTopic{partitions: 1, config: map[string]string{}}
 	}

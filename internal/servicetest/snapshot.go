@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -22,6 +23,16 @@ func (w *World) Snapshot(t testing.TB) string {
 	for _, env := range w.Envs.All() {
 		c := w.Clusters[env.Name()]
 		fmt.Fprintf(&b, "%s topics %v writes %d\n", env.Name(), c.Names(), c.Writes())
+		groups, _ := c.ListGroups(ctx)
+		for _, g := range groups {
+			offs := c.Committed(g.ID)
+			keys := make([]string, 0, len(offs))
+			for tp, o := range offs {
+				keys = append(keys, fmt.Sprintf("%s[%d]=%d", tp.Topic, tp.Partition, o))
+			}
+			sort.Strings(keys)
+			fmt.Fprintf(&b, "%s group %s %v\n", env.Name(), g.ID, keys)
+		}
 		cs, err := env.Connectors.ListConnectors(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -84,6 +95,8 @@ func (w *World) Snapshot(t testing.TB) string {
 type Seeded struct {
 	Topic, Connector, Subject string
 	AccountID, PoolID         string
+	// Group is a consumer group without members, with an offset on Topic.
+	Group string
 }
 
 // Seed creates, as a platform admin, one resource of each kind in
@@ -121,5 +134,13 @@ func (w *World) Seed(t testing.TB, bu, stage string) Seeded {
 		t.Fatal(err)
 	}
 	s.PoolID = p.ID
+	s.Group = strings.TrimSuffix(s.Topic, "existing") + "existing-readers"
+	w.Cluster(w.zoneOf(bu), stage).AddGroup(s.Group, nil, map[platform.TopicPartition]int64{{Topic: s.Topic, Partition: 0}: 20})
 	return s
+}
+
+// zoneOf is the landing zone of a unit.
+func (w *World) zoneOf(bu string) string {
+	u, _ := w.Tenancy.Current().Unit(bu)
+	return u.LandingZone.ID
 }

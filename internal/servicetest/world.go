@@ -47,6 +47,12 @@ type World struct {
 	Me         *service.Me
 	Trail      *service.AuditTrail
 	Admin      *service.Admin
+	Groups     *service.Groups
+	Messages   *service.Messages
+	// Metrics answers every environment's Metrics API queries; Charts
+	// is the cache in front of it.
+	Metrics *Metrics
+	Charts  *service.MetricCache
 	// Sync keeps Tenancy in step with the store's units and switches.
 	Sync *service.TenancySync
 }
@@ -66,7 +72,7 @@ func New(t testing.TB, seed ...string) *World {
 		t.Fatal(err)
 	}
 	w := &World{Tenancy: tenancy.NewLive(ten), Envs: platform.NewEnvironments(), Clusters: map[string]*Cluster{},
-		Connect: map[string]*embedded.Connect{}, Org: embedded.NewOrg()}
+		Connect: map[string]*embedded.Connect{}, Org: embedded.NewOrg(), Metrics: NewMetrics()}
 	reg, err := embedded.StartRegistry("", "")
 	if err != nil {
 		t.Fatal(err)
@@ -83,8 +89,9 @@ func New(t testing.TB, seed ...string) *World {
 			k := embedded.NewConnect()
 			scope := platform.IAMScope{OrganizationID: "org-test", EnvironmentID: "env-" + z.ID + "-" + st.Name,
 				KafkaClusterID: "lkc-" + z.ID + "-" + st.Name, SchemaRegistryID: "lsrc-" + st.Name}
-			env := &platform.Environment{Zone: z.ID, Stage: st.Name, Topics: f, Connectors: k, Schemas: schemas,
-				IAM: w.Org.IAMFor(scope), Pools: w.Org.PoolsFor("op-" + st.Name)}
+			env := &platform.Environment{Zone: z.ID, Stage: st.Name, Topics: f, Groups: f, Messages: f, Connectors: k, Schemas: schemas,
+				IAM: w.Org.IAMFor(scope), Pools: w.Org.PoolsFor("op-" + st.Name),
+				Metrics: w.Metrics, ClusterID: scope.KafkaClusterID}
 			w.Envs.Add(env)
 			w.Clusters[env.Name()] = f
 			w.Connect[env.Name()] = k
@@ -99,7 +106,8 @@ func New(t testing.TB, seed ...string) *World {
 	w.Audit = audit.New(st, Discard())
 	w.Guard = service.NewGuard(service.GuardOptions{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
 		PlatformAdminGroup: "platform-admins"})
-	w.Topics = service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, st, Discard()))
+	w.Charts = service.NewMetricCache(st, Discard())
+	w.Topics = service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, st, Discard()), w.Charts)
 	w.Connectors = service.NewConnectors(w.Guard)
 	w.Schemas = service.NewSchemas(w.Guard)
 	w.Accounts = service.NewServiceAccounts(w.Guard, service.NewJobs(st, "test", Discard()))
@@ -110,6 +118,8 @@ func New(t testing.TB, seed ...string) *World {
 	w.Pools = service.NewIdentityPools(w.Guard, filters)
 	w.Me = service.NewMe(w.Guard)
 	w.Trail = service.NewAuditTrail(w.Guard, st)
+	w.Groups = service.NewGroups(w.Guard)
+	w.Messages = service.NewMessages(w.Guard)
 	w.Sync = service.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
 	w.Admin = service.NewAdmin(w.Guard, service.AdminOptions{Store: st, Sync: w.Sync,
 		Health: func() []upstream.Health { return nil }, Config: cfg.Effective,

@@ -30,6 +30,7 @@ type Store interface {
 	Audit
 	Samples
 	Tenants
+	MetricResults
 	Notifier
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
@@ -217,6 +218,15 @@ type Tenants interface {
 	PutSwitchRecord(ctx context.Context, r SwitchRecord) error
 }
 
+// MetricResults keep the Metrics API's answers for every replica.
+type MetricResults interface {
+	// MetricResult returns an answer and when it was fetched, or
+	// ErrNotFound.
+	MetricResult(ctx context.Context, key string) ([]byte, time.Time, error)
+	PutMetricResult(ctx context.Context, key string, body []byte, at time.Time) error
+	DeleteMetricResultsBefore(ctx context.Context, t time.Time) (int, error)
+}
+
 // Sample is one observation of a series.
 type Sample struct {
 	At    time.Time
@@ -245,7 +255,9 @@ type Notifier interface {
 
 // Channels in use.
 const (
-	// ChannelCache carries cache invalidations: "topics <zone>/<stage>".
+	// ChannelCache carries cache changes: "topics <zone>/<stage>" (refetch
+	// in the background), "topic <name> <partitions> <deleted>
+	// <zone>/<stage>" (a write to apply in place), "accounts <zone>/<stage>".
 	ChannelCache = "rms_cache"
 	// ChannelJobs carries "<job id>" whenever a job changes.
 	ChannelJobs = "rms_jobs"

@@ -15,11 +15,21 @@ type Stage struct {
 	Name string
 	// ReadOnly stages refuse writes from Developers; Admins bypass it.
 	ReadOnly bool
+	// DataAccess says who may read records: DataOff, DataDevelopers or
+	// DataViewers.
+	DataAccess string
 	// Reason and Until come from a read-only switch of the landing zone
 	// (a change freeze): why, and when it ends by itself (zero: never).
 	Reason string
 	Until  time.Time
 }
+
+// Levels of data access.
+const (
+	DataOff        = "off"
+	DataDevelopers = "developers"
+	DataViewers    = "viewers"
+)
 
 // Switch turns one landing zone's stage read-only or writable, overriding
 // the stage's configured default until it ends.

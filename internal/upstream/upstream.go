@@ -29,6 +29,7 @@ const (
 	IdentityPools    = "identity-pools"
 	SchemaRegistry   = "schema-registry"
 	IdentityProvider = "identity-provider"
+	Metrics          = "metrics"
 )
 
 // Outcomes of a call.

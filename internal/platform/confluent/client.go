@@ -133,6 +133,8 @@ var literals = map[string]bool{"connect": true, "v1": true, "environments": true
 func operation(method, path string) (kind, op string) {
 	kind = upstream.IAM
 	switch {
+	case strings.HasPrefix(path, "/v2/metrics/"):
+		return upstream.Metrics, method + " " + path
 	case strings.HasPrefix(path, "/connect/"):
 		kind = upstream.Connect
 	case strings.Contains(path, "/identity-pools"):

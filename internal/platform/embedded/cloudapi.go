@@ -22,8 +22,9 @@ type CloudAPI struct {
 	key, secret string
 	org         *Org
 
-	mu       sync.Mutex
-	clusters map[string]*Connect // "env-.../lkc-..."
+	mu        sync.Mutex
+	clusters  map[string]*Connect // "env-.../lkc-..."
+	telemetry map[string]*Telemetry
 }
 
 // NewCloudAPI serves org and the clusters added with AddCluster.
@@ -66,6 +67,8 @@ func (c *CloudAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.roleBindings(w, r, parts[3:])
 	case len(parts) >= 5 && parts[0] == "iam" && parts[1] == "v2" && parts[2] == "identity-providers" && parts[4] == "identity-pools":
 		c.pools(w, r, c.org.PoolsFor(parts[3]), parts[5:])
+	case len(parts) == 4 && parts[0] == "v2" && parts[1] == "metrics" && parts[2] == "cloud" && parts[3] == "query" && r.Method == http.MethodPost:
+		c.metricsQuery(w, r)
 	default:
 		writeError(w, http.StatusNotFound, "no such endpoint in the dev stand-in")
 	}

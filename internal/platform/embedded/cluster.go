@@ -7,18 +7,27 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // Cluster is one in-process Kafka-protocol cluster.
 type Cluster struct {
 	name string
 	fake *kfake.Cluster
+
+	mu sync.Mutex
+	// encoders make the values of a topic's demo records (the Schema
+	// Registry wire format, for topics with a schema).
+	encoders map[string]func(i int) []byte
+	// closers run after the cluster has stopped.
+	closers []func()
 }
 
 // StartCluster starts a one-broker cluster on a free loopback port.
@@ -27,14 +36,22 @@ func StartCluster(name string) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded cluster %s: %w", name, err)
 	}
-	return &Cluster{name: name, fake: fake}, nil
+	return &Cluster{name: name, fake: fake, encoders: map[string]func(int) []byte{}}, nil
 }
 
 // Addr returns the bootstrap address.
 func (c *Cluster) Addr() string { return c.fake.ListenAddrs()[0] }
 
 // Close stops the cluster; clients then see it as unreachable.
-func (c *Cluster) Close() { c.fake.Close() }
+func (c *Cluster) Close() {
+	c.fake.Close()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, fn := range c.closers {
+		fn()
+	}
+	c.closers = nil
+}
 
 // Produce writes n small records to a topic, spread over its partitions,
 // so that offsets and metrics have something to show.
@@ -44,7 +61,14 @@ func (c *Cluster) Produce(ctx context.Context, topic string, n int) error {
 		return err
 	}
 	defer cl.Close()
-	return produce(ctx, cl, n)
+	return c.produce(ctx, cl, topic, n)
+}
+
+// Encode makes the demo records of a topic carry values from encode.
+func (c *Cluster) Encode(topic string, encode func(i int) []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.encoders[topic] = encode
 }
 
 func (c *Cluster) producer(topic string) (*kgo.Client, error) {
@@ -52,10 +76,17 @@ func (c *Cluster) producer(topic string) (*kgo.Client, error) {
 		kgo.RecordPartitioner(kgo.RoundRobinPartitioner()))
 }
 
-func produce(ctx context.Context, cl *kgo.Client, n int) error {
+func (c *Cluster) produce(ctx context.Context, cl *kgo.Client, topic string, n int) error {
+	c.mu.Lock()
+	encode := c.encoders[topic]
+	c.mu.Unlock()
 	recs := make([]*kgo.Record, n)
 	for i := range recs {
-		recs[i] = &kgo.Record{Key: []byte("k" + strconv.Itoa(i%17)), Value: []byte(`{"seq":` + strconv.Itoa(i) + `}`)}
+		value := []byte(`{"seq":` + strconv.Itoa(i) + `}`)
+		if encode != nil {
+			value = encode(i)
+		}
+		recs[i] = &kgo.Record{Key: []byte("k" + strconv.Itoa(i%17)), Value: value}
 	}
 	return cl.ProduceSync(ctx, recs...).FirstErr()
 }
@@ -105,8 +136,74 @@ func (c *Cluster) Trickle(ctx context.Context, topic string, perSecond int) {
 			return
 		case <-t.C:
 			pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			_ = produce(pctx, cl, perSecond)
+			_ = c.produce(pctx, cl, topic, perSecond)
 			cancel()
 		}
 	}
+}
+
+// Commit sets a group's committed offsets as an administrator would (no
+// member, generation -1), so that demo groups have a position.
+func (c *Cluster) Commit(ctx context.Context, group, topic string, offsets map[int32]int64) error {
+	// Before OffsetCommit v10, topics are named rather than given by id.
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Addr()), kgo.MaxVersions(kversion.V3_6_0()))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	req := kmsg.NewPtrOffsetCommitRequest()
+	req.Group, req.Generation = group, -1
+	t := kmsg.NewOffsetCommitRequestTopic()
+	t.Topic = topic
+	for p, o := range offsets {
+		rp := kmsg.NewOffsetCommitRequestTopicPartition()
+		rp.Partition, rp.Offset = p, o
+		t.Partitions = append(t.Partitions, rp)
+	}
+	req.Topics = append(req.Topics, t)
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil {
+		return err
+	}
+	for _, rt := range resp.Topics {
+		for _, rp := range rt.Partitions {
+			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+				return fmt.Errorf("commit %s %s[%d]: %w", group, topic, rp.Partition, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Consume runs a member of group on topic that reads at most perSecond
+// records a second and commits them, until ctx ends: a consumer slower
+// than its producer, so that its lag shows and moves.
+func (c *Cluster) Consume(ctx context.Context, group, topic string, perSecond int) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Addr()), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+		kgo.DisableAutoCommit(), kgo.ClientID("demo-"+group))
+	if err != nil {
+		return err
+	}
+	go func() {
+		defer cl.Close()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			fetches := cl.PollRecords(ctx, perSecond)
+			if ctx.Err() != nil {
+				return
+			}
+			if !fetches.Empty() {
+				cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+				_ = cl.CommitUncommittedOffsets(cctx)
+				cancel()
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return nil
 }

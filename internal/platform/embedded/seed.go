@@ -40,10 +40,10 @@ const LegacyTopic = "legacy-orders"
 
 // SeedOptions tune the demo data.
 type SeedOptions struct {
-	// BulkTopics adds this many extra topics to BulkScope, to try the
-	// portal with a large cluster.
+	// BulkTopics adds this many extra topics in each of BulkScopes (on
+	// their clusters), to try the portal with large clusters.
 	BulkTopics int
-	BulkScope  tenancy.Scope
+	BulkScopes []tenancy.Scope
 }
 
 // Seed creates the demo topics through the platform's Topics port (so
@@ -64,6 +64,14 @@ func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, 
 			for _, id := range z.BusinessUnits {
 				u, _ := t.Unit(id)
 				scope := tenancy.Scope{Unit: u, Stage: st}
+				// Schemas first, so that the records of a topic with an
+				// Avro schema carry values in the Schema Registry's wire
+				// format, as real producers' do.
+				if i == 0 && !u.IsMain() {
+					if err := seedCloud(ctx, scope, env, cl); err != nil {
+						return err
+					}
+				}
 				for _, d := range demoTopics[id] {
 					name := scope.Qualify(d.id)
 					if err := create(ctx, env, platform.TopicSpec{Name: name, Partitions: d.partitions, Config: d.config}); err != nil {
@@ -75,24 +83,29 @@ func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, 
 						}
 					}
 				}
-				if i == 0 && !u.IsMain() {
-					if err := seedCloud(ctx, scope, env); err != nil {
+				if i == 0 && id == "scada" && cl != nil {
+					if err := seedGroups(ctx, scope, cl); err != nil {
 						return err
 					}
 				}
 			}
 		}
 	}
-	if o.BulkTopics > 0 {
-		cl := clusters[o.BulkScope.Zone().ID+"/"+o.BulkScope.Stage.Name]
+	for _, sc := range o.BulkScopes {
+		if o.BulkTopics <= 0 {
+			break
+		}
+		cl := clusters[sc.Zone().ID+"/"+sc.Stage.Name]
 		if cl == nil {
-			return fmt.Errorf("bulk topics: %s is not an embedded cluster", o.BulkScope)
+			return fmt.Errorf("bulk topics: %s is not an embedded cluster", sc)
 		}
 		names := make([]string, o.BulkTopics)
 		for i := range names {
-			names[i] = o.BulkScope.Qualify(fmt.Sprintf("load-%05d", i))
+			names[i] = sc.Qualify(fmt.Sprintf("load-%05d", i))
 		}
-		return cl.CreateTopics(ctx, names, 1)
+		if err := cl.CreateTopics(ctx, names, 1); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -103,4 +116,29 @@ func create(ctx context.Context, env *platform.Environment, spec platform.TopicS
 		return fmt.Errorf("seed %s in %s: %w", spec.Name, env.Name(), err)
 	}
 	return nil
+}
+
+// Demo consumer groups of scada's first stage, on sensor-readings.
+const (
+	// DemoSlowGroup keeps consuming, more slowly than the demo producer
+	// writes, so that its lag shows and moves.
+	DemoSlowGroup = "billing"
+	// DemoIdleGroup has committed offsets behind the end and no member, so
+	// that a reset can be tried at once.
+	DemoIdleGroup = "replay"
+)
+
+// seedGroups starts the slow consumer and commits the idle group's
+// offsets at 40% of each partition.
+func seedGroups(ctx context.Context, scope tenancy.Scope, cl *Cluster) error {
+	topic := scope.Qualify("sensor-readings")
+	offsets := map[int32]int64{}
+	per := int64(1200 / 6)
+	for p := range int32(6) {
+		offsets[p] = per * 4 / 10
+	}
+	if err := cl.Commit(ctx, scope.Qualify(DemoIdleGroup), topic, offsets); err != nil {
+		return fmt.Errorf("seed group %s: %w", DemoIdleGroup, err)
+	}
+	return cl.Consume(ctx, scope.Qualify(DemoSlowGroup), topic, 3)
 }

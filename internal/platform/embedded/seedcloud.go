@@ -2,7 +2,11 @@ package embedded
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"time"
+
+	"github.com/hamba/avro/v2"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -35,10 +39,15 @@ var demoConnectors = map[string]demoConnector{
 var demoSchemas = map[string]struct {
 	topic, typ string
 	versions   []string
+	// sample makes the i-th demo value of the latest version.
+	sample func(i int) map[string]any
 }{
 	"scada": {topic: "sensor-readings", typ: portal.SchemaAvro, versions: []string{
 		`{"type":"record","name":"SensorReading","namespace":"scada","fields":[{"name":"sensor","type":"string"},{"name":"ts","type":{"type":"long","logicalType":"timestamp-millis"}}]}`,
 		`{"type":"record","name":"SensorReading","namespace":"scada","fields":[{"name":"sensor","type":"string"},{"name":"ts","type":{"type":"long","logicalType":"timestamp-millis"}},{"name":"value","type":"double","default":0.0}]}`,
+	}, sample: func(i int) map[string]any {
+		return map[string]any{"sensor": fmt.Sprintf("pump-%02d", i%12), "ts": time.Now().UTC().Truncate(time.Millisecond),
+			"value": 20 + float64(i%50)/10}
 	}},
 	"crm": {topic: "orders", typ: portal.SchemaAvro, versions: []string{
 		`{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"},{"name":"amount","type":"double"}]}`,
@@ -52,7 +61,7 @@ var demoSchemas = map[string]struct {
 
 // seedCloud gives every tenant unit one connector and one subject with two
 // versions in the scope's environment.
-func seedCloud(ctx context.Context, scope tenancy.Scope, env *platform.Environment) error {
+func seedCloud(ctx context.Context, scope tenancy.Scope, env *platform.Environment, cl *Cluster) error {
 	if d, ok := demoConnectors[scope.Unit.ID]; ok {
 		cfg := map[string]string{}
 		for k, v := range d.config {
@@ -69,10 +78,28 @@ func seedCloud(ctx context.Context, scope tenancy.Scope, env *platform.Environme
 	}
 	if s, ok := demoSchemas[scope.Unit.ID]; ok {
 		subject := tenancy.SubjectName(scope.Qualify(s.topic), "value")
+		var latest portal.SchemaVersion
 		for _, text := range s.versions {
-			if _, err := env.Schemas.Register(ctx, subject, platform.SchemaDef{Type: s.typ, Schema: text}); err != nil {
+			v, err := env.Schemas.Register(ctx, subject, platform.SchemaDef{Type: s.typ, Schema: text})
+			if err != nil {
 				return fmt.Errorf("seed schema %s: %w", subject, err)
 			}
+			latest = v
+		}
+		if s.sample != nil && cl != nil && latest.Type == portal.SchemaAvro {
+			schema, err := avro.Parse(s.versions[len(s.versions)-1])
+			if err != nil {
+				return fmt.Errorf("seed schema %s: %w", subject, err)
+			}
+			id := uint32(latest.ID)
+			cl.Encode(scope.Qualify(s.topic), func(i int) []byte {
+				body, err := avro.Marshal(schema, s.sample(i))
+				if err != nil {
+					return []byte(err.Error())
+				}
+				// The wire format: magic byte 0, the schema id, the body.
+				return append(binary.BigEndian.AppendUint32([]byte{0}, id), body...)
+			})
 		}
 	}
 	return nil

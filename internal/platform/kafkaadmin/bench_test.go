@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
 )
 
 func benchCluster(b *testing.B) *kfake.Cluster {
@@ -62,5 +64,50 @@ func BenchmarkListTopicsCached(b *testing.B) {
 		if _, err := cl.ListTopics(ctx); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkGroupsWithLag1000 is what listing 1,000 consumer groups with
+// their lag asks of a cluster: one ListGroups, one DescribeGroups of all
+// of them, their committed offsets (librdkafka takes one group per
+// ListConsumerGroupOffsets call: sent side by side, at most 32 at once)
+// and one ListOffsets for the end offsets of every partition they read.
+func BenchmarkGroupsWithLag1000(b *testing.B) {
+	ctx := context.Background()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(6, "orders"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(c.Close)
+	produceTo(b, c, "orders", 600)
+	ids := make([]string, 1000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("edh-shared-scada-dev-group-%04d", i)
+		commit(b, c, ids[i], "orders", map[int32]int64{0: int64(i % 100), 3: 5})
+	}
+	cl := newClient(b, c, 0)
+	// A page of the list: all groups listed, the page's described and
+	// their offsets fetched.
+	for _, page := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("page=%d", page), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				all, err := cl.ListGroups(ctx)
+				if err != nil || len(all) != 1000 {
+					b.Fatalf("%d groups, %v", len(all), err)
+				}
+				if _, err := cl.DescribeGroups(ctx, ids[:page]); err != nil {
+					b.Fatal(err)
+				}
+				committed, err := cl.GroupOffsets(ctx, ids[:page])
+				if err != nil || len(committed) != page {
+					b.Fatalf("%d offsets, %v", len(committed), err)
+				}
+				parts := []platform.TopicPartition{{Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 3}}
+				if _, err := cl.Offsets(ctx, parts, platform.OffsetQuery{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -1,68 +1,192 @@
 package kafkaadmin
 
 import (
-	"strconv"
+	"context"
+	"sort"
 	"sync"
 	"time"
 
 	"golang.org/x/sync/singleflight"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// listCache keeps the latest topic list for a short time and shares one
-// in-flight metadata request among concurrent callers. Invalidation bumps a
-// generation so that a fetch started before a write is never stored as
-// fresh after it.
+// listCache keeps a cluster's topic list warm so that no request waits
+// for a metadata fetch: a background loop refetches it every refresh
+// interval, a list up to maxStale old is served while a refetch fails,
+// and writes (the portal's own, and other replicas' through the store's
+// notifications) patch the cached list in place instead of dropping it.
+//
+// Lists are never modified once published: a patch builds a new slice,
+// so callers may keep the one they got.
 type listCache struct {
-	ttl     time.Duration
-	observe platform.CacheObserver
-	group   singleflight.Group
-	mu      sync.Mutex
-	gen     uint64
-	topics  []platform.TopicInfo
-	at      time.Time
+	refresh  time.Duration
+	maxStale time.Duration
+	observe  platform.CacheObserver
+	now      func() time.Time
+	group    singleflight.Group
+
+	mu     sync.Mutex
+	topics []platform.TopicInfo
+	// at is when the cached list was fetched (patches keep it).
+	at time.Time
+	// recent are writes applied lately (within two refresh intervals),
+	// re-applied to lists fetched after them: a fetch may have started
+	// before a write, or reached a broker whose metadata lags the
+	// controller's.
+	recent map[string]recentChange
+	// kick wakes the loop for an early refetch.
+	kick chan struct{}
 }
 
-func newListCache(ttl time.Duration, observe platform.CacheObserver) *listCache {
+type recentChange struct {
+	change platform.TopicChange
+	at     time.Time
+}
+
+func newListCache(refresh, maxStale time.Duration, observe platform.CacheObserver) *listCache {
 	if observe == nil {
 		observe = func(string, bool) {}
 	}
-	return &listCache{ttl: ttl, observe: observe}
+	if maxStale < refresh {
+		maxStale = refresh
+	}
+	return &listCache{refresh: refresh, maxStale: maxStale, observe: observe, now: time.Now,
+		recent: map[string]recentChange{}, kick: make(chan struct{}, 1)}
 }
 
-func (l *listCache) get(fetch func() ([]platform.TopicInfo, error)) ([]platform.TopicInfo, error) {
-	l.mu.Lock()
-	gen := l.gen
-	if l.ttl > 0 && l.topics != nil && time.Since(l.at) < l.ttl {
-		t := l.topics
-		l.mu.Unlock()
-		l.observe("topics", true)
-		return t, nil
+// fetcher fetches the whole list from the cluster.
+type fetcher func(ctx context.Context) ([]platform.TopicInfo, error)
+
+// get returns the cached list while it is within the staleness bound,
+// else fetches it (one fetch shared by every waiter).
+func (l *listCache) get(ctx context.Context, fetch fetcher) ([]platform.TopicInfo, error) {
+	if l.refresh <= 0 {
+		l.observe("topics", false)
+		return fetch(ctx)
 	}
+	l.mu.Lock()
+	topics, age := l.topics, l.now().Sub(l.at)
 	l.mu.Unlock()
+	if topics != nil && age < l.maxStale {
+		l.observe("topics", true)
+		if age >= l.refresh {
+			// The loop is late (a slow or failing fetch): ask again.
+			l.wake()
+		}
+		return topics, nil
+	}
 	l.observe("topics", false)
-	v, err, _ := l.group.Do(strconv.FormatUint(gen, 10), func() (any, error) {
-		topics, err := fetch()
-		if err != nil {
+	v, err, _ := l.group.Do("list", func() (any, error) { return l.fetch(ctx, fetch) })
+	if err != nil {
+		if topics == nil {
 			return nil, err
 		}
-		l.mu.Lock()
-		if l.gen == gen {
-			l.topics, l.at = topics, time.Now()
+		e := portal.Wrap(err, portal.KindOf(err), "the topic list is %s old, past the bound of %s, and the cluster does not answer (%s)",
+			age.Round(time.Second), l.maxStale, portal.MessageOf(err))
+		if ps := portal.Problems(err); len(ps) > 0 {
+			e.RetryAfter = ps[0].RetryAfter
 		}
-		l.mu.Unlock()
-		return topics, nil
-	})
-	if err != nil {
-		return nil, err
+		return nil, e
 	}
 	return v.([]platform.TopicInfo), nil
 }
 
-func (l *listCache) invalidate() {
+// fetch fetches the list, re-applies recent writes and caches it.
+func (l *listCache) fetch(ctx context.Context, fetch fetcher) ([]platform.TopicInfo, error) {
+	started := l.now()
+	topics, err := fetch(ctx)
+	if err != nil {
+		return nil, err
+	}
 	l.mu.Lock()
-	l.gen++
-	l.topics = nil
-	l.mu.Unlock()
+	defer l.mu.Unlock()
+	for name, r := range l.recent {
+		if started.Sub(r.at) > 2*l.refresh {
+			delete(l.recent, name)
+			continue
+		}
+		topics = ensured(topics, r.change)
+	}
+	l.topics, l.at = topics, started
+	return topics, nil
+}
+
+// run refetches the list every refresh interval, or at once when woken,
+// until ctx ends. A failed refetch is retried at the next tick; the old
+// list is served meanwhile, within the staleness bound.
+func (l *listCache) run(ctx context.Context, fetch fetcher, log func(error)) {
+	if l.refresh <= 0 {
+		return
+	}
+	t := time.NewTicker(l.refresh)
+	defer t.Stop()
+	for {
+		if _, err, _ := l.group.Do("list", func() (any, error) { return l.fetch(ctx, fetch) }); err != nil && ctx.Err() == nil {
+			log(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-l.kick:
+		}
+	}
+}
+
+func (l *listCache) wake() {
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+}
+
+// apply patches the cached list with a write and remembers the write for
+// lists fetched in the next while.
+func (l *listCache) apply(c platform.TopicChange) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.recent[c.Name] = recentChange{change: c, at: l.now()}
+	if l.topics != nil {
+		l.topics = patched(l.topics, c)
+	}
+}
+
+// ensured applies a recent write to a fetched list where the list does
+// not show it yet: a created topic missing, a deleted one present, fewer
+// partitions than were added.
+func ensured(topics []platform.TopicInfo, c platform.TopicChange) []platform.TopicInfo {
+	i := sort.Search(len(topics), func(i int) bool { return topics[i].Name >= c.Name })
+	found := i < len(topics) && topics[i].Name == c.Name
+	if c.Deleted == found || (found && topics[i].Partitions < c.Partitions) {
+		return patched(topics, c)
+	}
+	return topics
+}
+
+// patched returns a copy of a sorted list with one change applied; the
+// list given is left as it is.
+func patched(topics []platform.TopicInfo, c platform.TopicChange) []platform.TopicInfo {
+	i := sort.Search(len(topics), func(i int) bool { return topics[i].Name >= c.Name })
+	found := i < len(topics) && topics[i].Name == c.Name
+	switch {
+	case c.Deleted && !found:
+		return topics
+	case c.Deleted:
+		out := make([]platform.TopicInfo, 0, len(topics)-1)
+		return append(append(out, topics[:i]...), topics[i+1:]...)
+	case found && topics[i].Partitions == c.Partitions:
+		return topics
+	}
+	info := platform.TopicInfo{Name: c.Name, Partitions: c.Partitions, Internal: c.Name != "" && c.Name[0] == '_'}
+	if found {
+		out := make([]platform.TopicInfo, len(topics))
+		copy(out, topics)
+		out[i] = info
+		return out
+	}
+	out := make([]platform.TopicInfo, 0, len(topics)+1)
+	out = append(append(out, topics[:i]...), info)
+	return append(out, topics[i:]...)
 }

@@ -29,9 +29,13 @@ type Options struct {
 	APISecret        string
 	// Timeout bounds every call; 5s by default.
 	Timeout time.Duration
-	// CacheTTL is how long a topic list is reused; 0 disables the cache.
+	// CacheTTL is how often the cached topic list is refetched in the
+	// background; 0 disables the cache (every list fetches).
 	CacheTTL time.Duration
-	Logger   *slog.Logger
+	// MaxStaleness bounds the age of a list served while refetches fail;
+	// beyond it a list waits for the cluster (and fails with it).
+	MaxStaleness time.Duration
+	Logger       *slog.Logger
 	// Upstream, when set, guards every request (circuit breaker, health).
 	Upstream *upstream.Upstream
 	// Cache, when set, is told about topic list cache lookups.
@@ -48,10 +52,16 @@ type Client struct {
 	log      *slog.Logger
 	cache    *listCache
 	up       *upstream.Upstream
+	// config is the connection part of the configuration, for the
+	// short-lived consumers of the message browser.
+	config kafka.ConfigMap
 	// down is set when librdkafka reports every broker unreachable and
 	// cleared by the next successful call; it turns timeouts into 503s.
 	down atomic.Bool
-	wg   sync.WaitGroup
+	// stop ends the topic list's refresh loop.
+	stop    context.CancelFunc
+	looping sync.WaitGroup
+	wg      sync.WaitGroup
 }
 
 // New connects lazily: it returns at once, and calls fail with
@@ -75,6 +85,11 @@ func New(o Options) (*Client, error) {
 		"reconnect.backoff.ms":               500,
 		"reconnect.backoff.max.ms":           10000,
 		"topic.metadata.refresh.interval.ms": 60000,
+		// The producer only hosts the admin client and carries logs and
+		// errors: its Go channels need not hold a million events each
+		// (the library's default, 24 MB per client).
+		"go.events.channel.size":  1000,
+		"go.produce.channel.size": 1,
 	}
 	if o.SASLMechanism != "" {
 		_ = cm.SetKey("sasl.mechanisms", o.SASLMechanism)
@@ -92,18 +107,37 @@ func New(o Options) (*Client, error) {
 		p.Close()
 		return nil, fmt.Errorf("kafka admin client for %s: %w", o.Name, err)
 	}
-	c := &Client{
-		name: o.Name, timeout: o.Timeout, producer: p, admin: a,
-		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL, o.Cache), up: o.Upstream,
+	conn := kafka.ConfigMap{}
+	for _, k := range []string{"bootstrap.servers", "security.protocol", "client.id", "enable.metrics.push",
+		"socket.connection.setup.timeout.ms", "reconnect.backoff.ms", "reconnect.backoff.max.ms",
+		"sasl.mechanisms", "sasl.username", "sasl.password"} {
+		if v, ok := (*cm)[k]; ok {
+			conn[k] = v
+		}
 	}
+	c := &Client{
+		name: o.Name, timeout: o.Timeout, producer: p, admin: a, config: conn,
+		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL, o.MaxStaleness, o.Cache), up: o.Upstream,
+	}
+	var ctx context.Context
+	ctx, c.stop = context.WithCancel(context.Background())
 	c.wg.Add(2)
 	go c.pumpLogs()
 	go c.pumpEvents()
+	c.looping.Add(1)
+	go func() {
+		defer c.looping.Done()
+		c.cache.run(ctx, c.listTopics, func(err error) {
+			c.log.DebugContext(ctx, "refreshing the topic list failed; the cached one is served", "error", err)
+		})
+	}()
 	return c, nil
 }
 
 // Close releases the client. Calls after Close fail.
 func (c *Client) Close() {
+	c.stop()
+	c.looping.Wait()
 	c.admin.Close()
 	c.producer.Close()
 	c.wg.Wait()

@@ -3,6 +3,7 @@ package kafkaadmin
 import (
 	"context"
 	"sort"
+	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
@@ -15,13 +16,16 @@ var _ platform.Topics = (*Client)(nil)
 // ListTopics returns every topic from one metadata request, cached for the
 // configured TTL. The returned slice is shared: callers must not modify it.
 func (c *Client) ListTopics(ctx context.Context) ([]platform.TopicInfo, error) {
-	return c.cache.get(func() (out []platform.TopicInfo, err error) {
-		err = c.call(ctx, "list_topics", func(ctx context.Context) error {
-			out, err = c.fetchTopics(ctx)
-			return err
-		})
-		return out, err
+	return c.cache.get(ctx, c.listTopics)
+}
+
+// listTopics fetches the list through the cluster's upstream.
+func (c *Client) listTopics(ctx context.Context) (out []platform.TopicInfo, err error) {
+	err = c.call(ctx, "list_topics", func(ctx context.Context) error {
+		out, err = c.fetchTopics(ctx)
+		return err
 	})
+	return out, err
 }
 
 // fetchTopics asks the cluster for every topic.
@@ -99,14 +103,18 @@ func (c *Client) describeTopic(ctx context.Context, name string) (platform.Topic
 func (c *Client) createTopic(ctx context.Context, spec platform.TopicSpec) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	defer c.cache.invalidate()
 	res, err := c.admin.CreateTopics(ctx, []kafka.TopicSpecification{{
 		Topic: spec.Name, NumPartitions: spec.Partitions, ReplicationFactor: -1, Config: spec.Config,
 	}}, kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
 	if err != nil {
 		return c.translate(err, spec.Name)
 	}
-	return c.translate(res[0].Error, spec.Name)
+	if err := c.translate(res[0].Error, spec.Name); err != nil {
+		return err
+	}
+	c.cache.apply(platform.TopicChange{Name: spec.Name, Partitions: spec.Partitions})
+	c.learn(spec.Name)
+	return nil
 }
 
 // AlterTopicConfig sets and resets settings in one incremental request.
@@ -135,26 +143,33 @@ func (c *Client) alterTopicConfig(ctx context.Context, name string, change platf
 func (c *Client) createPartitions(ctx context.Context, name string, total int) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	defer c.cache.invalidate()
 	res, err := c.admin.CreatePartitions(ctx, []kafka.PartitionsSpecification{{Topic: name, IncreaseTo: total}},
 		kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
 	if err != nil {
 		return c.translate(err, name)
 	}
-	return c.translate(res[0].Error, name)
+	if err := c.translate(res[0].Error, name); err != nil {
+		return err
+	}
+	c.cache.apply(platform.TopicChange{Name: name, Partitions: total})
+	c.learn(name)
+	return nil
 }
 
 // DeleteTopic deletes a topic and its data.
 func (c *Client) deleteTopic(ctx context.Context, name string) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	defer c.cache.invalidate()
 	res, err := c.admin.DeleteTopics(ctx, []string{name},
 		kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
 	if err != nil {
 		return c.translate(err, name)
 	}
-	return c.translate(res[0].Error, name)
+	if err := c.translate(res[0].Error, name); err != nil {
+		return err
+	}
+	c.cache.apply(platform.TopicChange{Name: name, Deleted: true})
+	return nil
 }
 
 // TopicOffsets returns the earliest and latest offsets of every partition,
@@ -212,6 +227,17 @@ func (c *Client) clusterInfo(ctx context.Context) (platform.ClusterInfo, error) 
 	return platform.ClusterInfo{ID: id, Brokers: len(res.Nodes)}, nil
 }
 
-// Forget drops the cached topic list, after another replica changed the
-// cluster.
-func (c *Client) Forget() { c.cache.invalidate() }
+// learn has librdkafka fetch one topic's metadata after a write changed
+// it: offsets requests route by the client's own metadata, which would
+// not know the new partitions until its next refresh.
+func (c *Client) learn(name string) {
+	_, _ = c.admin.GetMetadata(&name, false, int(c.timeout/time.Millisecond))
+}
+
+// Forget has the topic list refetched in the background, when changes
+// may have been missed (the store's notifications were interrupted); the
+// cached list is served meanwhile.
+func (c *Client) Forget() { c.cache.wake() }
+
+// ApplyTopicChange patches the cached list with another replica's write.
+func (c *Client) ApplyTopicChange(ch platform.TopicChange) { c.cache.apply(ch) }

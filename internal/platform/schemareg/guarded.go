@@ -58,3 +58,12 @@ func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def p
 func (r *Registry) DeleteVersion(ctx context.Context, subject string, version int, permanent bool) error {
 	return r.call(ctx, "delete_version", func(ctx context.Context) error { return r.deleteVersion(ctx, subject, version, permanent) })
 }
+
+// SchemaByID returns a schema by its global id.
+func (r *Registry) SchemaByID(ctx context.Context, id int) (v portal.SchemaVersion, err error) {
+	err = r.call(ctx, "schema_by_id", func(ctx context.Context) error {
+		v, err = r.schemaByID(ctx, id)
+		return err
+	})
+	return v, err
+}

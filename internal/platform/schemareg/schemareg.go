@@ -15,7 +15,9 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
@@ -47,6 +49,7 @@ type Registry struct {
 	secret  string
 	timeout time.Duration
 	client  schemaregistry.Client
+	byID    sync.Map // schema id -> portal.SchemaVersion
 	http    *http.Client
 	up      *upstream.Upstream
 }
@@ -236,6 +239,22 @@ func (r *Registry) getSchema(ctx context.Context, subject string, version int) (
 		return portal.SchemaVersion{}, r.translate(err, subject)
 	}
 	return metadata(subject, md), nil
+}
+
+// schemaByID reads GET /schemas/ids/{id}; schemas never change under an
+// id, so the answer is kept.
+func (r *Registry) schemaByID(ctx context.Context, id int) (portal.SchemaVersion, error) {
+	if v, ok := r.byID.Load(id); ok {
+		return v.(portal.SchemaVersion), nil
+	}
+	var s schemaJSON
+	if err := r.raw(ctx, http.MethodGet, "/schemas/ids/"+strconv.Itoa(id), nil, &s); err != nil {
+		return portal.SchemaVersion{}, r.translate(err, fmt.Sprintf("schema id %d", id))
+	}
+	s.ID = id
+	v := s.version()
+	r.byID.Store(id, v)
+	return v, nil
 }
 
 func metadata(subject string, md schemaregistry.SchemaMetadata) portal.SchemaVersion {

@@ -21,6 +21,26 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("samples", func(t *testing.T) { testSamples(t, open(t)) })
 	t.Run("notifications", func(t *testing.T) { testNotifications(t, open(t)) })
 	t.Run("tenants", func(t *testing.T) { testTenants(t, open(t)) })
+	t.Run("metric results", func(t *testing.T) { testMetricResults(t, open(t)) })
+}
+
+func testMetricResults(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	if _, _, err := s.MetricResult(ctx, "k"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("missing: %v", err)
+	}
+	for _, body := range []string{"first", "second"} {
+		if err := s.PutMetricResult(ctx, "k", []byte(body), base); err != nil {
+			t.Fatal(err)
+		}
+	}
+	body, at, err := s.MetricResult(ctx, "k")
+	if err != nil || string(body) != "second" || !at.Equal(base) {
+		t.Errorf("result %q %v %v", body, at, err)
+	}
+	if n, err := s.DeleteMetricResultsBefore(ctx, base.Add(time.Second)); err != nil || n != 1 {
+		t.Errorf("delete: %d %v", n, err)
+	}
 }
 
 func testTenants(t *testing.T, s store.Store) {

@@ -1,0 +1,26 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// TestTopicListEncoding: the hand-written topic list is byte for byte
+// what encoding/json writes, odd names included.
+func TestTopicListEncoding(t *testing.T) {
+	for _, out := range []listResponse[topicJSON]{
+		{Items: []topicJSON{}},
+		{Items: []topicJSON{{Name: "edh-shared-scada-dev-a", Identifier: "a", BusinessUnit: "scada", PartitionsCount: 6},
+			{Name: "legacy<orders>&\"x\"\\\u00e9\u2028\t", Identifier: "legacy", PartitionsCount: 1, OutsideConvention: true}},
+			NextPageToken: "YWJj.ZGVm", TotalSize: 10003},
+	} {
+		var want bytes.Buffer
+		if err := json.NewEncoder(&want).Encode(out); err != nil {
+			t.Fatal(err)
+		}
+		if got := encodeTopicList(out); !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("got  %s\nwant %s", got, want.Bytes())
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+type groupJSON struct {
+	ID         string   `json:"id"`
+	Identifier string   `json:"identifier"`
+	State      string   `json:"state"`
+	Protocol   string   `json:"protocol"`
+	Members    int      `json:"members"`
+	Lag        int64    `json:"lag"`
+	Topics     []string `json:"topics"`
+}
+
+type groupDetailJSON struct {
+	groupJSON
+	MemberList []groupMemberJSON    `json:"member_list"`
+	Partitions []groupPartitionJSON `json:"partitions"`
+}
+
+type groupMemberJSON struct {
+	ID         string   `json:"id"`
+	ClientID   string   `json:"client_id"`
+	Host       string   `json:"host"`
+	Partitions []string `json:"partitions"`
+}
+
+type groupPartitionJSON struct {
+	Topic     string `json:"topic"`
+	Partition int    `json:"partition"`
+	Committed int64  `json:"committed_offset"`
+	End       int64  `json:"end_offset"`
+	Lag       int64  `json:"lag"`
+	Member    string `json:"member,omitempty"`
+}
+
+func groupOut(g portal.ConsumerGroup) groupJSON {
+	return groupJSON{ID: g.ID, Identifier: g.Identifier, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics}
+}
+
+func (a *API) listGroups(c echo.Context) error {
+	q, err := listQuery(c)
+	if err != nil {
+		return err
+	}
+	page, err := a.groups.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	if err != nil {
+		return err
+	}
+	out := listResponse[groupJSON]{Items: make([]groupJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	for i, g := range page.Items {
+		out.Items[i] = groupOut(g)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) getGroup(c echo.Context) error {
+	d, err := a.groups.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	out := groupDetailJSON{groupJSON: groupOut(d.ConsumerGroup), MemberList: []groupMemberJSON{}, Partitions: []groupPartitionJSON{}}
+	for _, m := range d.MemberList {
+		out.MemberList = append(out.MemberList, groupMemberJSON(m))
+	}
+	for _, p := range d.Partitions {
+		out.Partitions = append(out.Partitions, groupPartitionJSON(p))
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) deleteGroup(c echo.Context) error {
+	if err := a.groups.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (a *API) resetOffsets(c echo.Context) error {
+	var in struct {
+		Topic     string `json:"topic"`
+		To        string `json:"to"`
+		Timestamp string `json:"timestamp"`
+		Offset    *int64 `json:"offset"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	dry, err := boolParam(c, "dry_run")
+	if err != nil {
+		return err
+	}
+	r := portal.OffsetReset{Topic: in.Topic, To: in.To, Offset: in.Offset, DryRun: dry}
+	if in.Timestamp != "" {
+		t, err := time.Parse(time.RFC3339, in.Timestamp)
+		if err != nil {
+			return portal.Invalid("timestamp", "must be a time in RFC 3339, such as 2026-11-22T10:00:00Z, not %q", in.Timestamp)
+		}
+		r.Timestamp = t
+	}
+	res, err := a.groups.ResetOffsets(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"), r)
+	if err != nil {
+		return err
+	}
+	type changeOut struct {
+		Topic     string `json:"topic"`
+		Partition int    `json:"partition"`
+		Before    *int64 `json:"before"`
+		After     int64  `json:"after"`
+	}
+	out := struct {
+		Group   string      `json:"group"`
+		DryRun  bool        `json:"dry_run"`
+		Changes []changeOut `json:"changes"`
+	}{Group: res.Group, DryRun: res.DryRun, Changes: []changeOut{}}
+	for _, ch := range res.Changes {
+		co := changeOut{Topic: ch.Topic, Partition: ch.Partition, After: ch.After}
+		if ch.Before >= 0 {
+			b := ch.Before
+			co.Before = &b
+		}
+		out.Changes = append(out.Changes, co)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type messageJSON struct {
+	Partition     int                 `json:"partition"`
+	Offset        int64               `json:"offset"`
+	Timestamp     string              `json:"timestamp"`
+	Key           *string             `json:"key"`
+	KeyEncoding   string              `json:"key_encoding"`
+	Value         *string             `json:"value"`
+	ValueEncoding string              `json:"value_encoding"`
+	SchemaID      int                 `json:"schema_id,omitempty"`
+	Headers       []messageHeaderJSON `json:"headers"`
+	Truncated     bool                `json:"truncated,omitempty"`
+	DecodeError   string              `json:"decode_error,omitempty"`
+}
+
+type messageHeaderJSON struct {
+	Key      string `json:"key"`
+	Value    string `json:"value"`
+	Encoding string `json:"encoding"`
+}
+
+func nullable(s, enc string) *string {
+	if enc == portal.EncodingNone {
+		return nil
+	}
+	return &s
+}
+
+func (a *API) readMessages(c echo.Context) error {
+	var v portal.Validation
+	var q portal.MessageQuery
+	for _, p := range []struct {
+		name string
+		set  func(int64)
+	}{
+		{"limit", func(n int64) { q.Limit = int(n) }},
+		{"partition", func(n int64) { p := int(n); q.Partition = &p }},
+		{"offset", func(n int64) { q.Offset = &n }},
+	} {
+		if s := c.QueryParam(p.name); s != "" {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || n < 0 {
+				v.Add(portal.Invalid(p.name, "%s must be a whole number, not %q", p.name, s))
+				continue
+			}
+			p.set(n)
+		}
+	}
+	if s := c.QueryParam("timestamp"); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			v.Add(portal.Invalid("timestamp", "must be a time in RFC 3339, such as 2026-11-22T10:00:00Z, not %q", s))
+		}
+		q.Timestamp = t
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	msgs, err := a.messages.Read(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), q)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Items []messageJSON `json:"items"`
+	}{Items: make([]messageJSON, len(msgs))}
+	for i, m := range msgs {
+		mj := messageJSON{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format(time.RFC3339Nano),
+			Key: nullable(m.Key, m.KeyEncoding), KeyEncoding: m.KeyEncoding, Value: nullable(m.Value, m.ValueEncoding),
+			ValueEncoding: m.ValueEncoding, SchemaID: m.SchemaID, Headers: []messageHeaderJSON{}, Truncated: m.Truncated, DecodeError: m.DecodeError}
+		for _, h := range m.Headers {
+			mj.Headers = append(mj.Headers, messageHeaderJSON(h))
+		}
+		out.Items[i] = mj
+	}
+	return c.JSON(http.StatusOK, out)
+}

@@ -1,0 +1,205 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+func (h *Handlers) listGroups(c echo.Context) error {
+	p, err := h.scopedPage(c, "consumer-groups", "Consumer groups")
+	if err != nil {
+		return err
+	}
+	res, err := h.groups.List(c.Request().Context(), c.Param("bu"), c.Param("stage"),
+		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")})
+	if err != nil {
+		return err
+	}
+	p.Subtitle = p.Context.Prefix + "*"
+	return h.render(c, http.StatusOK, p, views.GroupsPage(p, res.Items, res.Total, res.NextPageToken))
+}
+
+func (h *Handlers) groupForPage(c echo.Context) (portal.GroupDetail, views.Page, error) {
+	p, err := h.scopedPage(c, "consumer-groups", "Consumer group")
+	if err != nil {
+		return portal.GroupDetail{}, p, err
+	}
+	g, err := h.groups.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	if err != nil {
+		return g, p, err
+	}
+	p.Title, p.Subtitle = g.Identifier, g.ID
+	p.Crumbs = crumbs(p.Context, "consumer-groups", views.Crumb{Label: g.Identifier})
+	return g, p, nil
+}
+
+func (h *Handlers) showGroup(c echo.Context) error {
+	g, p, err := h.groupForPage(c)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.GroupPage(p, g, views.ResetForm{Topics: g.Topics}))
+}
+
+// resetGroup plans a reset (op=plan, a dry run) or applies it (op=apply).
+func (h *Handlers) resetGroup(c echo.Context) error {
+	g, p, err := h.groupForPage(c)
+	if err != nil {
+		return err
+	}
+	f := views.ResetForm{Topic: c.FormValue("topic"), To: c.FormValue("to"), Timestamp: c.FormValue("timestamp"),
+		Offset: c.FormValue("offset"), Topics: g.Topics}
+	r := portal.OffsetReset{Topic: f.Topic, To: f.To, DryRun: c.FormValue("op") != "apply"}
+	var perr error
+	if f.To == portal.ResetTimestamp && f.Timestamp != "" {
+		t, err := time.Parse(localTime, f.Timestamp)
+		if err != nil {
+			perr = portal.Invalid("timestamp", "must be a date and time, such as 2026-11-22T10:00")
+		}
+		r.Timestamp = t
+	}
+	if f.To == portal.ResetOffset && f.Offset != "" {
+		n, err := strconv.ParseInt(f.Offset, 10, 64)
+		if err != nil {
+			perr = portal.Invalid("offset", "must be a whole number")
+		}
+		r.Offset = &n
+	}
+	var plan portal.ResetResult
+	err = perr
+	if err == nil {
+		plan, err = h.groups.ResetOffsets(c.Request().Context(), c.Param("bu"), c.Param("stage"), g.ID, r)
+	}
+	form := func() templ.Component {
+		if isHTMX(c) {
+			return views.ResetFormView(p, g, f)
+		}
+		return views.GroupPage(p, g, f)
+	}
+	if err != nil {
+		errs := map[string]string{}
+		if !fieldErrors(err, errs, "") {
+			return err
+		}
+		for _, m := range errs {
+			f.Error = m
+		}
+		return h.failedForm(c, p, err, form)
+	}
+	f.Plan, f.Done = &plan, !plan.DryRun
+	if f.Done {
+		return h.done(c, "Offsets of "+g.Identifier+" reset.", p.Context.Path("consumer-group", g.ID))
+	}
+	if isHTMX(c) {
+		return renderFragment(c, http.StatusOK, form())
+	}
+	return h.render(c, http.StatusOK, p, form())
+}
+
+func (h *Handlers) confirmDeleteGroup(c echo.Context) error {
+	g, p, err := h.groupForPage(c)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, groupDeletion(p, g, "", "")))
+}
+
+func groupDeletion(p views.Page, g portal.GroupDetail, typed, problem string) views.Deletion {
+	return views.Deletion{Kind: "consumer group", Name: g.ID, Identifier: g.Identifier,
+		Consequence: "its committed offsets are lost; consumers that join it again start where their auto.offset.reset says.",
+		Action:      p.Context.Path("consumer-group", g.ID, "delete"), Cancel: p.Context.Path("consumer-group", g.ID), Typed: typed, Problem: problem}
+}
+
+func (h *Handlers) deleteGroup(c echo.Context) error {
+	g, p, err := h.groupForPage(c)
+	if err != nil {
+		return err
+	}
+	if typed := c.FormValue("confirm"); typed != g.Identifier {
+		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, groupDeletion(p, g, typed, "Type "+g.Identifier+" exactly to confirm.")))
+	}
+	if err := h.groups.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), g.ID); err != nil {
+		return err
+	}
+	return h.done(c, "Consumer group "+g.Identifier+" deleted.", p.Context.Path("consumer-groups"))
+}
+
+// readRecords is the message browser: a GET form, so that a read is a
+// link people can share (each read is audited).
+func (h *Handlers) readRecords(c echo.Context) error {
+	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	p, err := h.page(c, "Records", "topics", bu, stage)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	t, err := h.topics.Get(ctx, bu, stage, name, false)
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = t.Identifier+": records", t.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "records"})
+	f := views.RecordsForm{Limit: c.QueryParam("limit"), Partition: c.QueryParam("partition"), Offset: c.QueryParam("offset"),
+		Timestamp: c.QueryParam("timestamp"), Partitions: t.Partitions}
+	if f.Limit == "" {
+		f.Limit = "20"
+	}
+	q, perr := recordsQuery(f)
+	var msgs []portal.BrowsedMessage
+	if perr == nil {
+		msgs, err = h.messages.Read(ctx, bu, stage, t.Name, q)
+	} else {
+		err = perr
+	}
+	status := http.StatusOK
+	if err != nil {
+		k := portal.KindOf(err)
+		if !k.IsValidation() && k != portal.DataAccessDisabled && k != portal.InsufficientRole {
+			return err
+		}
+		f.Error, status = portal.Problems(err)[0].Message, k.Status()
+		if k.IsValidation() {
+			status = http.StatusUnprocessableEntity
+		}
+	}
+	return h.render(c, status, p, views.RecordsPage(p, t.Name, f, msgs))
+}
+
+func recordsQuery(f views.RecordsForm) (portal.MessageQuery, error) {
+	var q portal.MessageQuery
+	var v portal.Validation
+	n, err := strconv.Atoi(f.Limit)
+	if err != nil {
+		v.Add(portal.Invalid("limit", "must be a whole number between 1 and %d", portal.MaxMessages))
+	}
+	q.Limit = n
+	if f.Partition != "" {
+		p, err := strconv.Atoi(f.Partition)
+		if err != nil {
+			v.Add(portal.Invalid("partition", "must be a partition number"))
+		}
+		q.Partition = &p
+	}
+	if f.Offset != "" {
+		o, err := strconv.ParseInt(f.Offset, 10, 64)
+		if err != nil {
+			v.Add(portal.Invalid("offset", "must be a whole number"))
+		}
+		q.Offset = &o
+	}
+	if f.Timestamp != "" {
+		t, err := time.Parse(localTime, f.Timestamp)
+		if err != nil {
+			v.Add(portal.Invalid("timestamp", "must be a date and time, such as 2026-11-22T10:00"))
+		}
+		q.Timestamp = t
+	}
+	return q, v.Err()
+}

@@ -1,0 +1,52 @@
+package platform
+
+import (
+	"context"
+	"time"
+)
+
+// Metrics of the Confluent Cloud Metrics API used by the portal
+// (dataset "cloud").
+const (
+	MetricReceivedBytes   = "io.confluent.kafka.server/received_bytes"
+	MetricSentBytes       = "io.confluent.kafka.server/sent_bytes"
+	MetricReceivedRecords = "io.confluent.kafka.server/received_records"
+	MetricSentRecords     = "io.confluent.kafka.server/sent_records"
+	MetricRetainedBytes   = "io.confluent.kafka.server/retained_bytes"
+	MetricConsumerLag     = "io.confluent.kafka.server/consumer_lag_offsets"
+)
+
+// Labels of the Metrics API.
+const (
+	LabelClusterID = "resource.kafka.id"
+	LabelTopic     = "metric.topic"
+	LabelGroup     = "metric.consumer_group_id"
+)
+
+// MetricQuery asks for one metric of one cluster over a time range.
+type MetricQuery struct {
+	Metric    string
+	ClusterID string
+	// Filters narrow by label values (metric.topic, ...), all of them.
+	Filters map[string]string
+	GroupBy []string
+	// Granularity is an ISO-8601 duration the API accepts (PT1M, PT5M, ...).
+	Granularity string
+	Start, End  time.Time
+	// Limit bounds the groups returned (1 to 1000).
+	Limit int
+}
+
+// MetricPoint is one bucket's value, with the labels it is grouped by.
+type MetricPoint struct {
+	At     time.Time
+	Value  float64
+	Labels map[string]string
+}
+
+// CloudMetrics is the port to the Confluent Cloud Metrics API.
+type CloudMetrics interface {
+	// QueryMetric returns the points of a query, all pages of it.
+	// Errors: RateLimited (with Retry-After), UpstreamUnavailable.
+	QueryMetric(ctx context.Context, q MetricQuery) ([]MetricPoint, error)
+}

@@ -1,0 +1,450 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// Groups manages a unit's consumer groups: the groups whose id carries
+// the unit's prefix (the pattern its service accounts are granted).
+type Groups struct {
+	guard *Guard
+	// locks serialise resets of one group on this replica, so that two
+	// people's resets do not interleave their reads and commits.
+	locks sync.Map
+}
+
+var _ portal.GroupService = (*Groups)(nil)
+
+// NewGroups returns the consumer group service.
+func NewGroups(g *Guard) *Groups { return &Groups{guard: g} }
+
+// groupsOf lists the groups of the call's scope, sorted by id.
+func groupsOf(ctx context.Context, call *Call) ([]platform.Group, error) {
+	all, err := call.Env.Groups.ListGroups(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []platform.Group
+	for _, g := range all {
+		if call.WholeCluster || call.Scope.Owns(g.ID) {
+			out = append(out, g)
+		}
+	}
+	sortByName(out, func(g platform.Group) string { return g.ID })
+	return out, nil
+}
+
+// positions reads the committed offsets of groups and the end offsets of
+// every partition they have committed on: one offsets request per group
+// (side by side) and one ListOffsets for all partitions.
+func positions(ctx context.Context, env *platform.Environment, ids []string) (map[string][]platform.GroupOffset, map[platform.TopicPartition]int64, error) {
+	committed, err := env.Groups.GroupOffsets(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[platform.TopicPartition]bool{}
+	var parts []platform.TopicPartition
+	for _, offs := range committed {
+		for _, o := range offs {
+			if !seen[o.TopicPartition] {
+				seen[o.TopicPartition] = true
+				parts = append(parts, o.TopicPartition)
+			}
+		}
+	}
+	ends, err := env.Groups.Offsets(ctx, parts, platform.OffsetQuery{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return committed, ends, nil
+}
+
+func lagOf(committed, end int64) int64 { return max(0, end-committed) }
+
+func (s *Groups) summary(call *Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) portal.ConsumerGroup {
+	out := portal.ConsumerGroup{ID: g.ID, Identifier: strings.TrimPrefix(g.ID, call.Scope.Prefix()), State: g.State,
+		Protocol: g.Protocol, Members: len(g.Members), Topics: []string{}}
+	for _, o := range offs {
+		out.Lag += lagOf(o.Offset, ends[o.TopicPartition])
+		if !slices.Contains(out.Topics, o.Topic) {
+			out.Topics = append(out.Topics, o.Topic)
+		}
+	}
+	slices.Sort(out.Topics)
+	return out
+}
+
+// List returns a page of the unit's groups with state, members and lag.
+// Only the page's groups are described and measured.
+func (s *Groups) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.ConsumerGroup], error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list consumer groups")
+	if err != nil {
+		return portal.Page[portal.ConsumerGroup]{}, err
+	}
+	all, err := groupsOf(ctx, call)
+	if err != nil {
+		return portal.Page[portal.ConsumerGroup]{}, err
+	}
+	page, err := paginate(s.guard.pages, "groups "+call.Scope.String(), all, func(g platform.Group) string { return g.ID }, q)
+	if err != nil {
+		return portal.Page[portal.ConsumerGroup]{}, err
+	}
+	ids := make([]string, len(page.Items))
+	for i, g := range page.Items {
+		ids[i] = g.ID
+	}
+	described, err := call.Env.Groups.DescribeGroups(ctx, ids)
+	if err != nil {
+		return portal.Page[portal.ConsumerGroup]{}, err
+	}
+	byID := map[string]platform.Group{}
+	for _, g := range described {
+		byID[g.ID] = g
+	}
+	committed, ends, err := positions(ctx, call.Env, ids)
+	if err != nil {
+		return portal.Page[portal.ConsumerGroup]{}, err
+	}
+	out := portal.Page[portal.ConsumerGroup]{Total: page.Total, NextPageToken: page.NextPageToken, Items: make([]portal.ConsumerGroup, len(ids))}
+	for i, g := range page.Items {
+		if d, ok := byID[g.ID]; ok {
+			g = d
+		}
+		out.Items[i] = s.summary(call, g, committed[g.ID], ends)
+	}
+	return out, nil
+}
+
+// qualify gives a group's full id from an identifier or a full id.
+func qualify(call *Call, id string) string {
+	if call.WholeCluster || strings.HasPrefix(id, call.Scope.Prefix()) {
+		return id
+	}
+	return call.Scope.Prefix() + id
+}
+
+// group finds one of the unit's groups, described.
+func (s *Groups) group(ctx context.Context, call *Call, id string) (platform.Group, error) {
+	full := qualify(call, id)
+	if !call.WholeCluster && !call.Scope.Owns(full) {
+		return platform.Group{}, groupMissing(id)
+	}
+	described, err := call.Env.Groups.DescribeGroups(ctx, []string{full})
+	if err != nil {
+		return platform.Group{}, err
+	}
+	for _, g := range described {
+		if g.ID == full && g.State != platform.GroupDead {
+			return g, nil
+		}
+	}
+	return platform.Group{}, groupMissing(id)
+}
+
+func groupMissing(id string) error {
+	e := portal.New(portal.NotFound, "consumer group %s not found", id)
+	e.Field = "id"
+	return e
+}
+
+// Get returns a group with its members and, per partition, the committed
+// offset, the end offset and the lag.
+func (s *Groups) Get(ctx context.Context, bu, stage, id string) (portal.GroupDetail, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read consumer groups")
+	if err != nil {
+		return portal.GroupDetail{}, err
+	}
+	g, err := s.group(ctx, call, id)
+	if err != nil {
+		return portal.GroupDetail{}, err
+	}
+	committed, ends, err := positions(ctx, call.Env, []string{g.ID})
+	if err != nil {
+		return portal.GroupDetail{}, err
+	}
+	out := portal.GroupDetail{ConsumerGroup: s.summary(call, g, committed[g.ID], ends)}
+	holder := map[platform.TopicPartition]string{}
+	for _, m := range g.Members {
+		gm := portal.GroupMember{ID: m.ID, ClientID: m.ClientID, Host: m.Host, Partitions: []string{}}
+		for _, tp := range m.Assigned {
+			gm.Partitions = append(gm.Partitions, fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition))
+			holder[tp] = m.ClientID
+		}
+		slices.Sort(gm.Partitions)
+		out.MemberList = append(out.MemberList, gm)
+	}
+	for _, o := range committed[g.ID] {
+		end := ends[o.TopicPartition]
+		out.Partitions = append(out.Partitions, portal.GroupPartition{Topic: o.Topic, Partition: o.Partition, Committed: o.Offset,
+			End: end, Lag: lagOf(o.Offset, end), Member: holder[o.TopicPartition]})
+	}
+	slices.SortFunc(out.Partitions, func(a, b portal.GroupPartition) int {
+		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+			return c
+		}
+		return a.Partition - b.Partition
+	})
+	return out, nil
+}
+
+// Consumers lists the unit's groups that have committed offsets on a
+// topic, with their lag there.
+func (s *Groups) Consumers(ctx context.Context, bu, stage, topic string) ([]portal.TopicConsumer, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read consumer groups")
+	if err != nil {
+		return nil, err
+	}
+	all, err := groupsOf(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(all))
+	for i, g := range all {
+		ids[i] = g.ID
+	}
+	committed, err := call.Env.Groups.GroupOffsets(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var parts []platform.TopicPartition
+	var consuming []string
+	for _, id := range ids {
+		on := false
+		for _, o := range committed[id] {
+			if o.Topic == topic {
+				on = true
+				if !slices.Contains(parts, o.TopicPartition) {
+					parts = append(parts, o.TopicPartition)
+				}
+			}
+		}
+		if on {
+			consuming = append(consuming, id)
+		}
+	}
+	out := []portal.TopicConsumer{}
+	if len(consuming) == 0 {
+		return out, nil
+	}
+	ends, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{})
+	if err != nil {
+		return nil, err
+	}
+	described, err := call.Env.Groups.DescribeGroups(ctx, consuming)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range described {
+		c := portal.TopicConsumer{Group: g.ID, State: g.State, Members: len(g.Members)}
+		for _, o := range committed[g.ID] {
+			if o.Topic == topic {
+				c.Lag += lagOf(o.Offset, ends[o.TopicPartition])
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Delete deletes an empty group; one with members is refused (409).
+func (s *Groups) Delete(ctx context.Context, bu, stage, id string) error {
+	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "delete consumer groups", "consumer-group.delete", id)
+	if err != nil {
+		return err
+	}
+	g, err := s.group(ctx, call, id)
+	if err != nil {
+		return err
+	}
+	if len(g.Members) > 0 {
+		err = activeMembers(g)
+	} else {
+		err = call.Env.Groups.DeleteGroup(ctx, g.ID)
+	}
+	s.guard.record(ctx, call, "consumer-group.delete", g.ID, err)
+	return err
+}
+
+func activeMembers(g platform.Group) error {
+	return portal.New(portal.Conflict, "consumer group %s has %d active member(s) (%s); stop its consumers first", g.ID, len(g.Members),
+		strings.Join(clientIDs(g), ", "))
+}
+
+func clientIDs(g platform.Group) []string {
+	var out []string
+	for _, m := range g.Members {
+		out = append(out, m.ClientID)
+	}
+	return out
+}
+
+// ResetOffsets moves a group's committed offsets on a topic (or all its
+// topics) to the earliest, the latest, the first at a time, or a given
+// offset; a dry run shows the plan without committing it. The group must
+// have no active member: Kafka would refuse, and the members would
+// overwrite the offsets anyway.
+func (s *Groups) ResetOffsets(ctx context.Context, bu, stage, id string, r portal.OffsetReset) (portal.ResetResult, error) {
+	// A dry run needs the same role as the reset, so that it never
+	// promises what the caller may not do; only the reset is audited.
+	var call *Call
+	var err error
+	if r.DryRun {
+		call, err = s.guard.Enter(ctx, bu, stage, access.Write, "reset consumer group offsets")
+	} else {
+		call, err = s.guard.EnterWrite(ctx, bu, stage, access.Write, "reset consumer group offsets", "consumer-group.reset-offsets", id)
+	}
+	if err != nil {
+		return portal.ResetResult{}, err
+	}
+	var v portal.Validation
+	switch r.To {
+	case portal.ResetEarliest, portal.ResetLatest:
+	case portal.ResetTimestamp:
+		if r.Timestamp.IsZero() {
+			v.Add(portal.Missing("timestamp"))
+		}
+	case portal.ResetOffset:
+		if r.Offset == nil {
+			v.Add(portal.Missing("offset"))
+		} else if *r.Offset < 0 {
+			v.Add(portal.Invalid("offset", "must not be negative"))
+		}
+	case "":
+		v.Add(portal.Missing("to"))
+	default:
+		v.Add(portal.Invalid("to", "must be earliest, latest, timestamp or offset, not %q", r.To))
+	}
+	if err := v.Err(); err != nil {
+		return portal.ResetResult{}, s.refused(ctx, call, r, id, err)
+	}
+	g, err := s.group(ctx, call, id)
+	if err != nil {
+		return portal.ResetResult{}, s.refused(ctx, call, r, id, err)
+	}
+	mu, _ := s.locks.LoadOrStore(call.Env.Name()+" "+g.ID, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
+	if len(g.Members) > 0 {
+		return portal.ResetResult{}, s.refused(ctx, call, r, g.ID, activeMembers(g))
+	}
+	plan, err := s.plan(ctx, call, g, r)
+	if err != nil {
+		return portal.ResetResult{}, s.refused(ctx, call, r, g.ID, err)
+	}
+	out := portal.ResetResult{Group: g.ID, DryRun: r.DryRun, Changes: plan}
+	if r.DryRun {
+		return out, nil
+	}
+	offsets := make([]platform.GroupOffset, len(plan))
+	changes := make([]store.Change, len(plan))
+	for i, c := range plan {
+		offsets[i] = platform.GroupOffset{TopicPartition: platform.TopicPartition{Topic: c.Topic, Partition: c.Partition}, Offset: c.After}
+		before := strconv.FormatInt(c.Before, 10)
+		if c.Before < 0 {
+			before = "none"
+		}
+		changes[i] = store.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
+	}
+	err = call.Env.Groups.CommitGroupOffsets(ctx, g.ID, offsets)
+	s.guard.record(ctx, call, "consumer-group.reset-offsets", g.ID, err, changes...)
+	if err != nil {
+		return portal.ResetResult{}, err
+	}
+	return out, nil
+}
+
+// refused audits a refused reset (not a dry run) and returns err.
+func (s *Groups) refused(ctx context.Context, call *Call, r portal.OffsetReset, id string, err error) error {
+	if !r.DryRun {
+		s.guard.record(ctx, call, "consumer-group.reset-offsets", id, err)
+	}
+	return err
+}
+
+// plan computes the new offsets of a reset.
+func (s *Groups) plan(ctx context.Context, call *Call, g platform.Group, r portal.OffsetReset) ([]portal.OffsetChange, error) {
+	committed, err := call.Env.Groups.GroupOffsets(ctx, []string{g.ID})
+	if err != nil {
+		return nil, err
+	}
+	before := map[platform.TopicPartition]int64{}
+	var parts []platform.TopicPartition
+	for _, o := range committed[g.ID] {
+		if r.Topic == "" || o.Topic == r.Topic {
+			before[o.TopicPartition] = o.Offset
+			parts = append(parts, o.TopicPartition)
+		}
+	}
+	if r.Topic != "" && len(parts) == 0 {
+		// A topic the group has not read yet: every partition of it, if
+		// the unit may see the topic.
+		if !call.WholeCluster && !call.Scope.Owns(r.Topic) {
+			e := portal.New(portal.InvalidParameter, "consumer group %s has no offsets on %s, which is not a topic of %s", g.ID, r.Topic, call.Scope)
+			e.Field = "topic"
+			return nil, e
+		}
+		d, err := call.Env.Topics.DescribeTopic(ctx, r.Topic)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range d.Partitions {
+			tp := platform.TopicPartition{Topic: r.Topic, Partition: p.ID}
+			before[tp] = -1
+			parts = append(parts, tp)
+		}
+	}
+	if len(parts) == 0 {
+		return nil, portal.New(portal.Conflict, "consumer group %s has no committed offsets to reset; name a topic", g.ID)
+	}
+	earliest, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{Earliest: true})
+	if err != nil {
+		return nil, err
+	}
+	latest, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{})
+	if err != nil {
+		return nil, err
+	}
+	target := map[platform.TopicPartition]int64{}
+	switch r.To {
+	case portal.ResetEarliest:
+		target = earliest
+	case portal.ResetLatest:
+		target = latest
+	case portal.ResetTimestamp:
+		if target, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{At: r.Timestamp}); err != nil {
+			return nil, err
+		}
+	case portal.ResetOffset:
+		var v portal.Validation
+		for _, tp := range parts {
+			if *r.Offset < earliest[tp] || *r.Offset > latest[tp] {
+				v.Add(portal.Invalid("offset", "%d is outside %s[%d], which holds offsets %d to %d", *r.Offset, tp.Topic, tp.Partition, earliest[tp], latest[tp]))
+			}
+			target[tp] = *r.Offset
+		}
+		if err := v.Err(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]portal.OffsetChange, 0, len(parts))
+	for _, tp := range parts {
+		out = append(out, portal.OffsetChange{Topic: tp.Topic, Partition: tp.Partition, Before: before[tp], After: target[tp]})
+	}
+	slices.SortFunc(out, func(a, b portal.OffsetChange) int {
+		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
+			return c
+		}
+		return a.Partition - b.Partition
+	})
+	return out, nil
+}

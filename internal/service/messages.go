@@ -1,0 +1,244 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hamba/avro/v2"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// Bounds of one read: the bytes taken from the cluster and the time it
+// may take, so that a large topic or a slow cluster cannot hold a request.
+const (
+	readMaxBytes = 4 << 20
+	readTimeout  = 3 * time.Second
+)
+
+// Messages reads a topic's records for people: decoded with the schema the
+// value names, audited per read, allowed per stage by its data_access
+// switch.
+type Messages struct {
+	guard   *Guard
+	schemas sync.Map // env + schema id -> avro.Schema, or error text
+}
+
+var _ portal.MessageService = (*Messages)(nil)
+
+// NewMessages returns the message browser's service.
+func NewMessages(g *Guard) *Messages { return &Messages{guard: g} }
+
+// Read reads records: the latest q.Limit (spread over the partitions, the
+// newest kept), or q.Limit from an offset or a time, in one partition or
+// all. No consumer group is joined or committed to.
+func (s *Messages) Read(ctx context.Context, bu, stage, topic string, q portal.MessageQuery) ([]portal.BrowsedMessage, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read records")
+	if err == nil {
+		err = access.CheckData(call.Principal, call.Scope)
+	}
+	if err != nil {
+		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
+			s.guard.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
+				Service: p.Service, BU: bu, Stage: stage, Action: "topic.read-records", Resource: topic, Outcome: outcome(err), Detail: firstMessage(err)})
+		}
+		return nil, err
+	}
+	var v portal.Validation
+	switch {
+	case q.Limit == 0:
+		q.Limit = 20
+	case q.Limit < 0 || q.Limit > portal.MaxMessages:
+		v.Add(portal.Invalid("limit", "must be between 1 and %d", portal.MaxMessages))
+	}
+	if q.Offset != nil && *q.Offset < 0 {
+		v.Add(portal.Invalid("offset", "must not be negative"))
+	}
+	if q.Offset != nil && !q.Timestamp.IsZero() {
+		v.Add(portal.Invalid("timestamp", "give an offset or a timestamp, not both"))
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	full, err := resolveTopic(ctx, call, topic)
+	if err != nil {
+		return nil, err
+	}
+	d, err := call.Env.Topics.DescribeTopic(ctx, full)
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]platform.TopicPartition, 0, len(d.Partitions))
+	for _, p := range d.Partitions {
+		if q.Partition == nil || *q.Partition == p.ID {
+			parts = append(parts, platform.TopicPartition{Topic: full, Partition: p.ID})
+		}
+	}
+	if len(parts) == 0 {
+		e := portal.New(portal.InvalidParameter, "topic %s has partitions 0 to %d", full, len(d.Partitions)-1)
+		e.Field = "partition"
+		return nil, e
+	}
+	ranges, err := s.ranges(ctx, call, parts, q)
+	if err != nil {
+		return nil, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	raw, err := call.Env.Messages.ReadMessages(rctx, full, ranges, readMaxBytes)
+	if err != nil {
+		s.guard.record(ctx, call, "topic.read-records", full, err)
+		return nil, err
+	}
+	if q.Offset == nil && q.Timestamp.IsZero() {
+		// The latest: newest first across partitions, q.Limit of them.
+		slices.SortFunc(raw, func(a, b platform.Message) int { return b.Timestamp.Compare(a.Timestamp) })
+		raw = raw[:min(len(raw), q.Limit)]
+	} else {
+		slices.SortFunc(raw, func(a, b platform.Message) int { return a.Timestamp.Compare(b.Timestamp) })
+		raw = raw[:min(len(raw), q.Limit)]
+	}
+	out := make([]portal.BrowsedMessage, len(raw))
+	for i, m := range raw {
+		out[i] = s.decode(ctx, call.Env, m)
+	}
+	s.guard.record(ctx, call, "topic.read-records", full, nil, store.Change{Field: "range", After: describeRead(ranges, q, len(out))})
+	return out, nil
+}
+
+// ranges works out where each partition's read starts.
+func (s *Messages) ranges(ctx context.Context, call *Call, parts []platform.TopicPartition, q portal.MessageQuery) ([]platform.ReadRange, error) {
+	earliest, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{Earliest: true})
+	if err != nil {
+		return nil, err
+	}
+	latest, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{})
+	if err != nil {
+		return nil, err
+	}
+	var at map[platform.TopicPartition]int64
+	if !q.Timestamp.IsZero() {
+		if at, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{At: q.Timestamp}); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]platform.ReadRange, 0, len(parts))
+	for _, p := range parts {
+		from := max(earliest[p], latest[p]-int64(q.Limit))
+		switch {
+		case q.Offset != nil:
+			from = max(earliest[p], *q.Offset)
+		case at != nil:
+			from = at[p]
+		}
+		if n := min(int64(q.Limit), latest[p]-from); n > 0 {
+			out = append(out, platform.ReadRange{Partition: p.Partition, From: from, Count: int(n)})
+		}
+	}
+	return out, nil
+}
+
+// describeRead says, for the trail, what was read (never the data).
+func describeRead(ranges []platform.ReadRange, q portal.MessageQuery, n int) string {
+	var b bytes.Buffer
+	switch {
+	case q.Offset != nil:
+		fmt.Fprintf(&b, "from offset %d", *q.Offset)
+	case !q.Timestamp.IsZero():
+		fmt.Fprintf(&b, "from %s", q.Timestamp.UTC().Format(time.RFC3339))
+	default:
+		fmt.Fprintf(&b, "latest %d", q.Limit)
+	}
+	fmt.Fprintf(&b, ": %d record(s);", n)
+	for _, r := range ranges {
+		fmt.Fprintf(&b, " [%d] %d-%d", r.Partition, r.From, r.From+int64(r.Count)-1)
+	}
+	return b.String()
+}
+
+// decode turns a record into text: a value in the Schema Registry wire
+// format (magic byte 0, schema id) is decoded with its schema (Avro, JSON
+// Schema); anything else is UTF-8 text or hex.
+func (s *Messages) decode(ctx context.Context, env *platform.Environment, m platform.Message) portal.BrowsedMessage {
+	out := portal.BrowsedMessage{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp, Truncated: m.Truncated,
+		Headers: []portal.MessageHeader{}}
+	out.Key, out.KeyEncoding = plain(m.Key)
+	out.Value, out.ValueEncoding = plain(m.Value)
+	for _, h := range m.Headers {
+		v, enc := plain(h.Value)
+		out.Headers = append(out.Headers, portal.MessageHeader{Key: h.Key, Value: v, Encoding: enc})
+	}
+	if len(m.Value) < 5 || m.Value[0] != 0 || m.Truncated {
+		return out
+	}
+	id := int(binary.BigEndian.Uint32(m.Value[1:5]))
+	schema, err := env.Schemas.SchemaByID(ctx, id)
+	if err != nil {
+		out.DecodeError = fmt.Sprintf("the value names schema %d, which could not be read: %s", id, firstMessage(err))
+		return out
+	}
+	out.SchemaID = id
+	payload := m.Value[5:]
+	switch schema.Type {
+	case portal.SchemaAvro:
+		key := env.Name() + "/" + fmt.Sprint(id)
+		cached, ok := s.schemas.Load(key)
+		if !ok {
+			parsed, err := avro.Parse(schema.Schema)
+			if err != nil {
+				cached = "the schema does not parse: " + err.Error()
+			} else {
+				cached = parsed
+			}
+			s.schemas.Store(key, cached)
+		}
+		parsed, ok := cached.(avro.Schema)
+		if !ok {
+			out.DecodeError = cached.(string)
+			return out
+		}
+		var v any
+		if err := avro.Unmarshal(parsed, payload, &v); err != nil {
+			out.DecodeError = "the value does not match its Avro schema: " + err.Error()
+			return out
+		}
+		text, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			out.DecodeError = err.Error()
+			return out
+		}
+		out.Value, out.ValueEncoding = string(text), portal.EncodingAvro
+	case portal.SchemaJSON:
+		var buf bytes.Buffer
+		if json.Indent(&buf, payload, "", "  ") != nil {
+			out.DecodeError = "the value is not the JSON its schema describes"
+			return out
+		}
+		out.Value, out.ValueEncoding = buf.String(), portal.EncodingJSON
+	default:
+		out.DecodeError = schema.Type + " values are shown as bytes"
+	}
+	return out
+}
+
+// plain shows bytes as UTF-8 text when they are, else as hex.
+func plain(b []byte) (string, string) {
+	switch {
+	case b == nil:
+		return "", portal.EncodingNone
+	case utf8.Valid(b) && !bytes.ContainsRune(b, 0):
+		return string(b), portal.EncodingText
+	}
+	return hex.EncodeToString(b), portal.EncodingHex
+}
