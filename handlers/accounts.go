@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -138,17 +139,25 @@ func readBulk(c echo.Context, f *views.BulkForm) []portal.NewServiceAccount {
 	}
 	r := csv.NewReader(strings.NewReader(text))
 	r.FieldsPerRecord, r.TrimLeadingSpace = -1, true
-	rows, err := r.ReadAll()
-	if err != nil {
-		f.Errors[""] = "the list is not valid CSV: " + err.Error()
-		return nil
+	if first, _, _ := strings.Cut(strings.TrimSpace(text), "\n"); strings.Contains(first, ";") && !strings.Contains(first, ",") {
+		// Spreadsheets in many locales save CSV with semicolons.
+		r.Comma = ';'
 	}
 	var items []portal.NewServiceAccount
-	for i, row := range rows {
+	for {
+		row, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			f.Errors[""] = "the list is not valid CSV: " + err.Error()
+			return nil
+		}
+		line, _ := r.FieldPos(0)
 		if len(row) == 0 || (len(row) == 1 && strings.TrimSpace(row[0]) == "") {
 			continue
 		}
-		if i == 0 && strings.EqualFold(strings.TrimSpace(row[0]), "name") {
+		if line == 1 && strings.EqualFold(strings.TrimSpace(row[0]), "name") {
 			continue
 		}
 		it := portal.NewServiceAccount{Name: strings.TrimSpace(row[0])}
@@ -156,11 +165,37 @@ func readBulk(c echo.Context, f *views.BulkForm) []portal.NewServiceAccount {
 			it.Type = strings.TrimSpace(row[1])
 		}
 		if len(row) > 2 {
-			it.Description = strings.TrimSpace(strings.Join(row[2:], ","))
+			it.Description = strings.TrimSpace(strings.Join(row[2:], string(r.Comma)))
 		}
 		items = append(items, it)
+		f.Lines = append(f.Lines, line)
 	}
 	return items
+}
+
+// itemRef finds the items[i] references of the service's problems.
+var itemRef = regexp.MustCompile(`items\[(\d+)\]`)
+
+// byLine names the rows of a refused batch by their line in the pasted
+// text or file (1-based, the header counted), as a person counts them,
+// instead of items[i].
+func byLine(errs map[string]string, lines []int) {
+	line := func(ref string) string {
+		i, _ := strconv.Atoi(itemRef.FindStringSubmatch(ref)[1])
+		if i < len(lines) {
+			return "line " + strconv.Itoa(lines[i])
+		}
+		return ref
+	}
+	for k, msg := range errs {
+		if !itemRef.MatchString(k) {
+			continue
+		}
+		delete(errs, k)
+		key := itemRef.ReplaceAllStringFunc(k, line)
+		key = strings.Replace(key, ".", " · ", 1)
+		errs[key] = itemRef.ReplaceAllStringFunc(msg, line)
+	}
 }
 
 const (
@@ -244,6 +279,7 @@ func (h *Handlers) bulkFailed(c echo.Context, p views.Page, f views.BulkForm, er
 	if !fieldErrors(err, f.Errors, "") {
 		return err
 	}
+	byLine(f.Errors, f.Lines)
 	return h.failedForm(c, p, err, func() templ.Component { return views.BulkFormView(p, f) })
 }
 

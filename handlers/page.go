@@ -1,6 +1,9 @@
 package handlers
 
 import (
+	"net/http"
+	"strings"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -33,7 +36,24 @@ func (h *Handlers) page(c echo.Context, title, resource, bu, stage string) (view
 	if p.Context != nil {
 		p.Crumbs = crumbs(p.Context, resource)
 	}
+	if err := stageConfirmed(c, p.Context); err != nil {
+		return views.Page{}, err
+	}
 	return p, nil
+}
+
+// stageConfirmed checks the typed confirmation of a form that asks for it
+// (an Admin writing in a read-only stage, views.WriteGuard): a slip of the
+// hand, not a permission, so a form without the question is not refused
+// here; the service decides who may write.
+func stageConfirmed(c echo.Context, ctx *views.Context) error {
+	if c.Request().Method == http.MethodGet || ctx == nil || !ctx.Bypass || c.FormValue("confirm_stage_required") == "" {
+		return nil
+	}
+	if strings.TrimSpace(c.FormValue("confirm_stage")) != ctx.Stage {
+		return portal.Invalid("confirm_stage", "type %s to confirm a change in the read-only stage %s; go back to the form to try again", ctx.Stage, ctx.Stage)
+	}
+	return nil
 }
 
 // scopedPage is page for a resource in the context the route names

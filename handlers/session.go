@@ -46,8 +46,10 @@ func (h *Handlers) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 func (h *Handlers) signInRequired(c echo.Context, expired bool) error {
 	next := c.Request().URL.RequestURI()
 	if isHTMX(c) {
-		// The page, not the fragment, should come back after signing in.
-		if cur, err := url.Parse(c.Request().Header.Get("HX-Current-URL")); err == nil && cur.Path != "" {
+		// A page asked for (a navigation, a context switch) comes back
+		// after signing in: every GET here is a page. After a form sent
+		// from a page, that page does.
+		if cur, err := url.Parse(c.Request().Header.Get("HX-Current-URL")); c.Request().Method != http.MethodGet && err == nil && cur.Path != "" {
 			next = cur.RequestURI()
 		}
 		c.Response().Header().Set("HX-Redirect", "/auth/login?next="+url.QueryEscape(auth.SafeNext(next)))

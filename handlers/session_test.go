@@ -43,6 +43,25 @@ func TestExpiredSessionSendsTheBrowserToSignIn(t *testing.T) {
 		t.Errorf("htmx: %d %q %q", rec.Code, rec.Header().Get("HX-Redirect"), rec.Body.String())
 	}
 
+	// A context switch (an htmx GET of the new context's page) whose
+	// session expired comes back to the new context, not the old one; a
+	// form sent from a page comes back to that page.
+	for _, c := range []struct{ method, path, want string }{
+		{http.MethodGet, "/scada/qas/topics", "/auth/login?next=%2Fscada%2Fqas%2Ftopics"},
+		{http.MethodPost, "/scada/dev/topic", "/auth/login?next=%2Fscada%2Fdev%2Ftopics"},
+	} {
+		req := httptest.NewRequest(c.method, c.path, nil)
+		req.Header.Set("HX-Request", "true")
+		req.Header.Set("HX-Current-URL", "http://portal.example/scada/dev/topics")
+		rec := httptest.NewRecorder()
+		if err := handler(e.NewContext(req, rec)); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.Header().Get("HX-Redirect"); got != c.want {
+			t.Errorf("%s %s: HX-Redirect %q, want %q", c.method, c.path, got, c.want)
+		}
+	}
+
 	// A page load shows the sign-in page, saying why.
 	req = httptest.NewRequest(http.MethodGet, "/scada/dev/topics", nil).WithContext(context.Background())
 	rec = httptest.NewRecorder()

@@ -241,6 +241,7 @@ func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in portal.
 		v.Add(e)
 	}
 	desired := checkConfig(&v, in.Config)
+	s.checkShrink(ctx, call, name, in.Partitions, &v)
 	if err := v.Err(); err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -282,6 +283,7 @@ func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in portal.To
 		set[k] = *in.Config[k]
 	}
 	set = checkConfig(&v, set)
+	s.checkShrink(ctx, call, name, in.Partitions, &v)
 	if err := v.Err(); err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -290,6 +292,32 @@ func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in portal.To
 		partitions = *in.Partitions
 	}
 	return s.apply(ctx, call, name, partitions, func(map[string]string) ([]string, map[string]string) { return reset, set })
+}
+
+// checkShrink adds a partition count below the topic's current one to
+// problems already found, so that a caller learns about every problem in
+// one round. Without other problems apply checks it (it reads the topic
+// anyway), which keeps the happy path at one read.
+func (s *Topics) checkShrink(ctx context.Context, call *Call, name string, partitions *int, v *portal.Validation) {
+	if len(v.Problems) == 0 || partitions == nil || *partitions < 1 {
+		return
+	}
+	for _, p := range v.Problems {
+		if p.Field == "partitions_count" {
+			return
+		}
+	}
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return
+	}
+	if d, err := call.Env.Topics.DescribeTopic(ctx, full); err == nil && *partitions < len(d.Partitions) {
+		v.Add(shrinkProblem(full, len(d.Partitions), *partitions))
+	}
+}
+
+func shrinkProblem(full string, current, asked int) *portal.Error {
+	return portal.Invalid("partitions_count", "topic %s has %d partitions; Kafka cannot remove partitions, so %d is not possible", full, current, asked)
 }
 
 // apply reads the topic, works out the change, and makes it: settings
@@ -305,8 +333,7 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 		return portal.TopicDetail{}, err
 	}
 	if partitions != 0 && partitions < cur.Partitions {
-		return portal.TopicDetail{}, portal.Invalid("partitions_count",
-			"topic %s has %d partitions; Kafka cannot remove partitions, so %d is not possible", full, cur.Partitions, partitions)
+		return portal.TopicDetail{}, shrinkProblem(full, cur.Partitions, partitions)
 	}
 	reset, set := change(cur.Config)
 	cc := platform.ConfigChange{Set: map[string]string{}}

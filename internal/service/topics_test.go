@@ -188,6 +188,11 @@ func TestReplaceAndPatch(t *testing.T) {
 	if got := problems(err); got != "INVALID_PARAMETER partitions_count: topic edh-shared-scada-dev-t has 4 partitions; Kafka cannot remove partitions, so 2 is not possible" {
 		t.Errorf("decrease: %s", got)
 	}
+	// Every problem in one round: a bad setting and a decrease together.
+	_, err = w.Topics.Patch(ctx, "scada", "dev", "t", portal.TopicPatch{Partitions: intp(2), Config: map[string]*string{"retention.ms": strp("x")}})
+	if got := problems(err); !strings.Contains(got, "config.retention.ms") || !strings.Contains(got, "partitions_count: topic edh-shared-scada-dev-t has 4 partitions") {
+		t.Errorf("bad setting and decrease: %s", got)
+	}
 	d, err = w.Topics.Patch(ctx, "scada", "dev", "edh-shared-scada-dev-t", portal.TopicPatch{
 		Config: map[string]*string{"retention.ms": nil, "compression.type": strp("zstd")}})
 	if err != nil {

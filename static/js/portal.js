@@ -51,8 +51,11 @@
     setPending(false);
   }
 
-  // On pages without a context, navigation links follow the selector.
+  // Navigation links follow the selector (on pages without a context, and
+  // while a change waits for Reload). Without a unit there is no context:
+  // the links stay on the home page, which says what to do.
   function retargetNav(bu, stage) {
+    if (!bu || !stage) return;
     var links = document.querySelectorAll("#resource-nav a[data-nav]");
     for (var i = 0; i < links.length; i++) {
       var r = links[i].dataset.nav;
@@ -86,16 +89,21 @@
     a.hidden = true;
     document.body.appendChild(a);
     htmx.process(a);
+    // The link goes once its request is over: events of a detached
+    // element would not reach the document (busy state, history).
+    a.addEventListener("htmx:afterRequest", function () { setTimeout(function () { a.remove(); }, 0); });
     htmx.trigger(a, "click");
-    setTimeout(function () { a.remove(); }, 0);
   }
 
   function onSelect() {
+    var bu = $("context-bu").value, stage = $("context-stage").value;
     if (!page() || !page().dataset.bu) {
-      // No page data to refresh here: remember the choice and retarget links.
-      store($("context-bu").value, $("context-stage").value);
-      retargetNav($("context-bu").value, $("context-stage").value);
+      // No page data to refresh here: remember the choice.
+      store(bu, stage);
     }
+    // The sidebar's links go to the chosen context at once, so that a
+    // change waiting for Reload is not lost by following one of them.
+    retargetNav(bu, stage);
     if (autoReload()) { go(); } else { setPending(true); }
   }
 
@@ -176,6 +184,7 @@
       form.addEventListener("submit", function (e) { e.preventDefault(); go(); });
       syncContext();
     }
+    focusProblem(document.querySelector("form"));
     var existing = document.querySelectorAll("#toasts .toast");
     for (var i = 0; i < existing.length; i++) expire(existing[i]);
     preview();
@@ -203,8 +212,47 @@
     toast(e.detail.kind, e.detail.message);
   });
 
+  // Back and Forward restore a snapshot of an earlier page: the selector,
+  // the stored choice and the links must follow the page that is shown.
+  document.addEventListener("htmx:historyRestore", function () {
+    clearBusy();
+    syncContext();
+  });
+  window.addEventListener("pageshow", function (e) {
+    if (e.persisted) syncContext();
+  });
+
+  // While a request a person asked for is under way (a context switch,
+  // Reload, search, paging, a lifecycle button), what it will replace is
+  // shown stale and inert, and a bar at the top shows progress. Polling
+  // (no triggering event) changes nothing on screen.
+  var busy = [];
+  function clearBusy() {
+    busy.forEach(function (el) { el.classList.remove("is-stale"); el.removeAttribute("aria-busy"); });
+    busy = [];
+    document.documentElement.classList.remove("is-loading");
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var cfg = e.detail.requestConfig, t = e.detail.target;
+    if (!cfg || !cfg.triggeringEvent || !t) return;
+    t.classList.add("is-stale");
+    t.setAttribute("aria-busy", "true");
+    busy.push(t);
+    document.documentElement.classList.add("is-loading");
+  });
+  ["htmx:afterRequest", "htmx:afterSettle", "htmx:sendError", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, clearBusy);
+  });
+
+  // After a form comes back with problems, the first one has the focus.
+  function focusProblem(root) {
+    var bad = root && root.querySelector && root.querySelector('[aria-invalid="true"]');
+    if (bad) bad.focus();
+  }
+
   document.addEventListener("htmx:afterSettle", function (e) {
     if (e.detail.target && e.detail.target.id === "main") syncContext();
+    if (e.detail.xhr && e.detail.xhr.status === 422) focusProblem(e.detail.target);
     preview();
   });
 

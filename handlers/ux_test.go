@@ -1,0 +1,79 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestWriteFormsSayWhoMayNot: a write form opened by URL by someone who
+// may not send it says why at the top and its submit is disabled; an
+// Admin in the read-only stage is asked to type the stage's name, and
+// every page of that stage carries the band.
+func TestWriteFormsSayWhoMayNot(t *testing.T) {
+	s := newSite(t)
+	for _, c := range []struct{ user, path, want string }{
+		{"dave", "/scada/dev/topics/new", "you may read here, not change anything"},
+		{"carol", "/scada/run/topics/new", "The run stage is read-only for Developers"},
+		{"carol", "/scada/dev/service-accounts/new", "Only Admins and Super Admins of scada"},
+		{"carol", "/scada/run/connectors/new", "The run stage is read-only for Developers"},
+	} {
+		p := s.do(http.MethodGet, c.path, c.user, nil)
+		if p.status != http.StatusOK || !strings.Contains(p.body, `id="write-refused"`) || !strings.Contains(p.body, c.want) {
+			t.Errorf("%s on %s: %d, refusal %q missing", c.user, c.path, p.status, c.want)
+		}
+		if !strings.Contains(p.body, `<button disabled`) {
+			t.Errorf("%s on %s: the submit button is live", c.user, c.path)
+		}
+	}
+	p := s.do(http.MethodGet, "/scada/dev/topics/new", "carol", nil)
+	if strings.Contains(p.body, `id="write-refused"`) || strings.Contains(p.body, `id="stage-confirm"`) || strings.Contains(p.body, `id="stage-band"`) {
+		t.Error("carol in dev is told she may not write, or asked to confirm")
+	}
+	p = s.do(http.MethodGet, "/scada/run/topics/new", "bob", nil)
+	if !strings.Contains(p.body, `id="stage-confirm"`) || strings.Contains(p.body, `id="write-refused"`) || !strings.Contains(p.body, `id="stage-band"`) {
+		t.Error("bob in run is not asked to type the stage, or the band is missing")
+	}
+}
+
+// TestStageConfirmation: bob's create in run with the stage mistyped is
+// refused and changes nothing; typed right, it is made.
+func TestStageConfirmation(t *testing.T) {
+	s := newSite(t)
+	name := "confirmed-" + strings.ReplaceAll(t.Name(), "/", "-")
+	form := func(typed string) url.Values {
+		return url.Values{"name": {strings.ToLower(name)}, "partitions_count": {"1"}, "confirm_stage_required": {"1"}, "confirm_stage": {typed}}
+	}
+	if p := s.do(http.MethodPost, "/scada/run/topics", "bob", form("dev")); p.status != http.StatusBadRequest || !strings.Contains(p.body, "type run to confirm") {
+		t.Fatalf("mistyped: %d", p.status)
+	}
+	if s.w.Cluster("edh-shared", "run").Has("edh-shared-scada-run-" + strings.ToLower(name)) {
+		t.Fatal("a mistyped confirmation created the topic")
+	}
+	if p := s.do(http.MethodPost, "/scada/run/topics", "bob", form("run")); p.status >= 400 {
+		t.Fatalf("confirmed: %d", p.status)
+	}
+	if !s.w.Cluster("edh-shared", "run").Has("edh-shared-scada-run-" + strings.ToLower(name)) {
+		t.Error("the confirmed create did not happen")
+	}
+}
+
+// TestBulkProblemsByLine: a refused batch names its rows by line (the
+// header counted), and a semicolon-separated list is read as such.
+func TestBulkProblemsByLine(t *testing.T) {
+	s := newSite(t)
+	text := "name;type;description\ngood-one;producer;first\nbad name!;producer;x\ngood-two;nonsense;y\n"
+	p := s.do(http.MethodPost, "/scada/dev/service-accounts/bulk", "bob", url.Values{"accounts": {text}})
+	if p.status != http.StatusUnprocessableEntity && p.status != http.StatusBadRequest {
+		t.Fatalf("status %d", p.status)
+	}
+	for _, want := range []string{"line 3 · name", "line 4 · type"} {
+		if !strings.Contains(p.body, want) {
+			t.Errorf("no %q in the problems", want)
+		}
+	}
+	if strings.Contains(p.body, "items[") {
+		t.Error("the problems name items[i]")
+	}
+}
