@@ -190,6 +190,13 @@ func listQuery(c echo.Context) (portal.ListQuery, error) {
 	default:
 		v.Add(portal.Invalid("order", "must be asc or desc"))
 	}
+	if s := c.QueryParam("offset"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			v.Add(portal.Invalid("offset", "must be a whole number, 0 or more, not %q", s))
+		}
+		q.Offset = n
+	}
 	return q, v.Err()
 }
 

@@ -56,6 +56,7 @@ func (a *API) listTopics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	q.SortBy = c.QueryParam("sort")
 	page, err := a.topics.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,18 +23,27 @@ func (h *Handlers) listTopics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"),
-		Descending: c.QueryParam("order") == "desc"}
+	// The list's state is all in its address, so that it can be shared.
+	size := views.DefaultTopicPageSize
+	if n, err := strconv.Atoi(c.QueryParam("page_size")); err == nil && slices.Contains(views.PageSizes, n) {
+		size = n
+	}
+	page, err := strconv.Atoi(c.QueryParam("page"))
+	if err != nil || page < 1 {
+		page = 1
+	}
+	sortBy := c.QueryParam("sort")
+	if sortBy != portal.SortByPartitions {
+		sortBy = ""
+	}
+	q := portal.ListQuery{PageSize: size, Search: c.QueryParam("q"), Descending: c.QueryParam("order") == "desc",
+		SortBy: sortBy, Offset: (page - 1) * size}
 	res, err := h.topics.List(c.Request().Context(), bu, stage, q)
 	if err != nil {
 		return err
 	}
-	offset, _ := strconv.Atoi(c.QueryParam("offset"))
-	if q.PageToken == "" || offset < 0 {
-		offset = 0
-	}
 	l := views.TopicList{Items: res.Items, Total: res.Total, Search: q.Search, Desc: q.Descending, Next: res.NextPageToken,
-		Offset: offset, PageSize: pageSize}
+		Offset: q.Offset, PageSize: size, SortBy: sortBy}
 	p.Subtitle = p.Context.Prefix + "*"
 	if p.Context.WholeCluster {
 		p.Subtitle = "the whole " + p.Context.Zone + " cluster in " + stage
@@ -64,7 +74,12 @@ func (h *Handlers) showTopic(c echo.Context) error {
 	if err != nil {
 		problem = portal.Problems(err)[0].Message
 	}
-	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults, views.Consumers(p, consumers, problem)))
+	links, err := h.topics.Links(c.Request().Context(), bu, stage, t.Name)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults,
+		templ.Join(views.TopicLinksView(p, links), views.Consumers(p, consumers, problem))))
 }
 
 // topicForm starts a form with the settings and the caller's prefix.

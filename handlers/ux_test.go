@@ -1,10 +1,14 @@
 package handlers_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
 )
 
 // TestWriteFormsSayWhoMayNot: a write form opened by URL by someone who
@@ -75,5 +79,60 @@ func TestBulkProblemsByLine(t *testing.T) {
 	}
 	if strings.Contains(p.body, "items[") {
 		t.Error("the problems name items[i]")
+	}
+}
+
+// TestTopicPager: pages by number with Previous and Next, a count, the
+// page size and the sort (by partitions too) kept in every link.
+func TestTopicPager(t *testing.T) {
+	s := newSite(t)
+	c := s.w.Cluster("edh-shared", "dev")
+	for i := range 60 {
+		if err := c.CreateTopic(context.Background(), platform.TopicSpec{Name: fmt.Sprintf("edh-shared-scada-dev-pager-%02d", i), Partitions: i%7 + 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := s.do(http.MethodGet, "/scada/dev/topics?q=pager&page_size=25&page=2&sort=partitions&order=desc", "carol", nil)
+	if p.status != http.StatusOK {
+		t.Fatalf("status %d", p.status)
+	}
+	for _, want := range []string{"Showing 26–50 of 60 topics", `aria-current="page">2<`, `id="prev-page"`, `id="next-page"`,
+		`href="/scada/dev/topics?order=desc&amp;page=3&amp;page_size=25&amp;q=pager&amp;sort=partitions"`, `aria-sort="descending"`} {
+		if !strings.Contains(p.body, want) {
+			t.Errorf("page 2 lacks %s", want)
+		}
+	}
+	first := strings.Index(p.body, `data-topic="`)
+	if first < 0 || !strings.Contains(p.body[first:first+60], "pager-") {
+		t.Fatal("no topic rows")
+	}
+	// By partitions, descending: page 2 of 25 starts among the 4s (9 of
+	// each count from 7 down: 7, 6 and most of the 5s fill page 1).
+	if got := p.body[first+12 : first+12+len("edh-shared-scada-dev-pager-00")]; !strings.HasPrefix(got, "edh-shared-scada-dev-pager-") {
+		t.Errorf("first row %s", got)
+	}
+	p = s.do(http.MethodGet, "/scada/dev/topics?q=pager&page=9", "carol", nil)
+	if !strings.Contains(p.body, "Page 9 is past the end: there are 2 pages.") {
+		t.Error("a page past the end is not explained")
+	}
+}
+
+// TestTopicPageLinks: a topic's page links the connectors that write it
+// and its schema subjects; a connector's page links its topics.
+func TestTopicPageLinks(t *testing.T) {
+	s := newSite(t)
+	sd := s.w.Seed(t, "scada", "dev")
+	p := s.do(http.MethodGet, "/scada/dev/topic/"+sd.Topic, "carol", nil)
+	if p.status != http.StatusOK {
+		t.Fatalf("topic page: %d", p.status)
+	}
+	for _, want := range []string{`data-connector="` + sd.Connector + `"`, "writes it", `data-subject="` + sd.Topic + `-value"`} {
+		if !strings.Contains(p.body, want) {
+			t.Errorf("the topic page lacks %s", want)
+		}
+	}
+	p = s.do(http.MethodGet, "/scada/dev/connector/"+sd.Connector, "carol", nil)
+	if !strings.Contains(p.body, `data-topic-link="`) {
+		t.Error("the connector page does not link its topic")
 	}
 }

@@ -1,8 +1,11 @@
 package views
 
 import (
+	"math"
 	"net/url"
 	"strconv"
+	"strings"
+	"time"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -28,25 +31,6 @@ func thousands(n int64) string {
 	return out
 }
 
-// listURL builds a list page URL with its query.
-func listURL(c *Context, search string, desc bool, token string, offset int) string {
-	q := url.Values{}
-	if search != "" {
-		q.Set("q", search)
-	}
-	if desc {
-		q.Set("order", "desc")
-	}
-	if token != "" {
-		q.Set("page_token", token)
-		q.Set("offset", strconv.Itoa(offset))
-	}
-	if len(q) == 0 {
-		return c.Path("topics")
-	}
-	return c.Path("topics") + "?" + q.Encode()
-}
-
 func ariaSort(desc bool) string {
 	if desc {
 		return "descending"
@@ -59,13 +43,6 @@ func sortArrow(desc bool) string {
 		return "↓"
 	}
 	return "↑"
-}
-
-func sortNext(desc bool) string {
-	if desc {
-		return "A to Z"
-	}
-	return "Z to A"
 }
 
 // humanBytes renders a size in readable units ("1.5 MB").
@@ -93,4 +70,59 @@ func humanCount(n float64) string {
 		return strconv.FormatFloat(n/1e3, 'f', 1, 64) + "k"
 	}
 	return thousands(int64(n))
+}
+
+// count renders n with its noun in the right number ("1 connector",
+// "2,003 connectors"); plural is the noun's plural form.
+func count(n int64, singular, plural string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return thousands(n) + " " + plural
+}
+
+// settingValue renders a topic setting for people ("7 days" for
+// retention.ms=604800000, "1 GB" for a size in bytes); ok is false when
+// the raw value is as readable as it gets.
+func settingValue(key, raw string) (string, bool) {
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if n == math.MaxInt64 {
+		return "no limit", true
+	}
+	if err != nil || n < 0 {
+		if raw == "-1" {
+			return "unlimited", true
+		}
+		return raw, false
+	}
+	switch {
+	case strings.HasSuffix(key, ".ms"):
+		return humanDuration(time.Duration(n) * time.Millisecond), true
+	case strings.HasSuffix(key, ".bytes") || key == "max.message.bytes":
+		if n < 1000 {
+			return raw, false
+		}
+		return humanBytes(float64(n)), true
+	}
+	return raw, false
+}
+
+// humanDuration renders a duration in its largest whole units ("7 days",
+// "1 hour 30 minutes", "500 ms").
+func humanDuration(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	units := []struct {
+		d          time.Duration
+		one, other string
+	}{{24 * time.Hour, "day", "days"}, {time.Hour, "hour", "hours"}, {time.Minute, "minute", "minutes"}, {time.Second, "second", "seconds"}}
+	var parts []string
+	for _, u := range units {
+		if n := d / u.d; n > 0 && len(parts) < 2 {
+			parts = append(parts, count(int64(n), u.one, u.other))
+			d -= n * u.d
+		}
+	}
+	return strings.Join(parts, " ")
 }

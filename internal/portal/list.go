@@ -14,9 +14,21 @@ type ListQuery struct {
 	PageToken string
 	// Search keeps items whose name contains it, ignoring case.
 	Search string
-	// Descending sorts from Z to A.
+	// Descending sorts from Z to A (or from the most partitions).
 	Descending bool
+	// Offset starts the page at this position of the list (0 is the
+	// first), for pages by number; ignored with a PageToken.
+	Offset int
+	// SortBy orders a topic list by "name" (the default) or
+	// "partitions" (then by name).
+	SortBy string
 }
+
+// Sort orders of topic lists.
+const (
+	SortByName       = "name"
+	SortByPartitions = "partitions"
+)
 
 // Page is one page of a list.
 type Page[T any] struct {

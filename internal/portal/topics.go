@@ -69,6 +69,9 @@ type TopicPatch struct {
 // as identifiers or full names; a Super Admin viewing the main unit of a
 // shared landing zone sees and addresses the whole cluster.
 type TopicService interface {
+	// Links returns the unit's connectors and schema subjects of a topic,
+	// from one list of each. Errors: NotFound, InvalidParameter.
+	Links(ctx context.Context, bu, stage, name string) (TopicLinks, error)
 	// List returns one page of the unit's topics. Errors: InvalidParameter
 	// (page_size, page_token, search).
 	List(ctx context.Context, bu, stage string, q ListQuery) (Page[Topic], error)
@@ -148,4 +151,23 @@ type MetricsService interface {
 	ClusterMetrics(ctx context.Context, bu, stage, rng string) (ClusterMetrics, error)
 	// TopicMetrics errors: NotFound, InvalidParameter.
 	TopicMetrics(ctx context.Context, bu, stage, name, rng string) (TopicMetrics, error)
+}
+
+// TopicLinks are what else in the unit works with a topic: the connectors
+// that write it (sources) or read it (sinks), and its schema subjects.
+// Each part says why it is missing when its upstream cannot answer.
+type TopicLinks struct {
+	Connectors            []LinkedConnector
+	ConnectorsUnavailable string
+	Subjects              []SchemaVersion
+	SubjectsUnavailable   string
+}
+
+// LinkedConnector is a connector that names a topic in its configuration.
+type LinkedConnector struct {
+	Name       string
+	Identifier string
+	// Type is "source" (writes the topic) or "sink" (reads it).
+	Type  string
+	State string
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -107,4 +108,28 @@ func containsFold(s, needle string) bool {
 		}
 	}
 	return strings.Contains(s, needle)
+}
+
+// byPartitions is a view ordered by partition count, then name (kept like
+// the views it comes from, for as long as its list is in force).
+func (m *listMemo) byPartitions(view []platform.TopicInfo) []platform.TopicInfo {
+	if len(view) == 0 {
+		return view
+	}
+	key := memoKey{first: &view[0], n: len(view), scope: "\x00partitions"}
+	m.mu.Lock()
+	kept, ok := m.views[key]
+	m.mu.Unlock()
+	if ok {
+		return kept.view
+	}
+	sorted := slices.Clone(view)
+	slices.SortStableFunc(sorted, func(a, b platform.TopicInfo) int { return a.Partitions - b.Partitions })
+	m.mu.Lock()
+	if len(m.views) >= memoViews {
+		clear(m.views)
+	}
+	m.views[key] = memoView{src: view, view: sorted}
+	m.mu.Unlock()
+	return sorted
 }

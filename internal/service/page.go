@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -72,6 +73,9 @@ func (p *pager) checkQuery(list string, q *portal.ListQuery) (after string, err 
 	if len(q.Search) > 256 {
 		v.Add(portal.Invalid("search", "must be at most 256 characters"))
 	}
+	if q.Offset < 0 {
+		v.Add(portal.Invalid("offset", "must not be negative"))
+	}
 	return after, v.Err()
 }
 
@@ -94,6 +98,11 @@ func paginate[T any](p *pager, list string, items []T, name func(T) string, q po
 		items = kept
 	}
 	total := len(items)
+	// Positions by number: an offset asked for, a token issued for one,
+	// or an order that is not by name (where a name is no position).
+	if offset, byNumber := offsetOf(after, q); byNumber {
+		return pageAt(p, list, items, offset, q), nil
+	}
 	var page []T
 	if q.Descending {
 		end := len(items)
@@ -127,6 +136,36 @@ func paginate[T any](p *pager, list string, items []T, name func(T) string, q po
 		}
 	}
 	return out, nil
+}
+
+// offsetOf tells whether a page is asked by position, and which.
+func offsetOf(after string, q portal.ListQuery) (int, bool) {
+	if n, ok := strings.CutPrefix(after, "@"); ok {
+		// Names never start with "@": this token holds a position.
+		off, err := strconv.Atoi(n)
+		return max(off, 0), err == nil
+	}
+	if after == "" && (q.Offset > 0 || (q.SortBy != "" && q.SortBy != portal.SortByName)) {
+		return q.Offset, true
+	}
+	return 0, false
+}
+
+// pageAt is the page at a position of items, which are in the order to
+// show (reversed here when descending); its token holds the next position.
+func pageAt[T any](p *pager, list string, items []T, offset int, q portal.ListQuery) portal.Page[T] {
+	out := portal.Page[T]{Total: len(items), Items: []T{}}
+	for i := offset; i < len(items) && len(out.Items) < q.PageSize; i++ {
+		j := i
+		if q.Descending {
+			j = len(items) - 1 - i
+		}
+		out.Items = append(out.Items, items[j])
+	}
+	if next := offset + len(out.Items); next < len(items) && len(out.Items) > 0 {
+		out.NextPageToken = p.encode(list, "@"+strconv.Itoa(next))
+	}
+	return out
 }
 
 // sortByName sorts items by a name, for lists assembled in the service.

@@ -52,7 +52,15 @@ func (s *Topics) List(ctx context.Context, bu, stage string, q portal.ListQuery)
 	if call.WholeCluster {
 		prefix = ""
 	}
+	switch q.SortBy {
+	case "", portal.SortByName, portal.SortByPartitions:
+	default:
+		return portal.Page[portal.Topic]{}, portal.Invalid("sort", "must be name or partitions, not %q", q.SortBy)
+	}
 	visible := s.memo.view(all, prefix, q.Search)
+	if q.SortBy == portal.SortByPartitions {
+		visible = s.memo.byPartitions(visible)
+	}
 	q.Search = ""
 	page, err := paginate(s.guard.pages, list, visible, func(t platform.TopicInfo) string { return t.Name }, q)
 	if err != nil {

@@ -192,6 +192,11 @@
 
   document.addEventListener("click", function (e) {
     var t = e.target;
+    if (t && t.id === "nav-toggle") {
+      var open = document.documentElement.classList.toggle("nav-open");
+      t.setAttribute("aria-expanded", open ? "true" : "false");
+      t.textContent = open ? "Close" : "Menu";
+    }
     if (t && t.classList && t.classList.contains("toast-close")) t.closest(".toast").remove();
     if (t && t.id === "add-row") addRow();
   });
@@ -251,7 +256,13 @@
   }
 
   document.addEventListener("htmx:afterSettle", function (e) {
-    if (e.detail.target && e.detail.target.id === "main") syncContext();
+    if (e.detail.target && e.detail.target.id === "main") {
+      syncContext();
+      // A narrow screen's open menu closes once its link has loaded.
+      document.documentElement.classList.remove("nav-open");
+      var toggle = $("nav-toggle");
+      if (toggle) { toggle.setAttribute("aria-expanded", "false"); toggle.textContent = "Menu"; }
+    }
     if (e.detail.xhr && e.detail.xhr.status === 422) focusProblem(e.detail.target);
     preview();
   });

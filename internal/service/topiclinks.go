@@ -1,0 +1,63 @@
+package service
+
+import (
+	"context"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// Links finds the unit's connectors whose configuration names the topic
+// (kafka.topic for sources, topics for sinks) and the topic's subjects
+// (TopicNameStrategy: <topic>-key, <topic>-value), with one list of
+// connectors and one of subjects. A part whose upstream fails says why;
+// the other is still given.
+func (s *Topics) Links(ctx context.Context, bu, stage, name string) (portal.TopicLinks, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read topics")
+	if err != nil {
+		return portal.TopicLinks{}, err
+	}
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return portal.TopicLinks{}, err
+	}
+	var out portal.TopicLinks
+	if all, err := call.Env.Connectors.ListConnectors(ctx); err != nil {
+		out.ConnectorsUnavailable = portal.MessageOf(err)
+	} else {
+		for _, c := range all {
+			if !call.WholeCluster && !call.Scope.Owns(c.Name) {
+				continue
+			}
+			if names(c.Config, full, call.Scope.Prefix()) {
+				o := s.guard.owner(call, c.Name, "-connector")
+				out.Connectors = append(out.Connectors, portal.LinkedConnector{Name: c.Name, Identifier: o.identifier, Type: c.Type, State: c.State})
+			}
+		}
+	}
+	if versions, err := call.Env.Schemas.ListSchemas(ctx, full+"-", true); err != nil {
+		out.SubjectsUnavailable = portal.MessageOf(err)
+	} else {
+		for _, v := range versions {
+			if v.Subject == full+"-key" || v.Subject == full+"-value" {
+				out.Subjects = append(out.Subjects, v)
+			}
+		}
+	}
+	return out, nil
+}
+
+// names tells whether a connector's configuration names a topic, by its
+// full name or by its identifier in the unit.
+func names(config map[string]string, full, prefix string) bool {
+	for _, k := range []string{"kafka.topic", "topics"} {
+		for _, t := range strings.Split(config[k], ",") {
+			t = strings.TrimSpace(t)
+			if t != "" && (t == full || prefix+t == full) {
+				return true
+			}
+		}
+	}
+	return false
+}
