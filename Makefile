@@ -22,7 +22,7 @@ run:
 
 ## test: every test, race detector on (installs Chromium, PostgreSQL's server and
 ## musl-tools where missing; builds the image, which one test runs)
-test: browser postgres image
+test: browser postgres image node_modules
 	$(GO) vet ./...
 	PORTAL_IMAGE_REQUIRED=1 $(GO) test -race -count=1 -timeout 15m ./...
 

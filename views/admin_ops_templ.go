@@ -903,7 +903,7 @@ func UpstreamsTable(list []portal.UpstreamStatus) templ.Component {
 			templ_7745c5c3_Var43 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 75, "<div id=\"upstreams\" hx-get=\"/admin/upstreams\" hx-trigger=\"every 5s\" hx-select=\"#upstreams\" hx-swap=\"outerHTML\" class=\"overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm\"><table class=\"min-w-full divide-y divide-slate-200 text-sm\"><caption class=\"sr-only\">Upstream health, refreshed every five seconds</caption> <thead class=\"bg-slate-50\"><tr><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Upstream</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">State</th><th scope=\"col\" class=\"px-4 py-3 text-right font-semibold text-slate-700\">Latency</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Since</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Last error</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 75, "<div id=\"upstreams\" tabindex=\"0\" role=\"region\" aria-label=\"Upstream health\" hx-get=\"/admin/upstreams\" hx-trigger=\"every 5s\" hx-select=\"#upstreams\" hx-swap=\"outerHTML\" class=\"overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm\"><table class=\"min-w-full divide-y divide-slate-200 text-sm\"><caption class=\"sr-only\">Upstream health, refreshed every five seconds</caption> <thead class=\"bg-slate-50\"><tr><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Upstream</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">State</th><th scope=\"col\" class=\"px-4 py-3 text-right font-semibold text-slate-700\">Latency</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Since</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Last error</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1104,14 +1104,14 @@ func ConfigPage(p Page, area portal.AdminArea, text string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<p class=\"text-sm text-slate-600\">What this replica runs with: the file after environment overrides and defaults, with the business units and switches of the admin area. Secrets are redacted.</p><pre id=\"effective-config\" class=\"mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 92, "<p class=\"text-sm text-slate-600\">What this replica runs with: the file after environment overrides and defaults, with the business units and switches of the admin area. Secrets are redacted.</p><pre id=\"effective-config\" tabindex=\"0\" aria-label=\"Configuration in force\" class=\"mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var53 string
 		templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinStringErrs(text)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/admin_ops.templ`, Line: 261, Col: 164}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/admin_ops.templ`, Line: 261, Col: 213}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 		if templ_7745c5c3_Err != nil {

@@ -556,7 +556,7 @@ func ResourceNav(p Page, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "><p class=\"px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-slate-500\">Resources</p><ul class=\"space-y-1\"><li>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "><p class=\"px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-slate-400\">Resources</p><ul class=\"space-y-1\"><li>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -711,7 +711,7 @@ func ResourceNav(p Page, oob bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "API</a></li></ul><p class=\"mt-4 px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-slate-500\">You</p><ul class=\"space-y-1\"><li>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "API</a></li></ul><p class=\"mt-4 px-3 pb-2 text-xs font-semibold uppercase tracking-wider text-slate-400\">You</p><ul class=\"space-y-1\"><li>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -836,7 +836,7 @@ func ContextSelector(p Page) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "\"><div class=\"flex items-center justify-between\"><p class=\"text-xs font-semibold uppercase tracking-wider text-slate-500\">Context</p><label class=\"flex cursor-pointer items-center gap-2 text-xs text-slate-400\"><input id=\"auto-reload\" type=\"checkbox\" class=\"h-3.5 w-3.5 rounded border-slate-600 bg-slate-800 text-indigo-500 focus:ring-indigo-400\" checked> Auto reload</label></div><div><label for=\"context-bu\" class=\"block text-xs text-slate-400\">Business unit</label> <select id=\"context-bu\" name=\"bu\" class=\"mt-1 block w-full rounded-md border-slate-700 bg-slate-800 py-1.5 text-sm text-white focus:border-indigo-400 focus:ring-indigo-400\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "\"><div class=\"flex items-center justify-between\"><p class=\"text-xs font-semibold uppercase tracking-wider text-slate-400\">Context</p><label class=\"flex cursor-pointer items-center gap-2 text-xs text-slate-400\"><input id=\"auto-reload\" type=\"checkbox\" class=\"h-3.5 w-3.5 rounded border-slate-600 bg-slate-800 text-indigo-500 focus:ring-indigo-400\" checked> Auto reload</label></div><div><label for=\"context-bu\" class=\"block text-xs text-slate-400\">Business unit</label> <select id=\"context-bu\" name=\"bu\" class=\"mt-1 block w-full rounded-md border-slate-700 bg-slate-800 py-1.5 text-sm text-white focus:border-indigo-400 focus:ring-indigo-400\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// axeSource is axe-core, from the project's npm packages (make test and
+// CI install them).
+func axeSource(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatalf("axe-core is not installed (npm ci): %v", err)
+	}
+	return string(b)
+}
+
+// axeViolations runs axe-core on the page shown and returns its serious
+// and critical violations of WCAG 2 A and AA, one line each.
+func (b *browser) axeViolations(src string) []string {
+	b.t.Helper()
+	var out []string
+	script := src + `;
+		axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}).then(function (r) {
+			return r.violations.filter(function (v) { return v.impact === "serious" || v.impact === "critical"; })
+				.map(function (v) { return v.id + " (" + v.impact + "): " + v.nodes.slice(0, 3).map(function (n) { return n.target.join(" "); }).join(" | "); });
+		})`
+	b.run(chromedp.Evaluate(script, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	return out
+}
+
+// TestBrowserAccessibility runs axe-core over every kind of page, as carol
+// (a Developer) and frank (a platform admin), at desktop and phone widths:
+// no serious or critical violation.
+func TestBrowserAccessibility(t *testing.T) {
+	tp := startPortal(t, nil)
+	src := axeSource(t)
+	pages := map[string][]string{
+		"carol": {"/", "/scada/dev/topics", "/scada/dev/topic/sensor-readings", "/scada/dev/topics/new",
+			"/scada/dev/topic/sensor-readings/edit", "/scada/dev/topic/sensor-readings/metrics", "/scada/dev/topic/sensor-readings/records",
+			"/scada/dev/consumer-groups", "/scada/dev/consumer-group/replay", "/scada/dev/connectors", "/scada/dev/connectors/new",
+			"/scada/dev/schemas", "/scada/dev/schemas/new", "/scada/dev/service-accounts", "/scada/dev/identity-pools",
+			"/scada/dev/metrics", "/scada/run/topics", "/me/access"},
+		"frank": {"/admin", "/admin/audit", "/admin/upstreams", "/admin/sessions", "/admin/access-preview", "/admin/config"},
+	}
+	var failures []string
+	for _, user := range []string{"carol", "frank"} {
+		for _, width := range []int64{1440, 390} {
+			// A browser per round: each has its own time limit.
+			b := newBrowser(t, tp)
+			b.signIn(user)
+			b.run(chromedp.EmulateViewport(width, 900))
+			for _, path := range pages[user] {
+				t.Logf("axe %s %s %d", user, path, width)
+				b.run(chromedp.Navigate(tp.url+path), chromedp.WaitReady("body", chromedp.ByQuery))
+				for _, v := range b.axeViolations(src) {
+					failures = append(failures, fmt.Sprintf("%s %s at %d px: %s", user, path, width, v))
+				}
+			}
+		}
+	}
+	if len(failures) > 0 {
+		t.Errorf("%d axe violations:\n%s", len(failures), strings.Join(failures, "\n"))
+	}
+}
