@@ -108,7 +108,46 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 		}
 	}
 	f.Rows = connectorRows(def, cfg)
+	f.Topics = h.topicChoices(ctx, p.Context.BU, p.Context.Stage)
 	return f
+}
+
+// topicsNamed are the topics a connector's configuration names.
+func topicsNamed(cfg map[string]string) []string {
+	var out []string
+	for _, k := range []string{"kafka.topic", "topics"} {
+		for _, t := range strings.Split(cfg[k], ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// confirmTopics refuses, once, a configuration naming topics that do not
+// exist: the form says which and offers to save anyway.
+func (h *Handlers) confirmTopics(c echo.Context, p views.Page, f *views.ConnectorForm, cfg map[string]string) error {
+	if !p.Context.CanWrite {
+		// Someone who may not write gets the refusal, not this question.
+		return nil
+	}
+	missing := h.missingTopics(c.Request().Context(), p.Context.BU, p.Context.Stage, topicsNamed(cfg))
+	if len(missing) == 0 {
+		return nil
+	}
+	// The question stays on the form (answered) while other problems
+	// are fixed.
+	f.MissingTopics, f.AllowMissing = true, c.FormValue("allow_missing_topics") == "1"
+	if f.AllowMissing {
+		return nil
+	}
+	key := "kafka.topic"
+	if cfg[key] == "" {
+		key = "topics"
+	}
+	return portal.Invalid("config."+key, "%s: no such topic in %s/%s yet; create it first, or tick “Save anyway”",
+		strings.Join(missing, ", "), p.Context.BU, p.Context.Stage)
 }
 
 // connectorRows lays out a configuration: the class's settings (required
@@ -238,6 +277,9 @@ func (h *Handlers) createConnector(c echo.Context) error {
 		f.Errors = errs
 		return h.connectorFormFailed(c, p, f, portal.Invalid("config_json", "%s", errs["config_json"]))
 	}
+	if err := h.confirmTopics(c, p, &f, cfg); err != nil {
+		return h.connectorFormFailed(c, p, f, err)
+	}
 	x, err := h.connectors.Create(c.Request().Context(), bu, stage, portal.NewConnector{Name: f.Name, Config: cfg})
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
@@ -287,6 +329,9 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	if len(errs) > 0 {
 		f.Errors = errs
 		return h.connectorFormFailed(c, p, f, portal.Invalid("config_json", "%s", errs["config_json"]))
+	}
+	if err := h.confirmTopics(c, p, &f, cfg); err != nil {
+		return h.connectorFormFailed(c, p, f, err)
 	}
 	x, err := h.connectors.Update(ctx, bu, stage, cur.Name, cfg)
 	if err != nil {

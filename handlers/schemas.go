@@ -78,6 +78,7 @@ func (h *Handlers) newSchema(c echo.Context) error {
 	f := views.SchemaForm{NewSubject: true, Action: p.Context.Path("schemas"), Prefix: p.Context.Prefix, SubjectType: "value",
 		SchemaType: "AVRO", Errors: map[string]string{}, Cancel: p.Context.Path("schemas"),
 		Schema: "{\n  \"type\": \"record\",\n  \"name\": \"Example\",\n  \"fields\": [\n    {\"name\": \"id\", \"type\": \"string\"}\n  ]\n}"}
+	f.Topics = h.topicChoices(c.Request().Context(), p.Context.BU, p.Context.Stage)
 	return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
 }
 
@@ -101,6 +102,17 @@ func (h *Handlers) createSchema(c echo.Context) error {
 	f := views.SchemaForm{NewSubject: true, Action: p.Context.Path("schemas"), Prefix: p.Context.Prefix, Errors: map[string]string{},
 		Cancel: p.Context.Path("schemas"), Topic: strings.TrimSpace(c.FormValue("topic")), SubjectType: c.FormValue("subject_type"),
 		SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
+	f.Topics = h.topicChoices(c.Request().Context(), c.Param("bu"), c.Param("stage"))
+	// Only for someone who may register: a refusal comes first.
+	if p.Context.CanWrite && f.Topic != "" {
+		if missing := h.missingTopics(c.Request().Context(), c.Param("bu"), c.Param("stage"), []string{f.Topic}); len(missing) > 0 {
+			f.MissingTopic, f.AllowMissing = true, c.FormValue("allow_missing_topics") == "1"
+		}
+		if f.MissingTopic && !f.AllowMissing {
+			return h.schemaFormFailed(c, p, f, portal.Invalid("topic", "%s: no such topic in %s/%s yet; create it first, or tick “Save anyway”",
+				f.Topic, p.Context.BU, p.Context.Stage))
+		}
+	}
 	v, err := h.schemas.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"), portal.NewSchema{Topic: f.Topic,
 		SubjectType: f.SubjectType, SchemaDef: portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}})
 	if err != nil {

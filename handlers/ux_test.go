@@ -136,3 +136,28 @@ func TestTopicPageLinks(t *testing.T) {
 		t.Error("the connector page does not link its topic")
 	}
 }
+
+// TestTopicPickers: the schema and connector forms suggest the unit's
+// topics, and warn (once) before saving for a topic that does not exist.
+func TestTopicPickers(t *testing.T) {
+	s := newSite(t)
+	s.w.Seed(t, "scada", "dev")
+	p := s.do(http.MethodGet, "/scada/dev/schemas/new", "carol", nil)
+	if !strings.Contains(p.body, `<datalist id="unit-topics"><option value="existing">`) || !strings.Contains(p.body, `list="unit-topics"`) {
+		t.Error("the schema form suggests no topics")
+	}
+	form := url.Values{"topic": {"no-such-topic"}, "subject_type": {"value"}, "schema_type": {"AVRO"}, "schema": {`"string"`}}
+	p = s.do(http.MethodPost, "/scada/dev/schemas", "carol", form)
+	if p.status != http.StatusUnprocessableEntity && p.status != http.StatusBadRequest || !strings.Contains(p.body, "no such topic in scada/dev") || !strings.Contains(p.body, `id="save-anyway"`) {
+		t.Fatalf("a schema for a missing topic: %d", p.status)
+	}
+	form.Set("allow_missing_topics", "1")
+	if p = s.do(http.MethodPost, "/scada/dev/schemas", "carol", form); p.status >= 400 {
+		t.Errorf("saved anyway: %d", p.status)
+	}
+	cfg := url.Values{"name": {"picky"}, "config_json": {`{"connector.class": "DatagenSource", "kafka.topic": "typo-topic", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}`}}
+	p = s.do(http.MethodPost, "/scada/dev/connectors", "carol", cfg)
+	if !strings.Contains(p.body, "typo-topic: no such topic in scada/dev") {
+		t.Errorf("a connector for a missing topic: %d", p.status)
+	}
+}

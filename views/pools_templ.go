@@ -1009,14 +1009,14 @@ func PoolFormView(p Page, f PoolForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if msg := f.Errors["filter"]; msg != "" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "  <p id=\"filter-error\" class=\"mt-1 whitespace-pre-wrap font-mono text-xs text-rose-700\" data-field=\"filter\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "  <p id=\"filter-error\" class=\"field-error mt-1 whitespace-pre-wrap font-mono text-xs text-rose-700\" data-field=\"filter\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var57 string
 			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(msg)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pools.templ`, Line: 184, Col: 116}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pools.templ`, Line: 184, Col: 128}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var57))
 			if templ_7745c5c3_Err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,12 @@ func (b *browser) waitFor(js string) {
 func TestBrowserConnector(t *testing.T) {
 	tp := startPortal(t, nil)
 	quickConnect(t, tp, "edh-shared/dev")
+	// The connector's topic exists first: the form warns about one that
+	// does not (TestTopicPickers).
+	if r := tp.call("POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": "browser_feed"}); r.status != http.StatusCreated {
+		t.Fatalf("topic: %d %s", r.status, r.body)
+	}
+	tp.removeAfter("/api/v1/scada/dev/topic/browser-feed")
 	b := newBrowser(t, tp)
 	b.signIn("carol")
 	b.run(chromedp.Navigate(tp.url+"/scada/dev/connectors"), chromedp.WaitVisible(`tr[data-connector]`))
@@ -78,6 +85,10 @@ func TestBrowserConnector(t *testing.T) {
 // versions.
 func TestBrowserSchemas(t *testing.T) {
 	tp := startPortal(t, nil)
+	if r := tp.call("POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": "gauges"}); r.status != http.StatusCreated {
+		t.Fatalf("topic: %d %s", r.status, r.body)
+	}
+	tp.removeAfter("/api/v1/scada/dev/topic/gauges")
 	b := newBrowser(t, tp)
 	b.signIn("carol")
 	b.run(chromedp.Navigate(tp.url+"/scada/dev/schemas"), chromedp.WaitVisible(`tr[data-subject]`))

@@ -289,8 +289,14 @@ func TestBrowserBobAndErin(t *testing.T) {
 	if banner := b.text("#read-only-banner"); !strings.Contains(banner, "bypassing") {
 		t.Errorf("banner %q", banner)
 	}
+	// The band marks the read-only stage, and bob confirms his write by
+	// typing its name.
+	if !b.shown("#stage-band") {
+		t.Error("no band on the read-only stage")
+	}
 	b.run(chromedp.Click("#create-button", chromedp.ByID), chromedp.WaitVisible("#topic-form", chromedp.ByID),
 		chromedp.SendKeys("#name", "hotfix", chromedp.ByID),
+		chromedp.SendKeys("#confirm-stage", "run", chromedp.ByID),
 		chromedp.Click(`#topic-form button[type="submit"]`, chromedp.ByQuery),
 		chromedp.WaitVisible("#settings", chromedp.ByID))
 	if loc := b.location(); loc != "/scada/run/topic/edh-shared-scada-run-hotfix" {

@@ -56,7 +56,7 @@ func TestServiceAccountPages(t *testing.T) {
 	bob.get("/scada/dev/service-accounts/bulk")
 	bad := bob.post("/scada/dev/service-accounts/bulk", url.Values{"accounts": {"name,type\nok-one,consumer\n,producer\nok-two,writer"}})
 	if bad.status != http.StatusUnprocessableEntity || !strings.Contains(bad.body, "Nothing was created") ||
-		!strings.Contains(bad.body, `data-field="items[1].name"`) || !strings.Contains(bad.body, `data-field="items[2].type"`) {
+		!strings.Contains(bad.body, `data-field="line 3 · name"`) || !strings.Contains(bad.body, `data-field="line 4 · type"`) {
 		t.Errorf("bad list: %d %.600s", bad.status, bad.body)
 	}
 	if !strings.Contains(bad.body, "ok-two,writer") {
