@@ -184,7 +184,7 @@
       form.addEventListener("submit", function (e) { e.preventDefault(); go(); });
       syncContext();
     }
-    focusProblem(document.querySelector("form"));
+    focusProblem(document.getElementById("main"));
     var existing = document.querySelectorAll("#toasts .toast");
     for (var i = 0; i < existing.length; i++) expire(existing[i]);
     preview();
