@@ -195,8 +195,17 @@ func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r p
 	out.Start, out.End = window(m.now(), r)
 	answers := make([]answer, len(chartQueries))
 	errs := make([]error, len(chartQueries))
+	if env.ClusterID == "" {
+		// Nothing to ask the API about: spare its rate limit.
+		for i := range errs {
+			errs[i] = portal.New(portal.UpstreamUnavailable, "the Confluent Cloud id of the cluster of %s is not configured (kafka_cluster_id)", env.Name())
+		}
+	}
 	var wg sync.WaitGroup
 	for i, cq := range chartQueries {
+		if errs[i] != nil {
+			continue
+		}
 		q := platform.MetricQuery{Metric: cq.metric, ClusterID: env.ClusterID, Granularity: r.Granularity, Limit: 1000}
 		switch {
 		case cq.perLabel != "" && sc.topic != "":
@@ -216,11 +225,6 @@ func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r p
 		}()
 	}
 	wg.Wait()
-	if env.ClusterID == "" {
-		for i := range errs {
-			errs[i] = portal.New(portal.UpstreamUnavailable, "the Confluent Cloud id of the cluster of %s is not configured (kafka_cluster_id)", env.Name())
-		}
-	}
 	for _, spec := range chartSpecs {
 		c := portal.Chart{ID: spec.id, Title: spec.title, Unit: spec.unit}
 		for i, cq := range chartQueries {

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -148,5 +149,19 @@ func TestChartsCachedAndStale(t *testing.T) {
 	m, err = w.Topics.ClusterMetrics(as(portal.Viewer), "scada", "dev", "7d")
 	if err != nil || m.Charts.Chart("bytes").Unavailable != "the Confluent Cloud Metrics API is not configured for edh-shared/dev" {
 		t.Errorf("unconfigured: %+v %v", m.Charts.Chart("bytes"), err)
+	}
+}
+
+// TestChartsWithoutClusterID: without the cluster's Cloud id the charts
+// say so, and the Metrics API is not asked.
+func TestChartsWithoutClusterID(t *testing.T) {
+	w, _, _ := chartWorld(t)
+	w.Env("edh-shared", "dev").ClusterID = ""
+	m, err := w.Topics.ClusterMetrics(as(portal.Viewer), "scada", "dev", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Metrics.Queries() != 0 || !strings.Contains(m.Charts.Chart("bytes").Unavailable, "kafka_cluster_id") {
+		t.Errorf("%d queries, %q", w.Metrics.Queries(), m.Charts.Chart("bytes").Unavailable)
 	}
 }
