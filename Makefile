@@ -4,7 +4,7 @@ PORT      ?= 8080
 TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs
+.PHONY: run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm
 
 # The build's identity, stamped into the binary (portal version, /api/v1/version,
 # rms_build_info, the page footer) and the image's labels. The date is the
@@ -22,7 +22,7 @@ run:
 
 ## test: every test, race detector on (installs Chromium, PostgreSQL's server and
 ## musl-tools where missing; builds the image, which one test runs)
-test: browser postgres image node_modules
+test: browser postgres npm image node_modules
 	$(GO) vet ./...
 	PORTAL_IMAGE_REQUIRED=1 $(GO) test -race -count=1 -timeout 15m ./...
 
@@ -81,6 +81,17 @@ browser:
 
 ## postgres: make sure PostgreSQL's server binaries are installed for the store tests
 ## (the tests start a throwaway server themselves; TEST_DATABASE_URL points them at another)
+## npm: Node.js's npm, for the CSS build and the accessibility test (axe-core)
+npm:
+	@command -v npm >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing npm for the accessibility test"; \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null; \
+	  else \
+	    echo "the accessibility test needs npm (Node.js): install it"; exit 1; \
+	  fi; }
+
 postgres:
 	@[ -n "$$TEST_DATABASE_URL" ] || command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
 	  if command -v apt-get >/dev/null 2>&1; then \
