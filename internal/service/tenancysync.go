@@ -51,6 +51,10 @@ func (s *TenancySync) Run(ctx context.Context) {
 	msgs, err := s.bus.Subscribe(ctx, store.ChannelTenancy)
 	if err != nil {
 		s.log.ErrorContext(ctx, "tenancy changes: subscribing failed; reloading every minute only", "error", err)
+	} else if err := s.Load(ctx); err != nil && ctx.Err() == nil {
+		// A change announced before the subscription was missed: what
+		// it wrote is read now.
+		s.log.WarnContext(ctx, "tenancy changes: reloading failed", "error", err)
 	}
 	tick := time.NewTicker(time.Minute)
 	defer tick.Stop()
