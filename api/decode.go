@@ -172,7 +172,7 @@ func jsonType(t reflect.Type) string {
 // listQuery reads page_size, page_token, search and order.
 func listQuery(c echo.Context) (portal.ListQuery, error) {
 	var v portal.Validation
-	q := portal.ListQuery{PageToken: c.QueryParam("page_token"), Search: c.QueryParam("search")}
+	q := portal.ListQuery{PageToken: c.QueryParam("page_token"), Search: c.QueryParam("search"), Unit: c.QueryParam("unit")}
 	if s := c.QueryParam("page_size"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {

@@ -23,7 +23,7 @@ func (h *Handlers) listAccounts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
 	res, err := h.accounts.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
 	if err != nil {
 		return err

@@ -21,7 +21,7 @@ func (h *Handlers) listConnectors(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
 	res, err := h.connectors.List(c.Request().Context(), bu, stage, q)
 	if err != nil {
 		return err

@@ -36,6 +36,9 @@ func (h *Handlers) page(c echo.Context, title, resource, bu, stage string) (view
 	if p.Context != nil {
 		p.Crumbs = crumbs(p.Context, resource)
 	}
+	if p.Context != nil && p.Context.WholeCluster {
+		p.UnitFilter = c.QueryParam("unit")
+	}
 	if err := stageConfirmed(c, p.Context); err != nil {
 		return views.Page{}, err
 	}

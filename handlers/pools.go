@@ -25,7 +25,7 @@ func (h *Handlers) listPools(c echo.Context) error {
 		return err
 	}
 	res, err := h.pools.List(c.Request().Context(), c.Param("bu"), c.Param("stage"),
-		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")})
+		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")})
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ func (h *Handlers) listSchemas(c echo.Context) error {
 		return err
 	}
 	latest := c.QueryParam("all") != "1"
-	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token")}
+	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
 	res, err := h.schemas.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), latest, q)
 	if err != nil {
 		return err

@@ -36,14 +36,14 @@ func (h *Handlers) listTopics(c echo.Context) error {
 	if sortBy != portal.SortByPartitions {
 		sortBy = ""
 	}
-	q := portal.ListQuery{PageSize: size, Search: c.QueryParam("q"), Descending: c.QueryParam("order") == "desc",
+	q := portal.ListQuery{PageSize: size, Search: c.QueryParam("q"), Descending: c.QueryParam("order") == "desc", Unit: c.QueryParam("unit"),
 		SortBy: sortBy, Offset: (page - 1) * size}
 	res, err := h.topics.List(c.Request().Context(), bu, stage, q)
 	if err != nil {
 		return err
 	}
 	l := views.TopicList{Items: res.Items, Total: res.Total, Search: q.Search, Desc: q.Descending, Next: res.NextPageToken,
-		Offset: q.Offset, PageSize: size, SortBy: sortBy}
+		Offset: q.Offset, PageSize: size, SortBy: sortBy, Unit: p.UnitFilter}
 	p.Subtitle = p.Context.Prefix + "*"
 	if p.Context.WholeCluster {
 		p.Subtitle = "the whole " + p.Context.Zone + " cluster in " + stage

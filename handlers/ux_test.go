@@ -161,3 +161,29 @@ func TestTopicPickers(t *testing.T) {
 		t.Errorf("a connector for a missing topic: %d", p.status)
 	}
 }
+
+// TestWholeClusterViews: on the main unit alice sees every unit's
+// resources with a Business unit column and short names, and can narrow
+// each list to one unit or to what is outside the convention.
+func TestWholeClusterViews(t *testing.T) {
+	s := newSite(t)
+	s.w.Seed(t, "scada", "dev")
+	s.w.Seed(t, "crm", "dev")
+	for _, res := range []string{"topics", "connectors", "schemas", "service-accounts", "identity-pools"} {
+		p := s.do(http.MethodGet, "/platform/dev/"+res, "alice", nil)
+		if p.status != http.StatusOK || !strings.Contains(p.body, `id="unit-filter"`) || !strings.Contains(p.body, `data-unit="scada"`) || !strings.Contains(p.body, `data-unit="crm"`) {
+			t.Errorf("%s, whole cluster: %d, filter or units missing", res, p.status)
+		}
+		p = s.do(http.MethodGet, "/platform/dev/"+res+"?unit=crm", "alice", nil)
+		if p.status != http.StatusOK || strings.Contains(p.body, `data-unit="scada"`) || !strings.Contains(p.body, `data-unit="crm"`) {
+			t.Errorf("%s narrowed to crm: %d", res, p.status)
+		}
+		if p := s.do(http.MethodGet, "/scada/dev/"+res, "carol", nil); strings.Contains(p.body, `id="unit-filter"`) {
+			t.Errorf("%s: a unit's own view offers the filter", res)
+		}
+	}
+	p := s.do(http.MethodGet, "/platform/dev/connectors?unit=crm", "alice", nil)
+	if !strings.Contains(p.body, ">existing</a>") {
+		t.Error("connectors of another unit are not shown by their short name")
+	}
+}

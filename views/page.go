@@ -27,6 +27,9 @@ type Page struct {
 	DefaultContext *Context
 	// Version is the running build, for the footer.
 	Version string
+	// UnitFilter is the business unit a whole-cluster list is narrowed
+	// to ("none": outside the convention; "": every unit).
+	UnitFilter string
 }
 
 // User is the signed-in person.

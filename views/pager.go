@@ -53,6 +53,9 @@ func (l TopicList) href(c *Context, page int, sort string, desc bool) string {
 	if page > 1 {
 		q.Set("page", strconv.Itoa(page))
 	}
+	if l.Unit != "" {
+		q.Set("unit", l.Unit)
+	}
 	if len(q) == 0 {
 		return c.Path("topics")
 	}

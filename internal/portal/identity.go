@@ -44,11 +44,14 @@ func AccountTypes() []AccountType {
 
 // ServiceAccount is a service account as the portal shows it.
 type ServiceAccount struct {
-	ID          string
-	Name        string
-	Identifier  string
-	Type        string
-	Description string
+	ID         string
+	Name       string
+	Identifier string
+	// BusinessUnit owns the account by the naming convention ("" when
+	// none does); shown in whole-cluster views.
+	BusinessUnit string
+	Type         string
+	Description  string
 	// RoleBindings are filled on reads of one account and on creation.
 	RoleBindings []RoleBinding
 }
@@ -131,9 +134,12 @@ const DefaultIdentityClaim = "claims.sub"
 
 // Pool is an identity pool as the portal shows it.
 type Pool struct {
-	ID            string
-	Name          string
-	Identifier    string
+	ID         string
+	Name       string
+	Identifier string
+	// BusinessUnit owns the pool by the naming convention ("" when none
+	// does); shown in whole-cluster views.
+	BusinessUnit  string
 	Type          string
 	Description   string
 	IdentityClaim string

@@ -22,7 +22,15 @@ type ListQuery struct {
 	// SortBy orders a topic list by "name" (the default) or
 	// "partitions" (then by name).
 	SortBy string
+	// Unit keeps, in a whole-cluster view, the items of one business
+	// unit (by the naming convention), or with UnitNone those outside
+	// it. Other views hold one unit's items anyway.
+	Unit string
 }
+
+// UnitNone filters a whole-cluster view to the items outside the naming
+// convention.
+const UnitNone = "none"
 
 // Sort orders of topic lists.
 const (

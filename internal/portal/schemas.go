@@ -18,12 +18,15 @@ type SchemaReference struct {
 
 // SchemaVersion is one registered version of a subject.
 type SchemaVersion struct {
-	Subject    string
-	Version    int
-	ID         int
-	Type       string
-	Schema     string
-	References []SchemaReference
+	Subject string
+	// BusinessUnit owns the subject by the naming convention ("" when
+	// none does); set by lists, shown in whole-cluster views.
+	BusinessUnit string
+	Version      int
+	ID           int
+	Type         string
+	Schema       string
+	References   []SchemaReference
 }
 
 // Compatibility is the outcome of a compatibility check.

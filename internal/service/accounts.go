@@ -33,12 +33,21 @@ func NewServiceAccounts(g *Guard, jobs *Jobs) *ServiceAccounts {
 }
 
 func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) portal.ServiceAccount {
-	ident := strings.TrimPrefix(a.DisplayName, call.Scope.ServiceAccountPrefix())
+	// Accounts are named "sa-" and the unit's prefix: the owner is found
+	// as for other names, among the zone's units.
+	o := s.guard.owner(call, strings.TrimPrefix(a.DisplayName, "sa-"), "")
+	// What the convention puts between the unit's prefix and the
+	// identifier ("usr-").
+	infix := strings.TrimPrefix(call.Scope.ServiceAccountPrefix(), "sa-"+call.Scope.Prefix())
+	ident := strings.TrimPrefix(o.identifier, infix)
+	if o.outside {
+		ident = a.DisplayName
+	}
 	kind := typeOf(a.DisplayName)
 	if kind != "" {
 		ident = strings.TrimSuffix(ident, "-"+kind)
 	}
-	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: ident, Type: kind, Description: a.Description}
+	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: ident, BusinessUnit: o.unit, Type: kind, Description: a.Description}
 }
 
 func (s *ServiceAccounts) owns(call *Call, a platform.ServiceAccount) bool {
@@ -60,7 +69,9 @@ func (s *ServiceAccounts) List(ctx context.Context, bu, stage string, q portal.L
 	var mine []portal.ServiceAccount
 	for _, a := range all {
 		if s.owns(call, a) {
-			mine = append(mine, s.view(call, a))
+			if v := s.view(call, a); keepUnit(call, q, v.BusinessUnit) {
+				mine = append(mine, v)
+			}
 		}
 	}
 	sortByName(mine, func(a portal.ServiceAccount) string { return a.Name })

@@ -68,7 +68,7 @@ func (s *Connectors) List(ctx context.Context, bu, stage string, q portal.ListQu
 	}
 	var visible []platform.Connector
 	for _, c := range all {
-		if call.WholeCluster || call.Scope.Owns(c.Name) {
+		if (call.WholeCluster || call.Scope.Owns(c.Name)) && keepUnit(call, q, s.guard.owner(call, c.Name, tenancy.ConnectorSuffix).unit) {
 			visible = append(visible, c)
 		}
 	}

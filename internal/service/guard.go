@@ -261,6 +261,18 @@ func (g *Guard) owner(call *Call, name, suffix string) ownership {
 	return ownership{identifier: name, outside: true}
 }
 
+// keepUnit tells whether an item owned by unit ("" for none) stays in a
+// list filtered by q.Unit: only whole-cluster views are filtered.
+func keepUnit(call *Call, q portal.ListQuery, unit string) bool {
+	switch {
+	case !call.WholeCluster || q.Unit == "":
+		return true
+	case q.Unit == portal.UnitNone:
+		return unit == ""
+	}
+	return unit == q.Unit
+}
+
 // The services implement the contract of the front doors.
 var (
 	_ portal.TopicService     = (*Topics)(nil)

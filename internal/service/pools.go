@@ -28,11 +28,12 @@ var claimPath = regexp.MustCompile(`^claims(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 
 func (s *IdentityPools) view(call *Call, p platform.IdentityPool) portal.Pool {
 	kind := typeOf(p.DisplayName)
-	ident := strings.TrimPrefix(p.DisplayName, call.Scope.Prefix())
+	o := s.guard.owner(call, p.DisplayName, "")
+	ident := o.identifier
 	if kind != "" {
 		ident = strings.TrimSuffix(ident, "-"+kind)
 	}
-	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: ident, Type: kind, Description: p.Description,
+	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: ident, BusinessUnit: o.unit, Type: kind, Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
 }
 
@@ -53,7 +54,9 @@ func (s *IdentityPools) List(ctx context.Context, bu, stage string, q portal.Lis
 	var mine []portal.Pool
 	for _, p := range all {
 		if s.owns(call, p) {
-			mine = append(mine, s.view(call, p))
+			if v := s.view(call, p); keepUnit(call, q, v.BusinessUnit) {
+				mine = append(mine, v)
+			}
 		}
 	}
 	sortByName(mine, func(p portal.Pool) string { return p.Name })

@@ -45,7 +45,13 @@ func (s *Schemas) List(ctx context.Context, bu, stage string, latestOnly bool, q
 	if err != nil {
 		return portal.Page[portal.SchemaVersion]{}, err
 	}
-	return paginate(s.guard.pages, "schemas "+call.Scope.String(), all, schemaKey, q)
+	kept := make([]portal.SchemaVersion, 0, len(all))
+	for _, v := range all {
+		if v.BusinessUnit = s.guard.owner(call, v.Subject, "").unit; keepUnit(call, q, v.BusinessUnit) {
+			kept = append(kept, v)
+		}
+	}
+	return paginate(s.guard.pages, "schemas "+call.Scope.String(), kept, schemaKey, q)
 }
 
 // subject resolves a subject name given by a caller: full names are kept,

@@ -57,7 +57,24 @@ func (s *Topics) List(ctx context.Context, bu, stage string, q portal.ListQuery)
 	default:
 		return portal.Page[portal.Topic]{}, portal.Invalid("sort", "must be name or partitions, not %q", q.SortBy)
 	}
+	if call.WholeCluster && q.Unit != "" && q.Unit != portal.UnitNone {
+		// One unit of the zone: its run of names, as that unit sees it.
+		u, ok := s.guard.tenancy.Current().Unit(q.Unit)
+		if !ok || u.LandingZone.ID != call.Scope.Zone().ID {
+			return portal.Page[portal.Topic]{}, portal.Invalid("unit", "%s is not a business unit of %s", q.Unit, call.Scope.Zone().ID)
+		}
+		prefix = tenancy.Scope{Unit: u, Stage: call.Scope.Stage}.Prefix()
+	}
 	visible := s.memo.view(all, prefix, q.Search)
+	if call.WholeCluster && q.Unit == portal.UnitNone {
+		var outside []platform.TopicInfo
+		for _, t := range visible {
+			if s.guard.owner(call, t.Name, "").outside {
+				outside = append(outside, t)
+			}
+		}
+		visible = outside
+	}
 	if q.SortBy == portal.SortByPartitions {
 		visible = s.memo.byPartitions(visible)
 	}
