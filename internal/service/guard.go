@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -118,8 +119,10 @@ type Call struct {
 	// pace waits for the unit's share of the Confluent Cloud write quota.
 	pace func(ctx context.Context) error
 	// prefixes are the zone's units with their name prefixes in the
-	// call's stage, the call's own first; owner fills them once.
-	prefixes []unitPrefix
+	// call's stage, the call's own first; owner fills them once (a bulk
+	// job's workers share the call).
+	prefixes     []unitPrefix
+	prefixesOnce sync.Once
 }
 
 type unitPrefix struct {
@@ -244,7 +247,7 @@ func (g *Guard) owner(call *Call, name, suffix string) ownership {
 	if !strings.HasSuffix(name, suffix) {
 		return ownership{identifier: name, outside: true}
 	}
-	if call.prefixes == nil {
+	call.prefixesOnce.Do(func() {
 		// Once per call: a page asks for every item.
 		call.prefixes = []unitPrefix{{call.Scope.Unit.ID, call.Scope.Prefix()}}
 		for _, id := range call.Scope.Zone().BusinessUnits {
@@ -252,7 +255,7 @@ func (g *Guard) owner(call *Call, name, suffix string) ownership {
 				call.prefixes = append(call.prefixes, unitPrefix{u.ID, tenancy.Scope{Unit: u, Stage: call.Scope.Stage}.Prefix()})
 			}
 		}
-	}
+	})
 	for _, p := range call.prefixes {
 		if strings.HasPrefix(name, p.prefix) {
 			return ownership{unit: p.unit, identifier: strings.TrimSuffix(name[len(p.prefix):], suffix)}
