@@ -112,19 +112,6 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 	return f
 }
 
-// topicsNamed are the topics a connector's configuration names.
-func topicsNamed(cfg map[string]string) []string {
-	var out []string
-	for _, k := range []string{"kafka.topic", "topics"} {
-		for _, t := range strings.Split(cfg[k], ",") {
-			if t = strings.TrimSpace(t); t != "" {
-				out = append(out, t)
-			}
-		}
-	}
-	return out
-}
-
 // confirmTopics refuses, once, a configuration naming topics that do not
 // exist: the form says which and offers to save anyway.
 func (h *Handlers) confirmTopics(c echo.Context, p views.Page, f *views.ConnectorForm, cfg map[string]string) error {
@@ -132,7 +119,7 @@ func (h *Handlers) confirmTopics(c echo.Context, p views.Page, f *views.Connecto
 		// Someone who may not write gets the refusal, not this question.
 		return nil
 	}
-	missing := h.missingTopics(c.Request().Context(), p.Context.BU, p.Context.Stage, topicsNamed(cfg))
+	missing := h.missingTopics(c.Request().Context(), p.Context.BU, p.Context.Stage, portal.ConnectorTopics(cfg))
 	if len(missing) == 0 {
 		return nil
 	}

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"slices"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -23,11 +24,19 @@ func (h *Handlers) topicChoices(ctx context.Context, bu, stage string) []string 
 
 // missingTopics returns the named topics that do not exist in the unit's
 // stage, so that a form can warn before saving a connector or a schema
-// for a topic nobody created (a typo, most often).
+// for a topic nobody created (a typo, most often). It reads the cached
+// topic list, never the cluster.
 func (h *Handlers) missingTopics(ctx context.Context, bu, stage string, names []string) []string {
 	var out []string
 	for _, n := range names {
-		if _, err := h.topics.Get(ctx, bu, stage, n, false); portal.Is(err, portal.NotFound) {
+		id := portal.Normalise(n)
+		page, err := h.topics.List(ctx, bu, stage, portal.ListQuery{PageSize: portal.MaxPageSize, Search: id})
+		if err != nil {
+			continue // the service's own checks decide then
+		}
+		if !slices.ContainsFunc(page.Items, func(t portal.Topic) bool {
+			return t.Name == n || t.Name == id || t.Identifier == id
+		}) {
 			out = append(out, n)
 		}
 	}

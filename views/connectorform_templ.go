@@ -797,7 +797,7 @@ func configRow(i int, r ConfigRow, problem string) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			if isTopicKey(r.Key) {
+			if portal.IsConnectorTopicKey(r.Key) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 76, " list=\"unit-topics\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -3,6 +3,7 @@ package portal
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -115,4 +116,32 @@ type ConnectorService interface {
 	Pause(ctx context.Context, bu, stage, name string) error
 	Resume(ctx context.Context, bu, stage, name string) error
 	Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error
+}
+
+// ConnectorTopicKeys are the configuration keys of Confluent's managed
+// connectors that name their topics: kafka.topic (sources) and topics
+// (sinks), comma-separated.
+var ConnectorTopicKeys = []string{"kafka.topic", "topics"}
+
+// IsConnectorTopicKey tells whether a configuration key names topics.
+func IsConnectorTopicKey(k string) bool { return slices.Contains(ConnectorTopicKeys, k) }
+
+// SplitTopics splits a topics setting into its names.
+func SplitTopics(v string) []string {
+	var out []string
+	for _, t := range strings.Split(v, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// ConnectorTopics are the topics a connector's configuration names.
+func ConnectorTopics(cfg map[string]string) []string {
+	var out []string
+	for _, k := range ConnectorTopicKeys {
+		out = append(out, SplitTopics(cfg[k])...)
+	}
+	return out
 }

@@ -133,10 +133,6 @@ func (s *Connectors) Definition(ctx context.Context, bu, stage, class string) (p
 	return call.Env.Connectors.Definition(ctx, class)
 }
 
-// topicKeys name configuration keys that list topics; their entries are
-// qualified like topic names, which keeps connectors inside the tenant.
-var topicKeys = []string{"kafka.topic", "topics"}
-
 // prepare checks and completes a configuration: the name, the topics
 // qualified into the scope, and no topic patterns that could escape it.
 func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *portal.Validation) map[string]string {
@@ -154,7 +150,9 @@ func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *
 	if _, ok := out["topics.regex"]; ok {
 		v.Add(portal.Invalid("config.topics.regex", "topics.regex is not supported: list the topics in topics, so that the connector stays within your business unit"))
 	}
-	for _, key := range topicKeys {
+	// Topics are qualified like topic names, which keeps connectors
+	// inside the tenant.
+	for _, key := range portal.ConnectorTopicKeys {
 		raw, ok := out[key]
 		if !ok || call.WholeCluster {
 			continue

@@ -47,11 +47,8 @@ func (m *listMemo) view(all []platform.TopicInfo, prefix, search string) []platf
 		return nil
 	}
 	key := memoKey{first: &all[0], n: len(all), scope: prefix, search: strings.ToLower(search)}
-	m.mu.Lock()
-	kept, ok := m.views[key]
-	m.mu.Unlock()
-	if ok {
-		return kept.view
+	if v, ok := m.lookup(key); ok {
+		return v
 	}
 	v := scopeView(all, prefix)
 	if key.search != "" {
@@ -70,13 +67,26 @@ func (m *listMemo) view(all []platform.TopicInfo, prefix, search string) []platf
 		}
 		v = kept
 	}
+	return m.remember(key, all, v)
+}
+
+// lookup returns a kept view.
+func (m *listMemo) lookup(key memoKey) ([]platform.TopicInfo, bool) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	kept, ok := m.views[key]
+	return kept.view, ok
+}
+
+// remember keeps a view of src and returns it.
+func (m *listMemo) remember(key memoKey, src, view []platform.TopicInfo) []platform.TopicInfo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if len(m.views) >= memoViews {
 		clear(m.views)
 	}
-	m.views[key] = memoView{src: all, view: v}
-	m.mu.Unlock()
-	return v
+	m.views[key] = memoView{src: src, view: view}
+	return view
 }
 
 // scopeView is the run of names starting with prefix (the list is sorted
@@ -117,19 +127,10 @@ func (m *listMemo) byPartitions(view []platform.TopicInfo) []platform.TopicInfo 
 		return view
 	}
 	key := memoKey{first: &view[0], n: len(view), scope: "\x00partitions"}
-	m.mu.Lock()
-	kept, ok := m.views[key]
-	m.mu.Unlock()
-	if ok {
-		return kept.view
+	if v, ok := m.lookup(key); ok {
+		return v
 	}
 	sorted := slices.Clone(view)
 	slices.SortStableFunc(sorted, func(a, b platform.TopicInfo) int { return a.Partitions - b.Partitions })
-	m.mu.Lock()
-	if len(m.views) >= memoViews {
-		clear(m.views)
-	}
-	m.views[key] = memoView{src: view, view: sorted}
-	m.mu.Unlock()
-	return sorted
+	return m.remember(key, view, sorted)
 }

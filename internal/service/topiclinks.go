@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -51,12 +50,9 @@ func (s *Topics) Links(ctx context.Context, bu, stage, name string) (portal.Topi
 // names tells whether a connector's configuration names a topic, by its
 // full name or by its identifier in the unit.
 func names(config map[string]string, full, prefix string) bool {
-	for _, k := range []string{"kafka.topic", "topics"} {
-		for _, t := range strings.Split(config[k], ",") {
-			t = strings.TrimSpace(t)
-			if t != "" && (t == full || prefix+t == full) {
-				return true
-			}
+	for _, t := range portal.ConnectorTopics(config) {
+		if t == full || prefix+t == full {
+			return true
 		}
 	}
 	return false
