@@ -110,10 +110,14 @@ func (b *browser) count(sel string) int {
 	return n
 }
 
+// text reads the element's visible text in one evaluation inside the
+// page: reading through a DevTools node id fails with "No node with given
+// id found" when htmx settles or swaps the node between the query and the
+// read.
 func (b *browser) text(sel string) string {
 	b.t.Helper()
 	var s string
-	b.run(chromedp.Text(sel, &s, chromedp.NodeVisible))
+	b.run(chromedp.WaitVisible(sel), chromedp.Evaluate(`(function(){var e=document.querySelector(`+strconvQuote(sel)+`);return e?e.innerText:""})()`, &s))
 	return strings.TrimSpace(s)
 }
 
