@@ -4,7 +4,7 @@ PORT      ?= 8080
 TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm
+.PHONY: run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
 
 # The build's identity, stamped into the binary (portal version, /api/v1/version,
 # rms_build_info, the page footer) and the image's labels. The date is the
@@ -19,6 +19,10 @@ HELM    := $(GO) run helm.sh/helm/v3/cmd/helm@v3.22.0
 ## run: start the portal in dev mode on http://localhost:$(PORT) (everything embedded, demo data)
 run:
 	PORT=$(PORT) $(GO) run ./cmd/portal dev $(ARGS)
+
+## portalctl: build the command-line client into build/portalctl
+portalctl:
+	$(GO) build -ldflags '$(LDFLAGS)' -o build/portalctl ./cmd/portalctl
 
 ## test: every test, race detector on (installs Chromium, PostgreSQL's server and
 ## musl-tools where missing; builds the image, which one test runs)

@@ -37,9 +37,11 @@ type Options struct {
 	Admin      portal.AdminService
 	Groups     portal.GroupService
 	Messages   portal.MessageService
-	Verifier   TokenVerifier
-	Docs       *Docs
-	Logger     *slog.Logger
+	// Declarations plans and applies desired-state documents.
+	Declarations portal.DeclarationService
+	Verifier     TokenVerifier
+	Docs         *Docs
+	Logger       *slog.Logger
 	// BulkWait bounds how long a bulk create is waited for before 202;
 	// DefaultBulkWait when zero.
 	BulkWait time.Duration
@@ -47,27 +49,28 @@ type Options struct {
 
 // API is the JSON front door.
 type API struct {
-	topics     portal.TopicService
-	metrics    portal.MetricsService
-	connectors portal.ConnectorService
-	schemas    portal.SchemaService
-	accounts   portal.AccountService
-	pools      portal.PoolService
-	me         portal.CallerService
-	audit      portal.AuditService
-	admin      portal.AdminService
-	groups     portal.GroupService
-	messages   portal.MessageService
-	verifier   TokenVerifier
-	docs       *Docs
-	log        *slog.Logger
-	bulkWait   time.Duration
+	topics       portal.TopicService
+	metrics      portal.MetricsService
+	connectors   portal.ConnectorService
+	schemas      portal.SchemaService
+	accounts     portal.AccountService
+	pools        portal.PoolService
+	me           portal.CallerService
+	audit        portal.AuditService
+	admin        portal.AdminService
+	groups       portal.GroupService
+	messages     portal.MessageService
+	declarations portal.DeclarationService
+	verifier     TokenVerifier
+	docs         *Docs
+	log          *slog.Logger
+	bulkWait     time.Duration
 }
 
 // New returns the API.
 func New(o Options) *API {
 	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, declarations: o.Declarations, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
 		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
 }
 

@@ -60,7 +60,7 @@ func newServer(t *testing.T, o func(*api.Options)) *server {
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem})
 	opts := api.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Declarations: w.Declarations, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
 		Logger: servicetest.Discard()}
 	if o != nil {
 		o(&opts)
@@ -133,12 +133,19 @@ var writeBodies = map[string]string{
 	"POST /api/v1/:bu/:stage/schema/:subject/compatibility":    `{"schema": "{\"type\":\"string\"}"}`,
 	"DELETE /api/v1/:bu/:stage/consumer-group/:id":             ``,
 	"POST /api/v1/:bu/:stage/consumer-group/:id/reset-offsets": `{"to": "earliest"}`,
+	"POST /api/v1/:bu/:stage/plan":                             planBody,
+	"POST /api/v1/:bu/:stage/apply":                            planBody,
+	"POST /api/v1/:bu/:stage/export":                           ``,
 }
+
+const planBody = `{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "fresh"}, "spec": {"partitions": 2}}]}`
 
 // reads are POST routes that change nothing; every role may call them.
 var reads = map[string]bool{
 	"POST /api/v1/:bu/:stage/identity-pools/test-filter":    true,
 	"POST /api/v1/:bu/:stage/schema/:subject/compatibility": true,
+	"POST /api/v1/:bu/:stage/plan":                          true,
+	"POST /api/v1/:bu/:stage/export":                        true,
 }
 
 // identityRoutes need the Admin role in any stage.
@@ -180,6 +187,9 @@ func TestEveryWriteRefusesViewersAndReadOnlyStages(t *testing.T) {
 			}
 			if reads[key] {
 				want = ""
+			}
+			if strings.HasSuffix(key, "/apply") {
+				want += ":items[0]" // the refused change of the document
 			}
 			sd := seeded[c.stage]
 			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", sd.Topic, ":subject", sd.Subject,

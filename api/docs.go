@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"gopkg.in/yaml.v3"
 
+	"github.com/edh-platform/rms-portal/internal/manifest"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/static"
 )
@@ -60,6 +61,8 @@ func (d *Docs) Register(e *echo.Echo) {
 	e.GET(docsPath+"/openapi.json", d.json)
 	e.GET(docsPath+"/oauth2-redirect.html", d.asset("swagger/oauth2-redirect.html", "text/html; charset=utf-8"))
 	e.GET(docsPath+"/oauth2-redirect.js", d.asset("swagger/oauth2-redirect.js", "text/javascript; charset=utf-8"))
+	e.GET(docsPath+"/schemas/", schemaIndex)
+	e.GET(docsPath+"/schemas/:name", schemaFile)
 	e.RouteNotFound(docsPath+"/*", func(echo.Context) error { return echo.ErrNotFound })
 }
 
@@ -180,4 +183,23 @@ func (d *Docs) index(c echo.Context) error {
 		return err
 	}
 	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+}
+
+// schemaIndex lists the JSON Schemas of the document format.
+func schemaIndex(c echo.Context) error {
+	var out []string
+	for _, n := range manifest.JSONSchemaNames() {
+		out = append(out, docsPath+"/schemas/"+n)
+	}
+	return c.JSON(http.StatusOK, map[string][]string{"items": out})
+}
+
+// schemaFile serves one JSON Schema (topic.json, document.json, ...).
+func schemaFile(c echo.Context) error {
+	b, ok := manifest.JSONSchema(c.Param("name"))
+	if !ok {
+		return portal.New(portal.NotFound, "no schema %q; the schemas are listed at %s/schemas/", c.Param("name"), docsPath)
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=300")
+	return c.Blob(http.StatusOK, "application/schema+json", b)
 }

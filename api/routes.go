@@ -69,6 +69,12 @@ func (a *API) Register(e *echo.Echo) {
 
 	route(http.MethodGet, "/:bu/:stage/audit", a.listAudit)
 
+	// Resources as code: the document may be YAML, so these routes read
+	// the media type themselves.
+	e.Add(http.MethodPost, Base+"/:bu/:stage/plan", a.planResources, a.authenticate)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/apply", a.applyResources, a.authenticate)
+	route(http.MethodPost, "/:bu/:stage/export", a.exportResources)
+
 	// The platform admin area: NotFound for everyone who may not use it.
 	route(http.MethodGet, "/admin", a.adminArea)
 	route(http.MethodGet, "/admin/business-units", a.listAdminUnits)

@@ -186,6 +186,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	pools := service.NewIdentityPools(guard, filters)
 	groups := service.NewGroups(guard)
 	messages := service.NewMessages(guard)
+	declarations := service.NewDeclarations(guard, topics, schemas, connectors, accounts, pools)
 	p.services = &services{accounts: accounts, pools: pools, resolver: resolver}
 	admin := service.NewAdmin(guard, service.AdminOptions{Store: st, Sync: p.tenancySync, Health: p.upstreams.Report,
 		Config: cfg.Effective, Resolver: resolver, GroupsClaim: cfg.Identity.GroupsClaim})
@@ -224,7 +225,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
 	api.New(api.Options{Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
-		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Groups: groups, Messages: messages, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Groups: groups, Messages: messages, Declarations: declarations, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, 3*time.Second)

@@ -136,15 +136,21 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
 	}
-	if err := g.limits.allow(p.Subject, ""); err != nil {
-		return nil, err
+	// The steps of an apply were counted once, as the apply.
+	limited := ctx.Value(applyStepKey{}) == nil
+	if limited {
+		if err := g.limits.allow(p.Subject, ""); err != nil {
+			return nil, err
+		}
 	}
 	scope, err := g.scope(p, bu, stage)
 	if err != nil {
 		return nil, err
 	}
-	if err := g.limits.allow("", scope.Unit.ID); err != nil {
-		return nil, err
+	if limited {
+		if err := g.limits.allow("", scope.Unit.ID); err != nil {
+			return nil, err
+		}
 	}
 	if err := access.Check(p, scope, action, what); err != nil {
 		return nil, err
@@ -157,6 +163,11 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 	return &Call{Principal: p, Scope: scope, Role: role, Env: env, WholeCluster: wholeCluster(scope.Unit, role),
 		pace: func(ctx context.Context) error { return g.limits.pace(ctx, scope.Unit.ID) }}, nil
 }
+
+// applyStepKey marks the context of the service calls an apply makes:
+// the apply passed the rate limits once for all of them (the Cloud write
+// pacing still applies to each). Only this package can set it.
+type applyStepKey struct{}
 
 // scope resolves bu/stage for p: a unit where p has no role is as unknown
 // as one that does not exist.

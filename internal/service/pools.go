@@ -100,9 +100,22 @@ func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in portal.
 		return portal.Pool{}, err
 	}
 	var v portal.Validation
+	name := s.check(call, &in, &v)
+	if err := v.Err(); err != nil {
+		return portal.Pool{}, err
+	}
+	if err := call.pace(ctx); err != nil {
+		return portal.Pool{}, err
+	}
+	return s.create(ctx, call, name, in)
+}
+
+// check validates a pool to create, completing its defaults, and returns
+// its display name.
+func (s *IdentityPools) check(call *Call, in *portal.NewPool, v *portal.Validation) string {
 	name := ""
 	in.Name = strings.TrimSpace(in.Name)
-	if identifier(&v, "name", "name", in.Name) && isAccountType(in.Type) {
+	if identifier(v, "name", "name", in.Name) && isAccountType(in.Type) {
 		if name = call.Scope.QualifyPool(in.Name, in.Type); len(name) > maxDisplayName {
 			v.Add(portal.Invalid("name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
 		}
@@ -122,12 +135,10 @@ func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in portal.
 		v.Add(portal.Invalid("identity_claim", "identity_claim must name a claim, such as claims.sub, not %q", in.IdentityClaim))
 	}
 	v.Add(s.filters.Check("filter", in.Filter))
-	if err := v.Err(); err != nil {
-		return portal.Pool{}, err
-	}
-	if err := call.pace(ctx); err != nil {
-		return portal.Pool{}, err
-	}
+	return name
+}
+
+func (s *IdentityPools) create(ctx context.Context, call *Call, name string, in portal.NewPool) (portal.Pool, error) {
 	p, err := call.Env.Pools.CreatePool(ctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
 		IdentityClaim: in.IdentityClaim, Filter: in.Filter})
 	err = confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",

@@ -49,6 +49,8 @@ type World struct {
 	Admin      *service.Admin
 	Groups     *service.Groups
 	Messages   *service.Messages
+	// Declarations plans and applies documents.
+	Declarations *service.Declarations
 	// Metrics answers every environment's Metrics API queries; Charts
 	// is the cache in front of it.
 	Metrics *Metrics
@@ -120,6 +122,7 @@ func New(t testing.TB, seed ...string) *World {
 	w.Trail = service.NewAuditTrail(w.Guard, st)
 	w.Groups = service.NewGroups(w.Guard)
 	w.Messages = service.NewMessages(w.Guard)
+	w.Declarations = service.NewDeclarations(w.Guard, w.Topics, w.Schemas, w.Connectors, w.Accounts, w.Pools)
 	w.Sync = service.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
 	w.Admin = service.NewAdmin(w.Guard, service.AdminOptions{Store: st, Sync: w.Sync,
 		Health: func() []upstream.Health { return nil }, Config: cfg.Effective,

@@ -1,0 +1,168 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/manifest"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// mimeYAML is the media type of YAML documents.
+const mimeYAML = "application/yaml"
+
+// planJSON is a plan, and after an apply each change's outcome.
+type planJSON struct {
+	BusinessUnit string         `json:"business_unit"`
+	Stage        string         `json:"stage"`
+	Prune        bool           `json:"prune"`
+	Fingerprint  string         `json:"fingerprint"`
+	Summary      map[string]int `json:"summary"`
+	Changes      []changeJSON   `json:"changes"`
+	// RequestID is the request id of an apply's audit events.
+	RequestID string `json:"audit_request_id,omitempty"`
+}
+
+type changeJSON struct {
+	Kind       string              `json:"kind"`
+	Name       string              `json:"name"`
+	Identifier string              `json:"identifier"`
+	Item       *int                `json:"item,omitempty"`
+	Action     string              `json:"action"`
+	Refused    string              `json:"refused_action,omitempty"`
+	Diff       map[string]diffJSON `json:"diff,omitempty"`
+	Errors     []ErrorItem         `json:"errors,omitempty"`
+	Warnings   []string            `json:"warnings,omitempty"`
+	Outcome    string              `json:"outcome,omitempty"`
+	Error      *ErrorItem          `json:"error,omitempty"`
+}
+
+type diffJSON struct {
+	Before *string `json:"before"`
+	After  *string `json:"after"`
+}
+
+func planOut(p portal.Plan) planJSON {
+	out := planJSON{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
+		Summary: map[string]int{}, Changes: make([]changeJSON, len(p.Changes))}
+	for _, a := range []string{portal.ActionCreate, portal.ActionUpdate, portal.ActionUnchanged, portal.ActionDelete, portal.ActionRefused} {
+		out.Summary[a] = p.Count(a)
+	}
+	for i, c := range p.Changes {
+		cj := changeJSON{Kind: c.Kind, Name: c.Name, Identifier: c.Identifier, Action: c.Action, Refused: c.Wanted,
+			Warnings: c.Warnings, Outcome: c.Outcome}
+		if c.Index >= 0 {
+			cj.Item = &c.Index
+		}
+		if len(c.Diff) > 0 {
+			cj.Diff = map[string]diffJSON{}
+			for _, d := range c.Diff {
+				cj.Diff[d.Field] = diffJSON{Before: d.Before, After: d.After}
+			}
+		}
+		for _, e := range c.Errors {
+			cj.Errors = append(cj.Errors, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field})
+		}
+		if c.Error != nil {
+			cj.Error = &ErrorItem{Type: string(c.Error.Kind), Message: c.Error.Message, Field: c.Error.Field}
+		}
+		if c.Outcome != "" {
+			out.Summary[c.Outcome]++
+		}
+		out.Changes[i] = cj
+	}
+	return out
+}
+
+// readDocument reads a desired-state document sent as JSON or YAML;
+// prune=true in the query prunes too (YAML streams have no place for it).
+func readDocument(c echo.Context) (portal.Document, error) {
+	r := c.Request()
+	ct := strings.ToLower(strings.TrimSpace(strings.Split(r.Header.Get(echo.HeaderContentType), ";")[0]))
+	switch {
+	case ct == echo.MIMEApplicationJSON, strings.HasSuffix(ct, "+json"), ct == mimeYAML, ct == "application/x-yaml", ct == "text/yaml":
+	default:
+		return portal.Document{}, echo.NewHTTPError(http.StatusUnsupportedMediaType,
+			"send the document as application/json or application/yaml, not "+quoteOrNone(ct))
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var he *echo.HTTPError
+		if errors.As(err, &he) {
+			return portal.Document{}, he
+		}
+		return portal.Document{}, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+	}
+	doc, err := manifest.Read(body)
+	if err != nil {
+		return portal.Document{}, err
+	}
+	prune, err := boolParam(c, "prune")
+	if err != nil {
+		return portal.Document{}, err
+	}
+	doc.Prune = doc.Prune || prune
+	return doc, nil
+}
+
+func (a *API) planResources(c echo.Context) error {
+	doc, err := readDocument(c)
+	if err != nil {
+		return err
+	}
+	plan, err := a.declarations.Plan(c.Request().Context(), c.Param("bu"), c.Param("stage"), doc)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("ETag", `"`+plan.Fingerprint+`"`)
+	return c.JSON(http.StatusOK, planOut(plan))
+}
+
+// applyPatience is how long an apply's answer may take: the changes'
+// budget and the plan before them.
+const applyPatience = 11 * time.Minute
+
+func (a *API) applyResources(c echo.Context) error {
+	doc, err := readDocument(c)
+	if err != nil {
+		return err
+	}
+	httpserver.ExtendWriteDeadline(c.Response(), applyPatience)
+	plan, err := a.declarations.Apply(c.Request().Context(), c.Param("bu"), c.Param("stage"), doc, c.Request().Header.Get("If-Match"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, planOut(plan))
+}
+
+func (a *API) exportResources(c echo.Context) error {
+	doc, err := a.declarations.Export(c.Request().Context(), c.Param("bu"), c.Param("stage"))
+	if err != nil {
+		return err
+	}
+	format := c.QueryParam("format")
+	if format == "" && strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "yaml") {
+		format = "yaml"
+	}
+	switch format {
+	case "yaml":
+		b, err := manifest.YAML(doc)
+		if err != nil {
+			return err
+		}
+		return c.Blob(http.StatusOK, mimeYAML, b)
+	case "", "json":
+		b, err := manifest.JSON(doc, false)
+		if err != nil {
+			return err
+		}
+		return c.JSONBlob(http.StatusOK, b)
+	}
+	return portal.Invalid("format", "format must be json or yaml, not %q", format)
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	ctlOnce sync.Once
+	ctlPath string
+	ctlErr  error
+)
+
+// portalctlBinary builds the command-line client once per test run.
+func portalctlBinary(t *testing.T) string {
+	t.Helper()
+	ctlOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "portalctl-bin-")
+		if err != nil {
+			ctlErr = err
+			return
+		}
+		ctlPath = filepath.Join(dir, "portalctl")
+		if out, err := exec.Command("go", "build", "-o", ctlPath, "../portalctl").CombinedOutput(); err != nil {
+			ctlErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if ctlErr != nil {
+		t.Fatal(ctlErr)
+	}
+	return ctlPath
+}
+
+// ctl runs portalctl with env and returns its exit code and output.
+type ctl struct {
+	t   *testing.T
+	bin string
+	env []string
+}
+
+func (c ctl) run(args ...string) (int, string) {
+	c.t.Helper()
+	cmd := exec.Command(c.bin, args...)
+	cmd.Env = append(os.Environ(), c.env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return exit.ExitCode(), out.String()
+	case err != nil:
+		c.t.Fatal(err)
+	}
+	return 0, out.String()
+}
+
+// TestPortalctlJourney: the pipeline client scada-ci plans the GitOps
+// example in scada/dev, applies it, plans it again (unchanged, exit 0),
+// edits a retention (exactly that diff, exit 2), is refused in run, and
+// promotes dev to qas; a person signs in with PKCE through the loopback.
+func TestPortalctlJourney(t *testing.T) {
+	tp := startPortal(t, nil)
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "scada-dev.yaml")
+	copyFile(t, "../../examples/gitops/scada-dev.yaml", doc)
+	copyFile(t, "../../examples/gitops/schemas/order.avsc", filepath.Join(dir, "schemas", "order.avsc"))
+	c := ctl{t: t, bin: portalctlBinary(t), env: []string{"PORTALCTL_SERVER=" + tp.url, "PORTALCTL_BU=scada",
+		"PORTALCTL_CLIENT_ID=scada-ci", "PORTALCTL_CLIENT_SECRET=scada-ci-secret", "PORTALCTL_CONFIG_DIR=" + filepath.Join(dir, "config")}}
+
+	code, out := c.run("plan", "-s", "dev", "-f", doc)
+	if code != 0 || !strings.Contains(out, "4 to create, 0 to update, 0 to delete, 0 unchanged, 0 refused") ||
+		!strings.Contains(out, "+ topic edh-shared-scada-dev-gitops-orders") {
+		t.Fatalf("plan: exit %d\n%s", code, out)
+	}
+	if code, out = c.run("apply", "-s", "dev", "-f", doc, "--yes"); code != 0 || !strings.Contains(out, "4 applied, 0 failed, 0 skipped") {
+		t.Fatalf("apply: exit %d\n%s", code, out)
+	}
+	if code, out = c.run("plan", "-s", "dev", "-f", doc, "--detailed-exitcode"); code != 0 || !strings.Contains(out, "4 unchanged") {
+		t.Errorf("second plan: exit %d\n%s", code, out)
+	}
+
+	edited, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(doc, bytes.Replace(edited, []byte(`"604800000"`), []byte(`"86400000"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out = c.run("plan", "-s", "dev", "-f", doc, "--detailed-exitcode")
+	if code != 2 || !strings.Contains(out, "config.retention.ms: 604800000 -> 86400000") || !strings.Contains(out, "0 to create, 1 to update") ||
+		strings.Count(out, " -> ") != 1 {
+		t.Errorf("edited plan: exit %d\n%s", code, out)
+	}
+
+	code, out = c.run("plan", "-s", "run", "-f", doc)
+	if code != 1 || strings.Count(out, "READ_ONLY_ENVIRONMENT") != 4 || !strings.Contains(out, "4 refused") {
+		t.Errorf("plan in run: exit %d\n%s", code, out)
+	}
+	// The promotion includes dev's demo data: the pipeline may not create
+	// its account and pool, and no variable holds the demo connector's
+	// secrets, so the plan has refusals (exit 1) beside the creates.
+	code, out = c.run("promote", "--from", "dev", "--to", "qas", "--plan-only", "--detailed-exitcode")
+	if code != 1 || !strings.Contains(out, "Warning: $SCADA_PUMP_DATAGEN_KAFKA_API_SECRET is not set") || !strings.Contains(out, "+ topic edh-shared-scada-qas-gitops-orders") || !strings.Contains(out, "+ connector edh-shared-scada-qas-gitops-orders-datagen-connector") {
+		t.Errorf("promotion plan: exit %d\n%s", code, out)
+	}
+	if code, out = c.run("get", "topics", "-s", "dev"); code != 0 || !strings.Contains(out, "edh-shared-scada-dev-gitops-shipments  2") {
+		t.Errorf("get topics: exit %d\n%s", code, out)
+	}
+	if code, out = c.run("get", "topic", "nope", "-s", "dev"); code != 1 || !strings.Contains(out, "Error: 404") || !strings.Contains(out, "NOT_FOUND") {
+		t.Errorf("get a missing topic: exit %d\n%s", code, out)
+	}
+
+	resp, err := http.Get(tp.url + "/api-docs/schemas/topic.json")
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/schema+json" {
+		t.Errorf("JSON Schema: %v %v", resp, err)
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+
+	// A person signs in: Authorization Code with PKCE through a loopback
+	// redirect; login_hint picks the dev provider's user.
+	person := ctl{t: t, bin: c.bin, env: []string{"PORTALCTL_SERVER=" + tp.url, "PORTALCTL_BU=scada", "PORTALCTL_CLIENT_ID=", "PORTALCTL_CLIENT_SECRET=",
+		"PORTALCTL_CONFIG_DIR=" + filepath.Join(dir, "person")}}
+	if code, out = person.run("get", "topics", "-s", "dev"); code != 1 || !strings.Contains(out, "not signed in") {
+		t.Errorf("before login: exit %d\n%s", code, out)
+	}
+	login := exec.Command(c.bin, "login", "--no-browser", "--login-hint", "carol")
+	login.Env = append(os.Environ(), person.env...)
+	stderr, err := login.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := login.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = login.Process.Kill() })
+	lines := bufio.NewScanner(stderr)
+	var authURL string
+	for lines.Scan() {
+		if strings.HasPrefix(lines.Text(), "http") {
+			authURL = lines.Text()
+			break
+		}
+	}
+	if !strings.Contains(authURL, "code_challenge_method=S256") {
+		t.Fatalf("sign-in address %q", authURL)
+	}
+	cb, err := (&http.Client{Timeout: 30 * time.Second}).Get(authURL) // follows the provider's redirects to the loopback
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb.Body.Close()
+	go func() {
+		for lines.Scan() {
+		}
+	}()
+	if err := login.Wait(); err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	info, err := os.Stat(filepath.Join(dir, "person", "credentials.json"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("credentials file: %v %v", info, err)
+	}
+	if code, out = person.run("get", "topics", "-s", "dev", "-o", "json"); code != 0 || !strings.Contains(out, "edh-shared-scada-dev-gitops-orders") {
+		t.Errorf("carol's get after login: exit %d\n%s", code, out)
+	}
+	if code, out = person.run("apply", "-s", "run", "-f", doc, "--yes"); code != 1 || !strings.Contains(out, "READ_ONLY_ENVIRONMENT") {
+		t.Errorf("carol applies in run: exit %d\n%s", code, out)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+)
+
+// resourceType is how the API names a type and what a table shows.
+type resourceType struct {
+	list, one string
+	columns   []string
+}
+
+var resourceTypes = map[string]resourceType{
+	"topics":           {"topics", "topic", []string{"name", "partitions_count"}},
+	"connectors":       {"connectors", "connector", []string{"name", "type", "class", "state"}},
+	"schemas":          {"schemas", "schema", []string{"subject", "version", "id", "schema_type"}},
+	"service-accounts": {"service-accounts", "service-account", []string{"id", "name", "type", "description"}},
+	"identity-pools":   {"identity-pools", "identity-pool", []string{"id", "name", "type", "filter"}},
+	"consumer-groups":  {"consumer-groups", "consumer-group", []string{"id", "state", "members", "lag"}},
+}
+
+// lookupType accepts a type's plural, singular or short name.
+func lookupType(name string) (resourceType, bool) {
+	short := map[string]string{"topic": "topics", "connector": "connectors", "schema": "schemas", "subject": "schemas",
+		"service-account": "service-accounts", "sa": "service-accounts", "identity-pool": "identity-pools", "pool": "identity-pools",
+		"pools": "identity-pools", "consumer-group": "consumer-groups", "group": "consumer-groups", "groups": "consumer-groups"}
+	if long, ok := short[name]; ok {
+		name = long
+	}
+	t, ok := resourceTypes[name]
+	return t, ok
+}
+
+func typeNames() string {
+	names := make([]string, 0, len(resourceTypes))
+	for n := range resourceTypes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// getCmd is get (a table by default) or describe (YAML by default).
+func getCmd(o *options, describe bool) *cobra.Command {
+	use, short := "get TYPE [NAME]", "List resources of a type, or show one"
+	if describe {
+		use, short = "describe TYPE NAME", "Show one resource in full"
+	}
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Long:  short + ". Types: " + typeNames() + ".",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bu, stage, err := o.scope()
+			if err != nil {
+				return err
+			}
+			t, ok := lookupType(args[0])
+			if !ok {
+				return fmt.Errorf("unknown type %q; the types are %s", args[0], typeNames())
+			}
+			format := o.output
+			if format == "" {
+				format = "table"
+				if describe {
+					format = "yaml"
+				}
+			}
+			base := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage) + "/"
+			if len(args) == 2 {
+				path := base + t.one + "/" + url.PathEscape(args[1])
+				switch t.one {
+				case "schema":
+					path += "/latest"
+				case "connector":
+					path += "?show_config=true"
+				}
+				body, _, err := o.call(cmd.Context(), "GET", path, nil, nil)
+				if err != nil {
+					return err
+				}
+				var item map[string]any
+				if err := json.Unmarshal(body, &item); err != nil {
+					return err
+				}
+				return write(o.stdout, format, item, []map[string]any{item}, t.columns)
+			}
+			if describe {
+				return fmt.Errorf("describe needs a name: portalctl describe %s NAME", args[0])
+			}
+			var items []map[string]any
+			token := ""
+			for {
+				path := base + t.list + "?page_size=500"
+				if token != "" {
+					path += "&page_token=" + url.QueryEscape(token)
+				}
+				body, _, err := o.call(cmd.Context(), "GET", path, nil, nil)
+				if err != nil {
+					return err
+				}
+				var page struct {
+					Items []map[string]any `json:"items"`
+					Next  string           `json:"next_page_token"`
+				}
+				if err := json.Unmarshal(body, &page); err != nil {
+					return err
+				}
+				items = append(items, page.Items...)
+				if token = page.Next; token == "" {
+					break
+				}
+			}
+			return write(o.stdout, format, map[string]any{"items": items}, items, t.columns)
+		},
+	}
+}
+
+// write prints v as JSON or YAML, or rows as a table of columns.
+func write(w io.Writer, format string, v any, rows []map[string]any, columns []string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	case "yaml":
+		enc := yaml.NewEncoder(w)
+		enc.SetIndent(2)
+		return enc.Encode(v)
+	case "table":
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.ToUpper(strings.Join(columns, "\t")))
+		for _, r := range rows {
+			cells := make([]string, len(columns))
+			for i, c := range columns {
+				if x, ok := r[c]; ok && x != nil {
+					cells[i] = fmt.Sprint(x)
+				}
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		return tw.Flush()
+	}
+	return fmt.Errorf("unknown output format %q: use table, json or yaml", format)
+}

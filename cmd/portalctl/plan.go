@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/edh-platform/rms-portal/internal/manifest"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// plan is the API's plan, and after an apply each change's outcome.
+type plan struct {
+	BusinessUnit string         `json:"business_unit"`
+	Stage        string         `json:"stage"`
+	Fingerprint  string         `json:"fingerprint"`
+	Summary      map[string]int `json:"summary"`
+	Changes      []struct {
+		Kind    string `json:"kind"`
+		Name    string `json:"name"`
+		Action  string `json:"action"`
+		Refused string `json:"refused_action"`
+		Diff    map[string]struct {
+			Before *string `json:"before"`
+			After  *string `json:"after"`
+		} `json:"diff"`
+		Errors   []apiItem `json:"errors"`
+		Warnings []string  `json:"warnings"`
+		Outcome  string    `json:"outcome"`
+		Error    *apiItem  `json:"error"`
+	} `json:"changes"`
+	raw []byte
+}
+
+type apiItem struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Field   string `json:"field"`
+}
+
+func (i apiItem) String() string {
+	if i.Field != "" {
+		return i.Type + " " + i.Field + ": " + i.Message
+	}
+	return i.Type + ": " + i.Message
+}
+
+// docFlags are the flags of commands that send a document.
+type docFlags struct {
+	file             string
+	prune, yes       bool
+	detailedExitCode bool
+}
+
+// readDoc reads the document file, with schema files and secrets from
+// the environment resolved as only the client can.
+func (o *options) readDoc(path string) ([]byte, error) {
+	if path == "" {
+		return nil, errors.New("give the document: -f FILE")
+	}
+	doc, missing, err := manifest.ReadFile(path, o.getenv)
+	if err != nil {
+		var v *portal.Validation
+		if errors.As(err, &v) || portal.KindOf(err) != portal.Internal {
+			for _, p := range portal.Problems(err) {
+				fmt.Fprintf(o.stderr, "  %s %s: %s\n", p.Kind, p.Field, p.Message)
+			}
+			return nil, fmt.Errorf("%s is not a valid document", path)
+		}
+		return nil, err
+	}
+	return o.encodeDoc(doc, missing)
+}
+
+func (o *options) encodeDoc(doc portal.Document, missing []string) ([]byte, error) {
+	slices.Sort(missing)
+	for _, m := range slices.Compact(missing) {
+		fmt.Fprintf(o.stderr, "Warning: $%s is not set; a connector created with it will be refused\n", m)
+	}
+	return manifest.JSON(doc, true)
+}
+
+func (o *options) plan(ctx context.Context, bu, stage string, body []byte, prune bool) (*plan, error) {
+	raw, _, err := o.call(ctx, "POST", docPath(bu, stage, "plan", prune), body, nil)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{raw: raw}
+	return p, json.Unmarshal(raw, p)
+}
+
+func docPath(bu, stage, verb string, prune bool) string {
+	p := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage) + "/" + verb
+	if prune {
+		p += "?prune=true"
+	}
+	return p
+}
+
+// show prints a plan (or an apply's outcomes) for people, or as JSON.
+func (o *options) show(p *plan) {
+	if o.output == "json" {
+		o.stdout.Write(p.raw)
+		fmt.Fprintln(o.stdout)
+		return
+	}
+	w := o.stdout
+	fmt.Fprintf(w, "%s/%s (plan %s)\n", p.BusinessUnit, p.Stage, short(p.Fingerprint))
+	signs := map[string]string{"create": "+", "update": "~", "delete": "-", "unchanged": "=", "refused": "!"}
+	for _, c := range p.Changes {
+		line := fmt.Sprintf("  %s %s %s", signs[c.Action], c.Kind, c.Name)
+		switch {
+		case c.Action == "refused":
+			line += " (refused " + c.Refused + ")"
+		case c.Action == "unchanged":
+			line += " (unchanged)"
+		}
+		if c.Outcome != "" {
+			line += ": " + c.Outcome
+		}
+		fmt.Fprintln(w, line)
+		keys := make([]string, 0, len(c.Diff))
+		for k := range c.Diff {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			d := c.Diff[k]
+			switch {
+			case d.Before == nil:
+				fmt.Fprintf(w, "      %s: %s\n", k, clip(*d.After))
+			case d.After == nil:
+				fmt.Fprintf(w, "      %s: %s -> (removed)\n", k, clip(*d.Before))
+			default:
+				fmt.Fprintf(w, "      %s: %s -> %s\n", k, clip(*d.Before), clip(*d.After))
+			}
+		}
+		for _, e := range c.Errors {
+			fmt.Fprintf(w, "      %s\n", e)
+		}
+		for _, m := range c.Warnings {
+			fmt.Fprintf(w, "      warning: %s\n", m)
+		}
+		if c.Error != nil {
+			fmt.Fprintf(w, "      %s\n", c.Error)
+		}
+	}
+	s := p.Summary
+	fmt.Fprintf(w, "%d to create, %d to update, %d to delete, %d unchanged, %d refused", s["create"], s["update"], s["delete"], s["unchanged"], s["refused"])
+	if s["applied"]+s["failed"]+s["skipped"] > 0 {
+		fmt.Fprintf(w, "; %d applied, %d failed, %d skipped", s["applied"], s["failed"], s["skipped"])
+	}
+	fmt.Fprintln(w, ".")
+}
+
+// clip keeps a value on one line.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 100 {
+		return s[:97] + "..."
+	}
+	return s
+}
+
+func short(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
+}
+
+// outcome is the exit code of a plan: 1 when something is refused, 2 for
+// changes with --detailed-exitcode.
+func (p *plan) outcome(detailed bool) error {
+	s := p.Summary
+	switch {
+	case s["refused"] > 0:
+		return exitCode(1)
+	case detailed && s["create"]+s["update"]+s["delete"] > 0:
+		return exitCode(2)
+	}
+	return nil
+}
+
+func planCmd(o *options) *cobra.Command {
+	var f docFlags
+	cmd := &cobra.Command{
+		Use:   "plan -f FILE",
+		Short: "Show what applying a document would change",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			bu, stage, err := o.scope()
+			if err != nil {
+				return err
+			}
+			body, err := o.readDoc(f.file)
+			if err != nil {
+				return err
+			}
+			p, err := o.plan(cmd.Context(), bu, stage, body, f.prune)
+			if err != nil {
+				return err
+			}
+			o.show(p)
+			return p.outcome(f.detailedExitCode)
+		},
+	}
+	docFlagsOn(cmd, &f, false)
+	return cmd
+}
+
+func docFlagsOn(cmd *cobra.Command, f *docFlags, apply bool) {
+	cmd.Flags().StringVarP(&f.file, "file", "f", "", "the document: multi-document YAML or JSON {\"items\": [...]}")
+	cmd.Flags().BoolVar(&f.prune, "prune", false, "also delete the unit's topics, connectors and identity pools the document does not declare")
+	cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	if apply {
+		cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "apply without asking")
+	}
+}
+
+func applyCmd(o *options) *cobra.Command {
+	var f docFlags
+	cmd := &cobra.Command{
+		Use:   "apply -f FILE",
+		Short: "Plan a document, show the plan, and apply it once confirmed",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			bu, stage, err := o.scope()
+			if err != nil {
+				return err
+			}
+			body, err := o.readDoc(f.file)
+			if err != nil {
+				return err
+			}
+			return o.planAndApply(cmd.Context(), bu, stage, body, f)
+		},
+	}
+	docFlagsOn(cmd, &f, true)
+	return cmd
+}
+
+// planAndApply shows the plan, asks (unless --yes), and applies exactly
+// that plan by its fingerprint.
+func (o *options) planAndApply(ctx context.Context, bu, stage string, body []byte, f docFlags) error {
+	p, err := o.plan(ctx, bu, stage, body, f.prune)
+	if err != nil {
+		return err
+	}
+	o.show(p)
+	if err := p.outcome(false); err != nil {
+		return err
+	}
+	if p.Summary["create"]+p.Summary["update"]+p.Summary["delete"] == 0 {
+		fmt.Fprintln(o.stderr, "Nothing to apply.")
+		return nil
+	}
+	if !f.yes {
+		fmt.Fprintf(o.stderr, "Apply these changes to %s/%s? Type yes: ", bu, stage)
+		answer, _ := bufio.NewReader(o.stdin).ReadString('\n')
+		if strings.TrimSpace(answer) != "yes" {
+			fmt.Fprintln(o.stderr, "Not applied.")
+			return exitCode(1)
+		}
+	}
+	raw, _, err := o.call(ctx, "POST", docPath(bu, stage, "apply", f.prune), body, map[string]string{"If-Match": `"` + p.Fingerprint + `"`})
+	if err != nil {
+		return err
+	}
+	done := &plan{raw: raw}
+	if err := json.Unmarshal(raw, done); err != nil {
+		return err
+	}
+	o.show(done)
+	if done.Summary["failed"]+done.Summary["skipped"] > 0 {
+		return exitCode(1)
+	}
+	return nil
+}

@@ -1,0 +1,147 @@
+// Package manifest is the file format of resources as code: resources in
+// the shape Kubernetes users write (apiVersion, kind, metadata, spec), as
+// multi-document YAML or as JSON {"items": [...]}. It reads documents with
+// every problem named by its place (items[2].spec.partitions), writes
+// them, resolves what only a client can (schema files, secrets from the
+// environment), and publishes a JSON Schema per kind.
+package manifest
+
+import "github.com/edh-platform/rms-portal/internal/portal"
+
+// resource is one resource as files hold it.
+type resource struct {
+	APIVersion string   `json:"apiVersion" yaml:"apiVersion"`
+	Kind       string   `json:"kind" yaml:"kind"`
+	Metadata   metadata `json:"metadata" yaml:"metadata"`
+	Spec       any      `json:"spec" yaml:"spec"`
+}
+
+type metadata struct {
+	Name        string            `json:"name" yaml:"name"`
+	Labels      map[string]string `json:"labels,omitempty" yaml:"labels,omitempty"`
+	Description string            `json:"description,omitempty" yaml:"description,omitempty"`
+}
+
+type topicSpec struct {
+	Partitions *int              `json:"partitions,omitempty" yaml:"partitions,omitempty"`
+	Config     map[string]string `json:"config,omitempty" yaml:"config,omitempty"`
+}
+
+type schemaSpec struct {
+	Topic       string      `json:"topic,omitempty" yaml:"topic,omitempty"`
+	SubjectType string      `json:"subjectType,omitempty" yaml:"subjectType,omitempty"`
+	SchemaType  string      `json:"schemaType,omitempty" yaml:"schemaType,omitempty"`
+	Schema      string      `json:"schema,omitempty" yaml:"schema,omitempty"`
+	SchemaFile  string      `json:"schemaFile,omitempty" yaml:"schemaFile,omitempty"`
+	References  []reference `json:"references,omitempty" yaml:"references,omitempty"`
+}
+
+type reference struct {
+	Name    string `json:"name" yaml:"name"`
+	Subject string `json:"subject" yaml:"subject"`
+	Version int    `json:"version" yaml:"version"`
+}
+
+type connectorSpec struct {
+	Class   string            `json:"class" yaml:"class"`
+	Config  map[string]string `json:"config,omitempty" yaml:"config,omitempty"`
+	Secrets map[string]secret `json:"secrets,omitempty" yaml:"secrets,omitempty"`
+}
+
+// secret is a reference to an environment variable; value is what a
+// client read from it, sent to the portal and never written to a file.
+type secret struct {
+	FromEnv string `json:"fromEnv" yaml:"fromEnv"`
+	Value   string `json:"value,omitempty" yaml:"value,omitempty"`
+}
+
+type accountSpec struct {
+	Type string `json:"type" yaml:"type"`
+}
+
+type poolSpec struct {
+	Type          string `json:"type" yaml:"type"`
+	IdentityClaim string `json:"identityClaim,omitempty" yaml:"identityClaim,omitempty"`
+	Filter        string `json:"filter" yaml:"filter"`
+}
+
+// newSpec returns an empty spec for a kind, or nil for an unknown kind.
+func newSpec(kind string) any {
+	switch kind {
+	case portal.KindTopic:
+		return &topicSpec{}
+	case portal.KindSchema:
+		return &schemaSpec{}
+	case portal.KindConnector:
+		return &connectorSpec{}
+	case portal.KindServiceAccount:
+		return &accountSpec{}
+	case portal.KindIdentityPool:
+		return &poolSpec{}
+	}
+	return nil
+}
+
+// toResource turns a decoded resource into the contract's.
+func toResource(kind string, m metadata, spec any) portal.Resource {
+	r := portal.Resource{Kind: kind, Name: m.Name, Labels: m.Labels, Description: m.Description}
+	switch s := spec.(type) {
+	case *topicSpec:
+		r.Topic = &portal.TopicDecl{Partitions: s.Partitions, Config: s.Config}
+	case *schemaSpec:
+		d := &portal.SchemaDecl{Topic: s.Topic, SubjectType: s.SubjectType, SchemaType: s.SchemaType, Schema: s.Schema, SchemaFile: s.SchemaFile}
+		for _, ref := range s.References {
+			d.References = append(d.References, portal.SchemaReference(ref))
+		}
+		r.Schema = d
+	case *connectorSpec:
+		d := &portal.ConnectorDecl{Class: s.Class, Config: s.Config}
+		if len(s.Secrets) > 0 {
+			d.Secrets = map[string]portal.SecretRef{}
+			for k, v := range s.Secrets {
+				d.Secrets[k] = portal.SecretRef(v)
+			}
+		}
+		r.Connector = d
+	case *accountSpec:
+		r.Account = &portal.AccountDecl{Type: s.Type}
+	case *poolSpec:
+		r.Pool = &portal.PoolDecl{Type: s.Type, IdentityClaim: s.IdentityClaim, Filter: s.Filter}
+	}
+	return r
+}
+
+// fromResource turns a contract resource into its file shape; secret
+// values are kept only when withValues (a client sending the document).
+func fromResource(r portal.Resource, withValues bool) resource {
+	out := resource{APIVersion: portal.ResourceAPIVersion, Kind: r.Kind,
+		Metadata: metadata{Name: r.Name, Labels: r.Labels, Description: r.Description}}
+	switch {
+	case r.Topic != nil:
+		out.Spec = topicSpec{Partitions: r.Topic.Partitions, Config: r.Topic.Config}
+	case r.Schema != nil:
+		s := schemaSpec{Topic: r.Schema.Topic, SubjectType: r.Schema.SubjectType, SchemaType: r.Schema.SchemaType,
+			Schema: r.Schema.Schema, SchemaFile: r.Schema.SchemaFile}
+		for _, ref := range r.Schema.References {
+			s.References = append(s.References, reference(ref))
+		}
+		out.Spec = s
+	case r.Connector != nil:
+		s := connectorSpec{Class: r.Connector.Class, Config: r.Connector.Config}
+		if len(r.Connector.Secrets) > 0 {
+			s.Secrets = map[string]secret{}
+			for k, v := range r.Connector.Secrets {
+				if !withValues {
+					v.Value = ""
+				}
+				s.Secrets[k] = secret(v)
+			}
+		}
+		out.Spec = s
+	case r.Account != nil:
+		out.Spec = accountSpec{Type: r.Account.Type}
+	case r.Pool != nil:
+		out.Spec = poolSpec{Type: r.Pool.Type, IdentityClaim: r.Pool.IdentityClaim, Filter: r.Pool.Filter}
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// YAML writes a document as multi-document YAML, one resource per
+// document, with secrets by reference only.
+func YAML(doc portal.Document) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	for _, r := range doc.Resources {
+		if err := enc.Encode(fromResource(r, false)); err != nil {
+			return nil, fmt.Errorf("writing %s %s: %w", r.Kind, r.Name, err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+type list struct {
+	Items []resource `json:"items"`
+	Prune bool       `json:"prune,omitempty"`
+}
+
+// JSON writes a document as {"items": [...]}. Secret values are written
+// only when withValues is set: a client sending the document to the
+// portal, never a file.
+func JSON(doc portal.Document, withValues bool) ([]byte, error) {
+	out := list{Items: make([]resource, len(doc.Resources)), Prune: doc.Prune}
+	for i, r := range doc.Resources {
+		out.Items[i] = fromResource(r, withValues)
+	}
+	return json.MarshalIndent(out, "", "  ")
+}
+
+// ReadFile reads a document from a file, as a client does before sending
+// it: schema files are read relative to the document, secret values must
+// not be in it, and secrets are filled from the environment (lookup).
+// It returns the environment variables that were not set; a create that
+// needs them is refused by the portal.
+func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document, []string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return portal.Document{}, nil, err
+	}
+	doc, err := Read(data)
+	if err != nil {
+		return portal.Document{}, nil, err
+	}
+	var (
+		v       portal.Validation
+		missing []string
+	)
+	for i := range doc.Resources {
+		r := &doc.Resources[i]
+		field := fmt.Sprintf("items[%d].spec.", i)
+		if r.Schema != nil && r.Schema.SchemaFile != "" {
+			if r.Schema.Schema != "" {
+				v.Add(portal.Invalid(field+"schemaFile", "%s %s gives both schema and schemaFile; give one", r.Kind, r.Name))
+				continue
+			}
+			file := r.Schema.SchemaFile
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(filepath.Dir(path), file)
+			}
+			text, err := os.ReadFile(file)
+			if err != nil {
+				v.Add(portal.Invalid(field+"schemaFile", "%s %s: %v", r.Kind, r.Name, err))
+				continue
+			}
+			r.Schema.Schema, r.Schema.SchemaFile = string(text), ""
+		}
+		if r.Connector == nil {
+			continue
+		}
+		for k, s := range r.Connector.Secrets {
+			switch {
+			case s.Value != "":
+				v.Add(portal.Invalid(field+"secrets."+k+".value", "%s %s: secrets are never written in files; give fromEnv, the environment variable that holds it", r.Kind, r.Name))
+			case s.FromEnv == "":
+				v.Add(portal.Missing(field + "secrets." + k + ".fromEnv"))
+			default:
+				if val, ok := lookup(s.FromEnv); ok && val != "" {
+					s.Value = val
+					r.Connector.Secrets[k] = s
+				} else {
+					missing = append(missing, s.FromEnv)
+				}
+			}
+		}
+	}
+	return doc, missing, v.Err()
+}

@@ -1,0 +1,189 @@
+package portal
+
+import "context"
+
+// ResourceAPIVersion is the apiVersion of every resource of a desired-state
+// document.
+const ResourceAPIVersion = "portal/v1"
+
+// Kinds of resources a desired-state document declares.
+const (
+	KindTopic          = "Topic"
+	KindSchema         = "Schema"
+	KindConnector      = "Connector"
+	KindServiceAccount = "ServiceAccount"
+	KindIdentityPool   = "IdentityPool"
+)
+
+// ResourceKinds lists the kinds in the order they are applied: what others
+// depend on first (a schema needs its topic, a connector its topics).
+func ResourceKinds() []string {
+	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool}
+}
+
+// Resource is one declared resource. Name is the identifier as users write
+// it (a full name of the unit in any stage works too, which is what makes
+// a document portable across stages); exactly the spec of Kind is set.
+type Resource struct {
+	Kind        string
+	Name        string
+	Labels      map[string]string
+	Description string
+
+	Topic     *TopicDecl
+	Schema    *SchemaDecl
+	Connector *ConnectorDecl
+	Account   *AccountDecl
+	Pool      *PoolDecl
+}
+
+// TopicDecl is a topic's desired state: Config is the full set of
+// overrides of editable settings (others are reset). Nil Partitions keeps
+// the current count (1 for a new topic).
+type TopicDecl struct {
+	Partitions *int
+	Config     map[string]string
+}
+
+// SchemaDecl is a subject's desired latest version. The subject is the
+// resource's name, "{topic}-key" or "{topic}-value"; Topic and SubjectType
+// may repeat it and must agree. SchemaFile is resolved by the client into
+// Schema before the document is sent.
+type SchemaDecl struct {
+	Topic       string
+	SubjectType string
+	SchemaType  string
+	Schema      string
+	SchemaFile  string
+	References  []SchemaReference
+}
+
+// SecretRef names the environment variable that holds a secret setting;
+// clients fill Value from it when they send the document, and the portal
+// never returns it.
+type SecretRef struct {
+	FromEnv string
+	Value   string
+}
+
+// ConnectorDecl is a connector's desired class and configuration; secrets
+// are given apart, by reference.
+type ConnectorDecl struct {
+	Class   string
+	Config  map[string]string
+	Secrets map[string]SecretRef
+}
+
+// AccountDecl is a service account's type (which selects its role
+// bindings) and description.
+type AccountDecl struct {
+	Type string
+}
+
+// PoolDecl is an identity pool's type, claim and filter.
+type PoolDecl struct {
+	Type          string
+	IdentityClaim string
+	Filter        string
+}
+
+// Document is a desired state: resources, and whether resources of the
+// unit that it does not declare are deleted (topics, connectors and
+// identity pools; schemas and service accounts are never pruned).
+type Document struct {
+	Resources []Resource
+	Prune     bool
+}
+
+// Plan actions.
+const (
+	ActionCreate    = "create"
+	ActionUpdate    = "update"
+	ActionUnchanged = "unchanged"
+	ActionDelete    = "delete"
+	ActionRefused   = "refused"
+)
+
+// Apply outcomes of one change.
+const (
+	OutcomeApplied = "applied"
+	OutcomeFailed  = "failed"
+	// OutcomeSkipped: not tried, because a change it depends on failed.
+	OutcomeSkipped = "skipped"
+)
+
+// FieldChange is one field of a resource that a change sets: Before is
+// nil for a field being added, After nil for one being removed. Secret
+// values never appear; their presence does.
+type FieldChange struct {
+	Field  string
+	Before *string
+	After  *string
+}
+
+// PlannedChange is what a plan does with one resource.
+type PlannedChange struct {
+	// Kind is the resource kind in lower case with dashes ("topic",
+	// "service-account"), as the API's paths name it.
+	Kind string
+	// Name is the full name upstream; Identifier the name as declared.
+	Name       string
+	Identifier string
+	// Index is the resource's place in the document (-1 for a delete).
+	Index  int
+	Action string
+	// Wanted is the action the change would have had, when it is refused.
+	Wanted   string
+	Diff     []FieldChange
+	Errors   []*Error
+	Warnings []string
+	// Outcome and Error are set by Apply.
+	Outcome string
+	Error   *Error
+}
+
+// Plan is what applying a document would do, and a fingerprint of the
+// document and of the upstream state it was planned against.
+type Plan struct {
+	BU          string
+	Stage       string
+	Prune       bool
+	Fingerprint string
+	Changes     []PlannedChange
+	// AuditID links the audit events of an apply.
+	AuditID string
+}
+
+// Count returns how many changes have action.
+func (p Plan) Count(action string) int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Action == action {
+			n++
+		}
+	}
+	return n
+}
+
+// HasChanges tells whether applying the plan would change anything.
+func (p Plan) HasChanges() bool {
+	return p.Count(ActionCreate)+p.Count(ActionUpdate)+p.Count(ActionDelete) > 0
+}
+
+// DeclarationService plans and applies desired-state documents in a
+// business unit's stage through the other services, with their rules.
+type DeclarationService interface {
+	// Plan works out the changes without making any; every role may plan.
+	// Refusals (role, read-only stage, validation, schema compatibility)
+	// are reported per change. Errors: MalformedBody, InvalidParameter on
+	// the document's shape (items[i].field).
+	Plan(ctx context.Context, bu, stage string, doc Document) (Plan, error)
+	// Apply plans again and, when the plan's fingerprint equals the one
+	// reviewed, makes the changes in dependency order. Errors: the plan's
+	// refusals (nothing changes), Conflict when the plan is stale,
+	// MissingParameter without a fingerprint.
+	Apply(ctx context.Context, bu, stage string, doc Document, fingerprint string) (Plan, error)
+	// Export returns the unit's current state as a document with
+	// identifiers (portable to other stages) and secrets by reference.
+	Export(ctx context.Context, bu, stage string) (Document, error)
+}

@@ -1,0 +1,151 @@
+package service
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/requestid"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// ApplyBudget bounds how long the changes of one apply may take.
+const ApplyBudget = 10 * time.Minute
+
+// Apply plans doc again and, when nothing is refused and the plan is the
+// one reviewed (its fingerprint), makes the changes in order. A change
+// whose prerequisite failed is skipped; the others go on, and the result
+// says what was applied. One audit event summarises the apply; each change
+// is audited by its service under the same request id.
+func (s *Declarations) Apply(ctx context.Context, bu, stage string, doc portal.Document, fingerprint string) (portal.Plan, error) {
+	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "apply changes")
+	if err != nil {
+		return portal.Plan{}, err
+	}
+	plan, steps, err := s.plan(ctx, call, doc)
+	if err != nil {
+		return portal.Plan{}, err
+	}
+	if err := refusals(plan); err != nil {
+		s.guard.record(ctx, call, "resources.apply", call.Scope.String(), err)
+		return plan, err
+	}
+	fingerprint = strings.Trim(strings.TrimSpace(fingerprint), `"`)
+	if fingerprint == "" {
+		e := portal.Missing("If-Match")
+		e.Message = "If-Match is required: send the fingerprint of the plan you reviewed (POST .../plan first)"
+		return plan, e
+	}
+	if plan.Fingerprint != fingerprint {
+		return plan, portal.New(portal.Conflict,
+			"the plan is stale: the document or the unit's resources changed since plan %s was made (it is now %s); plan again and review",
+			short(fingerprint), short(plan.Fingerprint))
+	}
+	if !plan.HasChanges() {
+		return plan, nil
+	}
+	plan.AuditID = requestid.From(ctx)
+	// An apply that started finishes even when its caller goes away: a
+	// half-made plan is worse than a finished one nobody waited for. The
+	// budget bounds it; what it does not reach is skipped and reported.
+	stepCtx, cancel := context.WithTimeout(context.WithValue(context.WithoutCancel(ctx), applyStepKey{}, true), ApplyBudget)
+	defer cancel()
+	broken := map[string]string{}
+	var changes []store.Change
+	failed := 0
+	for i, st := range steps {
+		c := &plan.Changes[i]
+		if st.do == nil {
+			continue
+		}
+		if stepCtx.Err() != nil {
+			broken[st.key] = fmt.Sprintf("the apply ran out of time (%s)", ApplyBudget)
+		}
+		if why := firstBroken(st, broken); why != "" {
+			c.Outcome = portal.OutcomeSkipped
+			c.Error = portal.New(portal.Conflict, "not tried: %s", why)
+			broken[st.key] = c.Kind + " " + c.Name + " was skipped"
+		} else if err := st.do(stepCtx); err != nil {
+			c.Outcome = portal.OutcomeFailed
+			c.Error = firstProblem(err)
+			if c.Error.Kind == portal.Internal {
+				s.guard.log.ErrorContext(ctx, "a change of an apply failed", "change", st.key, "error", err)
+			}
+			broken[st.key] = c.Kind + " " + c.Name + " failed"
+			failed++
+		} else {
+			c.Outcome = portal.OutcomeApplied
+		}
+		changes = append(changes, store.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
+	}
+	var summary error
+	if failed > 0 {
+		summary = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
+	}
+	changes = append(changes, store.Change{Field: "fingerprint", After: plan.Fingerprint})
+	s.guard.record(ctx, call, "resources.apply", call.Scope.String(), summary, changes...)
+	return plan, nil
+}
+
+// refusals gathers the problems of every refused change into one error
+// (policy refusals first, which sets the status), or nil.
+func refusals(p portal.Plan) error {
+	var v portal.Validation
+	for _, c := range p.Changes {
+		if c.Action == portal.ActionRefused {
+			for _, e := range c.Errors {
+				v.Add(e)
+			}
+		}
+	}
+	rank := func(e *portal.Error) int {
+		switch e.Kind {
+		case portal.InsufficientRole, portal.ReadOnlyEnvironment:
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(v.Problems, func(a, b *portal.Error) int { return cmp.Compare(rank(a), rank(b)) })
+	return v.Err()
+}
+
+func firstBroken(st *step, broken map[string]string) string {
+	for _, need := range st.needs {
+		if why, ok := broken[need]; ok {
+			return why
+		}
+	}
+	return broken[st.key]
+}
+
+// firstProblem is the error record item of a failed change.
+func firstProblem(err error) *portal.Error {
+	if ps := portal.Problems(err); len(ps) > 0 {
+		e := *ps[0]
+		if len(ps) > 1 {
+			msgs := make([]string, len(ps))
+			for i, p := range ps {
+				msgs[i] = p.Message
+			}
+			e.Message = strings.Join(msgs, "; ")
+		}
+		e.Cause = nil
+		if e.Kind == portal.Internal {
+			e.Message = "internal error"
+		}
+		return &e
+	}
+	return portal.New(portal.Internal, "internal error")
+}
+
+func short(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
+}

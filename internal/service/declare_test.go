@@ -1,0 +1,449 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
+)
+
+const ordersAvro = `{"type":"record","name":"Order","fields":[{"name":"id","type":"string"}]}`
+
+// unitDoc declares a topic, its value schema and a source connector
+// writing it.
+func unitDoc(retention string) portal.Document {
+	return portal.Document{Resources: []portal.Resource{
+		{Kind: portal.KindConnector, Name: "iac-orders-gen", Connector: &portal.ConnectorDecl{Class: "DatagenSource",
+			Config:  map[string]string{"kafka.topic": "iac-orders", "quickstart": "ORDERS", "output.data.format": "JSON"},
+			Secrets: map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET"}}}},
+		{Kind: portal.KindSchema, Name: "iac-orders-value", Schema: &portal.SchemaDecl{Schema: ordersAvro}},
+		{Kind: portal.KindTopic, Name: "iac-orders", Topic: &portal.TopicDecl{Partitions: intp(3), Config: map[string]string{"retention.ms": retention}}},
+	}}
+}
+
+// changes renders a plan's changes as "action kind name", in order.
+func changes(p portal.Plan) string {
+	var out []string
+	for _, c := range p.Changes {
+		line := c.Action + " " + c.Kind + " " + c.Name
+		if c.Outcome != "" {
+			line += " -> " + c.Outcome
+		}
+		for _, e := range c.Errors {
+			line += fmt.Sprintf(" [%s %s]", e.Kind, e.Field)
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	before := w.Snapshot(t)
+	plan, err := w.Declarations.Plan(ctx, "scada", "dev", unitDoc("86400000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "create topic edh-shared-scada-dev-iac-orders\ncreate schema edh-shared-scada-dev-iac-orders-value\ncreate connector edh-shared-scada-dev-iac-orders-gen-connector"
+	if got := changes(plan); got != want {
+		t.Fatalf("plan (in dependency order):\n%s\nwant\n%s", got, want)
+	}
+	if w.Snapshot(t) != before {
+		t.Fatal("planning changed something upstream")
+	}
+	for _, d := range plan.Changes[2].Diff {
+		if d.After != nil && strings.Contains(*d.After, "SECRET") {
+			t.Errorf("the plan shows a secret: %s=%s", d.Field, *d.After)
+		}
+	}
+
+	if _, err := w.Declarations.Apply(ctx, "scada", "dev", unitDoc("86400000"), ""); !portal.Is(err, portal.MissingParameter) {
+		t.Errorf("apply without a fingerprint: %v", err)
+	}
+	applied, err := w.Declarations.Apply(ctx, "scada", "dev", unitDoc("86400000"), plan.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := changes(applied); !strings.Contains(got, "-> applied") || strings.Count(got, "-> applied") != 3 {
+		t.Fatalf("apply:\n%s", got)
+	}
+	topic, err := w.Topics.Get(ctx, "scada", "dev", "iac-orders", false)
+	if err != nil || topic.Partitions != 3 || topic.Config["retention.ms"] != "86400000" {
+		t.Errorf("topic after apply: %+v %v", topic, err)
+	}
+	conn, err := w.Connectors.Get(ctx, "scada", "dev", "iac-orders-gen", true)
+	if err != nil || conn.Config["kafka.topic"] != "edh-shared-scada-dev-iac-orders" {
+		t.Errorf("connector after apply: %+v %v", conn, err)
+	}
+
+	// The same document again changes nothing.
+	again, err := w.Declarations.Plan(ctx, "scada", "dev", unitDoc("86400000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.HasChanges() || again.Count(portal.ActionUnchanged) != 3 {
+		t.Fatalf("second plan:\n%s", changes(again))
+	}
+	snap := w.Snapshot(t)
+	if _, err := w.Declarations.Apply(ctx, "scada", "dev", unitDoc("86400000"), again.Fingerprint); err != nil || w.Snapshot(t) != snap {
+		t.Errorf("applying an unchanged plan: %v, changed: %v", err, w.Snapshot(t) != snap)
+	}
+
+	// One retention edited: exactly that diff.
+	edited, err := w.Declarations.Plan(ctx, "scada", "dev", unitDoc("172800000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := edited.Changes[0]
+	if c.Action != portal.ActionUpdate || len(c.Diff) != 1 || c.Diff[0].Field != "config.retention.ms" ||
+		*c.Diff[0].Before != "86400000" || *c.Diff[0].After != "172800000" || edited.Count(portal.ActionUnchanged) != 2 {
+		t.Fatalf("edited plan: %+v", edited.Changes)
+	}
+
+	// Someone changes the topic after the review: the plan is stale.
+	if _, err := w.Topics.Patch(ctx, "scada", "dev", "iac-orders", portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("3600000")}}); err != nil {
+		t.Fatal(err)
+	}
+	snap = w.Snapshot(t)
+	_, err = w.Declarations.Apply(ctx, "scada", "dev", unitDoc("172800000"), edited.Fingerprint)
+	if !portal.Is(err, portal.Conflict) || !strings.Contains(portal.MessageOf(err), "plan again") {
+		t.Errorf("stale plan: %v", err)
+	}
+	if w.Snapshot(t) != snap {
+		t.Error("a stale apply changed something")
+	}
+}
+
+func TestPlanReportsEveryRefusal(t *testing.T) {
+	w := servicetest.New(t)
+	doc := unitDoc("86400000")
+	doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: "iac-app", Account: &portal.AccountDecl{Type: "producer"}})
+
+	viewer, err := w.Declarations.Plan(servicetest.As("scada", portal.Viewer), "scada", "dev", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if viewer.Count(portal.ActionRefused) != 4 || viewer.Changes[0].Errors[0].Kind != portal.InsufficientRole || viewer.Changes[0].Wanted != portal.ActionCreate {
+		t.Errorf("a viewer's plan:\n%s", changes(viewer))
+	}
+	before := w.Snapshot(t)
+	_, err = w.Declarations.Apply(servicetest.As("scada", portal.Viewer), "scada", "dev", doc, viewer.Fingerprint)
+	if !portal.Is(err, portal.InsufficientRole) || w.Snapshot(t) != before {
+		t.Errorf("a viewer's apply: %v", err)
+	}
+	if ev := w.AuditEvents(t); len(ev) == 0 || ev[0].Action != "resources.apply" || ev[0].Outcome != string(portal.InsufficientRole) {
+		t.Errorf("the refused apply is not audited: %+v", ev)
+	}
+
+	dev, err := w.Declarations.Plan(servicetest.As("scada", portal.Developer), "scada", "dev", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "create topic edh-shared-scada-dev-iac-orders\ncreate schema edh-shared-scada-dev-iac-orders-value\n" +
+		"create connector edh-shared-scada-dev-iac-orders-gen-connector\nrefused service-account sa-edh-shared-scada-dev-usr-iac-app-producer [INSUFFICIENT_ROLE items[3]]"
+	if got := changes(dev); got != want {
+		t.Errorf("a developer's plan with an account:\n%s\nwant\n%s", got, want)
+	}
+
+	run, err := w.Declarations.Plan(servicetest.As("scada", portal.Developer), "scada", "run", unitDoc("86400000"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range run.Changes {
+		if c.Action != portal.ActionRefused || c.Errors[0].Kind != portal.ReadOnlyEnvironment {
+			t.Errorf("in run: %s", changes(run))
+		}
+	}
+
+	bad := portal.Document{Resources: []portal.Resource{
+		{Kind: portal.KindTopic, Name: "bad name!", Topic: &portal.TopicDecl{Partitions: intp(0), Config: map[string]string{"retention.ms": "soon"}}},
+		{Kind: portal.KindConnector, Name: "leaky", Connector: &portal.ConnectorDecl{Class: "DatagenSource", Config: map[string]string{"kafka.api.secret": "x"}}},
+		{Kind: portal.KindIdentityPool, Name: "p", Pool: &portal.PoolDecl{Type: "consumer", Filter: "claims.sub =="}},
+	}}
+	admin := servicetest.As("scada", portal.Admin)
+	got, err := w.Declarations.Plan(admin, "scada", "dev", bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := changes(got)
+	for _, field := range []string{"items[0].metadata.name", "items[0].spec.partitions", "items[0].spec.config.retention.ms",
+		"items[1].spec.config.kafka.api.secret", "items[2].spec.filter"} {
+		if !strings.Contains(text, field+"]") {
+			t.Errorf("no problem on %s:\n%s", field, text)
+		}
+	}
+	if _, err := w.Declarations.Apply(admin, "scada", "dev", bad, got.Fingerprint); !portal.Is(err, portal.InvalidParameter) || w.Snapshot(t) != before {
+		t.Errorf("apply of an invalid document: %v", err)
+	}
+}
+
+func TestPlanChecksSchemaCompatibility(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	seeded := w.Seed(t, "scada", "dev")
+	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindSchema, Name: "existing-value",
+		Schema: &portal.SchemaDecl{Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}`}}}}
+	plan, err := w.Declarations.Plan(ctx, "scada", "dev", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := plan.Changes[0]
+	if c.Name != seeded.Subject || c.Action != portal.ActionRefused || c.Wanted != portal.ActionUpdate || c.Errors[0].Kind != portal.IncompatibleSchema {
+		t.Errorf("incompatible schema: %s", changes(plan))
+	}
+}
+
+// failingTopics fails every topic create, as a cluster that went away
+// between the plan and the apply.
+type failingTopics struct{ platform.Topics }
+
+func (failingTopics) CreateTopic(context.Context, platform.TopicSpec) error {
+	return portal.New(portal.UpstreamUnavailable, "the cluster is unavailable")
+}
+
+func TestApplySkipsWhatDependsOnAFailure(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	doc := unitDoc("86400000")
+	doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: "iac-app", Account: &portal.AccountDecl{Type: "producer"}})
+	plan, err := w.Declarations.Plan(ctx, "scada", "dev", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := w.Env("edh-shared", "dev")
+	env.Topics = failingTopics{env.Topics}
+	applied, err := w.Declarations.Apply(ctx, "scada", "dev", doc, plan.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "create topic edh-shared-scada-dev-iac-orders -> failed\ncreate schema edh-shared-scada-dev-iac-orders-value -> skipped\n" +
+		"create connector edh-shared-scada-dev-iac-orders-gen-connector -> skipped\ncreate service-account sa-edh-shared-scada-dev-usr-iac-app-producer -> applied"
+	if got := changes(applied); got != want {
+		t.Errorf("partial apply:\n%s\nwant\n%s", got, want)
+	}
+	if applied.Changes[1].Error == nil || !strings.Contains(applied.Changes[1].Error.Message, "topic edh-shared-scada-dev-iac-orders failed") {
+		t.Errorf("the skipped schema does not say why: %+v", applied.Changes[1].Error)
+	}
+	var summary bool
+	for _, e := range w.AuditEvents(t) {
+		if e.Action == "resources.apply" && e.Outcome == string(portal.Conflict) && len(e.Changes) == 5 {
+			summary = true
+		}
+	}
+	if !summary {
+		t.Error("no audit event summarises the partial apply")
+	}
+}
+
+func TestExportPlansAsAPromotion(t *testing.T) {
+	w := servicetest.New(t)
+	admin := servicetest.As("scada", portal.Admin)
+	w.Seed(t, "scada", "dev")
+	doc, err := w.Declarations.Export(admin, "scada", "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, r := range doc.Resources {
+		kinds = append(kinds, r.Kind+" "+r.Name)
+		if r.Connector != nil {
+			if _, ok := r.Connector.Config["kafka.api.secret"]; ok || r.Connector.Secrets["kafka.api.secret"].FromEnv != "SCADA_EXISTING_KAFKA_API_SECRET" {
+				t.Errorf("exported connector: %+v", r.Connector)
+			}
+			if r.Connector.Config["kafka.topic"] != "existing" {
+				t.Errorf("the connector's topic is not an identifier: %v", r.Connector.Config)
+			}
+		}
+	}
+	if got := strings.Join(kinds, ", "); !strings.Contains(got, "Topic existing") || !strings.Contains(got, "Schema existing-value") ||
+		!strings.Contains(got, "Connector existing") || !strings.Contains(got, "ServiceAccount existing") || !strings.Contains(got, "IdentityPool existing") {
+		t.Fatalf("export: %s", got)
+	}
+	plan, err := w.Declarations.Plan(admin, "scada", "qas", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range plan.Changes {
+		if !strings.Contains(c.Name, "scada-qas-") {
+			t.Errorf("not rewritten for qas: %s", c.Name)
+		}
+	}
+	if plan.Count(portal.ActionRefused) != 1 || !strings.Contains(changes(plan), "refused connector edh-shared-scada-qas-existing-connector") {
+		t.Errorf("without secret values only the connector is refused:\n%s", changes(plan))
+	}
+	for i, r := range doc.Resources {
+		if r.Connector != nil {
+			for k, ref := range r.Connector.Secrets {
+				ref.Value = "from-" + ref.FromEnv
+				doc.Resources[i].Connector.Secrets[k] = ref
+			}
+		}
+	}
+	plan, err = w.Declarations.Plan(admin, "scada", "qas", doc)
+	if err != nil || plan.Count(portal.ActionCreate) != 5 {
+		t.Fatalf("promotion plan: %v\n%s", err, changes(plan))
+	}
+	if _, err := w.Declarations.Apply(admin, "scada", "qas", doc, plan.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	again, err := w.Declarations.Plan(admin, "scada", "qas", doc)
+	if err != nil || again.HasChanges() {
+		t.Errorf("after promotion: %v\n%s", err, changes(again))
+	}
+}
+
+func TestPruneDeletesWhatIsNotDeclared(t *testing.T) {
+	w := servicetest.New(t)
+	admin := servicetest.As("scada", portal.Admin)
+	seeded := w.Seed(t, "scada", "dev")
+	doc := unitDoc("86400000")
+	doc.Prune = true
+	plan, err := w.Declarations.Plan(admin, "scada", "dev", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := changes(plan)
+	conn := strings.Index(got, "delete connector "+seeded.Connector)
+	topic := strings.Index(got, "delete topic "+seeded.Topic)
+	if conn < 0 || topic < conn || !strings.Contains(got, "delete identity-pool ") {
+		t.Fatalf("prune plan (connector deleted before its topic):\n%s", got)
+	}
+	if strings.Contains(got, "delete schema") || strings.Contains(got, "delete service-account") {
+		t.Errorf("prune deletes schemas or accounts:\n%s", got)
+	}
+	if _, err := w.Declarations.Apply(admin, "scada", "dev", doc, plan.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Topics.Get(admin, "scada", "dev", seeded.Topic, false); !portal.Is(err, portal.NotFound) {
+		t.Errorf("the undeclared topic is still there: %v", err)
+	}
+	doc.Prune = false
+	if p, err := w.Declarations.Plan(admin, "scada", "dev", doc); err != nil || p.HasChanges() {
+		t.Errorf("after prune: %v %s", err, changes(p))
+	}
+}
+
+// declarationPolicy is the expected refusal of a document's change by
+// role and stage: topics follow the write rule, service accounts need an
+// Admin everywhere ("" means allowed).
+var declarationPolicy = map[string]map[portal.Role][2]portal.Kind{
+	portal.KindTopic: {
+		portal.Viewer:     {portal.InsufficientRole, portal.InsufficientRole},
+		portal.Developer:  {"", portal.ReadOnlyEnvironment},
+		portal.Admin:      {"", ""},
+		portal.SuperAdmin: {"", ""},
+	},
+	portal.KindServiceAccount: {
+		portal.Viewer:     {portal.InsufficientRole, portal.InsufficientRole},
+		portal.Developer:  {portal.InsufficientRole, portal.InsufficientRole},
+		portal.Admin:      {"", ""},
+		portal.SuperAdmin: {"", ""},
+	},
+}
+
+func TestDeclarationAccessMatrix(t *testing.T) {
+	docs := map[string]portal.Document{
+		portal.KindTopic:          {Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "fresh", Topic: &portal.TopicDecl{Partitions: intp(2)}}}},
+		portal.KindServiceAccount: {Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "fresh", Account: &portal.AccountDecl{Type: "consumer"}}}},
+	}
+	for kind, byRole := range declarationPolicy {
+		for _, role := range []portal.Role{portal.NoRole, portal.Viewer, portal.Developer, portal.Admin, portal.SuperAdmin} {
+			for i, stage := range []string{"dev", "run"} {
+				w := servicetest.New(t)
+				ctx := servicetest.As("scada", role)
+				name := fmt.Sprintf("%s %s in %s", role, kind, stage)
+				plan, err := w.Declarations.Plan(ctx, "scada", stage, docs[kind])
+				if role == portal.NoRole {
+					if !portal.Is(err, portal.NotFound) {
+						t.Errorf("%s: plan %v", name, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: every role may plan: %v", name, err)
+				}
+				want := byRole[role][i]
+				c := plan.Changes[0]
+				switch {
+				case want == "" && c.Action != portal.ActionCreate:
+					t.Errorf("%s: planned %s %v", name, c.Action, c.Errors)
+				case want != "" && (c.Action != portal.ActionRefused || c.Errors[0].Kind != want):
+					t.Errorf("%s: planned %s %v, want refused %s", name, c.Action, c.Errors, want)
+				}
+				before := w.Snapshot(t)
+				applied, err := w.Declarations.Apply(ctx, "scada", stage, docs[kind], plan.Fingerprint)
+				switch {
+				case want == "" && (err != nil || applied.Changes[0].Outcome != portal.OutcomeApplied):
+					t.Errorf("%s: apply %v %+v", name, err, applied.Changes)
+				case want != "" && (portal.KindOf(err) != want || w.Snapshot(t) != before):
+					t.Errorf("%s: apply %v, want %s and nothing changed", name, err, want)
+				}
+			}
+		}
+	}
+}
+
+func TestDeclarationsFailClosed(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := context.Background()
+	_, err1 := w.Declarations.Plan(ctx, "scada", "dev", unitDoc("1000"))
+	_, err2 := w.Declarations.Apply(ctx, "scada", "dev", unitDoc("1000"), "x")
+	_, err3 := w.Declarations.Export(ctx, "scada", "dev")
+	for _, err := range []error{err1, err2, err3} {
+		if !portal.Is(err, portal.Unauthenticated) {
+			t.Errorf("without a principal: %v", err)
+		}
+	}
+	if n := w.Cluster("edh-shared", "dev").Calls(); n != 0 {
+		t.Errorf("%d upstream calls without a principal", n)
+	}
+}
+
+func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	doc := unitDoc("86400000")
+	plan, err := w.Declarations.Plan(ctx, "scada", "dev", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Declarations.Apply(ctx, "scada", "dev", doc, plan.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	edited := unitDoc("86400000")
+	conn := edited.Resources[0].Connector
+	conn.Config["quickstart"] = "USERS"
+	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K"}, "kafka.api.secret": {FromEnv: "S"}}
+	plan, err = w.Declarations.Plan(ctx, "scada", "dev", edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := plan.Changes[2]
+	if c.Wanted != portal.ActionUpdate || len(c.Errors) != 2 || !strings.Contains(c.Errors[1].Message, "set the environment variable S") ||
+		c.Errors[1].Field != "items[0].spec.secrets.kafka.api.secret" {
+		t.Fatalf("an update without the secrets: %s %+v", changes(plan), c.Errors)
+	}
+	// Unchanged, the connector needs no secret values.
+	unchanged := unitDoc("86400000")
+	unchanged.Resources[0].Connector.Secrets = conn.Secrets
+	if p, err := w.Declarations.Plan(ctx, "scada", "dev", unchanged); err != nil || p.HasChanges() || p.Count(portal.ActionRefused) != 0 {
+		t.Errorf("an unchanged connector without secret values: %v\n%s", err, changes(p))
+	}
+	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY2"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET2"}}
+	plan, err = w.Declarations.Plan(ctx, "scada", "dev", edited)
+	if err != nil || plan.Changes[2].Action != portal.ActionUpdate || len(plan.Changes[2].Diff) != 1 || plan.Changes[2].Diff[0].Field != "config.quickstart" {
+		t.Fatalf("an update with the secrets: %v %s %+v", err, changes(plan), plan.Changes[2].Diff)
+	}
+	if _, err := w.Declarations.Apply(ctx, "scada", "dev", edited, plan.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Connectors.Get(ctx, "scada", "dev", "iac-orders-gen", true)
+	if err != nil || got.Config["quickstart"] != "USERS" || got.Config["kafka.api.secret"] != portal.Mask {
+		t.Errorf("after the update: %+v %v", got.Config, err)
+	}
+}
