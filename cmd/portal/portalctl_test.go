@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -175,6 +176,33 @@ func TestPortalctlJourney(t *testing.T) {
 	}
 	if code, out = person.run("get", "topics", "-s", "dev", "-o", "json"); code != 0 || !strings.Contains(out, "edh-shared-scada-dev-gitops-orders") {
 		t.Errorf("carol's get after login: exit %d\n%s", code, out)
+	}
+
+	// An expired access token is renewed with the refresh token, and the
+	// renewed one is kept.
+	credPath := filepath.Join(dir, "person", "credentials.json")
+	var creds map[string]map[string]any
+	raw, err := os.ReadFile(credPath)
+	if err != nil || json.Unmarshal(raw, &creds) != nil {
+		t.Fatalf("credentials: %v %s", err, raw)
+	}
+	tok := creds[tp.url]["token"].(map[string]any)
+	if tok["refresh_token"] == nil || tok["refresh_token"] == "" {
+		t.Fatalf("no refresh token kept: %v", tok)
+	}
+	old := tok["access_token"]
+	tok["expiry"] = time.Now().Add(-time.Hour).Format(time.RFC3339)
+	raw, _ = json.Marshal(creds)
+	if err := os.WriteFile(credPath, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out = person.run("get", "topics", "-s", "dev"); code != 0 {
+		t.Errorf("get with an expired token: exit %d\n%s", code, out)
+	}
+	raw, _ = os.ReadFile(credPath)
+	_ = json.Unmarshal(raw, &creds)
+	if creds[tp.url]["token"].(map[string]any)["access_token"] == old {
+		t.Error("the renewed token was not kept")
 	}
 	if code, out = person.run("apply", "-s", "run", "-f", doc, "--yes"); code != 1 || !strings.Contains(out, "READ_ONLY_ENVIRONMENT") {
 		t.Errorf("carol applies in run: exit %d\n%s", code, out)

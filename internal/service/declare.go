@@ -111,6 +111,9 @@ func unitCall(c *Call) *Call {
 }
 
 func (s *Declarations) plan(ctx context.Context, call *Call, doc portal.Document) (portal.Plan, []*step, error) {
+	if doc.Prune && len(doc.Resources) == 0 {
+		return portal.Plan{}, nil, portal.Invalid("prune", "prune with a document that declares nothing would delete every topic, connector and identity pool of the unit; declare what stays")
+	}
 	call = unitCall(call)
 	obs, err := s.observe(ctx, call, kindsOf(doc))
 	if err != nil {

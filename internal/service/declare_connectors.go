@@ -111,6 +111,15 @@ func (s *Declarations) planConnector(ctx context.Context, call *Call, obs *obser
 			if err := validateConnector(ctx, call, send, &v); err != nil && len(v.Problems) == 0 {
 				return nil, err
 			}
+			for _, p := range v.Problems {
+				// The plugin names a secret by its setting; the document
+				// declares it under secrets.
+				if k, ok := strings.CutPrefix(p.Field, "config."); ok {
+					if _, secret := d.Secrets[k]; secret {
+						p.Field = "secrets." + k
+					}
+				}
+			}
 		}
 	}
 	st.change.Errors = v.Problems

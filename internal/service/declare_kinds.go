@@ -53,6 +53,10 @@ func (s *Declarations) planTopic(ctx context.Context, call *Call, obs *observed,
 				current[k] = val
 			}
 		}
+		if d.Partitions == nil {
+			// The settings just read are fresher than the cached list.
+			partitions = detail.Partitions
+		}
 		if partitions < detail.Partitions {
 			v.Add(shrinkProblem(full, detail.Partitions, partitions))
 		}

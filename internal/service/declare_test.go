@@ -447,3 +447,21 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 		t.Errorf("after the update: %+v %v", got.Config, err)
 	}
 }
+
+func TestPlanGuardsPruneAndNamesSecretsAsDeclared(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	if _, err := w.Declarations.Plan(ctx, "scada", "dev", portal.Document{Prune: true}); !portal.Is(err, portal.InvalidParameter) {
+		t.Errorf("prune with nothing declared: %v", err)
+	}
+	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindConnector, Name: "gen", Connector: &portal.ConnectorDecl{Class: "DatagenSource",
+		Config:  map[string]string{"kafka.topic": "t", "quickstart": "ORDERS", "output.data.format": "JSON", "kafka.auth.mode": "SERVICE_ACCOUNT"},
+		Secrets: map[string]portal.SecretRef{"kafka.service.account.id": {FromEnv: "SA", Value: "not-an-account"}}}}}}
+	plan, err := w.Declarations.Plan(ctx, "scada", "dev", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := changes(plan); !strings.Contains(got, "[INVALID_PARAMETER items[0].spec.secrets.kafka.service.account.id]") {
+		t.Errorf("the plugin's problem on a secret: %s", got)
+	}
+}
