@@ -48,36 +48,39 @@ type Options struct {
 	Admin      portal.AdminService
 	Groups     portal.GroupService
 	Messages   portal.MessageService
-	Sessions   Sessions
-	Resolver   Resolver
-	BaseURL    string
-	Logger     *slog.Logger
+	// Declarations exports a unit's resources as code.
+	Declarations portal.DeclarationService
+	Sessions     Sessions
+	Resolver     Resolver
+	BaseURL      string
+	Logger       *slog.Logger
 }
 
 // Handlers serve the portal's pages.
 type Handlers struct {
-	topics     portal.TopicService
-	metrics    portal.MetricsService
-	connectors portal.ConnectorService
-	schemas    portal.SchemaService
-	accounts   portal.AccountService
-	pools      portal.PoolService
-	me         portal.CallerService
-	audit      portal.AuditService
-	admin      portal.AdminService
-	groups     portal.GroupService
-	messages   portal.MessageService
-	sessions   Sessions
-	resolver   Resolver
-	baseURL    string
-	log        *slog.Logger
-	csrf       *http.CrossOriginProtection
+	topics       portal.TopicService
+	metrics      portal.MetricsService
+	connectors   portal.ConnectorService
+	schemas      portal.SchemaService
+	accounts     portal.AccountService
+	pools        portal.PoolService
+	me           portal.CallerService
+	audit        portal.AuditService
+	admin        portal.AdminService
+	groups       portal.GroupService
+	messages     portal.MessageService
+	declarations portal.DeclarationService
+	sessions     Sessions
+	resolver     Resolver
+	baseURL      string
+	log          *slog.Logger
+	csrf         *http.CrossOriginProtection
 }
 
 // New returns the HTML front door.
 func New(o Options) *Handlers {
 	return &Handlers{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, sessions: o.Sessions, resolver: o.Resolver,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, declarations: o.Declarations, sessions: o.Sessions, resolver: o.Resolver,
 		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 

@@ -67,7 +67,7 @@ func newSite(t *testing.T) *site {
 	t.Helper()
 	w := servicetest.New(t)
 	h := handlers.New(handlers.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Sessions: sessions{},
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Declarations: w.Declarations, Sessions: sessions{},
 		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), BaseURL: "http://portal.test", Logger: servicetest.Discard()})
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem, PageErrors: h.RenderError})

@@ -202,7 +202,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	pages := handlers.New(handlers.Options{
 		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me,
-		Audit: trail, Admin: admin, Groups: groups, Messages: messages, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Audit: trail, Admin: admin, Groups: groups, Messages: messages, Declarations: declarations, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,

@@ -1,0 +1,28 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/manifest"
+)
+
+// exportResources downloads the unit's resources in a stage as a
+// desired-state document (YAML), to start a GitOps repository from or to
+// plan in another stage with portalctl.
+func (h *Handlers) exportResources(c echo.Context) error {
+	bu, stage := c.Param("bu"), c.Param("stage")
+	doc, err := h.declarations.Export(c.Request().Context(), bu, stage)
+	if err != nil {
+		return err
+	}
+	b, err := manifest.YAML(doc)
+	if err != nil {
+		return err
+	}
+	// The service knew bu and stage, so they are plain identifiers.
+	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s-%s.yaml"`, bu, stage))
+	return c.Blob(http.StatusOK, "application/yaml", b)
+}
