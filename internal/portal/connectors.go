@@ -118,6 +118,12 @@ type ConnectorService interface {
 	Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error
 }
 
+// ConnectorPlatformKeys are the settings Confluent Cloud fills in on a
+// managed connector from its cluster and returns on every read (Connect
+// v1 document: "common connector configurations"); a desired state that
+// leaves them out keeps them.
+var ConnectorPlatformKeys = []string{"cloud.environment", "cloud.provider", "kafka.endpoint", "kafka.region"}
+
 // ConnectorTopicKeys are the configuration keys of Confluent's managed
 // connectors that name their topics: kafka.topic (sources) and topics
 // (sinks), comma-separated.

@@ -60,7 +60,12 @@ func (s *Declarations) planConnector(ctx context.Context, call *Call, obs *obser
 			switch {
 			case slices.Contains(sensitive, k):
 				stored[k] = true
-			case k != "name" && k != "connector.class":
+			case k == "name" || k == "connector.class":
+			case slices.Contains(portal.ConnectorPlatformKeys, k):
+				if _, declared := d.Config[k]; declared {
+					before[k] = val
+				}
+			default:
 				before[k] = val
 			}
 		}

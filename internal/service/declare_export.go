@@ -66,7 +66,7 @@ func (s *Declarations) Export(ctx context.Context, bu, stage string) (portal.Doc
 		decl := &portal.ConnectorDecl{Class: c.Class, Config: map[string]string{}}
 		for k, v := range c.Config {
 			switch {
-			case k == "name" || k == "connector.class":
+			case k == "name" || k == "connector.class" || slices.Contains(portal.ConnectorPlatformKeys, k):
 			case slices.Contains(sensitive, k):
 				if decl.Secrets == nil {
 					decl.Secrets = map[string]portal.SecretRef{}

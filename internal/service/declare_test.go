@@ -465,3 +465,47 @@ func TestPlanGuardsPruneAndNamesSecretsAsDeclared(t *testing.T) {
 		t.Errorf("the plugin's problem on a secret: %s", got)
 	}
 }
+
+// cloudConnectors reads connectors as Confluent Cloud returns them: with
+// the settings it fills in from the cluster.
+type cloudConnectors struct{ platform.Connectors }
+
+func (c cloudConnectors) ListConnectors(ctx context.Context) ([]platform.Connector, error) {
+	list, err := c.Connectors.ListConnectors(ctx)
+	for i := range list {
+		cfg := map[string]string{"cloud.environment": "prod", "cloud.provider": "aws", "kafka.endpoint": "SASL_SSL://pkc-x.aws.confluent.cloud:9092", "kafka.region": "us-west-2"}
+		for k, v := range list[i].Config {
+			cfg[k] = v
+		}
+		list[i].Config = cfg
+	}
+	return list, err
+}
+
+func TestSettingsTheCloudFillsInAreNotChanges(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	doc := unitDoc("86400000")
+	plan, err := w.Declarations.Plan(ctx, "scada", "dev", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Declarations.Apply(ctx, "scada", "dev", doc, plan.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	env := w.Env("edh-shared", "dev")
+	env.Connectors = cloudConnectors{env.Connectors}
+	again, err := w.Declarations.Plan(ctx, "scada", "dev", doc)
+	if err != nil || again.HasChanges() {
+		t.Errorf("the cloud's own settings show as changes: %v\n%s %+v", err, changes(again), again.Changes[2].Diff)
+	}
+	exported, err := w.Declarations.Export(ctx, "scada", "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range exported.Resources {
+		if r.Connector != nil && r.Connector.Config["kafka.region"] != "" {
+			t.Errorf("the export holds the cloud's settings: %v", r.Connector.Config)
+		}
+	}
+}
