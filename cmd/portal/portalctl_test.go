@@ -79,7 +79,7 @@ func TestPortalctlJourney(t *testing.T) {
 	c := ctl{t: t, bin: portalctlBinary(t), env: []string{"PORTALCTL_SERVER=" + tp.url, "PORTALCTL_BU=scada",
 		"PORTALCTL_CLIENT_ID=scada-ci", "PORTALCTL_CLIENT_SECRET=scada-ci-secret", "PORTALCTL_CONFIG_DIR=" + filepath.Join(dir, "config")}}
 
-	code, out := c.run("plan", "-s", "dev", "-f", doc)
+	code, out := c.run("plan", "-s", "dev", "-f", dir) // a directory: its .yaml files
 	if code != 0 || !strings.Contains(out, "4 to create, 0 to update, 0 to delete, 0 unchanged, 0 refused") ||
 		!strings.Contains(out, "+ topic edh-shared-scada-dev-gitops-orders") {
 		t.Fatalf("plan: exit %d\n%s", code, out)

@@ -54,26 +54,25 @@ func (i apiItem) String() string {
 
 // docFlags are the flags of commands that send a document.
 type docFlags struct {
-	file             string
+	files            []string
 	prune, yes       bool
 	detailedExitCode bool
 }
 
-// readDoc reads the document file, with schema files and secrets from
-// the environment resolved as only the client can.
-func (o *options) readDoc(path string) ([]byte, error) {
-	if path == "" {
-		return nil, errors.New("give the document: -f FILE")
+// readDoc reads the document's files and directories into one, with
+// schema files and secrets from the environment resolved as only the
+// client can.
+func (o *options) readDoc(paths []string) ([]byte, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("give the document: -f FILE or -f DIRECTORY (repeatable)")
 	}
-	doc, missing, err := manifest.ReadFile(path, o.getenv)
-	if err != nil {
-		var v *portal.Validation
-		if errors.As(err, &v) || portal.KindOf(err) != portal.Internal {
-			for _, p := range portal.Problems(err) {
-				fmt.Fprintf(o.stderr, "  %s %s: %s\n", p.Kind, p.Field, p.Message)
-			}
-			return nil, fmt.Errorf("%s is not a valid document", path)
+	doc, missing, err := manifest.ReadFiles(paths, o.getenv)
+	if ps := portal.Problems(err); len(ps) > 0 {
+		for _, p := range ps {
+			fmt.Fprintf(o.stderr, "  %s %s: %s\n", p.Kind, p.Field, p.Message)
 		}
+		return nil, errors.New("the document is not valid; nothing was sent")
+	} else if err != nil {
 		return nil, err
 	}
 	return o.encodeDoc(doc, missing)
@@ -200,7 +199,7 @@ func planCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			body, err := o.readDoc(f.file)
+			body, err := o.readDoc(f.files)
 			if err != nil {
 				return err
 			}
@@ -217,7 +216,7 @@ func planCmd(o *options) *cobra.Command {
 }
 
 func docFlagsOn(cmd *cobra.Command, f *docFlags, apply bool) {
-	cmd.Flags().StringVarP(&f.file, "file", "f", "", "the document: multi-document YAML or JSON {\"items\": [...]}")
+	cmd.Flags().StringSliceVarP(&f.files, "file", "f", nil, "the document: files (multi-document YAML or JSON {\"items\": [...]}) or directories of them; repeatable")
 	cmd.Flags().BoolVar(&f.prune, "prune", false, "also delete the unit's topics, connectors and identity pools the document does not declare")
 	cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false, "exit 2 when the plan has changes")
 	if apply {
@@ -236,7 +235,7 @@ func applyCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			body, err := o.readDoc(f.file)
+			body, err := o.readDoc(f.files)
 			if err != nil {
 				return err
 			}

@@ -216,3 +216,38 @@ func TestPublishedSchemasValidateTheExamples(t *testing.T) {
 		t.Error("the document schema accepts a bad item")
 	}
 }
+
+func TestReadFilesJoinsFilesAndDirectories(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	topic := func(name string) string {
+		return "apiVersion: portal/v1\nkind: Topic\nmetadata: {name: " + name + "}\nspec: {partitions: 1}\n"
+	}
+	write("b.yaml", topic("b"))
+	write("a.yml", topic("a"))
+	write("c.json", `{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "c"}, "spec": {}}], "prune": true}`)
+	write("notes.txt", "not a document")
+	doc, _, err := manifest.ReadFiles([]string{dir}, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(problems(err))
+	}
+	var names []string
+	for _, r := range doc.Resources {
+		names = append(names, r.Name)
+	}
+	if strings.Join(names, ",") != "a,b,c" || !doc.Prune {
+		t.Errorf("read %v prune %v", names, doc.Prune)
+	}
+	write("bad.yaml", "apiVersion: portal/v1\nkind: Topic\nmetadata: {}\nspec: {}\n")
+	_, _, err = manifest.ReadFiles([]string{dir}, func(string) (string, bool) { return "", false })
+	if got := problems(err); !strings.Contains(got, filepath.Join(dir, "bad.yaml")+": line 1: metadata.name is required") {
+		t.Errorf("a problem does not name its file: %s", got)
+	}
+	if _, _, err := manifest.ReadFiles([]string{t.TempDir()}, nil); err == nil || !strings.Contains(err.Error(), "holds no .yaml") {
+		t.Errorf("an empty directory: %v", err)
+	}
+}

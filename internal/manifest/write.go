@@ -103,3 +103,62 @@ func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document,
 	}
 	return doc, missing, v.Err()
 }
+
+// ReadFiles reads documents from files and directories (a directory's
+// .yaml, .yml and .json files, in name order) into one document, so that
+// a repository can keep one file per resource or one per unit. Problems
+// name their file.
+func ReadFiles(paths []string, lookup func(string) (string, bool)) (portal.Document, []string, error) {
+	var files []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return portal.Document{}, nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return portal.Document{}, nil, err
+		}
+		found := false
+		for _, e := range entries {
+			switch filepath.Ext(e.Name()) {
+			case ".yaml", ".yml", ".json":
+				if !e.IsDir() {
+					files, found = append(files, filepath.Join(p, e.Name())), true
+				}
+			}
+		}
+		if !found {
+			return portal.Document{}, nil, fmt.Errorf("%s holds no .yaml, .yml or .json file", p)
+		}
+	}
+	var (
+		doc     portal.Document
+		missing []string
+		v       portal.Validation
+	)
+	for _, f := range files {
+		d, m, err := ReadFile(f, lookup)
+		if ps := portal.Problems(err); len(ps) > 0 {
+			for _, p := range ps {
+				e := *p
+				e.Message = f + ": " + e.Message
+				v.Add(&e)
+			}
+			continue
+		} else if err != nil {
+			return portal.Document{}, nil, fmt.Errorf("%s: %w", f, err)
+		}
+		doc.Resources = append(doc.Resources, d.Resources...)
+		doc.Prune = doc.Prune || d.Prune
+		missing = append(missing, m...)
+	}
+	if len(doc.Resources) > MaxResources {
+		v.Add(portal.Invalid("items", "the files hold %d resources; at most %d are planned at once", len(doc.Resources), MaxResources))
+	}
+	return doc, missing, v.Err()
+}
