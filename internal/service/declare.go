@@ -134,6 +134,9 @@ func (s *Declarations) plan(ctx context.Context, call *Call, doc portal.Document
 	}
 	steps := make([]*step, 0, len(doc.Resources))
 	for i, r := range doc.Resources {
+		if !hasSpec(r) {
+			return portal.Plan{}, nil, portal.Missing(fmt.Sprintf("items[%d].spec", i))
+		}
 		var st *step
 		switch r.Kind {
 		case portal.KindTopic:
@@ -169,6 +172,23 @@ func (s *Declarations) plan(ctx context.Context, call *Call, doc portal.Document
 	}
 	plan.Fingerprint = fingerprint(plan, steps)
 	return plan, steps, nil
+}
+
+// hasSpec tells whether a resource carries the spec of its kind.
+func hasSpec(r portal.Resource) bool {
+	switch r.Kind {
+	case portal.KindTopic:
+		return r.Topic != nil
+	case portal.KindSchema:
+		return r.Schema != nil
+	case portal.KindConnector:
+		return r.Connector != nil
+	case portal.KindServiceAccount:
+		return r.Account != nil
+	case portal.KindIdentityPool:
+		return r.Pool != nil
+	}
+	return true // an unknown kind is refused by name below
 }
 
 func kindsOf(doc portal.Document) map[string]bool {
