@@ -82,6 +82,7 @@ func (d *Docs) Document(ctx context.Context) []byte {
 		"API_SCOPE":         d.o.Audience + "/.default",
 		"AUTHORIZATION_URL": authURL,
 		"TOKEN_URL":         tokenURL,
+		"CLIENT_ID":         d.o.ClientID,
 		"TOPIC_SETTINGS":    settingsMarkdown(),
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -24,6 +25,8 @@ import (
 // publishes them for its own sign-in.
 type endpoints struct {
 	authURL, tokenURL, apiScope string
+	// clientID is the public client people sign in with.
+	clientID string
 }
 
 // discover reads the identity provider's endpoints and the API's scope
@@ -41,7 +44,8 @@ func (o *options) discover(ctx context.Context) (endpoints, error) {
 	var doc struct {
 		Components struct {
 			SecuritySchemes map[string]struct {
-				Flows struct {
+				ClientID string `json:"x-client-id"`
+				Flows    struct {
 					AuthorizationCode struct {
 						AuthorizationURL string            `json:"authorizationUrl"`
 						TokenURL         string            `json:"tokenUrl"`
@@ -54,8 +58,9 @@ func (o *options) discover(ctx context.Context) (endpoints, error) {
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&doc) != nil {
 		return endpoints{}, fmt.Errorf("%s/api-docs/openapi.json did not describe the sign-in (status %d); is --server the portal?", o.serverKey(), resp.StatusCode)
 	}
-	f := doc.Components.SecuritySchemes["oidc"].Flows.AuthorizationCode
-	ep := endpoints{authURL: f.AuthorizationURL, tokenURL: f.TokenURL}
+	scheme := doc.Components.SecuritySchemes["oidc"]
+	f := scheme.Flows.AuthorizationCode
+	ep := endpoints{authURL: f.AuthorizationURL, tokenURL: f.TokenURL, clientID: scheme.ClientID}
 	for s := range f.Scopes {
 		if strings.HasSuffix(s, "/.default") {
 			ep.apiScope = s
@@ -101,10 +106,13 @@ $PORTALCTL_CLIENT_SECRET (other commands use those variables directly too).`,
 				fmt.Fprintf(o.stderr, "Signed in to %s as client %s (token until %s).\n", o.serverKey(), id, t.Expiry.Format(time.RFC3339))
 				return o.saveCredential(&credential{Token: t, TokenURL: ep.tokenURL, ClientID: id})
 			}
+			if clientID == "" {
+				clientID = cmp.Or(ep.clientID, "rms-portal")
+			}
 			return o.browserLogin(ctx, ep, clientID, hint, noBrowser)
 		},
 	}
-	cmd.Flags().StringVar(&clientID, "client-id", "rms-portal", "the public client for people")
+	cmd.Flags().StringVar(&clientID, "client-id", "", "the public client for people (default: the one the portal's API document names)")
 	cmd.Flags().StringVar(&hint, "login-hint", "", "the user to sign in as (the provider's login_hint)")
 	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "print the sign-in address instead of opening a browser")
 	cmd.Flags().BoolVar(&cc, "client-credentials", false, "sign in as a pipeline's client")
