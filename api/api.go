@@ -127,14 +127,23 @@ func requireJSON(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.ContentLength != 0 && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) {
-			ct := strings.ToLower(strings.TrimSpace(strings.Split(r.Header.Get(echo.HeaderContentType), ";")[0]))
-			if ct != echo.MIMEApplicationJSON && !strings.HasSuffix(ct, "+json") {
+			ct := mediaType(r)
+			if !isJSON(ct) {
 				return echo.NewHTTPError(http.StatusUnsupportedMediaType,
 					"the request body must be JSON (Content-Type: application/json), not "+quoteOrNone(ct))
 			}
 		}
 		return next(c)
 	}
+}
+
+// mediaType is the request's Content-Type without parameters, in lower case.
+func mediaType(r *http.Request) string {
+	return strings.ToLower(strings.TrimSpace(strings.Split(r.Header.Get(echo.HeaderContentType), ";")[0]))
+}
+
+func isJSON(mediaType string) bool {
+	return mediaType == echo.MIMEApplicationJSON || strings.HasSuffix(mediaType, "+json")
 }
 
 func quoteOrNone(s string) string {

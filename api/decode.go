@@ -24,16 +24,9 @@ import (
 // of the wrong type, each unknown field, and in maps of strings (config)
 // each entry that is not a string, as config.<key>.
 func decode(c echo.Context, v any) error {
-	body, err := io.ReadAll(c.Request().Body)
+	body, err := readBody(c)
 	if err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			return he
-		}
-		if strings.Contains(err.Error(), "too large") {
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
-		}
-		return portal.Wrap(err, portal.MalformedBody, "the request body could not be read")
+		return err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return portal.New(portal.MalformedBody, "the request body is empty; send a JSON object")
@@ -50,6 +43,22 @@ func decode(c echo.Context, v any) error {
 		return portal.New(portal.MalformedBody, "the request body must be a JSON object, not null")
 	}
 	return decodeFields(fields, v)
+}
+
+// readBody reads the request body within the server's size limit.
+func readBody(c echo.Context) ([]byte, error) {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		var he *echo.HTTPError
+		if errors.As(err, &he) {
+			return nil, he
+		}
+		if strings.Contains(err.Error(), "too large") {
+			return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+		}
+		return nil, portal.Wrap(err, portal.MalformedBody, "the request body could not be read")
+	}
+	return body, nil
 }
 
 // decodeFields decodes each field of a JSON object into the struct v

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"errors"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -83,21 +81,15 @@ func planOut(p portal.Plan) planJSON {
 // readDocument reads a desired-state document sent as JSON or YAML;
 // prune=true in the query prunes too (YAML streams have no place for it).
 func readDocument(c echo.Context) (portal.Document, error) {
-	r := c.Request()
-	ct := strings.ToLower(strings.TrimSpace(strings.Split(r.Header.Get(echo.HeaderContentType), ";")[0]))
-	switch {
-	case ct == echo.MIMEApplicationJSON, strings.HasSuffix(ct, "+json"), ct == mimeYAML, ct == "application/x-yaml", ct == "text/yaml":
+	switch ct := mediaType(c.Request()); {
+	case isJSON(ct), ct == mimeYAML, ct == "application/x-yaml", ct == "text/yaml":
 	default:
 		return portal.Document{}, echo.NewHTTPError(http.StatusUnsupportedMediaType,
 			"send the document as application/json or application/yaml, not "+quoteOrNone(ct))
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(c)
 	if err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			return portal.Document{}, he
-		}
-		return portal.Document{}, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+		return portal.Document{}, err
 	}
 	doc, err := manifest.Read(body)
 	if err != nil {

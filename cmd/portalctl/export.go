@@ -64,21 +64,7 @@ func promoteCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var missing []string
-			for _, r := range doc.Resources {
-				if r.Connector == nil {
-					continue
-				}
-				for k, ref := range r.Connector.Secrets {
-					if v, ok := o.getenv(ref.FromEnv); ok && v != "" {
-						ref.Value = v
-						r.Connector.Secrets[k] = ref
-					} else {
-						missing = append(missing, ref.FromEnv)
-					}
-				}
-			}
-			body, err := o.encodeDoc(doc, missing)
+			body, err := o.encodeDoc(doc, manifest.ResolveSecrets(doc, o.getenv))
 			if err != nil {
 				return err
 			}

@@ -59,10 +59,7 @@ func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document,
 	if err != nil {
 		return portal.Document{}, nil, err
 	}
-	var (
-		v       portal.Validation
-		missing []string
-	)
+	var v portal.Validation
 	for i := range doc.Resources {
 		r := &doc.Resources[i]
 		field := fmt.Sprintf("items[%d].spec.", i)
@@ -91,17 +88,37 @@ func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document,
 				v.Add(portal.Invalid(field+"secrets."+k+".value", "%s %s: secrets are never written in files; give fromEnv, the environment variable that holds it", r.Kind, r.Name))
 			case s.FromEnv == "":
 				v.Add(portal.Missing(field + "secrets." + k + ".fromEnv"))
-			default:
-				if val, ok := lookup(s.FromEnv); ok && val != "" {
-					s.Value = val
-					r.Connector.Secrets[k] = s
-				} else {
-					missing = append(missing, s.FromEnv)
-				}
 			}
 		}
 	}
-	return doc, missing, v.Err()
+	if err := v.Err(); err != nil {
+		return portal.Document{}, nil, err
+	}
+	return doc, ResolveSecrets(doc, lookup), nil
+}
+
+// ResolveSecrets fills each connector secret's value from the environment
+// variable it names (lookup), and returns the variables that were not set;
+// a create or update that needs them is refused by the portal.
+func ResolveSecrets(doc portal.Document, lookup func(string) (string, bool)) []string {
+	var missing []string
+	for _, r := range doc.Resources {
+		if r.Connector == nil {
+			continue
+		}
+		for k, s := range r.Connector.Secrets {
+			if s.FromEnv == "" {
+				continue
+			}
+			if val, ok := lookup(s.FromEnv); ok && val != "" {
+				s.Value = val
+				r.Connector.Secrets[k] = s
+			} else {
+				missing = append(missing, s.FromEnv)
+			}
+		}
+	}
+	return missing
 }
 
 // ReadFiles reads documents from files and directories (a directory's

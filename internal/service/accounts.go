@@ -216,6 +216,16 @@ func rollback(ctx context.Context, call *Call, id string, made []portal.RoleBind
 	return portal.Wrap(cause, kind, "the %s could not be given its role bindings (%s); it was removed again, nothing changed", what, firstMessage(cause))
 }
 
+// itemError is how one item of a batch (a bulk create, an apply) reports
+// its failure: the first problem's kind and message, without internals.
+func itemError(err error) *portal.Error {
+	e := &portal.Error{Kind: portal.KindOf(err), Message: firstMessage(err)}
+	if e.Kind == portal.Internal {
+		e.Message = "internal error"
+	}
+	return e
+}
+
 func firstMessage(err error) string {
 	if ps := portal.Problems(err); len(ps) > 0 {
 		return ps[0].Message

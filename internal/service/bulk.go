@@ -110,11 +110,7 @@ func (b *bulk) run(ctx context.Context, skip func(int) bool, report func(portal.
 func (s *ServiceAccounts) createItem(ctx context.Context, call *Call, i int, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) portal.BulkResult {
 	a, err := s.create(ctx, call, name, in, existing)
 	if err != nil {
-		e := &portal.Error{Kind: portal.KindOf(err), Message: firstMessage(err)}
-		if e.Kind == portal.Internal {
-			e.Message = "internal error"
-		}
-		return portal.BulkResult{Index: i, Error: e}
+		return portal.BulkResult{Index: i, Error: itemError(err)}
 	}
 	return portal.BulkResult{Index: i, Item: &a}
 }

@@ -121,11 +121,12 @@ func (s *Declarations) plan(ctx context.Context, call *Call, doc portal.Document
 	}
 	var existing []string
 	for _, r := range doc.Resources {
-		if n := tenancy.Normalise(s.rebase(call, r.Name)); r.Kind == portal.KindTopic && tenancy.IdentifierProblem(n) == "" {
-			if full := call.Scope.Qualify(n); !slices.Contains(existing, full) {
-				if _, ok := obs.topic(full); ok {
-					existing = append(existing, full)
-				}
+		if r.Kind != portal.KindTopic {
+			continue
+		}
+		if full := topicName(call, &portal.Validation{}, s.rebase(call, r.Name)); full != "" && !slices.Contains(existing, full) {
+			if _, ok := obs.topic(full); ok {
+				existing = append(existing, full)
 			}
 		}
 	}

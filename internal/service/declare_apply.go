@@ -72,7 +72,7 @@ func (s *Declarations) Apply(ctx context.Context, bu, stage string, doc portal.D
 			broken[st.key] = c.Kind + " " + c.Name + " was skipped"
 		} else if err := st.do(stepCtx); err != nil {
 			c.Outcome = portal.OutcomeFailed
-			c.Error = firstProblem(err)
+			c.Error = itemError(err)
 			if c.Error.Kind == portal.Internal {
 				s.guard.log.ErrorContext(ctx, "a change of an apply failed", "change", st.key, "error", err)
 			}
@@ -121,26 +121,6 @@ func firstBroken(st *step, broken map[string]string) string {
 		}
 	}
 	return broken[st.key]
-}
-
-// firstProblem is the error record item of a failed change.
-func firstProblem(err error) *portal.Error {
-	if ps := portal.Problems(err); len(ps) > 0 {
-		e := *ps[0]
-		if len(ps) > 1 {
-			msgs := make([]string, len(ps))
-			for i, p := range ps {
-				msgs[i] = p.Message
-			}
-			e.Message = strings.Join(msgs, "; ")
-		}
-		e.Cause = nil
-		if e.Kind == portal.Internal {
-			e.Message = "internal error"
-		}
-		return &e
-	}
-	return portal.New(portal.Internal, "internal error")
 }
 
 func short(fp string) string {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -93,7 +94,7 @@ func (s *Declarations) planConnector(ctx context.Context, call *Call, obs *obser
 		case stored[k]:
 			unsent = append(unsent, k)
 		default:
-			v.Add(portal.Invalid("secrets."+k, "%s has no value: set the environment variable %s where the document is sent from (portalctl reads it)", k, cmpOr(ref.FromEnv, "named by fromEnv")))
+			v.Add(portal.Invalid("secrets."+k, "%s has no value: set the environment variable %s where the document is sent from (portalctl reads it)", k, cmp.Or(ref.FromEnv, "named by fromEnv")))
 		}
 	}
 	for _, k := range sortedKeys(stored) {
@@ -106,7 +107,7 @@ func (s *Declarations) planConnector(ctx context.Context, call *Call, obs *obser
 		// a stored secret, so an update must send every secret again.
 		for _, k := range unsent {
 			v.Add(portal.Invalid("secrets."+k, "%s must be sent with the update (Confluent Cloud replaces a connector's configuration whole and never reveals a stored secret): set the environment variable %s where the document is sent from",
-				k, cmpOr(d.Secrets[k].FromEnv, "named by fromEnv")))
+				k, cmp.Or(d.Secrets[k].FromEnv, "named by fromEnv")))
 		}
 	}
 	if exists && len(st.change.Diff) > 0 || !exists {

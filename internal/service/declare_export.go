@@ -85,7 +85,7 @@ func (s *Declarations) Export(ctx context.Context, bu, stage string) (portal.Doc
 		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindConnector, Name: ident, Connector: decl})
 	}
 	for _, a := range obs.accounts {
-		if !strings.HasPrefix(a.DisplayName, call.Scope.ServiceAccountPrefix()) {
+		if !s.accounts.owns(call, a) {
 			continue
 		}
 		v := s.accounts.view(call, a)
@@ -96,7 +96,7 @@ func (s *Declarations) Export(ctx context.Context, bu, stage string) (portal.Doc
 			Account: &portal.AccountDecl{Type: v.Type}})
 	}
 	for _, p := range obs.pools {
-		if !call.Scope.Owns(p.DisplayName) {
+		if !s.pools.owns(call, p) {
 			continue
 		}
 		v := s.pools.view(call, p)

@@ -2,6 +2,7 @@ package service
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,12 +20,7 @@ func (s *Declarations) planTopic(ctx context.Context, call *Call, obs *observed,
 	bu, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
 	d := r.Topic
 	var v portal.Validation
-	full := ""
-	if ident := s.rebase(call, r.Name); identifier(&v, "name", "name", ident) {
-		if full = call.Scope.Qualify(ident); len(full) > maxTopicName {
-			v.Add(portal.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
-		}
-	}
+	full := topicName(call, &v, s.rebase(call, r.Name))
 	if d.Partitions != nil {
 		v.Add(checkPartitions(*d.Partitions))
 	}
@@ -148,7 +144,7 @@ func (s *Declarations) planSchema(ctx context.Context, call *Call, obs *observed
 				}
 			} else if !compat.Compatible {
 				e := portal.New(portal.IncompatibleSchema, "the schema is not compatible with version %d of %s (%s): %s",
-					cur.Version, subject, cmpOr(compat.Level, "the subject's level"), strings.Join(compat.Messages, "; "))
+					cur.Version, subject, cmp.Or(compat.Level, "the subject's level"), strings.Join(compat.Messages, "; "))
 				e.Field = "schema"
 				v.Add(e)
 			}
@@ -171,13 +167,6 @@ func (s *Declarations) planSchema(ctx context.Context, call *Call, obs *observed
 	}
 	st.decide(exists)
 	return st, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // sameSchema compares schema texts as JSON when both are (the registry may
@@ -327,7 +316,7 @@ func (s *Declarations) prune(call *Call, obs *observed, declared []*step) []*ste
 		out = append(out, st)
 	}
 	for _, p := range obs.pools {
-		if !call.Scope.Owns(p.DisplayName) || keep["identity-pool/"+p.DisplayName] {
+		if !s.pools.owns(call, p) || keep["identity-pool/"+p.DisplayName] {
 			continue
 		}
 		id := p.ID

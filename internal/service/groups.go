@@ -406,11 +406,7 @@ func (s *Groups) plan(ctx context.Context, call *Call, g platform.Group, r porta
 	if len(parts) == 0 {
 		return nil, portal.New(portal.Conflict, "consumer group %s has no committed offsets to reset; name a topic", g.ID)
 	}
-	earliest, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{Earliest: true})
-	if err != nil {
-		return nil, err
-	}
-	latest, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{})
+	earliest, latest, err := retained(ctx, call, parts)
 	if err != nil {
 		return nil, err
 	}

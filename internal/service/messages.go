@@ -117,13 +117,21 @@ func (s *Messages) Read(ctx context.Context, bu, stage, topic string, q portal.M
 	return out, nil
 }
 
+// retained gives the partitions' earliest and latest offsets: the records
+// they keep lie between.
+func retained(ctx context.Context, call *Call, parts []platform.TopicPartition) (earliest, latest map[platform.TopicPartition]int64, err error) {
+	if earliest, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{Earliest: true}); err != nil {
+		return nil, nil, err
+	}
+	if latest, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{}); err != nil {
+		return nil, nil, err
+	}
+	return earliest, latest, nil
+}
+
 // ranges works out where each partition's read starts.
 func (s *Messages) ranges(ctx context.Context, call *Call, parts []platform.TopicPartition, q portal.MessageQuery) ([]platform.ReadRange, error) {
-	earliest, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{Earliest: true})
-	if err != nil {
-		return nil, err
-	}
-	latest, err := call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{})
+	earliest, latest, err := retained(ctx, call, parts)
 	if err != nil {
 		return nil, err
 	}

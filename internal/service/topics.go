@@ -172,12 +172,7 @@ func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopi
 		return portal.TopicDetail{}, err
 	}
 	var v portal.Validation
-	full := ""
-	if identifier(&v, "name", "name", in.Name) {
-		if full = call.Scope.Qualify(in.Name); len(full) > maxTopicName {
-			v.Add(portal.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
-		}
-	}
+	full := topicName(call, &v, in.Name)
 	partitions := 1
 	if in.Partitions != nil {
 		partitions = *in.Partitions
@@ -203,6 +198,19 @@ func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopi
 		return portal.TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
 	}
 	return d, nil
+}
+
+// topicName qualifies a new topic's identifier, adding to v what is wrong
+// with it; "" when it cannot be used.
+func topicName(call *Call, v *portal.Validation, name string) string {
+	if !identifier(v, "name", "name", name) {
+		return ""
+	}
+	full := call.Scope.Qualify(name)
+	if len(full) > maxTopicName {
+		v.Add(portal.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
+	}
+	return full
 }
 
 func checkPartitions(n int) *portal.Error {
