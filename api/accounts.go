@@ -28,13 +28,17 @@ type accountJSON struct {
 	ID           string        `json:"id"`
 	Name         string        `json:"name"`
 	Identifier   string        `json:"identifier"`
+	BusinessUnit string        `json:"business_unit,omitempty"`
+	Outside      bool          `json:"outside_convention"`
+	ReadOnly     bool          `json:"read_only"`
 	Type         string        `json:"type"`
 	Description  string        `json:"description"`
 	RoleBindings []bindingJSON `json:"role_bindings,omitempty"`
 }
 
 func accountOut(s portal.ServiceAccount, withBindings bool) accountJSON {
-	out := accountJSON{ID: s.ID, Name: s.Name, Identifier: s.Identifier, Type: s.Type, Description: s.Description}
+	out := accountJSON{ID: s.ID, Name: s.Name, Identifier: s.Identifier, BusinessUnit: s.BusinessUnit, Outside: s.OutsideConvention,
+		ReadOnly: s.ReadOnly, Type: s.Type, Description: s.Description}
 	if withBindings {
 		out.RoleBindings = bindingsOut(s.RoleBindings)
 	}

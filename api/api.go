@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -40,8 +41,11 @@ type Options struct {
 	// Declarations plans and applies desired-state documents.
 	Declarations portal.DeclarationService
 	Verifier     TokenVerifier
-	Docs         *Docs
-	Logger       *slog.Logger
+	// Throttle bounds the requests of callers that fail to authenticate,
+	// per source address; nil for none.
+	Throttle *auth.Throttle
+	Docs     *Docs
+	Logger   *slog.Logger
 	// BulkWait bounds how long a bulk create is waited for before 202;
 	// DefaultBulkWait when zero.
 	BulkWait time.Duration
@@ -62,6 +66,7 @@ type API struct {
 	messages     portal.MessageService
 	declarations portal.DeclarationService
 	verifier     TokenVerifier
+	throttle     *auth.Throttle
 	docs         *Docs
 	log          *slog.Logger
 	bulkWait     time.Duration
@@ -70,7 +75,7 @@ type API struct {
 // New returns the API.
 func New(o Options) *API {
 	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, declarations: o.Declarations, verifier: o.Verifier, docs: o.Docs, log: o.Logger,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, declarations: o.Declarations, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger,
 		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
 }
 
@@ -84,21 +89,35 @@ func IsAPIPath(path string) bool {
 // request context for the services.
 func (a *API) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		// A source that keeps failing is refused before its token is
+		// even looked at.
+		if err := a.throttle.Check(c.RealIP()); err != nil {
+			return err
+		}
 		raw, ok := bearer(c.Request().Header.Get(echo.HeaderAuthorization))
 		if !ok {
 			err := portal.New(portal.Unauthenticated, "the Authorization header must be \"Bearer <token>\"")
-			a.refused(c, err)
+			a.failed(c, err)
 			return err
 		}
 		p, err := a.verifier.Verify(c.Request().Context(), raw)
 		if err != nil {
-			a.refused(c, err)
+			a.failed(c, err)
 			return err
 		}
 		req := c.Request()
 		c.SetRequest(req.WithContext(portal.WithPrincipal(req.Context(), p)))
 		return next(c)
 	}
+}
+
+// failed spends one of the source's unauthenticated requests and audits
+// the refusal; a provider that cannot be reached is not the caller's fault.
+func (a *API) failed(c echo.Context, err error) {
+	if portal.Is(err, portal.Unauthenticated) {
+		_ = a.throttle.Take(c.RealIP())
+	}
+	a.refused(c, err)
 }
 
 // refused audits a write refused before it reached a service.

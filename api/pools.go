@@ -12,6 +12,9 @@ type poolJSON struct {
 	ID            string        `json:"id"`
 	Name          string        `json:"name"`
 	Identifier    string        `json:"identifier"`
+	BusinessUnit  string        `json:"business_unit,omitempty"`
+	Outside       bool          `json:"outside_convention"`
+	ReadOnly      bool          `json:"read_only"`
 	Type          string        `json:"type"`
 	Description   string        `json:"description"`
 	IdentityClaim string        `json:"identity_claim"`
@@ -21,7 +24,8 @@ type poolJSON struct {
 }
 
 func poolOut(p portal.Pool, withBindings bool) poolJSON {
-	out := poolJSON{ID: p.ID, Name: p.Name, Identifier: p.Identifier, Type: p.Type, Description: p.Description,
+	out := poolJSON{ID: p.ID, Name: p.Name, Identifier: p.Identifier, BusinessUnit: p.BusinessUnit, Outside: p.OutsideConvention,
+		ReadOnly: p.ReadOnly, Type: p.Type, Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
 	if withBindings {
 		out.RoleBindings = bindingsOut(p.RoleBindings)

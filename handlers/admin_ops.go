@@ -235,3 +235,25 @@ func (h *Handlers) myAccess(c echo.Context) error {
 	p.Crumbs = []views.Crumb{{Label: "home", Href: "/"}, {Label: "my access"}}
 	return h.render(c, http.StatusOK, p, views.MyAccessPage(p, r))
 }
+
+// mySessions lists where the signed-in person is signed in.
+func (h *Handlers) mySessions(c echo.Context) error {
+	p, err := h.page(c, "My sessions", "", "", "")
+	if err != nil {
+		return err
+	}
+	list, err := h.me.Sessions(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	p.Crumbs = []views.Crumb{{Label: "home", Href: "/"}, {Label: "my access", Href: "/me/access"}, {Label: "my sessions"}}
+	return h.render(c, http.StatusOK, p, views.MySessionsPage(p, list, h.sessions.Key(c.Request())))
+}
+
+// endMySession signs out one of the person's own sessions.
+func (h *Handlers) endMySession(c echo.Context) error {
+	if err := h.me.EndSession(c.Request().Context(), c.Param("id")); err != nil {
+		return err
+	}
+	return h.done(c, "Session ended: that browser is signed out.", "/me/sessions")
+}

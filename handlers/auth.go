@@ -14,6 +14,10 @@ func toastOK(msg string) auth.Toast { return auth.Toast{Kind: "success", Message
 
 // login sends the browser to the identity provider.
 func (h *Handlers) login(c echo.Context) error {
+	// Each start costs a sign-in state and a redirect to the provider.
+	if err := h.throttle.Take(c.RealIP()); err != nil {
+		return err
+	}
 	u, err := h.sessions.Begin(c.Request().Context(), c.Response(), auth.SafeNext(c.QueryParam("next")), c.QueryParam("login_hint"))
 	if err != nil {
 		return err
@@ -26,6 +30,7 @@ func (h *Handlers) callback(c echo.Context) error {
 	next, err := h.sessions.Finish(c.Response(), c.Request())
 	if err != nil {
 		if portal.Is(err, portal.Unauthenticated) {
+			_ = h.throttle.Take(c.RealIP())
 			h.log.WarnContext(c.Request().Context(), "sign-in failed", "error", err)
 			return renderFragment(c, http.StatusUnauthorized, views.SignIn("/", "Sign-in failed: "+portal.Problems(err)[0].Message))
 		}
@@ -45,7 +50,9 @@ func (h *Handlers) logout(c echo.Context) error {
 	if err := h.checkCSRF(c, sess); err != nil {
 		return err
 	}
-	h.sessions.End(c.Response(), r)
+	if _, err := h.sessions.End(c.Response(), r); err != nil {
+		return err
+	}
 	if u := h.sessions.EndSessionURL(r.Context(), sess.IDToken, h.baseURL+"/signed-out"); u != "" {
 		return c.Redirect(http.StatusSeeOther, u)
 	}

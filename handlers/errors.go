@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -66,6 +68,9 @@ var titles = map[portal.Kind]string{
 // the layout when someone is signed in.
 func (h *Handlers) RenderError(c echo.Context, err error) error {
 	pr := explain(err, requestid.From(c.Request().Context()))
+	if ps := portal.Problems(err); len(ps) > 0 && ps[0].RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(ps[0].RetryAfter.Seconds())))))
+	}
 	if isHTMX(c) {
 		trigger(c, "error", pr.message)
 		return c.NoContent(pr.status)

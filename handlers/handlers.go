@@ -24,10 +24,12 @@ type Sessions interface {
 	Current(w http.ResponseWriter, r *http.Request) (*auth.Session, error)
 	Begin(ctx context.Context, w http.ResponseWriter, next, loginHint string) (string, error)
 	Finish(w http.ResponseWriter, r *http.Request) (string, error)
-	End(w http.ResponseWriter, r *http.Request) *auth.Session
+	End(w http.ResponseWriter, r *http.Request) (*auth.Session, error)
 	AddToast(w http.ResponseWriter, r *http.Request, t auth.Toast)
 	TakeToasts(w http.ResponseWriter, r *http.Request) []auth.Toast
 	EndSessionURL(ctx context.Context, idToken, after string) string
+	// Key is the store's id of the browser's session, as lists show it.
+	Key(r *http.Request) string
 }
 
 // Resolver turns a session's identity into a principal with roles.
@@ -52,8 +54,11 @@ type Options struct {
 	Declarations portal.DeclarationService
 	Sessions     Sessions
 	Resolver     Resolver
-	BaseURL      string
-	Logger       *slog.Logger
+	// Throttle bounds sign-in starts and failed sign-ins per source
+	// address; nil for none.
+	Throttle *auth.Throttle
+	BaseURL  string
+	Logger   *slog.Logger
 }
 
 // Handlers serve the portal's pages.
@@ -72,6 +77,7 @@ type Handlers struct {
 	declarations portal.DeclarationService
 	sessions     Sessions
 	resolver     Resolver
+	throttle     *auth.Throttle
 	baseURL      string
 	log          *slog.Logger
 	csrf         *http.CrossOriginProtection
@@ -81,7 +87,7 @@ type Handlers struct {
 func New(o Options) *Handlers {
 	return &Handlers{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
 		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, declarations: o.Declarations, sessions: o.Sessions, resolver: o.Resolver,
-		baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
+		throttle: o.Throttle, baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 
 // render writes a page: the whole document, or only the main column when

@@ -49,11 +49,12 @@ func (sessions) Current(_ http.ResponseWriter, r *http.Request) (*auth.Session, 
 func (sessions) Begin(context.Context, http.ResponseWriter, string, string) (string, error) {
 	return "/idp", nil
 }
-func (sessions) Finish(http.ResponseWriter, *http.Request) (string, error)  { return "/", nil }
-func (sessions) End(http.ResponseWriter, *http.Request) *auth.Session       { return nil }
-func (sessions) AddToast(http.ResponseWriter, *http.Request, auth.Toast)    {}
-func (sessions) TakeToasts(http.ResponseWriter, *http.Request) []auth.Toast { return nil }
-func (sessions) EndSessionURL(context.Context, string, string) string       { return "" }
+func (sessions) Finish(http.ResponseWriter, *http.Request) (string, error)     { return "/", nil }
+func (sessions) End(http.ResponseWriter, *http.Request) (*auth.Session, error) { return nil, nil }
+func (sessions) AddToast(http.ResponseWriter, *http.Request, auth.Toast)       {}
+func (sessions) TakeToasts(http.ResponseWriter, *http.Request) []auth.Toast    { return nil }
+func (sessions) EndSessionURL(context.Context, string, string) string          { return "" }
+func (sessions) Key(*http.Request) string                                      { return "" }
 
 type site struct {
 	t *testing.T
@@ -65,10 +66,20 @@ type site struct {
 // service fakes.
 func newSite(t *testing.T) *site {
 	t.Helper()
+	return newSiteWith(t, nil)
+}
+
+// newSiteWith is newSite with options changed by tweak.
+func newSiteWith(t *testing.T, tweak func(*handlers.Options)) *site {
+	t.Helper()
 	w := servicetest.New(t)
-	h := handlers.New(handlers.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
+	o := handlers.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
 		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Declarations: w.Declarations, Sessions: sessions{},
-		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), BaseURL: "http://portal.test", Logger: servicetest.Discard()})
+		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), BaseURL: "http://portal.test", Logger: servicetest.Discard()}
+	if tweak != nil {
+		tweak(&o)
+	}
+	h := handlers.New(o)
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem, PageErrors: h.RenderError})
 	h.Register(e)

@@ -37,7 +37,7 @@ func (h *Handlers) listPools(c echo.Context) error {
 // pool can save.
 func editor(p views.Page, x portal.Pool) views.FilterEditor {
 	e := views.FilterEditor{TestURL: p.Context.Path("identity-pool", x.ID, "filter"), Filter: x.Filter, Claims: sampleClaims}
-	if p.Context.CanManage {
+	if p.Context.CanManage && !x.ReadOnly {
 		e.Action = e.TestURL
 	}
 	return e

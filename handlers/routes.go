@@ -20,6 +20,8 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/", h.home)
 	route(http.MethodGet, "/context", h.switchContext)
 	route(http.MethodGet, "/me/access", h.myAccess)
+	route(http.MethodGet, "/me/sessions", h.mySessions)
+	route(http.MethodPost, "/me/sessions/:id/end", h.endMySession)
 
 	// The platform admin area: NotFound for everyone who may not use it.
 	route(http.MethodGet, "/admin", h.adminHome)

@@ -231,6 +231,9 @@ func serveOn(ctx context.Context, p *app, l net.Listener, log *slog.Logger) erro
 		close(p.metricsReady)
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", p.metricsHandler())
+		// The management port is the operators': the upstream report is
+		// served here as it is, behind the metrics credentials if any.
+		mux.Handle("GET /healthz/upstreams", p.protectManagement(httpserver.UpstreamsHandler(p.upstreamReport, 3*time.Second)))
 		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ml) }()
 		go func() {

@@ -28,10 +28,14 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 	if ready.status != 200 || ready.json(t)["status"] != "ready" || len(ready.json(t)["checks"].([]any)) != 2 {
 		t.Fatalf("readyz before: %d %s", ready.status, ready.body)
 	}
-	if up := tp.call("GET", "/healthz/upstreams", "", nil); up.status != 200 || up.json(t)["status"] != "ok" || len(up.json(t)["upstreams"].([]any)) < 7 {
+	tp.token("carol") // sign in first: the provider is part of the portal
+	// The upstream report is not anonymous on the public port.
+	if up := tp.call("GET", "/healthz/upstreams", "", nil); up.status != 401 || up.json(t)["status"] != "unauthenticated" {
+		t.Fatalf("anonymous upstream report: %d %s", up.status, up.body)
+	}
+	if up := tp.call("GET", "/healthz/upstreams", "carol", nil); up.status != 200 || up.json(t)["status"] != "ok" || len(up.json(t)["upstreams"].([]any)) < 7 {
 		t.Fatalf("upstreams before: %d %s", up.status, up.body)
 	}
-	tp.token("carol") // sign in first: the provider is part of the portal
 	if r := tp.call("GET", "/api/v1/scada/dev/topics", "carol", nil); r.status != 200 {
 		t.Fatalf("list before: %d", r.status)
 	}
@@ -78,7 +82,7 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 	if ready = tp.call("GET", "/readyz", "", nil); ready.status != http.StatusOK {
 		t.Fatalf("readyz after: %d %s", ready.status, ready.body)
 	}
-	up := tp.call("GET", "/healthz/upstreams", "", nil)
+	up := tp.call("GET", "/healthz/upstreams", "carol", nil)
 	if up.status != http.StatusOK || up.json(t)["status"] != "degraded" {
 		t.Fatalf("upstreams after: %d %s", up.status, up.body)
 	}

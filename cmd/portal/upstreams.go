@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/config"
@@ -156,11 +157,16 @@ func (p *app) connectRegistry(env *platform.Environment, sr config.SchemaRegistr
 // Upstreams are reported apart, so that one tenant's cluster outage does
 // not take every replica out of the load balancer.
 func (p *app) readiness() []httpserver.Check {
+	// Every change is audited ahead in the database: a database that
+	// answers but cannot be written serves no change, so readiness writes.
 	checks := []httpserver.Check{{Name: "database (" + p.store.Kind() + ")", Probe: func(ctx context.Context) (string, error) {
-		if err := p.store.Ping(ctx); err != nil {
+		if err := p.store.CheckWritable(ctx, p.replica, time.Now()); err != nil {
 			return "", err
 		}
-		return "answers", nil
+		if err := p.recorder.Health(); err != nil {
+			return "", err
+		}
+		return "takes writes", nil
 	}}}
 	if p.cfg.IsDev() {
 		checks = append(checks, httpserver.Check{Name: "demo data", Probe: func(context.Context) (string, error) {

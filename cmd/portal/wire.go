@@ -27,6 +27,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/ratelimit"
+	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/postgres"
@@ -67,8 +70,11 @@ type app struct {
 	sweeper      *service.Sweeper
 	// tenancySync keeps the tenancy in force in step with the database.
 	tenancySync *service.TenancySync
-	services    *services
-	closers     []func()
+	// recorder writes the audit trail; replica names this process.
+	recorder *audit.Recorder
+	replica  string
+	services *services
+	closers  []func()
 	// settled is set in dev mode once the demo data is in (and the serve
 	// configuration written); until then the process is not ready.
 	settled atomic.Bool
@@ -154,6 +160,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 
 	recorder := audit.New(st, log.With("component", "audit"))
 	recorder.OnWrite(tel.Metrics.Audit)
+	recorder.OnFailure(tel.Metrics.AuditFailure)
+	p.recorder, p.replica = recorder, replicaID()
 	secrets, err := sessionSecrets(cfg)
 	if err != nil {
 		return nil, err
@@ -171,10 +179,10 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})
 	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, st, log)
 	p.cacheSync = service.NewCacheSync(p.envs, st, log)
-	jobs := service.NewJobs(st, replicaID(), log)
+	jobs := service.NewJobs(st, p.replica, log)
 	p.sweeper = service.NewSweeper(st, jobs, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
 	topics := service.NewTopics(guard, p.sampler, service.NewMetricCache(st, log))
-	me := service.NewMe(guard)
+	me := service.NewMe(guard, st)
 	connectors := service.NewConnectors(guard)
 	schemas := service.NewSchemas(guard)
 	accounts := service.NewServiceAccounts(guard, jobs)
@@ -196,18 +204,19 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		RedirectURL: cfg.BaseURL + "/auth/callback", Scopes: cfg.Identity.Scopes,
 	})
 	sessions, err := auth.NewSessions(auth.SessionOptions{Store: st, Secrets: secrets, MaxAge: cfg.Session.MaxAge,
-		Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login, Logger: log, Clock: h.sessionClock})
+		MaxPerUser: cfg.Session.MaxPerUser, Secure: strings.HasPrefix(cfg.BaseURL, "https://"), Login: login, Logger: log, Clock: h.sessionClock})
 	if err != nil {
 		return nil, err
 	}
-	pages := handlers.New(handlers.Options{
+	throttle := auth.NewThrottle(ratelimit.Rate{PerSecond: rl.Anonymous.PerSecond, Burst: rl.Anonymous.Burst})
+	pages := handlers.New(handlers.Options{Throttle: throttle,
 		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me,
 		Audit: trail, Admin: admin, Groups: groups, Messages: messages, Declarations: declarations, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
 		PageErrors: pages.RenderError, IdentityOrigin: origin(issuerOf(cfg)), HSTS: strings.HasPrefix(cfg.BaseURL, "https://"),
-		Observe: tel.Middleware,
+		Observe: tel.Middleware, TrustedProxies: cfg.TrustedProxyPrefixes(),
 	})
 	if cfg.Metrics.Listen == "" {
 		e.GET("/metrics", echo.WrapHandler(p.metricsHandler()))
@@ -224,13 +233,35 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
-	api.New(api.Options{Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
+	api.New(api.Options{Throttle: throttle, Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
 		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Groups: groups, Messages: messages, Declarations: declarations, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
-	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, 3*time.Second)
+	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, bearerOnly(verifier, throttle), 3*time.Second)
 	p.echo = e
 	return p, nil
+}
+
+// bearerOnly admits requests that carry a valid bearer token, with the
+// throttle of unauthenticated callers in front.
+func bearerOnly(v *auth.Verifier, t *auth.Throttle) func(r *http.Request) error {
+	return func(r *http.Request) error {
+		ip := requestid.ClientFrom(r.Context()).IP
+		if err := t.Check(ip); err != nil {
+			return err
+		}
+		scheme, raw, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") {
+			raw = ""
+		}
+		if _, err := v.Verify(r.Context(), strings.TrimSpace(raw)); err != nil {
+			if portal.Is(err, portal.Unauthenticated) {
+				_ = t.Take(ip)
+			}
+			return err
+		}
+		return nil
+	}
 }
 
 // metricsAddr waits for the metrics port and returns its address ("" when
@@ -242,6 +273,13 @@ func (p *app) metricsAddr() string {
 	case <-time.After(10 * time.Second):
 		return ""
 	}
+}
+
+// protectManagement puts a management endpoint behind the metrics
+// credentials, when configured.
+func (p *app) protectManagement(h http.Handler) http.Handler {
+	m := p.cfg.Metrics
+	return telemetry.Protect(h, m.BearerToken, m.Username, m.Password)
 }
 
 // metricsHandler serves /metrics with the configured protection.
@@ -301,6 +339,7 @@ func issuerOf(cfg *config.Config) string {
 // the store.
 func (p *app) background(ctx context.Context, log *slog.Logger) {
 	go p.sampler.Run(ctx)
+	go p.recorder.Run(ctx, 2*time.Second)
 	go func() {
 		if err := p.cacheSync.Run(ctx); err != nil {
 			log.Error("cache announcements are not followed", "error", err)

@@ -28,6 +28,7 @@ type Verifier struct {
 
 	once     sync.Mutex
 	verifier *oidc.IDTokenVerifier
+	keys     *keySet
 }
 
 // VerifierOptions configure a Verifier.
@@ -64,32 +65,40 @@ func (v *Verifier) tokenVerifier(ctx context.Context) (*oidc.IDTokenVerifier, er
 	}
 	// Discovery is shared by every waiter and fails fast while the
 	// provider is known to be down; no lock is held meanwhile.
-	prov, _, err := v.provider.Discover(ctx)
+	_, meta, err := v.provider.Discover(ctx)
 	if err != nil {
 		return nil, err
 	}
 	v.once.Lock()
 	defer v.once.Unlock()
 	if v.verifier == nil {
-		// The issuer is checked below against every accepted issuer.
-		// The issuer and the audience are checked in Identify: the
-		// audience after telling an ID token apart, for a clearer refusal.
-		v.verifier = prov.Verifier(&oidc.Config{SkipClientIDCheck: true, SkipIssuerCheck: true, Now: v.now})
+		// The issuer and the audience are checked in Identify, against
+		// every accepted issuer, and the audience after telling an ID
+		// token apart, for a clearer refusal. Keys are fetched again for
+		// an unknown key id at most once per KeyRefreshEvery.
+		v.keys = newKeySet(meta.JWKSURI, v.provider.HTTPClient(), KeyRefreshEvery, v.now)
+		v.verifier = oidc.NewVerifier(v.provider.Issuer(), v.keys, &oidc.Config{SkipClientIDCheck: true, SkipIssuerCheck: true,
+			Now: v.now, SupportedSigningAlgs: meta.SigningAlgs})
 	}
 	return v.verifier, nil
 }
 
 // claims are the token claims the portal reads.
 type claims struct {
-	Subject  string `json:"sub"`
-	Name     string `json:"name"`
-	Username string `json:"preferred_username"`
-	UPN      string `json:"upn"`
-	ClientID string `json:"client_id"`
-	AppID    string `json:"appid"`
-	AZP      string `json:"azp"`
-	IDType   string `json:"idtyp"`
+	Subject  string   `json:"sub"`
+	Name     string   `json:"name"`
+	Username string   `json:"preferred_username"`
+	UPN      string   `json:"upn"`
+	ClientID string   `json:"client_id"`
+	AppID    string   `json:"appid"`
+	AZP      string   `json:"azp"`
+	IDType   string   `json:"idtyp"`
+	IssuedAt *float64 `json:"iat"`
 }
+
+// issuedAtLeeway is how far in the future a token's issue time may be:
+// the provider's clock and the portal's differ a little, never by more.
+const issuedAtLeeway = 2 * time.Minute
 
 // Verify checks a raw bearer token and returns the principal it stands for.
 // A bad token is an Unauthenticated error whose message says why.
@@ -117,6 +126,16 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (*portal.Principal, e
 	p := v.resolver.Resolve(id)
 	v.tokens.resolved(key, p, ten)
 	return p, nil
+}
+
+// KeyFetches counts the fetches of the provider's key set so far.
+func (v *Verifier) KeyFetches() int {
+	v.once.Lock()
+	defer v.once.Unlock()
+	if v.keys == nil {
+		return 0
+	}
+	return v.keys.Fetches()
 }
 
 // Resolve turns an identity into a principal with roles, following the
@@ -163,6 +182,16 @@ func (v *Verifier) identity(tok *oidc.IDToken) (portal.Identity, error) {
 	var c claims
 	if err := tok.Claims(&c); err != nil {
 		return portal.Identity{}, portal.Wrap(err, portal.Unauthenticated, "the token's claims are unreadable")
+	}
+	// Every principal, and every audit event, is named by its subject.
+	if strings.TrimSpace(c.Subject) == "" {
+		return portal.Identity{}, portal.New(portal.Unauthenticated, "the token has no subject (sub claim)")
+	}
+	if c.IssuedAt != nil {
+		if at := time.Unix(int64(*c.IssuedAt), 0); at.After(v.now().Add(issuedAtLeeway)) {
+			return portal.Identity{}, portal.New(portal.Unauthenticated, "the token was issued in the future (%s); check the identity provider's clock",
+				at.UTC().Format(time.RFC3339))
+		}
 	}
 	var all map[string]any
 	if err := tok.Claims(&all); err != nil {

@@ -47,6 +47,8 @@ type Metadata struct {
 	TokenEndpoint         string `json:"token_endpoint"`
 	EndSessionEndpoint    string `json:"end_session_endpoint"`
 	JWKSURI               string `json:"jwks_uri"`
+	// SigningAlgs are the algorithms the provider signs tokens with.
+	SigningAlgs []string `json:"id_token_signing_alg_values_supported"`
 }
 
 // NewProvider returns a provider for issuer; every request to it is

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -54,6 +56,7 @@ type SessionStore interface {
 	Session(ctx context.Context, id string, now time.Time) (store.Session, error)
 	UpdateSession(ctx context.Context, id string, data []byte, lastSeen time.Time) error
 	DeleteSession(ctx context.Context, id string) error
+	SessionsOf(ctx context.Context, subject string, now time.Time) ([]store.Session, error)
 }
 
 // Sessions manages browser sessions: a cookie carries a random id (signed
@@ -68,6 +71,7 @@ type Sessions struct {
 	login   *WebLogin
 	refresh singleflight.Group
 	maxAge  time.Duration
+	maxLive int
 	renewIn time.Duration
 	secure  bool
 	log     *slog.Logger
@@ -81,6 +85,9 @@ type SessionOptions struct {
 	// current, the others still accepted.
 	Secrets []string
 	MaxAge  time.Duration
+	// MaxPerUser bounds a person's live sessions: a sign-in beyond it ends
+	// the oldest. 0 means no bound.
+	MaxPerUser int
 	// Secure marks cookies Secure (the portal is served over HTTPS).
 	Secure bool
 	Login  *WebLogin
@@ -114,7 +121,7 @@ func NewSessions(o SessionOptions) (*Sessions, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	return &Sessions{store: o.Store, seal: seal, codecs: codecs, pending: pending, login: o.Login, maxAge: o.MaxAge,
+	return &Sessions{store: o.Store, seal: seal, codecs: codecs, pending: pending, login: o.Login, maxAge: o.MaxAge, maxLive: o.MaxPerUser,
 		renewIn: time.Minute, secure: o.Secure, log: o.Logger, now: clockOr(o.Clock)}, nil
 }
 
@@ -202,7 +209,7 @@ func (s *Sessions) Current(w http.ResponseWriter, r *http.Request) (*Session, er
 			return again, nil
 		}
 		s.log.InfoContext(ctx, "a session could not be renewed; it is ended", "error", err)
-		s.end(w, r, id)
+		_ = s.end(w, r, id) // logged; the session expires by itself
 		return nil, ErrSessionExpired
 	}
 	g := v.(*Grant)
@@ -223,7 +230,10 @@ func (s *Sessions) Current(w http.ResponseWriter, r *http.Request) (*Session, er
 // ended first, so that a session id never survives a sign-in.
 func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, g *Grant) (*Session, error) {
 	if old := s.idFrom(r); old != "" {
-		s.end(w, r, old)
+		// A session id must never survive a sign-in.
+		if err := s.end(w, r, old); err != nil {
+			return nil, err
+		}
 	}
 	id := base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(securecookie.GenerateRandomKey(32))
 	now := s.now()
@@ -239,12 +249,50 @@ func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, g *Grant) (*Ses
 	if err := s.store.CreateSession(r.Context(), rec); err != nil {
 		return nil, err
 	}
+	s.endOldest(r.Context(), rec.Subject, rec.ID)
 	encoded, err := securecookie.EncodeMulti(sessionCookie, id, s.codecs...)
 	if err != nil {
 		return nil, err
 	}
 	http.SetCookie(w, s.newCookie(encoded, int(s.maxAge/time.Second)))
 	return sess, nil
+}
+
+// endOldest ends a person's oldest sessions beyond the bound, keeping the
+// one just started. A session left over because the store failed here
+// still expires by itself; the sign-in goes on.
+func (s *Sessions) endOldest(ctx context.Context, subject, started string) {
+	if s.maxLive <= 0 {
+		return
+	}
+	live, err := s.store.SessionsOf(ctx, subject, s.now())
+	if err != nil {
+		s.log.WarnContext(ctx, "listing a person's sessions failed; none was ended", "error", err)
+		return
+	}
+	slices.SortFunc(live, func(a, b store.Session) int { return b.Created.Compare(a.Created) })
+	kept := 1 // the new one
+	for _, old := range live {
+		if old.ID == started {
+			continue
+		}
+		if kept < s.maxLive {
+			kept++
+			continue
+		}
+		if err := s.store.DeleteSession(ctx, old.ID); err != nil {
+			s.log.WarnContext(ctx, "ending an old session failed", "error", err)
+		}
+	}
+}
+
+// Key is the store's id of the browser's session ("" without one): the
+// id people see in their list of sessions, never the cookie's.
+func (s *Sessions) Key(r *http.Request) string {
+	if id := s.idFrom(r); id != "" {
+		return key(id)
+	}
+	return ""
 }
 
 func (s *Sessions) newCookie(value string, maxAge int) *http.Cookie {
@@ -254,21 +302,29 @@ func (s *Sessions) newCookie(value string, maxAge int) *http.Cookie {
 
 // End ends the request's session everywhere and returns it (nil when
 // there was none).
-func (s *Sessions) End(w http.ResponseWriter, r *http.Request) *Session {
+func (s *Sessions) End(w http.ResponseWriter, r *http.Request) (*Session, error) {
 	id := s.idFrom(r)
 	if id == "" {
-		return nil
+		return nil, nil
 	}
 	sess, _, _ := s.load(r.Context(), id)
-	s.end(w, r, id)
-	return sess
+	if err := s.end(w, r, id); err != nil {
+		e := portal.Wrap(err, portal.UpstreamUnavailable, "you could not be signed out: the portal's database did not take it, so your session still works; try again in a moment")
+		e.RetryAfter = 5 * time.Second
+		return sess, e
+	}
+	return sess, nil
 }
 
-func (s *Sessions) end(w http.ResponseWriter, r *http.Request, id string) {
+// end deletes a session and clears its cookie; when the store cannot
+// delete it, the cookie is kept too, so that the person can try again.
+func (s *Sessions) end(w http.ResponseWriter, r *http.Request, id string) error {
 	if err := s.store.DeleteSession(r.Context(), key(id)); err != nil {
 		s.log.ErrorContext(r.Context(), "ending the session failed", "error", err)
+		return err
 	}
 	http.SetCookie(w, s.newCookie("", -1))
+	return nil
 }
 
 // AddToast queues a message for the next page of the session.
@@ -372,8 +428,12 @@ func (s *Sessions) EndSessionURL(ctx context.Context, idToken, after string) str
 	return s.login.EndSessionURL(ctx, idToken, after)
 }
 
-// clientIP is the address the request came from (the proxy's, behind one).
+// clientIP is the address the request came from: the one the server
+// found (behind trusted proxies, the client's), else the connection's.
 func clientIP(r *http.Request) string {
+	if c := requestid.ClientFrom(r.Context()); c.IP != "" {
+		return c.IP
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr

@@ -169,3 +169,65 @@ func TestSessionsAreSharedAndSealed(t *testing.T) {
 		t.Errorf("signed out on b, still signed in on a: %v %v", sess, err)
 	}
 }
+
+// TestLiveSessionsPerPersonAreBounded: a sign-in beyond the bound ends the
+// person's oldest session, not the others' nor the new one.
+func TestLiveSessionsPerPersonAreBounded(t *testing.T) {
+	issuer := devidptest.Start(t, nil)
+	st := openStore(t)
+	p := auth.NewProvider(issuer, 5*time.Second, nil, nil)
+	login := auth.NewWebLogin(auth.WebLoginOptions{Provider: p, Verifier: verifier(t, issuer, "api://rms-portal"),
+		ClientID: "rms-portal", RedirectURL: "http://127.0.0.1:49152/callback"})
+	now := time.Now()
+	s, err := auth.NewSessions(auth.SessionOptions{Store: st, Secrets: []string{strings.Repeat("k", 40)}, MaxAge: time.Hour,
+		Login: login, MaxPerUser: 3, Clock: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(subject string) *http.Request {
+		now = now.Add(time.Second)
+		rec := httptest.NewRecorder()
+		if _, err := s.Start(rec, httptest.NewRequest(http.MethodGet, "/", nil), &auth.Grant{
+			Identity: portal.Identity{Subject: subject, Username: subject}, AccessToken: "t", Expiry: now.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		return withCookies(rec)
+	}
+	other := start("carol")
+	var bobs []*http.Request
+	for range 5 {
+		bobs = append(bobs, start("bob"))
+	}
+	for i, r := range bobs {
+		sess, _ := s.Current(httptest.NewRecorder(), r)
+		if alive := sess != nil; alive != (i >= 2) {
+			t.Errorf("bob's session %d alive %v", i, alive)
+		}
+	}
+	if sess, _ := s.Current(httptest.NewRecorder(), other); sess == nil {
+		t.Error("another person's session was ended")
+	}
+}
+
+// TestSignOutSaysWhenItCannot: with the database gone, signing out says
+// that it could not, and keeps the cookie so that the person can retry;
+// it never answers as done while the session lives on.
+func TestSignOutSaysWhenItCannot(t *testing.T) {
+	issuer := devidptest.Start(t, nil)
+	st := openStore(t)
+	s := sessionsOn(t, issuer, st, strings.Repeat("a", 40))
+	rec := httptest.NewRecorder()
+	if _, err := s.Start(rec, httptest.NewRequest(http.MethodGet, "/", nil), &auth.Grant{
+		Identity: portal.Identity{Subject: "bob", Username: "bob"}, AccessToken: "t", Expiry: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	out := httptest.NewRecorder()
+	_, err := s.End(out, withCookies(rec))
+	if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "could not be signed out") {
+		t.Errorf("sign-out without a database: %v", err)
+	}
+	if len(out.Result().Cookies()) != 0 {
+		t.Error("the cookie was cleared although the session still exists")
+	}
+}

@@ -5,6 +5,7 @@ package config
 
 import (
 	_ "embed"
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -41,6 +42,11 @@ type Config struct {
 	Audit    Audit    `yaml:"audit"`
 	// RateLimits protect the portal and the Cloud API from runaway callers.
 	RateLimits RateLimits `yaml:"rate_limits"`
+	// TrustedProxies are the addresses (CIDRs) of the proxies in front of
+	// the portal whose X-Forwarded-For is believed: the client's address
+	// in logs, the audit trail and per-address limits is the last one a
+	// trusted proxy added. None by default: the peer's address is used.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 	// Metrics configures the Prometheus endpoint.
 	Metrics Metrics `yaml:"metrics"`
 	// ConfluentCloud is the Cloud API (Connect v1, IAM v2, identity
@@ -83,6 +89,9 @@ type Session struct {
 	Keys []string `yaml:"keys" env:"RMS_SESSION_KEYS (comma separated)"`
 	// MaxAge bounds a session's life; 8h by default.
 	MaxAge time.Duration `yaml:"max_age"`
+	// MaxPerUser bounds a person's live sessions; a new sign-in beyond it
+	// ends the oldest. 10 by default.
+	MaxPerUser int `yaml:"max_per_user"`
 }
 
 // Database locates the portal's own database.
@@ -118,6 +127,10 @@ type RateLimits struct {
 	// API: 10/s, bursts of 50; CloudWrites all of them: 25/s, bursts of 50.
 	CloudWritesPerUnit Bucket `yaml:"cloud_writes_per_unit"`
 	CloudWrites        Bucket `yaml:"cloud_writes"`
+	// Anonymous bounds, per source address, the requests of callers who
+	// are not authenticated: failed tokens and sign-in starts. 1/s with
+	// bursts of 30.
+	Anonymous Bucket `yaml:"anonymous"`
 }
 
 // Bucket is a rate and a burst.
@@ -311,3 +324,17 @@ const EmbeddedIssuer = "embedded"
 
 // IsDev reports whether the configuration is for dev mode.
 func (c *Config) IsDev() bool { return c.Mode == ModeDev }
+
+// TrustedProxyPrefixes are TrustedProxies as prefixes (an address alone is
+// its own /32 or /128); entries that do not parse were refused by Validate.
+func (c *Config) TrustedProxyPrefixes() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range c.TrustedProxies {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p)
+		} else if a, err := netip.ParseAddr(s); err == nil {
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+		}
+	}
+	return out
+}

@@ -30,13 +30,13 @@ func TestDevConfigGivesDemoTenancy(t *testing.T) {
 	for _, u := range ten.Units() {
 		ids = append(ids, u.ID+"@"+u.LandingZone.ID)
 	}
-	if got := strings.Join(ids, " "); got != "crm@edh-shared platform@edh-shared sales@sales scada@edh-shared" {
+	if got := strings.Join(ids, " "); got != "crm@edh-shared mfg@mfg-shared plant@mfg-shared platform@edh-shared sales@sales scada@edh-shared" {
 		t.Errorf("units: %s", got)
 	}
 	if run, _ := ten.Stage("run"); !run.ReadOnly {
 		t.Error("run is not read-only")
 	}
-	if len(c.DevIDP.Users) != 7 {
+	if len(c.DevIDP.Users) != 8 {
 		t.Errorf("%d demo users", len(c.DevIDP.Users))
 	}
 }

@@ -157,6 +157,7 @@ func (c *Config) applyDefaults() {
 	c.RateLimits.Unit.orDefault(200, 400)
 	c.RateLimits.CloudWritesPerUnit.orDefault(10, 50)
 	c.RateLimits.CloudWrites.orDefault(25, 50)
+	c.RateLimits.Anonymous.orDefault(1, 30)
 	for i := range c.Stages {
 		if c.Stages[i].DataAccess == "" {
 			c.Stages[i].DataAccess = tenancy.DataDevelopers
@@ -167,6 +168,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Audit.RetentionDays == 0 {
 		c.Audit.RetentionDays = 400
+	}
+	if c.Session.MaxPerUser == 0 {
+		c.Session.MaxPerUser = 10
 	}
 	if c.Session.MaxAge == 0 {
 		c.Session.MaxAge = 8 * time.Hour

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -57,6 +58,13 @@ func (c *Config) validateServer(p *problems) {
 	}
 	if c.MaxBodyBytes < 1024 {
 		p.add("max_body_bytes", "must be at least 1024")
+	}
+	for i, cidr := range c.TrustedProxies {
+		if _, err := netip.ParsePrefix(cidr); err != nil {
+			if _, aerr := netip.ParseAddr(cidr); aerr != nil {
+				p.add(fmt.Sprintf("trusted_proxies[%d]", i), "must be an address or a CIDR (10.0.0.0/8), not %q", cidr)
+			}
+		}
 	}
 }
 
@@ -123,6 +131,9 @@ func (c *Config) validateSession(p *problems) {
 		if len(strings.TrimSpace(k)) < 32 {
 			p.add(fmt.Sprintf("session.keys[%d]", i), "must be at least 32 characters long")
 		}
+	}
+	if c.Session.MaxPerUser < 0 {
+		p.add("session.max_per_user", "must not be negative")
 	}
 	if c.Session.MaxAge < 0 {
 		p.add("session.max_age", "must be positive")

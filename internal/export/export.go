@@ -93,9 +93,13 @@ func Audit(w http.ResponseWriter, format string, run func(emit func(portal.Audit
 			for _, ch := range e.Changes {
 				changes = append(changes, ch.Field+": "+ch.Before+" -> "+ch.After)
 			}
-			return cw.Write([]string{strconv.FormatInt(e.ID, 10), e.Time.UTC().Format(time.RFC3339Nano), e.Actor, e.ActorRole,
+			row := []string{strconv.FormatInt(e.ID, 10), e.Time.UTC().Format(time.RFC3339Nano), e.Actor, e.ActorRole,
 				strconv.FormatBool(e.Service), e.LandingZone, e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail,
-				strings.Join(changes, "; "), e.SourceIP, e.RequestID})
+				strings.Join(changes, "; "), e.SourceIP, e.RequestID}
+			for i := range row {
+				row[i] = CSVCell(row[i])
+			}
+			return cw.Write(row)
 		})
 		if err == nil && !started {
 			start()
@@ -126,4 +130,15 @@ func Audit(w http.ResponseWriter, format string, run func(emit func(portal.Audit
 		_, _ = w.Write([]byte("]\n"))
 	}
 	return started, err
+}
+
+// CSVCell keeps a spreadsheet from reading a cell as a formula: a value
+// that starts with =, +, -, @, a tab or a carriage return gets a leading
+// apostrophe, as OWASP's CSV injection advice says. Names and messages in
+// the trail come from callers, and a trail is opened by auditors.
+func CSVCell(v string) string {
+	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+		return "'" + v
+	}
+	return v
 }

@@ -2,11 +2,15 @@ package httpserver
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Check is one readiness probe: it returns a short detail, or an error.
@@ -22,13 +26,18 @@ type checkResult struct {
 	Millis int64  `json:"latency_ms"`
 }
 
+// Upstreams reports every upstream's state, and whether all are well.
+type Upstreams func(ctx context.Context) (report any, ok bool)
+
 // RegisterHealth mounts /healthz (the process is alive), /readyz (the
 // process can serve: its own checks, such as its database) and
 // /healthz/upstreams (each upstream's state, reported but never making
 // the process unready: one tenant's cluster outage must not take every
 // replica out of the load balancer). Probes run concurrently, each bounded
-// by timeout.
-func RegisterHealth(e *echo.Echo, ready []Check, upstreams func(ctx context.Context) (report any, ok bool), timeout time.Duration) {
+// by timeout. The upstream report names the platform's hosts and states,
+// so on this port it needs what allow accepts (a signed-in caller's token);
+// the management port serves it to anyone who reaches it (UpstreamsHandler).
+func RegisterHealth(e *echo.Echo, ready []Check, upstreams Upstreams, allow func(r *http.Request) error, timeout time.Duration) {
 	e.GET("/healthz", func(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -41,17 +50,46 @@ func RegisterHealth(e *echo.Echo, ready []Check, upstreams func(ctx context.Cont
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return c.JSON(code, map[string]any{"status": status, "checks": results})
 	})
+	report := UpstreamsHandler(upstreams, timeout)
 	e.GET("/healthz/upstreams", func(c echo.Context) error {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), timeout)
+		c.Response().Header().Set("Cache-Control", "no-store")
+		if err := allow(c.Request()); err != nil {
+			code, status := http.StatusUnauthorized, "unauthenticated"
+			if e := portal.Problems(err); len(e) > 0 && e[0].Kind == portal.RateLimited {
+				code, status = http.StatusTooManyRequests, "rate_limited"
+				c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(e[0].RetryAfter.Seconds()))))
+			} else {
+				c.Response().Header().Set("WWW-Authenticate", "Bearer")
+			}
+			return c.JSON(code, map[string]string{"status": status,
+				"detail": "the upstream report needs a bearer token here (or the management port, metrics.listen): " + firstMessage(err)})
+		}
+		report.ServeHTTP(c.Response(), c.Request())
+		return nil
+	})
+}
+
+// UpstreamsHandler serves the upstream report (for the management port).
+func UpstreamsHandler(upstreams Upstreams, timeout time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), timeout)
 		defer cancel()
 		results, ok := upstreams(ctx)
 		status := "ok"
 		if !ok {
 			status = "degraded"
 		}
-		c.Response().Header().Set("Cache-Control", "no-store")
-		return c.JSON(http.StatusOK, map[string]any{"status": status, "upstreams": results})
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"status": status, "upstreams": results})
 	})
+}
+
+func firstMessage(err error) string {
+	if ps := portal.Problems(err); len(ps) > 0 {
+		return ps[0].Message
+	}
+	return err.Error()
 }
 
 // probe runs checks concurrently and says whether all passed.

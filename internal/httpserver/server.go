@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -46,6 +47,9 @@ type Options struct {
 	// Observe wraps every routed request before it is logged (traces and
 	// metrics); nil for none.
 	Observe echo.MiddlewareFunc
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed;
+	// without any, a client's address is its connection's.
+	TrustedProxies []netip.Prefix
 }
 
 // headKey marks a HEAD request served as GET.
@@ -55,10 +59,7 @@ const headKey = "rms.head"
 func New(o Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	// The client's address is the peer's, or the X-Forwarded-For entry
-	// left by a proxy on a private or loopback address (an ingress); a
-	// client cannot forge it from outside.
-	e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	e.IPExtractor = ipExtractor(o.TrustedProxies)
 	e.HTTPErrorHandler = func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -101,6 +102,25 @@ func New(o Options) *echo.Echo {
 	e.Use(withRequestID, observe, logRequests(o.Logger), recoverPanics, securityHeaders(o), limitHeaders,
 		compress(), middleware.BodyLimit(fmt.Sprintf("%dB", o.MaxBodyBytes)))
 	return e
+}
+
+// ipExtractor finds a client's address: the connection's, or behind
+// configured proxies the last X-Forwarded-For entry that no trusted proxy
+// added. Nothing is trusted by default, not even private networks: on a
+// shared network a caller could otherwise choose the address that the
+// audit trail and the per-address limits record.
+func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range trusted {
+		_, n, err := net.ParseCIDR(p.Masked().String())
+		if err == nil {
+			opts = append(opts, echo.TrustIPRange(n))
+		}
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
 // compress gzips pages of 1 KiB or more, and API answers of 16 KiB or
@@ -168,7 +188,7 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 				level = slog.LevelDebug
 			}
 			attrs := []slog.Attr{
-				slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.String("route", c.Path()),
+				slog.String("method", portal.Clip(req.Method, 16)), slog.String("path", portal.Clip(req.URL.Path, 1024)), slog.String("route", c.Path()),
 				slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
 				slog.Float64("ms", float64(time.Since(start).Microseconds())/1000),
 			}
@@ -179,7 +199,7 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 				attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
 			}
 			if err != nil {
-				attrs = append(attrs, slog.String("error", err.Error()))
+				attrs = append(attrs, slog.String("error", portal.Clip(err.Error(), 2*portal.MaxMessage)))
 			}
 			log.LogAttrs(req.Context(), level, "request", attrs...)
 			return nil

@@ -2,12 +2,16 @@ package httpserver
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/requestid"
 )
 
 // TestExtendWriteDeadline: a response that outlasts the server's write
@@ -45,6 +49,47 @@ func TestExtendWriteDeadline(t *testing.T) {
 		resp.Body.Close()
 		if string(body) == "done" {
 			t.Error("the write timeout did not apply without the extension")
+		}
+	}
+}
+
+// TestForwardedForIsTrustedOnlyFromConfiguredProxies: without configured
+// proxies a client on a private network cannot choose the address that is
+// recorded by sending X-Forwarded-For; behind a configured proxy the
+// address it forwarded is the client's, and entries a client put before
+// it are not.
+func TestForwardedForIsTrustedOnlyFromConfiguredProxies(t *testing.T) {
+	seen := func(trusted []netip.Prefix, peer, xff string) string {
+		e := New(Options{Logger: slog.New(slog.DiscardHandler), MaxBodyBytes: 1024, IsAPI: func(string) bool { return true },
+			APIErrors: func(c echo.Context, err error) error { return c.String(500, err.Error()) }, TrustedProxies: trusted})
+		e.GET("/ip", func(c echo.Context) error {
+			return c.String(http.StatusOK, requestid.ClientFrom(c.Request().Context()).IP)
+		})
+		req := httptest.NewRequest(http.MethodGet, "/ip", nil)
+		req.RemoteAddr = peer + ":5555"
+		if xff != "" {
+			req.Header.Set("X-Forwarded-For", xff)
+		}
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.1.0.0/16")}
+	for _, c := range []struct {
+		name    string
+		trusted []netip.Prefix
+		peer    string
+		xff     string
+		want    string
+	}{
+		{"no proxies, a private peer forging", nil, "10.1.2.3", "203.0.113.66", "10.1.2.3"},
+		{"no proxies, loopback forging", nil, "127.0.0.1", "203.0.113.66", "127.0.0.1"},
+		{"behind the proxy", proxies, "10.1.0.9", "203.0.113.9", "203.0.113.9"},
+		{"behind the proxy, a forged entry first", proxies, "10.1.0.9", "198.51.100.1, 203.0.113.9", "203.0.113.9"},
+		{"a peer that is not the proxy", proxies, "10.2.0.9", "203.0.113.9", "10.2.0.9"},
+	} {
+		if got := seen(c.trusted, c.peer, c.xff); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
 }

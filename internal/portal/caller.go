@@ -81,4 +81,10 @@ type CallerService interface {
 	// groups that gave it, the groups that match nothing, and a groups
 	// overage.
 	Access(ctx context.Context) (AccessReport, error)
+	// Sessions lists the caller's own live browser sessions, newest
+	// first. Errors: Unauthenticated.
+	Sessions(ctx context.Context) ([]SessionInfo, error)
+	// EndSession signs out one of the caller's own sessions; another's is
+	// not found. Errors: NotFound.
+	EndSession(ctx context.Context, id string) error
 }

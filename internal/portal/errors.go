@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Kind classifies a domain error. The values double as the "type" of the
@@ -105,22 +107,47 @@ func (e *Error) Unwrap() error { return e.Cause }
 
 // New returns an error of the given kind.
 func New(kind Kind, format string, args ...any) *Error {
-	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+	return &Error{Kind: kind, Message: message(format, args)}
 }
 
 // Wrap returns an error of the given kind that keeps cause for the logs.
 func Wrap(cause error, kind Kind, format string, args ...any) *Error {
-	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Cause: cause}
+	return &Error{Kind: kind, Message: message(format, args), Cause: cause}
 }
 
 // Missing reports a required field that was not given.
 func Missing(field string) *Error {
+	field = Clip(field, MaxField)
 	return &Error{Kind: MissingParameter, Field: field, Message: field + " is required"}
+}
+
+// Bounds of what an error repeats of a caller's input: messages quote
+// names and values, and a megabyte name must not come back (or reach a
+// log) as a megabyte message.
+const (
+	MaxMessage = 1024
+	MaxField   = 256
+)
+
+// message formats a message and bounds it.
+func message(format string, args []any) string { return Clip(fmt.Sprintf(format, args...), MaxMessage) }
+
+// Clip shortens s to at most n bytes at a character boundary, saying so:
+// "abc… (1048000 more bytes)".
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	end := n
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + "… (" + strconv.Itoa(len(s)-end) + " more bytes)"
 }
 
 // Invalid reports a field whose value is not acceptable.
 func Invalid(field, format string, args ...any) *Error {
-	return &Error{Kind: InvalidParameter, Field: field, Message: fmt.Sprintf(format, args...)}
+	return &Error{Kind: InvalidParameter, Field: Clip(field, MaxField), Message: message(format, args)}
 }
 
 // Validation collects every problem found in one input, so that a caller

@@ -50,8 +50,15 @@ type ServiceAccount struct {
 	// BusinessUnit owns the account by the naming convention ("" when
 	// none does); shown in whole-cluster views.
 	BusinessUnit string
-	Type         string
-	Description  string
+	// OutsideConvention marks an account whose name carries no unit's
+	// prefix: a zone's Super Admins read it, only platform admins change it.
+	OutsideConvention bool
+	// ReadOnly is true when the caller may see the account but, whatever
+	// its role, not change it (outside every convention). Pages use it to
+	// hide controls; the service enforces it.
+	ReadOnly    bool
+	Type        string
+	Description string
 	// RoleBindings are filled on reads of one account and on creation.
 	RoleBindings []RoleBinding
 }
@@ -139,7 +146,14 @@ type Pool struct {
 	Identifier string
 	// BusinessUnit owns the pool by the naming convention ("" when none
 	// does); shown in whole-cluster views.
-	BusinessUnit  string
+	BusinessUnit string
+	// OutsideConvention marks a pool whose name carries no unit's prefix:
+	// a zone's Super Admins read it, only platform admins change it.
+	OutsideConvention bool
+	// ReadOnly is true when the caller may see the pool but, whatever its
+	// role, not change it (outside every convention). Pages use it to hide
+	// controls; the service enforces it.
+	ReadOnly      bool
 	Type          string
 	Description   string
 	IdentityClaim string

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Limits of service accounts, as Confluent Cloud sets them.
@@ -32,27 +33,15 @@ func NewServiceAccounts(g *Guard, jobs *Jobs) *ServiceAccounts {
 	return &ServiceAccounts{guard: g, jobs: jobs}
 }
 
-func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) portal.ServiceAccount {
-	// Accounts are named "sa-" and the unit's prefix: the owner is found
-	// as for other names, among the zone's units.
-	o := s.guard.owner(call, strings.TrimPrefix(a.DisplayName, "sa-"), "")
-	// What the convention puts between the unit's prefix and the
-	// identifier ("usr-").
-	infix := strings.TrimPrefix(call.Scope.ServiceAccountPrefix(), "sa-"+call.Scope.Prefix())
-	ident := strings.TrimPrefix(o.identifier, infix)
-	if o.outside {
-		ident = a.DisplayName
+// view is an account as call sees it; false when call may not see it
+// (orgOwnerOf).
+func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) (portal.ServiceAccount, bool) {
+	o, ok := s.guard.orgOwnerOf(call, tenancy.OrgAccount, a.DisplayName)
+	if !ok {
+		return portal.ServiceAccount{}, false
 	}
-	kind := typeOf(a.DisplayName)
-	if kind != "" {
-		ident = strings.TrimSuffix(ident, "-"+kind)
-	}
-	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: ident, BusinessUnit: o.unit, Type: kind, Description: a.Description}
-}
-
-func (s *ServiceAccounts) owns(call *Call, a platform.ServiceAccount) bool {
-	return call.WholeCluster && strings.HasPrefix(a.DisplayName, "sa-"+call.Scope.Zone().ID+"-") ||
-		strings.HasPrefix(a.DisplayName, call.Scope.ServiceAccountPrefix())
+	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: o.identifier(tenancy.OrgAccount, a.DisplayName), BusinessUnit: o.unit(),
+		OutsideConvention: o.outside, ReadOnly: o.readOnly(call), Type: typeOf(a.DisplayName), Description: a.Description}, true
 }
 
 // List returns one page of the unit's service accounts (without their
@@ -68,10 +57,8 @@ func (s *ServiceAccounts) List(ctx context.Context, bu, stage string, q portal.L
 	}
 	var mine []portal.ServiceAccount
 	for _, a := range all {
-		if s.owns(call, a) {
-			if v := s.view(call, a); keepUnit(call, q, v.BusinessUnit) {
-				mine = append(mine, v)
-			}
+		if v, ok := s.view(call, a); ok && keepUnit(call, q, v.BusinessUnit) {
+			mine = append(mine, v)
 		}
 	}
 	sortByName(mine, func(a portal.ServiceAccount) string { return a.Name })
@@ -88,10 +75,10 @@ func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (portal
 	if err != nil && !portal.Is(err, portal.NotFound) {
 		return portal.ServiceAccount{}, err
 	}
-	if err != nil || !s.owns(call, a) {
+	v, visible := s.view(call, a)
+	if err != nil || !visible {
 		return portal.ServiceAccount{}, portal.New(portal.NotFound, "service account %s not found", id)
 	}
-	v := s.view(call, a)
 	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+a.ID); err != nil {
 		return portal.ServiceAccount{}, err
 	}
@@ -149,6 +136,10 @@ func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, i
 	if err := call.pace(ctx); err != nil {
 		return portal.ServiceAccount{}, err
 	}
+	w, err := s.guard.begin(ctx, call, "service-account.create", name)
+	if err != nil {
+		return portal.ServiceAccount{}, err
+	}
 	a, err := call.Env.IAM.CreateServiceAccount(ctx, name, strings.TrimSpace(in.Description))
 	s.guard.changed(ctx, call.Env, "accounts")
 	err = confirm(ctx, err, "service account "+name+" was created", "list the service accounts to see, and create it again if it is not there",
@@ -163,19 +154,20 @@ func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, i
 			return false, err
 		})
 	if err != nil {
-		s.guard.record(ctx, call, "service-account.create", name, err)
+		w.done(ctx, err)
 		return portal.ServiceAccount{}, err
 	}
-	v := s.view(call, a)
+	w.resource = name + " (" + a.ID + ")"
+	v, _ := s.view(call, a)
 	v.RoleBindings, err = applyBindings(ctx, call, "User:"+a.ID, in.Type)
 	if err != nil {
 		err = rollback(ctx, call, a.ID, v.RoleBindings, err, "service account", func(id string) error {
 			return call.Env.IAM.DeleteServiceAccount(ctx, id)
 		})
-		s.guard.record(ctx, call, "service-account.create", name, err)
+		w.done(ctx, err)
 		return portal.ServiceAccount{}, err
 	}
-	s.guard.record(ctx, call, "service-account.create", name+" ("+a.ID+")", nil)
+	w.done(ctx, nil)
 	return v, nil
 }
 

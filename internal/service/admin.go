@@ -99,18 +99,29 @@ type auditTarget struct {
 	zone, unit, stage, resource string
 }
 
-// record audits an admin change (or its refusal) with what it changed.
-func (a *Admin) record(ctx context.Context, p *portal.Principal, event string, t auditTarget, err error, changes ...store.Change) {
+// event is the audit event of an admin action.
+func (a *Admin) event(p *portal.Principal, event string, t auditTarget) store.AuditEvent {
 	role := "platform_admin"
 	if !p.PlatformAdmin {
 		role = p.Role(t.unit).String()
 	}
-	e := store.AuditEvent{Actor: p.Actor(), ActorRole: role, Groups: p.Groups, Service: p.Service, LandingZone: t.zone,
-		BU: t.unit, Stage: t.stage, Action: event, Resource: t.resource, Outcome: outcome(err), Changes: changes}
+	return store.AuditEvent{Actor: p.Actor(), ActorRole: role, Groups: p.Groups, Service: p.Service, LandingZone: t.zone,
+		BU: t.unit, Stage: t.stage, Action: event, Resource: t.resource}
+}
+
+// record audits an admin change refused before it was made.
+func (a *Admin) record(ctx context.Context, p *portal.Principal, event string, t auditTarget, err error) {
+	e := a.event(p, event, t)
+	e.Outcome = outcome(err)
 	if err != nil {
 		e.Detail = firstMessage(err)
 	}
 	a.guard.audit.Record(ctx, e)
+}
+
+// begin records an admin change ahead of making it (Guard.begin).
+func (a *Admin) begin(ctx context.Context, p *portal.Principal, event string, t auditTarget) (*write, error) {
+	return a.guard.beginEvent(ctx, a.event(p, event, t))
 }
 
 // Area says what the caller may see.

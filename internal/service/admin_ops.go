@@ -72,11 +72,15 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 	}
 	before, _ := t.StageIn(z, stage, now)
 	rec := store.SwitchRecord{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Reason: c.Reason, Until: c.Until, SetBy: p.Actor(), SetAt: now}
-	if err := a.o.Store.PutSwitchRecord(ctx, rec); err != nil {
-		a.record(ctx, p, "read_only.set", target, err)
+	w, err := a.begin(ctx, p, "read_only.set", target)
+	if err != nil {
 		return portal.ReadOnlyState{}, err
 	}
-	a.record(ctx, p, "read_only.set", target, nil, switchChanges(before, rec)...)
+	if err := a.o.Store.PutSwitchRecord(ctx, rec); err != nil {
+		w.done(ctx, err)
+		return portal.ReadOnlyState{}, err
+	}
+	w.done(ctx, nil, switchChanges(before, rec)...)
 	a.o.Sync.Announce(ctx, "switches")
 	return portal.ReadOnlyState{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Configured: st.ReadOnly, Switched: true,
 		Reason: c.Reason, Until: c.Until, SetBy: rec.SetBy, SetAt: now}, nil
@@ -233,12 +237,16 @@ func (a *Admin) EndSession(ctx context.Context, id string) error {
 		return err
 	}
 	target.resource = "session of " + sess.Username
-	if err := a.o.Store.DeleteSession(ctx, id); err != nil {
-		err = storeErr(err, "session")
-		a.record(ctx, p, "session.end", target, err)
+	w, err := a.begin(ctx, p, "session.end", target)
+	if err != nil {
 		return err
 	}
-	a.record(ctx, p, "session.end", target, nil)
+	if err := a.o.Store.DeleteSession(ctx, id); err != nil {
+		err = storeErr(err, "session")
+		w.done(ctx, err)
+		return err
+	}
+	w.done(ctx, nil)
 	return nil
 }
 

@@ -252,12 +252,16 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 	now := a.guard.now()
 	rec := store.UnitRecord{ID: id, LandingZone: zone.ID, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer,
 		CreatedBy: p.Actor(), Created: now, UpdatedBy: p.Actor(), Updated: now}
-	if err := a.o.Store.CreateUnitRecord(ctx, rec); err != nil {
-		err = storeErr(err, "business unit "+id)
-		a.record(ctx, p, "business_unit.onboard", target, err)
+	w, err := a.begin(ctx, p, "business_unit.onboard", target)
+	if err != nil {
 		return portal.AdminUnit{}, err
 	}
-	a.record(ctx, p, "business_unit.onboard", target, nil, groupChanges(portal.UnitGroups{}, groups)...)
+	if err := a.o.Store.CreateUnitRecord(ctx, rec); err != nil {
+		err = storeErr(err, "business unit "+id)
+		w.done(ctx, err)
+		return portal.AdminUnit{}, err
+	}
+	w.done(ctx, nil, groupChanges(portal.UnitGroups{}, groups)...)
 	a.o.Sync.Announce(ctx, "units")
 	return a.Unit(ctx, id)
 }
@@ -304,12 +308,16 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups
 	}
 	before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
 	rec := store.UnitRecord{ID: id, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer, UpdatedBy: p.Actor(), Updated: a.guard.now()}
-	if err := a.o.Store.UpdateUnitRecord(ctx, rec); err != nil {
-		err = storeErr(err, "business unit "+id)
-		a.record(ctx, p, "business_unit.update", target, err)
+	w, err := a.begin(ctx, p, "business_unit.update", target)
+	if err != nil {
 		return portal.AdminUnit{}, err
 	}
-	a.record(ctx, p, "business_unit.update", target, nil, groupChanges(before, groups)...)
+	if err := a.o.Store.UpdateUnitRecord(ctx, rec); err != nil {
+		err = storeErr(err, "business unit "+id)
+		w.done(ctx, err)
+		return portal.AdminUnit{}, err
+	}
+	w.done(ctx, nil, groupChanges(before, groups)...)
 	a.o.Sync.Announce(ctx, "units")
 	return a.Unit(ctx, id)
 }
@@ -336,13 +344,17 @@ func (a *Admin) Offboard(ctx context.Context, id string) (portal.Offboarding, er
 		return portal.Offboarding{}, err
 	}
 	out := a.leftovers(ctx, t, u)
+	w, err := a.begin(ctx, p, "business_unit.offboard", target)
+	if err != nil {
+		return portal.Offboarding{}, err
+	}
 	if err := a.o.Store.DeleteUnitRecord(ctx, id); err != nil {
 		err = storeErr(err, "business unit "+id)
-		a.record(ctx, p, "business_unit.offboard", target, err)
+		w.done(ctx, err)
 		return portal.Offboarding{}, err
 	}
 	before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
-	a.record(ctx, p, "business_unit.offboard", target, nil, groupChanges(before, portal.UnitGroups{})...)
+	w.done(ctx, nil, groupChanges(before, portal.UnitGroups{})...)
 	a.o.Sync.Announce(ctx, "units")
 	return out, nil
 }

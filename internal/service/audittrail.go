@@ -91,12 +91,17 @@ func auditOut(e store.AuditEvent) portal.AuditEvent {
 	return out
 }
 
-// Refused records a write refused by a front door.
+// Refused records a write refused by a front door. Refusals of callers
+// that could not be authenticated are counted per source and minute, one
+// event each, so that a flood of bad tokens cannot flood the trail.
 func (a *AuditTrail) Refused(ctx context.Context, bu, stage, action, resource string, err error) {
 	e := store.AuditEvent{BU: bu, Stage: stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
 		Detail: firstMessage(err)}
-	if p := portal.PrincipalFrom(ctx); p != nil {
-		e.Actor, e.ActorRole, e.Groups, e.Service = p.Actor(), p.Role(bu).String(), p.Grant(bu).Groups, p.Service
+	p := portal.PrincipalFrom(ctx)
+	if p == nil {
+		a.guard.audit.RefusedAnonymous(ctx, e)
+		return
 	}
+	e.Actor, e.ActorRole, e.Groups, e.Service = p.Actor(), p.Role(bu).String(), p.Grant(bu).Groups, p.Service
 	a.guard.audit.Record(ctx, e)
 }

@@ -133,6 +133,10 @@ func (s *Connectors) Definition(ctx context.Context, bu, stage, class string) (p
 	return call.Env.Connectors.Definition(ctx, class)
 }
 
+// maxConnectorName bounds a connector's full name, as Kafka bounds topic
+// names: the connector's own topics and groups are named after it.
+const maxConnectorName = 249
+
 // prepare checks and completes a configuration: the name, the topics
 // qualified into the scope, and no topic patterns that could escape it.
 func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *portal.Validation) map[string]string {
@@ -154,7 +158,7 @@ func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *
 	// inside the tenant.
 	for _, key := range portal.ConnectorTopicKeys {
 		raw, ok := out[key]
-		if !ok || call.WholeCluster {
+		if !ok {
 			continue
 		}
 		var names []string
@@ -163,11 +167,23 @@ func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *
 			if t == "" {
 				continue
 			}
+			if call.WholeCluster {
+				// A Super Admin names any topic of the cluster as it is.
+				if p := kafkaTopicProblem(t); p != "" {
+					v.Add(portal.Invalid("config."+key, "topic %q %s", t, p))
+				}
+				names = append(names, t)
+				continue
+			}
 			if p := tenancy.IdentifierProblem(tenancy.Normalise(t)); p != "" {
 				v.Add(portal.Invalid("config."+key, "topic %q %s", t, p))
 				continue
 			}
-			names = append(names, call.Scope.Qualify(t))
+			if q := call.Scope.Qualify(t); len(q) > maxTopicName {
+				v.Add(portal.Invalid("config."+key, "topic %s is %d characters long; Kafka allows %d", q, len(q), maxTopicName))
+			} else {
+				names = append(names, q)
+			}
 		}
 		out[key] = strings.Join(names, ",")
 	}
@@ -203,12 +219,20 @@ func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.New
 	var v portal.Validation
 	full := ""
 	if identifier(&v, "name", "name", in.Name) {
-		full = call.Scope.QualifyConnector(in.Name)
+		if full = call.Scope.QualifyConnector(in.Name); len(full) > maxConnectorName {
+			v.Add(portal.Invalid("name", "the full name %s is %d characters long; at most %d", full, len(full), maxConnectorName))
+		}
 	}
 	if in.Config == nil {
 		v.Add(portal.Missing("config"))
 	}
 	cfg := s.prepare(call, full, in.Config, &v)
+	// A new connector has no stored secret that a mask could stand for.
+	for _, k := range s.sensitive(ctx, call, cfg["connector.class"], cfg) {
+		if portal.IsMask(cfg[k]) {
+			v.Add(portal.Invalid("config."+k, "%s is the mask %s, not a value: send the real secret", k, portal.Mask))
+		}
+	}
 	if err := v.Err(); err != nil {
 		return portal.Connector{}, err
 	}
@@ -216,6 +240,10 @@ func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.New
 		return portal.Connector{}, err
 	}
 	if err := call.pace(ctx); err != nil {
+		return portal.Connector{}, err
+	}
+	w, err := s.guard.begin(ctx, call, "connector.create", full)
+	if err != nil {
 		return portal.Connector{}, err
 	}
 	c, err := call.Env.Connectors.CreateConnector(ctx, full, cfg)
@@ -230,7 +258,7 @@ func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.New
 		}
 		return false, err
 	})
-	s.guard.record(ctx, call, "connector.create", full, err)
+	w.done(ctx, err)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -283,8 +311,12 @@ func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config 
 	if err := call.pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
+	w, err := s.guard.begin(ctx, call, "connector.update", full)
+	if err != nil {
+		return portal.Connector{}, err
+	}
 	c, err := call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
-	s.guard.record(ctx, call, "connector.update", full, err, s.configChanges(ctx, call, cur, cfg)...)
+	w.done(ctx, err, s.configChanges(ctx, call, cur, cfg)...)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -305,8 +337,12 @@ func (s *Connectors) lifecycle(ctx context.Context, bu, stage, name, what, actio
 	if err := call.pace(ctx); err != nil {
 		return err
 	}
+	w, err := s.guard.begin(ctx, call, action, full)
+	if err != nil {
+		return err
+	}
 	err = do(call.Env.Connectors, full)
-	s.guard.record(ctx, call, action, full, err)
+	w.done(ctx, err)
 	return err
 }
 

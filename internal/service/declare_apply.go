@@ -50,6 +50,10 @@ func (s *Declarations) Apply(ctx context.Context, bu, stage string, doc portal.D
 		return plan, nil
 	}
 	plan.AuditID = requestid.From(ctx)
+	w, err := s.guard.begin(ctx, call, "resources.apply", call.Scope.String())
+	if err != nil {
+		return plan, err
+	}
 	// An apply that started finishes even when its caller goes away: a
 	// half-made plan is worse than a finished one nobody waited for. The
 	// budget bounds it; what it does not reach is skipped and reported.
@@ -88,7 +92,7 @@ func (s *Declarations) Apply(ctx context.Context, bu, stage string, doc portal.D
 		summary = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
 	}
 	changes = append(changes, store.Change{Field: "fingerprint", After: plan.Fingerprint})
-	s.guard.record(ctx, call, "resources.apply", call.Scope.String(), summary, changes...)
+	w.done(ctx, summary, changes...)
 	return plan, nil
 }
 

@@ -85,22 +85,16 @@ func (s *Declarations) Export(ctx context.Context, bu, stage string) (portal.Doc
 		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindConnector, Name: ident, Connector: decl})
 	}
 	for _, a := range obs.accounts {
-		if !s.accounts.owns(call, a) {
-			continue
-		}
-		v := s.accounts.view(call, a)
-		if v.Type == "" {
+		v, ok := s.accounts.view(call, a)
+		if !ok || v.Type == "" {
 			continue // not made by the portal: no type to declare
 		}
 		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: v.Identifier, Description: v.Description,
 			Account: &portal.AccountDecl{Type: v.Type}})
 	}
 	for _, p := range obs.pools {
-		if !s.pools.owns(call, p) {
-			continue
-		}
-		v := s.pools.view(call, p)
-		if v.Type == "" {
+		v, ok := s.pools.view(call, p)
+		if !ok || v.Type == "" {
 			continue
 		}
 		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindIdentityPool, Name: v.Identifier, Description: v.Description,

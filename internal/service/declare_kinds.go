@@ -316,7 +316,7 @@ func (s *Declarations) prune(call *Call, obs *observed, declared []*step) []*ste
 		out = append(out, st)
 	}
 	for _, p := range obs.pools {
-		if !s.pools.owns(call, p) || keep["identity-pool/"+p.DisplayName] {
+		if _, mine := s.pools.view(call, p); !mine || keep["identity-pool/"+p.DisplayName] {
 			continue
 		}
 		id := p.ID

@@ -268,10 +268,15 @@ func (s *Groups) Delete(ctx context.Context, bu, stage, id string) error {
 	}
 	if len(g.Members) > 0 {
 		err = activeMembers(g)
-	} else {
-		err = call.Env.Groups.DeleteGroup(ctx, g.ID)
+		s.guard.record(ctx, call, "consumer-group.delete", g.ID, err)
+		return err
 	}
-	s.guard.record(ctx, call, "consumer-group.delete", g.ID, err)
+	w, err := s.guard.begin(ctx, call, "consumer-group.delete", g.ID)
+	if err != nil {
+		return err
+	}
+	err = call.Env.Groups.DeleteGroup(ctx, g.ID)
+	w.done(ctx, err)
 	return err
 }
 
@@ -355,8 +360,12 @@ func (s *Groups) ResetOffsets(ctx context.Context, bu, stage, id string, r porta
 		}
 		changes[i] = store.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
 	}
+	w, err := s.guard.begin(ctx, call, "consumer-group.reset-offsets", g.ID)
+	if err != nil {
+		return portal.ResetResult{}, err
+	}
 	err = call.Env.Groups.CommitGroupOffsets(ctx, g.ID, offsets)
-	s.guard.record(ctx, call, "consumer-group.reset-offsets", g.ID, err, changes...)
+	w.done(ctx, err, changes...)
 	if err != nil {
 		return portal.ResetResult{}, err
 	}

@@ -34,9 +34,14 @@ type Guard struct {
 	pages      *pager
 }
 
-// Recorder keeps the audit trail (audit.Recorder).
+// Recorder keeps the audit trail (audit.Recorder): events that are
+// complete as they are (refusals, reads), and writes recorded ahead.
 type Recorder interface {
 	Record(ctx context.Context, e store.AuditEvent)
+	Begin(ctx context.Context, e store.AuditEvent) (*audit.Attempt, error)
+	// RefusedAnonymous counts a refusal of an unauthenticated caller in
+	// its source's event of the minute.
+	RefusedAnonymous(ctx context.Context, e store.AuditEvent)
 }
 
 // GuardOptions are the guard's dependencies.
@@ -207,15 +212,53 @@ func (g *Guard) EnterWrite(ctx context.Context, bu, stage string, action access.
 	return call, err
 }
 
-// record audits a write that was allowed, with what it changed.
+// event is the audit event of a call's write of resource.
+func (c *Call) event(action, resource string) store.AuditEvent {
+	return store.AuditEvent{Actor: c.Principal.Actor(), ActorRole: c.Role.String(), Groups: c.Principal.Grant(c.Scope.Unit.ID).Groups,
+		Service: c.Principal.Service, LandingZone: c.Scope.Zone().ID, BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name, Action: action,
+		Resource: resource}
+}
+
+// record audits what happened to a write that never reached the upstream
+// (a refusal found after entering, a read worth a trace).
 func (g *Guard) record(ctx context.Context, c *Call, event, resource string, err error, changes ...store.Change) {
-	e := store.AuditEvent{Actor: c.Principal.Actor(), ActorRole: c.Role.String(), Groups: c.Principal.Grant(c.Scope.Unit.ID).Groups,
-		Service: c.Principal.Service, LandingZone: c.Scope.Zone().ID, BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name, Action: event, Resource: resource,
-		Outcome: outcome(err), Changes: changes}
+	e := c.event(event, resource)
+	e.Outcome, e.Changes = outcome(err), changes
 	if err != nil {
 		e.Detail = firstMessage(err)
 	}
 	g.audit.Record(ctx, e)
+}
+
+// write is a change under way whose attempt the audit trail holds.
+type write struct {
+	att      *audit.Attempt
+	resource string
+}
+
+// begin records the attempt of a change before its first upstream call:
+// no record, no change. When the trail cannot be written, the error
+// (UpstreamUnavailable) says that nothing was changed.
+func (g *Guard) begin(ctx context.Context, c *Call, event, resource string) (*write, error) {
+	return g.beginEvent(ctx, c.event(event, resource))
+}
+
+// beginEvent is begin for an event made elsewhere (the admin area's).
+func (g *Guard) beginEvent(ctx context.Context, e store.AuditEvent) (*write, error) {
+	att, err := g.audit.Begin(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return &write{att: att, resource: e.Resource}, nil
+}
+
+// done settles a change's attempt with its outcome and what it changed.
+func (w *write) done(ctx context.Context, err error, changes ...store.Change) {
+	detail := ""
+	if err != nil {
+		detail = firstMessage(err)
+	}
+	w.att.Settle(ctx, outcome(err), detail, w.resource, changes)
 }
 
 // outcome names an operation's result in the audit trail; a write that
@@ -238,12 +281,20 @@ func identifier(v *portal.Validation, field, label, name string) bool {
 		v.Add(portal.Missing(field))
 		return false
 	}
+	if len(name) > maxIdentifier {
+		v.Add(portal.Invalid(field, "%s is %d characters long; at most %d", label, len(name), maxIdentifier))
+		return false
+	}
 	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
 		v.Add(portal.Invalid(field, "%s %s", label, p))
 		return false
 	}
 	return true
 }
+
+// maxIdentifier bounds any identifier a caller sends: no resource name
+// (a topic's 249 characters at most, with its prefix) can hold a longer one.
+const maxIdentifier = 200
 
 // ownership is who owns a resource name by the naming convention.
 type ownership struct {

@@ -2,20 +2,16 @@ package service
 
 import (
 	"context"
-	"math"
-	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/ratelimit"
 )
 
 // Rate is a token bucket: a sustained rate and a burst.
-type Rate struct {
-	PerSecond float64
-	Burst     int
-}
+type Rate = ratelimit.Rate
 
 // Limits are the rate limits the services enforce. A zero Rate is no
 // limit.
@@ -31,58 +27,14 @@ type Limits struct {
 	CloudWrites        Rate
 }
 
-// keyed holds one bucket per key, forgetting keys idle for long.
-type keyed struct {
-	r     Rate
-	mu    sync.Mutex
-	keys  map[string]*bucket
-	swept time.Time
-}
-
-type bucket struct {
-	lim  *rate.Limiter
-	used time.Time
-}
-
-func newKeyed(r Rate) *keyed { return &keyed{r: r, keys: map[string]*bucket{}} }
-
-func (k *keyed) get(key string, now time.Time) *rate.Limiter {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if now.Sub(k.swept) > time.Minute {
-		for key, b := range k.keys {
-			if now.Sub(b.used) > 10*time.Minute {
-				delete(k.keys, key)
-			}
-		}
-		k.swept = now
-	}
-	b, ok := k.keys[key]
-	if !ok {
-		b = &bucket{lim: rate.NewLimiter(rate.Limit(k.r.PerSecond), max(k.r.Burst, 1))}
-		k.keys[key] = b
-	}
-	b.used = now
-	return b.lim
-}
-
 // limiter applies Limits.
 type limiter struct {
-	caller, unit, cloudUnit *keyed
+	caller, unit, cloudUnit *ratelimit.Keyed
 	cloud                   *rate.Limiter
 }
 
 func newLimiter(l Limits) *limiter {
-	out := &limiter{}
-	if l.Caller.PerSecond > 0 {
-		out.caller = newKeyed(l.Caller)
-	}
-	if l.Unit.PerSecond > 0 {
-		out.unit = newKeyed(l.Unit)
-	}
-	if l.CloudWritesPerUnit.PerSecond > 0 {
-		out.cloudUnit = newKeyed(l.CloudWritesPerUnit)
-	}
+	out := &limiter{caller: ratelimit.NewKeyed(l.Caller), unit: ratelimit.NewKeyed(l.Unit), cloudUnit: ratelimit.NewKeyed(l.CloudWritesPerUnit)}
 	if l.CloudWrites.PerSecond > 0 {
 		out.cloud = rate.NewLimiter(rate.Limit(l.CloudWrites.PerSecond), max(l.CloudWrites.Burst, 1))
 	}
@@ -94,18 +46,16 @@ func newLimiter(l Limits) *limiter {
 func (l *limiter) allow(caller, unit string) error {
 	now := time.Now()
 	for _, c := range []struct {
-		k    *keyed
+		k    *ratelimit.Keyed
 		key  string
 		what string
 	}{{l.caller, caller, "you are sending requests faster than the portal allows"},
 		{l.unit, unit, "business unit " + unit + " is receiving requests faster than the portal allows"}} {
-		if c.k == nil || c.key == "" {
+		if c.key == "" {
 			continue
 		}
-		r := c.k.get(c.key, now).ReserveN(now, 1)
-		if d := r.DelayFrom(now); d > 0 {
-			r.CancelAt(now)
-			e := portal.New(portal.RateLimited, "%s; slow down and try again in %d s", c.what, int(math.Ceil(d.Seconds())))
+		if d := c.k.Take(c.key, now); d > 0 {
+			e := portal.New(portal.RateLimited, "%s; slow down and try again in %d s", c.what, ratelimit.Seconds(d))
 			e.RetryAfter = d
 			return e
 		}
@@ -125,7 +75,7 @@ func (l *limiter) pace(ctx context.Context, unit string) error {
 		return nil
 	}
 	if l.cloudUnit != nil {
-		if err := wait(l.cloudUnit.get(unit, time.Now())); err != nil {
+		if err := wait(l.cloudUnit.Get(unit, time.Now())); err != nil {
 			return err
 		}
 	}

@@ -11,13 +11,15 @@ import (
 
 // Me tells callers who they are and where they may work.
 type Me struct {
-	guard *Guard
+	guard    *Guard
+	sessions SessionStore
 }
 
 var _ portal.CallerService = (*Me)(nil)
 
-// NewMe returns the caller service.
-func NewMe(g *Guard) *Me { return &Me{guard: g} }
+// NewMe returns the caller service; sessions are the browser sessions it
+// lists and ends for their owners.
+func NewMe(g *Guard, sessions SessionStore) *Me { return &Me{guard: g, sessions: sessions} }
 
 // Me describes the caller in ctx.
 func (m *Me) Me(ctx context.Context) (portal.Caller, error) {

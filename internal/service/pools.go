@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // IdentityPools manages a business unit's identity pools: tokens of the
@@ -26,19 +27,16 @@ func NewIdentityPools(g *Guard, f *Filters) *IdentityPools {
 
 var claimPath = regexp.MustCompile(`^claims(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 
-func (s *IdentityPools) view(call *Call, p platform.IdentityPool) portal.Pool {
-	kind := typeOf(p.DisplayName)
-	o := s.guard.owner(call, p.DisplayName, "")
-	ident := o.identifier
-	if kind != "" {
-		ident = strings.TrimSuffix(ident, "-"+kind)
+// view is a pool as call sees it; false when call may not see it
+// (orgOwnerOf).
+func (s *IdentityPools) view(call *Call, p platform.IdentityPool) (portal.Pool, bool) {
+	o, ok := s.guard.orgOwnerOf(call, tenancy.OrgPool, p.DisplayName)
+	if !ok {
+		return portal.Pool{}, false
 	}
-	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: ident, BusinessUnit: o.unit, Type: kind, Description: p.Description,
-		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
-}
-
-func (s *IdentityPools) owns(call *Call, p platform.IdentityPool) bool {
-	return call.WholeCluster || call.Scope.Owns(p.DisplayName)
+	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: o.identifier(tenancy.OrgPool, p.DisplayName), BusinessUnit: o.unit(),
+		OutsideConvention: o.outside, ReadOnly: o.readOnly(call), Type: typeOf(p.DisplayName), Description: p.Description,
+		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}, true
 }
 
 // List returns one page of the unit's pools.
@@ -53,25 +51,36 @@ func (s *IdentityPools) List(ctx context.Context, bu, stage string, q portal.Lis
 	}
 	var mine []portal.Pool
 	for _, p := range all {
-		if s.owns(call, p) {
-			if v := s.view(call, p); keepUnit(call, q, v.BusinessUnit) {
-				mine = append(mine, v)
-			}
+		if v, ok := s.view(call, p); ok && keepUnit(call, q, v.BusinessUnit) {
+			mine = append(mine, v)
 		}
 	}
 	sortByName(mine, func(p portal.Pool) string { return p.Name })
 	return paginate(s.guard.pages, "identity-pools "+call.Scope.String(), mine, func(p portal.Pool) string { return p.Name }, q)
 }
 
-func (s *IdentityPools) find(ctx context.Context, call *Call, id string) (platform.IdentityPool, error) {
+// find reads a pool that call may see, with its owner.
+func (s *IdentityPools) find(ctx context.Context, call *Call, id string) (platform.IdentityPool, orgOwner, error) {
 	p, err := call.Env.Pools.GetPool(ctx, id)
 	if err != nil && !portal.Is(err, portal.NotFound) {
-		return p, err
+		return p, orgOwner{}, err
 	}
-	if err != nil || !s.owns(call, p) {
-		return p, portal.New(portal.NotFound, "identity pool %s not found", id)
+	o, visible := s.guard.orgOwnerOf(call, tenancy.OrgPool, p.DisplayName)
+	if err != nil || !visible {
+		return p, o, portal.New(portal.NotFound, "identity pool %s not found", id)
 	}
-	return p, nil
+	return p, o, nil
+}
+
+// findToWrite reads a pool that call may see and enters the scope of the
+// unit that owns it, where the write is authorized and audited.
+func (s *IdentityPools) findToWrite(ctx context.Context, call *Call, id, what, event string) (platform.IdentityPool, *Call, error) {
+	p, o, err := s.find(ctx, call, id)
+	if err != nil {
+		return p, nil, err
+	}
+	call, err = s.guard.enterOwner(ctx, call, o, access.ManageIdentity, what, event, p.DisplayName+" ("+id+")")
+	return p, call, err
 }
 
 // Get returns one of the unit's pools with its role bindings.
@@ -80,11 +89,11 @@ func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (portal.P
 	if err != nil {
 		return portal.Pool{}, err
 	}
-	p, err := s.find(ctx, call, id)
+	p, _, err := s.find(ctx, call, id)
 	if err != nil {
 		return portal.Pool{}, err
 	}
-	v := s.view(call, p)
+	v, _ := s.view(call, p)
 	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+p.ID); err != nil {
 		return portal.Pool{}, err
 	}
@@ -139,6 +148,10 @@ func (s *IdentityPools) check(call *Call, in *portal.NewPool, v *portal.Validati
 }
 
 func (s *IdentityPools) create(ctx context.Context, call *Call, name string, in portal.NewPool) (portal.Pool, error) {
+	w, err := s.guard.begin(ctx, call, "identity-pool.create", name)
+	if err != nil {
+		return portal.Pool{}, err
+	}
 	p, err := call.Env.Pools.CreatePool(ctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
 		IdentityClaim: in.IdentityClaim, Filter: in.Filter})
 	err = confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",
@@ -153,19 +166,20 @@ func (s *IdentityPools) create(ctx context.Context, call *Call, name string, in 
 			return false, err
 		})
 	if err != nil {
-		s.guard.record(ctx, call, "identity-pool.create", name, err)
+		w.done(ctx, err)
 		return portal.Pool{}, err
 	}
-	out := s.view(call, p)
+	w.resource = name + " (" + p.ID + ")"
+	out, _ := s.view(call, p)
 	out.RoleBindings, err = applyBindings(ctx, call, "User:"+p.ID, in.Type)
 	if err != nil {
 		err = rollback(ctx, call, p.ID, out.RoleBindings, err, "identity pool", func(id string) error {
 			return call.Env.Pools.DeletePool(ctx, id)
 		})
-		s.guard.record(ctx, call, "identity-pool.create", name, err)
+		w.done(ctx, err)
 		return portal.Pool{}, err
 	}
-	s.guard.record(ctx, call, "identity-pool.create", name+" ("+p.ID+")", nil)
+	w.done(ctx, nil)
 	return out, nil
 }
 
@@ -178,20 +192,24 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter 
 	if e := s.filters.Check("filter", filter); e != nil {
 		return portal.Pool{}, e
 	}
-	cur, err := s.find(ctx, call, id)
+	cur, call, err := s.findToWrite(ctx, call, id, "change", "identity-pool.filter")
 	if err != nil {
 		return portal.Pool{}, err
 	}
 	if err := call.pace(ctx); err != nil {
 		return portal.Pool{}, err
 	}
-	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
-	s.guard.record(ctx, call, "identity-pool.filter", cur.DisplayName+" ("+id+")", err,
-		store.Change{Field: "filter", Before: cur.Filter, After: filter})
+	w, err := s.guard.begin(ctx, call, "identity-pool.filter", cur.DisplayName+" ("+id+")")
 	if err != nil {
 		return portal.Pool{}, err
 	}
-	return s.view(call, p), nil
+	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
+	w.done(ctx, err, store.Change{Field: "filter", Before: cur.Filter, After: filter})
+	if err != nil {
+		return portal.Pool{}, err
+	}
+	v, _ := s.view(call, p)
+	return v, nil
 }
 
 // Delete removes a pool's role bindings, then the pool.
@@ -200,25 +218,40 @@ func (s *IdentityPools) Delete(ctx context.Context, bu, stage, id string) error 
 	if err != nil {
 		return err
 	}
-	if _, err := s.find(ctx, call, id); err != nil {
+	p, call, err := s.findToWrite(ctx, call, id, "delete", "identity-pool.delete")
+	if err != nil {
 		return err
 	}
 	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
 	if err != nil {
 		return err
 	}
-	for _, b := range bindings {
-		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
-			s.guard.record(ctx, call, "identity-pool.delete", id, err)
-			return err
-		}
-	}
 	if err := call.pace(ctx); err != nil {
 		return err
 	}
+	w, err := s.guard.begin(ctx, call, "identity-pool.delete", p.DisplayName+" ("+id+")")
+	if err != nil {
+		return err
+	}
+	var removed []store.Change
+	for _, b := range bindings {
+		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
+			w.done(ctx, partial(err, "%d of the pool's %d role bindings were removed, the pool was not", len(removed), len(bindings)), removed...)
+			return err
+		}
+		removed = append(removed, store.Change{Field: "role_binding", Before: bindingText(b)})
+	}
 	err = call.Env.Pools.DeletePool(ctx, id)
-	s.guard.record(ctx, call, "identity-pool.delete", id, err)
+	w.done(ctx, err, removed...)
 	return err
+}
+
+// bindingText describes a role binding in the audit trail.
+func bindingText(b portal.RoleBinding) string {
+	if b.Pattern == "" {
+		return b.Role + " on " + b.Resource
+	}
+	return b.Role + " on " + b.Resource + " " + b.Pattern
 }
 
 // TestFilter says whether a filter matches a sample token's claims. It

@@ -57,14 +57,23 @@ func (s *Schemas) List(ctx context.Context, bu, stage string, latestOnly bool, q
 // subject resolves a subject name given by a caller: full names are kept,
 // identifiers get the scope's prefix.
 func (s *Schemas) subject(call *Call, subject string) (string, error) {
+	if len(subject) > maxSubject {
+		return "", portal.Invalid("subject", "subject is %d characters long; at most %d", len(subject), maxSubject)
+	}
 	if call.WholeCluster && subject != "" {
 		return subject, nil
 	}
 	if p := tenancy.IdentifierProblem(tenancy.Normalise(subject)); p != "" {
 		return "", portal.Invalid("subject", "subject %q %s", subject, p)
 	}
-	return call.Scope.Qualify(subject), nil
+	if full := call.Scope.Qualify(subject); len(full) <= maxSubject {
+		return full, nil
+	}
+	return "", portal.Invalid("subject", "subject %s is longer than %d characters", call.Scope.Qualify(subject), maxSubject)
 }
+
+// maxSubject bounds a subject: a topic's longest name and "-value".
+const maxSubject = maxTopicName + len("-value")
 
 func parseVersion(raw string) (int, error) {
 	if raw == "" || raw == "latest" {
@@ -192,8 +201,12 @@ func (s *Schemas) Create(ctx context.Context, bu, stage string, in portal.NewSch
 	} else if !portal.Is(err, portal.NotFound) {
 		return portal.SchemaVersion{}, err
 	}
+	w, err := s.guard.begin(ctx, call, "schema.create", subject)
+	if err != nil {
+		return portal.SchemaVersion{}, err
+	}
 	out, err := s.register(ctx, call, subject, def)
-	s.guard.record(ctx, call, "schema.create", subject, err)
+	w.done(ctx, err)
 	return out, err
 }
 
@@ -208,8 +221,12 @@ func (s *Schemas) Update(ctx context.Context, bu, stage, subject string, in port
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
+	w, err := s.guard.begin(ctx, call, "schema.version", full)
+	if err != nil {
+		return portal.SchemaVersion{}, err
+	}
 	out, err := s.register(ctx, call, full, def)
-	s.guard.record(ctx, call, "schema.version", full, err)
+	w.done(ctx, err)
 	return out, err
 }
 
@@ -265,8 +282,12 @@ func (s *Schemas) Delete(ctx context.Context, bu, stage, subject, version string
 		}
 		n = cur.Version
 	}
+	w, err := s.guard.begin(ctx, call, "schema.delete", fmt.Sprintf("%s/%d", full, n))
+	if err != nil {
+		return err
+	}
 	err = call.Env.Schemas.DeleteVersion(ctx, full, n, permanent)
-	s.guard.record(ctx, call, "schema.delete", fmt.Sprintf("%s/%d", full, n), err)
+	w.done(ctx, err)
 	return err
 }
 

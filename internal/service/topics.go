@@ -150,6 +150,9 @@ func (s *Topics) resolve(ctx context.Context, call *Call, name string) (string, 
 // resolveTopic qualifies a topic name in the call's scope; a Super Admin
 // viewing the whole cluster may name any existing topic as it is.
 func resolveTopic(ctx context.Context, call *Call, name string) (string, error) {
+	if len(name) > maxTopicName {
+		return "", portal.Invalid("name", "a topic name is %d characters at most; this one has %d", maxTopicName, len(name))
+	}
 	if call.WholeCluster {
 		all, err := call.Env.Topics.ListTopics(ctx)
 		if err != nil {
@@ -182,13 +185,17 @@ func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopi
 	if err := v.Err(); err != nil {
 		return portal.TopicDetail{}, err
 	}
+	w, err := s.guard.begin(ctx, call, "topic.create", full)
+	if err != nil {
+		return portal.TopicDetail{}, err
+	}
 	err = call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
 	err = confirm(ctx, err, "topic "+full+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
 		d, err := call.Env.Topics.DescribeTopic(ctx, full)
 		return err == nil && len(d.Partitions) == partitions, err
 	})
 	s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
-	s.guard.record(ctx, call, "topic.create", full, err)
+	w.done(ctx, err)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -211,6 +218,23 @@ func topicName(call *Call, v *portal.Validation, name string) string {
 		v.Add(portal.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
 	}
 	return full
+}
+
+// kafkaTopicProblem says why a literal topic name is not one Kafka takes
+// ("" when it is): 1 to 249 of letters, digits, '.', '_' and '-'.
+func kafkaTopicProblem(name string) string {
+	switch {
+	case len(name) > maxTopicName:
+		return fmt.Sprintf("is %d characters long; Kafka allows %d", len(name), maxTopicName)
+	case name == "." || name == "..":
+		return "is not a topic name"
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return "may contain only letters, digits, '.', '_' and '-'"
+		}
+	}
+	return ""
 }
 
 func checkPartitions(n int) *portal.Error {
@@ -382,7 +406,11 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 	}
 	slices.Sort(cc.Reset)
 	if !cc.Empty() {
-		err := call.Env.Topics.AlterTopicConfig(ctx, full, cc)
+		w, err := s.guard.begin(ctx, call, "topic.config", full)
+		if err != nil {
+			return portal.TopicDetail{}, err
+		}
+		err = call.Env.Topics.AlterTopicConfig(ctx, full, cc)
 		err = confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", func(ctx context.Context) (bool, error) {
 			d, err := s.detail(ctx, call, full, false)
 			if err != nil {
@@ -400,20 +428,26 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 			}
 			return true, nil
 		})
-		s.guard.record(ctx, call, "topic.config", full, err, configChanges(cur.Config, cc)...)
+		w.done(ctx, err, configChanges(cur.Config, cc)...)
 		if err != nil {
 			return portal.TopicDetail{}, err
 		}
 	}
 	if partitions > cur.Partitions {
-		err := call.Env.Topics.CreatePartitions(ctx, full, partitions)
+		w, err := s.guard.begin(ctx, call, "topic.partitions", full)
+		if err != nil {
+			if !cc.Empty() {
+				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
+			}
+			return portal.TopicDetail{}, err
+		}
+		err = call.Env.Topics.CreatePartitions(ctx, full, partitions)
 		err = confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", func(ctx context.Context) (bool, error) {
 			d, err := call.Env.Topics.DescribeTopic(ctx, full)
 			return err == nil && len(d.Partitions) == partitions, err
 		})
 		s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
-		s.guard.record(ctx, call, "topic.partitions", full, err,
-			store.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
+		w.done(ctx, err, store.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
 		if err != nil {
 			if !cc.Empty() {
 				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
@@ -444,6 +478,10 @@ func (s *Topics) Delete(ctx context.Context, bu, stage, name string) error {
 	if err != nil {
 		return err
 	}
+	w, err := s.guard.begin(ctx, call, "topic.delete", full)
+	if err != nil {
+		return err
+	}
 	err = call.Env.Topics.DeleteTopic(ctx, full)
 	err = confirm(ctx, err, "topic "+full+" was deleted", "GET the topic to see", func(ctx context.Context) (bool, error) {
 		_, err := call.Env.Topics.DescribeTopic(ctx, full)
@@ -453,7 +491,7 @@ func (s *Topics) Delete(ctx context.Context, bu, stage, name string) error {
 		return false, err
 	})
 	s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Deleted: true})
-	s.guard.record(ctx, call, "topic.delete", full, err)
+	w.done(ctx, err)
 	return err
 }
 

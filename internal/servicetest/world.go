@@ -118,7 +118,7 @@ func New(t testing.TB, seed ...string) *World {
 		t.Fatal(err)
 	}
 	w.Pools = service.NewIdentityPools(w.Guard, filters)
-	w.Me = service.NewMe(w.Guard)
+	w.Me = service.NewMe(w.Guard, st)
 	w.Trail = service.NewAuditTrail(w.Guard, st)
 	w.Groups = service.NewGroups(w.Guard)
 	w.Messages = service.NewMessages(w.Guard)

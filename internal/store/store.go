@@ -34,6 +34,9 @@ type Store interface {
 	Notifier
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
+	// CheckWritable checks that the database takes writes (readiness);
+	// id names the probing process.
+	CheckWritable(ctx context.Context, id string, now time.Time) error
 	// Kind names the adapter ("postgres", "sqlite") for health reports.
 	Kind() string
 	Close() error
@@ -173,6 +176,10 @@ type AuditCursor struct {
 // Audit keeps the audit trail.
 type Audit interface {
 	AppendAudit(ctx context.Context, e AuditEvent) (int64, error)
+	// SettleAudit records the outcome of an event appended as an attempt
+	// (outcome "unknown") before its write was made; ErrNotFound when
+	// there is no such event.
+	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []Change) error
 	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEvent, error)
 	// DeleteAuditBefore removes events older than t (retention).
 	DeleteAuditBefore(ctx context.Context, t time.Time) (int, error)

@@ -30,6 +30,7 @@ type Metrics struct {
 	circuit  *prometheus.GaugeVec
 	cache    *prometheus.CounterVec
 	audit    *prometheus.CounterVec
+	auditErr *prometheus.CounterVec
 }
 
 // Gauges are the values read from the store when Prometheus scrapes.
@@ -60,12 +61,18 @@ func NewMetrics(g Gauges) *Metrics {
 	m.audit = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "rms_audit_events_total", Help: "Audit events written, by outcome (ok, unknown, or the error type).",
 	}, []string{"outcome"})
+	m.auditErr = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "rms_audit_write_failures_total", Help: "Audit writes the database did not take, by phase: attempt (the change was refused), outcome (the attempt stays unknown until written), event (a refusal or read kept only in the log).",
+	}, []string{"phase"})
+	for _, phase := range []string{"attempt", "outcome", "event"} {
+		m.auditErr.WithLabelValues(phase)
+	}
 	info := version.Get()
 	build := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "rms_build_info", Help: "The running build: always 1.",
 	}, []string{"version", "commit", "date", "goversion"})
 	build.WithLabelValues(info.Version, info.Commit, info.Date, info.GoVersion).Set(1)
-	r.MustRegister(m.requests, m.upstream, m.circuit, m.cache, m.audit, build,
+	r.MustRegister(m.requests, m.upstream, m.circuit, m.cache, m.audit, m.auditErr, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if g != nil {
 		r.MustRegister(&storeGauges{g: g})
@@ -76,7 +83,12 @@ func NewMetrics(g Gauges) *Metrics {
 // Handler serves the metrics, optionally behind a bearer token or basic
 // credentials.
 func (m *Metrics) Handler(bearer, user, password string) http.Handler {
-	h := promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+	return Protect(promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}), bearer, user, password)
+}
+
+// Protect puts h behind a bearer token or basic credentials, when either
+// is configured (the management port's endpoints).
+func Protect(h http.Handler, bearer, user, password string) http.Handler {
 	if bearer == "" && user == "" {
 		return h
 	}
@@ -90,19 +102,29 @@ func (m *Metrics) Handler(bearer, user, password string) http.Handler {
 		}
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Basic realm="metrics"`)
-			http.Error(w, "metrics need credentials", http.StatusUnauthorized)
+			http.Error(w, "the management endpoints need credentials", http.StatusUnauthorized)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
 }
 
-// Request records one HTTP request.
+// Request records one HTTP request. The method label takes the methods of
+// HTTP's registry the portal meets, and "other" for anything a caller
+// invents, so that no request can add series of its own.
 func (m *Metrics) Request(route, method string, status int, took time.Duration) {
 	if route == "" {
 		route = "unmatched"
 	}
-	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Observe(took.Seconds())
+	m.requests.WithLabelValues(route, knownMethod(method), strconv.Itoa(status)).Observe(took.Seconds())
+}
+
+func knownMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions:
+		return m
+	}
+	return "other"
 }
 
 // Cache records a cache lookup.
@@ -116,6 +138,9 @@ func (m *Metrics) Cache(cache string, hit bool) {
 
 // Audit records an audit event written.
 func (m *Metrics) Audit(outcome string) { m.audit.WithLabelValues(outcome).Inc() }
+
+// AuditFailure records an audit write the database did not take.
+func (m *Metrics) AuditFailure(phase string) { m.auditErr.WithLabelValues(phase).Inc() }
 
 // storeGauges reads sessions and jobs from the store when scraped, at most
 // every five seconds.

@@ -147,3 +147,29 @@ func BenchmarkMiddleware(b *testing.B) {
 		})
 	}
 }
+
+// TestInventedMethodsAddNoSeries: anonymous requests with made-up methods
+// share one "other" series instead of one each.
+func TestInventedMethodsAddNoSeries(t *testing.T) {
+	tel, err := New(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEcho(tel)
+	for i := range 300 {
+		req := httptest.NewRequest("X"+strings.Repeat("Y", i%50)+string(rune('A'+i%26)), "/nowhere", nil)
+		e.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	e.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/api/v1/scada/topics", nil))
+	methods := map[string]bool{}
+	for _, m := range gather(t, tel.Metrics, "rms_http_request_duration_seconds") {
+		for _, l := range m.GetLabel() {
+			if l.GetName() == "method" {
+				methods[l.GetValue()] = true
+			}
+		}
+	}
+	if len(methods) != 2 || !methods["other"] || !methods["GET"] {
+		t.Errorf("method labels: %v", methods)
+	}
+}

@@ -99,6 +99,7 @@ type Tenancy struct {
 	zones  []*LandingZone
 	units  map[string]*BusinessUnit
 	order  []string
+	org    orgPrefixes
 }
 
 // Spec describes a tenancy before validation.
@@ -216,20 +217,25 @@ func (t *Tenancy) addUnits(z *LandingZone, zs ZoneSpec) error {
 }
 
 // checkPrefixes refuses tenancies where one scope's name prefix starts
-// another's on the same cluster: the naming convention is the tenant
-// boundary, so such an overlap would let one unit see another's resources.
+// another's: the naming convention is the tenant boundary, so such an
+// overlap would let one unit see another's resources. Topics only meet
+// the scopes of their own cluster, but service accounts and identity pools
+// live at the organisation level, so every zone's units in every stage are
+// compared, for both shapes of prefix.
 func (t *Tenancy) checkPrefixes() error {
+	var scopes []Scope
 	for _, z := range t.zones {
-		for _, st := range t.stages {
-			var scopes []Scope
-			for _, id := range z.BusinessUnits {
+		for _, id := range z.BusinessUnits {
+			for _, st := range t.stages {
 				scopes = append(scopes, Scope{Unit: t.units[id], Stage: st})
 			}
-			for _, a := range scopes {
-				for _, b := range scopes {
-					if a.Unit != b.Unit && strings.HasPrefix(b.Prefix(), a.Prefix()) {
-						return fmt.Errorf("business units %q and %q overlap: names prefixed %q include every name prefixed %q", a.Unit.ID, b.Unit.ID, a.Prefix(), b.Prefix())
-					}
+		}
+	}
+	for _, k := range []OrgKind{OrgPool, OrgAccount} {
+		for _, a := range scopes {
+			for _, b := range scopes {
+				if !a.Same(b) && strings.HasPrefix(b.OrgPrefix(k), a.OrgPrefix(k)) {
+					return fmt.Errorf("business units %q and %q overlap: names prefixed %q include every name prefixed %q", a.Unit.ID, b.Unit.ID, a.OrgPrefix(k), b.OrgPrefix(k))
 				}
 			}
 		}

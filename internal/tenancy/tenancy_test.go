@@ -162,3 +162,51 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnerOfOrganisationWideNames: an account or pool name belongs to the
+// scope whose prefix it carries, across every zone and stage; a name with
+// no unit's prefix is outside every convention.
+func TestOwnerOfOrganisationWideNames(t *testing.T) {
+	ten := demo(t)
+	cases := []struct {
+		kind       OrgKind
+		name, want string
+	}{
+		{OrgPool, "edh-shared-scada-dev-ci-consumer", "scada/dev"},
+		{OrgPool, "edh-shared-scada-qas-ci-consumer", "scada/qas"},
+		{OrgPool, "sales-run-ci-consumer", "sales/run"},
+		{OrgPool, "edh-shared-platform-dev-x-metrics", "platform/dev"},
+		{OrgPool, "legacy-pool", ""},
+		{OrgPool, "edh-shared-nobody-dev-x-consumer", ""},
+		{OrgAccount, "sa-edh-shared-crm-dev-usr-app-producer", "crm/dev"},
+		{OrgAccount, "sa-sales-sales-qas-usr-app-consumer", "sales/qas"},
+		{OrgAccount, "sa-sales-qas-usr-app-consumer", ""},
+		{OrgAccount, "edh-shared-crm-dev-app", ""},
+	}
+	for _, c := range cases {
+		s, ok := ten.OwnerOf(c.kind, c.name)
+		got := ""
+		if ok {
+			got = s.String()
+		}
+		if got != c.want {
+			t.Errorf("OwnerOf(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPrefixesDoNotOverlapAcrossZones: organisation-wide names are looked
+// up across zones, so a unit of one zone whose prefix starts another
+// zone's is refused too.
+func TestPrefixesDoNotOverlapAcrossZones(t *testing.T) {
+	_, err := New(Spec{
+		Stages: []Stage{{Name: "dev"}},
+		LandingZones: []ZoneSpec{
+			{ID: "edh", MainBU: "shared", Units: []UnitSpec{{ID: "shared"}}},
+			{ID: "edh-shared", MainBU: "dev", Units: []UnitSpec{{ID: "dev"}}},
+		},
+	})
+	if err == nil || !strings.Contains(err.Error(), "overlap") {
+		t.Errorf("overlapping zones accepted: %v", err)
+	}
+}

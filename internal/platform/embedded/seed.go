@@ -29,6 +29,11 @@ var demoTopics = map[string][]demoTopic{
 		{id: "orders", partitions: 6, records: 300},
 		{id: "customers", partitions: 3, config: map[string]string{"cleanup.policy": "compact"}},
 	},
+	"mfg": {{id: "plant-events", partitions: 3, records: 20}},
+	"plant": {
+		{id: "line-status", partitions: 3, records: 80},
+		{id: "work-orders", partitions: 2, config: map[string]string{"cleanup.policy": "compact"}},
+	},
 	"sales": {
 		{id: "leads", partitions: 3, records: 150},
 		{id: "opportunities", partitions: 3},

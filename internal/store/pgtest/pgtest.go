@@ -31,6 +31,8 @@ type Server struct {
 	// URL connects to the server's postgres database as a superuser.
 	URL  string
 	stop func()
+	// ctl runs pg_ctl on the server's data directory (own servers only).
+	ctl func(args ...string) error
 }
 
 var (
@@ -97,6 +99,28 @@ func start() (*Server, error) {
 	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
 		return &Server{URL: u}, nil
 	}
+	return startServer()
+}
+
+// Own starts a server for one test alone, which the test may stop and
+// start again (a database outage); it is removed when the test ends.
+func Own(t testing.TB) *Server {
+	t.Helper()
+	s, err := startServer()
+	if err != nil {
+		t.Fatalf("PostgreSQL for tests: %v (install the postgresql package)", err)
+	}
+	t.Cleanup(s.stop)
+	return s
+}
+
+// Stop stops an own server at once, as a crash would.
+func (s *Server) Stop() error { return s.ctl("-m", "immediate", "-w", "stop") }
+
+// Start starts an own server again after Stop, on the same address.
+func (s *Server) Start() error { return s.ctl("-w", "-t", "60", "start") }
+
+func startServer() (*Server, error) {
 	bin, err := binDir()
 	if err != nil {
 		return nil, err
@@ -121,16 +145,23 @@ func start() (*Server, error) {
 		return nil, err
 	}
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200", port, dir)
-	if out, err := run(filepath.Join(bin, "pg_ctl"), "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+	ctl := func(args ...string) error {
+		all := append([]string{"-D", data, "-o", opts, "-l", filepath.Join(dir, "log")}, args...)
+		if out, err := run(filepath.Join(bin, "pg_ctl"), all...); err != nil {
+			log, _ := os.ReadFile(filepath.Join(dir, "log"))
+			return fmt.Errorf("pg_ctl %s: %v: %s %s", strings.Join(args, " "), err, out, log)
+		}
+		return nil
+	}
+	if err := ctl("-w", "-t", "60", "start"); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pg_ctl start: %v: %s %s", err, out, log)
+		return nil, err
 	}
 	stop := func() {
-		_, _ = run(filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop")
+		_ = ctl("-m", "immediate", "-w", "stop")
 		os.RemoveAll(dir)
 	}
-	return &Server{URL: fmt.Sprintf("postgres://portal@127.0.0.1:%d/postgres?sslmode=disable", port), stop: stop}, nil
+	return &Server{URL: fmt.Sprintf("postgres://portal@127.0.0.1:%d/postgres?sslmode=disable", port), stop: stop, ctl: ctl}, nil
 }
 
 // binDir finds the server binaries: on PATH, or Debian's versioned

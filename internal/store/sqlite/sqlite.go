@@ -21,7 +21,11 @@ import (
 // Store is the SQLite store.
 type Store struct {
 	*sqlstore.DB
-	bus *sqlstore.Bus
+	bus  *sqlstore.Bus
+	path string
+	// file is the database file as opened: a file removed or replaced
+	// under the process is no longer the one it writes to.
+	file os.FileInfo
 }
 
 var _ store.Store = (*Store)(nil)
@@ -42,13 +46,31 @@ func Open(ctx context.Context, path string, timeout time.Duration, log *slog.Log
 	// One writer at a time is SQLite's rule; a small pool keeps readers
 	// concurrent under WAL.
 	db.SetMaxOpenConns(4)
-	s := &Store{DB: sqlstore.New(db, sqlstore.SQLite, timeout), bus: sqlstore.NewBus()}
+	s := &Store{DB: sqlstore.New(db, sqlstore.SQLite, timeout), bus: sqlstore.NewBus(), path: path}
 	took, err := s.Migrate(ctx, log)
 	if err != nil {
 		db.Close()
 		return nil, 0, err
 	}
+	if s.file, err = os.Stat(path); err != nil {
+		db.Close()
+		return nil, 0, fmt.Errorf("database file: %w", err)
+	}
 	return s, took, nil
+}
+
+// CheckWritable checks that the file the process opened is still the
+// database's (an open file removed or replaced keeps taking writes that
+// nobody will read again), then writes to it.
+func (s *Store) CheckWritable(ctx context.Context, id string, now time.Time) error {
+	fi, err := os.Stat(s.path)
+	switch {
+	case err != nil:
+		return sqlstore.Fail(fmt.Errorf("the database file %s is gone: %w", s.path, err))
+	case !os.SameFile(fi, s.file):
+		return sqlstore.Fail(fmt.Errorf("the database file %s was replaced by another file", s.path))
+	}
+	return s.DB.CheckWritable(ctx, id, now)
 }
 
 // Kind names the adapter.

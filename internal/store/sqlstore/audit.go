@@ -29,6 +29,19 @@ func (d *DB) AppendAudit(ctx context.Context, e store.AuditEvent) (int64, error)
 	return id, Fail(err)
 }
 
+// SettleAudit records the outcome of an attempt appended before its
+// write: outcome, detail, the resource (which may have gained an id) and
+// the changes made.
+func (d *DB) SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []store.Change) error {
+	raw, _ := json.Marshal(changes)
+	n, err := affected(d.exec(ctx, `UPDATE audit_events SET outcome = ?, detail = ?, resource = ?, changes = ? WHERE id = ?`,
+		outcome, detail, resource, string(raw), id))
+	if err == nil && n == 0 {
+		return store.ErrNotFound
+	}
+	return err
+}
+
 // auditQuery is the query of ListAudit: newest first, paged by key (id <
 // before), every filter a condition that an index can serve.
 func auditQuery(f store.AuditFilter) (string, []any) {

@@ -171,6 +171,20 @@ func (d *DB) Ping(ctx context.Context) error {
 	return Fail(d.db.PingContext(ctx))
 }
 
+// CheckWritable writes to the database, as readiness needs: a database
+// that answers reads but refuses writes (a full disk, a read-only
+// replica, a lost primary) cannot take the audit trail, so no change can
+// be made. id names the probing process; rows of processes silent for a
+// day are removed on the way.
+func (d *DB) CheckWritable(ctx context.Context, id string, now time.Time) error {
+	if _, err := d.exec(ctx, `INSERT INTO write_checks (id, at) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`,
+		id, micros(now)); err != nil {
+		return err
+	}
+	_, err := d.exec(ctx, `DELETE FROM write_checks WHERE at < ?`, micros(now.Add(-24*time.Hour)))
+	return err
+}
+
 func (d *DB) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx, cancel := d.bound(ctx, 3)
 	defer cancel()

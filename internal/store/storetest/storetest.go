@@ -242,6 +242,28 @@ func testAudit(t *testing.T, s store.Store) {
 	if n, err := s.DeleteAuditBefore(ctx, base.Add(10*time.Minute)); err != nil || n != 10 {
 		t.Errorf("retention: %d %v", n, err)
 	}
+	// An attempt recorded ahead of its write, then settled.
+	id, err := s.AppendAudit(ctx, store.AuditEvent{Time: base.Add(2 * time.Hour), Actor: "bob", BU: "scada", Stage: "dev",
+		Action: "service-account.create", Resource: "sa-x", Outcome: "unknown"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SettleAudit(ctx, id, "ok", "", "sa-x (sa-1)", []store.Change{{Field: "role_binding", After: "Operator"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.ListAudit(ctx, store.AuditFilter{Action: "service-account.create"})
+	if len(got) != 1 || got[0].Outcome != "ok" || got[0].Resource != "sa-x (sa-1)" || len(got[0].Changes) != 1 || got[0].Actor != "bob" {
+		t.Errorf("settled attempt: %+v", got)
+	}
+	if err := s.SettleAudit(ctx, id+1000, "ok", "", "", nil); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("settling an unknown event: %v", err)
+	}
+	// Readiness writes.
+	for range 2 {
+		if err := s.CheckWritable(ctx, "replica-1", base); err != nil {
+			t.Errorf("write check: %v", err)
+		}
+	}
 }
 
 func testSamples(t *testing.T, s store.Store) {
