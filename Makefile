@@ -4,7 +4,7 @@ PORT      ?= 8080
 TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
+.PHONY: check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
 
 # The build's identity, stamped into the binary (portal version, /api/v1/version,
 # rms_build_info, the page footer) and the image's labels. The date is the
@@ -54,6 +54,13 @@ lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+## check-size: fail when git tracks a file over 2 MB that is not on the
+## allow-list (vendored front-end bundles): build output stays out
+BIG_ALLOWED := static/swagger/swagger-ui-bundle.js
+check-size:
+	@big=$$(git ls-files -z | xargs -0 -r stat -c '%s %n' | awk '$$1 > 2097152 {print $$2}' | grep -vxF '$(BIG_ALLOWED)' || true); \
+	  if [ -n "$$big" ]; then echo "tracked files over 2 MB (build output does not belong in the repository):"; echo "$$big"; exit 1; fi
 
 ## generate: regenerate templ components and the compiled CSS (both are committed)
 generate: templ css

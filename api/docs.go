@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/labstack/echo/v4"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/edh-platform/rms-portal/internal/manifest"
 	"github.com/edh-platform/rms-portal/internal/portal"

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-	"gopkg.in/yaml.v3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/edh-platform/rms-portal/internal/manifest"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -157,7 +157,11 @@ func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 	c := jsonschema.NewCompiler()
 	for _, n := range manifest.JSONSchemaNames() {
 		b, _ := manifest.JSONSchema(n)
-		if err := c.AddResource("https://portal.test/api-docs/schemas/"+n, bytes.NewReader(b)); err != nil {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(n, err)
+		}
+		if err := c.AddResource("https://portal.test/api-docs/schemas/"+n, doc); err != nil {
 			t.Fatal(n, err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	// The SDK module ships the published Connect v1 document that the fake
 	// server below follows; importing it keeps the module available.

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/metrics/v2"
-	"github.com/santhosh-tekuri/jsonschema/v5"
-	"gopkg.in/yaml.v3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -44,7 +44,11 @@ func metricsDocument(t *testing.T) (*jsonschema.Schema, []documentedOp) {
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("metrics.json", bytes.NewReader(asJSON)); err != nil {
+	schemaDoc, err := jsonschema.UnmarshalJSON(bytes.NewReader(asJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddResource("metrics.json", schemaDoc); err != nil {
 		t.Fatal(err)
 	}
 	schema, err := c.Compile("metrics.json#/components/schemas/QueryRequest")

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/hamba/avro/v2"
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // parsed is a schema checked by its parser, with the canonical text used
@@ -46,7 +46,11 @@ func parseSchema(typ, text string, refs []string) (parsed, error) {
 			return parsed{}, fmt.Errorf("invalid JSON schema: not a JSON object: %w", err)
 		}
 		c := jsonschema.NewCompiler()
-		if err := c.AddResource("schema.json", strings.NewReader(text)); err != nil {
+		schemaDoc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+		if err != nil {
+			return parsed{}, fmt.Errorf("invalid JSON schema: %w", err)
+		}
+		if err := c.AddResource("schema.json", schemaDoc); err != nil {
 			return parsed{}, fmt.Errorf("invalid JSON schema: %w", err)
 		}
 		if _, err := c.Compile("schema.json"); err != nil {

@@ -1,3 +1,7 @@
+// The configuration reference is built here, for the tests and `make docs`
+// (which runs TestOperationsDocHasTheReference with -update): it reads the
+// doc comments of config.go and load.go, and is no part of the binary.
+
 package config
 
 import (
