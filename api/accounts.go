@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -50,7 +51,7 @@ func (a *API) listAccounts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.accounts.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	page, err := a.accounts.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func (a *API) listAccounts(c echo.Context) error {
 }
 
 func (a *API) getAccount(c echo.Context) error {
-	s, err := a.accounts.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	s, err := a.accounts.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -84,12 +85,12 @@ func (a *API) createAccount(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	bu, stage := c.Param("bu"), c.Param("stage")
-	s, err := a.accounts.Create(c.Request().Context(), bu, stage, in.input())
+	scope := httpserver.ScopeOf(c)
+	s, err := a.accounts.Create(c.Request().Context(), scope, in.input())
 	if err != nil {
 		return err
 	}
-	location(c, bu, stage, "service-account", s.ID)
+	location(c, scope, "service-account", s.ID)
 	return c.JSON(http.StatusCreated, accountOut(s, true))
 }
 
@@ -149,13 +150,13 @@ func (a *API) bulkCreateAccounts(c echo.Context) error {
 	for i, it := range in.Items {
 		items[i] = it.input()
 	}
-	bu, stage := c.Param("bu"), c.Param("stage")
-	job, err := a.accounts.StartBulk(c.Request().Context(), bu, stage, items, a.bulkWait)
+	scope := httpserver.ScopeOf(c)
+	job, err := a.accounts.StartBulk(c.Request().Context(), scope, items, a.bulkWait)
 	if err != nil {
 		return err
 	}
 	if job.State == portal.JobRunning {
-		location(c, bu, stage, "service-accounts", "bulk", job.ID)
+		location(c, scope, "service-accounts", "bulk", job.ID)
 		return c.JSON(http.StatusAccepted, bulkJobOut(job))
 	}
 	return c.JSON(http.StatusOK, bulkJobOut(job))
@@ -167,7 +168,7 @@ func (a *API) bulkJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	job, err := a.accounts.BulkJob(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("job"), wait)
+	job, err := a.accounts.BulkJob(c.Request().Context(), httpserver.ScopeOf(c), c.Param("job"), wait)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -127,7 +128,7 @@ func (a *API) refused(c echo.Context, err error) {
 		return
 	}
 	resource := c.Param("name") + c.Param("subject") + c.Param("id")
-	a.audit.Refused(r.Context(), c.Param("bu"), c.Param("stage"), r.Method+" "+strings.TrimPrefix(c.Path(), Base), resource, err)
+	a.audit.Refused(r.Context(), httpserver.ScopeOf(c), r.Method+" "+strings.TrimPrefix(c.Path(), Base), resource, err)
 }
 
 func bearer(h string) (string, bool) {

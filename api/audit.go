@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/export"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -49,7 +50,7 @@ func (a *API) listAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.audit.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	page, err := a.audit.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -44,7 +45,7 @@ func (a *API) listConnectors(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.connectors.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	page, err := a.connectors.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func (a *API) listConnectors(c echo.Context) error {
 }
 
 func (a *API) listConnectorPlugins(c echo.Context) error {
-	ps, err := a.connectors.Plugins(c.Request().Context(), c.Param("bu"), c.Param("stage"))
+	ps, err := a.connectors.Plugins(c.Request().Context(), httpserver.ScopeOf(c))
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func (a *API) getConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := a.connectors.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), show)
+	x, err := a.connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), show)
 	if err != nil {
 		return err
 	}
@@ -93,12 +94,12 @@ func (a *API) createConnector(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	bu, stage := c.Param("bu"), c.Param("stage")
-	x, err := a.connectors.Create(c.Request().Context(), bu, stage, portal.NewConnector{Name: in.Name, Config: in.Config})
+	scope := httpserver.ScopeOf(c)
+	x, err := a.connectors.Create(c.Request().Context(), scope, portal.NewConnector{Name: in.Name, Config: in.Config})
 	if err != nil {
 		return err
 	}
-	location(c, bu, stage, "connector", x.Name)
+	location(c, scope, "connector", x.Name)
 	return c.JSON(http.StatusCreated, connectorOut(x))
 }
 
@@ -125,7 +126,7 @@ func (a *API) updateConnector(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	x, err := a.connectors.Update(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), in.Config)
+	x, err := a.connectors.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), in.Config)
 	if err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func (a *API) updateConnector(c echo.Context) error {
 }
 
 func (a *API) deleteConnector(c echo.Context) error {
-	if err := a.connectors.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name")); err != nil {
+	if err := a.connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -145,14 +146,14 @@ func accepted(c echo.Context, action string) error {
 }
 
 func (a *API) pauseConnector(c echo.Context) error {
-	if err := a.connectors.Pause(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name")); err != nil {
+	if err := a.connectors.Pause(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
 		return err
 	}
 	return accepted(c, "pause")
 }
 
 func (a *API) resumeConnector(c echo.Context) error {
-	if err := a.connectors.Resume(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name")); err != nil {
+	if err := a.connectors.Resume(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
 		return err
 	}
 	return accepted(c, "resume")
@@ -163,7 +164,7 @@ func (a *API) restartConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.connectors.Restart(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), onlyFailed); err != nil {
+	if err := a.connectors.Restart(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), onlyFailed); err != nil {
 		return err
 	}
 	return accepted(c, "restart")

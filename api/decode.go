@@ -229,7 +229,8 @@ type listResponse[T any] struct {
 }
 
 // location sets the Location header of a created resource.
-func location(c echo.Context, parts ...string) {
+func location(c echo.Context, scope portal.Scope, parts ...string) {
+	parts = append([]string{scope.BU, scope.Stage}, parts...)
 	for i, p := range parts {
 		parts[i] = url.PathEscape(p)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -51,7 +52,7 @@ func (a *API) listGroups(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.groups.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	page, err := a.groups.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func (a *API) listGroups(c echo.Context) error {
 }
 
 func (a *API) getGroup(c echo.Context) error {
-	d, err := a.groups.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	d, err := a.groups.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func (a *API) getGroup(c echo.Context) error {
 }
 
 func (a *API) deleteGroup(c echo.Context) error {
-	if err := a.groups.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id")); err != nil {
+	if err := a.groups.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -106,7 +107,7 @@ func (a *API) resetOffsets(c echo.Context) error {
 		}
 		r.Timestamp = t
 	}
-	res, err := a.groups.ResetOffsets(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"), r)
+	res, err := a.groups.ResetOffsets(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), r)
 	if err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func (a *API) readMessages(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	msgs, err := a.messages.Read(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), q)
+	msgs, err := a.messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
 	if err != nil {
 		return err
 	}

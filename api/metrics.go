@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -73,7 +74,7 @@ func toChartsJSON(c portal.Charts) chartsJSON {
 }
 
 func (a *API) clusterMetrics(c echo.Context) error {
-	m, err := a.metrics.ClusterMetrics(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.QueryParam("range"))
+	m, err := a.metrics.ClusterMetrics(c.Request().Context(), httpserver.ScopeOf(c), c.QueryParam("range"))
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ type sampleJSON struct {
 }
 
 func (a *API) topicMetrics(c echo.Context) error {
-	m, err := a.metrics.TopicMetrics(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), c.QueryParam("range"))
+	m, err := a.metrics.TopicMetrics(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), c.QueryParam("range"))
 	if err != nil {
 		return err
 	}

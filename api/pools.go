@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -38,7 +39,7 @@ func (a *API) listPools(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.pools.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	page, err := a.pools.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func (a *API) listPools(c echo.Context) error {
 }
 
 func (a *API) getPool(c echo.Context) error {
-	p, err := a.pools.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	p, err := a.pools.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -68,12 +69,12 @@ func (a *API) createPool(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := a.pools.Create(c.Request().Context(), bu, stage, portal.NewPool(in))
+	scope := httpserver.ScopeOf(c)
+	p, err := a.pools.Create(c.Request().Context(), scope, portal.NewPool(in))
 	if err != nil {
 		return err
 	}
-	location(c, bu, stage, "identity-pool", p.ID)
+	location(c, scope, "identity-pool", p.ID)
 	return c.JSON(http.StatusCreated, poolOut(p, true))
 }
 
@@ -88,7 +89,7 @@ func (a *API) updatePool(c echo.Context) error {
 	if in.Filter != nil {
 		filter = *in.Filter
 	}
-	p, err := a.pools.UpdateFilter(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"), filter)
+	p, err := a.pools.UpdateFilter(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), filter)
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func (a *API) updatePool(c echo.Context) error {
 }
 
 func (a *API) deletePool(c echo.Context) error {
-	if err := a.pools.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id")); err != nil {
+	if err := a.pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -110,7 +111,7 @@ func (a *API) testFilter(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	r, err := a.pools.TestFilter(c.Request().Context(), c.Param("bu"), c.Param("stage"), in.Filter, in.Claims)
+	r, err := a.pools.TestFilter(c.Request().Context(), httpserver.ScopeOf(c), in.Filter, in.Claims)
 	if err != nil {
 		return err
 	}

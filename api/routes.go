@@ -2,8 +2,11 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 )
 
 // Register mounts every route of the API, and its documentation, on e.
@@ -13,7 +16,7 @@ func (a *API) Register(e *echo.Echo) {
 	// middleware makes echo route every unknown method to a catch-all 404,
 	// which would hide 405 Method Not Allowed.
 	route := func(method, path string, h echo.HandlerFunc) {
-		e.Add(method, Base+path, h, a.authenticate, requireJSON)
+		e.Add(method, Base+path, h, scoped(path, a.authenticate, requireJSON)...)
 	}
 	route(http.MethodGet, "/me", a.getMe)
 	// The version needs no token: operators and probes ask for it.
@@ -71,8 +74,8 @@ func (a *API) Register(e *echo.Echo) {
 
 	// Resources as code: the document may be YAML, so these routes read
 	// the media type themselves.
-	e.Add(http.MethodPost, Base+"/:bu/:stage/plan", a.planResources, a.authenticate)
-	e.Add(http.MethodPost, Base+"/:bu/:stage/apply", a.applyResources, a.authenticate)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/plan", a.planResources, scoped("/:bu/:stage/", a.authenticate)...)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/apply", a.applyResources, scoped("/:bu/:stage/", a.authenticate)...)
 	route(http.MethodPost, "/:bu/:stage/export", a.exportResources)
 
 	// The platform admin area: NotFound for everyone who may not use it.
@@ -95,4 +98,14 @@ func (a *API) Register(e *echo.Echo) {
 	if a.docs != nil {
 		a.docs.Register(e)
 	}
+}
+
+// scoped adds, to the routes of a scope, the parsing of the scope after
+// the caller is known (an unauthenticated caller learns nothing of which
+// scopes are well-formed).
+func scoped(path string, mw ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
+	if strings.HasPrefix(path, "/:bu/:stage/") {
+		return append(mw[:1:1], append([]echo.MiddlewareFunc{httpserver.ParseScope}, mw[1:]...)...)
+	}
+	return mw
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -49,7 +50,7 @@ func (a *API) listSchemas(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.schemas.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), latest, q)
+	page, err := a.schemas.List(c.Request().Context(), httpserver.ScopeOf(c), latest, q)
 	if err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func (a *API) listSchemas(c echo.Context) error {
 }
 
 func (a *API) getSchema(c echo.Context) error {
-	v, err := a.schemas.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), c.Param("version"))
+	v, err := a.schemas.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version"))
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func (a *API) getSchema(c echo.Context) error {
 }
 
 func (a *API) schemaVersions(c echo.Context) error {
-	vs, err := a.schemas.Versions(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"))
+	vs, err := a.schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return err
 	}
@@ -105,12 +106,12 @@ func (a *API) createSchema(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	bu, stage := c.Param("bu"), c.Param("stage")
-	v, err := a.schemas.Create(c.Request().Context(), bu, stage, portal.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: in.def()})
+	scope := httpserver.ScopeOf(c)
+	v, err := a.schemas.Create(c.Request().Context(), scope, portal.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: in.def()})
 	if err != nil {
 		return err
 	}
-	location(c, bu, stage, "schema", v.Subject, strconv.Itoa(v.Version))
+	location(c, scope, "schema", v.Subject, strconv.Itoa(v.Version))
 	return c.JSON(http.StatusCreated, schemaOut(v))
 }
 
@@ -119,7 +120,7 @@ func (a *API) updateSchema(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	v, err := a.schemas.Update(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), in.def())
+	v, err := a.schemas.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), in.def())
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func (a *API) checkSchema(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	res, err := a.schemas.Check(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), in.def())
+	res, err := a.schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), in.def())
 	if err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func (a *API) deleteSchema(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.schemas.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), c.Param("version"), permanent); err != nil {
+	if err := a.schemas.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version"), permanent); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

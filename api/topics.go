@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -57,7 +58,7 @@ func (a *API) listTopics(c echo.Context) error {
 		return err
 	}
 	q.SortBy = c.QueryParam("sort")
-	page, err := a.topics.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), q)
+	page, err := a.topics.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func (a *API) getTopic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.topics.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), withDefaults)
+	d, err := a.topics.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), withDefaults)
 	if err != nil {
 		return err
 	}
@@ -91,13 +92,13 @@ func (a *API) createTopic(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	bu, stage := c.Param("bu"), c.Param("stage")
-	d, err := a.topics.Create(c.Request().Context(), bu, stage,
+	scope := httpserver.ScopeOf(c)
+	d, err := a.topics.Create(c.Request().Context(), scope,
 		portal.NewTopic{Name: in.Name, Partitions: in.PartitionsCount, Config: in.Config})
 	if err != nil {
 		return err
 	}
-	location(c, bu, stage, "topic", d.Name)
+	location(c, scope, "topic", d.Name)
 	return c.JSON(http.StatusCreated, topicDetailOut(d))
 }
 
@@ -122,7 +123,7 @@ func (a *API) replaceTopic(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	d, err := a.topics.Replace(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"),
+	d, err := a.topics.Replace(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
 		portal.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil})
 	if err != nil {
 		return err
@@ -140,7 +141,7 @@ func (a *API) patchTopic(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	d, err := a.topics.Patch(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"),
+	d, err := a.topics.Patch(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
 		portal.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config})
 	if err != nil {
 		return err
@@ -149,7 +150,7 @@ func (a *API) patchTopic(c echo.Context) error {
 }
 
 func (a *API) deleteTopic(c echo.Context) error {
-	if err := a.topics.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name")); err != nil {
+	if err := a.topics.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

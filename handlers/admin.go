@@ -18,7 +18,7 @@ func (h *Handlers) adminPage(c echo.Context, title string, crumbs ...views.Crumb
 	if err != nil {
 		return views.Page{}, area, err
 	}
-	p, err := h.page(c, title, "admin", "", "")
+	p, err := h.page(c, title, "admin", portal.Scope{})
 	p.Crumbs = append([]views.Crumb{{Label: "home", Href: "/"}, {Label: "admin", Href: "/admin"}}, crumbs...)
 	return p, area, err
 }

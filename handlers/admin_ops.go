@@ -224,7 +224,7 @@ func (h *Handlers) accessPreview(c echo.Context) error {
 
 // myAccess explains the signed-in person's roles.
 func (h *Handlers) myAccess(c echo.Context) error {
-	p, err := h.page(c, "My access", "", "", "")
+	p, err := h.page(c, "My access", "", portal.Scope{})
 	if err != nil {
 		return err
 	}
@@ -238,7 +238,7 @@ func (h *Handlers) myAccess(c echo.Context) error {
 
 // mySessions lists where the signed-in person is signed in.
 func (h *Handlers) mySessions(c echo.Context) error {
-	p, err := h.page(c, "My sessions", "", "", "")
+	p, err := h.page(c, "My sessions", "", portal.Scope{})
 	if err != nil {
 		return err
 	}

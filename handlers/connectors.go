@@ -10,19 +10,20 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 func (h *Handlers) listConnectors(c echo.Context) error {
-	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := h.page(c, "Connectors", "connectors", bu, stage)
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Connectors", "connectors", scope)
 	if err != nil {
 		return err
 	}
 	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
-	res, err := h.connectors.List(c.Request().Context(), bu, stage, q)
+	res, err := h.connectors.List(c.Request().Context(), scope, q)
 	if err != nil {
 		return err
 	}
@@ -39,7 +40,7 @@ func (h *Handlers) showConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := h.connectors.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), true)
+	x, err := h.connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), true)
 	if err != nil {
 		return err
 	}
@@ -51,19 +52,19 @@ func (h *Handlers) showConnector(c echo.Context) error {
 // connectorLifecycle runs pause, resume, restart and restart-failed; htmx
 // gets the refreshed status, a plain form the detail page.
 func (h *Handlers) connectorLifecycle(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
 	ctx := c.Request().Context()
 	var err error
 	var done string
 	switch c.Param("action") {
 	case "pause":
-		err, done = h.connectors.Pause(ctx, bu, stage, name), "Pause requested."
+		err, done = h.connectors.Pause(ctx, scope, name), "Pause requested."
 	case "resume":
-		err, done = h.connectors.Resume(ctx, bu, stage, name), "Resume requested."
+		err, done = h.connectors.Resume(ctx, scope, name), "Resume requested."
 	case "restart":
-		err, done = h.connectors.Restart(ctx, bu, stage, name, false), "Restart requested."
+		err, done = h.connectors.Restart(ctx, scope, name, false), "Restart requested."
 	case "restart-failed":
-		err, done = h.connectors.Restart(ctx, bu, stage, name, true), "Restart of the failed tasks requested."
+		err, done = h.connectors.Restart(ctx, scope, name, true), "Restart of the failed tasks requested."
 	default:
 		return echo.ErrNotFound
 	}
@@ -74,7 +75,7 @@ func (h *Handlers) connectorLifecycle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := h.connectors.Get(ctx, bu, stage, name, false)
+	x, err := h.connectors.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 	ctx := c.Request().Context()
 	f := views.ConnectorForm{Prefix: p.Context.Prefix, Class: class, Errors: map[string]string{},
 		Cancel: p.Context.Path("connectors"), Action: p.Context.Path("connectors"), ClassURL: p.Context.Path("connectors", "new")}
-	classes, err := h.connectors.Plugins(ctx, p.Context.BU, p.Context.Stage)
+	classes, err := h.connectors.Plugins(ctx, httpserver.ScopeOf(c))
 	if err != nil {
 		// The form still works with a class typed by hand; say why the
 		// list is empty rather than pretend there are no classes.
@@ -100,7 +101,7 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 	f.Classes = classes
 	var def *portal.ConnectorDefinition
 	if class != "" {
-		d, err := h.connectors.Definition(ctx, p.Context.BU, p.Context.Stage, class)
+		d, err := h.connectors.Definition(ctx, httpserver.ScopeOf(c), class)
 		if err != nil {
 			f.Errors["config.connector.class"] = "The settings of " + class + " could not be read: " + explain(err, requestid.From(ctx)).message
 		} else {
@@ -108,7 +109,7 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 		}
 	}
 	f.Rows = connectorRows(def, cfg)
-	f.Topics = h.topicChoices(ctx, p.Context.BU, p.Context.Stage)
+	f.Topics = h.topicChoices(ctx, httpserver.ScopeOf(c))
 	return f
 }
 
@@ -119,7 +120,7 @@ func (h *Handlers) confirmTopics(c echo.Context, p views.Page, f *views.Connecto
 		// Someone who may not write gets the refusal, not this question.
 		return nil
 	}
-	missing := h.missingTopics(c.Request().Context(), p.Context.BU, p.Context.Stage, portal.ConnectorTopics(cfg))
+	missing := h.missingTopics(c.Request().Context(), httpserver.ScopeOf(c), portal.ConnectorTopics(cfg))
 	if len(missing) == 0 {
 		return nil
 	}
@@ -251,7 +252,7 @@ func (h *Handlers) connectorFormFailed(c echo.Context, p views.Page, f views.Con
 }
 
 func (h *Handlers) createConnector(c echo.Context) error {
-	bu, stage := c.Param("bu"), c.Param("stage")
+	scope := httpserver.ScopeOf(c)
 	p, err := h.scopedPage(c, "connectors", "Create connector", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
@@ -267,7 +268,7 @@ func (h *Handlers) createConnector(c echo.Context) error {
 	if err := h.confirmTopics(c, p, &f, cfg); err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
-	x, err := h.connectors.Create(c.Request().Context(), bu, stage, portal.NewConnector{Name: f.Name, Config: cfg})
+	x, err := h.connectors.Create(c.Request().Context(), scope, portal.NewConnector{Name: f.Name, Config: cfg})
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
@@ -275,12 +276,12 @@ func (h *Handlers) createConnector(c echo.Context) error {
 }
 
 func (h *Handlers) editConnector(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
 	p, err := h.scopedPage(c, "connectors", "Edit connector")
 	if err != nil {
 		return err
 	}
-	x, err := h.connectors.Get(c.Request().Context(), bu, stage, name, true)
+	x, err := h.connectors.Get(c.Request().Context(), scope, name, true)
 	if err != nil {
 		return err
 	}
@@ -297,13 +298,13 @@ func (h *Handlers) editForm(c echo.Context, p views.Page, x portal.Connector, cf
 }
 
 func (h *Handlers) updateConnector(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
 	p, err := h.scopedPage(c, "connectors", "Edit connector")
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	cur, err := h.connectors.Get(ctx, bu, stage, name, false)
+	cur, err := h.connectors.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -320,7 +321,7 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	if err := h.confirmTopics(c, p, &f, cfg); err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
-	x, err := h.connectors.Update(ctx, bu, stage, cur.Name, cfg)
+	x, err := h.connectors.Update(ctx, scope, cur.Name, cfg)
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
@@ -346,7 +347,7 @@ func (h *Handlers) connectorForDeletion(c echo.Context) (portal.Connector, views
 	if err != nil {
 		return portal.Connector{}, p, err
 	}
-	x, err := h.connectors.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("name"), false)
+	x, err := h.connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), false)
 	if err != nil {
 		return x, p, err
 	}
@@ -364,7 +365,7 @@ func (h *Handlers) deleteConnector(c echo.Context) error {
 	if typed != x.Identifier && typed != x.Name {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, connectorDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
 	}
-	if err := h.connectors.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), x.Name); err != nil {
+	if err := h.connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.Name); err != nil {
 		return err
 	}
 	return h.done(c, "Connector "+x.Name+" deleted.", p.Context.Path("connectors"))

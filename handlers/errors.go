@@ -78,7 +78,7 @@ func (h *Handlers) RenderError(c echo.Context, err error) error {
 	if portal.PrincipalFrom(c.Request().Context()) == nil {
 		return renderFragment(c, pr.status, views.BareError(pr.status, pr.title, pr.message))
 	}
-	p, perr := h.page(c, pr.title, "", "", "")
+	p, perr := h.page(c, pr.title, "", portal.Scope{})
 	if perr != nil {
 		return renderFragment(c, pr.status, views.BareError(pr.status, pr.title, pr.message))
 	}

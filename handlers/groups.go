@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -17,7 +18,7 @@ func (h *Handlers) listGroups(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.groups.List(c.Request().Context(), c.Param("bu"), c.Param("stage"),
+	res, err := h.groups.List(c.Request().Context(), httpserver.ScopeOf(c),
 		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")})
 	if err != nil {
 		return err
@@ -31,7 +32,7 @@ func (h *Handlers) groupForPage(c echo.Context) (portal.GroupDetail, views.Page,
 	if err != nil {
 		return portal.GroupDetail{}, p, err
 	}
-	g, err := h.groups.Get(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("id"))
+	g, err := h.groups.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return g, p, err
 	}
@@ -75,7 +76,7 @@ func (h *Handlers) resetGroup(c echo.Context) error {
 	var plan portal.ResetResult
 	err = perr
 	if err == nil {
-		plan, err = h.groups.ResetOffsets(c.Request().Context(), c.Param("bu"), c.Param("stage"), g.ID, r)
+		plan, err = h.groups.ResetOffsets(c.Request().Context(), httpserver.ScopeOf(c), g.ID, r)
 	}
 	form := func() templ.Component {
 		if isHTMX(c) {
@@ -125,7 +126,7 @@ func (h *Handlers) deleteGroup(c echo.Context) error {
 	if typed := c.FormValue("confirm"); typed != g.Identifier {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, groupDeletion(p, g, typed, "Type "+g.Identifier+" exactly to confirm.")))
 	}
-	if err := h.groups.Delete(c.Request().Context(), c.Param("bu"), c.Param("stage"), g.ID); err != nil {
+	if err := h.groups.Delete(c.Request().Context(), httpserver.ScopeOf(c), g.ID); err != nil {
 		return err
 	}
 	return h.done(c, "Consumer group "+g.Identifier+" deleted.", p.Context.Path("consumer-groups"))
@@ -134,13 +135,13 @@ func (h *Handlers) deleteGroup(c echo.Context) error {
 // readRecords is the message browser: a GET form, so that a read is a
 // link people can share (each read is audited).
 func (h *Handlers) readRecords(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
-	p, err := h.page(c, "Records", "topics", bu, stage)
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
+	p, err := h.page(c, "Records", "topics", scope)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	t, err := h.topics.Get(ctx, bu, stage, name, false)
+	t, err := h.topics.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -154,7 +155,7 @@ func (h *Handlers) readRecords(c echo.Context) error {
 	q, perr := recordsQuery(f)
 	var msgs []portal.BrowsedMessage
 	if perr == nil {
-		msgs, err = h.messages.Read(ctx, bu, stage, t.Name, q)
+		msgs, err = h.messages.Read(ctx, scope, t.Name, q)
 	} else {
 		err = perr
 	}

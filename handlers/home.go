@@ -6,12 +6,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 // home greets the caller; people without any role see how to get one.
 func (h *Handlers) home(c echo.Context) error {
-	p, err := h.page(c, "Home", "", "", "")
+	p, err := h.page(c, "Home", "", portal.Scope{})
 	if err != nil {
 		return err
 	}
@@ -26,13 +27,17 @@ func (h *Handlers) home(c echo.Context) error {
 // switchContext is the context selector without JavaScript: it redirects
 // to the chosen context's page of the same resource type.
 func (h *Handlers) switchContext(c echo.Context) error {
-	bu, stage, resource := c.QueryParam("bu"), c.QueryParam("stage"), c.QueryParam("resource")
+	resource := c.QueryParam("resource")
 	if !slices.ContainsFunc(views.Resources, func(r struct{ ID, Label string }) bool { return r.ID == resource }) {
 		resource = "topics"
 	}
-	if _, err := h.me.Layout(c.Request().Context(), bu, stage); err != nil {
+	scope, err := portal.ParseScope(c.QueryParam("bu"), c.QueryParam("stage"))
+	if err != nil {
 		return err
 	}
-	ctx := views.Context{BU: bu, Stage: stage}
+	if _, err := h.me.Layout(c.Request().Context(), scope); err != nil {
+		return err
+	}
+	ctx := views.Context{BU: scope.BU, Stage: scope.Stage}
 	return c.Redirect(http.StatusSeeOther, ctx.Path(resource))
 }

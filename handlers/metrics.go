@@ -5,30 +5,31 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 func (h *Handlers) clusterMetrics(c echo.Context) error {
-	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := h.page(c, "Cluster metrics", "metrics", bu, stage)
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Cluster metrics", "metrics", scope)
 	if err != nil {
 		return err
 	}
-	m, err := h.metrics.ClusterMetrics(c.Request().Context(), bu, stage, c.QueryParam("range"))
+	m, err := h.metrics.ClusterMetrics(c.Request().Context(), scope, c.QueryParam("range"))
 	if err != nil {
 		return err
 	}
-	p.Subtitle = "cluster of " + p.Context.Zone + " in " + stage
+	p.Subtitle = "cluster of " + p.Context.Zone + " in " + scope.Stage
 	return h.render(c, http.StatusOK, p, views.ClusterMetricsPage(p, m))
 }
 
 func (h *Handlers) topicMetrics(c echo.Context) error {
-	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := h.page(c, "Topic metrics", "topics", bu, stage)
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Topic metrics", "topics", scope)
 	if err != nil {
 		return err
 	}
-	m, err := h.metrics.TopicMetrics(c.Request().Context(), bu, stage, c.Param("name"), c.QueryParam("range"))
+	m, err := h.metrics.TopicMetrics(c.Request().Context(), scope, c.Param("name"), c.QueryParam("range"))
 	if err != nil {
 		return err
 	}

@@ -6,16 +6,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/version"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 // page builds the layout data for the signed-in caller from one service
-// call; bu and stage may be empty for pages without a context. A context
-// the caller may not see is refused by the service, as NotFound.
-func (h *Handlers) page(c echo.Context, title, resource, bu, stage string) (views.Page, error) {
-	l, err := h.me.Layout(c.Request().Context(), bu, stage)
+// call; the scope is empty for pages without a context. A context the
+// caller may not see is refused by the service, as NotFound.
+func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Scope) (views.Page, error) {
+	l, err := h.me.Layout(c.Request().Context(), scope)
 	if err != nil {
 		return views.Page{}, err
 	}
@@ -62,7 +63,7 @@ func stageConfirmed(c echo.Context, ctx *views.Context) error {
 // scopedPage is page for a resource in the context the route names
 // (:bu, :stage), with extra crumbs after the resource's.
 func (h *Handlers) scopedPage(c echo.Context, resource, title string, extra ...views.Crumb) (views.Page, error) {
-	p, err := h.page(c, title, resource, c.Param("bu"), c.Param("stage"))
+	p, err := h.page(c, title, resource, httpserver.ScopeOf(c))
 	if err == nil && len(extra) > 0 {
 		p.Crumbs = crumbs(p.Context, resource, extra...)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/manifest"
 )
 
@@ -13,8 +14,8 @@ import (
 // desired-state document (YAML), to start a GitOps repository from or to
 // plan in another stage with portalctl.
 func (h *Handlers) exportResources(c echo.Context) error {
-	bu, stage := c.Param("bu"), c.Param("stage")
-	doc, err := h.declarations.Export(c.Request().Context(), bu, stage)
+	scope := httpserver.ScopeOf(c)
+	doc, err := h.declarations.Export(c.Request().Context(), scope)
 	if err != nil {
 		return err
 	}
@@ -23,6 +24,6 @@ func (h *Handlers) exportResources(c echo.Context) error {
 		return err
 	}
 	// The service knew bu and stage, so they are plain identifiers.
-	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s-%s.yaml"`, bu, stage))
+	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s-%s.yaml"`, scope.BU, scope.Stage))
 	return c.Blob(http.StatusOK, "application/yaml", b)
 }

@@ -2,8 +2,11 @@ package handlers
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 )
 
 // Register mounts every page of the portal on e. Each route leads to one
@@ -16,7 +19,14 @@ func (h *Handlers) Register(e *echo.Echo) {
 	e.POST("/auth/logout", h.logout)
 	e.GET("/signed-out", h.signedOut)
 
-	route := func(method, path string, handler echo.HandlerFunc) { e.Add(method, path, handler, h.requireSession) }
+	route := func(method, path string, handler echo.HandlerFunc) {
+		if strings.HasPrefix(path, "/:bu/:stage/") {
+			// The scope is parsed once here, after the session is known.
+			e.Add(method, path, handler, h.requireSession, httpserver.ParseScope)
+			return
+		}
+		e.Add(method, path, handler, h.requireSession)
+	}
 	route(http.MethodGet, "/", h.home)
 	route(http.MethodGet, "/context", h.switchContext)
 	route(http.MethodGet, "/me/access", h.myAccess)

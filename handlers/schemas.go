@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -19,7 +20,7 @@ func (h *Handlers) listSchemas(c echo.Context) error {
 	}
 	latest := c.QueryParam("all") != "1"
 	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
-	res, err := h.schemas.List(c.Request().Context(), c.Param("bu"), c.Param("stage"), latest, q)
+	res, err := h.schemas.List(c.Request().Context(), httpserver.ScopeOf(c), latest, q)
 	if err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func (h *Handlers) showSubject(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vs, err := h.schemas.Versions(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"))
+	vs, err := h.schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func (h *Handlers) newSchema(c echo.Context) error {
 	f := views.SchemaForm{NewSubject: true, Action: p.Context.Path("schemas"), Prefix: p.Context.Prefix, SubjectType: "value",
 		SchemaType: "AVRO", Errors: map[string]string{}, Cancel: p.Context.Path("schemas"),
 		Schema: "{\n  \"type\": \"record\",\n  \"name\": \"Example\",\n  \"fields\": [\n    {\"name\": \"id\", \"type\": \"string\"}\n  ]\n}"}
-	f.Topics = h.topicChoices(c.Request().Context(), p.Context.BU, p.Context.Stage)
+	f.Topics = h.topicChoices(c.Request().Context(), httpserver.ScopeOf(c))
 	return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
 }
 
@@ -102,10 +103,10 @@ func (h *Handlers) createSchema(c echo.Context) error {
 	f := views.SchemaForm{NewSubject: true, Action: p.Context.Path("schemas"), Prefix: p.Context.Prefix, Errors: map[string]string{},
 		Cancel: p.Context.Path("schemas"), Topic: strings.TrimSpace(c.FormValue("topic")), SubjectType: c.FormValue("subject_type"),
 		SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
-	f.Topics = h.topicChoices(c.Request().Context(), c.Param("bu"), c.Param("stage"))
+	f.Topics = h.topicChoices(c.Request().Context(), httpserver.ScopeOf(c))
 	// Only for someone who may register: a refusal comes first.
 	if p.Context.CanWrite && f.Topic != "" {
-		if missing := h.missingTopics(c.Request().Context(), c.Param("bu"), c.Param("stage"), []string{f.Topic}); len(missing) > 0 {
+		if missing := h.missingTopics(c.Request().Context(), httpserver.ScopeOf(c), []string{f.Topic}); len(missing) > 0 {
 			f.MissingTopic, f.AllowMissing = true, c.FormValue("allow_missing_topics") == "1"
 		}
 		if f.MissingTopic && !f.AllowMissing {
@@ -113,7 +114,7 @@ func (h *Handlers) createSchema(c echo.Context) error {
 				f.Topic, p.Context.BU, p.Context.Stage))
 		}
 	}
-	v, err := h.schemas.Create(c.Request().Context(), c.Param("bu"), c.Param("stage"), portal.NewSchema{Topic: f.Topic,
+	v, err := h.schemas.Create(c.Request().Context(), httpserver.ScopeOf(c), portal.NewSchema{Topic: f.Topic,
 		SubjectType: f.SubjectType, SchemaDef: portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}})
 	if err != nil {
 		return h.schemaFormFailed(c, p, f, err)
@@ -127,7 +128,7 @@ func (h *Handlers) versionForm(c echo.Context) (views.Page, views.SchemaForm, er
 	if err != nil {
 		return p, views.SchemaForm{}, err
 	}
-	vs, err := h.schemas.Versions(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"))
+	vs, err := h.schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return p, views.SchemaForm{}, err
 	}
@@ -162,14 +163,14 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 	def := portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}
 	ctx := c.Request().Context()
 	if c.FormValue("action") == "check" {
-		res, err := h.schemas.Check(ctx, c.Param("bu"), c.Param("stage"), f.Subject, def)
+		res, err := h.schemas.Check(ctx, httpserver.ScopeOf(c), f.Subject, def)
 		if err != nil {
 			return h.schemaFormFailed(c, p, f, err)
 		}
 		f.Check = &res
 		return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
 	}
-	v, err := h.schemas.Update(ctx, c.Param("bu"), c.Param("stage"), f.Subject, def)
+	v, err := h.schemas.Update(ctx, httpserver.ScopeOf(c), f.Subject, def)
 	if err != nil {
 		return h.schemaFormFailed(c, p, f, err)
 	}
@@ -179,7 +180,7 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 // checkVersion answers the form's htmx compatibility check.
 func (h *Handlers) checkVersion(c echo.Context) error {
 	def := portal.SchemaDef{SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
-	res, err := h.schemas.Check(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), def)
+	res, err := h.schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), def)
 	if err != nil {
 		if ps := portal.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
 			res = portal.Compatibility{Messages: []string{ps[0].Message}, Level: "invalid schema"}
@@ -195,7 +196,7 @@ func (h *Handlers) versionDeletion(c echo.Context) (views.Page, views.Deletion, 
 	if err != nil {
 		return p, views.Deletion{}, err
 	}
-	vs, err := h.schemas.Versions(c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"))
+	vs, err := h.schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return p, views.Deletion{}, err
 	}
@@ -227,13 +228,13 @@ func (h *Handlers) deleteVersion(c echo.Context) error {
 		d.Problem = "Type " + d.Identifier + " exactly to confirm."
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
 	}
-	ctx, bu, stage, subject, version := c.Request().Context(), c.Param("bu"), c.Param("stage"), c.Param("subject"), c.Param("version")
-	if err := h.schemas.Delete(ctx, bu, stage, subject, version, false); err != nil {
+	ctx, scope, subject, version := c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version")
+	if err := h.schemas.Delete(ctx, scope, subject, version, false); err != nil {
 		return err
 	}
 	msg := "Version " + version + " deleted (soft)."
 	if c.FormValue("permanent") == "true" {
-		if err := h.schemas.Delete(ctx, bu, stage, subject, version, true); err != nil {
+		if err := h.schemas.Delete(ctx, scope, subject, version, true); err != nil {
 			return err
 		}
 		msg = "Version " + version + " deleted for good."

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -96,5 +97,5 @@ func (h *Handlers) refused(c echo.Context, err error) {
 		return
 	}
 	resource := c.Param("name") + c.Param("subject") + c.Param("id")
-	h.audit.Refused(r.Context(), c.Param("bu"), c.Param("stage"), "form "+c.Path(), resource, err)
+	h.audit.Refused(r.Context(), httpserver.ScopeOf(c), "form "+c.Path(), resource, err)
 }

@@ -10,8 +10,8 @@ import (
 // topicChoices are the unit's topics (their identifiers) that forms offer
 // as suggestions: the first page of the list, up to its largest size. A
 // failure leaves the suggestions empty; typing still works.
-func (h *Handlers) topicChoices(ctx context.Context, bu, stage string) []string {
-	page, err := h.topics.List(ctx, bu, stage, portal.ListQuery{PageSize: portal.MaxPageSize})
+func (h *Handlers) topicChoices(ctx context.Context, scope portal.Scope) []string {
+	page, err := h.topics.List(ctx, scope, portal.ListQuery{PageSize: portal.MaxPageSize})
 	if err != nil {
 		return nil
 	}
@@ -26,11 +26,11 @@ func (h *Handlers) topicChoices(ctx context.Context, bu, stage string) []string 
 // stage, so that a form can warn before saving a connector or a schema
 // for a topic nobody created (a typo, most often). It reads the cached
 // topic list, never the cluster.
-func (h *Handlers) missingTopics(ctx context.Context, bu, stage string, names []string) []string {
+func (h *Handlers) missingTopics(ctx context.Context, scope portal.Scope, names []string) []string {
 	var out []string
 	for _, n := range names {
 		id := portal.Normalise(n)
-		page, err := h.topics.List(ctx, bu, stage, portal.ListQuery{PageSize: portal.MaxPageSize, Search: id})
+		page, err := h.topics.List(ctx, scope, portal.ListQuery{PageSize: portal.MaxPageSize, Search: id})
 		if err != nil {
 			continue // the service's own checks decide then
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -18,8 +19,8 @@ import (
 const pageSize = 50
 
 func (h *Handlers) listTopics(c echo.Context) error {
-	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := h.page(c, "Topics", "topics", bu, stage)
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Topics", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -38,7 +39,7 @@ func (h *Handlers) listTopics(c echo.Context) error {
 	}
 	q := portal.ListQuery{PageSize: size, Search: c.QueryParam("q"), Descending: c.QueryParam("order") == "desc", Unit: c.QueryParam("unit"),
 		SortBy: sortBy, Offset: (page - 1) * size}
-	res, err := h.topics.List(c.Request().Context(), bu, stage, q)
+	res, err := h.topics.List(c.Request().Context(), scope, q)
 	if err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func (h *Handlers) listTopics(c echo.Context) error {
 		Offset: q.Offset, PageSize: size, SortBy: sortBy, Unit: p.UnitFilter}
 	p.Subtitle = p.Context.Prefix + "*"
 	if p.Context.WholeCluster {
-		p.Subtitle = "the whole " + p.Context.Zone + " cluster in " + stage
+		p.Subtitle = "the whole " + p.Context.Zone + " cluster in " + scope.Stage
 	}
 	if isHTMX(c) && c.Request().Header.Get("HX-Target") == "topic-results" {
 		return renderFragment(c, http.StatusOK, views.TopicResults(p, l))
@@ -55,13 +56,13 @@ func (h *Handlers) listTopics(c echo.Context) error {
 }
 
 func (h *Handlers) showTopic(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
-	p, err := h.page(c, "Topic", "topics", bu, stage)
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
+	p, err := h.page(c, "Topic", "topics", scope)
 	if err != nil {
 		return err
 	}
 	defaults := c.QueryParam("defaults") == "1"
-	t, err := h.topics.Get(c.Request().Context(), bu, stage, name, defaults)
+	t, err := h.topics.Get(c.Request().Context(), scope, name, defaults)
 	if err != nil {
 		return err
 	}
@@ -69,12 +70,12 @@ func (h *Handlers) showTopic(c echo.Context) error {
 	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier})
 	// The groups reading the topic are a second look: when they cannot be
 	// had, the page says so and shows the rest.
-	consumers, err := h.groups.Consumers(c.Request().Context(), bu, stage, t.Name)
+	consumers, err := h.groups.Consumers(c.Request().Context(), scope, t.Name)
 	problem := ""
 	if err != nil {
 		problem = portal.Problems(err)[0].Message
 	}
-	links, err := h.topics.Links(c.Request().Context(), bu, stage, t.Name)
+	links, err := h.topics.Links(c.Request().Context(), scope, t.Name)
 	if err != nil {
 		return err
 	}
@@ -89,8 +90,8 @@ func topicForm(p views.Page) views.TopicForm {
 }
 
 func (h *Handlers) newTopic(c echo.Context) error {
-	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := h.page(c, "Create topic", "topics", bu, stage)
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Create topic", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -133,8 +134,8 @@ func (h *Handlers) formFailed(c echo.Context, p views.Page, f views.TopicForm, e
 }
 
 func (h *Handlers) createTopic(c echo.Context) error {
-	bu, stage := c.Param("bu"), c.Param("stage")
-	p, err := h.page(c, "Create topic", "topics", bu, stage)
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Create topic", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -145,7 +146,7 @@ func (h *Handlers) createTopic(c echo.Context) error {
 	if len(f.Errors) > 0 {
 		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.topics.Create(c.Request().Context(), bu, stage, portal.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
+	t, err := h.topics.Create(c.Request().Context(), scope, portal.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
@@ -153,12 +154,12 @@ func (h *Handlers) createTopic(c echo.Context) error {
 }
 
 func (h *Handlers) editTopic(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
-	p, err := h.page(c, "Edit topic", "topics", bu, stage)
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
+	p, err := h.page(c, "Edit topic", "topics", scope)
 	if err != nil {
 		return err
 	}
-	t, err := h.topics.Get(c.Request().Context(), bu, stage, name, false)
+	t, err := h.topics.Get(c.Request().Context(), scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -182,13 +183,13 @@ func editForm(p views.Page, t portal.TopicDetail) views.TopicForm {
 // updateTopic sets the desired state from the form: partitions, and the
 // settings filled in (emptied settings go back to their defaults).
 func (h *Handlers) updateTopic(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
-	p, err := h.page(c, "Edit topic", "topics", bu, stage)
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
+	p, err := h.page(c, "Edit topic", "topics", scope)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	cur, err := h.topics.Get(ctx, bu, stage, name, false)
+	cur, err := h.topics.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -200,7 +201,7 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 	if len(f.Errors) > 0 {
 		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.topics.Replace(ctx, bu, stage, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true})
+	t, err := h.topics.Replace(ctx, scope, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true})
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
@@ -208,12 +209,12 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 }
 
 func (h *Handlers) confirmDelete(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
-	p, err := h.page(c, "Delete topic", "topics", bu, stage)
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
+	p, err := h.page(c, "Delete topic", "topics", scope)
 	if err != nil {
 		return err
 	}
-	t, err := h.topics.Get(c.Request().Context(), bu, stage, name, false)
+	t, err := h.topics.Get(c.Request().Context(), scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -225,13 +226,13 @@ func (h *Handlers) confirmDelete(c echo.Context) error {
 // deleteTopic deletes once the person typed the topic's identifier (or
 // its full name).
 func (h *Handlers) deleteTopic(c echo.Context) error {
-	bu, stage, name := c.Param("bu"), c.Param("stage"), c.Param("name")
-	p, err := h.page(c, "Delete topic", "topics", bu, stage)
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
+	p, err := h.page(c, "Delete topic", "topics", scope)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	t, err := h.topics.Get(ctx, bu, stage, name, false)
+	t, err := h.topics.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -242,7 +243,7 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, p,
 			views.ConfirmDelete(p, topicDeletion(p, t, typed, "Type "+t.Identifier+" exactly to confirm.")))
 	}
-	if err := h.topics.Delete(ctx, bu, stage, t.Name); err != nil {
+	if err := h.topics.Delete(ctx, scope, t.Name); err != nil {
 		return err
 	}
 	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))

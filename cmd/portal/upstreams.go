@@ -219,12 +219,12 @@ func (p *app) seed(ctx context.Context, o embedded.SeedOptions) error {
 		if u.IsMain() {
 			continue
 		}
-		_, err := p.services.accounts.Create(ctx, u.ID, stage, portal.NewServiceAccount{Name: "demo-app", Type: "producer",
+		_, err := p.services.accounts.Create(ctx, portal.Scope{BU: u.ID, Stage: stage}, portal.NewServiceAccount{Name: "demo-app", Type: "producer",
 			Description: "Demo producer of " + u.ID})
 		if err != nil && !portal.Is(err, portal.AlreadyExists) {
 			return fmt.Errorf("seed service account of %s: %w", u.ID, err)
 		}
-		_, err = p.services.pools.Create(ctx, u.ID, stage, portal.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
+		_, err = p.services.pools.Create(ctx, portal.Scope{BU: u.ID, Stage: stage}, portal.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
 			Filter: `claims.aud == "confluent" && claims.sub.startsWith("ci-` + u.ID + `")`})
 		if err != nil && !portal.Is(err, portal.AlreadyExists) {
 			return fmt.Errorf("seed identity pool of %s: %w", u.ID, err)

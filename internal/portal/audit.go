@@ -60,9 +60,9 @@ type AuditService interface {
 	// List returns a unit's events in a stage, newest first. Admins and
 	// Super Admins of the unit may read them (InsufficientRole for
 	// others). Errors: InvalidParameter (page_token, page_size, range).
-	List(ctx context.Context, bu, stage string, q AuditQuery) (Page[AuditEvent], error)
+	List(ctx context.Context, scope Scope, q AuditQuery) (Page[AuditEvent], error)
 	// Refused records a write that a front door refused before any service
 	// could (no valid token, a forged form), so that it leaves a trace too.
 	// The caller is the principal in ctx, if any.
-	Refused(ctx context.Context, bu, stage, action, resource string, err error)
+	Refused(ctx context.Context, scope Scope, action, resource string, err error)
 }

@@ -76,7 +76,7 @@ type CallerService interface {
 	Me(ctx context.Context) (Caller, error)
 	// Layout describes the caller and, when bu is given, its standing in
 	// bu/stage. Errors: NotFound (no such unit or stage, or no role there).
-	Layout(ctx context.Context, bu, stage string) (Layout, error)
+	Layout(ctx context.Context, scope Scope) (Layout, error)
 	// Access explains the caller's access: per unit the role and the
 	// groups that gave it, the groups that match nothing, and a groups
 	// overage.

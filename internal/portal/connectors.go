@@ -99,23 +99,23 @@ type ConnectorSetting struct {
 // named "{prefix}{identifier}-connector". Writes need the Developer role
 // (InsufficientRole) and a writable stage (ReadOnlyEnvironment).
 type ConnectorService interface {
-	List(ctx context.Context, bu, stage string, q ListQuery) (Page[Connector], error)
+	List(ctx context.Context, scope Scope, q ListQuery) (Page[Connector], error)
 	// Get errors: NotFound, InvalidParameter.
-	Get(ctx context.Context, bu, stage, name string, showConfig bool) (Connector, error)
-	Plugins(ctx context.Context, bu, stage string) ([]ConnectorPlugin, error)
+	Get(ctx context.Context, scope Scope, name string, showConfig bool) (Connector, error)
+	Plugins(ctx context.Context, scope Scope) ([]ConnectorPlugin, error)
 	// Definition errors: NotFound (no such class).
-	Definition(ctx context.Context, bu, stage, class string) (ConnectorDefinition, error)
+	Definition(ctx context.Context, scope Scope, class string) (ConnectorDefinition, error)
 	// Create validates the configuration with its plugin; problems come
 	// back as one InvalidParameter per setting ("config.<key>").
 	// Errors: AlreadyExists too.
-	Create(ctx context.Context, bu, stage string, in NewConnector) (Connector, error)
+	Create(ctx context.Context, scope Scope, in NewConnector) (Connector, error)
 	// Update replaces the configuration; a masked secret keeps the stored
 	// one. Errors: as Create, and NotFound.
-	Update(ctx context.Context, bu, stage, name string, config map[string]string) (Connector, error)
-	Delete(ctx context.Context, bu, stage, name string) error
-	Pause(ctx context.Context, bu, stage, name string) error
-	Resume(ctx context.Context, bu, stage, name string) error
-	Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error
+	Update(ctx context.Context, scope Scope, name string, config map[string]string) (Connector, error)
+	Delete(ctx context.Context, scope Scope, name string) error
+	Pause(ctx context.Context, scope Scope, name string) error
+	Resume(ctx context.Context, scope Scope, name string) error
+	Restart(ctx context.Context, scope Scope, name string, onlyFailed bool) error
 }
 
 // ConnectorPlatformKeys are the settings Confluent Cloud fills in on a

@@ -98,16 +98,16 @@ type TopicConsumer struct {
 type GroupService interface {
 	// List returns the unit's groups with state, members and total lag,
 	// from one round of requests. Errors: NotFound (unit, stage).
-	List(ctx context.Context, bu, stage string, q ListQuery) (Page[ConsumerGroup], error)
+	List(ctx context.Context, scope Scope, q ListQuery) (Page[ConsumerGroup], error)
 	// Get returns one group. Errors: NotFound.
-	Get(ctx context.Context, bu, stage, id string) (GroupDetail, error)
+	Get(ctx context.Context, scope Scope, id string) (GroupDetail, error)
 	// ResetOffsets moves the group's offsets. Errors: Conflict (active
 	// members), InvalidParameter, InsufficientRole, ReadOnlyEnvironment.
-	ResetOffsets(ctx context.Context, bu, stage, id string, r OffsetReset) (ResetResult, error)
+	ResetOffsets(ctx context.Context, scope Scope, id string, r OffsetReset) (ResetResult, error)
 	// Delete deletes an empty group. Errors: Conflict, NotFound.
-	Delete(ctx context.Context, bu, stage, id string) error
+	Delete(ctx context.Context, scope Scope, id string) error
 	// Consumers lists the unit's groups that consume a topic.
-	Consumers(ctx context.Context, bu, stage, topic string) ([]TopicConsumer, error)
+	Consumers(ctx context.Context, scope Scope, topic string) ([]TopicConsumer, error)
 }
 
 // MessageQuery selects records to read: the latest Limit (at most
@@ -162,5 +162,5 @@ type MessageHeader struct {
 type MessageService interface {
 	// Read errors: DataAccessDisabled, InsufficientRole, NotFound,
 	// InvalidParameter.
-	Read(ctx context.Context, bu, stage, topic string, q MessageQuery) ([]BrowsedMessage, error)
+	Read(ctx context.Context, scope Scope, topic string, q MessageQuery) ([]BrowsedMessage, error)
 }

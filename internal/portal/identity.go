@@ -120,20 +120,20 @@ func (j BulkJob) Done() int {
 // for every role; creating needs the Admin role (InsufficientRole), and
 // in a read-only stage Admins bypass the rule.
 type AccountService interface {
-	List(ctx context.Context, bu, stage string, q ListQuery) (Page[ServiceAccount], error)
+	List(ctx context.Context, scope Scope, q ListQuery) (Page[ServiceAccount], error)
 	// Get returns an account with its role bindings. Errors: NotFound.
-	Get(ctx context.Context, bu, stage, id string) (ServiceAccount, error)
+	Get(ctx context.Context, scope Scope, id string) (ServiceAccount, error)
 	// Create creates an account and applies its type's role bindings.
 	// Errors: AlreadyExists, MissingParameter, InvalidParameter.
-	Create(ctx context.Context, bu, stage string, in NewServiceAccount) (ServiceAccount, error)
+	Create(ctx context.Context, scope Scope, in NewServiceAccount) (ServiceAccount, error)
 	// StartBulk validates a batch (every bad item named as
 	// items[i].field, nothing created) and creates it in the background;
 	// it returns the job as it stands after at most wait. Errors:
 	// RateLimited when too many batches run.
-	StartBulk(ctx context.Context, bu, stage string, items []NewServiceAccount, wait time.Duration) (BulkJob, error)
+	StartBulk(ctx context.Context, scope Scope, items []NewServiceAccount, wait time.Duration) (BulkJob, error)
 	// BulkJob returns a batch's progress, waiting up to wait for news.
 	// Errors: NotFound (unknown, expired, or started by someone else).
-	BulkJob(ctx context.Context, bu, stage, id string, wait time.Duration) (BulkJob, error)
+	BulkJob(ctx context.Context, scope Scope, id string, wait time.Duration) (BulkJob, error)
 }
 
 // DefaultIdentityClaim names the claim that identifies a pool's members.
@@ -182,14 +182,14 @@ type FilterResult struct {
 // PoolService manages a business unit's identity pools. Writes need the
 // Admin role.
 type PoolService interface {
-	List(ctx context.Context, bu, stage string, q ListQuery) (Page[Pool], error)
-	Get(ctx context.Context, bu, stage, id string) (Pool, error)
+	List(ctx context.Context, scope Scope, q ListQuery) (Page[Pool], error)
+	Get(ctx context.Context, scope Scope, id string) (Pool, error)
 	// Create checks the CEL filter before anything goes upstream.
 	// Errors: InvalidParameter on filter (with the position), AlreadyExists.
-	Create(ctx context.Context, bu, stage string, in NewPool) (Pool, error)
-	UpdateFilter(ctx context.Context, bu, stage, id, filter string) (Pool, error)
-	Delete(ctx context.Context, bu, stage, id string) error
+	Create(ctx context.Context, scope Scope, in NewPool) (Pool, error)
+	UpdateFilter(ctx context.Context, scope Scope, id, filter string) (Pool, error)
+	Delete(ctx context.Context, scope Scope, id string) error
 	// TestFilter evaluates a filter on sample claims; it changes nothing,
 	// so every role may call it.
-	TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (FilterResult, error)
+	TestFilter(ctx context.Context, scope Scope, filter string, claims map[string]any) (FilterResult, error)
 }

@@ -177,13 +177,13 @@ type DeclarationService interface {
 	// Refusals (role, read-only stage, validation, schema compatibility)
 	// are reported per change. Errors: MalformedBody, InvalidParameter on
 	// the document's shape (items[i].field).
-	Plan(ctx context.Context, bu, stage string, doc Document) (Plan, error)
+	Plan(ctx context.Context, scope Scope, doc Document) (Plan, error)
 	// Apply plans again and, when the plan's fingerprint equals the one
 	// reviewed, makes the changes in dependency order. Errors: the plan's
 	// refusals (nothing changes), Conflict when the plan is stale,
 	// MissingParameter without a fingerprint.
-	Apply(ctx context.Context, bu, stage string, doc Document, fingerprint string) (Plan, error)
+	Apply(ctx context.Context, scope Scope, doc Document, fingerprint string) (Plan, error)
 	// Export returns the unit's current state as a document with
 	// identifiers (portable to other stages) and secrets by reference.
-	Export(ctx context.Context, bu, stage string) (Document, error)
+	Export(ctx context.Context, scope Scope) (Document, error)
 }

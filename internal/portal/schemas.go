@@ -55,20 +55,20 @@ type NewSchema struct {
 // Writes need the Developer role and a writable stage.
 type SchemaService interface {
 	// List returns the latest version of each subject, or every version.
-	List(ctx context.Context, bu, stage string, latestOnly bool, q ListQuery) (Page[SchemaVersion], error)
+	List(ctx context.Context, scope Scope, latestOnly bool, q ListQuery) (Page[SchemaVersion], error)
 	// Get returns a version ("latest" or a number). Errors: NotFound,
 	// InvalidParameter.
-	Get(ctx context.Context, bu, stage, subject, version string) (SchemaVersion, error)
+	Get(ctx context.Context, scope Scope, subject, version string) (SchemaVersion, error)
 	// Versions returns every version of a subject, oldest first.
-	Versions(ctx context.Context, bu, stage, subject string) ([]SchemaVersion, error)
+	Versions(ctx context.Context, scope Scope, subject string) ([]SchemaVersion, error)
 	// Create registers a new subject. Errors: AlreadyExists,
 	// InvalidParameter (the schema does not parse), MissingParameter.
-	Create(ctx context.Context, bu, stage string, in NewSchema) (SchemaVersion, error)
+	Create(ctx context.Context, scope Scope, in NewSchema) (SchemaVersion, error)
 	// Update registers a new version. Errors: IncompatibleSchema (with
 	// the reasons), NotFound, InvalidParameter.
-	Update(ctx context.Context, bu, stage, subject string, in SchemaDef) (SchemaVersion, error)
+	Update(ctx context.Context, scope Scope, subject string, in SchemaDef) (SchemaVersion, error)
 	// Check tells whether a schema could be the next version; read-only.
-	Check(ctx context.Context, bu, stage, subject string, in SchemaDef) (Compatibility, error)
+	Check(ctx context.Context, scope Scope, subject string, in SchemaDef) (Compatibility, error)
 	// Delete deletes a version softly, or for good once soft-deleted.
-	Delete(ctx context.Context, bu, stage, subject, version string, permanent bool) error
+	Delete(ctx context.Context, scope Scope, subject, version string, permanent bool) error
 }

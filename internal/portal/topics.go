@@ -71,26 +71,26 @@ type TopicPatch struct {
 type TopicService interface {
 	// Links returns the unit's connectors and schema subjects of a topic,
 	// from one list of each. Errors: NotFound, InvalidParameter.
-	Links(ctx context.Context, bu, stage, name string) (TopicLinks, error)
+	Links(ctx context.Context, scope Scope, name string) (TopicLinks, error)
 	// List returns one page of the unit's topics. Errors: InvalidParameter
 	// (page_size, page_token, search).
-	List(ctx context.Context, bu, stage string, q ListQuery) (Page[Topic], error)
+	List(ctx context.Context, scope Scope, q ListQuery) (Page[Topic], error)
 	// Get returns a topic with its overrides, and with every inherited
 	// setting when includeDefaults is set. Errors: NotFound, InvalidParameter.
-	Get(ctx context.Context, bu, stage, name string, includeDefaults bool) (TopicDetail, error)
+	Get(ctx context.Context, scope Scope, name string, includeDefaults bool) (TopicDetail, error)
 	// Create creates a topic named by the convention. Errors:
 	// InsufficientRole, ReadOnlyEnvironment, MissingParameter and
 	// InvalidParameter (one per field), AlreadyExists.
-	Create(ctx context.Context, bu, stage string, in NewTopic) (TopicDetail, error)
+	Create(ctx context.Context, scope Scope, in NewTopic) (TopicDetail, error)
 	// Replace sets the partition count and the full set of overrides.
 	// Errors: as Create, and NotFound.
-	Replace(ctx context.Context, bu, stage, name string, in TopicState) (TopicDetail, error)
+	Replace(ctx context.Context, scope Scope, name string, in TopicState) (TopicDetail, error)
 	// Patch merges changes: given settings are set, nil ones reset.
 	// Errors: as Replace.
-	Patch(ctx context.Context, bu, stage, name string, in TopicPatch) (TopicDetail, error)
+	Patch(ctx context.Context, scope Scope, name string, in TopicPatch) (TopicDetail, error)
 	// Delete deletes a topic and its data. Errors: InsufficientRole,
 	// ReadOnlyEnvironment, NotFound.
-	Delete(ctx context.Context, bu, stage, name string) error
+	Delete(ctx context.Context, scope Scope, name string) error
 }
 
 // ClusterMetrics summarises the cluster of a scope.
@@ -148,9 +148,9 @@ type TopicMetrics struct {
 // rate limit shows the last values with their age (Charts.Stale).
 type MetricsService interface {
 	// ClusterMetrics errors: InvalidParameter (range).
-	ClusterMetrics(ctx context.Context, bu, stage, rng string) (ClusterMetrics, error)
+	ClusterMetrics(ctx context.Context, scope Scope, rng string) (ClusterMetrics, error)
 	// TopicMetrics errors: NotFound, InvalidParameter.
-	TopicMetrics(ctx context.Context, bu, stage, name, rng string) (TopicMetrics, error)
+	TopicMetrics(ctx context.Context, scope Scope, name, rng string) (TopicMetrics, error)
 }
 
 // TopicLinks are what else in the unit works with a topic: the connectors

@@ -20,35 +20,35 @@ var topicOps = []struct {
 	run   func(ctx context.Context, s *service.Topics, stage string) error
 }{
 	{"list", false, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.List(ctx, "scada", st, portal.ListQuery{})
+		_, err := s.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.ListQuery{})
 		return err
 	}},
 	{"get", false, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.Get(ctx, "scada", st, "existing", true)
+		_, err := s.Get(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", true)
 		return err
 	}},
 	{"cluster metrics", false, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.ClusterMetrics(ctx, "scada", st, "")
+		_, err := s.ClusterMetrics(ctx, portal.Scope{BU: "scada", Stage: st}, "")
 		return err
 	}},
 	{"topic metrics", false, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.TopicMetrics(ctx, "scada", st, "existing", "")
+		_, err := s.TopicMetrics(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", "")
 		return err
 	}},
 	{"create", true, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.Create(ctx, "scada", st, portal.NewTopic{Name: "fresh", Partitions: intp(2)})
+		_, err := s.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewTopic{Name: "fresh", Partitions: intp(2)})
 		return err
 	}},
 	{"replace", true, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.Replace(ctx, "scada", st, "existing", portal.TopicState{Partitions: intp(2), Config: map[string]string{}, ConfigGiven: true})
+		_, err := s.Replace(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", portal.TopicState{Partitions: intp(2), Config: map[string]string{}, ConfigGiven: true})
 		return err
 	}},
 	{"patch", true, func(ctx context.Context, s *service.Topics, st string) error {
-		_, err := s.Patch(ctx, "scada", st, "existing", portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
+		_, err := s.Patch(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
 		return err
 	}},
 	{"delete", true, func(ctx context.Context, s *service.Topics, st string) error {
-		return s.Delete(ctx, "scada", st, "existing")
+		return s.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, "existing")
 	}},
 }
 
@@ -99,16 +99,16 @@ func TestNoPrincipalFailsClosed(t *testing.T) {
 func TestUnknownScopes(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	_, err := w.Topics.List(ctx, "nope", "dev", portal.ListQuery{})
+	_, err := w.Topics.List(ctx, portal.Scope{BU: "nope", Stage: "dev"}, portal.ListQuery{})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Kind != portal.NotFound || ps[0].Field != "bu" {
 		t.Errorf("unknown unit: %v", err)
 	}
 	// A real unit in which the caller has no role looks the same.
-	_, err2 := w.Topics.List(ctx, "crm", "dev", portal.ListQuery{})
+	_, err2 := w.Topics.List(ctx, portal.Scope{BU: "crm", Stage: "dev"}, portal.ListQuery{})
 	if err2 == nil || err2.Error() != `NOT_FOUND (bu): business unit "crm" not found` {
 		t.Errorf("unit without a role: %v", err2)
 	}
-	_, err = w.Topics.List(ctx, "scada", "prod", portal.ListQuery{})
+	_, err = w.Topics.List(ctx, portal.Scope{BU: "scada", Stage: "prod"}, portal.ListQuery{})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "stage" || ps[0].Message != `stage "prod" not found; stages are dev, qas, run` {
 		t.Errorf("unknown stage: %v", err)
 	}
@@ -116,12 +116,12 @@ func TestUnknownScopes(t *testing.T) {
 
 func TestWritesAreAudited(t *testing.T) {
 	w := servicetest.New(t)
-	if _, err := w.Topics.Create(servicetest.As("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"}); err != nil {
+	if _, err := w.Topics.Create(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	_, _ = w.Topics.Create(servicetest.As("scada", portal.Developer), "scada", "dev", portal.NewTopic{Name: "a"})
-	_, _ = w.Topics.Create(servicetest.As("scada", portal.Viewer), "scada", "dev", portal.NewTopic{Name: "b"})
-	_, _ = w.Topics.Patch(servicetest.As("scada", portal.Developer), "scada", "dev", "a",
+	_, _ = w.Topics.Create(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "a"})
+	_, _ = w.Topics.Create(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "b"})
+	_, _ = w.Topics.Patch(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "a",
 		portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
 	ev := w.AuditEvents(t)
 	if len(ev) != 4 {

@@ -46,8 +46,8 @@ func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) (portal.Se
 
 // List returns one page of the unit's service accounts (without their
 // bindings, which would cost a request each).
-func (s *ServiceAccounts) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.ServiceAccount], error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list service accounts")
+func (s *ServiceAccounts) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ServiceAccount], error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "list service accounts")
 	if err != nil {
 		return portal.Page[portal.ServiceAccount]{}, err
 	}
@@ -66,8 +66,8 @@ func (s *ServiceAccounts) List(ctx context.Context, bu, stage string, q portal.L
 }
 
 // Get returns one of the unit's service accounts with its role bindings.
-func (s *ServiceAccounts) Get(ctx context.Context, bu, stage, id string) (portal.ServiceAccount, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read service accounts")
+func (s *ServiceAccounts) Get(ctx context.Context, scope portal.Scope, id string) (portal.ServiceAccount, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
@@ -109,8 +109,8 @@ func (s *ServiceAccounts) check(call *Call, in portal.NewServiceAccount, field s
 }
 
 // Create creates a service account and applies its type's role bindings.
-func (s *ServiceAccounts) Create(ctx context.Context, bu, stage string, in portal.NewServiceAccount) (portal.ServiceAccount, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
+func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (portal.ServiceAccount, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}

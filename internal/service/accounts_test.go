@@ -30,11 +30,11 @@ const goodFilter = `claims.aud == "confluent" && claims.sub.startsWith("ci-")`
 func seedIdentity(t *testing.T, w *servicetest.World, stage string) (saID, poolID string) {
 	t.Helper()
 	ctx := servicetest.As("scada", portal.SuperAdmin)
-	sa, err := w.Accounts.Create(ctx, "scada", stage, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
+	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.Pools.Create(ctx, "scada", stage, portal.NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
+	p, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,43 +48,43 @@ func TestIdentityAccessMatrix(t *testing.T) {
 			saID, poolID := seedIdentity(t, w, stage)
 			ops := []op{
 				{"list accounts", false, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Accounts.List(ctx, "scada", st, portal.ListQuery{})
+					_, err := w.Accounts.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.ListQuery{})
 					return err
 				}},
 				{"get account", false, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Accounts.Get(ctx, "scada", st, saID)
+					_, err := w.Accounts.Get(ctx, portal.Scope{BU: "scada", Stage: st}, saID)
 					return err
 				}},
 				{"list pools", false, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Pools.List(ctx, "scada", st, portal.ListQuery{})
+					_, err := w.Pools.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.ListQuery{})
 					return err
 				}},
 				{"get pool", false, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Pools.Get(ctx, "scada", st, poolID)
+					_, err := w.Pools.Get(ctx, portal.Scope{BU: "scada", Stage: st}, poolID)
 					return err
 				}},
 				{"test filter", false, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Pools.TestFilter(ctx, "scada", st, goodFilter, map[string]any{"aud": "confluent", "sub": "ci-1"})
+					_, err := w.Pools.TestFilter(ctx, portal.Scope{BU: "scada", Stage: st}, goodFilter, map[string]any{"aud": "confluent", "sub": "ci-1"})
 					return err
 				}},
 				{"create account", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Accounts.Create(ctx, "scada", st, portal.NewServiceAccount{Name: "fresh", Type: "producer"})
+					_, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewServiceAccount{Name: "fresh", Type: "producer"})
 					return err
 				}},
 				{"bulk create", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Accounts.BulkCreate(ctx, "scada", st, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}}, nil)
+					_, err := w.Accounts.BulkCreate(ctx, portal.Scope{BU: "scada", Stage: st}, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}}, nil)
 					return err
 				}},
 				{"create pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Pools.Create(ctx, "scada", st, portal.NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
+					_, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
 					return err
 				}},
 				{"update filter", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Pools.UpdateFilter(ctx, "scada", st, poolID, `claims.aud == "other"`)
+					_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: st}, poolID, `claims.aud == "other"`)
 					return err
 				}},
 				{"delete pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					return w.Pools.Delete(ctx, "scada", st, poolID)
+					return w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, poolID)
 				}},
 			}
 			for _, o := range ops {
@@ -117,7 +117,7 @@ func bindingSummary(bs []portal.RoleBinding) string {
 func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	sa, err := w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
+	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,25 +131,25 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	if got := bindingSummary(sa.RoleBindings); got != want {
 		t.Errorf("bindings:\n%s\nwant\n%s", got, want)
 	}
-	got, err := w.Accounts.Get(servicetest.As("scada", portal.Viewer), "scada", "dev", sa.ID)
+	got, err := w.Accounts.Get(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, sa.ID)
 	if summary := bindingSummary(got.RoleBindings); summary != want {
 		t.Errorf("bindings read back:\n%s", summary)
 	}
 	if err != nil || len(got.RoleBindings) != 7 || !strings.HasPrefix(got.RoleBindings[1].CRN, "crn://confluent.cloud/organization=org-test/environment=env-edh-shared-dev/cloud-cluster=lkc-edh-shared-dev/kafka=") {
 		t.Errorf("get: %+v %v", got, err)
 	}
-	if _, err := w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "pump feed", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: "pump feed", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 	// Another unit does not see it.
-	if _, err := w.Accounts.Get(servicetest.As("crm", portal.Admin), "crm", "dev", sa.ID); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Accounts.Get(servicetest.As("crm", portal.Admin), portal.Scope{BU: "crm", Stage: "dev"}, sa.ID); !portal.Is(err, portal.NotFound) {
 		t.Errorf("crm reads scada's account: %v", err)
 	}
-	list, _ := w.Accounts.List(servicetest.As("crm", portal.Admin), "crm", "dev", portal.ListQuery{})
+	list, _ := w.Accounts.List(servicetest.As("crm", portal.Admin), portal.Scope{BU: "crm", Stage: "dev"}, portal.ListQuery{})
 	if len(list.Items) != 0 {
 		t.Errorf("crm lists %v", list.Items)
 	}
-	_, err = w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
+	_, err = w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
 	if got := problems(err); !strings.Contains(got, "INVALID_PARAMETER name") || !strings.Contains(got, "INVALID_PARAMETER description") {
 		t.Errorf("limits: %s", got)
 	}
@@ -158,12 +158,12 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 func TestBulkCreate(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	if _, err := w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
+	if _, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
 		t.Fatal(err)
 	}
 	// Any invalid item: nothing is created, each bad item is named.
 	before, _ := w.Org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
-	_, err := w.Accounts.BulkCreate(ctx, "scada", "dev", []portal.NewServiceAccount{
+	_, err := w.Accounts.BulkCreate(ctx, portal.Scope{BU: "scada", Stage: "dev"}, []portal.NewServiceAccount{
 		{Name: "etl-1", Type: "producer"}, {Name: "", Type: "consumer"}, {Name: "etl-2", Type: "writer"}, {Name: "ETL_1", Type: "producer"}}, nil)
 	if got := problems(err); got != "MISSING_PARAMETER items[1].name: items[1].name is required\n"+
 		"INVALID_PARAMETER items[2].type: type must be one of producer, consumer, stream-processor, metrics, not \"writer\"\n"+
@@ -178,7 +178,7 @@ func TestBulkCreate(t *testing.T) {
 	items := []portal.NewServiceAccount{{Name: "etl-1", Type: "producer"}, {Name: "etl-2", Type: "consumer"}, {Name: "etl-3", Type: "consumer"},
 		{Name: "etl-4", Type: "metrics"}, {Name: "etl-5", Type: "stream-processor"}}
 	reported := map[int]bool{}
-	res, err := w.Accounts.BulkCreate(ctx, "scada", "dev", items, func(r portal.BulkResult) { reported[r.Index] = true })
+	res, err := w.Accounts.BulkCreate(ctx, portal.Scope{BU: "scada", Stage: "dev"}, items, func(r portal.BulkResult) { reported[r.Index] = true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestBulkCreate(t *testing.T) {
 	if got := strings.Join(summary, " "); got != "0:created 7 bindings 1:created 4 bindings 2:ALREADY_EXISTS 3:created 1 bindings 4:created 9 bindings" {
 		t.Errorf("bulk results: %s", got)
 	}
-	again, _ := w.Accounts.BulkCreate(ctx, "scada", "dev", items, nil)
+	again, _ := w.Accounts.BulkCreate(ctx, portal.Scope{BU: "scada", Stage: "dev"}, items, nil)
 	for _, r := range again {
 		if r.Error == nil || r.Error.Kind != portal.AlreadyExists {
 			t.Errorf("repeat created item %d", r.Index)
@@ -222,19 +222,19 @@ func TestCreateRollsBackWhenBindingsFail(t *testing.T) {
 	env, _ := w.Envs.Get("edh-shared", "dev")
 	env.IAM = failingIAM{IAM: env.IAM, role: "DeveloperWrite"}
 	ctx := servicetest.As("scada", portal.Admin)
-	_, err := w.Accounts.Create(ctx, "scada", "dev", portal.NewServiceAccount{Name: "half", Type: "producer"})
+	_, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: "half", Type: "producer"})
 	if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "it was removed again, nothing changed") {
 		t.Errorf("create with a failing binding: %v", err)
 	}
-	list, _ := w.Accounts.List(ctx, "scada", "dev", portal.ListQuery{})
+	list, _ := w.Accounts.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{})
 	if len(list.Items) != 0 {
 		t.Errorf("a half-made account is left: %+v", list.Items)
 	}
-	_, err = w.Pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "half", Type: "producer", Filter: goodFilter})
+	_, err = w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewPool{Name: "half", Type: "producer", Filter: goodFilter})
 	if !strings.Contains(fmt.Sprint(err), "removed again") {
 		t.Errorf("pool with a failing binding: %v", err)
 	}
-	if pools, _ := w.Pools.List(ctx, "scada", "dev", portal.ListQuery{}); len(pools.Items) != 0 {
+	if pools, _ := w.Pools.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{}); len(pools.Items) != 0 {
 		t.Errorf("a half-made pool is left: %+v", pools.Items)
 	}
 }
@@ -242,7 +242,7 @@ func TestCreateRollsBackWhenBindingsFail(t *testing.T) {
 func TestPoolsAndFilters(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	p, err := w.Pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
+	p, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,20 +257,20 @@ func TestPoolsAndFilters(t *testing.T) {
 		strings.Repeat("x", 301): "at most 300 are allowed",
 	}
 	for filter, want := range cases {
-		_, err := w.Pools.UpdateFilter(ctx, "scada", "dev", p.ID, filter)
+		_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, filter)
 		if !strings.Contains(problems(err), want) {
 			t.Errorf("filter %q: %s", filter, problems(err))
 		}
 	}
-	got, err := w.Pools.UpdateFilter(ctx, "scada", "dev", p.ID, `"ops" in claims.groups`)
+	got, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, `"ops" in claims.groups`)
 	if err != nil || got.Filter != `"ops" in claims.groups` {
 		t.Errorf("update: %+v %v", got, err)
 	}
-	r, err := w.Pools.TestFilter(servicetest.As("scada", portal.Viewer), "scada", "dev", `"ops" in claims.groups`, map[string]any{"groups": []any{"ops", "dev"}})
+	r, err := w.Pools.TestFilter(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, `"ops" in claims.groups`, map[string]any{"groups": []any{"ops", "dev"}})
 	if err != nil || !r.Matches {
 		t.Errorf("matching claims: %+v %v", r, err)
 	}
-	r, _ = w.Pools.TestFilter(ctx, "scada", "dev", `"ops" in claims.groups`, map[string]any{"sub": "x"})
+	r, _ = w.Pools.TestFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, `"ops" in claims.groups`, map[string]any{"sub": "x"})
 	if r.Matches || !strings.Contains(r.Reason, "no such key: groups") {
 		t.Errorf("missing claim: %+v", r)
 	}
@@ -278,18 +278,18 @@ func TestPoolsAndFilters(t *testing.T) {
 	// by the cost limit rather than evaluated.
 	l := "[0,1,2,3,4,5,6,7,8,9]"
 	heavy := l + ".all(a, " + l + ".all(b, " + l + ".all(c, " + l + ".all(d, " + l + ".all(e, " + l + ".all(f, a+b+c+d+e+f >= 0))))))"
-	r, _ = w.Pools.TestFilter(ctx, "scada", "dev", heavy, map[string]any{})
+	r, _ = w.Pools.TestFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, heavy, map[string]any{})
 	if r.Matches || !strings.Contains(r.Reason, "cost limit") {
 		t.Errorf("heavy filter: %+v", r)
 	}
-	_, err = w.Pools.Create(ctx, "scada", "dev", portal.NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
+	_, err = w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
 	if !strings.Contains(problems(err), "identity_claim") {
 		t.Errorf("bad claim: %s", problems(err))
 	}
-	if err := w.Pools.Delete(ctx, "scada", "dev", p.ID); err != nil {
+	if err := w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Pools.Get(ctx, "scada", "dev", p.ID); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Pools.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID); !portal.Is(err, portal.NotFound) {
 		t.Errorf("deleted pool: %v", err)
 	}
 }
@@ -308,7 +308,7 @@ func TestReadsReportUpstreamFailures(t *testing.T) {
 	saID, _ := seedIdentity(t, w, "dev")
 	env, _ := w.Envs.Get("edh-shared", "dev")
 	env.IAM = downIAM{env.IAM}
-	if _, err := w.Accounts.Get(servicetest.As("scada", portal.Viewer), "scada", "dev", saID); !portal.Is(err, portal.UpstreamTimeout) {
+	if _, err := w.Accounts.Get(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, saID); !portal.Is(err, portal.UpstreamTimeout) {
 		t.Errorf("get with IAM down: %v", err)
 	}
 }
@@ -339,11 +339,11 @@ func TestJobOfAStoppedReplicaIsMarkedFailed(t *testing.T) {
 		t.Fatalf("failed %d: %v", n, err)
 	}
 	owner := servicetest.As("scada", portal.Admin)
-	dead, err := w.Accounts.BulkJob(owner, "scada", "dev", "dead", 0)
+	dead, err := w.Accounts.BulkJob(owner, portal.Scope{BU: "scada", Stage: "dev"}, "dead", 0)
 	if err != nil || dead.State != portal.JobFailed || dead.Done() != 1 || !strings.Contains(dead.Error, "stopped after 1 of 2 items") {
 		t.Errorf("dead job %+v %v", dead, err)
 	}
-	if alive, _ := w.Accounts.BulkJob(owner, "scada", "dev", "alive", 0); alive.State != portal.JobRunning {
+	if alive, _ := w.Accounts.BulkJob(owner, portal.Scope{BU: "scada", Stage: "dev"}, "alive", 0); alive.State != portal.JobRunning {
 		t.Errorf("a job that beats was touched: %+v", alive)
 	}
 }

@@ -57,7 +57,7 @@ func TestOnboardingIsInForceAndValidated(t *testing.T) {
 		t.Errorf("onboarded %+v", u)
 	}
 	carol := asUser(w, "sg-scada-developers")
-	if _, err := w.Topics.Create(carol, "billing", "dev", portal.NewTopic{Name: "ledger"}); err != nil {
+	if _, err := w.Topics.Create(carol, portal.Scope{BU: "billing", Stage: "dev"}, portal.NewTopic{Name: "ledger"}); err != nil {
 		t.Errorf("carol's create in billing: %v", err)
 	}
 	events := w.AuditEvents(t)
@@ -107,12 +107,12 @@ func TestReadOnlySwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	carol := asUser(w, "sg-scada-developers")
-	_, err := w.Topics.Create(carol, "scada", "qas", portal.NewTopic{Name: "frozen"})
+	_, err := w.Topics.Create(carol, portal.Scope{BU: "scada", Stage: "qas"}, portal.NewTopic{Name: "frozen"})
 	if !portal.Is(err, portal.ReadOnlyEnvironment) || !strings.Contains(err.Error(), "Quarterly freeze") || !strings.Contains(err.Error(), "until") {
 		t.Errorf("carol in a frozen stage: %v", err)
 	}
 	sam := asUser(w, "sg-sales-developers")
-	if _, err := w.Topics.Create(sam, "sales", "qas", portal.NewTopic{Name: "thawed"}); err != nil {
+	if _, err := w.Topics.Create(sam, portal.Scope{BU: "sales", Stage: "qas"}, portal.NewTopic{Name: "thawed"}); err != nil {
 		t.Errorf("sales/qas is not frozen: %v", err)
 	}
 	var found bool

@@ -23,16 +23,16 @@ var _ portal.AuditService = (*AuditTrail)(nil)
 func NewAuditTrail(g *Guard, s store.Audit) *AuditTrail { return &AuditTrail{guard: g, store: s} }
 
 // List returns a page of the unit's events in a stage, newest first.
-func (a *AuditTrail) List(ctx context.Context, bu, stage string, q portal.AuditQuery) (portal.Page[portal.AuditEvent], error) {
-	if _, err := a.guard.Enter(ctx, bu, stage, access.ReadAudit, "read the audit trail"); err != nil {
+func (a *AuditTrail) List(ctx context.Context, scope portal.Scope, q portal.AuditQuery) (portal.Page[portal.AuditEvent], error) {
+	if _, err := a.guard.Enter(ctx, scope, access.ReadAudit, "read the audit trail"); err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
-	f, err := auditFilter(a.guard.pages, "audit "+bu+"/"+stage, q)
+	f, err := auditFilter(a.guard.pages, "audit "+scope.BU+"/"+scope.Stage, q)
 	if err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
-	f.BU, f.Stage = bu, stage
-	return a.page(ctx, f, "audit "+bu+"/"+stage)
+	f.BU, f.Stage = scope.BU, scope.Stage
+	return a.page(ctx, f, "audit "+scope.BU+"/"+scope.Stage)
 }
 
 // auditFilter checks a query and turns it into the store's filter.
@@ -94,14 +94,14 @@ func auditOut(e store.AuditEvent) portal.AuditEvent {
 // Refused records a write refused by a front door. Refusals of callers
 // that could not be authenticated are counted per source and minute, one
 // event each, so that a flood of bad tokens cannot flood the trail.
-func (a *AuditTrail) Refused(ctx context.Context, bu, stage, action, resource string, err error) {
-	e := store.AuditEvent{BU: bu, Stage: stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
+func (a *AuditTrail) Refused(ctx context.Context, scope portal.Scope, action, resource string, err error) {
+	e := store.AuditEvent{BU: scope.BU, Stage: scope.Stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
 		Detail: firstMessage(err)}
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		a.guard.audit.RefusedAnonymous(ctx, e)
 		return
 	}
-	e.Actor, e.ActorRole, e.Groups, e.Service = p.Actor(), p.Role(bu).String(), p.Grant(bu).Groups, p.Service
+	e.Actor, e.ActorRole, e.Groups, e.Service = p.Actor(), p.Role(scope.BU).String(), p.Grant(scope.BU).Groups, p.Service
 	a.guard.audit.Record(ctx, e)
 }

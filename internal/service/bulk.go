@@ -22,8 +22,8 @@ const bulkWorkers = 4
 // others, and an account that exists already is reported, not created
 // again, so the same request can be repeated. report, when not nil, is
 // called with each result as it is known (one call at a time).
-func (s *ServiceAccounts) BulkCreate(ctx context.Context, bu, stage string, items []portal.NewServiceAccount, report func(portal.BulkResult)) ([]portal.BulkResult, error) {
-	b, err := s.prepareBulk(ctx, bu, stage, items)
+func (s *ServiceAccounts) BulkCreate(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount, report func(portal.BulkResult)) ([]portal.BulkResult, error) {
+	b, err := s.prepareBulk(ctx, scope, items)
 	if err != nil {
 		return nil, err
 	}
@@ -39,8 +39,8 @@ type bulk struct {
 }
 
 // prepareBulk authorizes and validates a batch.
-func (s *ServiceAccounts) prepareBulk(ctx context.Context, bu, stage string, items []portal.NewServiceAccount) (*bulk, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "create service accounts", "service-account.bulk-create", fmt.Sprintf("%d accounts", len(items)))
+func (s *ServiceAccounts) prepareBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (*bulk, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.bulk-create", fmt.Sprintf("%d accounts", len(items)))
 	if err != nil {
 		return nil, err
 	}

@@ -82,8 +82,8 @@ func jobFromStore(j store.Job) (portal.BulkJob, error) {
 // which comes when the request is answered. The job lives in the store, so
 // any replica can report it. It returns the job as it stands when it
 // finished or after wait, whichever comes first.
-func (s *ServiceAccounts) StartBulk(ctx context.Context, bu, stage string, items []portal.NewServiceAccount, wait time.Duration) (portal.BulkJob, error) {
-	b, err := s.prepareBulk(ctx, bu, stage, items)
+func (s *ServiceAccounts) StartBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount, wait time.Duration) (portal.BulkJob, error) {
+	b, err := s.prepareBulk(ctx, scope, items)
 	if err != nil {
 		return portal.BulkJob{}, err
 	}
@@ -101,7 +101,7 @@ func (s *ServiceAccounts) StartBulk(ctx context.Context, bu, stage string, items
 	who, _ := json.Marshal(map[string]any{"subject": b.call.Principal.Subject, "username": b.call.Principal.Username})
 	now := jobs.now()
 	id := rand.Text()
-	if err := jobs.store.CreateJob(ctx, store.Job{ID: id, Kind: jobKindBulk, BU: bu, Stage: stage, Owner: b.call.Principal.Subject,
+	if err := jobs.store.CreateJob(ctx, store.Job{ID: id, Kind: jobKindBulk, BU: scope.BU, Stage: scope.Stage, Owner: b.call.Principal.Subject,
 		Principal: who, Items: itemsJSON, State: portal.JobRunning, Replica: jobs.replica, Created: now, Heartbeat: now}); err != nil {
 		return portal.BulkJob{}, err
 	}
@@ -161,8 +161,8 @@ func (j *Jobs) run(ctx context.Context, id string, b *bulk) {
 
 // BulkJob returns a batch's progress to whoever started it, or to a
 // platform admin; to anyone else it does not exist.
-func (s *ServiceAccounts) BulkJob(ctx context.Context, bu, stage, id string, wait time.Duration) (portal.BulkJob, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read bulk creates")
+func (s *ServiceAccounts) BulkJob(ctx context.Context, scope portal.Scope, id string, wait time.Duration) (portal.BulkJob, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read bulk creates")
 	if err != nil {
 		return portal.BulkJob{}, err
 	}
@@ -174,7 +174,7 @@ func (s *ServiceAccounts) BulkJob(ctx context.Context, bu, stage, id string, wai
 	if err != nil {
 		return portal.BulkJob{}, err
 	}
-	if j.Kind != jobKindBulk || j.BU != bu || j.Stage != stage || (j.Owner != call.Principal.Subject && !call.Principal.PlatformAdmin) {
+	if j.Kind != jobKindBulk || j.BU != scope.BU || j.Stage != scope.Stage || (j.Owner != call.Principal.Subject && !call.Principal.PlatformAdmin) {
 		return portal.BulkJob{}, notFound
 	}
 	var changes <-chan string

@@ -57,8 +57,8 @@ func (s *Connectors) sensitive(ctx context.Context, call *Call, class string, cf
 }
 
 // List returns one page of the unit's connectors with their states.
-func (s *Connectors) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.Connector], error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list connectors")
+func (s *Connectors) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Connector], error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "list connectors")
 	if err != nil {
 		return portal.Page[portal.Connector]{}, err
 	}
@@ -99,8 +99,8 @@ func (s *Connectors) resolve(ctx context.Context, call *Call, name string) (stri
 
 // Get returns a connector with its status, and its masked configuration
 // when showConfig is set.
-func (s *Connectors) Get(ctx context.Context, bu, stage, name string, showConfig bool) (portal.Connector, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read connectors")
+func (s *Connectors) Get(ctx context.Context, scope portal.Scope, name string, showConfig bool) (portal.Connector, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read connectors")
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -116,8 +116,8 @@ func (s *Connectors) Get(ctx context.Context, bu, stage, name string, showConfig
 }
 
 // Plugins lists the connector classes offered in a scope.
-func (s *Connectors) Plugins(ctx context.Context, bu, stage string) ([]portal.ConnectorPlugin, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list connector classes")
+func (s *Connectors) Plugins(ctx context.Context, scope portal.Scope) ([]portal.ConnectorPlugin, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "list connector classes")
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +125,8 @@ func (s *Connectors) Plugins(ctx context.Context, bu, stage string) ([]portal.Co
 }
 
 // Definition describes a connector class's settings.
-func (s *Connectors) Definition(ctx context.Context, bu, stage, class string) (portal.ConnectorDefinition, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read connector classes")
+func (s *Connectors) Definition(ctx context.Context, scope portal.Scope, class string) (portal.ConnectorDefinition, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read connector classes")
 	if err != nil {
 		return portal.ConnectorDefinition{}, err
 	}
@@ -211,8 +211,8 @@ func validateConnector(ctx context.Context, call *Call, cfg map[string]string, v
 
 // Create validates a configuration with its plugin and creates the
 // connector, named "{prefix}{identifier}-connector".
-func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.NewConnector) (portal.Connector, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "create connectors", "connector.create", in.Name)
+func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.NewConnector) (portal.Connector, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create connectors", "connector.create", in.Name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -267,8 +267,8 @@ func (s *Connectors) Create(ctx context.Context, bu, stage string, in portal.New
 
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
-func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config map[string]string) (portal.Connector, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "update connectors", "connector.update", name)
+func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string) (portal.Connector, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", "connector.update", name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -324,9 +324,9 @@ func (s *Connectors) Update(ctx context.Context, bu, stage, name string, config 
 }
 
 // lifecycle runs one of delete, pause, resume and restart.
-func (s *Connectors) lifecycle(ctx context.Context, bu, stage, name, what, action string,
+func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, what, action string,
 	do func(platform.Connectors, string) error) error {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, what, action, name)
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, what, action, name)
 	if err != nil {
 		return err
 	}
@@ -347,29 +347,29 @@ func (s *Connectors) lifecycle(ctx context.Context, bu, stage, name, what, actio
 }
 
 // Delete deletes a connector.
-func (s *Connectors) Delete(ctx context.Context, bu, stage, name string) error {
-	return s.lifecycle(ctx, bu, stage, name, "delete connectors", "connector.delete", func(c platform.Connectors, n string) error {
+func (s *Connectors) Delete(ctx context.Context, scope portal.Scope, name string) error {
+	return s.lifecycle(ctx, scope, name, "delete connectors", "connector.delete", func(c platform.Connectors, n string) error {
 		return c.DeleteConnector(ctx, n)
 	})
 }
 
 // Pause pauses a connector.
-func (s *Connectors) Pause(ctx context.Context, bu, stage, name string) error {
-	return s.lifecycle(ctx, bu, stage, name, "pause connectors", "connector.pause", func(c platform.Connectors, n string) error {
+func (s *Connectors) Pause(ctx context.Context, scope portal.Scope, name string) error {
+	return s.lifecycle(ctx, scope, name, "pause connectors", "connector.pause", func(c platform.Connectors, n string) error {
 		return c.PauseConnector(ctx, n)
 	})
 }
 
 // Resume resumes a paused connector.
-func (s *Connectors) Resume(ctx context.Context, bu, stage, name string) error {
-	return s.lifecycle(ctx, bu, stage, name, "resume connectors", "connector.resume", func(c platform.Connectors, n string) error {
+func (s *Connectors) Resume(ctx context.Context, scope portal.Scope, name string) error {
+	return s.lifecycle(ctx, scope, name, "resume connectors", "connector.resume", func(c platform.Connectors, n string) error {
 		return c.ResumeConnector(ctx, n)
 	})
 }
 
 // Restart restarts a connector and its tasks, or only the failed ones.
-func (s *Connectors) Restart(ctx context.Context, bu, stage, name string, onlyFailed bool) error {
-	return s.lifecycle(ctx, bu, stage, name, "restart connectors", "connector.restart", func(c platform.Connectors, n string) error {
+func (s *Connectors) Restart(ctx context.Context, scope portal.Scope, name string, onlyFailed bool) error {
+	return s.lifecycle(ctx, scope, name, "restart connectors", "connector.restart", func(c platform.Connectors, n string) error {
 		return c.RestartConnector(ctx, n, onlyFailed)
 	})
 }

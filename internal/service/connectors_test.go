@@ -22,10 +22,10 @@ func datagenConfig() map[string]string {
 func seedScada(t *testing.T, w *servicetest.World, stage string) {
 	t.Helper()
 	ctx := servicetest.As("scada", portal.SuperAdmin)
-	if _, err := w.Connectors.Create(ctx, "scada", stage, portal.NewConnector{Name: "existing", Config: datagenConfig()}); err != nil {
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewConnector{Name: "existing", Config: datagenConfig()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Schemas.Create(ctx, "scada", stage, portal.NewSchema{Topic: "existing", SubjectType: "value",
+	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewSchema{Topic: "existing", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -39,63 +39,63 @@ type op struct {
 
 var connectorAndSchemaOps = []op{
 	{"list connectors", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.List(ctx, "scada", st, portal.ListQuery{})
+		_, err := w.Connectors.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.ListQuery{})
 		return err
 	}},
 	{"get connector", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.Get(ctx, "scada", st, "existing", true)
+		_, err := w.Connectors.Get(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", true)
 		return err
 	}},
 	{"connector classes", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.Plugins(ctx, "scada", st)
+		_, err := w.Connectors.Plugins(ctx, portal.Scope{BU: "scada", Stage: st})
 		return err
 	}},
 	{"create connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.Create(ctx, "scada", st, portal.NewConnector{Name: "fresh", Config: datagenConfig()})
+		_, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewConnector{Name: "fresh", Config: datagenConfig()})
 		return err
 	}},
 	{"update connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.Update(ctx, "scada", st, "existing", datagenConfig())
+		_, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", datagenConfig())
 		return err
 	}},
 	{"pause connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		return w.Connectors.Pause(ctx, "scada", st, "existing")
+		return w.Connectors.Pause(ctx, portal.Scope{BU: "scada", Stage: st}, "existing")
 	}},
 	{"resume connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		return w.Connectors.Resume(ctx, "scada", st, "existing")
+		return w.Connectors.Resume(ctx, portal.Scope{BU: "scada", Stage: st}, "existing")
 	}},
 	{"restart connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		return w.Connectors.Restart(ctx, "scada", st, "existing", false)
+		return w.Connectors.Restart(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", false)
 	}},
 	{"delete connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		return w.Connectors.Delete(ctx, "scada", st, "existing")
+		return w.Connectors.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, "existing")
 	}},
 	{"list schemas", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.List(ctx, "scada", st, true, portal.ListQuery{})
+		_, err := w.Schemas.List(ctx, portal.Scope{BU: "scada", Stage: st}, true, portal.ListQuery{})
 		return err
 	}},
 	{"get schema", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Get(ctx, "scada", st, "existing-value", "latest")
+		_, err := w.Schemas.Get(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", "latest")
 		return err
 	}},
 	{"schema versions", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Versions(ctx, "scada", st, "existing-value")
+		_, err := w.Schemas.Versions(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value")
 		return err
 	}},
 	{"check schema", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Check(ctx, "scada", st, "existing-value", portal.SchemaDef{Schema: avroV2})
+		_, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", portal.SchemaDef{Schema: avroV2})
 		return err
 	}},
 	{"create schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Create(ctx, "scada", st, portal.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}})
+		_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}})
 		return err
 	}},
 	{"update schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Update(ctx, "scada", st, "existing-value", portal.SchemaDef{Schema: avroV2})
+		_, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", portal.SchemaDef{Schema: avroV2})
 		return err
 	}},
 	{"delete schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		return w.Schemas.Delete(ctx, "scada", st, "existing-value", "1", false)
+		return w.Schemas.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", "1", false)
 	}},
 }
 
@@ -128,7 +128,7 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 	ctx := servicetest.As("scada", portal.Developer)
 	cfg := datagenConfig()
 	cfg["kafka.topic"] = "Pump_Readings"
-	c, err := w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "pump_source", Config: cfg})
+	c, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "pump_source", Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,19 +141,19 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 	}
 	// Another unit's topic cannot be reached: it is qualified into scada's.
 	cfg["kafka.topic"] = "edh-shared-crm-dev-orders"
-	c2, err := w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "sneaky", Config: cfg})
+	c2, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "sneaky", Config: cfg})
 	if err != nil || c2.Config["kafka.topic"] != "edh-shared-scada-dev-edh-shared-crm-dev-orders" {
 		t.Errorf("cross-tenant topic: %v %v", c2.Config, err)
 	}
 	cfg["topics.regex"] = ".*"
-	if _, err := w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(problems(err), "config.topics.regex") {
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(problems(err), "config.topics.regex") {
 		t.Errorf("topics.regex: %s", problems(err))
 	}
 
 	// Sending the masked secret back keeps the stored one.
-	got, _ := w.Connectors.Get(ctx, "scada", "dev", "pump_source", true)
+	got, _ := w.Connectors.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump_source", true)
 	got.Config["quickstart"] = "USERS"
-	if _, err := w.Connectors.Update(ctx, "scada", "dev", "pump-source", got.Config); err != nil {
+	if _, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump-source", got.Config); err != nil {
 		t.Fatal(err)
 	}
 	stored := storedConfig(t, w, "edh-shared/dev", "edh-shared-scada-dev-pump-source-connector")
@@ -161,31 +161,31 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 		t.Errorf("stored after update %v", stored)
 	}
 	got.Config["connector.class"] = "HttpSink"
-	if _, err := w.Connectors.Update(ctx, "scada", "dev", "pump-source", got.Config); !strings.Contains(problems(err), "cannot change") {
+	if _, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump-source", got.Config); !strings.Contains(problems(err), "cannot change") {
 		t.Errorf("class change: %s", problems(err))
 	}
 
-	_, err = w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
+	_, err = w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
 	if got := problems(err); !strings.Contains(got, "config.kafka.topic") || !strings.Contains(got, "config.quickstart") {
 		t.Errorf("missing settings: %s", got)
 	}
-	_, err = w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "", Config: nil})
+	_, err = w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "", Config: nil})
 	if got := problems(err); !strings.Contains(got, "MISSING_PARAMETER name") || !strings.Contains(got, "MISSING_PARAMETER config") {
 		t.Errorf("empty create: %s", got)
 	}
-	if _, err := w.Connectors.Create(ctx, "scada", "dev", portal.NewConnector{Name: "pump_source", Config: datagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "pump_source", Config: datagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 
-	list, _ := w.Connectors.List(ctx, "scada", "dev", portal.ListQuery{})
+	list, _ := w.Connectors.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{})
 	if len(list.Items) != 2 || list.Items[0].Config != nil {
 		t.Errorf("list %+v", list.Items)
 	}
-	crm, _ := w.Connectors.List(servicetest.As("crm", portal.Admin), "crm", "dev", portal.ListQuery{})
+	crm, _ := w.Connectors.List(servicetest.As("crm", portal.Admin), portal.Scope{BU: "crm", Stage: "dev"}, portal.ListQuery{})
 	if len(crm.Items) != 0 {
 		t.Errorf("crm sees %+v", crm.Items)
 	}
-	if err := w.Connectors.Restart(ctx, "scada", "dev", "nope", true); !portal.Is(err, portal.NotFound) {
+	if err := w.Connectors.Restart(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "nope", true); !portal.Is(err, portal.NotFound) {
 		t.Errorf("restart of a missing connector: %v", err)
 	}
 }

@@ -95,8 +95,8 @@ func ptrIf(m map[string]string, k string) *string {
 }
 
 // Plan works out what applying doc would change, changing nothing.
-func (s *Declarations) Plan(ctx context.Context, bu, stage string, doc portal.Document) (portal.Plan, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "plan changes")
+func (s *Declarations) Plan(ctx context.Context, scope portal.Scope, doc portal.Document) (portal.Plan, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "plan changes")
 	if err != nil {
 		return portal.Plan{}, err
 	}

@@ -22,8 +22,8 @@ const ApplyBudget = 10 * time.Minute
 // whose prerequisite failed is skipped; the others go on, and the result
 // says what was applied. One audit event summarises the apply; each change
 // is audited by its service under the same request id.
-func (s *Declarations) Apply(ctx context.Context, bu, stage string, doc portal.Document, fingerprint string) (portal.Plan, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "apply changes")
+func (s *Declarations) Apply(ctx context.Context, scope portal.Scope, doc portal.Document, fingerprint string) (portal.Plan, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "apply changes")
 	if err != nil {
 		return portal.Plan{}, err
 	}

@@ -16,7 +16,7 @@ import (
 // secret with the value the client read from its environment.
 func (s *Declarations) planConnector(ctx context.Context, call *Call, obs *observed, r portal.Resource) (*step, error) {
 	st := &step{change: portal.PlannedChange{Kind: "connector"}}
-	bu, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
+	scope := call.Named()
 	d := r.Connector
 	var v portal.Validation
 	full := ""
@@ -131,10 +131,10 @@ func (s *Declarations) planConnector(ctx context.Context, call *Call, obs *obser
 	st.change.Errors = v.Problems
 	st.do = func(ctx context.Context) error {
 		if !exists {
-			_, err := s.connectors.Create(ctx, bu, stage, portal.NewConnector{Name: full, Config: send})
+			_, err := s.connectors.Create(ctx, scope, portal.NewConnector{Name: full, Config: send})
 			return err
 		}
-		_, err := s.connectors.Update(ctx, bu, stage, full, send)
+		_, err := s.connectors.Update(ctx, scope, full, send)
 		return err
 	}
 	st.decide(exists)

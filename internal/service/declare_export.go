@@ -14,8 +14,8 @@ import (
 // references as identifiers, so that planning it in another stage is a
 // promotion, and secrets as references to environment variables named
 // after the connector and the setting.
-func (s *Declarations) Export(ctx context.Context, bu, stage string) (portal.Document, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "export resources")
+func (s *Declarations) Export(ctx context.Context, scope portal.Scope) (portal.Document, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "export resources")
 	if err != nil {
 		return portal.Document{}, err
 	}
@@ -71,7 +71,7 @@ func (s *Declarations) Export(ctx context.Context, bu, stage string) (portal.Doc
 				if decl.Secrets == nil {
 					decl.Secrets = map[string]portal.SecretRef{}
 				}
-				decl.Secrets[k] = portal.SecretRef{FromEnv: envName(bu, ident, k)}
+				decl.Secrets[k] = portal.SecretRef{FromEnv: envName(scope.BU, ident, k)}
 			case portal.IsConnectorTopicKey(k):
 				var names []string
 				for _, t := range portal.SplitTopics(v) {

@@ -17,7 +17,7 @@ import (
 
 func (s *Declarations) planTopic(ctx context.Context, call *Call, obs *observed, r portal.Resource) (*step, error) {
 	st := &step{change: portal.PlannedChange{Kind: "topic"}}
-	bu, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
+	scope := call.Named()
 	d := r.Topic
 	var v portal.Validation
 	full := topicName(call, &v, s.rebase(call, r.Name))
@@ -65,10 +65,10 @@ func (s *Declarations) planTopic(ctx context.Context, call *Call, obs *observed,
 	st.change.Errors = v.Problems
 	st.do = func(ctx context.Context) error {
 		if !exists {
-			_, err := s.topics.Create(ctx, bu, stage, portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg})
+			_, err := s.topics.Create(ctx, scope, portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg})
 			return err
 		}
-		_, err := s.topics.Replace(ctx, bu, stage, full, portal.TopicState{Partitions: &partitions, Config: cfg, ConfigGiven: true})
+		_, err := s.topics.Replace(ctx, scope, full, portal.TopicState{Partitions: &partitions, Config: cfg, ConfigGiven: true})
 		return err
 	}
 	st.decide(exists)
@@ -77,7 +77,7 @@ func (s *Declarations) planTopic(ctx context.Context, call *Call, obs *observed,
 
 func (s *Declarations) planSchema(ctx context.Context, call *Call, obs *observed, r portal.Resource) (*step, error) {
 	st := &step{change: portal.PlannedChange{Kind: "schema"}}
-	bu, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
+	scope := call.Named()
 	d := r.Schema
 	var v portal.Validation
 	name := tenancy.Normalise(s.rebase(call, r.Name))
@@ -159,10 +159,10 @@ func (s *Declarations) planSchema(ctx context.Context, call *Call, obs *observed
 	st.change.Errors = v.Problems
 	st.do = func(ctx context.Context) error {
 		if !exists {
-			_, err := s.schemas.Create(ctx, bu, stage, portal.NewSchema{Topic: fullTopic, SubjectType: part, SchemaDef: def})
+			_, err := s.schemas.Create(ctx, scope, portal.NewSchema{Topic: fullTopic, SubjectType: part, SchemaDef: def})
 			return err
 		}
-		_, err := s.schemas.Update(ctx, bu, stage, subject, def)
+		_, err := s.schemas.Update(ctx, scope, subject, def)
 		return err
 	}
 	st.decide(exists)
@@ -189,7 +189,7 @@ func refsText(refs []portal.SchemaReference) string {
 
 func (s *Declarations) planAccount(call *Call, obs *observed, r portal.Resource) *step {
 	st := &step{change: portal.PlannedChange{Kind: "service-account"}}
-	bu, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
+	scope := call.Named()
 	in := portal.NewServiceAccount{Name: s.identityName(call, r.Name, r.Account.Type, true), Type: r.Account.Type, Description: strings.TrimSpace(r.Description)}
 	var v portal.Validation
 	name := s.accounts.check(call, in, "", &v)
@@ -210,7 +210,7 @@ func (s *Declarations) planAccount(call *Call, obs *observed, r portal.Resource)
 		st.diff("description", nil, ptr(in.Description))
 	}
 	st.do = func(ctx context.Context) error {
-		_, err := s.accounts.Create(ctx, bu, stage, in)
+		_, err := s.accounts.Create(ctx, scope, in)
 		return err
 	}
 	st.decide(exists)
@@ -238,7 +238,7 @@ func (s *Declarations) identityName(call *Call, name, kind string, account bool)
 
 func (s *Declarations) planPool(call *Call, obs *observed, r portal.Resource) *step {
 	st := &step{change: portal.PlannedChange{Kind: "identity-pool"}}
-	bu, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
+	scope := call.Named()
 	d := r.Pool
 	in := portal.NewPool{Name: s.identityName(call, r.Name, d.Type, false), Type: d.Type, Description: strings.TrimSpace(r.Description),
 		IdentityClaim: d.IdentityClaim, Filter: strings.TrimSpace(d.Filter)}
@@ -269,10 +269,10 @@ func (s *Declarations) planPool(call *Call, obs *observed, r portal.Resource) *s
 	}
 	st.do = func(ctx context.Context) error {
 		if !exists {
-			_, err := s.pools.Create(ctx, bu, stage, in)
+			_, err := s.pools.Create(ctx, scope, in)
 			return err
 		}
-		_, err := s.pools.UpdateFilter(ctx, bu, stage, id, in.Filter)
+		_, err := s.pools.UpdateFilter(ctx, scope, id, in.Filter)
 		return err
 	}
 	st.decide(exists)
@@ -283,7 +283,7 @@ func (s *Declarations) planPool(call *Call, obs *observed, r portal.Resource) *s
 // pools that the document does not declare. A topic is deleted after the
 // connectors being deleted that name it.
 func (s *Declarations) prune(call *Call, obs *observed, declared []*step) []*step {
-	bu, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
+	scope := call.Named()
 	keep := map[string]bool{}
 	for _, st := range declared {
 		keep[st.key] = true
@@ -298,7 +298,7 @@ func (s *Declarations) prune(call *Call, obs *observed, declared []*step) []*ste
 		st := &step{key: "connector/" + name, state: c.ID, change: portal.PlannedChange{Kind: "connector", Name: name, Index: -1, Action: portal.ActionDelete,
 			Identifier: strings.TrimSuffix(call.Scope.Identifier(name), tenancy.ConnectorSuffix)}}
 		st.diff("class", ptr(c.Class), nil)
-		st.do = func(ctx context.Context) error { return s.connectors.Delete(ctx, bu, stage, name) }
+		st.do = func(ctx context.Context) error { return s.connectors.Delete(ctx, scope, name) }
 		for _, t := range portal.ConnectorTopics(c.Config) {
 			readers[t] = append(readers[t], st.key)
 		}
@@ -312,7 +312,7 @@ func (s *Declarations) prune(call *Call, obs *observed, declared []*step) []*ste
 		st := &step{key: "topic/" + name, needs: readers[name], state: strconv.Itoa(t.Partitions),
 			change: portal.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: portal.ActionDelete}}
 		st.diff("partitions", ptr(strconv.Itoa(t.Partitions)), nil)
-		st.do = func(ctx context.Context) error { return s.topics.Delete(ctx, bu, stage, name) }
+		st.do = func(ctx context.Context) error { return s.topics.Delete(ctx, scope, name) }
 		out = append(out, st)
 	}
 	for _, p := range obs.pools {
@@ -323,7 +323,7 @@ func (s *Declarations) prune(call *Call, obs *observed, declared []*step) []*ste
 		st := &step{key: "identity-pool/" + p.DisplayName, state: id,
 			change: portal.PlannedChange{Kind: "identity-pool", Name: p.DisplayName, Identifier: call.Scope.Identifier(p.DisplayName), Index: -1, Action: portal.ActionDelete}}
 		st.diff("filter", ptr(p.Filter), nil)
-		st.do = func(ctx context.Context) error { return s.pools.Delete(ctx, bu, stage, id) }
+		st.do = func(ctx context.Context) error { return s.pools.Delete(ctx, scope, id) }
 		out = append(out, st)
 	}
 	slices.SortStableFunc(out, func(a, b *step) int { return strings.Compare(a.key, b.key) })

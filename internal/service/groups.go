@@ -86,8 +86,8 @@ func (s *Groups) summary(call *Call, g platform.Group, offs []platform.GroupOffs
 
 // List returns a page of the unit's groups with state, members and lag.
 // Only the page's groups are described and measured.
-func (s *Groups) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.ConsumerGroup], error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list consumer groups")
+func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ConsumerGroup], error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "list consumer groups")
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
@@ -159,8 +159,8 @@ func groupMissing(id string) error {
 
 // Get returns a group with its members and, per partition, the committed
 // offset, the end offset and the lag.
-func (s *Groups) Get(ctx context.Context, bu, stage, id string) (portal.GroupDetail, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read consumer groups")
+func (s *Groups) Get(ctx context.Context, scope portal.Scope, id string) (portal.GroupDetail, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
 	if err != nil {
 		return portal.GroupDetail{}, err
 	}
@@ -199,8 +199,8 @@ func (s *Groups) Get(ctx context.Context, bu, stage, id string) (portal.GroupDet
 
 // Consumers lists the unit's groups that have committed offsets on a
 // topic, with their lag there.
-func (s *Groups) Consumers(ctx context.Context, bu, stage, topic string) ([]portal.TopicConsumer, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read consumer groups")
+func (s *Groups) Consumers(ctx context.Context, scope portal.Scope, topic string) ([]portal.TopicConsumer, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
 	if err != nil {
 		return nil, err
 	}
@@ -257,8 +257,8 @@ func (s *Groups) Consumers(ctx context.Context, bu, stage, topic string) ([]port
 }
 
 // Delete deletes an empty group; one with members is refused (409).
-func (s *Groups) Delete(ctx context.Context, bu, stage, id string) error {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "delete consumer groups", "consumer-group.delete", id)
+func (s *Groups) Delete(ctx context.Context, scope portal.Scope, id string) error {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete consumer groups", "consumer-group.delete", id)
 	if err != nil {
 		return err
 	}
@@ -298,15 +298,15 @@ func clientIDs(g platform.Group) []string {
 // offset; a dry run shows the plan without committing it. The group must
 // have no active member: Kafka would refuse, and the members would
 // overwrite the offsets anyway.
-func (s *Groups) ResetOffsets(ctx context.Context, bu, stage, id string, r portal.OffsetReset) (portal.ResetResult, error) {
+func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string, r portal.OffsetReset) (portal.ResetResult, error) {
 	// A dry run needs the same role as the reset, so that it never
 	// promises what the caller may not do; only the reset is audited.
 	var call *Call
 	var err error
 	if r.DryRun {
-		call, err = s.guard.Enter(ctx, bu, stage, access.Write, "reset consumer group offsets")
+		call, err = s.guard.Enter(ctx, scope, access.Write, "reset consumer group offsets")
 	} else {
-		call, err = s.guard.EnterWrite(ctx, bu, stage, access.Write, "reset consumer group offsets", "consumer-group.reset-offsets", id)
+		call, err = s.guard.EnterWrite(ctx, scope, access.Write, "reset consumer group offsets", "consumer-group.reset-offsets", id)
 	}
 	if err != nil {
 		return portal.ResetResult{}, err

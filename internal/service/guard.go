@@ -134,9 +134,9 @@ type unitPrefix struct {
 	unit, prefix string
 }
 
-// Enter authorizes action in bu/stage for the caller in ctx. what describes
-// the operation in refusals ("create topics").
-func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Action, what string) (*Call, error) {
+// Enter authorizes action in the named scope for the caller in ctx. what
+// describes the operation in refusals ("create topics").
+func (g *Guard) Enter(ctx context.Context, named portal.Scope, action access.Action, what string) (*Call, error) {
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
@@ -148,7 +148,7 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 			return nil, err
 		}
 	}
-	scope, err := g.scope(p, bu, stage)
+	scope, err := g.scope(p, named)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 	if err != nil {
 		return nil, portal.Wrap(err, portal.Internal, "no environment is configured for %s", scope)
 	}
-	role := p.Role(bu)
+	role := p.Role(scope.Unit.ID)
 	return &Call{Principal: p, Scope: scope, Role: role, Env: env, WholeCluster: wholeCluster(scope.Unit, role),
 		pace: func(ctx context.Context) error { return g.limits.pace(ctx, scope.Unit.ID) }}, nil
 }
@@ -174,17 +174,17 @@ func (g *Guard) Enter(ctx context.Context, bu, stage string, action access.Actio
 // pacing still applies to each). Only this package can set it.
 type applyStepKey struct{}
 
-// scope resolves bu/stage for p: a unit where p has no role is as unknown
-// as one that does not exist.
-func (g *Guard) scope(p *portal.Principal, bu, stage string) (tenancy.Scope, error) {
+// scope resolves a named scope for p: a unit where p has no role is as
+// unknown as one that does not exist.
+func (g *Guard) scope(p *portal.Principal, named portal.Scope) (tenancy.Scope, error) {
 	t := g.tenancy.Current()
-	unit, ok := t.Unit(bu)
-	if !ok || p.Role(bu) == portal.NoRole {
-		return tenancy.Scope{}, access.UnitNotFound(bu)
+	unit, ok := t.Unit(named.BU)
+	if !ok || p.Role(named.BU) == portal.NoRole {
+		return tenancy.Scope{}, access.UnitNotFound(named.BU)
 	}
-	st, ok := t.StageIn(unit.LandingZone, stage, g.now())
+	st, ok := t.StageIn(unit.LandingZone, named.Stage, g.now())
 	if !ok {
-		return tenancy.Scope{}, stageNotFound(t, stage)
+		return tenancy.Scope{}, stageNotFound(t, named.Stage)
 	}
 	return tenancy.Scope{Unit: unit, Stage: st}, nil
 }
@@ -195,21 +195,28 @@ func wholeCluster(u *tenancy.BusinessUnit, r portal.Role) bool {
 
 // EnterWrite is Enter for an operation that changes something: a refusal
 // is audited too, as event on resource (the name the caller gave).
-func (g *Guard) EnterWrite(ctx context.Context, bu, stage string, action access.Action, what, event, resource string) (*Call, error) {
-	call, err := g.Enter(ctx, bu, stage, action, what)
+func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action access.Action, what, event, resource string) (*Call, error) {
+	call, err := g.Enter(ctx, named, action, what)
 	// A refusal is audited; a rate limit is not, or a runaway script
 	// would fill the trail.
 	if err != nil && !portal.Is(err, portal.RateLimited) {
 		if p := portal.PrincipalFrom(ctx); p != nil {
 			zone := ""
-			if u, ok := g.tenancy.Current().Unit(bu); ok {
+			if u, ok := g.tenancy.Current().Unit(named.BU); ok {
 				zone = u.LandingZone.ID
 			}
+			bu := named.BU
 			g.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
-				Service: p.Service, LandingZone: zone, BU: bu, Stage: stage, Action: event, Resource: resource, Outcome: outcome(err), Detail: firstMessage(err)})
+				Service: p.Service, LandingZone: zone, BU: bu, Stage: named.Stage, Action: event, Resource: resource, Outcome: outcome(err), Detail: firstMessage(err)})
 		}
 	}
 	return call, err
+}
+
+// Named is the call's scope as callers name it, for the services a call
+// makes on its way (an apply's changes).
+func (c *Call) Named() portal.Scope {
+	return portal.Scope{BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name}
 }
 
 // event is the audit event of a call's write of resource.

@@ -37,11 +37,11 @@ func seedOrg(t *testing.T, w *servicetest.World) []orgResource {
 	var out []orgResource
 	for _, stage := range []string{"dev", "qas"} {
 		for _, unit := range []string{"platform", "scada", "mfg", "plant", "sales"} {
-			a, err := w.Accounts.Create(frank, unit, stage, portal.NewServiceAccount{Name: "iso", Type: "consumer"})
+			a, err := w.Accounts.Create(frank, portal.Scope{BU: unit, Stage: stage}, portal.NewServiceAccount{Name: "iso", Type: "consumer"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := w.Pools.Create(frank, unit, stage, portal.NewPool{Name: "iso", Type: "consumer", Filter: goodFilter})
+			p, err := w.Pools.Create(frank, portal.Scope{BU: unit, Stage: stage}, portal.NewPool{Name: "iso", Type: "consumer", Filter: goodFilter})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,11 +103,11 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				}
 				return zoneOf[r.unit] == zone, zoneOf[r.unit] == zone
 			}
-			accounts, err := w.Accounts.List(ctx, c.main, stage, portal.ListQuery{PageSize: 1000})
+			accounts, err := w.Accounts.List(ctx, portal.Scope{BU: c.main, Stage: stage}, portal.ListQuery{PageSize: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			pools, err := w.Pools.List(ctx, c.main, stage, portal.ListQuery{PageSize: 1000})
+			pools, err := w.Pools.List(ctx, portal.Scope{BU: c.main, Stage: stage}, portal.ListQuery{PageSize: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				if listed != visible {
 					t.Errorf("%s: account listed %v, want %v", where, listed, visible)
 				}
-				if _, err := w.Accounts.Get(ctx, c.main, stage, r.account.ID); (err == nil) != visible || (!visible && !portal.Is(err, portal.NotFound)) {
+				if _, err := w.Accounts.Get(ctx, portal.Scope{BU: c.main, Stage: stage}, r.account.ID); (err == nil) != visible || (!visible && !portal.Is(err, portal.NotFound)) {
 					t.Errorf("%s: get account: %v", where, err)
 				}
 				visible, writable := expect(r, false)
@@ -130,13 +130,13 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				if listed != visible {
 					t.Errorf("%s: pool listed %v, want %v", where, listed, visible)
 				}
-				if _, err := w.Pools.Get(ctx, c.main, stage, r.pool.ID); (err == nil) != visible || (!visible && !portal.Is(err, portal.NotFound)) {
+				if _, err := w.Pools.Get(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID); (err == nil) != visible || (!visible && !portal.Is(err, portal.NotFound)) {
 					t.Errorf("%s: get pool: %v", where, err)
 				}
 				before := w.Snapshot(t)
-				_, err := w.Pools.UpdateFilter(ctx, c.main, stage, r.pool.ID, "true")
+				_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, "true")
 				checkWrite(t, where+": change filter", err, visible, writable)
-				if err := w.Pools.Delete(ctx, c.main, stage, r.pool.ID); !writable || err != nil {
+				if err := w.Pools.Delete(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID); !writable || err != nil {
 					checkWrite(t, where+": delete pool", err, visible, writable)
 				}
 				if !writable && w.Snapshot(t) != before {
@@ -156,7 +156,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				}
 			}
 			doc.Prune = true
-			plan, err := w.Declarations.Plan(ctx, c.main, stage, doc)
+			plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: c.main, Stage: stage}, doc)
 			if err != nil {
 				t.Fatal(err)
 			}

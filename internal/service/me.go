@@ -42,16 +42,16 @@ func (m *Me) Me(ctx context.Context) (portal.Caller, error) {
 	return c, nil
 }
 
-// Layout describes the caller and its standing in bu/stage (when bu is
-// given), or the first context it may use.
-func (m *Me) Layout(ctx context.Context, bu, stage string) (portal.Layout, error) {
+// Layout describes the caller and its standing in the named scope (when
+// it names a unit), or the first context it may use.
+func (m *Me) Layout(ctx context.Context, named portal.Scope) (portal.Layout, error) {
 	c, err := m.Me(ctx)
 	if err != nil {
 		return portal.Layout{}, err
 	}
 	l := portal.Layout{Caller: c}
-	if bu != "" {
-		scope, err := m.guard.scope(c.Principal, bu, stage)
+	if named.BU != "" {
+		scope, err := m.guard.scope(c.Principal, named)
 		if err != nil {
 			return l, err
 		}
@@ -59,7 +59,7 @@ func (m *Me) Layout(ctx context.Context, bu, stage string) (portal.Layout, error
 		return l, nil
 	}
 	if len(c.Units) > 0 && len(c.Stages) > 0 {
-		if scope, err := m.guard.scope(c.Principal, c.Units[0].ID, c.Stages[0].Name); err == nil {
+		if scope, err := m.guard.scope(c.Principal, portal.Scope{BU: c.Units[0].ID, Stage: c.Stages[0].Name}); err == nil {
 			l.Default = outlook(c.Principal, scope)
 		}
 	}

@@ -43,15 +43,15 @@ func NewMessages(g *Guard) *Messages { return &Messages{guard: g} }
 // Read reads records: the latest q.Limit (spread over the partitions, the
 // newest kept), or q.Limit from an offset or a time, in one partition or
 // all. No consumer group is joined or committed to.
-func (s *Messages) Read(ctx context.Context, bu, stage, topic string, q portal.MessageQuery) ([]portal.BrowsedMessage, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read records")
+func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) ([]portal.BrowsedMessage, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read records")
 	if err == nil {
 		err = access.CheckData(call.Principal, call.Scope)
 	}
 	if err != nil {
 		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
-			s.guard.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
-				Service: p.Service, BU: bu, Stage: stage, Action: "topic.read-records", Resource: topic, Outcome: outcome(err), Detail: firstMessage(err)})
+			s.guard.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
+				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: "topic.read-records", Resource: topic, Outcome: outcome(err), Detail: firstMessage(err)})
 		}
 		return nil, err
 	}

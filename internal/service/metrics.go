@@ -15,8 +15,8 @@ import (
 // ClusterMetrics counts the cluster's topics and partitions, and the
 // scope's, from one metadata request, and charts the scope's throughput,
 // storage and lag over rng from the Metrics API.
-func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage, rng string) (portal.ClusterMetrics, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read metrics")
+func (s *Topics) ClusterMetrics(ctx context.Context, scope portal.Scope, rng string) (portal.ClusterMetrics, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read metrics")
 	if err != nil {
 		return portal.ClusterMetrics{}, err
 	}
@@ -48,8 +48,8 @@ func (s *Topics) ClusterMetrics(ctx context.Context, bu, stage, rng string) (por
 // TopicMetrics returns a topic's partitions with offsets, the samples
 // taken so far (viewing a topic makes the portal sample it for a while),
 // and its charts over rng from the Metrics API.
-func (s *Topics) TopicMetrics(ctx context.Context, bu, stage, name, rng string) (portal.TopicMetrics, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read metrics")
+func (s *Topics) TopicMetrics(ctx context.Context, scope portal.Scope, name, rng string) (portal.TopicMetrics, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read metrics")
 	if err != nil {
 		return portal.TopicMetrics{}, err
 	}

@@ -40,8 +40,8 @@ func (s *IdentityPools) view(call *Call, p platform.IdentityPool) (portal.Pool, 
 }
 
 // List returns one page of the unit's pools.
-func (s *IdentityPools) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.Pool], error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list identity pools")
+func (s *IdentityPools) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Pool], error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "list identity pools")
 	if err != nil {
 		return portal.Page[portal.Pool]{}, err
 	}
@@ -84,8 +84,8 @@ func (s *IdentityPools) findToWrite(ctx context.Context, call *Call, id, what, e
 }
 
 // Get returns one of the unit's pools with its role bindings.
-func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (portal.Pool, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read identity pools")
+func (s *IdentityPools) Get(ctx context.Context, scope portal.Scope, id string) (portal.Pool, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read identity pools")
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -103,8 +103,8 @@ func (s *IdentityPools) Get(ctx context.Context, bu, stage, id string) (portal.P
 
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
-func (s *IdentityPools) Create(ctx context.Context, bu, stage string, in portal.NewPool) (portal.Pool, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "create identity pools", "identity-pool.create", in.Name)
+func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (portal.Pool, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create identity pools", "identity-pool.create", in.Name)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -184,8 +184,8 @@ func (s *IdentityPools) create(ctx context.Context, call *Call, name string, in 
 }
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
-func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter string) (portal.Pool, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
+func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string) (portal.Pool, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -213,8 +213,8 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, bu, stage, id, filter 
 }
 
 // Delete removes a pool's role bindings, then the pool.
-func (s *IdentityPools) Delete(ctx context.Context, bu, stage, id string) error {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
+func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string) error {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
 	if err != nil {
 		return err
 	}
@@ -256,8 +256,8 @@ func bindingText(b portal.RoleBinding) string {
 
 // TestFilter says whether a filter matches a sample token's claims. It
 // changes nothing, so every role of the unit may use it.
-func (s *IdentityPools) TestFilter(ctx context.Context, bu, stage, filter string, claims map[string]any) (portal.FilterResult, error) {
-	if _, err := s.guard.Enter(ctx, bu, stage, access.Read, "test identity pool filters"); err != nil {
+func (s *IdentityPools) TestFilter(ctx context.Context, scope portal.Scope, filter string, claims map[string]any) (portal.FilterResult, error) {
+	if _, err := s.guard.Enter(ctx, scope, access.Read, "test identity pool filters"); err != nil {
 		return portal.FilterResult{}, err
 	}
 	if claims == nil {

@@ -32,8 +32,8 @@ func schemaKey(v portal.SchemaVersion) string {
 
 // List returns the unit's subjects: the latest version of each, or every
 // version, from one request.
-func (s *Schemas) List(ctx context.Context, bu, stage string, latestOnly bool, q portal.ListQuery) (portal.Page[portal.SchemaVersion], error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list schemas")
+func (s *Schemas) List(ctx context.Context, scope portal.Scope, latestOnly bool, q portal.ListQuery) (portal.Page[portal.SchemaVersion], error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "list schemas")
 	if err != nil {
 		return portal.Page[portal.SchemaVersion]{}, err
 	}
@@ -87,8 +87,8 @@ func parseVersion(raw string) (int, error) {
 }
 
 // Get returns one version of a subject ("latest" or a number).
-func (s *Schemas) Get(ctx context.Context, bu, stage, subject, version string) (portal.SchemaVersion, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read schemas")
+func (s *Schemas) Get(ctx context.Context, scope portal.Scope, subject, version string) (portal.SchemaVersion, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -104,8 +104,8 @@ func (s *Schemas) Get(ctx context.Context, bu, stage, subject, version string) (
 }
 
 // Versions returns every version of one subject, oldest first.
-func (s *Schemas) Versions(ctx context.Context, bu, stage, subject string) ([]portal.SchemaVersion, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read schemas")
+func (s *Schemas) Versions(ctx context.Context, scope portal.Scope, subject string) ([]portal.SchemaVersion, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return nil, err
 	}
@@ -167,8 +167,8 @@ func (s *Schemas) checkDef(call *Call, d *portal.SchemaDef, v *portal.Validation
 }
 
 // Create registers the first version of a topic's key or value subject.
-func (s *Schemas) Create(ctx context.Context, bu, stage string, in portal.NewSchema) (portal.SchemaVersion, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "register schemas", "schema.create", in.Topic+"-"+in.SubjectType)
+func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (portal.SchemaVersion, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.create", in.Topic+"-"+in.SubjectType)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -212,8 +212,8 @@ func (s *Schemas) Create(ctx context.Context, bu, stage string, in portal.NewSch
 
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
-func (s *Schemas) Update(ctx context.Context, bu, stage, subject string, in portal.SchemaDef) (portal.SchemaVersion, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "register schemas", "schema.version", subject)
+func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.SchemaVersion, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.version", subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -248,8 +248,8 @@ func (s *Schemas) prepareVersion(ctx context.Context, call *Call, subject string
 
 // Check tells whether a schema could be registered as the subject's next
 // version, and why not; it changes nothing.
-func (s *Schemas) Check(ctx context.Context, bu, stage, subject string, in portal.SchemaDef) (portal.Compatibility, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "check schemas")
+func (s *Schemas) Check(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.Compatibility, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "check schemas")
 	if err != nil {
 		return portal.Compatibility{}, err
 	}
@@ -262,8 +262,8 @@ func (s *Schemas) Check(ctx context.Context, bu, stage, subject string, in porta
 
 // Delete deletes a version: softly, or for good (permanent) once it was
 // soft-deleted, as the registry requires.
-func (s *Schemas) Delete(ctx context.Context, bu, stage, subject, version string, permanent bool) error {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "delete schemas", "schema.delete", subject+"/"+version)
+func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) error {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete schemas", "schema.delete", subject+"/"+version)
 	if err != nil {
 		return err
 	}

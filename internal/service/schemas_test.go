@@ -12,54 +12,54 @@ import (
 func TestSchemaLifecycle(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	v1, err := w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "Readings", SubjectType: "value",
+	v1, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "Readings", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "avro", Schema: avroV1}})
 	if err != nil || v1.Subject != "edh-shared-scada-dev-readings-value" || v1.Version != 1 {
 		t.Fatalf("create: %+v %v", v1, err)
 	}
-	if _, err := w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "readings", SubjectType: "value",
+	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "readings", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV2}}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("second create: %v", err)
 	}
-	c, err := w.Schemas.Check(ctx, "scada", "dev", "readings-value", portal.SchemaDef{Schema: avroV2})
+	c, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", portal.SchemaDef{Schema: avroV2})
 	if err != nil || !c.Compatible {
 		t.Errorf("check: %+v %v", c, err)
 	}
-	v2, err := w.Schemas.Update(ctx, "scada", "dev", "readings-value", portal.SchemaDef{Schema: avroV2})
+	v2, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", portal.SchemaDef{Schema: avroV2})
 	if err != nil || v2.Version != 2 {
 		t.Fatalf("update: %+v %v", v2, err)
 	}
 	bad := `{"type":"record","name":"Reading","fields":[{"name":"id","type":"int"}]}`
-	_, err = w.Schemas.Update(ctx, "scada", "dev", "edh-shared-scada-dev-readings-value", portal.SchemaDef{Schema: bad})
+	_, err = w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-scada-dev-readings-value", portal.SchemaDef{Schema: bad})
 	if !portal.Is(err, portal.IncompatibleSchema) || !strings.Contains(err.Error(), "id") {
 		t.Errorf("incompatible: %v", err)
 	}
-	latest, _ := w.Schemas.List(ctx, "scada", "dev", true, portal.ListQuery{})
-	all, _ := w.Schemas.List(ctx, "scada", "dev", false, portal.ListQuery{})
+	latest, _ := w.Schemas.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, true, portal.ListQuery{})
+	all, _ := w.Schemas.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, false, portal.ListQuery{})
 	if len(latest.Items) != 1 || latest.Items[0].Version != 2 || len(all.Items) != 2 {
 		t.Errorf("lists: latest %d all %d", len(latest.Items), len(all.Items))
 	}
-	vs, err := w.Schemas.Versions(ctx, "scada", "dev", "readings-value")
+	vs, err := w.Schemas.Versions(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value")
 	if err != nil || len(vs) != 2 || vs[0].Version != 1 {
 		t.Errorf("versions %v %v", vs, err)
 	}
-	if got, err := w.Schemas.Get(ctx, "scada", "dev", "readings-value", "1"); err != nil || got.ID != v1.ID {
+	if got, err := w.Schemas.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", "1"); err != nil || got.ID != v1.ID {
 		t.Errorf("get v1: %+v %v", got, err)
 	}
-	if _, err := w.Schemas.Get(ctx, "scada", "dev", "readings-value", "first"); !strings.Contains(problems(err), "INVALID_PARAMETER version") {
+	if _, err := w.Schemas.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", "first"); !strings.Contains(problems(err), "INVALID_PARAMETER version") {
 		t.Errorf("bad version: %s", problems(err))
 	}
 	// Another unit cannot see or touch it.
-	if _, err := w.Schemas.Get(servicetest.As("crm", portal.Admin), "crm", "dev", "edh-shared-scada-dev-readings-value", "latest"); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Schemas.Get(servicetest.As("crm", portal.Admin), portal.Scope{BU: "crm", Stage: "dev"}, "edh-shared-scada-dev-readings-value", "latest"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("crm reads scada's subject: %v", err)
 	}
-	if err := w.Schemas.Delete(ctx, "scada", "dev", "readings-value", "2", true); !portal.Is(err, portal.InvalidParameter) {
+	if err := w.Schemas.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", "2", true); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("hard delete first: %v", err)
 	}
-	if err := w.Schemas.Delete(ctx, "scada", "dev", "readings-value", "latest", false); err != nil {
+	if err := w.Schemas.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", "latest", false); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := w.Schemas.Get(ctx, "scada", "dev", "readings-value", "latest"); got.Version != 1 {
+	if got, _ := w.Schemas.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", "latest"); got.Version != 1 {
 		t.Errorf("latest after deleting v2: %d", got.Version)
 	}
 }
@@ -67,7 +67,7 @@ func TestSchemaLifecycle(t *testing.T) {
 func TestSchemaValidation(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	_, err := w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{SubjectType: "both", SchemaDef: portal.SchemaDef{SchemaType: "PROTOBUF"}})
+	_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{SubjectType: "both", SchemaDef: portal.SchemaDef{SchemaType: "PROTOBUF"}})
 	want := "MISSING_PARAMETER topic: topic is required\n" +
 		"INVALID_PARAMETER subject_type: subject_type must be key or value, not \"both\"\n" +
 		"INVALID_PARAMETER schema_type: PROTOBUF schemas are not supported yet; use AVRO or JSON\n" +
@@ -75,11 +75,11 @@ func TestSchemaValidation(t *testing.T) {
 	if got := problems(err); got != want {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
 	}
-	_, err = w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"recrd"}`}})
+	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"recrd"}`}})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "schema" || !strings.Contains(ps[0].Message, "recrd") {
 		t.Errorf("unparsable: %v", err)
 	}
-	_, err = w.Schemas.Create(ctx, "scada", "dev", portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1,
+	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1,
 		References: []portal.SchemaReference{{Name: "x"}}}})
 	if !strings.Contains(problems(err), "references[0]") {
 		t.Errorf("bad reference: %s", problems(err))
@@ -99,7 +99,7 @@ func TestConcurrentRegistrations(t *testing.T) {
 	kinds := map[portal.Kind]int{}
 	for range 16 {
 		wg.Go(func() {
-			_, err := w.Schemas.Create(ctx, "scada", "dev", in)
+			_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, in)
 			mu.Lock()
 			kinds[portal.KindOf(err)]++
 			if err == nil {
@@ -113,7 +113,7 @@ func TestConcurrentRegistrations(t *testing.T) {
 		t.Errorf("outcomes %v", kinds)
 	}
 	in.Topic, in.Schema = "dupes", `{"type":"record","name":"R","fields":[{"name":"a","type":"string"},{"name":"a","type":"int"}]}`
-	_, err := w.Schemas.Create(ctx, "scada", "dev", in)
+	_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, in)
 	if got := problems(err); !strings.Contains(got, "INVALID_PARAMETER schema") || !strings.Contains(got, "two fields named a") {
 		t.Errorf("duplicate fields: %s", got)
 	}

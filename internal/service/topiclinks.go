@@ -12,8 +12,8 @@ import (
 // (TopicNameStrategy: <topic>-key, <topic>-value), with one list of
 // connectors and one of subjects. A part whose upstream fails says why;
 // the other is still given.
-func (s *Topics) Links(ctx context.Context, bu, stage, name string) (portal.TopicLinks, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read topics")
+func (s *Topics) Links(ctx context.Context, scope portal.Scope, name string) (portal.TopicLinks, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
 		return portal.TopicLinks{}, err
 	}

@@ -34,8 +34,8 @@ func NewTopics(g *Guard, sampler *Sampler, charts *MetricCache) *Topics {
 
 // List returns one page of the unit's topics. A Super Admin viewing the
 // main unit sees the whole cluster.
-func (s *Topics) List(ctx context.Context, bu, stage string, q portal.ListQuery) (portal.Page[portal.Topic], error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "list topics")
+func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Topic], error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "list topics")
 	if err != nil {
 		return portal.Page[portal.Topic]{}, err
 	}
@@ -98,8 +98,8 @@ func (s *Topics) describeName(call *Call, name string, partitions int) portal.To
 
 // Get returns a topic with its overrides, and with every inherited setting
 // when includeDefaults is set.
-func (s *Topics) Get(ctx context.Context, bu, stage, name string, includeDefaults bool) (portal.TopicDetail, error) {
-	call, err := s.guard.Enter(ctx, bu, stage, access.Read, "read topics")
+func (s *Topics) Get(ctx context.Context, scope portal.Scope, name string, includeDefaults bool) (portal.TopicDetail, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -169,8 +169,8 @@ func resolveTopic(ctx context.Context, call *Call, name string) (string, error) 
 }
 
 // Create creates a topic named by the convention.
-func (s *Topics) Create(ctx context.Context, bu, stage string, in portal.NewTopic) (portal.TopicDetail, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "create topics", "topic.create", in.Name)
+func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (portal.TopicDetail, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", in.Name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -281,8 +281,8 @@ func settingKeys() string {
 // Replace sets a topic to a desired state: its partition count and the full
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
-func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in portal.TopicState) (portal.TopicDetail, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "update topics", "topic.update", name)
+func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (portal.TopicDetail, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -317,8 +317,8 @@ func (s *Topics) Replace(ctx context.Context, bu, stage, name string, in portal.
 
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
-func (s *Topics) Patch(ctx context.Context, bu, stage, name string, in portal.TopicPatch) (portal.TopicDetail, error) {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "update topics", "topic.update", name)
+func (s *Topics) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (portal.TopicDetail, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -469,8 +469,8 @@ func partial(err error, format string, args ...any) error {
 }
 
 // Delete deletes a topic and its data.
-func (s *Topics) Delete(ctx context.Context, bu, stage, name string) error {
-	call, err := s.guard.EnterWrite(ctx, bu, stage, access.Write, "delete topics", "topic.delete", name)
+func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string) error {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", "topic.delete", name)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func problems(err error) string {
 func TestCreateQualifiesAndValidates(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	d, err := w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "crm_orders", Partitions: intp(6),
+	d, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "crm_orders", Partitions: intp(6),
 		Config: map[string]string{"retention.ms": "604800000", "cleanup.policy": "delete, compact"}})
 	if err != nil {
 		t.Fatal(err)
@@ -33,13 +33,13 @@ func TestCreateQualifiesAndValidates(t *testing.T) {
 	if fmt.Sprint(d.Config) != "map[cleanup.policy:delete,compact retention.ms:604800000]" {
 		t.Errorf("config %v", d.Config)
 	}
-	_, err = w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "edh-shared-scada-dev-crm-orders"})
+	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "edh-shared-scada-dev-crm-orders"})
 	if !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("full name of an existing topic: %v", err)
 	}
 
 	calls := w.Cluster("edh-shared", "dev").Calls()
-	_, err = w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Partitions: intp(0), Config: map[string]string{
+	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Partitions: intp(0), Config: map[string]string{
 		"retention.ms": "soon", "segment.bytes": "1", "cleanup.policy": "delete,delete", "foo.bar": "1", "min.insync.replicas": "2",
 	}})
 	want := strings.Join([]string{
@@ -57,7 +57,7 @@ func TestCreateQualifiesAndValidates(t *testing.T) {
 		t.Errorf("invalid input made %d upstream calls", n-calls)
 	}
 	for _, bad := range []string{"a/b", "-x", "ümlaut", strings.Repeat("x", 240)} {
-		_, err := w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: bad})
+		_, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: bad})
 		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "name" || ps[0].Kind != portal.InvalidParameter {
 			t.Errorf("name %q: %v", bad, err)
 		}
@@ -68,7 +68,7 @@ func TestListIsolationAndWholeClusterView(t *testing.T) {
 	w := servicetest.New(t, "legacy-orders", "_schemas", "edh-shared-scada-dev-a", "edh-shared-scada-dev-b",
 		"edh-shared-crm-dev-orders", "edh-shared-platform-dev-audit", "edh-shared-scada-qas-a")
 	list := func(bu string, role portal.Role) string {
-		p, err := w.Topics.List(servicetest.As(bu, role), bu, "dev", portal.ListQuery{})
+		p, err := w.Topics.List(servicetest.As(bu, role), portal.Scope{BU: bu, Stage: "dev"}, portal.ListQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,15 +102,15 @@ func TestListIsolationAndWholeClusterView(t *testing.T) {
 		}
 	}
 	// The whole-cluster view addresses topics outside the convention by name.
-	d, err := w.Topics.Get(servicetest.As("platform", portal.SuperAdmin), "platform", "dev", "legacy-orders", false)
+	d, err := w.Topics.Get(servicetest.As("platform", portal.SuperAdmin), portal.Scope{BU: "platform", Stage: "dev"}, "legacy-orders", false)
 	if err != nil || d.Name != "legacy-orders" || !d.OutsideConvention {
 		t.Errorf("legacy-orders from platform: %+v %v", d.Topic, err)
 	}
 	// A tenant cannot: the name is qualified into its own prefix.
-	if _, err := w.Topics.Get(servicetest.As("scada", portal.Admin), "scada", "dev", "legacy-orders", false); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Topics.Get(servicetest.As("scada", portal.Admin), portal.Scope{BU: "scada", Stage: "dev"}, "legacy-orders", false); !portal.Is(err, portal.NotFound) {
 		t.Errorf("legacy-orders from scada: %v", err)
 	}
-	if _, err := w.Topics.Get(servicetest.As("scada", portal.Admin), "scada", "dev", "edh-shared-crm-dev-orders", false); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Topics.Get(servicetest.As("scada", portal.Admin), portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-crm-dev-orders", false); !portal.Is(err, portal.NotFound) {
 		t.Errorf("crm's topic from scada: %v", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestPaging(t *testing.T) {
 	q := portal.ListQuery{}
 	pages := 0
 	for {
-		p, err := w.Topics.List(ctx, "scada", "dev", q)
+		p, err := w.Topics.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,20 +143,20 @@ func TestPaging(t *testing.T) {
 	if pages != 3 || len(all) != 250 || all[0] != seed[0] || all[249] != seed[249] {
 		t.Errorf("%d pages, %d items", pages, len(all))
 	}
-	p, _ := w.Topics.List(ctx, "scada", "dev", portal.ListQuery{PageSize: 5, Search: "T12", Descending: true})
+	p, _ := w.Topics.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{PageSize: 5, Search: "T12", Descending: true})
 	if got := strings.Join(names(p.Items), " "); got != "edh-shared-scada-dev-t129 edh-shared-scada-dev-t128 edh-shared-scada-dev-t127 edh-shared-scada-dev-t126 edh-shared-scada-dev-t125" || p.Total != 10 {
 		t.Errorf("search desc: %s (total %d)", got, p.Total)
 	}
-	p2, _ := w.Topics.List(ctx, "scada", "dev", portal.ListQuery{PageSize: 5, Search: "T12", Descending: true, PageToken: p.NextPageToken})
+	p2, _ := w.Topics.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{PageSize: 5, Search: "T12", Descending: true, PageToken: p.NextPageToken})
 	if got := strings.Join(names(p2.Items), " "); !strings.HasPrefix(got, "edh-shared-scada-dev-t124") ||
 		!strings.HasSuffix(got, "t120") || len(p2.Items) != 5 || p2.NextPageToken != "" {
 		t.Errorf("last desc page: %s next %q", got, p2.NextPageToken)
 	}
-	exact, _ := w.Topics.List(ctx, "scada", "dev", portal.ListQuery{PageSize: 250})
+	exact, _ := w.Topics.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{PageSize: 250})
 	if exact.NextPageToken != "" || len(exact.Items) != 250 {
 		t.Errorf("a page holding everything offers a next page %q", exact.NextPageToken)
 	}
-	_, err := w.Topics.List(ctx, "scada", "dev", portal.ListQuery{PageSize: 1001, PageToken: "%%%"})
+	_, err := w.Topics.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{PageSize: 1001, PageToken: "%%%"})
 	if got := problems(err); !strings.Contains(got, "page_size: must be between 1 and 1000") || !strings.Contains(got, "page_token: is not a token") {
 		t.Errorf("bad paging: %s", got)
 	}
@@ -165,18 +165,18 @@ func TestPaging(t *testing.T) {
 func TestReplaceAndPatch(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	if _, err := w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "t", Partitions: intp(3),
+	if _, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "t", Partitions: intp(3),
 		Config: map[string]string{"retention.ms": "1000", "cleanup.policy": "compact"}}); err != nil {
 		t.Fatal(err)
 	}
 	// A platform-set override outside the allow-list survives a PUT.
 	w.Cluster("edh-shared", "dev").SetConfig("edh-shared-scada-dev-t", "unclean.leader.election.enable", "false")
 
-	_, err := w.Topics.Replace(ctx, "scada", "dev", "t", portal.TopicState{Partitions: intp(3)})
+	_, err := w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(3)})
 	if got := problems(err); !strings.HasPrefix(got, "MISSING_PARAMETER config: config is required") {
 		t.Errorf("PUT without config: %s", got)
 	}
-	d, err := w.Topics.Replace(ctx, "scada", "dev", "t", portal.TopicState{Partitions: intp(4), ConfigGiven: true,
+	d, err := w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(4), ConfigGiven: true,
 		Config: map[string]string{"retention.ms": "2000"}})
 	if err != nil {
 		t.Fatal(err)
@@ -184,16 +184,16 @@ func TestReplaceAndPatch(t *testing.T) {
 	if d.Partitions != 4 || fmt.Sprint(d.Config) != "map[retention.ms:2000 unclean.leader.election.enable:false]" {
 		t.Errorf("after PUT: %d partitions, config %v", d.Partitions, d.Config)
 	}
-	_, err = w.Topics.Replace(ctx, "scada", "dev", "t", portal.TopicState{Partitions: intp(2), ConfigGiven: true})
+	_, err = w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(2), ConfigGiven: true})
 	if got := problems(err); got != "INVALID_PARAMETER partitions_count: topic edh-shared-scada-dev-t has 4 partitions; Kafka cannot remove partitions, so 2 is not possible" {
 		t.Errorf("decrease: %s", got)
 	}
 	// Every problem in one round: a bad setting and a decrease together.
-	_, err = w.Topics.Patch(ctx, "scada", "dev", "t", portal.TopicPatch{Partitions: intp(2), Config: map[string]*string{"retention.ms": strp("x")}})
+	_, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicPatch{Partitions: intp(2), Config: map[string]*string{"retention.ms": strp("x")}})
 	if got := problems(err); !strings.Contains(got, "config.retention.ms") || !strings.Contains(got, "partitions_count: topic edh-shared-scada-dev-t has 4 partitions") {
 		t.Errorf("bad setting and decrease: %s", got)
 	}
-	d, err = w.Topics.Patch(ctx, "scada", "dev", "edh-shared-scada-dev-t", portal.TopicPatch{
+	d, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-scada-dev-t", portal.TopicPatch{
 		Config: map[string]*string{"retention.ms": nil, "compression.type": strp("zstd")}})
 	if err != nil {
 		t.Fatal(err)
@@ -201,21 +201,21 @@ func TestReplaceAndPatch(t *testing.T) {
 	if d.Partitions != 4 || fmt.Sprint(d.Config) != "map[compression.type:zstd unclean.leader.election.enable:false]" {
 		t.Errorf("after PATCH: %d partitions, config %v", d.Partitions, d.Config)
 	}
-	_, err = w.Topics.Patch(ctx, "scada", "dev", "t", portal.TopicPatch{Config: map[string]*string{"bogus": nil, "retention.ms": strp("x")}})
+	_, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicPatch{Config: map[string]*string{"bogus": nil, "retention.ms": strp("x")}})
 	if got := problems(err); !strings.Contains(got, "config.bogus") || !strings.Contains(got, "config.retention.ms") {
 		t.Errorf("bad patch: %s", got)
 	}
-	if _, err := w.Topics.Patch(ctx, "scada", "dev", "missing", portal.TopicPatch{Partitions: intp(2)}); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "missing", portal.TopicPatch{Partitions: intp(2)}); !portal.Is(err, portal.NotFound) {
 		t.Errorf("patch of a missing topic: %v", err)
 	}
-	d, _ = w.Topics.Get(ctx, "scada", "dev", "t", true)
+	d, _ = w.Topics.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", true)
 	if d.Defaults["retention.ms"] != "604800000" || d.Defaults["compression.type"] != "" {
 		t.Errorf("defaults %v", d.Defaults)
 	}
-	if err := w.Topics.Delete(ctx, "scada", "dev", "T"); err != nil {
+	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "T"); err != nil {
 		t.Errorf("delete by identifier in another case: %v", err)
 	}
-	if err := w.Topics.Delete(ctx, "scada", "dev", "t"); !portal.Is(err, portal.NotFound) {
+	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("second delete: %v", err)
 	}
 }
@@ -244,12 +244,12 @@ func TestTimedOutWriteIsChecked(t *testing.T) {
 	slow := &slowCluster{Cluster: w.Cluster("edh-shared", "dev"), applied: true}
 	env.Topics = slow
 	ctx := servicetest.As("scada", portal.Developer)
-	d, err := w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "late", Partitions: intp(3)})
+	d, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "late", Partitions: intp(3)})
 	if err != nil || d.Name != "edh-shared-scada-dev-late" || d.Partitions != 3 {
 		t.Fatalf("applied late: %+v %v", d, err)
 	}
 	slow.applied = false
-	_, err = w.Topics.Create(ctx, "scada", "dev", portal.NewTopic{Name: "lost"})
+	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "lost"})
 	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(problems(err), "is unknown: it may still happen; GET the topic to see") {
 		t.Fatalf("not applied: %v", err)
 	}

@@ -121,30 +121,30 @@ func (w *World) Seed(t testing.TB, bu, stage string) Seeded {
 	ctx := portal.WithPrincipal(context.Background(), portal.NewPrincipal(portal.Identity{Subject: "seed", Username: "seed"}, true,
 		map[string]portal.Grant{bu: {Role: portal.SuperAdmin}}))
 	var s Seeded
-	topic, err := w.Topics.Create(ctx, bu, stage, portal.NewTopic{Name: "existing"})
+	topic, err := w.Topics.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewTopic{Name: "existing"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Topic = topic.Name
-	k, err := w.Connectors.Create(ctx, bu, stage, portal.NewConnector{Name: "existing", Config: map[string]string{
+	k, err := w.Connectors.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewConnector{Name: "existing", Config: map[string]string{
 		"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "ORDERS", "output.data.format": "JSON",
 		"kafka.api.key": "KEY", "kafka.api.secret": "SECRET"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Connector = k.Name
-	v, err := w.Schemas.Create(ctx, bu, stage, portal.NewSchema{Topic: "existing", SubjectType: "value",
+	v, err := w.Schemas.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewSchema{Topic: "existing", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"string"}]}`}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Subject = v.Subject
-	a, err := w.Accounts.Create(ctx, bu, stage, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
+	a, err := w.Accounts.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.AccountID = a.ID
-	p, err := w.Pools.Create(ctx, bu, stage, portal.NewPool{Name: "existing", Type: "consumer", Filter: `claims.sub == "x"`})
+	p, err := w.Pools.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewPool{Name: "existing", Type: "consumer", Filter: `claims.sub == "x"`})
 	if err != nil {
 		t.Fatal(err)
 	}
