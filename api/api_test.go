@@ -15,6 +15,7 @@ import (
 	"github.com/edh-platform/rms-portal/api"
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
@@ -450,8 +451,8 @@ func TestDatabaseDown(t *testing.T) {
 // everyone in it.
 func TestRateLimits(t *testing.T) {
 	w := servicetest.New(t)
-	w.Guard = service.NewGuard(service.GuardOptions{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: w.Store,
-		Logger: servicetest.Discard(), Limits: service.Limits{Caller: service.Rate{PerSecond: 0.01, Burst: 3}, Unit: service.Rate{PerSecond: 0.01, Burst: 5}}})
+	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: w.Store,
+		Logger: servicetest.Discard(), Limits: gate.Limits{Caller: gate.Rate{PerSecond: 0.01, Burst: 3}, Unit: gate.Rate{PerSecond: 0.01, Burst: 5}}})
 	topics := service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
 	s := newServer(t, func(o *api.Options) { o.Topics = topics })
 	for i := range 3 {

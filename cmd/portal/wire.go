@@ -24,6 +24,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/devidp"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
@@ -168,14 +169,14 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	pageKey := sha256.Sum256([]byte("rms-portal page tokens\x00" + secrets[0]))
 	rl := cfg.RateLimits
-	bucket := func(b config.Bucket) service.Rate { return service.Rate{PerSecond: b.PerSecond, Burst: b.Burst} }
+	bucket := func(b config.Bucket) gate.Rate { return gate.Rate{PerSecond: b.PerSecond, Burst: b.Burst} }
 	p.tenancySync = service.NewTenancySync(cfg.TenancySpec(), p.live, st, st, log)
 	if err := p.tenancySync.Load(ctx); err != nil {
 		return nil, fmt.Errorf("loading the admin area's business units: %w", err)
 	}
-	guard := service.NewGuard(service.GuardOptions{Tenancy: p.live, Envs: p.envs, Audit: recorder, Notify: st, Logger: log,
+	guard := gate.New(gate.Options{Tenancy: p.live, Envs: p.envs, Audit: recorder, Notify: st, Logger: log,
 		PlatformAdminGroup: cfg.PlatformAdminGroup,
-		Limits: service.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
+		Limits: gate.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
 			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})
 	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, st, log)
 	p.cacheSync = service.NewCacheSync(p.envs, st, log)

@@ -219,3 +219,12 @@ func MessageOf(err error) string {
 	}
 	return "an internal error"
 }
+
+// FirstMessage is the message of an error's first problem (or the error's
+// text): what one line of a report or an audit event says of it.
+func FirstMessage(err error) string {
+	if ps := Problems(err); len(ps) > 0 {
+		return ps[0].Message
+	}
+	return err.Error()
+}

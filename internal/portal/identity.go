@@ -2,6 +2,7 @@ package portal
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -40,6 +41,18 @@ func AccountTypes() []AccountType {
 		{"stream-processor", "Kafka Streams or Flink applications: what a producer and a consumer have, plus DeveloperManage on the unit's topics (internal topics) and DeveloperWrite on its subjects."},
 		{"metrics", "Monitoring: MetricsViewer on the cluster, nothing on data."},
 	}
+}
+
+// AccountTypeOf is the type a service account's or identity pool's name
+// ends with ("" for none), the longest that fits.
+func AccountTypeOf(name string) string {
+	best := ""
+	for _, a := range AccountTypes() {
+		if strings.HasSuffix(name, "-"+a.Name) && len(a.Name) > len(best) {
+			best = a.Name
+		}
+	}
+	return best
 }
 
 // ServiceAccount is a service account as the portal shows it.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -23,25 +24,25 @@ const (
 // ServiceAccounts manages a business unit's service accounts. Only Admins
 // and Super Admins change them; every role of the unit reads them.
 type ServiceAccounts struct {
-	guard *Guard
+	guard *gate.Guard
 	jobs  *Jobs
 }
 
 // NewServiceAccounts returns the service account service; bulk creates
 // run as jobs.
-func NewServiceAccounts(g *Guard, jobs *Jobs) *ServiceAccounts {
+func NewServiceAccounts(g *gate.Guard, jobs *Jobs) *ServiceAccounts {
 	return &ServiceAccounts{guard: g, jobs: jobs}
 }
 
 // view is an account as call sees it; false when call may not see it
 // (orgOwnerOf).
-func (s *ServiceAccounts) view(call *Call, a platform.ServiceAccount) (portal.ServiceAccount, bool) {
-	o, ok := s.guard.orgOwnerOf(call, tenancy.OrgAccount, a.DisplayName)
+func (s *ServiceAccounts) view(call *gate.Call, a platform.ServiceAccount) (portal.ServiceAccount, bool) {
+	o, ok := call.OrgOwner(tenancy.OrgAccount, a.DisplayName)
 	if !ok {
 		return portal.ServiceAccount{}, false
 	}
-	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: o.identifier(tenancy.OrgAccount, a.DisplayName), BusinessUnit: o.unit(),
-		OutsideConvention: o.outside, ReadOnly: o.readOnly(call), Type: typeOf(a.DisplayName), Description: a.Description}, true
+	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: o.Identifier(tenancy.OrgAccount, a.DisplayName), BusinessUnit: o.Unit(),
+		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: portal.AccountTypeOf(a.DisplayName), Description: a.Description}, true
 }
 
 // List returns one page of the unit's service accounts (without their
@@ -57,12 +58,12 @@ func (s *ServiceAccounts) List(ctx context.Context, scope portal.Scope, q portal
 	}
 	var mine []portal.ServiceAccount
 	for _, a := range all {
-		if v, ok := s.view(call, a); ok && keepUnit(call, q, v.BusinessUnit) {
+		if v, ok := s.view(call, a); ok && call.KeepUnit(q, v.BusinessUnit) {
 			mine = append(mine, v)
 		}
 	}
-	sortByName(mine, func(a portal.ServiceAccount) string { return a.Name })
-	return paginate(s.guard.pages, "service-accounts "+call.Scope.String(), mine, func(a portal.ServiceAccount) string { return a.Name }, q)
+	gate.SortByName(mine, func(a portal.ServiceAccount) string { return a.Name })
+	return gate.Paginate(s.guard.Pages(), "service-accounts "+call.Scope.String(), mine, func(a portal.ServiceAccount) string { return a.Name }, q)
 }
 
 // Get returns one of the unit's service accounts with its role bindings.
@@ -88,7 +89,7 @@ func (s *ServiceAccounts) Get(ctx context.Context, scope portal.Scope, id string
 
 // check validates one account to create and returns its display name;
 // field prefixes problems ("" or "items[3].").
-func (s *ServiceAccounts) check(call *Call, in portal.NewServiceAccount, field string, v *portal.Validation) string {
+func (s *ServiceAccounts) check(call *gate.Call, in portal.NewServiceAccount, field string, v *portal.Validation) string {
 	in.Name = strings.TrimSpace(in.Name)
 	name := ""
 	if identifier(v, field+"name", "name", in.Name) && isAccountType(in.Type) {
@@ -127,22 +128,22 @@ func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in por
 }
 
 // create makes one account; existing lets a bulk create check names once.
-func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) (portal.ServiceAccount, error) {
+func (s *ServiceAccounts) create(ctx context.Context, call *gate.Call, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) (portal.ServiceAccount, error) {
 	for _, a := range existing {
 		if a.DisplayName == name {
 			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
 		}
 	}
-	if err := call.pace(ctx); err != nil {
+	if err := call.Pace(ctx); err != nil {
 		return portal.ServiceAccount{}, err
 	}
-	w, err := s.guard.begin(ctx, call, "service-account.create", name)
+	w, err := s.guard.Begin(ctx, call, "service-account.create", name)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
 	a, err := call.Env.IAM.CreateServiceAccount(ctx, name, strings.TrimSpace(in.Description))
-	s.guard.changed(ctx, call.Env, "accounts")
-	err = confirm(ctx, err, "service account "+name+" was created", "list the service accounts to see, and create it again if it is not there",
+	s.guard.Changed(ctx, call.Env, "accounts")
+	err = gate.Confirm(ctx, err, "service account "+name+" was created", "list the service accounts to see, and create it again if it is not there",
 		func(ctx context.Context) (bool, error) {
 			all, err := call.Env.IAM.ListServiceAccounts(ctx)
 			for _, x := range all {
@@ -154,29 +155,29 @@ func (s *ServiceAccounts) create(ctx context.Context, call *Call, name string, i
 			return false, err
 		})
 	if err != nil {
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return portal.ServiceAccount{}, err
 	}
-	w.resource = name + " (" + a.ID + ")"
+	w.Rename(name + " (" + a.ID + ")")
 	v, _ := s.view(call, a)
 	v.RoleBindings, err = applyBindings(ctx, call, "User:"+a.ID, in.Type)
 	if err != nil {
 		err = rollback(ctx, call, a.ID, v.RoleBindings, err, "service account", func(id string) error {
 			return call.Env.IAM.DeleteServiceAccount(ctx, id)
 		})
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return portal.ServiceAccount{}, err
 	}
-	w.done(ctx, nil)
+	w.Done(ctx, nil)
 	return v, nil
 }
 
 // applyBindings binds a type's template to a principal, stopping at the
 // first failure; it returns what it made, in the order reads show.
-func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]portal.RoleBinding, error) {
+func applyBindings(ctx context.Context, call *gate.Call, principal, kind string) ([]portal.RoleBinding, error) {
 	var made []portal.RoleBinding
 	for _, b := range bindingsFor(kind, call.Scope.Prefix()) {
-		if err := call.pace(ctx); err != nil {
+		if err := call.Pace(ctx); err != nil {
 			return made, err
 		}
 		nb, err := call.Env.IAM.CreateRoleBinding(ctx, principal, b)
@@ -191,7 +192,7 @@ func applyBindings(ctx context.Context, call *Call, principal, kind string) ([]p
 
 // rollback undoes a principal whose bindings could not all be made, and
 // says so; when undoing fails too, the error says what is left.
-func rollback(ctx context.Context, call *Call, id string, made []portal.RoleBinding, cause error, what string, remove func(string) error) error {
+func rollback(ctx context.Context, call *gate.Call, id string, made []portal.RoleBinding, cause error, what string, remove func(string) error) error {
 	var undo error
 	for _, b := range made {
 		undo = errors.Join(undo, call.Env.IAM.DeleteRoleBinding(ctx, b.ID))
@@ -203,24 +204,17 @@ func rollback(ctx context.Context, call *Call, id string, made []portal.RoleBind
 	}
 	if undo != nil {
 		return portal.Wrap(errors.Join(cause, undo), kind,
-			"%s %s was created but its role bindings could not all be applied (%s), and removing it failed: ask the platform team to remove it", what, id, firstMessage(cause))
+			"%s %s was created but its role bindings could not all be applied (%s), and removing it failed: ask the platform team to remove it", what, id, portal.FirstMessage(cause))
 	}
-	return portal.Wrap(cause, kind, "the %s could not be given its role bindings (%s); it was removed again, nothing changed", what, firstMessage(cause))
+	return portal.Wrap(cause, kind, "the %s could not be given its role bindings (%s); it was removed again, nothing changed", what, portal.FirstMessage(cause))
 }
 
 // itemError is how one item of a batch (a bulk create, an apply) reports
 // its failure: the first problem's kind and message, without internals.
 func itemError(err error) *portal.Error {
-	e := &portal.Error{Kind: portal.KindOf(err), Message: firstMessage(err)}
+	e := &portal.Error{Kind: portal.KindOf(err), Message: portal.FirstMessage(err)}
 	if e.Kind == portal.Internal {
 		e.Message = "internal error"
 	}
 	return e
-}
-
-func firstMessage(err error) string {
-	if ps := portal.Problems(err); len(ps) > 0 {
-		return ps[0].Message
-	}
-	return err.Error()
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -51,7 +52,7 @@ type AdminOptions struct {
 // everything; a landing zone's Super Admins read its trail and health;
 // everyone else is told the area does not exist.
 type Admin struct {
-	guard *Guard
+	guard *gate.Guard
 	trail *AuditTrail
 	o     AdminOptions
 }
@@ -59,28 +60,21 @@ type Admin struct {
 var _ portal.AdminService = (*Admin)(nil)
 
 // NewAdmin returns the admin area's service.
-func NewAdmin(g *Guard, o AdminOptions) *Admin {
+func NewAdmin(g *gate.Guard, o AdminOptions) *Admin {
 	return &Admin{guard: g, trail: NewAuditTrail(g, o.Store), o: o}
 }
 
 // enter checks an admin action for the caller in ctx ("" zone: any).
 func (a *Admin) enter(ctx context.Context, action access.AdminAction, zone string) (*portal.Principal, *tenancy.Tenancy, error) {
-	p := portal.PrincipalFrom(ctx)
-	t := a.guard.tenancy.Current()
-	if err := a.guard.limits.allow(subjectOf(p), ""); err != nil {
+	t := a.guard.Tenancy()
+	p, err := a.guard.EnterAdmin(ctx)
+	if err != nil {
 		return nil, nil, err
 	}
 	if err := access.CheckAdmin(p, t, action, zone); err != nil {
 		return nil, nil, err
 	}
 	return p, t, nil
-}
-
-func subjectOf(p *portal.Principal) string {
-	if p == nil {
-		return ""
-	}
-	return p.Subject
 }
 
 // enterWrite is enter for a change; a refusal is audited too.
@@ -112,16 +106,16 @@ func (a *Admin) event(p *portal.Principal, event string, t auditTarget) store.Au
 // record audits an admin change refused before it was made.
 func (a *Admin) record(ctx context.Context, p *portal.Principal, event string, t auditTarget, err error) {
 	e := a.event(p, event, t)
-	e.Outcome = outcome(err)
+	e.Outcome = gate.Outcome(err)
 	if err != nil {
-		e.Detail = firstMessage(err)
+		e.Detail = portal.FirstMessage(err)
 	}
-	a.guard.audit.Record(ctx, e)
+	a.guard.Audit().Record(ctx, e)
 }
 
 // begin records an admin change ahead of making it (Guard.begin).
-func (a *Admin) begin(ctx context.Context, p *portal.Principal, event string, t auditTarget) (*write, error) {
-	return a.guard.beginEvent(ctx, a.event(p, event, t))
+func (a *Admin) begin(ctx context.Context, p *portal.Principal, event string, t auditTarget) (*gate.Write, error) {
+	return a.guard.BeginEvent(ctx, a.event(p, event, t))
 }
 
 // Area says what the caller may see.

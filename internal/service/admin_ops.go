@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -20,7 +21,7 @@ func (a *Admin) ReadOnly(ctx context.Context) ([]portal.ReadOnlyState, error) {
 	if err != nil {
 		return nil, err
 	}
-	now := a.guard.now()
+	now := a.guard.Now()
 	var out []portal.ReadOnlyState
 	for _, z := range t.LandingZones() {
 		for _, st := range t.Stages() {
@@ -52,9 +53,9 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 	}
 	st, ok := t.Stage(stage)
 	if !ok {
-		return portal.ReadOnlyState{}, stageNotFound(t, stage)
+		return portal.ReadOnlyState{}, gate.StageNotFound(t, stage)
 	}
-	now := a.guard.now()
+	now := a.guard.Now()
 	var v portal.Validation
 	c.Reason = strings.TrimSpace(c.Reason)
 	switch {
@@ -77,10 +78,10 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 		return portal.ReadOnlyState{}, err
 	}
 	if err := a.o.Store.PutSwitchRecord(ctx, rec); err != nil {
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return portal.ReadOnlyState{}, err
 	}
-	w.done(ctx, nil, switchChanges(before, rec)...)
+	w.Done(ctx, nil, switchChanges(before, rec)...)
 	a.o.Sync.Announce(ctx, "switches")
 	return portal.ReadOnlyState{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Configured: st.ReadOnly, Switched: true,
 		Reason: c.Reason, Until: c.Until, SetBy: rec.SetBy, SetAt: now}, nil
@@ -113,7 +114,7 @@ func (a *Admin) adminQuery(ctx context.Context, q portal.AuditQuery) (store.Audi
 	if err != nil {
 		return store.AuditFilter{}, nil, err
 	}
-	f, err := auditFilter(a.guard.pages, "admin audit", q)
+	f, err := auditFilter(a.guard.Pages(), "admin audit", q)
 	if err != nil {
 		return store.AuditFilter{}, nil, err
 	}
@@ -207,7 +208,7 @@ func (a *Admin) Sessions(ctx context.Context, user string) ([]portal.SessionInfo
 	if _, _, err := a.enter(ctx, access.ManageSessions, ""); err != nil {
 		return nil, err
 	}
-	all, err := a.o.Store.SessionsOf(ctx, "", a.guard.now())
+	all, err := a.o.Store.SessionsOf(ctx, "", a.guard.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +231,7 @@ func (a *Admin) EndSession(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	sess, err := a.o.Store.Session(ctx, id, a.guard.now())
+	sess, err := a.o.Store.Session(ctx, id, a.guard.Now())
 	if err != nil {
 		err = storeErr(err, "session (it ended or expired)")
 		a.record(ctx, p, "session.end", target, err)
@@ -243,10 +244,10 @@ func (a *Admin) EndSession(ctx context.Context, id string) error {
 	}
 	if err := a.o.Store.DeleteSession(ctx, id); err != nil {
 		err = storeErr(err, "session")
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return err
 	}
-	w.done(ctx, nil)
+	w.Done(ctx, nil)
 	return nil
 }
 
@@ -277,5 +278,5 @@ func (a *Admin) PreviewAccess(ctx context.Context, q portal.AccessQuery) (portal
 	if err := v.Err(); err != nil {
 		return portal.AccessReport{}, err
 	}
-	return explain(t, a.o.Resolver.Resolve(id), a.guard.adminGroup), nil
+	return explain(t, a.o.Resolver.Resolve(id), a.guard.AdminGroup()), nil
 }

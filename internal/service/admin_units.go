@@ -117,7 +117,7 @@ func (a *Admin) count(ctx context.Context, t *tenancy.Tenancy, zones []*tenancy.
 	var wg sync.WaitGroup
 	for _, z := range zones {
 		for _, st := range t.Stages() {
-			env, err := a.guard.envs.Get(z.ID, st.Name)
+			env, err := a.guard.Environments().Get(z.ID, st.Name)
 			if err != nil {
 				continue
 			}
@@ -144,21 +144,21 @@ func listNames(ctx context.Context, env *platform.Environment, prefix string) un
 	var c unitCounts
 	var problems []string
 	if topics, err := env.Topics.ListTopics(ctx); err != nil {
-		problems = append(problems, "cluster: "+firstMessage(err))
+		problems = append(problems, "cluster: "+portal.FirstMessage(err))
 	} else {
 		for _, t := range topics {
 			c.topics = append(c.topics, t.Name)
 		}
 	}
 	if conns, err := env.Connectors.ListConnectors(ctx); err != nil && !portal.Is(err, portal.NotFound) {
-		problems = append(problems, "connect: "+firstMessage(err))
+		problems = append(problems, "connect: "+portal.FirstMessage(err))
 	} else {
 		for _, k := range conns {
 			c.connectors = append(c.connectors, k.Name)
 		}
 	}
 	if subjects, err := env.Schemas.ListSchemas(ctx, prefix, true); err != nil && !portal.Is(err, portal.NotFound) {
-		problems = append(problems, "schema registry: "+firstMessage(err))
+		problems = append(problems, "schema registry: "+portal.FirstMessage(err))
 	} else {
 		for _, s := range subjects {
 			c.subjects = append(c.subjects, s.Subject)
@@ -249,7 +249,7 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 		a.record(ctx, p, "business_unit.onboard", target, err)
 		return portal.AdminUnit{}, err
 	}
-	now := a.guard.now()
+	now := a.guard.Now()
 	rec := store.UnitRecord{ID: id, LandingZone: zone.ID, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer,
 		CreatedBy: p.Actor(), Created: now, UpdatedBy: p.Actor(), Updated: now}
 	w, err := a.begin(ctx, p, "business_unit.onboard", target)
@@ -258,10 +258,10 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 	}
 	if err := a.o.Store.CreateUnitRecord(ctx, rec); err != nil {
 		err = storeErr(err, "business unit "+id)
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return portal.AdminUnit{}, err
 	}
-	w.done(ctx, nil, groupChanges(portal.UnitGroups{}, groups)...)
+	w.Done(ctx, nil, groupChanges(portal.UnitGroups{}, groups)...)
 	a.o.Sync.Announce(ctx, "units")
 	return a.Unit(ctx, id)
 }
@@ -284,7 +284,7 @@ func groupChanges(before, after portal.UnitGroups) []store.Change {
 // UpdateGroups replaces an onboarded unit's groups.
 func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups) (portal.AdminUnit, error) {
 	target := auditTarget{unit: id, resource: id}
-	if u, ok := a.guard.tenancy.Current().Unit(id); ok {
+	if u, ok := a.guard.Tenancy().Unit(id); ok {
 		target.zone = u.LandingZone.ID
 	}
 	p, t, err := a.enterWrite(ctx, access.ManageTenancy, "business_unit.update", target)
@@ -307,17 +307,17 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups
 		return portal.AdminUnit{}, err
 	}
 	before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
-	rec := store.UnitRecord{ID: id, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer, UpdatedBy: p.Actor(), Updated: a.guard.now()}
+	rec := store.UnitRecord{ID: id, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer, UpdatedBy: p.Actor(), Updated: a.guard.Now()}
 	w, err := a.begin(ctx, p, "business_unit.update", target)
 	if err != nil {
 		return portal.AdminUnit{}, err
 	}
 	if err := a.o.Store.UpdateUnitRecord(ctx, rec); err != nil {
 		err = storeErr(err, "business unit "+id)
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return portal.AdminUnit{}, err
 	}
-	w.done(ctx, nil, groupChanges(before, groups)...)
+	w.Done(ctx, nil, groupChanges(before, groups)...)
 	a.o.Sync.Announce(ctx, "units")
 	return a.Unit(ctx, id)
 }
@@ -327,7 +327,7 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups
 // unit's names is listed for the platform team to clean up.
 func (a *Admin) Offboard(ctx context.Context, id string) (portal.Offboarding, error) {
 	target := auditTarget{unit: id, resource: id}
-	if u, ok := a.guard.tenancy.Current().Unit(id); ok {
+	if u, ok := a.guard.Tenancy().Unit(id); ok {
 		target.zone = u.LandingZone.ID
 	}
 	p, t, err := a.enterWrite(ctx, access.ManageTenancy, "business_unit.offboard", target)
@@ -350,11 +350,11 @@ func (a *Admin) Offboard(ctx context.Context, id string) (portal.Offboarding, er
 	}
 	if err := a.o.Store.DeleteUnitRecord(ctx, id); err != nil {
 		err = storeErr(err, "business unit "+id)
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return portal.Offboarding{}, err
 	}
 	before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
-	w.done(ctx, nil, groupChanges(before, portal.UnitGroups{})...)
+	w.Done(ctx, nil, groupChanges(before, portal.UnitGroups{})...)
 	a.o.Sync.Announce(ctx, "units")
 	return out, nil
 }
@@ -380,9 +380,9 @@ func (a *Admin) leftovers(ctx context.Context, t *tenancy.Tenancy, u *tenancy.Bu
 				}
 			}
 		}
-		if e, err := a.guard.envs.Get(u.LandingZone.ID, st.Name); err == nil {
+		if e, err := a.guard.Environments().Get(u.LandingZone.ID, st.Name); err == nil {
 			if accounts, err := e.IAM.ListServiceAccounts(ctx); err != nil {
-				out.Incomplete = append(out.Incomplete, env+": iam: "+firstMessage(err))
+				out.Incomplete = append(out.Incomplete, env+": iam: "+portal.FirstMessage(err))
 			} else {
 				for _, sa := range accounts {
 					if strings.HasPrefix(sa.DisplayName, scope.ServiceAccountPrefix()) {

@@ -7,27 +7,28 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // AuditTrail reads the audit trail that the services write.
 type AuditTrail struct {
-	guard *Guard
+	guard *gate.Guard
 	store store.Audit
 }
 
 var _ portal.AuditService = (*AuditTrail)(nil)
 
 // NewAuditTrail returns the audit reader.
-func NewAuditTrail(g *Guard, s store.Audit) *AuditTrail { return &AuditTrail{guard: g, store: s} }
+func NewAuditTrail(g *gate.Guard, s store.Audit) *AuditTrail { return &AuditTrail{guard: g, store: s} }
 
 // List returns a page of the unit's events in a stage, newest first.
 func (a *AuditTrail) List(ctx context.Context, scope portal.Scope, q portal.AuditQuery) (portal.Page[portal.AuditEvent], error) {
 	if _, err := a.guard.Enter(ctx, scope, access.ReadAudit, "read the audit trail"); err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
-	f, err := auditFilter(a.guard.pages, "audit "+scope.BU+"/"+scope.Stage, q)
+	f, err := auditFilter(a.guard.Pages(), "audit "+scope.BU+"/"+scope.Stage, q)
 	if err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
@@ -36,7 +37,7 @@ func (a *AuditTrail) List(ctx context.Context, scope portal.Scope, q portal.Audi
 }
 
 // auditFilter checks a query and turns it into the store's filter.
-func auditFilter(p *pager, list string, q portal.AuditQuery) (store.AuditFilter, error) {
+func auditFilter(p *gate.Pages, list string, q portal.AuditQuery) (store.AuditFilter, error) {
 	var v portal.Validation
 	f := store.AuditFilter{Actor: q.Actor, Action: q.Action, Resource: q.Resource, Outcome: q.Outcome, Since: q.Since, Until: q.Until, Limit: q.PageSize}
 	switch {
@@ -49,12 +50,12 @@ func auditFilter(p *pager, list string, q portal.AuditQuery) (store.AuditFilter,
 		v.Add(portal.Invalid("until", "must be after since"))
 	}
 	if q.PageToken != "" {
-		pos, ok := p.decode(list, q.PageToken)
+		pos, ok := p.Decode(list, q.PageToken)
 		at, id, found := strings.Cut(pos, ":")
 		micros, err1 := strconv.ParseInt(at, 10, 64)
 		n, err2 := strconv.ParseInt(id, 10, 64)
 		if !ok || !found || err1 != nil || err2 != nil || n <= 0 {
-			v.Add(badToken())
+			v.Add(gate.BadToken())
 		}
 		f.After = &store.AuditCursor{At: time.UnixMicro(micros), ID: n}
 	}
@@ -72,7 +73,7 @@ func (a *AuditTrail) page(ctx context.Context, f store.AuditFilter, list string)
 	for i, e := range events {
 		if i == limit {
 			last := events[i-1]
-			out.NextPageToken = a.guard.pages.encode(list, strconv.FormatInt(last.Time.UnixMicro(), 10)+":"+strconv.FormatInt(last.ID, 10))
+			out.NextPageToken = a.guard.Pages().Encode(list, strconv.FormatInt(last.Time.UnixMicro(), 10)+":"+strconv.FormatInt(last.ID, 10))
 			break
 		}
 		out.Items = append(out.Items, auditOut(e))
@@ -96,12 +97,12 @@ func auditOut(e store.AuditEvent) portal.AuditEvent {
 // event each, so that a flood of bad tokens cannot flood the trail.
 func (a *AuditTrail) Refused(ctx context.Context, scope portal.Scope, action, resource string, err error) {
 	e := store.AuditEvent{BU: scope.BU, Stage: scope.Stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
-		Detail: firstMessage(err)}
+		Detail: portal.FirstMessage(err)}
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
-		a.guard.audit.RefusedAnonymous(ctx, e)
+		a.guard.Audit().RefusedAnonymous(ctx, e)
 		return
 	}
 	e.Actor, e.ActorRole, e.Groups, e.Service = p.Actor(), p.Role(scope.BU).String(), p.Grant(scope.BU).Groups, p.Service
-	a.guard.audit.Record(ctx, e)
+	a.guard.Audit().Record(ctx, e)
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -33,7 +34,7 @@ func (s *ServiceAccounts) BulkCreate(ctx context.Context, scope portal.Scope, it
 // bulk is a validated batch, ready to run.
 type bulk struct {
 	s     *ServiceAccounts
-	call  *Call
+	call  *gate.Call
 	items []portal.NewServiceAccount
 	names []string
 }
@@ -107,7 +108,7 @@ func (b *bulk) run(ctx context.Context, skip func(int) bool, report func(portal.
 }
 
 // createItem creates one item of a bulk create and says how it went.
-func (s *ServiceAccounts) createItem(ctx context.Context, call *Call, i int, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) portal.BulkResult {
+func (s *ServiceAccounts) createItem(ctx context.Context, call *gate.Call, i int, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) portal.BulkResult {
 	a, err := s.create(ctx, call, name, in, existing)
 	if err != nil {
 		return portal.BulkResult{Index: i, Error: itemError(err)}

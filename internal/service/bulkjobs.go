@@ -148,7 +148,7 @@ func (j *Jobs) run(ctx context.Context, id string, b *bulk) {
 	})
 	state, msg := portal.JobDone, ""
 	if err != nil {
-		state, msg = portal.JobFailed, firstMessage(err)
+		state, msg = portal.JobFailed, portal.FirstMessage(err)
 	}
 	// The outcome must be written even when the run ran out of time.
 	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -323,7 +324,7 @@ func labelSeries(a answer, label string, sc chartScope, r portal.MetricRange) ([
 
 // scopeOf is the chart scope of a call: the unit's prefix, or everything
 // but internal topics for a whole-cluster view.
-func scopeOf(call *Call) chartScope {
+func scopeOf(call *gate.Call) chartScope {
 	if call.WholeCluster {
 		return chartScope{owns: func(name string) bool { return !strings.HasPrefix(name, "_") }}
 	}

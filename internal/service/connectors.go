@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -15,15 +16,15 @@ import (
 
 // Connectors manages a business unit's fully-managed connectors.
 type Connectors struct {
-	guard *Guard
+	guard *gate.Guard
 }
 
 // NewConnectors returns the connector service.
-func NewConnectors(g *Guard) *Connectors { return &Connectors{guard: g} }
+func NewConnectors(g *gate.Guard) *Connectors { return &Connectors{guard: g} }
 
-func (s *Connectors) view(ctx context.Context, call *Call, c platform.Connector, withConfig bool) portal.Connector {
-	o := s.guard.owner(call, c.Name, tenancy.ConnectorSuffix)
-	v := portal.Connector{Name: c.Name, Identifier: o.identifier, BusinessUnit: o.unit, OutsideConvention: o.outside,
+func (s *Connectors) view(ctx context.Context, call *gate.Call, c platform.Connector, withConfig bool) portal.Connector {
+	o := call.Owner(c.Name, tenancy.ConnectorSuffix)
+	v := portal.Connector{Name: c.Name, Identifier: o.Identifier, BusinessUnit: o.Unit, OutsideConvention: o.Outside,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: c.Tasks}
 	if withConfig {
 		sensitive := s.sensitive(ctx, call, c.Class, c.Config)
@@ -41,7 +42,7 @@ func (s *Connectors) view(ctx context.Context, call *Call, c platform.Connector,
 
 // sensitive lists the keys of cfg to mask: those the plugin defines as
 // passwords, and those whose names say they hold secrets.
-func (s *Connectors) sensitive(ctx context.Context, call *Call, class string, cfg map[string]string) []string {
+func (s *Connectors) sensitive(ctx context.Context, call *gate.Call, class string, cfg map[string]string) []string {
 	var defined []string
 	if d, err := call.Env.Connectors.Definition(ctx, class); err == nil {
 		defined = d.Sensitive
@@ -68,11 +69,11 @@ func (s *Connectors) List(ctx context.Context, scope portal.Scope, q portal.List
 	}
 	var visible []platform.Connector
 	for _, c := range all {
-		if (call.WholeCluster || call.Scope.Owns(c.Name)) && keepUnit(call, q, s.guard.owner(call, c.Name, tenancy.ConnectorSuffix).unit) {
+		if (call.WholeCluster || call.Scope.Owns(c.Name)) && call.KeepUnit(q, call.Owner(c.Name, tenancy.ConnectorSuffix).Unit) {
 			visible = append(visible, c)
 		}
 	}
-	page, err := paginate(s.guard.pages, "connectors "+call.Scope.String(), visible, func(c platform.Connector) string { return c.Name }, q)
+	page, err := gate.Paginate(s.guard.Pages(), "connectors "+call.Scope.String(), visible, func(c platform.Connector) string { return c.Name }, q)
 	if err != nil {
 		return portal.Page[portal.Connector]{}, err
 	}
@@ -85,7 +86,7 @@ func (s *Connectors) List(ctx context.Context, scope portal.Scope, q portal.List
 
 // resolve turns a given name into the connector's full name; in a
 // whole-cluster view an existing name is taken as it is.
-func (s *Connectors) resolve(ctx context.Context, call *Call, name string) (string, error) {
+func (s *Connectors) resolve(ctx context.Context, call *gate.Call, name string) (string, error) {
 	if call.WholeCluster {
 		if _, err := call.Env.Connectors.GetConnector(ctx, name); err == nil {
 			return name, nil
@@ -139,7 +140,7 @@ const maxConnectorName = 249
 
 // prepare checks and completes a configuration: the name, the topics
 // qualified into the scope, and no topic patterns that could escape it.
-func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *portal.Validation) map[string]string {
+func (s *Connectors) prepare(call *gate.Call, full string, cfg map[string]string, v *portal.Validation) map[string]string {
 	out := maps.Clone(cfg)
 	if out == nil {
 		out = map[string]string{}
@@ -192,7 +193,7 @@ func (s *Connectors) prepare(call *Call, full string, cfg map[string]string, v *
 
 // validate asks the plugin about cfg and returns its problems as one
 // validation error.
-func validateConnector(ctx context.Context, call *Call, cfg map[string]string, v *portal.Validation) error {
+func validateConnector(ctx context.Context, call *gate.Call, cfg map[string]string, v *portal.Validation) error {
 	problems, err := call.Env.Connectors.Validate(ctx, cfg["connector.class"], cfg)
 	if err != nil {
 		if ps := portal.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
@@ -239,15 +240,15 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 	if err := validateConnector(ctx, call, cfg, &v); err != nil {
 		return portal.Connector{}, err
 	}
-	if err := call.pace(ctx); err != nil {
+	if err := call.Pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
-	w, err := s.guard.begin(ctx, call, "connector.create", full)
+	w, err := s.guard.Begin(ctx, call, "connector.create", full)
 	if err != nil {
 		return portal.Connector{}, err
 	}
 	c, err := call.Env.Connectors.CreateConnector(ctx, full, cfg)
-	err = confirm(ctx, err, "connector "+full+" was created", "GET the connector to see", func(ctx context.Context) (bool, error) {
+	err = gate.Confirm(ctx, err, "connector "+full+" was created", "GET the connector to see", func(ctx context.Context) (bool, error) {
 		got, err := call.Env.Connectors.GetConnector(ctx, full)
 		if err == nil {
 			c = got
@@ -258,7 +259,7 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 		}
 		return false, err
 	})
-	w.done(ctx, err)
+	w.Done(ctx, err)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -308,15 +309,15 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 	if err := validateConnector(ctx, call, cfg, &v); err != nil {
 		return portal.Connector{}, err
 	}
-	if err := call.pace(ctx); err != nil {
+	if err := call.Pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
-	w, err := s.guard.begin(ctx, call, "connector.update", full)
+	w, err := s.guard.Begin(ctx, call, "connector.update", full)
 	if err != nil {
 		return portal.Connector{}, err
 	}
 	c, err := call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
-	w.done(ctx, err, s.configChanges(ctx, call, cur, cfg)...)
+	w.Done(ctx, err, s.configChanges(ctx, call, cur, cfg)...)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -334,15 +335,15 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 	if err != nil {
 		return err
 	}
-	if err := call.pace(ctx); err != nil {
+	if err := call.Pace(ctx); err != nil {
 		return err
 	}
-	w, err := s.guard.begin(ctx, call, action, full)
+	w, err := s.guard.Begin(ctx, call, action, full)
 	if err != nil {
 		return err
 	}
 	err = do(call.Env.Connectors, full)
-	w.done(ctx, err)
+	w.Done(ctx, err)
 	return err
 }
 
@@ -375,7 +376,7 @@ func (s *Connectors) Restart(ctx context.Context, scope portal.Scope, name strin
 }
 
 // configChanges lists what an update changes, with secrets masked.
-func (s *Connectors) configChanges(ctx context.Context, call *Call, cur platform.Connector, next map[string]string) []store.Change {
+func (s *Connectors) configChanges(ctx context.Context, call *gate.Call, cur platform.Connector, next map[string]string) []store.Change {
 	secret := s.sensitive(ctx, call, cur.Class, next)
 	show := func(k, v string) string {
 		if v != "" && (slices.Contains(secret, k) || portal.IsSensitiveKey(k)) {

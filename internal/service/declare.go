@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -22,7 +23,7 @@ import (
 // changes through the other services, so that every rule, audit event and
 // cache update of a single call holds for each change.
 type Declarations struct {
-	guard      *Guard
+	guard      *gate.Guard
 	topics     *Topics
 	schemas    *Schemas
 	connectors *Connectors
@@ -33,7 +34,7 @@ type Declarations struct {
 var _ portal.DeclarationService = (*Declarations)(nil)
 
 // NewDeclarations returns the service of resources as code.
-func NewDeclarations(g *Guard, t *Topics, sc *Schemas, c *Connectors, a *ServiceAccounts, p *IdentityPools) *Declarations {
+func NewDeclarations(g *gate.Guard, t *Topics, sc *Schemas, c *Connectors, a *ServiceAccounts, p *IdentityPools) *Declarations {
 	return &Declarations{guard: g, topics: t, schemas: sc, connectors: c, accounts: a, pools: p}
 }
 
@@ -104,17 +105,11 @@ func (s *Declarations) Plan(ctx context.Context, scope portal.Scope, doc portal.
 	return plan, err
 }
 
-// unitCall is the call as the unit sees it: plans are about the unit's
-// own resources, also for a Super Admin who sees the whole cluster.
-func unitCall(c *Call) *Call {
-	return &Call{Principal: c.Principal, Scope: c.Scope, Role: c.Role, Env: c.Env, pace: c.pace}
-}
-
-func (s *Declarations) plan(ctx context.Context, call *Call, doc portal.Document) (portal.Plan, []*step, error) {
+func (s *Declarations) plan(ctx context.Context, call *gate.Call, doc portal.Document) (portal.Plan, []*step, error) {
 	if doc.Prune && len(doc.Resources) == 0 {
 		return portal.Plan{}, nil, portal.Invalid("prune", "prune with a document that declares nothing would delete every topic, connector and identity pool of the unit; declare what stays")
 	}
-	call = unitCall(call)
+	call = call.Unit()
 	obs, err := s.observe(ctx, call, kindsOf(doc))
 	if err != nil {
 		return portal.Plan{}, nil, err
@@ -230,7 +225,7 @@ func actionOf(kind string) access.Action {
 // authorize refuses a change the caller may not make here (the policy's
 // refusal first), or one with problems; field names are made the
 // document's (items[2].spec.partitions).
-func authorize(call *Call, st *step) {
+func authorize(call *gate.Call, st *step) {
 	c := &st.change
 	var errs []*portal.Error
 	if c.Action != portal.ActionUnchanged {
@@ -316,9 +311,9 @@ func fingerprint(p portal.Plan, steps []*step) string {
 // rebase turns a name of the unit in any stage into its identifier, so
 // that a document written for one stage plans in another; other names
 // are kept.
-func (s *Declarations) rebase(call *Call, name string) string {
+func (s *Declarations) rebase(call *gate.Call, name string) string {
 	n := tenancy.Normalise(name)
-	for _, st := range s.guard.tenancy.Current().Stages() {
+	for _, st := range s.guard.Tenancy().Stages() {
 		if p := (tenancy.Scope{Unit: call.Scope.Unit, Stage: st}).Prefix(); strings.HasPrefix(n, p) && len(n) > len(p) {
 			return n[len(p):]
 		}

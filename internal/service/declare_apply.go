@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -32,7 +33,7 @@ func (s *Declarations) Apply(ctx context.Context, scope portal.Scope, doc portal
 		return portal.Plan{}, err
 	}
 	if err := refusals(plan); err != nil {
-		s.guard.record(ctx, call, "resources.apply", call.Scope.String(), err)
+		s.guard.Record(ctx, call, "resources.apply", call.Scope.String(), err)
 		return plan, err
 	}
 	fingerprint = strings.Trim(strings.TrimSpace(fingerprint), `"`)
@@ -50,14 +51,14 @@ func (s *Declarations) Apply(ctx context.Context, scope portal.Scope, doc portal
 		return plan, nil
 	}
 	plan.AuditID = requestid.From(ctx)
-	w, err := s.guard.begin(ctx, call, "resources.apply", call.Scope.String())
+	w, err := s.guard.Begin(ctx, call, "resources.apply", call.Scope.String())
 	if err != nil {
 		return plan, err
 	}
 	// An apply that started finishes even when its caller goes away: a
 	// half-made plan is worse than a finished one nobody waited for. The
 	// budget bounds it; what it does not reach is skipped and reported.
-	stepCtx, cancel := context.WithTimeout(context.WithValue(context.WithoutCancel(ctx), applyStepKey{}, true), ApplyBudget)
+	stepCtx, cancel := context.WithTimeout(gate.WithApplyStep(context.WithoutCancel(ctx)), ApplyBudget)
 	defer cancel()
 	broken := map[string]string{}
 	var changes []store.Change
@@ -78,7 +79,7 @@ func (s *Declarations) Apply(ctx context.Context, scope portal.Scope, doc portal
 			c.Outcome = portal.OutcomeFailed
 			c.Error = itemError(err)
 			if c.Error.Kind == portal.Internal {
-				s.guard.log.ErrorContext(ctx, "a change of an apply failed", "change", st.key, "error", err)
+				s.guard.Log().ErrorContext(ctx, "a change of an apply failed", "change", st.key, "error", err)
 			}
 			broken[st.key] = c.Kind + " " + c.Name + " failed"
 			failed++
@@ -92,7 +93,7 @@ func (s *Declarations) Apply(ctx context.Context, scope portal.Scope, doc portal
 		summary = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
 	}
 	changes = append(changes, store.Change{Field: "fingerprint", After: plan.Fingerprint})
-	w.done(ctx, summary, changes...)
+	w.Done(ctx, summary, changes...)
 	return plan, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -14,7 +15,7 @@ import (
 // are compared by presence only (their stored values cannot be read):
 // one declared but not stored is a change; an update sends every declared
 // secret with the value the client read from its environment.
-func (s *Declarations) planConnector(ctx context.Context, call *Call, obs *observed, r portal.Resource) (*step, error) {
+func (s *Declarations) planConnector(ctx context.Context, call *gate.Call, obs *observed, r portal.Resource) (*step, error) {
 	st := &step{change: portal.PlannedChange{Kind: "connector"}}
 	scope := call.Named()
 	d := r.Connector

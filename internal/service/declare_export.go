@@ -19,7 +19,7 @@ func (s *Declarations) Export(ctx context.Context, scope portal.Scope) (portal.D
 	if err != nil {
 		return portal.Document{}, err
 	}
-	call = unitCall(call)
+	call = call.Unit()
 	all := map[string]bool{}
 	for _, k := range portal.ResourceKinds() {
 		all[k] = true

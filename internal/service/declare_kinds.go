@@ -11,11 +11,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-func (s *Declarations) planTopic(ctx context.Context, call *Call, obs *observed, r portal.Resource) (*step, error) {
+func (s *Declarations) planTopic(ctx context.Context, call *gate.Call, obs *observed, r portal.Resource) (*step, error) {
 	st := &step{change: portal.PlannedChange{Kind: "topic"}}
 	scope := call.Named()
 	d := r.Topic
@@ -75,7 +76,7 @@ func (s *Declarations) planTopic(ctx context.Context, call *Call, obs *observed,
 	return st, nil
 }
 
-func (s *Declarations) planSchema(ctx context.Context, call *Call, obs *observed, r portal.Resource) (*step, error) {
+func (s *Declarations) planSchema(ctx context.Context, call *gate.Call, obs *observed, r portal.Resource) (*step, error) {
 	st := &step{change: portal.PlannedChange{Kind: "schema"}}
 	scope := call.Named()
 	d := r.Schema
@@ -187,7 +188,7 @@ func refsText(refs []portal.SchemaReference) string {
 	return strings.Join(parts, ", ")
 }
 
-func (s *Declarations) planAccount(call *Call, obs *observed, r portal.Resource) *step {
+func (s *Declarations) planAccount(call *gate.Call, obs *observed, r portal.Resource) *step {
 	st := &step{change: portal.PlannedChange{Kind: "service-account"}}
 	scope := call.Named()
 	in := portal.NewServiceAccount{Name: s.identityName(call, r.Name, r.Account.Type, true), Type: r.Account.Type, Description: strings.TrimSpace(r.Description)}
@@ -220,10 +221,10 @@ func (s *Declarations) planAccount(call *Call, obs *observed, r portal.Resource)
 // identityName turns an account's or pool's declared name into the
 // identifier its create takes: without another stage's prefix, and
 // without the type suffix the convention adds.
-func (s *Declarations) identityName(call *Call, name, kind string, account bool) string {
+func (s *Declarations) identityName(call *gate.Call, name, kind string, account bool) string {
 	n := tenancy.Normalise(name)
 	if account {
-		for _, st := range s.guard.tenancy.Current().Stages() {
+		for _, st := range s.guard.Tenancy().Stages() {
 			if rest, ok := strings.CutPrefix(n, (tenancy.Scope{Unit: call.Scope.Unit, Stage: st}).ServiceAccountPrefix()); ok {
 				return strings.TrimSuffix(rest, "-"+kind)
 			}
@@ -236,7 +237,7 @@ func (s *Declarations) identityName(call *Call, name, kind string, account bool)
 	return name
 }
 
-func (s *Declarations) planPool(call *Call, obs *observed, r portal.Resource) *step {
+func (s *Declarations) planPool(call *gate.Call, obs *observed, r portal.Resource) *step {
 	st := &step{change: portal.PlannedChange{Kind: "identity-pool"}}
 	scope := call.Named()
 	d := r.Pool
@@ -282,7 +283,7 @@ func (s *Declarations) planPool(call *Call, obs *observed, r portal.Resource) *s
 // prune plans the deletion of the unit's topics, connectors and identity
 // pools that the document does not declare. A topic is deleted after the
 // connectors being deleted that name it.
-func (s *Declarations) prune(call *Call, obs *observed, declared []*step) []*step {
+func (s *Declarations) prune(call *gate.Call, obs *observed, declared []*step) []*step {
 	scope := call.Named()
 	keep := map[string]bool{}
 	for _, st := range declared {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -17,7 +18,7 @@ import (
 const describeLimit = 8
 
 // describe reads the settings of existing topics, a few at a time.
-func (s *Declarations) describe(ctx context.Context, call *Call, obs *observed, names []string) error {
+func (s *Declarations) describe(ctx context.Context, call *gate.Call, obs *observed, names []string) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(describeLimit)
 	var mu sync.Mutex
@@ -47,7 +48,7 @@ type observed struct {
 	pools      []platform.IdentityPool
 }
 
-func (s *Declarations) observe(ctx context.Context, call *Call, kinds map[string]bool) (*observed, error) {
+func (s *Declarations) observe(ctx context.Context, call *gate.Call, kinds map[string]bool) (*observed, error) {
 	obs := &observed{schemas: map[string]portal.SchemaVersion{}, details: map[string]portal.TopicDetail{}}
 	var err error
 	if kinds[portal.KindTopic] || kinds[portal.KindSchema] || kinds[portal.KindConnector] {

@@ -16,7 +16,7 @@ func (m *Me) Access(ctx context.Context) (portal.AccessReport, error) {
 	if p == nil {
 		return portal.AccessReport{}, portal.New(portal.Unauthenticated, "sign-in required")
 	}
-	return explain(m.guard.tenancy.Current(), p, m.guard.adminGroup), nil
+	return explain(m.guard.Tenancy(), p, m.guard.AdminGroup()), nil
 }
 
 // explain reports a principal's roles per unit with the groups that gave

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -17,7 +18,7 @@ import (
 // Groups manages a unit's consumer groups: the groups whose id carries
 // the unit's prefix (the pattern its service accounts are granted).
 type Groups struct {
-	guard *Guard
+	guard *gate.Guard
 	// locks serialise resets of one group on this replica, so that two
 	// people's resets do not interleave their reads and commits.
 	locks sync.Map
@@ -26,10 +27,10 @@ type Groups struct {
 var _ portal.GroupService = (*Groups)(nil)
 
 // NewGroups returns the consumer group service.
-func NewGroups(g *Guard) *Groups { return &Groups{guard: g} }
+func NewGroups(g *gate.Guard) *Groups { return &Groups{guard: g} }
 
 // groupsOf lists the groups of the call's scope, sorted by id.
-func groupsOf(ctx context.Context, call *Call) ([]platform.Group, error) {
+func groupsOf(ctx context.Context, call *gate.Call) ([]platform.Group, error) {
 	all, err := call.Env.Groups.ListGroups(ctx)
 	if err != nil {
 		return nil, err
@@ -40,7 +41,7 @@ func groupsOf(ctx context.Context, call *Call) ([]platform.Group, error) {
 			out = append(out, g)
 		}
 	}
-	sortByName(out, func(g platform.Group) string { return g.ID })
+	gate.SortByName(out, func(g platform.Group) string { return g.ID })
 	return out, nil
 }
 
@@ -71,7 +72,7 @@ func positions(ctx context.Context, env *platform.Environment, ids []string) (ma
 
 func lagOf(committed, end int64) int64 { return max(0, end-committed) }
 
-func (s *Groups) summary(call *Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) portal.ConsumerGroup {
+func (s *Groups) summary(call *gate.Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) portal.ConsumerGroup {
 	out := portal.ConsumerGroup{ID: g.ID, Identifier: strings.TrimPrefix(g.ID, call.Scope.Prefix()), State: g.State,
 		Protocol: g.Protocol, Members: len(g.Members), Topics: []string{}}
 	for _, o := range offs {
@@ -95,7 +96,7 @@ func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
-	page, err := paginate(s.guard.pages, "groups "+call.Scope.String(), all, func(g platform.Group) string { return g.ID }, q)
+	page, err := gate.Paginate(s.guard.Pages(), "groups "+call.Scope.String(), all, func(g platform.Group) string { return g.ID }, q)
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
@@ -126,7 +127,7 @@ func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 }
 
 // qualify gives a group's full id from an identifier or a full id.
-func qualify(call *Call, id string) string {
+func qualify(call *gate.Call, id string) string {
 	if call.WholeCluster || strings.HasPrefix(id, call.Scope.Prefix()) {
 		return id
 	}
@@ -134,7 +135,7 @@ func qualify(call *Call, id string) string {
 }
 
 // group finds one of the unit's groups, described.
-func (s *Groups) group(ctx context.Context, call *Call, id string) (platform.Group, error) {
+func (s *Groups) group(ctx context.Context, call *gate.Call, id string) (platform.Group, error) {
 	full := qualify(call, id)
 	if !call.WholeCluster && !call.Scope.Owns(full) {
 		return platform.Group{}, groupMissing(id)
@@ -268,15 +269,15 @@ func (s *Groups) Delete(ctx context.Context, scope portal.Scope, id string) erro
 	}
 	if len(g.Members) > 0 {
 		err = activeMembers(g)
-		s.guard.record(ctx, call, "consumer-group.delete", g.ID, err)
+		s.guard.Record(ctx, call, "consumer-group.delete", g.ID, err)
 		return err
 	}
-	w, err := s.guard.begin(ctx, call, "consumer-group.delete", g.ID)
+	w, err := s.guard.Begin(ctx, call, "consumer-group.delete", g.ID)
 	if err != nil {
 		return err
 	}
 	err = call.Env.Groups.DeleteGroup(ctx, g.ID)
-	w.done(ctx, err)
+	w.Done(ctx, err)
 	return err
 }
 
@@ -301,7 +302,7 @@ func clientIDs(g platform.Group) []string {
 func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string, r portal.OffsetReset) (portal.ResetResult, error) {
 	// A dry run needs the same role as the reset, so that it never
 	// promises what the caller may not do; only the reset is audited.
-	var call *Call
+	var call *gate.Call
 	var err error
 	if r.DryRun {
 		call, err = s.guard.Enter(ctx, scope, access.Write, "reset consumer group offsets")
@@ -360,12 +361,12 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 		}
 		changes[i] = store.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
 	}
-	w, err := s.guard.begin(ctx, call, "consumer-group.reset-offsets", g.ID)
+	w, err := s.guard.Begin(ctx, call, "consumer-group.reset-offsets", g.ID)
 	if err != nil {
 		return portal.ResetResult{}, err
 	}
 	err = call.Env.Groups.CommitGroupOffsets(ctx, g.ID, offsets)
-	w.done(ctx, err, changes...)
+	w.Done(ctx, err, changes...)
 	if err != nil {
 		return portal.ResetResult{}, err
 	}
@@ -373,15 +374,15 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 }
 
 // refused audits a refused reset (not a dry run) and returns err.
-func (s *Groups) refused(ctx context.Context, call *Call, r portal.OffsetReset, id string, err error) error {
+func (s *Groups) refused(ctx context.Context, call *gate.Call, r portal.OffsetReset, id string, err error) error {
 	if !r.DryRun {
-		s.guard.record(ctx, call, "consumer-group.reset-offsets", id, err)
+		s.guard.Record(ctx, call, "consumer-group.reset-offsets", id, err)
 	}
 	return err
 }
 
 // plan computes the new offsets of a reset.
-func (s *Groups) plan(ctx context.Context, call *Call, g platform.Group, r portal.OffsetReset) ([]portal.OffsetChange, error) {
+func (s *Groups) plan(ctx context.Context, call *gate.Call, g platform.Group, r portal.OffsetReset) ([]portal.OffsetChange, error) {
 	committed, err := call.Env.Groups.GroupOffsets(ctx, []string{g.ID})
 	if err != nil {
 		return nil, err

@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Me tells callers who they are and where they may work.
 type Me struct {
-	guard    *Guard
+	guard    *gate.Guard
 	sessions SessionStore
 }
 
@@ -19,7 +20,7 @@ var _ portal.CallerService = (*Me)(nil)
 
 // NewMe returns the caller service; sessions are the browser sessions it
 // lists and ends for their owners.
-func NewMe(g *Guard, sessions SessionStore) *Me { return &Me{guard: g, sessions: sessions} }
+func NewMe(g *gate.Guard, sessions SessionStore) *Me { return &Me{guard: g, sessions: sessions} }
 
 // Me describes the caller in ctx.
 func (m *Me) Me(ctx context.Context) (portal.Caller, error) {
@@ -28,7 +29,7 @@ func (m *Me) Me(ctx context.Context) (portal.Caller, error) {
 		return portal.Caller{}, portal.New(portal.Unauthenticated, "sign-in required")
 	}
 	c := portal.Caller{Principal: p, Units: []portal.UnitRole{}}
-	t := m.guard.tenancy.Current()
+	t := m.guard.Tenancy()
 	c.Admin = access.CheckAdmin(p, t, access.ReadZoneAudit, "") == nil
 	for _, s := range t.Stages() {
 		c.Stages = append(c.Stages, portal.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
@@ -51,7 +52,7 @@ func (m *Me) Layout(ctx context.Context, named portal.Scope) (portal.Layout, err
 	}
 	l := portal.Layout{Caller: c}
 	if named.BU != "" {
-		scope, err := m.guard.scope(c.Principal, named)
+		scope, err := m.guard.Resolve(c.Principal, named)
 		if err != nil {
 			return l, err
 		}
@@ -59,7 +60,7 @@ func (m *Me) Layout(ctx context.Context, named portal.Scope) (portal.Layout, err
 		return l, nil
 	}
 	if len(c.Units) > 0 && len(c.Stages) > 0 {
-		if scope, err := m.guard.scope(c.Principal, portal.Scope{BU: c.Units[0].ID, Stage: c.Stages[0].Name}); err == nil {
+		if scope, err := m.guard.Resolve(c.Principal, portal.Scope{BU: c.Units[0].ID, Stage: c.Stages[0].Name}); err == nil {
 			l.Default = outlook(c.Principal, scope)
 		}
 	}
@@ -75,7 +76,7 @@ func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
 		BU: scope.Unit.ID, Stage: scope.Stage.Name, LandingZone: scope.Zone().ID, Dedicated: scope.Zone().Dedicated,
 		ReadOnly: scope.Stage.ReadOnly, ReadOnlyReason: readOnlyReason(scope.Stage), Role: role, Prefix: scope.Prefix(),
 		CanWrite: write.Allowed, Bypass: write.Bypass, WriteBlockedByStage: write.Denial == portal.ReadOnlyEnvironment,
-		CanManage: manage.Allowed, WholeCluster: wholeCluster(scope.Unit, role),
+		CanManage: manage.Allowed, WholeCluster: gate.WholeCluster(scope.Unit, role),
 	}
 }
 
@@ -83,11 +84,4 @@ func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
 func readOnlyReason(st tenancy.Stage) string {
 	r := access.ReadOnlyReason(st)
 	return strings.TrimSuffix(strings.TrimPrefix(r, " ("), ")")
-}
-
-// stageNotFound is the error for a stage that is not configured.
-func stageNotFound(t *tenancy.Tenancy, stage string) error {
-	e := portal.New(portal.NotFound, "stage %q not found; stages are %s", stage, strings.Join(t.StageNames(), ", "))
-	e.Field = "stage"
-	return e
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hamba/avro/v2"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -31,14 +32,14 @@ const (
 // value names, audited per read, allowed per stage by its data_access
 // switch.
 type Messages struct {
-	guard   *Guard
+	guard   *gate.Guard
 	schemas sync.Map // env + schema id -> avro.Schema, or error text
 }
 
 var _ portal.MessageService = (*Messages)(nil)
 
 // NewMessages returns the message browser's service.
-func NewMessages(g *Guard) *Messages { return &Messages{guard: g} }
+func NewMessages(g *gate.Guard) *Messages { return &Messages{guard: g} }
 
 // Read reads records: the latest q.Limit (spread over the partitions, the
 // newest kept), or q.Limit from an offset or a time, in one partition or
@@ -50,8 +51,8 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 	}
 	if err != nil {
 		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
-			s.guard.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
-				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: "topic.read-records", Resource: topic, Outcome: outcome(err), Detail: firstMessage(err)})
+			s.guard.Audit().Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
+				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: "topic.read-records", Resource: topic, Outcome: gate.Outcome(err), Detail: portal.FirstMessage(err)})
 		}
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 	defer cancel()
 	raw, err := call.Env.Messages.ReadMessages(rctx, full, ranges, readMaxBytes)
 	if err != nil {
-		s.guard.record(ctx, call, "topic.read-records", full, err)
+		s.guard.Record(ctx, call, "topic.read-records", full, err)
 		return nil, err
 	}
 	if q.Offset == nil && q.Timestamp.IsZero() {
@@ -113,13 +114,13 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 	for i, m := range raw {
 		out[i] = s.decode(ctx, call.Env, m)
 	}
-	s.guard.record(ctx, call, "topic.read-records", full, nil, store.Change{Field: "range", After: describeRead(ranges, q, len(out))})
+	s.guard.Record(ctx, call, "topic.read-records", full, nil, store.Change{Field: "range", After: describeRead(ranges, q, len(out))})
 	return out, nil
 }
 
 // retained gives the partitions' earliest and latest offsets: the records
 // they keep lie between.
-func retained(ctx context.Context, call *Call, parts []platform.TopicPartition) (earliest, latest map[platform.TopicPartition]int64, err error) {
+func retained(ctx context.Context, call *gate.Call, parts []platform.TopicPartition) (earliest, latest map[platform.TopicPartition]int64, err error) {
 	if earliest, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{Earliest: true}); err != nil {
 		return nil, nil, err
 	}
@@ -130,7 +131,7 @@ func retained(ctx context.Context, call *Call, parts []platform.TopicPartition) 
 }
 
 // ranges works out where each partition's read starts.
-func (s *Messages) ranges(ctx context.Context, call *Call, parts []platform.TopicPartition, q portal.MessageQuery) ([]platform.ReadRange, error) {
+func (s *Messages) ranges(ctx context.Context, call *gate.Call, parts []platform.TopicPartition, q portal.MessageQuery) ([]platform.ReadRange, error) {
 	earliest, latest, err := retained(ctx, call, parts)
 	if err != nil {
 		return nil, err
@@ -193,7 +194,7 @@ func (s *Messages) decode(ctx context.Context, env *platform.Environment, m plat
 	id := int(binary.BigEndian.Uint32(m.Value[1:5]))
 	schema, err := env.Schemas.SchemaByID(ctx, id)
 	if err != nil {
-		out.DecodeError = fmt.Sprintf("the value names schema %d, which could not be read: %s", id, firstMessage(err))
+		out.DecodeError = fmt.Sprintf("the value names schema %d, which could not be read: %s", id, portal.FirstMessage(err))
 		return out
 	}
 	out.SchemaID = id

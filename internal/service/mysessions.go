@@ -22,7 +22,7 @@ func (m *Me) Sessions(ctx context.Context) ([]portal.SessionInfo, error) {
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
 	}
-	all, err := m.sessions.SessionsOf(ctx, p.Subject, m.guard.now())
+	all, err := m.sessions.SessionsOf(ctx, p.Subject, m.guard.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (m *Me) EndSession(ctx context.Context, id string) error {
 		return portal.New(portal.Unauthenticated, "sign-in required")
 	}
 	notFound := portal.New(portal.NotFound, "session not found (it ended or expired)")
-	s, err := m.sessions.Session(ctx, id, m.guard.now())
+	s, err := m.sessions.Session(ctx, id, m.guard.Now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return notFound
@@ -51,12 +51,12 @@ func (m *Me) EndSession(ctx context.Context, id string) error {
 	case s.Subject != p.Subject:
 		return notFound
 	}
-	w, err := m.guard.beginEvent(ctx, store.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
+	w, err := m.guard.BeginEvent(ctx, store.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
 		Action: "session.end", Resource: "own session (" + s.UserAgent + ")"})
 	if err != nil {
 		return err
 	}
 	err = m.sessions.DeleteSession(ctx, id)
-	w.done(ctx, err)
+	w.Done(ctx, err)
 	return err
 }

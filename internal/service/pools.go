@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -16,12 +17,12 @@ import (
 // stage's identity provider whose claims pass a pool's filter act as the
 // pool, with the role bindings of its type.
 type IdentityPools struct {
-	guard   *Guard
+	guard   *gate.Guard
 	filters *Filters
 }
 
 // NewIdentityPools returns the identity pool service.
-func NewIdentityPools(g *Guard, f *Filters) *IdentityPools {
+func NewIdentityPools(g *gate.Guard, f *Filters) *IdentityPools {
 	return &IdentityPools{guard: g, filters: f}
 }
 
@@ -29,13 +30,13 @@ var claimPath = regexp.MustCompile(`^claims(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 
 // view is a pool as call sees it; false when call may not see it
 // (orgOwnerOf).
-func (s *IdentityPools) view(call *Call, p platform.IdentityPool) (portal.Pool, bool) {
-	o, ok := s.guard.orgOwnerOf(call, tenancy.OrgPool, p.DisplayName)
+func (s *IdentityPools) view(call *gate.Call, p platform.IdentityPool) (portal.Pool, bool) {
+	o, ok := call.OrgOwner(tenancy.OrgPool, p.DisplayName)
 	if !ok {
 		return portal.Pool{}, false
 	}
-	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: o.identifier(tenancy.OrgPool, p.DisplayName), BusinessUnit: o.unit(),
-		OutsideConvention: o.outside, ReadOnly: o.readOnly(call), Type: typeOf(p.DisplayName), Description: p.Description,
+	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), BusinessUnit: o.Unit(),
+		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: portal.AccountTypeOf(p.DisplayName), Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}, true
 }
 
@@ -51,21 +52,21 @@ func (s *IdentityPools) List(ctx context.Context, scope portal.Scope, q portal.L
 	}
 	var mine []portal.Pool
 	for _, p := range all {
-		if v, ok := s.view(call, p); ok && keepUnit(call, q, v.BusinessUnit) {
+		if v, ok := s.view(call, p); ok && call.KeepUnit(q, v.BusinessUnit) {
 			mine = append(mine, v)
 		}
 	}
-	sortByName(mine, func(p portal.Pool) string { return p.Name })
-	return paginate(s.guard.pages, "identity-pools "+call.Scope.String(), mine, func(p portal.Pool) string { return p.Name }, q)
+	gate.SortByName(mine, func(p portal.Pool) string { return p.Name })
+	return gate.Paginate(s.guard.Pages(), "identity-pools "+call.Scope.String(), mine, func(p portal.Pool) string { return p.Name }, q)
 }
 
 // find reads a pool that call may see, with its owner.
-func (s *IdentityPools) find(ctx context.Context, call *Call, id string) (platform.IdentityPool, orgOwner, error) {
+func (s *IdentityPools) find(ctx context.Context, call *gate.Call, id string) (platform.IdentityPool, gate.OrgOwner, error) {
 	p, err := call.Env.Pools.GetPool(ctx, id)
 	if err != nil && !portal.Is(err, portal.NotFound) {
-		return p, orgOwner{}, err
+		return p, gate.OrgOwner{}, err
 	}
-	o, visible := s.guard.orgOwnerOf(call, tenancy.OrgPool, p.DisplayName)
+	o, visible := call.OrgOwner(tenancy.OrgPool, p.DisplayName)
 	if err != nil || !visible {
 		return p, o, portal.New(portal.NotFound, "identity pool %s not found", id)
 	}
@@ -74,12 +75,12 @@ func (s *IdentityPools) find(ctx context.Context, call *Call, id string) (platfo
 
 // findToWrite reads a pool that call may see and enters the scope of the
 // unit that owns it, where the write is authorized and audited.
-func (s *IdentityPools) findToWrite(ctx context.Context, call *Call, id, what, event string) (platform.IdentityPool, *Call, error) {
+func (s *IdentityPools) findToWrite(ctx context.Context, call *gate.Call, id, what, event string) (platform.IdentityPool, *gate.Call, error) {
 	p, o, err := s.find(ctx, call, id)
 	if err != nil {
 		return p, nil, err
 	}
-	call, err = s.guard.enterOwner(ctx, call, o, access.ManageIdentity, what, event, p.DisplayName+" ("+id+")")
+	call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, what, event, p.DisplayName+" ("+id+")")
 	return p, call, err
 }
 
@@ -113,7 +114,7 @@ func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in porta
 	if err := v.Err(); err != nil {
 		return portal.Pool{}, err
 	}
-	if err := call.pace(ctx); err != nil {
+	if err := call.Pace(ctx); err != nil {
 		return portal.Pool{}, err
 	}
 	return s.create(ctx, call, name, in)
@@ -121,7 +122,7 @@ func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in porta
 
 // check validates a pool to create, completing its defaults, and returns
 // its display name.
-func (s *IdentityPools) check(call *Call, in *portal.NewPool, v *portal.Validation) string {
+func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Validation) string {
 	name := ""
 	in.Name = strings.TrimSpace(in.Name)
 	if identifier(v, "name", "name", in.Name) && isAccountType(in.Type) {
@@ -147,14 +148,14 @@ func (s *IdentityPools) check(call *Call, in *portal.NewPool, v *portal.Validati
 	return name
 }
 
-func (s *IdentityPools) create(ctx context.Context, call *Call, name string, in portal.NewPool) (portal.Pool, error) {
-	w, err := s.guard.begin(ctx, call, "identity-pool.create", name)
+func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
+	w, err := s.guard.Begin(ctx, call, "identity-pool.create", name)
 	if err != nil {
 		return portal.Pool{}, err
 	}
 	p, err := call.Env.Pools.CreatePool(ctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
 		IdentityClaim: in.IdentityClaim, Filter: in.Filter})
-	err = confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",
+	err = gate.Confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",
 		func(ctx context.Context) (bool, error) {
 			all, err := call.Env.Pools.ListPools(ctx)
 			for _, x := range all {
@@ -166,20 +167,20 @@ func (s *IdentityPools) create(ctx context.Context, call *Call, name string, in 
 			return false, err
 		})
 	if err != nil {
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return portal.Pool{}, err
 	}
-	w.resource = name + " (" + p.ID + ")"
+	w.Rename(name + " (" + p.ID + ")")
 	out, _ := s.view(call, p)
 	out.RoleBindings, err = applyBindings(ctx, call, "User:"+p.ID, in.Type)
 	if err != nil {
 		err = rollback(ctx, call, p.ID, out.RoleBindings, err, "identity pool", func(id string) error {
 			return call.Env.Pools.DeletePool(ctx, id)
 		})
-		w.done(ctx, err)
+		w.Done(ctx, err)
 		return portal.Pool{}, err
 	}
-	w.done(ctx, nil)
+	w.Done(ctx, nil)
 	return out, nil
 }
 
@@ -196,15 +197,15 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 	if err != nil {
 		return portal.Pool{}, err
 	}
-	if err := call.pace(ctx); err != nil {
+	if err := call.Pace(ctx); err != nil {
 		return portal.Pool{}, err
 	}
-	w, err := s.guard.begin(ctx, call, "identity-pool.filter", cur.DisplayName+" ("+id+")")
+	w, err := s.guard.Begin(ctx, call, "identity-pool.filter", cur.DisplayName+" ("+id+")")
 	if err != nil {
 		return portal.Pool{}, err
 	}
 	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
-	w.done(ctx, err, store.Change{Field: "filter", Before: cur.Filter, After: filter})
+	w.Done(ctx, err, store.Change{Field: "filter", Before: cur.Filter, After: filter})
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -226,23 +227,23 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 	if err != nil {
 		return err
 	}
-	if err := call.pace(ctx); err != nil {
+	if err := call.Pace(ctx); err != nil {
 		return err
 	}
-	w, err := s.guard.begin(ctx, call, "identity-pool.delete", p.DisplayName+" ("+id+")")
+	w, err := s.guard.Begin(ctx, call, "identity-pool.delete", p.DisplayName+" ("+id+")")
 	if err != nil {
 		return err
 	}
 	var removed []store.Change
 	for _, b := range bindings {
 		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
-			w.done(ctx, partial(err, "%d of the pool's %d role bindings were removed, the pool was not", len(removed), len(bindings)), removed...)
+			w.Done(ctx, partial(err, "%d of the pool's %d role bindings were removed, the pool was not", len(removed), len(bindings)), removed...)
 			return err
 		}
 		removed = append(removed, store.Change{Field: "role_binding", Before: bindingText(b)})
 	}
 	err = call.Env.Pools.DeletePool(ctx, id)
-	w.done(ctx, err, removed...)
+	w.Done(ctx, err, removed...)
 	return err
 }
 

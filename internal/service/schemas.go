@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -15,7 +16,7 @@ import (
 
 // Schemas manages a business unit's Schema Registry subjects.
 type Schemas struct {
-	guard *Guard
+	guard *gate.Guard
 	// creating holds a lock per subject being created, so that concurrent
 	// identical creates give one 201 and 409s (the registry itself answers
 	// every one of them with the same version).
@@ -23,7 +24,7 @@ type Schemas struct {
 }
 
 // NewSchemas returns the schema service.
-func NewSchemas(g *Guard) *Schemas { return &Schemas{guard: g} }
+func NewSchemas(g *gate.Guard) *Schemas { return &Schemas{guard: g} }
 
 // schemaKey orders versions by subject, then version, for paging.
 func schemaKey(v portal.SchemaVersion) string {
@@ -47,16 +48,16 @@ func (s *Schemas) List(ctx context.Context, scope portal.Scope, latestOnly bool,
 	}
 	kept := make([]portal.SchemaVersion, 0, len(all))
 	for _, v := range all {
-		if v.BusinessUnit = s.guard.owner(call, v.Subject, "").unit; keepUnit(call, q, v.BusinessUnit) {
+		if v.BusinessUnit = call.Owner(v.Subject, "").Unit; call.KeepUnit(q, v.BusinessUnit) {
 			kept = append(kept, v)
 		}
 	}
-	return paginate(s.guard.pages, "schemas "+call.Scope.String(), kept, schemaKey, q)
+	return gate.Paginate(s.guard.Pages(), "schemas "+call.Scope.String(), kept, schemaKey, q)
 }
 
 // subject resolves a subject name given by a caller: full names are kept,
 // identifiers get the scope's prefix.
-func (s *Schemas) subject(call *Call, subject string) (string, error) {
+func (s *Schemas) subject(call *gate.Call, subject string) (string, error) {
 	if len(subject) > maxSubject {
 		return "", portal.Invalid("subject", "subject is %d characters long; at most %d", len(subject), maxSubject)
 	}
@@ -130,7 +131,7 @@ func (s *Schemas) Versions(ctx context.Context, scope portal.Scope, subject stri
 }
 
 // checkDef validates a schema definition before anything goes upstream.
-func (s *Schemas) checkDef(call *Call, d *portal.SchemaDef, v *portal.Validation, defaultType string) platform.SchemaDef {
+func (s *Schemas) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Validation, defaultType string) platform.SchemaDef {
 	if d.SchemaType == "" {
 		d.SchemaType = defaultType
 	}
@@ -201,12 +202,12 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	} else if !portal.Is(err, portal.NotFound) {
 		return portal.SchemaVersion{}, err
 	}
-	w, err := s.guard.begin(ctx, call, "schema.create", subject)
+	w, err := s.guard.Begin(ctx, call, "schema.create", subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
 	out, err := s.register(ctx, call, subject, def)
-	w.done(ctx, err)
+	w.Done(ctx, err)
 	return out, err
 }
 
@@ -221,18 +222,18 @@ func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	w, err := s.guard.begin(ctx, call, "schema.version", full)
+	w, err := s.guard.Begin(ctx, call, "schema.version", full)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
 	out, err := s.register(ctx, call, full, def)
-	w.done(ctx, err)
+	w.Done(ctx, err)
 	return out, err
 }
 
 // prepareVersion resolves an existing subject and checks a new version's
 // definition; the type defaults to the subject's current one.
-func (s *Schemas) prepareVersion(ctx context.Context, call *Call, subject string, in portal.SchemaDef) (string, platform.SchemaDef, error) {
+func (s *Schemas) prepareVersion(ctx context.Context, call *gate.Call, subject string, in portal.SchemaDef) (string, platform.SchemaDef, error) {
 	full, err := s.subject(call, subject)
 	if err != nil {
 		return "", platform.SchemaDef{}, err
@@ -282,20 +283,20 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 		}
 		n = cur.Version
 	}
-	w, err := s.guard.begin(ctx, call, "schema.delete", fmt.Sprintf("%s/%d", full, n))
+	w, err := s.guard.Begin(ctx, call, "schema.delete", fmt.Sprintf("%s/%d", full, n))
 	if err != nil {
 		return err
 	}
 	err = call.Env.Schemas.DeleteVersion(ctx, full, n, permanent)
-	w.done(ctx, err)
+	w.Done(ctx, err)
 	return err
 }
 
 // register registers a schema; after a timeout it looks whether the
 // subject's latest version is that schema.
-func (s *Schemas) register(ctx context.Context, call *Call, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
+func (s *Schemas) register(ctx context.Context, call *gate.Call, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
 	out, err := call.Env.Schemas.Register(ctx, subject, def)
-	err = confirm(ctx, err, "the schema was registered under "+subject, "GET the subject's latest version to see",
+	err = gate.Confirm(ctx, err, "the schema was registered under "+subject, "GET the subject's latest version to see",
 		func(ctx context.Context) (bool, error) {
 			latest, err := call.Env.Schemas.GetSchema(ctx, subject, 0)
 			if err == nil && latest.Schema == def.Schema {

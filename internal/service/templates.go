@@ -55,17 +55,6 @@ func bindingsFor(kind, prefix string) []portal.RoleBinding {
 	return nil
 }
 
-// typeOf reads the type from the end of a display name.
-func typeOf(name string) string {
-	best := ""
-	for _, a := range portal.AccountTypes() {
-		if strings.HasSuffix(name, "-"+a.Name) && len(a.Name) > len(best) {
-			best = a.Name
-		}
-	}
-	return best
-}
-
 // resourceOrder is the order in which bindings are shown: the cluster,
 // then data, then schemas.
 var resourceOrder = []string{portal.ResourceCluster, portal.ResourceTopic, portal.ResourceGroup,

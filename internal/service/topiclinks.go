@@ -30,8 +30,8 @@ func (s *Topics) Links(ctx context.Context, scope portal.Scope, name string) (po
 				continue
 			}
 			if names(c.Config, full, call.Scope.Prefix()) {
-				o := s.guard.owner(call, c.Name, "-connector")
-				out.Connectors = append(out.Connectors, portal.LinkedConnector{Name: c.Name, Identifier: o.identifier, Type: c.Type, State: c.State})
+				o := call.Owner(c.Name, "-connector")
+				out.Connectors = append(out.Connectors, portal.LinkedConnector{Name: c.Name, Identifier: o.Identifier, Type: c.Type, State: c.State})
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -20,7 +21,7 @@ const maxTopicName = 249
 
 // Topics manages a business unit's Kafka topics.
 type Topics struct {
-	guard   *Guard
+	guard   *gate.Guard
 	sampler *Sampler
 	charts  *MetricCache
 	memo    *listMemo
@@ -28,7 +29,7 @@ type Topics struct {
 
 // NewTopics returns the topic service; sampler keeps topic growth samples
 // and charts answers the Metrics API's charts.
-func NewTopics(g *Guard, sampler *Sampler, charts *MetricCache) *Topics {
+func NewTopics(g *gate.Guard, sampler *Sampler, charts *MetricCache) *Topics {
 	return &Topics{guard: g, sampler: sampler, charts: charts, memo: newListMemo()}
 }
 
@@ -45,7 +46,7 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 	}
 	list := "topics " + call.Scope.String()
 	check := q
-	if _, err := s.guard.pages.checkQuery(list, &check); err != nil {
+	if _, err := s.guard.Pages().CheckQuery(list, &check); err != nil {
 		return portal.Page[portal.Topic]{}, err
 	}
 	prefix := call.Scope.Prefix()
@@ -59,7 +60,7 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 	}
 	if call.WholeCluster && q.Unit != "" && q.Unit != portal.UnitNone {
 		// One unit of the zone: its run of names, as that unit sees it.
-		u, ok := s.guard.tenancy.Current().Unit(q.Unit)
+		u, ok := s.guard.Tenancy().Unit(q.Unit)
 		if !ok || u.LandingZone.ID != call.Scope.Zone().ID {
 			return portal.Page[portal.Topic]{}, portal.Invalid("unit", "%s is not a business unit of %s", q.Unit, call.Scope.Zone().ID)
 		}
@@ -69,7 +70,7 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 	if call.WholeCluster && q.Unit == portal.UnitNone {
 		var outside []platform.TopicInfo
 		for _, t := range visible {
-			if s.guard.owner(call, t.Name, "").outside {
+			if call.Owner(t.Name, "").Outside {
 				outside = append(outside, t)
 			}
 		}
@@ -79,7 +80,7 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 		visible = s.memo.byPartitions(visible)
 	}
 	q.Search = ""
-	page, err := paginate(s.guard.pages, list, visible, func(t platform.TopicInfo) string { return t.Name }, q)
+	page, err := gate.Paginate(s.guard.Pages(), list, visible, func(t platform.TopicInfo) string { return t.Name }, q)
 	if err != nil {
 		return portal.Page[portal.Topic]{}, err
 	}
@@ -91,9 +92,9 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 }
 
 // describeName works out who owns a topic name by the naming convention.
-func (s *Topics) describeName(call *Call, name string, partitions int) portal.Topic {
-	o := s.guard.owner(call, name, "")
-	return portal.Topic{Name: name, Partitions: partitions, BusinessUnit: o.unit, Identifier: o.identifier, OutsideConvention: o.outside}
+func (s *Topics) describeName(call *gate.Call, name string, partitions int) portal.Topic {
+	o := call.Owner(name, "")
+	return portal.Topic{Name: name, Partitions: partitions, BusinessUnit: o.Unit, Identifier: o.Identifier, OutsideConvention: o.Outside}
 }
 
 // Get returns a topic with its overrides, and with every inherited setting
@@ -110,7 +111,7 @@ func (s *Topics) Get(ctx context.Context, scope portal.Scope, name string, inclu
 	return s.detail(ctx, call, full, includeDefaults)
 }
 
-func (s *Topics) detail(ctx context.Context, call *Call, full string, includeDefaults bool) (portal.TopicDetail, error) {
+func (s *Topics) detail(ctx context.Context, call *gate.Call, full string, includeDefaults bool) (portal.TopicDetail, error) {
 	d, err := call.Env.Topics.DescribeTopic(ctx, full)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -143,13 +144,13 @@ func (s *Topics) detail(ctx context.Context, call *Call, full string, includeDef
 // resolve turns the name a caller gave into the full topic name. In a
 // whole-cluster view a name that exists as given is taken literally, so
 // topics outside the convention can be addressed.
-func (s *Topics) resolve(ctx context.Context, call *Call, name string) (string, error) {
+func (s *Topics) resolve(ctx context.Context, call *gate.Call, name string) (string, error) {
 	return resolveTopic(ctx, call, name)
 }
 
 // resolveTopic qualifies a topic name in the call's scope; a Super Admin
 // viewing the whole cluster may name any existing topic as it is.
-func resolveTopic(ctx context.Context, call *Call, name string) (string, error) {
+func resolveTopic(ctx context.Context, call *gate.Call, name string) (string, error) {
 	if len(name) > maxTopicName {
 		return "", portal.Invalid("name", "a topic name is %d characters at most; this one has %d", maxTopicName, len(name))
 	}
@@ -185,17 +186,17 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 	if err := v.Err(); err != nil {
 		return portal.TopicDetail{}, err
 	}
-	w, err := s.guard.begin(ctx, call, "topic.create", full)
+	w, err := s.guard.Begin(ctx, call, "topic.create", full)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
 	err = call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
-	err = confirm(ctx, err, "topic "+full+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
+	err = gate.Confirm(ctx, err, "topic "+full+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
 		d, err := call.Env.Topics.DescribeTopic(ctx, full)
 		return err == nil && len(d.Partitions) == partitions, err
 	})
-	s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
-	w.done(ctx, err)
+	s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
+	w.Done(ctx, err)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -209,7 +210,7 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 
 // topicName qualifies a new topic's identifier, adding to v what is wrong
 // with it; "" when it cannot be used.
-func topicName(call *Call, v *portal.Validation, name string) string {
+func topicName(call *gate.Call, v *portal.Validation, name string) string {
 	if !identifier(v, "name", "name", name) {
 		return ""
 	}
@@ -355,7 +356,7 @@ func (s *Topics) Patch(ctx context.Context, scope portal.Scope, name string, in 
 // problems already found, so that a caller learns about every problem in
 // one round. Without other problems apply checks it (it reads the topic
 // anyway), which keeps the happy path at one read.
-func (s *Topics) checkShrink(ctx context.Context, call *Call, name string, partitions *int, v *portal.Validation) {
+func (s *Topics) checkShrink(ctx context.Context, call *gate.Call, name string, partitions *int, v *portal.Validation) {
 	if len(v.Problems) == 0 || partitions == nil || *partitions < 1 {
 		return
 	}
@@ -379,7 +380,7 @@ func shrinkProblem(full string, current, asked int) *portal.Error {
 
 // apply reads the topic, works out the change, and makes it: settings
 // first (reversible), then partitions (not). partitions 0 keeps the count.
-func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions int,
+func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partitions int,
 	change func(current map[string]string) (reset []string, set map[string]string)) (portal.TopicDetail, error) {
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
@@ -406,12 +407,12 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 	}
 	slices.Sort(cc.Reset)
 	if !cc.Empty() {
-		w, err := s.guard.begin(ctx, call, "topic.config", full)
+		w, err := s.guard.Begin(ctx, call, "topic.config", full)
 		if err != nil {
 			return portal.TopicDetail{}, err
 		}
 		err = call.Env.Topics.AlterTopicConfig(ctx, full, cc)
-		err = confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", func(ctx context.Context) (bool, error) {
+		err = gate.Confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", func(ctx context.Context) (bool, error) {
 			d, err := s.detail(ctx, call, full, false)
 			if err != nil {
 				return false, err
@@ -428,13 +429,13 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 			}
 			return true, nil
 		})
-		w.done(ctx, err, configChanges(cur.Config, cc)...)
+		w.Done(ctx, err, configChanges(cur.Config, cc)...)
 		if err != nil {
 			return portal.TopicDetail{}, err
 		}
 	}
 	if partitions > cur.Partitions {
-		w, err := s.guard.begin(ctx, call, "topic.partitions", full)
+		w, err := s.guard.Begin(ctx, call, "topic.partitions", full)
 		if err != nil {
 			if !cc.Empty() {
 				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
@@ -442,12 +443,12 @@ func (s *Topics) apply(ctx context.Context, call *Call, name string, partitions 
 			return portal.TopicDetail{}, err
 		}
 		err = call.Env.Topics.CreatePartitions(ctx, full, partitions)
-		err = confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", func(ctx context.Context) (bool, error) {
+		err = gate.Confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", func(ctx context.Context) (bool, error) {
 			d, err := call.Env.Topics.DescribeTopic(ctx, full)
 			return err == nil && len(d.Partitions) == partitions, err
 		})
-		s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
-		w.done(ctx, err, store.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
+		s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
+		w.Done(ctx, err, store.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
 		if err != nil {
 			if !cc.Empty() {
 				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
@@ -478,20 +479,20 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string) er
 	if err != nil {
 		return err
 	}
-	w, err := s.guard.begin(ctx, call, "topic.delete", full)
+	w, err := s.guard.Begin(ctx, call, "topic.delete", full)
 	if err != nil {
 		return err
 	}
 	err = call.Env.Topics.DeleteTopic(ctx, full)
-	err = confirm(ctx, err, "topic "+full+" was deleted", "GET the topic to see", func(ctx context.Context) (bool, error) {
+	err = gate.Confirm(ctx, err, "topic "+full+" was deleted", "GET the topic to see", func(ctx context.Context) (bool, error) {
 		_, err := call.Env.Topics.DescribeTopic(ctx, full)
 		if portal.Is(err, portal.NotFound) {
 			return true, nil
 		}
 		return false, err
 	})
-	s.guard.topicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Deleted: true})
-	w.done(ctx, err)
+	s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Deleted: true})
+	w.Done(ctx, err)
 	return err
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/config"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
@@ -38,7 +39,7 @@ type World struct {
 	Org        *embedded.Org
 	Store      *sqlite.Store
 	Audit      *audit.Recorder
-	Guard      *service.Guard
+	Guard      *gate.Guard
 	Topics     *service.Topics
 	Connectors *service.Connectors
 	Schemas    *service.Schemas
@@ -106,7 +107,7 @@ func New(t testing.TB, seed ...string) *World {
 	t.Cleanup(func() { st.Close() })
 	w.Store = st
 	w.Audit = audit.New(st, Discard())
-	w.Guard = service.NewGuard(service.GuardOptions{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
+	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
 		PlatformAdminGroup: "platform-admins"})
 	w.Charts = service.NewMetricCache(st, Discard())
 	w.Topics = service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, st, Discard()), w.Charts)

@@ -1,4 +1,4 @@
-package service
+package gate
 
 import (
 	"crypto/hmac"
@@ -12,31 +12,31 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// pager signs page tokens, so that a token made up by a caller (or taken
+// Pages signs page tokens, so that a token made up by a caller (or taken
 // from another list) is refused instead of giving a page that looks like
 // the end. Replicas share the key (it derives from the session keys), so a
 // token works on any of them.
-type pager struct {
+type Pages struct {
 	key []byte
 }
 
-func newPager(key []byte) *pager {
+func newPages(key []byte) *Pages {
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		_, _ = rand.Read(key)
 	}
-	return &pager{key: key}
+	return &Pages{key: key}
 }
 
-// encode makes a token for a position in a list.
-func (p *pager) encode(list, position string) string {
+// Encode makes a token for a position in a list.
+func (p *Pages) Encode(list, position string) string {
 	mac := hmac.New(sha256.New, p.key)
 	mac.Write([]byte(list + "\x00" + position))
 	return base64.RawURLEncoding.EncodeToString([]byte(position)) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:12])
 }
 
-// decode checks a token of a list and returns its position.
-func (p *pager) decode(list, token string) (string, bool) {
+// Decode checks a token of a list and returns its position.
+func (p *Pages) Decode(list, token string) (string, bool) {
 	raw, sig, ok := strings.Cut(token, ".")
 	if !ok {
 		return "", false
@@ -45,17 +45,17 @@ func (p *pager) decode(list, token string) (string, bool) {
 	if err != nil || len(pos) == 0 {
 		return "", false
 	}
-	return string(pos), hmac.Equal([]byte(p.encode(list, string(pos))), []byte(raw+"."+sig))
+	return string(pos), hmac.Equal([]byte(p.Encode(list, string(pos))), []byte(raw+"."+sig))
 }
 
-// badToken is the refusal of a page token this API did not issue.
-func badToken() *portal.Error {
+// BadToken is the refusal of a page token this API did not issue.
+func BadToken() *portal.Error {
 	return portal.Invalid("page_token", "is not a token this API issued for this list; pass next_page_token from the previous page")
 }
 
-// checkQuery validates a list query, filling in the default page size, and
+// CheckQuery validates a list query, filling in the default page size, and
 // returns the key the page starts after.
-func (p *pager) checkQuery(list string, q *portal.ListQuery) (after string, err error) {
+func (p *Pages) CheckQuery(list string, q *portal.ListQuery) (after string, err error) {
 	var v portal.Validation
 	switch {
 	case q.PageSize == 0:
@@ -64,9 +64,9 @@ func (p *pager) checkQuery(list string, q *portal.ListQuery) (after string, err 
 		v.Add(portal.Invalid("page_size", "must be between 1 and %d", portal.MaxPageSize))
 	}
 	if q.PageToken != "" {
-		pos, ok := p.decode(list, q.PageToken)
+		pos, ok := p.Decode(list, q.PageToken)
 		if !ok {
-			v.Add(badToken())
+			v.Add(BadToken())
 		}
 		after = pos
 	}
@@ -79,11 +79,11 @@ func (p *pager) checkQuery(list string, q *portal.ListQuery) (after string, err 
 	return after, v.Err()
 }
 
-// paginate filters items (sorted ascending by name) by the query's search,
+// Paginate filters items (sorted ascending by name) by the query's search,
 // then returns the page after the token. Paging is by key, so a page does
 // not shift when items are added or removed before it.
-func paginate[T any](p *pager, list string, items []T, name func(T) string, q portal.ListQuery) (portal.Page[T], error) {
-	after, err := p.checkQuery(list, &q)
+func Paginate[T any](p *Pages, list string, items []T, name func(T) string, q portal.ListQuery) (portal.Page[T], error) {
+	after, err := p.CheckQuery(list, &q)
 	if err != nil {
 		return portal.Page[T]{}, err
 	}
@@ -132,7 +132,7 @@ func paginate[T any](p *pager, list string, items []T, name func(T) string, q po
 			more = name(items[len(items)-1]) > last
 		}
 		if more {
-			out.NextPageToken = p.encode(list, last)
+			out.NextPageToken = p.Encode(list, last)
 		}
 	}
 	return out, nil
@@ -153,7 +153,7 @@ func offsetOf(after string, q portal.ListQuery) (int, bool) {
 
 // pageAt is the page at a position of items, which are in the order to
 // show (reversed here when descending); its token holds the next position.
-func pageAt[T any](p *pager, list string, items []T, offset int, q portal.ListQuery) portal.Page[T] {
+func pageAt[T any](p *Pages, list string, items []T, offset int, q portal.ListQuery) portal.Page[T] {
 	out := portal.Page[T]{Total: len(items), Items: []T{}}
 	for i := offset; i < len(items) && len(out.Items) < q.PageSize; i++ {
 		j := i
@@ -163,12 +163,12 @@ func pageAt[T any](p *pager, list string, items []T, offset int, q portal.ListQu
 		out.Items = append(out.Items, items[j])
 	}
 	if next := offset + len(out.Items); next < len(items) && len(out.Items) > 0 {
-		out.NextPageToken = p.encode(list, "@"+strconv.Itoa(next))
+		out.NextPageToken = p.Encode(list, "@"+strconv.Itoa(next))
 	}
 	return out
 }
 
-// sortByName sorts items by a name, for lists assembled in the service.
-func sortByName[T any](items []T, name func(T) string) {
+// SortByName sorts items by a name, for lists assembled in the service.
+func SortByName[T any](items []T, name func(T) string) {
 	sort.Slice(items, func(i, j int) bool { return name(items[i]) < name(items[j]) })
 }

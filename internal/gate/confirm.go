@@ -1,4 +1,4 @@
-package service
+package gate
 
 import (
 	"context"
@@ -10,12 +10,12 @@ import (
 // confirmWindow bounds the check made after a write that timed out.
 const confirmWindow = 3 * time.Second
 
-// confirm runs after a write that timed out, which may still happen: check
+// Confirm runs after a write that timed out, which may still happen: check
 // reports whether the intended change is in place. A confirmed change is a
 // success (nil); otherwise the caller gets a 504 that says the outcome is
 // unknown and how to find out (how), and the audit trail records it as
 // unknown. Any other error is returned as it is.
-func confirm(ctx context.Context, err error, what, how string, check func(ctx context.Context) (bool, error)) error {
+func Confirm(ctx context.Context, err error, what, how string, check func(ctx context.Context) (bool, error)) error {
 	if !portal.Is(err, portal.UpstreamTimeout) {
 		return err
 	}
