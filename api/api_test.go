@@ -21,6 +21,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
+	"github.com/edh-platform/rms-portal/internal/worker"
 )
 
 // users are the callers of these tests: the token is the user name, and
@@ -453,7 +454,7 @@ func TestRateLimits(t *testing.T) {
 	w := servicetest.New(t)
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: w.Store,
 		Logger: servicetest.Discard(), Limits: gate.Limits{Caller: gate.Rate{PerSecond: 0.01, Burst: 3}, Unit: gate.Rate{PerSecond: 0.01, Burst: 5}}})
-	topics := service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
+	topics := service.NewTopics(w.Guard, worker.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
 	s := newServer(t, func(o *api.Options) { o.Topics = topics })
 	for i := range 3 {
 		if r := s.do("GET", "/api/v1/scada/dev/topics", "carol", ""); r.status != 200 {

@@ -20,6 +20,7 @@ import (
 	"github.com/edh-platform/rms-portal/api"
 	"github.com/edh-platform/rms-portal/handlers"
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
@@ -38,6 +39,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/telemetry"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/upstream"
+	"github.com/edh-platform/rms-portal/internal/worker"
 	"github.com/edh-platform/rms-portal/static"
 )
 
@@ -66,11 +68,11 @@ type app struct {
 	metricsReady chan struct{}
 	provider     *auth.Provider
 	cloud        *embedded.CloudAPI
-	sampler      *service.Sampler
-	cacheSync    *service.CacheSync
-	sweeper      *service.Sweeper
+	sampler      *worker.Sampler
+	cacheSync    *worker.CacheSync
+	sweeper      *worker.Sweeper
 	// tenancySync keeps the tenancy in force in step with the database.
-	tenancySync *service.TenancySync
+	tenancySync *worker.TenancySync
 	// recorder writes the audit trail; replica names this process.
 	recorder *audit.Recorder
 	replica  string
@@ -170,7 +172,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	pageKey := sha256.Sum256([]byte("rms-portal page tokens\x00" + secrets[0]))
 	rl := cfg.RateLimits
 	bucket := func(b config.Bucket) gate.Rate { return gate.Rate{PerSecond: b.PerSecond, Burst: b.Burst} }
-	p.tenancySync = service.NewTenancySync(cfg.TenancySpec(), p.live, st, st, log)
+	p.tenancySync = worker.NewTenancySync(cfg.TenancySpec(), p.live, st, st, log)
 	if err := p.tenancySync.Load(ctx); err != nil {
 		return nil, fmt.Errorf("loading the admin area's business units: %w", err)
 	}
@@ -178,10 +180,10 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		PlatformAdminGroup: cfg.PlatformAdminGroup,
 		Limits: gate.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
 			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})
-	p.sampler = service.NewSampler(15*time.Second, time.Hour, 240, st, log)
-	p.cacheSync = service.NewCacheSync(p.envs, st, log)
+	p.sampler = worker.NewSampler(15*time.Second, time.Hour, 240, st, log)
+	p.cacheSync = worker.NewCacheSync(p.envs, st, log)
 	jobs := service.NewJobs(st, p.replica, log)
-	p.sweeper = service.NewSweeper(st, jobs, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
+	p.sweeper = worker.NewSweeper(st, jobs, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
 	topics := service.NewTopics(guard, p.sampler, service.NewMetricCache(st, log))
 	me := service.NewMe(guard, st)
 	connectors := service.NewConnectors(guard)
@@ -197,7 +199,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	messages := service.NewMessages(guard)
 	declarations := service.NewDeclarations(guard, topics, schemas, connectors, accounts, pools)
 	p.services = &services{accounts: accounts, pools: pools, resolver: resolver}
-	admin := service.NewAdmin(guard, service.AdminOptions{Store: st, Sync: p.tenancySync, Health: p.upstreams.Report,
+	admin := admin.New(guard, admin.Options{Store: st, Sync: p.tenancySync, Health: p.upstreams.Report,
 		Config: cfg.Effective, Resolver: resolver, GroupsClaim: cfg.Identity.GroupsClaim})
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{

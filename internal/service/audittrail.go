@@ -28,16 +28,16 @@ func (a *AuditTrail) List(ctx context.Context, scope portal.Scope, q portal.Audi
 	if _, err := a.guard.Enter(ctx, scope, access.ReadAudit, "read the audit trail"); err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
-	f, err := auditFilter(a.guard.Pages(), "audit "+scope.BU+"/"+scope.Stage, q)
+	f, err := AuditFilter(a.guard.Pages(), "audit "+scope.BU+"/"+scope.Stage, q)
 	if err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
 	f.BU, f.Stage = scope.BU, scope.Stage
-	return a.page(ctx, f, "audit "+scope.BU+"/"+scope.Stage)
+	return a.Page(ctx, f, "audit "+scope.BU+"/"+scope.Stage)
 }
 
-// auditFilter checks a query and turns it into the store's filter.
-func auditFilter(p *gate.Pages, list string, q portal.AuditQuery) (store.AuditFilter, error) {
+// AuditFilter checks a query and turns it into the store's filter.
+func AuditFilter(p *gate.Pages, list string, q portal.AuditQuery) (store.AuditFilter, error) {
 	var v portal.Validation
 	f := store.AuditFilter{Actor: q.Actor, Action: q.Action, Resource: q.Resource, Outcome: q.Outcome, Since: q.Since, Until: q.Until, Limit: q.PageSize}
 	switch {
@@ -62,7 +62,9 @@ func auditFilter(p *gate.Pages, list string, q portal.AuditQuery) (store.AuditFi
 	return f, v.Err()
 }
 
-func (a *AuditTrail) page(ctx context.Context, f store.AuditFilter, list string) (portal.Page[portal.AuditEvent], error) {
+// Page reads a page of the events f selects, newest first, with the token
+// of the next page of list.
+func (a *AuditTrail) Page(ctx context.Context, f store.AuditFilter, list string) (portal.Page[portal.AuditEvent], error) {
 	limit := f.Limit
 	f.Limit = limit + 1 // one more tells whether there is a next page
 	events, err := a.store.ListAudit(ctx, f)
@@ -76,13 +78,14 @@ func (a *AuditTrail) page(ctx context.Context, f store.AuditFilter, list string)
 			out.NextPageToken = a.guard.Pages().Encode(list, strconv.FormatInt(last.Time.UnixMicro(), 10)+":"+strconv.FormatInt(last.ID, 10))
 			break
 		}
-		out.Items = append(out.Items, auditOut(e))
+		out.Items = append(out.Items, AuditOut(e))
 	}
 	out.Total = -1 // not counted: a trail can hold millions of events
 	return out, nil
 }
 
-func auditOut(e store.AuditEvent) portal.AuditEvent {
+// AuditOut is an event as the front doors show it.
+func AuditOut(e store.AuditEvent) portal.AuditEvent {
 	out := portal.AuditEvent{ID: e.ID, Time: e.Time, Actor: e.Actor, ActorRole: e.ActorRole, Groups: e.Groups, Service: e.Service,
 		SourceIP: e.SourceIP, UserAgent: e.UserAgent, RequestID: e.RequestID, BU: e.BU, Stage: e.Stage, Action: e.Action,
 		Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}

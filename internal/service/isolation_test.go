@@ -33,7 +33,7 @@ func (r orgResource) String() string {
 // convention per stage (made directly upstream, as another tool would).
 func seedOrg(t *testing.T, w *servicetest.World) []orgResource {
 	t.Helper()
-	frank := asUser(w, "platform-admins")
+	frank := w.AsGroups("platform-admins")
 	var out []orgResource
 	for _, stage := range []string{"dev", "qas"} {
 		for _, unit := range []string{"platform", "scada", "mfg", "plant", "sales"} {
@@ -89,7 +89,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 		for _, stage := range []string{"dev", "qas"} {
 			w := servicetest.New(t)
 			all := seedOrg(t, w)
-			ctx := asUser(w, c.groups...)
+			ctx := w.AsGroups(c.groups...)
 			zone := zoneOf[c.main]
 			// An account outside every convention carries no stage either:
 			// accounts are the organisation's, so it shows in every stage.

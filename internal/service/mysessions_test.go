@@ -26,7 +26,7 @@ func TestPeopleSeeAndEndTheirOwnSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	me := asUser(w, "sg-scada-admins")
+	me := w.AsGroups("sg-scada-admins")
 	list, err := w.Me.Sessions(me)
 	if err != nil || len(list) != 2 {
 		t.Fatalf("own sessions: %+v %v", list, err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -22,15 +23,22 @@ const maxTopicName = 249
 // Topics manages a business unit's Kafka topics.
 type Topics struct {
 	guard   *gate.Guard
-	sampler *Sampler
+	sampler TopicSampler
 	charts  *MetricCache
 	memo    *listMemo
 }
 
 // NewTopics returns the topic service; sampler keeps topic growth samples
 // and charts answers the Metrics API's charts.
-func NewTopics(g *gate.Guard, sampler *Sampler, charts *MetricCache) *Topics {
+func NewTopics(g *gate.Guard, sampler TopicSampler, charts *MetricCache) *Topics {
 	return &Topics{guard: g, sampler: sampler, charts: charts, memo: newListMemo()}
+}
+
+// TopicSampler keeps growth samples of the topics people look at
+// (worker.Sampler).
+type TopicSampler interface {
+	Observe(ctx context.Context, env *platform.Environment, topic string, partitions int, produced int64) ([]portal.Sample, error)
+	Every() time.Duration
 }
 
 // List returns one page of the unit's topics. A Super Admin viewing the

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -27,6 +28,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/upstream"
+	"github.com/edh-platform/rms-portal/internal/worker"
 )
 
 // World is the dev tenancy with its services over test upstreams.
@@ -47,7 +49,7 @@ type World struct {
 	Pools      *service.IdentityPools
 	Me         *service.Me
 	Trail      *service.AuditTrail
-	Admin      *service.Admin
+	Admin      *admin.Admin
 	Groups     *service.Groups
 	Messages   *service.Messages
 	// Declarations plans and applies documents.
@@ -57,7 +59,7 @@ type World struct {
 	Metrics *Metrics
 	Charts  *service.MetricCache
 	// Sync keeps Tenancy in step with the store's units and switches.
-	Sync *service.TenancySync
+	Sync *worker.TenancySync
 }
 
 // Discard is a logger that writes nothing.
@@ -110,7 +112,7 @@ func New(t testing.TB, seed ...string) *World {
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
 		PlatformAdminGroup: "platform-admins"})
 	w.Charts = service.NewMetricCache(st, Discard())
-	w.Topics = service.NewTopics(w.Guard, service.NewSampler(time.Minute, time.Hour, 10, st, Discard()), w.Charts)
+	w.Topics = service.NewTopics(w.Guard, worker.NewSampler(time.Minute, time.Hour, 10, st, Discard()), w.Charts)
 	w.Connectors = service.NewConnectors(w.Guard)
 	w.Schemas = service.NewSchemas(w.Guard)
 	w.Accounts = service.NewServiceAccounts(w.Guard, service.NewJobs(st, "test", Discard()))
@@ -124,8 +126,8 @@ func New(t testing.TB, seed ...string) *World {
 	w.Groups = service.NewGroups(w.Guard)
 	w.Messages = service.NewMessages(w.Guard)
 	w.Declarations = service.NewDeclarations(w.Guard, w.Topics, w.Schemas, w.Connectors, w.Accounts, w.Pools)
-	w.Sync = service.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
-	w.Admin = service.NewAdmin(w.Guard, service.AdminOptions{Store: st, Sync: w.Sync,
+	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
+	w.Admin = admin.New(w.Guard, admin.Options{Store: st, Sync: w.Sync,
 		Health: func() []upstream.Health { return nil }, Config: cfg.Effective,
 		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), GroupsClaim: "groups"})
 	return w
@@ -161,4 +163,11 @@ func As(bu string, role portal.Role) context.Context {
 		roles[bu] = role
 	}
 	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles("tester", roles))
+}
+
+// AsGroups is a context whose caller has these groups, resolved by the
+// real policy against the world's tenancy.
+func (w *World) AsGroups(groups ...string) context.Context {
+	r := access.NewResolver(w.Tenancy, "platform-admins")
+	return portal.WithPrincipal(context.Background(), r.Resolve(portal.Identity{Subject: "u", Username: "u", Groups: groups}))
 }

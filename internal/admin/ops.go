@@ -1,4 +1,4 @@
-package service
+package admin
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/upstream"
@@ -114,7 +115,7 @@ func (a *Admin) adminQuery(ctx context.Context, q portal.AuditQuery) (store.Audi
 	if err != nil {
 		return store.AuditFilter{}, nil, err
 	}
-	f, err := auditFilter(a.guard.Pages(), "admin audit", q)
+	f, err := service.AuditFilter(a.guard.Pages(), "admin audit", q)
 	if err != nil {
 		return store.AuditFilter{}, nil, err
 	}
@@ -133,7 +134,7 @@ func (a *Admin) Audit(ctx context.Context, q portal.AuditQuery) (portal.Page[por
 		return portal.Page[portal.AuditEvent]{}, err
 	}
 	f.Zones = zones
-	return a.trail.page(ctx, f, "admin audit")
+	return a.trail.Page(ctx, f, "admin audit")
 }
 
 // ExportAudit gives every matching event to emit, newest first, at most
@@ -153,7 +154,7 @@ func (a *Admin) ExportAudit(ctx context.Context, q portal.AuditQuery, emit func(
 			return err
 		}
 		for _, e := range events {
-			if err := emit(auditOut(e)); err != nil {
+			if err := emit(service.AuditOut(e)); err != nil {
 				return err
 			}
 			sent++
@@ -278,5 +279,5 @@ func (a *Admin) PreviewAccess(ctx context.Context, q portal.AccessQuery) (portal
 	if err := v.Err(); err != nil {
 		return portal.AccessReport{}, err
 	}
-	return explain(t, a.o.Resolver.Resolve(id), a.guard.AdminGroup()), nil
+	return access.Explain(t, a.o.Resolver.Resolve(id), a.guard.AdminGroup()), nil
 }

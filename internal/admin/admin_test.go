@@ -1,4 +1,4 @@
-package service_test
+package admin_test
 
 import (
 	"context"
@@ -6,19 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/worker"
 )
-
-func asUser(w *servicetest.World, groups ...string) context.Context {
-	r := access.NewResolver(w.Tenancy, "platform-admins")
-	return portal.WithPrincipal(context.Background(), r.Resolve(portal.Identity{Subject: "u", Username: "u", Groups: groups}))
-}
 
 // TestOnboardingIsInForceAndValidated: a unit onboarded by a platform admin
 // gives roles at once; bad ids, taken ids, overlapping prefixes, dedicated
@@ -26,7 +20,7 @@ func asUser(w *servicetest.World, groups ...string) context.Context {
 // attempt is audited.
 func TestOnboardingIsInForceAndValidated(t *testing.T) {
 	w := servicetest.New(t)
-	frank := asUser(w, "platform-admins")
+	frank := w.AsGroups("platform-admins")
 	for _, c := range []struct {
 		o    portal.Onboarding
 		want string
@@ -56,7 +50,7 @@ func TestOnboardingIsInForceAndValidated(t *testing.T) {
 	if u.Source != tenancy.FromPortal || len(u.Groups.Developer) != 1 || len(u.Stages) != 3 || u.Stages[0].Prefix != "edh-shared-billing-dev-" {
 		t.Errorf("onboarded %+v", u)
 	}
-	carol := asUser(w, "sg-scada-developers")
+	carol := w.AsGroups("sg-scada-developers")
 	if _, err := w.Topics.Create(carol, portal.Scope{BU: "billing", Stage: "dev"}, portal.NewTopic{Name: "ledger"}); err != nil {
 		t.Errorf("carol's create in billing: %v", err)
 	}
@@ -93,7 +87,7 @@ func kinds(err error) string {
 // needs a reason and a future end, and records before and after.
 func TestReadOnlySwitch(t *testing.T) {
 	w := servicetest.New(t)
-	frank := asUser(w, "platform-admins")
+	frank := w.AsGroups("platform-admins")
 	if _, err := w.Admin.SetReadOnly(frank, "edh-shared", "qas", portal.ReadOnlyChange{ReadOnly: true}); kinds(err) != "INVALID_PARAMETER:reason" {
 		t.Errorf("no reason: %v", err)
 	}
@@ -106,12 +100,12 @@ func TestReadOnlySwitch(t *testing.T) {
 	if _, err := w.Admin.SetReadOnly(frank, "edh-shared", "qas", portal.ReadOnlyChange{ReadOnly: true, Reason: "Quarterly freeze", Until: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	carol := asUser(w, "sg-scada-developers")
+	carol := w.AsGroups("sg-scada-developers")
 	_, err := w.Topics.Create(carol, portal.Scope{BU: "scada", Stage: "qas"}, portal.NewTopic{Name: "frozen"})
 	if !portal.Is(err, portal.ReadOnlyEnvironment) || !strings.Contains(err.Error(), "Quarterly freeze") || !strings.Contains(err.Error(), "until") {
 		t.Errorf("carol in a frozen stage: %v", err)
 	}
-	sam := asUser(w, "sg-sales-developers")
+	sam := w.AsGroups("sg-sales-developers")
 	if _, err := w.Topics.Create(sam, portal.Scope{BU: "sales", Stage: "qas"}, portal.NewTopic{Name: "thawed"}); err != nil {
 		t.Errorf("sales/qas is not frozen: %v", err)
 	}
@@ -158,7 +152,7 @@ func TestReplicasFollowOneAnother(t *testing.T) {
 	}
 	base, _ := cfg.Tenancy()
 	other := tenancy.NewLive(base)
-	sync := service.NewTenancySync(cfg.TenancySpec(), other, w.Store, w.Store, servicetest.Discard())
+	sync := worker.NewTenancySync(cfg.TenancySpec(), other, w.Store, w.Store, servicetest.Discard())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	heard := make(chan string, 4)
@@ -167,7 +161,7 @@ func TestReplicasFollowOneAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	go sync.Run(ctx)
-	if _, err := w.Admin.Onboard(asUser(w, "platform-admins"), portal.Onboarding{ID: "billing", LandingZone: "edh-shared",
+	if _, err := w.Admin.Onboard(w.AsGroups("platform-admins"), portal.Onboarding{ID: "billing", LandingZone: "edh-shared",
 		Groups: portal.UnitGroups{Viewer: []string{"g"}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +197,7 @@ func TestOverlayLeavesOutWhatNoLongerFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ten, skipped := service.Overlay(cfg.TenancySpec(), []store.UnitRecord{
+	ten, skipped := worker.Overlay(cfg.TenancySpec(), []store.UnitRecord{
 		{ID: "billing", LandingZone: "edh-shared", Viewer: []string{"g"}},
 		{ID: "scada", LandingZone: "edh-shared", Viewer: []string{"g"}},
 		{ID: "ghost", LandingZone: "gone", Viewer: []string{"g"}},

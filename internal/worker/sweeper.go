@@ -1,4 +1,4 @@
-package service
+package worker
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // are idempotent, so they need no coordination.
 type Sweeper struct {
 	store     store.Store
-	jobs      *Jobs
+	jobs      StaleJobs
 	retention time.Duration
 	log       *slog.Logger
 	now       func() time.Time
@@ -26,8 +26,13 @@ const (
 	samplesKept = 7 * 24 * time.Hour
 )
 
+// StaleJobs finds the jobs whose replica died.
+type StaleJobs interface {
+	FailStaleJobs(ctx context.Context) (int, error)
+}
+
 // NewSweeper returns a sweeper keeping audit events for retention.
-func NewSweeper(s store.Store, jobs *Jobs, retention time.Duration, log *slog.Logger) *Sweeper {
+func NewSweeper(s store.Store, jobs StaleJobs, retention time.Duration, log *slog.Logger) *Sweeper {
 	return &Sweeper{store: s, jobs: jobs, retention: retention, log: log, now: time.Now}
 }
 

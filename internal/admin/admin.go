@@ -1,4 +1,8 @@
-package service
+// Package admin is the platform admin area: business units onboarded and
+// offboarded, read-only switches, the audit trail across units, upstream
+// health, the configuration in force, people's sessions and access
+// previews. Access to it is decided here, per action and zone.
+package admin
 
 import (
 	"context"
@@ -8,13 +12,14 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
-// AdminStore is what the admin area keeps in the database.
-type AdminStore interface {
+// Store is what the admin area keeps in the database.
+type Store interface {
 	store.Tenants
 	store.Audit
 	ListSessions
@@ -27,15 +32,21 @@ type ListSessions interface {
 	DeleteSession(ctx context.Context, id string) error
 }
 
+// Announcer tells every replica that the tenancy changed
+// (worker.TenancySync).
+type Announcer interface {
+	Announce(ctx context.Context, what string)
+}
+
 // Resolver maps an identity's groups to roles (access.Resolver).
 type Resolver interface {
 	Resolve(id portal.Identity) *portal.Principal
 }
 
-// AdminOptions are the admin area's dependencies.
-type AdminOptions struct {
-	Store AdminStore
-	Sync  *TenancySync
+// Options are the admin area's dependencies.
+type Options struct {
+	Store Store
+	Sync  Announcer
 	// Health reports the upstreams (upstream.Registry.Report).
 	Health func() []upstream.Health
 	// Config renders the configuration in force without secrets, with
@@ -53,15 +64,15 @@ type AdminOptions struct {
 // everyone else is told the area does not exist.
 type Admin struct {
 	guard *gate.Guard
-	trail *AuditTrail
-	o     AdminOptions
+	trail *service.AuditTrail
+	o     Options
 }
 
 var _ portal.AdminService = (*Admin)(nil)
 
-// NewAdmin returns the admin area's service.
-func NewAdmin(g *gate.Guard, o AdminOptions) *Admin {
-	return &Admin{guard: g, trail: NewAuditTrail(g, o.Store), o: o}
+// New returns the admin area's service.
+func New(g *gate.Guard, o Options) *Admin {
+	return &Admin{guard: g, trail: service.NewAuditTrail(g, o.Store), o: o}
 }
 
 // enter checks an admin action for the caller in ctx ("" zone: any).
