@@ -39,9 +39,9 @@ type Options struct {
 	Admin      portal.AdminService
 	Groups     portal.GroupService
 	Messages   portal.MessageService
-	// Declarations plans and applies desired-state documents.
-	Declarations portal.DeclarationService
-	Verifier     TokenVerifier
+	// Plans plans, applies and exports desired-state documents.
+	Plans    portal.PlanService
+	Verifier TokenVerifier
 	// Throttle bounds the requests of callers that fail to authenticate,
 	// per source address; nil for none.
 	Throttle *auth.Throttle
@@ -54,29 +54,29 @@ type Options struct {
 
 // API is the JSON front door.
 type API struct {
-	topics       portal.TopicService
-	metrics      portal.MetricsService
-	connectors   portal.ConnectorService
-	schemas      portal.SchemaService
-	accounts     portal.AccountService
-	pools        portal.PoolService
-	me           portal.CallerService
-	audit        portal.AuditService
-	admin        portal.AdminService
-	groups       portal.GroupService
-	messages     portal.MessageService
-	declarations portal.DeclarationService
-	verifier     TokenVerifier
-	throttle     *auth.Throttle
-	docs         *Docs
-	log          *slog.Logger
-	bulkWait     time.Duration
+	topics     portal.TopicService
+	metrics    portal.MetricsService
+	connectors portal.ConnectorService
+	schemas    portal.SchemaService
+	accounts   portal.AccountService
+	pools      portal.PoolService
+	me         portal.CallerService
+	audit      portal.AuditService
+	admin      portal.AdminService
+	groups     portal.GroupService
+	messages   portal.MessageService
+	plans      portal.PlanService
+	verifier   TokenVerifier
+	throttle   *auth.Throttle
+	docs       *Docs
+	log        *slog.Logger
+	bulkWait   time.Duration
 }
 
 // New returns the API.
 func New(o Options) *API {
 	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, declarations: o.Declarations, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, plans: o.Plans, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger,
 		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
 }
 

@@ -64,7 +64,7 @@ func newServer(t *testing.T, o func(*api.Options)) *server {
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem})
 	opts := api.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Declarations: w.Declarations, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
+		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Plans: w.Plans, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
 		Logger: servicetest.Discard()}
 	if o != nil {
 		o(&opts)

@@ -108,7 +108,7 @@ func (a *API) planResources(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	plan, err := a.declarations.Plan(c.Request().Context(), httpserver.ScopeOf(c), doc)
+	plan, err := a.plans.Plan(c.Request().Context(), httpserver.ScopeOf(c), doc)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (a *API) applyResources(c echo.Context) error {
 		return err
 	}
 	httpserver.ExtendWriteDeadline(c.Response(), applyPatience)
-	plan, err := a.declarations.Apply(c.Request().Context(), httpserver.ScopeOf(c), doc, c.Request().Header.Get("If-Match"))
+	plan, err := a.plans.Apply(c.Request().Context(), httpserver.ScopeOf(c), doc, c.Request().Header.Get("If-Match"))
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (a *API) applyResources(c echo.Context) error {
 }
 
 func (a *API) exportResources(c echo.Context) error {
-	doc, err := a.declarations.Export(c.Request().Context(), httpserver.ScopeOf(c))
+	doc, err := a.plans.Export(c.Request().Context(), httpserver.ScopeOf(c))
 	if err != nil {
 		return err
 	}

@@ -50,10 +50,10 @@ type Options struct {
 	Admin      portal.AdminService
 	Groups     portal.GroupService
 	Messages   portal.MessageService
-	// Declarations exports a unit's resources as code.
-	Declarations portal.DeclarationService
-	Sessions     Sessions
-	Resolver     Resolver
+	// Plans exports a unit's resources as code.
+	Plans    portal.PlanService
+	Sessions Sessions
+	Resolver Resolver
 	// Throttle bounds sign-in starts and failed sign-ins per source
 	// address; nil for none.
 	Throttle *auth.Throttle
@@ -63,30 +63,30 @@ type Options struct {
 
 // Handlers serve the portal's pages.
 type Handlers struct {
-	topics       portal.TopicService
-	metrics      portal.MetricsService
-	connectors   portal.ConnectorService
-	schemas      portal.SchemaService
-	accounts     portal.AccountService
-	pools        portal.PoolService
-	me           portal.CallerService
-	audit        portal.AuditService
-	admin        portal.AdminService
-	groups       portal.GroupService
-	messages     portal.MessageService
-	declarations portal.DeclarationService
-	sessions     Sessions
-	resolver     Resolver
-	throttle     *auth.Throttle
-	baseURL      string
-	log          *slog.Logger
-	csrf         *http.CrossOriginProtection
+	topics     portal.TopicService
+	metrics    portal.MetricsService
+	connectors portal.ConnectorService
+	schemas    portal.SchemaService
+	accounts   portal.AccountService
+	pools      portal.PoolService
+	me         portal.CallerService
+	audit      portal.AuditService
+	admin      portal.AdminService
+	groups     portal.GroupService
+	messages   portal.MessageService
+	plans      portal.PlanService
+	sessions   Sessions
+	resolver   Resolver
+	throttle   *auth.Throttle
+	baseURL    string
+	log        *slog.Logger
+	csrf       *http.CrossOriginProtection
 }
 
 // New returns the HTML front door.
 func New(o Options) *Handlers {
 	return &Handlers{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, declarations: o.Declarations, sessions: o.Sessions, resolver: o.Resolver,
+		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, plans: o.Plans, sessions: o.Sessions, resolver: o.Resolver,
 		throttle: o.Throttle, baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/devidp"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -197,7 +198,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	pools := service.NewIdentityPools(guard, filters)
 	groups := service.NewGroups(guard)
 	messages := service.NewMessages(guard)
-	declarations := service.NewDeclarations(guard, topics, schemas, connectors, accounts, pools)
+	planner := plans.New(guard, topics.AsCode(), schemas.AsCode(), connectors.AsCode(), accounts.AsCode(), pools.AsCode())
 	p.services = &services{accounts: accounts, pools: pools, resolver: resolver}
 	admin := admin.New(guard, admin.Options{Store: st, Sync: p.tenancySync, Health: p.upstreams.Report,
 		Config: cfg.Effective, Resolver: resolver, GroupsClaim: cfg.Identity.GroupsClaim})
@@ -214,7 +215,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	throttle := auth.NewThrottle(ratelimit.Rate{PerSecond: rl.Anonymous.PerSecond, Burst: rl.Anonymous.Burst})
 	pages := handlers.New(handlers.Options{Throttle: throttle,
 		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me,
-		Audit: trail, Admin: admin, Groups: groups, Messages: messages, Declarations: declarations, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
+		Audit: trail, Admin: admin, Groups: groups, Messages: messages, Plans: planner, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
@@ -237,7 +238,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
 	api.New(api.Options{Throttle: throttle, Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
-		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Groups: groups, Messages: messages, Declarations: declarations, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Groups: groups, Messages: messages, Plans: planner, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, bearerOnly(verifier, throttle), 3*time.Second)

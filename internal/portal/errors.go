@@ -228,3 +228,13 @@ func FirstMessage(err error) string {
 	}
 	return err.Error()
 }
+
+// ItemError is how one item of a batch (a bulk create, an apply) reports
+// its failure: the first problem's kind and message, without internals.
+func ItemError(err error) *Error {
+	e := &Error{Kind: KindOf(err), Message: FirstMessage(err)}
+	if e.Kind == Internal {
+		e.Message = "internal error"
+	}
+	return e
+}

@@ -1,6 +1,9 @@
 package portal
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // ResourceAPIVersion is the apiVersion of every resource of a desired-state
 // document.
@@ -19,6 +22,22 @@ const (
 // depend on first (a schema needs its topic, a connector its topics).
 func ResourceKinds() []string {
 	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool}
+}
+
+// ChangeKind is how plans name a kind's changes ("IdentityPool" is
+// "identity-pool").
+func ChangeKind(kind string) string {
+	var b strings.Builder
+	for i, r := range kind {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Resource is one declared resource. Name is the identifier as users write
@@ -170,9 +189,10 @@ func (p Plan) HasChanges() bool {
 	return p.Count(ActionCreate)+p.Count(ActionUpdate)+p.Count(ActionDelete) > 0
 }
 
-// DeclarationService plans and applies desired-state documents in a
-// business unit's stage through the other services, with their rules.
-type DeclarationService interface {
+// PlanService is resources as code: it plans, applies and exports
+// desired-state documents in a business unit's stage through the other
+// services, with their rules.
+type PlanService interface {
 	// Plan works out the changes without making any; every role may plan.
 	// Refusals (role, read-only stage, validation, schema compatibility)
 	// are reported per change. Errors: MalformedBody, InvalidParameter on

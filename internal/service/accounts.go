@@ -208,13 +208,3 @@ func rollback(ctx context.Context, call *gate.Call, id string, made []portal.Rol
 	}
 	return portal.Wrap(cause, kind, "the %s could not be given its role bindings (%s); it was removed again, nothing changed", what, portal.FirstMessage(cause))
 }
-
-// itemError is how one item of a batch (a bulk create, an apply) reports
-// its failure: the first problem's kind and message, without internals.
-func itemError(err error) *portal.Error {
-	e := &portal.Error{Kind: portal.KindOf(err), Message: portal.FirstMessage(err)}
-	if e.Kind == portal.Internal {
-		e.Message = "internal error"
-	}
-	return e
-}

@@ -111,7 +111,7 @@ func (b *bulk) run(ctx context.Context, skip func(int) bool, report func(portal.
 func (s *ServiceAccounts) createItem(ctx context.Context, call *gate.Call, i int, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) portal.BulkResult {
 	a, err := s.create(ctx, call, name, in, existing)
 	if err != nil {
-		return portal.BulkResult{Index: i, Error: itemError(err)}
+		return portal.BulkResult{Index: i, Error: portal.ItemError(err)}
 	}
 	return portal.BulkResult{Index: i, Item: &a}
 }

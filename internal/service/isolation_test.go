@@ -156,7 +156,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				}
 			}
 			doc.Prune = true
-			plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: c.main, Stage: stage}, doc)
+			plan, err := w.Plans.Plan(ctx, portal.Scope{BU: c.main, Stage: stage}, doc)
 			if err != nil {
 				t.Fatal(err)
 			}

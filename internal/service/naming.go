@@ -1,6 +1,8 @@
 package service
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -39,3 +41,6 @@ var (
 	_ portal.AccountService   = (*ServiceAccounts)(nil)
 	_ portal.PoolService      = (*IdentityPools)(nil)
 )
+
+// sortedKeys returns a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -19,6 +19,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
@@ -52,8 +53,8 @@ type World struct {
 	Admin      *admin.Admin
 	Groups     *service.Groups
 	Messages   *service.Messages
-	// Declarations plans and applies documents.
-	Declarations *service.Declarations
+	// Plans plans, applies and exports documents.
+	Plans *plans.Service
 	// Metrics answers every environment's Metrics API queries; Charts
 	// is the cache in front of it.
 	Metrics *Metrics
@@ -125,7 +126,7 @@ func New(t testing.TB, seed ...string) *World {
 	w.Trail = service.NewAuditTrail(w.Guard, st)
 	w.Groups = service.NewGroups(w.Guard)
 	w.Messages = service.NewMessages(w.Guard)
-	w.Declarations = service.NewDeclarations(w.Guard, w.Topics, w.Schemas, w.Connectors, w.Accounts, w.Pools)
+	w.Plans = plans.New(w.Guard, w.Topics.AsCode(), w.Schemas.AsCode(), w.Connectors.AsCode(), w.Accounts.AsCode(), w.Pools.AsCode())
 	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
 	w.Admin = admin.New(w.Guard, admin.Options{Store: st, Sync: w.Sync,
 		Health: func() []upstream.Health { return nil }, Config: cfg.Effective,

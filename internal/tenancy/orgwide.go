@@ -60,3 +60,28 @@ func (t *Tenancy) OwnerOf(k OrgKind, name string) (Scope, bool) {
 func (s Scope) Same(o Scope) bool {
 	return s.Unit != nil && o.Unit != nil && s.Unit.ID == o.Unit.ID && s.Stage.Name == o.Stage.Name
 }
+
+// Rebase turns a name of unit u in any stage into its identifier, so that
+// a document written for one stage plans in another; other names are
+// kept as they are.
+func (t *Tenancy) Rebase(u *BusinessUnit, name string) string {
+	n := Normalise(name)
+	for _, st := range t.stages {
+		if p := (Scope{Unit: u, Stage: st}).Prefix(); strings.HasPrefix(n, p) && len(n) > len(p) {
+			return n[len(p):]
+		}
+	}
+	return name
+}
+
+// RebaseOrg is Rebase for a name of an organisation-wide kind, whose
+// identifier also leaves out the type suffix typ the convention adds.
+func (t *Tenancy) RebaseOrg(k OrgKind, u *BusinessUnit, name, typ string) string {
+	n := Normalise(name)
+	for _, st := range t.stages {
+		if rest, ok := strings.CutPrefix(n, (Scope{Unit: u, Stage: st}).OrgPrefix(k)); ok && rest != "" {
+			return strings.TrimSuffix(rest, "-"+typ)
+		}
+	}
+	return name
+}

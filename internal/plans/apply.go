@@ -1,4 +1,4 @@
-package service
+package plans
 
 import (
 	"cmp"
@@ -23,7 +23,7 @@ const ApplyBudget = 10 * time.Minute
 // whose prerequisite failed is skipped; the others go on, and the result
 // says what was applied. One audit event summarises the apply; each change
 // is audited by its service under the same request id.
-func (s *Declarations) Apply(ctx context.Context, scope portal.Scope, doc portal.Document, fingerprint string) (portal.Plan, error) {
+func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Document, fingerprint string) (portal.Plan, error) {
 	call, err := s.guard.Enter(ctx, scope, access.Read, "apply changes")
 	if err != nil {
 		return portal.Plan{}, err
@@ -65,23 +65,23 @@ func (s *Declarations) Apply(ctx context.Context, scope portal.Scope, doc portal
 	failed := 0
 	for i, st := range steps {
 		c := &plan.Changes[i]
-		if st.do == nil {
+		if st.Do == nil {
 			continue
 		}
 		if stepCtx.Err() != nil {
-			broken[st.key] = fmt.Sprintf("the apply ran out of time (%s)", ApplyBudget)
+			broken[st.Key] = fmt.Sprintf("the apply ran out of time (%s)", ApplyBudget)
 		}
 		if why := firstBroken(st, broken); why != "" {
 			c.Outcome = portal.OutcomeSkipped
 			c.Error = portal.New(portal.Conflict, "not tried: %s", why)
-			broken[st.key] = c.Kind + " " + c.Name + " was skipped"
-		} else if err := st.do(stepCtx); err != nil {
+			broken[st.Key] = c.Kind + " " + c.Name + " was skipped"
+		} else if err := st.Do(stepCtx); err != nil {
 			c.Outcome = portal.OutcomeFailed
-			c.Error = itemError(err)
+			c.Error = portal.ItemError(err)
 			if c.Error.Kind == portal.Internal {
-				s.guard.Log().ErrorContext(ctx, "a change of an apply failed", "change", st.key, "error", err)
+				s.guard.Log().ErrorContext(ctx, "a change of an apply failed", "change", st.Key, "error", err)
 			}
-			broken[st.key] = c.Kind + " " + c.Name + " failed"
+			broken[st.Key] = c.Kind + " " + c.Name + " failed"
 			failed++
 		} else {
 			c.Outcome = portal.OutcomeApplied
@@ -119,13 +119,13 @@ func refusals(p portal.Plan) error {
 	return v.Err()
 }
 
-func firstBroken(st *step, broken map[string]string) string {
-	for _, need := range st.needs {
+func firstBroken(st *Step, broken map[string]string) string {
+	for _, need := range st.Needs {
 		if why, ok := broken[need]; ok {
 			return why
 		}
 	}
-	return broken[st.key]
+	return broken[st.Key]
 }
 
 func short(fp string) string {

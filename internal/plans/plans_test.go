@@ -1,4 +1,4 @@
-package service_test
+package plans_test
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
 	before := w.Snapshot(t)
-	plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"))
+	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,10 +62,10 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 		}
 	}
 
-	if _, err := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"), ""); !portal.Is(err, portal.MissingParameter) {
+	if _, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"), ""); !portal.Is(err, portal.MissingParameter) {
 		t.Errorf("apply without a fingerprint: %v", err)
 	}
-	applied, err := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"), plan.Fingerprint)
+	applied, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"), plan.Fingerprint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 	}
 
 	// The same document again changes nothing.
-	again, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"))
+	again, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,12 +90,12 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 		t.Fatalf("second plan:\n%s", changes(again))
 	}
 	snap := w.Snapshot(t)
-	if _, err := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"), again.Fingerprint); err != nil || w.Snapshot(t) != snap {
+	if _, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("86400000"), again.Fingerprint); err != nil || w.Snapshot(t) != snap {
 		t.Errorf("applying an unchanged plan: %v, changed: %v", err, w.Snapshot(t) != snap)
 	}
 
 	// One retention edited: exactly that diff.
-	edited, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("172800000"))
+	edited, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("172800000"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap = w.Snapshot(t)
-	_, err = w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("172800000"), edited.Fingerprint)
+	_, err = w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("172800000"), edited.Fingerprint)
 	if !portal.Is(err, portal.Conflict) || !strings.Contains(portal.MessageOf(err), "plan again") {
 		t.Errorf("stale plan: %v", err)
 	}
@@ -124,7 +124,7 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 	doc := unitDoc("86400000")
 	doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: "iac-app", Account: &portal.AccountDecl{Type: "producer"}})
 
-	viewer, err := w.Declarations.Plan(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	viewer, err := w.Plans.Plan(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 		t.Errorf("a viewer's plan:\n%s", changes(viewer))
 	}
 	before := w.Snapshot(t)
-	_, err = w.Declarations.Apply(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, doc, viewer.Fingerprint)
+	_, err = w.Plans.Apply(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, doc, viewer.Fingerprint)
 	if !portal.Is(err, portal.InsufficientRole) || w.Snapshot(t) != before {
 		t.Errorf("a viewer's apply: %v", err)
 	}
@@ -140,7 +140,7 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 		t.Errorf("the refused apply is not audited: %+v", ev)
 	}
 
-	dev, err := w.Declarations.Plan(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	dev, err := w.Plans.Plan(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 		t.Errorf("a developer's plan with an account:\n%s\nwant\n%s", got, want)
 	}
 
-	run, err := w.Declarations.Plan(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "run"}, unitDoc("86400000"))
+	run, err := w.Plans.Plan(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "run"}, unitDoc("86400000"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 		{Kind: portal.KindIdentityPool, Name: "p", Pool: &portal.PoolDecl{Type: "consumer", Filter: "claims.sub =="}},
 	}}
 	admin := servicetest.As("scada", portal.Admin)
-	got, err := w.Declarations.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, bad)
+	got, err := w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, bad)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 			t.Errorf("no problem on %s:\n%s", field, text)
 		}
 	}
-	if _, err := w.Declarations.Apply(admin, portal.Scope{BU: "scada", Stage: "dev"}, bad, got.Fingerprint); !portal.Is(err, portal.InvalidParameter) || w.Snapshot(t) != before {
+	if _, err := w.Plans.Apply(admin, portal.Scope{BU: "scada", Stage: "dev"}, bad, got.Fingerprint); !portal.Is(err, portal.InvalidParameter) || w.Snapshot(t) != before {
 		t.Errorf("apply of an invalid document: %v", err)
 	}
 }
@@ -188,7 +188,7 @@ func TestPlanChecksSchemaCompatibility(t *testing.T) {
 	seeded := w.Seed(t, "scada", "dev")
 	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindSchema, Name: "existing-value",
 		Schema: &portal.SchemaDecl{Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}`}}}}
-	plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,13 +211,13 @@ func TestApplySkipsWhatDependsOnAFailure(t *testing.T) {
 	ctx := servicetest.As("scada", portal.Admin)
 	doc := unitDoc("86400000")
 	doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: "iac-app", Account: &portal.AccountDecl{Type: "producer"}})
-	plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := w.Env("edh-shared", "dev")
 	env.Topics = failingTopics{env.Topics}
-	applied, err := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint)
+	applied, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 	w := servicetest.New(t)
 	admin := servicetest.As("scada", portal.Admin)
 	w.Seed(t, "scada", "dev")
-	doc, err := w.Declarations.Export(admin, portal.Scope{BU: "scada", Stage: "dev"})
+	doc, err := w.Plans.Export(admin, portal.Scope{BU: "scada", Stage: "dev"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 		!strings.Contains(got, "Connector existing") || !strings.Contains(got, "ServiceAccount existing") || !strings.Contains(got, "IdentityPool existing") {
 		t.Fatalf("export: %s", got)
 	}
-	plan, err := w.Declarations.Plan(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc)
+	plan, err := w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,14 +284,14 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 			}
 		}
 	}
-	plan, err = w.Declarations.Plan(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc)
+	plan, err = w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc)
 	if err != nil || plan.Count(portal.ActionCreate) != 5 {
 		t.Fatalf("promotion plan: %v\n%s", err, changes(plan))
 	}
-	if _, err := w.Declarations.Apply(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc, plan.Fingerprint); err != nil {
+	if _, err := w.Plans.Apply(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc, plan.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
-	again, err := w.Declarations.Plan(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc)
+	again, err := w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc)
 	if err != nil || again.HasChanges() {
 		t.Errorf("after promotion: %v\n%s", err, changes(again))
 	}
@@ -303,7 +303,7 @@ func TestPruneDeletesWhatIsNotDeclared(t *testing.T) {
 	seeded := w.Seed(t, "scada", "dev")
 	doc := unitDoc("86400000")
 	doc.Prune = true
-	plan, err := w.Declarations.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	plan, err := w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,14 +316,14 @@ func TestPruneDeletesWhatIsNotDeclared(t *testing.T) {
 	if strings.Contains(got, "delete schema") || strings.Contains(got, "delete service-account") {
 		t.Errorf("prune deletes schemas or accounts:\n%s", got)
 	}
-	if _, err := w.Declarations.Apply(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint); err != nil {
+	if _, err := w.Plans.Apply(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Topics.Get(admin, portal.Scope{BU: "scada", Stage: "dev"}, seeded.Topic, false); !portal.Is(err, portal.NotFound) {
 		t.Errorf("the undeclared topic is still there: %v", err)
 	}
 	doc.Prune = false
-	if p, err := w.Declarations.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc); err != nil || p.HasChanges() {
+	if p, err := w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc); err != nil || p.HasChanges() {
 		t.Errorf("after prune: %v %s", err, changes(p))
 	}
 }
@@ -357,7 +357,7 @@ func TestDeclarationAccessMatrix(t *testing.T) {
 				w := servicetest.New(t)
 				ctx := servicetest.As("scada", role)
 				name := fmt.Sprintf("%s %s in %s", role, kind, stage)
-				plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: stage}, docs[kind])
+				plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: stage}, docs[kind])
 				if role == portal.NoRole {
 					if !portal.Is(err, portal.NotFound) {
 						t.Errorf("%s: plan %v", name, err)
@@ -376,7 +376,7 @@ func TestDeclarationAccessMatrix(t *testing.T) {
 					t.Errorf("%s: planned %s %v, want refused %s", name, c.Action, c.Errors, want)
 				}
 				before := w.Snapshot(t)
-				applied, err := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: stage}, docs[kind], plan.Fingerprint)
+				applied, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: stage}, docs[kind], plan.Fingerprint)
 				switch {
 				case want == "" && (err != nil || applied.Changes[0].Outcome != portal.OutcomeApplied):
 					t.Errorf("%s: apply %v %+v", name, err, applied.Changes)
@@ -391,9 +391,9 @@ func TestDeclarationAccessMatrix(t *testing.T) {
 func TestDeclarationsFailClosed(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := context.Background()
-	_, err1 := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("1000"))
-	_, err2 := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("1000"), "x")
-	_, err3 := w.Declarations.Export(ctx, portal.Scope{BU: "scada", Stage: "dev"})
+	_, err1 := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("1000"))
+	_, err2 := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unitDoc("1000"), "x")
+	_, err3 := w.Plans.Export(ctx, portal.Scope{BU: "scada", Stage: "dev"})
 	for _, err := range []error{err1, err2, err3} {
 		if !portal.Is(err, portal.Unauthenticated) {
 			t.Errorf("without a principal: %v", err)
@@ -408,18 +408,18 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
 	doc := unitDoc("86400000")
-	plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint); err != nil {
+	if _, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
 	edited := unitDoc("86400000")
 	conn := edited.Resources[0].Connector
 	conn.Config["quickstart"] = "USERS"
 	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K"}, "kafka.api.secret": {FromEnv: "S"}}
-	plan, err = w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
+	plan, err = w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,15 +431,15 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 	// Unchanged, the connector needs no secret values.
 	unchanged := unitDoc("86400000")
 	unchanged.Resources[0].Connector.Secrets = conn.Secrets
-	if p, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.HasChanges() || p.Count(portal.ActionRefused) != 0 {
+	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.HasChanges() || p.Count(portal.ActionRefused) != 0 {
 		t.Errorf("an unchanged connector without secret values: %v\n%s", err, changes(p))
 	}
 	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY2"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET2"}}
-	plan, err = w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
+	plan, err = w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
 	if err != nil || plan.Changes[2].Action != portal.ActionUpdate || len(plan.Changes[2].Diff) != 1 || plan.Changes[2].Diff[0].Field != "config.quickstart" {
 		t.Fatalf("an update with the secrets: %v %s %+v", err, changes(plan), plan.Changes[2].Diff)
 	}
-	if _, err := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited, plan.Fingerprint); err != nil {
+	if _, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited, plan.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
 	got, err := w.Connectors.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "iac-orders-gen", true)
@@ -451,13 +451,13 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 func TestPlanGuardsPruneAndNamesSecretsAsDeclared(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	if _, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.Document{Prune: true}); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.Document{Prune: true}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("prune with nothing declared: %v", err)
 	}
 	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindConnector, Name: "gen", Connector: &portal.ConnectorDecl{Class: "DatagenSource",
 		Config:  map[string]string{"kafka.topic": "t", "quickstart": "ORDERS", "output.data.format": "JSON", "kafka.auth.mode": "SERVICE_ACCOUNT"},
 		Secrets: map[string]portal.SecretRef{"kafka.service.account.id": {FromEnv: "SA", Value: "not-an-account"}}}}}}
-	plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,20 +486,20 @@ func TestSettingsTheCloudFillsInAreNotChanges(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
 	doc := unitDoc("86400000")
-	plan, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Declarations.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint); err != nil {
+	if _, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint); err != nil {
 		t.Fatal(err)
 	}
 	env := w.Env("edh-shared", "dev")
 	env.Connectors = cloudConnectors{env.Connectors}
-	again, err := w.Declarations.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	again, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil || again.HasChanges() {
 		t.Errorf("the cloud's own settings show as changes: %v\n%s %+v", err, changes(again), again.Changes[2].Diff)
 	}
-	exported, err := w.Declarations.Export(ctx, portal.Scope{BU: "scada", Stage: "dev"})
+	exported, err := w.Plans.Export(ctx, portal.Scope{BU: "scada", Stage: "dev"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,3 +509,6 @@ func TestSettingsTheCloudFillsInAreNotChanges(t *testing.T) {
 		}
 	}
 }
+
+func intp(n int) *int       { return &n }
+func strp(s string) *string { return &s }

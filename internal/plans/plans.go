@@ -1,0 +1,286 @@
+// Package plans is resources as code: a unit's desired state, declared in
+// a document, planned against what exists (a diff per resource, with every
+// refusal the single calls would give), applied as planned, and exported
+// from what exists. The kinds' own rules come from their services through
+// the Kind interface; this package orders, authorizes, fingerprints and
+// applies.
+package plans
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// Service plans, applies and exports documents.
+type Service struct {
+	guard *gate.Guard
+	// kinds are in the order changes are applied: what others need first.
+	kinds []Kind
+}
+
+var _ portal.PlanService = (*Service)(nil)
+
+// New returns the service over the kinds, given in the order their
+// creates and updates are applied (deletes go the other way).
+func New(g *gate.Guard, kinds ...Kind) *Service {
+	return &Service{guard: g, kinds: kinds}
+}
+
+func (s *Service) kind(name string) (Kind, int) {
+	for i, k := range s.kinds {
+		if k.Kind() == name {
+			return k, i
+		}
+	}
+	return nil, -1
+}
+
+// Plan works out what applying doc would change, changing nothing.
+func (s *Service) Plan(ctx context.Context, scope portal.Scope, doc portal.Document) (portal.Plan, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "plan changes")
+	if err != nil {
+		return portal.Plan{}, err
+	}
+	plan, _, err := s.plan(ctx, call, doc)
+	return plan, err
+}
+
+func (s *Service) plan(ctx context.Context, call *gate.Call, doc portal.Document) (portal.Plan, []*Step, error) {
+	if doc.Prune && len(doc.Resources) == 0 {
+		return portal.Plan{}, nil, portal.Invalid("prune", "prune with a document that declares nothing would delete every topic, connector and identity pool of the unit; declare what stays")
+	}
+	// Plans are about the unit's own resources, also for a Super Admin
+	// who sees the whole cluster.
+	call = call.Unit()
+	declared := map[string][]portal.Resource{}
+	for i, r := range doc.Resources {
+		if !hasSpec(r) {
+			return portal.Plan{}, nil, portal.Missing(fmt.Sprintf("items[%d].spec", i))
+		}
+		if k, _ := s.kind(r.Kind); k == nil {
+			return portal.Plan{}, nil, portal.Invalid(fmt.Sprintf("items[%d].kind", i), "kind %q is not known", r.Kind)
+		}
+		declared[r.Kind] = append(declared[r.Kind], r)
+	}
+	observed := map[string]Observed{}
+	for _, k := range s.kinds {
+		if len(declared[k.Kind()]) > 0 || doc.Prune && k.Prunes() {
+			obs, err := k.Observe(ctx, call, declared[k.Kind()])
+			if err != nil {
+				return portal.Plan{}, nil, err
+			}
+			observed[k.Kind()] = obs
+		}
+	}
+	steps := make([]*Step, 0, len(doc.Resources))
+	for i, r := range doc.Resources {
+		k, _ := s.kind(r.Kind)
+		st, err := k.Plan(ctx, call, observed[r.Kind], r)
+		if err != nil {
+			return portal.Plan{}, nil, err
+		}
+		st.Change.Index, st.Change.Identifier = i, r.Name
+		steps = append(steps, st)
+	}
+	refuseDuplicates(steps)
+	if doc.Prune {
+		steps = append(steps, s.prune(call, observed, steps)...)
+	}
+	for _, st := range steps {
+		k, _ := s.kind(kindOfChange(st.Change.Kind))
+		authorize(call, st, k.Action())
+	}
+	s.order(steps)
+	plan := portal.Plan{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prune: doc.Prune}
+	for _, st := range steps {
+		plan.Changes = append(plan.Changes, st.Change)
+	}
+	plan.Fingerprint = fingerprint(plan, steps)
+	return plan, steps, nil
+}
+
+// prune plans deleting what the document does not declare, kind by kind;
+// a resource is deleted after the deletes of those that use it.
+func (s *Service) prune(call *gate.Call, observed map[string]Observed, declared []*Step) []*Step {
+	keep := map[string]bool{}
+	for _, st := range declared {
+		keep[st.Key] = true
+	}
+	var out []*Step
+	for _, k := range s.kinds {
+		if k.Prunes() {
+			out = append(out, k.Prune(call, observed[k.Kind()], keep)...)
+		}
+	}
+	for _, st := range out {
+		for _, other := range out {
+			if slices.Contains(other.Frees, st.Key) {
+				st.Needs = append(st.Needs, other.Key)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *Step) int { return strings.Compare(a.Key, b.Key) })
+	return out
+}
+
+// kindOfChange maps a planned change's kind ("identity-pool") to the
+// document's ("IdentityPool").
+func kindOfChange(change string) string {
+	for _, k := range portal.ResourceKinds() {
+		if portal.ChangeKind(k) == change {
+			return k
+		}
+	}
+	return change
+}
+
+// hasSpec tells whether a resource carries the spec of its kind.
+func hasSpec(r portal.Resource) bool {
+	switch r.Kind {
+	case portal.KindTopic:
+		return r.Topic != nil
+	case portal.KindSchema:
+		return r.Schema != nil
+	case portal.KindConnector:
+		return r.Connector != nil
+	case portal.KindServiceAccount:
+		return r.Account != nil
+	case portal.KindIdentityPool:
+		return r.Pool != nil
+	}
+	return true // an unknown kind is refused by name
+}
+
+// refuseDuplicates refuses resources declared more than once.
+func refuseDuplicates(steps []*Step) {
+	first := map[string]int{}
+	for i, st := range steps {
+		if st.Change.Name == "" {
+			continue // no name to compare: its own problem is reported
+		}
+		if j, seen := first[st.Key]; seen {
+			st.Change.Errors = append(st.Change.Errors, portal.Invalid("name", "%s %s is declared twice (also items[%d])", st.Change.Kind, st.Change.Name, steps[j].Change.Index))
+			continue
+		}
+		first[st.Key] = i
+	}
+}
+
+// authorize refuses a change the caller may not make here (the policy's
+// refusal first), or one with problems; field names are made the
+// document's (items[2].spec.partitions).
+func authorize(call *gate.Call, st *Step, action access.Action) {
+	c := &st.Change
+	var errs []*portal.Error
+	if c.Action != portal.ActionUnchanged {
+		what := c.Action + " " + strings.ReplaceAll(c.Kind, "-", " ") + "s"
+		if err := access.Check(call.Principal, call.Scope, action, what); err != nil {
+			errs = append(errs, portal.Problems(err)...)
+		}
+	}
+	errs = append(errs, c.Errors...)
+	c.Errors = nil
+	for _, e := range errs {
+		e := *e
+		e.Cause = nil
+		e.Field = documentField(c.Index, e.Field)
+		c.Errors = append(c.Errors, &e)
+	}
+	if len(c.Errors) > 0 {
+		c.Wanted, c.Action = c.Action, portal.ActionRefused
+		st.Do = nil
+	}
+}
+
+// documentField names a service's field by its place in the document.
+func documentField(index int, field string) string {
+	if index < 0 {
+		return field
+	}
+	item := fmt.Sprintf("items[%d]", index)
+	switch {
+	case field == "":
+		return item
+	case field == "name":
+		return item + ".metadata.name"
+	case field == "description":
+		return item + ".metadata.description"
+	case field == "partitions_count":
+		return item + ".spec.partitions"
+	case field == "config.connector.class":
+		return item + ".spec.class"
+	}
+	camel := map[string]string{"schema_type": "schemaType", "subject_type": "subjectType", "identity_claim": "identityClaim"}
+	if c, ok := camel[field]; ok {
+		field = c
+	}
+	return item + ".spec." + field
+}
+
+// order puts the steps in the order they are applied: creates and
+// updates in the kinds' order, deletes the other way round.
+func (s *Service) order(steps []*Step) {
+	rank := func(st *Step) int {
+		_, i := s.kind(kindOfChange(st.Change.Kind))
+		if st.Change.Action == portal.ActionDelete || st.Change.Wanted == portal.ActionDelete {
+			return 2*len(s.kinds) - i
+		}
+		return i
+	}
+	slices.SortStableFunc(steps, func(a, b *Step) int { return cmp.Compare(rank(a), rank(b)) })
+}
+
+// fingerprint digests the plan's decisions and the upstream state they
+// were made on: apply refuses when either changed since the review.
+// Secret values are not part of it.
+func fingerprint(p portal.Plan, steps []*Step) string {
+	type entry struct {
+		Key, Action, Wanted, State string
+		Diff                       []portal.FieldChange
+	}
+	entries := make([]entry, len(steps))
+	for i, st := range steps {
+		entries[i] = entry{Key: st.Key + "#" + fmt.Sprint(st.Change.Index), Action: st.Change.Action, Wanted: st.Change.Wanted, State: st.State, Diff: st.Change.Diff}
+	}
+	b, _ := json.Marshal(struct {
+		BU, Stage string
+		Prune     bool
+		Entries   []entry
+	}{p.BU, p.Stage, p.Prune, entries})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Export returns the unit's resources as a document: names and topic
+// references as identifiers, so that planning it in another stage is a
+// promotion, and secrets as references to environment variables.
+func (s *Service) Export(ctx context.Context, scope portal.Scope) (portal.Document, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "export resources")
+	if err != nil {
+		return portal.Document{}, err
+	}
+	call = call.Unit()
+	var doc portal.Document
+	for _, k := range s.kinds {
+		obs, err := k.Observe(ctx, call, nil)
+		if err != nil {
+			return portal.Document{}, err
+		}
+		res, err := k.Export(ctx, call, obs)
+		if err != nil {
+			return portal.Document{}, err
+		}
+		doc.Resources = append(doc.Resources, res...)
+	}
+	return doc, nil
+}

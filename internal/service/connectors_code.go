@@ -1,0 +1,241 @@
+package service
+
+import (
+	"cmp"
+	"context"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/plans"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// AsCode is the connectors' part of resources as code.
+func (s *Connectors) AsCode() plans.Kind { return connectorCode{s} }
+
+type connectorCode struct{ s *Connectors }
+
+func (connectorCode) Kind() string          { return portal.KindConnector }
+func (connectorCode) Action() access.Action { return access.Write }
+func (connectorCode) Prunes() bool          { return true }
+
+// Observe lists the environment's connectors with their settings.
+func (connectorCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Resource) (plans.Observed, error) {
+	return call.Env.Connectors.ListConnectors(ctx)
+}
+
+func connectorNamed(all []platform.Connector, name string) (platform.Connector, bool) {
+	for _, c := range all {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return platform.Connector{}, false
+}
+
+// Plan compares a connector's class and configuration. Secrets
+// are compared by presence only (their stored values cannot be read):
+// one declared but not stored is a change; an update sends every declared
+// secret with the value the client read from its environment.
+func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
+	s := k.s
+	st := &plans.Step{Change: portal.PlannedChange{Kind: "connector"}}
+	scope := call.Named()
+	d := r.Connector
+	var v portal.Validation
+	full := ""
+	if ident := s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name); identifier(&v, "name", "name", ident) {
+		full = call.Scope.QualifyConnector(ident)
+	}
+	cfg := map[string]string{}
+	for _, k := range sortedKeys(d.Config) {
+		switch {
+		case k == "connector.class":
+			v.Add(portal.Invalid("config."+k, "give the class in spec.class"))
+		case k == "name":
+			v.Add(portal.Invalid("config."+k, "the connector's name is metadata.name; leave config.name out"))
+		case portal.IsSensitiveKey(k):
+			v.Add(portal.Invalid("config."+k, "%s holds a secret: declare it under spec.secrets with fromEnv, never in the file", k))
+		case portal.IsConnectorTopicKey(k):
+			var names []string
+			for _, t := range portal.SplitTopics(d.Config[k]) {
+				names = append(names, s.guard.Tenancy().Rebase(call.Scope.Unit, t))
+			}
+			cfg[k] = strings.Join(names, ",")
+		default:
+			cfg[k] = d.Config[k]
+		}
+	}
+	if strings.TrimSpace(d.Class) == "" {
+		v.Add(portal.Missing("class"))
+	}
+	cfg["connector.class"] = d.Class
+	cfg = s.prepare(call, full, cfg, &v)
+	st.Change.Name, st.Key = full, "connector/"+full
+	for _, t := range portal.ConnectorTopics(cfg) {
+		st.Needs = append(st.Needs, "topic/"+t)
+	}
+	cur, exists := connectorNamed(o.([]platform.Connector), full)
+	send := maps.Clone(cfg)
+	stored := map[string]bool{}
+	before := map[string]string{}
+	if exists {
+		sensitive := s.sensitive(ctx, call, cur.Class, cur.Config)
+		for k, val := range cur.Config {
+			switch {
+			case slices.Contains(sensitive, k):
+				stored[k] = true
+			case k == "name" || k == "connector.class":
+			case slices.Contains(portal.ConnectorPlatformKeys, k):
+				if _, declared := d.Config[k]; declared {
+					before[k] = val
+				}
+			default:
+				before[k] = val
+			}
+		}
+		st.State = cur.ID + " " + cur.Class
+		if cur.Class != d.Class && d.Class != "" {
+			v.Add(portal.Invalid("class", "the class of %s is %s and cannot change; declare a connector under another name instead", full, cur.Class))
+		}
+		st.Diff("class", plans.Ptr(cur.Class), plans.Ptr(d.Class))
+	} else {
+		st.Diff("class", nil, plans.Ptr(d.Class))
+	}
+	after := maps.Clone(cfg)
+	delete(after, "name")
+	delete(after, "connector.class")
+	st.DiffMaps("config.", before, after)
+	var unsent []string
+	for _, k := range sortedKeys(d.Secrets) {
+		ref := d.Secrets[k]
+		switch {
+		case ref.Value != "":
+			send[k] = ref.Value
+			if !stored[k] {
+				st.Diff("secrets."+k, nil, plans.Ptr("(from $"+ref.FromEnv+")"))
+			}
+		case stored[k]:
+			unsent = append(unsent, k)
+		default:
+			v.Add(portal.Invalid("secrets."+k, "%s has no value: set the environment variable %s where the document is sent from (portalctl reads it)", k, cmp.Or(ref.FromEnv, "named by fromEnv")))
+		}
+	}
+	for _, k := range sortedKeys(stored) {
+		if _, declared := d.Secrets[k]; !declared {
+			st.Diff("secrets."+k, plans.Ptr("(set)"), nil)
+		}
+	}
+	if len(st.Change.Diff) > 0 {
+		// Confluent Cloud replaces a configuration whole and never reveals
+		// a stored secret, so an update must send every secret again.
+		for _, k := range unsent {
+			v.Add(portal.Invalid("secrets."+k, "%s must be sent with the update (Confluent Cloud replaces a connector's configuration whole and never reveals a stored secret): set the environment variable %s where the document is sent from",
+				k, cmp.Or(d.Secrets[k].FromEnv, "named by fromEnv")))
+		}
+	}
+	if exists && len(st.Change.Diff) > 0 || !exists {
+		// The plugin checks the configuration as the create or update
+		// will send it; nothing changes upstream.
+		if len(v.Problems) == 0 {
+			if err := validateConnector(ctx, call, send, &v); err != nil && len(v.Problems) == 0 {
+				return nil, err
+			}
+			for _, p := range v.Problems {
+				// The plugin names a secret by its setting; the document
+				// declares it under secrets.
+				if k, ok := strings.CutPrefix(p.Field, "config."); ok {
+					if _, secret := d.Secrets[k]; secret {
+						p.Field = "secrets." + k
+					}
+				}
+			}
+		}
+	}
+	st.Change.Errors = v.Problems
+	st.Do = func(ctx context.Context) error {
+		if !exists {
+			_, err := s.Create(ctx, scope, portal.NewConnector{Name: full, Config: send})
+			return err
+		}
+		_, err := s.Update(ctx, scope, full, send)
+		return err
+	}
+	st.Decide(exists)
+	return st, nil
+}
+
+// Prune plans deleting the unit's connectors the document does not
+// declare; each frees the topics it names, whose deletes wait for it.
+func (k connectorCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool) []*plans.Step {
+	scope := call.Named()
+	var out []*plans.Step
+	for _, c := range o.([]platform.Connector) {
+		if !call.Scope.Owns(c.Name) || !strings.HasSuffix(c.Name, tenancy.ConnectorSuffix) || keep["connector/"+c.Name] {
+			continue
+		}
+		name := c.Name
+		st := &plans.Step{Key: "connector/" + name, State: c.ID, Change: portal.PlannedChange{Kind: "connector", Name: name, Index: -1, Action: portal.ActionDelete,
+			Identifier: strings.TrimSuffix(call.Scope.Identifier(name), tenancy.ConnectorSuffix)}}
+		st.Diff("class", plans.Ptr(c.Class), nil)
+		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name) }
+		for _, t := range portal.ConnectorTopics(c.Config) {
+			st.Frees = append(st.Frees, "topic/"+t)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Export declares the unit's connectors: settings without name and class,
+// topics by identifier, secrets as environment variables to read them
+// from (SCADA_<CONNECTOR>_<KEY>).
+func (k connectorCode) Export(ctx context.Context, call *gate.Call, o plans.Observed) ([]portal.Resource, error) {
+	scope := call.Named()
+	var out []portal.Resource
+	for _, c := range o.([]platform.Connector) {
+		if !call.Scope.Owns(c.Name) || !strings.HasSuffix(c.Name, tenancy.ConnectorSuffix) {
+			continue
+		}
+		ident := strings.TrimSuffix(call.Scope.Identifier(c.Name), tenancy.ConnectorSuffix)
+		sensitive := k.s.sensitive(ctx, call, c.Class, c.Config)
+		decl := &portal.ConnectorDecl{Class: c.Class, Config: map[string]string{}}
+		for k, v := range c.Config {
+			switch {
+			case k == "name" || k == "connector.class" || slices.Contains(portal.ConnectorPlatformKeys, k):
+			case slices.Contains(sensitive, k):
+				if decl.Secrets == nil {
+					decl.Secrets = map[string]portal.SecretRef{}
+				}
+				decl.Secrets[k] = portal.SecretRef{FromEnv: envName(scope.BU, ident, k)}
+			case portal.IsConnectorTopicKey(k):
+				var names []string
+				for _, t := range portal.SplitTopics(v) {
+					names = append(names, call.Scope.Identifier(t))
+				}
+				decl.Config[k] = strings.Join(names, ",")
+			default:
+				decl.Config[k] = v
+			}
+		}
+		out = append(out, portal.Resource{Kind: portal.KindConnector, Name: ident, Connector: decl})
+	}
+	return out, nil
+}
+
+// envName suggests the environment variable of a connector's secret:
+// SCADA_ORDERS_SINK_KAFKA_API_SECRET.
+func envName(parts ...string) string {
+	s := strings.ToUpper(strings.Join(parts, "_"))
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
+}

@@ -1,0 +1,193 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/plans"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// AsCode is the topics' part of resources as code.
+func (s *Topics) AsCode() plans.Kind { return topicCode{s} }
+
+type topicCode struct{ s *Topics }
+
+func (topicCode) Kind() string          { return portal.KindTopic }
+func (topicCode) Action() access.Action { return access.Write }
+func (topicCode) Prunes() bool          { return true }
+
+// describeLimit bounds the topic descriptions a plan or an export has in
+// flight: each topic's settings are one request.
+const describeLimit = 8
+
+// topicsObserved is the cluster's topic list and the settings of the
+// topics a plan declares (or an export writes).
+type topicsObserved struct {
+	all     []platform.TopicInfo
+	details map[string]portal.TopicDetail
+}
+
+func (o *topicsObserved) topic(name string) (platform.TopicInfo, bool) {
+	i, found := slices.BinarySearchFunc(o.all, name, func(t platform.TopicInfo, n string) int { return strings.Compare(t.Name, n) })
+	if !found {
+		return platform.TopicInfo{}, false
+	}
+	return o.all[i], true
+}
+
+// Observe lists the cluster's topics (one request) and describes the
+// declared ones that exist.
+func (k topicCode) Observe(ctx context.Context, call *gate.Call, declared []portal.Resource) (plans.Observed, error) {
+	all, err := call.Env.Topics.ListTopics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	obs := &topicsObserved{all: all, details: map[string]portal.TopicDetail{}}
+	var existing []string
+	for _, r := range declared {
+		full := topicName(call, &portal.Validation{}, k.s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name))
+		if _, ok := obs.topic(full); ok && full != "" && !slices.Contains(existing, full) {
+			existing = append(existing, full)
+		}
+	}
+	return obs, k.describe(ctx, call, obs, existing)
+}
+
+// describe reads the settings of existing topics, a few at a time.
+func (k topicCode) describe(ctx context.Context, call *gate.Call, obs *topicsObserved, names []string) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(describeLimit)
+	var mu sync.Mutex
+	for _, name := range names {
+		g.Go(func() error {
+			d, err := k.s.detail(gctx, call, name, false)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			obs.details[name] = d
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// Plan plans a declared topic: its partitions and every override of an
+// editable setting (others are reset, as PUT does).
+func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
+	s, obs := k.s, o.(*topicsObserved)
+	st := &plans.Step{Change: portal.PlannedChange{Kind: "topic"}}
+	scope := call.Named()
+	d := r.Topic
+	var v portal.Validation
+	full := topicName(call, &v, s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name))
+	if d.Partitions != nil {
+		v.Add(checkPartitions(*d.Partitions))
+	}
+	cfg := checkConfig(&v, d.Config)
+	st.Change.Name, st.Key = full, "topic/"+full
+	cur, exists := obs.topic(full)
+	partitions := 1
+	switch {
+	case d.Partitions != nil:
+		partitions = *d.Partitions
+	case exists:
+		partitions = cur.Partitions
+	}
+	current := map[string]string{}
+	if exists {
+		detail, described := obs.details[full]
+		if !described {
+			var err error
+			if detail, err = s.detail(ctx, call, full, false); err != nil {
+				return nil, err
+			}
+		}
+		for k, val := range detail.Config {
+			// Settings outside the allow-list are neither shown nor reset.
+			if _, editable := portal.LookupTopicSetting(k); editable {
+				current[k] = val
+			}
+		}
+		if d.Partitions == nil {
+			// The settings just read are fresher than the cached list.
+			partitions = detail.Partitions
+		}
+		if partitions < detail.Partitions {
+			v.Add(shrinkProblem(full, detail.Partitions, partitions))
+		}
+		st.Diff("partitions", plans.Ptr(strconv.Itoa(detail.Partitions)), plans.Ptr(strconv.Itoa(partitions)))
+		st.State = fmt.Sprint(detail.Partitions, current)
+	} else {
+		st.Diff("partitions", nil, plans.Ptr(strconv.Itoa(partitions)))
+	}
+	st.DiffMaps("config.", current, cfg)
+	st.Change.Errors = v.Problems
+	st.Do = func(ctx context.Context) error {
+		if !exists {
+			_, err := s.Create(ctx, scope, portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg})
+			return err
+		}
+		_, err := s.Replace(ctx, scope, full, portal.TopicState{Partitions: &partitions, Config: cfg, ConfigGiven: true})
+		return err
+	}
+	st.Decide(exists)
+	return st, nil
+}
+
+// Prune plans deleting the unit's topics the document does not declare;
+// a topic's delete waits for the deletes of connectors that read it.
+func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool) []*plans.Step {
+	scope := call.Named()
+	var out []*plans.Step
+	for _, t := range o.(*topicsObserved).all {
+		if !call.Scope.Owns(t.Name) || keep["topic/"+t.Name] {
+			continue
+		}
+		name := t.Name
+		st := &plans.Step{Key: "topic/" + name, State: strconv.Itoa(t.Partitions),
+			Change: portal.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: portal.ActionDelete}}
+		st.Diff("partitions", plans.Ptr(strconv.Itoa(t.Partitions)), nil)
+		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name) }
+		out = append(out, st)
+	}
+	return out
+}
+
+// Export declares the unit's topics with their partitions and editable
+// overrides, by identifier.
+func (k topicCode) Export(ctx context.Context, call *gate.Call, o plans.Observed) ([]portal.Resource, error) {
+	obs := o.(*topicsObserved)
+	var owned []string
+	for _, t := range obs.all {
+		if call.Scope.Owns(t.Name) {
+			owned = append(owned, t.Name)
+		}
+	}
+	if err := k.describe(ctx, call, obs, owned); err != nil {
+		return nil, err
+	}
+	var out []portal.Resource
+	for _, name := range owned {
+		d := obs.details[name]
+		decl := &portal.TopicDecl{Partitions: &d.Partitions, Config: map[string]string{}}
+		for key, v := range d.Config {
+			if _, editable := portal.LookupTopicSetting(key); editable {
+				decl.Config[key] = v
+			}
+		}
+		out = append(out, portal.Resource{Kind: portal.KindTopic, Name: call.Scope.Identifier(name), Topic: decl})
+	}
+	return out, nil
+}
