@@ -85,3 +85,12 @@ func readOnlyReason(st tenancy.Stage) string {
 	r := access.ReadOnlyReason(st)
 	return strings.TrimSuffix(strings.TrimPrefix(r, " ("), ")")
 }
+
+// Access explains the caller's own access.
+func (m *Me) Access(ctx context.Context) (portal.AccessReport, error) {
+	p := portal.PrincipalFrom(ctx)
+	if p == nil {
+		return portal.AccessReport{}, portal.New(portal.Unauthenticated, "sign-in required")
+	}
+	return access.Explain(m.guard.Tenancy(), p, m.guard.AdminGroup()), nil
+}

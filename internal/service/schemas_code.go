@@ -155,6 +155,7 @@ func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed,
 	st.Decide(exists)
 	return st, nil
 }
+
 // sameSchema compares schema texts as JSON when both are (the registry may
 // store them without the original's spacing).
 func sameSchema(a, b string) bool {
