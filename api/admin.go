@@ -6,7 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/edh-platform/rms-portal/internal/export"
+	"github.com/edh-platform/rms-portal/internal/auditfile"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -26,14 +26,7 @@ func (a *API) adminAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := struct {
-		Items         []auditEventJSON `json:"items"`
-		NextPageToken string           `json:"next_page_token"`
-	}{Items: make([]auditEventJSON, len(page.Items)), NextPageToken: page.NextPageToken}
-	for i, e := range page.Items {
-		out.Items[i] = auditEventOut(e)
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, auditPage(page))
 }
 
 // exportAudit streams the filtered trail as CSV or JSON (an array),
@@ -44,7 +37,7 @@ func (a *API) exportAudit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	started, err := export.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
+	started, err := auditfile.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
 		return a.admin.ExportAudit(ctx, q, emit)
 	})
 	if err != nil && started {

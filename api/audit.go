@@ -7,16 +7,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/export"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// auditEventJSON is an audit event as the API (and the JSON export)
-// writes it.
-type auditEventJSON = export.Event
-
-func auditEventOut(e portal.AuditEvent) auditEventJSON { return export.EventOf(e) }
 
 // auditQuery reads the filters of an audit list.
 func auditQuery(c echo.Context) (portal.AuditQuery, error) {
@@ -54,12 +47,17 @@ func (a *API) listAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := struct {
-		Items         []auditEventJSON `json:"items"`
-		NextPageToken string           `json:"next_page_token"`
-	}{Items: make([]auditEventJSON, len(page.Items)), NextPageToken: page.NextPageToken}
-	for i, e := range page.Items {
-		out.Items[i] = auditEventOut(e)
+	return c.JSON(http.StatusOK, auditPage(page))
+}
+
+// auditPage is a page of the trail as the API writes it.
+func auditPage(page portal.Page[portal.AuditEvent]) any {
+	items := page.Items
+	if items == nil {
+		items = []portal.AuditEvent{}
 	}
-	return c.JSON(http.StatusOK, out)
+	return struct {
+		Items         []portal.AuditEvent `json:"items"`
+		NextPageToken string              `json:"next_page_token"`
+	}{Items: items, NextPageToken: page.NextPageToken}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/edh-platform/rms-portal/internal/manifest"
+	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/static"
 )
@@ -189,7 +189,7 @@ func (d *Docs) index(c echo.Context) error {
 // schemaIndex lists the JSON Schemas of the document format.
 func schemaIndex(c echo.Context) error {
 	var out []string
-	for _, n := range manifest.JSONSchemaNames() {
+	for _, n := range document.JSONSchemaNames() {
 		out = append(out, docsPath+"/schemas/"+n)
 	}
 	return c.JSON(http.StatusOK, map[string][]string{"items": out})
@@ -197,7 +197,7 @@ func schemaIndex(c echo.Context) error {
 
 // schemaFile serves one JSON Schema (topic.json, document.json, ...).
 func schemaFile(c echo.Context) error {
-	b, ok := manifest.JSONSchema(c.Param("name"))
+	b, ok := document.JSONSchema(c.Param("name"))
 	if !ok {
 		return portal.New(portal.NotFound, "no schema %q; the schemas are listed at %s/schemas/", c.Param("name"), docsPath)
 	}

@@ -72,11 +72,11 @@ func (a *API) Register(e *echo.Echo) {
 
 	route(http.MethodGet, "/:bu/:stage/audit", a.listAudit)
 
-	// Resources as code: the document may be YAML, so these routes read
+	// Plans (resources as code): the document may be YAML, so these routes read
 	// the media type themselves.
-	e.Add(http.MethodPost, Base+"/:bu/:stage/plan", a.planResources, scoped("/:bu/:stage/", a.authenticate)...)
-	e.Add(http.MethodPost, Base+"/:bu/:stage/apply", a.applyResources, scoped("/:bu/:stage/", a.authenticate)...)
-	route(http.MethodPost, "/:bu/:stage/export", a.exportResources)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/plan", a.planDocument, scoped("/:bu/:stage/", a.authenticate)...)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/apply", a.applyDocument, scoped("/:bu/:stage/", a.authenticate)...)
+	route(http.MethodPost, "/:bu/:stage/export", a.exportDocument)
 
 	// The platform admin area: NotFound for everyone who may not use it.
 	route(http.MethodGet, "/admin", a.adminArea)

@@ -10,7 +10,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/export"
+	"github.com/edh-platform/rms-portal/internal/auditfile"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -129,7 +129,7 @@ func (h *Handlers) exportAudit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	started, err := export.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
+	started, err := auditfile.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
 		return h.admin.ExportAudit(ctx, q, emit)
 	})
 	if err != nil && started {

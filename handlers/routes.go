@@ -53,7 +53,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/admin/access", h.accessPreview)
 
 	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
-	route(http.MethodGet, "/:bu/:stage/export", h.exportResources)
+	route(http.MethodGet, "/:bu/:stage/export", h.exportDocument)
 	route(http.MethodGet, "/:bu/:stage/topics/new", h.newTopic)
 	route(http.MethodPost, "/:bu/:stage/topics", h.createTopic)
 	route(http.MethodGet, "/:bu/:stage/topic/:name", h.showTopic)

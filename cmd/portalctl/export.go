@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/edh-platform/rms-portal/internal/manifest"
+	"github.com/edh-platform/rms-portal/internal/document"
 )
 
 func exportCmd(o *options) *cobra.Command {
@@ -60,11 +60,11 @@ func promoteCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			doc, err := manifest.Read(raw)
+			doc, err := document.Read(raw)
 			if err != nil {
 				return err
 			}
-			body, err := o.encodeDoc(doc, manifest.ResolveSecrets(doc, o.getenv))
+			body, err := o.encodeDoc(doc, document.ResolveSecrets(doc, o.getenv))
 			if err != nil {
 				return err
 			}

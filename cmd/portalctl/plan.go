@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/edh-platform/rms-portal/internal/manifest"
+	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -66,7 +66,7 @@ func (o *options) readDoc(paths []string) ([]byte, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("give the document: -f FILE or -f DIRECTORY (repeatable)")
 	}
-	doc, missing, err := manifest.ReadFiles(paths, o.getenv)
+	doc, missing, err := document.ReadFiles(paths, o.getenv)
 	if ps := portal.Problems(err); len(ps) > 0 {
 		for _, p := range ps {
 			fmt.Fprintf(o.stderr, "  %s %s: %s\n", p.Kind, p.Field, p.Message)
@@ -83,7 +83,7 @@ func (o *options) encodeDoc(doc portal.Document, missing []string) ([]byte, erro
 	for _, m := range slices.Compact(missing) {
 		fmt.Fprintf(o.stderr, "Warning: $%s is not set; a connector created with it will be refused\n", m)
 	}
-	return manifest.JSON(doc, true)
+	return document.JSON(doc, true)
 }
 
 func (o *options) plan(ctx context.Context, bu, stage string, body []byte, prune bool) (*plan, error) {

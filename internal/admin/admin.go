@@ -105,12 +105,12 @@ type auditTarget struct {
 }
 
 // event is the audit event of an admin action.
-func (a *Admin) event(p *portal.Principal, event string, t auditTarget) store.AuditEvent {
+func (a *Admin) event(p *portal.Principal, event string, t auditTarget) portal.AuditEvent {
 	role := "platform_admin"
 	if !p.PlatformAdmin {
 		role = p.Role(t.unit).String()
 	}
-	return store.AuditEvent{Actor: p.Actor(), ActorRole: role, Groups: p.Groups, Service: p.Service, LandingZone: t.zone,
+	return portal.AuditEvent{Actor: p.Actor(), ActorRole: role, Groups: p.Groups, Service: p.Service, LandingZone: t.zone,
 		BU: t.unit, Stage: t.stage, Action: event, Resource: t.resource}
 }
 

@@ -89,17 +89,17 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 }
 
 // switchChanges are a switch's before and after, for the trail.
-func switchChanges(before tenancy.Stage, after store.SwitchRecord) []store.Change {
+func switchChanges(before tenancy.Stage, after store.SwitchRecord) []portal.Change {
 	until := func(t time.Time) string {
 		if t.IsZero() {
 			return ""
 		}
 		return t.UTC().Format(time.RFC3339)
 	}
-	var out []store.Change
+	var out []portal.Change
 	add := func(field, b, a string) {
 		if b != a {
-			out = append(out, store.Change{Field: field, Before: b, After: a})
+			out = append(out, portal.Change{Field: field, Before: b, After: a})
 		}
 	}
 	add("read_only", strconv.FormatBool(before.ReadOnly), strconv.FormatBool(after.ReadOnly))
@@ -154,7 +154,7 @@ func (a *Admin) ExportAudit(ctx context.Context, q portal.AuditQuery, emit func(
 			return err
 		}
 		for _, e := range events {
-			if err := emit(service.AuditOut(e)); err != nil {
+			if err := emit(e); err != nil {
 				return err
 			}
 			sent++

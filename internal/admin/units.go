@@ -267,15 +267,15 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 }
 
 // groupChanges are the before and after of a unit's groups per role.
-func groupChanges(before, after portal.UnitGroups) []store.Change {
-	var out []store.Change
+func groupChanges(before, after portal.UnitGroups) []portal.Change {
+	var out []portal.Change
 	for _, r := range []struct {
 		field string
 		b, a  []string
 	}{{"groups.admin", before.Admin, after.Admin}, {"groups.developer", before.Developer, after.Developer}, {"groups.viewer", before.Viewer, after.Viewer}} {
 		b, af := strings.Join(r.b, ", "), strings.Join(r.a, ", ")
 		if b != af {
-			out = append(out, store.Change{Field: r.field, Before: b, After: af})
+			out = append(out, portal.Change{Field: r.field, Before: b, After: af})
 		}
 	}
 	return out

@@ -18,7 +18,6 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
-	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // Outcomes other than an error kind.
@@ -38,8 +37,8 @@ const (
 
 // Store is where events are kept.
 type Store interface {
-	AppendAudit(ctx context.Context, e store.AuditEvent) (int64, error)
-	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []store.Change) error
+	AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error)
+	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
 }
 
 // Recorder writes events.
@@ -63,7 +62,7 @@ type Recorder struct {
 
 type settlement struct {
 	outcome, detail, resource string
-	changes                   []store.Change
+	changes                   []portal.Change
 }
 
 // New returns a recorder over a store.
@@ -83,7 +82,7 @@ func (r *Recorder) OnFailure(f func(phase string)) { r.failed = f }
 
 // complete fills what an event takes from its request, and bounds what
 // callers supplied.
-func (r *Recorder) complete(ctx context.Context, e store.AuditEvent) store.AuditEvent {
+func (r *Recorder) complete(ctx context.Context, e portal.AuditEvent) portal.AuditEvent {
 	if e.Time.IsZero() {
 		e.Time = r.now().UTC()
 	}
@@ -96,14 +95,14 @@ func (r *Recorder) complete(ctx context.Context, e store.AuditEvent) store.Audit
 	return Bound(e)
 }
 
-func attrs(e store.AuditEvent) []slog.Attr {
+func attrs(e portal.AuditEvent) []slog.Attr {
 	return []slog.Attr{slog.String("actor", e.Actor), slog.String("role", e.ActorRole), slog.String("action", e.Action),
 		slog.String("resource", e.Resource), slog.String("scope", e.BU+"/"+e.Stage), slog.String("outcome", e.Outcome)}
 }
 
 // store appends an event within a short bound of its own: the trail must
 // not hold a request long.
-func (r *Recorder) append(ctx context.Context, e store.AuditEvent, phase string) (int64, error) {
+func (r *Recorder) append(ctx context.Context, e portal.AuditEvent, phase string) (int64, error) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
 	id, err := r.store.AppendAudit(sctx, e)
@@ -132,7 +131,7 @@ func (r *Recorder) result(err error, phase string) {
 
 // Record stores an event that is complete as it is: a refusal, a read.
 // An event the store cannot take is logged in full at error level.
-func (r *Recorder) Record(ctx context.Context, e store.AuditEvent) {
+func (r *Recorder) Record(ctx context.Context, e portal.AuditEvent) {
 	e = r.complete(ctx, e)
 	if _, err := r.append(ctx, e, PhaseEvent); err == nil {
 		r.log.LogAttrs(ctx, slog.LevelInfo, "audit", attrs(e)...)
@@ -143,13 +142,13 @@ func (r *Recorder) Record(ctx context.Context, e store.AuditEvent) {
 type Attempt struct {
 	r  *Recorder
 	id int64
-	e  store.AuditEvent
+	e  portal.AuditEvent
 }
 
 // Begin records the attempt of a write before it is made, with outcome
 // Unknown. When the store cannot take it, the error (503) says that
 // nothing was changed, and the write must not be made.
-func (r *Recorder) Begin(ctx context.Context, e store.AuditEvent) (*Attempt, error) {
+func (r *Recorder) Begin(ctx context.Context, e portal.AuditEvent) (*Attempt, error) {
 	e = r.complete(ctx, e)
 	e.Outcome = Unknown
 	id, err := r.append(ctx, e, PhaseAttempt)
@@ -168,7 +167,7 @@ func (a *Attempt) ID() int64 { return a.id }
 // (with an id learned on the way) and what changed. When the store cannot
 // take it, the attempt stays "unknown" and the outcome is kept for Run to
 // write.
-func (a *Attempt) Settle(ctx context.Context, outcome, detail, resource string, changes []store.Change) {
+func (a *Attempt) Settle(ctx context.Context, outcome, detail, resource string, changes []portal.Change) {
 	e := a.e
 	e.Outcome, e.Detail, e.Resource, e.Changes = outcome, detail, resource, changes
 	e = Bound(e)

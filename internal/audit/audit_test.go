@@ -12,7 +12,6 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
-	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // memStore keeps events in memory and refuses writes while down: a test
@@ -20,13 +19,13 @@ import (
 type memStore struct {
 	mu     sync.Mutex
 	down   bool
-	events map[int64]store.AuditEvent
+	events map[int64]portal.AuditEvent
 	next   int64
 }
 
-func newMem() *memStore { return &memStore{events: map[int64]store.AuditEvent{}} }
+func newMem() *memStore { return &memStore{events: map[int64]portal.AuditEvent{}} }
 
-func (m *memStore) AppendAudit(_ context.Context, e store.AuditEvent) (int64, error) {
+func (m *memStore) AppendAudit(_ context.Context, e portal.AuditEvent) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.down {
@@ -38,7 +37,7 @@ func (m *memStore) AppendAudit(_ context.Context, e store.AuditEvent) (int64, er
 	return m.next, nil
 }
 
-func (m *memStore) SettleAudit(_ context.Context, id int64, outcome, detail, resource string, changes []store.Change) error {
+func (m *memStore) SettleAudit(_ context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.down {
@@ -56,7 +55,7 @@ func (m *memStore) setDown(down bool) {
 	m.mu.Unlock()
 }
 
-func (m *memStore) event(id int64) store.AuditEvent {
+func (m *memStore) event(id int64) portal.AuditEvent {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.events[id]
@@ -81,20 +80,20 @@ func TestWriteAhead(t *testing.T) {
 	r.OnFailure(func(phase string) { failures[phase]++ })
 	ctx := context.Background()
 
-	att, err := r.Begin(ctx, store.AuditEvent{Action: "topic.create", Resource: "t", Outcome: OK})
+	att, err := r.Begin(ctx, portal.AuditEvent{Action: "topic.create", Resource: "t", Outcome: OK})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := m.event(att.ID()); got.Outcome != Unknown {
 		t.Errorf("attempt stored as %q, want unknown", got.Outcome)
 	}
-	att.Settle(ctx, OK, "", "t (id)", []store.Change{{Field: "x", After: "1"}})
+	att.Settle(ctx, OK, "", "t (id)", []portal.Change{{Field: "x", After: "1"}})
 	if got := m.event(att.ID()); got.Outcome != OK || got.Resource != "t (id)" || len(got.Changes) != 1 {
 		t.Errorf("settled as %+v", got)
 	}
 
 	m.setDown(true)
-	if _, err := r.Begin(ctx, store.AuditEvent{Action: "topic.create"}); !portal.Is(err, portal.UpstreamUnavailable) ||
+	if _, err := r.Begin(ctx, portal.AuditEvent{Action: "topic.create"}); !portal.Is(err, portal.UpstreamUnavailable) ||
 		!strings.Contains(err.Error(), "nothing was changed") {
 		t.Errorf("attempt while down: %v", err)
 	}
@@ -102,7 +101,7 @@ func TestWriteAhead(t *testing.T) {
 		t.Error("healthy while the trail cannot be written")
 	}
 	m.setDown(false)
-	att, err = r.Begin(ctx, store.AuditEvent{Action: "topic.delete", Resource: "u"})
+	att, err = r.Begin(ctx, portal.AuditEvent{Action: "topic.delete", Resource: "u"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,11 +130,11 @@ func TestBound(t *testing.T) {
 	m := newMem()
 	r := New(m, quiet())
 	huge := strings.Repeat("x", 1<<20)
-	changes := make([]store.Change, 500)
+	changes := make([]portal.Change, 500)
 	for i := range changes {
-		changes[i] = store.Change{Field: huge, After: huge}
+		changes[i] = portal.Change{Field: huge, After: huge}
 	}
-	r.Record(context.Background(), store.AuditEvent{Action: "topic.create", Resource: huge, Detail: huge, Changes: changes, Outcome: "INVALID_PARAMETER"})
+	r.Record(context.Background(), portal.AuditEvent{Action: "topic.create", Resource: huge, Detail: huge, Changes: changes, Outcome: "INVALID_PARAMETER"})
 	e := m.event(1)
 	size := len(e.Resource) + len(e.Detail)
 	for _, c := range e.Changes {
@@ -161,9 +160,9 @@ func TestAnonymousRefusalsAreAggregated(t *testing.T) {
 		return requestid.WithClient(context.Background(), requestid.Client{IP: ip})
 	}
 	for range 300 {
-		r.RefusedAnonymous(from("10.0.0.1"), store.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED", Detail: "the token is not valid"})
+		r.RefusedAnonymous(from("10.0.0.1"), portal.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED", Detail: "the token is not valid"})
 	}
-	r.RefusedAnonymous(from("10.0.0.2"), store.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED"})
+	r.RefusedAnonymous(from("10.0.0.2"), portal.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED"})
 	r.Flush(context.Background())
 	if m.count() != 2 {
 		t.Fatalf("%d events for two sources in one minute", m.count())
@@ -172,7 +171,7 @@ func TestAnonymousRefusalsAreAggregated(t *testing.T) {
 		t.Errorf("first source: %+v", e)
 	}
 	now = now.Add(time.Minute)
-	r.RefusedAnonymous(from("10.0.0.1"), store.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED"})
+	r.RefusedAnonymous(from("10.0.0.1"), portal.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED"})
 	if m.count() != 3 || m.event(3).Changes[0].After != "1" {
 		t.Errorf("a new minute: %d events, last %+v", m.count(), m.event(3))
 	}

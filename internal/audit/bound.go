@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // Bounds of what a caller can put into one event: names, messages and
@@ -25,7 +24,7 @@ const (
 func Cut(s string, n int) string { return portal.Clip(s, n) }
 
 // Bound cuts what a caller supplied in an event to the bounds above.
-func Bound(e store.AuditEvent) store.AuditEvent {
+func Bound(e portal.AuditEvent) portal.AuditEvent {
 	e.Actor, e.ActorRole, e.Action = Cut(e.Actor, MaxShort), Cut(e.ActorRole, MaxShort), Cut(e.Action, MaxShort)
 	e.BU, e.Stage, e.LandingZone = Cut(e.BU, MaxShort), Cut(e.Stage, MaxShort), Cut(e.LandingZone, MaxShort)
 	e.Resource, e.Detail, e.UserAgent = Cut(e.Resource, MaxText), Cut(e.Detail, MaxText), Cut(e.UserAgent, MaxText)
@@ -41,12 +40,12 @@ func Bound(e store.AuditEvent) store.AuditEvent {
 	}
 	if len(e.Changes) > 0 {
 		n := min(len(e.Changes), MaxChanges)
-		changes := make([]store.Change, n, n+1)
+		changes := make([]portal.Change, n, n+1)
 		for i, c := range e.Changes[:n] {
-			changes[i] = store.Change{Field: Cut(c.Field, MaxText), Before: Cut(c.Before, MaxText), After: Cut(c.After, MaxText)}
+			changes[i] = portal.Change{Field: Cut(c.Field, MaxText), Before: Cut(c.Before, MaxText), After: Cut(c.After, MaxText)}
 		}
 		if len(e.Changes) > n {
-			changes = append(changes, store.Change{Field: "…", After: strconv.Itoa(len(e.Changes)-n) + " more changes cut"})
+			changes = append(changes, portal.Change{Field: "…", After: strconv.Itoa(len(e.Changes)-n) + " more changes cut"})
 		}
 		e.Changes = changes
 	}

@@ -37,11 +37,11 @@ type Guard struct {
 // Recorder keeps the audit trail (audit.Recorder): events that are
 // complete as they are (refusals, reads), and writes recorded ahead.
 type Recorder interface {
-	Record(ctx context.Context, e store.AuditEvent)
-	Begin(ctx context.Context, e store.AuditEvent) (*audit.Attempt, error)
+	Record(ctx context.Context, e portal.AuditEvent)
+	Begin(ctx context.Context, e portal.AuditEvent) (*audit.Attempt, error)
 	// RefusedAnonymous counts a refusal of an unauthenticated caller in
 	// its source's event of the minute.
-	RefusedAnonymous(ctx context.Context, e store.AuditEvent)
+	RefusedAnonymous(ctx context.Context, e portal.AuditEvent)
 }
 
 // Options are the guard's dependencies.
@@ -143,7 +143,7 @@ func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action acces
 				zone = u.LandingZone.ID
 			}
 			bu := named.BU
-			g.audit.Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
+			g.audit.Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
 				Service: p.Service, LandingZone: zone, BU: bu, Stage: named.Stage, Action: event, Resource: resource, Outcome: Outcome(err),
 				Detail: portal.FirstMessage(err)})
 		}

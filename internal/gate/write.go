@@ -12,7 +12,7 @@ import (
 
 // Record audits what happened to a write that never reached the upstream
 // (a refusal found after entering, a read worth a trace).
-func (g *Guard) Record(ctx context.Context, c *Call, event, resource string, err error, changes ...store.Change) {
+func (g *Guard) Record(ctx context.Context, c *Call, event, resource string, err error, changes ...portal.Change) {
 	e := c.Event(event, resource)
 	e.Outcome, e.Changes = Outcome(err), changes
 	if err != nil {
@@ -35,7 +35,7 @@ func (g *Guard) Begin(ctx context.Context, c *Call, event, resource string) (*Wr
 }
 
 // BeginEvent is Begin for an event made elsewhere (the admin area's).
-func (g *Guard) BeginEvent(ctx context.Context, e store.AuditEvent) (*Write, error) {
+func (g *Guard) BeginEvent(ctx context.Context, e portal.AuditEvent) (*Write, error) {
 	att, err := g.audit.Begin(ctx, e)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (g *Guard) BeginEvent(ctx context.Context, e store.AuditEvent) (*Write, err
 func (w *Write) Rename(resource string) { w.resource = resource }
 
 // Done settles a change's attempt with its outcome and what it changed.
-func (w *Write) Done(ctx context.Context, err error, changes ...store.Change) {
+func (w *Write) Done(ctx context.Context, err error, changes ...portal.Change) {
 	detail := ""
 	if err != nil {
 		detail = portal.FirstMessage(err)

@@ -12,7 +12,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
-	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // ApplyBudget bounds how long the changes of one apply may take.
@@ -61,7 +60,7 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 	stepCtx, cancel := context.WithTimeout(gate.WithApplyStep(context.WithoutCancel(ctx)), ApplyBudget)
 	defer cancel()
 	broken := map[string]string{}
-	var changes []store.Change
+	var changes []portal.Change
 	failed := 0
 	for i, st := range steps {
 		c := &plan.Changes[i]
@@ -86,13 +85,13 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 		} else {
 			c.Outcome = portal.OutcomeApplied
 		}
-		changes = append(changes, store.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
+		changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
 	}
 	var summary error
 	if failed > 0 {
 		summary = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
 	}
-	changes = append(changes, store.Change{Field: "fingerprint", After: plan.Fingerprint})
+	changes = append(changes, portal.Change{Field: "fingerprint", After: plan.Fingerprint})
 	w.Done(ctx, summary, changes...)
 	return plan, nil
 }

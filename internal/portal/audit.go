@@ -8,33 +8,35 @@ import (
 // Change is one setting's value before and after an update; secrets are
 // masked.
 type Change struct {
-	Field  string
-	Before string
-	After  string
+	Field  string `json:"field"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
 }
 
-// AuditEvent is one write attempt, allowed or refused.
+// AuditEvent is one write attempt, allowed or refused: what the services
+// record, the store keeps, and the API and the exports write (as JSON in
+// this shape).
 type AuditEvent struct {
-	ID        int64
-	Time      time.Time
-	Actor     string
-	ActorRole string
-	Groups    []string
-	Service   bool
-	SourceIP  string
-	UserAgent string
-	RequestID string
+	ID        int64     `json:"id"`
+	Time      time.Time `json:"time"`
+	Actor     string    `json:"actor"`
+	ActorRole string    `json:"actor_role"`
+	Groups    []string  `json:"groups"`
+	Service   bool      `json:"service"`
+	SourceIP  string    `json:"source_ip"`
+	UserAgent string    `json:"user_agent"`
+	RequestID string    `json:"request_id"`
 	// LandingZone is the unit's (or the switched stage's) landing zone.
-	LandingZone string
-	BU          string
-	Stage       string
-	Action      string
-	Resource    string
-	// Outcome is "ok", "unknown" (a write whose effect could not be
-	// checked) or the error kind that stopped it.
-	Outcome string
-	Detail  string
-	Changes []Change
+	LandingZone string `json:"landing_zone,omitempty"`
+	BU          string `json:"business_unit"`
+	Stage       string `json:"stage"`
+	Action      string `json:"action"`
+	Resource    string `json:"resource"`
+	// Outcome is "ok", "unknown" (a write whose effect is not known: under
+	// way, timed out, or not recorded) or the error kind that stopped it.
+	Outcome string   `json:"outcome"`
+	Detail  string   `json:"detail,omitempty"`
+	Changes []Change `json:"changes,omitempty"`
 }
 
 // AuditQuery selects events; empty fields match everything.

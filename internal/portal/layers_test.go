@@ -18,7 +18,7 @@ var doors = []string{"api", "handlers", "views"}
 // doorMay lists the project packages a door may import; anything else of
 // the project (services, platform ports and adapters, stores, the policy,
 // configuration) is a forbidden edge.
-var doorMay = []string{"internal/portal", "internal/manifest", "internal/auth", "internal/export", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
+var doorMay = []string{"internal/portal", "internal/document", "internal/auth", "internal/auditfile", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
 
 // kafkaClients may be imported only by the adapters named here.
 var kafkaClients = map[string][]string{

@@ -9,7 +9,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
-	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // topicOps are every topic operation, each with valid input, so that the
@@ -138,7 +137,7 @@ func TestWritesAreAudited(t *testing.T) {
 	if refused.Outcome != "INSUFFICIENT_ROLE" || refused.Resource != "b" || refused.ActorRole != "viewer" {
 		t.Errorf("refusal %+v", refused)
 	}
-	if patch.Action != "topic.config" || len(patch.Changes) != 1 || patch.Changes[0] != (store.Change{Field: "config.retention.ms", After: "1000"}) {
+	if patch.Action != "topic.config" || len(patch.Changes) != 1 || patch.Changes[0] != (portal.Change{Field: "config.retention.ms", After: "1000"}) {
 		t.Errorf("patch %+v", patch)
 	}
 }

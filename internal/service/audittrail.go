@@ -78,28 +78,17 @@ func (a *AuditTrail) Page(ctx context.Context, f store.AuditFilter, list string)
 			out.NextPageToken = a.guard.Pages().Encode(list, strconv.FormatInt(last.Time.UnixMicro(), 10)+":"+strconv.FormatInt(last.ID, 10))
 			break
 		}
-		out.Items = append(out.Items, AuditOut(e))
+		out.Items = append(out.Items, e)
 	}
 	out.Total = -1 // not counted: a trail can hold millions of events
 	return out, nil
-}
-
-// AuditOut is an event as the front doors show it.
-func AuditOut(e store.AuditEvent) portal.AuditEvent {
-	out := portal.AuditEvent{ID: e.ID, Time: e.Time, Actor: e.Actor, ActorRole: e.ActorRole, Groups: e.Groups, Service: e.Service,
-		SourceIP: e.SourceIP, UserAgent: e.UserAgent, RequestID: e.RequestID, BU: e.BU, Stage: e.Stage, Action: e.Action,
-		Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
-	for _, c := range e.Changes {
-		out.Changes = append(out.Changes, portal.Change(c))
-	}
-	return out
 }
 
 // Refused records a write refused by a front door. Refusals of callers
 // that could not be authenticated are counted per source and minute, one
 // event each, so that a flood of bad tokens cannot flood the trail.
 func (a *AuditTrail) Refused(ctx context.Context, scope portal.Scope, action, resource string, err error) {
-	e := store.AuditEvent{BU: scope.BU, Stage: scope.Stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
+	e := portal.AuditEvent{BU: scope.BU, Stage: scope.Stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
 		Detail: portal.FirstMessage(err)}
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {

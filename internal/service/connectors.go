@@ -10,7 +10,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -376,7 +375,7 @@ func (s *Connectors) Restart(ctx context.Context, scope portal.Scope, name strin
 }
 
 // configChanges lists what an update changes, with secrets masked.
-func (s *Connectors) configChanges(ctx context.Context, call *gate.Call, cur platform.Connector, next map[string]string) []store.Change {
+func (s *Connectors) configChanges(ctx context.Context, call *gate.Call, cur platform.Connector, next map[string]string) []portal.Change {
 	secret := s.sensitive(ctx, call, cur.Class, next)
 	show := func(k, v string) string {
 		if v != "" && (slices.Contains(secret, k) || portal.IsSensitiveKey(k)) {
@@ -384,7 +383,7 @@ func (s *Connectors) configChanges(ctx context.Context, call *gate.Call, cur pla
 		}
 		return v
 	}
-	var out []store.Change
+	var out []portal.Change
 	keys := slices.Sorted(maps.Keys(next))
 	for k := range cur.Config {
 		if _, ok := next[k]; !ok {
@@ -396,7 +395,7 @@ func (s *Connectors) configChanges(ctx context.Context, call *gate.Call, cur pla
 		if before == after || portal.IsMask(after) {
 			continue
 		}
-		out = append(out, store.Change{Field: "config." + k, Before: show(k, before), After: show(k, after)})
+		out = append(out, portal.Change{Field: "config." + k, Before: show(k, before), After: show(k, after)})
 	}
 	return out
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // Groups manages a unit's consumer groups: the groups whose id carries
@@ -352,14 +351,14 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 		return out, nil
 	}
 	offsets := make([]platform.GroupOffset, len(plan))
-	changes := make([]store.Change, len(plan))
+	changes := make([]portal.Change, len(plan))
 	for i, c := range plan {
 		offsets[i] = platform.GroupOffset{TopicPartition: platform.TopicPartition{Topic: c.Topic, Partition: c.Partition}, Offset: c.After}
 		before := strconv.FormatInt(c.Before, 10)
 		if c.Before < 0 {
 			before = "none"
 		}
-		changes[i] = store.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
+		changes[i] = portal.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
 	}
 	w, err := s.guard.Begin(ctx, call, "consumer-group.reset-offsets", g.ID)
 	if err != nil {

@@ -18,7 +18,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // Bounds of one read: the bytes taken from the cluster and the time it
@@ -51,7 +50,7 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 	}
 	if err != nil {
 		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
-			s.guard.Audit().Record(ctx, store.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
+			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
 				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: "topic.read-records", Resource: topic, Outcome: gate.Outcome(err), Detail: portal.FirstMessage(err)})
 		}
 		return nil, err
@@ -114,7 +113,7 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 	for i, m := range raw {
 		out[i] = s.decode(ctx, call.Env, m)
 	}
-	s.guard.Record(ctx, call, "topic.read-records", full, nil, store.Change{Field: "range", After: describeRead(ranges, q, len(out))})
+	s.guard.Record(ctx, call, "topic.read-records", full, nil, portal.Change{Field: "range", After: describeRead(ranges, q, len(out))})
 	return out, nil
 }
 

@@ -51,7 +51,7 @@ func (m *Me) EndSession(ctx context.Context, id string) error {
 	case s.Subject != p.Subject:
 		return notFound
 	}
-	w, err := m.guard.BeginEvent(ctx, store.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
+	w, err := m.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
 		Action: "session.end", Resource: "own session (" + s.UserAgent + ")"})
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -205,7 +204,7 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 		return portal.Pool{}, err
 	}
 	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
-	w.Done(ctx, err, store.Change{Field: "filter", Before: cur.Filter, After: filter})
+	w.Done(ctx, err, portal.Change{Field: "filter", Before: cur.Filter, After: filter})
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -234,13 +233,13 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 	if err != nil {
 		return err
 	}
-	var removed []store.Change
+	var removed []portal.Change
 	for _, b := range bindings {
 		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
 			w.Done(ctx, partial(err, "%d of the pool's %d role bindings were removed, the pool was not", len(removed), len(bindings)), removed...)
 			return err
 		}
-		removed = append(removed, store.Change{Field: "role_binding", Before: bindingText(b)})
+		removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
 	}
 	err = call.Env.Pools.DeletePool(ctx, id)
 	w.Done(ctx, err, removed...)

@@ -13,7 +13,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -456,7 +455,7 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 			return err == nil && len(d.Partitions) == partitions, err
 		})
 		s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
-		w.Done(ctx, err, store.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
+		w.Done(ctx, err, portal.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
 		if err != nil {
 			if !cc.Empty() {
 				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
@@ -506,13 +505,13 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string) er
 
 // configChanges lists a configuration change for the audit trail, as
 // before and after per setting (an empty after is a reset).
-func configChanges(before map[string]string, cc platform.ConfigChange) []store.Change {
-	var out []store.Change
+func configChanges(before map[string]string, cc platform.ConfigChange) []portal.Change {
+	var out []portal.Change
 	for _, k := range slices.Sorted(maps.Keys(cc.Set)) {
-		out = append(out, store.Change{Field: "config." + k, Before: before[k], After: cc.Set[k]})
+		out = append(out, portal.Change{Field: "config." + k, Before: before[k], After: cc.Set[k]})
 	}
 	for _, k := range cc.Reset {
-		out = append(out, store.Change{Field: "config." + k, Before: before[k]})
+		out = append(out, portal.Change{Field: "config." + k, Before: before[k]})
 	}
 	return out
 }

@@ -135,7 +135,7 @@ func New(t testing.TB, seed ...string) *World {
 }
 
 // AuditEvents lists the audit trail, newest first.
-func (w *World) AuditEvents(t testing.TB) []store.AuditEvent {
+func (w *World) AuditEvents(t testing.TB) []portal.AuditEvent {
 	t.Helper()
 	ev, err := w.Store.ListAudit(context.Background(), store.AuditFilter{Limit: 1000})
 	if err != nil {

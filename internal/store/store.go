@@ -14,6 +14,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // ErrNotFound is returned when a record does not exist; ErrExists when a
@@ -116,38 +118,6 @@ type Jobs interface {
 	DeleteFinishedJobs(ctx context.Context, before time.Time) (int, error)
 }
 
-// Change is one setting's value before and after an update.
-type Change struct {
-	Field  string `json:"field"`
-	Before string `json:"before,omitempty"`
-	After  string `json:"after,omitempty"`
-}
-
-// AuditEvent is one write attempt, allowed or refused.
-type AuditEvent struct {
-	ID        int64
-	Time      time.Time
-	Actor     string
-	ActorRole string
-	Groups    []string
-	Service   bool
-	SourceIP  string
-	UserAgent string
-	RequestID string
-	// LandingZone is the zone of the unit (or of the switch), so that a
-	// zone's Super Admins can read its trail.
-	LandingZone string
-	BU          string
-	Stage       string
-	Action      string
-	Resource    string
-	// Outcome is "ok", "unknown" (a write whose effect could not be
-	// checked) or the error kind that stopped it.
-	Outcome string
-	Detail  string
-	Changes []Change
-}
-
 // AuditFilter selects events; empty fields match everything. Events come
 // newest first (by time, then id), paged by key: After continues below the
 // event it names.
@@ -175,12 +145,12 @@ type AuditCursor struct {
 
 // Audit keeps the audit trail.
 type Audit interface {
-	AppendAudit(ctx context.Context, e AuditEvent) (int64, error)
+	AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error)
 	// SettleAudit records the outcome of an event appended as an attempt
 	// (outcome "unknown") before its write was made; ErrNotFound when
 	// there is no such event.
-	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []Change) error
-	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEvent, error)
+	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
+	ListAudit(ctx context.Context, f AuditFilter) ([]portal.AuditEvent, error)
 	// DeleteAuditBefore removes events older than t (retention).
 	DeleteAuditBefore(ctx context.Context, t time.Time) (int, error)
 }

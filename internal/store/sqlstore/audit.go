@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,7 +14,7 @@ import (
 const auditColumns = `at, actor, actor_role, groups, service, source_ip, user_agent, request_id, bu, stage, action, resource, outcome, detail, changes, landing_zone`
 
 // AppendAudit stores an event and returns its id.
-func (d *DB) AppendAudit(ctx context.Context, e store.AuditEvent) (int64, error) {
+func (d *DB) AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error) {
 	groups, _ := json.Marshal(e.Groups)
 	changes, _ := json.Marshal(e.Changes)
 	if e.Time.IsZero() {
@@ -32,7 +33,7 @@ func (d *DB) AppendAudit(ctx context.Context, e store.AuditEvent) (int64, error)
 // SettleAudit records the outcome of an attempt appended before its
 // write: outcome, detail, the resource (which may have gained an id) and
 // the changes made.
-func (d *DB) SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []store.Change) error {
+func (d *DB) SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error {
 	raw, _ := json.Marshal(changes)
 	n, err := affected(d.exec(ctx, `UPDATE audit_events SET outcome = ?, detail = ?, resource = ?, changes = ? WHERE id = ?`,
 		outcome, detail, resource, string(raw), id))
@@ -103,7 +104,7 @@ func auditQuery(f store.AuditFilter) (string, []any) {
 }
 
 // ListAudit returns events matching f, newest first.
-func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.AuditEvent, error) {
+func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.AuditEvent, error) {
 	query, args := auditQuery(f)
 	ctx, cancel := d.ctx(ctx)
 	defer cancel()
@@ -112,9 +113,9 @@ func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.AuditE
 		return nil, Fail(err)
 	}
 	defer rows.Close()
-	var out []store.AuditEvent
+	var out []portal.AuditEvent
 	for rows.Next() {
-		var e store.AuditEvent
+		var e portal.AuditEvent
 		var at int64
 		var groups, changes string
 		if err := rows.Scan(&e.ID, &at, &e.Actor, &e.ActorRole, &groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
@@ -123,6 +124,9 @@ func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]store.AuditE
 		}
 		e.Time = fromMicros(at)
 		_ = json.Unmarshal([]byte(groups), &e.Groups)
+		if e.Groups == nil {
+			e.Groups = []string{}
+		}
 		_ = json.Unmarshal([]byte(changes), &e.Changes)
 		out = append(out, e)
 	}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"context"
 	"fmt"
 	"testing"
@@ -31,9 +32,9 @@ func BenchSessionLookup(b *testing.B, s store.Store) {
 // BenchAuditWrite measures appending one audit event.
 func BenchAuditWrite(b *testing.B, s store.Store) {
 	ctx := context.Background()
-	e := store.AuditEvent{Actor: "carol", ActorRole: "developer", Groups: []string{"sg-scada-developers"}, SourceIP: "10.0.0.1",
+	e := portal.AuditEvent{Actor: "carol", ActorRole: "developer", Groups: []string{"sg-scada-developers"}, SourceIP: "10.0.0.1",
 		UserAgent: "curl/8", RequestID: "0123456789abcdef01234567", BU: "scada", Stage: "dev", Action: "topic.config",
-		Resource: "edh-shared-scada-dev-orders", Outcome: "ok", Changes: []store.Change{{Field: "config.retention.ms", Before: "1", After: "2"}}}
+		Resource: "edh-shared-scada-dev-orders", Outcome: "ok", Changes: []portal.Change{{Field: "config.retention.ms", Before: "1", After: "2"}}}
 	for b.Loop() {
 		if _, err := s.AppendAudit(ctx, e); err != nil {
 			b.Fatal(err)

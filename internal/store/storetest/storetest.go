@@ -3,6 +3,7 @@
 package storetest
 
 import (
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"context"
 	"errors"
 	"fmt"
@@ -198,10 +199,10 @@ func testAudit(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	var ids []int64
 	for i := range 30 {
-		e := store.AuditEvent{Time: base.Add(time.Duration(i) * time.Minute), Actor: []string{"carol", "bob"}[i%2], ActorRole: "developer",
+		e := portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Minute), Actor: []string{"carol", "bob"}[i%2], ActorRole: "developer",
 			Groups: []string{"sg-scada-developers"}, SourceIP: "10.0.0.1", UserAgent: "curl", RequestID: fmt.Sprint("req", i),
 			BU: []string{"scada", "crm"}[i%3/2], Stage: "dev", Action: []string{"topic.create", "topic.delete"}[i%2],
-			Resource: fmt.Sprint("t", i), Outcome: "ok", Changes: []store.Change{{Field: "retention.ms", Before: "1", After: "2"}}}
+			Resource: fmt.Sprint("t", i), Outcome: "ok", Changes: []portal.Change{{Field: "retention.ms", Before: "1", After: "2"}}}
 		id, err := s.AppendAudit(ctx, e)
 		if err != nil {
 			t.Fatal(err)
@@ -229,7 +230,7 @@ func testAudit(t *testing.T, s store.Store) {
 	if got, _ := s.ListAudit(ctx, store.AuditFilter{Since: base.Add(10 * time.Minute), Until: base.Add(20 * time.Minute)}); len(got) != 10 {
 		t.Errorf("time range: %d", len(got))
 	}
-	if _, err := s.AppendAudit(ctx, store.AuditEvent{Time: base.Add(time.Hour), Actor: "frank", LandingZone: "edh-shared", Stage: "qas",
+	if _, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Hour), Actor: "frank", LandingZone: "edh-shared", Stage: "qas",
 		Action: "read_only.set", Resource: "edh-shared/qas", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
@@ -243,12 +244,12 @@ func testAudit(t *testing.T, s store.Store) {
 		t.Errorf("retention: %d %v", n, err)
 	}
 	// An attempt recorded ahead of its write, then settled.
-	id, err := s.AppendAudit(ctx, store.AuditEvent{Time: base.Add(2 * time.Hour), Actor: "bob", BU: "scada", Stage: "dev",
+	id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(2 * time.Hour), Actor: "bob", BU: "scada", Stage: "dev",
 		Action: "service-account.create", Resource: "sa-x", Outcome: "unknown"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SettleAudit(ctx, id, "ok", "", "sa-x (sa-1)", []store.Change{{Field: "role_binding", After: "Operator"}}); err != nil {
+	if err := s.SettleAudit(ctx, id, "ok", "", "sa-x (sa-1)", []portal.Change{{Field: "role_binding", After: "Operator"}}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := s.ListAudit(ctx, store.AuditFilter{Action: "service-account.create"})

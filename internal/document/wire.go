@@ -1,10 +1,10 @@
-// Package manifest is the file format of resources as code: resources in
+// Package document is the file format of resources as code (plans): resources in
 // the shape Kubernetes users write (apiVersion, kind, metadata, spec), as
 // multi-document YAML or as JSON {"items": [...]}. It reads documents with
 // every problem named by its place (items[2].spec.partitions), writes
 // them, resolves what only a client can (schema files, secrets from the
 // environment), and publishes a JSON Schema per kind.
-package manifest
+package document
 
 import "github.com/edh-platform/rms-portal/internal/portal"
 

@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/manifest"
+	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -91,7 +91,7 @@ func readDocument(c echo.Context) (portal.Document, error) {
 	if err != nil {
 		return portal.Document{}, err
 	}
-	doc, err := manifest.Read(body)
+	doc, err := document.Read(body)
 	if err != nil {
 		return portal.Document{}, err
 	}
@@ -103,7 +103,7 @@ func readDocument(c echo.Context) (portal.Document, error) {
 	return doc, nil
 }
 
-func (a *API) planResources(c echo.Context) error {
+func (a *API) planDocument(c echo.Context) error {
 	doc, err := readDocument(c)
 	if err != nil {
 		return err
@@ -120,7 +120,7 @@ func (a *API) planResources(c echo.Context) error {
 // budget and the plan before them.
 const applyPatience = 11 * time.Minute
 
-func (a *API) applyResources(c echo.Context) error {
+func (a *API) applyDocument(c echo.Context) error {
 	doc, err := readDocument(c)
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ func (a *API) applyResources(c echo.Context) error {
 	return c.JSON(http.StatusOK, planOut(plan))
 }
 
-func (a *API) exportResources(c echo.Context) error {
+func (a *API) exportDocument(c echo.Context) error {
 	doc, err := a.plans.Export(c.Request().Context(), httpserver.ScopeOf(c))
 	if err != nil {
 		return err
@@ -144,13 +144,13 @@ func (a *API) exportResources(c echo.Context) error {
 	}
 	switch format {
 	case "yaml":
-		b, err := manifest.YAML(doc)
+		b, err := document.YAML(doc)
 		if err != nil {
 			return err
 		}
 		return c.Blob(http.StatusOK, mimeYAML, b)
 	case "", "json":
-		b, err := manifest.JSON(doc, false)
+		b, err := document.JSON(doc, false)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package export
+package auditfile
 
 import (
 	"encoding/csv"

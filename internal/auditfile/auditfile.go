@@ -1,6 +1,6 @@
-// Package export writes the audit trail as files (CSV, JSON), for both
+// Package auditfile writes the audit trail as files (CSV, JSON), for both
 // front doors: the API's export and the admin page's download links.
-package export
+package auditfile
 
 import (
 	"encoding/csv"
@@ -19,45 +19,6 @@ var Formats = []string{"csv", "json"}
 // header names the columns of a CSV export.
 var header = []string{"id", "time", "actor", "actor_role", "service", "landing_zone", "business_unit", "stage",
 	"action", "resource", "outcome", "detail", "changes", "source_ip", "request_id"}
-
-// Event is an audit event as the JSON export and the API write it.
-type Event struct {
-	ID          int64    `json:"id"`
-	Time        string   `json:"time"`
-	Actor       string   `json:"actor"`
-	ActorRole   string   `json:"actor_role"`
-	Groups      []string `json:"groups"`
-	Service     bool     `json:"service"`
-	SourceIP    string   `json:"source_ip"`
-	UserAgent   string   `json:"user_agent"`
-	RequestID   string   `json:"request_id"`
-	LandingZone string   `json:"landing_zone,omitempty"`
-	BU          string   `json:"business_unit"`
-	Stage       string   `json:"stage"`
-	Action      string   `json:"action"`
-	Resource    string   `json:"resource"`
-	Outcome     string   `json:"outcome"`
-	Detail      string   `json:"detail,omitempty"`
-	Changes     []Change `json:"changes,omitempty"`
-}
-
-// Change is one field's before and after.
-type Change struct {
-	Field  string `json:"field"`
-	Before string `json:"before,omitempty"`
-	After  string `json:"after,omitempty"`
-}
-
-// EventOf converts an event for JSON.
-func EventOf(e portal.AuditEvent) Event {
-	out := Event{ID: e.ID, Time: e.Time.UTC().Format(time.RFC3339Nano), Actor: e.Actor, ActorRole: e.ActorRole,
-		Groups: append([]string{}, e.Groups...), Service: e.Service, SourceIP: e.SourceIP, UserAgent: e.UserAgent, RequestID: e.RequestID,
-		LandingZone: e.LandingZone, BU: e.BU, Stage: e.Stage, Action: e.Action, Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
-	for _, c := range e.Changes {
-		out.Changes = append(out.Changes, Change(c))
-	}
-	return out
-}
 
 // Audit streams the events run gives as a download in format (csv or
 // json). The status is sent with the first event, so that an error
@@ -120,7 +81,7 @@ func Audit(w http.ResponseWriter, format string, run func(emit func(portal.Audit
 		if _, err := w.Write([]byte(sep)); err != nil {
 			return err
 		}
-		return enc.Encode(EventOf(e))
+		return enc.Encode(e)
 	})
 	if err == nil {
 		start()

@@ -7,19 +7,19 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/manifest"
+	"github.com/edh-platform/rms-portal/internal/document"
 )
 
-// exportResources downloads the unit's resources in a stage as a
+// exportDocument downloads the unit's resources in a stage as a
 // desired-state document (YAML), to start a GitOps repository from or to
 // plan in another stage with portalctl.
-func (h *Handlers) exportResources(c echo.Context) error {
+func (h *Handlers) exportDocument(c echo.Context) error {
 	scope := httpserver.ScopeOf(c)
 	doc, err := h.plans.Export(c.Request().Context(), scope)
 	if err != nil {
 		return err
 	}
-	b, err := manifest.YAML(doc)
+	b, err := document.YAML(doc)
 	if err != nil {
 		return err
 	}

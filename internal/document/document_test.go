@@ -1,4 +1,4 @@
-package manifest_test
+package document_test
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/edh-platform/rms-portal/internal/manifest"
+	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -42,7 +42,7 @@ items:
     spec: {type: consumer, filter: 'claims.sub == "x"'}
 prune: true
 `
-	doc, err := manifest.Read([]byte(yamlDoc))
+	doc, err := document.Read([]byte(yamlDoc))
 	if err != nil {
 		t.Fatal(problems(err))
 	}
@@ -58,19 +58,19 @@ prune: true
 	}
 
 	// What JSON writes, JSON and YAML read back the same.
-	out, err := manifest.JSON(doc, false)
+	out, err := document.JSON(doc, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := manifest.Read(out)
+	back, err := document.Read(out)
 	if err != nil {
 		t.Fatal(problems(err))
 	}
-	y, err := manifest.YAML(doc)
+	y, err := document.YAML(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromYAML, err := manifest.Read(y)
+	fromYAML, err := document.Read(y)
 	if err != nil {
 		t.Fatal(problems(err))
 	}
@@ -94,7 +94,7 @@ func TestReadNamesEveryProblem(t *testing.T) {
 		"{":             "MALFORMED_BODY : the document is not valid JSON: unexpected EOF",
 	}
 	for in, want := range cases {
-		_, err := manifest.Read([]byte(in))
+		_, err := document.Read([]byte(in))
 		if got := problems(err); got != want {
 			t.Errorf("%q:\n%s\nwant\n%s", in, got, want)
 		}
@@ -125,7 +125,7 @@ spec:
 		t.Fatal(err)
 	}
 	env := map[string]string{"SINK_PASSWORD": "hunter2"}
-	got, missing, err := manifest.ReadFile(path, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	got, missing, err := document.ReadFile(path, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
 	if err != nil {
 		t.Fatal(problems(err))
 	}
@@ -136,8 +136,8 @@ spec:
 		t.Errorf("secrets %+v, missing %v", got.Resources[1].Connector.Secrets, missing)
 	}
 	// The value travels to the portal, never into a file.
-	sent, _ := manifest.JSON(got, true)
-	written, _ := manifest.YAML(got)
+	sent, _ := document.JSON(got, true)
+	written, _ := document.YAML(got)
 	if !bytes.Contains(sent, []byte("hunter2")) || bytes.Contains(written, []byte("hunter2")) {
 		t.Errorf("sent %s\nwritten %s", sent, written)
 	}
@@ -146,7 +146,7 @@ spec:
 	if err := os.WriteFile(path, []byte(leaky), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := manifest.ReadFile(path, func(string) (string, bool) { return "", false }); !strings.Contains(problems(err), "items[1].spec.secrets.http.password.value: Connector sink: secrets are never written in files") {
+	if _, _, err := document.ReadFile(path, func(string) (string, bool) { return "", false }); !strings.Contains(problems(err), "items[1].spec.secrets.http.password.value: Connector sink: secrets are never written in files") {
 		t.Errorf("a secret value in a file: %v", problems(err))
 	}
 }
@@ -155,8 +155,8 @@ spec:
 func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
 	c := jsonschema.NewCompiler()
-	for _, n := range manifest.JSONSchemaNames() {
-		b, _ := manifest.JSONSchema(n)
+	for _, n := range document.JSONSchemaNames() {
+		b, _ := document.JSONSchema(n)
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 		if err != nil {
 			t.Fatal(n, err)
@@ -206,7 +206,7 @@ func TestPublishedSchemasValidateTheExamples(t *testing.T) {
 			}
 		}
 		b, _ := os.ReadFile(path)
-		if _, err := manifest.Read(b); err != nil {
+		if _, err := document.Read(b); err != nil {
 			t.Errorf("%s: %s", file, problems(err))
 		}
 	}
@@ -235,7 +235,7 @@ func TestReadFilesJoinsFilesAndDirectories(t *testing.T) {
 	write("a.yml", topic("a"))
 	write("c.json", `{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "c"}, "spec": {}}], "prune": true}`)
 	write("notes.txt", "not a document")
-	doc, _, err := manifest.ReadFiles([]string{dir}, func(string) (string, bool) { return "", false })
+	doc, _, err := document.ReadFiles([]string{dir}, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(problems(err))
 	}
@@ -247,11 +247,11 @@ func TestReadFilesJoinsFilesAndDirectories(t *testing.T) {
 		t.Errorf("read %v prune %v", names, doc.Prune)
 	}
 	write("bad.yaml", "apiVersion: portal/v1\nkind: Topic\nmetadata: {}\nspec: {}\n")
-	_, _, err = manifest.ReadFiles([]string{dir}, func(string) (string, bool) { return "", false })
+	_, _, err = document.ReadFiles([]string{dir}, func(string) (string, bool) { return "", false })
 	if got := problems(err); !strings.Contains(got, filepath.Join(dir, "bad.yaml")+": line 1: metadata.name is required") {
 		t.Errorf("a problem does not name its file: %s", got)
 	}
-	if _, _, err := manifest.ReadFiles([]string{t.TempDir()}, nil); err == nil || !strings.Contains(err.Error(), "holds no .yaml") {
+	if _, _, err := document.ReadFiles([]string{t.TempDir()}, nil); err == nil || !strings.Contains(err.Error(), "holds no .yaml") {
 		t.Errorf("an empty directory: %v", err)
 	}
 }
