@@ -6,8 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/document"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 )
 
 // exportDocument downloads the unit's resources in a stage as a

@@ -1,13 +1,13 @@
 package sqlstore
 
 import (
-	"github.com/edh-platform/rms-portal/internal/portal"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 

@@ -1,12 +1,12 @@
 package storetest
 
 import (
-	"github.com/edh-platform/rms-portal/internal/portal"
 	"context"
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 

@@ -3,7 +3,6 @@
 package storetest
 
 import (
-	"github.com/edh-platform/rms-portal/internal/portal"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
