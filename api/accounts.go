@@ -51,7 +51,7 @@ func (a *API) listAccounts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.accounts.List(c.Request().Context(), httpserver.ScopeOf(c), q)
+	page, err := a.Accounts.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (a *API) listAccounts(c echo.Context) error {
 }
 
 func (a *API) getAccount(c echo.Context) error {
-	s, err := a.accounts.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	s, err := a.Accounts.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func (a *API) createAccount(c echo.Context) error {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	s, err := a.accounts.Create(c.Request().Context(), scope, in.input())
+	s, err := a.Accounts.Create(c.Request().Context(), scope, in.input())
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func (a *API) bulkCreateAccounts(c echo.Context) error {
 		items[i] = it.input()
 	}
 	scope := httpserver.ScopeOf(c)
-	job, err := a.accounts.StartBulk(c.Request().Context(), scope, items, a.bulkWait)
+	job, err := a.Accounts.StartBulk(c.Request().Context(), scope, items, a.bulkWait)
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func (a *API) bulkJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	job, err := a.accounts.BulkJob(c.Request().Context(), httpserver.ScopeOf(c), c.Param("job"), wait)
+	job, err := a.Accounts.BulkJob(c.Request().Context(), httpserver.ScopeOf(c), c.Param("job"), wait)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func (a *API) adminAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.admin.Audit(c.Request().Context(), q)
+	page, err := a.Admin.Audit(c.Request().Context(), q)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func (a *API) exportAudit(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	started, err := auditfile.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
-		return a.admin.ExportAudit(ctx, q, emit)
+		return a.Admin.ExportAudit(ctx, q, emit)
 	})
 	if err != nil && started {
 		// The status is sent; the log and a cut-short body tell the rest.
@@ -63,7 +63,7 @@ type upstreamJSON struct {
 }
 
 func (a *API) adminUpstreams(c echo.Context) error {
-	list, err := a.admin.Upstreams(c.Request().Context())
+	list, err := a.Admin.Upstreams(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (a *API) adminUpstreams(c echo.Context) error {
 }
 
 func (a *API) adminConfig(c echo.Context) error {
-	text, err := a.admin.Config(c.Request().Context())
+	text, err := a.Admin.Config(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ type sessionJSON struct {
 }
 
 func (a *API) adminSessions(c echo.Context) error {
-	list, err := a.admin.Sessions(c.Request().Context(), c.QueryParam("user"))
+	list, err := a.Admin.Sessions(c.Request().Context(), c.QueryParam("user"))
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (a *API) adminSessions(c echo.Context) error {
 }
 
 func (a *API) endSession(c echo.Context) error {
-	if err := a.admin.EndSession(c.Request().Context(), c.Param("id")); err != nil {
+	if err := a.Admin.EndSession(c.Request().Context(), c.Param("id")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -152,7 +152,7 @@ func (a *API) previewAccess(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	r, err := a.admin.PreviewAccess(c.Request().Context(), portal.AccessQuery{Groups: in.Groups, Claims: in.Claims})
+	r, err := a.Admin.PreviewAccess(c.Request().Context(), portal.AccessQuery{Groups: in.Groups, Claims: in.Claims})
 	if err != nil {
 		return err
 	}

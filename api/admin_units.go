@@ -58,7 +58,7 @@ func adminUnitOut(u portal.AdminUnit) adminUnitJSON {
 }
 
 func (a *API) adminArea(c echo.Context) error {
-	area, err := a.admin.Area(c.Request().Context())
+	area, err := a.Admin.Area(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (a *API) adminArea(c echo.Context) error {
 }
 
 func (a *API) listAdminUnits(c echo.Context) error {
-	units, err := a.admin.Units(c.Request().Context())
+	units, err := a.Admin.Units(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (a *API) listAdminUnits(c echo.Context) error {
 }
 
 func (a *API) getAdminUnit(c echo.Context) error {
-	u, err := a.admin.Unit(c.Request().Context(), c.Param("id"))
+	u, err := a.Admin.Unit(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (a *API) onboardUnit(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	u, err := a.admin.Onboard(c.Request().Context(), portal.Onboarding{ID: in.ID, LandingZone: in.LandingZone,
+	u, err := a.Admin.Onboard(c.Request().Context(), portal.Onboarding{ID: in.ID, LandingZone: in.LandingZone,
 		Groups: portal.UnitGroups(in.Groups)})
 	if err != nil {
 		return err
@@ -112,7 +112,7 @@ func (a *API) updateAdminUnit(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	u, err := a.admin.UpdateGroups(c.Request().Context(), c.Param("id"), portal.UnitGroups(in.Groups))
+	u, err := a.Admin.UpdateGroups(c.Request().Context(), c.Param("id"), portal.UnitGroups(in.Groups))
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ type leftJSON struct {
 }
 
 func (a *API) offboardUnit(c echo.Context) error {
-	off, err := a.admin.Offboard(c.Request().Context(), c.Param("id"))
+	off, err := a.Admin.Offboard(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func readOnlyOut(s portal.ReadOnlyState) readOnlyJSON {
 }
 
 func (a *API) listReadOnly(c echo.Context) error {
-	states, err := a.admin.ReadOnly(c.Request().Context())
+	states, err := a.Admin.ReadOnly(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (a *API) setReadOnly(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	s, err := a.admin.SetReadOnly(c.Request().Context(), c.Param("landing_zone"), c.Param("stage"),
+	s, err := a.Admin.SetReadOnly(c.Request().Context(), c.Param("landing_zone"), c.Param("stage"),
 		portal.ReadOnlyChange{ReadOnly: *in.ReadOnly, Reason: in.Reason, Until: until})
 	if err != nil {
 		return err

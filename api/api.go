@@ -28,19 +28,8 @@ type TokenVerifier interface {
 
 // Options are the API's dependencies.
 type Options struct {
-	Topics     portal.TopicService
-	Metrics    portal.MetricsService
-	Connectors portal.ConnectorService
-	Schemas    portal.SchemaService
-	Accounts   portal.AccountService
-	Pools      portal.PoolService
-	Me         portal.CallerService
-	Audit      portal.AuditService
-	Admin      portal.AdminService
-	Groups     portal.GroupService
-	Messages   portal.MessageService
-	// Plans plans, applies and exports desired-state documents.
-	Plans    portal.PlanService
+	// Services are what every handler calls.
+	Services portal.Services
 	Verifier TokenVerifier
 	// Throttle bounds the requests of callers that fail to authenticate,
 	// per source address; nil for none.
@@ -54,29 +43,17 @@ type Options struct {
 
 // API is the JSON front door.
 type API struct {
-	topics     portal.TopicService
-	metrics    portal.MetricsService
-	connectors portal.ConnectorService
-	schemas    portal.SchemaService
-	accounts   portal.AccountService
-	pools      portal.PoolService
-	me         portal.CallerService
-	audit      portal.AuditService
-	admin      portal.AdminService
-	groups     portal.GroupService
-	messages   portal.MessageService
-	plans      portal.PlanService
-	verifier   TokenVerifier
-	throttle   *auth.Throttle
-	docs       *Docs
-	log        *slog.Logger
-	bulkWait   time.Duration
+	portal.Services
+	verifier TokenVerifier
+	throttle *auth.Throttle
+	docs     *Docs
+	log      *slog.Logger
+	bulkWait time.Duration
 }
 
 // New returns the API.
 func New(o Options) *API {
-	return &API{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, plans: o.Plans, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger,
+	return &API{Services: o.Services, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger,
 		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
 }
 
@@ -124,11 +101,11 @@ func (a *API) failed(c echo.Context, err error) {
 // refused audits a write refused before it reached a service.
 func (a *API) refused(c echo.Context, err error) {
 	r := c.Request()
-	if r.Method == http.MethodGet || r.Method == http.MethodHead || a.audit == nil {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || a.Audit == nil {
 		return
 	}
 	resource := c.Param("name") + c.Param("subject") + c.Param("id")
-	a.audit.Refused(r.Context(), httpserver.ScopeOf(c), r.Method+" "+strings.TrimPrefix(c.Path(), Base), resource, err)
+	a.Audit.Refused(r.Context(), httpserver.ScopeOf(c), r.Method+" "+strings.TrimPrefix(c.Path(), Base), resource, err)
 }
 
 func bearer(h string) (string, bool) {

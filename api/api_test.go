@@ -63,8 +63,7 @@ func newServer(t *testing.T, o func(*api.Options)) *server {
 	w := servicetest.New(t)
 	e := httpserver.New(httpserver.Options{Logger: servicetest.Discard(), MaxBodyBytes: 1 << 20,
 		IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem})
-	opts := api.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Audit: w.Trail, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Plans: w.Plans, Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
+	opts := api.Options{Services: w.Services(), Verifier: verifier{access.NewResolver(w.Tenancy, "platform-admins")},
 		Logger: servicetest.Discard()}
 	if o != nil {
 		o(&opts)
@@ -455,7 +454,7 @@ func TestRateLimits(t *testing.T) {
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: w.Store,
 		Logger: servicetest.Discard(), Limits: gate.Limits{Caller: gate.Rate{PerSecond: 0.01, Burst: 3}, Unit: gate.Rate{PerSecond: 0.01, Burst: 5}}})
 	topics := service.NewTopics(w.Guard, worker.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
-	s := newServer(t, func(o *api.Options) { o.Topics = topics })
+	s := newServer(t, func(o *api.Options) { o.Services.Topics = topics })
 	for i := range 3 {
 		if r := s.do("GET", "/api/v1/scada/dev/topics", "carol", ""); r.status != 200 {
 			t.Fatalf("request %d: %d %s", i, r.status, r.raw)

@@ -43,7 +43,7 @@ func (a *API) listAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.audit.List(c.Request().Context(), httpserver.ScopeOf(c), q)
+	page, err := a.Audit.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func (a *API) listConnectors(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.connectors.List(c.Request().Context(), httpserver.ScopeOf(c), q)
+	page, err := a.Connectors.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (a *API) listConnectors(c echo.Context) error {
 }
 
 func (a *API) listConnectorPlugins(c echo.Context) error {
-	ps, err := a.connectors.Plugins(c.Request().Context(), httpserver.ScopeOf(c))
+	ps, err := a.Connectors.Plugins(c.Request().Context(), httpserver.ScopeOf(c))
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (a *API) getConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := a.connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), show)
+	x, err := a.Connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), show)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (a *API) createConnector(c echo.Context) error {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	x, err := a.connectors.Create(c.Request().Context(), scope, portal.NewConnector{Name: in.Name, Config: in.Config})
+	x, err := a.Connectors.Create(c.Request().Context(), scope, portal.NewConnector{Name: in.Name, Config: in.Config})
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (a *API) updateConnector(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	x, err := a.connectors.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), in.Config)
+	x, err := a.Connectors.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), in.Config)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (a *API) updateConnector(c echo.Context) error {
 }
 
 func (a *API) deleteConnector(c echo.Context) error {
-	if err := a.connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
+	if err := a.Connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -146,14 +146,14 @@ func accepted(c echo.Context, action string) error {
 }
 
 func (a *API) pauseConnector(c echo.Context) error {
-	if err := a.connectors.Pause(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
+	if err := a.Connectors.Pause(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
 		return err
 	}
 	return accepted(c, "pause")
 }
 
 func (a *API) resumeConnector(c echo.Context) error {
-	if err := a.connectors.Resume(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
+	if err := a.Connectors.Resume(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
 		return err
 	}
 	return accepted(c, "resume")
@@ -164,7 +164,7 @@ func (a *API) restartConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.connectors.Restart(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), onlyFailed); err != nil {
+	if err := a.Connectors.Restart(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), onlyFailed); err != nil {
 		return err
 	}
 	return accepted(c, "restart")

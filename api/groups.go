@@ -52,7 +52,7 @@ func (a *API) listGroups(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.groups.List(c.Request().Context(), httpserver.ScopeOf(c), q)
+	page, err := a.Groups.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (a *API) listGroups(c echo.Context) error {
 }
 
 func (a *API) getGroup(c echo.Context) error {
-	d, err := a.groups.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	d, err := a.Groups.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (a *API) getGroup(c echo.Context) error {
 }
 
 func (a *API) deleteGroup(c echo.Context) error {
-	if err := a.groups.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
+	if err := a.Groups.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -107,7 +107,7 @@ func (a *API) resetOffsets(c echo.Context) error {
 		}
 		r.Timestamp = t
 	}
-	res, err := a.groups.ResetOffsets(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), r)
+	res, err := a.Groups.ResetOffsets(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), r)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (a *API) readMessages(c echo.Context) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	msgs, err := a.messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
+	msgs, err := a.Messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ type stageJSON struct {
 }
 
 func (a *API) getMe(c echo.Context) error {
-	me, err := a.me.Me(c.Request().Context())
+	me, err := a.Me.Me(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (a *API) getMe(c echo.Context) error {
 	for _, s := range me.Stages {
 		out.Stages = append(out.Stages, stageJSON{Name: s.Name, ReadOnly: s.ReadOnly})
 	}
-	r, err := a.me.Access(c.Request().Context())
+	r, err := a.Me.Access(c.Request().Context())
 	if err != nil {
 		return err
 	}

@@ -74,7 +74,7 @@ func toChartsJSON(c portal.Charts) chartsJSON {
 }
 
 func (a *API) clusterMetrics(c echo.Context) error {
-	m, err := a.metrics.ClusterMetrics(c.Request().Context(), httpserver.ScopeOf(c), c.QueryParam("range"))
+	m, err := a.Metrics.ClusterMetrics(c.Request().Context(), httpserver.ScopeOf(c), c.QueryParam("range"))
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ type sampleJSON struct {
 }
 
 func (a *API) topicMetrics(c echo.Context) error {
-	m, err := a.metrics.TopicMetrics(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), c.QueryParam("range"))
+	m, err := a.Metrics.TopicMetrics(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), c.QueryParam("range"))
 	if err != nil {
 		return err
 	}

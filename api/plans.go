@@ -108,7 +108,7 @@ func (a *API) planDocument(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	plan, err := a.plans.Plan(c.Request().Context(), httpserver.ScopeOf(c), doc)
+	plan, err := a.Plans.Plan(c.Request().Context(), httpserver.ScopeOf(c), doc)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (a *API) applyDocument(c echo.Context) error {
 		return err
 	}
 	httpserver.ExtendWriteDeadline(c.Response(), applyPatience)
-	plan, err := a.plans.Apply(c.Request().Context(), httpserver.ScopeOf(c), doc, c.Request().Header.Get("If-Match"))
+	plan, err := a.Plans.Apply(c.Request().Context(), httpserver.ScopeOf(c), doc, c.Request().Header.Get("If-Match"))
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (a *API) applyDocument(c echo.Context) error {
 }
 
 func (a *API) exportDocument(c echo.Context) error {
-	doc, err := a.plans.Export(c.Request().Context(), httpserver.ScopeOf(c))
+	doc, err := a.Plans.Export(c.Request().Context(), httpserver.ScopeOf(c))
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func (a *API) listPools(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.pools.List(c.Request().Context(), httpserver.ScopeOf(c), q)
+	page, err := a.Pools.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (a *API) listPools(c echo.Context) error {
 }
 
 func (a *API) getPool(c echo.Context) error {
-	p, err := a.pools.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	p, err := a.Pools.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (a *API) createPool(c echo.Context) error {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	p, err := a.pools.Create(c.Request().Context(), scope, portal.NewPool(in))
+	p, err := a.Pools.Create(c.Request().Context(), scope, portal.NewPool(in))
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (a *API) updatePool(c echo.Context) error {
 	if in.Filter != nil {
 		filter = *in.Filter
 	}
-	p, err := a.pools.UpdateFilter(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), filter)
+	p, err := a.Pools.UpdateFilter(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), filter)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func (a *API) updatePool(c echo.Context) error {
 }
 
 func (a *API) deletePool(c echo.Context) error {
-	if err := a.pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
+	if err := a.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -111,7 +111,7 @@ func (a *API) testFilter(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	r, err := a.pools.TestFilter(c.Request().Context(), httpserver.ScopeOf(c), in.Filter, in.Claims)
+	r, err := a.Pools.TestFilter(c.Request().Context(), httpserver.ScopeOf(c), in.Filter, in.Claims)
 	if err != nil {
 		return err
 	}

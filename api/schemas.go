@@ -50,7 +50,7 @@ func (a *API) listSchemas(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := a.schemas.List(c.Request().Context(), httpserver.ScopeOf(c), latest, q)
+	page, err := a.Schemas.List(c.Request().Context(), httpserver.ScopeOf(c), latest, q)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (a *API) listSchemas(c echo.Context) error {
 }
 
 func (a *API) getSchema(c echo.Context) error {
-	v, err := a.schemas.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version"))
+	v, err := a.Schemas.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version"))
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (a *API) getSchema(c echo.Context) error {
 }
 
 func (a *API) schemaVersions(c echo.Context) error {
-	vs, err := a.schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
+	vs, err := a.Schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (a *API) createSchema(c echo.Context) error {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	v, err := a.schemas.Create(c.Request().Context(), scope, portal.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: in.def()})
+	v, err := a.Schemas.Create(c.Request().Context(), scope, portal.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: in.def()})
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (a *API) updateSchema(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	v, err := a.schemas.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), in.def())
+	v, err := a.Schemas.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), in.def())
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (a *API) checkSchema(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	res, err := a.schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), in.def())
+	res, err := a.Schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), in.def())
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (a *API) deleteSchema(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.schemas.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version"), permanent); err != nil {
+	if err := a.Schemas.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version"), permanent); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -58,7 +58,7 @@ func (a *API) listTopics(c echo.Context) error {
 		return err
 	}
 	q.SortBy = c.QueryParam("sort")
-	page, err := a.topics.List(c.Request().Context(), httpserver.ScopeOf(c), q)
+	page, err := a.Topics.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (a *API) getTopic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.topics.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), withDefaults)
+	d, err := a.Topics.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), withDefaults)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (a *API) createTopic(c echo.Context) error {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	d, err := a.topics.Create(c.Request().Context(), scope,
+	d, err := a.Topics.Create(c.Request().Context(), scope,
 		portal.NewTopic{Name: in.Name, Partitions: in.PartitionsCount, Config: in.Config})
 	if err != nil {
 		return err
@@ -123,7 +123,7 @@ func (a *API) replaceTopic(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	d, err := a.topics.Replace(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
+	d, err := a.Topics.Replace(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
 		portal.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil})
 	if err != nil {
 		return err
@@ -141,7 +141,7 @@ func (a *API) patchTopic(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	d, err := a.topics.Patch(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
+	d, err := a.Topics.Patch(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
 		portal.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config})
 	if err != nil {
 		return err
@@ -150,7 +150,7 @@ func (a *API) patchTopic(c echo.Context) error {
 }
 
 func (a *API) deleteTopic(c echo.Context) error {
-	if err := a.topics.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
+	if err := a.Topics.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

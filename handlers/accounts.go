@@ -24,7 +24,7 @@ func (h *Handlers) listAccounts(c echo.Context) error {
 		return err
 	}
 	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
-	res, err := h.accounts.List(c.Request().Context(), httpserver.ScopeOf(c), q)
+	res, err := h.Accounts.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func (h *Handlers) showAccount(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a, err := h.accounts.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	a, err := h.Accounts.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (h *Handlers) createAccount(c echo.Context) error {
 	}
 	f := accountForm(p)
 	f.Name, f.Type, f.Description = strings.TrimSpace(c.FormValue("name")), c.FormValue("type"), strings.TrimSpace(c.FormValue("description"))
-	a, err := h.accounts.Create(c.Request().Context(), httpserver.ScopeOf(c),
+	a, err := h.Accounts.Create(c.Request().Context(), httpserver.ScopeOf(c),
 		portal.NewServiceAccount{Name: f.Name, Type: f.Type, Description: f.Description})
 	if err != nil {
 		if !fieldErrors(err, f.Errors, "name") {
@@ -225,7 +225,7 @@ func (h *Handlers) bulkCreate(c echo.Context) error {
 		httpserver.ExtendWriteDeadline(c.Response(), bulkPatience+time.Minute)
 		wait = bulkPatience
 	}
-	job, err := h.accounts.StartBulk(c.Request().Context(), httpserver.ScopeOf(c), items, wait)
+	job, err := h.Accounts.StartBulk(c.Request().Context(), httpserver.ScopeOf(c), items, wait)
 	if err != nil {
 		return h.bulkFailed(c, p, f, err)
 	}
@@ -238,7 +238,7 @@ func (h *Handlers) bulkProgress(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	job, err := h.accounts.BulkJob(c.Request().Context(), httpserver.ScopeOf(c), c.Param("job"), 0)
+	job, err := h.Accounts.BulkJob(c.Request().Context(), httpserver.ScopeOf(c), c.Param("job"), 0)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // adminPage builds an admin page's frame and the caller's share of the
 // area; the service answers NotFound to everyone who may not see it.
 func (h *Handlers) adminPage(c echo.Context, title string, crumbs ...views.Crumb) (views.Page, portal.AdminArea, error) {
-	area, err := h.admin.Area(c.Request().Context())
+	area, err := h.Admin.Area(c.Request().Context())
 	if err != nil {
 		return views.Page{}, area, err
 	}
@@ -25,7 +25,7 @@ func (h *Handlers) adminPage(c echo.Context, title string, crumbs ...views.Crumb
 
 // adminHome opens the first tab the caller may use.
 func (h *Handlers) adminHome(c echo.Context) error {
-	area, err := h.admin.Area(c.Request().Context())
+	area, err := h.Admin.Area(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (h *Handlers) listAdminUnits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	units, err := h.admin.Units(c.Request().Context())
+	units, err := h.Admin.Units(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -83,11 +83,11 @@ func (h *Handlers) onboardUnit(c echo.Context) error {
 	ctx := c.Request().Context()
 	groups := portal.UnitGroups{Admin: splitGroups(c.FormValue("groups.admin")), Developer: splitGroups(c.FormValue("groups.developer")),
 		Viewer: splitGroups(c.FormValue("groups.viewer"))}
-	u, err := h.admin.Onboard(ctx, portal.Onboarding{ID: strings.TrimSpace(c.FormValue("id")), LandingZone: c.FormValue("landing_zone"), Groups: groups})
+	u, err := h.Admin.Onboard(ctx, portal.Onboarding{ID: strings.TrimSpace(c.FormValue("id")), LandingZone: c.FormValue("landing_zone"), Groups: groups})
 	if err == nil {
 		return h.done(c, "Business unit "+u.ID+" onboarded: it is in force now.", "/admin/business-units/"+u.ID)
 	}
-	units, lerr := h.admin.Units(ctx)
+	units, lerr := h.Admin.Units(ctx)
 	if lerr != nil {
 		return lerr
 	}
@@ -116,7 +116,7 @@ func (h *Handlers) showAdminUnit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.admin.Unit(c.Request().Context(), c.Param("id"))
+	u, err := h.Admin.Unit(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -132,11 +132,11 @@ func (h *Handlers) updateAdminUnit(c echo.Context) error {
 	ctx, id := c.Request().Context(), c.Param("id")
 	groups := portal.UnitGroups{Admin: splitGroups(c.FormValue("groups.admin")), Developer: splitGroups(c.FormValue("groups.developer")),
 		Viewer: splitGroups(c.FormValue("groups.viewer"))}
-	u, err := h.admin.UpdateGroups(ctx, id, groups)
+	u, err := h.Admin.UpdateGroups(ctx, id, groups)
 	if err == nil {
 		return h.done(c, "Groups of "+u.ID+" saved: they count from the next request.", "/admin/business-units/"+u.ID)
 	}
-	cur, gerr := h.admin.Unit(ctx, id)
+	cur, gerr := h.Admin.Unit(ctx, id)
 	if gerr != nil {
 		return gerr
 	}
@@ -160,7 +160,7 @@ func (h *Handlers) confirmOffboard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.admin.Unit(c.Request().Context(), id)
+	u, err := h.Admin.Unit(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
@@ -181,13 +181,13 @@ func (h *Handlers) offboardUnit(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	if typed := c.FormValue("confirm"); typed != id {
-		u, err := h.admin.Unit(ctx, id)
+		u, err := h.Admin.Unit(ctx, id)
 		if err != nil {
 			return err
 		}
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, offboarding(u, typed, "Type "+id+" exactly to confirm.")))
 	}
-	off, err := h.admin.Offboard(ctx, id)
+	off, err := h.Admin.Offboard(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func (h *Handlers) listReadOnly(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	states, err := h.admin.ReadOnly(c.Request().Context())
+	states, err := h.Admin.ReadOnly(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (h *Handlers) setReadOnly(c echo.Context) error {
 	}
 	var st portal.ReadOnlyState
 	if err == nil {
-		st, err = h.admin.SetReadOnly(ctx, c.Param("zone"), c.Param("stage"), change)
+		st, err = h.Admin.SetReadOnly(ctx, c.Param("zone"), c.Param("stage"), change)
 	}
 	if err == nil {
 		return h.done(c, st.LandingZone+"/"+st.Stage+" is now "+map[bool]string{true: "read-only", false: "writable"}[st.ReadOnly]+".", "/admin/read-only")
@@ -55,7 +55,7 @@ func (h *Handlers) setReadOnly(c echo.Context) error {
 	if !fieldErrors(err, errs, "") {
 		return err
 	}
-	states, lerr := h.admin.ReadOnly(ctx)
+	states, lerr := h.Admin.ReadOnly(ctx)
 	if lerr != nil {
 		return lerr
 	}
@@ -110,7 +110,7 @@ func (h *Handlers) adminAudit(c echo.Context) error {
 	f, q, err := auditForm(c)
 	var page portal.Page[portal.AuditEvent]
 	if err == nil {
-		page, err = h.admin.Audit(c.Request().Context(), q)
+		page, err = h.Admin.Audit(c.Request().Context(), q)
 	}
 	status := http.StatusOK
 	if err != nil {
@@ -130,7 +130,7 @@ func (h *Handlers) exportAudit(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	started, err := auditfile.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
-		return h.admin.ExportAudit(ctx, q, emit)
+		return h.Admin.ExportAudit(ctx, q, emit)
 	})
 	if err != nil && started {
 		h.log.ErrorContext(ctx, "audit export cut short", "error", err)
@@ -144,7 +144,7 @@ func (h *Handlers) adminUpstreams(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list, err := h.admin.Upstreams(c.Request().Context())
+	list, err := h.Admin.Upstreams(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (h *Handlers) adminConfig(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	text, err := h.admin.Config(c.Request().Context())
+	text, err := h.Admin.Config(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (h *Handlers) adminSessions(c echo.Context) error {
 		return err
 	}
 	user := strings.TrimSpace(c.QueryParam("user"))
-	list, err := h.admin.Sessions(c.Request().Context(), user)
+	list, err := h.Admin.Sessions(c.Request().Context(), user)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (h *Handlers) adminSessions(c echo.Context) error {
 }
 
 func (h *Handlers) endSession(c echo.Context) error {
-	if err := h.admin.EndSession(c.Request().Context(), c.Param("id")); err != nil {
+	if err := h.Admin.EndSession(c.Request().Context(), c.Param("id")); err != nil {
 		return err
 	}
 	next := "/admin/sessions"
@@ -199,7 +199,7 @@ func (h *Handlers) accessPreview(c echo.Context) error {
 	if c.Request().Method == http.MethodGet {
 		// An empty preview asks the service whether the caller may preview
 		// at all: platform admins get a validation error, others NotFound.
-		if _, err := h.admin.PreviewAccess(c.Request().Context(), portal.AccessQuery{}); !portal.KindOf(err).IsValidation() {
+		if _, err := h.Admin.PreviewAccess(c.Request().Context(), portal.AccessQuery{}); !portal.KindOf(err).IsValidation() {
 			return err
 		}
 		return h.render(c, http.StatusOK, p, views.AccessPreviewPage(p, area, f, nil))
@@ -211,7 +211,7 @@ func (h *Handlers) accessPreview(c echo.Context) error {
 			return h.render(c, http.StatusUnprocessableEntity, p, views.AccessPreviewPage(p, area, f, nil))
 		}
 	}
-	r, err := h.admin.PreviewAccess(c.Request().Context(), q)
+	r, err := h.Admin.PreviewAccess(c.Request().Context(), q)
 	if err != nil {
 		if !portal.KindOf(err).IsValidation() {
 			return err
@@ -228,7 +228,7 @@ func (h *Handlers) myAccess(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.me.Access(c.Request().Context())
+	r, err := h.Me.Access(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -242,7 +242,7 @@ func (h *Handlers) mySessions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list, err := h.me.Sessions(c.Request().Context())
+	list, err := h.Me.Sessions(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -252,7 +252,7 @@ func (h *Handlers) mySessions(c echo.Context) error {
 
 // endMySession signs out one of the person's own sessions.
 func (h *Handlers) endMySession(c echo.Context) error {
-	if err := h.me.EndSession(c.Request().Context(), c.Param("id")); err != nil {
+	if err := h.Me.EndSession(c.Request().Context(), c.Param("id")); err != nil {
 		return err
 	}
 	return h.done(c, "Session ended: that browser is signed out.", "/me/sessions")

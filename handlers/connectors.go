@@ -23,7 +23,7 @@ func (h *Handlers) listConnectors(c echo.Context) error {
 		return err
 	}
 	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
-	res, err := h.connectors.List(c.Request().Context(), scope, q)
+	res, err := h.Connectors.List(c.Request().Context(), scope, q)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (h *Handlers) showConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := h.connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), true)
+	x, err := h.Connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), true)
 	if err != nil {
 		return err
 	}
@@ -58,13 +58,13 @@ func (h *Handlers) connectorLifecycle(c echo.Context) error {
 	var done string
 	switch c.Param("action") {
 	case "pause":
-		err, done = h.connectors.Pause(ctx, scope, name), "Pause requested."
+		err, done = h.Connectors.Pause(ctx, scope, name), "Pause requested."
 	case "resume":
-		err, done = h.connectors.Resume(ctx, scope, name), "Resume requested."
+		err, done = h.Connectors.Resume(ctx, scope, name), "Resume requested."
 	case "restart":
-		err, done = h.connectors.Restart(ctx, scope, name, false), "Restart requested."
+		err, done = h.Connectors.Restart(ctx, scope, name, false), "Restart requested."
 	case "restart-failed":
-		err, done = h.connectors.Restart(ctx, scope, name, true), "Restart of the failed tasks requested."
+		err, done = h.Connectors.Restart(ctx, scope, name, true), "Restart of the failed tasks requested."
 	default:
 		return echo.ErrNotFound
 	}
@@ -75,7 +75,7 @@ func (h *Handlers) connectorLifecycle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := h.connectors.Get(ctx, scope, name, false)
+	x, err := h.Connectors.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 	ctx := c.Request().Context()
 	f := views.ConnectorForm{Prefix: p.Context.Prefix, Class: class, Errors: map[string]string{},
 		Cancel: p.Context.Path("connectors"), Action: p.Context.Path("connectors"), ClassURL: p.Context.Path("connectors", "new")}
-	classes, err := h.connectors.Plugins(ctx, httpserver.ScopeOf(c))
+	classes, err := h.Connectors.Plugins(ctx, httpserver.ScopeOf(c))
 	if err != nil {
 		// The form still works with a class typed by hand; say why the
 		// list is empty rather than pretend there are no classes.
@@ -101,7 +101,7 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 	f.Classes = classes
 	var def *portal.ConnectorDefinition
 	if class != "" {
-		d, err := h.connectors.Definition(ctx, httpserver.ScopeOf(c), class)
+		d, err := h.Connectors.Definition(ctx, httpserver.ScopeOf(c), class)
 		if err != nil {
 			f.Errors["config.connector.class"] = "The settings of " + class + " could not be read: " + explain(err, requestid.From(ctx)).message
 		} else {
@@ -268,7 +268,7 @@ func (h *Handlers) createConnector(c echo.Context) error {
 	if err := h.confirmTopics(c, p, &f, cfg); err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
-	x, err := h.connectors.Create(c.Request().Context(), scope, portal.NewConnector{Name: f.Name, Config: cfg})
+	x, err := h.Connectors.Create(c.Request().Context(), scope, portal.NewConnector{Name: f.Name, Config: cfg})
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
@@ -281,7 +281,7 @@ func (h *Handlers) editConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := h.connectors.Get(c.Request().Context(), scope, name, true)
+	x, err := h.Connectors.Get(c.Request().Context(), scope, name, true)
 	if err != nil {
 		return err
 	}
@@ -304,7 +304,7 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	cur, err := h.connectors.Get(ctx, scope, name, false)
+	cur, err := h.Connectors.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -321,7 +321,7 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	if err := h.confirmTopics(c, p, &f, cfg); err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
-	x, err := h.connectors.Update(ctx, scope, cur.Name, cfg)
+	x, err := h.Connectors.Update(ctx, scope, cur.Name, cfg)
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
@@ -347,7 +347,7 @@ func (h *Handlers) connectorForDeletion(c echo.Context) (portal.Connector, views
 	if err != nil {
 		return portal.Connector{}, p, err
 	}
-	x, err := h.connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), false)
+	x, err := h.Connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), false)
 	if err != nil {
 		return x, p, err
 	}
@@ -365,7 +365,7 @@ func (h *Handlers) deleteConnector(c echo.Context) error {
 	if typed != x.Identifier && typed != x.Name {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, connectorDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
 	}
-	if err := h.connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.Name); err != nil {
+	if err := h.Connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.Name); err != nil {
 		return err
 	}
 	return h.done(c, "Connector "+x.Name+" deleted.", p.Context.Path("connectors"))

@@ -18,7 +18,7 @@ func (h *Handlers) listGroups(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.groups.List(c.Request().Context(), httpserver.ScopeOf(c),
+	res, err := h.Groups.List(c.Request().Context(), httpserver.ScopeOf(c),
 		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")})
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func (h *Handlers) groupForPage(c echo.Context) (portal.GroupDetail, views.Page,
 	if err != nil {
 		return portal.GroupDetail{}, p, err
 	}
-	g, err := h.groups.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	g, err := h.Groups.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return g, p, err
 	}
@@ -76,7 +76,7 @@ func (h *Handlers) resetGroup(c echo.Context) error {
 	var plan portal.ResetResult
 	err = perr
 	if err == nil {
-		plan, err = h.groups.ResetOffsets(c.Request().Context(), httpserver.ScopeOf(c), g.ID, r)
+		plan, err = h.Groups.ResetOffsets(c.Request().Context(), httpserver.ScopeOf(c), g.ID, r)
 	}
 	form := func() templ.Component {
 		if isHTMX(c) {
@@ -126,7 +126,7 @@ func (h *Handlers) deleteGroup(c echo.Context) error {
 	if typed := c.FormValue("confirm"); typed != g.Identifier {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, groupDeletion(p, g, typed, "Type "+g.Identifier+" exactly to confirm.")))
 	}
-	if err := h.groups.Delete(c.Request().Context(), httpserver.ScopeOf(c), g.ID); err != nil {
+	if err := h.Groups.Delete(c.Request().Context(), httpserver.ScopeOf(c), g.ID); err != nil {
 		return err
 	}
 	return h.done(c, "Consumer group "+g.Identifier+" deleted.", p.Context.Path("consumer-groups"))
@@ -141,7 +141,7 @@ func (h *Handlers) readRecords(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	t, err := h.topics.Get(ctx, scope, name, false)
+	t, err := h.Topics.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (h *Handlers) readRecords(c echo.Context) error {
 	q, perr := recordsQuery(f)
 	var msgs []portal.BrowsedMessage
 	if perr == nil {
-		msgs, err = h.messages.Read(ctx, scope, t.Name, q)
+		msgs, err = h.Messages.Read(ctx, scope, t.Name, q)
 	} else {
 		err = perr
 	}

@@ -39,19 +39,8 @@ type Resolver interface {
 
 // Options are the HTML front door's dependencies.
 type Options struct {
-	Topics     portal.TopicService
-	Metrics    portal.MetricsService
-	Connectors portal.ConnectorService
-	Schemas    portal.SchemaService
-	Accounts   portal.AccountService
-	Pools      portal.PoolService
-	Me         portal.CallerService
-	Audit      portal.AuditService
-	Admin      portal.AdminService
-	Groups     portal.GroupService
-	Messages   portal.MessageService
-	// Plans exports a unit's resources as code.
-	Plans    portal.PlanService
+	// Services are what every handler calls.
+	Services portal.Services
 	Sessions Sessions
 	Resolver Resolver
 	// Throttle bounds sign-in starts and failed sign-ins per source
@@ -63,30 +52,18 @@ type Options struct {
 
 // Handlers serve the portal's pages.
 type Handlers struct {
-	topics     portal.TopicService
-	metrics    portal.MetricsService
-	connectors portal.ConnectorService
-	schemas    portal.SchemaService
-	accounts   portal.AccountService
-	pools      portal.PoolService
-	me         portal.CallerService
-	audit      portal.AuditService
-	admin      portal.AdminService
-	groups     portal.GroupService
-	messages   portal.MessageService
-	plans      portal.PlanService
-	sessions   Sessions
-	resolver   Resolver
-	throttle   *auth.Throttle
-	baseURL    string
-	log        *slog.Logger
-	csrf       *http.CrossOriginProtection
+	portal.Services
+	sessions Sessions
+	resolver Resolver
+	throttle *auth.Throttle
+	baseURL  string
+	log      *slog.Logger
+	csrf     *http.CrossOriginProtection
 }
 
 // New returns the HTML front door.
 func New(o Options) *Handlers {
-	return &Handlers{topics: o.Topics, metrics: o.Metrics, connectors: o.Connectors, schemas: o.Schemas,
-		accounts: o.Accounts, pools: o.Pools, me: o.Me, audit: o.Audit, admin: o.Admin, groups: o.Groups, messages: o.Messages, plans: o.Plans, sessions: o.Sessions, resolver: o.Resolver,
+	return &Handlers{Services: o.Services, sessions: o.Sessions, resolver: o.Resolver,
 		throttle: o.Throttle, baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
 }
 

@@ -35,7 +35,7 @@ func (h *Handlers) switchContext(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.me.Layout(c.Request().Context(), scope); err != nil {
+	if _, err := h.Me.Layout(c.Request().Context(), scope); err != nil {
 		return err
 	}
 	ctx := views.Context{BU: scope.BU, Stage: scope.Stage}

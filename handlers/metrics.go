@@ -15,7 +15,7 @@ func (h *Handlers) clusterMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := h.metrics.ClusterMetrics(c.Request().Context(), scope, c.QueryParam("range"))
+	m, err := h.Metrics.ClusterMetrics(c.Request().Context(), scope, c.QueryParam("range"))
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func (h *Handlers) topicMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := h.metrics.TopicMetrics(c.Request().Context(), scope, c.Param("name"), c.QueryParam("range"))
+	m, err := h.Metrics.TopicMetrics(c.Request().Context(), scope, c.Param("name"), c.QueryParam("range"))
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // call; the scope is empty for pages without a context. A context the
 // caller may not see is refused by the service, as NotFound.
 func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Scope) (views.Page, error) {
-	l, err := h.me.Layout(c.Request().Context(), scope)
+	l, err := h.Me.Layout(c.Request().Context(), scope)
 	if err != nil {
 		return views.Page{}, err
 	}

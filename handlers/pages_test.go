@@ -73,8 +73,7 @@ func newSite(t *testing.T) *site {
 func newSiteWith(t *testing.T, tweak func(*handlers.Options)) *site {
 	t.Helper()
 	w := servicetest.New(t)
-	o := handlers.Options{Topics: w.Topics, Metrics: w.Topics, Connectors: w.Connectors, Schemas: w.Schemas,
-		Accounts: w.Accounts, Pools: w.Pools, Me: w.Me, Admin: w.Admin, Groups: w.Groups, Messages: w.Messages, Plans: w.Plans, Sessions: sessions{},
+	o := handlers.Options{Services: w.Services(), Sessions: sessions{},
 		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), BaseURL: "http://portal.test", Logger: servicetest.Discard()}
 	if tweak != nil {
 		tweak(&o)

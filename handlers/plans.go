@@ -15,7 +15,7 @@ import (
 // plan in another stage with portalctl.
 func (h *Handlers) exportDocument(c echo.Context) error {
 	scope := httpserver.ScopeOf(c)
-	doc, err := h.plans.Export(c.Request().Context(), scope)
+	doc, err := h.Plans.Export(c.Request().Context(), scope)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func (h *Handlers) listPools(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.pools.List(c.Request().Context(), httpserver.ScopeOf(c),
+	res, err := h.Pools.List(c.Request().Context(), httpserver.ScopeOf(c),
 		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")})
 	if err != nil {
 		return err
@@ -49,7 +49,7 @@ func (h *Handlers) poolForPage(c echo.Context) (portal.Pool, views.Page, error) 
 	if err != nil {
 		return portal.Pool{}, p, err
 	}
-	x, err := h.pools.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	x, err := h.Pools.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return x, p, err
 	}
@@ -85,7 +85,7 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 		return h.failedForm(c, p, err, func() templ.Component { return views.FilterEditorView(p, e) })
 	}
 	if c.FormValue("op") == "save" {
-		saved, err := h.pools.UpdateFilter(ctx, scope, x.ID, e.Filter)
+		saved, err := h.Pools.UpdateFilter(ctx, scope, x.ID, e.Filter)
 		if err != nil {
 			return refused(err)
 		}
@@ -100,7 +100,7 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 	if err := json.Unmarshal([]byte(e.Claims), &claims); err != nil {
 		return refused(portal.Invalid("claims", "the sample claims are not a JSON object: %v", err))
 	}
-	res, err := h.pools.TestFilter(ctx, scope, e.Filter, claims)
+	res, err := h.Pools.TestFilter(ctx, scope, e.Filter, claims)
 	if err != nil {
 		return refused(err)
 	}
@@ -132,7 +132,7 @@ func (h *Handlers) createPool(c echo.Context) error {
 	f := poolForm(p)
 	f.Name, f.Type, f.Description = strings.TrimSpace(c.FormValue("name")), c.FormValue("type"), strings.TrimSpace(c.FormValue("description"))
 	f.IdentityClaim, f.Filter = strings.TrimSpace(c.FormValue("identity_claim")), c.FormValue("filter")
-	x, err := h.pools.Create(c.Request().Context(), httpserver.ScopeOf(c), portal.NewPool{Name: f.Name, Type: f.Type,
+	x, err := h.Pools.Create(c.Request().Context(), httpserver.ScopeOf(c), portal.NewPool{Name: f.Name, Type: f.Type,
 		Description: f.Description, IdentityClaim: f.IdentityClaim, Filter: f.Filter})
 	if err != nil {
 		if !fieldErrors(err, f.Errors, "name") {
@@ -165,7 +165,7 @@ func (h *Handlers) deletePool(c echo.Context) error {
 	if typed := strings.TrimSpace(c.FormValue("confirm")); typed != x.Identifier {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, poolDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
 	}
-	if err := h.pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.ID); err != nil {
+	if err := h.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.ID); err != nil {
 		return err
 	}
 	return h.done(c, "Identity pool "+x.Name+" deleted.", p.Context.Path("identity-pools"))

@@ -20,7 +20,7 @@ func (h *Handlers) listSchemas(c echo.Context) error {
 	}
 	latest := c.QueryParam("all") != "1"
 	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
-	res, err := h.schemas.List(c.Request().Context(), httpserver.ScopeOf(c), latest, q)
+	res, err := h.Schemas.List(c.Request().Context(), httpserver.ScopeOf(c), latest, q)
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (h *Handlers) showSubject(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vs, err := h.schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
+	vs, err := h.Schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (h *Handlers) createSchema(c echo.Context) error {
 				f.Topic, p.Context.BU, p.Context.Stage))
 		}
 	}
-	v, err := h.schemas.Create(c.Request().Context(), httpserver.ScopeOf(c), portal.NewSchema{Topic: f.Topic,
+	v, err := h.Schemas.Create(c.Request().Context(), httpserver.ScopeOf(c), portal.NewSchema{Topic: f.Topic,
 		SubjectType: f.SubjectType, SchemaDef: portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}})
 	if err != nil {
 		return h.schemaFormFailed(c, p, f, err)
@@ -128,7 +128,7 @@ func (h *Handlers) versionForm(c echo.Context) (views.Page, views.SchemaForm, er
 	if err != nil {
 		return p, views.SchemaForm{}, err
 	}
-	vs, err := h.schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
+	vs, err := h.Schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return p, views.SchemaForm{}, err
 	}
@@ -163,14 +163,14 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 	def := portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}
 	ctx := c.Request().Context()
 	if c.FormValue("action") == "check" {
-		res, err := h.schemas.Check(ctx, httpserver.ScopeOf(c), f.Subject, def)
+		res, err := h.Schemas.Check(ctx, httpserver.ScopeOf(c), f.Subject, def)
 		if err != nil {
 			return h.schemaFormFailed(c, p, f, err)
 		}
 		f.Check = &res
 		return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
 	}
-	v, err := h.schemas.Update(ctx, httpserver.ScopeOf(c), f.Subject, def)
+	v, err := h.Schemas.Update(ctx, httpserver.ScopeOf(c), f.Subject, def)
 	if err != nil {
 		return h.schemaFormFailed(c, p, f, err)
 	}
@@ -180,7 +180,7 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 // checkVersion answers the form's htmx compatibility check.
 func (h *Handlers) checkVersion(c echo.Context) error {
 	def := portal.SchemaDef{SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
-	res, err := h.schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), def)
+	res, err := h.Schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), def)
 	if err != nil {
 		if ps := portal.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
 			res = portal.Compatibility{Messages: []string{ps[0].Message}, Level: "invalid schema"}
@@ -196,7 +196,7 @@ func (h *Handlers) versionDeletion(c echo.Context) (views.Page, views.Deletion, 
 	if err != nil {
 		return p, views.Deletion{}, err
 	}
-	vs, err := h.schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
+	vs, err := h.Schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return p, views.Deletion{}, err
 	}
@@ -229,12 +229,12 @@ func (h *Handlers) deleteVersion(c echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
 	}
 	ctx, scope, subject, version := c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version")
-	if err := h.schemas.Delete(ctx, scope, subject, version, false); err != nil {
+	if err := h.Schemas.Delete(ctx, scope, subject, version, false); err != nil {
 		return err
 	}
 	msg := "Version " + version + " deleted (soft)."
 	if c.FormValue("permanent") == "true" {
-		if err := h.schemas.Delete(ctx, scope, subject, version, true); err != nil {
+		if err := h.Schemas.Delete(ctx, scope, subject, version, true); err != nil {
 			return err
 		}
 		msg = "Version " + version + " deleted for good."

@@ -93,9 +93,9 @@ func currentSession(c echo.Context) *auth.Session {
 // or a CSRF failure.
 func (h *Handlers) refused(c echo.Context, err error) {
 	r := c.Request()
-	if r.Method == http.MethodGet || r.Method == http.MethodHead || h.audit == nil {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || h.Audit == nil {
 		return
 	}
 	resource := c.Param("name") + c.Param("subject") + c.Param("id")
-	h.audit.Refused(r.Context(), httpserver.ScopeOf(c), "form "+c.Path(), resource, err)
+	h.Audit.Refused(r.Context(), httpserver.ScopeOf(c), "form "+c.Path(), resource, err)
 }

@@ -11,7 +11,7 @@ import (
 // as suggestions: the first page of the list, up to its largest size. A
 // failure leaves the suggestions empty; typing still works.
 func (h *Handlers) topicChoices(ctx context.Context, scope portal.Scope) []string {
-	page, err := h.topics.List(ctx, scope, portal.ListQuery{PageSize: portal.MaxPageSize})
+	page, err := h.Topics.List(ctx, scope, portal.ListQuery{PageSize: portal.MaxPageSize})
 	if err != nil {
 		return nil
 	}
@@ -30,7 +30,7 @@ func (h *Handlers) missingTopics(ctx context.Context, scope portal.Scope, names 
 	var out []string
 	for _, n := range names {
 		id := portal.Normalise(n)
-		page, err := h.topics.List(ctx, scope, portal.ListQuery{PageSize: portal.MaxPageSize, Search: id})
+		page, err := h.Topics.List(ctx, scope, portal.ListQuery{PageSize: portal.MaxPageSize, Search: id})
 		if err != nil {
 			continue // the service's own checks decide then
 		}

@@ -39,7 +39,7 @@ func (h *Handlers) listTopics(c echo.Context) error {
 	}
 	q := portal.ListQuery{PageSize: size, Search: c.QueryParam("q"), Descending: c.QueryParam("order") == "desc", Unit: c.QueryParam("unit"),
 		SortBy: sortBy, Offset: (page - 1) * size}
-	res, err := h.topics.List(c.Request().Context(), scope, q)
+	res, err := h.Topics.List(c.Request().Context(), scope, q)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (h *Handlers) showTopic(c echo.Context) error {
 		return err
 	}
 	defaults := c.QueryParam("defaults") == "1"
-	t, err := h.topics.Get(c.Request().Context(), scope, name, defaults)
+	t, err := h.Topics.Get(c.Request().Context(), scope, name, defaults)
 	if err != nil {
 		return err
 	}
@@ -70,12 +70,12 @@ func (h *Handlers) showTopic(c echo.Context) error {
 	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier})
 	// The groups reading the topic are a second look: when they cannot be
 	// had, the page says so and shows the rest.
-	consumers, err := h.groups.Consumers(c.Request().Context(), scope, t.Name)
+	consumers, err := h.Groups.Consumers(c.Request().Context(), scope, t.Name)
 	problem := ""
 	if err != nil {
 		problem = portal.Problems(err)[0].Message
 	}
-	links, err := h.topics.Links(c.Request().Context(), scope, t.Name)
+	links, err := h.Topics.Links(c.Request().Context(), scope, t.Name)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (h *Handlers) createTopic(c echo.Context) error {
 	if len(f.Errors) > 0 {
 		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.topics.Create(c.Request().Context(), scope, portal.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
+	t, err := h.Topics.Create(c.Request().Context(), scope, portal.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
@@ -159,7 +159,7 @@ func (h *Handlers) editTopic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.topics.Get(c.Request().Context(), scope, name, false)
+	t, err := h.Topics.Get(c.Request().Context(), scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	cur, err := h.topics.Get(ctx, scope, name, false)
+	cur, err := h.Topics.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 	if len(f.Errors) > 0 {
 		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.topics.Replace(ctx, scope, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true})
+	t, err := h.Topics.Replace(ctx, scope, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true})
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
@@ -214,7 +214,7 @@ func (h *Handlers) confirmDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.topics.Get(c.Request().Context(), scope, name, false)
+	t, err := h.Topics.Get(c.Request().Context(), scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	t, err := h.topics.Get(ctx, scope, name, false)
+	t, err := h.Topics.Get(ctx, scope, name, false)
 	if err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, p,
 			views.ConfirmDelete(p, topicDeletion(p, t, typed, "Type "+t.Identifier+" exactly to confirm.")))
 	}
-	if err := h.topics.Delete(ctx, scope, t.Name); err != nil {
+	if err := h.Topics.Delete(ctx, scope, t.Name); err != nil {
 		return err
 	}
 	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))

@@ -21,13 +21,13 @@ import (
 	"github.com/edh-platform/rms-portal/handlers"
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/admin"
+	"github.com/edh-platform/rms-portal/internal/assembly"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/devidp"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -185,23 +185,13 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.cacheSync = worker.NewCacheSync(p.envs, st, log)
 	jobs := service.NewJobs(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, jobs, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
-	topics := service.NewTopics(guard, p.sampler, service.NewMetricCache(st, log))
-	me := service.NewMe(guard, st)
-	connectors := service.NewConnectors(guard)
-	schemas := service.NewSchemas(guard)
-	accounts := service.NewServiceAccounts(guard, jobs)
-	trail := service.NewAuditTrail(guard, st)
-	filters, err := service.NewFilters()
+	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: jobs,
+		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Resolver: resolver,
+			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
 		return nil, err
 	}
-	pools := service.NewIdentityPools(guard, filters)
-	groups := service.NewGroups(guard)
-	messages := service.NewMessages(guard)
-	planner := plans.New(guard, topics.AsCode(), schemas.AsCode(), connectors.AsCode(), accounts.AsCode(), pools.AsCode())
-	p.services = &services{accounts: accounts, pools: pools, resolver: resolver}
-	admin := admin.New(guard, admin.Options{Store: st, Sync: p.tenancySync, Health: p.upstreams.Report,
-		Config: cfg.Effective, Resolver: resolver, GroupsClaim: cfg.Identity.GroupsClaim})
+	p.services = &services{accounts: built.Accounts, pools: built.Pools, resolver: resolver}
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
@@ -213,10 +203,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 	throttle := auth.NewThrottle(ratelimit.Rate{PerSecond: rl.Anonymous.PerSecond, Burst: rl.Anonymous.Burst})
-	pages := handlers.New(handlers.Options{Throttle: throttle,
-		Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas, Accounts: accounts, Pools: pools, Me: me,
-		Audit: trail, Admin: admin, Groups: groups, Messages: messages, Plans: planner, Sessions: sessions, Resolver: verifier, BaseURL: cfg.BaseURL, Logger: log,
-	})
+	pages := handlers.New(handlers.Options{Services: built.Services(), Throttle: throttle, Sessions: sessions, Resolver: verifier,
+		BaseURL: cfg.BaseURL, Logger: log})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
 		PageErrors: pages.RenderError, IdentityOrigin: origin(issuerOf(cfg)), HSTS: strings.HasPrefix(cfg.BaseURL, "https://"),
@@ -237,8 +225,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
-	api.New(api.Options{Throttle: throttle, Topics: topics, Metrics: topics, Connectors: connectors, Schemas: schemas,
-		Accounts: accounts, Pools: pools, Me: me, Audit: trail, Admin: admin, Groups: groups, Messages: messages, Plans: planner, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+	api.New(api.Options{Services: built.Services(), Throttle: throttle, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
 	pages.Register(e)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, bearerOnly(verifier, throttle), 3*time.Second)

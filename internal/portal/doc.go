@@ -12,3 +12,22 @@
 // (the business unit or stage does not exist or the caller has no role
 // there), RateLimited, UpstreamUnavailable, UpstreamTimeout and Internal.
 package portal
+
+// Services are the services both front doors call, one per resource type
+// and the caller's, the audit trail's, the admin area's and resources as
+// code: listed once here, built once (internal/assembly) and handed to
+// each door whole.
+type Services struct {
+	Topics     TopicService
+	Metrics    MetricsService
+	Connectors ConnectorService
+	Schemas    SchemaService
+	Accounts   AccountService
+	Pools      PoolService
+	Groups     GroupService
+	Messages   MessageService
+	Me         CallerService
+	Audit      AuditService
+	Admin      AdminService
+	Plans      PlanService
+}

@@ -16,10 +16,10 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/admin"
+	"github.com/edh-platform/rms-portal/internal/assembly"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
@@ -35,26 +35,16 @@ import (
 // World is the dev tenancy with its services over test upstreams.
 type World struct {
 	// Tenancy is the tenancy in force (the admin area changes it).
-	Tenancy    *tenancy.Live
-	Envs       *platform.Environments
-	Clusters   map[string]*Cluster
-	Connect    map[string]*embedded.Connect
-	Org        *embedded.Org
-	Store      *sqlite.Store
-	Audit      *audit.Recorder
-	Guard      *gate.Guard
-	Topics     *service.Topics
-	Connectors *service.Connectors
-	Schemas    *service.Schemas
-	Accounts   *service.ServiceAccounts
-	Pools      *service.IdentityPools
-	Me         *service.Me
-	Trail      *service.AuditTrail
-	Admin      *admin.Admin
-	Groups     *service.Groups
-	Messages   *service.Messages
-	// Plans plans, applies and exports documents.
-	Plans *plans.Service
+	Tenancy  *tenancy.Live
+	Envs     *platform.Environments
+	Clusters map[string]*Cluster
+	Connect  map[string]*embedded.Connect
+	Org      *embedded.Org
+	Store    *sqlite.Store
+	Audit    *audit.Recorder
+	Guard    *gate.Guard
+	// Built are the services, wired as cmd/portal wires them.
+	*assembly.Built
 	// Metrics answers every environment's Metrics API queries; Charts
 	// is the cache in front of it.
 	Metrics *Metrics
@@ -113,24 +103,14 @@ func New(t testing.TB, seed ...string) *World {
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
 		PlatformAdminGroup: "platform-admins"})
 	w.Charts = service.NewMetricCache(st, Discard())
-	w.Topics = service.NewTopics(w.Guard, worker.NewSampler(time.Minute, time.Hour, 10, st, Discard()), w.Charts)
-	w.Connectors = service.NewConnectors(w.Guard)
-	w.Schemas = service.NewSchemas(w.Guard)
-	w.Accounts = service.NewServiceAccounts(w.Guard, service.NewJobs(st, "test", Discard()))
-	filters, err := service.NewFilters()
+	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
+	w.Built, err = assembly.New(assembly.Deps{Guard: w.Guard, Store: st, Sampler: worker.NewSampler(time.Minute, time.Hour, 10, st, Discard()),
+		Charts: w.Charts, Jobs: service.NewJobs(st, "test", Discard()),
+		Admin: admin.Options{Sync: w.Sync, Health: func() []upstream.Health { return nil }, Config: cfg.Effective,
+			Resolver: access.NewResolver(w.Tenancy, "platform-admins"), GroupsClaim: "groups"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Pools = service.NewIdentityPools(w.Guard, filters)
-	w.Me = service.NewMe(w.Guard, st)
-	w.Trail = service.NewAuditTrail(w.Guard, st)
-	w.Groups = service.NewGroups(w.Guard)
-	w.Messages = service.NewMessages(w.Guard)
-	w.Plans = plans.New(w.Guard, w.Topics.AsCode(), w.Schemas.AsCode(), w.Connectors.AsCode(), w.Accounts.AsCode(), w.Pools.AsCode())
-	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
-	w.Admin = admin.New(w.Guard, admin.Options{Store: st, Sync: w.Sync,
-		Health: func() []upstream.Health { return nil }, Config: cfg.Effective,
-		Resolver: access.NewResolver(w.Tenancy, "platform-admins"), GroupsClaim: "groups"})
 	return w
 }
 

@@ -1,0 +1,74 @@
+// Package assembly builds the portal's services from their dependencies,
+// in one place, for cmd/portal and for the tests of the services and of
+// both front doors: the same wiring everywhere.
+package assembly
+
+import (
+	"github.com/edh-platform/rms-portal/internal/admin"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/plans"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// Deps are what the services are built from.
+type Deps struct {
+	Guard *gate.Guard
+	Store store.Store
+	// Sampler keeps growth samples of viewed topics (worker.Sampler).
+	Sampler service.TopicSampler
+	// Charts answers the Metrics API's charts, cached in the store.
+	Charts *service.MetricCache
+	// Jobs runs bulk creates in the store.
+	Jobs *service.Jobs
+	// Admin configures the admin area (its store is Store).
+	Admin admin.Options
+}
+
+// Built holds every service, by its own type.
+type Built struct {
+	Topics     *service.Topics
+	Connectors *service.Connectors
+	Schemas    *service.Schemas
+	Accounts   *service.ServiceAccounts
+	Pools      *service.IdentityPools
+	Groups     *service.Groups
+	Messages   *service.Messages
+	Me         *service.Me
+	Trail      *service.AuditTrail
+	Admin      *admin.Admin
+	Plans      *plans.Service
+}
+
+// New builds the services.
+func New(d Deps) (*Built, error) {
+	g := d.Guard
+	filters, err := service.NewFilters()
+	if err != nil {
+		return nil, err
+	}
+	b := &Built{
+		Topics:     service.NewTopics(g, d.Sampler, d.Charts),
+		Connectors: service.NewConnectors(g),
+		Schemas:    service.NewSchemas(g),
+		Accounts:   service.NewServiceAccounts(g, d.Jobs),
+		Pools:      service.NewIdentityPools(g, filters),
+		Groups:     service.NewGroups(g),
+		Messages:   service.NewMessages(g),
+		Me:         service.NewMe(g, d.Store),
+		Trail:      service.NewAuditTrail(g, d.Store),
+	}
+	d.Admin.Store = d.Store
+	b.Admin = admin.New(g, d.Admin)
+	// Creates and updates are applied in this order (what others need
+	// first), deletes the other way round.
+	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(), b.Pools.AsCode())
+	return b, nil
+}
+
+// Services are the services as the front doors take them.
+func (b *Built) Services() portal.Services {
+	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts,
+		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans}
+}
