@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -20,7 +19,7 @@ type Groups struct {
 	guard *gate.Guard
 	// locks serialise resets of one group on this replica, so that two
 	// people's resets do not interleave their reads and commits.
-	locks sync.Map
+	locks gate.Locks
 }
 
 var _ portal.GroupService = (*Groups)(nil)
@@ -336,9 +335,7 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 	if err != nil {
 		return portal.ResetResult{}, s.refused(ctx, call, r, id, err)
 	}
-	mu, _ := s.locks.LoadOrStore(call.Env.Name()+" "+g.ID, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	defer mu.(*sync.Mutex).Unlock()
+	defer s.locks.Lock(call.Env.Name() + " " + g.ID)()
 	if len(g.Members) > 0 {
 		return portal.ResetResult{}, s.refused(ctx, call, r, g.ID, activeMembers(g))
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -20,7 +19,7 @@ type Schemas struct {
 	// creating holds a lock per subject being created, so that concurrent
 	// identical creates give one 201 and 409s (the registry itself answers
 	// every one of them with the same version).
-	creating keyedMutex
+	creating gate.Locks
 }
 
 // NewSchemas returns the schema service.
@@ -194,7 +193,7 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 		return portal.SchemaVersion{}, err
 	}
 	subject := tenancy.SubjectName(topic, in.SubjectType)
-	unlock := s.creating.lock(subject)
+	unlock := s.creating.Lock(subject)
 	defer unlock()
 	if cur, err := call.Env.Schemas.GetSchema(ctx, subject, 0); err == nil {
 		return portal.SchemaVersion{}, portal.New(portal.AlreadyExists,
@@ -306,39 +305,4 @@ func (s *Schemas) register(ctx context.Context, call *gate.Call, subject string,
 			return false, err
 		})
 	return out, err
-}
-
-// keyedMutex is a lock per key; keys are forgotten when unlocked by all.
-type keyedMutex struct {
-	mu    sync.Mutex
-	locks map[string]*keyedLock
-}
-
-type keyedLock struct {
-	sync.Mutex
-	users int
-}
-
-// lock takes the key's lock and returns its release.
-func (k *keyedMutex) lock(key string) func() {
-	k.mu.Lock()
-	if k.locks == nil {
-		k.locks = map[string]*keyedLock{}
-	}
-	l := k.locks[key]
-	if l == nil {
-		l = &keyedLock{}
-		k.locks[key] = l
-	}
-	l.users++
-	k.mu.Unlock()
-	l.Lock()
-	return func() {
-		l.Unlock()
-		k.mu.Lock()
-		if l.users--; l.users == 0 {
-			delete(k.locks, key)
-		}
-		k.mu.Unlock()
-	}
 }
