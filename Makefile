@@ -115,7 +115,7 @@ postgres:
 
 ## static: a fully static binary (musl, bundled librdkafka) in build/portal
 static: musl
-	CGO_ENABLED=1 CC=musl-gcc $(GO) build -tags musl -trimpath \
+	CGO_ENABLED=1 CC=musl-gcc $(GO) build -tags musl,nodev -trimpath \
 	  -ldflags '$(LDFLAGS) -s -w -linkmode external -extldflags "-static"' -o build/portal ./cmd/portal
 
 ## image: the container image, without a container engine: build/image/oci (OCI

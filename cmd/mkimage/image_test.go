@@ -28,8 +28,11 @@ const imageDir = "../../build/image"
 
 // TestImageServes opens the image `make image` built, checks its
 // configuration (entrypoint, non-root user, version labels), unpacks its
-// filesystem and runs the entrypoint in dev mode inside it (chroot, as the
-// image's user, when the test runs as root): /readyz must answer 200.
+// filesystem and runs the entrypoint inside it (chroot, as the image's
+// user, when the test runs as root): `portal dev` says that dev mode is
+// not in this binary, and `portal serve` with a configuration whose
+// platform is a dev instance (started from a normal build) answers
+// /readyz 200 and its version.
 func TestImageServes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short: the image test runs the static binary")
@@ -66,12 +69,8 @@ func TestImageServes(t *testing.T) {
 	if err == nil && !strings.Contains(string(out), "statically linked") {
 		t.Errorf("the binary is not static: %s", out)
 	}
-
-	port := freePort(t)
-	ctx, cancel := context.WithCancel(t.Context())
-	var cmd *exec.Cmd
-	env := append(slices.Clone(c.Env), "PORT="+port, "BASE_URL=http://127.0.0.1:"+port)
-	if os.Geteuid() == 0 {
+	chrooted := os.Geteuid() == 0
+	if chrooted {
 		// The unpacked root is the process's whole filesystem, and it runs
 		// as the image's user: nothing of the host is reachable.
 		if err := os.Chmod(root, 0o755); err != nil {
@@ -80,15 +79,45 @@ func TestImageServes(t *testing.T) {
 		if err := os.Chown(filepath.Join(root, dataPath), uid, uid); err != nil {
 			t.Fatal(err)
 		}
-		cmd = exec.CommandContext(ctx, c.Entrypoint[0], "dev")
-		cmd.SysProcAttr = &syscall.SysProcAttr{Chroot: root, Credential: &syscall.Credential{Uid: uid, Gid: uid}}
-		cmd.Dir = c.WorkingDir
 	} else {
 		t.Log("not root: running the image's binary without chroot")
-		cmd = exec.CommandContext(ctx, filepath.Join(root, c.Entrypoint[0]), "dev")
-		env = append(env, "TMPDIR="+t.TempDir())
 	}
-	cmd.Env = env
+	inImage := func(ctx context.Context, env []string, args ...string) *exec.Cmd {
+		var cmd *exec.Cmd
+		if chrooted {
+			cmd = exec.CommandContext(ctx, c.Entrypoint[0], args...)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Chroot: root, Credential: &syscall.Credential{Uid: uid, Gid: uid}}
+			cmd.Dir = c.WorkingDir
+		} else {
+			cmd = exec.CommandContext(ctx, filepath.Join(root, c.Entrypoint[0]), args...)
+			env = append(env, "TMPDIR="+t.TempDir())
+		}
+		cmd.Env = append(slices.Clone(c.Env), env...)
+		return cmd
+	}
+
+	// The image's binary has no dev mode: nobody is signed in without a
+	// password by it.
+	devOut, err := inImage(t.Context(), nil, "dev").CombinedOutput()
+	if err == nil || !strings.Contains(string(devOut), "dev mode is not in this binary") {
+		t.Errorf("portal dev in the image: %v\n%s", err, devOut)
+	}
+
+	// A platform for it: a dev instance from a normal build.
+	platform := startDevInstance(t)
+	configDir := filepath.Join(root, "tmp")
+	if err := os.WriteFile(filepath.Join(configDir, "serve.yaml"), platform.serveConfig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	configPath := filepath.Join(configDir, "serve.yaml")
+	dbPath := filepath.Join(t.TempDir(), "portal.db")
+	if chrooted {
+		configPath, dbPath = "/tmp/serve.yaml", "/"+dataPath+"/portal.db"
+	}
+	port := freePort(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cmd := inImage(ctx, []string{"PORT=" + port, "BASE_URL=http://127.0.0.1:" + port, "DATABASE_URL=sqlite:" + dbPath},
+		"serve", "--config", configPath)
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -100,27 +129,7 @@ func TestImageServes(t *testing.T) {
 		cancel()
 		<-exited
 	})
-
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get("http://127.0.0.1:" + port + "/readyz")
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-			err = errors.New(resp.Status + " " + string(body))
-		}
-		select {
-		case e := <-exited:
-			t.Fatalf("the entrypoint exited: %v\n%s", e, logs.String())
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz did not answer 200 within a minute: %v\n%s", err, logs.String())
-		}
-	}
+	waitReady(t, "http://127.0.0.1:"+port, exited, &logs)
 	resp, err := http.Get("http://127.0.0.1:" + port + "/api/v1/version")
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +138,70 @@ func TestImageServes(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if !strings.Contains(string(body), `"version":"`+c.Labels["org.opencontainers.image.version"]+`"`) {
 		t.Errorf("the binary's version %s differs from the label %s", body, c.Labels["org.opencontainers.image.version"])
+	}
+}
+
+// devInstance is a dev-mode portal from a normal build, as a platform.
+type devInstance struct {
+	serveConfig []byte
+}
+
+// startDevInstance builds cmd/portal as usual (with dev mode), runs it on
+// a loopback port and reads the serve configuration it writes.
+func startDevInstance(t *testing.T) devInstance {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "portal")
+	if out, err := exec.Command("go", "build", "-o", bin, "../portal").CombinedOutput(); err != nil {
+		t.Fatalf("building the dev instance: %v\n%s", err, out)
+	}
+	port := freePort(t)
+	serveConfig := filepath.Join(dir, "serve.yaml")
+	ctx, cancel := context.WithCancel(t.Context())
+	cmd := exec.CommandContext(ctx, bin, "dev", "--data", filepath.Join(dir, "data"), "--write-serve-config", serveConfig)
+	cmd.Env = append(os.Environ(), "PORT="+port, "BASE_URL=http://127.0.0.1:"+port)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cancel()
+		<-exited
+	})
+	waitReady(t, "http://127.0.0.1:"+port, exited, &logs)
+	b, err := os.ReadFile(serveConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return devInstance{serveConfig: b}
+}
+
+// waitReady waits for base's /readyz to answer 200, failing when the
+// process exits first or a minute passes.
+func waitReady(t *testing.T, base string, exited <-chan error, logs *bytes.Buffer) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		resp, err := http.Get(base + "/readyz")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+			err = errors.New(resp.Status + " " + string(body))
+		}
+		select {
+		case e := <-exited:
+			t.Fatalf("the process exited: %v\n%s", e, logs.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s/readyz did not answer 200 in time: %v\n%s", base, err, logs.String())
+		}
 	}
 }
 

@@ -42,7 +42,7 @@ func BenchmarkListTopicsAPI(b *testing.B) {
 				// One caller at full speed is what is measured, not refused.
 				cfg.RateLimits.Caller.PerSecond, cfg.RateLimits.Unit.PerSecond = -1, -1
 			}, h)
-			cl := tp.app.clusters["edh-shared/dev"]
+			cl := tp.app.dev.platform.Clusters["edh-shared/dev"]
 			var names []string
 			for i := 0; i < 2500; i++ {
 				for _, prefix := range []string{"edh-shared-scada-dev-", "edh-shared-crm-dev-", "edh-shared-platform-dev-", "other-"} {

@@ -15,7 +15,7 @@ func TestBrowserBulkServiceAccounts(t *testing.T) {
 	tp := startPortal(t, nil)
 	// Confluent Cloud takes a few hundred milliseconds per IAM change; a
 	// slower stand-in makes the progress visible.
-	tp.app.org.SetLatency(120 * time.Millisecond)
+	tp.app.dev.platform.Org.SetLatency(120 * time.Millisecond)
 	b := newBrowser(t, tp)
 	b.signIn("bob")
 	b.run(chromedp.Navigate(tp.url+"/scada/dev/service-accounts"), chromedp.WaitVisible(`tr[data-account]`))

@@ -15,7 +15,7 @@ func TestClusterChartsFromTheStandIn(t *testing.T) {
 	// The charts are cached for a minute: ask once the consumer has
 	// committed something and storage was sampled (every 5 s), so that
 	// every series has data to show.
-	tel := tp.app.watched["edh-shared/dev"]
+	tel := tp.app.dev.platform.Watched["edh-shared/dev"]
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		now := time.Now()

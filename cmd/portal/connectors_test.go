@@ -7,15 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+	"github.com/edh-platform/rms-portal/internal/dev"
+	"github.com/edh-platform/rms-portal/internal/dev/cloud"
 )
 
 // standIn is the Connect stand-in behind /dev/cloud for an environment.
-func (tp *testPortal) standIn(t *testing.T, env string) *embedded.Connect {
+func (tp *testPortal) standIn(t *testing.T, env string) *cloud.Connect {
 	t.Helper()
 	zone, stage, _ := strings.Cut(env, "/")
-	envID, clusterID, _, _ := devIDs(zone, stage)
-	k := tp.app.cloud.Cluster(envID, clusterID)
+	envID, clusterID, _, _ := dev.IDs(zone, stage)
+	k := tp.app.dev.platform.Cloud.Cluster(envID, clusterID)
 	if k == nil {
 		t.Fatalf("no stand-in for %s", env)
 	}

@@ -23,8 +23,7 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/edh-platform/rms-portal/internal/config"
-	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
-	"github.com/edh-platform/rms-portal/internal/platform/embedded"
+	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 	"github.com/edh-platform/rms-portal/internal/store/pgtest"
 )
 
@@ -99,7 +98,7 @@ func startPortalWith(t testing.TB, tweak func(*config.Config), h hooks) *testPor
 		<-done
 		p.Close()
 	})
-	if err := p.seed(ctx, embedded.SeedOptions{}); err != nil {
+	if err := p.dev.seed(ctx, p, devOptions{bulkClusters: 1}, log); err != nil {
 		t.Fatal(err)
 	}
 	p.settled.Store(true)
@@ -157,7 +156,7 @@ func (tp *testPortal) token(user string) string {
 	if tok, ok := tp.tokens.m[user]; ok {
 		return tok
 	}
-	res, err := devidptest.SignIn(context.Background(), tp.url+"/dev/idp", "rms-portal", user,
+	res, err := idptest.SignIn(context.Background(), tp.url+"/dev/idp", "rms-portal", user,
 		"openid", "profile", "api://rms-portal/.default")
 	if err != nil {
 		tp.t.Fatalf("sign in %s: %v", user, err)

@@ -111,7 +111,7 @@ func TestServiceAccountPages(t *testing.T) {
 // is polled to the end; the poll belongs to whoever started it.
 func TestBulkProgress(t *testing.T) {
 	tp := startPortal(t, nil)
-	tp.app.org.SetLatency(60 * time.Millisecond)
+	tp.app.dev.platform.Org.SetLatency(60 * time.Millisecond)
 	bob := tp.webClient(t)
 	bob.signIn("bob")
 	bob.get("/scada/dev/service-accounts/bulk")

@@ -19,7 +19,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/edh-platform/rms-portal/internal/config"
-	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
+	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 )
 
 // BenchmarkListLatency is the list latency suite, on one embedded cluster
@@ -44,7 +44,7 @@ func BenchmarkListLatency(b *testing.B) {
 				cfg.RateLimits.Caller.PerSecond, cfg.RateLimits.Unit.PerSecond = -1, -1
 				cfg.MetadataCacheTTL = 15 * time.Second
 			}, hooks{})
-			cl := tp.app.clusters["edh-shared/dev"]
+			cl := tp.app.dev.platform.Clusters["edh-shared/dev"]
 			var names []string
 			for i := 0; i < n/4; i++ {
 				for _, prefix := range []string{"edh-shared-scada-dev-", "edh-shared-crm-dev-", "edh-shared-platform-dev-", "other-"} {
@@ -211,7 +211,7 @@ func BenchmarkServeRSS(b *testing.B) {
 		b.Fatal(err)
 	}
 	serve := startProcess(b, "serve replica", []string{"serve", "--config", serveConfig}, "DATABASE_URL=sqlite:"+filepath.Join(dir, "serve.db"))
-	res, err := devidptest.SignIn(context.Background(), dev.url+"/dev/idp", "rms-portal", "carol", "openid", "api://rms-portal/.default")
+	res, err := idptest.SignIn(context.Background(), dev.url+"/dev/idp", "rms-portal", "carol", "openid", "api://rms-portal/.default")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,9 +25,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/requestid"
-	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/version"
 )
 
@@ -87,6 +85,9 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 	}
 	switch args[0] {
 	case "dev":
+		if err := devAvailable(); err != nil {
+			return err
+		}
 		cfg, err := config.Dev(env)
 		if err != nil {
 			return err
@@ -176,16 +177,16 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 	defer stop()
 	done := make(chan error, 1)
 	go func() { done <- serveOn(ctx, p, l, log) }()
-	if cfg.IsDev() {
+	if p.dev != nil {
 		// The dev platform's Cloud API is served by this process, so the
 		// demo data goes in once it serves.
-		if err := seedDemo(ctx, p, dev, log); err != nil {
+		if err := p.dev.seed(ctx, p, dev, log); err != nil {
 			stop()
 			<-done
 			return err
 		}
 		if dev.serveConfig != "" {
-			if err := writeServeConfig(p, dev.serveConfig); err != nil {
+			if err := p.dev.writeServeConfig(cfg, dev.serveConfig); err != nil {
 				stop()
 				<-done
 				return err
@@ -193,28 +194,21 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 			log.Info("serve configuration written", "file", dev.serveConfig)
 		}
 		p.settled.Store(true)
-		fmt.Fprintf(stderr, "\n  Portal:   %s\n  API docs: %s/api-docs\n  Sign in as a demo user: alice, bob, carol, dave, erin, frank, sam\n\n", cfg.BaseURL, cfg.BaseURL)
+		fmt.Fprintf(stderr, "\n  Portal:   %s\n  API docs: %s/api-docs\n  Sign in as a demo user: %s\n\n", cfg.BaseURL, cfg.BaseURL, demoUsers(cfg))
 	}
 	return <-done
 }
 
-// seedDemo puts the demo data in, and keeps a demo producer writing.
-func seedDemo(ctx context.Context, p *app, dev devOptions, log *slog.Logger) error {
-	start := time.Now()
-	o := embedded.SeedOptions{BulkTopics: dev.bulk}
-	u, _ := p.tenancy.Unit("scada")
-	for i, st := range p.tenancy.Stages() {
-		if i < dev.bulkClusters {
-			o.BulkScopes = append(o.BulkScopes, tenancy.Scope{Unit: u, Stage: st})
-		}
+// demoUsers names the dev identity provider's users.
+func demoUsers(cfg *config.Config) string {
+	if cfg.DevIDP == nil {
+		return "(none)"
 	}
-	if err := p.seed(ctx, o); err != nil {
-		return fmt.Errorf("seeding demo data: %w", err)
+	var names []string
+	for _, u := range cfg.DevIDP.Users {
+		names = append(names, u.Username)
 	}
-	log.Info("demo data ready", "ms", time.Since(start).Milliseconds())
-	// A steady trickle makes growth charts move in the demo.
-	go p.clusters["edh-shared/dev"].Trickle(ctx, "edh-shared-scada-dev-sensor-readings", 5)
-	return nil
+	return strings.Join(names, ", ")
 }
 
 // serveOn serves an assembled portal on l until ctx ends, with its

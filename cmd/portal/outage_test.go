@@ -30,7 +30,7 @@ func TestOutageCost(t *testing.T) {
 	}
 	tp := startPortal(t, func(c *config.Config) { c.UpstreamTimeout = 2 * time.Second })
 	tp.token("carol")
-	cl := tp.app.clusters["edh-shared/dev"]
+	cl := tp.app.dev.platform.Clusters["edh-shared/dev"]
 	// Dev mode's demo producer writes to this cluster, as in make run.
 	tctx, stopTrickle := context.WithCancel(context.Background())
 	defer stopTrickle()

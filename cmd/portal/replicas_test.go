@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
+	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 	"github.com/edh-platform/rms-portal/internal/store/pgtest"
 )
 
@@ -48,7 +48,7 @@ func TestTwoReplicasOnOneDatabase(t *testing.T) {
 
 	// A bulk create of 200 accounts, started on A, reports on B.
 	token := func(user string) string {
-		res, err := devidptest.SignIn(context.Background(), dev.url+"/dev/idp", "rms-portal", user, "openid", "api://rms-portal/.default")
+		res, err := idptest.SignIn(context.Background(), dev.url+"/dev/idp", "rms-portal", user, "openid", "api://rms-portal/.default")
 		if err != nil {
 			t.Fatalf("token for %s: %v", user, err)
 		}

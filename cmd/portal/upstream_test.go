@@ -40,7 +40,7 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 		t.Fatalf("list before: %d", r.status)
 	}
 
-	tp.app.clusters["edh-shared/dev"].Close()
+	tp.app.dev.platform.Clusters["edh-shared/dev"].Close()
 	start := time.Now()
 	if r := tp.call("GET", "/api/v1/scada/dev/topics", "carol", nil); r.status != 200 || time.Since(start) > time.Second {
 		t.Fatalf("the cached list on a stopped cluster: %d after %v", r.status, time.Since(start))

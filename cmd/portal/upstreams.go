@@ -3,37 +3,24 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
-	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
-	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
-// devCloudPath is where dev mode serves its Confluent Cloud API stand-in.
-const devCloudPath = "/dev/cloud"
-
-// devIDs are the stand-in's Confluent Cloud ids of an environment, so that
-// role bindings read like Confluent Cloud's.
-func devIDs(zone, stage string) (environmentID, clusterID, registryID, providerID string) {
-	id := zone + "-" + stage
-	return "env-" + id, "lkc-" + id, "lsrc-" + id, "op-" + stage
-}
-
-// connect creates one Kafka client per environment, starting embedded
-// clusters where the configuration asks for them.
+// connect creates the clients of every environment: Kafka, Confluent
+// Cloud (Connect, IAM, identity pools, Metrics) and Schema Registry. Dev
+// mode reaches its embedded platform the same way (dev.Start rewrote the
+// configuration to name it).
 func (p *app) connect(log *slog.Logger) error {
 	var cloud *confluent.Client
 	var metrics platform.CloudMetrics = platform.Unconfigured{What: "the Confluent Cloud Metrics API (confluent_cloud.metrics_url)"}
@@ -43,13 +30,7 @@ func (p *app) connect(log *slog.Logger) error {
 			MaxRetries: retries, Logger: log, Upstreams: p.upstreams, Name: name,
 			HTTPClient: &http.Client{Transport: p.telemetry.Transport(nil)}, Cache: p.telemetry.Metrics.Cache})
 	}
-	switch {
-	case cc.Embedded:
-		// Dev mode: the production adapters, against the stand-in that
-		// this process serves at /dev/cloud.
-		cloud = client("confluent-cloud-dev", p.cfg.BaseURL+devCloudPath, devCloudKey, devCloudSecret, 0)
-		metrics = confluent.NewMetrics(client("confluent-metrics-dev", p.cfg.BaseURL+devCloudPath, devCloudKey, devCloudSecret, 1))
-	case cc.Enabled():
+	if cc.Enabled() {
 		cloud = client("confluent-cloud", cc.URL, cc.APIKey, cc.APISecret, 0)
 		if cc.MetricsURL != "" {
 			// The Metrics API is rate-limited per organisation: one retry
@@ -62,16 +43,6 @@ func (p *app) connect(log *slog.Logger) error {
 			env := &platform.Environment{Zone: z.ID, Stage: st.Name}
 			ec := z.Environments[st.Name]
 			k := ec.Kafka
-			if k.Embedded {
-				cl, err := embedded.StartCluster(env.Name())
-				if err != nil {
-					return err
-				}
-				p.clusters[env.Name()] = cl
-				p.closers = append(p.closers, cl.Close)
-				p.watched[env.Name()] = cl.Watch()
-				k.BootstrapServers, k.SecurityProtocol = cl.Addr(), "PLAINTEXT"
-			}
 			client, err := kafkaadmin.New(kafkaadmin.Options{
 				Name: env.Name(), BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
 				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
@@ -83,15 +54,6 @@ func (p *app) connect(log *slog.Logger) error {
 			}
 			p.closers = append(p.closers, client.Close)
 			env.Topics, env.Groups, env.Messages = client, client, client
-			if cc.Embedded {
-				envID, clusterID, registryID, providerID := devIDs(z.ID, st.Name)
-				p.cloud.AddCluster(envID, clusterID, embedded.NewConnect())
-				if t := p.watched[env.Name()]; t != nil {
-					p.cloud.AddTelemetry(clusterID, t)
-				}
-				ec.EnvironmentID, ec.KafkaClusterID, ec.SchemaRegistry.ClusterID, ec.IdentityProviderID = envID, clusterID, registryID, providerID
-				cc.OrganizationID = "org-dev"
-			}
 			p.connectCloud(env, cloud, cc, ec)
 			env.Metrics, env.ClusterID = metrics, ec.KafkaClusterID
 			if u, ok := metrics.(platform.Unconfigured); ok {
@@ -126,18 +88,8 @@ func (p *app) connectCloud(env *platform.Environment, cloud *confluent.Client, c
 	}
 }
 
-// connectRegistry sets up the environment's Schema Registry, starting an
-// embedded one where the configuration asks for it.
+// connectRegistry sets up the environment's Schema Registry.
 func (p *app) connectRegistry(env *platform.Environment, sr config.SchemaRegistry) error {
-	if sr.Embedded {
-		reg, err := embedded.StartRegistry(sr.APIKey, sr.APISecret)
-		if err != nil {
-			return err
-		}
-		p.closers = append(p.closers, reg.Close)
-		sr.URL = reg.URL()
-		p.registries[env.Name()] = sr.URL
-	}
 	if sr.URL == "" {
 		env.Schemas = platform.Unconfigured{What: "Schema Registry", Env: env.Name()}
 		return nil
@@ -168,7 +120,7 @@ func (p *app) readiness() []httpserver.Check {
 		}
 		return "takes writes", nil
 	}}}
-	if p.cfg.IsDev() {
+	if p.dev != nil {
 		checks = append(checks, httpserver.Check{Name: "demo data", Probe: func(context.Context) (string, error) {
 			if !p.settled.Load() {
 				return "", errors.New("still being seeded")
@@ -195,40 +147,4 @@ func (p *app) upstreamReport(ctx context.Context) (any, bool) {
 		ok = ok && h.State != "failing" && h.Circuit == "closed"
 	}
 	return report, ok
-}
-
-// services are the services the demo data is seeded through.
-type services struct {
-	accounts *service.ServiceAccounts
-	pools    *service.IdentityPools
-	resolver *access.Resolver
-}
-
-// seed fills the embedded platform with the demo data: topics, connectors
-// and schemas directly, service accounts and identity pools through their
-// services (so that they get their role bindings), as a platform admin.
-// The portal must be serving: the stand-in of the Cloud API is part of it.
-func (p *app) seed(ctx context.Context, o embedded.SeedOptions) error {
-	if err := embedded.Seed(ctx, p.tenancy, p.envs, p.clusters, o); err != nil {
-		return err
-	}
-	admin := p.services.resolver.Resolve(portal.Identity{Subject: "demo-seed", Username: "demo-seed", Groups: []string{p.cfg.PlatformAdminGroup}})
-	ctx = portal.WithPrincipal(ctx, admin)
-	stage := p.tenancy.StageNames()[0]
-	for _, u := range p.tenancy.Units() {
-		if u.IsMain() {
-			continue
-		}
-		_, err := p.services.accounts.Create(ctx, portal.Scope{BU: u.ID, Stage: stage}, portal.NewServiceAccount{Name: "demo-app", Type: "producer",
-			Description: "Demo producer of " + u.ID})
-		if err != nil && !portal.Is(err, portal.AlreadyExists) {
-			return fmt.Errorf("seed service account of %s: %w", u.ID, err)
-		}
-		_, err = p.services.pools.Create(ctx, portal.Scope{BU: u.ID, Stage: stage}, portal.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
-			Filter: `claims.aud == "confluent" && claims.sub.startsWith("ci-` + u.ID + `")`})
-		if err != nil && !portal.Is(err, portal.AlreadyExists) {
-			return fmt.Errorf("seed identity pool of %s: %w", u.ID, err)
-		}
-	}
-	return nil
 }

@@ -25,11 +25,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
-	"github.com/edh-platform/rms-portal/internal/devidp"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/requestid"
@@ -50,25 +48,19 @@ type app struct {
 	echo *echo.Echo
 	// tenancy is the configuration's; live is the one in force, with
 	// the admin area's changes.
-	tenancy  *tenancy.Tenancy
-	live     *tenancy.Live
-	envs     *platform.Environments
-	store    store.Store
-	clusters map[string]*embedded.Cluster
-	// watched records what the embedded clusters do, for the Metrics API
-	// stand-in.
-	watched map[string]*embedded.Telemetry
-	// registries are the embedded Schema Registries' URLs, by environment.
-	registries map[string]string
-	org        *embedded.Org
-	upstreams  *upstream.Registry
-	telemetry  *telemetry.Telemetry
+	tenancy *tenancy.Tenancy
+	live    *tenancy.Live
+	envs    *platform.Environments
+	store   store.Store
+	// dev is dev mode's embedded platform; nil in serve mode.
+	dev       *devMode
+	upstreams *upstream.Registry
+	telemetry *telemetry.Telemetry
 	// metricsBound is the address of the metrics port (metrics.listen),
 	// known once metricsReady is closed.
 	metricsBound string
 	metricsReady chan struct{}
 	provider     *auth.Provider
-	cloud        *embedded.CloudAPI
 	sampler      *worker.Sampler
 	cacheSync    *worker.CacheSync
 	sweeper      *worker.Sweeper
@@ -77,7 +69,10 @@ type app struct {
 	// recorder writes the audit trail; replica names this process.
 	recorder *audit.Recorder
 	replica  string
-	services *services
+	// built are the services; resolver turns identities into principals
+	// (dev mode seeds its demo data through them).
+	built    *assembly.Built
+	resolver *access.Resolver
 	closers  []func()
 	// settled is set in dev mode once the demo data is in (and the serve
 	// configuration written); until then the process is not ready.
@@ -100,28 +95,27 @@ type hooks struct {
 	tracerProvider trace.TracerProvider
 }
 
-// devIAMLatency is how long each IAM write of the dev stand-in takes.
-const devIAMLatency = 15 * time.Millisecond
-
-// devCloudKey and devCloudSecret are the dev stand-in's Cloud API key.
-const (
-	devCloudKey    = "DEVCLOUDKEY"
-	devCloudSecret = "dev-cloud-secret"
-)
-
 // assemble builds the portal from a validated configuration.
 func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks) (_ *app, err error) {
 	ten, err := cfg.Tenancy()
 	if err != nil {
 		return nil, err
 	}
-	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, live: tenancy.NewLive(ten), envs: platform.NewEnvironments(), clusters: map[string]*embedded.Cluster{}, watched: map[string]*embedded.Telemetry{},
-		registries: map[string]string{}, org: embedded.NewOrg(), upstreams: upstream.NewRegistry(upstream.Options{})}
+	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, live: tenancy.NewLive(ten), envs: platform.NewEnvironments(),
+		upstreams: upstream.NewRegistry(upstream.Options{})}
 	defer func() {
 		if err != nil {
 			p.Close()
 		}
 	}()
+	if cfg.IsDev() {
+		// Dev mode starts its embedded platform and names it in cfg, which
+		// the rest of the wiring reads as any deployment's.
+		if p.dev, err = startDev(cfg); err != nil {
+			return nil, err
+		}
+		p.closers = append(p.closers, p.dev.close)
+	}
 	st, took, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return nil, err
@@ -143,17 +137,11 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if t, ok := st.(interface{ SetTracer(trace.Tracer) }); ok && tel.Tracing() {
 		t.SetTracer(tel.Tracer())
 	}
-	if cfg.ConfluentCloud.Embedded {
-		p.cloud = embedded.NewCloudAPI(p.org, devCloudKey, devCloudSecret)
-		// Confluent Cloud's IAM writes take tens to hundreds of
-		// milliseconds; the stand-in takes a little, so that progress shows.
-		p.org.SetLatency(devIAMLatency)
-	}
 	if err := p.connect(log); err != nil {
 		return nil, err
 	}
 
-	provider := auth.NewProvider(issuerOf(cfg), cfg.UpstreamTimeout, p.upstreams.Get(upstream.IdentityProvider, issuerOf(cfg)), tel.Transport(nil))
+	provider := auth.NewProvider(cfg.Identity.Issuer, cfg.UpstreamTimeout, p.upstreams.Get(upstream.IdentityProvider, cfg.Identity.Issuer), tel.Transport(nil))
 	p.provider = provider
 	p.closers = append(p.closers, provider.Close)
 	resolver := access.NewResolver(p.live, cfg.PlatformAdminGroup)
@@ -191,7 +179,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if err != nil {
 		return nil, err
 	}
-	p.services = &services{accounts: built.Accounts, pools: built.Pools, resolver: resolver}
+	p.built, p.resolver = built, resolver
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
@@ -207,21 +195,16 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		BaseURL: cfg.BaseURL, Logger: log})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
-		PageErrors: pages.RenderError, IdentityOrigin: origin(issuerOf(cfg)), HSTS: strings.HasPrefix(cfg.BaseURL, "https://"),
+		PageErrors: pages.RenderError, IdentityOrigin: origin(cfg.Identity.Issuer), HSTS: strings.HasPrefix(cfg.BaseURL, "https://"),
 		Observe: tel.Middleware, TrustedProxies: cfg.TrustedProxyPrefixes(),
 	})
 	if cfg.Metrics.Listen == "" {
 		e.GET("/metrics", echo.WrapHandler(p.metricsHandler()))
 	}
-	if cfg.Identity.Issuer == config.EmbeddedIssuer {
-		idp, err := devidp.New(devidp.Options{BaseURL: cfg.BaseURL, Audience: cfg.Identity.Audience, Config: *cfg.DevIDP, Logger: log})
-		if err != nil {
+	if p.dev != nil {
+		if err := p.dev.mount(e, cfg, log); err != nil {
 			return nil, err
 		}
-		e.Any(devidp.PathPrefix+"/*", echo.WrapHandler(http.StripPrefix(devidp.PathPrefix, idp)))
-	}
-	if p.cloud != nil {
-		e.Any(devCloudPath+"/*", echo.WrapHandler(http.StripPrefix(devCloudPath, p.cloud)))
 	}
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
@@ -318,13 +301,6 @@ func origin(raw string) string {
 	return u.Scheme + "://" + u.Host
 }
 
-func issuerOf(cfg *config.Config) string {
-	if cfg.Identity.Issuer == config.EmbeddedIssuer {
-		return cfg.BaseURL + devidp.PathPrefix
-	}
-	return cfg.Identity.Issuer
-}
-
 // background runs the portal's periodic work until ctx ends: sampling
 // watched topics, applying other replicas' cache announcements, sweeping
 // the store.
@@ -338,7 +314,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) {
 	}()
 	go p.sweeper.Run(ctx, 5*time.Minute)
 	go p.tenancySync.Run(ctx)
-	for _, t := range p.watched {
-		go t.Run(ctx.Done(), 5*time.Second)
+	if p.dev != nil {
+		p.dev.run(ctx)
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
-	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
+	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -45,7 +45,7 @@ func verifierWithClock(t testing.TB, issuer, audience string, clock func() time.
 
 func userToken(t *testing.T, issuer, user string) string {
 	t.Helper()
-	res, err := devidptest.SignIn(context.Background(), issuer, "rms-portal", user, "openid", "profile", "api://rms-portal/.default")
+	res, err := idptest.SignIn(context.Background(), issuer, "rms-portal", user, "openid", "profile", "api://rms-portal/.default")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func userToken(t *testing.T, issuer, user string) string {
 
 func TestVerifyResolvesRoles(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	v := verifier(t, issuer, "api://rms-portal")
 	cases := map[string]string{
 		"alice": "crm=super_admin platform=super_admin sales=none scada=super_admin admin=false",
@@ -83,7 +83,7 @@ func TestVerifyResolvesRoles(t *testing.T) {
 
 func TestVerifyServicePrincipal(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	cc := clientcredentials.Config{ClientID: "scada-ci", ClientSecret: "scada-ci-secret", TokenURL: issuer + "/oauth/token"}
 	tok, err := cc.Token(ctx)
 	if err != nil {
@@ -100,8 +100,8 @@ func TestVerifyServicePrincipal(t *testing.T) {
 
 func TestVerifyRefusesBadTokens(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, nil)
-	other := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
+	other := idptest.Start(t, nil)
 	good := userToken(t, issuer, "carol")
 	parts := strings.Split(good, ".")
 	tampered := parts[0] + "." + parts[1] + "x." + parts[2]
@@ -125,7 +125,7 @@ func TestVerifyRefusesBadTokens(t *testing.T) {
 
 func TestVerifyRefusesExpiredTokens(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, func(c *config.DevIDP) { c.AccessTokenLifetime = time.Minute })
+	issuer := idptest.Start(t, func(c *config.DevIDP) { c.AccessTokenLifetime = time.Minute })
 	tok := userToken(t, issuer, "carol")
 	var skew atomic.Int64
 	v := verifierWithClock(t, issuer, "api://rms-portal", func() time.Time { return time.Now().Add(time.Duration(skew.Load())) })
@@ -214,8 +214,8 @@ func TestFrozenProviderFailsFast(t *testing.T) {
 // client alone as audience, as Entra ID does, and the verifier refuses an
 // ID token as a bearer token, saying why.
 func TestIDTokensAreNotAccessTokens(t *testing.T) {
-	issuer := devidptest.Start(t, nil)
-	res, err := devidptest.SignIn(context.Background(), issuer, "rms-portal", "carol", "openid", "profile", "api://rms-portal/.default")
+	issuer := idptest.Start(t, nil)
+	res, err := idptest.SignIn(context.Background(), issuer, "rms-portal", "carol", "openid", "profile", "api://rms-portal/.default")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestIDTokensAreNotAccessTokens(t *testing.T) {
 // own expiry).
 func TestVerifiedTokensAreRemembered(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, func(c *config.DevIDP) { c.AccessTokenLifetime = time.Minute })
+	issuer := idptest.Start(t, func(c *config.DevIDP) { c.AccessTokenLifetime = time.Minute })
 	cfg, err := config.Dev(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)

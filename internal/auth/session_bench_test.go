@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/auth"
-	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
+	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // BenchmarkCurrentSession measures what every page pays to find its
 // session: the cookie, the store (SQLite) and opening the sealed data.
 func BenchmarkCurrentSession(b *testing.B) {
-	issuer := devidptest.Start(b, nil)
+	issuer := idptest.Start(b, nil)
 	st := openStore(b)
 	s := sessionsOn(b, issuer, st, strings.Repeat("k", 40))
 	rec := httptest.NewRecorder()

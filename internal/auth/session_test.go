@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/auth"
-	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
+	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 )
@@ -56,7 +56,7 @@ func withCookies(rec *httptest.ResponseRecorder) *http.Request {
 }
 
 func TestSessionThatCannotBeRenewedEnds(t *testing.T) {
-	s := sessions(t, devidptest.Start(t, nil))
+	s := sessions(t, idptest.Start(t, nil))
 	rec := httptest.NewRecorder()
 	_, err := s.Start(rec, httptest.NewRequest(http.MethodGet, "/", nil), &auth.Grant{
 		Identity: portal.Identity{Subject: "carol"}, AccessToken: "expired", RefreshToken: "unknown-to-the-provider",
@@ -81,7 +81,7 @@ func TestSessionThatCannotBeRenewedEnds(t *testing.T) {
 }
 
 func TestSessionsKeepTokensOnTheServer(t *testing.T) {
-	s := sessions(t, devidptest.Start(t, nil))
+	s := sessions(t, idptest.Start(t, nil))
 	rec := httptest.NewRecorder()
 	groups := make([]string, 500)
 	for i := range groups {
@@ -138,7 +138,7 @@ func TestSafeNext(t *testing.T) {
 // session, signing out on one ends it on the other, the stored record
 // holds no token in clear, and a rotated key still opens old sessions.
 func TestSessionsAreSharedAndSealed(t *testing.T) {
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	st := openStore(t)
 	a := sessionsOn(t, issuer, st, strings.Repeat("a", 40))
 	b := sessionsOn(t, issuer, st, strings.Repeat("a", 40))
@@ -173,7 +173,7 @@ func TestSessionsAreSharedAndSealed(t *testing.T) {
 // TestLiveSessionsPerPersonAreBounded: a sign-in beyond the bound ends the
 // person's oldest session, not the others' nor the new one.
 func TestLiveSessionsPerPersonAreBounded(t *testing.T) {
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	st := openStore(t)
 	p := auth.NewProvider(issuer, 5*time.Second, nil, nil)
 	login := auth.NewWebLogin(auth.WebLoginOptions{Provider: p, Verifier: verifier(t, issuer, "api://rms-portal"),
@@ -213,7 +213,7 @@ func TestLiveSessionsPerPersonAreBounded(t *testing.T) {
 // that it could not, and keeps the cookie so that the person can retry;
 // it never answers as done while the session lives on.
 func TestSignOutSaysWhenItCannot(t *testing.T) {
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	st := openStore(t)
 	s := sessionsOn(t, issuer, st, strings.Repeat("a", 40))
 	rec := httptest.NewRecorder()

@@ -21,7 +21,7 @@ var devYAML []byte
 // Dev returns the committed development configuration: the demo tenancy,
 // embedded clusters and the development identity provider.
 func Dev(env func(string) string) (*Config, error) {
-	return parse(devYAML, "dev.yaml", env)
+	return Parse(devYAML, "dev.yaml", env)
 }
 
 // Load reads, expands and validates a configuration file.
@@ -30,10 +30,12 @@ func Load(path string, env func(string) string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	return parse(data, path, env)
+	return Parse(data, path, env)
 }
 
-func parse(data []byte, name string, env func(string) string) (*Config, error) {
+// Parse expands and validates a configuration read from a file named
+// name.
+func Parse(data []byte, name string, env func(string) string) (*Config, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, fmt.Errorf("config %s: %w", name, err)

@@ -1,9 +1,10 @@
 // Package portal is the contract below both front doors (the HTML pages in
 // handlers/ and the JSON API in api/) and the views: the domain types they
 // show, the typed error every operation returns, and one interface per
-// service. The services in internal/service implement the interfaces;
-// the doors import this package (and internal/auth) and nothing below it,
-// which a test in cmd/portal enforces.
+// service. The services in internal/service, internal/plans and
+// internal/admin implement the interfaces; the doors import this package
+// (and internal/auth) and nothing below it, which TestImportRules in this
+// package enforces.
 //
 // Every service method takes the caller from its context
 // (WithPrincipal) and checks access before anything else, failing closed

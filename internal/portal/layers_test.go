@@ -24,7 +24,7 @@ var doorMay = []string{"internal/portal", "internal/document", "internal/auth", 
 var kafkaClients = map[string][]string{
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka":          {"internal/platform/kafkaadmin"},
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry": {"internal/platform/schemareg"},
-	"github.com/twmb/franz-go/pkg/kfake":                           {"internal/platform/embedded"},
+	"github.com/twmb/franz-go/pkg/kfake":                           {"internal/dev/clusters"},
 }
 
 type pkg struct {
@@ -60,9 +60,35 @@ func listPackages(t *testing.T) []pkg {
 	return pkgs
 }
 
+// rooms are the rules between the project's own packages besides the
+// doors': a package (or any package below a prefix ending in "/") may not
+// import the listed ones.
+var rooms = []struct {
+	from, why string
+	never     []string
+}{
+	{"internal/gate", "entering a call comes before any service", []string{"internal/service", "internal/plans", "internal/admin", "internal/worker", "internal/assembly"}},
+	{"internal/plans", "plans reach the services only through their plans.Kind parts", []string{"internal/service", "internal/admin", "internal/assembly"}},
+	{"internal/service", "services do not know who wires them, nor the admin area or the background work", []string{"internal/admin", "internal/assembly", "internal/worker"}},
+	{"internal/worker", "background work is started by cmd and calls no service", []string{"internal/service", "internal/plans", "internal/admin", "internal/assembly"}},
+	{"internal/platform/", "the production adapters know nothing of dev mode", []string{"internal/dev"}},
+}
+
+// devMay are the packages that may import internal/dev (dev mode): the
+// binary's dev wiring, dev mode itself, and the tests' world.
+var devMay = []string{"cmd/portal", "internal/servicetest"}
+
+func under(pkg, prefix string) bool {
+	if strings.HasSuffix(prefix, "/") {
+		return strings.HasPrefix(pkg, prefix) || pkg == strings.TrimSuffix(prefix, "/")
+	}
+	return pkg == prefix
+}
+
 // TestImportRules reads the real import graph (go list) and fails on a
 // forbidden edge: a door importing below the contract, the contract
-// importing anything of the project, or a Kafka client outside its adapter.
+// importing anything of the project, a room importing what it must not,
+// dev mode outside its wiring, or a Kafka client outside its adapter.
 func TestImportRules(t *testing.T) {
 	pkgs := listPackages(t)
 	if len(pkgs) < 10 {
@@ -76,6 +102,18 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports %s: the front doors reach behaviour only through internal/portal", p.ImportPath, own)
 			case p.ImportPath == "internal/portal" && ok:
 				t.Errorf("internal/portal imports %s: the contract depends on nothing of the project", own)
+			case ok && under(own, "internal/dev/") && !under(p.ImportPath, "internal/dev/") && !slices.Contains(devMay, p.ImportPath):
+				t.Errorf("%s imports %s: only cmd/portal's dev wiring (and the tests' world) may import dev mode", p.ImportPath, own)
+			}
+			for _, r := range rooms {
+				if !ok || !under(p.ImportPath, r.from) {
+					continue
+				}
+				for _, never := range r.never {
+					if under(own, never) || under(own, strings.TrimSuffix(never, "/")+"/") {
+						t.Errorf("%s imports %s: %s", p.ImportPath, own, r.why)
+					}
+				}
 			}
 			for client, allowed := range kafkaClients {
 				if strings.HasPrefix(imp, client) && !slices.Contains(allowed, p.ImportPath) {
@@ -83,5 +121,27 @@ func TestImportRules(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestImageBinaryHasNoDevMode: the container image's binary is built with
+// the nodev tag, and then no package of dev mode (which signs people in
+// without a password) is in it.
+func TestImageBinaryHasNoDevMode(t *testing.T) {
+	out, err := exec.Command("go", "list", "-tags", "nodev,musl", "-deps", "./../../cmd/portal").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, module+"internal/dev") || strings.Contains(dep, "franz-go/pkg/kfake") || strings.Contains(dep, "zitadel/oidc") {
+			t.Errorf("the image's binary contains %s", dep)
+		}
+	}
+	all, err := exec.Command("go", "list", "-deps", "./../../cmd/portal").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(all), module+"internal/dev\n") {
+		t.Error("the default build has no dev mode: the check above proves nothing")
 	}
 }

@@ -52,53 +52,15 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	if ident := s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name); identifier(&v, "name", "name", ident) {
 		full = call.Scope.QualifyConnector(ident)
 	}
-	cfg := map[string]string{}
-	for _, k := range sortedKeys(d.Config) {
-		switch {
-		case k == "connector.class":
-			v.Add(portal.Invalid("config."+k, "give the class in spec.class"))
-		case k == "name":
-			v.Add(portal.Invalid("config."+k, "the connector's name is metadata.name; leave config.name out"))
-		case portal.IsSensitiveKey(k):
-			v.Add(portal.Invalid("config."+k, "%s holds a secret: declare it under spec.secrets with fromEnv, never in the file", k))
-		case portal.IsConnectorTopicKey(k):
-			var names []string
-			for _, t := range portal.SplitTopics(d.Config[k]) {
-				names = append(names, s.guard.Tenancy().Rebase(call.Scope.Unit, t))
-			}
-			cfg[k] = strings.Join(names, ",")
-		default:
-			cfg[k] = d.Config[k]
-		}
-	}
-	if strings.TrimSpace(d.Class) == "" {
-		v.Add(portal.Missing("class"))
-	}
-	cfg["connector.class"] = d.Class
-	cfg = s.prepare(call, full, cfg, &v)
+	cfg := s.prepare(call, full, k.declaredConfig(call, d, &v), &v)
 	st.Change.Name, st.Key = full, "connector/"+full
 	for _, t := range portal.ConnectorTopics(cfg) {
 		st.Needs = append(st.Needs, "topic/"+t)
 	}
 	cur, exists := connectorNamed(o.([]platform.Connector), full)
-	send := maps.Clone(cfg)
-	stored := map[string]bool{}
-	before := map[string]string{}
+	before, stored := map[string]string{}, map[string]bool{}
 	if exists {
-		sensitive := s.sensitive(ctx, call, cur.Class, cur.Config)
-		for k, val := range cur.Config {
-			switch {
-			case slices.Contains(sensitive, k):
-				stored[k] = true
-			case k == "name" || k == "connector.class":
-			case slices.Contains(portal.ConnectorPlatformKeys, k):
-				if _, declared := d.Config[k]; declared {
-					before[k] = val
-				}
-			default:
-				before[k] = val
-			}
-		}
+		before, stored = k.current(ctx, call, cur, d)
 		st.State = cur.ID + " " + cur.Class
 		if cur.Class != d.Class && d.Class != "" {
 			v.Add(portal.Invalid("class", "the class of %s is %s and cannot change; declare a connector under another name instead", full, cur.Class))
@@ -111,50 +73,10 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	delete(after, "name")
 	delete(after, "connector.class")
 	st.DiffMaps("config.", before, after)
-	var unsent []string
-	for _, k := range sortedKeys(d.Secrets) {
-		ref := d.Secrets[k]
-		switch {
-		case ref.Value != "":
-			send[k] = ref.Value
-			if !stored[k] {
-				st.Diff("secrets."+k, nil, plans.Ptr("(from $"+ref.FromEnv+")"))
-			}
-		case stored[k]:
-			unsent = append(unsent, k)
-		default:
-			v.Add(portal.Invalid("secrets."+k, "%s has no value: set the environment variable %s where the document is sent from (portalctl reads it)", k, cmp.Or(ref.FromEnv, "named by fromEnv")))
-		}
-	}
-	for _, k := range sortedKeys(stored) {
-		if _, declared := d.Secrets[k]; !declared {
-			st.Diff("secrets."+k, plans.Ptr("(set)"), nil)
-		}
-	}
-	if len(st.Change.Diff) > 0 {
-		// Confluent Cloud replaces a configuration whole and never reveals
-		// a stored secret, so an update must send every secret again.
-		for _, k := range unsent {
-			v.Add(portal.Invalid("secrets."+k, "%s must be sent with the update (Confluent Cloud replaces a connector's configuration whole and never reveals a stored secret): set the environment variable %s where the document is sent from",
-				k, cmp.Or(d.Secrets[k].FromEnv, "named by fromEnv")))
-		}
-	}
-	if exists && len(st.Change.Diff) > 0 || !exists {
-		// The plugin checks the configuration as the create or update
-		// will send it; nothing changes upstream.
-		if len(v.Problems) == 0 {
-			if err := validateConnector(ctx, call, send, &v); err != nil && len(v.Problems) == 0 {
-				return nil, err
-			}
-			for _, p := range v.Problems {
-				// The plugin names a secret by its setting; the document
-				// declares it under secrets.
-				if k, ok := strings.CutPrefix(p.Field, "config."); ok {
-					if _, secret := d.Secrets[k]; secret {
-						p.Field = "secrets." + k
-					}
-				}
-			}
+	send := planSecrets(st, d, cfg, stored, &v)
+	if !exists || len(st.Change.Diff) > 0 {
+		if err := validateDeclared(ctx, call, d, send, &v); err != nil {
+			return nil, err
 		}
 	}
 	st.Change.Errors = v.Problems
@@ -168,6 +90,113 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	}
 	st.Decide(exists)
 	return st, nil
+}
+
+// declaredConfig is a declared connector's configuration as a create
+// takes it: the class, topics by identifier rebased to the stage, and a
+// problem for each setting a document must not carry.
+func (k connectorCode) declaredConfig(call *gate.Call, d *portal.ConnectorDecl, v *portal.Validation) map[string]string {
+	cfg := map[string]string{}
+	for _, key := range sortedKeys(d.Config) {
+		switch {
+		case key == "connector.class":
+			v.Add(portal.Invalid("config."+key, "give the class in spec.class"))
+		case key == "name":
+			v.Add(portal.Invalid("config."+key, "the connector's name is metadata.name; leave config.name out"))
+		case portal.IsSensitiveKey(key):
+			v.Add(portal.Invalid("config."+key, "%s holds a secret: declare it under spec.secrets with fromEnv, never in the file", key))
+		case portal.IsConnectorTopicKey(key):
+			var names []string
+			for _, t := range portal.SplitTopics(d.Config[key]) {
+				names = append(names, k.s.guard.Tenancy().Rebase(call.Scope.Unit, t))
+			}
+			cfg[key] = strings.Join(names, ",")
+		default:
+			cfg[key] = d.Config[key]
+		}
+	}
+	if strings.TrimSpace(d.Class) == "" {
+		v.Add(portal.Missing("class"))
+	}
+	cfg["connector.class"] = d.Class
+	return cfg
+}
+
+// current is an existing connector's settings as a plan compares them
+// (the settings the Cloud fills in only when declared) and its stored
+// secrets, by key.
+func (k connectorCode) current(ctx context.Context, call *gate.Call, cur platform.Connector, d *portal.ConnectorDecl) (map[string]string, map[string]bool) {
+	before, stored := map[string]string{}, map[string]bool{}
+	sensitive := k.s.sensitive(ctx, call, cur.Class, cur.Config)
+	for key, val := range cur.Config {
+		switch {
+		case slices.Contains(sensitive, key):
+			stored[key] = true
+		case key == "name" || key == "connector.class":
+		case slices.Contains(portal.ConnectorPlatformKeys, key):
+			if _, declared := d.Config[key]; declared {
+				before[key] = val
+			}
+		default:
+			before[key] = val
+		}
+	}
+	return before, stored
+}
+
+// planSecrets diffs the declared secrets against the stored ones (by
+// presence) and returns the configuration to send, with every secret
+// value the client read. Confluent Cloud replaces a configuration whole
+// and never reveals a stored secret, so an update must send them all.
+func planSecrets(st *plans.Step, d *portal.ConnectorDecl, cfg map[string]string, stored map[string]bool, v *portal.Validation) map[string]string {
+	send := maps.Clone(cfg)
+	var unsent []string
+	for _, key := range sortedKeys(d.Secrets) {
+		ref := d.Secrets[key]
+		switch {
+		case ref.Value != "":
+			send[key] = ref.Value
+			if !stored[key] {
+				st.Diff("secrets."+key, nil, plans.Ptr("(from $"+ref.FromEnv+")"))
+			}
+		case stored[key]:
+			unsent = append(unsent, key)
+		default:
+			v.Add(portal.Invalid("secrets."+key, "%s has no value: set the environment variable %s where the document is sent from (portalctl reads it)", key, cmp.Or(ref.FromEnv, "named by fromEnv")))
+		}
+	}
+	for _, key := range sortedKeys(stored) {
+		if _, declared := d.Secrets[key]; !declared {
+			st.Diff("secrets."+key, plans.Ptr("(set)"), nil)
+		}
+	}
+	if len(st.Change.Diff) > 0 {
+		for _, key := range unsent {
+			v.Add(portal.Invalid("secrets."+key, "%s must be sent with the update (Confluent Cloud replaces a connector's configuration whole and never reveals a stored secret): set the environment variable %s where the document is sent from",
+				key, cmp.Or(d.Secrets[key].FromEnv, "named by fromEnv")))
+		}
+	}
+	return send
+}
+
+// validateDeclared asks the plugin about the configuration as the create
+// or update will send it (nothing changes upstream), once nothing else is
+// wrong; a secret's problem is named where the document declares it.
+func validateDeclared(ctx context.Context, call *gate.Call, d *portal.ConnectorDecl, send map[string]string, v *portal.Validation) error {
+	if len(v.Problems) > 0 {
+		return nil
+	}
+	if err := validateConnector(ctx, call, send, v); err != nil && len(v.Problems) == 0 {
+		return err
+	}
+	for _, p := range v.Problems {
+		if key, ok := strings.CutPrefix(p.Field, "config."); ok {
+			if _, secret := d.Secrets[key]; secret {
+				p.Field = "secrets." + key
+			}
+		}
+	}
+	return nil
 }
 
 // Prune plans deleting the unit's connectors the document does not

@@ -19,9 +19,10 @@ import (
 	"github.com/edh-platform/rms-portal/internal/assembly"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/config"
+	"github.com/edh-platform/rms-portal/internal/dev/cloud"
+	"github.com/edh-platform/rms-portal/internal/dev/registry"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
@@ -38,8 +39,8 @@ type World struct {
 	Tenancy  *tenancy.Live
 	Envs     *platform.Environments
 	Clusters map[string]*Cluster
-	Connect  map[string]*embedded.Connect
-	Org      *embedded.Org
+	Connect  map[string]*cloud.Connect
+	Org      *cloud.Org
 	Store    *sqlite.Store
 	Audit    *audit.Recorder
 	Guard    *gate.Guard
@@ -68,8 +69,8 @@ func New(t testing.TB, seed ...string) *World {
 		t.Fatal(err)
 	}
 	w := &World{Tenancy: tenancy.NewLive(ten), Envs: platform.NewEnvironments(), Clusters: map[string]*Cluster{},
-		Connect: map[string]*embedded.Connect{}, Org: embedded.NewOrg(), Metrics: NewMetrics()}
-	reg, err := embedded.StartRegistry("", "")
+		Connect: map[string]*cloud.Connect{}, Org: cloud.NewOrg(), Metrics: NewMetrics()}
+	reg, err := registry.StartRegistry("", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func New(t testing.TB, seed ...string) *World {
 	for _, z := range ten.LandingZones() {
 		for _, st := range ten.Stages() {
 			f := NewCluster(seed...)
-			k := embedded.NewConnect()
+			k := cloud.NewConnect()
 			scope := platform.IAMScope{OrganizationID: "org-test", EnvironmentID: "env-" + z.ID + "-" + st.Name,
 				KafkaClusterID: "lkc-" + z.ID + "-" + st.Name, SchemaRegistryID: "lsrc-" + st.Name}
 			env := &platform.Environment{Zone: z.ID, Stage: st.Name, Topics: f, Groups: f, Messages: f, Connectors: k, Schemas: schemas,

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/dev/registry"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/platform/embedded"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -18,7 +18,7 @@ const orderBad = `{"type":"record","name":"Order","namespace":"crm","fields":[{"
 
 func newRegistry(t *testing.T) *Registry {
 	t.Helper()
-	reg, err := embedded.StartRegistry("SRKEY", "SRSECRET")
+	reg, err := registry.StartRegistry("SRKEY", "SRSECRET")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestReferencesListAndDelete(t *testing.T) {
 }
 
 func TestWrongCredentials(t *testing.T) {
-	reg, err := embedded.StartRegistry("SRKEY", "SRSECRET")
+	reg, err := registry.StartRegistry("SRKEY", "SRSECRET")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package devidptest
+package idptest
 
 import (
 	"net/http"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/config"
-	"github.com/edh-platform/rms-portal/internal/devidp"
+	"github.com/edh-platform/rms-portal/internal/dev/idp"
 )
 
 // Start serves a development provider with the demo users and clients of
@@ -25,10 +25,10 @@ func Start(t testing.TB, tweak func(*config.DevIDP)) string {
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	p, err := devidp.New(devidp.Options{BaseURL: srv.URL, Audience: cfg.Identity.Audience, Config: idpCfg})
+	p, err := idp.New(idp.Options{BaseURL: srv.URL, Audience: cfg.Identity.Audience, Config: idpCfg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux.Handle(devidp.PathPrefix+"/", http.StripPrefix(devidp.PathPrefix, p))
+	mux.Handle(idp.PathPrefix+"/", http.StripPrefix(idp.PathPrefix, p))
 	return p.Issuer()
 }

@@ -1,7 +1,8 @@
-// Package embedded is the dev-mode platform: in-process Kafka-protocol
-// clusters (franz-go's kfake) and the demo data seeded into them. Nothing
-// here is used in production; tests use it as the upstream.
-package embedded
+// Package clusters is dev mode's Kafka: in-process Kafka-protocol clusters
+// (franz-go's kfake), with helpers to produce and consume demo traffic and
+// a record of what they do for the Metrics API stand-in. Nothing here is
+// used in production; tests use it as the upstream.
+package clusters
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package embedded
+package cloud
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/dev/clusters"
 )
 
 // metricPrefix is the Metrics API's namespace of Kafka server metrics.
@@ -16,11 +18,11 @@ var granularities = map[string]time.Duration{"PT1M": time.Minute, "PT5M": 5 * ti
 	"PT30M": 30 * time.Minute, "PT1H": time.Hour, "PT4H": 4 * time.Hour, "PT6H": 6 * time.Hour, "PT12H": 12 * time.Hour, "P1D": 24 * time.Hour}
 
 // AddTelemetry serves a cluster's telemetry under its id (lkc-...).
-func (c *CloudAPI) AddTelemetry(clusterID string, t *Telemetry) {
+func (c *CloudAPI) AddTelemetry(clusterID string, t *clusters.Telemetry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.telemetry == nil {
-		c.telemetry = map[string]*Telemetry{}
+		c.telemetry = map[string]*clusters.Telemetry{}
 	}
 	c.telemetry[clusterID] = t
 }

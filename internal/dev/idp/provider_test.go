@@ -1,4 +1,4 @@
-package devidp_test
+package idp_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
-	"github.com/edh-platform/rms-portal/internal/devidp/devidptest"
+	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 )
 
 const apiScope = "api://rms-portal/.default"
@@ -27,7 +27,7 @@ type tokenClaims struct {
 }
 
 func TestDiscovery(t *testing.T) {
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	p, err := oidc.NewProvider(context.Background(), issuer)
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +53,8 @@ func TestDiscovery(t *testing.T) {
 
 func TestPKCESignInGivesVerifiableTokens(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, nil)
-	res, err := devidptest.SignIn(ctx, issuer, "rms-portal", "carol", "openid", "profile", "offline_access", apiScope, "unknown-scope")
+	issuer := idptest.Start(t, nil)
+	res, err := idptest.SignIn(ctx, issuer, "rms-portal", "carol", "openid", "profile", "offline_access", apiScope, "unknown-scope")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestPKCESignInGivesVerifiableTokens(t *testing.T) {
 
 func authorizeURL(issuer string, params map[string]string) string {
 	v := url.Values{"client_id": {"rms-portal"}, "response_type": {"code"}, "scope": {"openid"}, "state": {"s1"},
-		"redirect_uri": {devidptest.RedirectURI}, "code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"},
+		"redirect_uri": {idptest.RedirectURI}, "code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"},
 		"code_challenge_method": {"S256"}}
 	for k, val := range params {
 		if val == "" {
@@ -122,12 +122,12 @@ func authorizeURL(issuer string, params map[string]string) string {
 
 func TestPublicClientMustUsePKCES256(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	for name, params := range map[string]map[string]string{
 		"no challenge": {"code_challenge": "", "code_challenge_method": "", "login_hint": "carol"},
 		"plain":        {"code_challenge_method": "plain", "login_hint": "carol"},
 	} {
-		q, err := devidptest.FollowToCallback(ctx, http.DefaultClient, authorizeURL(issuer, params))
+		q, err := idptest.FollowToCallback(ctx, http.DefaultClient, authorizeURL(issuer, params))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -138,7 +138,7 @@ func TestPublicClientMustUsePKCES256(t *testing.T) {
 }
 
 func TestRedirectURIs(t *testing.T) {
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	for _, ok := range []string{"http://127.0.0.1:1234/cb", "http://127.0.0.1:65000/any/path", "http://localhost:999/callback"} {
 		resp, err := http.Get(authorizeURL(issuer, map[string]string{"redirect_uri": ok}))
 		if err != nil {
@@ -164,7 +164,7 @@ func TestRedirectURIs(t *testing.T) {
 }
 
 func TestPickerLetsAUserChoose(t *testing.T) {
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	resp, err := http.Get(authorizeURL(issuer, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +200,7 @@ func TestPickerLetsAUserChoose(t *testing.T) {
 
 func TestClientCredentials(t *testing.T) {
 	ctx := context.Background()
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	cc := clientcredentials.Config{ClientID: "scada-ci", ClientSecret: "scada-ci-secret", TokenURL: issuer + "/oauth/token", Scopes: []string{apiScope}}
 	tok, err := cc.Token(ctx)
 	if err != nil {
@@ -230,7 +230,7 @@ func TestClientCredentials(t *testing.T) {
 }
 
 func TestUnknownAuthRequestIsExplained(t *testing.T) {
-	issuer := devidptest.Start(t, nil)
+	issuer := idptest.Start(t, nil)
 	resp, err := http.Get(issuer + "/login?authRequestID=nope")
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package devidp
+package idp
 
 import (
 	"time"

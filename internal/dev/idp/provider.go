@@ -1,7 +1,7 @@
-// Package devidp is the development OpenID provider: a real provider
+// Package idp is the development OpenID provider: a real provider
 // (zitadel's certified op package) with demo users, a user picker instead
 // of passwords, and in-memory state. It runs only in dev mode and in tests.
-package devidp
+package idp
 
 import (
 	"crypto/rand"

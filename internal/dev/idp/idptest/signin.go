@@ -1,8 +1,8 @@
-// Package devidptest signs demo users in against the development identity
+// Package idptest signs demo users in against the development identity
 // provider the way a command-line tool would: Authorization Code with PKCE
 // through golang.org/x/oauth2, a loopback redirect URI, and login_hint to
 // skip the user picker. Tests use it to get real tokens.
-package devidptest
+package idptest
 
 import (
 	"context"

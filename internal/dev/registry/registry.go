@@ -1,4 +1,7 @@
-package embedded
+// Package registry is dev mode's Schema Registry: an HTTP server speaking the
+// part of the Schema Registry REST API the portal uses, with real Avro
+// parsing and compatibility checks and basic JSON Schema rules.
+package registry
 
 import (
 	"encoding/json"
@@ -19,6 +22,7 @@ type Registry struct {
 	user, pass string
 	srv        *http.Server
 	addr       string
+	mux        *http.ServeMux
 
 	mu       sync.Mutex
 	nextID   int
@@ -56,6 +60,7 @@ func StartRegistry(user, pass string) (*Registry, error) {
 	}
 	r := &Registry{user: user, pass: pass, addr: l.Addr().String(), nextID: 100001, schemas: map[int]storedSchema{},
 		byCanon: map[string]int{}, subjects: map[string][]*regVersion{}, levels: map[string]string{}, global: "BACKWARD"}
+	r.mux = r.routes()
 	r.srv = &http.Server{Handler: r, ReadHeaderTimeout: 5e9}
 	go func() { _ = r.srv.Serve(l) }()
 	return r, nil
@@ -73,50 +78,64 @@ type regError struct {
 	msg    string
 }
 
+// routes are the registry's endpoints, by method and path pattern, each
+// answering a value or a registry error under the registry's lock.
+func (r *Registry) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	handle := func(pattern string, h func(req *http.Request) (any, *regError)) {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, req *http.Request) {
+			r.mu.Lock()
+			out, e := h(req)
+			r.mu.Unlock()
+			if e != nil {
+				writeReg(w, e.status, map[string]any{"error_code": e.code, "message": e.msg})
+				return
+			}
+			writeReg(w, http.StatusOK, out)
+		})
+	}
+	flag := func(req *http.Request, name string) bool { return req.URL.Query().Get(name) == "true" }
+	handle("GET /subjects", func(req *http.Request) (any, *regError) { return r.listSubjects(flag(req, "deleted")), nil })
+	handle("GET /schemas", func(req *http.Request) (any, *regError) {
+		return r.listSchemas(req.URL.Query().Get("subjectPrefix"), flag(req, "latestOnly"), flag(req, "deleted")), nil
+	})
+	handle("GET /schemas/ids/{id}", func(req *http.Request) (any, *regError) { return r.byID(req.PathValue("id")) })
+	handle("GET /subjects/{subject}/versions", func(req *http.Request) (any, *regError) {
+		return r.versions(req.PathValue("subject"), flag(req, "deleted"))
+	})
+	handle("POST /subjects/{subject}/versions", func(req *http.Request) (any, *regError) { return r.register(req.PathValue("subject"), req) })
+	handle("POST /subjects/{subject}", func(req *http.Request) (any, *regError) { return r.lookup(req.PathValue("subject"), req) })
+	handle("DELETE /subjects/{subject}", func(req *http.Request) (any, *regError) {
+		return r.deleteSubject(req.PathValue("subject"), flag(req, "permanent"))
+	})
+	handle("GET /subjects/{subject}/versions/{version}", func(req *http.Request) (any, *regError) {
+		return r.version(req.PathValue("subject"), req.PathValue("version"), flag(req, "deleted"))
+	})
+	handle("DELETE /subjects/{subject}/versions/{version}", func(req *http.Request) (any, *regError) {
+		return r.deleteVersion(req.PathValue("subject"), req.PathValue("version"), flag(req, "permanent"))
+	})
+	handle("POST /compatibility/subjects/{subject}/versions/{version}", func(req *http.Request) (any, *regError) {
+		return r.compatibility(req.PathValue("subject"), req.PathValue("version"), req)
+	})
+	handle("GET /config", func(*http.Request) (any, *regError) { return map[string]string{"compatibilityLevel": r.level("")}, nil })
+	handle("GET /config/{subject}", func(req *http.Request) (any, *regError) {
+		return map[string]string{"compatibilityLevel": r.level(req.PathValue("subject"))}, nil
+	})
+	handle("PUT /config", func(req *http.Request) (any, *regError) { return r.setLevel("", req) })
+	handle("PUT /config/{subject}", func(req *http.Request) (any, *regError) { return r.setLevel(req.PathValue("subject"), req) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		writeReg(w, http.StatusNotFound, map[string]any{"error_code": 404, "message": "HTTP 404 Not Found"})
+	})
+	return mux
+}
+
+// ServeHTTP checks the registry's basic credentials, then routes.
 func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if u, p, ok := req.BasicAuth(); r.user != "" && (!ok || u != r.user || p != r.pass) {
-		writeReg(w, 401, map[string]any{"error_code": 401, "message": "Unauthorized"})
+		writeReg(w, http.StatusUnauthorized, map[string]any{"error_code": 401, "message": "Unauthorized"})
 		return
 	}
-	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
-	q := req.URL.Query()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out any
-	var e *regError
-	switch {
-	case req.Method == "GET" && len(parts) == 1 && parts[0] == "subjects":
-		out = r.listSubjects(q.Get("deleted") == "true")
-	case req.Method == "GET" && len(parts) == 1 && parts[0] == "schemas":
-		out = r.listSchemas(q.Get("subjectPrefix"), q.Get("latestOnly") == "true", q.Get("deleted") == "true")
-	case req.Method == "GET" && len(parts) == 3 && parts[0] == "schemas" && parts[1] == "ids":
-		out, e = r.byID(parts[2])
-	case len(parts) == 3 && parts[0] == "subjects" && parts[2] == "versions" && req.Method == "GET":
-		out, e = r.versions(parts[1], q.Get("deleted") == "true")
-	case len(parts) == 3 && parts[0] == "subjects" && parts[2] == "versions" && req.Method == "POST":
-		out, e = r.register(parts[1], req)
-	case len(parts) == 2 && parts[0] == "subjects" && req.Method == "POST":
-		out, e = r.lookup(parts[1], req)
-	case len(parts) == 2 && parts[0] == "subjects" && req.Method == "DELETE":
-		out, e = r.deleteSubject(parts[1], q.Get("permanent") == "true")
-	case len(parts) == 4 && parts[0] == "subjects" && parts[2] == "versions" && req.Method == "GET":
-		out, e = r.version(parts[1], parts[3], q.Get("deleted") == "true")
-	case len(parts) == 4 && parts[0] == "subjects" && parts[2] == "versions" && req.Method == "DELETE":
-		out, e = r.deleteVersion(parts[1], parts[3], q.Get("permanent") == "true")
-	case len(parts) == 5 && parts[0] == "compatibility" && req.Method == "POST":
-		out, e = r.compatibility(parts[2], parts[4], req)
-	case len(parts) <= 2 && parts[0] == "config" && req.Method == "GET":
-		out = map[string]string{"compatibilityLevel": r.level(strings.Join(parts[1:], ""))}
-	case len(parts) <= 2 && parts[0] == "config" && req.Method == "PUT":
-		out, e = r.setLevel(strings.Join(parts[1:], ""), req)
-	default:
-		e = &regError{404, 404, "HTTP 404 Not Found"}
-	}
-	if e != nil {
-		writeReg(w, e.status, map[string]any{"error_code": e.code, "message": e.msg})
-		return
-	}
-	writeReg(w, 200, out)
+	r.mux.ServeHTTP(w, req)
 }
 
 func writeReg(w http.ResponseWriter, status int, v any) {

@@ -1,4 +1,4 @@
-package embedded
+package seed
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/hamba/avro/v2"
 
+	"github.com/edh-platform/rms-portal/internal/dev/clusters"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -61,7 +62,7 @@ var demoSchemas = map[string]struct {
 
 // seedCloud gives every tenant unit one connector and one subject with two
 // versions in the scope's environment.
-func seedCloud(ctx context.Context, scope tenancy.Scope, env *platform.Environment, cl *Cluster) error {
+func seedCloud(ctx context.Context, scope tenancy.Scope, env *platform.Environment, cl *clusters.Cluster) error {
 	if d, ok := demoConnectors[scope.Unit.ID]; ok {
 		cfg := map[string]string{}
 		for k, v := range d.config {

@@ -1,4 +1,4 @@
-package embedded
+package clusters
 
 import (
 	"encoding/binary"

@@ -1,9 +1,12 @@
-package embedded
+// Package seed is dev mode's demo data: topics in every unit and stage,
+// records, consumer groups, a connector and a subject per tenant unit.
+package seed
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/edh-platform/rms-portal/internal/dev/clusters"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -43,8 +46,8 @@ var demoTopics = map[string][]demoTopic{
 // LegacyTopic lies outside the naming convention on every shared cluster.
 const LegacyTopic = "legacy-orders"
 
-// SeedOptions tune the demo data.
-type SeedOptions struct {
+// Options tune the demo data.
+type Options struct {
 	// BulkTopics adds this many extra topics in each of BulkScopes (on
 	// their clusters), to try the portal with large clusters.
 	BulkTopics int
@@ -53,7 +56,7 @@ type SeedOptions struct {
 
 // Seed creates the demo topics through the platform's Topics port (so
 // through confluent-kafka-go, like any other topic) and produces records.
-func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, clusters map[string]*Cluster, o SeedOptions) error {
+func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, clusters map[string]*clusters.Cluster, o Options) error {
 	for _, z := range t.LandingZones() {
 		for i, st := range t.Stages() {
 			env, err := envs.Get(z.ID, st.Name)
@@ -135,7 +138,7 @@ const (
 
 // seedGroups starts the slow consumer and commits the idle group's
 // offsets at 40% of each partition.
-func seedGroups(ctx context.Context, scope tenancy.Scope, cl *Cluster) error {
+func seedGroups(ctx context.Context, scope tenancy.Scope, cl *clusters.Cluster) error {
 	topic := scope.Qualify("sensor-readings")
 	offsets := map[int32]int64{}
 	per := int64(1200 / 6)

@@ -1,0 +1,140 @@
+// Package cloud is dev mode's Confluent Cloud: an organisation (service
+// accounts, role bindings, identity pools), managed connectors per cluster,
+// and the Metrics API, served over HTTP in the shapes of the published
+// documents so that the production adapters reach them.
+package cloud
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+
+	"github.com/edh-platform/rms-portal/internal/dev/clusters"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// CloudAPI serves the dev stand-ins over HTTP in the shapes of Confluent
+// Cloud's published API documents (Connect v1, IAM v2 service accounts and
+// role bindings, identity providers v2 identity pools), with Basic auth, so
+// that dev mode, and serve-mode replicas pointed at a dev instance, use the
+// production adapters. It is mounted at /dev/cloud in dev mode.
+type CloudAPI struct {
+	key, secret string
+	org         *Org
+
+	mux       *http.ServeMux
+	mu        sync.Mutex
+	clusters  map[string]*Connect // "env-.../lkc-..."
+	telemetry map[string]*clusters.Telemetry
+}
+
+// NewCloudAPI serves org and the clusters added with AddCluster.
+func NewCloudAPI(org *Org, key, secret string) *CloudAPI {
+	c := &CloudAPI{key: key, secret: secret, org: org, clusters: map[string]*Connect{}}
+	c.mux = c.routes()
+	return c
+}
+
+// AddCluster serves a cluster's managed connectors.
+func (c *CloudAPI) AddCluster(environmentID, clusterID string, k *Connect) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.clusters[environmentID+"/"+clusterID] = k
+}
+
+// Cluster returns a cluster's connectors stand-in.
+func (c *CloudAPI) Cluster(environmentID, clusterID string) *Connect {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.clusters[environmentID+"/"+clusterID]
+}
+
+// ServeHTTP checks the Cloud API key, then routes.
+func (c *CloudAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if u, p, ok := r.BasicAuth(); !ok || u != c.key || p != c.secret {
+		w.Header().Set("WWW-Authenticate", `Basic realm="Confluent Cloud (dev stand-in)"`)
+		writeError(w, http.StatusUnauthorized, "Unauthorized: a Cloud API key is required")
+		return
+	}
+	c.mux.ServeHTTP(w, r)
+}
+
+// routes are the endpoints of the published documents the stand-in
+// serves: Connect v1, IAM v2 (service accounts, role bindings), identity
+// providers v2 (identity pools) and the Metrics API v2.
+func (c *CloudAPI) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	c.connectRoutes(mux, "/connect/v1/environments/{env}/clusters/{cluster}")
+	c.iamRoutes(mux)
+	c.poolRoutes(mux, "/iam/v2/identity-providers/{provider}/identity-pools")
+	mux.HandleFunc("POST /v2/metrics/cloud/query", c.metricsQuery)
+	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint in the dev stand-in")
+	})
+	return mux
+}
+
+// writeError answers in the IAM APIs' error shape, which the Connect API's
+// clients also read: {"errors": [{"status", "detail"}]}.
+func writeError(w http.ResponseWriter, status int, detail string) {
+	writeJSON(w, status, map[string]any{"errors": []map[string]string{{"status": strconv.Itoa(status), "detail": detail}}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeFault answers a stand-in's domain error with the status Confluent
+// Cloud would use.
+func writeFault(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	switch portal.KindOf(err) {
+	case portal.NotFound:
+		status = http.StatusNotFound
+	case portal.AlreadyExists:
+		status = http.StatusConflict
+	case portal.InvalidParameter, portal.MissingParameter:
+		status = http.StatusBadRequest
+	case portal.UpstreamTimeout:
+		status = http.StatusGatewayTimeout
+	}
+	msg := err.Error()
+	if ps := portal.Problems(err); len(ps) > 0 {
+		msg = ps[0].Message
+	}
+	writeError(w, status, msg)
+}
+
+func decodeBody(r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<20))
+	if err := dec.Decode(v); err != nil {
+		return portal.New(portal.InvalidParameter, "the request body is not valid JSON: %v", err)
+	}
+	return nil
+}
+
+// page slices a list for page_size/page_token and sets metadata.next.
+func page[T any](r *http.Request, items []T) map[string]any {
+	size, _ := strconv.Atoi(r.URL.Query().Get("page_size"))
+	if size <= 0 || size > 100 {
+		size = 100
+	}
+	start, _ := strconv.Atoi(r.URL.Query().Get("page_token"))
+	start = min(max(start, 0), len(items))
+	end := min(start+size, len(items))
+	meta := map[string]any{}
+	if end < len(items) {
+		q := r.URL.Query()
+		q.Set("page_token", strconv.Itoa(end))
+		meta["next"] = (&url.URL{Scheme: "http", Host: r.Host, Path: r.URL.Path, RawQuery: q.Encode()}).String()
+	}
+	data := items[start:end]
+	if data == nil {
+		data = []T{}
+	}
+	return map[string]any{"api_version": "iam/v2", "metadata": meta, "data": data}
+}
