@@ -40,9 +40,10 @@ test-short:
 ## clusters), listing a unit's topics (traces off and on), a metrics page cold and
 ## warm, 1,000 consumer groups with lag, the metrics and tracing middleware, a page
 ## of the audit trail among a million events, a session lookup and an audit write
-## on each store, migrating an empty database
+## on each store, migrating an empty database, what a killed cluster costs a
+## serve replica for each kind of request (CPU, connection attempts)
 bench: postgres
-	$(GO) test -run '^$$' -bench 'ListLatency|ServeRSS' -benchtime 1x ./cmd/portal/
+	$(GO) test -run '^$$' -bench 'ListLatency|ServeRSS|OutageCost' -benchtime 1x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'ListTopicsAPI|MetricsPage' -benchmem -benchtime 2s ./cmd/portal/
 	$(GO) test -run '^$$' -bench GroupsWithLag1000 -benchtime 10x ./internal/platform/kafkaadmin/
 	$(GO) test -run '^$$' -bench Middleware -benchmem ./internal/telemetry/

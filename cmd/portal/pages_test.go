@@ -16,7 +16,7 @@ import (
 // webClient is a cookie-keeping client signed in to the portal without a
 // browser: it follows the same redirects a browser would.
 type webClient struct {
-	t    *testing.T
+	t    testing.TB
 	base string
 	http *http.Client
 	csrf string

@@ -48,10 +48,12 @@ func (p *app) connect(log *slog.Logger) error {
 				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
 				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, MaxStaleness: p.cfg.MetadataMaxStaleness, Logger: log,
 				Upstream: p.upstreams.Get(upstream.Cluster, env.Name()), Cache: p.telemetry.Metrics.Cache,
+				StatsEvery: 5 * time.Second,
 			})
 			if err != nil {
 				return err
 			}
+			p.telemetry.Metrics.KafkaConnects(env.Name(), client.ConnectAttempts)
 			p.closers = append(p.closers, client.Close)
 			env.Topics, env.Groups, env.Messages = client, client, client
 			p.connectCloud(env, cloud, cc, ec)
@@ -131,20 +133,27 @@ func (p *app) readiness() []httpserver.Check {
 	return checks
 }
 
-// upstreamReport probes every cluster and the identity provider (through
-// their upstreams, so that the report is fresh) and reports every
-// upstream's health: state, circuit, latency, last error and since when.
+// upstreamReport reports every upstream's health (state, circuit,
+// latency, last error and since when) from what their circuits know,
+// after a probe of every cluster and the identity provider when the last
+// one is older than upstream.ReportEvery.
 func (p *app) upstreamReport(ctx context.Context) (any, bool) {
-	var wg sync.WaitGroup
-	for _, env := range p.envs.All() {
-		wg.Go(func() { _, _ = env.Topics.ClusterInfo(ctx) })
-	}
-	wg.Go(func() { _ = p.provider.Probe(ctx) })
-	wg.Wait()
+	p.probes.Refresh(ctx)
 	report := p.upstreams.Report()
 	ok := true
 	for _, h := range report {
 		ok = ok && h.State != "failing" && h.Circuit == "closed"
 	}
 	return report, ok
+}
+
+// probeUpstreams asks every cluster and the identity provider (through
+// their upstreams, so that their health is fresh).
+func (p *app) probeUpstreams(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, env := range p.envs.All() {
+		wg.Go(func() { _, _ = env.Topics.ClusterInfo(ctx) })
+	}
+	wg.Go(func() { _ = p.provider.Probe(ctx) })
+	wg.Wait()
 }

@@ -55,6 +55,8 @@ type app struct {
 	// dev is dev mode's embedded platform; nil in serve mode.
 	dev       *devMode
 	upstreams *upstream.Registry
+	// probes refreshes the upstreams' health for the health report.
+	probes    *upstream.Refresher
 	telemetry *telemetry.Telemetry
 	// metricsBound is the address of the metrics port (metrics.listen),
 	// known once metricsReady is closed.
@@ -103,6 +105,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, live: tenancy.NewLive(ten), envs: platform.NewEnvironments(),
 		upstreams: upstream.NewRegistry(upstream.Options{})}
+	p.probes = upstream.NewRefresher(upstream.ReportEvery, p.probeUpstreams)
 	defer func() {
 		if err != nil {
 			p.Close()

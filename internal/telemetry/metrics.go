@@ -80,6 +80,16 @@ func NewMetrics(g Gauges) *Metrics {
 	return m
 }
 
+// KafkaConnects adds a cluster's connection attempts (successful or not)
+// to the metrics, read from its client when scraped: a cluster that is
+// down must not be retried more than a few times a second.
+func (m *Metrics) KafkaConnects(cluster string, read func() uint64) {
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "rms_kafka_connection_attempts_total", Help: "Connection attempts to a cluster's brokers, successful or not, as of the Kafka client's last statistics (every 5s).",
+		ConstLabels: prometheus.Labels{"cluster": cluster},
+	}, func() float64 { return float64(read()) }))
+}
+
 // Handler serves the metrics, optionally behind a bearer token or basic
 // credentials.
 func (m *Metrics) Handler(bearer, user, password string) http.Handler {

@@ -6,6 +6,7 @@ package kafkaadmin
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -38,6 +39,9 @@ type Options struct {
 	Logger       *slog.Logger
 	// Upstream, when set, guards every request (circuit breaker, health).
 	Upstream *upstream.Upstream
+	// StatsEvery is how often librdkafka reports its statistics, from
+	// which ConnectAttempts counts connection attempts; 0 turns them off.
+	StatsEvery time.Duration
 	// Cache, when set, is told about topic list cache lookups.
 	Cache platform.CacheObserver
 }
@@ -52,12 +56,19 @@ type Client struct {
 	log      *slog.Logger
 	cache    *listCache
 	up       *upstream.Upstream
+	// reach keeps requests from a cluster that refuses connections.
+	reach *reach
 	// config is the connection part of the configuration, for the
 	// short-lived consumers of the message browser.
 	config kafka.ConfigMap
 	// down is set when librdkafka reports every broker unreachable and
 	// cleared by the next successful call; it turns timeouts into 503s.
 	down atomic.Bool
+	// connects is librdkafka's count of connection attempts to every
+	// broker, as of its last statistics.
+	connects atomic.Uint64
+	// stats counts librdkafka's statistics reports.
+	stats atomic.Uint64
 	// stop ends the topic list's refresh loop.
 	stop    context.CancelFunc
 	looping sync.WaitGroup
@@ -91,6 +102,9 @@ func New(o Options) (*Client, error) {
 		"go.events.channel.size":  1000,
 		"go.produce.channel.size": 1,
 	}
+	if o.StatsEvery > 0 {
+		_ = cm.SetKey("statistics.interval.ms", max(int(o.StatsEvery/time.Millisecond), 1))
+	}
 	if o.SASLMechanism != "" {
 		_ = cm.SetKey("sasl.mechanisms", o.SASLMechanism)
 		_ = cm.SetKey("sasl.username", o.APIKey)
@@ -118,6 +132,7 @@ func New(o Options) (*Client, error) {
 	c := &Client{
 		name: o.Name, timeout: o.Timeout, producer: p, admin: a, config: conn,
 		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL, o.MaxStaleness, o.Cache), up: o.Upstream,
+		reach: newReach(o.BootstrapServers, ReachEvery, min(o.Timeout, 2*time.Second)),
 	}
 	var ctx context.Context
 	ctx, c.stop = context.WithCancel(context.Background())
@@ -160,12 +175,44 @@ func (c *Client) pumpLogs() {
 func (c *Client) pumpEvents() {
 	defer c.wg.Done()
 	for ev := range c.producer.Events() {
-		if e, ok := ev.(kafka.Error); ok && e.Code() == kafka.ErrAllBrokersDown {
-			if !c.down.Swap(true) {
-				c.log.Warn("all brokers are unreachable")
+		switch e := ev.(type) {
+		case kafka.Error:
+			if e.Code() == kafka.ErrAllBrokersDown {
+				c.reach.failed()
+				if !c.down.Swap(true) {
+					c.log.Warn("all brokers are unreachable")
+				}
 			}
+		case *kafka.Stats:
+			if n, ok := connectAttempts(e.String()); ok {
+				c.connects.Store(n)
+			}
+			c.stats.Add(1)
 		}
 	}
+}
+
+// ConnectAttempts is how many times the client tried to connect to the
+// cluster's brokers (successful or not) as of librdkafka's last
+// statistics; zero unless Options.StatsEvery is set.
+func (c *Client) ConnectAttempts() uint64 { return c.connects.Load() }
+
+// connectAttempts sums the brokers' connection attempts in librdkafka's
+// statistics.
+func connectAttempts(stats string) (uint64, bool) {
+	var s struct {
+		Brokers map[string]struct {
+			Connects uint64 `json:"connects"`
+		} `json:"brokers"`
+	}
+	if err := json.Unmarshal([]byte(stats), &s); err != nil {
+		return 0, false
+	}
+	var n uint64
+	for _, b := range s.Brokers {
+		n += b.Connects
+	}
+	return n, true
 }
 
 // bound returns a context limited by the client's timeout, and that

@@ -4,17 +4,34 @@ import (
 	"context"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // The exported methods run every request through the cluster's upstream
 // (circuit breaker, health, metrics); the unexported ones do the work.
 
-// call runs fn through the upstream, when there is one.
+// call runs fn through the upstream, when there is one, and only when
+// the cluster may be reached (reach): a cluster that is down costs one
+// probe per interval, however many requests want it.
 func (c *Client) call(ctx context.Context, op string, fn func(ctx context.Context) error) error {
-	if c.up == nil {
-		return fn(ctx)
+	reached := func(ctx context.Context) error {
+		if err := c.reach.check(ctx, c.name); err != nil {
+			return err
+		}
+		err := fn(ctx)
+		switch {
+		case upstream.IsOutage(err):
+			c.reach.failed()
+		case err == nil || portal.KindOf(err).IsValidation() || portal.Is(err, portal.NotFound) || portal.Is(err, portal.AlreadyExists):
+			c.reach.ok()
+		}
+		return err
 	}
-	return c.up.Call(ctx, op, fn)
+	if c.up == nil {
+		return reached(ctx)
+	}
+	return c.up.Call(ctx, op, reached)
 }
 
 // DescribeTopic returns a topic's partitions and every setting.
