@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"net/http"
 	"time"
 
@@ -98,8 +99,11 @@ type bulkResultJSON struct {
 	Index int    `json:"index"`
 	Name  string `json:"name"`
 	// Status is the status a single create would have had; 0 while pending.
-	Status  int          `json:"status,omitempty"`
-	Pending bool         `json:"pending,omitempty"`
+	Status  int  `json:"status,omitempty"`
+	Pending bool `json:"pending,omitempty"`
+	// Outcome is created or completed (an account that existed without
+	// all of its type's role bindings) for an item that succeeded.
+	Outcome string       `json:"outcome,omitempty"`
 	Item    *accountJSON `json:"item,omitempty"`
 	Error   *ErrorItem   `json:"error,omitempty"`
 }
@@ -113,10 +117,6 @@ type bulkJobJSON struct {
 	Results []bulkResultJSON `json:"results"`
 }
 
-// DefaultBulkWait is how long a bulk create may take before the API
-// answers 202 with the job's location instead of its outcome.
-const DefaultBulkWait = 3 * time.Second
-
 func bulkJobOut(j portal.BulkJob) bulkJobJSON {
 	out := bulkJobJSON{ID: j.ID, State: j.State, Total: len(j.Items), Done: j.Done(), Error: j.Error,
 		Results: make([]bulkResultJSON, len(j.Items))}
@@ -129,7 +129,10 @@ func bulkJobOut(j portal.BulkJob) bulkJobJSON {
 				row.Error = &ErrorItem{Type: string(r.Error.Kind), Message: r.Error.Message}
 			} else {
 				item := accountOut(*r.Item, true)
-				row.Status, row.Name, row.Item = http.StatusCreated, r.Item.Name, &item
+				row.Status, row.Name, row.Item, row.Outcome = http.StatusCreated, r.Item.Name, &item, cmp.Or(r.Outcome, portal.BulkCreated)
+				if r.Outcome == portal.BulkCompleted {
+					row.Status = http.StatusOK
+				}
 			}
 		}
 		out.Results[i] = row
@@ -137,8 +140,9 @@ func bulkJobOut(j portal.BulkJob) bulkJobJSON {
 	return out
 }
 
-// bulkCreateAccounts starts a batch; one that finishes within the bulk wait is
-// answered 200 with every outcome, a longer one 202 with its location.
+// bulkCreateAccounts starts a batch and answers 202 with its Location at
+// once, before anything is created: a client keeps the job's address
+// whatever happens to the replica that took the request.
 func (a *API) bulkCreateAccounts(c echo.Context) error {
 	var in struct {
 		Items []accountRequest `json:"items"`
@@ -151,15 +155,12 @@ func (a *API) bulkCreateAccounts(c echo.Context) error {
 		items[i] = it.input()
 	}
 	scope := httpserver.ScopeOf(c)
-	job, err := a.Accounts.StartBulk(c.Request().Context(), scope, items, a.bulkWait)
+	job, err := a.Accounts.StartBulk(c.Request().Context(), scope, items)
 	if err != nil {
 		return err
 	}
-	if job.State == portal.JobRunning {
-		location(c, scope, "service-accounts", "bulk", job.ID)
-		return c.JSON(http.StatusAccepted, bulkJobOut(job))
-	}
-	return c.JSON(http.StatusOK, bulkJobOut(job))
+	location(c, scope, "service-accounts", "bulk", job.ID)
+	return c.JSON(http.StatusAccepted, bulkJobOut(job))
 }
 
 // bulkJob reports a batch's progress; ?wait=5s waits for its end.

@@ -77,13 +77,16 @@ func (a *API) adminUpstreams(c echo.Context) error {
 }
 
 func (a *API) adminConfig(c echo.Context) error {
-	text, err := a.Admin.Config(c.Request().Context())
+	cfg, err := a.Admin.Config(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	var v any
-	if err := yaml.Unmarshal([]byte(text), &v); err != nil {
+	var v map[string]any
+	if err := yaml.Unmarshal([]byte(cfg.YAML), &v); err != nil {
 		return err
+	}
+	if len(cfg.Ignored) > 0 {
+		v["ignored_keys"] = cfg.Ignored
 	}
 	return c.JSON(http.StatusOK, v)
 }

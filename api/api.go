@@ -4,12 +4,10 @@
 package api
 
 import (
-	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -36,9 +34,6 @@ type Options struct {
 	Throttle *auth.Throttle
 	Docs     *Docs
 	Logger   *slog.Logger
-	// BulkWait bounds how long a bulk create is waited for before 202;
-	// DefaultBulkWait when zero.
-	BulkWait time.Duration
 }
 
 // API is the JSON front door.
@@ -48,13 +43,11 @@ type API struct {
 	throttle *auth.Throttle
 	docs     *Docs
 	log      *slog.Logger
-	bulkWait time.Duration
 }
 
 // New returns the API.
 func New(o Options) *API {
-	return &API{Services: o.Services, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger,
-		bulkWait: cmp.Or(o.BulkWait, DefaultBulkWait)}
+	return &API{Services: o.Services, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger}
 }
 
 // IsAPIPath reports whether a request path belongs to the JSON front door,

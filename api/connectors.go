@@ -81,6 +81,7 @@ func (a *API) getConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	etag(c, x.Version)
 	return c.JSON(http.StatusOK, connectorOut(x))
 }
 
@@ -126,15 +127,16 @@ func (a *API) updateConnector(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	x, err := a.Connectors.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), in.Config)
+	x, err := a.Connectors.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), in.Config, ifMatch(c))
 	if err != nil {
 		return err
 	}
+	etag(c, x.Version)
 	return c.JSON(http.StatusOK, connectorOut(x))
 }
 
 func (a *API) deleteConnector(c echo.Context) error {
-	if err := a.Connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
+	if err := a.Connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), ifMatch(c)); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

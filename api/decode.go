@@ -237,6 +237,18 @@ func location(c echo.Context, scope portal.Scope, parts ...string) {
 	c.Response().Header().Set(echo.HeaderLocation, Base+"/"+strings.Join(parts, "/"))
 }
 
+// etag sends a resource's version, which If-Match names on writes.
+func etag(c echo.Context, version string) {
+	if version != "" {
+		c.Response().Header().Set("ETag", `"`+version+`"`)
+	}
+}
+
+// ifMatch is the request's precondition (If-Match), if any.
+func ifMatch(c echo.Context) portal.IfMatch {
+	return portal.ParseIfMatch(c.Request().Header.Get("If-Match"))
+}
+
 // durationParam reads an optional duration ("5s") of at most limit.
 func durationParam(c echo.Context, name string, limit time.Duration) (time.Duration, error) {
 	s := c.QueryParam(name)

@@ -55,6 +55,7 @@ func (a *API) getPool(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	etag(c, p.Version)
 	return c.JSON(http.StatusOK, poolOut(p, true))
 }
 
@@ -89,15 +90,16 @@ func (a *API) updatePool(c echo.Context) error {
 	if in.Filter != nil {
 		filter = *in.Filter
 	}
-	p, err := a.Pools.UpdateFilter(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), filter)
+	p, err := a.Pools.UpdateFilter(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), filter, ifMatch(c))
 	if err != nil {
 		return err
 	}
+	etag(c, p.Version)
 	return c.JSON(http.StatusOK, poolOut(p, false))
 }
 
 func (a *API) deletePool(c echo.Context) error {
-	if err := a.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
+	if err := a.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), ifMatch(c)); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

@@ -78,6 +78,7 @@ func (a *API) getTopic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	etag(c, d.Version)
 	return c.JSON(http.StatusOK, topicDetailOut(d))
 }
 
@@ -99,6 +100,7 @@ func (a *API) createTopic(c echo.Context) error {
 		return err
 	}
 	location(c, scope, "topic", d.Name)
+	etag(c, d.Version)
 	return c.JSON(http.StatusCreated, topicDetailOut(d))
 }
 
@@ -124,10 +126,11 @@ func (a *API) replaceTopic(c echo.Context) error {
 		return err
 	}
 	d, err := a.Topics.Replace(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
-		portal.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil})
+		portal.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil, IfMatch: ifMatch(c)})
 	if err != nil {
 		return err
 	}
+	etag(c, d.Version)
 	return c.JSON(http.StatusOK, topicDetailOut(d))
 }
 
@@ -142,15 +145,16 @@ func (a *API) patchTopic(c echo.Context) error {
 		return err
 	}
 	d, err := a.Topics.Patch(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
-		portal.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config})
+		portal.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config, IfMatch: ifMatch(c)})
 	if err != nil {
 		return err
 	}
+	etag(c, d.Version)
 	return c.JSON(http.StatusOK, topicDetailOut(d))
 }
 
 func (a *API) deleteTopic(c echo.Context) error {
-	if err := a.Topics.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name")); err != nil {
+	if err := a.Topics.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), ifMatch(c)); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

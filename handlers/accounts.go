@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -198,18 +197,15 @@ func byLine(errs map[string]string, lines []int) {
 	}
 }
 
-const (
-	// bulkWait is how long a bulk create may run before the page answers
-	// with its progress instead of its outcome.
-	bulkWait = 600 * time.Millisecond
-	// bulkPatience is how long a page without JavaScript waits for a bulk
-	// create, which it cannot poll.
-	bulkPatience = 5 * time.Minute
-)
+// bulkRefresh is how often a page without JavaScript reloads a running
+// bulk create (htmx polls every second).
+const bulkRefresh = "2"
 
-// bulkCreate creates the listed accounts. Without JavaScript the page
-// answers when all are done. With htmx, a batch that takes longer than
-// bulkWait continues in the background and the page polls its progress.
+// bulkCreate starts a bulk create, journalled before anything is
+// created. With htmx the form shows its progress and polls; without
+// JavaScript the browser is sent to the job's page (POST, redirect, GET),
+// which reloads itself until the job is done: a reload never sends the
+// batch twice.
 func (h *Handlers) bulkCreate(c echo.Context) error {
 	p, err := h.scopedPage(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
 	if err != nil {
@@ -220,19 +216,18 @@ func (h *Handlers) bulkCreate(c echo.Context) error {
 	if len(f.Errors) > 0 {
 		return h.failedForm(c, p, portal.New(portal.MalformedBody, "%s", f.Errors[""]), func() templ.Component { return views.BulkFormView(p, f) })
 	}
-	wait := bulkWait
-	if !isHTMX(c) {
-		httpserver.ExtendWriteDeadline(c.Response(), bulkPatience+time.Minute)
-		wait = bulkPatience
-	}
-	job, err := h.Accounts.StartBulk(c.Request().Context(), httpserver.ScopeOf(c), items, wait)
+	job, err := h.Accounts.StartBulk(c.Request().Context(), httpserver.ScopeOf(c), items)
 	if err != nil {
 		return h.bulkFailed(c, p, f, err)
+	}
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, p.Context.Path("service-accounts", "bulk", job.ID))
 	}
 	return h.bulkState(c, p, f, job)
 }
 
-// bulkProgress answers the progress poll of a running bulk create.
+// bulkProgress shows a bulk create: the progress poll of htmx, and the
+// page a browser without JavaScript reloads.
 func (h *Handlers) bulkProgress(c echo.Context) error {
 	p, err := h.scopedPage(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
 	if err != nil {
@@ -241,6 +236,9 @@ func (h *Handlers) bulkProgress(c echo.Context) error {
 	job, err := h.Accounts.BulkJob(c.Request().Context(), httpserver.ScopeOf(c), c.Param("job"), 0)
 	if err != nil {
 		return err
+	}
+	if job.State == portal.JobRunning && !isHTMX(c) {
+		c.Response().Header().Set("Refresh", bulkRefresh)
 	}
 	return h.bulkState(c, p, bulkForm(p), job)
 }
@@ -251,7 +249,7 @@ func (h *Handlers) bulkState(c echo.Context, p views.Page, f views.BulkForm, job
 	created := 0
 	for i, r := range job.Results {
 		row := bulkRow(job.Items, r, i)
-		if row.Status == http.StatusCreated {
+		if row.Status == http.StatusCreated || row.Status == http.StatusOK {
 			created++
 		}
 		if r != nil {
@@ -266,7 +264,7 @@ func (h *Handlers) bulkState(c echo.Context, p views.Page, f views.BulkForm, job
 	case job.State == portal.JobFailed:
 		f.Errors[""] = "The batch stopped before every account was tried (" + job.Error + "); the rows show what was done."
 	case isHTMX(c):
-		trigger(c, "success", strconv.Itoa(created)+" of "+strconv.Itoa(len(job.Results))+" service accounts created.")
+		trigger(c, "success", strconv.Itoa(created)+" of "+strconv.Itoa(len(job.Results))+" service accounts created or completed.")
 	}
 	if isHTMX(c) {
 		return renderFragment(c, http.StatusOK, views.BulkFormView(p, f))
@@ -290,6 +288,8 @@ func bulkRow(items []portal.NewServiceAccount, r *portal.BulkResult, i int) view
 	case r == nil:
 	case r.Error != nil:
 		row.Status, row.Message = r.Error.Kind.Status(), r.Error.Message
+	case r.Outcome == portal.BulkCompleted:
+		row.Status, row.Name, row.ID = http.StatusOK, r.Item.Name, r.Item.ID
 	default:
 		row.Status, row.Name, row.ID = http.StatusCreated, r.Item.Name, r.Item.ID
 	}

@@ -159,11 +159,11 @@ func (h *Handlers) adminConfig(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	text, err := h.Admin.Config(c.Request().Context())
+	cfg, err := h.Admin.Config(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfigPage(p, area, text))
+	return h.render(c, http.StatusOK, p, views.ConfigPage(p, area, cfg))
 }
 
 func (h *Handlers) adminSessions(c echo.Context) error {

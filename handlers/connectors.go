@@ -292,7 +292,7 @@ func (h *Handlers) editConnector(c echo.Context) error {
 func (h *Handlers) editForm(c echo.Context, p views.Page, x portal.Connector, cfg map[string]string) views.ConnectorForm {
 	p.Title, p.Subtitle = "Edit "+x.Identifier, x.Name
 	f := h.connectorForm(c, p, x.Class, cfg)
-	f.Edit, f.Name = true, x.Name
+	f.Edit, f.Name, f.Version = true, x.Name, x.Version
 	f.Action, f.Cancel = p.Context.Path("connector", x.Name, "edit"), p.Context.Path("connector", x.Name)
 	return f
 }
@@ -313,7 +313,7 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	errs := map[string]string{}
 	cfg := readConnectorForm(c, errs)
 	f := h.editForm(c, p, cur, cfg)
-	f.JSON = c.FormValue("config_json")
+	f.JSON, f.Version = c.FormValue("config_json"), c.FormValue("version")
 	if len(errs) > 0 {
 		f.Errors = errs
 		return h.connectorFormFailed(c, p, f, portal.Invalid("config_json", "%s", errs["config_json"]))
@@ -321,7 +321,10 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	if err := h.confirmTopics(c, p, &f, cfg); err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
-	x, err := h.Connectors.Update(ctx, scope, cur.Name, cfg)
+	x, err := h.Connectors.Update(ctx, scope, cur.Name, cfg, portal.IfMatch(f.Version))
+	if portal.Is(err, portal.PreconditionFailed) {
+		err = changedMeanwhile("connector "+cur.Name, p.Context.Path("connector", cur.Name, "edit"))
+	}
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
@@ -365,7 +368,7 @@ func (h *Handlers) deleteConnector(c echo.Context) error {
 	if typed != x.Identifier && typed != x.Name {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, connectorDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
 	}
-	if err := h.Connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.Name); err != nil {
+	if err := h.Connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.Name, ""); err != nil {
 		return err
 	}
 	return h.done(c, "Connector "+x.Name+" deleted.", p.Context.Path("connectors"))

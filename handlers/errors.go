@@ -61,6 +61,7 @@ var titles = map[portal.Kind]string{
 	portal.Conflict: "Conflict", portal.DataAccessDisabled: "Not allowed", portal.MissingParameter: "Invalid request", portal.InvalidParameter: "Invalid request",
 	portal.MalformedBody: "Invalid request", portal.Unauthenticated: "Sign-in required", portal.RateLimited: "Too many requests",
 	portal.UpstreamUnavailable: "Upstream unavailable", portal.UpstreamTimeout: "Upstream too slow",
+	portal.QuotaExceeded: "Quota reached", portal.PreconditionFailed: "Changed meanwhile",
 }
 
 // RenderError is the HTML front door's error renderer. htmx requests get

@@ -37,7 +37,7 @@ func (h *Handlers) listPools(c echo.Context) error {
 // editor starts the filter editor of a pool; only those who may change the
 // pool can save.
 func editor(p views.Page, x portal.Pool) views.FilterEditor {
-	e := views.FilterEditor{TestURL: p.Context.Path("identity-pool", x.ID, "filter"), Filter: x.Filter, Claims: sampleClaims}
+	e := views.FilterEditor{TestURL: p.Context.Path("identity-pool", x.ID, "filter"), Filter: x.Filter, Claims: sampleClaims, Version: x.Version}
 	if p.Context.CanManage && !x.ReadOnly {
 		e.Action = e.TestURL
 	}
@@ -74,6 +74,9 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 	}
 	e := editor(p, x)
 	e.Filter, e.Claims = c.FormValue("filter"), c.FormValue("claims")
+	if v := c.FormValue("version"); v != "" {
+		e.Version = v // as the editor was opened
+	}
 	ctx, scope := c.Request().Context(), httpserver.ScopeOf(c)
 	// refused shows the editor again with the service's objection.
 	refused := func(err error) error {
@@ -85,11 +88,14 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 		return h.failedForm(c, p, err, func() templ.Component { return views.FilterEditorView(p, e) })
 	}
 	if c.FormValue("op") == "save" {
-		saved, err := h.Pools.UpdateFilter(ctx, scope, x.ID, e.Filter)
+		saved, err := h.Pools.UpdateFilter(ctx, scope, x.ID, e.Filter, portal.IfMatch(e.Version))
+		if portal.Is(err, portal.PreconditionFailed) {
+			err = changedMeanwhile("identity pool "+x.Name, p.Context.Path("identity-pool", x.ID))
+		}
 		if err != nil {
 			return refused(err)
 		}
-		x, e.Filter, e.TestNote = saved, saved.Filter, "Filter saved."
+		x, e.Filter, e.TestNote, e.Version = saved, saved.Filter, "Filter saved.", saved.Version
 		if !isHTMX(c) {
 			return h.done(c, "Filter of "+x.Name+" saved.", p.Context.Path("identity-pool", x.ID))
 		}
@@ -165,7 +171,7 @@ func (h *Handlers) deletePool(c echo.Context) error {
 	if typed := strings.TrimSpace(c.FormValue("confirm")); typed != x.Identifier {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, poolDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
 	}
-	if err := h.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.ID); err != nil {
+	if err := h.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.ID, ""); err != nil {
 		return err
 	}
 	return h.done(c, "Identity pool "+x.Name+" deleted.", p.Context.Path("identity-pools"))

@@ -174,7 +174,7 @@ func (h *Handlers) editTopic(c echo.Context) error {
 
 func editForm(p views.Page, t portal.TopicDetail) views.TopicForm {
 	f := topicForm(p)
-	f.Edit, f.Name = true, t.Name
+	f.Edit, f.Name, f.Version = true, t.Name, t.Version
 	f.Partitions, f.MinPartitions = strconv.Itoa(t.Partitions), t.Partitions
 	f.Action, f.Cancel = p.Context.Path("topic", t.Name, "edit"), p.Context.Path("topic", t.Name)
 	return f
@@ -196,16 +196,29 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 	p.Title, p.Subtitle = "Edit "+cur.Identifier, cur.Name
 	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: cur.Identifier, Href: p.Context.Path("topic", cur.Name)}, views.Crumb{Label: "edit"})
 	f := editForm(p, cur)
+	// The version the form was opened at; a form from before versions
+	// (or a script) without it saves over whatever is there.
+	f.Version = c.FormValue("version")
 	partitions, cfg := readTopicForm(c, &f)
 	f.Name = cur.Name
 	if len(f.Errors) > 0 {
 		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.Topics.Replace(ctx, scope, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true})
+	t, err := h.Topics.Replace(ctx, scope, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true,
+		IfMatch: portal.IfMatch(f.Version)})
+	if portal.Is(err, portal.PreconditionFailed) {
+		err = changedMeanwhile("topic "+cur.Name, p.Context.Path("topic", cur.Name, "edit"))
+	}
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
 	return h.done(c, "Topic "+t.Name+" saved.", p.Context.Path("topic", t.Name))
+}
+
+// changedMeanwhile is the form's message when someone else changed the
+// resource after the form was opened: nothing was saved.
+func changedMeanwhile(what, form string) error {
+	return portal.New(portal.PreconditionFailed, "Someone changed %s after you opened this form, so nothing was saved. Open the form again (%s) to see their change, then make yours.", what, form)
 }
 
 func (h *Handlers) confirmDelete(c echo.Context) error {
@@ -243,7 +256,7 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, p,
 			views.ConfirmDelete(p, topicDeletion(p, t, typed, "Type "+t.Identifier+" exactly to confirm.")))
 	}
-	if err := h.Topics.Delete(ctx, scope, t.Name); err != nil {
+	if err := h.Topics.Delete(ctx, scope, t.Name, ""); err != nil {
 		return err
 	}
 	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))

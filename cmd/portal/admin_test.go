@@ -205,6 +205,7 @@ func TestAdminConfigRedactsSecrets(t *testing.T) {
 		c.Metrics.Password, c.Metrics.BearerToken, c.Metrics.Username = secrets[1], secrets[2], "prom"
 		c.ConfluentCloud.APISecret = secrets[3]
 		c.DevIDP.Clients = append(c.DevIDP.Clients, config.DevClient{ID: "ci", Secret: secrets[4], ClientCredentials: true})
+		c.Unknown = []string{"change_requests (line 3)"} // a key of a later release
 	})
 	r := tp.call("GET", "/api/v1/admin/config", "frank", nil)
 	if r.status != 200 || !strings.Contains(string(r.body), `"platform_admin_group":"platform-admins"`) || !strings.Contains(string(r.body), "[redacted]") {
@@ -220,6 +221,10 @@ func TestAdminConfigRedactsSecrets(t *testing.T) {
 	}
 	if page.status != 200 || !strings.Contains(page.body, "platform_admin_group") {
 		t.Errorf("config page: %d", page.status)
+	}
+	if !strings.Contains(page.body, `id="ignored-keys"`) || !strings.Contains(page.body, "change_requests (line 3)") ||
+		!strings.Contains(string(r.body), `"ignored_keys":["change_requests (line 3)"]`) {
+		t.Error("the keys the portal ignores are not shown")
 	}
 }
 

@@ -64,10 +64,13 @@ func TestServiceAccountPages(t *testing.T) {
 	}
 
 	paste := "feed-writer,producer,Writes the feed\nfeed-reader,consumer\ndemo-app,producer\nflink-join,stream-processor\ngrafana,metrics"
+	// Without JavaScript the form posts, the browser is sent to the job's
+	// page, and reloads it until the job is done.
 	done := bob.post("/scada/dev/service-accounts/bulk", url.Values{"accounts": {paste}})
-	if done.status != 200 {
-		t.Fatalf("bulk: %d", done.status)
+	if done.status != 200 || !strings.Contains(done.url, "/scada/dev/service-accounts/bulk/") {
+		t.Fatalf("bulk: %d %s", done.status, done.url)
 	}
+	done = bob.untilDone(done)
 	if got := statuses(done.body); got != "0:201 1:201 2:409 3:201 4:201" {
 		t.Errorf("outcome %s", got)
 	}
@@ -75,7 +78,7 @@ func TestServiceAccountPages(t *testing.T) {
 		t.Error("the outcome does not name the accounts")
 	}
 
-	csv := bob.postFile("/scada/dev/service-accounts/bulk", "file", "accounts.csv", "name,type,description\nfrom-csv,consumer,\"Reads, carefully\"\n")
+	csv := bob.untilDone(bob.postFile("/scada/dev/service-accounts/bulk", "file", "accounts.csv", "name,type,description\nfrom-csv,consumer,\"Reads, carefully\"\n"))
 	if got := statuses(csv.body); csv.status != 200 || got != "0:201" {
 		t.Errorf("csv: %d %s", csv.status, got)
 	}

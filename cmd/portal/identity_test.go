@@ -50,8 +50,12 @@ func TestServiceAccountsAPI(t *testing.T) {
 		{"name": "grafana", "type": "metrics"},
 	}}
 	r := tp.call("POST", base+"/service-accounts/bulk", "bob", batch)
-	if r.status != http.StatusOK {
+	if r.status != http.StatusAccepted || r.json(t)["state"] != "running" {
 		t.Fatalf("bulk: %d %s", r.status, r.body)
+	}
+	r = tp.call("GET", r.header.Get("Location")+"?wait=30s", "bob", nil)
+	if r.status != http.StatusOK || r.json(t)["state"] != "done" {
+		t.Fatalf("bulk job: %d %s", r.status, r.body)
 	}
 	results := r.json(t)["results"].([]any)
 	wantStatus := []float64{201, 201, 409, 201, 201}
@@ -107,6 +111,7 @@ func TestServiceAccountsAPI(t *testing.T) {
 
 	// Repeating the request creates nothing twice.
 	r = tp.call("POST", base+"/service-accounts/bulk", "bob", batch)
+	r = tp.call("GET", r.header.Get("Location")+"?wait=30s", "bob", nil)
 	for i, x := range r.json(t)["results"].([]any) {
 		if x.(map[string]any)["status"] != float64(409) {
 			t.Errorf("repeat %d: %v", i, x)

@@ -3,7 +3,8 @@
 //	portal serve --config portal.yaml   production: the configured clusters, identity provider and database
 //	portal dev [--data DIR] [--bulk-topics N [--bulk-clusters K]] [--write-serve-config FILE]
 //	                                     dev mode: everything embedded, with demo data
-//	portal check-config --config FILE    validate a configuration file and exit
+//	portal check-config --config FILE [--strict]
+//	                                     validate a configuration file and exit
 package main
 
 import (
@@ -32,6 +33,11 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first signal stops gracefully; a second one, the default way.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	if len(os.Args) == 2 && isVersion(os.Args[1]) {
 		fmt.Println("portal", version.Get())
 		return
@@ -50,7 +56,8 @@ const usage = `usage:
       --bulk-topics N               add N topics to scada/dev, to try a large cluster
       --bulk-clusters K             ... and to scada in the next stages, K clusters in all (1..3)
       --write-serve-config FILE     write a serve configuration that points at this dev instance
-  portal check-config --config FILE validate a configuration file`
+  portal check-config --config FILE [--strict]
+                                    validate a configuration file; --strict refuses keys this release does not know`
 
 func isVersion(arg string) bool {
 	return arg == "version" || arg == "--version" || arg == "-version" || arg == "-v"
@@ -80,6 +87,7 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 	fs.IntVar(&dev.bulkClusters, "bulk-clusters", 1, "dev: add the bulk topics to scada in this many stages (dev, qas, run)")
 	fs.StringVar(&dev.data, "data", "", "dev: keep the portal's database in this directory")
 	fs.StringVar(&dev.serveConfig, "write-serve-config", "", "dev: write a serve configuration pointing at this instance")
+	strict := fs.Bool("strict", false, "check-config: refuse keys this release does not know")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -110,12 +118,24 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 			return errors.New("this configuration is for dev mode; run `portal dev`, which refuses nothing embedded")
 		}
 		if args[0] == "check-config" {
-			fmt.Fprintln(stderr, "configuration is valid")
-			return nil
+			return checkConfig(cfg, *strict, stderr)
 		}
 		return serve(ctx, cfg, env, stderr, devOptions{})
 	}
 	return errors.New(usage)
+}
+
+// checkConfig reports a valid configuration's unknown keys: warnings, or
+// errors when strict (CI, where a misspelt key must not pass).
+func checkConfig(cfg *config.Config, strict bool, stderr io.Writer) error {
+	for _, k := range cfg.Unknown {
+		fmt.Fprintf(stderr, "unknown key %s: this release ignores it\n", k)
+	}
+	if strict && len(cfg.Unknown) > 0 {
+		return fmt.Errorf("%d unknown keys (--strict)", len(cfg.Unknown))
+	}
+	fmt.Fprintln(stderr, "configuration is valid")
+	return nil
 }
 
 // devDatabase gives dev mode a database when none is configured: SQLite in
@@ -159,6 +179,9 @@ func newLogger(w io.Writer, dev bool, level string) *slog.Logger {
 
 func serve(ctx context.Context, cfg *config.Config, env func(string) string, stderr io.Writer, dev devOptions) error {
 	log := newLogger(stderr, cfg.IsDev(), env("RMS_LOG_LEVEL"))
+	for _, k := range cfg.Unknown {
+		log.Warn("configuration key ignored: this release does not know it", "key", k)
+	}
 	l, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
@@ -214,7 +237,14 @@ func demoUsers(cfg *config.Config) string {
 // serveOn serves an assembled portal on l until ctx ends, with its
 // background work (and /metrics on its own port when configured).
 func serveOn(ctx context.Context, p *app, l net.Listener, log *slog.Logger) error {
-	p.background(ctx, log)
+	// Background work outlives the listener: it runs through the drain and
+	// stops once the requests in flight have finished.
+	bg, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	waitBackground := p.background(bg, log)
+	defer func() {
+		stopBackground()
+		waitBackground()
+	}()
 	if addr := p.cfg.Metrics.Listen; addr != "" {
 		ml, err := net.Listen("tcp", addr)
 		if err != nil {
@@ -231,11 +261,12 @@ func serveOn(ctx context.Context, p *app, l net.Listener, log *slog.Logger) erro
 		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ml) }()
 		go func() {
-			<-ctx.Done()
+			<-bg.Done()
 			_ = srv.Close()
 		}()
 		log.Info("metrics listening", "addr", ml.Addr().String())
 	}
 	log.Info("portal listening", "addr", l.Addr().String(), "base_url", p.cfg.BaseURL, "mode", p.cfg.Mode)
-	return httpserver.Serve(ctx, p.echo, l, 20*time.Second, log)
+	return httpserver.Serve(ctx, p.echo, l, httpserver.Stop{Drain: p.cfg.Shutdown.DrainPeriod(), Grace: p.cfg.Shutdown.Grace,
+		Draining: func() { p.draining.Store(true) }}, log)
 }

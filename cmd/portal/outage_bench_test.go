@@ -277,4 +277,3 @@ func rewriteBootstrap(b *testing.B, path, zone, stage, addr string) {
 		b.Fatal(err)
 	}
 }
-

@@ -70,6 +70,21 @@ func (w *webClient) get(path string, header ...string) pageResponse {
 	return w.do(req)
 }
 
+// untilDone reloads a page that asks to be reloaded (Refresh), as a
+// browser without JavaScript does, until it no longer asks.
+func (w *webClient) untilDone(r pageResponse) pageResponse {
+	w.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for r.header.Get("Refresh") != "" {
+		if time.Now().After(deadline) {
+			w.t.Fatalf("%s still asks to be reloaded after a minute", r.url)
+		}
+		time.Sleep(200 * time.Millisecond) // the browser's wait (Refresh: 2), shortened
+		r = w.get(strings.TrimPrefix(r.url, w.base))
+	}
+	return r
+}
+
 // post submits a form; the CSRF token of the last page is added unless
 // form already has one.
 func (w *webClient) post(path string, form url.Values, header ...string) pageResponse {

@@ -25,7 +25,7 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 		t.Fatalf("healthz %d", r.status)
 	}
 	ready := tp.call("GET", "/readyz", "", nil)
-	if ready.status != 200 || ready.json(t)["status"] != "ready" || len(ready.json(t)["checks"].([]any)) != 2 {
+	if ready.status != 200 || ready.json(t)["status"] != "ready" || len(ready.json(t)["checks"].([]any)) != 3 {
 		t.Fatalf("readyz before: %d %s", ready.status, ready.body)
 	}
 	tp.token("carol") // sign in first: the provider is part of the portal

@@ -113,7 +113,12 @@ func (p *app) connectRegistry(env *platform.Environment, sr config.SchemaRegistr
 func (p *app) readiness() []httpserver.Check {
 	// Every change is audited ahead in the database: a database that
 	// answers but cannot be written serves no change, so readiness writes.
-	checks := []httpserver.Check{{Name: "database (" + p.store.Kind() + ")", Probe: func(ctx context.Context) (string, error) {
+	checks := []httpserver.Check{{Name: "shutdown", Probe: func(context.Context) (string, error) {
+		if p.draining.Load() {
+			return "", errors.New("the process is stopping: draining")
+		}
+		return "serving", nil
+	}}, {Name: "database (" + p.store.Kind() + ")", Probe: func(ctx context.Context) (string, error) {
 		if err := p.store.CheckWritable(ctx, p.replica, time.Now()); err != nil {
 			return "", err
 		}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
@@ -66,6 +68,9 @@ type app struct {
 	sampler      *worker.Sampler
 	cacheSync    *worker.CacheSync
 	sweeper      *worker.Sweeper
+	// jobs runs this replica's background jobs and resumes those of
+	// replicas that stopped.
+	jobs *jobs.Runner
 	// tenancySync keeps the tenancy in force in step with the database.
 	tenancySync *worker.TenancySync
 	// recorder writes the audit trail; replica names this process.
@@ -79,6 +84,8 @@ type app struct {
 	// settled is set in dev mode once the demo data is in (and the serve
 	// configuration written); until then the process is not ready.
 	settled atomic.Bool
+	// draining is set when the process stops: it is no longer ready.
+	draining atomic.Bool
 }
 
 // Close releases upstream clients, stops embedded clusters and closes the
@@ -169,15 +176,15 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, fmt.Errorf("loading the admin area's business units: %w", err)
 	}
 	guard := gate.New(gate.Options{Tenancy: p.live, Envs: p.envs, Audit: recorder, Notify: st, Logger: log,
-		PlatformAdminGroup: cfg.PlatformAdminGroup,
+		PlatformAdminGroup: cfg.PlatformAdminGroup, Locks: st, Holder: p.replica, UpstreamTimeout: cfg.UpstreamTimeout,
 		Limits: gate.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
 			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})
 	p.sampler = worker.NewSampler(15*time.Second, time.Hour, 240, st, log)
 	p.cacheSync = worker.NewCacheSync(p.envs, st, log)
-	jobs := service.NewJobs(st, p.replica, log)
-	p.sweeper = worker.NewSweeper(st, jobs, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
-	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: jobs,
-		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Resolver: resolver,
+	p.jobs = jobs.New(st, p.replica, log)
+	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
+	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
+		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
 		return nil, err
@@ -305,19 +312,23 @@ func origin(raw string) string {
 }
 
 // background runs the portal's periodic work until ctx ends: sampling
-// watched topics, applying other replicas' cache announcements, sweeping
-// the store.
-func (p *app) background(ctx context.Context, log *slog.Logger) {
-	go p.sampler.Run(ctx)
-	go p.recorder.Run(ctx, 2*time.Second)
-	go func() {
-		if err := p.cacheSync.Run(ctx); err != nil {
+// watched topics, writing the audit outcomes the store did not take,
+// applying other replicas' cache announcements, sweeping the store,
+// following the tenancy. wait returns when all of it has stopped.
+func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
+	var wg sync.WaitGroup
+	wg.Go(func() { p.sampler.Run(ctx) })
+	wg.Go(func() { p.recorder.Run(ctx, 2*time.Second) })
+	wg.Go(func() {
+		if err := p.cacheSync.Run(ctx); err != nil && ctx.Err() == nil {
 			log.Error("cache announcements are not followed", "error", err)
 		}
-	}()
-	go p.sweeper.Run(ctx, 5*time.Minute)
-	go p.tenancySync.Run(ctx)
+	})
+	wg.Go(func() { p.sweeper.Run(ctx, 5*time.Minute) })
+	wg.Go(func() { p.jobs.Run(ctx) })
+	wg.Go(func() { p.tenancySync.Run(ctx) })
 	if p.dev != nil {
 		p.dev.run(ctx)
 	}
+	return wg.Wait
 }

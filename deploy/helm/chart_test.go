@@ -156,6 +156,21 @@ func TestChartRenders(t *testing.T) {
 	if cfg.Listen != ":8080" || cfg.Metrics.Listen != ":9090" || cfg.BaseURL != "https://portal.example.com" {
 		t.Errorf("listen %q, metrics %q, base URL %q", cfg.Listen, cfg.Metrics.Listen, cfg.BaseURL)
 	}
+	if len(cfg.Unknown) > 0 {
+		t.Errorf("the rendered configuration has keys the portal does not know: %v", cfg.Unknown)
+	}
+	// A rolling update fails no request: the pod pauses before SIGTERM
+	// while it leaves the endpoints, then drains, and Kubernetes waits
+	// for all of it.
+	if got := dig(c, "lifecycle", "preStop", "sleep", "seconds"); got != 5 {
+		t.Errorf("preStop %v", dig(c, "lifecycle"))
+	}
+	if cfg.Shutdown.Drain.Seconds() != 10 || cfg.Shutdown.Grace.Seconds() != 20 {
+		t.Errorf("shutdown %+v", cfg.Shutdown)
+	}
+	if got := dig(pod, "terminationGracePeriodSeconds"); got != 40 {
+		t.Errorf("terminationGracePeriodSeconds %v, want preStop + drain + grace + 5 = 40", got)
+	}
 }
 
 // TestChartOptions turns on the optional parts (ingress, autoscaling, a

@@ -52,6 +52,8 @@ type Options struct {
 	// Config renders the configuration in force without secrets, with
 	// the database's units and switches (YAML).
 	Config func(t *tenancy.Tenancy) (string, error)
+	// Ignored lists the configuration file's keys this release ignores.
+	Ignored []string
 	// Resolver and GroupsClaim explain a set of groups or claims.
 	Resolver    Resolver
 	GroupsClaim string

@@ -195,12 +195,13 @@ func (a *Admin) Upstreams(ctx context.Context) ([]portal.UpstreamStatus, error) 
 }
 
 // Config is the configuration in force, secrets redacted.
-func (a *Admin) Config(ctx context.Context) (string, error) {
+func (a *Admin) Config(ctx context.Context) (portal.EffectiveConfig, error) {
 	_, t, err := a.enter(ctx, access.ReadConfig, "")
 	if err != nil {
-		return "", err
+		return portal.EffectiveConfig{}, err
 	}
-	return a.o.Config(t)
+	text, err := a.o.Config(t)
+	return portal.EffectiveConfig{YAML: text, Ignored: a.o.Ignored}, err
 }
 
 // Sessions lists live browser sessions of a user (by username or

@@ -6,6 +6,7 @@ package assembly
 import (
 	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
@@ -20,8 +21,8 @@ type Deps struct {
 	Sampler service.TopicSampler
 	// Charts answers the Metrics API's charts, cached in the store.
 	Charts *service.MetricCache
-	// Jobs runs bulk creates in the store.
-	Jobs *service.Jobs
+	// Jobs runs background jobs (bulk creates) journalled in Store.
+	Jobs *jobs.Runner
 	// Admin configures the admin area (its store is Store).
 	Admin admin.Options
 }
@@ -52,7 +53,7 @@ func New(d Deps) (*Built, error) {
 		Topics:     service.NewTopics(g, d.Sampler, d.Charts),
 		Connectors: service.NewConnectors(g),
 		Schemas:    service.NewSchemas(g),
-		Accounts:   service.NewServiceAccounts(g, d.Jobs),
+		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),
 		Pools:      service.NewIdentityPools(g, filters),
 		Groups:     service.NewGroups(g),
 		Messages:   service.NewMessages(g),

@@ -12,12 +12,14 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // Outcomes other than an error kind.
@@ -39,6 +41,7 @@ const (
 type Store interface {
 	AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error)
 	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
+	UnsettledAttempt(ctx context.Context, requestID, action, resource string) (int64, error)
 }
 
 // Recorder writes events.
@@ -158,6 +161,32 @@ func (r *Recorder) Begin(ctx context.Context, e portal.AuditEvent) (*Attempt, er
 		return nil, pe
 	}
 	return &Attempt{r: r, id: id, e: e}, nil
+}
+
+// Resume continues a write that another process began (a bulk job's
+// item, resumed by another replica): the attempt with id when it is
+// known, else the unsettled attempt of ctx's request on the event's
+// action and resource, else a new one (Begin). Each write is recorded
+// once, whichever process settles it.
+func (r *Recorder) Resume(ctx context.Context, e portal.AuditEvent, id int64) (*Attempt, error) {
+	e = r.complete(ctx, e)
+	e.Outcome = Unknown
+	if id != 0 {
+		return &Attempt{r: r, id: id, e: e}, nil
+	}
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+	defer cancel()
+	found, err := r.store.UnsettledAttempt(lctx, e.RequestID, e.Action, e.Resource)
+	switch {
+	case err == nil:
+		return &Attempt{r: r, id: found, e: e}, nil
+	case !errors.Is(err, store.ErrNotFound):
+		r.result(err, PhaseAttempt)
+		pe := portal.Wrap(err, portal.UpstreamUnavailable, "the audit trail cannot be read, so nothing was changed; try again shortly")
+		pe.RetryAfter = 5 * time.Second
+		return nil, pe
+	}
+	return r.Begin(ctx, e)
 }
 
 // ID is the attempt's event id.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // memStore keeps events in memory and refuses writes while down: a test
@@ -47,6 +48,20 @@ func (m *memStore) SettleAudit(_ context.Context, id int64, outcome, detail, res
 	e.Outcome, e.Detail, e.Resource, e.Changes = outcome, detail, resource, changes
 	m.events[id] = e
 	return nil
+}
+
+func (m *memStore) UnsettledAttempt(_ context.Context, requestID, action, resource string) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.down {
+		return 0, errors.New("database down")
+	}
+	for id := int64(1); id <= m.next; id++ {
+		if e := m.events[id]; e.RequestID == requestID && e.Action == action && e.Resource == resource && e.Outcome == Unknown {
+			return id, nil
+		}
+	}
+	return 0, store.ErrNotFound
 }
 
 func (m *memStore) setDown(down bool) {
@@ -121,6 +136,43 @@ func TestWriteAhead(t *testing.T) {
 	}
 	if failures[PhaseAttempt] != 1 || failures[PhaseOutcome] != 2 {
 		t.Errorf("failures counted %v", failures)
+	}
+}
+
+// TestResume: a write begun by one process (a bulk item whose replica
+// died) is found by its request and settled by another, once; a write
+// never begun is begun; the trail unreadable refuses.
+func TestResume(t *testing.T) {
+	m := newMem()
+	ctx := requestid.With(context.Background(), "req-bulk")
+	dead, other := New(m, quiet()), New(m, quiet())
+	e := portal.AuditEvent{Action: "service-account.create", Resource: "sa-a"}
+	att, err := dead.Begin(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := other.Resume(ctx, e, 0)
+	if err != nil || again.ID() != att.ID() {
+		t.Fatalf("resumed %v %v, want the attempt %d", again, err, att.ID())
+	}
+	again.Settle(ctx, OK, "", "sa-a (sa-1)", nil)
+	if got := m.event(att.ID()); got.Outcome != OK || m.next != 1 {
+		t.Errorf("after the resume: %+v, %d events", got, m.next)
+	}
+	// By id, when the journal kept it: settling an outcome the trail has
+	// changes nothing in the store.
+	byID, err := other.Resume(ctx, e, att.ID())
+	if err != nil || byID.ID() != att.ID() {
+		t.Fatalf("by id: %v %v", byID, err)
+	}
+	// Another item, never begun: a new attempt.
+	fresh, err := other.Resume(ctx, portal.AuditEvent{Action: "service-account.create", Resource: "sa-b"}, 0)
+	if err != nil || fresh.ID() == att.ID() || m.event(fresh.ID()).Outcome != Unknown || m.event(fresh.ID()).RequestID != "req-bulk" {
+		t.Errorf("a write never begun: %+v %v", fresh, err)
+	}
+	m.setDown(true)
+	if _, err := other.Resume(ctx, portal.AuditEvent{Action: "service-account.create", Resource: "sa-c"}, 0); !portal.Is(err, portal.UpstreamUnavailable) {
+		t.Errorf("resuming while the trail is down: %v", err)
 	}
 }
 

@@ -208,6 +208,12 @@ func (s *Sessions) Current(w http.ResponseWriter, r *http.Request) (*Session, er
 		if again, _, lerr := s.load(ctx, id); lerr == nil && again != nil && again.Expiry.Sub(s.now()) > s.renewIn {
 			return again, nil
 		}
+		// The identity provider out of reach does not end a session whose
+		// token is still good: it is renewed on a later request.
+		if portal.Is(err, portal.UpstreamUnavailable) && sess.Expiry.After(s.now()) {
+			s.log.WarnContext(ctx, "a session could not be renewed yet: the identity provider cannot be reached", "error", err)
+			return sess, nil
+		}
 		s.log.InfoContext(ctx, "a session could not be renewed; it is ended", "error", err)
 		_ = s.end(w, r, id) // logged; the session expires by itself
 		return nil, ErrSessionExpired

@@ -80,6 +80,27 @@ func TestSessionThatCannotBeRenewedEnds(t *testing.T) {
 	}
 }
 
+// TestSessionOutlivesAnIdentityProviderOutage: a session due for renewal
+// while the identity provider cannot be reached goes on with its token,
+// which is still good, instead of ending.
+func TestSessionOutlivesAnIdentityProviderOutage(t *testing.T) {
+	down := httptest.NewServer(http.NotFoundHandler())
+	issuer := down.URL
+	down.Close() // its port now refuses connections
+	s := sessions(t, issuer)
+	rec := httptest.NewRecorder()
+	if _, err := s.Start(rec, httptest.NewRequest(http.MethodGet, "/", nil), &auth.Grant{
+		Identity: portal.Identity{Subject: "carol"}, AccessToken: "still-good", RefreshToken: "r",
+		Expiry: time.Now().Add(30 * time.Second), // within the renewal window
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := s.Current(httptest.NewRecorder(), withCookies(rec))
+	if err != nil || sess == nil || sess.AccessToken != "still-good" {
+		t.Fatalf("a good session during an identity provider outage: %v %v", sess, err)
+	}
+}
+
 func TestSessionsKeepTokensOnTheServer(t *testing.T) {
 	s := sessions(t, idptest.Start(t, nil))
 	rec := httptest.NewRecorder()

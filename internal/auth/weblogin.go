@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -103,7 +105,7 @@ func (w *WebLogin) Finish(ctx context.Context, p Pending, q url.Values) (*Grant,
 	}
 	tok, err := conf.Exchange(w.client(ctx), q.Get("code"), oauth2.VerifierOption(p.Verifier))
 	if err != nil {
-		return nil, portal.Wrap(err, portal.Unauthenticated, "the identity provider did not accept the sign-in code")
+		return nil, tokenFailure(err, "the identity provider did not accept the sign-in code", "the sign-in could not be completed: start it again")
 	}
 	rawID, _ := tok.Extra("id_token").(string)
 	prov, _, err := w.provider.Discover(ctx)
@@ -111,6 +113,12 @@ func (w *WebLogin) Finish(ctx context.Context, p Pending, q url.Values) (*Grant,
 		return nil, err
 	}
 	idt, err := prov.Verifier(&oidc.Config{ClientID: w.clientID}).Verify(ctx, rawID)
+	if err != nil && strings.Contains(err.Error(), "fetching keys") {
+		// go-oidc says so only in words: the key set could not be fetched.
+		e := portal.Wrap(err, portal.UpstreamUnavailable, "the identity provider's keys cannot be fetched, so the sign-in could not be completed: start it again in a moment")
+		e.RetryAfter = 5 * time.Second
+		return nil, e
+	}
 	if err != nil {
 		return nil, portal.Wrap(err, portal.Unauthenticated, "the identity provider's ID token does not verify")
 	}
@@ -139,7 +147,7 @@ func (w *WebLogin) Refresh(ctx context.Context, refreshToken string) (*Grant, er
 	}
 	tok, err := conf.TokenSource(w.client(ctx), &oauth2.Token{RefreshToken: refreshToken}).Token()
 	if err != nil {
-		return nil, portal.Wrap(err, portal.Unauthenticated, "the session could not be renewed; sign in again")
+		return nil, tokenFailure(err, "the session could not be renewed; sign in again", "the session could not be renewed yet")
 	}
 	rawID, _ := tok.Extra("id_token").(string)
 	return w.grant(ctx, tok, rawID)
@@ -157,6 +165,20 @@ func (w *WebLogin) EndSessionURL(ctx context.Context, idToken, after string) str
 		q.Set("id_token_hint", idToken)
 	}
 	return meta.EndSessionEndpoint + "?" + q.Encode()
+}
+
+// tokenFailure tells a refusal of the token endpoint (a 4xx: the code or
+// refresh token is not accepted) from the identity provider being out of
+// reach (no answer, or a 5xx): the first is the caller's (401), the
+// second the platform's (503, with Retry-After).
+func tokenFailure(err error, refused, unreachable string) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500 {
+		return portal.Wrap(err, portal.Unauthenticated, "%s", refused)
+	}
+	e := portal.Wrap(err, portal.UpstreamUnavailable, "the identity provider cannot be reached, so %s; try again in a moment", unreachable)
+	e.RetryAfter = 5 * time.Second
+	return e
 }
 
 func (w *WebLogin) client(ctx context.Context) context.Context {

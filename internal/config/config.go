@@ -56,9 +56,34 @@ type Config struct {
 	Stages []Stage `yaml:"stages"`
 	// LandingZones are the clusters and the business units on them.
 	LandingZones []LandingZone `yaml:"landing_zones"`
+	// Shutdown is how a replica stops on SIGTERM.
+	Shutdown Shutdown `yaml:"shutdown"`
 	// DevIDP configures the development identity provider (dev mode only).
 	DevIDP *DevIDP `yaml:"dev_idp"`
+
+	// Unknown lists the keys of the file that this release does not know
+	// ("path (line N)"): they are ignored, logged at start and shown in
+	// the admin area; check-config --strict refuses them.
+	Unknown []string `yaml:"-"`
 }
+
+// Shutdown is how a replica stops: on SIGTERM /readyz fails at once while
+// the listener keeps serving through the drain period, so that load
+// balancers take the replica out before it stops taking connections; then
+// the listener closes, requests in flight finish within the grace period,
+// and background work stops at a safe point (a bulk job between two
+// items, handed over to another replica).
+type Shutdown struct {
+	// Drain is how long the replica keeps serving after SIGTERM; 10s by
+	// default, none in dev mode; a negative value turns it off.
+	Drain time.Duration `yaml:"drain"`
+	// Grace bounds the wait for requests in flight once the listener is
+	// closed; 20s by default.
+	Grace time.Duration `yaml:"grace"`
+}
+
+// DrainPeriod is the drain period in force (none when turned off).
+func (s Shutdown) DrainPeriod() time.Duration { return max(s.Drain, 0) }
 
 // Identity configures the OpenID Connect identity provider.
 type Identity struct {

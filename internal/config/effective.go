@@ -49,8 +49,15 @@ func (c *Config) Effective(t *tenancy.Tenancy) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "# The configuration in force: the file, environment overrides and defaults,\n" +
-		"# with the business units and read-only switches of the admin area. Secrets are redacted.\n" + string(out), nil
+	head := "# The configuration in force: the file, environment overrides and defaults,\n" +
+		"# with the business units and read-only switches of the admin area. Secrets are redacted.\n"
+	if len(c.Unknown) > 0 {
+		head += "#\n# Keys of the file this release does not know, and ignores:\n"
+		for _, k := range c.Unknown {
+			head += "#   " + k + "\n"
+		}
+	}
+	return head + string(out), nil
 }
 
 func redact(v any) {

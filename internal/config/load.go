@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -49,9 +50,10 @@ func Parse(data []byte, name string, env func(string) string) (*Config, error) {
 	if err := enc.Encode(&root); err != nil {
 		return nil, fmt.Errorf("config %s: %w", name, err)
 	}
-	dec := yaml.NewDecoder(&buf)
-	dec.KnownFields(true)
-	if err := dec.Decode(&c); err != nil {
+	// Keys this release does not know are warnings, not errors: the
+	// previous release must start with the next one's configuration.
+	c.Unknown = unknownKeys(&root, reflect.TypeFor[Config]())
+	if err := yaml.NewDecoder(&buf).Decode(&c); err != nil {
 		return nil, fmt.Errorf("config %s: %w", name, err)
 	}
 	c.applyEnv(env)
@@ -142,6 +144,12 @@ func (c *Config) applyDefaults() {
 	}
 	if c.MetadataMaxStaleness == 0 {
 		c.MetadataMaxStaleness = 5 * time.Minute
+	}
+	if c.Shutdown.Drain == 0 && c.Mode != ModeDev {
+		c.Shutdown.Drain = 10 * time.Second
+	}
+	if c.Shutdown.Grace == 0 {
+		c.Shutdown.Grace = 20 * time.Second
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = 1 << 20

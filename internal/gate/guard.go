@@ -8,6 +8,8 @@ package gate
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"log/slog"
 	"strings"
 	"time"
@@ -32,6 +34,16 @@ type Guard struct {
 	log        *slog.Logger
 	limits     *limiter
 	pages      *Pages
+	// local and locks serialise changes to one resource (Lock): within
+	// the process, then in the store as holder; held bounds the store
+	// locks held at once.
+	local      Locks
+	locks      store.Locks
+	holder     string
+	held       chan struct{}
+	outer      chan struct{}
+	versionKey []byte
+	budget     time.Duration
 }
 
 // Recorder keeps the audit trail (audit.Recorder): events that are
@@ -39,6 +51,7 @@ type Guard struct {
 type Recorder interface {
 	Record(ctx context.Context, e portal.AuditEvent)
 	Begin(ctx context.Context, e portal.AuditEvent) (*audit.Attempt, error)
+	Resume(ctx context.Context, e portal.AuditEvent, id int64) (*audit.Attempt, error)
 	// RefusedAnonymous counts a refusal of an unauthenticated caller in
 	// its source's event of the minute.
 	RefusedAnonymous(ctx context.Context, e portal.AuditEvent)
@@ -65,6 +78,13 @@ type Options struct {
 	// PlatformAdminGroup is the group of platform admins, to explain
 	// access.
 	PlatformAdminGroup string
+	// Locks, when set, makes Lock hold across replicas, as Holder (the
+	// replica's name).
+	Locks  store.Locks
+	Holder string
+	// UpstreamTimeout is a write's budget: its upstream call and the
+	// check after a timeout fit in it (Write.Bound, Write.Confirm).
+	UpstreamTimeout time.Duration
 }
 
 // New returns the guard shared by every service.
@@ -72,8 +92,18 @@ func New(o Options) *Guard {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	pages := newPages(o.PageKey)
+	vk := hmac.New(sha256.New, pages.key)
+	vk.Write([]byte("versions"))
 	return &Guard{tenancy: o.Tenancy, now: o.Now, adminGroup: o.PlatformAdminGroup, envs: o.Envs, audit: o.Audit, notify: o.Notify, log: o.Logger,
-		limits: newLimiter(o.Limits), pages: newPages(o.PageKey)}
+		limits: newLimiter(o.Limits), pages: pages, locks: o.Locks, holder: o.Holder, held: make(chan struct{}, maxHeld), outer: make(chan struct{}, maxOuter), versionKey: vk.Sum(nil), budget: o.UpstreamTimeout}
+}
+
+// Principal turns an identity into a principal under the tenancy in force:
+// work that outlives its request (a bulk job resumed by another replica)
+// runs with the roles its caller's groups give now.
+func (g *Guard) Principal(id portal.Identity) *portal.Principal {
+	return access.NewResolver(g.tenancy, g.adminGroup).Resolve(id)
 }
 
 // Tenancy returns the tenancy in force.

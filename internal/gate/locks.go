@@ -1,40 +1,143 @@
 package gate
 
-import "sync"
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+	"time"
 
-// Locks is a lock per key (a subject, a consumer group), for the writes
-// that must not run at once on one resource; keys are forgotten when
-// unlocked by all. The zero value is ready.
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+const (
+	// lockWait bounds how long a change waits for another on the same
+	// resource.
+	lockWait = 15 * time.Second
+	// maxHeld bounds the store locks one replica holds at once for
+	// single changes, maxOuter those held around many (a plan's apply):
+	// on PostgreSQL each holds a connection, and the changes of an apply
+	// must not wait for slots its peers hold.
+	maxHeld  = 8
+	maxOuter = 4
+)
+
+// Locks is a lock per key within the process (a subject, a consumer
+// group); keys are forgotten when unlocked by all. The zero value is
+// ready.
 type Locks struct {
 	mu    sync.Mutex
 	locks map[string]*keyedLock
 }
 
 type keyedLock struct {
-	sync.Mutex
+	ch    chan struct{}
 	users int
 }
 
-// Lock takes the key's lock and returns its release.
-func (k *Locks) Lock(key string) func() {
+// LockContext takes the key's lock, or gives up when ctx ends.
+func (k *Locks) LockContext(ctx context.Context, key string) (func(), error) {
 	k.mu.Lock()
 	if k.locks == nil {
 		k.locks = map[string]*keyedLock{}
 	}
 	l := k.locks[key]
 	if l == nil {
-		l = &keyedLock{}
+		l = &keyedLock{ch: make(chan struct{}, 1)}
 		k.locks[key] = l
 	}
 	l.users++
 	k.mu.Unlock()
-	l.Lock()
-	return func() {
-		l.Unlock()
+	forget := func() {
 		k.mu.Lock()
 		if l.users--; l.users == 0 {
 			delete(k.locks, key)
 		}
 		k.mu.Unlock()
 	}
+	select {
+	case l.ch <- struct{}{}:
+		return func() {
+			<-l.ch
+			forget()
+		}, nil
+	case <-ctx.Done():
+		forget()
+		return nil, ctx.Err()
+	}
+}
+
+// Lock serialises the changes to one resource (key) across replicas:
+// first among this process's requests, then in the store (an advisory
+// lock on PostgreSQL, a lock row on SQLite), so that a change applies as
+// a whole with respect to every other change of that resource. It waits
+// up to lockWait, then refuses with CONFLICT and Retry-After.
+func (g *Guard) Lock(ctx context.Context, key string) (func(), error) {
+	return g.lock(ctx, key, g.held)
+}
+
+// LockOuter is Lock for a lock held around other changes, which take
+// their own (a plan's apply, around its steps).
+func (g *Guard) LockOuter(ctx context.Context, key string) (func(), error) {
+	return g.lock(ctx, key, g.outer)
+}
+
+func (g *Guard) lock(ctx context.Context, key string, held chan struct{}) (func(), error) {
+	wctx, cancel := context.WithTimeout(ctx, lockWait)
+	defer cancel()
+	busy := func() error {
+		e := portal.New(portal.Conflict, "another change to %s is under way; try again in a moment", key)
+		e.RetryAfter = 2 * time.Second
+		return e
+	}
+	local, err := g.local.LockContext(wctx, key)
+	if err != nil {
+		return nil, busy()
+	}
+	if g.locks == nil {
+		return local, nil
+	}
+	backoff := 10 * time.Millisecond
+	for {
+		select {
+		case held <- struct{}{}:
+		case <-wctx.Done():
+			local()
+			return nil, busy()
+		}
+		unlock, ok, err := g.locks.TryLock(wctx, key, g.holder)
+		if err == nil && ok {
+			return func() {
+				unlock()
+				<-held
+				local()
+			}, nil
+		}
+		<-held
+		if err != nil && wctx.Err() == nil {
+			local()
+			return nil, portal.Wrap(err, portal.UpstreamUnavailable, "the database cannot lock %s, so nothing was changed; try again shortly", key)
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-t.C:
+		case <-wctx.Done():
+			t.Stop()
+			local()
+			return nil, busy()
+		}
+		backoff = min(2*backoff, 250*time.Millisecond)
+	}
+}
+
+// Version is a resource's version as ETag and If-Match carry it: a keyed
+// digest of what the caller can change (a keyed one, so that it tells
+// nothing about secrets in it), the same on every replica.
+func (g *Guard) Version(v any) string {
+	raw, _ := json.Marshal(v)
+	mac := hmac.New(sha256.New, g.versionKey)
+	mac.Write(raw)
+	return hex.EncodeToString(mac.Sum(nil)[:12])
 }

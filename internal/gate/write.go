@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -25,6 +26,11 @@ func (g *Guard) Record(ctx context.Context, c *Call, event, resource string, err
 type Write struct {
 	att      *audit.Attempt
 	resource string
+	// started and budget bound the write's answer (Bound, Confirm);
+	// later is the check of a write still unconfirmed when it answered.
+	started time.Time
+	budget  time.Duration
+	later   func(ctx context.Context) (bool, error)
 }
 
 // Begin records the attempt of a change before its first upstream call:
@@ -40,20 +46,62 @@ func (g *Guard) BeginEvent(ctx context.Context, e portal.AuditEvent) (*Write, er
 	if err != nil {
 		return nil, err
 	}
-	return &Write{att: att, resource: e.Resource}, nil
+	return &Write{att: att, resource: e.Resource, started: g.now(), budget: g.budget}, nil
 }
+
+// ResumeWrite continues a change another process began (a bulk job's
+// item, resumed): its attempt (id, or found by the request, or a new one)
+// is settled once, here.
+func (g *Guard) ResumeWrite(ctx context.Context, c *Call, event, resource string, id int64) (*Write, error) {
+	att, err := g.audit.Resume(ctx, c.Event(event, resource), id)
+	if err != nil {
+		return nil, err
+	}
+	return &Write{att: att, resource: resource, started: g.now(), budget: g.budget}, nil
+}
+
+// ID is the attempt's event id, for a journal that may resume the change.
+func (w *Write) ID() int64 { return w.att.ID() }
 
 // Rename names the resource as it is now known (with an id learned on
 // the way), for the outcome.
 func (w *Write) Rename(resource string) { w.resource = resource }
 
 // Done settles a change's attempt with its outcome and what it changed.
+// A change still unconfirmed when it answered (Confirm) is checked again
+// in the background, and its event settled when it is confirmed.
 func (w *Write) Done(ctx context.Context, err error, changes ...portal.Change) {
 	detail := ""
 	if err != nil {
 		detail = portal.FirstMessage(err)
 	}
 	w.att.Settle(ctx, Outcome(err), detail, w.resource, changes)
+	if w.later != nil && Outcome(err) == audit.Unknown {
+		go w.confirmLater(context.WithoutCancel(ctx), changes)
+	}
+}
+
+// confirmLater checks a change that timed out until it is confirmed or
+// pendingWindow has passed, and settles its event as done if it is.
+func (w *Write) confirmLater(ctx context.Context, changes []portal.Change) {
+	ctx, cancel := context.WithTimeout(ctx, pendingWindow)
+	defer cancel()
+	t := time.NewTicker(2 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		cctx, ccancel := context.WithTimeout(ctx, confirmWindow)
+		done, err := w.later(cctx)
+		ccancel()
+		if err == nil && done {
+			w.att.Settle(ctx, audit.OK, "confirmed after the upstream's timeout", w.resource, changes)
+			return
+		}
+	}
 }
 
 // Outcome names an operation's result in the audit trail; a write that

@@ -15,6 +15,7 @@ import (
 	"net/netip"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/a-h/templ"
@@ -282,11 +283,33 @@ func policy(path, nonce, idp string) string {
 		"img-src 'self' data:; connect-src 'self'; form-action 'self' " + idp + "; " + base
 }
 
-// Serve runs the server on l until ctx ends, then shuts it down gracefully,
-// letting requests in flight finish for up to grace.
-func Serve(ctx context.Context, e *echo.Echo, l net.Listener, grace time.Duration, log *slog.Logger) error {
+// Stop is how Serve stops once its context ends.
+type Stop struct {
+	// Drain is how long the listener keeps serving after the context
+	// ends: readiness fails (Draining) and every answer closes its
+	// connection, so that load balancers take the process out and open
+	// new connections elsewhere before it stops listening.
+	Drain time.Duration
+	// Grace bounds the wait for requests in flight once the listener is
+	// closed.
+	Grace time.Duration
+	// Draining, when set, is called as the drain begins.
+	Draining func()
+}
+
+// Serve runs the server on l until ctx ends, then drains and shuts it
+// down gracefully (Stop).
+func Serve(ctx context.Context, e *echo.Echo, l net.Listener, stop Stop, log *slog.Logger) error {
+	var draining atomic.Bool
 	srv := &http.Server{
-		Handler:           e,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if draining.Load() {
+				// The client opens its next connection elsewhere; a
+				// connection closed while idle could race a request.
+				w.Header().Set("Connection", "close")
+			}
+			e.ServeHTTP(w, r)
+		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -302,8 +325,22 @@ func Serve(ctx context.Context, e *echo.Echo, l net.Listener, grace time.Duratio
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down", "grace", grace.String())
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	draining.Store(true)
+	if stop.Draining != nil {
+		stop.Draining()
+	}
+	if stop.Drain > 0 {
+		log.Info("draining: not ready, still serving", "drain", stop.Drain.String())
+		t := time.NewTimer(stop.Drain)
+		select {
+		case <-t.C:
+		case err := <-errc:
+			t.Stop()
+			return err
+		}
+	}
+	log.Info("shutting down: the listener is closed, requests in flight finish", "grace", stop.Grace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), stop.Grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)

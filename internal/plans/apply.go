@@ -27,6 +27,13 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 	if err != nil {
 		return portal.Plan{}, err
 	}
+	// One apply per unit and stage at a time, on any replica: the second
+	// of two applies of one plan finds it stale.
+	unlock, err := s.guard.LockOuter(ctx, "apply "+call.Scope.String())
+	if err != nil {
+		return portal.Plan{}, err
+	}
+	defer unlock()
 	plan, steps, err := s.plan(ctx, call, doc)
 	if err != nil {
 		return portal.Plan{}, err

@@ -187,8 +187,8 @@ type AdminService interface {
 	// Upstreams reports the upstreams' health (a zone's Super Admins:
 	// their zones' clusters and registries).
 	Upstreams(ctx context.Context) ([]UpstreamStatus, error)
-	// Config is the configuration in force, secrets redacted, as YAML.
-	Config(ctx context.Context) (string, error)
+	// Config is the configuration in force, secrets redacted.
+	Config(ctx context.Context) (EffectiveConfig, error)
 	// Sessions lists a user's live browser sessions (everyone's for "").
 	Sessions(ctx context.Context, user string) ([]SessionInfo, error)
 	// EndSession signs a session out. Errors: NotFound.
@@ -199,3 +199,14 @@ type AdminService interface {
 
 // MaxExport bounds an audit export.
 const MaxExport = 100000
+
+// EffectiveConfig is the configuration in force, as the admin area shows
+// it.
+type EffectiveConfig struct {
+	// YAML is the file after environment overrides and defaults, with the
+	// admin area's business units and switches, secrets redacted.
+	YAML string
+	// Ignored lists the keys of the file this release does not know
+	// ("path (line N)"), which it ignores.
+	Ignored []string
+}

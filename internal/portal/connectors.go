@@ -52,6 +52,9 @@ type Connector struct {
 	Config map[string]string
 	// Sensitive lists the configuration keys that are masked.
 	Sensitive []string
+	// Version changes whenever the configuration does: the ETag of reads,
+	// the If-Match of writes; "" when the configuration was not read.
+	Version string
 }
 
 // ConnectorTask is one task's status.
@@ -110,9 +113,10 @@ type ConnectorService interface {
 	// Errors: AlreadyExists too.
 	Create(ctx context.Context, scope Scope, in NewConnector) (Connector, error)
 	// Update replaces the configuration; a masked secret keeps the stored
-	// one. Errors: as Create, and NotFound.
-	Update(ctx context.Context, scope Scope, name string, config map[string]string) (Connector, error)
-	Delete(ctx context.Context, scope Scope, name string) error
+	// one. Errors: as Create, NotFound, PreconditionFailed (ifMatch).
+	Update(ctx context.Context, scope Scope, name string, config map[string]string, ifMatch IfMatch) (Connector, error)
+	// Delete errors: NotFound, PreconditionFailed (ifMatch).
+	Delete(ctx context.Context, scope Scope, name string, ifMatch IfMatch) error
 	Pause(ctx context.Context, scope Scope, name string) error
 	Resume(ctx context.Context, scope Scope, name string) error
 	Restart(ctx context.Context, scope Scope, name string, onlyFailed bool) error

@@ -38,12 +38,18 @@ const (
 	// DataAccessDisabled refuses reading a topic's records in a stage
 	// whose data_access switch does not allow it.
 	DataAccessDisabled Kind = "DATA_ACCESS_DISABLED"
+	// QuotaExceeded refuses a create that would exceed one of the
+	// platform's quotas (Confluent Cloud's 402), named in the message.
+	QuotaExceeded Kind = "QUOTA_EXCEEDED"
+	// PreconditionFailed refuses a write whose If-Match names a version
+	// of the resource that is no longer the current one.
+	PreconditionFailed Kind = "PRECONDITION_FAILED"
 )
 
 // Kinds lists every kind, for documentation and exhaustive tests.
 var Kinds = []Kind{MissingParameter, InvalidParameter, MalformedBody, Unauthenticated, InsufficientRole,
 	ReadOnlyEnvironment, NotFound, AlreadyExists, IncompatibleSchema, RateLimited, UpstreamUnavailable,
-	UpstreamTimeout, Internal, CSRFRejected, Conflict, DataAccessDisabled}
+	UpstreamTimeout, Internal, CSRFRejected, Conflict, DataAccessDisabled, QuotaExceeded, PreconditionFailed}
 
 // Status is the HTTP status of errors of kind k. It is the one mapping
 // from kind to status; both front doors use it.
@@ -57,8 +63,10 @@ func (k Kind) Status() int {
 		return http.StatusForbidden
 	case NotFound:
 		return http.StatusNotFound
-	case AlreadyExists, IncompatibleSchema, Conflict:
+	case AlreadyExists, IncompatibleSchema, Conflict, QuotaExceeded:
 		return http.StatusConflict
+	case PreconditionFailed:
+		return http.StatusPreconditionFailed
 	case RateLimited:
 		return http.StatusTooManyRequests
 	case UpstreamUnavailable:

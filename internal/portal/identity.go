@@ -88,8 +88,18 @@ type NewServiceAccount struct {
 type BulkResult struct {
 	Index int
 	Item  *ServiceAccount
-	Error *Error
+	// Outcome says what was done for the item: BulkCreated, or
+	// BulkCompleted for an account that existed without all of its type's
+	// role bindings.
+	Outcome string
+	Error   *Error
 }
+
+// Outcomes of a bulk item that succeeded.
+const (
+	BulkCreated   = "created"
+	BulkCompleted = "completed"
+)
 
 // Bulk job states.
 const (
@@ -140,10 +150,11 @@ type AccountService interface {
 	// Errors: AlreadyExists, MissingParameter, InvalidParameter.
 	Create(ctx context.Context, scope Scope, in NewServiceAccount) (ServiceAccount, error)
 	// StartBulk validates a batch (every bad item named as
-	// items[i].field, nothing created) and creates it in the background;
-	// it returns the job as it stands after at most wait. Errors:
+	// items[i].field, nothing created) and journals it as a job that
+	// creates it in the background; it returns the job before anything
+	// is created. A job survives its replica: another resumes it. Errors:
 	// RateLimited when too many batches run.
-	StartBulk(ctx context.Context, scope Scope, items []NewServiceAccount, wait time.Duration) (BulkJob, error)
+	StartBulk(ctx context.Context, scope Scope, items []NewServiceAccount) (BulkJob, error)
 	// BulkJob returns a batch's progress, waiting up to wait for news.
 	// Errors: NotFound (unknown, expired, or started by someone else).
 	BulkJob(ctx context.Context, scope Scope, id string, wait time.Duration) (BulkJob, error)
@@ -173,6 +184,9 @@ type Pool struct {
 	Filter        string
 	State         string
 	RoleBindings  []RoleBinding
+	// Version changes whenever the name, description, claim or filter
+	// does: the ETag of reads, the If-Match of writes.
+	Version string
 }
 
 // NewPool is the input of Create.
@@ -200,8 +214,8 @@ type PoolService interface {
 	// Create checks the CEL filter before anything goes upstream.
 	// Errors: InvalidParameter on filter (with the position), AlreadyExists.
 	Create(ctx context.Context, scope Scope, in NewPool) (Pool, error)
-	UpdateFilter(ctx context.Context, scope Scope, id, filter string) (Pool, error)
-	Delete(ctx context.Context, scope Scope, id string) error
+	UpdateFilter(ctx context.Context, scope Scope, id, filter string, ifMatch IfMatch) (Pool, error)
+	Delete(ctx context.Context, scope Scope, id string, ifMatch IfMatch) error
 	// TestFilter evaluates a filter on sample claims; it changes nothing,
 	// so every role may call it.
 	TestFilter(ctx context.Context, scope Scope, filter string, claims map[string]any) (FilterResult, error)

@@ -41,6 +41,9 @@ type TopicDetail struct {
 	// filled when asked for.
 	Defaults      map[string]string
 	PartitionList []Partition
+	// Version changes whenever the partition count or an override does:
+	// the ETag of reads, the If-Match of writes.
+	Version string
 }
 
 // NewTopic is the input of Create.
@@ -57,12 +60,16 @@ type TopicState struct {
 	Config     map[string]string
 	// ConfigGiven distinguishes an absent config from an empty one.
 	ConfigGiven bool
+	// IfMatch, when set, refuses the change unless the topic is still at
+	// that version (PreconditionFailed).
+	IfMatch IfMatch
 }
 
 // TopicPatch is the input of Patch: a nil value resets a setting.
 type TopicPatch struct {
 	Partitions *int
 	Config     map[string]*string
+	IfMatch    IfMatch
 }
 
 // TopicService manages a business unit's Kafka topics. Names may be given
@@ -82,15 +89,16 @@ type TopicService interface {
 	// InsufficientRole, ReadOnlyEnvironment, MissingParameter and
 	// InvalidParameter (one per field), AlreadyExists.
 	Create(ctx context.Context, scope Scope, in NewTopic) (TopicDetail, error)
-	// Replace sets the partition count and the full set of overrides.
-	// Errors: as Create, and NotFound.
+	// Replace sets the partition count and the full set of overrides,
+	// as a whole with respect to every other change of the topic (on any
+	// replica). Errors: as Create, NotFound, PreconditionFailed (IfMatch).
 	Replace(ctx context.Context, scope Scope, name string, in TopicState) (TopicDetail, error)
 	// Patch merges changes: given settings are set, nil ones reset.
 	// Errors: as Replace.
 	Patch(ctx context.Context, scope Scope, name string, in TopicPatch) (TopicDetail, error)
 	// Delete deletes a topic and its data. Errors: InsufficientRole,
-	// ReadOnlyEnvironment, NotFound.
-	Delete(ctx context.Context, scope Scope, name string) error
+	// ReadOnlyEnvironment, NotFound, PreconditionFailed (ifMatch).
+	Delete(ctx context.Context, scope Scope, name string, ifMatch IfMatch) error
 }
 
 // ClusterMetrics summarises the cluster of a scope.

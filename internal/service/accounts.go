@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -24,14 +25,17 @@ const (
 // ServiceAccounts manages a business unit's service accounts. Only Admins
 // and Super Admins change them; every role of the unit reads them.
 type ServiceAccounts struct {
-	guard *gate.Guard
-	jobs  *Jobs
+	guard    *gate.Guard
+	jobs     *jobs.Runner
+	jobStore JobStore
 }
 
 // NewServiceAccounts returns the service account service; bulk creates
-// run as jobs.
-func NewServiceAccounts(g *gate.Guard, jobs *Jobs) *ServiceAccounts {
-	return &ServiceAccounts{guard: g, jobs: jobs}
+// run as jobs of runner, kept in st.
+func NewServiceAccounts(g *gate.Guard, runner *jobs.Runner, st JobStore) *ServiceAccounts {
+	s := &ServiceAccounts{guard: g, jobs: runner, jobStore: st}
+	runner.Handle(jobKindBulk, s.runBulk)
+	return s
 }
 
 // view is an account as call sees it; false when call may not see it
@@ -127,7 +131,7 @@ func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in por
 	return s.create(ctx, call, name, in, existing)
 }
 
-// create makes one account; existing lets a bulk create check names once.
+// create makes one account; existing lets a caller check names once.
 func (s *ServiceAccounts) create(ctx context.Context, call *gate.Call, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) (portal.ServiceAccount, error) {
 	for _, a := range existing {
 		if a.DisplayName == name {
@@ -141,19 +145,7 @@ func (s *ServiceAccounts) create(ctx context.Context, call *gate.Call, name stri
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
-	a, err := call.Env.IAM.CreateServiceAccount(ctx, name, strings.TrimSpace(in.Description))
-	s.guard.Changed(ctx, call.Env, "accounts")
-	err = gate.Confirm(ctx, err, "service account "+name+" was created", "list the service accounts to see, and create it again if it is not there",
-		func(ctx context.Context) (bool, error) {
-			all, err := call.Env.IAM.ListServiceAccounts(ctx)
-			for _, x := range all {
-				if x.DisplayName == name {
-					a = x
-					return true, nil
-				}
-			}
-			return false, err
-		})
+	a, err := s.createAccount(ctx, call, w, name, in.Description)
 	if err != nil {
 		w.Done(ctx, err)
 		return portal.ServiceAccount{}, err
@@ -172,6 +164,27 @@ func (s *ServiceAccounts) create(ctx context.Context, call *gate.Call, name stri
 	return v, nil
 }
 
+// createAccount creates an account upstream; when the answer is lost it
+// looks for the account before saying so.
+func (s *ServiceAccounts) createAccount(ctx context.Context, call *gate.Call, w *gate.Write, name, description string) (platform.ServiceAccount, error) {
+	bctx, cancel := w.Bound(ctx)
+	a, err := call.Env.IAM.CreateServiceAccount(bctx, name, strings.TrimSpace(description))
+	cancel()
+	s.guard.Changed(ctx, call.Env, "accounts")
+	err = w.Confirm(ctx, err, "service account "+name+" was created", "list the service accounts to see, and create it again if it is not there",
+		func(ctx context.Context) (bool, error) {
+			all, err := call.Env.IAM.ListServiceAccounts(ctx)
+			for _, x := range all {
+				if x.DisplayName == name {
+					a = x
+					return true, nil
+				}
+			}
+			return false, err
+		})
+	return a, err
+}
+
 // applyBindings binds a type's template to a principal, stopping at the
 // first failure; it returns what it made, in the order reads show.
 func applyBindings(ctx context.Context, call *gate.Call, principal, kind string) ([]portal.RoleBinding, error) {
@@ -182,12 +195,17 @@ func applyBindings(ctx context.Context, call *gate.Call, principal, kind string)
 		}
 		nb, err := call.Env.IAM.CreateRoleBinding(ctx, principal, b)
 		if err != nil {
-			return made, fmt.Errorf("role binding %s on %s %s: %w", b.Role, b.Resource, b.Pattern, err)
+			return made, bindingError(b, err)
 		}
 		made = append(made, nb)
 	}
 	sortBindings(made)
 	return made, nil
+}
+
+// bindingError names the role binding that failed.
+func bindingError(b portal.RoleBinding, err error) error {
+	return fmt.Errorf("role binding %s on %s %s: %w", b.Role, b.Resource, b.Pattern, err)
 }
 
 // rollback undoes a principal whose bindings could not all be made, and
@@ -198,10 +216,7 @@ func rollback(ctx context.Context, call *gate.Call, id string, made []portal.Rol
 		undo = errors.Join(undo, call.Env.IAM.DeleteRoleBinding(ctx, b.ID))
 	}
 	undo = errors.Join(undo, remove(id))
-	kind := portal.KindOf(cause)
-	if kind.IsValidation() || kind == portal.Internal {
-		kind = portal.UpstreamUnavailable
-	}
+	kind := bindingFailure(cause)
 	if undo != nil {
 		return portal.Wrap(errors.Join(cause, undo), kind,
 			"%s %s was created but its role bindings could not all be applied (%s), and removing it failed: ask the platform team to remove it", what, id, portal.FirstMessage(cause))

@@ -10,9 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
-	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // identityPolicy: reads for every role of the unit, changes for Admins
@@ -72,7 +70,7 @@ func TestIdentityAccessMatrix(t *testing.T) {
 					return err
 				}},
 				{"bulk create", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Accounts.BulkCreate(ctx, portal.Scope{BU: "scada", Stage: st}, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}}, nil)
+					_, err := bulk(ctx, w, portal.Scope{BU: "scada", Stage: st}, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}})
 					return err
 				}},
 				{"create pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
@@ -80,11 +78,11 @@ func TestIdentityAccessMatrix(t *testing.T) {
 					return err
 				}},
 				{"update filter", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: st}, poolID, `claims.aud == "other"`)
+					_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: st}, poolID, `claims.aud == "other"`, "")
 					return err
 				}},
 				{"delete pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					return w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, poolID)
+					return w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, poolID, "")
 				}},
 			}
 			for _, o := range ops {
@@ -155,6 +153,36 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	}
 }
 
+// bulk runs a batch as the API does: started, then waited for.
+func bulk(ctx context.Context, w *servicetest.World, scope portal.Scope, items []portal.NewServiceAccount) ([]*portal.BulkResult, error) {
+	j, err := w.Accounts.StartBulk(ctx, scope, items)
+	if err != nil {
+		return nil, err
+	}
+	if j, err = w.Accounts.BulkJob(ctx, scope, j.ID, time.Minute); err != nil {
+		return nil, err
+	}
+	if j.State != portal.JobDone {
+		return j.Results, fmt.Errorf("job %s: %s", j.State, j.Error)
+	}
+	return j.Results, nil
+}
+
+func summarize(res []*portal.BulkResult) string {
+	var summary []string
+	for i, r := range res {
+		switch {
+		case r == nil:
+			summary = append(summary, fmt.Sprintf("%d:pending", i))
+		case r.Error != nil:
+			summary = append(summary, fmt.Sprintf("%d:%s", r.Index, r.Error.Kind))
+		default:
+			summary = append(summary, fmt.Sprintf("%d:%s %d bindings", r.Index, r.Outcome, len(r.Item.RoleBindings)))
+		}
+	}
+	return strings.Join(summary, " ")
+}
+
 func TestBulkCreate(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
@@ -163,8 +191,8 @@ func TestBulkCreate(t *testing.T) {
 	}
 	// Any invalid item: nothing is created, each bad item is named.
 	before, _ := w.Org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
-	_, err := w.Accounts.BulkCreate(ctx, portal.Scope{BU: "scada", Stage: "dev"}, []portal.NewServiceAccount{
-		{Name: "etl-1", Type: "producer"}, {Name: "", Type: "consumer"}, {Name: "etl-2", Type: "writer"}, {Name: "ETL_1", Type: "producer"}}, nil)
+	_, err := w.Accounts.StartBulk(ctx, portal.Scope{BU: "scada", Stage: "dev"}, []portal.NewServiceAccount{
+		{Name: "etl-1", Type: "producer"}, {Name: "", Type: "consumer"}, {Name: "etl-2", Type: "writer"}, {Name: "ETL_1", Type: "producer"}})
 	if got := problems(err); got != "MISSING_PARAMETER items[1].name: items[1].name is required\n"+
 		"INVALID_PARAMETER items[2].type: type must be one of producer, consumer, stream-processor, metrics, not \"writer\"\n"+
 		"INVALID_PARAMETER items[3].name: sa-edh-shared-scada-dev-usr-etl-1-producer is the same account as items[0]" {
@@ -174,33 +202,33 @@ func TestBulkCreate(t *testing.T) {
 	if len(after) != len(before) {
 		t.Error("an invalid bulk request created accounts")
 	}
+	if jobs, _ := w.Store.CountJobs(context.Background()); len(jobs) != 0 {
+		t.Errorf("an invalid bulk request was journalled: %v", jobs)
+	}
 
 	items := []portal.NewServiceAccount{{Name: "etl-1", Type: "producer"}, {Name: "etl-2", Type: "consumer"}, {Name: "etl-3", Type: "consumer"},
 		{Name: "etl-4", Type: "metrics"}, {Name: "etl-5", Type: "stream-processor"}}
-	reported := map[int]bool{}
-	res, err := w.Accounts.BulkCreate(ctx, portal.Scope{BU: "scada", Stage: "dev"}, items, func(r portal.BulkResult) { reported[r.Index] = true })
+	res, err := bulk(ctx, w, portal.Scope{BU: "scada", Stage: "dev"}, items)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(reported) != len(items) {
-		t.Errorf("progress reported %v", reported)
-	}
-	var summary []string
-	for _, r := range res {
-		if r.Error != nil {
-			summary = append(summary, fmt.Sprintf("%d:%s", r.Index, r.Error.Kind))
-		} else {
-			summary = append(summary, fmt.Sprintf("%d:created %d bindings", r.Index, len(r.Item.RoleBindings)))
-		}
-	}
-	if got := strings.Join(summary, " "); got != "0:created 7 bindings 1:created 4 bindings 2:ALREADY_EXISTS 3:created 1 bindings 4:created 9 bindings" {
+	if got := summarize(res); got != "0:created 7 bindings 1:created 4 bindings 2:ALREADY_EXISTS 3:created 1 bindings 4:created 9 bindings" {
 		t.Errorf("bulk results: %s", got)
 	}
-	again, _ := w.Accounts.BulkCreate(ctx, portal.Scope{BU: "scada", Stage: "dev"}, items, nil)
-	for _, r := range again {
-		if r.Error == nil || r.Error.Kind != portal.AlreadyExists {
-			t.Errorf("repeat created item %d", r.Index)
+	// Sent again, nothing is created twice.
+	again, _ := bulk(ctx, w, portal.Scope{BU: "scada", Stage: "dev"}, items)
+	if got := summarize(again); got != "0:ALREADY_EXISTS 1:ALREADY_EXISTS 2:ALREADY_EXISTS 3:ALREADY_EXISTS 4:ALREADY_EXISTS" {
+		t.Errorf("repeat: %s", got)
+	}
+	// Each item is one event in the trail.
+	created := 0
+	for _, e := range w.AuditEvents(t) {
+		if e.Action == "service-account.create" && e.Outcome == "ok" {
+			created++
 		}
+	}
+	if created != 5 { // etl-3 alone, then four from the batch
+		t.Errorf("%d accounts audited as created, want 5", created)
 	}
 }
 
@@ -257,12 +285,12 @@ func TestPoolsAndFilters(t *testing.T) {
 		strings.Repeat("x", 301): "at most 300 are allowed",
 	}
 	for filter, want := range cases {
-		_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, filter)
+		_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, filter, "")
 		if !strings.Contains(problems(err), want) {
 			t.Errorf("filter %q: %s", filter, problems(err))
 		}
 	}
-	got, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, `"ops" in claims.groups`)
+	got, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, `"ops" in claims.groups`, "")
 	if err != nil || got.Filter != `"ops" in claims.groups` {
 		t.Errorf("update: %+v %v", got, err)
 	}
@@ -286,7 +314,7 @@ func TestPoolsAndFilters(t *testing.T) {
 	if !strings.Contains(problems(err), "identity_claim") {
 		t.Errorf("bad claim: %s", problems(err))
 	}
-	if err := w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID); err != nil {
+	if err := w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Pools.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID); !portal.Is(err, portal.NotFound) {
@@ -310,40 +338,5 @@ func TestReadsReportUpstreamFailures(t *testing.T) {
 	env.IAM = downIAM{env.IAM}
 	if _, err := w.Accounts.Get(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, saID); !portal.Is(err, portal.UpstreamTimeout) {
 		t.Errorf("get with IAM down: %v", err)
-	}
-}
-
-// TestJobOfAStoppedReplicaIsMarkedFailed: a running job whose replica
-// stopped beating is marked failed, with what was done and how to finish;
-// its owner reads that, and a job that still beats is left alone.
-func TestJobOfAStoppedReplicaIsMarkedFailed(t *testing.T) {
-	w := servicetest.New(t)
-	ctx := context.Background()
-	long := time.Now().Add(-10 * time.Minute)
-	items := `[{"Name":"a","Type":"consumer","Description":""},{"Name":"b","Type":"consumer","Description":""}]`
-	for _, j := range []store.Job{
-		{ID: "dead", Heartbeat: long},
-		{ID: "alive", Heartbeat: time.Now()},
-	} {
-		j.Kind, j.BU, j.Stage, j.Owner, j.State, j.Replica, j.Created = "bulk-service-accounts", "scada", "dev", "tester", "running", "r0", long
-		j.Items, j.Principal = []byte(items), []byte(`{}`)
-		if err := w.Store.CreateJob(ctx, j); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Store.SaveJobResult(ctx, "dead", 0, []byte(`{"kind":"ALREADY_EXISTS","message":"exists"}`), long); err != nil {
-		t.Fatal(err)
-	}
-	n, err := service.NewJobs(w.Store, "r1", servicetest.Discard()).FailStaleJobs(ctx)
-	if err != nil || n != 1 {
-		t.Fatalf("failed %d: %v", n, err)
-	}
-	owner := servicetest.As("scada", portal.Admin)
-	dead, err := w.Accounts.BulkJob(owner, portal.Scope{BU: "scada", Stage: "dev"}, "dead", 0)
-	if err != nil || dead.State != portal.JobFailed || dead.Done() != 1 || !strings.Contains(dead.Error, "stopped after 1 of 2 items") {
-		t.Errorf("dead job %+v %v", dead, err)
-	}
-	if alive, _ := w.Accounts.BulkJob(owner, portal.Scope{BU: "scada", Stage: "dev"}, "alive", 0); alive.State != portal.JobRunning {
-		t.Errorf("a job that beats was touched: %+v", alive)
 	}
 }

@@ -2,38 +2,40 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"sync"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/requestid"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
-// bulkWorkers bounds the accounts created at once: each takes several
-// sequential upstream calls (the account, then its role bindings), and
-// Confluent Cloud throttles IAM requests.
-const bulkWorkers = 4
+const (
+	// bulkWorkers bounds the accounts created at once: each takes several
+	// sequential upstream calls (the account, then its role bindings), and
+	// Confluent Cloud throttles IAM requests.
+	bulkWorkers = 4
+	// bulkRunTime bounds one run of a bulk create on one replica.
+	bulkRunTime = 10 * time.Minute
+	// maxBulkJobs bounds the bulk creates running at once, on all replicas.
+	maxBulkJobs = 50
+	jobKindBulk = "bulk-service-accounts"
+)
 
-// BulkCreate creates several service accounts and answers when all are
-// done. Every item is validated first: if any is invalid nothing is
-// created and the error names each bad item by index and field. Otherwise
-// the items are created, a few at a time; one failing does not stop the
-// others, and an account that exists already is reported, not created
-// again, so the same request can be repeated. report, when not nil, is
-// called with each result as it is known (one call at a time).
-func (s *ServiceAccounts) BulkCreate(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount, report func(portal.BulkResult)) ([]portal.BulkResult, error) {
-	b, err := s.prepareBulk(ctx, scope, items)
-	if err != nil {
-		return nil, err
-	}
-	return b.run(ctx, nil, report)
+// JobStore keeps bulk jobs where every replica reads them, and tells
+// waiters when a job changes.
+type JobStore interface {
+	store.Jobs
+	store.Notifier
 }
 
 // bulk is a validated batch, ready to run.
 type bulk struct {
-	s     *ServiceAccounts
 	call  *gate.Call
 	items []portal.NewServiceAccount
 	names []string
@@ -69,49 +71,124 @@ func (s *ServiceAccounts) prepareBulk(ctx context.Context, scope portal.Scope, i
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	return &bulk{s: s, call: call, items: items, names: names}, nil
+	return &bulk{call: call, items: items, names: names}, nil
 }
 
-// run creates the items not yet done (skip marks those already done by an
-// earlier run of the same job), reporting each outcome.
-func (b *bulk) run(ctx context.Context, skip func(int) bool, report func(portal.BulkResult)) ([]portal.BulkResult, error) {
-	existing, err := b.call.Env.IAM.ListServiceAccounts(ctx)
+// caller is who started a job, as the job keeps it: a replica that
+// resumes the job acts for them, with the roles their groups give then,
+// under the request id of the request that started it.
+type caller struct {
+	Subject       string   `json:"subject"`
+	Name          string   `json:"name,omitempty"`
+	Username      string   `json:"username"`
+	Groups        []string `json:"groups,omitempty"`
+	Service       bool     `json:"service,omitempty"`
+	GroupsOverage bool     `json:"groups_overage,omitempty"`
+	RequestID     string   `json:"request_id,omitempty"`
+	SourceIP      string   `json:"source_ip,omitempty"`
+	UserAgent     string   `json:"user_agent,omitempty"`
+}
+
+// context is ctx acting for the caller: with the principal ctx has when
+// the job runs where it started, else resolved again from the caller's
+// groups (a job resumed elsewhere).
+func (c caller) context(ctx context.Context, g *gate.Guard) context.Context {
+	if p := portal.PrincipalFrom(ctx); p == nil || p.Subject != c.Subject {
+		ctx = portal.WithPrincipal(ctx, g.Principal(portal.Identity{Subject: c.Subject, Name: c.Name, Username: c.Username, Groups: c.Groups,
+			Service: c.Service, GroupsOverage: c.GroupsOverage}))
+	}
+	ctx = requestid.With(ctx, c.RequestID)
+	return requestid.WithClient(ctx, requestid.Client{IP: c.SourceIP, UserAgent: c.UserAgent})
+}
+
+// StartBulk validates a batch and journals it as a job in the store; it
+// returns before anything is created. The job runs in the background, on
+// this replica or, if it stops, on another.
+func (s *ServiceAccounts) StartBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (portal.BulkJob, error) {
+	b, err := s.prepareBulk(ctx, scope, items)
 	if err != nil {
-		return nil, err
+		return portal.BulkJob{}, err
 	}
-	results := make([]portal.BulkResult, len(b.items))
-	var mu sync.Mutex
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(bulkWorkers, len(b.items)) {
-		wg.Go(func() {
-			for i := range next {
-				r := b.s.createItem(ctx, b.call, i, b.names[i], b.items[i], existing)
-				mu.Lock()
-				results[i] = r
-				if report != nil {
-					report(r)
-				}
-				mu.Unlock()
-			}
-		})
+	counts, err := s.jobStore.CountJobs(ctx)
+	if err != nil {
+		return portal.BulkJob{}, err
 	}
-	for i := range b.items {
-		if skip != nil && skip(i) {
-			continue
+	if counts[portal.JobRunning] >= maxBulkJobs {
+		e := portal.New(portal.RateLimited, "too many bulk creates are running; try again in a minute")
+		e.RetryAfter = time.Minute
+		return portal.BulkJob{}, e
+	}
+	p, client := b.call.Principal, requestid.ClientFrom(ctx)
+	who := caller{Subject: p.Subject, Name: p.Name, Username: p.Username, Groups: p.Groups, Service: p.Service, GroupsOverage: p.GroupsOverage,
+		RequestID: requestid.From(ctx), SourceIP: client.IP, UserAgent: client.UserAgent}
+	if who.RequestID == "" {
+		// Each item's audit attempt is found again by it.
+		who.RequestID = "job-" + rand.Text()
+	}
+	whoJSON, _ := json.Marshal(who)
+	itemsJSON, _ := json.Marshal(items)
+	j := store.Job{ID: rand.Text(), Kind: jobKindBulk, BU: scope.BU, Stage: scope.Stage, Owner: p.Subject, Principal: whoJSON, Items: itemsJSON}
+	if err := s.jobs.Start(ctx, j); err != nil {
+		return portal.BulkJob{}, err
+	}
+	return portal.BulkJob{ID: j.ID, BU: j.BU, Stage: j.Stage, Owner: j.Owner, Items: items, Results: make([]*portal.BulkResult, len(items)),
+		State: portal.JobRunning, Created: s.guard.Now()}, nil
+}
+
+// BulkJob returns a batch's progress to whoever started it, or to a
+// platform admin; to anyone else it does not exist.
+func (s *ServiceAccounts) BulkJob(ctx context.Context, scope portal.Scope, id string, wait time.Duration) (portal.BulkJob, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read bulk creates")
+	if err != nil {
+		return portal.BulkJob{}, err
+	}
+	notFound := portal.New(portal.NotFound, "bulk create %s is not known (any longer); the service accounts list shows what was created", id)
+	j, err := s.jobStore.Job(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return portal.BulkJob{}, notFound
+	}
+	if err != nil {
+		return portal.BulkJob{}, err
+	}
+	if j.Kind != jobKindBulk || j.BU != scope.BU || j.Stage != scope.Stage || (j.Owner != call.Principal.Subject && !call.Principal.PlatformAdmin) {
+		return portal.BulkJob{}, notFound
+	}
+	var changes <-chan string
+	if wait > 0 {
+		wctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		if changes, err = s.jobStore.Subscribe(wctx, store.ChannelJobs); err != nil {
+			return portal.BulkJob{}, err
 		}
-		next <- i
 	}
-	close(next)
-	wg.Wait()
-	return results, nil
+	return s.waitJob(ctx, id, wait, changes)
 }
 
-// createItem creates one item of a bulk create and says how it went.
-func (s *ServiceAccounts) createItem(ctx context.Context, call *gate.Call, i int, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) portal.BulkResult {
-	a, err := s.create(ctx, call, name, in, existing)
-	if err != nil {
-		return portal.BulkResult{Index: i, Error: portal.ItemError(err)}
+// waitJob reads a job until it is no longer running or wait has passed,
+// reading again whenever the job (or any job) changes.
+func (s *ServiceAccounts) waitJob(ctx context.Context, id string, wait time.Duration, changes <-chan string) (portal.BulkJob, error) {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	// Notifications can be lost while the database reconnects; a slow
+	// poll bounds how long a waiter can miss the end.
+	poll := time.NewTicker(time.Second)
+	defer poll.Stop()
+	for {
+		raw, err := s.jobStore.Job(ctx, id)
+		if err != nil {
+			return portal.BulkJob{}, err
+		}
+		j, err := jobFromStore(raw)
+		if err != nil || j.State != portal.JobRunning || wait <= 0 {
+			return j, err
+		}
+		select {
+		case <-deadline.C:
+			return j, nil
+		case <-ctx.Done():
+			return portal.BulkJob{}, ctx.Err()
+		case <-changes:
+		case <-poll.C:
+		}
 	}
-	return portal.BulkResult{Index: i, Item: &a}
 }

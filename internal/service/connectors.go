@@ -25,6 +25,9 @@ func (s *Connectors) view(ctx context.Context, call *gate.Call, c platform.Conne
 	o := call.Owner(c.Name, tenancy.ConnectorSuffix)
 	v := portal.Connector{Name: c.Name, Identifier: o.Identifier, BusinessUnit: o.Unit, OutsideConvention: o.Outside,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: c.Tasks}
+	if c.Config != nil {
+		v.Version = s.version(c)
+	}
 	if withConfig {
 		sensitive := s.sensitive(ctx, call, c.Class, c.Config)
 		v.Config = map[string]string{}
@@ -37,6 +40,14 @@ func (s *Connectors) view(ctx context.Context, call *gate.Call, c platform.Conne
 		v.Sensitive = sensitive
 	}
 	return v
+}
+
+// version is a connector's version: its configuration's digest.
+func (s *Connectors) version(c platform.Connector) string { return s.guard.Version(c.Config) }
+
+// connectorLock names the lock of a connector's changes.
+func connectorLock(call *gate.Call, full string) string {
+	return "connector " + call.Env.Name() + " " + full
 }
 
 // sensitive lists the keys of cfg to mask: those the plugin defines as
@@ -246,8 +257,10 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 	if err != nil {
 		return portal.Connector{}, err
 	}
-	c, err := call.Env.Connectors.CreateConnector(ctx, full, cfg)
-	err = gate.Confirm(ctx, err, "connector "+full+" was created", "GET the connector to see", func(ctx context.Context) (bool, error) {
+	bctx, cancel := w.Bound(ctx)
+	c, err := call.Env.Connectors.CreateConnector(bctx, full, cfg)
+	cancel()
+	err = w.Confirm(ctx, err, "connector "+full+" was created", "GET the connector to see", func(ctx context.Context) (bool, error) {
 		got, err := call.Env.Connectors.GetConnector(ctx, full)
 		if err == nil {
 			c = got
@@ -267,7 +280,7 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
-func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string) (portal.Connector, error) {
+func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (portal.Connector, error) {
 	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", "connector.update", name)
 	if err != nil {
 		return portal.Connector{}, err
@@ -281,8 +294,16 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 	if err != nil {
 		return portal.Connector{}, err
 	}
+	unlock, err := s.guard.Lock(ctx, connectorLock(call, full))
+	if err != nil {
+		return portal.Connector{}, err
+	}
+	defer unlock()
 	cur, err := call.Env.Connectors.GetConnector(ctx, full)
 	if err != nil {
+		return portal.Connector{}, err
+	}
+	if err := ifMatch.Check("connector "+full, s.version(cur)); err != nil {
 		return portal.Connector{}, err
 	}
 	cfg := maps.Clone(config)
@@ -324,7 +345,7 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 }
 
 // lifecycle runs one of delete, pause, resume and restart.
-func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, what, action string,
+func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, what, action string, ifMatch portal.IfMatch,
 	do func(platform.Connectors, string) error) error {
 	call, err := s.guard.EnterWrite(ctx, scope, access.Write, what, action, name)
 	if err != nil {
@@ -333,6 +354,20 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
 		return err
+	}
+	unlock, err := s.guard.Lock(ctx, connectorLock(call, full))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if ifMatch != "" {
+		cur, err := call.Env.Connectors.GetConnector(ctx, full)
+		if err != nil {
+			return err
+		}
+		if err := ifMatch.Check("connector "+full, s.version(cur)); err != nil {
+			return err
+		}
 	}
 	if err := call.Pace(ctx); err != nil {
 		return err
@@ -347,29 +382,29 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 }
 
 // Delete deletes a connector.
-func (s *Connectors) Delete(ctx context.Context, scope portal.Scope, name string) error {
-	return s.lifecycle(ctx, scope, name, "delete connectors", "connector.delete", func(c platform.Connectors, n string) error {
+func (s *Connectors) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) error {
+	return s.lifecycle(ctx, scope, name, "delete connectors", "connector.delete", ifMatch, func(c platform.Connectors, n string) error {
 		return c.DeleteConnector(ctx, n)
 	})
 }
 
 // Pause pauses a connector.
 func (s *Connectors) Pause(ctx context.Context, scope portal.Scope, name string) error {
-	return s.lifecycle(ctx, scope, name, "pause connectors", "connector.pause", func(c platform.Connectors, n string) error {
+	return s.lifecycle(ctx, scope, name, "pause connectors", "connector.pause", "", func(c platform.Connectors, n string) error {
 		return c.PauseConnector(ctx, n)
 	})
 }
 
 // Resume resumes a paused connector.
 func (s *Connectors) Resume(ctx context.Context, scope portal.Scope, name string) error {
-	return s.lifecycle(ctx, scope, name, "resume connectors", "connector.resume", func(c platform.Connectors, n string) error {
+	return s.lifecycle(ctx, scope, name, "resume connectors", "connector.resume", "", func(c platform.Connectors, n string) error {
 		return c.ResumeConnector(ctx, n)
 	})
 }
 
 // Restart restarts a connector and its tasks, or only the failed ones.
 func (s *Connectors) Restart(ctx context.Context, scope portal.Scope, name string, onlyFailed bool) error {
-	return s.lifecycle(ctx, scope, name, "restart connectors", "connector.restart", func(c platform.Connectors, n string) error {
+	return s.lifecycle(ctx, scope, name, "restart connectors", "connector.restart", "", func(c platform.Connectors, n string) error {
 		return c.RestartConnector(ctx, n, onlyFailed)
 	})
 }

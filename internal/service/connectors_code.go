@@ -85,7 +85,7 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 			_, err := s.Create(ctx, scope, portal.NewConnector{Name: full, Config: send})
 			return err
 		}
-		_, err := s.Update(ctx, scope, full, send)
+		_, err := s.Update(ctx, scope, full, send, "")
 		return err
 	}
 	st.Decide(exists)
@@ -212,7 +212,7 @@ func (k connectorCode) Prune(call *gate.Call, o plans.Observed, keep map[string]
 		st := &plans.Step{Key: "connector/" + name, State: c.ID, Change: portal.PlannedChange{Kind: "connector", Name: name, Index: -1, Action: portal.ActionDelete,
 			Identifier: strings.TrimSuffix(call.Scope.Identifier(name), tenancy.ConnectorSuffix)}}
 		st.Diff("class", plans.Ptr(c.Class), nil)
-		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name) }
+		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, "") }
 		for _, t := range portal.ConnectorTopics(c.Config) {
 			st.Frees = append(st.Frees, "topic/"+t)
 		}

@@ -55,7 +55,7 @@ var connectorAndSchemaOps = []op{
 		return err
 	}},
 	{"update connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", datagenConfig())
+		_, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", datagenConfig(), "")
 		return err
 	}},
 	{"pause connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
@@ -68,7 +68,7 @@ var connectorAndSchemaOps = []op{
 		return w.Connectors.Restart(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", false)
 	}},
 	{"delete connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		return w.Connectors.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, "existing")
+		return w.Connectors.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", "")
 	}},
 	{"list schemas", false, func(ctx context.Context, w *servicetest.World, st string) error {
 		_, err := w.Schemas.List(ctx, portal.Scope{BU: "scada", Stage: st}, true, portal.ListQuery{})
@@ -153,7 +153,7 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 	// Sending the masked secret back keeps the stored one.
 	got, _ := w.Connectors.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump_source", true)
 	got.Config["quickstart"] = "USERS"
-	if _, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump-source", got.Config); err != nil {
+	if _, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump-source", got.Config, ""); err != nil {
 		t.Fatal(err)
 	}
 	stored := storedConfig(t, w, "edh-shared/dev", "edh-shared-scada-dev-pump-source-connector")
@@ -161,7 +161,7 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 		t.Errorf("stored after update %v", stored)
 	}
 	got.Config["connector.class"] = "HttpSink"
-	if _, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump-source", got.Config); !strings.Contains(problems(err), "cannot change") {
+	if _, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump-source", got.Config, ""); !strings.Contains(problems(err), "cannot change") {
 		t.Errorf("class change: %s", problems(err))
 	}
 

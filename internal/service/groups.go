@@ -17,9 +17,6 @@ import (
 // the unit's prefix (the pattern its service accounts are granted).
 type Groups struct {
 	guard *gate.Guard
-	// locks serialise resets of one group on this replica, so that two
-	// people's resets do not interleave their reads and commits.
-	locks gate.Locks
 }
 
 var _ portal.GroupService = (*Groups)(nil)
@@ -335,7 +332,13 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 	if err != nil {
 		return portal.ResetResult{}, s.refused(ctx, call, r, id, err)
 	}
-	defer s.locks.Lock(call.Env.Name() + " " + g.ID)()
+	// Two people's resets of one group, on any replica, must not
+	// interleave their reads and commits.
+	unlock, err := s.guard.Lock(ctx, "consumer-group "+call.Env.Name()+" "+g.ID)
+	if err != nil {
+		return portal.ResetResult{}, s.refused(ctx, call, r, g.ID, err)
+	}
+	defer unlock()
 	if len(g.Members) > 0 {
 		return portal.ResetResult{}, s.refused(ctx, call, r, g.ID, activeMembers(g))
 	}

@@ -134,9 +134,9 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 					t.Errorf("%s: get pool: %v", where, err)
 				}
 				before := w.Snapshot(t)
-				_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, "true")
+				_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, "true", "")
 				checkWrite(t, where+": change filter", err, visible, writable)
-				if err := w.Pools.Delete(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID); !writable || err != nil {
+				if err := w.Pools.Delete(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, ""); !writable || err != nil {
 					checkWrite(t, where+": delete pool", err, visible, writable)
 				}
 				if !writable && w.Snapshot(t) != before {

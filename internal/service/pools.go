@@ -36,7 +36,30 @@ func (s *IdentityPools) view(call *gate.Call, p platform.IdentityPool) (portal.P
 	}
 	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), BusinessUnit: o.Unit(),
 		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: portal.AccountTypeOf(p.DisplayName), Description: p.Description,
-		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}, true
+		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State, Version: s.version(p)}, true
+}
+
+// version is a pool's version: the digest of what can change of it.
+func (s *IdentityPools) version(p platform.IdentityPool) string {
+	return s.guard.Version([]string{p.DisplayName, p.Description, p.IdentityClaim, p.Filter})
+}
+
+// lockToWrite takes the lock of a pool's changes, then reads the pool as
+// findToWrite does and checks the caller's precondition.
+func (s *IdentityPools) lockToWrite(ctx context.Context, call *gate.Call, id, what, event string, ifMatch portal.IfMatch) (platform.IdentityPool, *gate.Call, func(), error) {
+	unlock, err := s.guard.Lock(ctx, "identity-pool "+id)
+	if err != nil {
+		return platform.IdentityPool{}, nil, nil, err
+	}
+	p, call, err := s.findToWrite(ctx, call, id, what, event)
+	if err == nil {
+		err = ifMatch.Check("identity pool "+p.DisplayName, s.version(p))
+	}
+	if err != nil {
+		unlock()
+		return p, nil, nil, err
+	}
+	return p, call, unlock, nil
 }
 
 // List returns one page of the unit's pools.
@@ -152,9 +175,11 @@ func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string
 	if err != nil {
 		return portal.Pool{}, err
 	}
-	p, err := call.Env.Pools.CreatePool(ctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
+	bctx, cancel := w.Bound(ctx)
+	p, err := call.Env.Pools.CreatePool(bctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
 		IdentityClaim: in.IdentityClaim, Filter: in.Filter})
-	err = gate.Confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",
+	cancel()
+	err = w.Confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",
 		func(ctx context.Context) (bool, error) {
 			all, err := call.Env.Pools.ListPools(ctx)
 			for _, x := range all {
@@ -184,7 +209,7 @@ func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string
 }
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
-func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string) (portal.Pool, error) {
+func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (portal.Pool, error) {
 	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
 	if err != nil {
 		return portal.Pool{}, err
@@ -192,10 +217,11 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 	if e := s.filters.Check("filter", filter); e != nil {
 		return portal.Pool{}, e
 	}
-	cur, call, err := s.findToWrite(ctx, call, id, "change", "identity-pool.filter")
+	cur, call, unlock, err := s.lockToWrite(ctx, call, id, "change", "identity-pool.filter", ifMatch)
 	if err != nil {
 		return portal.Pool{}, err
 	}
+	defer unlock()
 	if err := call.Pace(ctx); err != nil {
 		return portal.Pool{}, err
 	}
@@ -213,15 +239,16 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 }
 
 // Delete removes a pool's role bindings, then the pool.
-func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string) error {
+func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string, ifMatch portal.IfMatch) error {
 	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
 	if err != nil {
 		return err
 	}
-	p, call, err := s.findToWrite(ctx, call, id, "delete", "identity-pool.delete")
+	p, call, unlock, err := s.lockToWrite(ctx, call, id, "delete", "identity-pool.delete", ifMatch)
 	if err != nil {
 		return err
 	}
+	defer unlock()
 	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
 	if err != nil {
 		return err

@@ -39,7 +39,7 @@ func (k poolCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool)
 		st := &plans.Step{Key: "identity-pool/" + p.DisplayName, State: id,
 			Change: portal.PlannedChange{Kind: "identity-pool", Name: p.DisplayName, Identifier: call.Scope.Identifier(p.DisplayName), Index: -1, Action: portal.ActionDelete}}
 		st.Diff("filter", plans.Ptr(p.Filter), nil)
-		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, id) }
+		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, id, "") }
 		out = append(out, st)
 	}
 	return out
@@ -100,7 +100,7 @@ func (k poolCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r p
 			_, err := s.Create(ctx, scope, in)
 			return err
 		}
-		_, err := s.UpdateFilter(ctx, scope, id, in.Filter)
+		_, err := s.UpdateFilter(ctx, scope, id, in.Filter, "")
 		return err
 	}
 	st.Decide(exists)

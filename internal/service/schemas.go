@@ -16,10 +16,6 @@ import (
 // Schemas manages a business unit's Schema Registry subjects.
 type Schemas struct {
 	guard *gate.Guard
-	// creating holds a lock per subject being created, so that concurrent
-	// identical creates give one 201 and 409s (the registry itself answers
-	// every one of them with the same version).
-	creating gate.Locks
 }
 
 // NewSchemas returns the schema service.
@@ -193,7 +189,12 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 		return portal.SchemaVersion{}, err
 	}
 	subject := tenancy.SubjectName(topic, in.SubjectType)
-	unlock := s.creating.Lock(subject)
+	// Identical creates on any replica give one 201 and 409s (the
+	// registry itself answers every one of them with the same version).
+	unlock, err := s.guard.Lock(ctx, "subject "+call.Env.Name()+" "+subject)
+	if err != nil {
+		return portal.SchemaVersion{}, err
+	}
 	defer unlock()
 	if cur, err := call.Env.Schemas.GetSchema(ctx, subject, 0); err == nil {
 		return portal.SchemaVersion{}, portal.New(portal.AlreadyExists,
@@ -205,7 +206,7 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	out, err := s.register(ctx, call, subject, def)
+	out, err := s.register(ctx, call, w, subject, def)
 	w.Done(ctx, err)
 	return out, err
 }
@@ -225,7 +226,7 @@ func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	out, err := s.register(ctx, call, full, def)
+	out, err := s.register(ctx, call, w, full, def)
 	w.Done(ctx, err)
 	return out, err
 }
@@ -293,9 +294,11 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 
 // register registers a schema; after a timeout it looks whether the
 // subject's latest version is that schema.
-func (s *Schemas) register(ctx context.Context, call *gate.Call, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
-	out, err := call.Env.Schemas.Register(ctx, subject, def)
-	err = gate.Confirm(ctx, err, "the schema was registered under "+subject, "GET the subject's latest version to see",
+func (s *Schemas) register(ctx context.Context, call *gate.Call, w *gate.Write, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
+	bctx, cancel := w.Bound(ctx)
+	out, err := call.Env.Schemas.Register(bctx, subject, def)
+	cancel()
+	err = w.Confirm(ctx, err, "the schema was registered under "+subject, "GET the subject's latest version to see",
 		func(ctx context.Context) (bool, error) {
 			latest, err := call.Env.Schemas.GetSchema(ctx, subject, 0)
 			if err == nil && latest.Schema == def.Schema {

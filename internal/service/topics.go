@@ -145,6 +145,10 @@ func (s *Topics) detail(ctx context.Context, call *gate.Call, full string, inclu
 	if len(d.Partitions) > 0 {
 		out.ReplicationFactor = len(d.Partitions[0].Replicas)
 	}
+	out.Version = s.guard.Version(struct {
+		Partitions int
+		Config     map[string]string
+	}{out.Partitions, out.Config})
 	return out, nil
 }
 
@@ -197,8 +201,10 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
-	err = call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
-	err = gate.Confirm(ctx, err, "topic "+full+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
+	bctx, cancel := w.Bound(ctx)
+	err = call.Env.Topics.CreateTopic(bctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
+	cancel()
+	err = w.Confirm(ctx, err, "topic "+full+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
 		d, err := call.Env.Topics.DescribeTopic(ctx, full)
 		return err == nil && len(d.Partitions) == partitions, err
 	})
@@ -310,7 +316,7 @@ func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, i
 	if err := v.Err(); err != nil {
 		return portal.TopicDetail{}, err
 	}
-	return s.apply(ctx, call, name, *in.Partitions, func(current map[string]string) ([]string, map[string]string) {
+	return s.apply(ctx, call, name, *in.Partitions, in.IfMatch, func(current map[string]string) ([]string, map[string]string) {
 		var reset []string
 		for k := range current {
 			if _, editable := portal.LookupTopicSetting(k); editable {
@@ -356,7 +362,7 @@ func (s *Topics) Patch(ctx context.Context, scope portal.Scope, name string, in 
 	if in.Partitions != nil {
 		partitions = *in.Partitions
 	}
-	return s.apply(ctx, call, name, partitions, func(map[string]string) ([]string, map[string]string) { return reset, set })
+	return s.apply(ctx, call, name, partitions, in.IfMatch, func(map[string]string) ([]string, map[string]string) { return reset, set })
 }
 
 // checkShrink adds a partition count below the topic's current one to
@@ -387,14 +393,22 @@ func shrinkProblem(full string, current, asked int) *portal.Error {
 
 // apply reads the topic, works out the change, and makes it: settings
 // first (reversible), then partitions (not). partitions 0 keeps the count.
-func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partitions int,
+func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partitions int, ifMatch portal.IfMatch,
 	change func(current map[string]string) (reset []string, set map[string]string)) (portal.TopicDetail, error) {
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
+	unlock, err := s.guard.Lock(ctx, topicLock(call, full))
+	if err != nil {
+		return portal.TopicDetail{}, err
+	}
+	defer unlock()
 	cur, err := s.detail(ctx, call, full, false)
 	if err != nil {
+		return portal.TopicDetail{}, err
+	}
+	if err := ifMatch.Check("topic "+full, cur.Version); err != nil {
 		return portal.TopicDetail{}, err
 	}
 	if partitions != 0 && partitions < cur.Partitions {
@@ -418,8 +432,10 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 		if err != nil {
 			return portal.TopicDetail{}, err
 		}
-		err = call.Env.Topics.AlterTopicConfig(ctx, full, cc)
-		err = gate.Confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", func(ctx context.Context) (bool, error) {
+		bctx, cancel := w.Bound(ctx)
+		err = call.Env.Topics.AlterTopicConfig(bctx, full, cc)
+		cancel()
+		err = w.Confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", func(ctx context.Context) (bool, error) {
 			d, err := s.detail(ctx, call, full, false)
 			if err != nil {
 				return false, err
@@ -449,8 +465,10 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 			}
 			return portal.TopicDetail{}, err
 		}
-		err = call.Env.Topics.CreatePartitions(ctx, full, partitions)
-		err = gate.Confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", func(ctx context.Context) (bool, error) {
+		bctx, cancel := w.Bound(ctx)
+		err = call.Env.Topics.CreatePartitions(bctx, full, partitions)
+		cancel()
+		err = w.Confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", func(ctx context.Context) (bool, error) {
 			d, err := call.Env.Topics.DescribeTopic(ctx, full)
 			return err == nil && len(d.Partitions) == partitions, err
 		})
@@ -477,7 +495,7 @@ func partial(err error, format string, args ...any) error {
 }
 
 // Delete deletes a topic and its data.
-func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string) error {
+func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) error {
 	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", "topic.delete", name)
 	if err != nil {
 		return err
@@ -486,12 +504,28 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string) er
 	if err != nil {
 		return err
 	}
+	unlock, err := s.guard.Lock(ctx, topicLock(call, full))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if ifMatch != "" {
+		cur, err := s.detail(ctx, call, full, false)
+		if err != nil {
+			return err
+		}
+		if err := ifMatch.Check("topic "+full, cur.Version); err != nil {
+			return err
+		}
+	}
 	w, err := s.guard.Begin(ctx, call, "topic.delete", full)
 	if err != nil {
 		return err
 	}
-	err = call.Env.Topics.DeleteTopic(ctx, full)
-	err = gate.Confirm(ctx, err, "topic "+full+" was deleted", "GET the topic to see", func(ctx context.Context) (bool, error) {
+	bctx, cancel := w.Bound(ctx)
+	err = call.Env.Topics.DeleteTopic(bctx, full)
+	cancel()
+	err = w.Confirm(ctx, err, "topic "+full+" was deleted", "GET the topic to see", func(ctx context.Context) (bool, error) {
 		_, err := call.Env.Topics.DescribeTopic(ctx, full)
 		if portal.Is(err, portal.NotFound) {
 			return true, nil
@@ -502,6 +536,9 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string) er
 	w.Done(ctx, err)
 	return err
 }
+
+// topicLock names the lock of a topic's changes.
+func topicLock(call *gate.Call, full string) string { return "topic " + call.Env.Name() + " " + full }
 
 // configChanges lists a configuration change for the audit trail, as
 // before and after per setting (an empty after is a reset).

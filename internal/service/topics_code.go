@@ -159,7 +159,7 @@ func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool
 		st := &plans.Step{Key: "topic/" + name, State: strconv.Itoa(t.Partitions),
 			Change: portal.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: portal.ActionDelete}}
 		st.Diff("partitions", plans.Ptr(strconv.Itoa(t.Partitions)), nil)
-		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name) }
+		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, "") }
 		out = append(out, st)
 	}
 	return out

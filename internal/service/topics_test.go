@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -212,10 +214,10 @@ func TestReplaceAndPatch(t *testing.T) {
 	if d.Defaults["retention.ms"] != "604800000" || d.Defaults["compression.type"] != "" {
 		t.Errorf("defaults %v", d.Defaults)
 	}
-	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "T"); err != nil {
+	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "T", ""); err != nil {
 		t.Errorf("delete by identifier in another case: %v", err)
 	}
-	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t"); !portal.Is(err, portal.NotFound) {
+	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", ""); !portal.Is(err, portal.NotFound) {
 		t.Errorf("second delete: %v", err)
 	}
 }
@@ -234,6 +236,88 @@ func (c *slowCluster) CreateTopic(ctx context.Context, s platform.TopicSpec) err
 	return portal.New(portal.UpstreamTimeout, "cluster edh-shared/dev did not answer in time")
 }
 
+// frozenCluster takes requests and answers none while frozen (a broker
+// stopped with SIGSTOP): calls wait for their deadline. A create made
+// while frozen is applied when it thaws, as a broker that resumes does.
+type frozenCluster struct {
+	*servicetest.Cluster
+	thawed  chan struct{}
+	pending []platform.TopicSpec
+	mu      sync.Mutex
+}
+
+func (c *frozenCluster) wait(ctx context.Context) error {
+	select {
+	case <-c.thawed:
+		return nil
+	case <-ctx.Done():
+		return portal.New(portal.UpstreamTimeout, "cluster edh-shared/dev did not answer in time")
+	}
+}
+
+func (c *frozenCluster) CreateTopic(ctx context.Context, s platform.TopicSpec) error {
+	c.mu.Lock()
+	c.pending = append(c.pending, s)
+	c.mu.Unlock()
+	return c.wait(ctx)
+}
+
+func (c *frozenCluster) DescribeTopic(ctx context.Context, name string) (platform.TopicDetail, error) {
+	if err := c.wait(ctx); err != nil {
+		return platform.TopicDetail{}, err
+	}
+	return c.Cluster.DescribeTopic(ctx, name)
+}
+
+func (c *frozenCluster) thaw(ctx context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.pending {
+		_ = c.Cluster.CreateTopic(ctx, s)
+	}
+	close(c.thawed)
+}
+
+// TestWriteAnswersWithinItsBudget: a create on a frozen cluster answers
+// within the upstream timeout (the call and the check after it share it),
+// as pending; the portal keeps checking and settles the audit event once
+// the topic is there.
+func TestWriteAnswersWithinItsBudget(t *testing.T) {
+	w := servicetest.New(t)
+	env := w.Env("edh-shared", "dev")
+	frozen := &frozenCluster{Cluster: w.Cluster("edh-shared", "dev"), thawed: make(chan struct{})}
+	env.Topics = frozen
+	ctx := servicetest.As("scada", portal.Developer)
+	start := time.Now()
+	_, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "frozen"})
+	took := time.Since(start)
+	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(problems(err), "not known yet") {
+		t.Fatalf("create on a frozen cluster: %v", err)
+	}
+	if took > servicetest.Budget+200*time.Millisecond {
+		t.Errorf("answered after %v; the budget is %v", took, servicetest.Budget)
+	}
+	event := func() portal.AuditEvent {
+		for _, e := range w.AuditEvents(t) {
+			if e.Action == "topic.create" {
+				return e
+			}
+		}
+		return portal.AuditEvent{}
+	}
+	if e := event(); e.Outcome != "unknown" {
+		t.Fatalf("the pending create's event: %+v", e)
+	}
+	frozen.thaw(context.Background())
+	deadline := time.Now().Add(15 * time.Second)
+	for event().Outcome != "ok" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the create, done after the answer, is still %+v", event())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestTimedOutWriteIsChecked: a create answered by a timeout is checked:
 // a topic that exists with the requested partitions is a success; one
 // that does not is a 504 saying that the outcome is unknown and how to
@@ -250,7 +334,7 @@ func TestTimedOutWriteIsChecked(t *testing.T) {
 	}
 	slow.applied = false
 	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "lost"})
-	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(problems(err), "is unknown: it may still happen; GET the topic to see") {
+	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(problems(err), "is not known yet: it may still happen (the audit trail says once the portal knows); GET the topic to see") {
 		t.Fatalf("not applied: %v", err)
 	}
 	ev := w.AuditEvents(t)

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"sort"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -20,6 +22,18 @@ type Cluster struct {
 	records map[string][]platform.Message
 	calls   int
 	writes  int
+	// latency, when set, delays reads and config changes of topics, to
+	// widen the windows in which concurrent changes interleave.
+	latency atomic.Int64
+}
+
+// SetLatency delays every topic read and configuration change by d.
+func (f *Cluster) SetLatency(d time.Duration) { f.latency.Store(int64(d)) }
+
+func (f *Cluster) pause() {
+	if d := time.Duration(f.latency.Load()); d > 0 {
+		time.Sleep(d) // the cluster's answer takes that long
+	}
 }
 
 type clusterTopic struct {
@@ -86,6 +100,7 @@ func (f *Cluster) ListTopics(context.Context) ([]platform.TopicInfo, error) {
 
 // DescribeTopic implements platform.Topics.
 func (f *Cluster) DescribeTopic(_ context.Context, name string) (platform.TopicDetail, error) {
+	f.pause()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
@@ -127,6 +142,7 @@ func (f *Cluster) CreateTopic(_ context.Context, s platform.TopicSpec) error {
 
 // AlterTopicConfig implements platform.Topics.
 func (f *Cluster) AlterTopicConfig(_ context.Context, name string, c platform.ConfigChange) error {
+	f.pause()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++

@@ -22,6 +22,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/dev/cloud"
 	"github.com/edh-platform/rms-portal/internal/dev/registry"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -52,7 +53,13 @@ type World struct {
 	Charts  *service.MetricCache
 	// Sync keeps Tenancy in step with the store's units and switches.
 	Sync *worker.TenancySync
+	// Jobs runs the world's background jobs (bulk creates) until the
+	// test ends.
+	Jobs *jobs.Runner
 }
+
+// Budget is the world's upstream timeout: a write answers within it.
+const Budget = time.Second
 
 // Discard is a logger that writes nothing.
 func Discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -102,16 +109,27 @@ func New(t testing.TB, seed ...string) *World {
 	w.Store = st
 	w.Audit = audit.New(st, Discard())
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
-		PlatformAdminGroup: "platform-admins"})
+		PlatformAdminGroup: "platform-admins", Locks: st, Holder: "test", UpstreamTimeout: Budget})
 	w.Charts = service.NewMetricCache(st, Discard())
 	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
+	w.Jobs = jobs.New(st, "test", Discard())
 	w.Built, err = assembly.New(assembly.Deps{Guard: w.Guard, Store: st, Sampler: worker.NewSampler(time.Minute, time.Hour, 10, st, Discard()),
-		Charts: w.Charts, Jobs: service.NewJobs(st, "test", Discard()),
+		Charts: w.Charts, Jobs: w.Jobs,
 		Admin: admin.Options{Sync: w.Sync, Health: func() []upstream.Health { return nil }, Config: cfg.Effective,
 			Resolver: access.NewResolver(w.Tenancy, "platform-admins"), GroupsClaim: "groups"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		w.Jobs.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-stopped
+	})
 	return w
 }
 

@@ -22,7 +22,10 @@ import (
 // record to create exists already.
 var (
 	ErrNotFound = errors.New("not found")
-	ErrExists   = errors.New("exists already")
+	// ErrLeaseLost refuses a write of a job that is no longer running on
+	// the replica making it.
+	ErrLeaseLost = errors.New("the job is no longer this replica's")
+	ErrExists    = errors.New("exists already")
 )
 
 // Store is the durable state of the portal.
@@ -34,6 +37,7 @@ type Store interface {
 	Tenants
 	MetricResults
 	Notifier
+	Locks
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -97,20 +101,40 @@ type Job struct {
 	Results [][]byte
 }
 
-// Jobs keeps background jobs where every replica can read them.
+// Locks serialise the changes to one resource across replicas.
+type Locks interface {
+	// TryLock takes the lock named key for holder if it is free, and
+	// returns its release; ok is false when another holds it.
+	TryLock(ctx context.Context, key, holder string) (unlock func(), ok bool, err error)
+}
+
+// Jobs keeps background jobs where every replica can read them. A
+// running job is leased to one replica: its heartbeat renews the lease,
+// and every write of the job is fenced by it, so that a replica that lost
+// the lease (another claimed the job while it was paused) changes nothing.
 type Jobs interface {
 	CreateJob(ctx context.Context, j Job) error
 	// Job returns a job with its results, or ErrNotFound.
 	Job(ctx context.Context, id string) (Job, error)
-	// SaveJobResult records one item's outcome and refreshes the heartbeat.
-	SaveJobResult(ctx context.Context, id string, index int, result []byte, at time.Time) error
-	// Heartbeat tells that the replica running the job is alive.
-	Heartbeat(ctx context.Context, id string, at time.Time) error
-	// FinishJob ends a running job with a state and an error message; it
-	// changes nothing (and returns false) when the job was not running.
-	FinishJob(ctx context.Context, id, state, message string, at time.Time) (bool, error)
+	// SaveJobResult records one item's state and renews the lease;
+	// ErrLeaseLost unless the job is running on replica.
+	SaveJobResult(ctx context.Context, id, replica string, index int, result []byte, at time.Time) error
+	// Heartbeat renews replica's lease of a running job; false when the
+	// job is no longer running on replica.
+	Heartbeat(ctx context.Context, id, replica string, at time.Time) (bool, error)
+	// ClaimJob gives replica a running job whose heartbeat is older than
+	// staleBefore (its replica died or handed it over); false when the
+	// job is not claimable (any more: another replica was first).
+	ClaimJob(ctx context.Context, id, replica string, at, staleBefore time.Time) (bool, error)
+	// ReleaseJob hands a running job of replica over: any replica may
+	// claim it at once.
+	ReleaseJob(ctx context.Context, id, replica string) error
+	// FinishJob ends a job running on replica ("" for any) with a state
+	// and an error message; it changes nothing (and returns false) when
+	// the job was not running there.
+	FinishJob(ctx context.Context, id, replica, state, message string, at time.Time) (bool, error)
 	// StaleJobs lists running jobs whose heartbeat is older than before:
-	// their replica died.
+	// their replica died or handed them over.
 	StaleJobs(ctx context.Context, before time.Time) ([]Job, error)
 	// CountJobs counts jobs by state.
 	CountJobs(ctx context.Context) (map[string]int, error)
@@ -148,8 +172,13 @@ type Audit interface {
 	AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error)
 	// SettleAudit records the outcome of an event appended as an attempt
 	// (outcome "unknown") before its write was made; ErrNotFound when
-	// there is no such event.
+	// there is no such event. An outcome other than "unknown", once
+	// written, stays: settling it again with another outcome changes
+	// nothing (with the same one, it updates the detail and changes).
 	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
+	// UnsettledAttempt finds the oldest attempt of a request (its id) on a
+	// resource whose outcome is still unknown; ErrNotFound when none is.
+	UnsettledAttempt(ctx context.Context, requestID, action, resource string) (int64, error)
 	ListAudit(ctx context.Context, f AuditFilter) ([]portal.AuditEvent, error)
 	// DeleteAuditBefore removes events older than t (retention).
 	DeleteAuditBefore(ctx context.Context, t time.Time) (int, error)

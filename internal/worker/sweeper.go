@@ -9,12 +9,11 @@ import (
 )
 
 // Sweeper removes what outlived its use from the store: expired sessions,
-// audit events past retention, finished jobs, old samples; and it marks
-// failed the jobs whose replica died. Every replica sweeps; the deletes
-// are idempotent, so they need no coordination.
+// audit events past retention, finished jobs, old samples. (Jobs whose
+// replica died are resumed by another: package jobs.) Every replica
+// sweeps; the deletes are idempotent, so they need no coordination.
 type Sweeper struct {
 	store     store.Store
-	jobs      StaleJobs
 	retention time.Duration
 	log       *slog.Logger
 	now       func() time.Time
@@ -26,14 +25,9 @@ const (
 	samplesKept = 7 * 24 * time.Hour
 )
 
-// StaleJobs finds the jobs whose replica died.
-type StaleJobs interface {
-	FailStaleJobs(ctx context.Context) (int, error)
-}
-
 // NewSweeper returns a sweeper keeping audit events for retention.
-func NewSweeper(s store.Store, jobs StaleJobs, retention time.Duration, log *slog.Logger) *Sweeper {
-	return &Sweeper{store: s, jobs: jobs, retention: retention, log: log, now: time.Now}
+func NewSweeper(s store.Store, retention time.Duration, log *slog.Logger) *Sweeper {
+	return &Sweeper{store: s, retention: retention, log: log, now: time.Now}
 }
 
 // Sweep runs one round.
@@ -51,8 +45,6 @@ func (s *Sweeper) Sweep(ctx context.Context) {
 	report("expired sessions", n, err)
 	n, err = s.store.DeleteAuditBefore(ctx, now.Add(-s.retention))
 	report("audit events past retention", n, err)
-	n, err = s.jobs.FailStaleJobs(ctx)
-	report("jobs of stopped replicas (marked failed)", n, err)
 	n, err = s.store.DeleteFinishedJobs(ctx, now.Add(-jobsKept))
 	report("finished jobs", n, err)
 	n, err = s.store.DeleteSamplesBefore(ctx, now.Add(-samplesKept))

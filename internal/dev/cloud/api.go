@@ -101,6 +101,8 @@ func writeFault(w http.ResponseWriter, err error) {
 		status = http.StatusBadRequest
 	case portal.UpstreamTimeout:
 		status = http.StatusGatewayTimeout
+	case portal.QuotaExceeded:
+		status = http.StatusPaymentRequired // "The request would exceed one or more quotas."
 	}
 	msg := err.Error()
 	if ps := portal.Problems(err); len(ps) > 0 {

@@ -118,7 +118,7 @@ func (a *orgIAM) CreateServiceAccount(ctx context.Context, name, description str
 	case len(description) > maxDescription:
 		return platform.ServiceAccount{}, portal.New(portal.InvalidParameter, "description must be at most %d characters", maxDescription)
 	case len(a.org.accounts) >= maxAccounts:
-		return platform.ServiceAccount{}, portal.New(portal.InvalidParameter, "the organization's quota of %d service accounts is reached", maxAccounts)
+		return platform.ServiceAccount{}, portal.New(portal.QuotaExceeded, "quota service_accounts_per_org (%d) would be exceeded", maxAccounts)
 	}
 	for _, s := range a.org.accounts {
 		if s.DisplayName == name {
@@ -193,7 +193,7 @@ func (o *Org) CreateBinding(ctx context.Context, principal, role, crn string) (p
 	case !o.principalExists(principal):
 		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "principal %s does not exist", principal)
 	case len(o.bindings) >= maxBindings:
-		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "the organization's quota of %d role bindings is reached", maxBindings)
+		return portal.RoleBinding{}, portal.New(portal.QuotaExceeded, "quota role_bindings_per_org (%d) would be exceeded", maxBindings)
 	}
 	for _, x := range o.bindings {
 		if x.principal == principal && x.role == role && x.crn == crn {
@@ -292,7 +292,7 @@ func (p *orgPools) CreatePool(_ context.Context, in platform.IdentityPool) (plat
 	case len(in.Filter) > maxFilter:
 		return platform.IdentityPool{}, portal.New(portal.InvalidParameter, "filter must be at most %d characters", maxFilter)
 	case len(ps) >= maxPools:
-		return platform.IdentityPool{}, portal.New(portal.InvalidParameter, "the provider's quota of %d identity pools is reached", maxPools)
+		return platform.IdentityPool{}, portal.New(portal.QuotaExceeded, "quota identity_pools_per_provider (%d) would be exceeded", maxPools)
 	}
 	if slices.ContainsFunc(ps, func(x platform.IdentityPool) bool { return x.DisplayName == in.DisplayName }) {
 		return platform.IdentityPool{}, portal.New(portal.AlreadyExists, "identity pool %s already exists", in.DisplayName)

@@ -324,7 +324,7 @@ func (c *Client) translate(err error) error {
 	case s == http.StatusPaymentRequired:
 		// Confluent Cloud answers 402 when the organisation's quota (of
 		// service accounts, role bindings, connectors...) is used up.
-		return portal.Wrap(err, portal.Conflict, "Confluent Cloud refused: the organisation's quota is used up (%s); ask the platform team", apiErr.Message)
+		return portal.Wrap(err, portal.QuotaExceeded, "Confluent Cloud refused: %s (a quota of the organisation); ask the platform team", apiErr.Message)
 	case s == http.StatusConflict:
 		return portal.Wrap(err, portal.AlreadyExists, "%s", apiErr.Message)
 	case s == http.StatusTooManyRequests:

@@ -33,6 +33,8 @@ type fakeIAM struct {
 	seq      int
 	calls    []string
 	throttle int
+	// quota, when set, bounds the service accounts (402 beyond it).
+	quota int
 }
 
 func jsonErr(w http.ResponseWriter, status int, code, detail string) {
@@ -63,6 +65,10 @@ func (f *fakeIAM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				jsonErr(w, 409, "resource_already_exists", "Service name is already in use.")
 				return
 			}
+		}
+		if f.quota > 0 && len(f.accounts) >= f.quota {
+			jsonErr(w, 402, "quota_exceeded", fmt.Sprintf("quota service_accounts_per_org (%d) would be exceeded", f.quota))
+			return
 		}
 		in.ID = fmt.Sprintf("sa-%05d", f.seq)
 		f.accounts = append(f.accounts, in)
@@ -191,6 +197,17 @@ func TestServiceAccountsAndBindings(t *testing.T) {
 	if _, err := iam.CreateServiceAccount(ctx, "sa-app-1", "again"); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
+	// A quota is a 409 naming it, not an outage.
+	f.mu.Lock()
+	f.quota = 5
+	f.mu.Unlock()
+	_, err := iam.CreateServiceAccount(ctx, "sa-app-6", "over")
+	if !portal.Is(err, portal.QuotaExceeded) || portal.StatusOf(err) != 409 || !strings.Contains(portal.FirstMessage(err), "service_accounts_per_org (5)") {
+		t.Errorf("over the quota: %d %v", portal.StatusOf(err), err)
+	}
+	f.mu.Lock()
+	f.quota = 0
+	f.mu.Unlock()
 	f.throttle = 1
 	all, err := iam.ListServiceAccounts(ctx)
 	if err != nil || len(all) != 5 {

@@ -164,6 +164,16 @@ func startServer() (*Server, error) {
 	return &Server{URL: fmt.Sprintf("postgres://portal@127.0.0.1:%d/postgres?sslmode=disable", port), stop: stop, ctl: ctl}, nil
 }
 
+// Tool is the path of one of PostgreSQL's programs (pg_dump, pg_restore)
+// beside the server binaries.
+func Tool(name string) (string, error) {
+	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name)
+	if len(matches) > 0 {
+		return matches[len(matches)-1], nil
+	}
+	return exec.LookPath(name)
+}
+
 // binDir finds the server binaries: on PATH, or Debian's versioned
 // directories.
 func binDir() (string, error) {

@@ -2,7 +2,9 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -35,12 +37,35 @@ func (d *DB) AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error
 // the changes made.
 func (d *DB) SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error {
 	raw, _ := json.Marshal(changes)
-	n, err := affected(d.exec(ctx, `UPDATE audit_events SET outcome = ?, detail = ?, resource = ?, changes = ? WHERE id = ?`,
-		outcome, detail, resource, string(raw), id))
-	if err == nil && n == 0 {
-		return store.ErrNotFound
+	n, err := affected(d.exec(ctx, `UPDATE audit_events SET outcome = ?, detail = ?, resource = ?, changes = ? WHERE id = ? AND outcome IN ('unknown', ?)`,
+		outcome, detail, resource, string(raw), id, outcome))
+	if err != nil || n == 1 {
+		return err
 	}
-	return err
+	// Settled already (a retry after an answer that was lost), or absent.
+	qctx, cancel := d.ctx(ctx)
+	defer cancel()
+	var one int
+	if err := d.db.QueryRowContext(qctx, d.q(`SELECT 1 FROM audit_events WHERE id = ?`), id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	} else if err != nil {
+		return Fail(err)
+	}
+	return nil
+}
+
+// UnsettledAttempt finds a request's attempt on a resource whose outcome
+// is unknown.
+func (d *DB) UnsettledAttempt(ctx context.Context, requestID, action, resource string) (int64, error) {
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	var id int64
+	err := d.db.QueryRowContext(ctx, d.q(`SELECT id FROM audit_events WHERE request_id = ? AND action = ? AND resource = ? AND outcome = 'unknown' ORDER BY id LIMIT 1`),
+		requestID, action, resource).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, store.ErrNotFound
+	}
+	return id, Fail(err)
 }
 
 // auditQuery is the query of ListAudit: newest first, paged by key (id <

@@ -58,8 +58,8 @@ func (d *DB) Job(ctx context.Context, id string) (store.Job, error) {
 	return j, Fail(rows.Err())
 }
 
-// SaveJobResult records one item's outcome.
-func (d *DB) SaveJobResult(ctx context.Context, id string, index int, result []byte, at time.Time) error {
+// SaveJobResult records one item's state, fenced by the lease.
+func (d *DB) SaveJobResult(ctx context.Context, id, replica string, index int, result []byte, at time.Time) error {
 	ctx, cancel := d.ctx(ctx)
 	defer cancel()
 	tx, err := d.db.BeginTx(ctx, nil)
@@ -67,26 +67,44 @@ func (d *DB) SaveJobResult(ctx context.Context, id string, index int, result []b
 		return Fail(err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO job_results (job_id, idx, result) VALUES (?, ?, ?)
-		ON CONFLICT (job_id, idx) DO UPDATE SET result = excluded.result`), id, index, result); err != nil {
+	n, err := affected(tx.ExecContext(ctx, d.q(`UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND replica = ? AND state = 'running'`),
+		micros(at), id, replica))
+	if err != nil {
 		return Fail(err)
 	}
-	if _, err := tx.ExecContext(ctx, d.q(`UPDATE jobs SET heartbeat_at = ? WHERE id = ?`), micros(at), id); err != nil {
+	if n == 0 {
+		return store.ErrLeaseLost
+	}
+	if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO job_results (job_id, idx, result) VALUES (?, ?, ?)
+		ON CONFLICT (job_id, idx) DO UPDATE SET result = excluded.result`), id, index, result); err != nil {
 		return Fail(err)
 	}
 	return Fail(tx.Commit())
 }
 
-// Heartbeat refreshes a running job's heartbeat.
-func (d *DB) Heartbeat(ctx context.Context, id string, at time.Time) error {
-	_, err := d.exec(ctx, `UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND state = 'running'`, micros(at), id)
+// Heartbeat renews a replica's lease of a running job.
+func (d *DB) Heartbeat(ctx context.Context, id, replica string, at time.Time) (bool, error) {
+	n, err := affected(d.exec(ctx, `UPDATE jobs SET heartbeat_at = ? WHERE id = ? AND replica = ? AND state = 'running'`, micros(at), id, replica))
+	return n == 1, err
+}
+
+// ClaimJob gives a stale running job to a replica.
+func (d *DB) ClaimJob(ctx context.Context, id, replica string, at, staleBefore time.Time) (bool, error) {
+	n, err := affected(d.exec(ctx, `UPDATE jobs SET replica = ?, heartbeat_at = ? WHERE id = ? AND state = 'running' AND heartbeat_at < ?`,
+		replica, micros(at), id, micros(staleBefore)))
+	return n == 1, err
+}
+
+// ReleaseJob makes a replica's running job claimable at once.
+func (d *DB) ReleaseJob(ctx context.Context, id, replica string) error {
+	_, err := d.exec(ctx, `UPDATE jobs SET heartbeat_at = 0 WHERE id = ? AND replica = ? AND state = 'running'`, id, replica)
 	return err
 }
 
 // FinishJob ends a running job.
-func (d *DB) FinishJob(ctx context.Context, id, state, message string, at time.Time) (bool, error) {
+func (d *DB) FinishJob(ctx context.Context, id, replica, state, message string, at time.Time) (bool, error) {
 	n, err := affected(d.exec(ctx, `UPDATE jobs SET state = ?, error = ?, finished_at = ?, heartbeat_at = ?
-		WHERE id = ? AND state = 'running'`, state, message, micros(at), micros(at), id))
+		WHERE id = ? AND state = 'running' AND (CAST(? AS TEXT) = '' OR replica = ?)`, state, message, micros(at), micros(at), id, replica, replica))
 	return n == 1, err
 }
 

@@ -23,6 +23,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("notifications", func(t *testing.T) { testNotifications(t, open(t)) })
 	t.Run("tenants", func(t *testing.T) { testTenants(t, open(t)) })
 	t.Run("metric results", func(t *testing.T) { testMetricResults(t, open(t)) })
+	t.Run("locks", func(t *testing.T) { testLocks(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {
@@ -157,10 +158,10 @@ func testJobs(t *testing.T, s store.Store) {
 	if err := s.CreateJob(ctx, j); err == nil {
 		t.Error("a second job with the same id was stored")
 	}
-	if err := s.SaveJobResult(ctx, "j1", 2, []byte(`"third"`), base.Add(time.Second)); err != nil {
+	if err := s.SaveJobResult(ctx, "j1", "r1", 2, []byte(`"third"`), base.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveJobResult(ctx, "j1", 0, []byte(`"first"`), base.Add(2*time.Second)); err != nil {
+	if err := s.SaveJobResult(ctx, "j1", "r1", 0, []byte(`"first"`), base.Add(2*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Job(ctx, "j1")
@@ -168,21 +169,65 @@ func testJobs(t *testing.T, s store.Store) {
 		string(got.Results[0]) != `"first"` || got.Results[1] != nil || string(got.Results[2]) != `"third"` || !got.Heartbeat.Equal(base.Add(2*time.Second)) {
 		t.Fatalf("job: %+v %v", got, err)
 	}
+	// The lease: another replica's writes are refused while r1 holds it,
+	// and it cannot claim a job whose heartbeat is fresh.
+	if err := s.SaveJobResult(ctx, "j1", "r2", 1, []byte(`"second"`), base.Add(3*time.Second)); !errors.Is(err, store.ErrLeaseLost) {
+		t.Errorf("a result from a replica without the lease: %v", err)
+	}
+	if ok, err := s.Heartbeat(ctx, "j1", "r2", base.Add(3*time.Second)); ok || err != nil {
+		t.Errorf("a heartbeat from a replica without the lease: %v %v", ok, err)
+	}
+	if ok, err := s.ClaimJob(ctx, "j1", "r2", base.Add(3*time.Second), base.Add(2*time.Second)); ok || err != nil {
+		t.Errorf("a fresh job was claimed: %v %v", ok, err)
+	}
+	if ok, err := s.Heartbeat(ctx, "j1", "r1", base.Add(4*time.Second)); !ok || err != nil {
+		t.Errorf("the holder's heartbeat: %v %v", ok, err)
+	}
 	if stale, _ := s.StaleJobs(ctx, base.Add(time.Minute)); len(stale) != 1 || stale[0].ID != "j1" {
 		t.Errorf("stale: %+v", stale)
 	}
 	if stale, _ := s.StaleJobs(ctx, base); len(stale) != 0 {
 		t.Errorf("fresh job counted stale: %+v", stale)
 	}
+	// r1 goes silent: r2 claims the job once its heartbeat is stale, and
+	// from then on r1's writes are refused; only one claim wins.
+	if ok, err := s.ClaimJob(ctx, "j1", "r2", base.Add(time.Minute), base.Add(30*time.Second)); !ok || err != nil {
+		t.Fatalf("claiming a stale job: %v %v", ok, err)
+	}
+	if ok, _ := s.ClaimJob(ctx, "j1", "r3", base.Add(time.Minute), base.Add(30*time.Second)); ok {
+		t.Error("a job was claimed twice")
+	}
+	if err := s.SaveJobResult(ctx, "j1", "r1", 1, []byte(`"late"`), base.Add(time.Minute)); !errors.Is(err, store.ErrLeaseLost) {
+		t.Errorf("a result from the replica that lost the lease: %v", err)
+	}
+	if ok, _ := s.FinishJob(ctx, "j1", "r1", "done", "", base.Add(time.Minute)); ok {
+		t.Error("the replica that lost the lease finished the job")
+	}
+	if err := s.SaveJobResult(ctx, "j1", "r2", 1, []byte(`"second"`), base.Add(61*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	// A release hands the job over at once, whatever the heartbeat.
+	if err := s.ReleaseJob(ctx, "j1", "r2"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.ClaimJob(ctx, "j1", "r3", base.Add(62*time.Second), base.Add(62*time.Second)); !ok || err != nil {
+		t.Fatalf("claiming a released job: %v %v", ok, err)
+	}
+	if got, _ := s.Job(ctx, "j1"); got.Replica != "r3" || string(got.Results[1]) != `"second"` {
+		t.Errorf("after the hand-over: %+v", got)
+	}
 	if counts, _ := s.CountJobs(ctx); counts["running"] != 1 {
 		t.Errorf("counts %v", counts)
 	}
-	ok, err := s.FinishJob(ctx, "j1", "done", "", base.Add(time.Hour))
+	ok, err := s.FinishJob(ctx, "j1", "r3", "done", "", base.Add(time.Hour))
 	if err != nil || !ok {
 		t.Fatalf("finish: %v %v", ok, err)
 	}
-	if ok, _ := s.FinishJob(ctx, "j1", "failed", "again", base.Add(time.Hour)); ok {
+	if ok, _ := s.FinishJob(ctx, "j1", "", "failed", "again", base.Add(time.Hour)); ok {
 		t.Error("a finished job was finished again")
+	}
+	if ok, _ := s.ClaimJob(ctx, "j1", "r2", base.Add(2*time.Hour), base.Add(2*time.Hour)); ok {
+		t.Error("a finished job was claimed")
 	}
 	if got, _ := s.Job(ctx, "j1"); got.State != "done" || !got.Finished.Equal(base.Add(time.Hour)) {
 		t.Errorf("finished job %+v", got)
@@ -243,14 +288,28 @@ func testAudit(t *testing.T, s store.Store) {
 	if n, err := s.DeleteAuditBefore(ctx, base.Add(10*time.Minute)); err != nil || n != 10 {
 		t.Errorf("retention: %d %v", n, err)
 	}
-	// An attempt recorded ahead of its write, then settled.
+	// An attempt recorded ahead of its write, found by its request
+	// (a bulk job resumed elsewhere), then settled once.
 	id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(2 * time.Hour), Actor: "bob", BU: "scada", Stage: "dev",
-		Action: "service-account.create", Resource: "sa-x", Outcome: "unknown"})
+		Action: "service-account.create", Resource: "sa-x", Outcome: "unknown", RequestID: "req-bulk"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if found, err := s.UnsettledAttempt(ctx, "req-bulk", "service-account.create", "sa-x"); err != nil || found != id {
+		t.Errorf("the request's attempt: %d %v, want %d", found, err, id)
+	}
+	if _, err := s.UnsettledAttempt(ctx, "req-other", "service-account.create", "sa-x"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("another request's attempt: %v", err)
+	}
 	if err := s.SettleAudit(ctx, id, "ok", "", "sa-x (sa-1)", []portal.Change{{Field: "role_binding", After: "Operator"}}); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := s.UnsettledAttempt(ctx, "req-bulk", "service-account.create", "sa-x"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a settled attempt was found unsettled: %v", err)
+	}
+	// Settling again (an answer lost, retried) changes nothing.
+	if err := s.SettleAudit(ctx, id, "UPSTREAM_TIMEOUT", "late", "sa-x", nil); err != nil {
+		t.Errorf("settling again: %v", err)
 	}
 	got, _ := s.ListAudit(ctx, store.AuditFilter{Action: "service-account.create"})
 	if len(got) != 1 || got[0].Outcome != "ok" || got[0].Resource != "sa-x (sa-1)" || len(got[0].Changes) != 1 || got[0].Actor != "bob" {
@@ -321,5 +380,42 @@ func testNotifications(t *testing.T, s store.Store) {
 	case m := <-other:
 		t.Errorf("a message reached another channel: %q", m)
 	default:
+	}
+}
+
+func testLocks(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	unlock, ok, err := s.TryLock(ctx, "topic edh-shared/dev t1", "replica-a")
+	if err != nil || !ok {
+		t.Fatalf("a free lock: %v %v", ok, err)
+	}
+	if _, ok, err := s.TryLock(ctx, "topic edh-shared/dev t1", "replica-b"); ok || err != nil {
+		t.Errorf("a held lock was taken: %v %v", ok, err)
+	}
+	other, ok, err := s.TryLock(ctx, "topic edh-shared/dev t2", "replica-b")
+	if err != nil || !ok {
+		t.Fatalf("another key: %v %v", ok, err)
+	}
+	other()
+	unlock()
+	again, ok, err := s.TryLock(ctx, "topic edh-shared/dev t1", "replica-b")
+	if err != nil || !ok {
+		t.Fatalf("a released lock: %v %v", ok, err)
+	}
+	again()
+	// Locks held at once do not starve the store of connections.
+	var releases []func()
+	for i := range 8 {
+		u, ok, err := s.TryLock(ctx, fmt.Sprintf("key-%d", i), "replica-a")
+		if err != nil || !ok {
+			t.Fatalf("lock %d: %v %v", i, ok, err)
+		}
+		releases = append(releases, u)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Errorf("the store with 8 locks held: %v", err)
+	}
+	for _, u := range releases {
+		u()
 	}
 }

@@ -45,7 +45,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 
 {{/*
 portal.config is the configuration file: the operator's config with the
-addresses the chart decides. A literal secret fails the render: secrets
+addresses and shutdown periods the chart decides. A literal secret fails the render: secrets
 are ${NAME}s given from Secrets.
 */}}
 {{- define "portal.config" -}}
@@ -56,6 +56,7 @@ are ${NAME}s given from Secrets.
 {{- $metrics := deepCopy (default dict (get $cfg "metrics")) -}}
 {{- if .Values.metrics.port }}{{- $_ := set $metrics "listen" (printf ":%v" .Values.metrics.port) -}}{{- end -}}
 {{- $_ := set $cfg "metrics" $metrics -}}
+{{- $_ := set $cfg "shutdown" (dict "drain" (printf "%vs" .Values.shutdown.drainSeconds) "grace" (printf "%vs" .Values.shutdown.graceSeconds)) -}}
 {{- $out := toYaml $cfg -}}
 {{- range $k := list "api_secret" "client_secret" "password" "bearer_token" -}}
 {{- if regexMatch (printf "(?m)^\\s*%s:\\s*['\"]?[^'\"$\\s]" $k) $out -}}
