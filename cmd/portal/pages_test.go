@@ -267,7 +267,26 @@ func TestFormsCSRFAndValidation(t *testing.T) {
 	if edit.status != http.StatusUnprocessableEntity || !strings.Contains(edit.body, "cannot remove partitions") {
 		t.Errorf("partition decrease: %d", edit.status)
 	}
-	edit = w.post("/scada/qas/topic/edh-shared-scada-qas-"+made+"/edit", url.Values{"partitions_count": {"3"}, "config.cleanup.policy": {"compact"}})
+	// The edit form carries the version it was opened at: a save after
+	// someone else's change says so and changes nothing.
+	form := w.get("/scada/qas/topic/edh-shared-scada-qas-" + made + "/edit")
+	version := regexp.MustCompile(`name="version" value="([^"]+)"`).FindStringSubmatch(form.body)
+	if version == nil {
+		t.Fatalf("the edit form carries no version:\n%.400s", form.body)
+	}
+	if r := tp.call("PATCH", "/api/v1/scada/qas/topic/edh-shared-scada-qas-"+made, "carol", map[string]any{"config": map[string]string{"retention.ms": "7200000"}}); r.status != 200 {
+		t.Fatalf("someone else's change: %d %s", r.status, r.body)
+	}
+	stale := w.post("/scada/qas/topic/edh-shared-scada-qas-"+made+"/edit", url.Values{"partitions_count": {"3"}, "config.cleanup.policy": {"compact"}, "version": {version[1]}})
+	if stale.status != http.StatusPreconditionFailed || !strings.Contains(stale.body, "Someone changed topic edh-shared-scada-qas-"+made+" after you opened this form, so nothing was saved") {
+		t.Errorf("a save over someone else's change: %d %.300s", stale.status, stale.body)
+	}
+	if cfg := tp.call("GET", "/api/v1/scada/qas/topic/edh-shared-scada-qas-"+made, "carol", nil).json(t)["config"].(map[string]any); cfg["retention.ms"] != "7200000" || cfg["cleanup.policy"] != nil {
+		t.Errorf("the refused save changed the topic: %v", cfg)
+	}
+	form = w.get("/scada/qas/topic/edh-shared-scada-qas-" + made + "/edit")
+	version = regexp.MustCompile(`name="version" value="([^"]+)"`).FindStringSubmatch(form.body)
+	edit = w.post("/scada/qas/topic/edh-shared-scada-qas-"+made+"/edit", url.Values{"partitions_count": {"3"}, "config.cleanup.policy": {"compact"}, "version": {version[1]}})
 	if edit.status != 200 || !strings.Contains(edit.body, "saved") || strings.Contains(edit.body, `data-setting="retention.ms"`) {
 		t.Errorf("edit: %d", edit.status)
 	}

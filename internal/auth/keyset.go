@@ -34,6 +34,9 @@ type keySet struct {
 	mu      sync.Mutex
 	keys    []jose.JSONWebKey
 	fetched time.Time // the last fetch, successful or not
+	// inflight is set while a fetch runs: callers that find no key wait
+	// for it rather than fail (a replica that just started).
+	inflight bool
 	// fetches counts the fetches made, for tests and metrics.
 	fetches int
 }
@@ -55,15 +58,23 @@ func (k *keySet) VerifySignature(ctx context.Context, raw string) ([]byte, error
 		kid = jws.Signatures[0].Header.KeyID
 	}
 	k.mu.Lock()
-	keys, stale := k.keys, k.now().Sub(k.fetched) >= k.every
+	keys, stale, inflight := k.keys, k.now().Sub(k.fetched) >= k.every, k.inflight
 	k.mu.Unlock()
 	if payload, ok := verifyWith(jws, kid, keys); ok {
 		return payload, nil
 	}
-	if !stale {
+	if !stale && !inflight {
 		return nil, errors.New("the signature does not verify with any of the provider's keys")
 	}
-	v, err, _ := k.flight.Do("fetch", func() (any, error) { return k.fetch(ctx) })
+	v, err, _ := k.flight.Do("fetch", func() (any, error) {
+		k.mu.Lock()
+		recent, keys := !k.fetched.IsZero() && k.now().Sub(k.fetched) < k.every, k.keys
+		k.mu.Unlock()
+		if recent {
+			return keys, nil // fetched meanwhile by the flight this caller meant to join
+		}
+		return k.fetch(ctx)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("fetching the provider's keys: %w", err)
 	}
@@ -86,11 +97,19 @@ func verifyWith(jws *jose.JSONWebSignature, kid string, keys []jose.JSONWebKey) 
 
 // fetch reads the key set; the time of the attempt is recorded first, so
 // that a failing provider is not asked again before the interval either.
-func (k *keySet) fetch(ctx context.Context) ([]jose.JSONWebKey, error) {
+func (k *keySet) fetch(ctx context.Context) (_ []jose.JSONWebKey, err error) {
 	k.mu.Lock()
 	k.fetched = k.now()
 	k.fetches++
+	k.inflight = true
 	k.mu.Unlock()
+	defer func() {
+		if err != nil {
+			k.mu.Lock()
+			k.inflight = false
+			k.mu.Unlock()
+		}
+	}()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, k.url, nil)
 	if err != nil {
 		return nil, err
@@ -122,7 +141,7 @@ func (k *keySet) fetch(ctx context.Context) ([]jose.JSONWebKey, error) {
 		}
 	}
 	k.mu.Lock()
-	k.keys = keys
+	k.keys, k.inflight = keys, false
 	k.mu.Unlock()
 	return keys, nil
 }

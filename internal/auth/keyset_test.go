@@ -26,6 +26,8 @@ type issuer struct {
 	key     *rsa.PrivateKey
 	stray   *rsa.PrivateKey
 	fetches atomic.Int64
+	// slow, when set, is closed to let key set fetches answer.
+	slow chan struct{}
 }
 
 func newIssuer(t *testing.T) *issuer {
@@ -45,6 +47,9 @@ func newIssuer(t *testing.T) *issuer {
 	})
 	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, r *http.Request) {
 		is.fetches.Add(1)
+		if is.slow != nil {
+			<-is.slow
+		}
 		_ = json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &is.key.PublicKey, KeyID: "k1", Algorithm: "RS256", Use: "sig"}}})
 	})
 	srv := httptest.NewServer(mux)
@@ -135,5 +140,34 @@ func TestUnknownKeyIDsFetchTheKeysAtMostOncePerInterval(t *testing.T) {
 	}
 	if v.KeyFetches() != int(is.fetches.Load()) {
 		t.Errorf("the verifier counts %d fetches, the provider saw %d", v.KeyFetches(), is.fetches.Load())
+	}
+}
+
+// TestFirstTokensWaitForTheKeys: a replica that just started verifies its
+// first tokens, all at once, while the key set is still being fetched:
+// they wait for that one fetch instead of failing.
+func TestFirstTokensWaitForTheKeys(t *testing.T) {
+	is := newIssuer(t)
+	is.slow = make(chan struct{})
+	v := verifier(t, is.url, "api://rms-portal")
+	tok := is.token(t, is.key, "k1", map[string]any{"sub": "carol"})
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for range 16 {
+		wg.Go(func() {
+			if _, err := v.Verify(context.Background(), tok); err != nil {
+				failed.Add(1)
+				t.Errorf("a first token: %v", err)
+			}
+		})
+	}
+	for is.fetches.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond) // the others arrive while the fetch is under way
+	close(is.slow)
+	wg.Wait()
+	if n := is.fetches.Load(); n != 1 {
+		t.Errorf("%d key set fetches, want 1", n)
 	}
 }
