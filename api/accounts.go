@@ -175,3 +175,47 @@ func (a *API) bulkJob(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, bulkJobOut(job))
 }
+
+func (a *API) updateAccount(c echo.Context) error {
+	var in struct {
+		Description *string `json:"description"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if in.Description == nil {
+		return portal.Missing("description")
+	}
+	s, err := a.Accounts.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), *in.Description)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, accountOut(s, false))
+}
+
+// deleteAccount deletes an account; ?delete_api_keys=true deletes its
+// keys in the same action, which is refused otherwise while it has any.
+func (a *API) deleteAccount(c echo.Context) error {
+	withKeys, err := boolParam(c, "delete_api_keys")
+	if err != nil {
+		return err
+	}
+	d, err := a.Accounts.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), withKeys)
+	if err != nil {
+		return err
+	}
+	keys := make([]apiKeyJSON, len(d.Keys))
+	for i, k := range d.Keys {
+		keys[i] = keyOut(k)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"deleted": accountOut(d.Account, false), "api_keys": keys, "role_bindings": bindingsOut(d.RoleBindings)})
+}
+
+// accountUse lists what uses an account.
+func (a *API) accountUse(c echo.Context) error {
+	u, err := a.Accounts.Use(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"connectors": append([]string{}, u.Connectors...)})
+}

@@ -129,6 +129,12 @@ var writeBodies = map[string]string{
 	"DELETE /api/v1/:bu/:stage/schema/:subject/:version":       ``,
 	"POST /api/v1/:bu/:stage/service-account":                  `{"name": "fresh", "type": "producer"}`,
 	"POST /api/v1/:bu/:stage/service-accounts/bulk":            `{"items": [{"name": "fresh", "type": "producer"}]}`,
+	"PATCH /api/v1/:bu/:stage/service-account/:id":             `{"description": "changed"}`,
+	"DELETE /api/v1/:bu/:stage/service-account/:id":            ``,
+	"POST /api/v1/:bu/:stage/service-account/:id/api-keys":     `{"resource": "kafka"}`,
+	"PATCH /api/v1/:bu/:stage/api-key/:id":                     `{"description": "changed"}`,
+	"DELETE /api/v1/:bu/:stage/api-key/:id":                    ``,
+	"POST /api/v1/:bu/:stage/api-key/:id/rotate":               `{"overlap": "1h"}`,
 	"POST /api/v1/:bu/:stage/identity-pool":                    `{"name": "fresh", "type": "consumer", "filter": "claims.sub == \"y\""}`,
 	"PATCH /api/v1/:bu/:stage/identity-pool/:id":               `{"filter": "claims.sub == \"z\""}`,
 	"DELETE /api/v1/:bu/:stage/identity-pool/:id":              ``,
@@ -153,7 +159,7 @@ var reads = map[string]bool{
 
 // identityRoutes need the Admin role in any stage.
 func identityRoute(path string) bool {
-	return strings.Contains(path, "/service-account") || strings.Contains(path, "/identity-pool")
+	return strings.Contains(path, "/service-account") || strings.Contains(path, "/identity-pool") || strings.Contains(path, "/api-key")
 }
 
 // TestEveryWriteRefusesViewersAndReadOnlyStages walks the route table:
@@ -195,8 +201,15 @@ func TestEveryWriteRefusesViewersAndReadOnlyStages(t *testing.T) {
 				want += ":items[0]" // the refused change of the document
 			}
 			sd := seeded[c.stage]
+			id := sd.PoolID
+			switch {
+			case strings.Contains(rt.Path, "/service-account/"):
+				id = sd.AccountID
+			case strings.Contains(rt.Path, "/api-key/"):
+				id = sd.KeyID
+			}
 			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", sd.Topic, ":subject", sd.Subject,
-				":version", "1", ":id", sd.PoolID).Replace(rt.Path)
+				":version", "1", ":id", id).Replace(rt.Path)
 			if strings.Contains(rt.Path, "/connector/") {
 				path = strings.Replace(path, sd.Topic, sd.Connector, 1)
 			}
@@ -422,6 +435,13 @@ func TestDatabaseDown(t *testing.T) {
 			path = strings.Replace(path, sd.Topic, sd.Connector, 1)
 		case strings.Contains(rt.Path, "/consumer-group/"):
 			path = strings.Replace(path, sd.PoolID, sd.Group, 1)
+		case strings.Contains(rt.Path, "/service-account/"):
+			path = strings.Replace(path, sd.PoolID, sd.AccountID, 1)
+			if rt.Method == http.MethodDelete {
+				path += "?delete_api_keys=true" // else refused for its key first
+			}
+		case strings.Contains(rt.Path, "/api-key/"):
+			path = strings.Replace(path, sd.PoolID, sd.KeyID, 1)
 		}
 		if strings.HasSuffix(key, "/apply") {
 			// The plan's fingerprint is needed to get as far as a change.

@@ -31,6 +31,20 @@ func decode(c echo.Context, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return portal.New(portal.MalformedBody, "the request body is empty; send a JSON object")
 	}
+	return decodeBody(body, v)
+}
+
+// decodeOptional is decode for a body that may be left out: an empty one
+// leaves v as it is.
+func decodeOptional(c echo.Context, v any) error {
+	body, err := readBody(c)
+	if err != nil || len(bytes.TrimSpace(body)) == 0 {
+		return err
+	}
+	return decodeBody(body, v)
+}
+
+func decodeBody(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var fields map[string]json.RawMessage
 	if err := dec.Decode(&fields); err != nil {

@@ -39,6 +39,9 @@ type changeJSON struct {
 	Warnings   []string            `json:"warnings,omitempty"`
 	Outcome    string              `json:"outcome,omitempty"`
 	Error      *ErrorItem          `json:"error,omitempty"`
+	// APIKeys are the keys an apply made, with their secrets: in this
+	// answer only.
+	APIKeys []createdKeyJSON `json:"api_keys,omitempty"`
 }
 
 type diffJSON struct {
@@ -72,6 +75,9 @@ func planOut(p portal.Plan) planJSON {
 		}
 		if c.Outcome != "" {
 			out.Summary[c.Outcome]++
+		}
+		for _, k := range c.Issued {
+			cj.APIKeys = append(cj.APIKeys, createdKeyOut(k))
 		}
 		out.Changes[i] = cj
 	}
@@ -130,6 +136,8 @@ func (a *API) applyDocument(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// It may carry the secrets of keys it made.
+	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, planOut(plan))
 }
 

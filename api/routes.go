@@ -62,6 +62,17 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk/:job", a.bulkJob)
 	route(http.MethodPost, "/:bu/:stage/service-account", a.createAccount)
 	route(http.MethodGet, "/:bu/:stage/service-account/:id", a.getAccount)
+	route(http.MethodPatch, "/:bu/:stage/service-account/:id", a.updateAccount)
+	route(http.MethodDelete, "/:bu/:stage/service-account/:id", a.deleteAccount)
+	route(http.MethodGet, "/:bu/:stage/service-account/:id/used-by", a.accountUse)
+	route(http.MethodGet, "/:bu/:stage/service-account/:id/api-keys", a.listAPIKeys)
+	route(http.MethodPost, "/:bu/:stage/service-account/:id/api-keys", a.createAPIKey)
+
+	route(http.MethodGet, "/:bu/:stage/api-keys", a.listAPIKeys)
+	route(http.MethodGet, "/:bu/:stage/api-key/:id", a.getAPIKey)
+	route(http.MethodPatch, "/:bu/:stage/api-key/:id", a.updateAPIKey)
+	route(http.MethodDelete, "/:bu/:stage/api-key/:id", a.deleteAPIKey)
+	route(http.MethodPost, "/:bu/:stage/api-key/:id/rotate", a.rotateAPIKey)
 
 	route(http.MethodGet, "/:bu/:stage/identity-pools", a.listPools)
 	route(http.MethodPost, "/:bu/:stage/identity-pools/test-filter", a.testFilter)

@@ -31,20 +31,6 @@ func (h *Handlers) listAccounts(c echo.Context) error {
 	return h.render(c, http.StatusOK, p, views.AccountsPage(p, res.Items, res.Total, res.NextPageToken, q.Search))
 }
 
-func (h *Handlers) showAccount(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Service account")
-	if err != nil {
-		return err
-	}
-	a, err := h.Accounts.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
-	if err != nil {
-		return err
-	}
-	p.Title, p.Subtitle = a.Identifier, a.Name
-	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: a.Identifier})
-	return h.render(c, http.StatusOK, p, views.AccountPage(p, a))
-}
-
 func accountForm(p views.Page) views.AccountForm {
 	return views.AccountForm{Action: p.Context.Path("service-accounts"), Prefix: "sa-" + p.Context.Prefix + "usr-",
 		Type: "producer", Errors: map[string]string{}, Cancel: p.Context.Path("service-accounts")}

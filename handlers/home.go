@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,7 +22,13 @@ func (h *Handlers) home(c echo.Context) error {
 		return h.render(c, http.StatusOK, p, views.NotOnboarded(p))
 	}
 	p.Title = "Welcome, " + p.User.Name
-	return h.render(c, http.StatusOK, p, views.Home(p))
+	// Keys about to expire are worth a line on the home page; the page
+	// does without it when the database cannot say.
+	notices, err := h.APIKeys.Notices(c.Request().Context(), 7*24*time.Hour)
+	if err != nil {
+		h.log.WarnContext(c.Request().Context(), "expiring API keys could not be counted for the home page", "error", err)
+	}
+	return h.render(c, http.StatusOK, p, views.Home(p, notices))
 }
 
 // switchContext is the context selector without JavaScript: it redirects

@@ -77,7 +77,7 @@ func viewContext(o *portal.Outlook) *views.Context {
 	return &views.Context{
 		BU: o.BU, Stage: o.Stage, Zone: o.LandingZone, Dedicated: o.Dedicated, Role: o.Role.String(),
 		ReadOnly: o.ReadOnly, ReadOnlyReason: o.ReadOnlyReason, CanWrite: o.CanWrite, Bypass: o.Bypass, WriteBlockedByStage: o.WriteBlockedByStage,
-		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix,
+		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix, KeyMaxAge: o.KeyMaxAge, HasRegistry: o.HasRegistry,
 	}
 }
 

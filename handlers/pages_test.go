@@ -141,6 +141,11 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/identity-pool/:id/delete":        {"confirm": {"existing"}},
 		"POST /:bu/:stage/consumer-group/:id/reset":        {"to": {"earliest"}, "op": {"apply"}},
 		"POST /:bu/:stage/consumer-group/:id/delete":       {"confirm": {"existing-readers"}},
+		"POST /:bu/:stage/service-account/:id/edit":        {"description": {"changed"}},
+		"POST /:bu/:stage/service-account/:id/delete":      {"confirm": {"existing"}, "with_keys": {"true"}},
+		"POST /:bu/:stage/service-account/:id/api-keys":    {"resource": {"kafka"}},
+		"POST /:bu/:stage/api-key/:id/rotate":              {"overlap": {"1h"}},
+		"POST /:bu/:stage/api-key/:id/delete":              {"confirm": {sd.KeyID}},
 	}
 }
 
@@ -178,8 +183,13 @@ func TestEveryFormRefusesViewersAndReadOnlyStages(t *testing.T) {
 			if strings.Contains(rt.Path, "/connector/") {
 				name = sd.Connector
 			}
-			if strings.Contains(rt.Path, "/consumer-group/") {
+			switch {
+			case strings.Contains(rt.Path, "/consumer-group/"):
 				id = sd.Group
+			case strings.Contains(rt.Path, "/service-account/"):
+				id = sd.AccountID
+			case strings.Contains(rt.Path, "/api-key/"):
+				id = sd.KeyID
 			}
 			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", name, ":subject", sd.Subject,
 				":version", "1", ":id", id, ":action", "pause").Replace(rt.Path)

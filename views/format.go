@@ -126,3 +126,39 @@ func humanDuration(d time.Duration) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// resourceLabel names what a key is for.
+func resourceLabel(r string) string {
+	switch r {
+	case "kafka":
+		return "Kafka cluster"
+	case "schema-registry":
+		return "Schema Registry"
+	}
+	return r
+}
+
+// expiryText says when a key expires, relative to now.
+func expiryText(t, now time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	d := t.Sub(now)
+	day := t.UTC().Format("2006-01-02")
+	switch {
+	case d <= 0:
+		return "expired " + day
+	case d < time.Hour:
+		return "in " + strconv.Itoa(max(int(d/time.Minute), 1)) + " min (" + day + ")"
+	case d < 48*time.Hour:
+		return "in " + strconv.Itoa(int(d/time.Hour)) + " h (" + day + ")"
+	}
+	return "in " + strconv.Itoa(int(d/(24*time.Hour))) + " days (" + day + ")"
+}
+
+func keysWord(n int) string {
+	if n == 1 {
+		return "key"
+	}
+	return "keys"
+}

@@ -4,7 +4,10 @@
 // or hide controls according to decisions made by the service layer.
 package views
 
-import "net/url"
+import (
+	"net/url"
+	"time"
+)
 
 // Page is what every page's layout needs.
 type Page struct {
@@ -81,6 +84,10 @@ type Context struct {
 	// WholeCluster: a Super Admin viewing the main unit sees every topic.
 	WholeCluster bool
 	Prefix       string
+	// KeyMaxAge is the stage's longest API key life (0: none);
+	// HasRegistry: keys can be made for a Schema Registry.
+	KeyMaxAge   time.Duration
+	HasRegistry bool
 }
 
 // Crumb is one breadcrumb; Href may be empty for plain text.
@@ -119,6 +126,7 @@ var Resources = []struct{ ID, Label string }{
 	{"connectors", "Connectors"},
 	{"schemas", "Schemas"},
 	{"service-accounts", "Service accounts"},
+	{"api-keys", "API keys"},
 	{"identity-pools", "Identity pools"},
 	{"metrics", "Cluster metrics"},
 }

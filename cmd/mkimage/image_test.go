@@ -181,7 +181,7 @@ func startDevInstance(t *testing.T) devInstance {
 
 // waitReady waits for base's /readyz to answer 200, failing when the
 // process exits first or a minute passes.
-func waitReady(t *testing.T, base string, exited <-chan error, logs *bytes.Buffer) {
+func waitReady(t *testing.T, base string, exited chan error, logs *bytes.Buffer) {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	for {
@@ -196,6 +196,7 @@ func waitReady(t *testing.T, base string, exited <-chan error, logs *bytes.Buffe
 		}
 		select {
 		case e := <-exited:
+			exited <- e // the cleanup waits for it too
 			t.Fatalf("the process exited: %v\n%s", e, logs.String())
 		case <-time.After(100 * time.Millisecond):
 		}

@@ -81,7 +81,7 @@ func BenchmarkListLatency(b *testing.B) {
 				time.Sleep(200 * time.Millisecond)
 			}
 
-			metadata := rawMetadata(b, cl.Addr(), n)
+			metadata := rawMetadata(b, cl.ClientOpts(), n)
 			p50, p99, slowest := mixedLoad(b, tp, get, 10*time.Second)
 			list := rate(b, get, "/api/v1/scada/dev/topics?page_size=100", 3*time.Second)
 			healthz := rate(b, get, "/healthz", 3*time.Second)
@@ -97,8 +97,8 @@ func BenchmarkListLatency(b *testing.B) {
 }
 
 // rawMetadata is the median time of one metadata request for every topic.
-func rawMetadata(b *testing.B, addr string, n int) float64 {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+func rawMetadata(b *testing.B, opts []kgo.Opt, n int) float64 {
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -137,39 +137,7 @@ func TestPortalctlJourney(t *testing.T) {
 	if code, out = person.run("get", "topics", "-s", "dev"); code != 1 || !strings.Contains(out, "not signed in") {
 		t.Errorf("before login: exit %d\n%s", code, out)
 	}
-	login := exec.Command(c.bin, "login", "--no-browser", "--login-hint", "carol")
-	login.Env = append(os.Environ(), person.env...)
-	stderr, err := login.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := login.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = login.Process.Kill() })
-	lines := bufio.NewScanner(stderr)
-	var authURL string
-	for lines.Scan() {
-		if strings.HasPrefix(lines.Text(), "http") {
-			authURL = lines.Text()
-			break
-		}
-	}
-	if !strings.Contains(authURL, "code_challenge_method=S256") {
-		t.Fatalf("sign-in address %q", authURL)
-	}
-	cb, err := (&http.Client{Timeout: 30 * time.Second}).Get(authURL) // follows the provider's redirects to the loopback
-	if err != nil {
-		t.Fatal(err)
-	}
-	cb.Body.Close()
-	go func() {
-		for lines.Scan() {
-		}
-	}()
-	if err := login.Wait(); err != nil {
-		t.Fatalf("login: %v", err)
-	}
+	signInAs(t, person, "carol")
 	info, err := os.Stat(filepath.Join(dir, "person", "credentials.json"))
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("credentials file: %v %v", info, err)
@@ -209,6 +177,46 @@ func TestPortalctlJourney(t *testing.T) {
 	}
 }
 
+// signInAs signs a person in with portalctl login: Authorization Code
+// with PKCE through its loopback redirect, login_hint picking the dev
+// provider's user.
+func signInAs(t *testing.T, c ctl, user string) {
+	t.Helper()
+	login := exec.Command(c.bin, "login", "--no-browser", "--login-hint", user)
+	login.Env = append(os.Environ(), c.env...)
+	stderr, err := login.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := login.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = login.Process.Kill() })
+	lines := bufio.NewScanner(stderr)
+	var authURL string
+	for lines.Scan() {
+		if strings.HasPrefix(lines.Text(), "http") {
+			authURL = lines.Text()
+			break
+		}
+	}
+	if !strings.Contains(authURL, "code_challenge_method=S256") {
+		t.Fatalf("sign-in address %q", authURL)
+	}
+	cb, err := (&http.Client{Timeout: 30 * time.Second}).Get(authURL) // follows the provider's redirects to the loopback
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb.Body.Close()
+	go func() {
+		for lines.Scan() {
+		}
+	}()
+	if err := login.Wait(); err != nil {
+		t.Fatalf("login: %v", err)
+	}
+}
+
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(from)
@@ -220,5 +228,93 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPortalctlAPIKeys: bob, signed in, creates a key for the seeded
+// account and reads its secret once on the standard output, creates
+// another into a file only he may read, lists the unit's keys, and
+// rotates one into an env file; the pipeline (a Developer) is refused
+// with the error record.
+func TestPortalctlAPIKeys(t *testing.T) {
+	tp := startPortal(t, nil)
+	dir := t.TempDir()
+	bob := ctl{t: t, bin: portalctlBinary(t), env: []string{"PORTALCTL_SERVER=" + tp.url, "PORTALCTL_BU=scada", "PORTALCTL_STAGE=qas",
+		"PORTALCTL_CLIENT_ID=", "PORTALCTL_CLIENT_SECRET=", "PORTALCTL_CONFIG_DIR=" + filepath.Join(dir, "bob")}}
+	signInAs(t, bob, "bob")
+	r := tp.call("POST", "/api/v1/scada/qas/service-account", "bob", map[string]string{"name": "ctl", "type": "consumer"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("account: %d %s", r.status, r.body)
+	}
+	account := r.json(t)["id"].(string)
+
+	code, out := bob.run("create", "api-key", account, "--description", "from the terminal", "--expires", "7d")
+	if code != 0 || !strings.Contains(out, "Secret: ") || !strings.Contains(out, "only time the secret is shown") || !strings.Contains(out, "sasl.jaas.config=") {
+		t.Fatalf("create api-key: exit %d\n%s", code, out)
+	}
+	first := strings.Fields(out)[2]
+
+	secretFile := filepath.Join(dir, "app.properties")
+	if err := os.WriteFile(secretFile, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out = bob.run("create", "api-key", account, "--resource", "schema-registry", "--output-file", secretFile)
+	if code != 0 || strings.Contains(out, "Secret:") || !strings.Contains(out, "mode 0600") {
+		t.Fatalf("create api-key into a file: exit %d\n%s", code, out)
+	}
+	info, err := os.Stat(secretFile)
+	content, _ := os.ReadFile(secretFile)
+	if err != nil || info.Mode().Perm() != 0o600 || !strings.Contains(string(content), "basic.auth.user.info=") {
+		t.Errorf("the secret file: %v %v\n%s", info, err, content)
+	}
+
+	code, out = bob.run("get", "api-keys")
+	if code != 0 || !strings.Contains(out, first) || !strings.Contains(out, "sa-edh-shared-scada-qas-usr-ctl-consumer") ||
+		!strings.Contains(out, "schema-registry") || strings.Contains(out, "Secret") {
+		t.Errorf("get api-keys: exit %d\n%s", code, out)
+	}
+	envFile := filepath.Join(dir, "rotated.env")
+	code, out = bob.run("rotate", "api-key", first, "--overlap", "1h", "--output-file", envFile)
+	content, _ = os.ReadFile(envFile)
+	if code != 0 || !strings.Contains(string(content), "KAFKA_SASL_PASSWORD=") {
+		t.Errorf("rotate api-key: exit %d\n%s\n%s", code, out, content)
+	}
+	code, out = bob.run("get", "api-key", first, "-o", "json")
+	if code != 0 || !strings.Contains(out, `"replaced_by"`) {
+		t.Errorf("get the rotated key: exit %d\n%s", code, out)
+	}
+	code, out = bob.run("create", "api-key", account, "--expires", "yesterday")
+	if code != 1 || !strings.Contains(out, "--expires") {
+		t.Errorf("a bad expiry: exit %d\n%s", code, out)
+	}
+
+	// A document may declare that an account has a key: the plan says so,
+	// and the apply writes the secret for its caller only.
+	doc := filepath.Join(dir, "keyed.yaml")
+	if err := os.WriteFile(doc, []byte("apiVersion: portal/v1\nkind: ServiceAccount\nmetadata: {name: declared}\nspec:\n  type: consumer\n  apiKeys: [{resource: kafka}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out = bob.run("plan", "-f", doc)
+	if code != 0 || !strings.Contains(out, "apiKeys.kafka: create key: the secret will be shown once at apply") {
+		t.Errorf("plan a declared key: exit %d\n%s", code, out)
+	}
+	creds := filepath.Join(dir, "creds")
+	code, out = bob.run("apply", "-f", doc, "--yes", "--credentials-dir", creds)
+	files, _ := filepath.Glob(filepath.Join(creds, "*.properties"))
+	if code != 0 || len(files) != 1 || strings.Contains(out, "Secret:") {
+		t.Fatalf("apply a declared key: exit %d %v\n%s", code, files, out)
+	}
+	if info, err := os.Stat(files[0]); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the key's file: %v %v", info, err)
+	}
+	if code, out = bob.run("plan", "-f", doc); code != 0 || !strings.Contains(out, "1 unchanged") {
+		t.Errorf("plan again: exit %d\n%s", code, out)
+	}
+
+	pipeline := ctl{t: t, bin: bob.bin, env: []string{"PORTALCTL_SERVER=" + tp.url, "PORTALCTL_BU=scada", "PORTALCTL_STAGE=qas",
+		"PORTALCTL_CLIENT_ID=scada-ci", "PORTALCTL_CLIENT_SECRET=scada-ci-secret", "PORTALCTL_CONFIG_DIR=" + filepath.Join(dir, "ci")}}
+	code, out = pipeline.run("create", "api-key", account)
+	if code != 1 || !strings.Contains(out, "Error: 403") || !strings.Contains(out, "INSUFFICIENT_ROLE") {
+		t.Errorf("a developer creates a key: exit %d\n%s", code, out)
 	}
 }

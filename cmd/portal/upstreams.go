@@ -57,6 +57,8 @@ func (p *app) connect(log *slog.Logger) error {
 			p.closers = append(p.closers, client.Close)
 			env.Topics, env.Groups, env.Messages = client, client, client
 			p.connectCloud(env, cloud, cc, ec)
+			env.Access = platform.ClientAccess{BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
+				SASLMechanism: k.ClientSASLMechanism, RegistryURL: ec.SchemaRegistry.URL}
 			env.Metrics, env.ClusterID = metrics, ec.KafkaClusterID
 			if u, ok := metrics.(platform.Unconfigured); ok {
 				u.Env = env.Name()
@@ -77,13 +79,15 @@ func (p *app) connect(log *slog.Logger) error {
 func (p *app) connectCloud(env *platform.Environment, cloud *confluent.Client, cc config.CloudAPI, ec config.Environment) {
 	if cloud == nil {
 		none := platform.Unconfigured{What: "Confluent Cloud", Env: env.Name()}
-		env.Connectors, env.IAM, env.Pools = none, none, none
+		env.Connectors, env.IAM, env.Pools, env.APIKeys = none, none, none, none
 		return
 	}
 	scope := platform.IAMScope{OrganizationID: cc.OrganizationID, EnvironmentID: ec.EnvironmentID,
 		KafkaClusterID: ec.KafkaClusterID, SchemaRegistryID: ec.SchemaRegistry.ClusterID}
+	env.Scope = scope
 	env.Connectors = confluent.NewConnect(cloud, ec.EnvironmentID, ec.KafkaClusterID)
 	env.IAM = confluent.NewIAM(cloud, scope)
+	env.APIKeys = confluent.NewAPIKeys(cloud)
 	env.Pools = platform.Unconfigured{What: "an identity provider (identity_provider_id)", Env: env.Name()}
 	if ec.IdentityProviderID != "" {
 		env.Pools = confluent.NewPools(cloud, ec.IdentityProviderID)

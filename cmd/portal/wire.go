@@ -68,6 +68,7 @@ type app struct {
 	sampler      *worker.Sampler
 	cacheSync    *worker.CacheSync
 	sweeper      *worker.Sweeper
+	keySweeper   *worker.KeySweeper
 	// jobs runs this replica's background jobs and resumes those of
 	// replicas that stopped.
 	jobs *jobs.Runner
@@ -161,6 +162,11 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	})
 
 	recorder := audit.New(st, log.With("component", "audit"))
+	for _, z := range cfg.LandingZones {
+		for _, stage := range cfg.Stages {
+			tel.Metrics.ReportKeysFor(z.ID, stage.Name)
+		}
+	}
 	recorder.OnWrite(tel.Metrics.Audit)
 	recorder.OnFailure(tel.Metrics.AuditFailure)
 	p.recorder, p.replica = recorder, replicaID()
@@ -190,6 +196,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 	p.built, p.resolver = built, resolver
+	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
@@ -326,6 +333,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	})
 	wg.Go(func() { p.sweeper.Run(ctx, 5*time.Minute) })
 	wg.Go(func() { p.jobs.Run(ctx) })
+	wg.Go(func() { p.keySweeper.Run(ctx) })
 	wg.Go(func() { p.tenancySync.Run(ctx) })
 	if p.dev != nil {
 		p.dev.run(ctx)

@@ -26,13 +26,15 @@ var resourceTypes = map[string]resourceType{
 	"service-accounts": {"service-accounts", "service-account", []string{"id", "name", "type", "description"}},
 	"identity-pools":   {"identity-pools", "identity-pool", []string{"id", "name", "type", "filter"}},
 	"consumer-groups":  {"consumer-groups", "consumer-group", []string{"id", "state", "members", "lag"}},
+	"api-keys":         {"api-keys", "api-key", []string{"id", "owner.name", "resource", "description", "expires_at"}},
 }
 
 // lookupType accepts a type's plural, singular or short name.
 func lookupType(name string) (resourceType, bool) {
 	short := map[string]string{"topic": "topics", "connector": "connectors", "schema": "schemas", "subject": "schemas",
 		"service-account": "service-accounts", "sa": "service-accounts", "identity-pool": "identity-pools", "pool": "identity-pools",
-		"pools": "identity-pools", "consumer-group": "consumer-groups", "group": "consumer-groups", "groups": "consumer-groups"}
+		"pools": "identity-pools", "consumer-group": "consumer-groups", "group": "consumer-groups", "groups": "consumer-groups",
+		"api-key": "api-keys", "key": "api-keys", "keys": "api-keys"}
 	if long, ok := short[name]; ok {
 		name = long
 	}
@@ -143,7 +145,7 @@ func write(w io.Writer, format string, v any, rows []map[string]any, columns []s
 		for _, r := range rows {
 			cells := make([]string, len(columns))
 			for i, c := range columns {
-				if x, ok := r[c]; ok && x != nil {
+				if x := field(r, c); x != nil {
 					cells[i] = fmt.Sprint(x)
 				}
 			}
@@ -152,4 +154,17 @@ func write(w io.Writer, format string, v any, rows []map[string]any, columns []s
 		return tw.Flush()
 	}
 	return fmt.Errorf("unknown output format %q: use table, json or yaml", format)
+}
+
+// field reads a column of a row; "a.b" is field b of the object in a.
+func field(r map[string]any, column string) any {
+	head, rest, nested := strings.Cut(column, ".")
+	x := r[head]
+	if !nested {
+		return x
+	}
+	if m, ok := x.(map[string]any); ok {
+		return field(m, rest)
+	}
+	return nil
 }

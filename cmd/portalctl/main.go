@@ -1,5 +1,6 @@
 // Command portalctl is the portal's command-line client: sign in, read
-// resources, and plan, apply, export and promote desired-state documents.
+// resources, plan, apply, export and promote desired-state documents,
+// and create and rotate API keys.
 //
 // Exit codes: 0 done; 1 refused or failed; 2 the plan has changes (with
 // --detailed-exitcode, as Terraform does).
@@ -81,7 +82,8 @@ func newRoot(o *options) *cobra.Command {
 	f.StringVarP(&o.bu, "bu", "b", env("PORTALCTL_BU", ""), "business unit ($PORTALCTL_BU)")
 	f.StringVarP(&o.stage, "stage", "s", env("PORTALCTL_STAGE", ""), "stage ($PORTALCTL_STAGE)")
 	f.StringVarP(&o.output, "output", "o", "", "output format: table, json or yaml")
-	root.AddCommand(loginCmd(o), logoutCmd(o), getCmd(o, false), getCmd(o, true), planCmd(o), applyCmd(o), exportCmd(o), promoteCmd(o))
+	root.AddCommand(loginCmd(o), logoutCmd(o), getCmd(o, false), getCmd(o, true), planCmd(o), applyCmd(o), exportCmd(o), promoteCmd(o),
+		createCmd(o), rotateCmd(o))
 	return root
 }
 

@@ -35,6 +35,8 @@ type plan struct {
 		Warnings []string  `json:"warnings"`
 		Outcome  string    `json:"outcome"`
 		Error    *apiItem  `json:"error"`
+		// APIKeys are the keys an apply made, with their secrets.
+		APIKeys []json.RawMessage `json:"api_keys"`
 	} `json:"changes"`
 	raw []byte
 }
@@ -57,6 +59,8 @@ type docFlags struct {
 	files            []string
 	prune, yes       bool
 	detailedExitCode bool
+	// credentials is where an apply writes the secrets of keys it makes.
+	credentials string
 }
 
 // readDoc reads the document's files and directories into one, with
@@ -221,6 +225,8 @@ func docFlagsOn(cmd *cobra.Command, f *docFlags, apply bool) {
 	cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false, "exit 2 when the plan has changes")
 	if apply {
 		cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "apply without asking")
+		cmd.Flags().StringVar(&f.credentials, "credentials-dir", "", "write the secrets of API keys the apply makes here, one file per key "+
+			"(KEY.properties, mode 0600), instead of the standard output")
 	}
 }
 
@@ -261,6 +267,9 @@ func (o *options) planAndApply(ctx context.Context, bu, stage string, body []byt
 		fmt.Fprintln(o.stderr, "Nothing to apply.")
 		return nil
 	}
+	if n := p.newKeys(); n > 0 && f.credentials == "" {
+		fmt.Fprintf(o.stderr, "Warning: the apply makes %d API keys and prints their secrets; give --credentials-dir DIR to write them to files instead\n", n)
+	}
 	if !f.yes {
 		fmt.Fprintf(o.stderr, "Apply these changes to %s/%s? Type yes: ", bu, stage)
 		answer, _ := bufio.NewReader(o.stdin).ReadString('\n')
@@ -278,8 +287,30 @@ func (o *options) planAndApply(ctx context.Context, bu, stage string, body []byt
 		return err
 	}
 	o.show(done)
+	if o.output != "json" {
+		for _, c := range done.Changes {
+			for _, k := range c.APIKeys {
+				if err := o.handOver(k, keyFlags{dir: f.credentials}); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	if done.Summary["failed"]+done.Summary["skipped"] > 0 {
 		return exitCode(1)
 	}
 	return nil
+}
+
+// newKeys counts the API keys a plan makes.
+func (p *plan) newKeys() int {
+	n := 0
+	for _, c := range p.Changes {
+		for field := range c.Diff {
+			if strings.HasPrefix(field, "apiKeys.") {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -33,6 +33,7 @@ type Built struct {
 	Connectors *service.Connectors
 	Schemas    *service.Schemas
 	Accounts   *service.ServiceAccounts
+	APIKeys    *service.APIKeys
 	Pools      *service.IdentityPools
 	Groups     *service.Groups
 	Messages   *service.Messages
@@ -54,6 +55,7 @@ func New(d Deps) (*Built, error) {
 		Connectors: service.NewConnectors(g),
 		Schemas:    service.NewSchemas(g),
 		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),
+		APIKeys:    service.NewAPIKeys(g, d.Store),
 		Pools:      service.NewIdentityPools(g, filters),
 		Groups:     service.NewGroups(g),
 		Messages:   service.NewMessages(g),
@@ -64,12 +66,12 @@ func New(d Deps) (*Built, error) {
 	b.Admin = admin.New(g, d.Admin)
 	// Creates and updates are applied in this order (what others need
 	// first), deletes the other way round.
-	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(), b.Pools.AsCode())
+	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode())
 	return b, nil
 }
 
 // Services are the services as the front doors take them.
 func (b *Built) Services() portal.Services {
-	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts,
+	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
 		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans}
 }

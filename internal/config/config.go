@@ -201,6 +201,11 @@ type Stage struct {
 	// DataAccess says who may read topics' records in the stage: off,
 	// developers (and up) or viewers (and up).
 	DataAccess string `yaml:"data_access" default:"off in read-only stages, else developers"`
+	// APIKeyMaxAge is the longest an API key of the stage lives ("2160h"
+	// for 90 days): every key gets an expiry at most this far from its
+	// creation, keys made outside the portal are adopted with one from
+	// theirs, and the portal deletes expired keys. None when absent.
+	APIKeyMaxAge time.Duration `yaml:"api_key_max_age"`
 }
 
 // LandingZone is a shared set of clusters, or a dedicated unit's clusters.
@@ -292,6 +297,10 @@ type Kafka struct {
 	SecurityProtocol string `yaml:"security_protocol" default:"SASL_SSL with an api_key, else PLAINTEXT"`
 	// SASLMechanism is PLAIN by default (Confluent Cloud API keys).
 	SASLMechanism string `yaml:"sasl_mechanism" default:"PLAIN with SASL"`
+	// ClientSASLMechanism is the mechanism applications use with the API
+	// keys the portal makes for them: what it writes into a new key's
+	// client configuration.
+	ClientSASLMechanism string `yaml:"client_sasl_mechanism" default:"PLAIN"`
 	// APIKey and APISecret are the cluster's API key (write them as ${NAME}).
 	APIKey    string `yaml:"api_key"`
 	APISecret string `yaml:"api_secret"`

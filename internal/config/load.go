@@ -206,6 +206,9 @@ func (c *Config) applyDefaults() {
 			if e.Kafka.SASLMechanism == "" && strings.HasPrefix(e.Kafka.SecurityProtocol, "SASL") {
 				e.Kafka.SASLMechanism = "PLAIN"
 			}
+			if e.Kafka.ClientSASLMechanism == "" {
+				e.Kafka.ClientSASLMechanism = "PLAIN"
+			}
 			c.LandingZones[i].Environments[st] = e
 		}
 	}

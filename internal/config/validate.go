@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -190,6 +191,9 @@ func (c *Config) validateZones(p *problems) {
 		default:
 			p.add(fmt.Sprintf("stages[%d].data_access", i), "must be off, developers or viewers, not %q", st.DataAccess)
 		}
+		if st.APIKeyMaxAge < 0 || (st.APIKeyMaxAge > 0 && st.APIKeyMaxAge < time.Hour) {
+			p.add(fmt.Sprintf("stages[%d].api_key_max_age", i), "must be at least 1h, or absent for none, not %v", st.APIKeyMaxAge)
+		}
 	}
 	for i, z := range c.LandingZones {
 		key := fmt.Sprintf("landing_zones[%d]", i)
@@ -292,6 +296,13 @@ func (c *Config) validateKafka(p *problems, key string, k Kafka) {
 	default:
 		p.add(key+".security_protocol", "must be PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL, not %q", k.SecurityProtocol)
 	}
+	for _, m := range [][2]string{{"sasl_mechanism", k.SASLMechanism}, {"client_sasl_mechanism", k.ClientSASLMechanism}} {
+		switch m[1] {
+		case "", "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512":
+		default:
+			p.add(key+"."+m[0], "must be PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, not %q", m[1])
+		}
+	}
 }
 
 // Tenancy builds the tenancy described by the configuration.
@@ -301,7 +312,7 @@ func (c *Config) Tenancy() (*tenancy.Tenancy, error) { return tenancy.New(c.Tena
 func (c *Config) TenancySpec() tenancy.Spec {
 	spec := tenancy.Spec{}
 	for _, s := range c.Stages {
-		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess})
+		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess, APIKeyMaxAge: s.APIKeyMaxAge})
 	}
 	for _, z := range c.LandingZones {
 		zs := tenancy.ZoneSpec{ID: z.ID, Dedicated: z.Dedicated, MainBU: z.MainBU, SuperAdminGroups: z.SuperAdminGroups}

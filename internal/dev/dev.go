@@ -3,14 +3,16 @@
 // landing zone and stage, Schema Registries, the Confluent Cloud stand-in
 // and the development identity provider, and rewrites the configuration
 // so that the portal reaches them exactly as a deployment reaches its own
-// platform (PLAINTEXT bootstrap addresses, registry URLs, a Cloud API URL
-// with a key). It also seeds the demo data and writes serve
+// platform (bootstrap addresses with SASL credentials, registry URLs, a
+// Cloud API URL with a key). It also seeds the demo data and writes serve
 // configurations for replicas. Only cmd/portal's dev wiring imports it,
 // and the image's binary is built without it.
 package dev
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -46,6 +48,8 @@ type Platform struct {
 	// Cloud serves it, with each cluster's connectors, at CloudPath.
 	Org   *cloud.Org
 	Cloud *cloud.CloudAPI
+	// byID are the clusters by their Cloud id, where API keys sign in.
+	byID map[string]*clusters.Cluster
 
 	// idp is the development identity provider's configuration, when the
 	// configuration selected it.
@@ -66,7 +70,7 @@ func IDs(zone, stage string) (environmentID, clusterID, registryID, providerID s
 // provider's address under the portal's base URL (Handlers serves it).
 func Start(cfg *config.Config) (_ *Platform, err error) {
 	p := &Platform{Clusters: map[string]*clusters.Cluster{}, Watched: map[string]*clusters.Telemetry{},
-		Registries: map[string]string{}, Org: cloud.NewOrg()}
+		Registries: map[string]string{}, Org: cloud.NewOrg(), byID: map[string]*clusters.Cluster{}}
 	defer func() {
 		if err != nil {
 			p.Close()
@@ -89,14 +93,18 @@ func Start(cfg *config.Config) (_ *Platform, err error) {
 			name := z.ID + "/" + st.Name
 			ec := z.Environments[st.Name]
 			if ec.Kafka.Embedded {
-				cl, err := clusters.StartCluster(name)
+				// Every client signs in, as on Confluent Cloud: the portal
+				// as the cluster's admin, applications with API keys.
+				admin := &clusters.Admin{User: "portal-admin", Password: randomSecret()}
+				cl, err := clusters.StartCluster(name, admin)
 				if err != nil {
 					return nil, err
 				}
 				p.Clusters[name] = cl
 				p.closers = append(p.closers, cl.Close)
 				p.Watched[name] = cl.Watch()
-				ec.Kafka.Embedded, ec.Kafka.BootstrapServers, ec.Kafka.SecurityProtocol = false, cl.Addr(), "PLAINTEXT"
+				ec.Kafka = config.Kafka{BootstrapServers: cl.Addr(), SecurityProtocol: "SASL_PLAINTEXT", SASLMechanism: "PLAIN",
+					APIKey: admin.User, APISecret: admin.Password, ClientSASLMechanism: "SCRAM-SHA-256"}
 			}
 			if ec.SchemaRegistry.Embedded {
 				reg, err := registry.StartRegistry(ec.SchemaRegistry.APIKey, ec.SchemaRegistry.APISecret)
@@ -110,6 +118,9 @@ func Start(cfg *config.Config) (_ *Platform, err error) {
 			if p.Cloud != nil {
 				envID, clusterID, registryID, providerID := IDs(z.ID, st.Name)
 				p.Cloud.AddCluster(envID, clusterID, cloud.NewConnect())
+				if cl := p.Clusters[name]; cl != nil {
+					p.byID[clusterID] = cl
+				}
 				if t := p.Watched[name]; t != nil {
 					p.Cloud.AddTelemetry(clusterID, t)
 				}
@@ -119,6 +130,12 @@ func Start(cfg *config.Config) (_ *Platform, err error) {
 		}
 	}
 	return p, nil
+}
+
+func randomSecret() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // Run keeps what the embedded clusters do sampled for the Metrics API
@@ -150,6 +167,7 @@ func (p *Platform) Handlers(baseURL, audience string, log *slog.Logger) (map[str
 	}
 	if p.Cloud != nil {
 		out[CloudPath] = p.Cloud
+		p.Org.OnChange(keyAccess{org: p.Org, clusters: p.byID, log: log}.handle)
 	}
 	return out, nil
 }

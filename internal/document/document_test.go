@@ -40,13 +40,19 @@ items:
     kind: IdentityPool
     metadata: {name: ci, description: CI jobs}
     spec: {type: consumer, filter: 'claims.sub == "x"'}
+  - apiVersion: portal/v1
+    kind: ServiceAccount
+    metadata: {name: billing}
+    spec:
+      type: producer
+      apiKeys: [{resource: kafka}, {resource: schema-registry}]
 prune: true
 `
 	doc, err := document.Read([]byte(yamlDoc))
 	if err != nil {
 		t.Fatal(problems(err))
 	}
-	if len(doc.Resources) != 2 || !doc.Prune {
+	if len(doc.Resources) != 3 || !doc.Prune {
 		t.Fatalf("read %+v", doc)
 	}
 	topic := doc.Resources[0]
@@ -55,6 +61,9 @@ prune: true
 	}
 	if p := doc.Resources[1]; p.Pool.Filter != `claims.sub == "x"` || p.Description != "CI jobs" {
 		t.Errorf("pool %+v", p)
+	}
+	if a := doc.Resources[2].Account; a == nil || len(a.APIKeys) != 2 || a.APIKeys[1].Resource != "schema-registry" {
+		t.Errorf("account %+v", a)
 	}
 
 	// What JSON writes, JSON and YAML read back the same.
@@ -90,8 +99,9 @@ func TestReadNamesEveryProblem(t *testing.T) {
 			"INVALID_PARAMETER items[0].extra: line 4: extra is not a field of a resource (apiVersion, kind, metadata, spec)",
 		`{"items": [{"apiVersion": "portal/v1", "kind": "Queue", "metadata": {"name": "q"}, "spec": {}}]}`: "INVALID_PARAMETER items[0].kind: kind must be one of Topic, Schema, Connector, ServiceAccount, IdentityPool, not \"Queue\"",
 		`{"items": {}}`: "INVALID_PARAMETER items: items must be a list of resources",
-		"- a\n- b\n":    "MALFORMED_BODY : line 1: a document must be a resource or {items: [...]}, not a list",
-		"{":             "MALFORMED_BODY : the document is not valid JSON: unexpected EOF",
+		"apiVersion: portal/v1\nkind: ServiceAccount\nmetadata: {name: a}\nspec: {type: consumer, apiKeys: [{resourse: kafka}]}\n": "INVALID_PARAMETER items[0].spec.apiKeys[0].resourse: line 4: resourse is not a field here; the fields are resource",
+		"- a\n- b\n": "MALFORMED_BODY : line 1: a document must be a resource or {items: [...]}, not a list",
+		"{":          "MALFORMED_BODY : the document is not valid JSON: unexpected EOF",
 	}
 	for in, want := range cases {
 		_, err := document.Read([]byte(in))

@@ -181,10 +181,28 @@ func decodeStruct(n *yaml.Node, path string, out any, v *portal.Validation) {
 		if val.Kind == yaml.ScalarNode && val.Tag == "!!null" {
 			continue
 		}
+		if field.Kind() == reflect.Slice && field.Type().Elem().Kind() == reflect.Struct {
+			decodeList(val, path+"."+key, field, v)
+			continue
+		}
 		if err := val.Decode(field.Addr().Interface()); err != nil {
 			v.Add(portal.Invalid(path+"."+key, "%s%s must be %s", at(val), key, describe(field.Type())))
 		}
 	}
+}
+
+// decodeList decodes a list of objects item by item, each as decodeStruct
+// does, so that a misspelt field of the third item is named as such.
+func decodeList(n *yaml.Node, path string, out reflect.Value, v *portal.Validation) {
+	if n.Kind != yaml.SequenceNode {
+		v.Add(portal.Invalid(path, "%s%s must be a list, not %s", at(n), path[strings.LastIndex(path, ".")+1:], nodeKind(n)))
+		return
+	}
+	list := reflect.MakeSlice(out.Type(), len(n.Content), len(n.Content))
+	for i, item := range n.Content {
+		decodeStruct(item, fmt.Sprintf("%s[%d]", path, i), list.Index(i).Addr().Interface(), v)
+	}
+	out.Set(list)
 }
 
 func decodeScalar(f map[string]*yaml.Node, key, path string, out *string, v *portal.Validation) {

@@ -56,7 +56,13 @@ type secret struct {
 }
 
 type accountSpec struct {
-	Type string `json:"type" yaml:"type"`
+	Type    string    `json:"type" yaml:"type"`
+	APIKeys []keySpec `json:"apiKeys,omitempty" yaml:"apiKeys,omitempty"`
+}
+
+// keySpec declares that an account has an API key for a resource.
+type keySpec struct {
+	Resource string `json:"resource" yaml:"resource"`
 }
 
 type poolSpec struct {
@@ -104,7 +110,11 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 		}
 		r.Connector = d
 	case *accountSpec:
-		r.Account = &portal.AccountDecl{Type: s.Type}
+		d := &portal.AccountDecl{Type: s.Type}
+		for _, k := range s.APIKeys {
+			d.APIKeys = append(d.APIKeys, portal.KeyDecl(k))
+		}
+		r.Account = d
 	case *poolSpec:
 		r.Pool = &portal.PoolDecl{Type: s.Type, IdentityClaim: s.IdentityClaim, Filter: s.Filter}
 	}
@@ -139,7 +149,11 @@ func fromResource(r portal.Resource, withValues bool) resource {
 		}
 		out.Spec = s
 	case r.Account != nil:
-		out.Spec = accountSpec{Type: r.Account.Type}
+		s := accountSpec{Type: r.Account.Type}
+		for _, k := range r.Account.APIKeys {
+			s.APIKeys = append(s.APIKeys, keySpec(k))
+		}
+		out.Spec = s
 	case r.Pool != nil:
 		out.Spec = poolSpec{Type: r.Pool.Type, IdentityClaim: r.Pool.IdentityClaim, Filter: r.Pool.Filter}
 	}

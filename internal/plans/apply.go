@@ -82,6 +82,7 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 			c.Error = portal.New(portal.Conflict, "not tried: %s", why)
 			broken[st.Key] = c.Kind + " " + c.Name + " was skipped"
 		} else if err := st.Do(stepCtx); err != nil {
+			c.Issued = st.Issued
 			c.Outcome = portal.OutcomeFailed
 			c.Error = portal.ItemError(err)
 			if c.Error.Kind == portal.Internal {
@@ -90,6 +91,7 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 			broken[st.Key] = c.Kind + " " + c.Name + " failed"
 			failed++
 		} else {
+			c.Issued = st.Issued
 			c.Outcome = portal.OutcomeApplied
 		}
 		changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})

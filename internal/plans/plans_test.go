@@ -512,3 +512,80 @@ func TestSettingsTheCloudFillsInAreNotChanges(t *testing.T) {
 
 func intp(n int) *int       { return &n }
 func strp(s string) *string { return &s }
+
+// TestDeclaredAPIKeys: an account declaring keys plans "create key" for
+// each (the secret promised at apply, never in the plan); the apply makes
+// them and hands their secrets to the caller only (not the trail); the
+// same document then plans nothing; an existing account without its key
+// is an update; a bad declaration is refused by field; exports never
+// carry keys.
+func TestDeclaredAPIKeys(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	qas := portal.Scope{BU: "scada", Stage: "qas"}
+	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "keyed", Account: &portal.AccountDecl{Type: "consumer",
+		APIKeys: []portal.KeyDecl{{Resource: portal.KeyForKafka}, {Resource: portal.KeyForSchemaRegistry}}}}}}
+	plan, err := w.Plans.Plan(ctx, qas, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := plan.Changes[0]
+	diff := map[string]string{}
+	for _, d := range c.Diff {
+		diff[d.Field] = *d.After
+	}
+	if c.Action != portal.ActionCreate || diff["apiKeys.kafka"] != "create key: the secret will be shown once at apply" || diff["apiKeys.schema-registry"] == "" {
+		t.Fatalf("plan: %+v", c)
+	}
+	applied, err := w.Plans.Apply(ctx, qas, doc, plan.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = applied.Changes[0]
+	if c.Outcome != portal.OutcomeApplied || len(c.Issued) != 2 || c.Issued[0].Secret == "" || c.Issued[1].Secret == "" {
+		t.Fatalf("apply: %+v", c)
+	}
+	for _, e := range w.AuditEvents(t) {
+		for _, k := range c.Issued {
+			if strings.Contains(fmt.Sprint(e), k.Secret) {
+				t.Fatalf("a secret is in the trail: %+v", e)
+			}
+		}
+	}
+	if n := len(w.AuditEvents(t)); n < 4 {
+		t.Errorf("%d audit events: the account, two keys and the apply each need one", n)
+	}
+	again, err := w.Plans.Plan(ctx, qas, doc)
+	if err != nil || again.Changes[0].Action != portal.ActionUnchanged {
+		t.Errorf("the same document again: %+v %v", again.Changes, err)
+	}
+
+	// An existing account that lacks its declared key: an update.
+	if err := w.APIKeys.Delete(ctx, qas, c.Issued[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	again, _ = w.Plans.Plan(ctx, qas, doc)
+	if a := again.Changes[0]; a.Action != portal.ActionUpdate || len(a.Diff) != 1 || a.Diff[0].Field != "apiKeys."+c.Issued[0].Resource {
+		t.Errorf("a key gone: %+v", a)
+	}
+
+	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "badkeys", Account: &portal.AccountDecl{Type: "consumer",
+		APIKeys: []portal.KeyDecl{{Resource: "ksql"}, {Resource: portal.KeyForKafka}, {Resource: portal.KeyForKafka}}}}}}
+	p, err := w.Plans.Plan(ctx, qas, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := changes(p); got != "refused service-account sa-edh-shared-scada-qas-usr-badkeys-consumer [INVALID_PARAMETER items[0].spec.apiKeys[0].resource] [INVALID_PARAMETER items[0].spec.apiKeys[2].resource]" {
+		t.Errorf("bad declarations: %s", got)
+	}
+
+	exported, err := w.Plans.Export(ctx, qas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range exported.Resources {
+		if r.Account != nil && len(r.Account.APIKeys) > 0 {
+			t.Errorf("an export declares keys: %+v", r)
+		}
+	}
+}

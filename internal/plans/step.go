@@ -25,6 +25,9 @@ type Step struct {
 	// Do makes the change through the kind's service; nil for nothing to
 	// do.
 	Do func(ctx context.Context) error
+	// Issued are the API keys Do made, with their secrets, also when it
+	// then failed: they reach the caller of the apply and nothing else.
+	Issued []portal.CreatedAPIKey
 }
 
 // Diff records a field's before and after (nil: absent), when they

@@ -21,6 +21,8 @@ type IAM interface {
 	ListServiceAccounts(ctx context.Context) ([]ServiceAccount, error)
 	GetServiceAccount(ctx context.Context, id string) (ServiceAccount, error)
 	CreateServiceAccount(ctx context.Context, displayName, description string) (ServiceAccount, error)
+	// UpdateServiceAccount changes an account's description.
+	UpdateServiceAccount(ctx context.Context, id, description string) (ServiceAccount, error)
 	DeleteServiceAccount(ctx context.Context, id string) error
 	// RoleBindings returns the principal's bindings within the
 	// environment's cluster and schema registry.

@@ -133,6 +133,12 @@ type Environment struct {
 	Schemas    Schemas
 	IAM        IAM
 	Pools      IdentityPools
+	// APIKeys are the organisation's API keys; Scope names the stage's
+	// cluster and registry (the resources of its keys), Access how a
+	// client reaches them.
+	APIKeys APIKeys
+	Scope   IAMScope
+	Access  ClientAccess
 }
 
 // Name identifies the environment in logs and health reports.

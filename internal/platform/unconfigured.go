@@ -19,6 +19,7 @@ var (
 	_ Schemas       = Unconfigured{}
 	_ IAM           = Unconfigured{}
 	_ IdentityPools = Unconfigured{}
+	_ APIKeys       = Unconfigured{}
 )
 
 func (u Unconfigured) err() error {
@@ -152,3 +153,29 @@ func (u Unconfigured) SchemaByID(context.Context, int) (portal.SchemaVersion, er
 func (u Unconfigured) QueryMetric(context.Context, MetricQuery) ([]MetricPoint, error) {
 	return nil, u.err()
 }
+
+// UpdateServiceAccount implements IAM.
+func (u Unconfigured) UpdateServiceAccount(context.Context, string, string) (ServiceAccount, error) {
+	return ServiceAccount{}, u.err()
+}
+
+// ListAPIKeys implements APIKeys.
+func (u Unconfigured) ListAPIKeys(context.Context, string, string) ([]APIKey, error) {
+	return nil, u.err()
+}
+
+// GetAPIKey implements APIKeys.
+func (u Unconfigured) GetAPIKey(context.Context, string) (APIKey, error) { return APIKey{}, u.err() }
+
+// CreateAPIKey implements APIKeys.
+func (u Unconfigured) CreateAPIKey(context.Context, NewAPIKey) (APIKey, error) {
+	return APIKey{}, u.err()
+}
+
+// UpdateAPIKey implements APIKeys.
+func (u Unconfigured) UpdateAPIKey(context.Context, string, string) (APIKey, error) {
+	return APIKey{}, u.err()
+}
+
+// DeleteAPIKey implements APIKeys.
+func (u Unconfigured) DeleteAPIKey(context.Context, string) error { return u.err() }

@@ -1,6 +1,9 @@
 package portal
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Stage is a deployment stage as callers see it.
 type Stage struct {
@@ -57,6 +60,10 @@ type Outlook struct {
 	// WholeCluster: a Super Admin viewing the main unit sees the whole
 	// cluster, including resources outside the naming convention.
 	WholeCluster bool
+	// KeyMaxAge is the stage's longest API key life (0: none);
+	// HasRegistry says whether it has a Schema Registry to make keys for.
+	KeyMaxAge   time.Duration
+	HasRegistry bool
 }
 
 // Layout is everything a page's frame needs, from one call: the caller,

@@ -24,6 +24,7 @@ type Services struct {
 	Connectors ConnectorService
 	Schemas    SchemaService
 	Accounts   AccountService
+	APIKeys    APIKeyService
 	Pools      PoolService
 	Groups     GroupService
 	Messages   MessageService

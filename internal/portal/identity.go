@@ -155,6 +155,14 @@ type AccountService interface {
 	// is created. A job survives its replica: another resumes it. Errors:
 	// RateLimited when too many batches run.
 	StartBulk(ctx context.Context, scope Scope, items []NewServiceAccount) (BulkJob, error)
+	// Update changes an account's description. Errors: NotFound.
+	Update(ctx context.Context, scope Scope, id, description string) (ServiceAccount, error)
+	// Delete deletes an account with its role bindings; while it owns API
+	// keys it is refused (Conflict) unless withKeys, which deletes them in
+	// the same audited action. Errors: NotFound, Conflict.
+	Delete(ctx context.Context, scope Scope, id string, withKeys bool) (AccountDeletion, error)
+	// Use lists what uses an account (connectors).
+	Use(ctx context.Context, scope Scope, id string) (AccountUse, error)
 	// BulkJob returns a batch's progress, waiting up to wait for news.
 	// Errors: NotFound (unknown, expired, or started by someone else).
 	BulkJob(ctx context.Context, scope Scope, id string, wait time.Duration) (BulkJob, error)

@@ -94,9 +94,19 @@ type ConnectorDecl struct {
 }
 
 // AccountDecl is a service account's type (which selects its role
-// bindings) and description.
+// bindings), and the resources it should have an API key for.
 type AccountDecl struct {
 	Type string
+	// APIKeys are resources (KeyForKafka, KeyForSchemaRegistry) the
+	// account must have a key for: one is made at apply when it has none,
+	// its secret handed to the caller only. Keys are never declared by an
+	// export nor deleted by a plan.
+	APIKeys []KeyDecl
+}
+
+// KeyDecl declares that an account has an API key for a resource.
+type KeyDecl struct {
+	Resource string
 }
 
 // PoolDecl is an identity pool's type, claim and filter.
@@ -159,6 +169,9 @@ type PlannedChange struct {
 	// Outcome and Error are set by Apply.
 	Outcome string
 	Error   *Error
+	// Issued are the API keys Apply made for the change, with their
+	// secrets: in the apply's answer only, never in a plan or the trail.
+	Issued []CreatedAPIKey
 }
 
 // Plan is what applying a document would do, and a fingerprint of the

@@ -28,12 +28,20 @@ type ServiceAccounts struct {
 	guard    *gate.Guard
 	jobs     *jobs.Runner
 	jobStore JobStore
+	keys     KeyStore
+}
+
+// AccountStore is what the service accounts keep in the store: bulk
+// jobs, and the records of the keys an account's delete removes.
+type AccountStore interface {
+	JobStore
+	KeyStore
 }
 
 // NewServiceAccounts returns the service account service; bulk creates
 // run as jobs of runner, kept in st.
-func NewServiceAccounts(g *gate.Guard, runner *jobs.Runner, st JobStore) *ServiceAccounts {
-	s := &ServiceAccounts{guard: g, jobs: runner, jobStore: st}
+func NewServiceAccounts(g *gate.Guard, runner *jobs.Runner, st AccountStore) *ServiceAccounts {
+	s := &ServiceAccounts{guard: g, jobs: runner, jobStore: st, keys: st}
 	runner.Handle(jobKindBulk, s.runBulk)
 	return s
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -13,19 +14,48 @@ import (
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-// AsCode is the service accounts' part of resources as code. Accounts
-// are never pruned: deleting one deletes what its applications run with.
-func (s *ServiceAccounts) AsCode() plans.Kind { return accountCode{s} }
+// AsCode is the service accounts' part of resources as code, with the
+// API keys a document declares they should have (made through keys).
+// Accounts are never pruned: deleting one deletes what its applications
+// run with; nor are keys.
+func (s *ServiceAccounts) AsCode(keys *APIKeys) plans.Kind { return accountCode{s: s, keys: keys} }
 
-type accountCode struct{ s *ServiceAccounts }
+type accountCode struct {
+	s    *ServiceAccounts
+	keys *APIKeys
+}
+
+// observedAccounts are the organisation's accounts and, when the document
+// declares keys, the resources each account has keys for in the stage.
+type observedAccounts struct {
+	accounts []platform.ServiceAccount
+	keys     map[string][]platform.APIKey
+}
 
 func (accountCode) Kind() string          { return portal.KindServiceAccount }
 func (accountCode) Action() access.Action { return access.ManageIdentity }
 func (accountCode) Prunes() bool          { return false }
 
-// Observe lists the organisation's accounts (one request, cached).
-func (accountCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Resource) (plans.Observed, error) {
-	return call.Env.IAM.ListServiceAccounts(ctx)
+// Observe lists the organisation's accounts (one request, cached), and
+// the stage's keys when the document declares any (one request for the
+// cluster's, one for the registry's).
+func (accountCode) Observe(ctx context.Context, call *gate.Call, declared []portal.Resource) (plans.Observed, error) {
+	accounts, err := call.Env.IAM.ListServiceAccounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	obs := observedAccounts{accounts: accounts, keys: map[string][]platform.APIKey{}}
+	if !slices.ContainsFunc(declared, func(r portal.Resource) bool { return r.Account != nil && len(r.Account.APIKeys) > 0 }) {
+		return obs, nil
+	}
+	keys, _, err := envKeys(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		obs.keys[k.Owner] = append(obs.keys[k.Owner], k)
+	}
+	return obs, nil
 }
 
 // Prune is never asked of accounts.
@@ -35,7 +65,7 @@ func (accountCode) Prune(*gate.Call, plans.Observed, map[string]bool) []*plans.S
 // type).
 func (k accountCode) Export(_ context.Context, call *gate.Call, o plans.Observed) ([]portal.Resource, error) {
 	var out []portal.Resource
-	for _, a := range o.([]platform.ServiceAccount) {
+	for _, a := range o.(observedAccounts).accounts {
 		v, ok := k.s.view(call, a)
 		if !ok || v.Type == "" {
 			continue // not made by the portal: no type to declare
@@ -47,34 +77,97 @@ func (k accountCode) Export(_ context.Context, call *gate.Call, o plans.Observed
 }
 
 // Plan plans a declared account: created when missing; an account keeps
-// the description it was created with (a difference is a warning).
+// the description it was created with (a difference is a warning). A key
+// it should have and has not is made at apply, its secret handed to the
+// caller of the apply only.
 func (k accountCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
 	s := k.s
+	obs := o.(observedAccounts)
 	st := &plans.Step{Change: portal.PlannedChange{Kind: "service-account"}}
 	scope := call.Named()
 	in := portal.NewServiceAccount{Name: s.guard.Tenancy().RebaseOrg(tenancy.OrgAccount, call.Scope.Unit, r.Name, r.Account.Type), Type: r.Account.Type, Description: strings.TrimSpace(r.Description)}
 	var v portal.Validation
 	name := s.check(call, in, "", &v)
 	st.Change.Name, st.Key = name, "service-account/"+name
-	st.Change.Errors = v.Problems
-	var exists bool
-	for _, a := range o.([]platform.ServiceAccount) {
+	var existing platform.ServiceAccount
+	for _, a := range obs.accounts {
 		if name != "" && a.DisplayName == name {
-			exists = true
+			existing = a
 			st.State = a.ID + " " + a.Description
 			if a.Description != in.Description {
 				st.Change.Warnings = append(st.Change.Warnings, fmt.Sprintf("the account's description is %q: the portal keeps the description an account was created with", a.Description))
 			}
 		}
 	}
+	exists := existing.ID != ""
 	if !exists {
 		st.Diff("type", nil, plans.Ptr(in.Type))
 		st.Diff("description", nil, plans.Ptr(in.Description))
 	}
+	missing := k.missingKeys(call, r.Account.APIKeys, obs.keys[existing.ID], st, &v)
+	st.Change.Errors = v.Problems
 	st.Do = func(ctx context.Context) error {
-		_, err := s.Create(ctx, scope, in)
-		return err
+		id := existing.ID
+		if !exists {
+			a, err := s.Create(ctx, scope, in)
+			if err != nil {
+				return err
+			}
+			id = a.ID
+		}
+		for _, res := range missing {
+			key, err := k.keys.Create(ctx, scope, id, portal.NewAPIKey{Resource: res, Description: "declared in a document"})
+			if err != nil {
+				return fmt.Errorf("the %s key: %w", res, err)
+			}
+			st.Issued = append(st.Issued, key)
+		}
+		return nil
 	}
 	st.Decide(exists)
 	return st, nil
+}
+
+// keysPlanned is what a plan shows for a key it will make.
+const keysPlanned = "create key: the secret will be shown once at apply"
+
+// missingKeys checks the declared keys and returns the resources the
+// account has no key for yet (each a line of the diff); the keys it has
+// are part of the state the plan is fingerprinted on.
+func (k accountCode) missingKeys(call *gate.Call, declared []portal.KeyDecl, has []platform.APIKey, st *plans.Step, v *portal.Validation) []string {
+	var missing []string
+	seen := map[string]bool{}
+	for i, d := range declared {
+		field := fmt.Sprintf("apiKeys[%d].resource", i)
+		id := ""
+		switch d.Resource {
+		case portal.KeyForKafka:
+			id = call.Env.Scope.KafkaClusterID
+		case portal.KeyForSchemaRegistry:
+			if id = call.Env.Scope.SchemaRegistryID; id == "" {
+				v.Add(portal.Invalid(field, "no Schema Registry is configured for %s", call.Env.Name()))
+				continue
+			}
+		default:
+			v.Add(portal.Invalid(field, "resource must be %s or %s, not %q", portal.KeyForKafka, portal.KeyForSchemaRegistry, d.Resource))
+			continue
+		}
+		if seen[d.Resource] {
+			v.Add(portal.Invalid(field, "a key for %s is declared twice", d.Resource))
+			continue
+		}
+		seen[d.Resource] = true
+		found := false
+		for _, key := range has {
+			if key.Resource == id {
+				found = true
+				st.State += " " + key.ID
+			}
+		}
+		if !found {
+			missing = append(missing, d.Resource)
+			st.Diff("apiKeys."+d.Resource, nil, plans.Ptr(keysPlanned))
+		}
+	}
+	return missing
 }

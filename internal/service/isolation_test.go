@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -19,6 +20,9 @@ type orgResource struct {
 	unit, stage string // unit "" is outside every convention
 	account     platform.ServiceAccount
 	pool        platform.IdentityPool
+	// key is the account's API key on its zone's cluster in the stage
+	// (edh-shared's for an account outside every convention).
+	key platform.APIKey
 }
 
 func (r orgResource) String() string {
@@ -45,7 +49,7 @@ func seedOrg(t *testing.T, w *servicetest.World) []orgResource {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, orgResource{unit: unit, stage: stage,
+			out = append(out, orgResource{unit: unit, stage: stage, key: seedKey(t, w, zoneOf[unit], stage, a.ID),
 				account: platform.ServiceAccount{ID: a.ID, DisplayName: a.Name}, pool: platform.IdentityPool{ID: p.ID, DisplayName: p.Name}})
 		}
 		env := w.Env("edh-shared", stage)
@@ -57,9 +61,20 @@ func seedOrg(t *testing.T, w *servicetest.World) []orgResource {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, orgResource{stage: stage, account: a, pool: p})
+		out = append(out, orgResource{stage: stage, account: a, pool: p, key: seedKey(t, w, "edh-shared", stage, a.ID)})
 	}
 	return out
+}
+
+// seedKey makes an API key upstream for an account on a zone's cluster.
+func seedKey(t *testing.T, w *servicetest.World, zone, stage, owner string) platform.APIKey {
+	t.Helper()
+	env := w.Env(zone, stage)
+	k, err := env.APIKeys.CreateAPIKey(context.Background(), platform.NewAPIKey{Owner: owner, Resource: env.Scope.KafkaClusterID, Environment: env.Scope.EnvironmentID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
 
 // zoneOf is the landing zone of the demo units used here.
@@ -111,6 +126,21 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			keys, err := w.APIKeys.List(ctx, portal.Scope{BU: c.main, Stage: stage}, portal.APIKeyQuery{ListQuery: portal.ListQuery{PageSize: 1000}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A key is its stage's, on its zone's cluster.
+			expectKey := func(r orgResource) (visible, writable bool) {
+				keyZone := "edh-shared"
+				if r.unit != "" {
+					keyZone = zoneOf[r.unit]
+				}
+				if r.stage != stage || keyZone != zone {
+					return false, false
+				}
+				return true, r.unit != "" || c.platform
+			}
 			for _, r := range all {
 				where := fmt.Sprintf("%s from %s/%s on %s", c.name, c.main, stage, r)
 				visible, _ := expect(r, true)
@@ -133,8 +163,15 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				if _, err := w.Pools.Get(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID); (err == nil) != visible || (!visible && !portal.Is(err, portal.NotFound)) {
 					t.Errorf("%s: get pool: %v", where, err)
 				}
+				kv, kw := expectKey(r)
+				listed = slices.ContainsFunc(keys.Items, func(k portal.APIKey) bool { return k.ID == r.key.ID && k.BusinessUnit == r.unit })
+				if listed != kv {
+					t.Errorf("%s: key listed %v, want %v", where, listed, kv)
+				}
+				_, err := w.APIKeys.Update(ctx, portal.Scope{BU: c.main, Stage: stage}, r.key.ID, "probed")
+				checkWrite(t, where+": change key", err, kv, kw)
 				before := w.Snapshot(t)
-				_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, "true", "")
+				_, err = w.Pools.UpdateFilter(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, "true", "")
 				checkWrite(t, where+": change filter", err, visible, writable)
 				if err := w.Pools.Delete(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, ""); !writable || err != nil {
 					checkWrite(t, where+": delete pool", err, visible, writable)
@@ -142,7 +179,13 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				if !writable && w.Snapshot(t) != before {
 					t.Errorf("%s: a refused write changed something upstream", where)
 				}
-				cases += 4
+				if err := w.APIKeys.Delete(ctx, portal.Scope{BU: c.main, Stage: stage}, r.key.ID); !kw || err != nil {
+					checkWrite(t, where+": delete key", err, kv, kw)
+				}
+				if _, err := w.APIKeys.Rotate(ctx, portal.Scope{BU: c.main, Stage: stage}, r.key.ID, time.Hour); !kv {
+					checkWrite(t, where+": rotate key", err, kv, kw)
+				}
+				cases += 8
 			}
 			// By name, through a plan: another zone's full names are
 			// identifiers of the caller's own unit, never the other's

@@ -57,6 +57,9 @@ func (m *Me) Layout(ctx context.Context, named portal.Scope) (portal.Layout, err
 			return l, err
 		}
 		l.Context = outlook(c.Principal, scope)
+		if env, err := m.guard.Environments().Get(scope.Zone().ID, scope.Stage.Name); err == nil {
+			l.Context.HasRegistry = env.Scope.SchemaRegistryID != ""
+		}
 		return l, nil
 	}
 	if len(c.Units) > 0 && len(c.Stages) > 0 {
@@ -76,7 +79,7 @@ func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
 		BU: scope.Unit.ID, Stage: scope.Stage.Name, LandingZone: scope.Zone().ID, Dedicated: scope.Zone().Dedicated,
 		ReadOnly: scope.Stage.ReadOnly, ReadOnlyReason: readOnlyReason(scope.Stage), Role: role, Prefix: scope.Prefix(),
 		CanWrite: write.Allowed, Bypass: write.Bypass, WriteBlockedByStage: write.Denial == portal.ReadOnlyEnvironment,
-		CanManage: manage.Allowed, WholeCluster: gate.WholeCluster(scope.Unit, role),
+		CanManage: manage.Allowed, WholeCluster: gate.WholeCluster(scope.Unit, role), KeyMaxAge: scope.Stage.APIKeyMaxAge,
 	}
 }
 

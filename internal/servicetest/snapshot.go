@@ -72,6 +72,16 @@ func (w *World) SnapshotUpstream(t testing.TB) string {
 	}
 	sort.Strings(names)
 	fmt.Fprintf(&b, "accounts %v\n", names)
+	keys, err := w.Org.APIKeys().ListAPIKeys(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = names[:0]
+	for _, k := range keys {
+		names = append(names, k.ID+" "+k.Owner+" "+k.Resource+" "+k.Description)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(&b, "api keys %v\n", names)
 	return b.String()
 }
 
@@ -110,6 +120,8 @@ func (w *World) snapshotStore(t testing.TB) string {
 type Seeded struct {
 	Topic, Connector, Subject string
 	AccountID, PoolID         string
+	// KeyID is the account's API key on the stage's cluster.
+	KeyID string
 	// Group is a consumer group without members, with an offset on Topic.
 	Group string
 }
@@ -144,6 +156,11 @@ func (w *World) Seed(t testing.TB, bu, stage string) Seeded {
 		t.Fatal(err)
 	}
 	s.AccountID = a.ID
+	key, err := w.APIKeys.Create(ctx, portal.Scope{BU: bu, Stage: stage}, a.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.KeyID = key.ID
 	p, err := w.Pools.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewPool{Name: "existing", Type: "consumer", Filter: `claims.sub == "x"`})
 	if err != nil {
 		t.Fatal(err)

@@ -94,7 +94,9 @@ func New(t testing.TB, seed ...string) *World {
 			scope := platform.IAMScope{OrganizationID: "org-test", EnvironmentID: "env-" + z.ID + "-" + st.Name,
 				KafkaClusterID: "lkc-" + z.ID + "-" + st.Name, SchemaRegistryID: "lsrc-" + st.Name}
 			env := &platform.Environment{Zone: z.ID, Stage: st.Name, Topics: f, Groups: f, Messages: f, Connectors: k, Schemas: schemas,
-				IAM: w.Org.IAMFor(scope), Pools: w.Org.PoolsFor("op-" + st.Name),
+				IAM: w.Org.IAMFor(scope), Pools: w.Org.PoolsFor("op-" + st.Name), APIKeys: w.Org.APIKeys(), Scope: scope,
+				Access: platform.ClientAccess{BootstrapServers: "pkc-" + z.ID + "-" + st.Name + ".example.com:9092", SecurityProtocol: "SASL_SSL",
+					SASLMechanism: "PLAIN", RegistryURL: "https://psrc-" + z.ID + "-" + st.Name + ".example.com"},
 				Metrics: w.Metrics, ClusterID: scope.KafkaClusterID}
 			w.Envs.Add(env)
 			w.Clusters[env.Name()] = f

@@ -38,6 +38,8 @@ type Store interface {
 	MetricResults
 	Notifier
 	Locks
+	Leases
+	APIKeyRecords
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -106,6 +108,58 @@ type Locks interface {
 	// TryLock takes the lock named key for holder if it is free, and
 	// returns its release; ok is false when another holds it.
 	TryLock(ctx context.Context, key, holder string) (unlock func(), ok bool, err error)
+}
+
+// Leases give work that must run on one replica at a time (a sweeper) to
+// one holder until a time: it renews the lease while it works; when it
+// dies, the lease lapses and another takes it.
+type Leases interface {
+	// AcquireLease takes or renews the lease name for holder until until;
+	// false while another holder's lease runs.
+	AcquireLease(ctx context.Context, name, holder string, until, now time.Time) (bool, error)
+}
+
+// KeyRecord is what the portal knows of an API key that Confluent Cloud
+// does not keep; never its secret.
+type KeyRecord struct {
+	ID       string
+	Owner    string
+	Resource string
+	// Zone, BU and Stage are the owner account's unit and stage.
+	Zone, BU, Stage string
+	// CreatedBy is who made the key through the portal ("" for a key
+	// adopted from outside it).
+	CreatedBy string
+	Created   time.Time
+	// Expires is when the portal deletes the key; zero for never.
+	Expires time.Time
+	// ReplacedBy is the key a rotation made in its place.
+	ReplacedBy string
+	// Adopted: made outside the portal, given an expiry from its creation.
+	Adopted bool
+}
+
+// KeyCount counts a unit's keys in a stage.
+type KeyCount struct {
+	Zone, BU, Stage string
+	N               int
+}
+
+// APIKeyRecords keeps the portal's records of API keys.
+type APIKeyRecords interface {
+	// SaveKey stores or replaces a key's record.
+	SaveKey(ctx context.Context, k KeyRecord) error
+	// Keys returns the records of the keys named (those it has).
+	Keys(ctx context.Context, ids []string) (map[string]KeyRecord, error)
+	// StageKeys lists the records of one zone's stage.
+	StageKeys(ctx context.Context, zone, stage string) ([]KeyRecord, error)
+	// ExpiredKeys lists the keys whose expiry is before t (at most limit).
+	ExpiredKeys(ctx context.Context, t time.Time, limit int) ([]KeyRecord, error)
+	// CountExpiringKeys counts, by zone, unit and stage, the keys that
+	// expire before t.
+	CountExpiringKeys(ctx context.Context, t time.Time) ([]KeyCount, error)
+	// DeleteKeys forgets keys.
+	DeleteKeys(ctx context.Context, ids []string) error
 }
 
 // Jobs keeps background jobs where every replica can read them. A

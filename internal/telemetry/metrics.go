@@ -11,6 +11,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/version"
 )
 
@@ -31,12 +33,16 @@ type Metrics struct {
 	cache    *prometheus.CounterVec
 	audit    *prometheus.CounterVec
 	auditErr *prometheus.CounterVec
+	gauges   *storeGauges
 }
 
 // Gauges are the values read from the store when Prometheus scrapes.
 type Gauges interface {
 	CountSessions(ctx context.Context, now time.Time) (int, error)
 	CountJobs(ctx context.Context) (map[string]int, error)
+	// CountExpiringKeys counts, by zone, unit and stage, the API keys
+	// that expire before t.
+	CountExpiringKeys(ctx context.Context, t time.Time) ([]store.KeyCount, error)
 }
 
 // NewMetrics registers every series; gauges are read from g at scrape time
@@ -75,7 +81,8 @@ func NewMetrics(g Gauges) *Metrics {
 	r.MustRegister(m.requests, m.upstream, m.circuit, m.cache, m.audit, m.auditErr, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if g != nil {
-		r.MustRegister(&storeGauges{g: g})
+		m.gauges = &storeGauges{g: g}
+		r.MustRegister(m.gauges)
 	}
 	return m
 }
@@ -161,16 +168,34 @@ type storeGauges struct {
 	at       time.Time
 	sessions int
 	jobs     map[string]int
+	expiring map[string]int
+	// scopes are the zones' stages reported even with no key expiring,
+	// so that an alert on the series is not blind to their absence.
+	scopes []string
+}
+
+// ReportKeysFor reports zone and stage in rms_api_keys_expiring, with 0
+// when none of their keys expires soon.
+func (m *Metrics) ReportKeysFor(zone, stage string) {
+	if m.gauges == nil {
+		return
+	}
+	m.gauges.mu.Lock()
+	defer m.gauges.mu.Unlock()
+	m.gauges.scopes = append(m.gauges.scopes, zone+"/"+stage)
 }
 
 var (
 	sessionsDesc = prometheus.NewDesc("rms_sessions_active", "Browser sessions alive (all replicas).", nil, nil)
 	jobsDesc     = prometheus.NewDesc("rms_bulk_jobs", "Bulk jobs in the store by state (all replicas).", []string{"state"}, nil)
+	keysDesc     = prometheus.NewDesc("rms_api_keys_expiring", "API keys that expire within 7 days, by landing zone and stage (all replicas).",
+		[]string{"zone", "stage"}, nil)
 )
 
 func (s *storeGauges) Describe(ch chan<- *prometheus.Desc) {
 	ch <- sessionsDesc
 	ch <- jobsDesc
+	ch <- keysDesc
 }
 
 func (s *storeGauges) Collect(ch chan<- prometheus.Metric) {
@@ -185,10 +210,23 @@ func (s *storeGauges) Collect(ch chan<- prometheus.Metric) {
 		if j, err := s.g.CountJobs(ctx); err == nil {
 			s.jobs = j
 		}
+		if counts, err := s.g.CountExpiringKeys(ctx, time.Now().Add(7*24*time.Hour)); err == nil {
+			s.expiring = map[string]int{}
+			for _, scope := range s.scopes {
+				s.expiring[scope] = 0
+			}
+			for _, c := range counts {
+				s.expiring[c.Zone+"/"+c.Stage] += c.N
+			}
+		}
 		s.at = time.Now()
 	}
 	ch <- prometheus.MustNewConstMetric(sessionsDesc, prometheus.GaugeValue, float64(s.sessions))
 	for _, state := range []string{"running", "done", "failed"} {
 		ch <- prometheus.MustNewConstMetric(jobsDesc, prometheus.GaugeValue, float64(s.jobs[state]), state)
+	}
+	for key, n := range s.expiring {
+		zone, stage, _ := strings.Cut(key, "/")
+		ch <- prometheus.MustNewConstMetric(keysDesc, prometheus.GaugeValue, float64(n), zone, stage)
 	}
 }

@@ -18,6 +18,8 @@ type Stage struct {
 	// DataAccess says who may read records: DataOff, DataDevelopers or
 	// DataViewers.
 	DataAccess string
+	// APIKeyMaxAge bounds the life of the stage's API keys; 0 for none.
+	APIKeyMaxAge time.Duration
 	// Reason and Until come from a read-only switch of the landing zone
 	// (a change freeze): why, and when it ends by itself (zero: never).
 	Reason string

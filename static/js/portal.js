@@ -267,6 +267,22 @@
     preview();
   });
 
+  // Copy buttons (a new API key's secret and client configuration): the
+  // text stays selectable without JavaScript.
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-copy]");
+    if (!button) return;
+    var field = $(button.getAttribute("data-copy"));
+    if (!field) return;
+    field.select();
+    var done = function () { toast("success", "Copied."); };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(field.value).then(done, function () { toast("error", "Select the text and copy it."); });
+    } else {
+      toast("error", "Select the text and copy it.");
+    }
+  });
+
   // Errors without a message from the server still say something.
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;

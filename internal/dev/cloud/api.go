@@ -68,6 +68,7 @@ func (c *CloudAPI) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	c.connectRoutes(mux, "/connect/v1/environments/{env}/clusters/{cluster}")
 	c.iamRoutes(mux)
+	c.apiKeyRoutes(mux)
 	c.poolRoutes(mux, "/iam/v2/identity-providers/{provider}/identity-pools")
 	mux.HandleFunc("POST /v2/metrics/cloud/query", c.metricsQuery)
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
@@ -95,7 +96,7 @@ func writeFault(w http.ResponseWriter, err error) {
 	switch portal.KindOf(err) {
 	case portal.NotFound:
 		status = http.StatusNotFound
-	case portal.AlreadyExists:
+	case portal.AlreadyExists, portal.Conflict:
 		status = http.StatusConflict
 	case portal.InvalidParameter, portal.MissingParameter:
 		status = http.StatusBadRequest

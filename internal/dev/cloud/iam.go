@@ -23,6 +23,9 @@ type Org struct {
 	accounts []platform.ServiceAccount
 	bindings []orgBinding
 	pools    map[string][]platform.IdentityPool
+	keys     []platform.APIKey
+	keyEnvs  map[string]string
+	hook     func(Event)
 	latency  atomic.Int64
 }
 
@@ -130,12 +133,30 @@ func (a *orgIAM) CreateServiceAccount(ctx context.Context, name, description str
 	return s, nil
 }
 
+func (a *orgIAM) UpdateServiceAccount(_ context.Context, id, description string) (platform.ServiceAccount, error) {
+	a.org.mu.Lock()
+	defer a.org.mu.Unlock()
+	if len(description) > maxDescription {
+		return platform.ServiceAccount{}, portal.New(portal.InvalidParameter, "description must be at most %d characters", maxDescription)
+	}
+	for i := range a.org.accounts {
+		if a.org.accounts[i].ID == id {
+			a.org.accounts[i].Description = description
+			return a.org.accounts[i], nil
+		}
+	}
+	return platform.ServiceAccount{}, portal.New(portal.NotFound, "service account %s not found", id)
+}
+
 func (a *orgIAM) DeleteServiceAccount(_ context.Context, id string) error {
 	a.org.mu.Lock()
 	defer a.org.mu.Unlock()
 	i := slices.IndexFunc(a.org.accounts, func(s platform.ServiceAccount) bool { return s.ID == id })
 	if i < 0 {
 		return portal.New(portal.NotFound, "service account %s not found", id)
+	}
+	if slices.ContainsFunc(a.org.keys, func(k platform.APIKey) bool { return k.Owner == id }) {
+		return portal.New(portal.Conflict, "service account %s still owns API keys; delete them first", id)
 	}
 	a.org.accounts = slices.Delete(a.org.accounts, i, i+1)
 	a.org.bindings = slices.DeleteFunc(a.org.bindings, func(b orgBinding) bool { return b.principal == "User:"+id })
@@ -185,6 +206,14 @@ func (o *Org) CreateBinding(ctx context.Context, principal, role, crn string) (p
 	if err := o.wait(ctx); err != nil {
 		return portal.RoleBinding{}, err
 	}
+	b, err := o.addBinding(principal, role, crn)
+	if err == nil {
+		o.notify(Event{Principal: principal})
+	}
+	return b, err
+}
+
+func (o *Org) addBinding(principal, role, crn string) (portal.RoleBinding, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	switch {
@@ -226,6 +255,25 @@ func (o *Org) Bindings(principal, pattern string) []portal.RoleBinding {
 	return out
 }
 
+// ClusterBindings lists a principal's bindings on one Kafka cluster: on
+// the cluster itself and on its topics, groups and transactional ids.
+func (o *Org) ClusterBindings(principal, clusterID string) []portal.RoleBinding {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var out []portal.RoleBinding
+	mark := "/cloud-cluster=" + clusterID
+	for _, b := range o.bindings {
+		i := strings.Index(b.crn, mark)
+		if b.principal != principal || i < 0 {
+			continue
+		}
+		if rest := b.crn[i+len(mark):]; rest == "" || strings.HasPrefix(rest, "/") {
+			out = append(out, platform.ParseBinding(b.id, b.role, b.crn))
+		}
+	}
+	return out
+}
+
 // BindingPrincipal returns the principal of a binding.
 func (o *Org) BindingPrincipal(id string) string {
 	o.mu.Lock()
@@ -240,12 +288,15 @@ func (o *Org) BindingPrincipal(id string) string {
 
 func (a *orgIAM) DeleteRoleBinding(_ context.Context, id string) error {
 	a.org.mu.Lock()
-	defer a.org.mu.Unlock()
 	i := slices.IndexFunc(a.org.bindings, func(b orgBinding) bool { return b.id == id })
 	if i < 0 {
+		a.org.mu.Unlock()
 		return portal.New(portal.NotFound, "role binding %s not found", id)
 	}
+	principal := a.org.bindings[i].principal
 	a.org.bindings = slices.Delete(a.org.bindings, i, i+1)
+	a.org.mu.Unlock()
+	a.org.notify(Event{Principal: principal})
 	return nil
 }
 

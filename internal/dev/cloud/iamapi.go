@@ -53,6 +53,24 @@ func (c *CloudAPI) iamRoutes(mux *http.ServeMux) {
 		}
 		writeJSON(w, http.StatusOK, accountOut(a))
 	})
+	mux.HandleFunc("PATCH /iam/v2/service-accounts/{id}", func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Description *string `json:"description"`
+		}
+		if err := decodeBody(r, &in); err != nil {
+			writeFault(w, err)
+			return
+		}
+		a, err := iam.GetServiceAccount(r.Context(), r.PathValue("id"))
+		if err == nil && in.Description != nil {
+			a, err = iam.UpdateServiceAccount(r.Context(), a.ID, *in.Description)
+		}
+		if err != nil {
+			writeFault(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, accountOut(a))
+	})
 	mux.HandleFunc("DELETE /iam/v2/service-accounts/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if err := iam.DeleteServiceAccount(r.Context(), r.PathValue("id")); err != nil {
 			writeFault(w, err)

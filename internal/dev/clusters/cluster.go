@@ -16,12 +16,16 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
 )
 
 // Cluster is one in-process Kafka-protocol cluster.
 type Cluster struct {
 	name string
 	fake *kfake.Cluster
+	// admin is the superuser the cluster's own clients sign in as when it
+	// takes SASL; nil when it does not.
+	admin *Admin
 
 	mu sync.Mutex
 	// encoders make the values of a topic's demo records (the Schema
@@ -31,13 +35,41 @@ type Cluster struct {
 	closers []func()
 }
 
-// StartCluster starts a one-broker cluster on a free loopback port.
-func StartCluster(name string) (*Cluster, error) {
-	fake, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.ClusterID("embedded-"+name))
+// Admin is a cluster's superuser: it signs in with SASL/PLAIN and is
+// never subject to ACLs.
+type Admin struct {
+	User, Password string
+}
+
+// StartCluster starts a one-broker cluster on a free loopback port. With
+// an admin, every client must sign in with SASL (the admin with PLAIN,
+// API keys with SCRAM-SHA-256, see PutUser) and ACLs are enforced; without
+// one, it takes anyone over PLAINTEXT.
+func StartCluster(name string, admin *Admin) (*Cluster, error) {
+	opts := []kfake.Opt{kfake.NumBrokers(1), kfake.ClusterID("embedded-" + name)}
+	if admin != nil {
+		opts = append(opts, kfake.EnableSASL(), kfake.EnableACLs(), kfake.Superuser("PLAIN", admin.User, admin.Password))
+	}
+	fake, err := kfake.NewCluster(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("embedded cluster %s: %w", name, err)
 	}
-	return &Cluster{name: name, fake: fake, encoders: map[string]func(int) []byte{}}, nil
+	return &Cluster{name: name, fake: fake, admin: admin, encoders: map[string]func(int) []byte{}}, nil
+}
+
+// ClientOpts are what a franz-go client needs to reach the cluster as its
+// admin.
+func (c *Cluster) ClientOpts(more ...kgo.Opt) []kgo.Opt {
+	opts := []kgo.Opt{kgo.SeedBrokers(c.Addr())}
+	if c.admin != nil {
+		opts = append(opts, kgo.SASL(plain.Auth{User: c.admin.User, Pass: c.admin.Password}.AsMechanism()))
+	}
+	return append(opts, more...)
+}
+
+// client is a franz-go client of the cluster's admin.
+func (c *Cluster) client(more ...kgo.Opt) (*kgo.Client, error) {
+	return kgo.NewClient(c.ClientOpts(more...)...)
 }
 
 // Addr returns the bootstrap address.
@@ -73,8 +105,7 @@ func (c *Cluster) Encode(topic string, encode func(i int) []byte) {
 }
 
 func (c *Cluster) producer(topic string) (*kgo.Client, error) {
-	return kgo.NewClient(kgo.SeedBrokers(c.Addr()), kgo.DefaultProduceTopic(topic),
-		kgo.RecordPartitioner(kgo.RoundRobinPartitioner()))
+	return c.client(kgo.DefaultProduceTopic(topic), kgo.RecordPartitioner(kgo.RoundRobinPartitioner()))
 }
 
 func (c *Cluster) produce(ctx context.Context, cl *kgo.Client, topic string, n int) error {
@@ -95,7 +126,7 @@ func (c *Cluster) produce(ctx context.Context, cl *kgo.Client, topic string, n i
 // CreateTopics creates many topics quickly with batched CreateTopics
 // requests; it exists to build large demo and benchmark clusters.
 func (c *Cluster) CreateTopics(ctx context.Context, names []string, partitions int32) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Addr()))
+	cl, err := c.client()
 	if err != nil {
 		return err
 	}
@@ -147,7 +178,7 @@ func (c *Cluster) Trickle(ctx context.Context, topic string, perSecond int) {
 // member, generation -1), so that demo groups have a position.
 func (c *Cluster) Commit(ctx context.Context, group, topic string, offsets map[int32]int64) error {
 	// Before OffsetCommit v10, topics are named rather than given by id.
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Addr()), kgo.MaxVersions(kversion.V3_6_0()))
+	cl, err := c.client(kgo.MaxVersions(kversion.V3_6_0()))
 	if err != nil {
 		return err
 	}
@@ -180,8 +211,7 @@ func (c *Cluster) Commit(ctx context.Context, group, topic string, offsets map[i
 // records a second and commits them, until ctx ends: a consumer slower
 // than its producer, so that its lag shows and moves.
 func (c *Cluster) Consume(ctx context.Context, group, topic string, perSecond int) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Addr()), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
-		kgo.DisableAutoCommit(), kgo.ClientID("demo-"+group))
+	cl, err := c.client(kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic), kgo.DisableAutoCommit(), kgo.ClientID("demo-"+group))
 	if err != nil {
 		return err
 	}

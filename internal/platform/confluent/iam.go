@@ -140,6 +140,18 @@ func (a *IAM) CreateServiceAccount(ctx context.Context, displayName, description
 	return platform.ServiceAccount(s), err
 }
 
+// UpdateServiceAccount changes an account's description (IAM v2 PATCH).
+func (a *IAM) UpdateServiceAccount(ctx context.Context, id, description string) (platform.ServiceAccount, error) {
+	defer a.Forget()
+	var s serviceAccountJSON
+	err := a.c.do(ctx, call{method: http.MethodPatch, path: "/iam/v2/service-accounts/" + url.PathEscape(id),
+		body: map[string]string{"description": description}, out: &s, safe: true})
+	if portal.Is(err, portal.NotFound) {
+		return platform.ServiceAccount{}, portal.Wrap(err, portal.NotFound, "service account %s not found", id)
+	}
+	return platform.ServiceAccount(s), err
+}
+
 // DeleteServiceAccount deletes a service account.
 func (a *IAM) DeleteServiceAccount(ctx context.Context, id string) error {
 	defer a.Forget()

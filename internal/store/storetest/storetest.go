@@ -24,6 +24,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("tenants", func(t *testing.T) { testTenants(t, open(t)) })
 	t.Run("metric results", func(t *testing.T) { testMetricResults(t, open(t)) })
 	t.Run("locks", func(t *testing.T) { testLocks(t, open(t)) })
+	t.Run("leases", func(t *testing.T) { testLeases(t, open(t)) })
+	t.Run("api keys", func(t *testing.T) { testKeyRecords(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {
@@ -417,5 +419,72 @@ func testLocks(t *testing.T, s store.Store) {
 	}
 	for _, u := range releases {
 		u()
+	}
+}
+
+func testLeases(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	if ok, err := s.AcquireLease(ctx, "sweeper", "a", base.Add(time.Minute), base); !ok || err != nil {
+		t.Fatalf("a free lease: %v %v", ok, err)
+	}
+	if ok, _ := s.AcquireLease(ctx, "sweeper", "b", base.Add(2*time.Minute), base.Add(30*time.Second)); ok {
+		t.Error("b took a's running lease")
+	}
+	if ok, _ := s.AcquireLease(ctx, "sweeper", "a", base.Add(2*time.Minute), base.Add(30*time.Second)); !ok {
+		t.Error("a could not renew its lease")
+	}
+	if ok, _ := s.AcquireLease(ctx, "other", "b", base.Add(time.Minute), base); !ok {
+		t.Error("another lease was not free")
+	}
+	// a stops renewing: once its lease lapsed, b takes it.
+	if ok, _ := s.AcquireLease(ctx, "sweeper", "b", base.Add(4*time.Minute), base.Add(3*time.Minute)); !ok {
+		t.Error("b could not take a lapsed lease")
+	}
+	if ok, _ := s.AcquireLease(ctx, "sweeper", "a", base.Add(5*time.Minute), base.Add(3*time.Minute)); ok {
+		t.Error("a took back b's lease")
+	}
+}
+
+func testKeyRecords(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	keys := []store.KeyRecord{
+		{ID: "K1", Owner: "sa-1", Resource: "lkc-1", Zone: "edh-shared", BU: "scada", Stage: "run", CreatedBy: "bob", Created: base, Expires: base.Add(90 * 24 * time.Hour)},
+		{ID: "K2", Owner: "sa-1", Resource: "lkc-1", Zone: "edh-shared", BU: "scada", Stage: "run", CreatedBy: "bob", Created: base, Expires: base.Add(time.Hour)},
+		{ID: "K3", Owner: "sa-2", Resource: "lsrc-1", Zone: "edh-shared", BU: "scada", Stage: "dev", Created: base, Adopted: true},
+	}
+	for _, k := range keys {
+		if err := s.SaveKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Keys(ctx, []string{"K1", "K3", "K9"})
+	if err != nil || len(got) != 2 || got["K1"].CreatedBy != "bob" || !got["K1"].Expires.Equal(keys[0].Expires) || !got["K3"].Adopted || !got["K3"].Expires.IsZero() {
+		t.Fatalf("keys: %+v %v", got, err)
+	}
+	// A rotation: K2 replaced, expiring sooner.
+	k2 := keys[1]
+	k2.ReplacedBy, k2.Expires = "K4", base.Add(30*time.Minute)
+	if err := s.SaveKey(ctx, k2); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Keys(ctx, []string{"K2"}); got["K2"].ReplacedBy != "K4" || !got["K2"].Expires.Equal(k2.Expires) {
+		t.Errorf("updated record %+v", got["K2"])
+	}
+	if staged, err := s.StageKeys(ctx, "edh-shared", "run"); err != nil || len(staged) != 2 || staged[0].ID != "K1" || staged[1].ID != "K2" {
+		t.Errorf("the run stage's keys: %+v %v", staged, err)
+	}
+	expired, err := s.ExpiredKeys(ctx, base.Add(2*time.Hour), 10)
+	if err != nil || len(expired) != 1 || expired[0].ID != "K2" {
+		t.Errorf("expired: %+v %v", expired, err)
+	}
+	counts, err := s.CountExpiringKeys(ctx, base.Add(100*24*time.Hour))
+	if err != nil || len(counts) != 1 || counts[0] != (store.KeyCount{Zone: "edh-shared", BU: "scada", Stage: "run", N: 2}) {
+		t.Errorf("expiring: %v %v", counts, err)
+	}
+	if err := s.DeleteKeys(ctx, []string{"K2"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Keys(ctx, []string{"K2"}); len(got) != 0 {
+		t.Error("a deleted record is still there")
 	}
 }

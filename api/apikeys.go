@@ -1,0 +1,174 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+type keyOwnerJSON struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+type apiKeyJSON struct {
+	ID           string       `json:"id"`
+	Owner        keyOwnerJSON `json:"owner"`
+	BusinessUnit string       `json:"business_unit,omitempty"`
+	Resource     string       `json:"resource"`
+	ResourceID   string       `json:"resource_id"`
+	Description  string       `json:"description"`
+	Created      string       `json:"created_at"`
+	CreatedBy    string       `json:"created_by"`
+	Adopted      bool         `json:"adopted"`
+	Expires      *string      `json:"expires_at"`
+	ReplacedBy   string       `json:"replaced_by,omitempty"`
+	ReadOnly     bool         `json:"read_only"`
+}
+
+type createdKeyJSON struct {
+	apiKeyJSON
+	// Secret is in this answer only.
+	Secret       string            `json:"secret"`
+	ClientConfig map[string]string `json:"client_config"`
+}
+
+func keyOut(k portal.APIKey) apiKeyJSON {
+	out := apiKeyJSON{ID: k.ID, Owner: keyOwnerJSON{ID: k.Owner, Name: k.OwnerName}, BusinessUnit: k.BusinessUnit, Resource: k.Resource,
+		ResourceID: k.ResourceID, Description: k.Description, Created: stamp(k.Created), CreatedBy: k.CreatedBy, Adopted: k.Adopted,
+		ReplacedBy: k.ReplacedBy, ReadOnly: k.ReadOnly}
+	if !k.Expires.IsZero() {
+		e := stamp(k.Expires)
+		out.Expires = &e
+	}
+	return out
+}
+
+// createdKey answers a key just made: its secret and client configuration
+// once, never cached.
+func createdKey(c echo.Context, scope portal.Scope, k portal.CreatedAPIKey) error {
+	location(c, scope, "api-key", k.ID)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusCreated, createdKeyOut(k))
+}
+
+func createdKeyOut(k portal.CreatedAPIKey) createdKeyJSON {
+	return createdKeyJSON{apiKeyJSON: keyOut(k.APIKey), Secret: k.Secret, ClientConfig: map[string]string{"properties": k.Properties, "env": k.Env}}
+}
+
+// spanParam reads an optional span of time ("7d", "36h").
+func spanParam(c echo.Context, name string) (time.Duration, error) {
+	s := c.QueryParam(name)
+	if s == "" {
+		return 0, nil
+	}
+	d, err := portal.ParseSpan(s)
+	if err != nil || d < 0 {
+		return 0, portal.Invalid(name, "%s must be a number of days (7d) or a duration (36h), not %q", name, s)
+	}
+	return d, nil
+}
+
+func (a *API) listAPIKeys(c echo.Context) error {
+	q, err := listQuery(c)
+	if err != nil {
+		return err
+	}
+	within, err := spanParam(c, "expiring_within")
+	if err != nil {
+		return err
+	}
+	kq := portal.APIKeyQuery{ListQuery: q, ExpiringWithin: within, Account: c.QueryParam("account")}
+	if id := c.Param("id"); id != "" {
+		kq.Account = id
+	}
+	page, err := a.APIKeys.List(c.Request().Context(), httpserver.ScopeOf(c), kq)
+	if err != nil {
+		return err
+	}
+	out := listResponse[apiKeyJSON]{Items: make([]apiKeyJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	for i, k := range page.Items {
+		out.Items[i] = keyOut(k)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) getAPIKey(c echo.Context) error {
+	k, err := a.APIKeys.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, keyOut(k))
+}
+
+func (a *API) createAPIKey(c echo.Context) error {
+	var in struct {
+		Resource    string     `json:"resource"`
+		Description string     `json:"description"`
+		Expires     *time.Time `json:"expires_at"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	n := portal.NewAPIKey{Resource: in.Resource, Description: in.Description}
+	if in.Expires != nil {
+		n.Expires = *in.Expires
+	}
+	scope := httpserver.ScopeOf(c)
+	k, err := a.APIKeys.Create(c.Request().Context(), scope, c.Param("id"), n)
+	if err != nil {
+		return err
+	}
+	return createdKey(c, scope, k)
+}
+
+func (a *API) rotateAPIKey(c echo.Context) error {
+	var in struct {
+		Overlap string `json:"overlap"`
+	}
+	if err := decodeOptional(c, &in); err != nil {
+		return err
+	}
+	overlap := portal.DefaultOverlap
+	if in.Overlap != "" {
+		d, err := portal.ParseSpan(in.Overlap)
+		if err != nil {
+			return portal.Invalid("overlap", "overlap must be a number of days (1d) or a duration (36h), not %q", in.Overlap)
+		}
+		overlap = d
+	}
+	scope := httpserver.ScopeOf(c)
+	k, err := a.APIKeys.Rotate(c.Request().Context(), scope, c.Param("id"), overlap)
+	if err != nil {
+		return err
+	}
+	return createdKey(c, scope, k)
+}
+
+func (a *API) updateAPIKey(c echo.Context) error {
+	var in struct {
+		Description *string `json:"description"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if in.Description == nil {
+		return portal.Missing("description")
+	}
+	k, err := a.APIKeys.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), *in.Description)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, keyOut(k))
+}
+
+func (a *API) deleteAPIKey(c echo.Context) error {
+	if err := a.APIKeys.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

@@ -1,0 +1,281 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// listKeys shows the unit's API keys, optionally those expiring soon.
+func (h *Handlers) listKeys(c echo.Context) error {
+	p, err := h.scopedPage(c, "api-keys", "API keys")
+	if err != nil {
+		return err
+	}
+	within := c.QueryParam("expiring_within")
+	q := portal.APIKeyQuery{ListQuery: portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")}}
+	if within != "" {
+		d, err := portal.ParseSpan(within)
+		if err != nil {
+			return portal.Invalid("expiring_within", "expiring_within must be a number of days (7d), not %q", within)
+		}
+		q.ExpiringWithin = d
+	}
+	res, err := h.APIKeys.List(c.Request().Context(), httpserver.ScopeOf(c), q)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.APIKeysPage(p, res.Items, within, res.NextPageToken, time.Now()))
+}
+
+// accountPage gathers an account's page: the account with its bindings,
+// its keys on the stage's resources, and what uses it.
+func (h *Handlers) accountPage(c echo.Context, f *views.KeyForm) (views.Page, views.AccountView, error) {
+	p, err := h.scopedPage(c, "service-accounts", "Service account")
+	if err != nil {
+		return p, views.AccountView{}, err
+	}
+	ctx, scope, id := c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")
+	a, err := h.Accounts.Get(ctx, scope, id)
+	if err != nil {
+		return p, views.AccountView{}, err
+	}
+	keys, err := h.APIKeys.List(ctx, scope, portal.APIKeyQuery{Account: id, ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize}})
+	if err != nil {
+		return p, views.AccountView{}, err
+	}
+	use, err := h.Accounts.Use(ctx, scope, id)
+	if err != nil {
+		return p, views.AccountView{}, err
+	}
+	p.Title, p.Subtitle = a.Identifier, a.Name
+	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: a.Identifier})
+	v := views.AccountView{Account: a, Keys: keys.Items, Use: use, Description: a.Description, Now: time.Now()}
+	if f == nil {
+		v.Form = h.keyForm(p, id)
+	} else {
+		v.Form = *f
+	}
+	return p, v, nil
+}
+
+// keyForm is an empty create-a-key form for an account.
+func (h *Handlers) keyForm(p views.Page, account string) views.KeyForm {
+	f := views.KeyForm{Action: p.Context.Path("service-account", account, "api-keys"), Resource: portal.KeyForKafka, Errors: map[string]string{},
+		Registry: p.Context.HasRegistry}
+	if p.Context.KeyMaxAge > 0 {
+		f.MaxAge = days(p.Context.KeyMaxAge)
+	}
+	return f
+}
+
+func days(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return strconv.Itoa(int(d/(24*time.Hour))) + " days"
+	}
+	return d.String()
+}
+
+func (h *Handlers) showAccount(c echo.Context) error {
+	p, v, err := h.accountPage(c, nil)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.AccountPage(p, v))
+}
+
+// createKey makes a key and hands out its secret on a page of its own,
+// never cached; problems show the account's page again with the form.
+func (h *Handlers) createKey(c echo.Context) error {
+	p, err := h.scopedPage(c, "service-accounts", "Service account")
+	if err != nil {
+		return err
+	}
+	id := c.Param("id")
+	f := h.keyForm(p, id)
+	f.Resource, f.Description, f.Expires = c.FormValue("resource"), strings.TrimSpace(c.FormValue("description")), c.FormValue("expires")
+	in := portal.NewAPIKey{Resource: f.Resource, Description: f.Description}
+	if f.Expires != "" {
+		day, err := time.Parse("2006-01-02", f.Expires)
+		if err != nil {
+			return h.keyFormFailed(c, f, portal.Invalid("expires_at", "the expiry must be a date, not %q", f.Expires))
+		}
+		in.Expires = day.Add(24*time.Hour - time.Second) // the end of that day, UTC
+	}
+	k, err := h.APIKeys.Create(c.Request().Context(), httpserver.ScopeOf(c), id, in)
+	if err != nil {
+		return h.keyFormFailed(c, f, err)
+	}
+	return h.keyCreated(c, p, k)
+}
+
+// keyFormFailed shows the account's page with the form's problems.
+func (h *Handlers) keyFormFailed(c echo.Context, f views.KeyForm, err error) error {
+	if !fieldErrors(err, f.Errors, "") {
+		return err
+	}
+	p, v, perr := h.accountPage(c, &f)
+	if perr != nil {
+		return perr
+	}
+	status := explain(err, "").status
+	if status == http.StatusBadRequest {
+		status = http.StatusUnprocessableEntity
+	}
+	return h.render(c, status, p, views.AccountPage(p, v))
+}
+
+// keyCreated is the one page that shows a key's secret.
+func (h *Handlers) keyCreated(c echo.Context, p views.Page, k portal.CreatedAPIKey) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	p.Title, p.Subtitle = "API key "+k.ID, k.OwnerName
+	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: k.OwnerName, Href: p.Context.Path("service-account", k.Owner)}, views.Crumb{Label: "new key"})
+	return h.render(c, http.StatusCreated, p, views.KeyCreatedPage(p, k, k.Owner))
+}
+
+// rotateKey makes a key's successor and shows its secret.
+func (h *Handlers) rotateKey(c echo.Context) error {
+	p, err := h.scopedPage(c, "service-accounts", "Service account")
+	if err != nil {
+		return err
+	}
+	overlap := portal.DefaultOverlap
+	if s := c.FormValue("overlap"); s != "" {
+		if overlap, err = portal.ParseSpan(s); err != nil {
+			return portal.Invalid("overlap", "overlap must be a number of days (1d) or a duration (36h), not %q", s)
+		}
+	}
+	k, err := h.APIKeys.Rotate(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), overlap)
+	if err != nil {
+		return err
+	}
+	return h.keyCreated(c, p, k)
+}
+
+// updateAccount changes an account's description.
+func (h *Handlers) updateAccount(c echo.Context) error {
+	p, err := h.scopedPage(c, "service-accounts", "Service account")
+	if err != nil {
+		return err
+	}
+	description := c.FormValue("description")
+	a, err := h.Accounts.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), description)
+	if err != nil {
+		errs := map[string]string{}
+		if !fieldErrors(err, errs, "") {
+			return err
+		}
+		p, v, perr := h.accountPage(c, nil)
+		if perr != nil {
+			return perr
+		}
+		v.Description, v.DescriptionError = description, errs["description"]+errs[""]
+		status := explain(err, "").status
+		if status == http.StatusBadRequest {
+			status = http.StatusUnprocessableEntity
+		}
+		return h.render(c, status, p, views.AccountPage(p, v))
+	}
+	return h.done(c, "Description of "+a.Name+" saved.", p.Context.Path("service-account", a.ID))
+}
+
+// accountDeletion is the confirmation of an account's delete, which
+// offers to delete its keys with it.
+func (h *Handlers) accountDeletion(c echo.Context, typed, problem string) (views.Page, views.Deletion, error) {
+	p, v, err := h.accountPage(c, nil)
+	if err != nil {
+		return p, views.Deletion{}, err
+	}
+	p.Crumbs = append(p.Crumbs, views.Crumb{Label: "delete"})
+	a := v.Account
+	d := views.Deletion{Kind: "service account", Name: a.Name, Identifier: a.Identifier, Typed: typed, Problem: problem, WithKeys: len(v.Keys),
+		Consequence: "its role bindings are removed, and applications using it or its keys can no longer connect. This cannot be undone.",
+		Action:      p.Context.Path("service-account", a.ID, "delete"), Cancel: p.Context.Path("service-account", a.ID)}
+	return p, d, nil
+}
+
+func (h *Handlers) confirmAccountDelete(c echo.Context) error {
+	p, d, err := h.accountDeletion(c, "", "")
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+}
+
+func (h *Handlers) deleteAccount(c echo.Context) error {
+	typed := strings.TrimSpace(c.FormValue("confirm"))
+	p, d, err := h.accountDeletion(c, typed, "")
+	if err != nil {
+		return err
+	}
+	if typed != d.Identifier && typed != d.Name {
+		d.Problem = "Type " + d.Identifier + " exactly to confirm."
+		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
+	}
+	gone, err := h.Accounts.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), c.FormValue("with_keys") == "true")
+	if portal.Is(err, portal.Conflict) {
+		d.Problem = portal.FirstMessage(err)
+		return h.render(c, http.StatusConflict, p, views.ConfirmDelete(p, d))
+	}
+	if err != nil {
+		return err
+	}
+	msg := "Service account " + gone.Account.Name + " deleted"
+	switch n := len(gone.Keys); n {
+	case 0:
+	case 1:
+		msg += ", with its API key"
+	default:
+		msg += ", with its " + strconv.Itoa(n) + " API keys"
+	}
+	return h.done(c, msg+".", p.Context.Path("service-accounts"))
+}
+
+// keyDeletion asks to type a key's id before deleting it.
+func (h *Handlers) keyDeletion(c echo.Context, typed, problem string) (views.Page, views.Deletion, error) {
+	p, err := h.scopedPage(c, "api-keys", "Delete API key")
+	if err != nil {
+		return p, views.Deletion{}, err
+	}
+	k, err := h.APIKeys.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	if err != nil {
+		return p, views.Deletion{}, err
+	}
+	p.Crumbs = crumbs(p.Context, "api-keys", views.Crumb{Label: k.ID}, views.Crumb{Label: "delete"})
+	d := views.Deletion{Kind: "API key", Name: k.ID, Identifier: k.ID, Typed: typed, Problem: problem,
+		Consequence: "applications using it (" + k.OwnerName + " on " + k.Resource + ") can no longer connect. " +
+			"This cannot be undone; rotate a key to replace it without a gap.",
+		Action: p.Context.Path("api-key", k.ID, "delete"), Cancel: p.Context.Path("service-account", k.Owner)}
+	return p, d, nil
+}
+
+func (h *Handlers) confirmKeyDelete(c echo.Context) error {
+	p, d, err := h.keyDeletion(c, "", "")
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+}
+
+func (h *Handlers) deleteKey(c echo.Context) error {
+	typed := strings.TrimSpace(c.FormValue("confirm"))
+	p, d, err := h.keyDeletion(c, typed, "")
+	if err != nil {
+		return err
+	}
+	if typed != d.Identifier {
+		d.Problem = "Type " + d.Identifier + " exactly to confirm."
+		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
+	}
+	if err := h.APIKeys.Delete(c.Request().Context(), httpserver.ScopeOf(c), d.Name); err != nil {
+		return err
+	}
+	return h.done(c, "API key "+d.Name+" deleted.", p.Context.Path("api-keys"))
+}

@@ -1,0 +1,58 @@
+package platform
+
+import (
+	"context"
+	"time"
+)
+
+// APIKey is a Confluent Cloud API key: the credential of a service
+// account for one resource, a Kafka cluster (lkc-...) or a Schema
+// Registry (lsrc-...).
+type APIKey struct {
+	ID          string
+	Owner       string
+	Resource    string
+	DisplayName string
+	Description string
+	Created     time.Time
+	// Secret is set on the key CreateAPIKey returns, and never again.
+	Secret string
+}
+
+// NewAPIKey is what a key is created with.
+type NewAPIKey struct {
+	// Owner is the service account (sa-...).
+	Owner string
+	// Resource is the cluster or registry, in Environment (env-...).
+	Resource    string
+	Environment string
+	DisplayName string
+	Description string
+}
+
+// APIKeys is the port to the organisation's API keys (IAM v2).
+type APIKeys interface {
+	// ListAPIKeys returns the keys of an owner, of a resource, or both
+	// ("" for any), paging upstream.
+	ListAPIKeys(ctx context.Context, owner, resource string) ([]APIKey, error)
+	// GetAPIKey reads one key (without its secret). Errors: NotFound.
+	GetAPIKey(ctx context.Context, id string) (APIKey, error)
+	// CreateAPIKey creates a key; the returned key carries its secret.
+	CreateAPIKey(ctx context.Context, k NewAPIKey) (APIKey, error)
+	// UpdateAPIKey changes a key's description.
+	UpdateAPIKey(ctx context.Context, id, description string) (APIKey, error)
+	// DeleteAPIKey deletes a key: clients using it are refused from then.
+	DeleteAPIKey(ctx context.Context, id string) error
+}
+
+// ClientAccess is how a client of the stage connects to its cluster and
+// registry with an API key: what the portal writes into a new key's
+// client configuration.
+type ClientAccess struct {
+	BootstrapServers string
+	// SecurityProtocol and SASLMechanism are the client's (SASL_SSL and
+	// PLAIN on Confluent Cloud).
+	SecurityProtocol string
+	SASLMechanism    string
+	RegistryURL      string
+}

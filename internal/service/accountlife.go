@@ -1,0 +1,142 @@
+package service
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// Update changes an account's description.
+func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, description string) (portal.ServiceAccount, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change service accounts", "service-account.update", id)
+	if err != nil {
+		return portal.ServiceAccount{}, err
+	}
+	description = strings.TrimSpace(description)
+	if len(description) > maxDescription {
+		return portal.ServiceAccount{}, portal.Invalid("description", "description must be at most %d characters", maxDescription)
+	}
+	a, o, err := findAccount(ctx, call, id)
+	if err != nil {
+		return portal.ServiceAccount{}, err
+	}
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change", "service-account.update", a.DisplayName); err != nil {
+		return portal.ServiceAccount{}, err
+	}
+	w, err := s.guard.Begin(ctx, call, "service-account.update", a.DisplayName+" ("+id+")")
+	if err != nil {
+		return portal.ServiceAccount{}, err
+	}
+	updated, err := call.Env.IAM.UpdateServiceAccount(ctx, id, description)
+	s.guard.Changed(ctx, call.Env, "accounts")
+	w.Done(ctx, err, portal.Change{Field: "description", Before: a.Description, After: description})
+	if err != nil {
+		return portal.ServiceAccount{}, err
+	}
+	v, _ := s.view(call, updated)
+	return v, nil
+}
+
+// Delete deletes an account, its role bindings and, when asked, its API
+// keys, as one audited action that lists what it removed. An account
+// that owns keys is not deleted otherwise: its clients would lose access
+// without anyone having said so.
+func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id string, withKeys bool) (portal.AccountDeletion, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete service accounts", "service-account.delete", id)
+	if err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	a, o, err := findAccount(ctx, call, id)
+	if err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete", "service-account.delete", a.DisplayName); err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	keys, err := call.Env.APIKeys.ListAPIKeys(ctx, id, "")
+	if err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	if len(keys) > 0 && !withKeys {
+		ids := make([]string, len(keys))
+		for i, k := range keys {
+			ids[i] = k.ID
+		}
+		return portal.AccountDeletion{}, portal.New(portal.Conflict,
+			"service account %s owns %d API keys (%s): delete them first, or delete the account with its keys", a.DisplayName, len(keys), strings.Join(ids, ", "))
+	}
+	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
+	if err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	if err := call.Pace(ctx); err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	w, err := s.guard.Begin(ctx, call, "service-account.delete", a.DisplayName+" ("+id+")")
+	if err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	v, _ := s.view(call, a)
+	out := portal.AccountDeletion{Account: v}
+	var removed []portal.Change
+	fail := func(err error) (portal.AccountDeletion, error) {
+		err = partial(err, "%d of the account's %d API keys and %d of its %d role bindings were removed, the account was not",
+			len(out.Keys), len(keys), len(out.RoleBindings), len(bindings))
+		w.Done(ctx, err, removed...)
+		return out, err
+	}
+	for _, k := range keys {
+		if err := call.Env.APIKeys.DeleteAPIKey(ctx, k.ID); err != nil && !portal.Is(err, portal.NotFound) {
+			return fail(err)
+		}
+		out.Keys = append(out.Keys, portal.APIKey{ID: k.ID, Owner: id, OwnerName: a.DisplayName, ResourceID: k.Resource,
+			Resource: resourceOf(call.Env, k.Resource), Description: k.Description, Created: k.Created})
+		removed = append(removed, portal.Change{Field: "api_key", Before: k.ID + " on " + k.Resource})
+	}
+	for _, b := range bindings {
+		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
+			return fail(err)
+		}
+		out.RoleBindings = append(out.RoleBindings, b)
+		removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
+	}
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ID
+	}
+	if err := s.keys.DeleteKeys(ctx, ids); err != nil {
+		return fail(err)
+	}
+	err = call.Env.IAM.DeleteServiceAccount(ctx, id)
+	s.guard.Changed(ctx, call.Env, "accounts")
+	w.Done(ctx, err, removed...)
+	return out, err
+}
+
+// Use lists the connectors that run as the account (kafka.auth.mode
+// SERVICE_ACCOUNT). Connectors that use one of its API keys cannot be
+// told: Confluent Cloud masks kafka.api.key on reads.
+func (s *ServiceAccounts) Use(ctx context.Context, scope portal.Scope, id string) (portal.AccountUse, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
+	if err != nil {
+		return portal.AccountUse{}, err
+	}
+	if _, _, err := findAccount(ctx, call, id); err != nil {
+		return portal.AccountUse{}, err
+	}
+	connectors, err := call.Env.Connectors.ListConnectors(ctx)
+	if err != nil {
+		return portal.AccountUse{}, err
+	}
+	var out portal.AccountUse
+	for _, c := range connectors {
+		if c.Config["kafka.service.account.id"] == id {
+			out.Connectors = append(out.Connectors, c.Name)
+		}
+	}
+	slices.Sort(out.Connectors)
+	return out, nil
+}

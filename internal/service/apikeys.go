@@ -1,0 +1,469 @@
+package service
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// KeyStore keeps the portal's records of API keys.
+type KeyStore interface {
+	store.APIKeyRecords
+}
+
+// APIKeys manages the API keys of a unit's service accounts: the
+// credentials its applications connect with. Keys live upstream; the
+// portal keeps who made each and when it expires (the stage's maximum
+// age, or a rotation's overlap), and deletes expired keys itself. A
+// secret is in the answer that creates its key and nowhere else.
+type APIKeys struct {
+	guard *gate.Guard
+	store KeyStore
+}
+
+var _ portal.APIKeyService = (*APIKeys)(nil)
+
+// NewAPIKeys returns the API key service.
+func NewAPIKeys(g *gate.Guard, st KeyStore) *APIKeys { return &APIKeys{guard: g, store: st} }
+
+// keyOwners are the accounts a call may see, by id.
+type keyOwners map[string]platform.ServiceAccount
+
+// resourceOf names a key's resource in the call's environment: kafka,
+// schema-registry, or "" when the key is for another environment's.
+func resourceOf(env *platform.Environment, id string) string {
+	switch {
+	case id != "" && id == env.Scope.KafkaClusterID:
+		return portal.KeyForKafka
+	case id != "" && id == env.Scope.SchemaRegistryID:
+		return portal.KeyForSchemaRegistry
+	}
+	return ""
+}
+
+// envKeys lists the keys of the call's environment (its cluster and its
+// registry) with their owners.
+func envKeys(ctx context.Context, call *gate.Call) ([]platform.APIKey, keyOwners, error) {
+	accounts, err := call.Env.IAM.ListServiceAccounts(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	owners := keyOwners{}
+	for _, a := range accounts {
+		owners[a.ID] = a
+	}
+	var keys []platform.APIKey
+	for _, r := range []string{call.Env.Scope.KafkaClusterID, call.Env.Scope.SchemaRegistryID} {
+		if r == "" {
+			continue
+		}
+		ks, err := call.Env.APIKeys.ListAPIKeys(ctx, "", r)
+		if err != nil {
+			return nil, nil, err
+		}
+		keys = append(keys, ks...)
+	}
+	return keys, owners, nil
+}
+
+// view is a key as call sees it; false when call may not see its owner.
+func (s *APIKeys) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec store.KeyRecord, recorded bool) (portal.APIKey, gate.OrgOwner, bool) {
+	a, known := owners[k.Owner]
+	if !known {
+		return portal.APIKey{}, gate.OrgOwner{}, false // a user's key, or an account already gone
+	}
+	o, visible := call.OrgOwner(tenancy.OrgAccount, a.DisplayName)
+	if !visible {
+		return portal.APIKey{}, o, false
+	}
+	v := portal.APIKey{ID: k.ID, Owner: k.Owner, OwnerName: a.DisplayName, BusinessUnit: o.Unit(), Resource: resourceOf(call.Env, k.Resource),
+		ResourceID: k.Resource, Description: k.Description, Created: k.Created, ReadOnly: o.ReadOnly(call)}
+	if recorded {
+		v.CreatedBy, v.Expires, v.ReplacedBy, v.Adopted = rec.CreatedBy, rec.Expires, rec.ReplacedBy, rec.Adopted
+	} else if age := call.Scope.Stage.APIKeyMaxAge; age > 0 {
+		// Not adopted yet (the sweeper does it): the expiry it will get.
+		v.Adopted, v.Expires = true, adoptedExpiry(k.Created, age, s.guard.Now())
+	}
+	return v, o, true
+}
+
+// adoptionGrace is the least time a key made outside the portal keeps
+// once adopted, even when it is older than the stage's maximum age: its
+// clients get a week's warning.
+const adoptionGrace = 7 * 24 * time.Hour
+
+func adoptedExpiry(created time.Time, maxAge time.Duration, now time.Time) time.Time {
+	return maxTime(created.Add(maxAge), now.Add(adoptionGrace))
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// List returns one page of the unit's keys, newest first.
+func (s *APIKeys) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQuery) (portal.Page[portal.APIKey], error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "list API keys")
+	if err != nil {
+		return portal.Page[portal.APIKey]{}, err
+	}
+	if q.ExpiringWithin < 0 {
+		return portal.Page[portal.APIKey]{}, portal.Invalid("expiring_within", "expiring_within must not be negative")
+	}
+	keys, owners, err := envKeys(ctx, call)
+	if err != nil {
+		return portal.Page[portal.APIKey]{}, err
+	}
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ID
+	}
+	recs, err := s.store.Keys(ctx, ids)
+	if err != nil {
+		return portal.Page[portal.APIKey]{}, err
+	}
+	now := s.guard.Now()
+	search := strings.ToLower(q.Search)
+	var out []portal.APIKey
+	for _, k := range keys {
+		rec, recorded := recs[k.ID]
+		v, _, ok := s.view(call, k, owners, rec, recorded)
+		switch {
+		case !ok, !call.KeepUnit(q.ListQuery, v.BusinessUnit),
+			q.Account != "" && v.Owner != q.Account,
+			q.ExpiringWithin > 0 && !v.ExpiresWithin(now, q.ExpiringWithin),
+			search != "" && !strings.Contains(strings.ToLower(v.ID+" "+v.OwnerName+" "+v.Description), search):
+			continue
+		}
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b portal.APIKey) int { return cmp.Or(b.Created.Compare(a.Created), cmp.Compare(a.ID, b.ID)) })
+	return gate.Paginate(s.guard.Pages(), "api-keys "+call.Scope.String(), out, func(k portal.APIKey) string { return k.Created.Format(time.RFC3339Nano) + k.ID }, q.ListQuery)
+}
+
+// expiryFor checks a wanted expiry against the stage's maximum age, and
+// gives the key's expiry (zero: never).
+func expiryFor(call *gate.Call, wanted, now time.Time, field string) (time.Time, *portal.Error) {
+	maxAge := call.Scope.Stage.APIKeyMaxAge
+	switch {
+	case wanted.IsZero() && maxAge > 0:
+		return now.Add(maxAge), nil
+	case wanted.IsZero():
+		return time.Time{}, nil
+	case !wanted.After(now.Add(time.Minute)):
+		return time.Time{}, portal.Invalid(field, "the expiry %s is not in the future", wanted.UTC().Format(time.RFC3339))
+	case maxAge > 0 && wanted.After(now.Add(maxAge)):
+		return time.Time{}, portal.Invalid(field, "keys of %s live at most %s: the expiry must be before %s",
+			call.Scope.Stage.Name, days(maxAge), now.Add(maxAge).UTC().Format(time.RFC3339))
+	}
+	return wanted, nil
+}
+
+// days writes a duration in days when it is whole days.
+func days(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		n := int(d / (24 * time.Hour))
+		if n == 1 {
+			return "1 day"
+		}
+		return strconv.Itoa(n) + " days"
+	}
+	return d.String()
+}
+
+// findAccount reads an account the call may see, with its owner.
+func findAccount(ctx context.Context, call *gate.Call, id string) (platform.ServiceAccount, gate.OrgOwner, error) {
+	a, err := call.Env.IAM.GetServiceAccount(ctx, id)
+	if err != nil && !portal.Is(err, portal.NotFound) {
+		return a, gate.OrgOwner{}, err
+	}
+	o, visible := call.OrgOwner(tenancy.OrgAccount, a.DisplayName)
+	if err != nil || !visible {
+		return a, o, portal.New(portal.NotFound, "service account %s not found", id)
+	}
+	return a, o, nil
+}
+
+// Create makes a key for one of the unit's service accounts.
+func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (portal.CreatedAPIKey, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create API keys", "api-key.create", account)
+	if err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	now := s.guard.Now()
+	var v portal.Validation
+	resource := ""
+	switch in.Resource {
+	case portal.KeyForKafka:
+		resource = call.Env.Scope.KafkaClusterID
+	case portal.KeyForSchemaRegistry:
+		if resource = call.Env.Scope.SchemaRegistryID; resource == "" {
+			v.Add(portal.Invalid("resource", "no Schema Registry is configured for %s", call.Env.Name()))
+		}
+	case "":
+		v.Add(portal.Missing("resource"))
+	default:
+		v.Add(portal.Invalid("resource", "resource must be %s or %s, not %q", portal.KeyForKafka, portal.KeyForSchemaRegistry, in.Resource))
+	}
+	if len(in.Description) > maxDescription {
+		v.Add(portal.Invalid("description", "description must be at most %d characters", maxDescription))
+	}
+	expires, bad := expiryFor(call, in.Expires, now, "expires_at")
+	v.Add(bad)
+	if err := v.Err(); err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	a, o, err := findAccount(ctx, call, account)
+	if err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "create API keys for", "api-key.create", a.DisplayName); err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	if err := call.Pace(ctx); err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	k, err := s.create(ctx, call, a, o, resource, strings.TrimSpace(in.Description), expires, "api-key.create", nil)
+	if err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	return k, nil
+}
+
+// create makes a key upstream and records it, then runs then (when not
+// nil) with the new key's id; a key that cannot be recorded, or whose
+// then fails, is deleted again, so that none exists without its expiry
+// and a rotation never leaves two keys without an end to the old one.
+func (s *APIKeys) create(ctx context.Context, call *gate.Call, a platform.ServiceAccount, o gate.OrgOwner, resource, description string,
+	expires time.Time, event string, then func(ctx context.Context, id string) error, changes ...portal.Change) (portal.CreatedAPIKey, error) {
+	w, err := s.guard.Begin(ctx, call, event, a.DisplayName+" on "+resource)
+	if err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	bctx, cancel := w.Bound(ctx)
+	k, err := call.Env.APIKeys.CreateAPIKey(bctx, platform.NewAPIKey{Owner: a.ID, Resource: resource, Environment: call.Env.Scope.EnvironmentID,
+		DisplayName: keyName(a.DisplayName), Description: description})
+	cancel()
+	if err != nil {
+		w.Done(ctx, err)
+		return portal.CreatedAPIKey{}, err
+	}
+	now := s.guard.Now()
+	rec := store.KeyRecord{ID: k.ID, Owner: a.ID, Resource: resource, Zone: call.Scope.Zone().ID, BU: cmp.Or(o.Unit(), call.Scope.Unit.ID),
+		Stage: call.Scope.Stage.Name, CreatedBy: call.Principal.Actor(), Created: cmp.Or(k.Created, now), Expires: expires}
+	err = s.store.SaveKey(ctx, rec)
+	if err == nil && then != nil {
+		if err = then(ctx, k.ID); err != nil {
+			err = errors.Join(err, s.store.DeleteKeys(context.WithoutCancel(ctx), []string{k.ID}))
+		}
+	}
+	if err != nil {
+		undo := call.Env.APIKeys.DeleteAPIKey(context.WithoutCancel(ctx), k.ID)
+		msg := "the key's expiry could not be recorded, so the key was deleted again and nothing changed; try again shortly"
+		if undo != nil {
+			msg = fmt.Sprintf("the key's expiry could not be recorded, and deleting the key %s again failed too: delete it yourself", k.ID)
+		}
+		err = portal.Wrap(errors.Join(err, undo), portal.UpstreamUnavailable, "%s", msg)
+		w.Done(ctx, err)
+		return portal.CreatedAPIKey{}, err
+	}
+	w.Rename(k.ID + " (" + a.DisplayName + " on " + resource + ")")
+	w.Done(ctx, nil, append(changes, portal.Change{Field: "expires_at", After: formatExpiry(expires)})...)
+	v := portal.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BusinessUnit: o.Unit(), Resource: resourceOf(call.Env, resource), ResourceID: resource,
+		Description: description, Created: rec.Created, CreatedBy: rec.CreatedBy, Expires: expires}
+	return credentials(call.Env.Access, v, k.Secret), nil
+}
+
+// keyName is a key's display name upstream, within Confluent's limit.
+func keyName(account string) string {
+	if len(account) > maxDisplayName {
+		return account[:maxDisplayName]
+	}
+	return account
+}
+
+func formatExpiry(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// findKey reads a key of the call's environment whose owner the call may
+// see, with the owner and the portal's record.
+func (s *APIKeys) findKey(ctx context.Context, call *gate.Call, id string) (platform.APIKey, platform.ServiceAccount, gate.OrgOwner, store.KeyRecord, bool, error) {
+	notFound := portal.New(portal.NotFound, "API key %s not found", id)
+	k, err := call.Env.APIKeys.GetAPIKey(ctx, id)
+	if portal.Is(err, portal.NotFound) {
+		return k, platform.ServiceAccount{}, gate.OrgOwner{}, store.KeyRecord{}, false, notFound
+	}
+	if err != nil {
+		return k, platform.ServiceAccount{}, gate.OrgOwner{}, store.KeyRecord{}, false, err
+	}
+	if resourceOf(call.Env, k.Resource) == "" {
+		return k, platform.ServiceAccount{}, gate.OrgOwner{}, store.KeyRecord{}, false, notFound // another stage's or zone's
+	}
+	a, o, err := findAccount(ctx, call, k.Owner)
+	if err != nil {
+		return k, a, o, store.KeyRecord{}, false, notFound
+	}
+	recs, err := s.store.Keys(ctx, []string{id})
+	if err != nil {
+		return k, a, o, store.KeyRecord{}, false, err
+	}
+	rec, recorded := recs[id]
+	return k, a, o, rec, recorded, nil
+}
+
+// Get returns one of the unit's keys.
+func (s *APIKeys) Get(ctx context.Context, scope portal.Scope, id string) (portal.APIKey, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read API keys")
+	if err != nil {
+		return portal.APIKey{}, err
+	}
+	k, a, _, rec, recorded, err := s.findKey(ctx, call, id)
+	if err != nil {
+		return portal.APIKey{}, err
+	}
+	v, _, _ := s.view(call, k, keyOwners{a.ID: a}, rec, recorded)
+	return v, nil
+}
+
+// Rotate makes a key in place of another and has the old one expire
+// after the overlap, so that clients move to the new one without a gap.
+func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (portal.CreatedAPIKey, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "rotate API keys", "api-key.rotate", id)
+	if err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	maxAge := call.Scope.Stage.APIKeyMaxAge
+	switch {
+	case overlap < 0:
+		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "overlap must not be negative")
+	case maxAge > 0 && overlap > maxAge:
+		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", overlap, call.Scope.Stage.Name, days(maxAge))
+	}
+	old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
+	if err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "rotate API keys of", "api-key.rotate", a.DisplayName); err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	if recorded && rec.ReplacedBy != "" {
+		return portal.CreatedAPIKey{}, portal.New(portal.Conflict, "API key %s was rotated already (replaced by %s); rotate that one", id, rec.ReplacedBy)
+	}
+	if err := call.Pace(ctx); err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	now := s.guard.Now()
+	expires, _ := expiryFor(call, time.Time{}, now, "")
+	oldExpires := now.Add(overlap)
+	if recorded && !rec.Expires.IsZero() && rec.Expires.Before(oldExpires) {
+		oldExpires = rec.Expires
+	}
+	if !recorded {
+		rec = store.KeyRecord{ID: old.ID, Owner: old.Owner, Resource: old.Resource, Zone: call.Scope.Zone().ID, BU: cmp.Or(o.Unit(), call.Scope.Unit.ID),
+			Stage: call.Scope.Stage.Name, Created: old.Created, Adopted: true}
+	}
+	// The old key's end is recorded with its successor, or neither is.
+	endOld := func(ctx context.Context, id string) error {
+		r := rec
+		r.Expires, r.ReplacedBy = oldExpires, id
+		return s.store.SaveKey(ctx, r)
+	}
+	return s.create(ctx, call, a, o, old.Resource, old.Description, expires, "api-key.rotate", endOld,
+		portal.Change{Field: "rotates", Before: old.ID, After: "expires " + formatExpiry(oldExpires)})
+}
+
+// Update changes a key's description.
+func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, description string) (portal.APIKey, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change API keys", "api-key.update", id)
+	if err != nil {
+		return portal.APIKey{}, err
+	}
+	description = strings.TrimSpace(description)
+	if len(description) > maxDescription {
+		return portal.APIKey{}, portal.Invalid("description", "description must be at most %d characters", maxDescription)
+	}
+	old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
+	if err != nil {
+		return portal.APIKey{}, err
+	}
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", "api-key.update", a.DisplayName); err != nil {
+		return portal.APIKey{}, err
+	}
+	w, err := s.guard.Begin(ctx, call, "api-key.update", id+" ("+a.DisplayName+")")
+	if err != nil {
+		return portal.APIKey{}, err
+	}
+	k, err := call.Env.APIKeys.UpdateAPIKey(ctx, id, description)
+	w.Done(ctx, err, portal.Change{Field: "description", Before: old.Description, After: description})
+	if err != nil {
+		return portal.APIKey{}, err
+	}
+	v, _, _ := s.view(call, k, keyOwners{a.ID: a}, rec, recorded)
+	return v, nil
+}
+
+// Delete deletes a key.
+func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) error {
+	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete API keys", "api-key.delete", id)
+	if err != nil {
+		return err
+	}
+	_, a, o, _, _, err := s.findKey(ctx, call, id)
+	if err != nil {
+		return err
+	}
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete API keys of", "api-key.delete", a.DisplayName); err != nil {
+		return err
+	}
+	w, err := s.guard.Begin(ctx, call, "api-key.delete", id+" ("+a.DisplayName+")")
+	if err != nil {
+		return err
+	}
+	err = call.Env.APIKeys.DeleteAPIKey(ctx, id)
+	w.Done(ctx, err)
+	if err != nil {
+		return err
+	}
+	// The key is gone; a record left behind (the store failing now) is
+	// forgotten by the sweeper, which finds no key to delete.
+	_ = s.store.DeleteKeys(ctx, []string{id})
+	return nil
+}
+
+// Notices counts the caller's units' keys that expire within a span,
+// from the portal's records (one query, whatever the number of units).
+func (s *APIKeys) Notices(ctx context.Context, within time.Duration) ([]portal.KeyNotice, error) {
+	p := portal.PrincipalFrom(ctx)
+	if p == nil {
+		return nil, portal.New(portal.Unauthenticated, "sign-in required")
+	}
+	counts, err := s.store.CountExpiringKeys(ctx, s.guard.Now().Add(within))
+	if err != nil {
+		return nil, err
+	}
+	var out []portal.KeyNotice
+	for _, c := range counts {
+		if p.PlatformAdmin || p.Role(c.BU) > portal.NoRole {
+			out = append(out, portal.KeyNotice{BU: c.BU, Stage: c.Stage, Count: c.N})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,348 @@
+package service_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// TestAPIKeyAccessMatrix: every role reads the unit's keys' metadata;
+// Admins and Super Admins create, rotate, change and delete them, also in
+// the read-only stage; others are refused with one audit event each.
+func TestAPIKeyAccessMatrix(t *testing.T) {
+	for _, role := range access.Roles {
+		for _, stage := range []string{"dev", "run"} {
+			w := servicetest.New(t)
+			admin := servicetest.As("scada", portal.SuperAdmin)
+			scope := portal.Scope{BU: "scada", Stage: stage}
+			sa, err := w.Accounts.Create(admin, scope, portal.NewServiceAccount{Name: "keys", Type: "producer"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, err := w.APIKeys.Create(admin, scope, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops := []op{
+				{"list keys", false, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.APIKeys.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.APIKeyQuery{})
+					return err
+				}},
+				{"create key", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.APIKeys.Create(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry})
+					return err
+				}},
+				{"change key", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.APIKeys.Update(ctx, portal.Scope{BU: "scada", Stage: st}, k.ID, "changed")
+					return err
+				}},
+				{"rotate key", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.APIKeys.Rotate(ctx, portal.Scope{BU: "scada", Stage: st}, k.ID, time.Hour)
+					return err
+				}},
+				{"change account", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Accounts.Update(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, "changed")
+					return err
+				}},
+				{"delete account", true, func(ctx context.Context, w *servicetest.World, st string) error {
+					_, err := w.Accounts.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, true)
+					return err
+				}},
+			}
+			for _, o := range ops {
+				want := identityPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
+				before := len(w.AuditEvents(t))
+				err := o.run(servicetest.As("scada", role), w, stage)
+				switch {
+				case want == "" && err != nil:
+					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
+				case want != "" && portal.KindOf(err) != want:
+					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
+				case want != "" && o.write && len(w.AuditEvents(t)) != before+1:
+					t.Errorf("%s %s in %s: a refused write must leave one audit event", role, o.name, stage)
+				}
+			}
+		}
+	}
+}
+
+// TestAPIKeyLifecycle: a key's secret is handed out once, with a client
+// configuration; its expiry is the stage's maximum age, or sooner when
+// asked; rotation makes a successor and has the old key expire after the
+// overlap; expired keys are deleted by the portal itself, audited as its
+// own; bad input changes nothing.
+func TestAPIKeyLifecycle(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	run := portal.Scope{BU: "scada", Stage: "run"}
+	sa, err := w.Accounts.Create(ctx, run, portal.NewServiceAccount{Name: "billing", Type: "producer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	k, err := w.APIKeys.Create(ctx, run, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka, Description: "billing app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Secret == "" || !strings.Contains(k.Properties, `username="`+k.ID+`" password="`+k.Secret+`"`) ||
+		!strings.Contains(k.Properties, "bootstrap.servers=pkc-edh-shared-run.example.com:9092") || !strings.Contains(k.Env, "KAFKA_SASL_PASSWORD="+k.Secret) {
+		t.Errorf("created key %+v", k)
+	}
+	maxAge := 90 * 24 * time.Hour
+	if k.Expires.Before(start.Add(maxAge)) || k.Expires.After(time.Now().Add(maxAge)) || k.CreatedBy != "tester" || k.Resource != portal.KeyForKafka {
+		t.Errorf("expiry %v, created by %q", k.Expires, k.CreatedBy)
+	}
+	// The secret is nowhere else: not in lists, not in the trail.
+	list, err := w.APIKeys.List(servicetest.As("scada", portal.Viewer), run, portal.APIKeyQuery{})
+	if err != nil || len(list.Items) != 1 || list.Items[0].ID != k.ID || list.Items[0].Description != "billing app" {
+		t.Fatalf("list: %+v %v", list.Items, err)
+	}
+	for _, e := range w.AuditEvents(t) {
+		if strings.Contains(e.Resource+e.Detail+changesText(e.Changes), k.Secret) {
+			t.Fatalf("the secret is in the trail: %+v", e)
+		}
+	}
+	sr, err := w.APIKeys.Create(ctx, run, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry, Expires: time.Now().Add(2 * time.Hour)})
+	if err != nil || !strings.Contains(sr.Properties, "basic.auth.user.info="+sr.ID+":"+sr.Secret) || sr.Expires.After(time.Now().Add(2*time.Hour)) {
+		t.Errorf("registry key: %+v %v", sr, err)
+	}
+	// Bad input: field errors, nothing made.
+	before := len(list.Items) + 1
+	for _, in := range []portal.NewAPIKey{
+		{Resource: "ksql"},
+		{},
+		{Resource: portal.KeyForKafka, Expires: time.Now().Add(-time.Hour)},
+		{Resource: portal.KeyForKafka, Expires: time.Now().Add(100 * 24 * time.Hour)},
+		{Resource: portal.KeyForKafka, Description: strings.Repeat("d", 129)},
+	} {
+		if _, err := w.APIKeys.Create(ctx, run, sa.ID, in); !portal.KindOf(err).IsValidation() {
+			t.Errorf("%+v: %v", in, err)
+		}
+	}
+	if _, err := w.APIKeys.Create(ctx, run, "sa-nobody", portal.NewAPIKey{Resource: portal.KeyForKafka}); !portal.Is(err, portal.NotFound) {
+		t.Errorf("a key for no account: %v", err)
+	}
+	if got, _ := w.APIKeys.List(ctx, run, portal.APIKeyQuery{}); len(got.Items) != before {
+		t.Errorf("bad input made keys: %d", len(got.Items))
+	}
+
+	// Rotation with a one-hour overlap: both listed, the old one expiring.
+	if _, err := w.APIKeys.Rotate(ctx, run, k.ID, 100*24*time.Hour); !portal.Is(err, portal.InvalidParameter) {
+		t.Errorf("an overlap beyond the maximum age: %v", err)
+	}
+	next, err := w.APIKeys.Rotate(ctx, run, k.ID, time.Hour)
+	if err != nil || next.Secret == "" || next.ID == k.ID || next.Owner != sa.ID || next.Resource != portal.KeyForKafka || next.Description != "billing app" {
+		t.Fatalf("rotate: %+v %v", next, err)
+	}
+	keys, _ := w.APIKeys.List(ctx, run, portal.APIKeyQuery{Account: sa.ID})
+	var old portal.APIKey
+	for _, x := range keys.Items {
+		if x.ID == k.ID {
+			old = x
+		}
+	}
+	if old.ReplacedBy != next.ID || old.Expires.After(time.Now().Add(time.Hour)) || old.Expires.Before(time.Now().Add(59*time.Minute)) {
+		t.Errorf("the rotated key: %+v", old)
+	}
+	soon, _ := w.APIKeys.List(ctx, run, portal.APIKeyQuery{ExpiringWithin: 3 * time.Hour})
+	if len(soon.Items) != 2 { // the rotated one and the registry key
+		t.Errorf("expiring within 3h: %d", len(soon.Items))
+	}
+	if _, err := w.APIKeys.Rotate(ctx, run, k.ID, time.Hour); !portal.Is(err, portal.Conflict) {
+		t.Errorf("rotating a rotated key: %v", err)
+	}
+
+	// Time passes: the old key's expiry is behind; the portal deletes it.
+	recs, _ := w.Store.Keys(context.Background(), []string{k.ID})
+	rec := recs[k.ID]
+	rec.Expires = time.Now().Add(-time.Second)
+	if err := w.Store.SaveKey(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := w.APIKeys.Expire(context.Background()); err != nil || n != 1 {
+		t.Fatalf("expire: %d %v", n, err)
+	}
+	if _, err := w.Env("edh-shared", "run").APIKeys.GetAPIKey(context.Background(), k.ID); !portal.Is(err, portal.NotFound) {
+		t.Errorf("the expired key is still upstream: %v", err)
+	}
+	var expired *portal.AuditEvent
+	for _, e := range w.AuditEvents(t) {
+		if e.Action == "api-key.expire" {
+			expired = &e
+		}
+	}
+	if expired == nil || expired.Actor != "portal" || expired.Outcome != "ok" || expired.BU != "scada" || !strings.HasPrefix(expired.Resource, k.ID) {
+		t.Errorf("the expiry's event: %+v", expired)
+	}
+}
+
+func changesText(cs []portal.Change) string {
+	var b strings.Builder
+	for _, c := range cs {
+		b.WriteString(c.Field + c.Before + c.After)
+	}
+	return b.String()
+}
+
+// TestAdoptingKeysMadeElsewhere: keys made outside the portal on a stage
+// with a maximum age are given an expiry from their creation, at least a
+// week away; keys of accounts outside every convention (the platform's own,
+// such as the portal's cluster key) are never touched.
+func TestAdoptingKeysMadeElsewhere(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "run"}, portal.NewServiceAccount{Name: "legacy", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := w.Env("edh-shared", "run")
+	bg := context.Background()
+	made, err := env.APIKeys.CreateAPIKey(bg, platform.NewAPIKey{Owner: sa.ID, Resource: env.Scope.KafkaClusterID, Environment: env.Scope.EnvironmentID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	platformSA, _ := env.IAM.CreateServiceAccount(bg, "portal-cluster-access", "the platform's")
+	theirs, _ := env.APIKeys.CreateAPIKey(bg, platform.NewAPIKey{Owner: platformSA.ID, Resource: env.Scope.KafkaClusterID, Environment: env.Scope.EnvironmentID})
+	devKey, _ := w.Env("edh-shared", "dev").APIKeys.CreateAPIKey(bg, platform.NewAPIKey{Owner: sa.ID, Resource: "lkc-edh-shared-dev"})
+	n, err := w.APIKeys.Adopt(bg)
+	if err != nil || n != 1 {
+		t.Fatalf("adopted %d: %v", n, err)
+	}
+	recs, _ := w.Store.Keys(bg, []string{made.ID, theirs.ID, devKey.ID})
+	if r, ok := recs[made.ID]; !ok || !r.Adopted || r.Expires.Before(time.Now().Add(7*24*time.Hour-time.Minute)) || r.BU != "scada" {
+		t.Errorf("the unit's key made elsewhere: %+v", r)
+	}
+	if len(recs) != 1 {
+		t.Errorf("keys adopted that must not be: %+v", recs)
+	}
+	if n, _ := w.APIKeys.Adopt(bg); n != 0 {
+		t.Errorf("adopted again: %d", n)
+	}
+
+	// Records of keys deleted outside the portal are forgotten, unless
+	// so new that the key may just not be listed yet.
+	stale := store.KeyRecord{ID: "GONEKEY", Owner: sa.ID, Resource: env.Scope.KafkaClusterID, Zone: "edh-shared", BU: "scada", Stage: "run",
+		Created: time.Now().Add(-time.Hour), Expires: time.Now().Add(time.Hour)}
+	fresh := stale
+	fresh.ID, fresh.Created = "JUSTMADE", time.Now()
+	for _, r := range []store.KeyRecord{stale, fresh} {
+		if err := w.Store.SaveKey(bg, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.APIKeys.Adopt(bg); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ = w.Store.Keys(bg, []string{"GONEKEY", "JUSTMADE", made.ID})
+	if _, kept := recs["GONEKEY"]; kept || len(recs) != 2 {
+		t.Errorf("records after a key went elsewhere: %+v", recs)
+	}
+}
+
+// TestAccountLifecycle: an account's description changes; deleting one
+// that owns keys is refused unless its keys go too, in one audited
+// action listing every key and role binding removed; connectors that use
+// it are listed.
+func TestAccountLifecycle(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	sa, err := w.Accounts.Create(ctx, dev, portal.NewServiceAccount{Name: "feed", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := w.Accounts.Update(ctx, dev, sa.ID, "reads the feed"); err != nil || got.Description != "reads the feed" {
+		t.Errorf("update: %+v %v", got, err)
+	}
+	k1, _ := w.APIKeys.Create(ctx, dev, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	k2, _ := w.APIKeys.Create(ctx, dev, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry})
+	conn := w.Connect["edh-shared/dev"]
+	if _, err := conn.CreateConnector(context.Background(), "edh-shared-scada-dev-sink-connector", map[string]string{
+		"name": "edh-shared-scada-dev-sink-connector", "connector.class": "DatagenSource", "kafka.auth.mode": "SERVICE_ACCOUNT",
+		"kafka.service.account.id": sa.ID, "kafka.topic": "x", "quickstart": "USERS", "output.data.format": "JSON"}); err != nil {
+		t.Fatal(err)
+	}
+	use, err := w.Accounts.Use(ctx, dev, sa.ID)
+	if err != nil || len(use.Connectors) != 1 || use.Connectors[0] != "edh-shared-scada-dev-sink-connector" {
+		t.Errorf("use: %+v %v", use, err)
+	}
+	if _, err := w.Accounts.Delete(ctx, dev, sa.ID, false); !portal.Is(err, portal.Conflict) || !strings.Contains(err.Error(), k1.ID) {
+		t.Errorf("deleting an account with keys: %v", err)
+	}
+	events := len(w.AuditEvents(t))
+	gone, err := w.Accounts.Delete(ctx, dev, sa.ID, true)
+	if err != nil || len(gone.Keys) != 2 || len(gone.RoleBindings) != 4 {
+		t.Fatalf("delete with keys: %+v %v", gone, err)
+	}
+	ev := w.AuditEvents(t)
+	if len(ev) != events+1 || ev[0].Action != "service-account.delete" || ev[0].Outcome != "ok" || len(ev[0].Changes) != 6 {
+		t.Errorf("the delete's event: %+v", ev[0])
+	}
+	if _, err := w.Accounts.Get(ctx, dev, sa.ID); !portal.Is(err, portal.NotFound) {
+		t.Errorf("the account is still there: %v", err)
+	}
+	if recs, _ := w.Store.Keys(context.Background(), []string{k1.ID, k2.ID}); len(recs) != 0 {
+		t.Errorf("the keys' records were kept: %+v", recs)
+	}
+}
+
+// failingKeys is the real store with SaveKey failing for the keys
+// that fail says, as a database that goes away mid-way would.
+type failingKeys struct {
+	store.Store
+	fail func(store.KeyRecord) bool
+}
+
+func (f failingKeys) SaveKey(ctx context.Context, k store.KeyRecord) error {
+	if f.fail(k) {
+		return portal.New(portal.UpstreamUnavailable, "the portal's database is unavailable")
+	}
+	return f.Store.SaveKey(ctx, k)
+}
+
+// TestRotationIsAllOrNothing: when the old key's end cannot be recorded,
+// the new key is deleted again and the answer says nothing changed; when
+// the new key's expiry cannot be recorded, the key is not kept either.
+// Either way the audit event records the failure.
+func TestRotationIsAllOrNothing(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	qas := portal.Scope{BU: "scada", Stage: "qas"}
+	sa, err := w.Accounts.Create(ctx, qas, portal.NewServiceAccount{Name: "rotor", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := w.APIKeys.Create(ctx, qas, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := w.Env("edh-shared", "qas")
+	for name, fail := range map[string]func(store.KeyRecord) bool{
+		"old key's end":    func(r store.KeyRecord) bool { return r.ID == k.ID },
+		"new key's expiry": func(r store.KeyRecord) bool { return r.ID != k.ID },
+	} {
+		keys := service.NewAPIKeys(w.Guard, failingKeys{Store: w.Store, fail: fail})
+		_, err := keys.Rotate(ctx, qas, k.ID, time.Hour)
+		if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "nothing changed") {
+			t.Errorf("%s: %v", name, err)
+		}
+		upstream, _ := env.APIKeys.ListAPIKeys(context.Background(), sa.ID, "")
+		if len(upstream) != 1 || upstream[0].ID != k.ID {
+			t.Errorf("%s: keys upstream %+v", name, upstream)
+		}
+		if recs, _ := w.Store.Keys(context.Background(), []string{k.ID}); recs[k.ID].ReplacedBy != "" || recs[k.ID].Expires.Sub(k.Expires).Abs() > time.Millisecond {
+			t.Errorf("%s: the old key's record changed: %+v", name, recs[k.ID])
+		}
+		if last := w.AuditEvents(t)[0]; last.Action != "api-key.rotate" || last.Outcome != string(portal.UpstreamUnavailable) {
+			t.Errorf("%s: event %+v", name, last)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package sqlstore
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// AcquireLease takes or renews a lease, in the locks table (a lease is a
+// lock row that lapses).
+func (d *DB) AcquireLease(ctx context.Context, name, holder string, until, now time.Time) (bool, error) {
+	n, err := affected(d.exec(ctx, `INSERT INTO locks (key, holder, until) VALUES (?, ?, ?)
+		ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, until = excluded.until
+		WHERE locks.until < ? OR locks.holder = excluded.holder`,
+		"lease:"+name, holder, micros(until), micros(now)))
+	return n == 1, err
+}
+
+const keyColumns = `id, owner, resource, zone, bu, stage, created_by, created_at, expires_at, replaced_by, adopted`
+
+func scanKey(row interface{ Scan(...any) error }) (store.KeyRecord, error) {
+	var k store.KeyRecord
+	var created, expires int64
+	err := row.Scan(&k.ID, &k.Owner, &k.Resource, &k.Zone, &k.BU, &k.Stage, &k.CreatedBy, &created, &expires, &k.ReplacedBy, &k.Adopted)
+	k.Created, k.Expires = fromMicros(created), fromMicros(expires)
+	return k, err
+}
+
+// SaveKey stores or replaces a key's record.
+func (d *DB) SaveKey(ctx context.Context, k store.KeyRecord) error {
+	_, err := d.exec(ctx, `INSERT INTO api_keys (`+keyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, resource = excluded.resource, zone = excluded.zone, bu = excluded.bu,
+		stage = excluded.stage, created_by = excluded.created_by, created_at = excluded.created_at, expires_at = excluded.expires_at,
+		replaced_by = excluded.replaced_by, adopted = excluded.adopted`,
+		k.ID, k.Owner, k.Resource, k.Zone, k.BU, k.Stage, k.CreatedBy, micros(k.Created), micros(k.Expires), k.ReplacedBy, k.Adopted)
+	return err
+}
+
+// Keys returns the records of the keys named, in batches.
+func (d *DB) Keys(ctx context.Context, ids []string) (map[string]store.KeyRecord, error) {
+	out := map[string]store.KeyRecord{}
+	for start := 0; start < len(ids); start += 500 {
+		batch := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(batch))
+		for i, id := range batch {
+			args[i] = id
+		}
+		if err := d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id IN (`+strings.Repeat("?, ", len(batch)-1)+`?)`, args, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// StageKeys lists the records of one zone's stage.
+func (d *DB) StageKeys(ctx context.Context, zone, stage string) ([]store.KeyRecord, error) {
+	out := map[string]store.KeyRecord{}
+	if err := d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE zone = ? AND stage = ?`, []any{zone, stage}, out); err != nil {
+		return nil, err
+	}
+	return slices.SortedFunc(maps.Values(out), func(a, b store.KeyRecord) int { return strings.Compare(a.ID, b.ID) }), nil
+}
+
+// ExpiredKeys lists keys whose expiry has passed.
+func (d *DB) ExpiredKeys(ctx context.Context, t time.Time, limit int) ([]store.KeyRecord, error) {
+	out := map[string]store.KeyRecord{}
+	if err := d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE expires_at > 0 AND expires_at < ? ORDER BY expires_at LIMIT ?`,
+		[]any{micros(t), limit}, out); err != nil {
+		return nil, err
+	}
+	return slices.SortedFunc(maps.Values(out), func(a, b store.KeyRecord) int { return a.Expires.Compare(b.Expires) }), nil
+}
+
+// CountExpiringKeys counts keys expiring before t, by zone, unit and
+// stage.
+func (d *DB) CountExpiringKeys(ctx context.Context, t time.Time) ([]store.KeyCount, error) {
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	rows, err := d.db.QueryContext(ctx, d.q(`SELECT zone, bu, stage, COUNT(*) FROM api_keys WHERE expires_at > 0 AND expires_at < ?
+		GROUP BY zone, bu, stage ORDER BY zone, bu, stage`), micros(t))
+	if err != nil {
+		return nil, Fail(err)
+	}
+	defer rows.Close()
+	var out []store.KeyCount
+	for rows.Next() {
+		var c store.KeyCount
+		if err := rows.Scan(&c.Zone, &c.BU, &c.Stage, &c.N); err != nil {
+			return nil, Fail(err)
+		}
+		out = append(out, c)
+	}
+	return out, Fail(rows.Err())
+}
+
+// DeleteKeys forgets keys.
+func (d *DB) DeleteKeys(ctx context.Context, ids []string) error {
+	for _, id := range ids {
+		if _, err := d.exec(ctx, `DELETE FROM api_keys WHERE id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *DB) queryKeys(ctx context.Context, query string, args []any, out map[string]store.KeyRecord) error {
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	rows, err := d.db.QueryContext(ctx, d.q(query), args...)
+	if err != nil {
+		return Fail(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return Fail(err)
+		}
+		out[k.ID] = k
+	}
+	return Fail(rows.Err())
+}
