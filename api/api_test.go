@@ -118,6 +118,7 @@ var writeBodies = map[string]string{
 	"PUT /api/v1/:bu/:stage/topic/:name":                       `{"partitions_count": 2, "config": {}}`,
 	"PATCH /api/v1/:bu/:stage/topic/:name":                     `{"config": {"retention.ms": "1000"}}`,
 	"DELETE /api/v1/:bu/:stage/topic/:name":                    ``,
+	"POST /api/v1/:bu/:stage/topic/:name/records":              `{"records": [{"key": "k", "value": "v"}]}`,
 	"POST /api/v1/:bu/:stage/connector":                        `{"name": "fresh", "config": {"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}}`,
 	"PUT /api/v1/:bu/:stage/connector/:name":                   `{"config": {"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}}`,
 	"DELETE /api/v1/:bu/:stage/connector/:name":                ``,
@@ -196,6 +197,9 @@ func TestEveryWriteRefusesViewersAndReadOnlyStages(t *testing.T) {
 			}
 			if reads[key] {
 				want = ""
+			}
+			if strings.HasSuffix(key, "/records") && c.stage == "run" {
+				want = "DATA_ACCESS_DISABLED" // produce is off in read-only stages
 			}
 			if strings.HasSuffix(key, "/apply") {
 				want += ":items[0]" // the refused change of the document

@@ -30,6 +30,7 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodDelete, "/:bu/:stage/topic/:name", a.deleteTopic)
 
 	route(http.MethodGet, "/:bu/:stage/topic/:name/messages", a.readMessages)
+	route(http.MethodPost, "/:bu/:stage/topic/:name/records", a.produce)
 
 	route(http.MethodGet, "/:bu/:stage/consumer-groups", a.listGroups)
 	route(http.MethodGet, "/:bu/:stage/consumer-group/:id", a.getGroup)

@@ -78,6 +78,7 @@ func viewContext(o *portal.Outlook) *views.Context {
 		BU: o.BU, Stage: o.Stage, Zone: o.LandingZone, Dedicated: o.Dedicated, Role: o.Role.String(),
 		ReadOnly: o.ReadOnly, ReadOnlyReason: o.ReadOnlyReason, CanWrite: o.CanWrite, Bypass: o.Bypass, WriteBlockedByStage: o.WriteBlockedByStage,
 		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix, KeyMaxAge: o.KeyMaxAge, HasRegistry: o.HasRegistry,
+		ReadRecords: o.ReadRecords, Produce: o.Produce, ProduceRefusal: o.ProduceRefusal,
 	}
 }
 

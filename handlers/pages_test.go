@@ -126,6 +126,7 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/topics":                          {"name": {"fresh"}, "partitions_count": {"2"}},
 		"POST /:bu/:stage/topic/:name/edit":                {"partitions_count": {"2"}},
 		"POST /:bu/:stage/topic/:name/delete":              {"confirm": {"existing"}},
+		"POST /:bu/:stage/topic/:name/produce":             {"value": {"v"}},
 		"POST /:bu/:stage/connectors":                      {"name": {"fresh"}, "config_json": {`{"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "USERS", "output.data.format": "JSON", "kafka.api.key": "K", "kafka.api.secret": "S"}`}},
 		"POST /:bu/:stage/connector/:name/edit":            {"config_json": {`{"quickstart": "USERS"}`}},
 		"POST /:bu/:stage/connector/:name/delete":          {"confirm": {"existing"}},

@@ -88,6 +88,11 @@ type Context struct {
 	// HasRegistry: keys can be made for a Schema Registry.
 	KeyMaxAge   time.Duration
 	HasRegistry bool
+	// ReadRecords: records may be read here; Produce: written by hand,
+	// else ProduceRefusal says why not.
+	ReadRecords    bool
+	Produce        bool
+	ProduceRefusal string
 }
 
 // Crumb is one breadcrumb; Href may be empty for plain text.

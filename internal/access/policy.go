@@ -163,3 +163,49 @@ func CheckData(p *portal.Principal, scope tenancy.Scope) error {
 		return portal.New(portal.DataAccessDisabled, "reading records is turned off in stage %s (data_access: off); ask the platform team", scope.Stage.Name)
 	}
 }
+
+// DecideProduce says whether a role may write records by hand in a stage:
+// the stage's produce switch names the lowest role that may (or none),
+// and a stage that is read-only at the time lets only Admins and up, as
+// for any change.
+func DecideProduce(role portal.Role, stage tenancy.Stage) Decision {
+	switch {
+	case role <= portal.NoRole:
+		return Decision{Denial: portal.NotFound}
+	case stage.Produce != tenancy.ProduceDevelopers && stage.Produce != tenancy.ProduceAdmins:
+		return Decision{Denial: portal.DataAccessDisabled}
+	case role < portal.Developer, stage.Produce == tenancy.ProduceAdmins && role < portal.Admin:
+		return Decision{Denial: portal.InsufficientRole}
+	case !stage.ReadOnly:
+		return Decision{Allowed: true}
+	case role >= portal.Admin:
+		return Decision{Allowed: true, Bypass: true}
+	}
+	return Decision{Denial: portal.ReadOnlyEnvironment}
+}
+
+// CheckProduce applies DecideProduce for a principal in a scope.
+func CheckProduce(p *portal.Principal, scope tenancy.Scope) error {
+	if p == nil {
+		return portal.New(portal.Unauthenticated, "sign-in required")
+	}
+	role := p.Role(scope.Unit.ID)
+	switch d := DecideProduce(role, scope.Stage); d.Denial {
+	case "":
+		return nil
+	case portal.NotFound:
+		return UnitNotFound(scope.Unit.ID)
+	case portal.InsufficientRole:
+		least := "developer"
+		if scope.Stage.Produce == tenancy.ProduceAdmins {
+			least = "admin"
+		}
+		return portal.New(portal.InsufficientRole, "producing records in stage %s needs the %s role or higher (produce: %s); yours in %s is %s",
+			scope.Stage.Name, least, scope.Stage.Produce, scope.Unit.ID, role)
+	case portal.ReadOnlyEnvironment:
+		return portal.New(portal.ReadOnlyEnvironment, "stage %s is read-only%s: %ss may not produce records there; ask an Admin of %s",
+			scope.Stage.Name, ReadOnlyReason(scope.Stage), role, scope.Unit.ID)
+	default:
+		return portal.New(portal.DataAccessDisabled, "producing records is turned off in stage %s (produce: off); ask the platform team", scope.Stage.Name)
+	}
+}

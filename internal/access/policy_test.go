@@ -131,3 +131,61 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+// produceMatrix is who may produce, by role, for each produce switch
+// (off, developers, admins), in a writable then a read-only stage. "off"
+// is DATA_ACCESS_DISABLED.
+var produceMatrix = map[portal.Role][2][3]string{
+	portal.NoRole:     {{"404", "404", "404"}, {"404", "404", "404"}},
+	portal.Viewer:     {{"off", "role", "role"}, {"off", "role", "role"}},
+	portal.Developer:  {{"off", "ok", "role"}, {"off", "ro", "role"}},
+	portal.Admin:      {{"off", "ok", "ok"}, {"off", "by", "by"}},
+	portal.SuperAdmin: {{"off", "ok", "ok"}, {"off", "by", "by"}},
+}
+
+func TestDecideProduceMatrix(t *testing.T) {
+	for _, role := range Roles {
+		for ro, readOnly := range []bool{false, true} {
+			for si, sw := range []string{tenancy.ProduceOff, tenancy.ProduceDevelopers, tenancy.ProduceAdmins} {
+				d := DecideProduce(role, tenancy.Stage{Name: "s", ReadOnly: readOnly, Produce: sw})
+				got := outcome(d)
+				if d.Denial == portal.DataAccessDisabled {
+					got = "off"
+				}
+				if want := produceMatrix[role][ro][si]; got != want {
+					t.Errorf("DecideProduce(%s, produce=%s, read-only=%v) = %s, want %s", role, sw, readOnly, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestCheckProduceMessages(t *testing.T) {
+	ten, err := tenancy.New(tenancy.Spec{
+		Stages: []tenancy.Stage{{Name: "dev", Produce: tenancy.ProduceAdmins}, {Name: "run", ReadOnly: true, Produce: tenancy.ProduceDevelopers},
+			{Name: "prd", Produce: tenancy.ProduceOff}},
+		LandingZones: []tenancy.ZoneSpec{{ID: "lz", MainBU: "p", Units: []tenancy.UnitSpec{{ID: "p"}, {ID: "scada"}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := ten.Unit("scada")
+	dev, _ := ten.Stage("dev")
+	run, _ := ten.Stage("run")
+	prd, _ := ten.Stage("prd")
+	d := portal.PrincipalWithRoles("d", map[string]portal.Role{"scada": portal.Developer})
+	for _, c := range []struct {
+		stage tenancy.Stage
+		kind  portal.Kind
+		msg   string
+	}{
+		{dev, portal.InsufficientRole, "producing records in stage dev needs the admin role or higher (produce: admins); yours in scada is developer"},
+		{run, portal.ReadOnlyEnvironment, "stage run is read-only: developers may not produce records there; ask an Admin of scada"},
+		{prd, portal.DataAccessDisabled, "producing records is turned off in stage prd (produce: off); ask the platform team"},
+	} {
+		ps := portal.Problems(CheckProduce(d, tenancy.Scope{Unit: u, Stage: c.stage}))
+		if len(ps) != 1 || ps[0].Kind != c.kind || ps[0].Message != c.msg {
+			t.Errorf("%s: got %v, want %s %q", c.stage.Name, ps, c.kind, c.msg)
+		}
+	}
+}

@@ -32,7 +32,8 @@ type Config struct {
 	// MetadataMaxStaleness bounds the age of a topic list served while
 	// refetching fails; past it, lists fail with the cluster (503).
 	MetadataMaxStaleness time.Duration `yaml:"metadata_max_staleness"`
-	// MaxBodyBytes bounds request bodies.
+	// MaxBodyBytes bounds request bodies: 2 MiB by default, room for a
+	// produce of 1 MiB of records with the JSON or form around them.
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 
 	Identity Identity `yaml:"identity"`
@@ -201,6 +202,11 @@ type Stage struct {
 	// DataAccess says who may read topics' records in the stage: off,
 	// developers (and up) or viewers (and up).
 	DataAccess string `yaml:"data_access" default:"off in read-only stages, else developers"`
+	// Produce says who may write records to topics by hand (the portal's
+	// produce form, API and portalctl produce): off, developers (and up)
+	// or admins (and up). In a stage that is read-only at the time, only
+	// Admins and up may, as for any change.
+	Produce string `yaml:"produce" default:"off in read-only stages, else developers"`
 	// APIKeyMaxAge is the longest an API key of the stage lives ("2160h"
 	// for 90 days): every key gets an expiry at most this far from its
 	// creation, keys made outside the portal are adopted with one from

@@ -152,7 +152,7 @@ func (c *Config) applyDefaults() {
 		c.Shutdown.Grace = 20 * time.Second
 	}
 	if c.MaxBodyBytes == 0 {
-		c.MaxBodyBytes = 1 << 20
+		c.MaxBodyBytes = 2 << 20
 	}
 	if c.Identity.Audience == "" && c.Identity.ClientID != "" {
 		c.Identity.Audience = "api://" + c.Identity.ClientID
@@ -173,6 +173,12 @@ func (c *Config) applyDefaults() {
 			c.Stages[i].DataAccess = tenancy.DataDevelopers
 			if c.Stages[i].ReadOnly {
 				c.Stages[i].DataAccess = tenancy.DataOff
+			}
+		}
+		if c.Stages[i].Produce == "" {
+			c.Stages[i].Produce = tenancy.ProduceDevelopers
+			if c.Stages[i].ReadOnly {
+				c.Stages[i].Produce = tenancy.ProduceOff
 			}
 		}
 	}

@@ -191,6 +191,11 @@ func (c *Config) validateZones(p *problems) {
 		default:
 			p.add(fmt.Sprintf("stages[%d].data_access", i), "must be off, developers or viewers, not %q", st.DataAccess)
 		}
+		switch st.Produce {
+		case tenancy.ProduceOff, tenancy.ProduceDevelopers, tenancy.ProduceAdmins:
+		default:
+			p.add(fmt.Sprintf("stages[%d].produce", i), "must be off, developers or admins, not %q", st.Produce)
+		}
 		if st.APIKeyMaxAge < 0 || (st.APIKeyMaxAge > 0 && st.APIKeyMaxAge < time.Hour) {
 			p.add(fmt.Sprintf("stages[%d].api_key_max_age", i), "must be at least 1h, or absent for none, not %v", st.APIKeyMaxAge)
 		}
@@ -312,7 +317,7 @@ func (c *Config) Tenancy() (*tenancy.Tenancy, error) { return tenancy.New(c.Tena
 func (c *Config) TenancySpec() tenancy.Spec {
 	spec := tenancy.Spec{}
 	for _, s := range c.Stages {
-		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess, APIKeyMaxAge: s.APIKeyMaxAge})
+		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess, Produce: s.Produce, APIKeyMaxAge: s.APIKeyMaxAge})
 	}
 	for _, z := range c.LandingZones {
 		zs := tenancy.ZoneSpec{ID: z.ID, Dedicated: z.Dedicated, MainBU: z.MainBU, SuperAdminGroups: z.SuperAdminGroups}

@@ -94,9 +94,30 @@ type ReadRange struct {
 	Count     int
 }
 
-// Messages reads records without joining or committing any group.
+// Messages reads records without joining or committing any group, and
+// writes records people send.
 type Messages interface {
 	// ReadMessages reads up to each range's count from its offset,
 	// stopping at maxBytes in all or when ctx ends, whichever comes first.
 	ReadMessages(ctx context.Context, topic string, ranges []ReadRange, maxBytes int) ([]Message, error)
+	// Produce writes records in order and reports where each landed;
+	// Partition -1 lets the partitioner choose. A record that was not
+	// written has its Err set; the call's error is for a failure of
+	// them all (the topic missing, the cluster unreachable).
+	Produce(ctx context.Context, topic string, records []OutMessage) ([]Delivery, error)
+}
+
+// OutMessage is a record to write.
+type OutMessage struct {
+	Partition int
+	Key       []byte
+	Value     []byte
+	Headers   []Header
+}
+
+// Delivery is where a record landed, or why it did not.
+type Delivery struct {
+	Partition int
+	Offset    int64
+	Err       error
 }

@@ -64,6 +64,12 @@ type Outlook struct {
 	// HasRegistry says whether it has a Schema Registry to make keys for.
 	KeyMaxAge   time.Duration
 	HasRegistry bool
+	// ReadRecords: the stage's data_access lets the role read records.
+	ReadRecords bool
+	// Produce: the stage's produce switch lets the role write records;
+	// ProduceRefusal says why not when it does not.
+	Produce        bool
+	ProduceRefusal string
 }
 
 // Layout is everything a page's frame needs, from one call: the caller,

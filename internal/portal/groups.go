@@ -163,4 +163,11 @@ type MessageService interface {
 	// Read errors: DataAccessDisabled, InsufficientRole, NotFound,
 	// InvalidParameter.
 	Read(ctx context.Context, scope Scope, topic string, q MessageQuery) ([]BrowsedMessage, error)
+	// Produce writes records by hand, allowed per stage by its produce
+	// switch (off, developers, admins) and audited with the partitions,
+	// offsets and sizes, never the data. Every record is checked first: a
+	// problem in one refuses them all, with the record's field. Errors:
+	// DataAccessDisabled, InsufficientRole, ReadOnlyEnvironment,
+	// NotFound, InvalidParameter.
+	Produce(ctx context.Context, scope Scope, topic string, req ProduceRequest) (ProduceResult, error)
 }

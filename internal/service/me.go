@@ -75,7 +75,12 @@ func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
 	role := p.Role(scope.Unit.ID)
 	write := access.Decide(role, access.Write, scope.Stage)
 	manage := access.Decide(role, access.ManageIdentity, scope.Stage)
+	refusal := ""
+	if err := access.CheckProduce(p, scope); err != nil {
+		refusal = portal.FirstMessage(err)
+	}
 	return &portal.Outlook{
+		ReadRecords: access.DecideData(role, scope.Stage).Allowed, Produce: refusal == "", ProduceRefusal: refusal,
 		BU: scope.Unit.ID, Stage: scope.Stage.Name, LandingZone: scope.Zone().ID, Dedicated: scope.Zone().Dedicated,
 		ReadOnly: scope.Stage.ReadOnly, ReadOnlyReason: readOnlyReason(scope.Stage), Role: role, Prefix: scope.Prefix(),
 		CanWrite: write.Allowed, Bypass: write.Bypass, WriteBlockedByStage: write.Denial == portal.ReadOnlyEnvironment,

@@ -50,9 +50,9 @@ func (s *Schemas) List(ctx context.Context, scope portal.Scope, latestOnly bool,
 	return gate.Paginate(s.guard.Pages(), "schemas "+call.Scope.String(), kept, schemaKey, q)
 }
 
-// subject resolves a subject name given by a caller: full names are kept,
+// subjectOf resolves a subject name given by a caller: full names are kept,
 // identifiers get the scope's prefix.
-func (s *Schemas) subject(call *gate.Call, subject string) (string, error) {
+func subjectOf(call *gate.Call, subject string) (string, error) {
 	if len(subject) > maxSubject {
 		return "", portal.Invalid("subject", "subject is %d characters long; at most %d", len(subject), maxSubject)
 	}
@@ -88,7 +88,7 @@ func (s *Schemas) Get(ctx context.Context, scope portal.Scope, subject, version 
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	full, err := s.subject(call, subject)
+	full, err := subjectOf(call, subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -105,7 +105,7 @@ func (s *Schemas) Versions(ctx context.Context, scope portal.Scope, subject stri
 	if err != nil {
 		return nil, err
 	}
-	full, err := s.subject(call, subject)
+	full, err := subjectOf(call, subject)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +234,7 @@ func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string
 // prepareVersion resolves an existing subject and checks a new version's
 // definition; the type defaults to the subject's current one.
 func (s *Schemas) prepareVersion(ctx context.Context, call *gate.Call, subject string, in portal.SchemaDef) (string, platform.SchemaDef, error) {
-	full, err := s.subject(call, subject)
+	full, err := subjectOf(call, subject)
 	if err != nil {
 		return "", platform.SchemaDef{}, err
 	}
@@ -268,7 +268,7 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 	if err != nil {
 		return err
 	}
-	full, err := s.subject(call, subject)
+	full, err := subjectOf(call, subject)
 	if err != nil {
 		return err
 	}

@@ -117,6 +117,11 @@ func (f *Cluster) Offsets(_ context.Context, parts []platform.TopicPartition, q 
 			out[p] = 50
 		default:
 			out[p] = int64(100 * (p.Partition + 1))
+			for _, m := range f.records[p.Topic] {
+				if m.Partition == p.Partition {
+					out[p] = max(out[p], m.Offset+1)
+				}
+			}
 		}
 	}
 	return out, nil
@@ -197,4 +202,36 @@ func (f *Cluster) PutRecords(topic string, recs []platform.Message) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.records[topic] = recs
+}
+
+// Produce implements platform.Messages: records are appended after the
+// partition's latest offset (the first write hides the generated
+// records), partition -1 going to partition 0.
+func (f *Cluster) Produce(_ context.Context, topic string, recs []platform.OutMessage) ([]platform.Delivery, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	t, ok := f.topics[topic]
+	if !ok {
+		return nil, portal.New(portal.NotFound, "topic %s not found", topic)
+	}
+	f.writes++
+	out := make([]platform.Delivery, len(recs))
+	for i, r := range recs {
+		p := max(r.Partition, 0)
+		if p >= t.partitions {
+			out[i] = platform.Delivery{Partition: p, Offset: -1, Err: portal.New(portal.InvalidParameter, "partition %d does not exist", p)}
+			continue
+		}
+		next := int64(100 * (p + 1))
+		for _, m := range f.records[topic] {
+			if m.Partition == p {
+				next = max(next, m.Offset+1)
+			}
+		}
+		f.records[topic] = append(f.records[topic], platform.Message{Partition: p, Offset: next, Timestamp: time.Now(),
+			Key: r.Key, Value: r.Value, Headers: r.Headers})
+		out[i] = platform.Delivery{Partition: p, Offset: next}
+	}
+	return out, nil
 }

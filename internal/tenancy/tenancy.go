@@ -18,6 +18,9 @@ type Stage struct {
 	// DataAccess says who may read records: DataOff, DataDevelopers or
 	// DataViewers.
 	DataAccess string
+	// Produce says who may write records by hand: ProduceOff,
+	// ProduceDevelopers or ProduceAdmins.
+	Produce string
 	// APIKeyMaxAge bounds the life of the stage's API keys; 0 for none.
 	APIKeyMaxAge time.Duration
 	// Reason and Until come from a read-only switch of the landing zone
@@ -31,6 +34,13 @@ const (
 	DataOff        = "off"
 	DataDevelopers = "developers"
 	DataViewers    = "viewers"
+)
+
+// Levels of producing records by hand.
+const (
+	ProduceOff        = "off"
+	ProduceDevelopers = "developers"
+	ProduceAdmins     = "admins"
 )
 
 // Switch turns one landing zone's stage read-only or writable, overriding

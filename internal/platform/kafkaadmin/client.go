@@ -96,11 +96,14 @@ func New(o Options) (*Client, error) {
 		"reconnect.backoff.ms":               500,
 		"reconnect.backoff.max.ms":           10000,
 		"topic.metadata.refresh.interval.ms": 60000,
-		// The producer only hosts the admin client and carries logs and
-		// errors: its Go channels need not hold a million events each
+		// The producer hosts the admin client, carries logs and errors,
+		// and writes the records people produce: its Go channels need not hold a million events each
 		// (the library's default, 24 MB per client).
 		"go.events.channel.size":  1000,
 		"go.produce.channel.size": 1,
+		// Records people produce are reported on within a call's time.
+		"message.timeout.ms": int(o.Timeout / time.Millisecond),
+		"linger.ms":          5,
 	}
 	if o.StatsEvery > 0 {
 		_ = cm.SetKey("statistics.interval.ms", max(int(o.StatsEvery/time.Millisecond), 1))

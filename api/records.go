@@ -1,0 +1,107 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// produceJSON is the body of POST .../topic/{name}/records.
+type produceJSON struct {
+	ValueFormat string          `json:"value_format"`
+	Subject     string          `json:"subject"`
+	Version     json.RawMessage `json:"version"`
+	Records     []outRecordJSON `json:"records"`
+}
+
+// outRecordJSON is one record to write. Value is a string for
+// value_format text, any JSON value for json and schema; null (or
+// absent) is a tombstone.
+type outRecordJSON struct {
+	Key       *string          `json:"key"`
+	Value     json.RawMessage  `json:"value"`
+	Headers   []recordHeaderIn `json:"headers"`
+	Partition *int             `json:"partition"`
+}
+
+type recordHeaderIn struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+type producedJSON struct {
+	Partition   int    `json:"partition"`
+	Offset      *int64 `json:"offset"`
+	Size        int    `json:"size"`
+	Error       string `json:"error,omitempty"`
+	Unconfirmed bool   `json:"unconfirmed,omitempty"`
+}
+
+// produce writes records by hand. The answer gives each record's
+// partition and offset, or why it was not written; written counts those
+// the cluster confirmed.
+func (a *API) produce(c echo.Context) error {
+	var in produceJSON
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	req, err := produceRequest(in)
+	if err != nil {
+		return err
+	}
+	res, err := a.Messages.Produce(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), req)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Topic    string         `json:"topic"`
+		SchemaID int            `json:"schema_id,omitempty"`
+		Written  int            `json:"written"`
+		Records  []producedJSON `json:"records"`
+	}{Topic: res.Topic, SchemaID: res.SchemaID, Written: res.Written(), Records: make([]producedJSON, len(res.Records))}
+	for i, r := range res.Records {
+		p := producedJSON{Partition: r.Partition, Size: r.Size, Error: r.Error, Unconfirmed: r.Unconfirmed}
+		if r.Error == "" {
+			p.Offset = &r.Offset
+		}
+		out.Records[i] = p
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// produceRequest reads the body's records: a value is a JSON string for
+// text, any JSON value (kept as written) for json and schema.
+func produceRequest(in produceJSON) (portal.ProduceRequest, error) {
+	req := portal.ProduceRequest{ValueFormat: in.ValueFormat, Subject: in.Subject}
+	var v portal.Validation
+	if len(in.Version) > 0 && string(in.Version) != "null" {
+		var n int
+		if json.Unmarshal(in.Version, &n) == nil {
+			req.Version = fmt.Sprint(n)
+		} else if json.Unmarshal(in.Version, &req.Version) != nil {
+			v.Add(portal.Invalid("version", "must be a number or \"latest\""))
+		}
+	}
+	for i, r := range in.Records {
+		out := portal.OutRecord{Key: r.Key, Partition: r.Partition}
+		for _, h := range r.Headers {
+			out.Headers = append(out.Headers, portal.RecordHeader(h))
+		}
+		if len(r.Value) > 0 && string(r.Value) != "null" {
+			text := string(r.Value)
+			if in.ValueFormat == "" || in.ValueFormat == portal.FormatText {
+				if err := json.Unmarshal(r.Value, &text); err != nil {
+					v.Add(portal.Invalid(fmt.Sprintf("records[%d].value", i), "with value_format text the value is a string; send value_format json for a JSON value"))
+				}
+			}
+			out.Value = &text
+		}
+		req.Records = append(req.Records, out)
+	}
+	return req, v.Err()
+}

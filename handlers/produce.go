@@ -1,0 +1,190 @@
+package handlers
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// produceForm shows the produce form (GET) and sends its records (POST).
+func (h *Handlers) produceForm(c echo.Context) error {
+	scope, name := httpserver.ScopeOf(c), c.Param("name")
+	p, err := h.page(c, "Produce", "topics", scope)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	t, err := h.Topics.Get(ctx, scope, name, false)
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = t.Identifier+": produce", t.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "produce"})
+	f := views.ProduceForm{Format: c.FormValue("value_format"), Subject: c.FormValue("subject"), Version: c.FormValue("version"),
+		Key: c.FormValue("key"), Value: c.FormValue("value"), Headers: c.FormValue("headers"), Partition: c.FormValue("partition"),
+		Batch: c.FormValue("batch"), Partitions: t.Partitions, Registry: p.Context.HasRegistry, Errors: map[string]string{}}
+	if c.Request().Method == http.MethodGet {
+		return h.render(c, http.StatusOK, p, views.ProducePage(p, t.Name, f, nil))
+	}
+	req, batch, err := produceFromForm(c, f)
+	var res portal.ProduceResult
+	if err == nil {
+		res, err = h.Messages.Produce(ctx, scope, t.Name, req)
+	}
+	if err != nil {
+		if !formProblems(err, f.Errors, batch) {
+			return err
+		}
+		return h.render(c, http.StatusUnprocessableEntity, p, views.ProducePage(p, t.Name, f, nil))
+	}
+	return h.render(c, http.StatusOK, p, views.ProducePage(p, t.Name, f, &res))
+}
+
+// formProblems puts a validation's problems at the form's fields: in a
+// batch, each record's under the batch with its number.
+func formProblems(err error, errs map[string]string, batch bool) bool {
+	ps := portal.Problems(err)
+	if len(ps) == 0 || !portal.KindOf(err).IsValidation() {
+		return false
+	}
+	var lines []string
+	for _, e := range ps {
+		switch {
+		case batch && strings.HasPrefix(e.Field, "records["):
+			i, rest, _ := strings.Cut(strings.TrimPrefix(e.Field, "records["), "]")
+			n, _ := strconv.Atoi(i)
+			lines = append(lines, fmt.Sprintf("record %d: %s%s", n+1, strings.TrimPrefix(rest, "."), colon(rest, e.Message)))
+		case strings.HasPrefix(e.Field, "records[0].value"):
+			errs["records[0].value"] = strings.TrimPrefix(strings.TrimPrefix(e.Field, "records[0].value"), ".") + colon(e.Field, e.Message)
+		case e.Field != "" && e.Field != "records":
+			errs[e.Field] = e.Message
+		default:
+			errs[""] = e.Message
+		}
+	}
+	if len(lines) > 0 {
+		errs["batch"] = strings.Join(lines, "; ")
+	}
+	return true
+}
+
+// colon joins a field's place and its message: "a: expected a string".
+func colon(place, msg string) string {
+	if strings.TrimPrefix(strings.TrimPrefix(place, "records[0].value"), ".") == "" || place == "" {
+		return msg
+	}
+	return ": " + msg
+}
+
+// maxBatchLine bounds one JSON line of a batch.
+const maxBatchLine = portal.MaxProduceBytes + 4096
+
+// produceFromForm reads the form: the batch (pasted or uploaded JSON
+// lines) when given, else one record from the fields.
+func produceFromForm(c echo.Context, f views.ProduceForm) (portal.ProduceRequest, bool, error) {
+	req := portal.ProduceRequest{ValueFormat: f.Format}
+	if f.Format == portal.FormatSchema {
+		req.Subject, req.Version = strings.TrimSpace(f.Subject), strings.TrimSpace(f.Version)
+	}
+	batch := []byte(f.Batch)
+	if fh, err := c.FormFile("file"); err == nil && fh.Size > 0 {
+		if fh.Size > portal.MaxProduceBytes {
+			return req, true, portal.Invalid("batch", "the file holds %d bytes; at most 1 MiB", fh.Size)
+		}
+		file, err := fh.Open()
+		if err != nil {
+			return req, true, portal.Wrap(err, portal.MalformedBody, "the file could not be read")
+		}
+		defer file.Close()
+		if batch, err = io.ReadAll(io.LimitReader(file, portal.MaxProduceBytes+1)); err != nil {
+			return req, true, portal.Wrap(err, portal.MalformedBody, "the file could not be read")
+		}
+	}
+	if len(bytes.TrimSpace(batch)) > 0 {
+		recs, err := batchRecords(batch, f.Format)
+		req.Records = recs
+		return req, true, err
+	}
+	r := portal.OutRecord{}
+	if f.Key != "" {
+		r.Key = &f.Key
+	}
+	v := f.Value
+	r.Value = &v
+	if f.Partition != "" {
+		n, err := strconv.Atoi(f.Partition)
+		if err != nil {
+			return req, false, portal.Invalid("records[0].partition", "choose a partition")
+		}
+		r.Partition = &n
+	}
+	for i, line := range strings.Split(f.Headers, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		k, val, ok := strings.Cut(line, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return req, false, portal.Invalid("headers", "line %d: write a header as name: value", i+1)
+		}
+		r.Headers = append(r.Headers, portal.RecordHeader{Key: strings.TrimSpace(k), Value: strings.TrimSpace(val)})
+	}
+	req.Records = []portal.OutRecord{r}
+	return req, false, nil
+}
+
+// batchLine is one JSON line of a batch: the API's record.
+type batchLine struct {
+	Key       *string               `json:"key"`
+	Value     json.RawMessage       `json:"value"`
+	Headers   []portal.RecordHeader `json:"headers"`
+	Partition *int                  `json:"partition"`
+}
+
+func batchRecords(b []byte, format string) ([]portal.OutRecord, error) {
+	var out []portal.OutRecord
+	var v portal.Validation
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64<<10), maxBatchLine)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var l batchLine
+		d := json.NewDecoder(bytes.NewReader(line))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&l); err != nil {
+			v.Add(portal.Invalid("batch", "line %d is not a record (key, value, headers, partition): %s", n, err))
+			continue
+		}
+		r := portal.OutRecord{Key: l.Key, Headers: l.Headers, Partition: l.Partition}
+		if len(l.Value) > 0 && string(l.Value) != "null" {
+			text := string(l.Value)
+			if format == "" || format == portal.FormatText {
+				if json.Unmarshal(l.Value, &text) != nil {
+					v.Add(portal.Invalid("batch", "line %d: with text values, value is a JSON string", n))
+				}
+			}
+			r.Value = &text
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		v.Add(portal.Invalid("batch", "the lines could not be read: %s", err))
+	}
+	if len(out) == 0 && len(v.Problems) == 0 {
+		v.Add(portal.Invalid("batch", "no records in the lines"))
+	}
+	return out, v.Err()
+}

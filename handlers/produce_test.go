@@ -1,0 +1,57 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestProducePage: carol sends one record from the fields and a batch of
+// JSON lines, and sees where each landed; a bad record shows its problem
+// at its place and sends nothing; dave (a Viewer) is offered neither the
+// Records nor the Produce button, and the page tells him why he cannot
+// send.
+func TestProducePage(t *testing.T) {
+	s := newSite(t)
+	sd := s.w.Seed(t, "scada", "dev")
+	path := "/scada/dev/topic/" + sd.Topic + "/produce"
+	if p := s.do(http.MethodGet, "/scada/dev/topic/"+sd.Topic, "carol", nil); !strings.Contains(p.body, `id="produce-button"`) || !strings.Contains(p.body, `id="records-button"`) {
+		t.Error("carol's topic page lacks the Produce or Records button")
+	}
+	if p := s.do(http.MethodGet, "/scada/dev/topic/"+sd.Topic, "dave", nil); strings.Contains(p.body, `id="produce-button"`) || strings.Contains(p.body, `id="records-button"`) {
+		t.Error("dave (a Viewer) is offered Produce or Records")
+	}
+	if p := s.do(http.MethodGet, path, "dave", nil); p.status != 200 || !strings.Contains(p.body, "needs the developer role") {
+		t.Errorf("dave's produce page: %d", p.status)
+	}
+
+	p := s.do(http.MethodPost, path, "carol", url.Values{"key": {"k1"}, "value": {"hello"}, "headers": {"source: page\ntrace: 1"}, "partition": {"0"}})
+	if p.status != 200 || !strings.Contains(p.body, "1 of 1 record written") || !strings.Contains(p.body, `data-partition="0"`) {
+		t.Fatalf("one record: %d %s", p.status, p.body)
+	}
+	p = s.do(http.MethodPost, path, "carol", url.Values{"value_format": {"json"}, "batch": {"{\"key\": \"a\", \"value\": {\"n\": 1}}\n\n{\"value\": [1, 2]}\n"}})
+	if p.status != 200 || !strings.Contains(p.body, "2 of 2 records written") {
+		t.Errorf("a batch: %d", p.status)
+	}
+
+	writes := s.w.Cluster("edh-shared", "dev").Writes()
+	for _, c := range []struct {
+		form url.Values
+		want string
+	}{
+		{url.Values{"value_format": {"json"}, "value": {"{not json"}}, "the value is not JSON"},
+		{url.Values{"value_format": {"schema"}, "value": {`{"a": 1}`}}, "a: expected a string"},
+		{url.Values{"value_format": {"schema"}, "batch": {"{\"value\": {\"a\": \"ok\"}}\n{\"value\": {\"b\": \"x\"}}"}}, "record 2: value.a: is required by the schema"},
+		{url.Values{"batch": {"{\"value\": \"x\", \"colour\": 1}"}}, "line 1 is not a record"},
+		{url.Values{"value": {"x"}, "headers": {"no colon here"}}, "write a header as name: value"},
+	} {
+		p := s.do(http.MethodPost, path, "carol", c.form)
+		if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, c.want) {
+			t.Errorf("%v: %d, want 422 with %q", c.form, p.status, c.want)
+		}
+	}
+	if s.w.Cluster("edh-shared", "dev").Writes() != writes {
+		t.Error("a refused form wrote records")
+	}
+}

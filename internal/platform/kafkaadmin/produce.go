@@ -1,0 +1,89 @@
+package kafkaadmin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// Produce writes records through the client's producer, in order, and
+// waits for each one's delivery report within the client's timeout. A
+// record whose report did not come in time is reported as not confirmed:
+// it may still have been written, and the answer must not claim either.
+func (c *Client) Produce(ctx context.Context, topic string, records []platform.OutMessage) (out []platform.Delivery, err error) {
+	err = c.call(ctx, "produce", func(ctx context.Context) error {
+		out, err = c.produce(ctx, topic, records)
+		return err
+	})
+	return out, err
+}
+
+func (c *Client) produce(ctx context.Context, topic string, records []platform.OutMessage) ([]platform.Delivery, error) {
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	// Buffered for every report, so that late ones never block
+	// librdkafka's delivery thread after this call has returned.
+	reports := make(chan kafka.Event, len(records))
+	out := make([]platform.Delivery, len(records))
+	sent := 0
+	for i, r := range records {
+		m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+			Key: r.Key, Value: r.Value, Opaque: i}
+		if r.Partition >= 0 {
+			m.TopicPartition.Partition = int32(r.Partition)
+		}
+		for _, h := range r.Headers {
+			m.Headers = append(m.Headers, kafka.Header{Key: h.Key, Value: h.Value})
+		}
+		if err := c.producer.Produce(m, reports); err != nil {
+			out[i] = platform.Delivery{Partition: r.Partition, Offset: -1, Err: c.translate(err, topic)}
+			continue
+		}
+		sent++
+		out[i] = platform.Delivery{Partition: r.Partition, Offset: -1, Err: errNotConfirmed}
+	}
+	for got := 0; got < sent; got++ {
+		select {
+		case ev := <-reports:
+			m, ok := ev.(*kafka.Message)
+			if !ok {
+				got--
+				continue
+			}
+			i, _ := m.Opaque.(int)
+			d := platform.Delivery{Partition: int(m.TopicPartition.Partition), Offset: int64(m.TopicPartition.Offset)}
+			if m.TopicPartition.Error != nil {
+				d.Offset, d.Err = -1, c.translate(m.TopicPartition.Error, topic)
+			}
+			out[i] = d
+		case <-ctx.Done():
+			return out, firstFailure(out, topic, c)
+		}
+	}
+	return out, firstFailure(out, topic, c)
+}
+
+// errNotConfirmed marks a record whose delivery report did not come in
+// time.
+var errNotConfirmed = portal.New(portal.UpstreamTimeout, "the cluster did not confirm the record in time; it may or may not have been written")
+
+// firstFailure is the call's error when no record was written: the
+// first record's, which is then every record's cause.
+func firstFailure(out []platform.Delivery, topic string, c *Client) error {
+	for _, d := range out {
+		if d.Err == nil {
+			return nil
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	if portal.Is(out[0].Err, portal.UpstreamTimeout) {
+		return c.unreachable(fmt.Errorf("producing to %s: %w", topic, context.DeadlineExceeded))
+	}
+	return out[0].Err
+}
