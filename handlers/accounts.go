@@ -27,12 +27,12 @@ func (h *Handlers) listAccounts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p.Subtitle = "sa-" + p.Context.Prefix + "usr-*"
+	p.Subtitle = p.Context.AccountPrefix + "*"
 	return h.render(c, http.StatusOK, p, views.AccountsPage(p, res.Items, res.Total, res.NextPageToken, q.Search))
 }
 
 func accountForm(p views.Page) views.AccountForm {
-	return views.AccountForm{Action: p.Context.Path("service-accounts"), Prefix: "sa-" + p.Context.Prefix + "usr-",
+	return views.AccountForm{Action: p.Context.Path("service-accounts"), Prefix: p.Context.AccountPrefix,
 		Type: "producer", Errors: map[string]string{}, Cancel: p.Context.Path("service-accounts")}
 }
 

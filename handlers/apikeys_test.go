@@ -92,3 +92,21 @@ func between(s, from, to string) string {
 	out, _, _ := strings.Cut(after, to)
 	return out
 }
+
+// TestDedicatedAccountNames: on a dedicated unit's pages the form's
+// preview, the list's subtitle and its names agree with the name the
+// account gets (the unit twice, DESIGN section 2).
+func TestDedicatedAccountNames(t *testing.T) {
+	s := newSite(t)
+	const prefix = "sa-sales-sales-dev-usr-"
+	if p := s.do(http.MethodGet, "/sales/dev/service-accounts/new", "sally", nil); p.status != 200 || !strings.Contains(p.body, prefix) {
+		t.Errorf("the form's preview: %d, lacks %s", p.status, prefix)
+	}
+	if p := s.do(http.MethodPost, "/sales/dev/service-accounts", "sally", url.Values{"name": {"usr-x"}, "type": {"producer"}}); p.status >= 400 {
+		t.Fatalf("create: %d", p.status)
+	}
+	p := s.do(http.MethodGet, "/sales/dev/service-accounts", "sally", nil)
+	if !strings.Contains(p.body, prefix+"*") || !strings.Contains(p.body, `data-account="`+prefix+"usr-x-producer") || !strings.Contains(p.body, ">usr-x</a>") {
+		t.Errorf("the list's subtitle and names disagree with %s: %.3000s", prefix, p.body)
+	}
+}

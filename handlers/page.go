@@ -28,7 +28,7 @@ func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Sco
 		p.CSRF = s.CSRF
 	}
 	for _, u := range l.Caller.Units {
-		p.Units = append(p.Units, views.Unit{ID: u.ID, Zone: u.LandingZone, Dedicated: u.Dedicated, Main: u.Main, Role: u.Role.Title()})
+		p.Units = append(p.Units, views.Unit{ID: u.ID, Zone: u.LandingZone, Dedicated: u.Dedicated, Main: u.Main, Role: u.Role.Title(), ReadOnly: u.ReadOnlyStages})
 	}
 	for _, s := range l.Caller.Stages {
 		p.Stages = append(p.Stages, views.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
@@ -77,7 +77,7 @@ func viewContext(o *portal.Outlook) *views.Context {
 	return &views.Context{
 		BU: o.BU, Stage: o.Stage, Zone: o.LandingZone, Dedicated: o.Dedicated, Role: o.Role.String(),
 		ReadOnly: o.ReadOnly, ReadOnlyReason: o.ReadOnlyReason, CanWrite: o.CanWrite, Bypass: o.Bypass, WriteBlockedByStage: o.WriteBlockedByStage,
-		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix, KeyMaxAge: o.KeyMaxAge, HasRegistry: o.HasRegistry,
+		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix, AccountPrefix: o.AccountPrefix, KeyMaxAge: o.KeyMaxAge, HasRegistry: o.HasRegistry,
 		ReadRecords: o.ReadRecords, Produce: o.Produce, ProduceRefusal: o.ProduceRefusal,
 	}
 }

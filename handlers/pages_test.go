@@ -29,6 +29,7 @@ var users = map[string]portal.Identity{
 	"erin":  {Subject: "erin", Username: "erin"},
 	"alice": {Subject: "alice", Username: "alice", Groups: []string{"sg-edh-shared-superadmins"}},
 	"frank": {Subject: "frank", Username: "frank", Groups: []string{"platform-admins"}},
+	"sally": {Subject: "sally", Username: "sally", Groups: []string{"sg-sales-admins"}},
 }
 
 // sessions is the session manager of these tests: a cookie names the

@@ -55,3 +55,15 @@ func TestProducePage(t *testing.T) {
 		t.Error("a refused form wrote records")
 	}
 }
+
+// TestPartitionTableCounts: the partition table counts replicas and those
+// in sync (broker ids alone read as "zero replicas" on a one-broker dev
+// cluster).
+func TestPartitionTableCounts(t *testing.T) {
+	s := newSite(t)
+	sd := s.w.Seed(t, "scada", "dev")
+	p := s.do(http.MethodGet, "/scada/dev/topic/"+sd.Topic, "carol", nil)
+	if !strings.Contains(p.body, `data-replicas="3"`) || !strings.Contains(p.body, "3 of 3") || !strings.Contains(p.body, "on brokers 1, 2, 3") {
+		t.Errorf("the partition table: %.200s", p.body[strings.Index(p.body, "partitions-heading"):])
+	}
+}

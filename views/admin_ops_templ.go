@@ -1243,7 +1243,7 @@ func sessionTable(p Page, list []portal.SessionInfo, o sessionTableOptions) temp
 			templ_7745c5c3_Var57 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 101, "<div class=\"mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm\"><table id=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 101, "<div class=\"relative mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm\"><table id=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

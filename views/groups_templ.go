@@ -50,7 +50,7 @@ func GroupsPage(p Page, items []portal.ConsumerGroup, total int, next string) te
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</code>, the prefix your service accounts may use. Lag is the records between a group's committed offsets and the ends of its partitions.</p><div class=\"mt-4 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm\"><table class=\"min-w-full divide-y divide-slate-200 text-sm\" id=\"groups\"><caption class=\"sr-only\">Consumer groups in ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</code>, the prefix your service accounts may use. Lag is the records between a group's committed offsets and the ends of its partitions.</p><div class=\"mt-4 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm\"><table class=\"min-w-full divide-y divide-slate-200 text-sm\" id=\"groups\"><caption class=\"sr-only\">Consumer groups in ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -327,7 +327,7 @@ func groupState(state string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "\">consuming</span>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "\" title=\"Kafka state Stable: members are consuming\">Stable · consuming</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -345,7 +345,7 @@ func groupState(state string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\">no members</span>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\" title=\"Kafka state Empty: no member is connected\">Empty · no members</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -368,9 +368,9 @@ func groupState(state string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var22 string
-			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(strings.ToLower(state))
+			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(state)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/groups.templ`, Line: 61, Col: 134}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/groups.templ`, Line: 61, Col: 117}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 			if templ_7745c5c3_Err != nil {
@@ -490,7 +490,7 @@ func GroupPage(p Page, g portal.GroupDetail, f ResetForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "</div><div class=\"mt-6 grid gap-6 xl:grid-cols-3\"><section class=\"xl:col-span-2\" aria-labelledby=\"positions-heading\"><h2 id=\"positions-heading\" class=\"text-base font-semibold text-slate-900\">Positions</h2><div class=\"mt-3 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm\"><table class=\"min-w-full divide-y divide-slate-200 text-sm\" id=\"group-partitions\"><thead class=\"bg-slate-50\"><tr><th scope=\"col\" class=\"px-4 py-2 text-left font-semibold text-slate-700\">Partition</th><th scope=\"col\" class=\"px-4 py-2 text-right font-semibold text-slate-700\">Committed</th><th scope=\"col\" class=\"px-4 py-2 text-right font-semibold text-slate-700\">End</th><th scope=\"col\" class=\"px-4 py-2 text-right font-semibold text-slate-700\">Lag</th><th scope=\"col\" class=\"px-4 py-2 text-left font-semibold text-slate-700\">Member</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "</div><div class=\"mt-6 grid gap-6 xl:grid-cols-3\"><section class=\"min-w-0 xl:col-span-2\" aria-labelledby=\"positions-heading\"><h2 id=\"positions-heading\" class=\"text-base font-semibold text-slate-900\">Positions</h2><div class=\"mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm\"><table class=\"min-w-full divide-y divide-slate-200 text-sm\" id=\"group-partitions\"><thead class=\"bg-slate-50\"><tr><th scope=\"col\" class=\"px-4 py-2 text-left font-semibold text-slate-700\">Partition</th><th scope=\"col\" class=\"px-4 py-2 text-right font-semibold text-slate-700\">Committed</th><th scope=\"col\" class=\"px-4 py-2 text-right font-semibold text-slate-700\">End</th><th scope=\"col\" class=\"px-4 py-2 text-right font-semibold text-slate-700\">Lag</th><th scope=\"col\" class=\"px-4 py-2 text-left font-semibold text-slate-700\">Member</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -53,6 +53,9 @@ type Unit struct {
 	Dedicated bool
 	Main      bool
 	Role      string
+	// ReadOnly are the stages read-only for the unit now (configuration
+	// or its landing zone's switch).
+	ReadOnly []string
 }
 
 // Stage is a stage offered by the context selector.
@@ -84,6 +87,8 @@ type Context struct {
 	// WholeCluster: a Super Admin viewing the main unit sees every topic.
 	WholeCluster bool
 	Prefix       string
+	// AccountPrefix starts the unit's service account names here.
+	AccountPrefix string
 	// KeyMaxAge is the stage's longest API key life (0: none);
 	// HasRegistry: keys can be made for a Schema Registry.
 	KeyMaxAge   time.Duration

@@ -17,6 +17,18 @@ func TestBrowserAdmin(t *testing.T) {
 	b.signIn("frank")
 	b.run(chromedp.Click(`[data-nav="admin"]`), chromedp.WaitVisible("#admin-units", chromedp.ByID))
 	b.screenshot("admin-01-business-units")
+	if b.visible("#nav-toggle") {
+		t.Error("the narrow screens' Menu button shows at 1440 px")
+	}
+	// The context selector in the admin area changes where unit pages go,
+	// not the admin area or my access.
+	b.choose("context-bu", "crm")
+	if loc := b.location(); loc != "/admin" && !strings.HasPrefix(loc, "/admin/") {
+		t.Errorf("choosing a context in the admin area went to %s", loc)
+	}
+	if a, m, topics := b.attr(`[data-nav="admin"]`, "href"), b.attr(`[data-nav="my-access"]`, "href"), b.attr(`[data-nav="topics"]`, "href"); a != "/admin" || m != "/me/access" || !strings.HasPrefix(topics, "/crm/") {
+		t.Errorf("navigation after choosing crm: admin %s, my access %s, topics %s", a, m, topics)
+	}
 
 	b.run(chromedp.SendKeys("#unit-id", "billing", chromedp.ByID),
 		chromedp.SendKeys(`textarea[name="groups.developer"]`, "sg-scada-developers"),
@@ -66,6 +78,16 @@ func TestBrowserAdmin(t *testing.T) {
 	c.run(chromedp.Navigate(tp.url+"/scada/qas/topics"), chromedp.WaitVisible("#read-only-banner", chromedp.ByID))
 	if got := c.text("#read-only-reason"); !strings.Contains(got, "Quarterly release freeze") {
 		t.Errorf("banner reason %q", got)
+	}
+	// The switch shows in the context selector and on the home cards too.
+	var label string
+	c.run(chromedp.Evaluate(`document.querySelector('#context-stage option[value="qas"]').textContent`, &label))
+	if !strings.Contains(label, "read-only") {
+		t.Errorf("the selector's qas option reads %q", label)
+	}
+	c.run(chromedp.Navigate(tp.url+"/"), chromedp.WaitVisible("#units-heading", chromedp.ByID))
+	if c.count(`a[href="/scada/qas/topics"] [data-read-only]`) != 1 || c.count(`a[href="/scada/dev/topics"] [data-read-only]`) != 0 {
+		t.Error("the home card does not mark scada's qas (and only it) read-only")
 	}
 	if c.count(`[data-nav="admin"]`) != 0 {
 		t.Error("carol is offered the admin area")

@@ -26,6 +26,7 @@ func TestOpenAPIDocumentMatchesRoutes(t *testing.T) {
 		OpenAPI string                                `json:"openapi"`
 		Servers []struct{ URL string }                `json:"servers"`
 		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+		Tags    []struct{ Name string }               `json:"tags"`
 		Comps   struct {
 			Security map[string]struct {
 				Flows struct {
@@ -41,6 +42,11 @@ func TestOpenAPIDocumentMatchesRoutes(t *testing.T) {
 	}
 	if err := json.Unmarshal(r.body, &doc); err != nil {
 		t.Fatal(err)
+	}
+	// The reference reads in the order a unit's people work: topics
+	// first, the admin area last.
+	if len(doc.Tags) < 3 || doc.Tags[1].Name != "topics" || doc.Tags[len(doc.Tags)-1].Name != "admin" {
+		t.Errorf("tags in the order %v", doc.Tags)
 	}
 	var documented []string
 	for path, ops := range doc.Paths {

@@ -21,6 +21,9 @@ type UnitRole struct {
 	Role Role
 	// Groups are the caller's groups that gave the role.
 	Groups []string
+	// ReadOnlyStages are the stages read-only for the unit now: by
+	// configuration or by a read-only switch of its landing zone.
+	ReadOnlyStages []string
 }
 
 // Caller is the signed-in principal with its business units and the stages.
@@ -47,8 +50,10 @@ type Outlook struct {
 	// the landing zone made the stage read-only ("" otherwise).
 	ReadOnlyReason string
 	Role           Role
-	// Prefix is the unit's naming prefix in the stage.
-	Prefix string
+	// Prefix is the unit's naming prefix in the stage; AccountPrefix
+	// starts its service accounts' names ("sa-{lz}-{bu}-{stage}-usr-").
+	Prefix        string
+	AccountPrefix string
 	// CanWrite: topics, connectors and schemas may be changed; Bypass:
 	// only because the role may write in a read-only stage.
 	CanWrite bool

@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// MaxBulkAccounts bounds the service accounts of one bulk create.
+const MaxBulkAccounts = 250
+
 // Resource kinds a role binding can scope.
 const (
 	ResourceCluster         = "cluster"

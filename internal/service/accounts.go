@@ -19,7 +19,7 @@ const (
 	maxDisplayName = 64
 	maxDescription = 128
 	// MaxBulk bounds the items of one bulk create.
-	MaxBulk = 250
+	MaxBulk = portal.MaxBulkAccounts
 )
 
 // ServiceAccounts manages a business unit's service accounts. Only Admins

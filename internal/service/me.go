@@ -36,8 +36,14 @@ func (m *Me) Me(ctx context.Context) (portal.Caller, error) {
 	}
 	for _, u := range t.Units() {
 		if g := p.Grant(u.ID); g.Role > portal.NoRole {
-			c.Units = append(c.Units, portal.UnitRole{ID: u.ID, LandingZone: u.LandingZone.ID,
-				Dedicated: u.LandingZone.Dedicated, Main: u.IsMain(), Role: g.Role, Groups: g.Groups})
+			ur := portal.UnitRole{ID: u.ID, LandingZone: u.LandingZone.ID,
+				Dedicated: u.LandingZone.Dedicated, Main: u.IsMain(), Role: g.Role, Groups: g.Groups}
+			for _, s := range t.Stages() {
+				if st, ok := t.StageIn(u.LandingZone, s.Name, m.guard.Now()); ok && st.ReadOnly {
+					ur.ReadOnlyStages = append(ur.ReadOnlyStages, s.Name)
+				}
+			}
+			c.Units = append(c.Units, ur)
 		}
 	}
 	return c, nil
@@ -82,7 +88,7 @@ func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
 	return &portal.Outlook{
 		ReadRecords: access.DecideData(role, scope.Stage).Allowed, Produce: refusal == "", ProduceRefusal: refusal,
 		BU: scope.Unit.ID, Stage: scope.Stage.Name, LandingZone: scope.Zone().ID, Dedicated: scope.Zone().Dedicated,
-		ReadOnly: scope.Stage.ReadOnly, ReadOnlyReason: readOnlyReason(scope.Stage), Role: role, Prefix: scope.Prefix(),
+		ReadOnly: scope.Stage.ReadOnly, ReadOnlyReason: readOnlyReason(scope.Stage), Role: role, Prefix: scope.Prefix(), AccountPrefix: scope.ServiceAccountPrefix(),
 		CanWrite: write.Allowed, Bypass: write.Bypass, WriteBlockedByStage: write.Denial == portal.ReadOnlyEnvironment,
 		CanManage: manage.Allowed, WholeCluster: gate.WholeCluster(scope.Unit, role), KeyMaxAge: scope.Stage.APIKeyMaxAge,
 	}

@@ -56,10 +56,11 @@
   // the links stay on the home page, which says what to do.
   function retargetNav(bu, stage) {
     if (!bu || !stage) return;
-    var links = document.querySelectorAll("#resource-nav a[data-nav]");
+    // Only the links of a unit's resources; home, my access and the
+    // admin area belong to no context.
+    var links = document.querySelectorAll("#resource-nav a[data-scoped]");
     for (var i = 0; i < links.length; i++) {
-      var r = links[i].dataset.nav;
-      if (r !== "home") links[i].href = "/" + encodeURIComponent(bu) + "/" + encodeURIComponent(stage) + "/" + r;
+      links[i].href = "/" + encodeURIComponent(bu) + "/" + encodeURIComponent(stage) + "/" + links[i].dataset.nav;
     }
   }
 
@@ -95,6 +96,12 @@
     htmx.trigger(a, "click");
   }
 
+  // scoped tells whether a resource type has a page in every context
+  // (the admin area and my access have none).
+  function scoped(r) {
+    return !!document.querySelector('#resource-nav a[data-scoped][data-nav="' + r + '"]');
+  }
+
   function onSelect() {
     var bu = $("context-bu").value, stage = $("context-stage").value;
     if (!page() || !page().dataset.bu) {
@@ -104,6 +111,9 @@
     // The sidebar's links go to the chosen context at once, so that a
     // change waiting for Reload is not lost by following one of them.
     retargetNav(bu, stage);
+    // On a page of no context (the admin area, my access) the choice is
+    // remembered for the next unit page; there is nothing to reload.
+    if (page() && page().dataset.resource && !scoped(resource())) return;
     if (autoReload()) { go(); } else { setPending(true); }
   }
 
