@@ -12,13 +12,14 @@ import (
 )
 
 type groupJSON struct {
-	ID         string   `json:"id"`
-	Identifier string   `json:"identifier"`
-	State      string   `json:"state"`
-	Protocol   string   `json:"protocol"`
-	Members    int      `json:"members"`
-	Lag        int64    `json:"lag"`
-	Topics     []string `json:"topics"`
+	ID           string   `json:"id"`
+	Identifier   string   `json:"identifier"`
+	BusinessUnit string   `json:"business_unit,omitempty"`
+	State        string   `json:"state"`
+	Protocol     string   `json:"protocol"`
+	Members      int      `json:"members"`
+	Lag          int64    `json:"lag"`
+	Topics       []string `json:"topics"`
 }
 
 type groupDetailJSON struct {
@@ -44,7 +45,7 @@ type groupPartitionJSON struct {
 }
 
 func groupOut(g portal.ConsumerGroup) groupJSON {
-	return groupJSON{ID: g.ID, Identifier: g.Identifier, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics}
+	return groupJSON{ID: g.ID, Identifier: g.Identifier, BusinessUnit: g.BusinessUnit, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics}
 }
 
 func (a *API) listGroups(c echo.Context) error {

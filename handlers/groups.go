@@ -19,11 +19,14 @@ func (h *Handlers) listGroups(c echo.Context) error {
 		return err
 	}
 	res, err := h.Groups.List(c.Request().Context(), httpserver.ScopeOf(c),
-		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")})
+		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token"), Unit: p.UnitFilter})
 	if err != nil {
 		return err
 	}
 	p.Subtitle = p.Context.Prefix + "*"
+	if p.Context.WholeCluster {
+		p.Subtitle = "the whole " + p.Context.Zone + " cluster"
+	}
 	return h.render(c, http.StatusOK, p, views.GroupsPage(p, res.Items, res.Total, res.NextPageToken))
 }
 

@@ -67,3 +67,25 @@ func TestPartitionTableCounts(t *testing.T) {
 		t.Errorf("the partition table: %.200s", p.body[strings.Index(p.body, "partitions-heading"):])
 	}
 }
+
+// TestWholeClusterGroups: the main unit's consumer-groups page lists
+// every unit's groups with a unit column and filter, not under the
+// platform's prefix.
+func TestWholeClusterGroups(t *testing.T) {
+	s := newSite(t)
+	c := s.w.Cluster("edh-shared", "dev")
+	c.AddGroup("edh-shared-scada-dev-billing", nil, nil)
+	c.AddGroup("edh-shared-crm-dev-mailer", nil, nil)
+	p := s.do(http.MethodGet, "/platform/dev/consumer-groups", "alice", nil)
+	if p.status != 200 || !strings.Contains(p.body, `id="unit-filter"`) || !strings.Contains(p.body, `data-unit="scada"`) ||
+		!strings.Contains(p.body, `data-unit="crm"`) || strings.Contains(p.body, "edh-shared-platform-dev-*") {
+		t.Errorf("alice's whole-cluster groups: %d", p.status)
+	}
+	p = s.do(http.MethodGet, "/platform/dev/consumer-groups?unit=crm", "alice", nil)
+	if !strings.Contains(p.body, "edh-shared-crm-dev-mailer") || strings.Contains(p.body, "edh-shared-scada-dev-billing") {
+		t.Error("the unit filter does not narrow the groups to crm's")
+	}
+	if p := s.do(http.MethodGet, "/scada/dev/consumer-groups", "carol", nil); strings.Contains(p.body, "mailer") || strings.Contains(p.body, `id="unit-filter"`) {
+		t.Error("scada's own list shows crm's group or a unit filter")
+	}
+}

@@ -188,7 +188,7 @@ func (h *Handlers) checkVersion(c echo.Context) error {
 		}
 		return err
 	}
-	return renderFragment(c, http.StatusOK, views.CompatResult(res))
+	return renderFragment(c, http.StatusOK, views.CompatAnswer(res))
 }
 
 func (h *Handlers) versionDeletion(c echo.Context) (views.Page, views.Deletion, error) {

@@ -118,6 +118,13 @@ func TestBrowserSchemas(t *testing.T) {
 	if msg := b.text(`#schema-form [role="alert"]`); !strings.Contains(msg, "incompatible") {
 		t.Errorf("refusal %q", msg)
 	}
+	// Fixed (the new field gets a default), the check says compatible and
+	// the refusal's banner goes: the page never says both.
+	b.run(chromedp.SetValue("#schema", `{"type":"record","name":"Gauge","namespace":"scada","fields":[{"name":"id","type":"string"},{"name":"level","type":"double","default":0},{"name":"unit","type":"string","default":"C"}]}`, chromedp.ByID),
+		chromedp.Click("#check-button", chromedp.ByID), chromedp.WaitVisible(`#compat-verdict[data-compatible="true"]`, chromedp.ByQuery))
+	if n := b.count(`#schema-form [role="alert"]`) + b.count(`#schema-problem .field-error`); n != 0 {
+		t.Errorf("after a compatible check %d refusal(s) still show", n)
+	}
 	b.run(chromedp.Navigate(tp.url+"/scada/dev/schema/gauges-value?from=1&to=2"), chromedp.WaitVisible("#schema-diff", chromedp.ByID))
 	if n := b.count(`#schema-diff [data-diff="+"]`); n == 0 {
 		t.Error("the diff shows no added line")

@@ -10,6 +10,9 @@ type ConsumerGroup struct {
 	// ID is the group id; Identifier is it without the unit's prefix.
 	ID         string
 	Identifier string
+	// BusinessUnit owns the group by the naming convention ("" when none
+	// does); set in whole-cluster views.
+	BusinessUnit string
 	// State is Stable, Empty, PreparingRebalance, CompletingRebalance,
 	// Dead or Unknown, as Kafka reports it.
 	State    string

@@ -25,14 +25,17 @@ var _ portal.GroupService = (*Groups)(nil)
 func NewGroups(g *gate.Guard) *Groups { return &Groups{guard: g} }
 
 // groupsOf lists the groups of the call's scope, sorted by id.
-func groupsOf(ctx context.Context, call *gate.Call) ([]platform.Group, error) {
+func groupsOf(ctx context.Context, call *gate.Call, q portal.ListQuery) ([]platform.Group, error) {
 	all, err := call.Env.Groups.ListGroups(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []platform.Group
 	for _, g := range all {
-		if call.WholeCluster || call.Scope.Owns(g.ID) {
+		switch {
+		case call.WholeCluster && call.KeepUnit(q, call.Owner(g.ID, "").Unit):
+			out = append(out, g)
+		case !call.WholeCluster && call.Scope.Owns(g.ID):
 			out = append(out, g)
 		}
 	}
@@ -70,6 +73,10 @@ func lagOf(committed, end int64) int64 { return max(0, end-committed) }
 func (s *Groups) summary(call *gate.Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) portal.ConsumerGroup {
 	out := portal.ConsumerGroup{ID: g.ID, Identifier: strings.TrimPrefix(g.ID, call.Scope.Prefix()), State: g.State,
 		Protocol: g.Protocol, Members: len(g.Members), Topics: []string{}}
+	if call.WholeCluster {
+		o := call.Owner(g.ID, "")
+		out.BusinessUnit, out.Identifier = o.Unit, o.Identifier
+	}
 	for _, o := range offs {
 		out.Lag += lagOf(o.Offset, ends[o.TopicPartition])
 		if !slices.Contains(out.Topics, o.Topic) {
@@ -87,11 +94,16 @@ func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
-	all, err := groupsOf(ctx, call)
+	if call.WholeCluster && q.Unit != "" && q.Unit != portal.UnitNone {
+		if u, ok := s.guard.Tenancy().Unit(q.Unit); !ok || u.LandingZone.ID != call.Scope.Zone().ID {
+			return portal.Page[portal.ConsumerGroup]{}, portal.Invalid("unit", "%s is not a business unit of %s", q.Unit, call.Scope.Zone().ID)
+		}
+	}
+	all, err := groupsOf(ctx, call, q)
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
-	page, err := gate.Paginate(s.guard.Pages(), "groups "+call.Scope.String(), all, func(g platform.Group) string { return g.ID }, q)
+	page, err := gate.Paginate(s.guard.Pages(), "groups "+call.Scope.String()+" "+q.Unit, all, func(g platform.Group) string { return g.ID }, q)
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
@@ -200,7 +212,7 @@ func (s *Groups) Consumers(ctx context.Context, scope portal.Scope, topic string
 	if err != nil {
 		return nil, err
 	}
-	all, err := groupsOf(ctx, call)
+	all, err := groupsOf(ctx, call, portal.ListQuery{})
 	if err != nil {
 		return nil, err
 	}
