@@ -18,6 +18,7 @@ HELM    := $(GO) run helm.sh/helm/v3/cmd/helm@v3.22.0
 
 ## run: start the portal in dev mode on http://localhost:$(PORT) (everything embedded, demo data)
 run:
+	@echo "Compiling the portal (the first time takes a minute: librdkafka is linked in)..."
 	PORT=$(PORT) $(GO) run ./cmd/portal dev $(ARGS)
 
 ## portalctl: build the command-line client into build/portalctl

@@ -15,6 +15,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/dev"
 	"github.com/edh-platform/rms-portal/internal/dev/seed"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -44,7 +45,9 @@ func (d *devMode) mount(e *echo.Echo, cfg *config.Config, log *slog.Logger) erro
 		return err
 	}
 	for prefix, h := range hs {
-		e.Any(prefix+"/*", echo.WrapHandler(http.StripPrefix(prefix, h)))
+		// The portal's own calls to its stand-ins are most of dev mode's
+		// traffic: logged at debug level unless they fail.
+		e.Any(prefix+"/*", echo.WrapHandler(http.StripPrefix(prefix, h)), httpserver.Quiet)
 	}
 	return nil
 }

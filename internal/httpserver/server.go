@@ -56,6 +56,19 @@ type Options struct {
 // headKey marks a HEAD request served as GET.
 const headKey = "rms.head"
 
+// quietKey marks a request whose success is logged at debug level.
+const quietKey = "rms.quiet"
+
+// Quiet is route middleware for requests that are not worth a line of
+// the log when they succeed (dev mode's stand-ins, called by the portal
+// itself); failures are logged as any other.
+func Quiet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Set(quietKey, true)
+		return next(c)
+	}
+}
+
 // New returns an echo instance with the shared middleware installed.
 func New(o Options) *echo.Echo {
 	e := echo.New()
@@ -185,7 +198,7 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 				level = slog.LevelError
 			case res.Status >= 400:
 				level = slog.LevelWarn
-			case c.Path() == "/static/*" || c.Path() == "/healthz" || c.Path() == "/readyz":
+			case c.Path() == "/static/*" || c.Path() == "/healthz" || c.Path() == "/readyz" || c.Get(quietKey) != nil:
 				level = slog.LevelDebug
 			}
 			attrs := []slog.Attr{

@@ -1,11 +1,14 @@
 package httpserver
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,5 +94,29 @@ func TestForwardedForIsTrustedOnlyFromConfiguredProxies(t *testing.T) {
 		if got := seen(c.trusted, c.peer, c.xff); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestQuietRoutesLogSuccessAtDebug: a quiet route's success is a debug
+// line (dev mode's stand-ins), its failure a warning like any other.
+func TestQuietRoutesLogSuccessAtDebug(t *testing.T) {
+	var logs bytes.Buffer
+	e := New(Options{Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})), MaxBodyBytes: 1024,
+		IsAPI: func(string) bool { return true }, APIErrors: func(c echo.Context, err error) error { return c.NoContent(http.StatusNotFound) }})
+	e.GET("/stand-in/ok", func(c echo.Context) error { return c.NoContent(http.StatusOK) }, Quiet)
+	e.GET("/stand-in/gone", func(c echo.Context) error { return c.NoContent(http.StatusNotFound) }, Quiet)
+	e.GET("/page", func(c echo.Context) error { return c.NoContent(http.StatusOK) })
+	for _, p := range []string{"/stand-in/ok", "/stand-in/gone", "/page"} {
+		e.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, p, nil))
+	}
+	levels := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec struct{ Level, Path string }
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Path != "" {
+			levels[rec.Path] = rec.Level
+		}
+	}
+	if levels["/stand-in/ok"] != "DEBUG" || levels["/stand-in/gone"] != "WARN" || levels["/page"] != "INFO" {
+		t.Errorf("levels %v", levels)
 	}
 }

@@ -44,7 +44,7 @@ func (p *Provider) finish(w http.ResponseWriter, r *http.Request, id, username s
 }
 
 var pickerPage = template.Must(template.New("picker").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · development identity provider</title>
 <style nonce="{{.Nonce}}">
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f1f5f9;color:#0f172a;margin:0}
