@@ -52,7 +52,7 @@ type diffJSON struct {
 func planOut(p portal.Plan) planJSON {
 	out := planJSON{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
 		Summary: map[string]int{}, Changes: make([]changeJSON, len(p.Changes))}
-	for _, a := range []string{portal.ActionCreate, portal.ActionUpdate, portal.ActionUnchanged, portal.ActionDelete, portal.ActionRefused} {
+	for _, a := range []string{portal.ActionCreate, portal.ActionUpdate, portal.ActionUnchanged, portal.ActionDelete, portal.ActionRefused, portal.ActionSkipped} {
 		out.Summary[a] = p.Count(a)
 	}
 	for i, c := range p.Changes {
@@ -106,6 +106,9 @@ func readDocument(c echo.Context) (portal.Document, error) {
 		return portal.Document{}, err
 	}
 	doc.Prune = doc.Prune || prune
+	if doc.SkipForbidden, err = boolParam(c, "skip_forbidden"); err != nil {
+		return portal.Document{}, err
+	}
 	return doc, nil
 }
 

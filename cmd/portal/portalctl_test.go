@@ -109,11 +109,25 @@ func TestPortalctlJourney(t *testing.T) {
 		t.Errorf("plan in run: exit %d\n%s", code, out)
 	}
 	// The promotion includes dev's demo data: the pipeline may not create
-	// its account and pool, and no variable holds the demo connector's
-	// secrets, so the plan has refusals (exit 1) beside the creates.
+	// its account and pool (skipped, with why), and no variable holds the
+	// demo connector's secrets, so the plan has a refusal (exit 1) beside
+	// the creates.
 	code, out = c.run("promote", "--from", "dev", "--to", "qas", "--plan-only", "--detailed-exitcode")
-	if code != 1 || !strings.Contains(out, "Warning: $SCADA_PUMP_DATAGEN_KAFKA_API_SECRET is not set") || !strings.Contains(out, "+ topic edh-shared-scada-qas-gitops-orders") || !strings.Contains(out, "+ connector edh-shared-scada-qas-gitops-orders-datagen-connector") {
+	if code != 1 || !strings.Contains(out, "Warning: $SCADA_PUMP_DATAGEN_KAFKA_API_SECRET is not set") || !strings.Contains(out, "+ topic edh-shared-scada-qas-gitops-orders") || !strings.Contains(out, "+ connector edh-shared-scada-qas-gitops-orders-datagen-connector") ||
+		!strings.Contains(out, "/ service-account sa-edh-shared-scada-qas-usr-demo-app-producer (skipped create: not yours to change)") || !strings.Contains(out, "INSUFFICIENT_ROLE") {
 		t.Errorf("promotion plan: exit %d\n%s", code, out)
+	}
+	// Without the connector, the rest applies; the account and pool stay
+	// skipped and say so.
+	code, out = c.run("promote", "--from", "dev", "--to", "qas", "--kind", "Topic,Schema,ServiceAccount,IdentityPool", "--yes")
+	if code != 0 || !strings.Contains(out, "2 skipped as not yours to change") || strings.Contains(out, "connector") || !strings.Contains(out, "0 failed") {
+		t.Errorf("promotion without connectors: exit %d\n%s", code, out)
+	}
+	if code, out = c.run("get", "topics", "-s", "qas"); code != 0 || !strings.Contains(out, "edh-shared-scada-qas-gitops-orders") {
+		t.Errorf("the promoted topics: exit %d\n%s", code, out)
+	}
+	if code, out = c.run("plan", "-s", "qas", "-f", doc, "--kind", "nonsense"); code != 1 || !strings.Contains(out, `--kind "nonsense"`) {
+		t.Errorf("an unknown kind: exit %d\n%s", code, out)
 	}
 	if code, out = c.run("get", "topics", "-s", "dev"); code != 0 || !strings.Contains(out, "edh-shared-scada-dev-gitops-shipments  2") {
 		t.Errorf("get topics: exit %d\n%s", code, out)

@@ -64,12 +64,15 @@ func promoteCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if doc, err = onlyKinds(doc, f.kinds); err != nil {
+				return err
+			}
 			body, err := o.encodeDoc(doc, document.ResolveSecrets(doc, o.getenv))
 			if err != nil {
 				return err
 			}
 			if planOnly {
-				p, err := o.plan(cmd.Context(), o.bu, to, body, f.prune)
+				p, err := o.plan(cmd.Context(), o.bu, to, body, f)
 				if err != nil {
 					return err
 				}
@@ -85,5 +88,9 @@ func promoteCmd(o *options) *cobra.Command {
 	cmd.Flags().BoolVar(&f.prune, "prune", false, "also delete what the source stage does not have")
 	cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "apply without asking")
 	cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false, "with --plan-only: exit 2 when the plan has changes")
+	// An export holds every kind of the unit; a pipeline's role may not
+	// make all of them, and what it may not is skipped, not a refusal.
+	f.skipForbidden = true
+	kindFlags(cmd, &f)
 	return cmd
 }

@@ -56,8 +56,12 @@ func (i apiItem) String() string {
 
 // docFlags are the flags of commands that send a document.
 type docFlags struct {
-	files            []string
-	prune, yes       bool
+	files      []string
+	prune, yes bool
+	// kinds narrow the document to these kinds; skipForbidden plans the
+	// changes the caller's role may not make as skipped.
+	kinds            []string
+	skipForbidden    bool
 	detailedExitCode bool
 	// credentials is where an apply writes the secrets of keys it makes.
 	credentials string
@@ -66,7 +70,7 @@ type docFlags struct {
 // readDoc reads the document's files and directories into one, with
 // schema files and secrets from the environment resolved as only the
 // client can.
-func (o *options) readDoc(paths []string) ([]byte, error) {
+func (o *options) readDoc(paths, kinds []string) ([]byte, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("give the document: -f FILE or -f DIRECTORY (repeatable)")
 	}
@@ -79,7 +83,38 @@ func (o *options) readDoc(paths []string) ([]byte, error) {
 	} else if err != nil {
 		return nil, err
 	}
+	if doc, err = onlyKinds(doc, kinds); err != nil {
+		return nil, err
+	}
 	return o.encodeDoc(doc, missing)
+}
+
+// onlyKinds keeps the resources of the kinds given (all without any):
+// Topic, Schema, Connector, ServiceAccount, IdentityPool, in any case.
+func onlyKinds(doc portal.Document, kinds []string) (portal.Document, error) {
+	if len(kinds) == 0 {
+		return doc, nil
+	}
+	keep := map[string]bool{}
+	for _, k := range kinds {
+		found := false
+		for _, known := range portal.ResourceKinds() {
+			if strings.EqualFold(k, known) || strings.EqualFold(k, known+"s") || strings.EqualFold(k, portal.ChangeKind(known)) {
+				keep[known], found = true, true
+			}
+		}
+		if !found {
+			return doc, fmt.Errorf("--kind %q: give one of %s", k, strings.Join(portal.ResourceKinds(), ", "))
+		}
+	}
+	out := doc
+	out.Resources = nil
+	for _, r := range doc.Resources {
+		if keep[r.Kind] {
+			out.Resources = append(out.Resources, r)
+		}
+	}
+	return out, nil
 }
 
 func (o *options) encodeDoc(doc portal.Document, missing []string) ([]byte, error) {
@@ -90,8 +125,8 @@ func (o *options) encodeDoc(doc portal.Document, missing []string) ([]byte, erro
 	return document.JSON(doc, true)
 }
 
-func (o *options) plan(ctx context.Context, bu, stage string, body []byte, prune bool) (*plan, error) {
-	raw, _, err := o.call(ctx, "POST", docPath(bu, stage, "plan", prune), body, nil)
+func (o *options) plan(ctx context.Context, bu, stage string, body []byte, f docFlags) (*plan, error) {
+	raw, _, err := o.call(ctx, "POST", docPath(bu, stage, "plan", f), body, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -99,10 +134,17 @@ func (o *options) plan(ctx context.Context, bu, stage string, body []byte, prune
 	return p, json.Unmarshal(raw, p)
 }
 
-func docPath(bu, stage, verb string, prune bool) string {
+func docPath(bu, stage, verb string, f docFlags) string {
+	q := url.Values{}
+	if f.prune {
+		q.Set("prune", "true")
+	}
+	if f.skipForbidden {
+		q.Set("skip_forbidden", "true")
+	}
 	p := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage) + "/" + verb
-	if prune {
-		p += "?prune=true"
+	if len(q) > 0 {
+		p += "?" + q.Encode()
 	}
 	return p
 }
@@ -116,12 +158,14 @@ func (o *options) show(p *plan) {
 	}
 	w := o.stdout
 	fmt.Fprintf(w, "%s/%s (plan %s)\n", p.BusinessUnit, p.Stage, short(p.Fingerprint))
-	signs := map[string]string{"create": "+", "update": "~", "delete": "-", "unchanged": "=", "refused": "!"}
+	signs := map[string]string{"create": "+", "update": "~", "delete": "-", "unchanged": "=", "refused": "!", "skipped": "/"}
 	for _, c := range p.Changes {
 		line := fmt.Sprintf("  %s %s %s", signs[c.Action], c.Kind, c.Name)
 		switch {
 		case c.Action == "refused":
 			line += " (refused " + c.Refused + ")"
+		case c.Action == "skipped":
+			line += " (skipped " + c.Refused + ": not yours to change)"
 		case c.Action == "unchanged":
 			line += " (unchanged)"
 		}
@@ -157,8 +201,17 @@ func (o *options) show(p *plan) {
 	}
 	s := p.Summary
 	fmt.Fprintf(w, "%d to create, %d to update, %d to delete, %d unchanged, %d refused", s["create"], s["update"], s["delete"], s["unchanged"], s["refused"])
-	if s["applied"]+s["failed"]+s["skipped"] > 0 {
-		fmt.Fprintf(w, "; %d applied, %d failed, %d skipped", s["applied"], s["failed"], s["skipped"])
+	skipped := 0
+	for _, c := range p.Changes {
+		if c.Action == "skipped" {
+			skipped++
+		}
+	}
+	if skipped > 0 {
+		fmt.Fprintf(w, ", %d skipped as not yours to change", skipped)
+	}
+	if s["applied"]+s["failed"]+s["skipped"]-skipped > 0 {
+		fmt.Fprintf(w, "; %d applied, %d failed, %d skipped", s["applied"], s["failed"], s["skipped"]-skipped)
 	}
 	fmt.Fprintln(w, ".")
 }
@@ -203,11 +256,11 @@ func planCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			body, err := o.readDoc(f.files)
+			body, err := o.readDoc(f.files, f.kinds)
 			if err != nil {
 				return err
 			}
-			p, err := o.plan(cmd.Context(), bu, stage, body, f.prune)
+			p, err := o.plan(cmd.Context(), bu, stage, body, f)
 			if err != nil {
 				return err
 			}
@@ -223,11 +276,19 @@ func docFlagsOn(cmd *cobra.Command, f *docFlags, apply bool) {
 	cmd.Flags().StringSliceVarP(&f.files, "file", "f", nil, "the document: files (multi-document YAML or JSON {\"items\": [...]}) or directories of them; repeatable")
 	cmd.Flags().BoolVar(&f.prune, "prune", false, "also delete the unit's topics, connectors and identity pools the document does not declare")
 	cmd.Flags().BoolVar(&f.detailedExitCode, "detailed-exitcode", false, "exit 2 when the plan has changes")
+	kindFlags(cmd, f)
 	if apply {
 		cmd.Flags().BoolVarP(&f.yes, "yes", "y", false, "apply without asking")
 		cmd.Flags().StringVar(&f.credentials, "credentials-dir", "", "write the secrets of API keys the apply makes here, one file per key "+
 			"(KEY.properties, mode 0600), instead of the standard output")
 	}
+}
+
+// kindFlags choose kinds and whether changes the caller may not make are
+// skipped.
+func kindFlags(cmd *cobra.Command, f *docFlags) {
+	cmd.Flags().StringSliceVar(&f.kinds, "kind", nil, "only these kinds of the document (Topic, Schema, Connector, ServiceAccount, IdentityPool; repeatable or comma-separated)")
+	cmd.Flags().BoolVar(&f.skipForbidden, "skip-forbidden", f.skipForbidden, "plan changes your role may not make as skipped, with why, so that the rest can apply")
 }
 
 func applyCmd(o *options) *cobra.Command {
@@ -241,7 +302,7 @@ func applyCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			body, err := o.readDoc(f.files)
+			body, err := o.readDoc(f.files, f.kinds)
 			if err != nil {
 				return err
 			}
@@ -255,7 +316,7 @@ func applyCmd(o *options) *cobra.Command {
 // planAndApply shows the plan, asks (unless --yes), and applies exactly
 // that plan by its fingerprint.
 func (o *options) planAndApply(ctx context.Context, bu, stage string, body []byte, f docFlags) error {
-	p, err := o.plan(ctx, bu, stage, body, f.prune)
+	p, err := o.plan(ctx, bu, stage, body, f)
 	if err != nil {
 		return err
 	}
@@ -278,7 +339,7 @@ func (o *options) planAndApply(ctx context.Context, bu, stage string, body []byt
 			return exitCode(1)
 		}
 	}
-	raw, _, err := o.call(ctx, "POST", docPath(bu, stage, "apply", f.prune), body, map[string]string{"If-Match": `"` + p.Fingerprint + `"`})
+	raw, _, err := o.call(ctx, "POST", docPath(bu, stage, "apply", f), body, map[string]string{"If-Match": `"` + p.Fingerprint + `"`})
 	if err != nil {
 		return err
 	}
@@ -296,7 +357,13 @@ func (o *options) planAndApply(ctx context.Context, bu, stage string, body []byt
 			}
 		}
 	}
-	if done.Summary["failed"]+done.Summary["skipped"] > 0 {
+	notDone := 0
+	for _, c := range done.Changes {
+		if c.Outcome == "failed" || c.Outcome == "skipped" {
+			notDone++
+		}
+	}
+	if notDone > 0 {
 		return exitCode(1)
 	}
 	return nil

@@ -67,6 +67,11 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 	stepCtx, cancel := context.WithTimeout(gate.WithApplyStep(context.WithoutCancel(ctx)), ApplyBudget)
 	defer cancel()
 	broken := map[string]string{}
+	for _, st := range steps {
+		if st.Change.Action == portal.ActionSkipped {
+			broken[st.Key] = st.Change.Kind + " " + st.Change.Name + " is not yours to change"
+		}
+	}
 	var changes []portal.Change
 	failed := 0
 	for i, st := range steps {

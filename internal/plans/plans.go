@@ -98,7 +98,7 @@ func (s *Service) plan(ctx context.Context, call *gate.Call, doc portal.Document
 	}
 	for _, st := range steps {
 		k, _ := s.kind(kindOfChange(st.Change.Kind))
-		authorize(call, st, k.Action())
+		authorize(call, st, k.Action(), doc.SkipForbidden)
 	}
 	s.order(steps)
 	plan := portal.Plan{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prune: doc.Prune}
@@ -179,13 +179,15 @@ func refuseDuplicates(steps []*Step) {
 // authorize refuses a change the caller may not make here (the policy's
 // refusal first), or one with problems; field names are made the
 // document's (items[2].spec.partitions).
-func authorize(call *gate.Call, st *Step, action access.Action) {
+func authorize(call *gate.Call, st *Step, action access.Action, skipForbidden bool) {
 	c := &st.Change
 	var errs []*portal.Error
+	forbidden := false
 	if c.Action != portal.ActionUnchanged {
 		what := c.Action + " " + strings.ReplaceAll(c.Kind, "-", " ") + "s"
 		if err := access.Check(call.Principal, call.Scope, action, what); err != nil {
 			errs = append(errs, portal.Problems(err)...)
+			forbidden = portal.Is(err, portal.InsufficientRole)
 		}
 	}
 	errs = append(errs, c.Errors...)
@@ -196,7 +198,15 @@ func authorize(call *gate.Call, st *Step, action access.Action) {
 		e.Field = documentField(c.Index, e.Field)
 		c.Errors = append(c.Errors, &e)
 	}
-	if len(c.Errors) > 0 {
+	switch {
+	case len(c.Errors) == 0:
+	case forbidden && skipForbidden:
+		// Not the caller's to change: said why, and out of the way of
+		// the rest (its own problems would be someone else's to fix).
+		c.Errors = c.Errors[:1]
+		c.Wanted, c.Action = c.Action, portal.ActionSkipped
+		st.Do = nil
+	default:
 		c.Wanted, c.Action = c.Action, portal.ActionRefused
 		st.Do = nil
 	}

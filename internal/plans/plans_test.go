@@ -589,3 +589,50 @@ func TestDeclaredAPIKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipForbidden: with SkipForbidden a Developer's plan marks the
+// account it may not create as skipped, with why, and the rest applies;
+// without it the plan is refused whole. Read-only refusals stay refusals.
+func TestSkipForbidden(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	doc := portal.Document{Resources: []portal.Resource{
+		{Kind: portal.KindTopic, Name: "skipping", Topic: &portal.TopicDecl{Partitions: intp(1)}},
+		{Kind: portal.KindServiceAccount, Name: "not-mine", Account: &portal.AccountDecl{Type: "consumer"}},
+	}}
+	plan, err := w.Plans.Plan(ctx, dev, doc)
+	if err != nil || plan.Count(portal.ActionRefused) != 1 {
+		t.Fatalf("without skipping: %+v %v", plan.Changes, err)
+	}
+	doc.SkipForbidden = true
+	plan, err = w.Plans.Plan(ctx, dev, doc)
+	if err != nil || plan.Count(portal.ActionSkipped) != 1 || plan.Count(portal.ActionCreate) != 1 {
+		t.Fatalf("with skipping: %+v %v", plan.Changes, err)
+	}
+	for _, c := range plan.Changes {
+		if c.Action == portal.ActionSkipped && (c.Wanted != portal.ActionCreate || len(c.Errors) != 1 || c.Errors[0].Kind != portal.InsufficientRole) {
+			t.Errorf("the skipped change does not say why: %+v", c)
+		}
+	}
+	applied, err := w.Plans.Apply(ctx, dev, doc, plan.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Topics.Get(ctx, dev, "skipping", false); err != nil {
+		t.Errorf("the topic was not made: %v", err)
+	}
+	if list, _ := w.Accounts.List(servicetest.As("scada", portal.Admin), dev, portal.ListQuery{Search: "not-mine"}); len(list.Items) != 0 {
+		t.Error("the skipped account was made")
+	}
+	for _, c := range applied.Changes {
+		if c.Action == portal.ActionSkipped && c.Outcome != "" {
+			t.Errorf("a skipped change has an outcome: %+v", c)
+		}
+	}
+	// In a read-only stage the topic is refused (the stage, not the role),
+	// skipping or not.
+	if plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "run"}, doc); err != nil || plan.Count(portal.ActionRefused) != 1 || plan.Count(portal.ActionSkipped) != 1 {
+		t.Errorf("in run: %+v %v", plan.Changes, err)
+	}
+}

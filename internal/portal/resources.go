@@ -122,6 +122,11 @@ type PoolDecl struct {
 type Document struct {
 	Resources []Resource
 	Prune     bool
+	// SkipForbidden plans a change the caller's role may not make as
+	// skipped (with why) instead of refusing the whole plan, so that the
+	// rest can apply: a Developer's pipeline promoting a unit whose
+	// export holds service accounts.
+	SkipForbidden bool
 }
 
 // Plan actions.
@@ -131,6 +136,9 @@ const (
 	ActionUnchanged = "unchanged"
 	ActionDelete    = "delete"
 	ActionRefused   = "refused"
+	// ActionSkipped: the caller's role may not make the change, and the
+	// document asked to skip such changes (Document.SkipForbidden).
+	ActionSkipped = "skipped"
 )
 
 // Apply outcomes of one change.
