@@ -188,16 +188,28 @@ func (a *API) readMessages(c echo.Context) error {
 		}
 		q.Timestamp = t
 	}
+	if s := c.QueryParam("after"); s != "" {
+		after, err := portal.ParseOffsets(s)
+		if err != nil {
+			v.Add(err.(*portal.Error))
+		}
+		q.After = after
+	}
+	q.Key, q.Value, q.Header, q.Filter = c.QueryParam("key"), c.QueryParam("value"), c.QueryParam("header"), c.QueryParam("filter")
 	if err := v.Err(); err != nil {
 		return err
 	}
-	msgs, err := a.Messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
+	page, err := a.Messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
 	if err != nil {
 		return err
 	}
+	msgs := page.Items
 	out := struct {
-		Items []messageJSON `json:"items"`
-	}{Items: make([]messageJSON, len(msgs))}
+		Items   []messageJSON `json:"items"`
+		Scanned int           `json:"scanned"`
+		// After is where a tail continues: ?after= on the next read.
+		After string `json:"after"`
+	}{Items: make([]messageJSON, len(msgs)), Scanned: page.Scanned, After: portal.FormatOffsets(page.Ends)}
 	for i, m := range msgs {
 		mj := messageJSON{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format(time.RFC3339Nano),
 			Key: nullable(m.Key, m.KeyEncoding), KeyEncoding: m.KeyEncoding, Value: nullable(m.Value, m.ValueEncoding),

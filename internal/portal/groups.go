@@ -2,6 +2,9 @@ package portal
 
 import (
 	"context"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -120,10 +123,39 @@ type MessageQuery struct {
 	Partition *int
 	Offset    *int64
 	Timestamp time.Time
+	// After reads, per partition, the records after these offsets (a
+	// live tail continuing from a page's Ends).
+	After map[int]int64
+	// Key, Value and Header keep records whose key, value (as decoded)
+	// or a header's name or value holds the text, in any case; Filter
+	// keeps those for which a CEL expression over the decoded record is
+	// true. With any of them set, up to MaxScan records are read and the
+	// first Limit that match kept.
+	Key, Value, Header string
+	Filter             string
 }
 
-// MaxMessages bounds one read.
+// Filtered tells whether the query narrows the records read.
+func (q MessageQuery) Filtered() bool {
+	return q.Key != "" || q.Value != "" || q.Header != "" || q.Filter != ""
+}
+
+// MaxMessages bounds one read's answer.
 const MaxMessages = 100
+
+// MaxScan bounds the records a filtered read looks at.
+const MaxScan = 2000
+
+// MaxRecordFilter bounds a CEL record filter's text.
+const MaxRecordFilter = 1000
+
+// RecordPage is one read's records, how many were looked at, and the
+// partitions' end offsets when read (where a tail continues).
+type RecordPage struct {
+	Items   []BrowsedMessage
+	Scanned int
+	Ends    map[int]int64
+}
 
 // Encodings of a browsed key or value.
 const (
@@ -165,7 +197,7 @@ type MessageHeader struct {
 type MessageService interface {
 	// Read errors: DataAccessDisabled, InsufficientRole, NotFound,
 	// InvalidParameter.
-	Read(ctx context.Context, scope Scope, topic string, q MessageQuery) ([]BrowsedMessage, error)
+	Read(ctx context.Context, scope Scope, topic string, q MessageQuery) (RecordPage, error)
 	// Produce writes records by hand, allowed per stage by its produce
 	// switch (off, developers, admins) and audited with the partitions,
 	// offsets and sizes, never the data. Every record is checked first: a
@@ -173,4 +205,38 @@ type MessageService interface {
 	// DataAccessDisabled, InsufficientRole, ReadOnlyEnvironment,
 	// NotFound, InvalidParameter.
 	Produce(ctx context.Context, scope Scope, topic string, req ProduceRequest) (ProduceResult, error)
+}
+
+// ParseOffsets reads per-partition offsets written as "0:120,1:98" (a
+// tail's starting point, as FormatOffsets writes it).
+func ParseOffsets(s string) (map[int]int64, error) {
+	out := map[int]int64{}
+	for _, part := range strings.Split(s, ",") {
+		p, o, ok := strings.Cut(strings.TrimSpace(part), ":")
+		pn, err1 := strconv.Atoi(p)
+		on, err2 := strconv.ParseInt(o, 10, 64)
+		if !ok || err1 != nil || err2 != nil || pn < 0 || on < 0 {
+			return nil, Invalid("after", "write offsets per partition as partition:offset, comma-separated (0:120,1:98), not %q", Clip(s, 64))
+		}
+		out[pn] = on
+	}
+	return out, nil
+}
+
+// FormatOffsets writes per-partition offsets for ParseOffsets, by
+// partition.
+func FormatOffsets(m map[int]int64) string {
+	parts := make([]int, 0, len(m))
+	for p := range m {
+		parts = append(parts, p)
+	}
+	slices.Sort(parts)
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(p) + ":" + strconv.FormatInt(m[p], 10))
+	}
+	return b.String()
 }

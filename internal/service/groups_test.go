@@ -166,7 +166,8 @@ func TestRecordsAccessAndDecoding(t *testing.T) {
 		{Partition: 0, Offset: 98, Key: []byte("k1"), Value: wire},
 		{Partition: 0, Offset: 99, Key: []byte{0xff, 0x01}, Value: []byte("plain text")},
 	})
-	msgs, err := w.Messages.Read(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{Limit: 2})
+	page, err := w.Messages.Read(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{Limit: 2})
+	msgs := page.Items
 	if err != nil || len(msgs) != 2 {
 		t.Fatalf("read: %+v %v", msgs, err)
 	}

@@ -23,8 +23,9 @@ import (
 // Bounds of one read: the bytes taken from the cluster and the time it
 // may take, so that a large topic or a slow cluster cannot hold a request.
 const (
-	readMaxBytes = 4 << 20
-	readTimeout  = 3 * time.Second
+	readMaxBytes  = 4 << 20
+	readTimeout   = 3 * time.Second
+	filterTimeout = 2 * time.Second
 )
 
 // Messages reads a topic's records for people: decoded with the schema the
@@ -32,18 +33,21 @@ const (
 // switch.
 type Messages struct {
 	guard   *gate.Guard
+	filters *recordFilters
 	schemas sync.Map // env + schema id -> avro.Schema, or error text
 }
 
 var _ portal.MessageService = (*Messages)(nil)
 
 // NewMessages returns the message browser's service.
-func NewMessages(g *gate.Guard) *Messages { return &Messages{guard: g} }
+func NewMessages(g *gate.Guard) *Messages { return &Messages{guard: g, filters: newRecordFilters()} }
 
 // Read reads records: the latest q.Limit (spread over the partitions, the
-// newest kept), or q.Limit from an offset or a time, in one partition or
-// all. No consumer group is joined or committed to.
-func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) ([]portal.BrowsedMessage, error) {
+// newest kept), or q.Limit from an offset, a time, or after the offsets
+// of an earlier read (a tail), in one partition or all. A filtered read
+// looks at up to MaxScan records and keeps the first q.Limit that match.
+// No consumer group is joined or committed to.
+func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) (portal.RecordPage, error) {
 	call, err := s.guard.Enter(ctx, scope, access.Read, "read records")
 	if err == nil {
 		err = access.CheckData(call.Principal, call.Scope)
@@ -53,8 +57,103 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
 				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: "topic.read-records", Resource: topic, Outcome: gate.Outcome(err), Detail: portal.FirstMessage(err)})
 		}
-		return nil, err
+		return portal.RecordPage{}, err
 	}
+	match, err := checkRecordQuery(&q, s.filters)
+	if err != nil {
+		return portal.RecordPage{}, err
+	}
+	full, err := resolveTopic(ctx, call, topic)
+	if err != nil {
+		return portal.RecordPage{}, err
+	}
+	d, err := call.Env.Topics.DescribeTopic(ctx, full)
+	if err != nil {
+		return portal.RecordPage{}, err
+	}
+	parts := make([]platform.TopicPartition, 0, len(d.Partitions))
+	for _, p := range d.Partitions {
+		_, tailed := q.After[p.ID]
+		if (q.Partition == nil || *q.Partition == p.ID) && (q.After == nil || tailed) {
+			parts = append(parts, platform.TopicPartition{Topic: full, Partition: p.ID})
+		}
+	}
+	if len(parts) == 0 {
+		e := portal.New(portal.InvalidParameter, "topic %s has partitions 0 to %d", full, len(d.Partitions)-1)
+		e.Field = "partition"
+		return portal.RecordPage{}, e
+	}
+	count := q.Limit
+	if q.Filtered() {
+		count = max(q.Limit, portal.MaxScan/len(parts))
+	}
+	ranges, ends, err := s.ranges(ctx, call, parts, q, count)
+	if err != nil {
+		return portal.RecordPage{}, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	raw, err := call.Env.Messages.ReadMessages(rctx, full, ranges, readMaxBytes)
+	if err != nil {
+		s.guard.Record(ctx, call, "topic.read-records", full, err)
+		return portal.RecordPage{}, err
+	}
+	latest := q.Offset == nil && q.Timestamp.IsZero() && q.After == nil
+	if latest {
+		// The latest: newest first across partitions.
+		slices.SortFunc(raw, func(a, b platform.Message) int { return b.Timestamp.Compare(a.Timestamp) })
+	} else {
+		slices.SortFunc(raw, func(a, b platform.Message) int { return a.Timestamp.Compare(b.Timestamp) })
+	}
+	out := portal.RecordPage{Ends: ends, Items: []portal.BrowsedMessage{}}
+	// Filtering has its own time bound: an expensive expression over
+	// thousands of records stops there, and Scanned says how far it got.
+	fctx, fcancel := context.WithTimeout(ctx, filterTimeout)
+	defer fcancel()
+	for _, m := range raw {
+		if len(out.Items) == q.Limit || fctx.Err() != nil {
+			break
+		}
+		out.Scanned++
+		b := s.decode(ctx, call.Env, m)
+		if match != nil && !match(fctx, b) {
+			continue
+		}
+		out.Items = append(out.Items, b)
+	}
+	if !latest {
+		tailEnds(out.Ends, ranges, raw, out.Scanned)
+	}
+	s.guard.Record(ctx, call, "topic.read-records", full, nil, portal.Change{Field: "range", After: describeRead(ranges, q, len(out.Items))})
+	return out, nil
+}
+
+// tailEnds moves each partition's end back to the first record not
+// looked at (the answer's limit, the filter's time, the read's bytes), so
+// that a tail continuing from the ends misses nothing. A read of the
+// latest records keeps the ends: a tail from there wants what comes next.
+func tailEnds(ends map[int]int64, ranges []platform.ReadRange, raw []platform.Message, scanned int) {
+	read := map[int]int{}
+	last := map[int]int64{}
+	for _, m := range raw {
+		read[m.Partition]++
+		last[m.Partition] = max(last[m.Partition], m.Offset)
+	}
+	for _, r := range ranges {
+		if read[r.Partition] == 0 {
+			ends[r.Partition] = min(ends[r.Partition], r.From)
+		} else {
+			ends[r.Partition] = min(ends[r.Partition], last[r.Partition]+1)
+		}
+	}
+	for _, m := range raw[scanned:] {
+		ends[m.Partition] = min(ends[m.Partition], m.Offset)
+	}
+}
+
+// checkRecordQuery checks a read's bounds and compiles its filters into
+// one test of a decoded record (nil for none).
+func checkRecordQuery(q *portal.MessageQuery, filters *recordFilters) (func(context.Context, portal.BrowsedMessage) bool, error) {
 	var v portal.Validation
 	switch {
 	case q.Limit == 0:
@@ -68,53 +167,17 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 	if q.Offset != nil && !q.Timestamp.IsZero() {
 		v.Add(portal.Invalid("timestamp", "give an offset or a timestamp, not both"))
 	}
+	if q.After != nil && (q.Offset != nil || !q.Timestamp.IsZero()) {
+		v.Add(portal.Invalid("after", "a tail continues after offsets; give no offset or timestamp with it"))
+	}
+	match, err := filters.compile(*q)
+	if err != nil {
+		v.Add(err)
+	}
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	full, err := resolveTopic(ctx, call, topic)
-	if err != nil {
-		return nil, err
-	}
-	d, err := call.Env.Topics.DescribeTopic(ctx, full)
-	if err != nil {
-		return nil, err
-	}
-	parts := make([]platform.TopicPartition, 0, len(d.Partitions))
-	for _, p := range d.Partitions {
-		if q.Partition == nil || *q.Partition == p.ID {
-			parts = append(parts, platform.TopicPartition{Topic: full, Partition: p.ID})
-		}
-	}
-	if len(parts) == 0 {
-		e := portal.New(portal.InvalidParameter, "topic %s has partitions 0 to %d", full, len(d.Partitions)-1)
-		e.Field = "partition"
-		return nil, e
-	}
-	ranges, err := s.ranges(ctx, call, parts, q)
-	if err != nil {
-		return nil, err
-	}
-	rctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	raw, err := call.Env.Messages.ReadMessages(rctx, full, ranges, readMaxBytes)
-	if err != nil {
-		s.guard.Record(ctx, call, "topic.read-records", full, err)
-		return nil, err
-	}
-	if q.Offset == nil && q.Timestamp.IsZero() {
-		// The latest: newest first across partitions, q.Limit of them.
-		slices.SortFunc(raw, func(a, b platform.Message) int { return b.Timestamp.Compare(a.Timestamp) })
-		raw = raw[:min(len(raw), q.Limit)]
-	} else {
-		slices.SortFunc(raw, func(a, b platform.Message) int { return a.Timestamp.Compare(b.Timestamp) })
-		raw = raw[:min(len(raw), q.Limit)]
-	}
-	out := make([]portal.BrowsedMessage, len(raw))
-	for i, m := range raw {
-		out[i] = s.decode(ctx, call.Env, m)
-	}
-	s.guard.Record(ctx, call, "topic.read-records", full, nil, portal.Change{Field: "range", After: describeRead(ranges, q, len(out))})
-	return out, nil
+	return match, nil
 }
 
 // retained gives the partitions' earliest and latest offsets: the records
@@ -129,32 +192,37 @@ func retained(ctx context.Context, call *gate.Call, parts []platform.TopicPartit
 	return earliest, latest, nil
 }
 
-// ranges works out where each partition's read starts.
-func (s *Messages) ranges(ctx context.Context, call *gate.Call, parts []platform.TopicPartition, q portal.MessageQuery) ([]platform.ReadRange, error) {
+// ranges works out where each partition's read starts and how many
+// records it takes, and the partitions' end offsets.
+func (s *Messages) ranges(ctx context.Context, call *gate.Call, parts []platform.TopicPartition, q portal.MessageQuery, count int) ([]platform.ReadRange, map[int]int64, error) {
 	earliest, latest, err := retained(ctx, call, parts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var at map[platform.TopicPartition]int64
 	if !q.Timestamp.IsZero() {
 		if at, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{At: q.Timestamp}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	out := make([]platform.ReadRange, 0, len(parts))
+	ends := make(map[int]int64, len(parts))
 	for _, p := range parts {
-		from := max(earliest[p], latest[p]-int64(q.Limit))
+		ends[p.Partition] = latest[p]
+		from := max(earliest[p], latest[p]-int64(count))
 		switch {
 		case q.Offset != nil:
 			from = max(earliest[p], *q.Offset)
 		case at != nil:
 			from = at[p]
+		case q.After != nil:
+			from = max(earliest[p], q.After[p.Partition])
 		}
-		if n := min(int64(q.Limit), latest[p]-from); n > 0 {
+		if n := min(int64(count), latest[p]-from); n > 0 {
 			out = append(out, platform.ReadRange{Partition: p.Partition, From: from, Count: int(n)})
 		}
 	}
-	return out, nil
+	return out, ends, nil
 }
 
 // describeRead says, for the trail, what was read (never the data).
@@ -165,8 +233,15 @@ func describeRead(ranges []platform.ReadRange, q portal.MessageQuery, n int) str
 		fmt.Fprintf(&b, "from offset %d", *q.Offset)
 	case !q.Timestamp.IsZero():
 		fmt.Fprintf(&b, "from %s", q.Timestamp.UTC().Format(time.RFC3339))
+	case q.After != nil:
+		b.WriteString("tail after the last offsets read")
 	default:
 		fmt.Fprintf(&b, "latest %d", q.Limit)
+	}
+	if q.Filtered() {
+		// What was looked for is the reader's business: only that a
+		// filter narrowed the read.
+		b.WriteString(", filtered")
 	}
 	fmt.Fprintf(&b, ": %d record(s);", n)
 	for _, r := range ranges {

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -42,10 +43,11 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	if err != nil || res.SchemaID == 0 || res.Written() != 1 {
 		t.Fatalf("avro: %+v %v", res, err)
 	}
-	msgs, err := w.Messages.Read(as(portal.Developer), dev, topic, portal.MessageQuery{Limit: 3})
+	page, err := w.Messages.Read(as(portal.Developer), dev, topic, portal.MessageQuery{Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
+	msgs := page.Items
 	var decoded bool
 	for _, m := range msgs {
 		decoded = decoded || (m.ValueEncoding == portal.EncodingAvro && strings.Contains(m.Value, `"avro-hello"`) && m.SchemaID == res.SchemaID)
@@ -90,8 +92,8 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	if res, err := w.Messages.Produce(as(portal.Developer), dev, topic, js(`{"n": 3}`)); err != nil || res.SchemaID == 0 {
 		t.Errorf("a JSON Schema value: %+v %v", res, err)
 	}
-	if msgs, _ = w.Messages.Read(as(portal.Developer), dev, topic, portal.MessageQuery{Limit: 10}); len(msgs) != before+1 {
-		t.Errorf("refused requests wrote records: %d then %d", before, len(msgs))
+	if page, _ = w.Messages.Read(as(portal.Developer), dev, topic, portal.MessageQuery{Limit: 10}); len(page.Items) != before+1 {
+		t.Errorf("refused requests wrote records: %d then %d", before, len(page.Items))
 	}
 
 	var ok, refused int
@@ -113,5 +115,82 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	}
 	if ok != 3 || refused < 3 {
 		t.Errorf("audited produces %d, refusals %d", ok, refused)
+	}
+}
+
+// TestRecordFiltersAndTail: text filters on key, value and header, a CEL
+// expression over the decoded record (its problems with their place), and
+// a tail that reads only what came after a page's ends.
+func TestRecordFiltersAndTail(t *testing.T) {
+	w, topic := groupWorld(t)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	ctx := as(portal.Developer)
+	var recs []portal.OutRecord
+	for i, src := range []string{"meter", "pump", "meter", "valve"} {
+		recs = append(recs, portal.OutRecord{Key: ptr(fmt.Sprintf("dev-%d", i)), Value: ptr(fmt.Sprintf(`{"amount": %d, "site": "North"}`, i*10)),
+			Headers: []portal.RecordHeader{{Key: "source", Value: src}}})
+	}
+	if _, err := w.Messages.Produce(ctx, dev, topic, portal.ProduceRequest{ValueFormat: portal.FormatJSON, Records: recs}); err != nil {
+		t.Fatal(err)
+	}
+	count := func(q portal.MessageQuery) int {
+		t.Helper()
+		page, err := w.Messages.Read(ctx, dev, topic, q)
+		if err != nil {
+			t.Fatalf("%+v: %v", q, err)
+		}
+		return len(page.Items)
+	}
+	for want, q := range map[int]portal.MessageQuery{
+		1: {Key: "DEV-3"},
+		4: {Value: "north"},
+		2: {Header: "meter"},
+		3: {Filter: `value.amount >= 10`},
+		0: {Filter: `value.amount > 10 && headers["source"] == "pump"`},
+	} {
+		if got := count(q); got != want {
+			t.Errorf("%+v: %d records, want %d", q, got, want)
+		}
+	}
+	if got := count(portal.MessageQuery{Filter: `headers.source == "meter" && value.amount == 20`}); got != 1 {
+		t.Errorf("a CEL filter over headers and the value: %d", got)
+	}
+	for filter, want := range map[string]string{
+		`value.amount >`:    "at 1:",
+		`value.amount + 1`:  "must be true or false",
+		`key.size() > 1 &&`: "not valid CEL",
+	} {
+		_, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{Filter: filter})
+		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "filter" || !strings.Contains(ps[0].Message, want) {
+			t.Errorf("%q: %v, want %q", filter, err, want)
+		}
+	}
+
+	page, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{})
+	if err != nil || len(page.Ends) != 1 {
+		t.Fatalf("ends %+v %v", page.Ends, err)
+	}
+	if _, err := w.Messages.Produce(ctx, dev, topic, portal.ProduceRequest{Records: []portal.OutRecord{{Value: ptr("late-1")}, {Value: ptr("late-2")}}}); err != nil {
+		t.Fatal(err)
+	}
+	tail, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends})
+	if err != nil || len(tail.Items) != 2 || tail.Items[0].Value != "late-1" || tail.Ends[0] != page.Ends[0]+2 {
+		t.Errorf("tail %+v %v", tail, err)
+	}
+	// A tail held to one record a poll continues where it stopped.
+	first, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends, Limit: 1})
+	if err != nil || len(first.Items) != 1 || first.Items[0].Value != "late-1" {
+		t.Fatalf("first poll %+v %v", first, err)
+	}
+	second, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: first.Ends, Limit: 1})
+	if err != nil || len(second.Items) != 1 || second.Items[0].Value != "late-2" {
+		t.Errorf("second poll %+v %v", second, err)
+	}
+	for _, e := range w.AuditEvents(t) {
+		for _, c := range e.Changes {
+			if strings.Contains(c.After, "amount") || strings.Contains(c.After, "meter") {
+				t.Errorf("the trail holds a filter's text: %s", c.After)
+			}
+		}
 	}
 }

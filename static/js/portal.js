@@ -293,6 +293,61 @@
     }
   });
 
+  // The record browser: copy a record as JSON; follow new records with a
+  // poll every 2 s for at most 5 minutes (each poll is a read, audited).
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("[data-copy-record]");
+    if (!b) return;
+    var text = b.getAttribute("data-copy-record");
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { toast("success", "Record copied."); },
+        function () { toast("error", "The browser refused to copy."); });
+    }
+  });
+  var tailTimer = null;
+  function stopTail(msg) {
+    clearTimeout(tailTimer);
+    tailTimer = null;
+    var state = $("records-follow-state");
+    if (state) state.textContent = msg;
+  }
+  function startTail(box) {
+    var started = Date.now(), state = $("records-follow-state");
+    function poll() {
+      if (!box.isConnected || !box.checked) { stopTail(""); return; }
+      if (Date.now() - started > 5 * 60 * 1000) {
+        box.checked = false;
+        stopTail("Stopped after 5 minutes; tick again to go on.");
+        return;
+      }
+      fetch(box.dataset.tail + "&after=" + encodeURIComponent(box.dataset.after), { credentials: "same-origin", headers: { "HX-Request": "true" } })
+        .then(function (r) {
+          if (!r.ok) throw new Error(String(r.status));
+          var next = r.headers.get("X-Records-After");
+          if (next) box.dataset.after = next;
+          return r.text();
+        })
+        .then(function (html) {
+          if (html.trim()) {
+            $("record-rows").insertAdjacentHTML("afterbegin", html);
+            var none = $("no-records");
+            if (none) none.remove();
+          }
+          if (state) state.textContent = "Following; checked at " + new Date().toLocaleTimeString();
+          tailTimer = setTimeout(poll, 2000);
+        })
+        .catch(function (err) {
+          box.checked = false;
+          stopTail("Stopped: a read failed (" + err.message + ").");
+        });
+    }
+    poll();
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target.id !== "records-follow") return;
+    if (e.target.checked) { startTail(e.target); } else { stopTail("Stopped."); }
+  });
+
   // Errors without a message from the server still say something.
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;
