@@ -41,6 +41,18 @@ func (t topicJSON) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(t.PartitionsCount), 10)
 	b = append(b, `,"outside_convention":`...)
 	b = strconv.AppendBool(b, t.OutsideConvention)
+	if t.Records != nil {
+		b = append(b, `,"records":`...)
+		b = strconv.AppendInt(b, *t.Records, 10)
+	}
+	if t.RetentionMs != "" {
+		b = append(b, `,"retention_ms":`...)
+		b = appendString(b, t.RetentionMs)
+	}
+	if t.CleanupPolicy != "" {
+		b = append(b, `,"cleanup_policy":`...)
+		b = appendString(b, t.CleanupPolicy)
+	}
 	return append(b, '}')
 }
 

@@ -17,6 +17,10 @@ type topicJSON struct {
 	BusinessUnit      string `json:"business_unit,omitempty"`
 	PartitionsCount   int    `json:"partitions_count"`
 	OutsideConvention bool   `json:"outside_convention"`
+	// Stats with ?stats=true.
+	Records       *int64 `json:"records,omitempty"`
+	RetentionMs   string `json:"retention_ms,omitempty"`
+	CleanupPolicy string `json:"cleanup_policy,omitempty"`
 }
 
 // topicDetailJSON is one topic with its settings.
@@ -36,8 +40,12 @@ type partitionJSON struct {
 }
 
 func topicOut(t portal.Topic) topicJSON {
-	return topicJSON{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BusinessUnit,
+	out := topicJSON{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BusinessUnit,
 		PartitionsCount: t.Partitions, OutsideConvention: t.OutsideConvention}
+	if t.Stats != nil {
+		out.Records, out.RetentionMs, out.CleanupPolicy = &t.Stats.Records, t.Stats.RetentionMs, t.Stats.CleanupPolicy
+	}
+	return out
 }
 
 func topicDetailOut(d portal.TopicDetail) topicDetailJSON {
@@ -58,6 +66,9 @@ func (a *API) listTopics(c echo.Context) error {
 		return err
 	}
 	q.SortBy = c.QueryParam("sort")
+	if q.Stats, err = boolParam(c, "stats"); err != nil {
+		return err
+	}
 	page, err := a.Topics.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
@@ -36,5 +37,5 @@ func (h *Handlers) topicMetrics(c echo.Context) error {
 	p.Title, p.Subtitle = m.Topic.Identifier+" · metrics", m.Topic.Name
 	p.Crumbs = crumbs(p.Context, "topics",
 		views.Crumb{Label: m.Topic.Identifier, Href: p.Context.Path("topic", m.Topic.Name)}, views.Crumb{Label: "metrics"})
-	return h.render(c, http.StatusOK, p, views.TopicMetricsPage(p, m))
+	return h.render(c, http.StatusOK, p, templ.Join(views.TopicTabs(p, m.Topic.Name, "metrics"), views.TopicMetricsPage(p, m)))
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
 )
 
 // TestProducePage: carol sends one record from the fields and a batch of
@@ -87,5 +89,55 @@ func TestWholeClusterGroups(t *testing.T) {
 	}
 	if p := s.do(http.MethodGet, "/scada/dev/consumer-groups", "carol", nil); strings.Contains(p.body, "mailer") || strings.Contains(p.body, `id="unit-filter"`) {
 		t.Error("scada's own list shows crm's group or a unit filter")
+	}
+}
+
+// TestTopicListStats: the topic list shows each topic's records,
+// retention and cleanup policy from one batched settings request for the
+// page, not one per topic.
+func TestTopicListStats(t *testing.T) {
+	s := newSite(t)
+	c := s.w.Cluster("edh-shared", "dev")
+	s.w.Seed(t, "scada", "dev")
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		if err := c.CreateTopic(t.Context(), platform.TopicSpec{Name: "edh-shared-scada-dev-more-" + n, Partitions: 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.SetConfig("edh-shared-scada-dev-existing", "retention.ms", "-1")
+	c.SetConfig("edh-shared-scada-dev-existing", "cleanup.policy", "compact")
+	before := c.ConfigCalls()
+	p := s.do(http.MethodGet, "/scada/dev/topics", "carol", nil)
+	if p.status != 200 || !strings.Contains(p.body, `data-retention="-1"`) || !strings.Contains(p.body, ">forever<") ||
+		!strings.Contains(p.body, `data-cleanup="compact"`) || !strings.Contains(p.body, `data-records="90"`) {
+		t.Errorf("the list's stats: %d", p.status)
+	}
+	if n := c.ConfigCalls() - before; n != 1 {
+		t.Errorf("%d settings requests for one page", n)
+	}
+}
+
+// TestTopicTabs: a topic's pages are tabs (Overview, Records, Consumers,
+// Settings, Metrics), the active one marked; Settings shows every setting
+// in force; a Viewer without data access has no Records tab.
+func TestTopicTabs(t *testing.T) {
+	s := newSite(t)
+	sd := s.w.Seed(t, "scada", "dev")
+	base := "/scada/dev/topic/" + sd.Topic
+	for path, active := range map[string]string{base: "overview", base + "/records": "records", base + "/consumers": "consumers",
+		base + "/settings": "settings", base + "/metrics": "metrics"} {
+		p := s.do(http.MethodGet, path, "carol", nil)
+		if p.status != 200 || strings.Count(p.body, `data-tab="`) != 5 || !strings.Contains(p.body, `data-tab="`+active+`" class="whitespace-nowrap border-b-2 px-3 py-2 font-medium border-indigo-600`) {
+			t.Errorf("%s: %d, tabs %d", path, p.status, strings.Count(p.body, `data-tab="`))
+		}
+	}
+	if p := s.do(http.MethodGet, base+"/settings", "carol", nil); !strings.Contains(p.body, `data-override="false"`) {
+		t.Error("the Settings tab lacks the defaults in force")
+	}
+	if p := s.do(http.MethodGet, base+"/consumers", "carol", nil); !strings.Contains(p.body, "consumers-heading") {
+		t.Error("the Consumers tab lacks the groups")
+	}
+	if p := s.do(http.MethodGet, base, "dave", nil); strings.Contains(p.body, `data-tab="records"`) || strings.Count(p.body, `data-tab="`) != 4 {
+		t.Error("dave is offered the Records tab")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
@@ -55,7 +56,7 @@ func (h *Handlers) readRecords(c echo.Context) error {
 	if err == nil {
 		v.After = portal.FormatOffsets(page.Ends)
 	}
-	return h.render(c, status, p, views.RecordsPage(p, t.Name, f, v))
+	return h.render(c, status, p, templ.Join(views.TopicTabs(p, t.Name, "records"), views.RecordsPage(p, t.Name, f, v)))
 }
 
 // downloadRecords gives the records a browser query shows as JSON lines.

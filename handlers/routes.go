@@ -63,6 +63,8 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/topic/:name/delete", h.deleteTopic)
 
 	route(http.MethodGet, "/:bu/:stage/topic/:name/records", h.readRecords)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/settings", h.topicSettings)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/consumers", h.topicConsumers)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/records/download", h.downloadRecords)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/records/tail", h.tailRecords)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/produce", h.produceForm)

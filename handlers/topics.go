@@ -38,7 +38,7 @@ func (h *Handlers) listTopics(c echo.Context) error {
 		sortBy = ""
 	}
 	q := portal.ListQuery{PageSize: size, Search: c.QueryParam("q"), Descending: c.QueryParam("order") == "desc", Unit: c.QueryParam("unit"),
-		SortBy: sortBy, Offset: (page - 1) * size}
+		SortBy: sortBy, Offset: (page - 1) * size, Stats: true}
 	res, err := h.Topics.List(c.Request().Context(), scope, q)
 	if err != nil {
 		return err
@@ -68,19 +68,49 @@ func (h *Handlers) showTopic(c echo.Context) error {
 	}
 	p.Title, p.Subtitle = t.Identifier, t.Name
 	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier})
-	// The groups reading the topic are a second look: when they cannot be
-	// had, the page says so and shows the rest.
+	links, err := h.Topics.Links(c.Request().Context(), scope, t.Name)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults, views.TopicLinksView(p, links)))
+}
+
+// topicSettings is a topic's Settings tab: every setting in force.
+func (h *Handlers) topicSettings(c echo.Context) error {
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Topic", "topics", scope)
+	if err != nil {
+		return err
+	}
+	t, err := h.Topics.Get(c.Request().Context(), scope, c.Param("name"), true)
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = t.Identifier+": settings", t.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "settings"})
+	return h.render(c, http.StatusOK, p, views.TopicSettingsPage(p, t))
+}
+
+// topicConsumers is a topic's Consumers tab: the unit's groups reading
+// it, with their lag. When they cannot be had, the page says so.
+func (h *Handlers) topicConsumers(c echo.Context) error {
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Topic", "topics", scope)
+	if err != nil {
+		return err
+	}
+	t, err := h.Topics.Get(c.Request().Context(), scope, c.Param("name"), false)
+	if err != nil {
+		return err
+	}
+	p.Title, p.Subtitle = t.Identifier+": consumers", t.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "consumers"})
 	consumers, err := h.Groups.Consumers(c.Request().Context(), scope, t.Name)
 	problem := ""
 	if err != nil {
 		problem = portal.Problems(err)[0].Message
 	}
-	links, err := h.Topics.Links(c.Request().Context(), scope, t.Name)
-	if err != nil {
-		return err
-	}
-	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults,
-		templ.Join(views.TopicLinksView(p, links), views.Consumers(p, consumers, problem))))
+	return h.render(c, http.StatusOK, p, views.TopicConsumersPage(p, t.Name, views.Consumers(p, consumers, problem)))
 }
 
 // topicForm starts a form with the settings and the caller's prefix.

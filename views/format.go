@@ -162,3 +162,14 @@ func keysWord(n int) string {
 	}
 	return "keys"
 }
+
+// retentionText shows retention.ms for people: "7 days", "forever".
+func retentionText(ms string) string {
+	if ms == "-1" {
+		return "forever"
+	}
+	if v, ok := settingValue("retention.ms", ms); ok {
+		return v
+	}
+	return ms
+}

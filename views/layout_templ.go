@@ -470,7 +470,7 @@ func Sidebar(p Page) templ.Component {
 			templ_7745c5c3_Var23 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<aside class=\"flex flex-col border-b border-slate-800 bg-slate-900 text-slate-300 lg:fixed lg:inset-y-0 lg:w-72 lg:border-b-0\" aria-label=\"Sidebar\"><div class=\"flex items-center gap-3 px-6 py-5\"><span class=\"flex h-9 w-9 items-center justify-center rounded-lg bg-indigo-500 text-white shadow\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<aside class=\"flex flex-col border-b border-slate-800 bg-slate-900 text-slate-300 lg:fixed lg:inset-y-0 lg:w-72 lg:overflow-y-auto lg:border-b-0\" aria-label=\"Sidebar\"><div class=\"flex items-center gap-3 px-6 py-5\"><span class=\"flex h-9 w-9 items-center justify-center rounded-lg bg-indigo-500 text-white shadow\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

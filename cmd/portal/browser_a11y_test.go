@@ -44,7 +44,7 @@ func TestBrowserAccessibility(t *testing.T) {
 	src := axeSource(t)
 	pages := map[string][]string{
 		"carol": {"/", "/scada/dev/topics", "/scada/dev/topic/sensor-readings", "/scada/dev/topics/new",
-			"/scada/dev/topic/sensor-readings/edit", "/scada/dev/topic/sensor-readings/metrics", "/scada/dev/topic/sensor-readings/records", "/scada/dev/topic/sensor-readings/produce",
+			"/scada/dev/topic/sensor-readings/edit", "/scada/dev/topic/sensor-readings/metrics", "/scada/dev/topic/sensor-readings/records", "/scada/dev/topic/sensor-readings/produce", "/scada/dev/topic/sensor-readings/settings", "/scada/dev/topic/sensor-readings/consumers",
 			"/scada/dev/consumer-groups", "/scada/dev/consumer-group/replay", "/scada/dev/connectors", "/scada/dev/connectors/new",
 			"/scada/dev/schemas", "/scada/dev/schemas/new", "/scada/dev/service-accounts", "/scada/dev/identity-pools",
 			"/scada/dev/metrics", "/scada/run/topics", "/me/access"},

@@ -73,6 +73,11 @@ func TestProduceJourney(t *testing.T) {
 	if avro != 3 || header != 1 {
 		t.Errorf("decoded %d of 3, with the header %d: %s", avro, header, msgs.body)
 	}
+	// The list's stats come from the cluster: three records retained.
+	list := tp.call("GET", base+"/topics?stats=true&search="+name, "carol", nil)
+	if it := items(t, list); len(it) != 1 || it[0]["records"] != 3.0 || it[0]["cleanup_policy"] != "delete" || it[0]["retention_ms"] == "" {
+		t.Errorf("the listed topic's stats: %s", list.body)
+	}
 	wantError(t, tp.call("POST", "/api/v1/scada/run/topic/"+strings.Replace(full, "-dev-", "-run-", 1)+"/records", "bob",
 		map[string]any{"records": []any{map[string]any{"value": "x"}}}), http.StatusForbidden, "DATA_ACCESS_DISABLED")
 }

@@ -89,6 +89,9 @@ type Topics interface {
 	CreatePartitions(ctx context.Context, name string, total int) error
 	DeleteTopic(ctx context.Context, name string) error
 	TopicOffsets(ctx context.Context, name string, partitions int) ([]PartitionOffsets, error)
+	// TopicConfigs returns, for many topics from one request, the values
+	// in force (overrides or defaults) of the settings named.
+	TopicConfigs(ctx context.Context, names, keys []string) (map[string]map[string]string, error)
 	ClusterInfo(ctx context.Context) (ClusterInfo, error)
 }
 

@@ -26,6 +26,10 @@ type ListQuery struct {
 	// unit (by the naming convention), or with UnitNone those outside
 	// it. Other views hold one unit's items anyway.
 	Unit string
+	// Stats asks a topic list for each shown topic's records, retention
+	// and cleanup policy (three batched requests for the page, never one
+	// per topic).
+	Stats bool
 }
 
 // UnitNone filters a whole-cluster view to the items outside the naming

@@ -21,6 +21,21 @@ type Topic struct {
 	BusinessUnit      string
 	Partitions        int
 	OutsideConvention bool
+	// Stats are set in lists that ask for them (ListQuery.Stats), nil
+	// when the cluster did not give them.
+	Stats *TopicStats
+}
+
+// TopicStats are a listed topic's size and life, from the page's batched
+// requests.
+type TopicStats struct {
+	// Records is the latest minus the earliest offsets over the
+	// partitions (records retained, counting compacted gaps).
+	Records int64
+	// RetentionMs is retention.ms in force ("-1" keeps forever);
+	// CleanupPolicy is cleanup.policy (delete, compact or both).
+	RetentionMs   string
+	CleanupPolicy string
 }
 
 // Partition describes one partition of a topic.

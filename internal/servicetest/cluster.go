@@ -20,8 +20,10 @@ type Cluster struct {
 	groups map[string]*fakeGroup
 	// records, when set for a topic, are what ReadMessages reads there.
 	records map[string][]platform.Message
-	calls   int
-	writes  int
+	// configCalls counts TopicConfigs calls (a list's batched request).
+	configCalls int
+	calls       int
+	writes      int
 	// latency, when set, delays reads and config changes of topics, to
 	// widen the windows in which concurrent changes interleave.
 	latency atomic.Int64
@@ -195,6 +197,39 @@ func (f *Cluster) TopicOffsets(_ context.Context, name string, partitions int) (
 		out[i] = platform.PartitionOffsets{Partition: i, Earliest: 10, Latest: int64(100 * (i + 1))}
 	}
 	return out, nil
+}
+
+// TopicConfigs implements platform.Topics: overrides, else the settings'
+// defaults; one call however many topics.
+func (f *Cluster) TopicConfigs(_ context.Context, names, keys []string) (map[string]map[string]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.configCalls++
+	out := map[string]map[string]string{}
+	for _, n := range names {
+		t, ok := f.topics[n]
+		if !ok {
+			continue
+		}
+		vals := map[string]string{}
+		for _, k := range keys {
+			if v, over := t.config[k]; over {
+				vals[k] = v
+			} else if s, ok := portal.LookupTopicSetting(k); ok {
+				vals[k] = s.Default
+			}
+		}
+		out[n] = vals
+	}
+	return out, nil
+}
+
+// ConfigCalls counts TopicConfigs calls.
+func (f *Cluster) ConfigCalls() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.configCalls
 }
 
 // ClusterInfo implements platform.Topics.

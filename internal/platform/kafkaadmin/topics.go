@@ -241,3 +241,33 @@ func (c *Client) Forget() { c.cache.wake() }
 
 // ApplyTopicChange patches the cached list with another replica's write.
 func (c *Client) ApplyTopicChange(ch platform.TopicChange) { c.cache.apply(ch) }
+
+func (c *Client) topicConfigs(ctx context.Context, names, keys []string) (map[string]map[string]string, error) {
+	out := make(map[string]map[string]string, len(names))
+	if len(names) == 0 {
+		return out, nil
+	}
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	res := make([]kafka.ConfigResource, len(names))
+	for i, n := range names {
+		res[i] = kafka.ConfigResource{Type: kafka.ResourceTopic, Name: n}
+	}
+	cfg, err := c.admin.DescribeConfigs(ctx, res, kafka.SetAdminRequestTimeout(c.timeout))
+	if err != nil {
+		return nil, c.translate(err, names[0])
+	}
+	for _, r := range cfg {
+		if r.Error.Code() != kafka.ErrNoError {
+			continue // a topic deleted meanwhile: no settings to show
+		}
+		vals := make(map[string]string, len(keys))
+		for _, k := range keys {
+			if e, ok := r.Config[k]; ok {
+				vals[k] = e.Value
+			}
+		}
+		out[r.Name] = vals
+	}
+	return out, nil
+}
