@@ -20,6 +20,32 @@ type groupJSON struct {
 	Members      int      `json:"members"`
 	Lag          int64    `json:"lag"`
 	Topics       []string `json:"topics"`
+	// LagTime is the group's latest partition's.
+	LagTime lagTimeJSON `json:"lag_time"`
+}
+
+// lagTimeJSON is a lag in time: the oldest record not consumed is
+// age_seconds old (at least that, with at_least); the group catches up in
+// catch_up_seconds, or is falling_behind. Null values are not known yet.
+type lagTimeJSON struct {
+	AgeSeconds     *float64 `json:"age_seconds"`
+	AtLeast        bool     `json:"at_least,omitempty"`
+	CatchUpSeconds *float64 `json:"catch_up_seconds"`
+	FallingBehind  bool     `json:"falling_behind,omitempty"`
+}
+
+func lagTimeOut(l portal.LagTime) lagTimeJSON {
+	var out lagTimeJSON
+	if l.Known {
+		age := l.Age.Seconds()
+		out.AgeSeconds, out.AtLeast = &age, l.AtLeast
+	}
+	if l.CatchUpKnown && !l.Falling {
+		eta := l.CatchUp.Seconds()
+		out.CatchUpSeconds = &eta
+	}
+	out.FallingBehind = l.CatchUpKnown && l.Falling
+	return out
 }
 
 type groupDetailJSON struct {
@@ -42,10 +68,13 @@ type groupPartitionJSON struct {
 	End       int64  `json:"end_offset"`
 	Lag       int64  `json:"lag"`
 	Member    string `json:"member,omitempty"`
+	// LagTime is the group's lag in time on the partition.
+	LagTime lagTimeJSON `json:"lag_time"`
 }
 
 func groupOut(g portal.ConsumerGroup) groupJSON {
-	return groupJSON{ID: g.ID, Identifier: g.Identifier, BusinessUnit: g.BusinessUnit, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics}
+	return groupJSON{ID: g.ID, Identifier: g.Identifier, BusinessUnit: g.BusinessUnit, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics,
+		LagTime: lagTimeOut(g.Late)}
 }
 
 func (a *API) listGroups(c echo.Context) error {
@@ -74,7 +103,8 @@ func (a *API) getGroup(c echo.Context) error {
 		out.MemberList = append(out.MemberList, groupMemberJSON(m))
 	}
 	for _, p := range d.Partitions {
-		out.Partitions = append(out.Partitions, groupPartitionJSON(p))
+		out.Partitions = append(out.Partitions, groupPartitionJSON{Topic: p.Topic, Partition: p.Partition, Committed: p.Committed,
+			End: p.End, Lag: p.Lag, Member: p.Member, LagTime: lagTimeOut(p.Late)})
 	}
 	return c.JSON(http.StatusOK, out)
 }

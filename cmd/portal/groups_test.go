@@ -36,6 +36,9 @@ func TestConsumerGroupsJourney(t *testing.T) {
 	if p0["end_offset"].(float64) < p0["committed_offset"].(float64) || p0["lag"] == nil {
 		t.Errorf("billing partition %v", p0)
 	}
+	if lt, ok := p0["lag_time"].(map[string]any); !ok || !hasKeys(lt, "age_seconds", "catch_up_seconds") {
+		t.Errorf("billing partition's lag in time %v", p0["lag_time"])
+	}
 	wantError(t, tp.call("POST", base+"/consumer-group/billing/reset-offsets", "carol", map[string]any{"to": "earliest"}), http.StatusConflict, "CONFLICT")
 
 	dry := tp.call("POST", base+"/consumer-group/replay/reset-offsets?dry_run=true", "carol", map[string]any{"to": "earliest"})
@@ -67,4 +70,13 @@ func TestConsumerGroupsJourney(t *testing.T) {
 	}
 	wantError(t, tp.call("GET", "/api/v1/scada/run/topic/sensor-readings/messages", "bob", nil), http.StatusForbidden, "DATA_ACCESS_DISABLED")
 	wantError(t, tp.call("GET", base+"/topic/sensor-readings/messages", "dave", nil), http.StatusForbidden, "INSUFFICIENT_ROLE")
+}
+
+func hasKeys(m map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
 }

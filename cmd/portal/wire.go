@@ -66,6 +66,7 @@ type app struct {
 	metricsReady chan struct{}
 	provider     *auth.Provider
 	sampler      *worker.Sampler
+	lagSampler   *worker.LagSampler
 	cacheSync    *worker.CacheSync
 	sweeper      *worker.Sweeper
 	keySweeper   *worker.KeySweeper
@@ -197,6 +198,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	p.built, p.resolver = built, resolver
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
+	p.lagSampler = worker.NewLagSampler(built.Groups, 10*time.Second)
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
 		Provider: provider, Verifier: verifier, ClientID: cfg.Identity.ClientID, ClientSecret: cfg.Identity.ClientSecret,
@@ -334,6 +336,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	wg.Go(func() { p.sweeper.Run(ctx, 5*time.Minute) })
 	wg.Go(func() { p.jobs.Run(ctx) })
 	wg.Go(func() { p.keySweeper.Run(ctx) })
+	wg.Go(func() { p.lagSampler.Run(ctx) })
 	wg.Go(func() { p.tenancySync.Run(ctx) })
 	if p.dev != nil {
 		p.dev.run(ctx)

@@ -25,6 +25,26 @@ type ConsumerGroup struct {
 	Lag int64
 	// Topics are the topics the group has committed offsets on.
 	Topics []string
+	// Late is the lag in time of the group's latest partition.
+	Late LagTime
+}
+
+// LagTime is how late a group is in time on a partition (or, for a group,
+// on its latest partition): the age of the oldest record it has not
+// consumed, and when it catches up at its recent pace. The portal learns
+// both from offsets it sees over time, so a group seen for the first time
+// has neither yet.
+type LagTime struct {
+	// Known: Age is known; AtLeast: the record is older than what the
+	// portal has seen (Age is a lower bound).
+	Known   bool
+	Age     time.Duration
+	AtLeast bool
+	// CatchUpKnown: the paces are known; then Falling says the group
+	// consumes slower than records come, else CatchUp is the time left.
+	CatchUpKnown bool
+	CatchUp      time.Duration
+	Falling      bool
 }
 
 // GroupMember is one member of a group.
@@ -46,6 +66,7 @@ type GroupPartition struct {
 	Lag       int64
 	// Member is the client id of the member that holds the partition.
 	Member string
+	Late   LagTime
 }
 
 // GroupDetail is one group with its members and positions.
@@ -96,6 +117,7 @@ type TopicConsumer struct {
 	State   string
 	Members int
 	Lag     int64
+	Late    LagTime
 }
 
 // GroupService manages a unit's consumer groups: those whose id carries

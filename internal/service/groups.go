@@ -17,12 +17,13 @@ import (
 // the unit's prefix (the pattern its service accounts are granted).
 type Groups struct {
 	guard *gate.Guard
+	lag   *groupLag
 }
 
 var _ portal.GroupService = (*Groups)(nil)
 
 // NewGroups returns the consumer group service.
-func NewGroups(g *gate.Guard) *Groups { return &Groups{guard: g} }
+func NewGroups(g *gate.Guard) *Groups { return &Groups{guard: g, lag: newGroupLag()} }
 
 // groupsOf lists the groups of the call's scope, sorted by id.
 func groupsOf(ctx context.Context, call *gate.Call, q portal.ListQuery) ([]platform.Group, error) {
@@ -71,6 +72,10 @@ func positions(ctx context.Context, env *platform.Environment, ids []string) (ma
 func lagOf(committed, end int64) int64 { return max(0, end-committed) }
 
 func (s *Groups) summary(call *gate.Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) portal.ConsumerGroup {
+	late := portal.LagTime{}
+	for _, o := range offs {
+		late = latest(late, s.lag.estimate(call.Env, g.ID, o, ends[o.TopicPartition]))
+	}
 	out := portal.ConsumerGroup{ID: g.ID, Identifier: strings.TrimPrefix(g.ID, call.Scope.Prefix()), State: g.State,
 		Protocol: g.Protocol, Members: len(g.Members), Topics: []string{}}
 	if call.WholeCluster {
@@ -84,6 +89,7 @@ func (s *Groups) summary(call *gate.Call, g platform.Group, offs []platform.Grou
 		}
 	}
 	slices.Sort(out.Topics)
+	out.Late = late
 	return out
 }
 
@@ -123,6 +129,7 @@ func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
+	s.lag.observe(call.Env, committed, ends)
 	out := portal.Page[portal.ConsumerGroup]{Total: page.Total, NextPageToken: page.NextPageToken, Items: make([]portal.ConsumerGroup, len(ids))}
 	for i, g := range page.Items {
 		if d, ok := byID[g.ID]; ok {
@@ -180,6 +187,7 @@ func (s *Groups) Get(ctx context.Context, scope portal.Scope, id string) (portal
 	if err != nil {
 		return portal.GroupDetail{}, err
 	}
+	s.lag.observe(call.Env, committed, ends)
 	out := portal.GroupDetail{ConsumerGroup: s.summary(call, g, committed[g.ID], ends)}
 	holder := map[platform.TopicPartition]string{}
 	for _, m := range g.Members {
@@ -194,7 +202,7 @@ func (s *Groups) Get(ctx context.Context, scope portal.Scope, id string) (portal
 	for _, o := range committed[g.ID] {
 		end := ends[o.TopicPartition]
 		out.Partitions = append(out.Partitions, portal.GroupPartition{Topic: o.Topic, Partition: o.Partition, Committed: o.Offset,
-			End: end, Lag: lagOf(o.Offset, end), Member: holder[o.TopicPartition]})
+			End: end, Lag: lagOf(o.Offset, end), Member: holder[o.TopicPartition], Late: s.lag.estimate(call.Env, g.ID, o, end)})
 	}
 	slices.SortFunc(out.Partitions, func(a, b portal.GroupPartition) int {
 		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
@@ -252,11 +260,17 @@ func (s *Groups) Consumers(ctx context.Context, scope portal.Scope, topic string
 	if err != nil {
 		return nil, err
 	}
+	onTopic := map[string][]platform.GroupOffset{}
+	for _, id := range consuming {
+		onTopic[id] = committed[id]
+	}
+	s.lag.observe(call.Env, onTopic, ends)
 	for _, g := range described {
 		c := portal.TopicConsumer{Group: g.ID, State: g.State, Members: len(g.Members)}
 		for _, o := range committed[g.ID] {
 			if o.Topic == topic {
 				c.Lag += lagOf(o.Offset, ends[o.TopicPartition])
+				c.Late = latest(c.Late, s.lag.estimate(call.Env, g.ID, o, ends[o.TopicPartition]))
 			}
 		}
 		out = append(out, c)
