@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -38,7 +39,8 @@ func (b *browser) axeViolations(src string) []string {
 
 // TestBrowserAccessibility runs axe-core over every kind of page, as carol
 // (a Developer) and frank (a platform admin), at desktop and phone widths:
-// no serious or critical violation, and no page wider than the screen.
+// in both themes (the system's setting): no serious or critical
+// violation, and no page wider than the screen.
 func TestBrowserAccessibility(t *testing.T) {
 	tp := startPortal(t, nil)
 	src := axeSource(t)
@@ -52,22 +54,27 @@ func TestBrowserAccessibility(t *testing.T) {
 	}
 	var failures []string
 	for _, user := range []string{"carol", "frank"} {
-		for _, width := range []int64{1440, 390} {
+		for _, round := range []struct {
+			width int64
+			theme string
+		}{{1440, "light"}, {390, "light"}, {1440, "dark"}, {390, "dark"}} {
+			width := round.width
 			// A browser per round: each has its own time limit.
 			b := newBrowser(t, tp)
 			b.signIn(user)
-			b.run(chromedp.EmulateViewport(width, 900))
+			b.run(chromedp.EmulateViewport(width, 900),
+				emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: round.theme}}))
 			for _, path := range pages[user] {
-				t.Logf("axe %s %s %d", user, path, width)
+				t.Logf("axe %s %s %d %s", user, path, width, round.theme)
 				b.run(chromedp.Navigate(tp.url+path), chromedp.WaitReady("body", chromedp.ByQuery))
 				for _, v := range b.axeViolations(src) {
-					failures = append(failures, fmt.Sprintf("%s %s at %d px: %s", user, path, width, v))
+					failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: %s", user, path, width, round.theme, v))
 				}
 				// Nothing wider than the screen: tables scroll in their box.
 				var wide int64
 				b.run(chromedp.Evaluate(`document.documentElement.scrollWidth`, &wide))
 				if wide > width {
-					failures = append(failures, fmt.Sprintf("%s %s at %d px: the page is %d px wide", user, path, width, wide))
+					failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: the page is %d px wide", user, path, width, round.theme, wide))
 				}
 			}
 		}

@@ -77,3 +77,33 @@ func TestBrowserRecords(t *testing.T) {
 		t.Errorf("download: %q", lines)
 	}
 }
+
+// TestBrowserTheme: the theme follows the system, and the sidebar's
+// button chooses dark or light for this browser, kept across pages.
+func TestBrowserTheme(t *testing.T) {
+	tp := startPortal(t, nil)
+	b := newBrowser(t, tp)
+	b.signIn("carol")
+	dark := func() bool {
+		var on bool
+		b.run(chromedp.Evaluate(`document.documentElement.classList.contains("dark")`, &on))
+		return on
+	}
+	b.run(chromedp.Navigate(tp.url+"/scada/dev/topics"), chromedp.WaitVisible("#theme-toggle", chromedp.ByID))
+	if dark() || b.text("#theme-name") != "system" {
+		t.Errorf("a light system: dark %v, %s", dark(), b.text("#theme-name"))
+	}
+	b.run(chromedp.Click("#theme-toggle", chromedp.ByID))
+	if !dark() || b.text("#theme-name") != "dark" {
+		t.Errorf("after choosing dark: dark %v, %s", dark(), b.text("#theme-name"))
+	}
+	b.run(chromedp.Navigate(tp.url+"/scada/dev/consumer-groups"), chromedp.WaitVisible("#theme-toggle", chromedp.ByID))
+	if !dark() {
+		t.Error("the choice did not last to the next page")
+	}
+	b.screenshot("43-dark")
+	b.run(chromedp.Click("#theme-toggle", chromedp.ByID))
+	if dark() || b.text("#theme-name") != "light" {
+		t.Errorf("after choosing light: dark %v", dark())
+	}
+}

@@ -293,6 +293,19 @@
     }
   });
 
+  // The theme button: system, dark, light (theme.js applies it).
+  function showTheme() {
+    var name = $("theme-name");
+    if (name && window.rmsTheme) name.textContent = window.rmsTheme.choice();
+  }
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest || !e.target.closest("#theme-toggle") || !window.rmsTheme) return;
+    window.rmsTheme.next();
+    showTheme();
+  });
+  document.addEventListener("DOMContentLoaded", showTheme);
+  document.addEventListener("htmx:afterSettle", showTheme);
+
   // The record browser: copy a record as JSON; follow new records with a
   // poll every 2 s for at most 5 minutes (each poll is a read, audited).
   document.addEventListener("click", function (e) {
