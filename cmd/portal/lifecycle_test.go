@@ -57,6 +57,12 @@ func TestReplicaLifecycle(t *testing.T) {
 	if out, err := checkConfig("--strict"); err == nil || !strings.Contains(string(out), "unknown keys (--strict)") {
 		t.Errorf("check-config --strict took unknown keys: %v\n%s", err, out)
 	}
+	// The chart's pre-upgrade job: the schema first, then the replicas.
+	migrate := exec.Command(portalBinary(t), "migrate", "--config", serveConfig)
+	migrate.Env = append(os.Environ(), "DATABASE_URL="+db)
+	if out, err := migrate.CombinedOutput(); err != nil || !strings.Contains(string(out), "the database is at this release's schema") {
+		t.Errorf("portal migrate: %v\n%s", err, out)
+	}
 	a := startProcess(t, "replica A", []string{"serve", "--config", serveConfig}, "DATABASE_URL="+db)
 	b := startProcess(t, "replica B", []string{"serve", "--config", serveConfig}, "DATABASE_URL="+db)
 	if !strings.Contains(a.log.String(), "configuration key ignored") {

@@ -56,6 +56,7 @@ const usage = `usage:
       --bulk-topics N               add N topics to scada/dev, to try a large cluster
       --bulk-clusters K             ... and to scada in the next stages, K clusters in all (1..3)
       --write-serve-config FILE     write a serve configuration that points at this dev instance
+  portal migrate --config FILE      bring the database to this release's schema and exit (a pre-upgrade job)
   portal check-config --config FILE [--strict]
                                     validate a configuration file; --strict refuses keys this release does not know`
 
@@ -106,7 +107,7 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 		}
 		defer cleanup()
 		return serve(ctx, cfg, env, stderr, dev)
-	case "serve", "check-config":
+	case "serve", "check-config", "migrate":
 		if *path == "" {
 			return errors.New("--config is required")
 		}
@@ -117,12 +118,28 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 		if cfg.IsDev() {
 			return errors.New("this configuration is for dev mode; run `portal dev`, which refuses nothing embedded")
 		}
-		if args[0] == "check-config" {
+		switch args[0] {
+		case "check-config":
 			return checkConfig(cfg, *strict, stderr)
+		case "migrate":
+			return migrate(ctx, cfg, stderr)
 		}
 		return serve(ctx, cfg, env, stderr, devOptions{})
 	}
 	return errors.New(usage)
+}
+
+// migrate opens the database, which migrates it (under a lock, so that
+// replicas starting at the same time wait), and closes it.
+func migrate(ctx context.Context, cfg *config.Config, stderr io.Writer) error {
+	log := newLogger(stderr, false, "info")
+	st, took, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return fmt.Errorf("migrating the database: %w", err)
+	}
+	defer st.Close()
+	fmt.Fprintf(stderr, "the database is at this release's schema (migrations took %d ms)\n", took.Milliseconds())
+	return nil
 }
 
 // checkConfig reports a valid configuration's unknown keys: warnings, or

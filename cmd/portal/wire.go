@@ -284,7 +284,7 @@ func (p *app) metricsHandler() http.Handler {
 // openStore opens the configured database: PostgreSQL or SQLite.
 func openStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (store.Store, time.Duration, error) {
 	if cfg.Database.IsPostgres() {
-		return postgres.Open(ctx, cfg.Database.URL, cfg.UpstreamTimeout, log)
+		return postgres.OpenPool(ctx, cfg.Database.URL, cfg.UpstreamTimeout, cfg.Database.MaxOpenConns, log)
 	}
 	return sqlite.Open(ctx, cfg.Database.SQLitePath(), cfg.UpstreamTimeout, log)
 }

@@ -227,3 +227,112 @@ func keys(m map[string]map[string]any) []string {
 	}
 	return k
 }
+
+// TestChartFitsRealClusters renders each option a platform team sets and
+// checks what it gives: private CAs through extra volumes, mounts, init
+// containers and environment; spread across zones and nodes by default;
+// a disruption budget that never blocks a drain with one replica; a
+// network policy; a Gateway API route; probes, Service annotations and
+// revision history; the migration job; the dashboard for the sidecar;
+// and the schema's refusals.
+func TestChartFitsRealClusters(t *testing.T) {
+	docs, err := render(t, "-f", "testdata/production.yaml")
+	if err != nil {
+		t.Fatalf("helm template: %s", err)
+	}
+	dep := docs["Deployment/rms-portal"]
+	pod := dig(dep, "spec", "template", "spec")
+	c := dig(pod, "containers", 0)
+	if dig(dep, "spec", "revisionHistoryLimit") != 3 {
+		t.Errorf("revisionHistoryLimit %v", dig(dep, "spec", "revisionHistoryLimit"))
+	}
+	if dig(pod, "initContainers", 0, "name") != "fetch-ca" || dig(pod, "volumes", 2, "name") != "company-ca" ||
+		dig(c, "volumeMounts", 2, "mountPath") != "/etc/ssl/company" {
+		t.Errorf("init containers, volumes and mounts: %v / %v / %v", dig(pod, "initContainers"), dig(pod, "volumes"), dig(c, "volumeMounts"))
+	}
+	env := map[string]bool{}
+	for _, e := range dig(c, "env").([]any) {
+		env[e.(map[string]any)["name"].(string)] = true
+	}
+	if !env["SSL_CERT_FILE"] || !env["POD_NAME"] || dig(c, "envFrom", 0, "configMapRef", "name") != "proxy-settings" {
+		t.Errorf("extra environment: %v, envFrom %v", env, dig(c, "envFrom"))
+	}
+	if dig(c, "readinessProbe", "periodSeconds") != 7 || dig(c, "startupProbe", "failureThreshold") != 150 || dig(c, "readinessProbe", "httpGet", "path") != "/readyz" {
+		t.Errorf("probes: %v / %v", dig(c, "readinessProbe"), dig(c, "startupProbe"))
+	}
+	if dig(docs["Service/rms-portal"], "metadata", "annotations", "service.beta.kubernetes.io/azure-load-balancer-internal") != "true" {
+		t.Errorf("service annotations %v", dig(docs["Service/rms-portal"], "metadata"))
+	}
+	np := docs["NetworkPolicy/rms-portal"]
+	if dig(np, "spec", "ingress", 0, "from", 0, "namespaceSelector", "matchLabels", "kubernetes.io/metadata.name") != "ingress-nginx" ||
+		dig(np, "spec", "ingress", 1, "ports", 0, "port") != "metrics" {
+		t.Errorf("network policy %v", dig(np, "spec"))
+	}
+	route := docs["HTTPRoute/rms-portal"]
+	if dig(route, "spec", "parentRefs", 0, "name") != "public" || dig(route, "spec", "hostnames", 0) != "portal.example.com" ||
+		dig(route, "spec", "rules", 0, "backendRefs", 0, "name") != "rms-portal" {
+		t.Errorf("HTTPRoute %v", dig(route, "spec"))
+	}
+	job := docs["Job/rms-portal-migrate"]
+	if dig(job, "metadata", "annotations", "helm.sh/hook") != "pre-install,pre-upgrade" ||
+		strings.Join(toStrings(dig(job, "spec", "template", "spec", "containers", 0, "args")), " ") != "migrate --config /etc/portal/config.yaml" ||
+		dig(job, "spec", "template", "spec", "volumes", 0, "configMap", "name") != "rms-portal-migrate" {
+		t.Errorf("migration job %v", dig(job, "spec"))
+	}
+	if docs["ConfigMap/rms-portal-migrate"] == nil {
+		t.Error("the migration job has no configuration")
+	}
+	dash := docs["ConfigMap/rms-portal-dashboard"]
+	body, _ := dig(dash, "data", "rms-portal.json").(string)
+	if dig(dash, "metadata", "labels", "grafana_dashboard") != "yes" || dig(dash, "metadata", "annotations", "grafana_folder") != "Kafka" ||
+		strings.Contains(body, "__inputs") || !strings.Contains(body, `"type": "datasource"`) || !strings.Contains(body, "${datasource}") {
+		t.Errorf("dashboard for the sidecar: %v %.200s", dig(dash, "metadata"), body)
+	}
+
+	// Defaults: spread across zones and nodes; one replica never blocks a
+	// drain, two keep one.
+	docs, err = render(t, "--set", "replicaCount=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spread := dig(docs["Deployment/rms-portal"], "spec", "template", "spec", "topologySpreadConstraints")
+	if dig(spread, 0, "topologyKey") != "topology.kubernetes.io/zone" || dig(spread, 1, "topologyKey") != "kubernetes.io/hostname" ||
+		dig(spread, 0, "whenUnsatisfiable") != "ScheduleAnyway" {
+		t.Errorf("default spread %v", spread)
+	}
+	if pdb := dig(docs["PodDisruptionBudget/rms-portal"], "spec"); dig(pdb, "maxUnavailable") != 1 || dig(pdb, "minAvailable") != nil {
+		t.Errorf("one replica's budget %v", pdb)
+	}
+	docs, err = render(t, "--set", "podDisruptionBudget.minAvailable=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pdb := dig(docs["PodDisruptionBudget/rms-portal"], "spec"); dig(pdb, "minAvailable") != 1 {
+		t.Errorf("two replicas' budget %v", pdb)
+	}
+	if docs["NetworkPolicy/rms-portal"] != nil || docs["HTTPRoute/rms-portal"] != nil || docs["Job/rms-portal-migrate"] != nil {
+		t.Error("optional resources render by default")
+	}
+
+	for _, c := range []struct{ set, want string }{
+		{"replicaCount=two", "/replicaCount"},
+		{"service.port=0", "/service/port"},
+		{"image.digest=latest", "/image/digest"},
+		{"probes.readiness.periodSeconds=0", "/probes/readiness/periodSeconds"},
+		{"replicaCout=2", "replicaCout"},
+		{"httpRoute.enabled=true", "httpRoute.parentRefs"},
+	} {
+		if _, err := render(t, "--set", c.set); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--set %s: %v, want a refusal naming %s", c.set, err, c.want)
+		}
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	l, _ := v.([]any)
+	for _, x := range l {
+		out = append(out, x.(string))
+	}
+	return out
+}

@@ -126,6 +126,10 @@ type Database struct {
 	// (one node). DATABASE_URL overrides it. Dev mode defaults to SQLite
 	// in a temporary file (or in --data DIR).
 	URL string `yaml:"url" env:"DATABASE_URL" default:"SQLite in a temporary directory in dev mode"`
+	// MaxOpenConns bounds a replica's connections to PostgreSQL (2 to
+	// 200). Size it so that replicas (the autoscaler's maximum) times this
+	// stays under the server's max_connections, less its reserve.
+	MaxOpenConns int `yaml:"max_open_conns" default:"10"`
 }
 
 // IsPostgres reports whether the URL selects PostgreSQL.

@@ -154,6 +154,9 @@ func (c *Config) applyDefaults() {
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = 2 << 20
 	}
+	if c.Database.MaxOpenConns == 0 {
+		c.Database.MaxOpenConns = 10
+	}
 	if c.Identity.Audience == "" && c.Identity.ClientID != "" {
 		c.Identity.Audience = "api://" + c.Identity.ClientID
 	}

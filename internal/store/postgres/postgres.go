@@ -39,6 +39,16 @@ var _ store.Store = (*Store)(nil)
 // under an advisory lock and starts listening for notifications; timeout
 // bounds every call.
 func Open(ctx context.Context, url string, timeout time.Duration, log *slog.Logger) (*Store, time.Duration, error) {
+	return OpenPool(ctx, url, timeout, DefaultPool, log)
+}
+
+// DefaultPool is a replica's most connections to the database unless
+// configured (database.max_open_conns).
+const DefaultPool = 10
+
+// OpenPool is Open with at most pool connections (idle ones kept: a
+// quarter of them, at least two).
+func OpenPool(ctx context.Context, url string, timeout time.Duration, pool int, log *slog.Logger) (*Store, time.Duration, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, 0, fmt.Errorf("database url: %w", err)
@@ -47,8 +57,8 @@ func Open(ctx context.Context, url string, timeout time.Duration, log *slog.Logg
 		cfg.ConnectTimeout = timeout
 	}
 	db := stdlib.OpenDB(*cfg)
-	db.SetMaxOpenConns(20)
-	db.SetMaxIdleConns(5)
+	db.SetMaxOpenConns(pool)
+	db.SetMaxIdleConns(max(pool/4, 2))
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	s := &Store{DB: sqlstore.New(db, sqlstore.Postgres, timeout), cfg: cfg, bus: sqlstore.NewBus(), log: log,
 		channels: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{})}

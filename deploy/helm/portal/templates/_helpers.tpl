@@ -72,3 +72,69 @@ are ${NAME}s given from Secrets.
 {{- end -}}
 {{- $out -}}
 {{- end -}}
+
+{{/*
+portal.env is the portal's environment: the Secrets' variables, the
+configuration's ${NAME}s, plain variables and extra entries. The
+deployment and the migration job share it.
+*/}}
+{{- define "portal.env" -}}
+- name: TMPDIR
+  value: /tmp
+{{- range $name, $key := .Values.secrets.keys }}
+{{- if $key }}
+- name: {{ $name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $.Values.secrets.existingSecret }}
+      key: {{ $key }}
+{{- end }}
+{{- end }}
+{{- range $name, $ref := .Values.secrets.extraEnv }}
+- name: {{ $name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ required (printf "secrets.extraEnv.%s.secret" $name) $ref.secret }}
+      key: {{ required (printf "secrets.extraEnv.%s.key" $name) $ref.key }}
+{{- end }}
+{{- range $name, $value := .Values.env }}
+- name: {{ $name }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* portal.volumeMounts are the container's mounts, with the extra ones. */}}
+{{- define "portal.volumeMounts" -}}
+- name: config
+  mountPath: /etc/portal
+  readOnly: true
+- name: tmp
+  mountPath: /tmp
+{{- with .Values.extraVolumeMounts }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* portal.volumes are the pod's volumes for a configuration map. */}}
+{{- define "portal.volumes" -}}
+- name: config
+  configMap:
+    name: {{ .configMap }}
+- name: tmp
+  emptyDir:
+    sizeLimit: 64Mi
+{{- with .root.Values.extraVolumes }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/*
+portal.minReplicas is the fewest pods the chart runs: the autoscaler's
+minimum or replicaCount.
+*/}}
+{{- define "portal.minReplicas" -}}
+{{- if .Values.autoscaling.enabled -}}{{ .Values.autoscaling.minReplicas }}{{- else -}}{{ .Values.replicaCount }}{{- end -}}
+{{- end -}}
