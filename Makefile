@@ -4,7 +4,7 @@ PORT      ?= 8080
 TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
+.PHONY: release check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
 
 # The build's identity, stamped into the binary (portal version, /api/v1/version,
 # rms_build_info, the page footer) and the image's labels. The date is the
@@ -126,6 +126,41 @@ static: musl
 image: static
 	$(GO) run ./cmd/mkimage --binary build/portal --out build/image \
 	  --version '$(VERSION)' --commit '$(COMMIT)' --date '$(DATE)'
+
+## release: VERSION=vX.Y.Z, from that tag (RELEASE_UNTAGGED=1 builds from any
+## commit, as CI does to keep the release buildable): in build/release the
+## portal's static binary (linux/amd64; arm64 needs an aarch64 musl
+## toolchain, which Debian does not package), portalctl for Linux, macOS and
+## Windows on amd64 and arm64, the OCI image, the Helm chart with appVersion
+## VERSION, a CycloneDX SBOM (with the bundled librdkafka), release notes and
+## SHA256SUMS; then it checks them (sums, SBOM, the binary's version).
+RELEASE_DIR := build/release
+PORTALCTL_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+release: musl
+	@echo '$(VERSION)' | grep -Eq '^v[0-9]+\.[0-9]+\.[0-9]+$$' || { echo "VERSION=vX.Y.Z is required, not '$(VERSION)'"; exit 1; }
+	@[ -n "$(RELEASE_UNTAGGED)" ] || [ "$$(git describe --tags --exact-match 2>/dev/null)" = "$(VERSION)" ] || { \
+	  echo "HEAD is not tagged $(VERSION): tag it (git tag $(VERSION)), or RELEASE_UNTAGGED=1 for a trial"; exit 1; }
+	rm -rf $(RELEASE_DIR) && mkdir -p $(RELEASE_DIR)
+	CGO_ENABLED=1 CC=musl-gcc $(GO) build -tags musl,nodev -trimpath \
+	  -ldflags '$(LDFLAGS) -s -w -linkmode external -extldflags "-static"' -o $(RELEASE_DIR)/portal-linux-amd64 ./cmd/portal
+	@for t in $(PORTALCTL_TARGETS); do \
+	  os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+	  echo "portalctl $$os/$$arch"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' \
+	    -o $(RELEASE_DIR)/portalctl-$$os-$$arch$$ext ./cmd/portalctl || exit 1; \
+	done
+	$(GO) run ./cmd/mkimage --binary $(RELEASE_DIR)/portal-linux-amd64 --out $(RELEASE_DIR)/image \
+	  --version '$(VERSION)' --commit '$(COMMIT)' --date '$(DATE)'
+	mv $(RELEASE_DIR)/image/portal-image.tar $(RELEASE_DIR)/portal-image-$(VERSION)-linux-amd64.tar
+	$(HELM) package deploy/helm/portal --version '$(patsubst v%,%,$(VERSION))' --app-version '$(VERSION)' -d $(RELEASE_DIR) >/dev/null
+	$(GO) run ./cmd/mkrelease sbom --binary $(RELEASE_DIR)/portal-linux-amd64 --version '$(VERSION)' --date '$(DATE)' --out $(RELEASE_DIR)/portal-$(VERSION).cdx.json
+	$(GO) run ./cmd/mkrelease notes --version '$(VERSION)' --out $(RELEASE_DIR)/RELEASE_NOTES.md
+	cd $(RELEASE_DIR) && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | sort | xargs sha256sum > SHA256SUMS
+	@cd $(RELEASE_DIR) && sha256sum --quiet -c SHA256SUMS
+	@grep -q '"name": "librdkafka"' $(RELEASE_DIR)/portal-$(VERSION).cdx.json || { echo "the SBOM lacks librdkafka"; exit 1; }
+	@$(RELEASE_DIR)/portal-linux-amd64 version | grep -q '^portal $(VERSION) ' || { echo "the binary does not say $(VERSION)"; exit 1; }
+	@tar -xOzf $(RELEASE_DIR)/portal-$(patsubst v%,%,$(VERSION)).tgz portal/Chart.yaml | grep -q 'appVersion: $(VERSION)' || { echo "the chart's appVersion is not $(VERSION)"; exit 1; }
+	@echo "release $(VERSION) in $(RELEASE_DIR):" && ls $(RELEASE_DIR)
 
 ## musl: make sure musl-gcc is installed for the static binary
 musl:
