@@ -89,9 +89,9 @@ type Topics interface {
 	CreatePartitions(ctx context.Context, name string, total int) error
 	DeleteTopic(ctx context.Context, name string) error
 	TopicOffsets(ctx context.Context, name string, partitions int) ([]PartitionOffsets, error)
-	// TopicConfigs returns, for many topics from one request, the values
-	// in force (overrides or defaults) of the settings named.
-	TopicConfigs(ctx context.Context, names, keys []string) (map[string]map[string]string, error)
+	// TopicConfigs returns the settings of many topics from one request
+	// (a topic that does not exist is left out).
+	TopicConfigs(ctx context.Context, names []string) (map[string][]ConfigEntry, error)
 	ClusterInfo(ctx context.Context) (ClusterInfo, error)
 }
 

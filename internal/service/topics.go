@@ -121,12 +121,20 @@ func pageStats(ctx context.Context, call *gate.Call, items []portal.Topic) {
 	if err != nil {
 		return
 	}
-	configs, err := call.Env.Topics.TopicConfigs(ctx, names, []string{"retention.ms", "cleanup.policy"})
+	configs, err := call.Env.Topics.TopicConfigs(ctx, names)
 	if err != nil {
 		return
 	}
 	for i := range items {
-		st := &portal.TopicStats{RetentionMs: configs[items[i].Name]["retention.ms"], CleanupPolicy: configs[items[i].Name]["cleanup.policy"]}
+		st := &portal.TopicStats{}
+		for _, e := range configs[items[i].Name] {
+			switch e.Name {
+			case "retention.ms":
+				st.RetentionMs = e.Value
+			case "cleanup.policy":
+				st.CleanupPolicy = e.Value
+			}
+		}
 		for p := 0; p < items[i].Partitions; p++ {
 			tp := platform.TopicPartition{Topic: items[i].Name, Partition: p}
 			st.Records += max(latest[tp]-earliest[tp], 0)
@@ -160,7 +168,13 @@ func (s *Topics) detail(ctx context.Context, call *gate.Call, full string, inclu
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
-	out := portal.TopicDetail{Topic: s.describeName(call, d.Name, len(d.Partitions)), Config: map[string]string{}}
+	return s.detailOf(call, d, len(d.Partitions), includeDefaults), nil
+}
+
+// detailOf is a described topic as the portal shows it (partitions gives
+// the count when d has no partition list: a batched describe's).
+func (s *Topics) detailOf(call *gate.Call, d platform.TopicDetail, partitions int, includeDefaults bool) portal.TopicDetail {
+	out := portal.TopicDetail{Topic: s.describeName(call, d.Name, partitions), Config: map[string]string{}}
 	if includeDefaults {
 		out.Defaults = map[string]string{}
 	}
@@ -186,7 +200,7 @@ func (s *Topics) detail(ctx context.Context, call *gate.Call, full string, inclu
 		Partitions int
 		Config     map[string]string
 	}{out.Partitions, out.Config})
-	return out, nil
+	return out
 }
 
 // resolve turns the name a caller gave into the full topic name. In a

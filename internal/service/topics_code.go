@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -25,10 +22,6 @@ type topicCode struct{ s *Topics }
 func (topicCode) Kind() string          { return portal.KindTopic }
 func (topicCode) Action() access.Action { return access.Write }
 func (topicCode) Prunes() bool          { return true }
-
-// describeLimit bounds the topic descriptions a plan or an export has in
-// flight: each topic's settings are one request.
-const describeLimit = 8
 
 // topicsObserved is the cluster's topic list and the settings of the
 // topics a plan declares (or an export writes).
@@ -63,24 +56,25 @@ func (k topicCode) Observe(ctx context.Context, call *gate.Call, declared []port
 	return obs, k.describe(ctx, call, obs, existing)
 }
 
-// describe reads the settings of existing topics, a few at a time.
+// describe reads the settings of existing topics from one request (the
+// partitions are the list's).
 func (k topicCode) describe(ctx context.Context, call *gate.Call, obs *topicsObserved, names []string) error {
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(describeLimit)
-	var mu sync.Mutex
-	for _, name := range names {
-		g.Go(func() error {
-			d, err := k.s.detail(gctx, call, name, false)
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			obs.details[name] = d
-			return nil
-		})
+	if len(names) == 0 {
+		return nil
 	}
-	return g.Wait()
+	configs, err := call.Env.Topics.TopicConfigs(ctx, names)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		entries, ok := configs[name]
+		if !ok {
+			continue // deleted since the list: planned as missing
+		}
+		info, _ := obs.topic(name)
+		obs.details[name] = k.s.detailOf(call, platform.TopicDetail{Name: name, Config: entries}, info.Partitions, false)
+	}
+	return nil
 }
 
 // Plan plans a declared topic: its partitions and every override of an

@@ -114,19 +114,26 @@ func (f *Cluster) DescribeTopic(_ context.Context, name string) (platform.TopicD
 	for i := 0; i < t.partitions; i++ {
 		d.Partitions = append(d.Partitions, platform.PartitionInfo{ID: i, Leader: 1, Replicas: []int{1, 2, 3}, ISR: []int{1, 2, 3}})
 	}
+	d.Config = t.entries()
+	return d, nil
+}
+
+// entries are the topic's settings: overrides, else the defaults.
+func (t *clusterTopic) entries() []platform.ConfigEntry {
+	var out []platform.ConfigEntry
 	for _, s := range portal.TopicSettings() {
 		v, over := t.config[s.Key]
 		if !over {
 			v = s.Default
 		}
-		d.Config = append(d.Config, platform.ConfigEntry{Name: s.Key, Value: v, Override: over})
+		out = append(out, platform.ConfigEntry{Name: s.Key, Value: v, Override: over})
 	}
 	for k, v := range t.config {
 		if _, editable := portal.LookupTopicSetting(k); !editable {
-			d.Config = append(d.Config, platform.ConfigEntry{Name: k, Value: v, Override: true})
+			out = append(out, platform.ConfigEntry{Name: k, Value: v, Override: true})
 		}
 	}
-	return d, nil
+	return out
 }
 
 // CreateTopic implements platform.Topics.
@@ -201,26 +208,16 @@ func (f *Cluster) TopicOffsets(_ context.Context, name string, partitions int) (
 
 // TopicConfigs implements platform.Topics: overrides, else the settings'
 // defaults; one call however many topics.
-func (f *Cluster) TopicConfigs(_ context.Context, names, keys []string) (map[string]map[string]string, error) {
+func (f *Cluster) TopicConfigs(_ context.Context, names []string) (map[string][]platform.ConfigEntry, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
 	f.configCalls++
-	out := map[string]map[string]string{}
+	out := map[string][]platform.ConfigEntry{}
 	for _, n := range names {
-		t, ok := f.topics[n]
-		if !ok {
-			continue
+		if t, ok := f.topics[n]; ok {
+			out[n] = t.entries()
 		}
-		vals := map[string]string{}
-		for _, k := range keys {
-			if v, over := t.config[k]; over {
-				vals[k] = v
-			} else if s, ok := portal.LookupTopicSetting(k); ok {
-				vals[k] = s.Default
-			}
-		}
-		out[n] = vals
 	}
 	return out, nil
 }

@@ -81,11 +81,11 @@ func (c *Client) ClusterInfo(ctx context.Context) (info platform.ClusterInfo, er
 	return info, err
 }
 
-// TopicConfigs returns the settings named for many topics from one
+// TopicConfigs returns the settings of many topics from one
 // DescribeConfigs request.
-func (c *Client) TopicConfigs(ctx context.Context, names, keys []string) (out map[string]map[string]string, err error) {
+func (c *Client) TopicConfigs(ctx context.Context, names []string) (out map[string][]platform.ConfigEntry, err error) {
 	err = c.call(ctx, "describe_configs", func(ctx context.Context) error {
-		out, err = c.topicConfigs(ctx, names, keys)
+		out, err = c.topicConfigs(ctx, names)
 		return err
 	})
 	return out, err

@@ -88,12 +88,7 @@ func (c *Client) describeTopic(ctx context.Context, name string) (platform.Topic
 		if err := c.translate(r.Error, name); err != nil {
 			return platform.TopicDetail{}, err
 		}
-		for _, e := range r.Config {
-			d.Config = append(d.Config, platform.ConfigEntry{
-				Name: e.Name, Value: e.Value, Override: e.Source == kafka.ConfigSourceDynamicTopic,
-				Sensitive: e.IsSensitive, ReadOnly: e.IsReadOnly, Source: e.Source.String(),
-			})
-		}
+		d.Config = append(d.Config, configEntries(r.Config)...)
 	}
 	sort.Slice(d.Config, func(i, j int) bool { return d.Config[i].Name < d.Config[j].Name })
 	return d, nil
@@ -242,8 +237,8 @@ func (c *Client) Forget() { c.cache.wake() }
 // ApplyTopicChange patches the cached list with another replica's write.
 func (c *Client) ApplyTopicChange(ch platform.TopicChange) { c.cache.apply(ch) }
 
-func (c *Client) topicConfigs(ctx context.Context, names, keys []string) (map[string]map[string]string, error) {
-	out := make(map[string]map[string]string, len(names))
+func (c *Client) topicConfigs(ctx context.Context, names []string) (map[string][]platform.ConfigEntry, error) {
+	out := make(map[string][]platform.ConfigEntry, len(names))
 	if len(names) == 0 {
 		return out, nil
 	}
@@ -261,13 +256,19 @@ func (c *Client) topicConfigs(ctx context.Context, names, keys []string) (map[st
 		if r.Error.Code() != kafka.ErrNoError {
 			continue // a topic deleted meanwhile: no settings to show
 		}
-		vals := make(map[string]string, len(keys))
-		for _, k := range keys {
-			if e, ok := r.Config[k]; ok {
-				vals[k] = e.Value
-			}
-		}
-		out[r.Name] = vals
+		out[r.Name] = configEntries(r.Config)
 	}
 	return out, nil
+}
+
+// configEntries are a topic's settings as DescribeConfigs gives them,
+// sorted by name.
+func configEntries(m map[string]kafka.ConfigEntryResult) []platform.ConfigEntry {
+	out := make([]platform.ConfigEntry, 0, len(m))
+	for _, e := range m {
+		out = append(out, platform.ConfigEntry{Name: e.Name, Value: e.Value, Override: e.Source == kafka.ConfigSourceDynamicTopic,
+			Sensitive: e.IsSensitive, ReadOnly: e.IsReadOnly, Source: e.Source.String()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
