@@ -47,6 +47,7 @@ bench: postgres
 	$(GO) test -run '^$$' -bench 'ListLatency|ServeRSS|OutageCost' -benchtime 1x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'ListTopicsAPI|MetricsPage' -benchmem -benchtime 2s ./cmd/portal/
 	$(GO) test -run '^$$' -bench Plan500Topics -benchtime 20x ./cmd/portal/
+	$(GO) test -run '^$$' -bench Apply500TopicCreates -benchtime 3x ./cmd/portal/
 	$(GO) test -run '^$$' -bench GroupsWithLag1000 -benchtime 10x ./internal/platform/kafkaadmin/
 	$(GO) test -run '^$$' -bench GroupsPageWithLagTime -benchmem -benchtime 200x ./internal/service/
 	$(GO) test -run '^$$' -bench Middleware -benchmem ./internal/telemetry/

@@ -74,10 +74,16 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 	}
 	var changes []portal.Change
 	failed := 0
+	done := map[int]error{}
 	for i, st := range steps {
 		c := &plan.Changes[i]
 		if st.Do == nil {
 			continue
+		}
+		if st.Batch != nil && stepCtx.Err() == nil && firstBroken(st, broken) == "" {
+			if _, made := done[i]; !made {
+				runBatch(stepCtx, steps, i, broken, done)
+			}
 		}
 		if stepCtx.Err() != nil {
 			broken[st.Key] = fmt.Sprintf("the apply ran out of time (%s)", ApplyBudget)
@@ -86,7 +92,7 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 			c.Outcome = portal.OutcomeSkipped
 			c.Error = portal.New(portal.Conflict, "not tried: %s", why)
 			broken[st.Key] = c.Kind + " " + c.Name + " was skipped"
-		} else if err := st.Do(stepCtx); err != nil {
+		} else if err := doStep(stepCtx, st, i, done); err != nil {
 			c.Issued = st.Issued
 			c.Outcome = portal.OutcomeFailed
 			c.Error = portal.ItemError(err)
@@ -108,6 +114,34 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 	changes = append(changes, portal.Change{Field: "fingerprint", After: plan.Fingerprint})
 	w.Done(ctx, summary, changes...)
 	return plan, nil
+}
+
+// runBatch makes, with steps[first], every later step of the same batch
+// whose prerequisites stand, and keeps each one's error in done.
+func runBatch(ctx context.Context, steps []*Step, first int, broken map[string]string, done map[int]error) {
+	key := steps[first].Batch.Key
+	var idx []int
+	var items []any
+	for j := first; j < len(steps); j++ {
+		st := steps[j]
+		if st.Do == nil || st.Batch == nil || st.Batch.Key != key || firstBroken(st, broken) != "" {
+			continue
+		}
+		idx, items = append(idx, j), append(items, st.Item)
+	}
+	errs := steps[first].Batch.Run(ctx, items)
+	for k, j := range idx {
+		done[j] = errs[k]
+	}
+}
+
+// doStep makes a step: its batch's outcome when it was made with one,
+// else alone.
+func doStep(ctx context.Context, st *Step, i int, done map[int]error) error {
+	if err, made := done[i]; made {
+		return err
+	}
+	return st.Do(ctx)
 }
 
 // refusals gathers the problems of every refused change into one error

@@ -206,6 +206,10 @@ func (failingTopics) CreateTopic(context.Context, platform.TopicSpec) error {
 	return portal.New(portal.UpstreamUnavailable, "the cluster is unavailable")
 }
 
+func (failingTopics) CreateTopics(context.Context, []platform.TopicSpec) ([]error, error) {
+	return nil, portal.New(portal.UpstreamUnavailable, "the cluster is unavailable")
+}
+
 func TestApplySkipsWhatDependsOnAFailure(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
@@ -634,5 +638,53 @@ func TestSkipForbidden(t *testing.T) {
 	// skipping or not.
 	if plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "run"}, doc); err != nil || plan.Count(portal.ActionRefused) != 1 || plan.Count(portal.ActionSkipped) != 1 {
 		t.Errorf("in run: %+v %v", plan.Changes, err)
+	}
+}
+
+// TestApplyCreatesTopicsInOneRequest: an apply's new topics are made with
+// one request to the cluster, each audited; a topic made meanwhile by
+// someone else makes the reviewed plan stale.
+func TestApplyCreatesTopicsInOneRequest(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	var doc portal.Document
+	for i := 0; i < 5; i++ {
+		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: fmt.Sprintf("batch-%d", i), Topic: &portal.TopicDecl{Partitions: intp(2)}})
+	}
+	plan, err := w.Plans.Plan(ctx, dev, doc)
+	if err != nil || plan.Count(portal.ActionCreate) != 5 {
+		t.Fatalf("plan %+v %v", plan.Changes, err)
+	}
+	c := w.Clusters["edh-shared/dev"]
+	if err := c.CreateTopic(t.Context(), platform.TopicSpec{Name: "edh-shared-scada-dev-batch-3", Partitions: 2}); err != nil {
+		t.Fatal(err)
+	}
+	applied, err := w.Plans.Apply(ctx, dev, doc, plan.Fingerprint)
+	if err == nil {
+		// The topic made meanwhile changed the fingerprint: plan again.
+		t.Fatalf("a stale plan applied: %+v", applied.Changes)
+	}
+	plan, _ = w.Plans.Plan(ctx, dev, doc)
+	before := c.BatchCreates()
+	applied, err = w.Plans.Apply(ctx, dev, doc, plan.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[string]string{}
+	for _, ch := range applied.Changes {
+		outcomes[ch.Identifier] = ch.Outcome
+	}
+	if c.BatchCreates()-before != 1 || outcomes["batch-0"] != portal.OutcomeApplied || outcomes["batch-4"] != portal.OutcomeApplied || outcomes["batch-3"] != "" {
+		t.Errorf("%d batched requests, outcomes %v", c.BatchCreates()-before, outcomes)
+	}
+	created := 0
+	for _, e := range w.AuditEvents(t) {
+		if e.Action == "topic.create" && e.Outcome == "ok" && strings.Contains(e.Resource, "batch-") {
+			created++
+		}
+	}
+	if created != 4 {
+		t.Errorf("%d topic creates audited, want 4", created)
 	}
 }

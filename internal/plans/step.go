@@ -28,6 +28,18 @@ type Step struct {
 	// Issued are the API keys Do made, with their secrets, also when it
 	// then failed: they reach the caller of the apply and nothing else.
 	Issued []portal.CreatedAPIKey
+	// Batch, when set, makes this step together with the plan's other
+	// steps of the same batch (Item is this step's part): one request
+	// upstream for many. Do stays the way to make it alone.
+	Batch *Batch
+	Item  any
+}
+
+// Batch makes several steps of a kind at once; Run answers one error per
+// item, in order (nil for those made).
+type Batch struct {
+	Key string
+	Run func(ctx context.Context, items []any) []error
 }
 
 // Diff records a field's before and after (nil: absent), when they

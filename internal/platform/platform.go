@@ -85,6 +85,9 @@ type Topics interface {
 	ListTopics(ctx context.Context) ([]TopicInfo, error)
 	DescribeTopic(ctx context.Context, name string) (TopicDetail, error)
 	CreateTopic(ctx context.Context, spec TopicSpec) error
+	// CreateTopics creates many topics in one request; the answer has each
+	// topic's error (nil when made), the call's error a failure of all.
+	CreateTopics(ctx context.Context, specs []TopicSpec) ([]error, error)
 	AlterTopicConfig(ctx context.Context, name string, change ConfigChange) error
 	CreatePartitions(ctx context.Context, name string, total int) error
 	DeleteTopic(ctx context.Context, name string) error

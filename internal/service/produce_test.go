@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 // TestProduceAccessAndEncoding: producing follows the stage's produce
@@ -192,5 +193,33 @@ func TestRecordFiltersAndTail(t *testing.T) {
 				t.Errorf("the trail holds a filter's text: %s", c.After)
 			}
 		}
+	}
+}
+
+// TestCreateBatch: many topics in one request, each checked and audited
+// with its own outcome: a bad name and an existing topic fail alone.
+func TestCreateBatch(t *testing.T) {
+	w := servicetest.New(t)
+	sd := w.Seed(t, "scada", "dev")
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	c := w.Clusters["edh-shared/dev"]
+	before := c.BatchCreates()
+	errs := w.Topics.CreateBatch(as(portal.Developer), dev, []portal.NewTopic{
+		{Name: "made-1", Partitions: ptr(2)}, {Name: "bad name!"}, {Name: strings.TrimPrefix(sd.Topic, "edh-shared-scada-dev-")}, {Name: "made-2"},
+	})
+	if errs[0] != nil || !portal.Is(errs[1], portal.InvalidParameter) || !portal.Is(errs[2], portal.AlreadyExists) || errs[3] != nil || c.BatchCreates()-before != 1 {
+		t.Errorf("errors %v, %d requests", errs, c.BatchCreates()-before)
+	}
+	seen := map[string]bool{}
+	for _, e := range w.AuditEvents(t) {
+		if e.Action == "topic.create" {
+			seen[e.Resource+" "+e.Outcome] = true
+		}
+	}
+	if !seen["edh-shared-scada-dev-made-1 ok"] || !seen["edh-shared-scada-dev-made-2 ok"] || !seen[sd.Topic+" "+string(portal.AlreadyExists)] {
+		t.Errorf("audited %v", seen)
+	}
+	if errs := w.Topics.CreateBatch(as(portal.Viewer), dev, []portal.NewTopic{{Name: "nope"}}); !portal.Is(errs[0], portal.InsufficientRole) {
+		t.Errorf("a Viewer's batch: %v", errs)
 	}
 }

@@ -128,6 +128,17 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 	}
 	st.DiffMaps("config.", current, cfg)
 	st.Change.Errors = v.Problems
+	if !exists {
+		// An apply makes its new topics together: one request.
+		st.Item = portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg}
+		st.Batch = &plans.Batch{Key: "topic.create " + scope.String(), Run: func(ctx context.Context, items []any) []error {
+			ins := make([]portal.NewTopic, len(items))
+			for i, it := range items {
+				ins[i] = it.(portal.NewTopic)
+			}
+			return s.CreateBatch(ctx, scope, ins)
+		}}
+	}
 	st.Do = func(ctx context.Context) error {
 		if !exists {
 			_, err := s.Create(ctx, scope, portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg})

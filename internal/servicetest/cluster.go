@@ -20,10 +20,11 @@ type Cluster struct {
 	groups map[string]*fakeGroup
 	// records, when set for a topic, are what ReadMessages reads there.
 	records map[string][]platform.Message
-	// configCalls counts TopicConfigs calls (a list's batched request).
-	configCalls int
-	calls       int
-	writes      int
+	// configCalls counts TopicConfigs calls (a list's batched request);
+	// batchCreates CreateTopics calls.
+	configCalls, batchCreates int
+	calls                     int
+	writes                    int
 	// latency, when set, delays reads and config changes of topics, to
 	// widen the windows in which concurrent changes interleave.
 	latency atomic.Int64
@@ -147,6 +148,31 @@ func (f *Cluster) CreateTopic(_ context.Context, s platform.TopicSpec) error {
 	}
 	f.topics[s.Name] = &clusterTopic{partitions: s.Partitions, config: maps.Clone(s.Config)}
 	return nil
+}
+
+// CreateTopics implements platform.Topics: one call for all.
+func (f *Cluster) CreateTopics(_ context.Context, specs []platform.TopicSpec) ([]error, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.writes++
+	f.batchCreates++
+	out := make([]error, len(specs))
+	for i, s := range specs {
+		if _, ok := f.topics[s.Name]; ok {
+			out[i] = portal.New(portal.AlreadyExists, "topic %s already exists", s.Name)
+			continue
+		}
+		f.topics[s.Name] = &clusterTopic{partitions: s.Partitions, config: maps.Clone(s.Config)}
+	}
+	return out, nil
+}
+
+// BatchCreates counts CreateTopics calls.
+func (f *Cluster) BatchCreates() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.batchCreates
 }
 
 // AlterTopicConfig implements platform.Topics.

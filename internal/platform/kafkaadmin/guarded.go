@@ -48,6 +48,15 @@ func (c *Client) CreateTopic(ctx context.Context, spec platform.TopicSpec) error
 	return c.call(ctx, "create_topic", func(ctx context.Context) error { return c.createTopic(ctx, spec) })
 }
 
+// CreateTopics creates many topics in one request.
+func (c *Client) CreateTopics(ctx context.Context, specs []platform.TopicSpec) (out []error, err error) {
+	err = c.call(ctx, "create_topics", func(ctx context.Context) error {
+		out, err = c.createTopics(ctx, specs)
+		return err
+	})
+	return out, err
+}
+
 // AlterTopicConfig sets and resets settings in one incremental request.
 func (c *Client) AlterTopicConfig(ctx context.Context, name string, change platform.ConfigChange) error {
 	return c.call(ctx, "alter_topic_config", func(ctx context.Context) error { return c.alterTopicConfig(ctx, name, change) })

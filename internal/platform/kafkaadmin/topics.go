@@ -94,6 +94,38 @@ func (c *Client) describeTopic(ctx context.Context, name string) (platform.Topic
 	return d, nil
 }
 
+// createTopics creates topics with the cluster's default replication in
+// one CreateTopics request; each topic made is learnt and patched into the
+// cached list.
+func (c *Client) createTopics(ctx context.Context, specs []platform.TopicSpec) ([]error, error) {
+	out := make([]error, len(specs))
+	if len(specs) == 0 {
+		return out, nil
+	}
+	ctx, cancel, _ := c.bound(ctx)
+	defer cancel()
+	req := make([]kafka.TopicSpecification, len(specs))
+	index := make(map[string]int, len(specs))
+	for i, s := range specs {
+		req[i] = kafka.TopicSpecification{Topic: s.Name, NumPartitions: s.Partitions, ReplicationFactor: -1, Config: s.Config}
+		index[s.Name] = i
+	}
+	res, err := c.admin.CreateTopics(ctx, req, kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
+	if err != nil {
+		return nil, c.translate(err, specs[0].Name)
+	}
+	for _, r := range res {
+		i, ok := index[r.Topic]
+		if !ok {
+			continue
+		}
+		if out[i] = c.translate(r.Error, r.Topic); out[i] == nil {
+			c.cache.apply(platform.TopicChange{Name: r.Topic, Partitions: specs[i].Partitions})
+		}
+	}
+	return out, nil
+}
+
 // CreateTopic creates a topic with the cluster's default replication.
 func (c *Client) createTopic(ctx context.Context, spec platform.TopicSpec) error {
 	ctx, cancel, _ := c.bound(ctx)
