@@ -19,18 +19,11 @@ import (
 
 // produceForm shows the produce form (GET) and sends its records (POST).
 func (h *Handlers) produceForm(c echo.Context) error {
-	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.page(c, "Produce", "topics", scope)
+	p, t, err := h.topicSubpage(c, "produce", false)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	t, err := h.Topics.Get(ctx, scope, name, false)
-	if err != nil {
-		return err
-	}
-	p.Title, p.Subtitle = t.Identifier+": produce", t.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "produce"})
+	ctx, scope := c.Request().Context(), httpserver.ScopeOf(c)
 	f := views.ProduceForm{Format: c.FormValue("value_format"), Subject: c.FormValue("subject"), Version: c.FormValue("version"),
 		Key: c.FormValue("key"), Value: c.FormValue("value"), Headers: c.FormValue("headers"), Partition: c.FormValue("partition"),
 		Batch: c.FormValue("batch"), Partitions: t.Partitions, Registry: p.Context.HasRegistry, Errors: map[string]string{}}

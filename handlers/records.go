@@ -18,18 +18,11 @@ import (
 // readRecords is the record browser: a GET form, so that a read is a
 // link people can share (each read is audited).
 func (h *Handlers) readRecords(c echo.Context) error {
-	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.page(c, "Records", "topics", scope)
+	p, t, err := h.topicSubpage(c, "records", false)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	t, err := h.Topics.Get(ctx, scope, name, false)
-	if err != nil {
-		return err
-	}
-	p.Title, p.Subtitle = t.Identifier+": records", t.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "records"})
+	ctx, scope := c.Request().Context(), httpserver.ScopeOf(c)
 	f := recordsForm(c, t.Partitions)
 	q, err := recordsQuery(f)
 	var page portal.RecordPage

@@ -77,35 +77,21 @@ func (h *Handlers) showTopic(c echo.Context) error {
 
 // topicSettings is a topic's Settings tab: every setting in force.
 func (h *Handlers) topicSettings(c echo.Context) error {
-	scope := httpserver.ScopeOf(c)
-	p, err := h.page(c, "Topic", "topics", scope)
+	p, t, err := h.topicSubpage(c, "settings", true)
 	if err != nil {
 		return err
 	}
-	t, err := h.Topics.Get(c.Request().Context(), scope, c.Param("name"), true)
-	if err != nil {
-		return err
-	}
-	p.Title, p.Subtitle = t.Identifier+": settings", t.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "settings"})
 	return h.render(c, http.StatusOK, p, views.TopicSettingsPage(p, t))
 }
 
 // topicConsumers is a topic's Consumers tab: the unit's groups reading
 // it, with their lag. When they cannot be had, the page says so.
 func (h *Handlers) topicConsumers(c echo.Context) error {
-	scope := httpserver.ScopeOf(c)
-	p, err := h.page(c, "Topic", "topics", scope)
+	p, t, err := h.topicSubpage(c, "consumers", false)
 	if err != nil {
 		return err
 	}
-	t, err := h.Topics.Get(c.Request().Context(), scope, c.Param("name"), false)
-	if err != nil {
-		return err
-	}
-	p.Title, p.Subtitle = t.Identifier+": consumers", t.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "consumers"})
-	consumers, err := h.Groups.Consumers(c.Request().Context(), scope, t.Name)
+	consumers, err := h.Groups.Consumers(c.Request().Context(), httpserver.ScopeOf(c), t.Name)
 	problem := ""
 	if err != nil {
 		problem = portal.Problems(err)[0].Message
@@ -296,4 +282,22 @@ func topicDeletion(p views.Page, t portal.TopicDetail, typed, problem string) vi
 	return views.Deletion{Kind: "topic", Name: t.Name, Identifier: t.Identifier, Typed: typed, Problem: problem,
 		Consequence: "every record in it is deleted, and producers and consumers using it will fail. This cannot be undone.",
 		Action:      p.Context.Path("topic", t.Name, "delete"), Cancel: p.Context.Path("topic", t.Name)}
+}
+
+// topicSubpage opens a page of one topic (its tab, its edit form): the
+// context, the topic (with every setting when defaults), and the title
+// and crumbs "<identifier>: <what>".
+func (h *Handlers) topicSubpage(c echo.Context, what string, defaults bool) (views.Page, portal.TopicDetail, error) {
+	scope := httpserver.ScopeOf(c)
+	p, err := h.page(c, "Topic", "topics", scope)
+	if err != nil {
+		return p, portal.TopicDetail{}, err
+	}
+	t, err := h.Topics.Get(c.Request().Context(), scope, c.Param("name"), defaults)
+	if err != nil {
+		return p, t, err
+	}
+	p.Title, p.Subtitle = t.Identifier+": "+what, t.Name
+	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: what})
+	return p, t, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Bounds of one read: the bytes taken from the cluster and the time it
@@ -48,15 +49,8 @@ func NewMessages(g *gate.Guard) *Messages { return &Messages{guard: g, filters: 
 // looks at up to MaxScan records and keeps the first q.Limit that match.
 // No consumer group is joined or committed to.
 func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) (portal.RecordPage, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read records")
-	if err == nil {
-		err = access.CheckData(call.Principal, call.Scope)
-	}
+	call, err := s.enterData(ctx, scope, topic, "read records", "topic.read-records", access.CheckData)
 	if err != nil {
-		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
-			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
-				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: "topic.read-records", Resource: topic, Outcome: gate.Outcome(err), Detail: portal.FirstMessage(err)})
-		}
 		return portal.RecordPage{}, err
 	}
 	match, err := checkRecordQuery(&q, s.filters)
@@ -149,6 +143,25 @@ func tailEnds(ends map[int]int64, ranges []platform.ReadRange, raw []platform.Me
 	for _, m := range raw[scanned:] {
 		ends[m.Partition] = min(ends[m.Partition], m.Offset)
 	}
+}
+
+// enterData enters a call on a topic's records: the unit and stage, then
+// the stage's switch for it (check); a refusal is audited (a rate limit is
+// not, or a runaway script would fill the trail).
+func (s *Messages) enterData(ctx context.Context, scope portal.Scope, topic, what, event string,
+	check func(*portal.Principal, tenancy.Scope) error) (*gate.Call, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, what)
+	if err == nil {
+		err = check(call.Principal, call.Scope)
+	}
+	if err != nil {
+		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
+			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
+				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: event, Resource: topic, Outcome: gate.Outcome(err), Detail: portal.FirstMessage(err)})
+		}
+		return nil, err
+	}
+	return call, nil
 }
 
 // checkRecordQuery checks a read's bounds and compiles its filters into

@@ -17,16 +17,8 @@ import (
 // checked before the first is sent, so that a problem in one (a value its
 // schema refuses, a partition that does not exist) sends none.
 func (s *Messages) Produce(ctx context.Context, scope portal.Scope, topic string, req portal.ProduceRequest) (portal.ProduceResult, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "produce records")
-	if err == nil {
-		err = access.CheckProduce(call.Principal, call.Scope)
-	}
+	call, err := s.enterData(ctx, scope, topic, "produce records", "topic.produce", access.CheckProduce)
 	if err != nil {
-		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
-			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
-				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: "topic.produce", Resource: topic, Outcome: gate.Outcome(err),
-				Detail: portal.FirstMessage(err)})
-		}
 		return portal.ProduceResult{}, err
 	}
 	if err := checkProduceShape(req); err != nil {

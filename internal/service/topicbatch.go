@@ -29,22 +29,15 @@ func (s *Topics) CreateBatch(ctx context.Context, scope portal.Scope, ins []port
 	}
 	var todo []pending
 	for i, in := range ins {
-		var v portal.Validation
-		full := topicName(call, &v, in.Name)
-		partitions := 1
-		if in.Partitions != nil {
-			partitions = *in.Partitions
-			v.Add(checkPartitions(partitions))
-		}
-		cfg := checkConfig(&v, in.Config)
-		if out[i] = v.Err(); out[i] != nil {
-			continue
-		}
-		w, err := s.guard.Begin(ctx, call, "topic.create", full)
+		spec, err := newTopicSpec(call, in)
 		if out[i] = err; err != nil {
 			continue
 		}
-		todo = append(todo, pending{i: i, w: w, spec: platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg}})
+		w, err := s.guard.Begin(ctx, call, "topic.create", spec.Name)
+		if out[i] = err; err != nil {
+			continue
+		}
+		todo = append(todo, pending{i: i, w: w, spec: spec})
 	}
 	if len(todo) == 0 {
 		return out

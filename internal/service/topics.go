@@ -237,17 +237,11 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
-	var v portal.Validation
-	full := topicName(call, &v, in.Name)
-	partitions := 1
-	if in.Partitions != nil {
-		partitions = *in.Partitions
-		v.Add(checkPartitions(partitions))
-	}
-	cfg := checkConfig(&v, in.Config)
-	if err := v.Err(); err != nil {
+	spec, err := newTopicSpec(call, in)
+	if err != nil {
 		return portal.TopicDetail{}, err
 	}
+	full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
 	w, err := s.guard.Begin(ctx, call, "topic.create", full)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -270,6 +264,20 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 		return portal.TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
 	}
 	return d, nil
+}
+
+// newTopicSpec checks a new topic (its name, partitions and settings) and
+// gives what the cluster is asked to make.
+func newTopicSpec(call *gate.Call, in portal.NewTopic) (platform.TopicSpec, error) {
+	var v portal.Validation
+	full := topicName(call, &v, in.Name)
+	partitions := 1
+	if in.Partitions != nil {
+		partitions = *in.Partitions
+		v.Add(checkPartitions(partitions))
+	}
+	cfg := checkConfig(&v, in.Config)
+	return platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg}, v.Err()
 }
 
 // topicName qualifies a new topic's identifier, adding to v what is wrong
