@@ -43,6 +43,9 @@ func (s *Messages) serializer(env string, sv portal.SchemaVersion) (func(v, fiel
 		}, nil
 	case portal.SchemaJSON:
 		c := jsonschema.NewCompiler()
+		// A schema's $ref to a file or a URL is not followed: the library
+		// would read the portal's own files.
+		c.UseLoader(noLoader{})
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(sv.Schema))
 		if err == nil {
 			err = c.AddResource("mem:///schema.json", doc)
@@ -66,6 +69,13 @@ func (s *Messages) serializer(env string, sv portal.SchemaVersion) (func(v, fiel
 		}, nil
 	}
 	return nil, portal.Invalid("subject", "subject %s holds a %s schema; the portal writes Avro and JSON Schema", sv.Subject, sv.Type)
+}
+
+// noLoader refuses to load referenced documents.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("the schema refers to %s; the portal does not load referenced documents", url)
 }
 
 // schemaProblems turns a JSON Schema validation error into one problem

@@ -46,6 +46,7 @@ func parseSchema(typ, text string, refs []string) (parsed, error) {
 			return parsed{}, fmt.Errorf("invalid JSON schema: not a JSON object: %w", err)
 		}
 		c := jsonschema.NewCompiler()
+		c.UseLoader(refusingLoader{}) // a $ref to a file must not read this machine's files
 		schemaDoc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 		if err != nil {
 			return parsed{}, fmt.Errorf("invalid JSON schema: %w", err)
@@ -240,4 +241,11 @@ func uniqueFields(s avro.Schema, seen map[avro.Schema]bool) error {
 		return uniqueFields(x.Schema(), seen)
 	}
 	return nil
+}
+
+// refusingLoader loads no referenced document.
+type refusingLoader struct{}
+
+func (refusingLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("references to other documents (%s) are not supported here", url)
 }
