@@ -13,10 +13,10 @@ import (
 
 // produceJSON is the body of POST .../topic/{name}/records.
 type produceJSON struct {
-	ValueFormat string          `json:"value_format"`
-	Subject     string          `json:"subject"`
-	Version     json.RawMessage `json:"version"`
-	Records     []outRecordJSON `json:"records"`
+	ValueFormat string            `json:"value_format"`
+	Subject     string            `json:"subject"`
+	Version     json.RawMessage   `json:"version"`
+	Records     []json.RawMessage `json:"records"`
 }
 
 // outRecordJSON is one record to write. Value is a string for
@@ -74,6 +74,34 @@ func (a *API) produce(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
+// outRecord reads one record strictly: a misspelt field must not write a
+// tombstone, so every field is known and value is given (null for a
+// tombstone).
+func outRecord(raw json.RawMessage, i int) (outRecordJSON, *portal.Error) {
+	at := fmt.Sprintf("records[%d]", i)
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return outRecordJSON{}, portal.Invalid(at, "a record is an object with key, value, headers and partition")
+	}
+	for k := range fields {
+		switch k {
+		case "key", "value", "headers", "partition":
+		default:
+			return outRecordJSON{}, portal.Invalid(at+"."+k, "%s is not a field of a record (key, value, headers, partition)", k)
+		}
+	}
+	if _, ok := fields["value"]; !ok {
+		e := portal.Missing(at + ".value")
+		e.Message = at + ".value is required (null writes a tombstone)"
+		return outRecordJSON{}, e
+	}
+	var r outRecordJSON
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return outRecordJSON{}, portal.Invalid(at, "the record's fields have the wrong types: %s", err)
+	}
+	return r, nil
+}
+
 // produceRequest reads the body's records: a value is a JSON string for
 // text, any JSON value (kept as written) for json and schema.
 func produceRequest(in produceJSON) (portal.ProduceRequest, error) {
@@ -87,7 +115,12 @@ func produceRequest(in produceJSON) (portal.ProduceRequest, error) {
 			v.Add(portal.Invalid("version", "must be a number or \"latest\""))
 		}
 	}
-	for i, r := range in.Records {
+	for i, raw := range in.Records {
+		r, err := outRecord(raw, i)
+		if err != nil {
+			v.Add(err)
+			continue
+		}
 		out := portal.OutRecord{Key: r.Key, Partition: r.Partition}
 		for _, h := range r.Headers {
 			out.Headers = append(out.Headers, portal.RecordHeader(h))

@@ -26,10 +26,12 @@ func TestProduceRecords(t *testing.T) {
 	}
 	before := s.w.Snapshot(t)
 	for body, want := range map[string]string{
-		`{"records": [{"value": {"a": 1}}]}`:                                      "INVALID_PARAMETER:records[0].value",
-		`{"value_format": "schema", "records": [{"value": {"a": 1}}]}`:            "INVALID_PARAMETER:records[0].value.a",
-		`{"value_format": "json", "records": [{"value": "x"}, {"partition": 9}]}`: "INVALID_PARAMETER:records[1].partition",
-		`{"records": []}`: "MISSING_PARAMETER:records",
+		`{"records": [{"value": {"a": 1}}]}`:                                                     "INVALID_PARAMETER:records[0].value",
+		`{"value_format": "schema", "records": [{"value": {"a": 1}}]}`:                           "INVALID_PARAMETER:records[0].value.a",
+		`{"value_format": "json", "records": [{"value": "x"}, {"value": null, "partition": 9}]}`: "INVALID_PARAMETER:records[1].partition",
+		`{"records": [{"valeu": "x"}]}`:                                                          "INVALID_PARAMETER:records[0].valeu",
+		`{"records": [{"key": "k"}]}`:                                                            "MISSING_PARAMETER:records[0].value",
+		`{"records": []}`:                                                                        "MISSING_PARAMETER:records",
 	} {
 		r := s.do(http.MethodPost, path, "carol", body)
 		if r.status != http.StatusBadRequest || r.errorTypes() != want {

@@ -161,6 +161,11 @@ func batchRecords(b []byte, format string) ([]portal.OutRecord, error) {
 			v.Add(portal.Invalid("batch", "line %d is not a record (key, value, headers, partition): %s", n, err))
 			continue
 		}
+		if l.Value == nil {
+			// A misspelt value must not write a tombstone: say null.
+			v.Add(portal.Invalid("batch", "line %d has no value (write \"value\": null for a tombstone)", n))
+			continue
+		}
 		r := portal.OutRecord{Key: l.Key, Headers: l.Headers, Partition: l.Partition}
 		if len(l.Value) > 0 && string(l.Value) != "null" {
 			text := string(l.Value)

@@ -46,6 +46,7 @@ func TestProducePage(t *testing.T) {
 		{url.Values{"value_format": {"schema"}, "value": {`{"a": 1}`}}, "a: expected a string"},
 		{url.Values{"value_format": {"schema"}, "batch": {"{\"value\": {\"a\": \"ok\"}}\n{\"value\": {\"b\": \"x\"}}"}}, "record 2: value.a: is required by the schema"},
 		{url.Values{"batch": {"{\"value\": \"x\", \"colour\": 1}"}}, "line 1 is not a record"},
+		{url.Values{"batch": {"{\"key\": \"k\"}"}}, "line 1 has no value"},
 		{url.Values{"value": {"x"}, "headers": {"no colon here"}}, "write a header as name: value"},
 	} {
 		p := s.do(http.MethodPost, path, "carol", c.form)

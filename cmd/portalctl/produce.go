@@ -111,6 +111,7 @@ func oneRecord(cmd *cobra.Command, key, value, format string, headers []string, 
 	if cmd.Flags().Changed("key") {
 		rec["key"] = key
 	}
+	rec["value"] = nil // a tombstone unless --value is given
 	if cmd.Flags().Changed("value") {
 		if format == "text" {
 			rec["value"] = value
