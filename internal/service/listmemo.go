@@ -18,6 +18,12 @@ import (
 type listMemo struct {
 	mu    sync.Mutex
 	views map[memoKey]memoView
+	// current is each environment's list in force (its first element):
+	// views of an older list are dropped when a newer one is seen, so
+	// that a kept view never holds a replaced list alive (a cluster of
+	// 100,000 topics is a list of several megabytes, replaced at every
+	// refresh and every write).
+	current map[string]*platform.TopicInfo
 }
 
 // memoView keeps the list it came from alive, so that its address cannot
@@ -27,6 +33,7 @@ type memoView struct {
 }
 
 type memoKey struct {
+	env    string
 	first  *platform.TopicInfo
 	n      int
 	scope  string
@@ -37,16 +44,18 @@ type memoKey struct {
 // list they came from is usually gone by then anyway).
 const memoViews = 512
 
-func newListMemo() *listMemo { return &listMemo{views: map[memoKey]memoView{}} }
+func newListMemo() *listMemo {
+	return &listMemo{views: map[memoKey]memoView{}, current: map[string]*platform.TopicInfo{}}
+}
 
 // view returns the topics of all that a scope sees and that contain
 // search (any case): the names starting with prefix, or, when prefix is
 // empty, every topic but the internal ones.
-func (m *listMemo) view(all []platform.TopicInfo, prefix, search string) []platform.TopicInfo {
+func (m *listMemo) view(env string, all []platform.TopicInfo, prefix, search string) []platform.TopicInfo {
 	if len(all) == 0 {
 		return nil
 	}
-	key := memoKey{first: &all[0], n: len(all), scope: prefix, search: strings.ToLower(search)}
+	key := memoKey{env: env, first: &all[0], n: len(all), scope: prefix, search: strings.ToLower(search)}
 	if v, ok := m.lookup(key); ok {
 		return v
 	}
@@ -67,7 +76,7 @@ func (m *listMemo) view(all []platform.TopicInfo, prefix, search string) []platf
 		}
 		v = kept
 	}
-	return m.remember(key, all, v)
+	return m.remember(key, all, v, true)
 }
 
 // lookup returns a kept view.
@@ -78,10 +87,22 @@ func (m *listMemo) lookup(key memoKey) ([]platform.TopicInfo, bool) {
 	return kept.view, ok
 }
 
-// remember keeps a view of src and returns it.
-func (m *listMemo) remember(key memoKey, src, view []platform.TopicInfo) []platform.TopicInfo {
+// remember keeps a view of src and returns it. A view of the whole list
+// (fromList) that is not the environment's list in force makes it so, and
+// drops the views of the one before.
+func (m *listMemo) remember(key memoKey, src, view []platform.TopicInfo, fromList bool) []platform.TopicInfo {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if fromList && m.current[key.env] != key.first {
+		// A newer list (or, racing, an older one): the kept views of the
+		// environment are of another list, and go.
+		m.current[key.env] = key.first
+		for k := range m.views {
+			if k.env == key.env {
+				delete(m.views, k)
+			}
+		}
+	}
 	if len(m.views) >= memoViews {
 		clear(m.views)
 	}
@@ -122,15 +143,15 @@ func containsFold(s, needle string) bool {
 
 // byPartitions is a view ordered by partition count, then name (kept like
 // the views it comes from, for as long as its list is in force).
-func (m *listMemo) byPartitions(view []platform.TopicInfo) []platform.TopicInfo {
+func (m *listMemo) byPartitions(env string, view []platform.TopicInfo) []platform.TopicInfo {
 	if len(view) == 0 {
 		return view
 	}
-	key := memoKey{first: &view[0], n: len(view), scope: "\x00partitions"}
+	key := memoKey{env: env, first: &view[0], n: len(view), scope: "\x00partitions"}
 	if v, ok := m.lookup(key); ok {
 		return v
 	}
 	sorted := slices.Clone(view)
 	slices.SortStableFunc(sorted, func(a, b platform.TopicInfo) int { return a.Partitions - b.Partitions })
-	return m.remember(key, view, sorted)
+	return m.remember(key, view, sorted, false)
 }

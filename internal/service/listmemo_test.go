@@ -29,14 +29,41 @@ func TestListMemoViews(t *testing.T) {
 		{"z-", "", "[]"},
 	} {
 		for range 2 { // the second answer is the memo's
-			if got := names(m.view(all, c.prefix, c.search)); got != c.want {
+			if got := names(m.view("env", all, c.prefix, c.search)); got != c.want {
 				t.Errorf("view(%q, %q) = %s, want %s", c.prefix, c.search, got, c.want)
 			}
 		}
 	}
 	next := append([]platform.TopicInfo{}, all...)
 	next[1].Name = "a-b-dev-w"
-	if got := names(m.view(next, "a-b-dev-", "")); got != "[a-b-dev-w a-b-dev-y]" {
+	if got := names(m.view("env", next, "a-b-dev-", "")); got != "[a-b-dev-w a-b-dev-y]" {
 		t.Errorf("a new list gave %s", got)
+	}
+}
+
+// TestMemoKeepsNoReplacedList: views are kept for the list in force only;
+// after a hundred refreshes (or writes) with searches on each, the memo
+// holds one list per environment, not a hundred.
+func TestMemoKeepsNoReplacedList(t *testing.T) {
+	m := newListMemo()
+	for round := 0; round < 100; round++ {
+		for _, env := range []string{"lz/dev", "lz/qas"} {
+			all := make([]platform.TopicInfo, 1000)
+			for i := range all {
+				all[i] = platform.TopicInfo{Name: fmt.Sprintf("lz-a-dev-t%04d", i), Partitions: 1 + i%3}
+			}
+			m.view(env, all, "lz-a-dev-", "")
+			m.view(env, all, "lz-a-dev-", fmt.Sprint(round%10))
+			m.byPartitions(env, m.view(env, all, "", ""))
+		}
+	}
+	lists := map[*platform.TopicInfo]bool{}
+	for k, v := range m.views {
+		if k.scope != "\x00partitions" {
+			lists[&v.src[0]] = true
+		}
+	}
+	if len(lists) != 2 || len(m.views) > 8 {
+		t.Errorf("the memo holds %d lists in %d views", len(lists), len(m.views))
 	}
 }

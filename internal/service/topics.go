@@ -73,7 +73,7 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 		}
 		prefix = tenancy.Scope{Unit: u, Stage: call.Scope.Stage}.Prefix()
 	}
-	visible := s.memo.view(all, prefix, q.Search)
+	visible := s.memo.view(call.Env.Name(), all, prefix, q.Search)
 	if call.WholeCluster && q.Unit == portal.UnitNone {
 		var outside []platform.TopicInfo
 		for _, t := range visible {
@@ -84,7 +84,7 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 		visible = outside
 	}
 	if q.SortBy == portal.SortByPartitions {
-		visible = s.memo.byPartitions(visible)
+		visible = s.memo.byPartitions(call.Env.Name(), visible)
 	}
 	q.Search = ""
 	page, err := gate.Paginate(s.guard.Pages(), list, visible, func(t platform.TopicInfo) string { return t.Name }, q)
