@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -191,7 +193,10 @@ func rate(b *testing.B, get func(string) (int, time.Duration), path string, d ti
 // BenchmarkServeRSS is the resident memory of a serve process (no
 // embedded brokers) whose three clusters (scada in dev, qas and run, from
 // a dev instance) hold 10,000 topics each, after 10,000 list calls spread
-// over them by 4 callers: rss-MB, read from /proc. The binary is built
+// over them by 4 callers for at least a minute (RSS_SOAK) while a topic
+// is created every 100 ms (each
+// write replaces the cluster's cached list): rss-MB, read from /proc, and
+// the Go heap in use. The binary is built
 // without the race detector (its memory would be measured); Linux only.
 func BenchmarkServeRSS(b *testing.B) {
 	if raceEnabled {
@@ -202,14 +207,7 @@ func BenchmarkServeRSS(b *testing.B) {
 	dev := startProcess(b, "dev instance", []string{"dev", "--write-serve-config", serveConfig, "--data", filepath.Join(dir, "dev"),
 		"--bulk-topics", "10000", "--bulk-clusters", "3"})
 	// One caller at full speed is what is measured, not refused.
-	yaml, err := os.ReadFile(serveConfig)
-	if err != nil {
-		b.Fatal(err)
-	}
-	yaml = []byte(strings.Replace(string(yaml), "\nrate_limits:\n", "\nrate_limits:\n  caller: {per_second: -1}\n  unit: {per_second: -1}\n", 1))
-	if err := os.WriteFile(serveConfig, yaml, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	unlimited(b, serveConfig)
 	serve := startProcess(b, "serve replica", []string{"serve", "--config", serveConfig}, "DATABASE_URL=sqlite:"+filepath.Join(dir, "serve.db"))
 	res, err := idptest.SignIn(context.Background(), dev.url+"/dev/idp", "rms-portal", "carol", "openid", "api://rms-portal/.default")
 	if err != nil {
@@ -218,13 +216,20 @@ func BenchmarkServeRSS(b *testing.B) {
 	token := res.Token.AccessToken
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	var calls atomic.Int64
+	// At least 10,000 calls, and for RSS_SOAK (default 60 s) while the
+	// writes go on.
+	soak := 60 * time.Second
+	if d, err := time.ParseDuration(os.Getenv("RSS_SOAK")); err == nil {
+		soak = d
+	}
+	start := time.Now()
 	var wg sync.WaitGroup
 	stages := []string{"dev", "qas", "run"}
 	for w := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; calls.Add(1) <= 10000; i++ {
+			for i := w; calls.Add(1) <= 10000 || time.Since(start) < soak; i++ {
 				path := fmt.Sprintf("/api/v1/scada/%s/topics?page_size=100&search=load-%d", stages[i%3], i%100)
 				req, _ := http.NewRequest("GET", serve.url+path, nil)
 				req.Header.Set("Authorization", "Bearer "+token)
@@ -242,7 +247,35 @@ func BenchmarkServeRSS(b *testing.B) {
 			}
 		}()
 	}
+	// Writes go on meanwhile (one every 100 ms): each replaces the
+	// cluster's cached list, as a busy platform's do.
+	stop := make(chan struct{})
+	writes := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { writes <- n }()
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			body := strings.NewReader(fmt.Sprintf(`{"name": "rss-write-%d", "partitions_count": 1}`, n))
+			req, _ := http.NewRequest("POST", serve.url+"/api/v1/scada/dev/topic", body)
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Content-Type", "application/json")
+			if resp, err := client.Do(req); err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				n++
+			}
+		}
+	}()
 	wg.Wait()
+	close(stop)
+	b.ReportMetric(float64(<-writes), "writes")
 	if resp, err := http.Get(serve.url + "/metrics"); err == nil {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -262,5 +295,34 @@ func BenchmarkServeRSS(b *testing.B) {
 			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB")))
 			b.ReportMetric(float64(n)/1024, "rss-MB")
 		}
+	}
+}
+
+// unlimited turns a serve configuration's per-caller and per-unit rate
+// limits off.
+func unlimited(b *testing.B, path string) {
+	b.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		b.Fatal(err)
+	}
+	rl, _ := doc["rate_limits"].(map[string]any)
+	if rl == nil {
+		rl = map[string]any{}
+		doc["rate_limits"] = rl
+	}
+	for _, k := range []string{"caller", "unit"} {
+		rl[k] = map[string]any{"per_second": -1}
+	}
+	out, err := yaml.Marshal(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, out, 0o600); err != nil {
+		b.Fatal(err)
 	}
 }
