@@ -57,9 +57,9 @@ func formProblems(err error, errs map[string]string, batch bool) bool {
 		case batch && strings.HasPrefix(e.Field, "records["):
 			i, rest, _ := strings.Cut(strings.TrimPrefix(e.Field, "records["), "]")
 			n, _ := strconv.Atoi(i)
-			lines = append(lines, fmt.Sprintf("record %d: %s%s", n+1, strings.TrimPrefix(rest, "."), colon(rest, e.Message)))
+			lines = append(lines, fmt.Sprintf("record %d: %s", n+1, at(strings.TrimPrefix(rest, "."), e.Message)))
 		case strings.HasPrefix(e.Field, "records[0].value"):
-			errs["records[0].value"] = strings.TrimPrefix(strings.TrimPrefix(e.Field, "records[0].value"), ".") + colon(e.Field, e.Message)
+			errs["records[0].value"] = at(strings.TrimPrefix(strings.TrimPrefix(e.Field, "records[0].value"), "."), e.Message)
 		case e.Field != "" && e.Field != "records":
 			errs[e.Field] = e.Message
 		default:
@@ -72,12 +72,13 @@ func formProblems(err error, errs map[string]string, batch bool) bool {
 	return true
 }
 
-// colon joins a field's place and its message: "a: expected a string".
-func colon(place, msg string) string {
-	if strings.TrimPrefix(strings.TrimPrefix(place, "records[0].value"), ".") == "" || place == "" {
+// at puts a problem's place inside a record before its message:
+// "a: expected a string", or the message alone for the record itself.
+func at(place, msg string) string {
+	if place == "" {
 		return msg
 	}
-	return ": " + msg
+	return place + ": " + msg
 }
 
 // maxBatchLine bounds one JSON line of a batch.

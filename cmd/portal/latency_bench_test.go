@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -302,27 +300,14 @@ func BenchmarkServeRSS(b *testing.B) {
 // limits off.
 func unlimited(b *testing.B, path string) {
 	b.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var doc map[string]any
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		b.Fatal(err)
-	}
-	rl, _ := doc["rate_limits"].(map[string]any)
-	if rl == nil {
-		rl = map[string]any{}
-		doc["rate_limits"] = rl
-	}
-	for _, k := range []string{"caller", "unit"} {
-		rl[k] = map[string]any{"per_second": -1}
-	}
-	out, err := yaml.Marshal(doc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(path, out, 0o600); err != nil {
-		b.Fatal(err)
-	}
+	editServeConfig(b, path, func(doc map[string]any) {
+		rl, _ := doc["rate_limits"].(map[string]any)
+		if rl == nil {
+			rl = map[string]any{}
+			doc["rate_limits"] = rl
+		}
+		for _, k := range []string{"caller", "unit"} {
+			rl[k] = map[string]any{"per_second": -1}
+		}
+	})
 }

@@ -249,6 +249,22 @@ func replicaConnects(url string) float64 {
 // another cluster.
 func rewriteBootstrap(b *testing.B, path, zone, stage, addr string) {
 	b.Helper()
+	editServeConfig(b, path, func(doc map[string]any) {
+		for _, z := range doc["landing_zones"].([]any) {
+			z := z.(map[string]any)
+			if z["id"] == zone {
+				k := z["environments"].(map[string]any)[stage].(map[string]any)["kafka"].(map[string]any)
+				k["bootstrap_servers"] = addr
+				return
+			}
+		}
+		b.Fatalf("no landing zone %s in %s", zone, path)
+	})
+}
+
+// editServeConfig rewrites a serve configuration file through edit.
+func editServeConfig(b *testing.B, path string, edit func(doc map[string]any)) {
+	b.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
@@ -257,18 +273,7 @@ func rewriteBootstrap(b *testing.B, path, zone, stage, addr string) {
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		b.Fatal(err)
 	}
-	found := false
-	for _, z := range doc["landing_zones"].([]any) {
-		z := z.(map[string]any)
-		if z["id"] == zone {
-			k := z["environments"].(map[string]any)[stage].(map[string]any)["kafka"].(map[string]any)
-			k["bootstrap_servers"] = addr
-			found = true
-		}
-	}
-	if !found {
-		b.Fatalf("no landing zone %s in %s", zone, path)
-	}
+	edit(doc)
 	out, err := yaml.Marshal(doc)
 	if err != nil {
 		b.Fatal(err)

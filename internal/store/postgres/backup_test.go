@@ -22,9 +22,12 @@ import (
 func TestDocumentedBackupRestoresIntoAnEmptyDatabase(t *testing.T) {
 	dump, err := pgtest.Tool("pg_dump")
 	if err != nil {
-		t.Skip(err)
+		t.Fatalf("pg_dump: %v (install the postgresql package, as make test does)", err)
 	}
-	restore, _ := pgtest.Tool("pg_restore")
+	restore, err := pgtest.Tool("pg_restore")
+	if err != nil {
+		t.Fatalf("pg_restore: %v (install the postgresql package, as make test does)", err)
+	}
 	ctx := context.Background()
 	from, to := pgtest.Database(t), pgtest.Database(t)
 	src, _, err := postgres.Open(ctx, from, 5*time.Second, servicetest.Discard())
