@@ -29,11 +29,25 @@ var adminSamples = map[string]struct{ path, body string }{
 	"GET /api/v1/admin/sessions":                       {"/api/v1/admin/sessions", ""},
 	"DELETE /api/v1/admin/session/:id":                 {"/api/v1/admin/session/nope", ""},
 	"POST /api/v1/admin/access-preview":                {"/api/v1/admin/access-preview", `{"groups":["sg-scada-developers"]}`},
+	"GET /api/v1/admin/policies":                       {"/api/v1/admin/policies", ""},
+	"POST /api/v1/admin/policies":                      {"/api/v1/admin/policies", `{"id":"sample-new","landing_zone":"edh-shared","kind":"Topic","expression":"true","message":"m","action":"report"}`},
+	"POST /api/v1/admin/policies/test":                 {"/api/v1/admin/policies/test", `{"policy":{"landing_zone":"edh-shared","kind":"Topic","expression":"resource.partitions <= 12","message":"m"},"business_unit":"scada","stage":"dev","resource":{"partitions":3}}`},
+	"GET /api/v1/admin/policy/:id":                     {"/api/v1/admin/policy/seeded", ""},
+	"PUT /api/v1/admin/policy/:id":                     {"/api/v1/admin/policy/seeded", seededPolicy},
+	"DELETE /api/v1/admin/policy/:id":                  {"/api/v1/admin/policy/seeded", ""},
+	"GET /api/v1/admin/policy/:id/report":              {"/api/v1/admin/policy/seeded/report", ""},
+	"GET /api/v1/admin/budgets":                        {"/api/v1/admin/budgets", ""},
+	"PUT /api/v1/admin/budget/:bu/:stage":              {"/api/v1/admin/budget/scada/dev", `{"limits":{"partitions":500}}`},
 }
+
+// seededPolicy is the policy the admin walk finds in place.
+const seededPolicy = `{"landing_zone":"edh-shared","kind":"Topic","expression":"resource.partitions <= 48","message":"at most 48","action":"report"}`
 
 // zoneReads are what a landing zone's Super Admins may do.
 var zoneReads = map[string]bool{"GET /api/v1/admin": true, "GET /api/v1/admin/audit": true,
-	"GET /api/v1/admin/audit/export": true, "GET /api/v1/admin/upstreams": true}
+	"GET /api/v1/admin/audit/export": true, "GET /api/v1/admin/upstreams": true,
+	"GET /api/v1/admin/policies": true, "POST /api/v1/admin/policies/test": true, "GET /api/v1/admin/policy/:id": true,
+	"GET /api/v1/admin/policy/:id/report": true, "GET /api/v1/admin/budgets": true}
 
 // TestAdminRoutesRefuseEveryoneElse walks the admin routes: a Developer,
 // a Viewer, an unit Admin and someone without a role get 404 NOT_FOUND on
@@ -41,6 +55,9 @@ var zoneReads = map[string]bool{"GET /api/v1/admin": true, "GET /api/v1/admin/au
 // gets the zone reads and 404 on the rest; nothing changes.
 func TestAdminRoutesRefuseEveryoneElse(t *testing.T) {
 	s := newServer(t, nil)
+	if r := s.do(http.MethodPut, "/api/v1/admin/policy/seeded", "frank", seededPolicy); r.status != http.StatusCreated {
+		t.Fatalf("seeding a policy: %d %s", r.status, r.raw)
+	}
 	before := s.w.Snapshot(t)
 	e := s.h.(*echo.Echo)
 	walked := 0

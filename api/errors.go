@@ -30,6 +30,9 @@ type ErrorItem struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
 	Field   string `json:"field,omitempty"`
+	// Rule names the policy (POLICY_VIOLATION) or the budget
+	// (BUDGET_EXCEEDED) that refused a write.
+	Rule string `json:"rule,omitempty"`
 }
 
 // Error types that belong to HTTP itself rather than to the domain.
@@ -67,7 +70,7 @@ func ProblemOf(err error, reqID string) Problem {
 	if ps := portal.Problems(err); len(ps) > 0 {
 		p := Problem{Status: ps[0].Kind.Status()}
 		for _, e := range ps {
-			p.Items = append(p.Items, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field})
+			p.Items = append(p.Items, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field, Rule: e.Rule})
 			if e.RetryAfter > p.RetryAfter {
 				p.RetryAfter = e.RetryAfter
 			}

@@ -23,6 +23,8 @@ type planJSON struct {
 	Fingerprint  string         `json:"fingerprint"`
 	Summary      map[string]int `json:"summary"`
 	Changes      []changeJSON   `json:"changes"`
+	// Budget is the unit's use after the plan against each limit it has.
+	Budget []budgetLineJSON `json:"budget,omitempty"`
 	// RequestID is the request id of an apply's audit events.
 	RequestID string `json:"audit_request_id,omitempty"`
 }
@@ -51,7 +53,7 @@ type diffJSON struct {
 
 func planOut(p portal.Plan) planJSON {
 	out := planJSON{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
-		Summary: map[string]int{}, Changes: make([]changeJSON, len(p.Changes))}
+		Summary: map[string]int{}, Changes: make([]changeJSON, len(p.Changes)), Budget: budgetLines(p.Budget)}
 	for _, a := range []string{portal.ActionCreate, portal.ActionUpdate, portal.ActionUnchanged, portal.ActionDelete, portal.ActionRefused, portal.ActionSkipped} {
 		out.Summary[a] = p.Count(a)
 	}
@@ -68,7 +70,7 @@ func planOut(p portal.Plan) planJSON {
 			}
 		}
 		for _, e := range c.Errors {
-			cj.Errors = append(cj.Errors, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field})
+			cj.Errors = append(cj.Errors, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field, Rule: e.Rule})
 		}
 		if c.Error != nil {
 			cj.Error = &ErrorItem{Type: string(c.Error.Kind), Message: c.Error.Message, Field: c.Error.Field}

@@ -83,6 +83,7 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodDelete, "/:bu/:stage/identity-pool/:id", a.deletePool)
 
 	route(http.MethodGet, "/:bu/:stage/audit", a.listAudit)
+	route(http.MethodGet, "/:bu/:stage/budget", a.unitBudget)
 
 	// Plans (resources as code): the document may be YAML, so these routes read
 	// the media type themselves.
@@ -106,6 +107,15 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodGet, "/admin/sessions", a.adminSessions)
 	route(http.MethodDelete, "/admin/session/:id", a.endSession)
 	route(http.MethodPost, "/admin/access-preview", a.previewAccess)
+	route(http.MethodGet, "/admin/policies", a.listPolicies)
+	route(http.MethodPost, "/admin/policies", a.createPolicy)
+	route(http.MethodPost, "/admin/policies/test", a.testPolicy)
+	route(http.MethodGet, "/admin/policy/:id", a.getPolicy)
+	route(http.MethodPut, "/admin/policy/:id", a.putPolicy)
+	route(http.MethodDelete, "/admin/policy/:id", a.deletePolicy)
+	route(http.MethodGet, "/admin/policy/:id/report", a.policyReport)
+	route(http.MethodGet, "/admin/budgets", a.listBudgets)
+	route(http.MethodPut, "/admin/budget/:bu/:stage", a.setBudget)
 
 	if a.docs != nil {
 		a.docs.Register(e)

@@ -31,9 +31,32 @@ var adminPages = map[string]struct {
 	"POST /admin/sessions/:id/end":            {"/admin/sessions/nope/end", url.Values{}},
 	"GET /admin/access":                       {"/admin/access", nil},
 	"POST /admin/access":                      {"/admin/access", url.Values{"groups": {"sg-scada-developers"}}},
+	"GET /admin/policies":                     {"/admin/policies", nil},
+	"GET /admin/policies/new":                 {"/admin/policies/new", nil},
+	"POST /admin/policies":                    {"/admin/policies", policyForm("dev-partitions", "report")},
+	"POST /admin/policies/test": {"/admin/policies/test", func() url.Values {
+		f := policyForm("dev-partitions", "enforce")
+		f.Set("test_business_unit", "scada")
+		f.Set("test_stage", "dev")
+		f.Set("test_resource", `{"partitions": 24}`)
+		return f
+	}()},
+	"GET /admin/policies/:id":         {"/admin/policies/dev-partitions", nil},
+	"POST /admin/policies/:id":        {"/admin/policies/dev-partitions", policyForm("dev-partitions", "enforce")},
+	"GET /admin/policies/:id/report":  {"/admin/policies/dev-partitions/report", nil},
+	"POST /admin/policies/:id/delete": {"/admin/policies/dev-partitions/delete", url.Values{}},
+	"GET /admin/budgets":              {"/admin/budgets", nil},
+	"POST /admin/budgets/:bu/:stage":  {"/admin/budgets/scada/dev", url.Values{"partitions": {"500"}, "topics": {""}}},
 }
 
-var zonePages = map[string]bool{"GET /admin": true, "GET /admin/audit": true, "GET /admin/audit/export": true, "GET /admin/upstreams": true}
+// policyForm is the policy editor filled in.
+func policyForm(id, action string) url.Values {
+	return url.Values{"id": {id}, "landing_zone": {"edh-shared"}, "kind": {"Topic"}, "stages": {"dev"}, "operations": {"create", "update"},
+		"expression": {"resource.partitions <= 12"}, "message": {"at most 12, not ${resource.partitions}"}, "field": {"partitions_count"}, "action": {action}}
+}
+
+var zonePages = map[string]bool{"GET /admin": true, "GET /admin/audit": true, "GET /admin/audit/export": true, "GET /admin/upstreams": true,
+	"GET /admin/policies": true, "GET /admin/budgets": true, "POST /admin/policies/test": true}
 
 // TestAdminPagesHidden walks the admin pages: everyone but platform admins
 // gets the 404 page (a zone's Super Admin gets the zone pages); nothing
@@ -84,7 +107,10 @@ func TestAdminPagesHidden(t *testing.T) {
 	for _, key := range []string{"GET /admin/business-units", "POST /admin/business-units", "GET /admin/business-units/:id",
 		"POST /admin/business-units/:id", "GET /admin/business-units/:id/offboard", "POST /admin/business-units/:id/offboard",
 		"GET /admin/read-only", "POST /admin/read-only/:zone/:stage", "GET /admin/audit", "GET /admin/audit/export",
-		"GET /admin/upstreams", "GET /admin/config", "GET /admin/sessions", "GET /admin/access", "POST /admin/access"} {
+		"GET /admin/upstreams", "GET /admin/config", "GET /admin/sessions", "GET /admin/access", "POST /admin/access",
+		"GET /admin/policies/new", "POST /admin/policies", "GET /admin/policies", "GET /admin/policies/:id", "POST /admin/policies/:id",
+		"GET /admin/policies/:id/report", "POST /admin/policies/test", "GET /admin/budgets", "POST /admin/budgets/:bu/:stage",
+		"POST /admin/policies/:id/delete"} {
 		sample := adminPages[key]
 		// A copy: do adds the caller's CSRF token to the form it is given,
 		// and the samples outlive this run (go test -count=2).

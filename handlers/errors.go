@@ -8,9 +8,11 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/views"
@@ -62,6 +64,7 @@ var titles = map[portal.Kind]string{
 	portal.MalformedBody: "Invalid request", portal.Unauthenticated: "Sign-in required", portal.RateLimited: "Too many requests",
 	portal.UpstreamUnavailable: "Upstream unavailable", portal.UpstreamTimeout: "Upstream too slow",
 	portal.QuotaExceeded: "Quota reached", portal.PreconditionFailed: "Changed meanwhile",
+	portal.PolicyViolation: "Refused by a policy", portal.BudgetExceeded: "Budget reached",
 }
 
 // RenderError is the HTML front door's error renderer. htmx requests get
@@ -96,12 +99,17 @@ func trigger(c echo.Context, kind, message string) {
 // loads that page into the main column; without JavaScript the browser is
 // redirected and the toast waits in the session.
 func (h *Handlers) done(c echo.Context, message, next string) error {
+	kind := "success"
+	if w := portal.WarningsFrom(c.Request().Context()); len(w) > 0 {
+		// Let through with a warning (a policy in warn mode): said with it.
+		kind, message = "warning", message+" Warning: "+strings.Join(w, "; ")
+	}
 	if isHTMX(c) {
-		trigger(c, "success", message)
+		trigger(c, kind, message)
 		loc, _ := json.Marshal(map[string]string{"path": next, "target": "#main"})
 		c.Response().Header().Set("HX-Location", string(loc))
 		return c.NoContent(http.StatusOK)
 	}
-	h.sessions.AddToast(c.Response(), c.Request(), toastOK(message))
+	h.sessions.AddToast(c.Response(), c.Request(), auth.Toast{Kind: kind, Message: message})
 	return c.Redirect(http.StatusSeeOther, next)
 }

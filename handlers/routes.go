@@ -51,6 +51,16 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/admin/sessions/:id/end", h.endSession)
 	route(http.MethodGet, "/admin/access", h.accessPreview)
 	route(http.MethodPost, "/admin/access", h.accessPreview)
+	route(http.MethodGet, "/admin/policies", h.listPolicies)
+	route(http.MethodPost, "/admin/policies", h.savePolicy)
+	route(http.MethodGet, "/admin/policies/new", h.newPolicy)
+	route(http.MethodPost, "/admin/policies/test", h.testPolicy)
+	route(http.MethodGet, "/admin/policies/:id", h.showPolicy)
+	route(http.MethodPost, "/admin/policies/:id", h.savePolicy)
+	route(http.MethodGet, "/admin/policies/:id/report", h.policyReport)
+	route(http.MethodPost, "/admin/policies/:id/delete", h.deletePolicy)
+	route(http.MethodGet, "/admin/budgets", h.listBudgets)
+	route(http.MethodPost, "/admin/budgets/:bu/:stage", h.setBudget)
 
 	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
 	route(http.MethodGet, "/:bu/:stage/export", h.exportDocument)
@@ -77,6 +87,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/consumer-group/:id/delete", h.deleteGroup)
 
 	route(http.MethodGet, "/:bu/:stage/metrics", h.clusterMetrics)
+	route(http.MethodGet, "/:bu/:stage/budget", h.unitBudget)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", h.topicMetrics)
 
 	route(http.MethodGet, "/:bu/:stage/connectors", h.listConnectors)

@@ -139,4 +139,5 @@ var Resources = []struct{ ID, Label string }{
 	{"api-keys", "API keys"},
 	{"identity-pools", "Identity pools"},
 	{"metrics", "Cluster metrics"},
+	{"budget", "Budget"},
 }

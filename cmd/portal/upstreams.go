@@ -30,8 +30,11 @@ func (p *app) connect(log *slog.Logger) error {
 			MaxRetries: retries, Logger: log, Upstreams: p.upstreams, Name: name,
 			HTTPClient: &http.Client{Transport: p.telemetry.Transport(nil)}, Cache: p.telemetry.Metrics.Cache})
 	}
+	p.limits = newClusterLimits(nil)
 	if cc.Enabled() {
 		cloud = client("confluent-cloud", cc.URL, cc.APIKey, cc.APISecret, 0)
+		q := confluent.NewQuotas(cloud)
+		p.limits.quotas = &q
 		if cc.MetricsURL != "" {
 			// The Metrics API is rate-limited per organisation: one retry
 			// at most, and the portal's cache answers meanwhile.
@@ -57,6 +60,7 @@ func (p *app) connect(log *slog.Logger) error {
 			p.closers = append(p.closers, client.Close)
 			env.Topics, env.Groups, env.Messages = client, client, client
 			p.connectCloud(env, cloud, cc, ec)
+			p.limits.add(z.ID, st.Name, ec.PartitionLimit, ec.EnvironmentID, ec.KafkaClusterID)
 			env.Access = platform.ClientAccess{BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
 				SASLMechanism: k.ClientSASLMechanism, RegistryURL: ec.SchemaRegistry.URL}
 			env.Metrics, env.ClusterID = metrics, ec.KafkaClusterID

@@ -48,6 +48,9 @@ import (
 type app struct {
 	cfg  *config.Config
 	echo *echo.Echo
+	// limits are the clusters' partition limits (configuration, Service
+	// Quotas API).
+	limits *clusterLimits
 	// tenancy is the configuration's; live is the one in force, with
 	// the admin area's changes.
 	tenancy *tenancy.Tenancy
@@ -191,6 +194,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.jobs = jobs.New(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
+		ClusterLimit: p.limits.Limit,
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {

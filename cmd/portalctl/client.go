@@ -66,6 +66,14 @@ func (o *options) call(ctx context.Context, method, path string, body []byte, he
 	if err != nil {
 		return nil, nil, err
 	}
+	// What a write was let through with (a policy in warn mode), as
+	// kubectl shows admission warnings.
+	for _, w := range resp.Header.Values("Warning") {
+		if text, ok := strings.CutPrefix(w, `299 - "`); ok {
+			w = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(strings.TrimSuffix(text, `"`))
+		}
+		fmt.Fprintln(o.stderr, "Warning:", w)
+	}
 	if resp.StatusCode >= 300 {
 		e := &apiError{Code: resp.StatusCode, Status: http.StatusText(resp.StatusCode)}
 		if json.Unmarshal(out, e) != nil || len(e.Errors) == 0 {

@@ -22,7 +22,12 @@ type plan struct {
 	Stage        string         `json:"stage"`
 	Fingerprint  string         `json:"fingerprint"`
 	Summary      map[string]int `json:"summary"`
-	Changes      []struct {
+	Budget       []struct {
+		Dimension string `json:"dimension"`
+		Use       int64  `json:"use"`
+		Limit     *int64 `json:"limit"`
+	} `json:"budget"`
+	Changes []struct {
 		Kind    string `json:"kind"`
 		Name    string `json:"name"`
 		Action  string `json:"action"`
@@ -214,6 +219,11 @@ func (o *options) show(p *plan) {
 		fmt.Fprintf(w, "; %d applied, %d failed, %d skipped", s["applied"], s["failed"], s["skipped"]-skipped)
 	}
 	fmt.Fprintln(w, ".")
+	for _, b := range p.Budget {
+		if b.Limit != nil {
+			fmt.Fprintf(w, "Budget after the plan: %s %d of %d\n", b.Dimension, b.Use, *b.Limit)
+		}
+	}
 }
 
 // clip keeps a value on one line.

@@ -15,23 +15,28 @@ type AdminAction int
 // Super Admins may read its audit trail and upstream health; nobody else
 // may do any, nor learn that the area exists.
 const (
-	ManageTenancy  AdminAction = iota // onboard, change, offboard units; switch stages read-only
-	ReadZoneAudit                     // read the trail across a zone's units
-	ReadZoneHealth                    // read the health of a zone's upstreams
-	ReadConfig                        // read the configuration in force
-	ManageSessions                    // list and end people's sessions
-	PreviewAccess                     // explain the access of a set of groups
+	ManageTenancy    AdminAction = iota // onboard, change, offboard units; switch stages read-only
+	ReadZoneAudit                       // read the trail across a zone's units
+	ReadZoneHealth                      // read the health of a zone's upstreams
+	ReadConfig                          // read the configuration in force
+	ManageSessions                      // list and end people's sessions
+	PreviewAccess                       // explain the access of a set of groups
+	ManageGuardrails                    // change policies and budgets
+	ReadGuardrails                      // read a zone's policies, their reports and budgets
 )
 
 // AdminActions lists every admin action, for tests and the docs.
-var AdminActions = []AdminAction{ManageTenancy, ReadZoneAudit, ReadZoneHealth, ReadConfig, ManageSessions, PreviewAccess}
+var AdminActions = []AdminAction{ManageTenancy, ReadZoneAudit, ReadZoneHealth, ReadConfig, ManageSessions, PreviewAccess, ManageGuardrails, ReadGuardrails}
 
 func (a AdminAction) String() string {
-	return [...]string{"manage tenancy", "read zone audit", "read zone health", "read config", "manage sessions", "preview access"}[a]
+	return [...]string{"manage tenancy", "read zone audit", "read zone health", "read config", "manage sessions", "preview access",
+		"manage guardrails", "read guardrails"}[a]
 }
 
 // zoneScoped actions may be done by a zone's Super Admins in their zone.
-func (a AdminAction) zoneScoped() bool { return a == ReadZoneAudit || a == ReadZoneHealth }
+func (a AdminAction) zoneScoped() bool {
+	return a == ReadZoneAudit || a == ReadZoneHealth || a == ReadGuardrails
+}
 
 // AdminZones are the landing zones whose Super Admin groups the principal
 // is in.

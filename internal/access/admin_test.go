@@ -10,20 +10,21 @@ import (
 // adminMatrix is written out by hand: per caller, each admin action in
 // edh-shared, in sales, and in "any zone" (""). "ok" allowed, "404" the
 // area is hidden. Columns follow AdminActions: manage tenancy, read zone
-// audit, read zone health, read config, manage sessions, preview access.
-var adminMatrix = map[string][3][6]string{
+// audit, read zone health, read config, manage sessions, preview access,
+// manage guardrails, read guardrails.
+var adminMatrix = map[string][3][8]string{
 	"platform admin": {
-		{"ok", "ok", "ok", "ok", "ok", "ok"}, {"ok", "ok", "ok", "ok", "ok", "ok"}, {"ok", "ok", "ok", "ok", "ok", "ok"}},
+		{"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"}, {"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"}, {"ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"}},
 	"edh-shared super admin": {
-		{"404", "ok", "ok", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}, {"404", "ok", "ok", "404", "404", "404"}},
+		{"404", "ok", "ok", "404", "404", "404", "404", "ok"}, {"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "ok", "ok", "404", "404", "404", "404", "ok"}},
 	"scada admin": {
-		{"404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}},
+		{"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404", "404", "404"}},
 	"scada developer": {
-		{"404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}},
+		{"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404", "404", "404"}},
 	"scada viewer": {
-		{"404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}},
+		{"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404", "404", "404"}},
 	"no role": {
-		{"404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404"}},
+		{"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404", "404", "404", "404"}},
 }
 
 var adminCallers = map[string][]string{
@@ -52,7 +53,7 @@ func TestAdminMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewResolver(tenancy.NewLive(ten), "platform-admins")
-	if len(adminMatrix) != len(adminCallers) || len(AdminActions) != 6 {
+	if len(adminMatrix) != len(adminCallers) || len(AdminActions) != 8 {
 		t.Fatal("the matrix and the callers or actions differ in size")
 	}
 	n := 0

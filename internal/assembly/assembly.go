@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/rulebook"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -25,6 +26,9 @@ type Deps struct {
 	Jobs *jobs.Runner
 	// Admin configures the admin area (its store is Store).
 	Admin admin.Options
+	// ClusterLimit gives the clusters' partition limits for the budget
+	// overview (nil: none known).
+	ClusterLimit rulebook.ClusterLimit
 }
 
 // Built holds every service, by its own type.
@@ -41,6 +45,7 @@ type Built struct {
 	Trail      *service.AuditTrail
 	Admin      *admin.Admin
 	Plans      *plans.Service
+	Rules      *rulebook.Rulebook
 }
 
 // New builds the services.
@@ -64,14 +69,23 @@ func New(d Deps) (*Built, error) {
 	}
 	d.Admin.Store = d.Store
 	b.Admin = admin.New(g, d.Admin)
+	// Every write is judged by the guardrails in force, whichever door or
+	// job makes it.
+	b.Rules, err = rulebook.New(g, rulebook.Options{Store: d.Store, ClusterLimit: d.ClusterLimit, Holders: []gate.Holder{
+		b.Topics.Holder(), b.Schemas.Holder(), b.Connectors.Holder(), b.Accounts.Holder(), b.Pools.Holder(), b.APIKeys.Holder()}})
+	if err != nil {
+		return nil, err
+	}
+	g.UseRules(b.Rules)
 	// Creates and updates are applied in this order (what others need
-	// first), deletes the other way round.
-	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode())
+	// first), deletes the other way round. Policies come last: a plan is
+	// judged by the policies in force, and so are its changes.
+	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(), b.Rules.AsCode())
 	return b, nil
 }
 
 // Services are the services as the front doors take them.
 func (b *Built) Services() portal.Services {
 	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
-		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans}
+		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules}
 }

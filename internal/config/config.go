@@ -260,8 +260,13 @@ type Environment struct {
 	EnvironmentID  string `yaml:"environment_id"`
 	KafkaClusterID string `yaml:"kafka_cluster_id"`
 	// IdentityProviderID owns the stage's identity pools (op-...).
-	IdentityProviderID string         `yaml:"identity_provider_id"`
-	SchemaRegistry     SchemaRegistry `yaml:"schema_registry"`
+	IdentityProviderID string `yaml:"identity_provider_id"`
+	// PartitionLimit is the cluster's partition limit, which the admin
+	// area's budgets compare every unit's partitions with (a warning at
+	// 80%); when 0, it is read from Confluent Cloud's Service Quotas API
+	// (kafka.max_partitions.per_cluster) for kafka_cluster_id.
+	PartitionLimit int64          `yaml:"partition_limit"`
+	SchemaRegistry SchemaRegistry `yaml:"schema_registry"`
 }
 
 // CloudAPI is a connection to the Confluent Cloud API.

@@ -71,6 +71,17 @@ type poolSpec struct {
 	Filter        string `json:"filter" yaml:"filter"`
 }
 
+type policySpec struct {
+	Kind          string   `json:"kind" yaml:"kind"`
+	BusinessUnits []string `json:"businessUnits,omitempty" yaml:"businessUnits,omitempty"`
+	Stages        []string `json:"stages,omitempty" yaml:"stages,omitempty"`
+	Operations    []string `json:"operations,omitempty" yaml:"operations,omitempty"`
+	Expression    string   `json:"expression" yaml:"expression"`
+	Message       string   `json:"message" yaml:"message"`
+	Field         string   `json:"field,omitempty" yaml:"field,omitempty"`
+	Action        string   `json:"action" yaml:"action"`
+}
+
 // newSpec returns an empty spec for a kind, or nil for an unknown kind.
 func newSpec(kind string) any {
 	switch kind {
@@ -84,6 +95,8 @@ func newSpec(kind string) any {
 		return &accountSpec{}
 	case portal.KindIdentityPool:
 		return &poolSpec{}
+	case portal.KindPolicy:
+		return &policySpec{}
 	}
 	return nil
 }
@@ -117,6 +130,9 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 		r.Account = d
 	case *poolSpec:
 		r.Pool = &portal.PoolDecl{Type: s.Type, IdentityClaim: s.IdentityClaim, Filter: s.Filter}
+	case *policySpec:
+		r.Policy = &portal.PolicyDecl{Kind: s.Kind, Units: s.BusinessUnits, Stages: s.Stages, Operations: s.Operations,
+			Expression: s.Expression, Message: s.Message, Field: s.Field, Action: s.Action}
 	}
 	return r
 }
@@ -156,6 +172,10 @@ func fromResource(r portal.Resource, withValues bool) resource {
 		out.Spec = s
 	case r.Pool != nil:
 		out.Spec = poolSpec{Type: r.Pool.Type, IdentityClaim: r.Pool.IdentityClaim, Filter: r.Pool.Filter}
+	case r.Policy != nil:
+		d := r.Policy
+		out.Spec = policySpec{Kind: d.Kind, BusinessUnits: d.Units, Stages: d.Stages, Operations: d.Operations,
+			Expression: d.Expression, Message: d.Message, Field: d.Field, Action: d.Action}
 	}
 	return out
 }

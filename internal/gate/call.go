@@ -29,6 +29,9 @@ type Call struct {
 	// job's workers share the call).
 	prefixes     []unitPrefix
 	prefixesOnce sync.Once
+	// warnings are what the rules let through with a warning, for the
+	// call's audit events.
+	warnings []string
 }
 
 type unitPrefix struct {
@@ -48,14 +51,14 @@ func (c *Call) Pace(ctx context.Context) error { return c.pace(ctx) }
 // Unit is the call as its unit sees it, without the whole-cluster view:
 // plans are about the unit's own resources, also for a Super Admin.
 func (c *Call) Unit() *Call {
-	return &Call{Principal: c.Principal, Scope: c.Scope, Role: c.Role, Env: c.Env, pace: c.pace, g: c.g}
+	return &Call{Principal: c.Principal, Scope: c.Scope, Role: c.Role, Env: c.Env, pace: c.pace, g: c.g, warnings: c.warnings}
 }
 
 // Event is the audit event of the call's write of resource.
 func (c *Call) Event(action, resource string) portal.AuditEvent {
 	return portal.AuditEvent{Actor: c.Principal.Actor(), ActorRole: c.Role.String(), Groups: c.Principal.Grant(c.Scope.Unit.ID).Groups,
 		Service: c.Principal.Service, LandingZone: c.Scope.Zone().ID, BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name, Action: action,
-		Resource: resource}
+		Resource: resource, Detail: warningDetail(c.warnings, "")}
 }
 
 // Ownership is who owns a resource name by the naming convention.

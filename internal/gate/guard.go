@@ -44,6 +44,7 @@ type Guard struct {
 	outer      chan struct{}
 	versionKey []byte
 	budget     time.Duration
+	rules      Rules
 }
 
 // Recorder keeps the audit trail (audit.Recorder): events that are

@@ -31,13 +31,19 @@ type Write struct {
 	started time.Time
 	budget  time.Duration
 	later   func(ctx context.Context) (bool, error)
+	// warnings are the rules' warnings of the call, kept in its outcome.
+	warnings []string
 }
 
 // Begin records the attempt of a change before its first upstream call:
 // no record, no change. When the trail cannot be written, the error
 // (UpstreamUnavailable) says that nothing was changed.
 func (g *Guard) Begin(ctx context.Context, c *Call, event, resource string) (*Write, error) {
-	return g.BeginEvent(ctx, c.Event(event, resource))
+	w, err := g.BeginEvent(ctx, c.Event(event, resource))
+	if w != nil {
+		w.warnings = c.warnings
+	}
+	return w, err
 }
 
 // BeginEvent is Begin for an event made elsewhere (the admin area's).
@@ -57,7 +63,7 @@ func (g *Guard) ResumeWrite(ctx context.Context, c *Call, event, resource string
 	if err != nil {
 		return nil, err
 	}
-	return &Write{att: att, resource: resource, started: g.now(), budget: g.budget}, nil
+	return &Write{att: att, resource: resource, started: g.now(), budget: g.budget, warnings: c.warnings}, nil
 }
 
 // ID is the attempt's event id, for a journal that may resume the change.
@@ -75,7 +81,7 @@ func (w *Write) Done(ctx context.Context, err error, changes ...portal.Change) {
 	if err != nil {
 		detail = portal.FirstMessage(err)
 	}
-	w.att.Settle(ctx, Outcome(err), detail, w.resource, changes)
+	w.att.Settle(ctx, Outcome(err), warningDetail(w.warnings, detail), w.resource, changes)
 	if w.later != nil && Outcome(err) == audit.Unknown {
 		go w.confirmLater(context.WithoutCancel(ctx), changes)
 	}

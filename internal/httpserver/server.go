@@ -176,9 +176,30 @@ func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 			ua = ua[:300]
 		}
 		ctx = requestid.WithClient(ctx, requestid.Client{IP: c.RealIP(), UserAgent: ua})
+		// What a write let through with a warning (a policy in warn mode)
+		// goes out with the answer as Warning headers (RFC 9111 §5.5, as
+		// Kubernetes answers its admission warnings), whichever door.
+		ctx, warnings := portal.WithWarnings(ctx)
+		c.Response().Before(func() {
+			for _, w := range warnings.List() {
+				c.Response().Header().Add("Warning", WarningHeader(w))
+			}
+		})
 		c.SetRequest(req.WithContext(ctx))
 		return next(c)
 	}
+}
+
+// WarningHeader is a warning as a Warning header's value: code 299 (a
+// persistent warning), no agent, the text quoted on one line.
+func WarningHeader(text string) string {
+	text = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, portal.Clip(text, portal.MaxMessage))
+	return `299 - "` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(text) + `"`
 }
 
 // logRequests renders errors and writes the request's one log line, so

@@ -18,6 +18,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -101,12 +102,64 @@ func (s *Service) plan(ctx context.Context, call *gate.Call, doc portal.Document
 		authorize(call, st, k.Action(), doc.SkipForbidden)
 	}
 	s.order(steps)
-	plan := portal.Plan{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prune: doc.Prune}
+	budget, err := s.judge(ctx, call, steps)
+	if err != nil {
+		return portal.Plan{}, nil, err
+	}
+	plan := portal.Plan{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prune: doc.Prune, Budget: budget}
 	for _, st := range steps {
 		plan.Changes = append(plan.Changes, st.Change)
 	}
 	plan.Fingerprint = fingerprint(plan, steps)
 	return plan, steps, nil
+}
+
+// judge has the platform's guardrails judge the changes the plan would
+// make, in the order they are made: a violation refuses its change (so an
+// apply changes nothing), a warning is shown with it; the answer is the
+// unit's budget use after the plan.
+func (s *Service) judge(ctx context.Context, call *gate.Call, steps []*Step) ([]portal.BudgetLine, error) {
+	rules := s.guard.Rules()
+	if rules == nil {
+		return nil, nil
+	}
+	var judged []*Step
+	var changes []guardrails.Change
+	for _, st := range steps {
+		switch st.Change.Action {
+		case portal.ActionCreate, portal.ActionUpdate, portal.ActionDelete:
+			if st.Rule != nil {
+				ch := *st.Rule
+				ch.Operation = st.Change.Action
+				judged, changes = append(judged, st), append(changes, ch)
+			}
+		}
+	}
+	out, err := rules.Judge(ctx, call, changes, true)
+	if err != nil {
+		return nil, err
+	}
+	for i, st := range judged {
+		j := out.Each[i]
+		st.Change.Warnings = append(st.Change.Warnings, j.Warnings...)
+		if len(j.Errors) == 0 {
+			continue
+		}
+		for _, e := range j.Errors {
+			e := *e
+			e.Field = documentField(st.Change.Index, e.Field)
+			st.Change.Errors = append(st.Change.Errors, &e)
+		}
+		st.Change.Wanted, st.Change.Action = st.Change.Action, portal.ActionRefused
+		st.Do, st.Batch = nil, nil
+	}
+	var budget []portal.BudgetLine
+	for _, d := range guardrails.Dimensions() {
+		if l, ok := out.Limits[d]; ok {
+			budget = append(budget, portal.BudgetLine{Dimension: d, Use: out.Use[d], Limit: &l})
+		}
+	}
+	return budget, nil
 }
 
 // prune plans deleting what the document does not declare, kind by kind;
@@ -157,6 +210,8 @@ func hasSpec(r portal.Resource) bool {
 		return r.Account != nil
 	case portal.KindIdentityPool:
 		return r.Pool != nil
+	case portal.KindPolicy:
+		return r.Policy != nil
 	}
 	return true // an unknown kind is refused by name
 }
@@ -184,7 +239,7 @@ func authorize(call *gate.Call, st *Step, action access.Action, skipForbidden bo
 	var errs []*portal.Error
 	forbidden := false
 	if c.Action != portal.ActionUnchanged {
-		what := c.Action + " " + strings.ReplaceAll(c.Kind, "-", " ") + "s"
+		what := c.Action + " " + plural(strings.ReplaceAll(c.Kind, "-", " "))
 		if err := access.Check(call.Principal, call.Scope, action, what); err != nil {
 			errs = append(errs, portal.Problems(err)...)
 			forbidden = portal.Is(err, portal.InsufficientRole)
@@ -293,4 +348,12 @@ func (s *Service) Export(ctx context.Context, scope portal.Scope) (portal.Docume
 		doc.Resources = append(doc.Resources, res...)
 	}
 	return doc, nil
+}
+
+// plural names a kind's resources in a refusal ("topics", "policies").
+func plural(kind string) string {
+	if k, ok := strings.CutSuffix(kind, "y"); ok {
+		return k + "ies"
+	}
+	return kind + "s"
 }

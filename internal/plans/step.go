@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -33,6 +34,9 @@ type Step struct {
 	// upstream for many. Do stays the way to make it alone.
 	Batch *Batch
 	Item  any
+	// Rule is the change as the platform's guardrails judge it (policies
+	// and budgets); nil for a kind they do not cover.
+	Rule *guardrails.Change
 }
 
 // Batch makes several steps of a kind at once; Run answers one error per

@@ -24,6 +24,9 @@ type Schemas interface {
 	Register(ctx context.Context, subject string, def SchemaDef) (portal.SchemaVersion, error)
 	CheckCompatibility(ctx context.Context, subject string, def SchemaDef) (portal.Compatibility, error)
 	DeleteVersion(ctx context.Context, subject string, version int, permanent bool) error
+	// Compatibility is the compatibility level in force for a subject
+	// (its own, or the registry's default).
+	Compatibility(ctx context.Context, subject string) (string, error)
 	// SchemaByID returns the schema a record's wire format names (type
 	// and text; no subject). Errors: NotFound.
 	SchemaByID(ctx context.Context, id int) (portal.SchemaVersion, error)

@@ -89,6 +89,11 @@ func (u Unconfigured) CheckCompatibility(context.Context, string, SchemaDef) (po
 	return portal.Compatibility{}, u.err()
 }
 
+// Compatibility implements Schemas.
+func (u Unconfigured) Compatibility(context.Context, string) (string, error) {
+	return "", u.err()
+}
+
 // DeleteVersion implements Schemas.
 func (u Unconfigured) DeleteVersion(context.Context, string, int, bool) error { return u.err() }
 

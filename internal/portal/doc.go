@@ -32,4 +32,5 @@ type Services struct {
 	Audit      AuditService
 	Admin      AdminService
 	Plans      PlanService
+	Guardrails GuardrailService
 }

@@ -44,12 +44,19 @@ const (
 	// PreconditionFailed refuses a write whose If-Match names a version
 	// of the resource that is no longer the current one.
 	PreconditionFailed Kind = "PRECONDITION_FAILED"
+	// PolicyViolation refuses a write that breaks an enforced policy of
+	// the platform (Error.Rule names the policy).
+	PolicyViolation Kind = "POLICY_VIOLATION"
+	// BudgetExceeded refuses a write that would take a unit beyond one of
+	// its budgets (Error.Rule names the dimension).
+	BudgetExceeded Kind = "BUDGET_EXCEEDED"
 )
 
 // Kinds lists every kind, for documentation and exhaustive tests.
 var Kinds = []Kind{MissingParameter, InvalidParameter, MalformedBody, Unauthenticated, InsufficientRole,
 	ReadOnlyEnvironment, NotFound, AlreadyExists, IncompatibleSchema, RateLimited, UpstreamUnavailable,
-	UpstreamTimeout, Internal, CSRFRejected, Conflict, DataAccessDisabled, QuotaExceeded, PreconditionFailed}
+	UpstreamTimeout, Internal, CSRFRejected, Conflict, DataAccessDisabled, QuotaExceeded, PreconditionFailed,
+	PolicyViolation, BudgetExceeded}
 
 // Status is the HTTP status of errors of kind k. It is the one mapping
 // from kind to status; both front doors use it.
@@ -67,6 +74,8 @@ func (k Kind) Status() int {
 		return http.StatusConflict
 	case PreconditionFailed:
 		return http.StatusPreconditionFailed
+	case PolicyViolation, BudgetExceeded:
+		return http.StatusUnprocessableEntity
 	case RateLimited:
 		return http.StatusTooManyRequests
 	case UpstreamUnavailable:
@@ -90,9 +99,12 @@ func (k Kind) IsValidation() bool {
 // caller, and the input field it concerns (if any). Cause carries the
 // underlying error for logs; it is never shown to callers.
 type Error struct {
-	Kind       Kind
-	Message    string
-	Field      string
+	Kind    Kind
+	Message string
+	Field   string
+	// Rule names the policy or budget a POLICY_VIOLATION or
+	// BUDGET_EXCEEDED is about.
+	Rule       string
 	RetryAfter time.Duration
 	Cause      error
 }

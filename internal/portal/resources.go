@@ -16,12 +16,15 @@ const (
 	KindConnector      = "Connector"
 	KindServiceAccount = "ServiceAccount"
 	KindIdentityPool   = "IdentityPool"
+	// KindPolicy is a guardrail policy of the scope's landing zone, which
+	// only platform admins plan and apply.
+	KindPolicy = "Policy"
 )
 
 // ResourceKinds lists the kinds in the order they are applied: what others
 // depend on first (a schema needs its topic, a connector its topics).
 func ResourceKinds() []string {
-	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool}
+	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool, KindPolicy}
 }
 
 // ChangeKind is how plans name a kind's changes ("IdentityPool" is
@@ -54,6 +57,7 @@ type Resource struct {
 	Connector *ConnectorDecl
 	Account   *AccountDecl
 	Pool      *PoolDecl
+	Policy    *PolicyDecl
 }
 
 // TopicDecl is a topic's desired state: Config is the full set of
@@ -107,6 +111,19 @@ type AccountDecl struct {
 // KeyDecl declares that an account has an API key for a resource.
 type KeyDecl struct {
 	Resource string
+}
+
+// PolicyDecl is a policy of the landing zone (the resource's name is its
+// id, the description its description): the rule and where it applies.
+type PolicyDecl struct {
+	Kind       string
+	Units      []string
+	Stages     []string
+	Operations []string
+	Expression string
+	Message    string
+	Field      string
+	Action     string
 }
 
 // PoolDecl is an identity pool's type, claim and filter.
@@ -190,6 +207,9 @@ type Plan struct {
 	Prune       bool
 	Fingerprint string
 	Changes     []PlannedChange
+	// Budget is the unit's use of each budgeted dimension after the plan
+	// (the changes it would make), with the limits; nil without a budget.
+	Budget []BudgetLine
 	// AuditID links the audit events of an apply.
 	AuditID string
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -24,6 +25,9 @@ func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, de
 		return portal.ServiceAccount{}, err
 	}
 	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change", "service-account.update", a.DisplayName); err != nil {
+		return portal.ServiceAccount{}, err
+	}
+	if err := s.guard.Check(ctx, call, "service-account.update", accountChange(call, guardrails.OpUpdate, a.DisplayName, description, accountRule(call, a))); err != nil {
 		return portal.ServiceAccount{}, err
 	}
 	w, err := s.guard.Begin(ctx, call, "service-account.update", a.DisplayName+" ("+id+")")
@@ -70,6 +74,9 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 	}
 	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
 	if err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	if err := s.guard.Check(ctx, call, "service-account.delete", accountChange(call, guardrails.OpDelete, a.DisplayName, "", accountRule(call, a))); err != nil {
 		return portal.AccountDeletion{}, err
 	}
 	if err := call.Pace(ctx); err != nil {

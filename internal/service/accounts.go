@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -134,6 +135,14 @@ func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in por
 	}
 	existing, err := call.Env.IAM.ListServiceAccounts(ctx)
 	if err != nil {
+		return portal.ServiceAccount{}, err
+	}
+	for _, a := range existing {
+		if a.DisplayName == name {
+			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
+		}
+	}
+	if err := s.guard.Check(ctx, call, "service-account.create", accountChange(call, guardrails.OpCreate, name, in.Description, nil)); err != nil {
 		return portal.ServiceAccount{}, err
 	}
 	return s.create(ctx, call, name, in, existing)

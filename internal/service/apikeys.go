@@ -12,6 +12,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -234,6 +235,10 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "create API keys for", "api-key.create", a.DisplayName); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
+	desired := keyRule(call.Env, a, resource, strings.TrimSpace(in.Description), now, expires)
+	if err := s.guard.Check(ctx, call, "api-key.create", keyChange(guardrails.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
@@ -372,6 +377,13 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	}
 	now := s.guard.Now()
 	expires, _ := expiryFor(call, time.Time{}, now, "")
+	// A rotation replaces a key: judged as an update of it, it adds
+	// nothing to the unit's keys.
+	ch := keyChange(guardrails.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
+		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
+	if err := s.guard.Check(ctx, call, "api-key.rotate", ch); err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
 	oldExpires := now.Add(overlap)
 	if recorded && !rec.Expires.IsZero() && rec.Expires.Before(oldExpires) {
 		oldExpires = rec.Expires
@@ -407,6 +419,11 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", "api-key.update", a.DisplayName); err != nil {
 		return portal.APIKey{}, err
 	}
+	ch := keyChange(guardrails.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
+		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
+	if err := s.guard.Check(ctx, call, "api-key.update", ch); err != nil {
+		return portal.APIKey{}, err
+	}
 	w, err := s.guard.Begin(ctx, call, "api-key.update", id+" ("+a.DisplayName+")")
 	if err != nil {
 		return portal.APIKey{}, err
@@ -426,11 +443,15 @@ func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) err
 	if err != nil {
 		return err
 	}
-	_, a, o, _, _, err := s.findKey(ctx, call, id)
+	old, a, o, rec, _, err := s.findKey(ctx, call, id)
 	if err != nil {
 		return err
 	}
 	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete API keys of", "api-key.delete", a.DisplayName); err != nil {
+		return err
+	}
+	before := keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires)
+	if err := s.guard.Check(ctx, call, "api-key.delete", keyChange(guardrails.OpDelete, id+" ("+a.DisplayName+")", nil, before)); err != nil {
 		return err
 	}
 	w, err := s.guard.Begin(ctx, call, "api-key.delete", id+" ("+a.DisplayName+")")

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -66,6 +68,26 @@ func (s *ServiceAccounts) prepareBulk(ctx context.Context, scope portal.Scope, i
 			v.Add(portal.Invalid(field+"name", "%s is the same account as items[%d]", names[i], j))
 		} else {
 			first[names[i]] = i
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	// The guardrails judge the batch as a whole before anything is made:
+	// a refused item refuses the job, with each problem at its item.
+	changes := make([]guardrails.Change, len(items))
+	for i, in := range items {
+		changes[i] = accountChange(call, guardrails.OpCreate, names[i], in.Description, nil)
+	}
+	refused, err := s.guard.CheckAll(ctx, call, "service-account.create", changes)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range refused {
+		for _, p := range portal.Problems(e) {
+			p := *p
+			p.Field = strings.TrimSuffix(fmt.Sprintf("items[%d].%s", i, p.Field), ".")
+			v.Add(&p)
 		}
 	}
 	if err := v.Err(); err != nil {

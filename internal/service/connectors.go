@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -250,6 +251,10 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 	if err := validateConnector(ctx, call, cfg, &v); err != nil {
 		return portal.Connector{}, err
 	}
+	secret := s.sensitive(ctx, call, cfg["connector.class"], cfg)
+	if err := s.guard.Check(ctx, call, "connector.create", connectorChange(guardrails.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
+		return portal.Connector{}, err
+	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
@@ -329,6 +334,11 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 	if err := validateConnector(ctx, call, cfg, &v); err != nil {
 		return portal.Connector{}, err
 	}
+	secret := s.sensitive(ctx, call, cur.Class, cfg)
+	ch := connectorChange(guardrails.OpUpdate, full, connectorRule(call, full, cfg, secret), connectorRule(call, full, cur.Config, secret))
+	if err := s.guard.Check(ctx, call, "connector.update", ch); err != nil {
+		return portal.Connector{}, err
+	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
@@ -360,13 +370,19 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 		return err
 	}
 	defer unlock()
-	if ifMatch != "" {
+	if ifMatch != "" || action == "connector.delete" {
 		cur, err := call.Env.Connectors.GetConnector(ctx, full)
 		if err != nil {
 			return err
 		}
 		if err := ifMatch.Check("connector "+full, s.version(cur)); err != nil {
 			return err
+		}
+		if action == "connector.delete" {
+			before := connectorRule(call, full, cur.Config, s.sensitive(ctx, call, cur.Class, cur.Config))
+			if err := s.guard.Check(ctx, call, action, connectorChange(guardrails.OpDelete, full, nil, before)); err != nil {
+				return err
+			}
 		}
 	}
 	if err := call.Pace(ctx); err != nil {

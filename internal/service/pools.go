@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -171,6 +172,10 @@ func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Val
 }
 
 func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
+	desired := poolRule(call, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description), IdentityClaim: in.IdentityClaim, Filter: in.Filter})
+	if err := s.guard.Check(ctx, call, "identity-pool.create", poolChange(guardrails.OpCreate, name, desired, nil)); err != nil {
+		return portal.Pool{}, err
+	}
 	w, err := s.guard.Begin(ctx, call, "identity-pool.create", name)
 	if err != nil {
 		return portal.Pool{}, err
@@ -222,6 +227,11 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 		return portal.Pool{}, err
 	}
 	defer unlock()
+	after := cur
+	after.Filter = filter
+	if err := s.guard.Check(ctx, call, "identity-pool.filter", poolChange(guardrails.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))); err != nil {
+		return portal.Pool{}, err
+	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.Pool{}, err
 	}
@@ -251,6 +261,9 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 	defer unlock()
 	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
 	if err != nil {
+		return err
+	}
+	if err := s.guard.Check(ctx, call, "identity-pool.delete", poolChange(guardrails.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
 		return err
 	}
 	if err := call.Pace(ctx); err != nil {

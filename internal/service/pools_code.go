@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -39,6 +40,8 @@ func (k poolCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool)
 		st := &plans.Step{Key: "identity-pool/" + p.DisplayName, State: id,
 			Change: portal.PlannedChange{Kind: "identity-pool", Name: p.DisplayName, Identifier: call.Scope.Identifier(p.DisplayName), Index: -1, Action: portal.ActionDelete}}
 		st.Diff("filter", plans.Ptr(p.Filter), nil)
+		rule := poolChange(guardrails.OpDelete, p.DisplayName, nil, poolRule(call, p))
+		st.Rule = &rule
 		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, id, "") }
 		out = append(out, st)
 	}
@@ -75,11 +78,17 @@ func (k poolCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r p
 	st.Change.Name, st.Key = name, "identity-pool/"+name
 	st.Change.Errors = v.Problems
 	id, exists := "", false
+	rule := poolChange("", name, poolRule(call, platform.IdentityPool{DisplayName: name, Description: in.Description, IdentityClaim: in.IdentityClaim, Filter: in.Filter}), nil)
+	st.Rule = &rule
 	for _, p := range o.([]platform.IdentityPool) {
 		if name == "" || p.DisplayName != name {
 			continue
 		}
 		id, exists = p.ID, true
+		// An update changes the filter only.
+		after := p
+		after.Filter = in.Filter
+		rule.Resource, rule.Before = poolRule(call, after), poolRule(call, p)
 		st.State = p.ID + " " + p.Filter + " " + p.IdentityClaim
 		st.Diff("filter", plans.Ptr(p.Filter), plans.Ptr(in.Filter))
 		if p.IdentityClaim != in.IdentityClaim {

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -202,6 +204,9 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	} else if !portal.Is(err, portal.NotFound) {
 		return portal.SchemaVersion{}, err
 	}
+	if err := s.guard.Check(ctx, call, "schema.create", schemaChange(guardrails.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)); err != nil {
+		return portal.SchemaVersion{}, err
+	}
 	w, err := s.guard.Begin(ctx, call, "schema.create", subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
@@ -220,6 +225,9 @@ func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string
 	}
 	full, def, err := s.prepareVersion(ctx, call, subject, in)
 	if err != nil {
+		return portal.SchemaVersion{}, err
+	}
+	if err := s.checkVersion(ctx, call, "schema.version", guardrails.OpUpdate, full, &def, 0); err != nil {
 		return portal.SchemaVersion{}, err
 	}
 	w, err := s.guard.Begin(ctx, call, "schema.version", full)
@@ -283,6 +291,9 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 		}
 		n = cur.Version
 	}
+	if err := s.checkVersion(ctx, call, "schema.delete", guardrails.OpDelete, full, nil, n); err != nil {
+		return err
+	}
 	w, err := s.guard.Begin(ctx, call, "schema.delete", fmt.Sprintf("%s/%d", full, n))
 	if err != nil {
 		return err
@@ -290,6 +301,28 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 	err = call.Env.Schemas.DeleteVersion(ctx, full, n, permanent)
 	w.Done(ctx, err)
 	return err
+}
+
+// checkVersion has the guardrails judge a new version (def) of an
+// existing subject against its latest version, or the delete (def nil)
+// of a version (a soft-deleted one, deleted for good, is judged by its
+// subject alone: the registry no longer shows it).
+func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event, op, subject string, def *platform.SchemaDef, version int) error {
+	if s.guard.Rules() == nil {
+		return nil
+	}
+	cur, err := call.Env.Schemas.GetSchema(ctx, subject, version)
+	if err != nil && !(def == nil && portal.Is(err, portal.NotFound)) {
+		return err
+	}
+	before := schemaRule(ctx, call, subject, platform.SchemaDef{Type: cur.Type, Schema: cur.Schema})
+	var after *guardrails.Schema
+	if def != nil {
+		a := *before
+		a.SchemaType, a.Schema = cmp.Or(def.Type, before.SchemaType), def.Schema
+		after = &a
+	}
+	return s.guard.Check(ctx, call, event, schemaChange(op, subject, after, before))
 }
 
 // register registers a schema; after a timeout it looks whether the

@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -144,6 +145,13 @@ func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed,
 		}
 	}
 	st.Change.Errors = v.Problems
+	if s.guard.Rules() != nil && subject != "" && (!exists || len(st.Change.Diff) > 0) {
+		rule := schemaChange("", subject, schemaRule(ctx, call, subject, want), nil)
+		if exists {
+			rule.Before = schemaRule(ctx, call, subject, platform.SchemaDef{Type: cur.Type, Schema: cur.Schema})
+		}
+		st.Rule = &rule
+	}
 	st.Do = func(ctx context.Context) error {
 		if !exists {
 			_, err := s.Create(ctx, scope, portal.NewSchema{Topic: fullTopic, SubjectType: part, SchemaDef: def})

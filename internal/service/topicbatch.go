@@ -5,6 +5,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -27,17 +28,33 @@ func (s *Topics) CreateBatch(ctx context.Context, scope portal.Scope, ins []port
 		w    *gate.Write
 		spec platform.TopicSpec
 	}
-	var todo []pending
+	var valid []pending
+	var changes []guardrails.Change
 	for i, in := range ins {
 		spec, err := newTopicSpec(call, in)
 		if out[i] = err; err != nil {
 			continue
 		}
-		w, err := s.guard.Begin(ctx, call, "topic.create", spec.Name)
-		if out[i] = err; err != nil {
+		valid = append(valid, pending{i: i, spec: spec})
+		changes = append(changes, topicChange(guardrails.OpCreate, spec.Name, topicRule(call, spec.Name, spec.Partitions, spec.Config), nil))
+	}
+	refused, err := s.guard.CheckAll(ctx, call, "topic.create", changes)
+	var todo []pending
+	for j, p := range valid {
+		if err != nil {
+			out[p.i] = err
 			continue
 		}
-		todo = append(todo, pending{i: i, w: w, spec: spec})
+		if refused[j] != nil {
+			out[p.i] = refused[j]
+			continue
+		}
+		w, err := s.guard.Begin(ctx, call, "topic.create", p.spec.Name)
+		if out[p.i] = err; err != nil {
+			continue
+		}
+		p.w = w
+		todo = append(todo, p)
 	}
 	if len(todo) == 0 {
 		return out

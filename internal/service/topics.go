@@ -11,6 +11,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -200,6 +201,9 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 		return portal.TopicDetail{}, err
 	}
 	full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
+	if err := s.guard.Check(ctx, call, "topic.create", topicChange(guardrails.OpCreate, full, topicRule(call, full, partitions, cfg), nil)); err != nil {
+		return portal.TopicDetail{}, err
+	}
 	w, err := s.guard.Begin(ctx, call, "topic.create", full)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -444,6 +448,17 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 		}
 	}
 	slices.Sort(cc.Reset)
+	if !cc.Empty() || partitions > cur.Partitions {
+		after := maps.Clone(cur.Config)
+		maps.Copy(after, cc.Set)
+		for _, k := range cc.Reset {
+			delete(after, k)
+		}
+		ch := topicChange(guardrails.OpUpdate, full, topicRule(call, full, max(partitions, cur.Partitions), after), topicRule(call, full, cur.Partitions, cur.Config))
+		if err := s.guard.Check(ctx, call, "topic.update", ch); err != nil {
+			return portal.TopicDetail{}, err
+		}
+	}
 	if !cc.Empty() {
 		w, err := s.guard.Begin(ctx, call, "topic.config", full)
 		if err != nil {
@@ -526,14 +541,15 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, if
 		return err
 	}
 	defer unlock()
-	if ifMatch != "" {
-		cur, err := s.detail(ctx, call, full, false)
-		if err != nil {
-			return err
-		}
-		if err := ifMatch.Check("topic "+full, cur.Version); err != nil {
-			return err
-		}
+	cur, err := s.detail(ctx, call, full, false)
+	if err != nil {
+		return err
+	}
+	if err := ifMatch.Check("topic "+full, cur.Version); err != nil {
+		return err
+	}
+	if err := s.guard.Check(ctx, call, "topic.delete", topicChange(guardrails.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config))); err != nil {
+		return err
 	}
 	w, err := s.guard.Begin(ctx, call, "topic.delete", full)
 	if err != nil {

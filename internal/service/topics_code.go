@@ -9,6 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -100,6 +101,7 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 		partitions = cur.Partitions
 	}
 	current := map[string]string{}
+	var before *guardrails.Topic
 	if exists {
 		detail, described := obs.details[full]
 		if !described {
@@ -123,11 +125,14 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 		}
 		st.Diff("partitions", plans.Ptr(strconv.Itoa(detail.Partitions)), plans.Ptr(strconv.Itoa(partitions)))
 		st.State = fmt.Sprint(detail.Partitions, current)
+		before = topicRule(call, full, detail.Partitions, current)
 	} else {
 		st.Diff("partitions", nil, plans.Ptr(strconv.Itoa(partitions)))
 	}
 	st.DiffMaps("config.", current, cfg)
 	st.Change.Errors = v.Problems
+	rule := topicChange("", full, topicRule(call, full, partitions, cfg), before)
+	st.Rule = &rule
 	if !exists {
 		// An apply makes its new topics together: one request.
 		st.Item = portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg}
@@ -164,6 +169,9 @@ func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool
 		st := &plans.Step{Key: "topic/" + name, State: strconv.Itoa(t.Partitions),
 			Change: portal.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: portal.ActionDelete}}
 		st.Diff("partitions", plans.Ptr(strconv.Itoa(t.Partitions)), nil)
+		// The list has no settings: a delete is judged by its partitions.
+		rule := topicChange(guardrails.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
+		st.Rule = &rule
 		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, "") }
 		out = append(out, st)
 	}

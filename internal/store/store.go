@@ -40,6 +40,7 @@ type Store interface {
 	Locks
 	Leases
 	APIKeyRecords
+	Guardrails
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -328,3 +329,38 @@ const (
 	// was re-established: messages may have been missed.
 	Reconnected = "\x00reconnected"
 )
+
+// PolicyRecord is a guardrail policy as stored: Body is the policy as
+// JSON, compiled by the portal when it is used.
+type PolicyRecord struct {
+	ID        string
+	Zone      string
+	Body      []byte
+	UpdatedBy string
+	Updated   time.Time
+}
+
+// BudgetRecord is one unit's budget in a stage: Limits per dimension,
+// as JSON.
+type BudgetRecord struct {
+	BU, Stage, Zone string
+	Limits          []byte
+	UpdatedBy       string
+	Updated         time.Time
+}
+
+// Guardrails keeps the policies and budgets platform admins set.
+type Guardrails interface {
+	// PolicyRecords lists the policies, by id.
+	PolicyRecords(ctx context.Context) ([]PolicyRecord, error)
+	// PutPolicyRecord creates or replaces a policy.
+	PutPolicyRecord(ctx context.Context, r PolicyRecord) error
+	// DeletePolicyRecord removes a policy, or returns ErrNotFound.
+	DeletePolicyRecord(ctx context.Context, id string) error
+	// BudgetRecords lists the budgets, by unit and stage.
+	BudgetRecords(ctx context.Context) ([]BudgetRecord, error)
+	// PutBudgetRecord creates or replaces a budget.
+	PutBudgetRecord(ctx context.Context, r BudgetRecord) error
+	// DeleteBudgetRecord removes a budget, or returns ErrNotFound.
+	DeleteBudgetRecord(ctx context.Context, bu, stage string) error
+}

@@ -122,7 +122,8 @@
     if (!box || !message) return;
     var el = document.createElement("div");
     el.className = "toast pointer-events-auto flex items-start gap-3 rounded-lg px-4 py-3 text-sm shadow-lg ring-1 " +
-      (kind === "error" ? "bg-rose-50 text-rose-900 ring-rose-200" : "bg-emerald-50 text-emerald-900 ring-emerald-200");
+      (kind === "error" ? "bg-rose-50 text-rose-900 ring-rose-200" :
+        kind === "warning" ? "bg-amber-50 text-amber-900 ring-amber-200" : "bg-emerald-50 text-emerald-900 ring-emerald-200");
     el.dataset.kind = kind;
     el.setAttribute("role", kind === "error" ? "alert" : "status");
     var p = document.createElement("p");
@@ -140,7 +141,7 @@
   }
 
   function expire(el) {
-    setTimeout(function () { el.remove(); }, el.dataset.kind === "error" ? 10000 : 6000);
+    setTimeout(function () { el.remove(); }, el.dataset.kind === "success" ? 6000 : 10000);
   }
 
   function preview() {

@@ -70,6 +70,7 @@ func (c *CloudAPI) routes() *http.ServeMux {
 	c.iamRoutes(mux)
 	c.apiKeyRoutes(mux)
 	c.poolRoutes(mux, "/iam/v2/identity-providers/{provider}/identity-pools")
+	c.quotasRoutes(mux)
 	mux.HandleFunc("POST /v2/metrics/cloud/query", c.metricsQuery)
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint in the dev stand-in")

@@ -127,7 +127,7 @@ func (c *Client) do(ctx context.Context, r call) error {
 var literals = map[string]bool{"connect": true, "v1": true, "environments": true, "clusters": true, "connectors": true,
 	"connector-plugins": true, "config": true, "validate": true, "status": true, "pause": true, "resume": true,
 	"restart": true, "iam": true, "v2": true, "service-accounts": true, "role-bindings": true,
-	"identity-providers": true, "identity-pools": true, "api-keys": true}
+	"identity-providers": true, "identity-pools": true, "api-keys": true, "service-quota": true, "applied-quotas": true}
 
 // operation names a request's API and operation ("GET connectors/{}/status").
 func operation(method, path string) (kind, op string) {

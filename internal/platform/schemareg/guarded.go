@@ -2,6 +2,8 @@ package schemareg
 
 import (
 	"context"
+	"net/http"
+	"net/url"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -52,6 +54,22 @@ func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def p
 		return err
 	})
 	return c, err
+}
+
+// Compatibility reads GET /config/{subject}?defaultToGlobal=true: the
+// subject's level, or the registry's when it has none.
+func (r *Registry) Compatibility(ctx context.Context, subject string) (level string, err error) {
+	err = r.call(ctx, "get_config", func(ctx context.Context) error {
+		var out struct {
+			CompatibilityLevel string `json:"compatibilityLevel"`
+		}
+		if err := r.raw(ctx, http.MethodGet, "/config/"+url.PathEscape(subject)+"?defaultToGlobal=true", nil, &out); err != nil {
+			return r.translate(err, subject)
+		}
+		level = out.CompatibilityLevel
+		return nil
+	})
+	return level, err
 }
 
 // DeleteVersion deletes a version, softly or for good.

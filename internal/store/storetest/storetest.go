@@ -26,6 +26,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("locks", func(t *testing.T) { testLocks(t, open(t)) })
 	t.Run("leases", func(t *testing.T) { testLeases(t, open(t)) })
 	t.Run("api keys", func(t *testing.T) { testKeyRecords(t, open(t)) })
+	t.Run("guardrails", func(t *testing.T) { testGuardrails(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {
@@ -486,5 +487,48 @@ func testKeyRecords(t *testing.T, s store.Store) {
 	}
 	if got, _ := s.Keys(ctx, []string{"K2"}); len(got) != 0 {
 		t.Error("a deleted record is still there")
+	}
+}
+
+func testGuardrails(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	p := store.PolicyRecord{ID: "dev-partitions", Zone: "edh-shared", Body: []byte(`{"action":"report"}`), UpdatedBy: "frank", Updated: base}
+	if err := s.PutPolicyRecord(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	p.Body, p.Updated = []byte(`{"action":"enforce"}`), base.Add(time.Minute)
+	if err := s.PutPolicyRecord(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.PolicyRecords(ctx)
+	if err != nil || len(got) != 1 || string(got[0].Body) != `{"action":"enforce"}` || !got[0].Updated.Equal(p.Updated) || got[0].UpdatedBy != "frank" {
+		t.Fatalf("policies: %+v %v", got, err)
+	}
+	if err := s.DeletePolicyRecord(ctx, "dev-partitions"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeletePolicyRecord(ctx, "dev-partitions"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
+	}
+	b := store.BudgetRecord{BU: "scada", Stage: "dev", Zone: "edh-shared", Limits: []byte(`{"partitions":20}`), UpdatedBy: "frank", Updated: base}
+	if err := s.PutBudgetRecord(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	b.Limits = []byte(`{"partitions":30}`)
+	if err := s.PutBudgetRecord(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutBudgetRecord(ctx, store.BudgetRecord{BU: "scada", Stage: "run", Zone: "edh-shared", Limits: []byte(`{}`), UpdatedBy: "frank", Updated: base}); err != nil {
+		t.Fatal(err)
+	}
+	bs, err := s.BudgetRecords(ctx)
+	if err != nil || len(bs) != 2 || string(bs[0].Limits) != `{"partitions":30}` || bs[1].Stage != "run" {
+		t.Fatalf("budgets: %+v %v", bs, err)
+	}
+	if err := s.DeleteBudgetRecord(ctx, "scada", "run"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteBudgetRecord(ctx, "scada", "run"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
 	}
 }

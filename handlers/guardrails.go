@@ -1,0 +1,272 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+func (h *Handlers) listPolicies(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Policies", views.Crumb{Label: "policies"})
+	if err != nil {
+		return err
+	}
+	list, err := h.Guardrails.Policies(c.Request().Context(), "")
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.PoliciesPage(p, area, list))
+}
+
+// policySamples are a sample resource per kind for the test box.
+var policySamples = map[string]string{
+	portal.KindTopic:          `{"name": "edh-shared-scada-dev-readings", "identifier": "readings", "partitions": 24, "config": {"retention.ms": "-1"}}`,
+	portal.KindConnector:      `{"name": "edh-shared-scada-dev-s3-connector", "class": "S3_SINK", "tasks": 2, "topics": ["edh-shared-scada-dev-readings"], "config": {}}`,
+	portal.KindSchema:         `{"subject": "edh-shared-scada-run-readings-value", "schema_type": "AVRO", "compatibility": "NONE", "schema": "{}"}`,
+	portal.KindServiceAccount: `{"name": "sa-edh-shared-scada-dev-usr-ingest-producer", "identifier": "ingest", "description": ""}`,
+	portal.KindIdentityPool:   `{"name": "edh-shared-scada-dev-ops-consumer", "filter": "claims.sub == \"x\"", "identity_claim": "claims.sub"}`,
+	portal.KindAPIKey:         `{"owner": "sa-edh-shared-scada-dev-usr-ingest-producer", "resource": "kafka", "max_age_hours": 2160}`,
+}
+
+// policyForm fills the editor from a policy.
+func (h *Handlers) policyForm(area portal.AdminArea, pol portal.Policy, isNew bool) views.PolicyForm {
+	f := views.PolicyForm{New: isNew, ID: pol.ID, Zone: pol.Zone, Description: pol.Description, Kind: pol.Kind, Units: strings.Join(pol.Units, ", "),
+		Stages: strings.Join(pol.Stages, ", "), Operations: portal.PolicyOps(pol), Expression: pol.Expression, Message: pol.Message, Field: pol.Field,
+		Action: pol.Action, Zones: area.Zones, Errors: map[string]string{}, TestOperation: portal.OpCreate, TestStage: "dev"}
+	if f.Kind == "" {
+		f.Kind = portal.KindTopic
+	}
+	f.TestSample = policySamples[f.Kind]
+	return f
+}
+
+func (h *Handlers) newPolicy(c echo.Context) error {
+	p, area, err := h.adminPage(c, "New policy", views.Crumb{Label: "policies", Href: "/admin/policies"}, views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	if !area.Platform {
+		// Only platform admins write policies: the form is theirs.
+		return portal.New(portal.NotFound, "not found")
+	}
+	pol := portal.Policy{Kind: portal.KindTopic, Action: portal.PolicyReportOnly, Expression: "resource.partitions <= 12",
+		Message: "at most 12 partitions, not ${resource.partitions}", Field: "partitions_count"}
+	if len(area.Zones) > 0 {
+		pol.Zone = area.Zones[0]
+	}
+	return h.render(c, http.StatusOK, p, views.PolicyPage(p, area, h.policyForm(area, pol, true)))
+}
+
+func (h *Handlers) showPolicy(c echo.Context) error {
+	id := c.Param("id")
+	p, area, err := h.adminPage(c, "Policy "+id, views.Crumb{Label: "policies", Href: "/admin/policies"}, views.Crumb{Label: id})
+	if err != nil {
+		return err
+	}
+	pol, err := h.Guardrails.Policy(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.PolicyPage(p, area, h.policyForm(area, pol, false)))
+}
+
+// readPolicyForm reads the editor (and its test box) as sent.
+func readPolicyForm(c echo.Context, f *views.PolicyForm) portal.Policy {
+	split := func(s string) []string {
+		var out []string
+		for _, x := range strings.Split(s, ",") {
+			if x = strings.TrimSpace(x); x != "" {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	f.ID, f.Zone, f.Description = strings.TrimSpace(c.FormValue("id")), c.FormValue("landing_zone"), c.FormValue("description")
+	f.Kind, f.Units, f.Stages = c.FormValue("kind"), c.FormValue("business_units"), c.FormValue("stages")
+	form, _ := c.FormParams()
+	f.Operations = form["operations"]
+	f.Expression, f.Message, f.Field, f.Action = c.FormValue("expression"), c.FormValue("message"), strings.TrimSpace(c.FormValue("field")), c.FormValue("action")
+	f.TestBU, f.TestStage, f.TestOperation = c.FormValue("test_business_unit"), c.FormValue("test_stage"), c.FormValue("test_operation")
+	f.TestSample, f.TestBefore = c.FormValue("test_resource"), c.FormValue("test_before")
+	ops := f.Operations
+	if len(ops) == 2 && ops[0] == portal.OpCreate && ops[1] == portal.OpUpdate {
+		ops = nil // the default
+	}
+	return portal.Policy{ID: f.ID, Zone: f.Zone, Description: f.Description, Kind: f.Kind, Units: split(f.Units), Stages: split(f.Stages),
+		Operations: ops, Expression: f.Expression, Message: f.Message, Field: f.Field, Action: f.Action}
+}
+
+// savePolicy creates (path without id) or replaces a policy from the
+// editor, then shows its report.
+func (h *Handlers) savePolicy(c echo.Context) error {
+	id := c.Param("id")
+	p, area, err := h.adminPage(c, "Policy", views.Crumb{Label: "policies", Href: "/admin/policies"}, views.Crumb{Label: "edit"})
+	if err != nil {
+		return err
+	}
+	f := views.PolicyForm{New: id == "", Zones: area.Zones, Errors: map[string]string{}}
+	pol := readPolicyForm(c, &f)
+	if id != "" {
+		pol.ID, f.ID = id, id
+	}
+	saved, _, err := h.Guardrails.PutPolicy(c.Request().Context(), pol, id == "")
+	if err == nil {
+		return h.done(c, "Policy "+saved.ID+" saved ("+saved.Action+").", "/admin/policies/"+saved.ID+"/report")
+	}
+	if !fieldErrors(err, f.Errors, "id") {
+		return err
+	}
+	return h.failedForm(c, p, err, func() templ.Component { return views.PolicyPage(p, area, f) })
+}
+
+// testPolicy judges the test box's sample with the policy as written.
+func (h *Handlers) testPolicy(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Policy", views.Crumb{Label: "policies", Href: "/admin/policies"}, views.Crumb{Label: "test"})
+	if err != nil {
+		return err
+	}
+	f := views.PolicyForm{Zones: area.Zones, Errors: map[string]string{}}
+	pol := readPolicyForm(c, &f)
+	f.New = c.FormValue("new") == "true"
+	raw := func(s string) json.RawMessage {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		return json.RawMessage(s)
+	}
+	v, err := h.Guardrails.TestPolicy(c.Request().Context(), portal.PolicyTest{Policy: pol, BU: f.TestBU, Stage: f.TestStage,
+		Operation: f.TestOperation, Resource: raw(f.TestSample), Before: raw(f.TestBefore)})
+	if err != nil {
+		if !fieldErrors(err, f.Errors, "") {
+			return err
+		}
+		return h.failedForm(c, p, err, func() templ.Component { return views.PolicyPage(p, area, f) })
+	}
+	f.Verdict = &v
+	return h.render(c, http.StatusOK, p, views.PolicyPage(p, area, f))
+}
+
+func (h *Handlers) policyReport(c echo.Context) error {
+	id := c.Param("id")
+	p, area, err := h.adminPage(c, "Report of "+id, views.Crumb{Label: "policies", Href: "/admin/policies"},
+		views.Crumb{Label: id, Href: "/admin/policies/" + id}, views.Crumb{Label: "report"})
+	if err != nil {
+		return err
+	}
+	r, err := h.Guardrails.Report(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	if c.QueryParam("format") == "csv" {
+		return reportCSV(c, r)
+	}
+	return h.render(c, http.StatusOK, p, views.PolicyReportPage(p, area, r))
+}
+
+func (h *Handlers) deletePolicy(c echo.Context) error {
+	if _, _, err := h.adminPage(c, "Policy"); err != nil {
+		return err
+	}
+	id := c.Param("id")
+	if err := h.Guardrails.DeletePolicy(c.Request().Context(), id); err != nil {
+		return err
+	}
+	return h.done(c, "Policy "+id+" deleted.", "/admin/policies")
+}
+
+func (h *Handlers) listBudgets(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Budgets", views.Crumb{Label: "budgets"})
+	if err != nil {
+		return err
+	}
+	o, err := h.Guardrails.Budgets(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.BudgetsPage(p, area, o, map[string]string{}))
+}
+
+// setBudget sets a unit's limits from the budgets page: an empty field
+// is no limit.
+func (h *Handlers) setBudget(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Budgets", views.Crumb{Label: "budgets"})
+	if err != nil {
+		return err
+	}
+	bu, stage := c.Param("bu"), c.Param("stage")
+	limits := map[string]int64{}
+	var v portal.Validation
+	for _, d := range portal.BudgetDimensions() {
+		s := strings.TrimSpace(c.FormValue(d))
+		if s == "" {
+			continue
+		}
+		n, perr := strconv.ParseInt(s, 10, 64)
+		if perr != nil {
+			v.Add(portal.Invalid("limits."+d, "%s must be a whole number, not %q", d, s))
+			continue
+		}
+		limits[d] = n
+	}
+	err = v.Err()
+	var b portal.Budget
+	if err == nil {
+		b, err = h.Guardrails.SetBudget(c.Request().Context(), bu, stage, limits)
+	}
+	if err == nil {
+		msg := "Budget of " + bu + "/" + stage + " set."
+		if len(b.Warnings) > 0 {
+			msg += " " + strings.Join(b.Warnings, " ")
+		}
+		return h.done(c, msg, "/admin/budgets")
+	}
+	if len(portal.Problems(err)) == 0 {
+		return err
+	}
+	o, lerr := h.Guardrails.Budgets(c.Request().Context())
+	if lerr != nil {
+		return lerr
+	}
+	return h.failedForm(c, p, err, func() templ.Component {
+		return views.BudgetsPage(p, area, o, map[string]string{"": bu + "/" + stage + ": " + portal.FirstMessage(err)})
+	})
+}
+
+// unitBudget is a unit's use against its budget; ?panel=1 answers the
+// topics page's panel alone.
+func (h *Handlers) unitBudget(c echo.Context) error {
+	panel := c.QueryParam("panel") == "1"
+	b, err := h.Guardrails.UnitBudget(c.Request().Context(), httpserver.ScopeOf(c), panel)
+	if panel {
+		if err != nil {
+			// The panel is an extra: the topics page does without it.
+			return c.NoContent(http.StatusNoContent)
+		}
+		return renderFragment(c, http.StatusOK, views.BudgetPanel(b))
+	}
+	if err != nil {
+		return err
+	}
+	p, err := h.scopedPage(c, "budget", "Budget")
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.UnitBudgetPage(p, b))
+}
+
+// reportCSV answers a policy's report as a file to download.
+func reportCSV(c echo.Context, r portal.PolicyReport) error {
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="`+portal.PolicyReportFile(r.Policy.ID)+`"`)
+	c.Response().WriteHeader(http.StatusOK)
+	return portal.WritePolicyReportCSV(c.Response(), r)
+}

@@ -1,0 +1,103 @@
+package gate
+
+import (
+	"context"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// Rules judge writes by the platform's policies and budgets
+// (rulebook.Rulebook): each change of a batch (a plan) is judged with the
+// budget use of those before it; withUse asks for the use after them
+// (what a plan shows) even when no change adds to it.
+type Rules interface {
+	Judge(ctx context.Context, call *Call, changes []guardrails.Change, withUse bool) (guardrails.Judged, error)
+}
+
+// UseRules makes every write checked by r; assembly sets it once, before
+// the portal serves (the rules read the services' upstreams through the
+// guard, hence after it).
+func (g *Guard) UseRules(r Rules) { g.rules = r }
+
+// Rules are the rules in force (nil when none are used).
+func (g *Guard) Rules() Rules { return g.rules }
+
+// Check judges one write before its attempt: a change the rules refuse is
+// answered with their problems (and audited as refused under event); one
+// they let through with warnings keeps them for the answer and for the
+// write's audit event. Rules that cannot be read refuse the write.
+func (g *Guard) Check(ctx context.Context, call *Call, event string, ch guardrails.Change) error {
+	errs, err := g.CheckAll(ctx, call, event, []guardrails.Change{ch})
+	if err != nil {
+		return err
+	}
+	return errs[0]
+}
+
+// CheckAll is Check for changes made together (a batch of creates): each
+// is judged with the budget use of those before it, and gets its own
+// refusal (nil when it may be made). err is the rules' own failure, which
+// refuses them all.
+func (g *Guard) CheckAll(ctx context.Context, call *Call, event string, chs []guardrails.Change) ([]error, error) {
+	out := make([]error, len(chs))
+	if g.rules == nil || len(chs) == 0 {
+		return out, nil
+	}
+	for i := range chs {
+		chs[i].Scope, chs[i].Principal = RuleScope(call), RulePrincipal(call)
+	}
+	judged, err := g.rules.Judge(ctx, call, chs, false)
+	if err != nil {
+		return nil, err
+	}
+	for i, j := range judged.Each {
+		if len(j.Errors) > 0 {
+			v := portal.Validation{Problems: j.Errors}
+			g.Record(ctx, call, event, chs[i].Name, v.Err())
+			out[i] = v.Err()
+			continue
+		}
+		call.Warn(ctx, j.Warnings...)
+	}
+	return out, nil
+}
+
+// Warn keeps warnings for the call's answer and its writes' events.
+func (c *Call) Warn(ctx context.Context, msgs ...string) {
+	c.warnings = append(c.warnings, msgs...)
+	portal.Warn(ctx, msgs...)
+}
+
+// warningDetail is an event's detail with the call's warnings first.
+func warningDetail(warnings []string, detail string) string {
+	if len(warnings) == 0 {
+		return detail
+	}
+	w := "warning: " + strings.Join(warnings, "; warning: ")
+	if detail == "" {
+		return w
+	}
+	return w + "; " + detail
+}
+
+// RuleScope is the call's scope as policies see it.
+func RuleScope(call *Call) guardrails.Scope {
+	return guardrails.Scope{Zone: call.Scope.Zone().ID, Unit: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prefix: call.Scope.Prefix()}
+}
+
+// RulePrincipal is the call's caller as policies see it.
+func RulePrincipal(call *Call) guardrails.Principal {
+	p := call.Principal
+	return guardrails.Principal{Subject: p.Subject, Name: p.Actor(), Role: call.Role.String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
+}
+
+// Holder reads one kind's existing resources in the call's unit and
+// stage as the guardrails see them (a *guardrails.Topic for a topic), by
+// full name: what a policy's report judges, and the before of a plan's
+// changes.
+type Holder interface {
+	Kind() string
+	Holdings(ctx context.Context, call *Call) (map[string]any, error)
+}

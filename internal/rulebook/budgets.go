@@ -1,0 +1,197 @@
+package rulebook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// clusterWarning is the share of a cluster's partition limit in use at
+// which the overview warns.
+const clusterWarning = 0.8
+
+// UnitBudget is a unit's use against its budget in a stage; anyone with
+// a role in the unit may read it.
+func (rb *Rulebook) UnitBudget(ctx context.Context, scope portal.Scope, limitedOnly bool) (portal.Budget, error) {
+	call, err := rb.guard.Enter(ctx, scope, access.Read, "read budgets")
+	if err != nil {
+		return portal.Budget{}, err
+	}
+	if limitedOnly {
+		limits, err := rb.limits(ctx, call.Scope.Unit.ID, call.Scope.Stage.Name)
+		if err != nil || len(limits) == 0 {
+			return portal.Budget{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Zone: call.Scope.Zone().ID}, err
+		}
+	}
+	return rb.budgetOf(ctx, call.Unit())
+}
+
+// budgetOf reads a unit's budget in a stage and its use of every
+// dimension.
+func (rb *Rulebook) budgetOf(ctx context.Context, call *gate.Call) (portal.Budget, error) {
+	unit, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
+	recs, err := rb.o.Store.BudgetRecords(ctx)
+	if err != nil {
+		return portal.Budget{}, err
+	}
+	b := portal.Budget{BU: unit, Stage: stage, Zone: call.Scope.Zone().ID}
+	limits := guardrails.Usage{}
+	if i := slices.IndexFunc(recs, func(r store.BudgetRecord) bool { return r.BU == unit && r.Stage == stage }); i >= 0 {
+		if err := json.Unmarshal(recs[i].Limits, &limits); err != nil {
+			return portal.Budget{}, fmt.Errorf("budget of %s/%s: %w", unit, stage, err)
+		}
+		b.UpdatedBy, b.Updated = recs[i].UpdatedBy, recs[i].Updated
+	}
+	use, unbounded, err := rb.usage(ctx, call, nil)
+	if err != nil {
+		return portal.Budget{}, err
+	}
+	for _, d := range guardrails.Dimensions() {
+		line := portal.BudgetLine{Dimension: d, Use: use[d]}
+		if l, ok := limits[d]; ok {
+			line.Limit = &l
+			if use[d] >= l {
+				b.Warnings = append(b.Warnings, fmt.Sprintf("%s: %s in use of a limit of %s; writes that add to it are refused (nothing is deleted)", d, guardrails.Show(d, use[d]), guardrails.Show(d, l)))
+			}
+		}
+		if d == guardrails.StorageBytes {
+			line.Unbounded = unbounded
+		}
+		b.Lines = append(b.Lines, line)
+	}
+	return b, nil
+}
+
+// SetBudget sets a unit's limits in a stage (none: the budget is
+// removed). A limit at or below the use is kept, with a warning: new
+// writes that add to it are refused, nothing is deleted.
+func (rb *Rulebook) SetBudget(ctx context.Context, bu, stage string, limits map[string]int64) (portal.Budget, error) {
+	p, _, err := rb.enter(ctx, access.ManageGuardrails, "")
+	if err != nil {
+		return portal.Budget{}, err
+	}
+	var v portal.Validation
+	for _, k := range slices.Sorted(maps.Keys(limits)) {
+		switch {
+		case !guardrails.KnownDimension(k):
+			v.Add(portal.Invalid("limits."+k, "%s is not a budget; budgets are %s", k, strings.Join(guardrails.Dimensions(), ", ")))
+		case limits[k] < 0:
+			v.Add(portal.Invalid("limits."+k, "a limit is 0 or more, not %d", limits[k]))
+		}
+	}
+	if err := v.Err(); err != nil {
+		return portal.Budget{}, err
+	}
+	call, err := rb.guard.Enter(gate.WithApplyStep(ctx), portal.Scope{BU: bu, Stage: stage}, access.Read, "set budgets")
+	if err != nil {
+		return portal.Budget{}, err
+	}
+	call = call.Unit()
+	before, err := rb.limits(ctx, bu, stage)
+	if err != nil {
+		return portal.Budget{}, err
+	}
+	w, err := rb.guard.BeginEvent(ctx, event(p, "budget.set", call.Scope.Zone().ID, bu, stage, "budget "+bu+"/"+stage))
+	if err != nil {
+		return portal.Budget{}, err
+	}
+	if len(limits) == 0 {
+		err = rb.o.Store.DeleteBudgetRecord(ctx, bu, stage)
+		if errors.Is(err, store.ErrNotFound) {
+			err = nil
+		}
+	} else {
+		body, _ := json.Marshal(limits)
+		err = rb.o.Store.PutBudgetRecord(ctx, store.BudgetRecord{BU: bu, Stage: stage, Zone: call.Scope.Zone().ID, Limits: body, UpdatedBy: p.Actor(), Updated: rb.guard.Now().UTC()})
+	}
+	w.Done(ctx, err, limitChanges(before, limits)...)
+	if err != nil {
+		return portal.Budget{}, err
+	}
+	return rb.budgetOf(ctx, call)
+}
+
+// limitChanges lists a budget's limits before and after, for the trail.
+func limitChanges(before, after guardrails.Usage) []portal.Change {
+	show := func(u guardrails.Usage, d string) string {
+		if v, ok := u[d]; ok {
+			return strconv.FormatInt(v, 10)
+		}
+		return ""
+	}
+	var out []portal.Change
+	for _, d := range guardrails.Dimensions() {
+		if b, a := show(before, d), show(after, d); b != a {
+			out = append(out, portal.Change{Field: "limits." + d, Before: b, After: a})
+		}
+	}
+	return out
+}
+
+// Budgets is every unit's use against its budgets in the zones the caller
+// may read, and each zone cluster's partitions against its limit.
+func (rb *Rulebook) Budgets(ctx context.Context) (portal.BudgetOverview, error) {
+	p, t, err := rb.enter(ctx, access.ReadGuardrails, "")
+	if err != nil {
+		return portal.BudgetOverview{}, err
+	}
+	out := portal.BudgetOverview{Budgets: []portal.Budget{}, Clusters: []portal.ClusterUse{}}
+	for _, z := range t.LandingZones() {
+		if access.CheckAdmin(p, t, access.ReadGuardrails, z.ID) != nil {
+			continue
+		}
+		clusters := map[string]*portal.ClusterUse{}
+		err := rb.eachScope(ctx, t, z.ID, nil, nil, func(call *gate.Call, err error) {
+			b := portal.Budget{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Zone: z.ID}
+			if err == nil {
+				b, err = rb.budgetOf(ctx, call)
+			}
+			if err != nil {
+				b.Warnings = append(b.Warnings, "use not read: "+portal.FirstMessage(err))
+				out.Budgets = append(out.Budgets, b)
+				return
+			}
+			out.Budgets = append(out.Budgets, b)
+			stage := call.Scope.Stage.Name
+			if _, seen := clusters[stage]; !seen {
+				clusters[stage] = rb.clusterUse(ctx, call)
+			}
+		})
+		if err != nil {
+			return portal.BudgetOverview{}, err
+		}
+		for _, st := range t.Stages() {
+			if c := clusters[st.Name]; c != nil {
+				out.Clusters = append(out.Clusters, *c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// clusterUse is the partitions of a zone stage's cluster (every topic,
+// of every unit and none) against its limit.
+func (rb *Rulebook) clusterUse(ctx context.Context, call *gate.Call) *portal.ClusterUse {
+	c := &portal.ClusterUse{Zone: call.Scope.Zone().ID, Stage: call.Scope.Stage.Name, Cluster: call.Env.ClusterID}
+	if all, err := call.Env.Topics.ListTopics(ctx); err == nil {
+		for _, t := range all {
+			c.Partitions += int64(t.Partitions)
+		}
+	}
+	if rb.o.ClusterLimit != nil {
+		c.Limit, c.Source = rb.o.ClusterLimit(ctx, c.Zone, c.Stage)
+	}
+	c.Warning = c.Limit > 0 && float64(c.Partitions) >= clusterWarning*float64(c.Limit)
+	return c
+}

@@ -1,0 +1,264 @@
+package rulebook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// enter checks an admin action on the guardrails for the caller in ctx;
+// the refusal is the admin area's: not found.
+func (rb *Rulebook) enter(ctx context.Context, a access.AdminAction, zone string) (*portal.Principal, *tenancy.Tenancy, error) {
+	p, err := rb.guard.EnterAdmin(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := rb.guard.Tenancy()
+	if err := access.CheckAdmin(p, t, a, zone); err != nil {
+		return nil, nil, err
+	}
+	return p, t, nil
+}
+
+// event is the audit event of a change of the guardrails.
+func event(p *portal.Principal, action, zone, unit, stage, resource string) portal.AuditEvent {
+	return portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service, LandingZone: zone,
+		BU: unit, Stage: stage, Action: action, Resource: resource}
+}
+
+// Policies lists the policies of a zone, or of every zone the caller may
+// read.
+func (rb *Rulebook) Policies(ctx context.Context, zone string) ([]portal.Policy, error) {
+	p, t, err := rb.enter(ctx, access.ReadGuardrails, zone)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := rb.o.Store.PolicyRecords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.Policy{}
+	for _, r := range recs {
+		if zone != "" && r.Zone != zone || access.CheckAdmin(p, t, access.ReadGuardrails, r.Zone) != nil {
+			continue
+		}
+		pol, err := decodePolicy(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pol)
+	}
+	return out, nil
+}
+
+// Policy returns one policy.
+func (rb *Rulebook) Policy(ctx context.Context, id string) (portal.Policy, error) {
+	p, t, err := rb.enter(ctx, access.ReadGuardrails, "")
+	if err != nil {
+		return portal.Policy{}, err
+	}
+	pol, err := rb.find(ctx, id)
+	if err != nil {
+		return portal.Policy{}, err
+	}
+	if access.CheckAdmin(p, t, access.ReadGuardrails, pol.Zone) != nil {
+		return portal.Policy{}, policyNotFound(id)
+	}
+	return pol, nil
+}
+
+func (rb *Rulebook) find(ctx context.Context, id string) (portal.Policy, error) {
+	recs, err := rb.o.Store.PolicyRecords(ctx)
+	if err != nil {
+		return portal.Policy{}, err
+	}
+	i := slices.IndexFunc(recs, func(r store.PolicyRecord) bool { return r.ID == id })
+	if i < 0 {
+		return portal.Policy{}, policyNotFound(id)
+	}
+	return decodePolicy(recs[i])
+}
+
+func policyNotFound(id string) error {
+	return portal.New(portal.NotFound, "policy %q not found", portal.Clip(id, 64))
+}
+
+// validate checks a policy against the tenancy and compiles it.
+func (rb *Rulebook) validate(t *tenancy.Tenancy, p portal.Policy) error {
+	var v portal.Validation
+	if _, err := rb.compiler.Compile(p); err != nil {
+		v.Problems = append(v.Problems, portal.Problems(err)...)
+	}
+	z, ok := t.LandingZone(p.Zone)
+	if p.Zone != "" && !ok {
+		ids := []string{}
+		for _, z := range t.LandingZones() {
+			ids = append(ids, z.ID)
+		}
+		v.Add(portal.Invalid("landing_zone", "landing zone %q not found; zones are %s", p.Zone, strings.Join(ids, ", ")))
+	}
+	for i, u := range p.Units {
+		if ok && !slices.Contains(z.BusinessUnits, u) {
+			v.Add(portal.Invalid(fmt.Sprintf("units[%d]", i), "%q is not a business unit of %s", u, p.Zone))
+		}
+	}
+	for i, s := range p.Stages {
+		if _, ok := t.Stage(s); !ok {
+			v.Add(portal.Invalid(fmt.Sprintf("stages[%d]", i), "stage %q not found; stages are %s", s, strings.Join(t.StageNames(), ", ")))
+		}
+	}
+	return v.Err()
+}
+
+// PutPolicy creates or replaces a policy, audited with its before and
+// after.
+func (rb *Rulebook) PutPolicy(ctx context.Context, pol portal.Policy, create bool) (portal.Policy, bool, error) {
+	p, t, err := rb.enter(ctx, access.ManageGuardrails, "")
+	if err != nil {
+		return portal.Policy{}, false, err
+	}
+	if err := rb.validate(t, pol); err != nil {
+		return portal.Policy{}, false, err
+	}
+	before, err := rb.find(ctx, pol.ID)
+	exists := err == nil
+	switch {
+	case err != nil && !portal.Is(err, portal.NotFound):
+		return portal.Policy{}, false, err
+	case exists && create:
+		return portal.Policy{}, false, portal.New(portal.AlreadyExists, "policy %s exists already; PUT /admin/policies/%s replaces it", pol.ID, pol.ID)
+	case exists && before.Zone != pol.Zone:
+		return portal.Policy{}, false, portal.Invalid("landing_zone", "policy %s belongs to %s; delete it and create it in %s", pol.ID, before.Zone, pol.Zone)
+	}
+	action := "policy.create"
+	if exists {
+		action = "policy.update"
+	}
+	pol.UpdatedBy, pol.Updated = p.Actor(), rb.guard.Now().UTC()
+	w, err := rb.guard.BeginEvent(ctx, event(p, action, pol.Zone, "", "", pol.ID))
+	if err != nil {
+		return portal.Policy{}, false, err
+	}
+	err = rb.o.Store.PutPolicyRecord(ctx, store.PolicyRecord{ID: pol.ID, Zone: pol.Zone, Body: encodePolicy(pol), UpdatedBy: pol.UpdatedBy, Updated: pol.Updated})
+	var old *portal.Policy
+	if exists {
+		old = &before
+	}
+	w.Done(ctx, err, policyChanges(old, &pol)...)
+	if err != nil {
+		return portal.Policy{}, false, err
+	}
+	return pol, !exists, nil
+}
+
+// DeletePolicy removes a policy, audited with what it was.
+func (rb *Rulebook) DeletePolicy(ctx context.Context, id string) error {
+	p, _, err := rb.enter(ctx, access.ManageGuardrails, "")
+	if err != nil {
+		return err
+	}
+	before, err := rb.find(ctx, id)
+	if err != nil {
+		return err
+	}
+	w, err := rb.guard.BeginEvent(ctx, event(p, "policy.delete", before.Zone, "", "", id))
+	if err != nil {
+		return err
+	}
+	err = rb.o.Store.DeletePolicyRecord(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		err = policyNotFound(id)
+	}
+	w.Done(ctx, err, policyChanges(&before, nil)...)
+	return err
+}
+
+// policyChanges lists a policy's fields before and after, for the trail.
+func policyChanges(before, after *portal.Policy) []portal.Change {
+	fields := func(p *portal.Policy) map[string]string {
+		if p == nil {
+			return map[string]string{}
+		}
+		return map[string]string{"description": p.Description, "kind": p.Kind, "units": strings.Join(p.Units, ","), "stages": strings.Join(p.Stages, ","),
+			"operations": strings.Join(guardrails.Ops(*p), ","), "expression": p.Expression, "message": p.Message, "field": p.Field, "action": p.Action}
+	}
+	b, a := fields(before), fields(after)
+	var out []portal.Change
+	for _, k := range []string{"kind", "action", "units", "stages", "operations", "expression", "message", "field", "description"} {
+		if b[k] != a[k] {
+			out = append(out, portal.Change{Field: k, Before: b[k], After: a[k]})
+		}
+	}
+	return out
+}
+
+// TestPolicy judges a sample change with a policy as it is written (saved
+// or not), made by the caller in a unit and stage.
+func (rb *Rulebook) TestPolicy(ctx context.Context, in portal.PolicyTest) (portal.PolicyVerdict, error) {
+	p, t, err := rb.enter(ctx, access.ReadGuardrails, in.Policy.Zone)
+	if err != nil {
+		return portal.PolicyVerdict{}, err
+	}
+	if in.Policy.ID == "" {
+		in.Policy.ID = "test"
+	}
+	if in.Policy.Action == "" {
+		in.Policy.Action = guardrails.Enforce
+	}
+	rule, err := rb.compiler.Compile(in.Policy)
+	if err != nil {
+		return portal.PolicyVerdict{}, err
+	}
+	ch := guardrails.Change{Kind: in.Policy.Kind, Operation: in.Operation, Name: "the sample"}
+	if ch.Operation == "" {
+		ch.Operation = guardrails.OpCreate
+	}
+	var v portal.Validation
+	ch.Resource = sampleOf(&v, "resource", in.Policy.Kind, in.Resource)
+	ch.Before = sampleOf(&v, "before", in.Policy.Kind, in.Before)
+	u, ok := t.Unit(in.BU)
+	st, sok := t.Stage(in.Stage)
+	switch {
+	case !ok || u.LandingZone.ID != in.Policy.Zone:
+		v.Add(portal.Invalid("business_unit", "%q is not a business unit of %s", in.BU, in.Policy.Zone))
+	case !sok:
+		v.Add(portal.Invalid("stage", "stage %q not found; stages are %s", in.Stage, strings.Join(t.StageNames(), ", ")))
+	}
+	if err := v.Err(); err != nil {
+		return portal.PolicyVerdict{}, err
+	}
+	sc := tenancy.Scope{Unit: u, Stage: st}
+	ch.Scope = guardrails.Scope{Zone: u.LandingZone.ID, Unit: u.ID, Stage: st.Name, Prefix: sc.Prefix()}
+	ch.Principal = guardrails.Principal{Subject: p.Subject, Name: p.Actor(), Role: p.Role(u.ID).String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
+	out := portal.PolicyVerdict{Covers: guardrails.Covers(rule.Policy, ch.Kind, ch.Scope, ch.Operation)}
+	verdict := rule.Judge(ctx, ch)
+	out.Kept, out.Message = verdict.Kept, verdict.Message
+	return out, nil
+}
+
+// sampleOf decodes a sample resource of a kind (nil for none or null).
+func sampleOf(v *portal.Validation, field, kind string, raw json.RawMessage) any {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	s, err := guardrails.Sample(kind)
+	if err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(s); err != nil {
+		v.Add(portal.Invalid(field, "not a %s as policies see it (%s): %v", kind, guardrails.Fields(kind), err))
+		return nil
+	}
+	return s
+}

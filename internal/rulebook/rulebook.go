@@ -1,0 +1,258 @@
+// Package rulebook is the platform's guardrails in force: the policies
+// and budgets platform admins keep in the store, the judgement of every
+// write by them (gate.Rules: single calls, bulk jobs and plans alike),
+// the report of the existing resources a policy would refuse, and each
+// unit's use against its budgets.
+package rulebook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// Store is what the rulebook keeps in the database; API key records count
+// a unit's keys.
+type Store interface {
+	store.Guardrails
+	StageKeys(ctx context.Context, zone, stage string) ([]store.KeyRecord, error)
+}
+
+// ClusterLimit gives a zone stage's cluster partition limit and where it
+// comes from; 0 when none is known.
+type ClusterLimit func(ctx context.Context, zone, stage string) (limit int64, source string)
+
+// Options are the rulebook's dependencies.
+type Options struct {
+	Store Store
+	// Holders read each kind's existing resources (reports, plans).
+	Holders []gate.Holder
+	// ClusterLimit gives clusters' partition limits (nil: none known).
+	ClusterLimit ClusterLimit
+}
+
+// Rulebook judges writes by the policies and budgets in force.
+type Rulebook struct {
+	guard    *gate.Guard
+	o        Options
+	compiler *guardrails.Compiler
+	// compiled keeps each policy's rule by its stored body, so that a
+	// write compiles nothing unless a policy changed.
+	mu       sync.Mutex
+	compiled map[string]compiledRule
+}
+
+type compiledRule struct {
+	body string
+	rule *guardrails.Rule
+	err  error
+}
+
+var (
+	_ gate.Rules              = (*Rulebook)(nil)
+	_ portal.GuardrailService = (*Rulebook)(nil)
+)
+
+// New returns the rulebook.
+func New(g *gate.Guard, o Options) (*Rulebook, error) {
+	c, err := guardrails.NewCompiler()
+	if err != nil {
+		return nil, err
+	}
+	return &Rulebook{guard: g, o: o, compiler: c, compiled: map[string]compiledRule{}}, nil
+}
+
+// policyJSON is a policy as the store keeps it.
+type policyJSON struct {
+	Description string   `json:"description,omitempty"`
+	Kind        string   `json:"kind"`
+	Units       []string `json:"units,omitempty"`
+	Stages      []string `json:"stages,omitempty"`
+	Operations  []string `json:"operations,omitempty"`
+	Expression  string   `json:"expression"`
+	Message     string   `json:"message"`
+	Field       string   `json:"field,omitempty"`
+	Action      string   `json:"action"`
+}
+
+func encodePolicy(p portal.Policy) []byte {
+	b, _ := json.Marshal(policyJSON{Description: p.Description, Kind: p.Kind, Units: p.Units, Stages: p.Stages, Operations: p.Operations,
+		Expression: p.Expression, Message: p.Message, Field: p.Field, Action: p.Action})
+	return b
+}
+
+func decodePolicy(r store.PolicyRecord) (portal.Policy, error) {
+	var j policyJSON
+	if err := json.Unmarshal(r.Body, &j); err != nil {
+		return portal.Policy{}, fmt.Errorf("policy %s: %w", r.ID, err)
+	}
+	return portal.Policy{ID: r.ID, Zone: r.Zone, Description: j.Description, Kind: j.Kind, Units: j.Units, Stages: j.Stages, Operations: j.Operations,
+		Expression: j.Expression, Message: j.Message, Field: j.Field, Action: j.Action, UpdatedBy: r.UpdatedBy, Updated: r.Updated}, nil
+}
+
+// rules are the zone's policies in force, compiled. A stored policy that
+// no longer compiles (a release changed a kind's fields) refuses the
+// writes it covers: a guardrail is never silently dropped.
+func (rb *Rulebook) rules(ctx context.Context, zone string) ([]*guardrails.Rule, []portal.Policy, error) {
+	recs, err := rb.o.Store.PolicyRecords(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	rb.mu.Lock()
+	defer rb.mu.Unlock()
+	var rules []*guardrails.Rule
+	var broken []portal.Policy
+	for _, r := range recs {
+		if r.Zone != zone {
+			continue
+		}
+		c, ok := rb.compiled[r.ID]
+		if !ok || c.body != string(r.Body) {
+			p, err := decodePolicy(r)
+			c = compiledRule{body: string(r.Body), err: err}
+			if err == nil {
+				c.rule, c.err = rb.compiler.Compile(p)
+				if c.err != nil {
+					c.rule = &guardrails.Rule{Policy: p}
+				}
+			}
+			rb.compiled[r.ID] = c
+		}
+		switch {
+		case c.err != nil && c.rule != nil:
+			broken = append(broken, c.rule.Policy)
+		case c.err == nil:
+			rules = append(rules, c.rule)
+		}
+	}
+	return rules, broken, nil
+}
+
+// Judge judges changes made in the call's unit and stage, in order: each
+// one's budget use counts those before it (a plan's use after the plan).
+// The unit's use is read only when a change adds to a limited dimension,
+// or withUse asks for it.
+func (rb *Rulebook) Judge(ctx context.Context, call *gate.Call, changes []guardrails.Change, withUse bool) (guardrails.Judged, error) {
+	scope := gate.RuleScope(call)
+	rules, broken, err := rb.rules(ctx, scope.Zone)
+	if err != nil {
+		return guardrails.Judged{}, unreadable(err)
+	}
+	limits, err := rb.limits(ctx, scope.Unit, scope.Stage)
+	if err != nil {
+		return guardrails.Judged{}, unreadable(err)
+	}
+	var use guardrails.Usage
+	if len(limits) > 0 && withUse {
+		if use, err = rb.use(ctx, call, limits); err != nil {
+			return guardrails.Judged{}, err
+		}
+	}
+	out := make([]guardrails.Judgement, len(changes))
+	for i, ch := range changes {
+		ch.Scope, ch.Principal = scope, gate.RulePrincipal(call)
+		j := &out[i]
+		for _, r := range rules {
+			if r.Action == guardrails.Report || !guardrails.Covers(r.Policy, ch.Kind, ch.Scope, ch.Operation) {
+				continue
+			}
+			v := r.Judge(ctx, ch)
+			if v.Kept {
+				continue
+			}
+			if r.Action == guardrails.Warn {
+				j.Warnings = append(j.Warnings, "policy "+r.ID+": "+v.Message)
+				continue
+			}
+			j.Errors = append(j.Errors, &portal.Error{Kind: portal.PolicyViolation, Rule: r.ID, Field: r.Field, Message: "policy " + r.ID + ": " + v.Message})
+		}
+		for _, p := range broken {
+			if p.Action == guardrails.Enforce && guardrails.Covers(p, ch.Kind, ch.Scope, ch.Operation) {
+				j.Errors = append(j.Errors, &portal.Error{Kind: portal.PolicyViolation, Rule: p.ID,
+					Message: "policy " + p.ID + " no longer compiles, so it refuses what it covers until a platform admin saves it again"})
+			}
+		}
+		delta := guardrails.Delta(ch)
+		if len(limits) > 0 && grows(limits, delta) {
+			if use == nil {
+				if use, err = rb.use(ctx, call, limits); err != nil {
+					return guardrails.Judged{}, err
+				}
+			}
+			if dim, after, over := guardrails.Exceeded(limits, use, delta); over {
+				j.Errors = append(j.Errors, &portal.Error{Kind: portal.BudgetExceeded, Rule: dim, Field: budgetField(ch.Kind, dim),
+					Message: fmt.Sprintf("budget %s of %s/%s: %s in use, this change would make it %s, the limit is %s", dim, scope.Unit, scope.Stage,
+						guardrails.Show(dim, use[dim]), guardrails.Show(dim, after), guardrails.Show(dim, limits[dim]))})
+			}
+		}
+		if use != nil && len(j.Errors) == 0 {
+			use.Add(delta)
+		}
+	}
+	judged := guardrails.Judged{Each: out}
+	if use != nil {
+		judged.Limits, judged.Use = limits, use
+	}
+	return judged, nil
+}
+
+// grows tells whether a change adds to a dimension that has a limit.
+func grows(limits, delta guardrails.Usage) bool {
+	for k, v := range delta {
+		if _, set := limits[k]; set && v > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// budgetField is the input a budget refusal points at.
+func budgetField(kind, dim string) string {
+	switch {
+	case kind == guardrails.KindTopic && dim == guardrails.Partitions:
+		return "partitions_count"
+	case kind == guardrails.KindTopic && dim == guardrails.StorageBytes:
+		return "config.retention.bytes"
+	case kind == guardrails.KindConnector && dim == guardrails.ConnectorTasks:
+		return "config.tasks.max"
+	}
+	return ""
+}
+
+// limits are a unit's budget in a stage (nil: none).
+func (rb *Rulebook) limits(ctx context.Context, unit, stage string) (guardrails.Usage, error) {
+	recs, err := rb.o.Store.BudgetRecords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(recs, func(r store.BudgetRecord) bool { return r.BU == unit && r.Stage == stage })
+	if i < 0 {
+		return nil, nil
+	}
+	var l guardrails.Usage
+	if err := json.Unmarshal(recs[i].Limits, &l); err != nil {
+		return nil, fmt.Errorf("budget of %s/%s: %w", unit, stage, err)
+	}
+	return l, nil
+}
+
+// unreadable explains a store that cannot give the guardrails: the write
+// is refused (a guardrail is never skipped), and neither could its audit
+// trail be written.
+func unreadable(err error) error {
+	if !portal.Is(err, portal.UpstreamUnavailable) && !portal.Is(err, portal.UpstreamTimeout) {
+		return err
+	}
+	pe := portal.Wrap(err, portal.UpstreamUnavailable,
+		"the guardrails cannot be read and the audit trail cannot be written (the portal's database does not answer), so nothing was changed; try again shortly")
+	pe.RetryAfter = 5 * time.Second
+	return pe
+}

@@ -1,0 +1,109 @@
+package rulebook
+
+import (
+	"context"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// use reads what the call's unit holds in its stage, for the dimensions
+// of limits (every dimension when limits is nil): one list per kind, and
+// one batched describe of the unit's topics' settings for storage.
+func (rb *Rulebook) use(ctx context.Context, call *gate.Call, limits guardrails.Usage) (guardrails.Usage, error) {
+	u, _, err := rb.usage(ctx, call, limits)
+	return u, err
+}
+
+// usage is use, with the number of the unit's topics that keep data
+// without a retention.bytes bound (left out of the storage use).
+func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrails.Usage) (guardrails.Usage, int, error) {
+	want := func(dims ...string) bool {
+		if limits == nil {
+			return true
+		}
+		for _, d := range dims {
+			if _, ok := limits[d]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	use := guardrails.Usage{}
+	unbounded := 0
+	unit, prefix := call.Scope.Unit.ID, call.Scope.Prefix()
+	if want(guardrails.Topics, guardrails.Partitions, guardrails.StorageBytes) {
+		all, err := call.Env.Topics.ListTopics(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		partitions := map[string]int{}
+		for _, t := range all {
+			if strings.HasPrefix(t.Name, prefix) && call.Owner(t.Name, "").Unit == unit {
+				use[guardrails.Topics]++
+				use[guardrails.Partitions] += int64(t.Partitions)
+				partitions[t.Name] = t.Partitions
+			}
+		}
+		if want(guardrails.StorageBytes) && len(partitions) > 0 {
+			names := make([]string, 0, len(partitions))
+			for n := range partitions {
+				names = append(names, n)
+			}
+			cfgs, err := call.Env.Topics.TopicConfigs(ctx, names)
+			if err != nil {
+				return nil, 0, err
+			}
+			for n, p := range partitions {
+				cfg := map[string]string{}
+				for _, e := range cfgs[n] {
+					if e.Name == "retention.bytes" {
+						cfg[e.Name] = e.Value
+					}
+				}
+				if s := guardrails.TopicStorage(p, cfg); s > 0 {
+					use[guardrails.StorageBytes] += s
+				} else {
+					unbounded++
+				}
+			}
+		}
+	}
+	if want(guardrails.Connectors, guardrails.ConnectorTasks) {
+		cs, err := call.Env.Connectors.ListConnectors(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, c := range cs {
+			if o := call.Owner(c.Name, tenancy.ConnectorSuffix); !o.Outside && o.Unit == unit {
+				use[guardrails.Connectors]++
+				use[guardrails.ConnectorTasks] += int64(guardrails.TasksOf(c.Config))
+			}
+		}
+	}
+	if want(guardrails.ServiceAccounts) {
+		as, err := call.Env.IAM.ListServiceAccounts(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, a := range as {
+			if o, ok := call.OrgOwner(tenancy.OrgAccount, a.DisplayName); ok && o.Unit() == unit {
+				use[guardrails.ServiceAccounts]++
+			}
+		}
+	}
+	if want(guardrails.APIKeys) {
+		keys, err := rb.o.Store.StageKeys(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, k := range keys {
+			if k.BU == unit {
+				use[guardrails.APIKeys]++
+			}
+		}
+	}
+	return use, unbounded, nil
+}

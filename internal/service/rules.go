@@ -1,0 +1,307 @@
+package service
+
+import (
+	"cmp"
+	"context"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// What each kind is as the platform's guardrails see it: the desired
+// state a write would make, the current state it replaces, and the
+// existing resources a policy's report judges.
+
+// holder reads one kind's existing resources for the guardrails.
+type holder struct {
+	kind string
+	read func(ctx context.Context, call *gate.Call) (map[string]any, error)
+}
+
+func (h holder) Kind() string { return h.kind }
+
+func (h holder) Holdings(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return h.read(ctx, call)
+}
+
+// topicRule is a topic as policies see it.
+func topicRule(call *gate.Call, full string, partitions int, config map[string]string) *guardrails.Topic {
+	cfg := maps.Clone(config)
+	if cfg == nil {
+		cfg = map[string]string{}
+	}
+	return &guardrails.Topic{Name: full, Identifier: call.Scope.Identifier(full), Partitions: partitions, Config: cfg}
+}
+
+// topicChange is a topic write as the guardrails judge it.
+func topicChange(op, full string, resource, before *guardrails.Topic) guardrails.Change {
+	ch := guardrails.Change{Kind: guardrails.KindTopic, Operation: op, Name: full}
+	if resource != nil {
+		ch.Resource = resource
+	}
+	if before != nil {
+		ch.Before = before
+	}
+	return ch
+}
+
+// Holder reads the unit's topics with their overrides for the
+// guardrails: one list and one batched describe.
+func (s *Topics) Holder() gate.Holder {
+	return holder{kind: guardrails.KindTopic, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+		all, err := call.Env.Topics.ListTopics(ctx)
+		if err != nil {
+			return nil, err
+		}
+		partitions := map[string]int{}
+		var names []string
+		for _, t := range all {
+			if call.Scope.Owns(t.Name) {
+				names = append(names, t.Name)
+				partitions[t.Name] = t.Partitions
+			}
+		}
+		out := map[string]any{}
+		if len(names) == 0 {
+			return out, nil
+		}
+		cfgs, err := call.Env.Topics.TopicConfigs(ctx, names)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			cfg := map[string]string{}
+			for _, e := range cfgs[n] {
+				if e.Override && !e.Sensitive {
+					cfg[e.Name] = e.Value
+				}
+			}
+			out[n] = topicRule(call, n, partitions[n], cfg)
+		}
+		return out, nil
+	}}
+}
+
+// withoutSecrets masks a connector's secret settings for the guardrails,
+// so that no policy message can repeat them.
+func withoutSecrets(config map[string]string, secret []string) map[string]string {
+	out := make(map[string]string, len(config))
+	for k, v := range config {
+		out[k] = v
+		if v != "" && (portal.IsSensitiveKey(k) || slices.Contains(secret, k)) {
+			out[k] = portal.Mask
+		}
+	}
+	return out
+}
+
+// connectorRule is a connector as policies see it, its secrets masked.
+func connectorRule(call *gate.Call, full string, config map[string]string, secret []string) *guardrails.Connector {
+	cfg := withoutSecrets(config, secret)
+	c := &guardrails.Connector{Name: full, Identifier: strings.TrimSuffix(call.Scope.Identifier(full), tenancy.ConnectorSuffix), Class: cfg["connector.class"], Tasks: guardrails.TasksOf(cfg), Config: cfg, Topics: []string{}}
+	for _, key := range portal.ConnectorTopicKeys {
+		for _, t := range strings.Split(cfg[key], ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				c.Topics = append(c.Topics, t)
+			}
+		}
+	}
+	return c
+}
+
+// connectorChange is a connector write as the guardrails judge it.
+func connectorChange(op, full string, resource, before *guardrails.Connector) guardrails.Change {
+	ch := guardrails.Change{Kind: guardrails.KindConnector, Operation: op, Name: full}
+	if resource != nil {
+		ch.Resource = resource
+	}
+	if before != nil {
+		ch.Before = before
+	}
+	return ch
+}
+
+// Holder reads the unit's connectors for the guardrails: one list.
+func (s *Connectors) Holder() gate.Holder {
+	return holder{kind: guardrails.KindConnector, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+		cs, err := call.Env.Connectors.ListConnectors(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{}
+		for _, c := range cs {
+			if o := call.Owner(c.Name, tenancy.ConnectorSuffix); !o.Outside && o.Unit == call.Scope.Unit.ID {
+				out[c.Name] = connectorRule(call, c.Name, c.Config, nil)
+			}
+		}
+		return out, nil
+	}}
+}
+
+// schemaRule is a subject's version as policies see it, with the
+// subject's compatibility level ("" when the registry does not say).
+func schemaRule(ctx context.Context, call *gate.Call, subject string, def platform.SchemaDef) *guardrails.Schema {
+	topic, typ := subject, ""
+	for _, t := range []string{"key", "value"} {
+		if cut, ok := strings.CutSuffix(subject, "-"+t); ok {
+			topic, typ = cut, t
+		}
+	}
+	level, _ := call.Env.Schemas.Compatibility(ctx, subject)
+	return &guardrails.Schema{Subject: subject, Topic: topic, SubjectType: typ, SchemaType: cmp.Or(def.Type, "AVRO"), Compatibility: level, Schema: def.Schema}
+}
+
+// schemaChange is a schema write as the guardrails judge it.
+func schemaChange(op, subject string, resource, before *guardrails.Schema) guardrails.Change {
+	ch := guardrails.Change{Kind: guardrails.KindSchema, Operation: op, Name: subject}
+	if resource != nil {
+		ch.Resource = resource
+	}
+	if before != nil {
+		ch.Before = before
+	}
+	return ch
+}
+
+// Holder reads the latest version of each of the unit's subjects for the
+// guardrails: one list, and each subject's compatibility level.
+func (s *Schemas) Holder() gate.Holder {
+	return holder{kind: guardrails.KindSchema, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+		vs, err := call.Env.Schemas.ListSchemas(ctx, call.Scope.Prefix(), true)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{}
+		for _, v := range vs {
+			out[v.Subject] = schemaRule(ctx, call, v.Subject, platform.SchemaDef{Type: v.Type, Schema: v.Schema})
+		}
+		return out, nil
+	}}
+}
+
+// accountChange is a service account write as the guardrails judge it.
+func accountChange(call *gate.Call, op, name, description string, before *guardrails.ServiceAccount) guardrails.Change {
+	ch := guardrails.Change{Kind: guardrails.KindServiceAccount, Operation: op, Name: name}
+	if op != guardrails.OpDelete {
+		ch.Resource = &guardrails.ServiceAccount{Name: name, Identifier: accountIdentifier(call, name), Description: description}
+	}
+	if before != nil {
+		ch.Before = before
+	}
+	return ch
+}
+
+// accountRule is an existing account as policies see it.
+func accountRule(call *gate.Call, a platform.ServiceAccount) *guardrails.ServiceAccount {
+	return &guardrails.ServiceAccount{Name: a.DisplayName, Identifier: accountIdentifier(call, a.DisplayName), Description: a.Description}
+}
+
+func accountIdentifier(call *gate.Call, name string) string {
+	o, _ := call.OrgOwner(tenancy.OrgAccount, name)
+	return o.Identifier(tenancy.OrgAccount, name)
+}
+
+// Holder reads the unit's service accounts for the guardrails: one list.
+func (s *ServiceAccounts) Holder() gate.Holder {
+	return holder{kind: guardrails.KindServiceAccount, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+		as, err := call.Env.IAM.ListServiceAccounts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{}
+		for _, a := range as {
+			if o, ok := call.OrgOwner(tenancy.OrgAccount, a.DisplayName); ok && o.Unit() == call.Scope.Unit.ID {
+				out[a.DisplayName] = accountRule(call, a)
+			}
+		}
+		return out, nil
+	}}
+}
+
+// poolRule is an identity pool as policies see it.
+func poolRule(call *gate.Call, p platform.IdentityPool) *guardrails.IdentityPool {
+	o, _ := call.OrgOwner(tenancy.OrgPool, p.DisplayName)
+	return &guardrails.IdentityPool{Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), Description: p.Description,
+		Filter: p.Filter, IdentityClaim: p.IdentityClaim}
+}
+
+// poolChange is an identity pool write as the guardrails judge it.
+func poolChange(op, name string, resource, before *guardrails.IdentityPool) guardrails.Change {
+	ch := guardrails.Change{Kind: guardrails.KindIdentityPool, Operation: op, Name: name}
+	if resource != nil {
+		ch.Resource = resource
+	}
+	if before != nil {
+		ch.Before = before
+	}
+	return ch
+}
+
+// Holder reads the unit's identity pools for the guardrails: one list.
+func (s *IdentityPools) Holder() gate.Holder {
+	return holder{kind: guardrails.KindIdentityPool, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+		ps, err := call.Env.Pools.ListPools(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{}
+		for _, p := range ps {
+			if o, ok := call.OrgOwner(tenancy.OrgPool, p.DisplayName); ok && o.Unit() == call.Scope.Unit.ID {
+				out[p.DisplayName] = poolRule(call, p)
+			}
+		}
+		return out, nil
+	}}
+}
+
+// keyRule is an API key as policies see it (never its secret); expires
+// zero is a key without an end.
+func keyRule(env *platform.Environment, a platform.ServiceAccount, resourceID, description string, created, expires time.Time) *guardrails.APIKey {
+	k := &guardrails.APIKey{Owner: a.DisplayName, OwnerID: a.ID, Resource: resourceOf(env, resourceID), Description: description}
+	if !expires.IsZero() {
+		k.MaxAgeHours = int(math.Ceil(expires.Sub(created).Hours()))
+	}
+	return k
+}
+
+// keyChange is an API key write as the guardrails judge it.
+func keyChange(op, name string, resource, before *guardrails.APIKey) guardrails.Change {
+	ch := guardrails.Change{Kind: guardrails.KindAPIKey, Operation: op, Name: name}
+	if resource != nil {
+		ch.Resource = resource
+	}
+	if before != nil {
+		ch.Before = before
+	}
+	return ch
+}
+
+// Holder reads the keys of the unit's service accounts for the
+// guardrails: one list of accounts, one of keys per resource.
+func (s *APIKeys) Holder() gate.Holder {
+	return holder{kind: guardrails.KindAPIKey, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+		keys, owners, err := envKeys(ctx, call)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]any{}
+		for _, k := range keys {
+			a, ok := owners[k.Owner]
+			if !ok {
+				continue
+			}
+			if o, ok := call.OrgOwner(tenancy.OrgAccount, a.DisplayName); ok && o.Unit() == call.Scope.Unit.ID {
+				out[k.ID] = keyRule(call.Env, a, k.Resource, k.Description, time.Time{}, time.Time{})
+			}
+		}
+		return out, nil
+	}}
+}
