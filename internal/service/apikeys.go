@@ -236,7 +236,7 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 		return portal.CreatedAPIKey{}, err
 	}
 	desired := keyRule(call.Env, a, resource, strings.TrimSpace(in.Description), now, expires)
-	if err := s.guard.Check(ctx, call, "api-key.create", keyChange(guardrails.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "api-key.create", ruleChange(guardrails.KindAPIKey, guardrails.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
@@ -379,7 +379,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	expires, _ := expiryFor(call, time.Time{}, now, "")
 	// A rotation replaces a key: judged as an update of it, it adds
 	// nothing to the unit's keys.
-	ch := keyChange(guardrails.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
+	ch := ruleChange(guardrails.KindAPIKey, guardrails.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
 		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
 	if err := s.guard.Check(ctx, call, "api-key.rotate", ch); err != nil {
 		return portal.CreatedAPIKey{}, err
@@ -419,7 +419,7 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", "api-key.update", a.DisplayName); err != nil {
 		return portal.APIKey{}, err
 	}
-	ch := keyChange(guardrails.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
+	ch := ruleChange(guardrails.KindAPIKey, guardrails.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
 		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
 	if err := s.guard.Check(ctx, call, "api-key.update", ch); err != nil {
 		return portal.APIKey{}, err
@@ -451,7 +451,7 @@ func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) err
 		return err
 	}
 	before := keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires)
-	if err := s.guard.Check(ctx, call, "api-key.delete", keyChange(guardrails.OpDelete, id+" ("+a.DisplayName+")", nil, before)); err != nil {
+	if err := s.guard.Check(ctx, call, "api-key.delete", ruleChange(guardrails.KindAPIKey, guardrails.OpDelete, id+" ("+a.DisplayName+")", nil, before)); err != nil {
 		return err
 	}
 	w, err := s.guard.Begin(ctx, call, "api-key.delete", id+" ("+a.DisplayName+")")

@@ -252,7 +252,7 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 		return portal.Connector{}, err
 	}
 	secret := s.sensitive(ctx, call, cfg["connector.class"], cfg)
-	if err := s.guard.Check(ctx, call, "connector.create", connectorChange(guardrails.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "connector.create", ruleChange(guardrails.KindConnector, guardrails.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
 		return portal.Connector{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
@@ -335,7 +335,7 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 		return portal.Connector{}, err
 	}
 	secret := s.sensitive(ctx, call, cur.Class, cfg)
-	ch := connectorChange(guardrails.OpUpdate, full, connectorRule(call, full, cfg, secret), connectorRule(call, full, cur.Config, secret))
+	ch := ruleChange(guardrails.KindConnector, guardrails.OpUpdate, full, connectorRule(call, full, cfg, secret), connectorRule(call, full, cur.Config, secret))
 	if err := s.guard.Check(ctx, call, "connector.update", ch); err != nil {
 		return portal.Connector{}, err
 	}
@@ -380,7 +380,7 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 		}
 		if action == "connector.delete" {
 			before := connectorRule(call, full, cur.Config, s.sensitive(ctx, call, cur.Class, cur.Config))
-			if err := s.guard.Check(ctx, call, action, connectorChange(guardrails.OpDelete, full, nil, before)); err != nil {
+			if err := s.guard.Check(ctx, call, action, ruleChange(guardrails.KindConnector, guardrails.OpDelete, full, nil, before)); err != nil {
 				return err
 			}
 		}

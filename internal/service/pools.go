@@ -173,7 +173,7 @@ func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Val
 
 func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
 	desired := poolRule(call, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description), IdentityClaim: in.IdentityClaim, Filter: in.Filter})
-	if err := s.guard.Check(ctx, call, "identity-pool.create", poolChange(guardrails.OpCreate, name, desired, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "identity-pool.create", ruleChange(guardrails.KindIdentityPool, guardrails.OpCreate, name, desired, nil)); err != nil {
 		return portal.Pool{}, err
 	}
 	w, err := s.guard.Begin(ctx, call, "identity-pool.create", name)
@@ -229,7 +229,7 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 	defer unlock()
 	after := cur
 	after.Filter = filter
-	if err := s.guard.Check(ctx, call, "identity-pool.filter", poolChange(guardrails.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))); err != nil {
+	if err := s.guard.Check(ctx, call, "identity-pool.filter", ruleChange(guardrails.KindIdentityPool, guardrails.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))); err != nil {
 		return portal.Pool{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
@@ -263,7 +263,7 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 	if err != nil {
 		return err
 	}
-	if err := s.guard.Check(ctx, call, "identity-pool.delete", poolChange(guardrails.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
+	if err := s.guard.Check(ctx, call, "identity-pool.delete", ruleChange(guardrails.KindIdentityPool, guardrails.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
 		return err
 	}
 	if err := call.Pace(ctx); err != nil {

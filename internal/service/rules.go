@@ -32,18 +32,10 @@ func (h holder) Holdings(ctx context.Context, call *gate.Call) (map[string]any, 
 	return h.read(ctx, call)
 }
 
-// topicRule is a topic as policies see it.
-func topicRule(call *gate.Call, full string, partitions int, config map[string]string) *guardrails.Topic {
-	cfg := maps.Clone(config)
-	if cfg == nil {
-		cfg = map[string]string{}
-	}
-	return &guardrails.Topic{Name: full, Identifier: call.Scope.Identifier(full), Partitions: partitions, Config: cfg}
-}
-
-// topicChange is a topic write as the guardrails judge it.
-func topicChange(op, full string, resource, before *guardrails.Topic) guardrails.Change {
-	ch := guardrails.Change{Kind: guardrails.KindTopic, Operation: op, Name: full}
+// ruleChange is a write of a kind as the guardrails judge it: resource
+// (nil for a delete) and before (nil for a create) are that kind's.
+func ruleChange[T any](kind, op, name string, resource, before *T) guardrails.Change {
+	ch := guardrails.Change{Kind: kind, Operation: op, Name: name}
 	if resource != nil {
 		ch.Resource = resource
 	}
@@ -51,6 +43,15 @@ func topicChange(op, full string, resource, before *guardrails.Topic) guardrails
 		ch.Before = before
 	}
 	return ch
+}
+
+// topicRule is a topic as policies see it.
+func topicRule(call *gate.Call, full string, partitions int, config map[string]string) *guardrails.Topic {
+	cfg := maps.Clone(config)
+	if cfg == nil {
+		cfg = map[string]string{}
+	}
+	return &guardrails.Topic{Name: full, Identifier: call.Scope.Identifier(full), Partitions: partitions, Config: cfg}
 }
 
 // Holder reads the unit's topics with their overrides for the
@@ -117,18 +118,6 @@ func connectorRule(call *gate.Call, full string, config map[string]string, secre
 	return c
 }
 
-// connectorChange is a connector write as the guardrails judge it.
-func connectorChange(op, full string, resource, before *guardrails.Connector) guardrails.Change {
-	ch := guardrails.Change{Kind: guardrails.KindConnector, Operation: op, Name: full}
-	if resource != nil {
-		ch.Resource = resource
-	}
-	if before != nil {
-		ch.Before = before
-	}
-	return ch
-}
-
 // Holder reads the unit's connectors for the guardrails: one list.
 func (s *Connectors) Holder() gate.Holder {
 	return holder{kind: guardrails.KindConnector, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
@@ -157,18 +146,6 @@ func schemaRule(ctx context.Context, call *gate.Call, subject string, def platfo
 	}
 	level, _ := call.Env.Schemas.Compatibility(ctx, subject)
 	return &guardrails.Schema{Subject: subject, Topic: topic, SubjectType: typ, SchemaType: cmp.Or(def.Type, "AVRO"), Compatibility: level, Schema: def.Schema}
-}
-
-// schemaChange is a schema write as the guardrails judge it.
-func schemaChange(op, subject string, resource, before *guardrails.Schema) guardrails.Change {
-	ch := guardrails.Change{Kind: guardrails.KindSchema, Operation: op, Name: subject}
-	if resource != nil {
-		ch.Resource = resource
-	}
-	if before != nil {
-		ch.Before = before
-	}
-	return ch
 }
 
 // Holder reads the latest version of each of the unit's subjects for the
@@ -233,18 +210,6 @@ func poolRule(call *gate.Call, p platform.IdentityPool) *guardrails.IdentityPool
 		Filter: p.Filter, IdentityClaim: p.IdentityClaim}
 }
 
-// poolChange is an identity pool write as the guardrails judge it.
-func poolChange(op, name string, resource, before *guardrails.IdentityPool) guardrails.Change {
-	ch := guardrails.Change{Kind: guardrails.KindIdentityPool, Operation: op, Name: name}
-	if resource != nil {
-		ch.Resource = resource
-	}
-	if before != nil {
-		ch.Before = before
-	}
-	return ch
-}
-
 // Holder reads the unit's identity pools for the guardrails: one list.
 func (s *IdentityPools) Holder() gate.Holder {
 	return holder{kind: guardrails.KindIdentityPool, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
@@ -270,18 +235,6 @@ func keyRule(env *platform.Environment, a platform.ServiceAccount, resourceID, d
 		k.MaxAgeHours = int(math.Ceil(expires.Sub(created).Hours()))
 	}
 	return k
-}
-
-// keyChange is an API key write as the guardrails judge it.
-func keyChange(op, name string, resource, before *guardrails.APIKey) guardrails.Change {
-	ch := guardrails.Change{Kind: guardrails.KindAPIKey, Operation: op, Name: name}
-	if resource != nil {
-		ch.Resource = resource
-	}
-	if before != nil {
-		ch.Before = before
-	}
-	return ch
 }
 
 // Holder reads the keys of the unit's service accounts for the

@@ -204,7 +204,7 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	} else if !portal.Is(err, portal.NotFound) {
 		return portal.SchemaVersion{}, err
 	}
-	if err := s.guard.Check(ctx, call, "schema.create", schemaChange(guardrails.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "schema.create", ruleChange(guardrails.KindSchema, guardrails.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)); err != nil {
 		return portal.SchemaVersion{}, err
 	}
 	w, err := s.guard.Begin(ctx, call, "schema.create", subject)
@@ -322,7 +322,7 @@ func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event, op, 
 		a.SchemaType, a.Schema = cmp.Or(def.Type, before.SchemaType), def.Schema
 		after = &a
 	}
-	return s.guard.Check(ctx, call, event, schemaChange(op, subject, after, before))
+	return s.guard.Check(ctx, call, event, ruleChange(guardrails.KindSchema, op, subject, after, before))
 }
 
 // register registers a schema; after a timeout it looks whether the

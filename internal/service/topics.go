@@ -201,7 +201,7 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 		return portal.TopicDetail{}, err
 	}
 	full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
-	if err := s.guard.Check(ctx, call, "topic.create", topicChange(guardrails.OpCreate, full, topicRule(call, full, partitions, cfg), nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "topic.create", ruleChange(guardrails.KindTopic, guardrails.OpCreate, full, topicRule(call, full, partitions, cfg), nil)); err != nil {
 		return portal.TopicDetail{}, err
 	}
 	w, err := s.guard.Begin(ctx, call, "topic.create", full)
@@ -454,7 +454,7 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 		for _, k := range cc.Reset {
 			delete(after, k)
 		}
-		ch := topicChange(guardrails.OpUpdate, full, topicRule(call, full, max(partitions, cur.Partitions), after), topicRule(call, full, cur.Partitions, cur.Config))
+		ch := ruleChange(guardrails.KindTopic, guardrails.OpUpdate, full, topicRule(call, full, max(partitions, cur.Partitions), after), topicRule(call, full, cur.Partitions, cur.Config))
 		if err := s.guard.Check(ctx, call, "topic.update", ch); err != nil {
 			return portal.TopicDetail{}, err
 		}
@@ -548,7 +548,7 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, if
 	if err := ifMatch.Check("topic "+full, cur.Version); err != nil {
 		return err
 	}
-	if err := s.guard.Check(ctx, call, "topic.delete", topicChange(guardrails.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config))); err != nil {
+	if err := s.guard.Check(ctx, call, "topic.delete", ruleChange(guardrails.KindTopic, guardrails.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config))); err != nil {
 		return err
 	}
 	w, err := s.guard.Begin(ctx, call, "topic.delete", full)

@@ -131,7 +131,7 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 	}
 	st.DiffMaps("config.", current, cfg)
 	st.Change.Errors = v.Problems
-	rule := topicChange("", full, topicRule(call, full, partitions, cfg), before)
+	rule := ruleChange(guardrails.KindTopic, "", full, topicRule(call, full, partitions, cfg), before)
 	st.Rule = &rule
 	if !exists {
 		// An apply makes its new topics together: one request.
@@ -170,7 +170,7 @@ func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool
 			Change: portal.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: portal.ActionDelete}}
 		st.Diff("partitions", plans.Ptr(strconv.Itoa(t.Partitions)), nil)
 		// The list has no settings: a delete is judged by its partitions.
-		rule := topicChange(guardrails.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
+		rule := ruleChange(guardrails.KindTopic, guardrails.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
 		st.Rule = &rule
 		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, "") }
 		out = append(out, st)
