@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -38,6 +39,10 @@ var adminSamples = map[string]struct{ path, body string }{
 	"GET /api/v1/admin/policy/:id/report":              {"/api/v1/admin/policy/seeded/report", ""},
 	"GET /api/v1/admin/budgets":                        {"/api/v1/admin/budgets", ""},
 	"PUT /api/v1/admin/budget/:bu/:stage":              {"/api/v1/admin/budget/scada/dev", `{"limits":{"partitions":500}}`},
+	"GET /api/v1/admin/webhooks":                       {"/api/v1/admin/webhooks", ""},
+	"POST /api/v1/admin/webhooks":                      {"/api/v1/admin/webhooks", `{"landing_zone":"edh-shared","url":"https://hooks.example.test/portal"}`},
+	"DELETE /api/v1/admin/webhook/:id":                 {"/api/v1/admin/webhook/{webhook}", ""},
+	"GET /api/v1/admin/webhook/:id/deliveries":         {"/api/v1/admin/webhook/{webhook}/deliveries", ""},
 }
 
 // seededPolicy is the policy the admin walk finds in place.
@@ -58,6 +63,15 @@ func TestAdminRoutesRefuseEveryoneElse(t *testing.T) {
 	if r := s.do(http.MethodPut, "/api/v1/admin/policy/seeded", "frank", seededPolicy); r.status != http.StatusCreated {
 		t.Fatalf("seeding a policy: %d %s", r.status, r.raw)
 	}
+	hook := s.do(http.MethodPost, "/api/v1/admin/webhooks", "frank", `{"landing_zone":"edh-shared","url":"https://hooks.example.test/seeded"}`)
+	if hook.status != http.StatusCreated {
+		t.Fatalf("seeding a webhook: %d %s", hook.status, hook.raw)
+	}
+	var seeded struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal([]byte(hook.raw), &seeded)
+	at := func(path string) string { return strings.ReplaceAll(path, "{webhook}", seeded.ID) }
 	before := s.w.Snapshot(t)
 	e := s.h.(*echo.Echo)
 	walked := 0
@@ -73,7 +87,7 @@ func TestAdminRoutesRefuseEveryoneElse(t *testing.T) {
 		}
 		walked++
 		for _, user := range []string{"carol", "dave", "bob", "erin", "alice"} {
-			r := s.do(rt.Method, sample.path, user, sample.body)
+			r := s.do(rt.Method, at(sample.path), user, sample.body)
 			if user == "alice" && zoneReads[key] {
 				if r.status != http.StatusOK {
 					t.Errorf("%s as alice: %d %s", key, r.status, r.raw)
@@ -96,7 +110,7 @@ func TestAdminRoutesRefuseEveryoneElse(t *testing.T) {
 		if strings.HasPrefix(key, "DELETE") || strings.HasPrefix(key, "PUT /api/v1/admin/business-unit") {
 			continue
 		}
-		if r := s.do(strings.Fields(key)[0], sample.path, "frank", sample.body); r.status >= 300 {
+		if r := s.do(strings.Fields(key)[0], at(sample.path), "frank", sample.body); r.status >= 300 {
 			t.Errorf("%s as frank: %d %s", key, r.status, r.raw)
 		}
 	}

@@ -116,6 +116,10 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodGet, "/admin/policy/:id/report", a.policyReport)
 	route(http.MethodGet, "/admin/budgets", a.listBudgets)
 	route(http.MethodPut, "/admin/budget/:bu/:stage", a.setBudget)
+	route(http.MethodGet, "/admin/webhooks", a.listWebhooks)
+	route(http.MethodPost, "/admin/webhooks", a.createWebhook)
+	route(http.MethodDelete, "/admin/webhook/:id", a.deleteWebhook)
+	route(http.MethodGet, "/admin/webhook/:id/deliveries", a.webhookDeliveries)
 
 	if a.docs != nil {
 		a.docs.Register(e)

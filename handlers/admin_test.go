@@ -47,6 +47,10 @@ var adminPages = map[string]struct {
 	"POST /admin/policies/:id/delete": {"/admin/policies/dev-partitions/delete", url.Values{}},
 	"GET /admin/budgets":              {"/admin/budgets", nil},
 	"POST /admin/budgets/:bu/:stage":  {"/admin/budgets/scada/dev", url.Values{"partitions": {"500"}, "topics": {""}}},
+	"GET /admin/webhooks":             {"/admin/webhooks", nil},
+	"POST /admin/webhooks":            {"/admin/webhooks", url.Values{"landing_zone": {"edh-shared"}, "url": {"https://hooks.example.test/x"}}},
+	"GET /admin/webhooks/:id":         {"/admin/webhooks/nope", nil},
+	"POST /admin/webhooks/:id/delete": {"/admin/webhooks/nope/delete", url.Values{}},
 }
 
 // policyForm is the policy editor filled in.
@@ -110,7 +114,7 @@ func TestAdminPagesHidden(t *testing.T) {
 		"GET /admin/upstreams", "GET /admin/config", "GET /admin/sessions", "GET /admin/access", "POST /admin/access",
 		"GET /admin/policies/new", "POST /admin/policies", "GET /admin/policies", "GET /admin/policies/:id", "POST /admin/policies/:id",
 		"GET /admin/policies/:id/report", "POST /admin/policies/test", "GET /admin/budgets", "POST /admin/budgets/:bu/:stage",
-		"POST /admin/policies/:id/delete"} {
+		"POST /admin/policies/:id/delete", "GET /admin/webhooks", "POST /admin/webhooks"} {
 		sample := adminPages[key]
 		// A copy: do adds the caller's CSRF token to the form it is given,
 		// and the samples outlive this run (go test -count=2).

@@ -61,6 +61,10 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/admin/policies/:id/delete", h.deletePolicy)
 	route(http.MethodGet, "/admin/budgets", h.listBudgets)
 	route(http.MethodPost, "/admin/budgets/:bu/:stage", h.setBudget)
+	route(http.MethodGet, "/admin/webhooks", h.listWebhooks)
+	route(http.MethodPost, "/admin/webhooks", h.createWebhook)
+	route(http.MethodGet, "/admin/webhooks/:id", h.webhookDeliveries)
+	route(http.MethodPost, "/admin/webhooks/:id/delete", h.deleteWebhook)
 
 	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
 	route(http.MethodGet, "/:bu/:stage/export", h.exportDocument)

@@ -26,6 +26,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
+	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/jobs"
@@ -73,6 +74,8 @@ type app struct {
 	cacheSync    *worker.CacheSync
 	sweeper      *worker.Sweeper
 	keySweeper   *worker.KeySweeper
+	// events delivers the webhooks' events (one replica at a time).
+	events *events.Dispatcher
 	// jobs runs this replica's background jobs and resumes those of
 	// replicas that stopped.
 	jobs *jobs.Runner
@@ -194,7 +197,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.jobs = jobs.New(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
-		ClusterLimit: p.limits.Limit,
+		ClusterLimit: p.limits.Limit, PlainHTTPWebhooks: cfg.IsDev(),
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
@@ -202,6 +205,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	p.built, p.resolver = built, resolver
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
+	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
+		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(nil)}})
 	p.lagSampler = worker.NewLagSampler(built.Groups, 10*time.Second)
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
@@ -340,6 +345,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	wg.Go(func() { p.sweeper.Run(ctx, 5*time.Minute) })
 	wg.Go(func() { p.jobs.Run(ctx) })
 	wg.Go(func() { p.keySweeper.Run(ctx) })
+	wg.Go(func() { p.events.Run(ctx) })
 	wg.Go(func() { p.lagSampler.Run(ctx) })
 	wg.Go(func() { p.tenancySync.Run(ctx) })
 	if p.dev != nil {

@@ -12,7 +12,7 @@ import (
 type AdminAction int
 
 // Admin actions. Platform admins may do all of them; a landing zone's
-// Super Admins may read its audit trail and upstream health; nobody else
+// Super Admins may read its audit trail, upstream health and guardrails; nobody else
 // may do any, nor learn that the area exists.
 const (
 	ManageTenancy    AdminAction = iota // onboard, change, offboard units; switch stages read-only
@@ -23,14 +23,15 @@ const (
 	PreviewAccess                       // explain the access of a set of groups
 	ManageGuardrails                    // change policies and budgets
 	ReadGuardrails                      // read a zone's policies, their reports and budgets
+	ManageWebhooks                      // configure webhooks and read their deliveries
 )
 
 // AdminActions lists every admin action, for tests and the docs.
-var AdminActions = []AdminAction{ManageTenancy, ReadZoneAudit, ReadZoneHealth, ReadConfig, ManageSessions, PreviewAccess, ManageGuardrails, ReadGuardrails}
+var AdminActions = []AdminAction{ManageTenancy, ReadZoneAudit, ReadZoneHealth, ReadConfig, ManageSessions, PreviewAccess, ManageGuardrails, ReadGuardrails, ManageWebhooks}
 
 func (a AdminAction) String() string {
 	return [...]string{"manage tenancy", "read zone audit", "read zone health", "read config", "manage sessions", "preview access",
-		"manage guardrails", "read guardrails"}[a]
+		"manage guardrails", "read guardrails", "manage webhooks"}[a]
 }
 
 // zoneScoped actions may be done by a zone's Super Admins in their zone.

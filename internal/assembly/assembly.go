@@ -5,6 +5,7 @@ package assembly
 
 import (
 	"github.com/edh-platform/rms-portal/internal/admin"
+	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
@@ -29,6 +30,8 @@ type Deps struct {
 	// ClusterLimit gives the clusters' partition limits for the budget
 	// overview (nil: none known).
 	ClusterLimit rulebook.ClusterLimit
+	// PlainHTTPWebhooks accepts webhooks on http:// (dev mode only).
+	PlainHTTPWebhooks bool
 }
 
 // Built holds every service, by its own type.
@@ -46,6 +49,7 @@ type Built struct {
 	Admin      *admin.Admin
 	Plans      *plans.Service
 	Rules      *rulebook.Rulebook
+	Webhooks   *events.Service
 }
 
 // New builds the services.
@@ -77,6 +81,7 @@ func New(d Deps) (*Built, error) {
 		return nil, err
 	}
 	g.UseRules(b.Rules)
+	b.Webhooks = events.NewService(g, d.Store, d.PlainHTTPWebhooks)
 	// Creates and updates are applied in this order (what others need
 	// first), deletes the other way round. Policies come last: a plan is
 	// judged by the policies in force, and so are its changes.
@@ -87,5 +92,5 @@ func New(d Deps) (*Built, error) {
 // Services are the services as the front doors take them.
 func (b *Built) Services() portal.Services {
 	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
-		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules}
+		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks}
 }

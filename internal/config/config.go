@@ -59,6 +59,9 @@ type Config struct {
 	LandingZones []LandingZone `yaml:"landing_zones"`
 	// Shutdown is how a replica stops on SIGTERM.
 	Shutdown Shutdown `yaml:"shutdown"`
+	// Webhooks are how events reach the webhooks platform admins
+	// configure in the admin area.
+	Webhooks Webhooks `yaml:"webhooks"`
 	// DevIDP configures the development identity provider (dev mode only).
 	DevIDP *DevIDP `yaml:"dev_idp"`
 
@@ -81,6 +84,26 @@ type Shutdown struct {
 	// Grace bounds the wait for requests in flight once the listener is
 	// closed; 20s by default.
 	Grace time.Duration `yaml:"grace"`
+}
+
+// Webhooks bound the delivery of events: a failed delivery is retried
+// after RetryBase, doubling up to RetryMax, until GiveUp after its event.
+type Webhooks struct {
+	RetryBase time.Duration `yaml:"retry_base" default:"5s"`
+	RetryMax  time.Duration `yaml:"retry_max" default:"10m"`
+	GiveUp    time.Duration `yaml:"give_up" default:"24h"`
+}
+
+// Backoff is the wait before the attempt after n failed ones.
+func (w Webhooks) Backoff(n int) time.Duration {
+	base, most := w.RetryBase, w.RetryMax
+	if base <= 0 {
+		base = 5 * time.Second
+	}
+	if most <= 0 {
+		most = 10 * time.Minute
+	}
+	return min(base<<min(n-1, 20), most)
 }
 
 // DrainPeriod is the drain period in force (none when turned off).

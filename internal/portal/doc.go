@@ -33,4 +33,5 @@ type Services struct {
 	Admin      AdminService
 	Plans      PlanService
 	Guardrails GuardrailService
+	Webhooks   WebhookService
 }

@@ -41,6 +41,7 @@ type Store interface {
 	Leases
 	APIKeyRecords
 	Guardrails
+	Webhooks
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -363,4 +364,60 @@ type Guardrails interface {
 	PutBudgetRecord(ctx context.Context, r BudgetRecord) error
 	// DeleteBudgetRecord removes a budget, or returns ErrNotFound.
 	DeleteBudgetRecord(ctx context.Context, bu, stage string) error
+}
+
+// WebhookRecord is a webhook: where a zone's (or one unit's) events go,
+// and the secret their signatures are made with.
+type WebhookRecord struct {
+	ID, Zone, BU, URL, Secret string
+	CreatedBy                 string
+	Created                   time.Time
+	// Cursor is the last audit event deliveries were queued from.
+	Cursor int64
+}
+
+// Delivery states.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// Delivery is one event's delivery to one webhook.
+type Delivery struct {
+	WebhookID  string
+	EventID    int64
+	EventAt    time.Time
+	State      string
+	Attempts   int
+	Next       time.Time
+	LastStatus int
+	LastError  string
+	Done       time.Time
+	// Body is the event as it is sent (queued once, sent as queued).
+	Body []byte
+}
+
+// Webhooks keeps webhooks and their outbox of deliveries.
+type Webhooks interface {
+	WebhookRecords(ctx context.Context) ([]WebhookRecord, error)
+	// CreateWebhookRecord stores a webhook, or returns ErrExists.
+	CreateWebhookRecord(ctx context.Context, r WebhookRecord) error
+	// DeleteWebhookRecord removes a webhook and its deliveries, or
+	// returns ErrNotFound.
+	DeleteWebhookRecord(ctx context.Context, id string) error
+	// QueueDeliveries adds pending deliveries of events (those queued
+	// already stay as they are) and moves the webhook's cursor to cursor,
+	// at once.
+	QueueDeliveries(ctx context.Context, webhookID string, ds []Delivery, cursor int64) error
+	// PendingDeliveries lists pending deliveries, oldest event first
+	// (each webhook's in the order of its events).
+	PendingDeliveries(ctx context.Context, limit int) ([]Delivery, error)
+	// SaveDelivery records an attempt's outcome.
+	SaveDelivery(ctx context.Context, d Delivery) error
+	// Deliveries lists a webhook's deliveries, newest event first.
+	Deliveries(ctx context.Context, webhookID string, limit int) ([]Delivery, error)
+	// AuditAfter lists the events after id, oldest first (the outbox's
+	// source).
+	AuditAfter(ctx context.Context, id int64, limit int) ([]portal.AuditEvent, error)
 }

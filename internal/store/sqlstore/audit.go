@@ -138,6 +138,11 @@ func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.Audit
 		return nil, Fail(err)
 	}
 	defer rows.Close()
+	return scanAudit(rows)
+}
+
+// scanAudit reads rows of the id and auditColumns.
+func scanAudit(rows *sql.Rows) ([]portal.AuditEvent, error) {
 	var out []portal.AuditEvent
 	for rows.Next() {
 		var e portal.AuditEvent
@@ -156,6 +161,18 @@ func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.Audit
 		out = append(out, e)
 	}
 	return out, Fail(rows.Err())
+}
+
+// AuditAfter lists the events after id, oldest first.
+func (d *DB) AuditAfter(ctx context.Context, id int64, limit int) ([]portal.AuditEvent, error) {
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	rows, err := d.db.QueryContext(ctx, d.q(`SELECT id, `+auditColumns+` FROM audit_events WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
+	if err != nil {
+		return nil, Fail(err)
+	}
+	defer rows.Close()
+	return scanAudit(rows)
 }
 
 // ExplainAudit returns the database's plan for ListAudit's query with f,

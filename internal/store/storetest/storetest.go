@@ -27,6 +27,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("leases", func(t *testing.T) { testLeases(t, open(t)) })
 	t.Run("api keys", func(t *testing.T) { testKeyRecords(t, open(t)) })
 	t.Run("guardrails", func(t *testing.T) { testGuardrails(t, open(t)) })
+	t.Run("webhooks", func(t *testing.T) { testWebhooks(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {
@@ -529,6 +530,63 @@ func testGuardrails(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	if err := s.DeleteBudgetRecord(ctx, "scada", "run"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
+	}
+}
+
+func testWebhooks(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	w := store.WebhookRecord{ID: "wh-1", Zone: "edh-shared", BU: "scada", URL: "https://example.test/hook", Secret: "whsec_x", CreatedBy: "frank", Created: base}
+	if err := s.CreateWebhookRecord(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateWebhookRecord(ctx, w); !errors.Is(err, store.ErrExists) {
+		t.Fatalf("second create: %v", err)
+	}
+	var ids []int64
+	for i := range 3 {
+		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Second), Actor: "carol", Action: "topic.create", Outcome: "ok", Resource: fmt.Sprint("t", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	after, err := s.AuditAfter(ctx, ids[0], 10)
+	if err != nil || len(after) != 2 || after[0].ID != ids[1] || after[1].Resource != "t2" {
+		t.Fatalf("audit after: %+v %v", after, err)
+	}
+	queue := []store.Delivery{{EventID: ids[1], EventAt: base, Next: base, Body: []byte(`{"id":"1"}`)}, {EventID: ids[2], EventAt: base, Next: base.Add(time.Hour)}}
+	if err := s.QueueDeliveries(ctx, "wh-1", queue, ids[2]); err != nil {
+		t.Fatal(err)
+	}
+	// Queued again (a crash before the cursor moved): nothing doubles.
+	if err := s.QueueDeliveries(ctx, "wh-1", queue, ids[2]); err != nil {
+		t.Fatal(err)
+	}
+	hooks, err := s.WebhookRecords(ctx)
+	if err != nil || len(hooks) != 1 || hooks[0].Cursor != ids[2] || hooks[0].Secret != "whsec_x" {
+		t.Fatalf("webhooks: %+v %v", hooks, err)
+	}
+	due, err := s.PendingDeliveries(ctx, 10)
+	if err != nil || len(due) != 2 || due[0].EventID != ids[1] || due[0].State != store.DeliveryPending || string(due[0].Body) != `{"id":"1"}` {
+		t.Fatalf("due: %+v %v", due, err)
+	}
+	d := due[0]
+	d.State, d.Attempts, d.LastStatus, d.Done = store.DeliveryDelivered, 1, 204, base.Add(time.Minute)
+	if err := s.SaveDelivery(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Deliveries(ctx, "wh-1", 10)
+	if err != nil || len(all) != 2 || all[0].EventID != ids[2] || all[1].State != store.DeliveryDelivered || all[1].LastStatus != 204 {
+		t.Fatalf("deliveries: %+v %v", all, err)
+	}
+	if err := s.DeleteWebhookRecord(ctx, "wh-1"); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := s.Deliveries(ctx, "wh-1", 10); len(all) != 0 {
+		t.Errorf("deliveries outlive their webhook: %+v", all)
+	}
+	if err := s.DeleteWebhookRecord(ctx, "wh-1"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
 }

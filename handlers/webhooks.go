@@ -1,0 +1,73 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+func (h *Handlers) listWebhooks(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Webhooks", views.Crumb{Label: "webhooks"})
+	if err != nil {
+		return err
+	}
+	list, err := h.Webhooks.Webhooks(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.WebhooksPage(p, area, list, nil, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
+}
+
+// createWebhook makes a webhook and shows its secret on the answer
+// itself (never stored for a later page, never cached).
+func (h *Handlers) createWebhook(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Webhooks", views.Crumb{Label: "webhooks"})
+	if err != nil {
+		return err
+	}
+	f := views.WebhookForm{Zone: c.FormValue("landing_zone"), BU: strings.TrimSpace(c.FormValue("business_unit")), URL: strings.TrimSpace(c.FormValue("url")),
+		Zones: area.Zones, Errors: map[string]string{}}
+	ctx := c.Request().Context()
+	w, err := h.Webhooks.CreateWebhook(ctx, portal.NewWebhook{Zone: f.Zone, BU: f.BU, URL: f.URL})
+	if err != nil && !fieldErrors(err, f.Errors, "") {
+		return err
+	}
+	list, lerr := h.Webhooks.Webhooks(ctx)
+	if lerr != nil {
+		return lerr
+	}
+	if err != nil {
+		return h.failedForm(c, p, err, func() templ.Component { return views.WebhooksPage(p, area, list, nil, f) })
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return h.render(c, http.StatusCreated, p, views.WebhooksPage(p, area, list, &w, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
+}
+
+func (h *Handlers) deleteWebhook(c echo.Context) error {
+	if _, _, err := h.adminPage(c, "Webhooks"); err != nil {
+		return err
+	}
+	id := c.Param("id")
+	if err := h.Webhooks.DeleteWebhook(c.Request().Context(), id); err != nil {
+		return err
+	}
+	return h.done(c, "Webhook "+id+" deleted.", "/admin/webhooks")
+}
+
+func (h *Handlers) webhookDeliveries(c echo.Context) error {
+	id := c.Param("id")
+	p, area, err := h.adminPage(c, "Webhook "+id, views.Crumb{Label: "webhooks", Href: "/admin/webhooks"}, views.Crumb{Label: id})
+	if err != nil {
+		return err
+	}
+	w, list, err := h.Webhooks.Deliveries(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.DeliveriesPage(p, area, w, list))
+}

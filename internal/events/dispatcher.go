@@ -1,0 +1,201 @@
+package events
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// Store is what the dispatcher keeps in the database.
+type Store interface {
+	store.Webhooks
+	store.Leases
+}
+
+// settleWait is how long an attempt still under way holds back the
+// events after it: its outcome is what the event says. An attempt older
+// than that (its process died) goes out as unknown.
+const settleWait = 10 * time.Minute
+
+// DispatcherOptions configure the dispatcher.
+type DispatcherOptions struct {
+	Store  Store
+	Holder string
+	Log    *slog.Logger
+	// Client sends the deliveries (bounded by its own timeout).
+	Client *http.Client
+	// Every is how often the outbox is worked through (1 s by default).
+	Every time.Duration
+	// Backoff is the wait before attempt n+1 after n failed ones (5 s
+	// doubling, at most 10 minutes, by default).
+	Backoff func(n int) time.Duration
+	// GiveUp ends the retries of an event this long after it (a day by
+	// default).
+	GiveUp time.Duration
+	Now    func() time.Time
+}
+
+// Dispatcher queues every webhook's events from the audit trail and
+// delivers them, on the replica holding the lease.
+type Dispatcher struct {
+	o    DispatcherOptions
+	busy sync.Mutex
+}
+
+// NewDispatcher returns a dispatcher with the defaults filled in.
+func NewDispatcher(o DispatcherOptions) *Dispatcher {
+	if o.Every == 0 {
+		o.Every = time.Second
+	}
+	if o.Backoff == nil {
+		o.Backoff = func(n int) time.Duration { return min(5*time.Second<<min(n-1, 10), 10*time.Minute) }
+	}
+	if o.GiveUp == 0 {
+		o.GiveUp = 24 * time.Hour
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Client == nil {
+		o.Client = &http.Client{Timeout: 10 * time.Second}
+	}
+	// A receiver answers; it does not send the portal elsewhere.
+	o.Client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &Dispatcher{o: o}
+}
+
+// Run works the outbox every Every until ctx ends.
+func (d *Dispatcher) Run(ctx context.Context) {
+	t := time.NewTicker(d.o.Every)
+	defer t.Stop()
+	for {
+		if err := d.Round(ctx); err != nil && ctx.Err() == nil {
+			d.o.Log.WarnContext(ctx, "delivering events failed", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Round queues the new events of every webhook and makes the deliveries
+// that are due, if this replica holds (or takes) the lease.
+func (d *Dispatcher) Round(ctx context.Context) error {
+	if !d.busy.TryLock() {
+		return nil
+	}
+	defer d.busy.Unlock()
+	now := d.o.Now()
+	if ok, err := d.o.Store.AcquireLease(ctx, "webhooks", d.o.Holder, now.Add(3*d.o.Every+10*time.Second), now); err != nil || !ok {
+		return err
+	}
+	hooks, err := d.o.Store.WebhookRecords(ctx)
+	if err != nil {
+		return err
+	}
+	byID := map[string]store.WebhookRecord{}
+	for _, h := range hooks {
+		byID[h.ID] = h
+		if err := d.queue(ctx, h, now); err != nil {
+			return err
+		}
+	}
+	pending, err := d.o.Store.PendingDeliveries(ctx, 1000)
+	if err != nil {
+		return err
+	}
+	// A webhook's events go in order: while its oldest waits for a
+	// retry, the later ones wait behind it.
+	blocked := map[string]bool{}
+	for _, x := range pending {
+		h, ok := byID[x.WebhookID]
+		if !ok || blocked[x.WebhookID] {
+			continue
+		}
+		if x.Next.After(now) || !d.deliver(ctx, h, x, now) {
+			blocked[x.WebhookID] = true
+		}
+	}
+	return nil
+}
+
+// queue adds a webhook's deliveries of the events after its cursor.
+func (d *Dispatcher) queue(ctx context.Context, h store.WebhookRecord, now time.Time) error {
+	for {
+		evs, err := d.o.Store.AuditAfter(ctx, h.Cursor, 500)
+		if err != nil || len(evs) == 0 {
+			return err
+		}
+		cursor := h.Cursor
+		var ds []store.Delivery
+		for _, e := range evs {
+			if e.Outcome == "unknown" && now.Sub(e.Time) < settleWait {
+				break // under way: it and what follows wait
+			}
+			cursor = e.ID
+			if !Published(e) || e.LandingZone != h.Zone || (h.BU != "" && e.BU != h.BU) {
+				continue
+			}
+			body, _ := json.Marshal(FromAudit(e))
+			ds = append(ds, store.Delivery{EventID: e.ID, EventAt: e.Time, Next: now, Body: body})
+		}
+		if cursor == h.Cursor {
+			return nil
+		}
+		if err := d.o.Store.QueueDeliveries(ctx, h.ID, ds, cursor); err != nil {
+			return err
+		}
+		h.Cursor = cursor
+		if len(evs) < 500 {
+			return nil
+		}
+	}
+}
+
+// deliver makes one attempt; false when it failed.
+func (d *Dispatcher) deliver(ctx context.Context, h store.WebhookRecord, x store.Delivery, now time.Time) bool {
+	id := strconv.FormatInt(x.EventID, 10)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(x.Body))
+	status := 0
+	if err == nil {
+		req.Header.Set("Content-Type", "application/cloudevents+json")
+		req.Header.Set("webhook-id", id)
+		req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
+		req.Header.Set("webhook-signature", Sign(h.Secret, id, now, x.Body))
+		req.Header.Set("User-Agent", "rms-portal-webhooks")
+		var resp *http.Response
+		if resp, err = d.o.Client.Do(req); err == nil {
+			status = resp.StatusCode
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+			if status/100 != 2 {
+				err = fmt.Errorf("the receiver answered %d", status)
+			}
+		}
+	}
+	x.Attempts++
+	x.LastStatus = status
+	switch {
+	case err == nil:
+		x.State, x.Done, x.LastError = store.DeliveryDelivered, now, ""
+	case now.Sub(x.EventAt) >= d.o.GiveUp:
+		x.State, x.Done, x.LastError = store.DeliveryFailed, now, err.Error()
+	default:
+		x.Next, x.LastError = now.Add(d.o.Backoff(x.Attempts)), err.Error()
+	}
+	if serr := d.o.Store.SaveDelivery(ctx, x); serr != nil {
+		d.o.Log.WarnContext(ctx, "recording a delivery failed", "webhook", h.ID, "event", x.EventID, "error", serr)
+	}
+	return err == nil
+}

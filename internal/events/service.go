@@ -1,0 +1,207 @@
+package events
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// ServiceStore is what the webhooks' admin keeps and reads.
+type ServiceStore interface {
+	store.Webhooks
+	ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.AuditEvent, error)
+}
+
+// Service configures webhooks in the admin area (platform admins only).
+type Service struct {
+	guard *gate.Guard
+	store ServiceStore
+	// allowHTTP lets dev mode's receivers on plain http be configured.
+	allowHTTP bool
+}
+
+var _ portal.WebhookService = (*Service)(nil)
+
+// NewService returns the webhooks' admin service; allowHTTP accepts
+// http:// URLs (dev mode only).
+func NewService(g *gate.Guard, s ServiceStore, allowHTTP bool) *Service {
+	return &Service{guard: g, store: s, allowHTTP: allowHTTP}
+}
+
+func (s *Service) enter(ctx context.Context) (*portal.Principal, error) {
+	p, err := s.guard.EnterAdmin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return p, access.CheckAdmin(p, s.guard.Tenancy(), access.ManageWebhooks, "")
+}
+
+// Webhooks lists the webhooks with their deliveries waiting and given up.
+func (s *Service) Webhooks(ctx context.Context) ([]portal.Webhook, error) {
+	if _, err := s.enter(ctx); err != nil {
+		return nil, err
+	}
+	recs, err := s.store.WebhookRecords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.Webhook{}
+	for _, r := range recs {
+		w := view(r)
+		ds, err := s.store.Deliveries(ctx, r.ID, 1000)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range ds {
+			switch d.State {
+			case store.DeliveryPending:
+				w.Pending++
+			case store.DeliveryFailed:
+				w.Failed++
+			}
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+func view(r store.WebhookRecord) portal.Webhook {
+	return portal.Webhook{ID: r.ID, Zone: r.Zone, BU: r.BU, URL: r.URL, CreatedBy: r.CreatedBy, Created: r.Created}
+}
+
+// CreateWebhook checks and stores a webhook with a new secret; its events
+// start with the next change. The secret is in this answer only.
+func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (portal.Webhook, error) {
+	p, err := s.enter(ctx)
+	if err != nil {
+		return portal.Webhook{}, err
+	}
+	var v portal.Validation
+	t := s.guard.Tenancy()
+	z, ok := t.LandingZone(in.Zone)
+	switch {
+	case in.Zone == "":
+		v.Add(portal.Missing("landing_zone"))
+	case !ok:
+		v.Add(portal.Invalid("landing_zone", "landing zone %q not found", in.Zone))
+	case in.BU != "" && !slices.Contains(z.BusinessUnits, in.BU):
+		v.Add(portal.Invalid("business_unit", "%q is not a business unit of %s", in.BU, in.Zone))
+	}
+	u, err := url.Parse(strings.TrimSpace(in.URL))
+	switch {
+	case in.URL == "":
+		v.Add(portal.Missing("url"))
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		v.Add(portal.Invalid("url", "give the receiver's absolute URL, such as https://hooks.example.com/portal"))
+	case u.Scheme != "https" && !s.allowHTTP:
+		v.Add(portal.Invalid("url", "a webhook URL must use https (events name resources and people)"))
+	case u.User != nil:
+		v.Add(portal.Invalid("url", "put no credentials in the URL: receivers check the signature"))
+	}
+	if err := v.Err(); err != nil {
+		return portal.Webhook{}, err
+	}
+	key := make([]byte, 24)
+	_, _ = rand.Read(key)
+	id := make([]byte, 6)
+	_, _ = rand.Read(id)
+	rec := store.WebhookRecord{ID: "wh-" + base64.RawURLEncoding.EncodeToString(id), Zone: in.Zone, BU: in.BU, URL: u.String(),
+		Secret: SecretPrefix + base64.StdEncoding.EncodeToString(key), CreatedBy: p.Actor(), Created: s.guard.Now().UTC()}
+	// Its events start after the trail as it is now.
+	if rec.Cursor, err = s.latestEvent(ctx); err != nil {
+		return portal.Webhook{}, err
+	}
+	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
+		LandingZone: in.Zone, BU: in.BU, Action: "webhook.create", Resource: rec.ID})
+	if err != nil {
+		return portal.Webhook{}, err
+	}
+	err = s.store.CreateWebhookRecord(ctx, rec)
+	w.Done(ctx, err, portal.Change{Field: "url", After: rec.URL})
+	if err != nil {
+		return portal.Webhook{}, err
+	}
+	out := view(rec)
+	out.Secret = rec.Secret
+	return out, nil
+}
+
+// latestEvent is the id of the trail's newest event (0 when empty).
+func (s *Service) latestEvent(ctx context.Context) (int64, error) {
+	evs, err := s.store.ListAudit(ctx, store.AuditFilter{Limit: 1})
+	if err != nil || len(evs) == 0 {
+		return 0, err
+	}
+	return evs[0].ID, nil
+}
+
+func (s *Service) find(ctx context.Context, id string) (store.WebhookRecord, error) {
+	recs, err := s.store.WebhookRecords(ctx)
+	if err != nil {
+		return store.WebhookRecord{}, err
+	}
+	for _, r := range recs {
+		if r.ID == id {
+			return r, nil
+		}
+	}
+	return store.WebhookRecord{}, portal.New(portal.NotFound, "webhook %q not found", portal.Clip(id, 64))
+}
+
+// DeleteWebhook removes a webhook and its deliveries.
+func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
+	p, err := s.enter(ctx)
+	if err != nil {
+		return err
+	}
+	rec, err := s.find(ctx, id)
+	if err != nil {
+		return err
+	}
+	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
+		LandingZone: rec.Zone, BU: rec.BU, Action: "webhook.delete", Resource: rec.ID})
+	if err != nil {
+		return err
+	}
+	err = s.store.DeleteWebhookRecord(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		err = portal.New(portal.NotFound, "webhook %q not found", id)
+	}
+	w.Done(ctx, err, portal.Change{Field: "url", Before: rec.URL})
+	return err
+}
+
+// Deliveries lists a webhook's latest 200 deliveries, newest first.
+func (s *Service) Deliveries(ctx context.Context, id string) (portal.Webhook, []portal.WebhookDelivery, error) {
+	if _, err := s.enter(ctx); err != nil {
+		return portal.Webhook{}, nil, err
+	}
+	rec, err := s.find(ctx, id)
+	if err != nil {
+		return portal.Webhook{}, nil, err
+	}
+	ds, err := s.store.Deliveries(ctx, id, 200)
+	if err != nil {
+		return portal.Webhook{}, nil, err
+	}
+	out := make([]portal.WebhookDelivery, len(ds))
+	for i, d := range ds {
+		var ev struct {
+			Type string `json:"type"`
+		}
+		_ = json.Unmarshal(d.Body, &ev)
+		out[i] = portal.WebhookDelivery{EventID: d.EventID, EventAt: d.EventAt, Type: ev.Type, State: d.State, Attempts: d.Attempts,
+			Next: d.Next, LastStatus: d.LastStatus, LastError: d.LastError, Done: d.Done}
+	}
+	return view(rec), out, nil
+}
