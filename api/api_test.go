@@ -146,6 +146,10 @@ var writeBodies = map[string]string{
 	"POST /api/v1/:bu/:stage/plan":                             planBody,
 	"POST /api/v1/:bu/:stage/apply":                            planBody,
 	"POST /api/v1/:bu/:stage/export":                           ``,
+	"POST /api/v1/:bu/:stage/change-requests":                  planBody,
+	"POST /api/v1/:bu/:stage/change-request/:id/approve":       ``,
+	"POST /api/v1/:bu/:stage/change-request/:id/reject":        ``,
+	"POST /api/v1/:bu/:stage/change-request/:id/withdraw":      ``,
 }
 
 const planBody = `{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "fresh"}, "spec": {"partitions": 2}}]}`
@@ -204,6 +208,14 @@ func TestEveryWriteRefusesViewersAndReadOnlyStages(t *testing.T) {
 			if strings.HasSuffix(key, "/apply") {
 				want += ":items[0]" // the refused change of the document
 			}
+			status := http.StatusForbidden
+			switch {
+			case strings.HasSuffix(key, "/change-requests") && c.stage == "run":
+				want = "" // what a request is for: it changes nothing upstream
+			case strings.Contains(key, "/change-request/"):
+				// No such request; the journey tests the roles on real ones.
+				want, status = "NOT_FOUND", http.StatusNotFound
+			}
 			sd := seeded[c.stage]
 			id := sd.PoolID
 			switch {
@@ -217,12 +229,15 @@ func TestEveryWriteRefusesViewersAndReadOnlyStages(t *testing.T) {
 			if strings.Contains(rt.Path, "/connector/") {
 				path = strings.Replace(path, sd.Topic, sd.Connector, 1)
 			}
+			if strings.HasSuffix(key, "/change-requests") {
+				path += "?reason=walk"
+			}
 			r := s.do(rt.Method, path, c.user, body)
 			switch {
 			case want == "" && r.status >= 300:
 				t.Errorf("%s as %s in %s: %d %s, want success", key, c.user, c.stage, r.status, r.raw)
-			case want != "" && (r.status != http.StatusForbidden || r.errorTypes() != want):
-				t.Errorf("%s as %s in %s: %d %s, want 403 %s", key, c.user, c.stage, r.status, r.errorTypes(), want)
+			case want != "" && (r.status != status || r.errorTypes() != want):
+				t.Errorf("%s as %s in %s: %d %s, want %d %s", key, c.user, c.stage, r.status, r.errorTypes(), status, want)
 			}
 		}
 	}
@@ -446,6 +461,9 @@ func TestDatabaseDown(t *testing.T) {
 			}
 		case strings.Contains(rt.Path, "/api-key/"):
 			path = strings.Replace(path, sd.PoolID, sd.KeyID, 1)
+		}
+		if strings.HasSuffix(key, "/change-requests") {
+			path += "?reason=walk"
 		}
 		if strings.HasSuffix(key, "/apply") {
 			// The plan's fingerprint is needed to get as far as a change.

@@ -90,6 +90,12 @@ func (a *API) Register(e *echo.Echo) {
 	e.Add(http.MethodPost, Base+"/:bu/:stage/plan", a.planDocument, scoped("/:bu/:stage/", a.authenticate)...)
 	e.Add(http.MethodPost, Base+"/:bu/:stage/apply", a.applyDocument, scoped("/:bu/:stage/", a.authenticate)...)
 	route(http.MethodPost, "/:bu/:stage/export", a.exportDocument)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/change-requests", a.fileRequest, scoped("/:bu/:stage/", a.authenticate)...)
+	route(http.MethodGet, "/:bu/:stage/change-requests", a.listRequests)
+	route(http.MethodGet, "/:bu/:stage/change-request/:id", a.getRequest)
+	route(http.MethodPost, "/:bu/:stage/change-request/:id/approve", a.approveRequest)
+	route(http.MethodPost, "/:bu/:stage/change-request/:id/reject", a.rejectRequest)
+	route(http.MethodPost, "/:bu/:stage/change-request/:id/withdraw", a.withdrawRequest)
 
 	// The platform admin area: NotFound for everyone who may not use it.
 	route(http.MethodGet, "/admin", a.adminArea)

@@ -28,7 +28,12 @@ func (h *Handlers) home(c echo.Context) error {
 	if err != nil {
 		h.log.WarnContext(c.Request().Context(), "expiring API keys could not be counted for the home page", "error", err)
 	}
-	return h.render(c, http.StatusOK, p, views.Home(p, notices))
+	// So do the change requests waiting for the caller's review.
+	waiting, err := h.Requests.Waiting(c.Request().Context())
+	if err != nil {
+		h.log.WarnContext(c.Request().Context(), "change requests waiting for review could not be read for the home page", "error", err)
+	}
+	return h.render(c, http.StatusOK, p, views.Home(p, notices, waiting))
 }
 
 // switchContext is the context selector without JavaScript: it redirects

@@ -148,6 +148,8 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/service-account/:id/api-keys":    {"resource": {"kafka"}},
 		"POST /:bu/:stage/api-key/:id/rotate":              {"overlap": {"1h"}},
 		"POST /:bu/:stage/api-key/:id/delete":              {"confirm": {sd.KeyID}},
+		"POST /:bu/:stage/change-requests":                 {"document": {`{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "fresh"}, "spec": {}}]}`}, "reason": {"walk"}},
+		"POST /:bu/:stage/change-requests/:id/:decision":   {"comment": {"walk"}},
 	}
 }
 
@@ -195,8 +197,19 @@ func TestEveryFormRefusesViewersAndReadOnlyStages(t *testing.T) {
 			}
 			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", name, ":subject", sd.Subject,
 				":version", "1", ":id", id, ":action", "pause").Replace(rt.Path)
+			path = strings.Replace(path, ":decision", "approve", 1)
 			p := s.do(http.MethodPost, path, c.user, form)
 			switch {
+			case key == "POST /:bu/:stage/change-requests" && c.stage == "run":
+				// What a request is for: filed, nothing changes upstream.
+				if p.status != http.StatusSeeOther {
+					t.Errorf("%s as %s in %s: %d, want 303\n%.400s", key, c.user, c.stage, p.status, p.body)
+				}
+			case strings.HasSuffix(key, "/:decision"):
+				// No such request; the journey tests the roles on real ones.
+				if p.status != http.StatusNotFound {
+					t.Errorf("%s as %s in %s: %d, want 404", key, c.user, c.stage, p.status)
+				}
 			case readForms[key] && p.status != http.StatusOK:
 				t.Errorf("%s as %s in %s: %d, want 200", key, c.user, c.stage, p.status)
 			case !readForms[key] && p.status != http.StatusForbidden:

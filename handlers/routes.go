@@ -92,6 +92,11 @@ func (h *Handlers) Register(e *echo.Echo) {
 
 	route(http.MethodGet, "/:bu/:stage/metrics", h.clusterMetrics)
 	route(http.MethodGet, "/:bu/:stage/budget", h.unitBudget)
+	route(http.MethodGet, "/:bu/:stage/change-requests", h.listRequests)
+	route(http.MethodPost, "/:bu/:stage/change-requests", h.fileRequest)
+	route(http.MethodGet, "/:bu/:stage/change-requests/new", h.newRequest)
+	route(http.MethodGet, "/:bu/:stage/change-requests/:id", h.showRequest)
+	route(http.MethodPost, "/:bu/:stage/change-requests/:id/:decision", h.decideRequest)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", h.topicMetrics)
 
 	route(http.MethodGet, "/:bu/:stage/connectors", h.listConnectors)

@@ -140,4 +140,5 @@ var Resources = []struct{ ID, Label string }{
 	{"identity-pools", "Identity pools"},
 	{"metrics", "Cluster metrics"},
 	{"budget", "Budget"},
+	{"change-requests", "Change requests"},
 }

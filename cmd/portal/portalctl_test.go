@@ -108,6 +108,14 @@ func TestPortalctlJourney(t *testing.T) {
 	if code != 1 || strings.Count(out, "READ_ONLY_ENVIRONMENT") != 4 || !strings.Contains(out, "4 refused") {
 		t.Errorf("plan in run: exit %d\n%s", code, out)
 	}
+	// What run needs instead: a change request, reviewed by an Admin.
+	if code, out = c.run("request", "-s", "run", "-f", doc, "--reason", "promote the order pipeline"); code != 0 ||
+		!strings.Contains(out, "4 to create") || !strings.Contains(out, "is open: an Admin of scada reviews it") {
+		t.Errorf("request in run: exit %d\n%s", code, out)
+	}
+	if code, out = c.run("request", "-s", "run", "-f", doc); code == 0 || !strings.Contains(out, "--reason") {
+		t.Errorf("a request without a reason: exit %d\n%s", code, out)
+	}
 	// The promotion includes dev's demo data: the pipeline may not create
 	// its account and pool (skipped, with why), and no variable holds the
 	// demo connector's secrets, so the plan has a refusal (exit 1) beside

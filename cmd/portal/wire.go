@@ -197,7 +197,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.jobs = jobs.New(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
-		ClusterLimit: p.limits.Limit, PlainHTTPWebhooks: cfg.IsDev(),
+		ClusterLimit: p.limits.Limit, PlainHTTPWebhooks: cfg.IsDev(), RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {

@@ -4,12 +4,15 @@
 package assembly
 
 import (
+	"time"
+
 	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/requests"
 	"github.com/edh-platform/rms-portal/internal/rulebook"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -32,6 +35,9 @@ type Deps struct {
 	ClusterLimit rulebook.ClusterLimit
 	// PlainHTTPWebhooks accepts webhooks on http:// (dev mode only).
 	PlainHTTPWebhooks bool
+	// RequestMaxAge is how long a change request stays open (7 days when
+	// 0).
+	RequestMaxAge time.Duration
 }
 
 // Built holds every service, by its own type.
@@ -50,6 +56,7 @@ type Built struct {
 	Plans      *plans.Service
 	Rules      *rulebook.Rulebook
 	Webhooks   *events.Service
+	Requests   *requests.Service
 }
 
 // New builds the services.
@@ -86,11 +93,12 @@ func New(d Deps) (*Built, error) {
 	// first), deletes the other way round. Policies come last: a plan is
 	// judged by the policies in force, and so are its changes.
 	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(), b.Rules.AsCode())
+	b.Requests = requests.New(g, b.Plans, d.Store, d.RequestMaxAge)
 	return b, nil
 }
 
 // Services are the services as the front doors take them.
 func (b *Built) Services() portal.Services {
 	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
-		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks}
+		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks, Requests: b.Requests}
 }

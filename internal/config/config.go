@@ -62,6 +62,8 @@ type Config struct {
 	// Webhooks are how events reach the webhooks platform admins
 	// configure in the admin area.
 	Webhooks Webhooks `yaml:"webhooks"`
+	// ChangeRequests bound the life of change requests.
+	ChangeRequests ChangeRequests `yaml:"change_requests"`
 	// DevIDP configures the development identity provider (dev mode only).
 	DevIDP *DevIDP `yaml:"dev_idp"`
 
@@ -92,6 +94,11 @@ type Webhooks struct {
 	RetryBase time.Duration `yaml:"retry_base" default:"5s"`
 	RetryMax  time.Duration `yaml:"retry_max" default:"10m"`
 	GiveUp    time.Duration `yaml:"give_up" default:"24h"`
+}
+
+// ChangeRequests: an open request expires MaxAge after it was filed.
+type ChangeRequests struct {
+	MaxAge time.Duration `yaml:"max_age" default:"168h"`
 }
 
 // Backoff is the wait before the attempt after n failed ones.

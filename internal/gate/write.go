@@ -31,19 +31,37 @@ type Write struct {
 	started time.Time
 	budget  time.Duration
 	later   func(ctx context.Context) (bool, error)
-	// warnings are the rules' warnings of the call, kept in its outcome.
+	// warnings are the rules' warnings of the call, kept in its outcome;
+	// note is the context's (WithNote).
 	warnings []string
+	note     string
 }
 
 // Begin records the attempt of a change before its first upstream call:
 // no record, no change. When the trail cannot be written, the error
 // (UpstreamUnavailable) says that nothing was changed.
 func (g *Guard) Begin(ctx context.Context, c *Call, event, resource string) (*Write, error) {
-	w, err := g.BeginEvent(ctx, c.Event(event, resource))
+	e := c.Event(event, resource)
+	note := noteOf(ctx)
+	if note != "" {
+		e.Detail = joinDetail(note, e.Detail)
+	}
+	w, err := g.BeginEvent(ctx, e)
 	if w != nil {
-		w.warnings = c.warnings
+		w.warnings, w.note = c.warnings, note
 	}
 	return w, err
+}
+
+// joinDetail puts details one after the other.
+func joinDetail(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 // BeginEvent is Begin for an event made elsewhere (the admin area's).
@@ -81,7 +99,7 @@ func (w *Write) Done(ctx context.Context, err error, changes ...portal.Change) {
 	if err != nil {
 		detail = portal.FirstMessage(err)
 	}
-	w.att.Settle(ctx, Outcome(err), warningDetail(w.warnings, detail), w.resource, changes)
+	w.att.Settle(ctx, Outcome(err), joinDetail(w.note, warningDetail(w.warnings, detail)), w.resource, changes)
 	if w.later != nil && Outcome(err) == audit.Unknown {
 		go w.confirmLater(context.WithoutCancel(ctx), changes)
 	}
@@ -151,4 +169,17 @@ func (g *Guard) Changed(ctx context.Context, env *platform.Environment, what str
 		// may lag behind.
 		g.log.WarnContext(ctx, "announcing a change failed", "what", what, "env", env.Name(), "error", err)
 	}
+}
+
+type noteKey struct{}
+
+// WithNote adds a note to the audit events of the writes made with ctx
+// (an approval's: on whose request they were made).
+func WithNote(ctx context.Context, note string) context.Context {
+	return context.WithValue(ctx, noteKey{}, note)
+}
+
+func noteOf(ctx context.Context) string {
+	n, _ := ctx.Value(noteKey{}).(string)
+	return n
 }

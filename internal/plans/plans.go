@@ -56,7 +56,20 @@ func (s *Service) Plan(ctx context.Context, scope portal.Scope, doc portal.Docum
 	return plan, err
 }
 
+// Review plans doc as a change request: every change as a reviewer of
+// the unit would make it, the caller's own role and the stage's
+// read-only switch left to the review (validation, policies and budgets
+// still refuse). The plan is the one an approval applies, or stale.
+func (s *Service) Review(ctx context.Context, call *gate.Call, doc portal.Document) (portal.Plan, error) {
+	plan, _, err := s.planAs(ctx, call, doc, true)
+	return plan, err
+}
+
 func (s *Service) plan(ctx context.Context, call *gate.Call, doc portal.Document) (portal.Plan, []*Step, error) {
+	return s.planAs(ctx, call, doc, false)
+}
+
+func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Document, review bool) (portal.Plan, []*Step, error) {
 	if doc.Prune && len(doc.Resources) == 0 {
 		return portal.Plan{}, nil, portal.Invalid("prune", "prune with a document that declares nothing would delete every topic, connector and identity pool of the unit; declare what stays")
 	}
@@ -99,7 +112,7 @@ func (s *Service) plan(ctx context.Context, call *gate.Call, doc portal.Document
 	}
 	for _, st := range steps {
 		k, _ := s.kind(kindOfChange(st.Change.Kind))
-		authorize(call, st, k.Action(), doc.SkipForbidden)
+		authorize(call, st, k.Action(), doc.SkipForbidden, review)
 	}
 	s.order(steps)
 	budget, err := s.judge(ctx, call, steps)
@@ -232,13 +245,14 @@ func refuseDuplicates(steps []*Step) {
 }
 
 // authorize refuses a change the caller may not make here (the policy's
-// refusal first), or one with problems; field names are made the
+// refusal first; not for a review, which a reviewer's role decides), or
+// one with problems; field names are made the
 // document's (items[2].spec.partitions).
-func authorize(call *gate.Call, st *Step, action access.Action, skipForbidden bool) {
+func authorize(call *gate.Call, st *Step, action access.Action, skipForbidden, review bool) {
 	c := &st.Change
 	var errs []*portal.Error
 	forbidden := false
-	if c.Action != portal.ActionUnchanged {
+	if c.Action != portal.ActionUnchanged && !review {
 		what := c.Action + " " + plural(strings.ReplaceAll(c.Kind, "-", " "))
 		if err := access.Check(call.Principal, call.Scope, action, what); err != nil {
 			errs = append(errs, portal.Problems(err)...)

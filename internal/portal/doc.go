@@ -34,4 +34,5 @@ type Services struct {
 	Plans      PlanService
 	Guardrails GuardrailService
 	Webhooks   WebhookService
+	Requests   RequestService
 }

@@ -42,6 +42,7 @@ type Store interface {
 	APIKeyRecords
 	Guardrails
 	Webhooks
+	ChangeRequests
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -420,4 +421,37 @@ type Webhooks interface {
 	// AuditAfter lists the events after id, oldest first (the outbox's
 	// source).
 	AuditAfter(ctx context.Context, id int64, limit int) ([]portal.AuditEvent, error)
+}
+
+// RequestRecord is a change request as stored: the document and the plan
+// as JSON (never a secret: documents with secret values are refused).
+type RequestRecord struct {
+	ID, Zone, BU, Stage         string
+	Requester, RequesterSubject string
+	Reason                      string
+	Document                    []byte
+	Fingerprint                 string
+	Plan                        []byte
+	State                       string
+	Created                     time.Time
+	DecidedBy, Comment          string
+	Decided                     time.Time
+	// Result is the apply's plan with each change's outcome.
+	Result []byte
+}
+
+// ChangeRequests keeps change requests.
+type ChangeRequests interface {
+	CreateRequestRecord(ctx context.Context, r RequestRecord) error
+	// RequestRecord returns one request, or ErrNotFound.
+	RequestRecord(ctx context.Context, id string) (RequestRecord, error)
+	// RequestRecords lists a unit's requests in a stage, newest first
+	// ("" state: every state).
+	RequestRecords(ctx context.Context, bu, stage, state string, limit int) ([]RequestRecord, error)
+	// OpenRequests lists every open request, oldest first.
+	OpenRequests(ctx context.Context, limit int) ([]RequestRecord, error)
+	// DecideRequest moves a request from state from to r's state with r's
+	// decision and result; false when it was no longer in from (another
+	// reviewer was first).
+	DecideRequest(ctx context.Context, r RequestRecord, from string) (bool, error)
 }

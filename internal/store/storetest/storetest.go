@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("api keys", func(t *testing.T) { testKeyRecords(t, open(t)) })
 	t.Run("guardrails", func(t *testing.T) { testGuardrails(t, open(t)) })
 	t.Run("webhooks", func(t *testing.T) { testWebhooks(t, open(t)) })
+	t.Run("change requests", func(t *testing.T) { testRequests(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {
@@ -588,5 +589,42 @@ func testWebhooks(t *testing.T, s store.Store) {
 	}
 	if err := s.DeleteWebhookRecord(ctx, "wh-1"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
+	}
+}
+
+func testRequests(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	for i, id := range []string{"cr-1", "cr-2"} {
+		r := store.RequestRecord{ID: id, Zone: "edh-shared", BU: "scada", Stage: "run", Requester: "carol", RequesterSubject: "sub-carol", Reason: "more partitions",
+			Document: []byte(`{"Resources":[]}`), Fingerprint: "fp", Plan: []byte(`{}`), State: "open", Created: base.Add(time.Duration(i) * time.Minute)}
+		if err := s.CreateRequestRecord(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := s.RequestRecords(ctx, "scada", "run", "", 10)
+	if err != nil || len(list) != 2 || list[0].ID != "cr-2" || list[1].Reason != "more partitions" || string(list[1].Document) != `{"Resources":[]}` {
+		t.Fatalf("requests: %+v %v", list, err)
+	}
+	r := list[1]
+	r.State, r.DecidedBy, r.Decided, r.Comment, r.Result = "applied", "bob", base.Add(time.Hour), "ok", []byte(`{"done":true}`)
+	if ok, err := s.DecideRequest(ctx, r, "open"); err != nil || !ok {
+		t.Fatalf("decide: %v %v", ok, err)
+	}
+	r.State = "rejected"
+	if ok, err := s.DecideRequest(ctx, r, "open"); err != nil || ok {
+		t.Fatalf("a second decision went through: %v %v", ok, err)
+	}
+	got, err := s.RequestRecord(ctx, "cr-1")
+	if err != nil || got.State != "applied" || got.DecidedBy != "bob" || !got.Decided.Equal(base.Add(time.Hour)) || string(got.Result) != `{"done":true}` {
+		t.Fatalf("request: %+v %v", got, err)
+	}
+	if open, err := s.OpenRequests(ctx, 10); err != nil || len(open) != 1 || open[0].ID != "cr-2" {
+		t.Fatalf("open: %+v %v", open, err)
+	}
+	if only, _ := s.RequestRecords(ctx, "scada", "run", "applied", 10); len(only) != 1 {
+		t.Errorf("by state: %+v", only)
+	}
+	if _, err := s.RequestRecord(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("missing: %v", err)
 	}
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/spf13/cobra"
+)
+
+// requestCmd files a document as a change request: the plan an Admin of
+// the unit reviews and, approved, the portal applies.
+func requestCmd(o *options) *cobra.Command {
+	var f docFlags
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "request -f FILE --reason TEXT",
+		Short: "File a document's plan as a change request for review",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			bu, stage, err := o.scope()
+			if err != nil {
+				return err
+			}
+			if reason == "" {
+				return errors.New("say why with --reason: the reviewer reads it")
+			}
+			body, err := o.readDoc(f.files, f.kinds)
+			if err != nil {
+				return err
+			}
+			path := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage) + "/change-requests?reason=" + url.QueryEscape(reason)
+			raw, _, err := o.call(cmd.Context(), "POST", path, body, nil)
+			if err != nil {
+				return err
+			}
+			if o.output == "json" {
+				_, err := o.stdout.Write(append(raw, '\n'))
+				return err
+			}
+			var r struct {
+				ID    string          `json:"id"`
+				State string          `json:"state"`
+				Plan  json.RawMessage `json:"plan"`
+			}
+			if err := json.Unmarshal(raw, &r); err != nil {
+				return err
+			}
+			p := &plan{raw: r.Plan}
+			if err := json.Unmarshal(r.Plan, p); err != nil {
+				return err
+			}
+			o.show(p)
+			fmt.Fprintf(o.stdout, "Change request %s is %s: an Admin of %s reviews it (%s/%s/%s/change-requests/%s).\n", r.ID, r.State, bu, o.serverKey(), bu, stage, r.ID)
+			return nil
+		},
+	}
+	cmd.Flags().StringSliceVarP(&f.files, "file", "f", nil, "the document: files (multi-document YAML or JSON {\"items\": [...]}) or directories of them; repeatable")
+	cmd.Flags().StringVar(&reason, "reason", "", "why the change is needed (required)")
+	cmd.Flags().StringSliceVar(&f.kinds, "kind", nil, "only these kinds of the document (repeatable or comma-separated)")
+	return cmd
+}

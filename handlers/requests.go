@@ -1,0 +1,100 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/document"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+func (h *Handlers) listRequests(c echo.Context) error {
+	p, err := h.scopedPage(c, "change-requests", "Change requests")
+	if err != nil {
+		return err
+	}
+	list, err := h.Requests.Requests(c.Request().Context(), httpserver.ScopeOf(c), c.QueryParam("state"))
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.RequestsPage(p, list))
+}
+
+func (h *Handlers) showRequest(c echo.Context) error {
+	id := c.Param("id")
+	p, err := h.scopedPage(c, "change-requests", "Change request "+id, views.Crumb{Label: id})
+	if err != nil {
+		return err
+	}
+	r, err := h.Requests.ChangeRequest(c.Request().Context(), httpserver.ScopeOf(c), id)
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.RequestPage(p, r, p.User.Username == r.Requester || p.User.Name == r.Requester))
+}
+
+func (h *Handlers) newRequest(c echo.Context) error {
+	p, err := h.scopedPage(c, "change-requests", "New change request", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	return h.render(c, http.StatusOK, p, views.NewRequestPage(p, views.RequestForm{}))
+}
+
+// fileRequest files the pasted document as a change request.
+func (h *Handlers) fileRequest(c echo.Context) error {
+	p, err := h.scopedPage(c, "change-requests", "New change request", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	f := views.RequestForm{Document: c.FormValue("document"), Reason: c.FormValue("reason")}
+	doc, err := document.Read([]byte(f.Document))
+	var r portal.ChangeRequest
+	if err == nil {
+		r, err = h.Requests.Request(c.Request().Context(), httpserver.ScopeOf(c), doc, f.Reason)
+	}
+	if err == nil {
+		return h.done(c, "Change request "+r.ID+" filed; it waits for a review.", p.Context.Path("change-requests/"+r.ID))
+	}
+	ps := portal.Problems(err)
+	if len(ps) == 0 {
+		return err
+	}
+	for _, e := range ps {
+		msg := e.Message
+		if e.Field != "" {
+			msg = e.Field + ": " + msg
+		}
+		f.Errors = append(f.Errors, msg)
+	}
+	return h.failedForm(c, p, err, func() templ.Component { return views.NewRequestPage(p, f) })
+}
+
+// decideRequest approves, rejects or withdraws a request from its page.
+func (h *Handlers) decideRequest(c echo.Context) error {
+	id, what := c.Param("id"), c.Param("decision")
+	scope, ctx := httpserver.ScopeOf(c), c.Request().Context()
+	p, err := h.scopedPage(c, "change-requests", "Change request "+id)
+	if err != nil {
+		return err
+	}
+	var r portal.ChangeRequest
+	switch what {
+	case "approve":
+		r, err = h.Requests.Approve(ctx, scope, id, c.FormValue("comment"))
+	case "reject":
+		r, err = h.Requests.Reject(ctx, scope, id, c.FormValue("comment"))
+	case "withdraw":
+		r, err = h.Requests.Withdraw(ctx, scope, id)
+	default:
+		return portal.New(portal.NotFound, "not found")
+	}
+	if err != nil {
+		return err
+	}
+	return h.done(c, "Change request "+r.ID+" is "+r.State+".", p.Context.Path("change-requests/"+id))
+}

@@ -1,0 +1,59 @@
+package portal
+
+import (
+	"context"
+	"time"
+)
+
+// Change request states.
+const (
+	RequestOpen          = "open"
+	RequestApplied       = "applied"
+	RequestPartlyApplied = "partly_applied"
+	RequestRejected      = "rejected"
+	RequestWithdrawn     = "withdrawn"
+	RequestStale         = "stale"
+	RequestExpired       = "expired"
+)
+
+// ChangeRequest is a plan someone of a unit proposes and another person
+// reviews: approved, exactly that plan is applied through the services.
+type ChangeRequest struct {
+	ID, BU, Stage, Zone string
+	Requester           string
+	Reason              string
+	State               string
+	Created             time.Time
+	// Expires is when an open request stops being approvable.
+	Expires   time.Time
+	DecidedBy string
+	Decided   time.Time
+	Comment   string
+	// Plan is the diff as requested; Result the apply's, with each
+	// change's outcome (once approved).
+	Plan   Plan
+	Result *Plan
+	// Reviewable tells whether the caller may approve or reject it.
+	Reviewable bool
+}
+
+// RequestService files and reviews change requests.
+type RequestService interface {
+	// Request files doc as a change request of the unit in a stage.
+	// Errors: Validation (and the plan's refusals), InsufficientRole
+	// (Viewers), InvalidParameter (a document with secret values).
+	Request(ctx context.Context, scope Scope, doc Document, reason string) (ChangeRequest, error)
+	// Requests lists the unit's requests ("" state: all), newest first.
+	Requests(ctx context.Context, scope Scope, state string) ([]ChangeRequest, error)
+	ChangeRequest(ctx context.Context, scope Scope, id string) (ChangeRequest, error)
+	// Approve applies the request's plan as the caller (an Admin of the
+	// unit or a Super Admin of its zone, never the requester). Errors:
+	// InsufficientRole, Conflict (closed, expired, or stale: the state
+	// upstream changed since the request).
+	Approve(ctx context.Context, scope Scope, id, comment string) (ChangeRequest, error)
+	Reject(ctx context.Context, scope Scope, id, comment string) (ChangeRequest, error)
+	// Withdraw closes the caller's own open request.
+	Withdraw(ctx context.Context, scope Scope, id string) (ChangeRequest, error)
+	// Waiting lists the open requests the caller may review.
+	Waiting(ctx context.Context) ([]ChangeRequest, error)
+}

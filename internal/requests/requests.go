@@ -1,0 +1,209 @@
+// Package requests is change requests: a member of a unit proposes the
+// exact plan of a document, another person of the unit (an Admin, or a
+// Super Admin of its zone) reviews that diff and approves it, and the
+// portal applies exactly that plan through the services, with the same
+// checks, policies, budgets and audit as a direct write; or the reviewer
+// rejects it, or the requester withdraws it. A plan whose upstream state
+// changed since the request is stale and is refused at approval.
+package requests
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/plans"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// MaxReason bounds a request's reason and a reviewer's comment.
+const MaxReason = 2000
+
+// Service files and reviews change requests.
+type Service struct {
+	guard  *gate.Guard
+	plans  *plans.Service
+	store  store.ChangeRequests
+	maxAge time.Duration
+}
+
+var _ portal.RequestService = (*Service)(nil)
+
+// New returns the service; an open request expires after maxAge (7 days
+// when 0).
+func New(g *gate.Guard, p *plans.Service, s store.ChangeRequests, maxAge time.Duration) *Service {
+	if maxAge <= 0 {
+		maxAge = 7 * 24 * time.Hour
+	}
+	return &Service{guard: g, plans: p, store: s, maxAge: maxAge}
+}
+
+// Request plans doc as a review would and stores it as an open request.
+func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (portal.ChangeRequest, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Read, "request changes", "change-request.create", scope.String())
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	if call.Role < portal.Developer {
+		e := portal.New(portal.InsufficientRole, "your role in %s is %s; to request changes you need the developer role or higher", call.Scope.Unit.ID, call.Role)
+		s.guard.Record(ctx, call, "change-request.create", call.Scope.String(), e)
+		return portal.ChangeRequest{}, e
+	}
+	var v portal.Validation
+	reason = strings.TrimSpace(reason)
+	switch {
+	case reason == "":
+		v.Add(portal.Missing("reason"))
+	case len(reason) > MaxReason:
+		v.Add(portal.Invalid("reason", "the reason is %d characters long; at most %d", len(reason), MaxReason))
+	}
+	for i, r := range doc.Resources {
+		if r.Connector == nil {
+			continue
+		}
+		for k, ref := range r.Connector.Secrets {
+			if ref.Value != "" {
+				// A request is stored and read later: a secret must not be.
+				v.Add(portal.Invalid(fmt.Sprintf("items[%d].spec.secrets.%s", i, k),
+					"a change request cannot carry secret values (it is kept for its review); an Admin applies connectors with secrets directly"))
+			}
+		}
+	}
+	if err := v.Err(); err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	plan, err := s.plans.Review(ctx, call.Unit(), doc)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	if err := refused(plan); err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	if !plan.HasChanges() {
+		return portal.ChangeRequest{}, portal.Invalid("items", "the document changes nothing in %s: there is nothing to request", call.Scope)
+	}
+	docJSON, _ := json.Marshal(doc)
+	planJSON, _ := json.Marshal(plan)
+	p := call.Principal
+	rec := store.RequestRecord{ID: newID(), Zone: call.Scope.Zone().ID, BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Requester: p.Actor(),
+		RequesterSubject: p.Subject, Reason: reason, Document: docJSON, Fingerprint: plan.Fingerprint, Plan: planJSON, State: portal.RequestOpen,
+		Created: s.guard.Now().UTC()}
+	w, err := s.guard.Begin(ctx, call, "change-request.create", rec.ID)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	err = s.store.CreateRequestRecord(ctx, rec)
+	w.Done(ctx, err, summary(plan)...)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	return s.view(call, rec), nil
+}
+
+// refused is the plan's refusals as one error.
+func refused(p portal.Plan) error {
+	var v portal.Validation
+	for _, c := range p.Changes {
+		if c.Action == portal.ActionRefused {
+			v.Problems = append(v.Problems, c.Errors...)
+		}
+	}
+	return v.Err()
+}
+
+// summary lists a plan's changes for the trail.
+func summary(p portal.Plan) []portal.Change {
+	var out []portal.Change
+	for _, c := range p.Changes {
+		if c.Action != portal.ActionUnchanged {
+			out = append(out, portal.Change{Field: c.Kind + "/" + c.Name, After: c.Action})
+		}
+	}
+	return out
+}
+
+func newID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "cr-" + strings.ToLower(base64.RawURLEncoding.EncodeToString(b))
+}
+
+// view is a stored request as the caller sees it (expired when its age
+// ran out, whether or not anyone closed it).
+func (s *Service) view(call *gate.Call, r store.RequestRecord) portal.ChangeRequest {
+	out := portal.ChangeRequest{ID: r.ID, BU: r.BU, Stage: r.Stage, Zone: r.Zone, Requester: r.Requester, Reason: r.Reason, State: r.State,
+		Created: r.Created, Expires: r.Created.Add(s.maxAge), DecidedBy: r.DecidedBy, Decided: r.Decided, Comment: r.Comment}
+	_ = json.Unmarshal(r.Plan, &out.Plan)
+	if len(r.Result) > 0 {
+		var res portal.Plan
+		if json.Unmarshal(r.Result, &res) == nil {
+			out.Result = &res
+		}
+	}
+	if out.State == portal.RequestOpen && s.guard.Now().After(out.Expires) {
+		out.State = portal.RequestExpired
+	}
+	out.Reviewable = out.State == portal.RequestOpen && reviewer(call) && call.Principal.Subject != r.RequesterSubject
+	return out
+}
+
+// reviewer tells whether the call's role reviews the unit's requests.
+func reviewer(call *gate.Call) bool { return call.Role >= portal.Admin }
+
+// Requests lists a unit's requests, newest first.
+func (s *Service) Requests(ctx context.Context, scope portal.Scope, state string) ([]portal.ChangeRequest, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read change requests")
+	if err != nil {
+		return nil, err
+	}
+	switch state {
+	case "", portal.RequestOpen, portal.RequestApplied, portal.RequestPartlyApplied, portal.RequestRejected, portal.RequestWithdrawn, portal.RequestStale, portal.RequestExpired:
+	default:
+		return nil, portal.Invalid("state", "state must be open, applied, partly_applied, rejected, withdrawn, stale or expired, not %q", state)
+	}
+	stored := state
+	if state == portal.RequestExpired {
+		stored = portal.RequestOpen // expiry is read, not written
+	}
+	recs, err := s.store.RequestRecords(ctx, call.Scope.Unit.ID, call.Scope.Stage.Name, stored, 200)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.ChangeRequest{}
+	for _, r := range recs {
+		if v := s.view(call, r); state == "" || v.State == state {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// find reads one of the call's unit's requests.
+func (s *Service) find(ctx context.Context, call *gate.Call, id string) (store.RequestRecord, error) {
+	r, err := s.store.RequestRecord(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (r.BU != call.Scope.Unit.ID || r.Stage != call.Scope.Stage.Name) {
+		return r, portal.New(portal.NotFound, "change request %q not found in %s", portal.Clip(id, 64), call.Scope)
+	}
+	return r, err
+}
+
+// ChangeRequest returns one of the unit's requests.
+func (s *Service) ChangeRequest(ctx context.Context, scope portal.Scope, id string) (portal.ChangeRequest, error) {
+	call, err := s.guard.Enter(ctx, scope, access.Read, "read change requests")
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	r, err := s.find(ctx, call, id)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	return s.view(call, r), nil
+}

@@ -1,0 +1,182 @@
+package requests
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// review enters a decision on a request: the caller reviews the unit's
+// requests, is not its requester, and the request is still open. A
+// refusal is audited as event.
+func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment, event string) (*gate.Call, store.RequestRecord, func(), error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Read, "review change requests", event, id)
+	if err != nil {
+		return nil, store.RequestRecord{}, nil, err
+	}
+	r, err := s.find(ctx, call, id)
+	if err != nil {
+		return nil, r, nil, err
+	}
+	fail := func(err error) (*gate.Call, store.RequestRecord, func(), error) {
+		s.guard.Record(ctx, call, event, id, err)
+		return nil, r, nil, err
+	}
+	switch {
+	case call.Principal.Subject == r.RequesterSubject:
+		return fail(portal.New(portal.InsufficientRole, "you cannot review your own change request %s: another Admin of %s or a Super Admin of %s does", id,
+			call.Scope.Unit.ID, call.Scope.Zone().ID))
+	case !reviewer(call):
+		return fail(portal.New(portal.InsufficientRole, "your role in %s is %s; change requests are reviewed by the unit's Admins and the zone's Super Admins",
+			call.Scope.Unit.ID, call.Role))
+	case len(comment) > MaxReason:
+		return fail(portal.Invalid("comment", "the comment is %d characters long; at most %d", len(comment), MaxReason))
+	}
+	// One decision at a time on any replica; the state is read again
+	// under the lock.
+	unlock, err := s.guard.Lock(ctx, "change-request "+id)
+	if err != nil {
+		return nil, r, nil, err
+	}
+	if r, err = s.find(ctx, call, id); err != nil {
+		unlock()
+		return nil, r, nil, err
+	}
+	if v := s.view(call, r); v.State != portal.RequestOpen {
+		unlock()
+		return fail(portal.New(portal.Conflict, "change request %s is %s: only an open request can be reviewed", id, v.State))
+	}
+	return call, r, unlock, nil
+}
+
+// decide records a decision on an open request with its audit event.
+func (s *Service) decide(ctx context.Context, call *gate.Call, r store.RequestRecord, event, state, comment string, changes ...portal.Change) (portal.ChangeRequest, error) {
+	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
+	w, err := s.guard.Begin(ctx, call, event, r.ID)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	ok, err := s.store.DecideRequest(ctx, r, portal.RequestOpen)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "change request %s was decided meanwhile", r.ID)
+	}
+	w.Done(ctx, err, append([]portal.Change{{Field: "state", Before: portal.RequestOpen, After: state}}, changes...)...)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	return s.view(call, r), nil
+}
+
+// Approve applies exactly the requested plan as the caller: planned again
+// first, a plan whose upstream state changed is stale and is not applied.
+func (s *Service) Approve(ctx context.Context, scope portal.Scope, id, comment string) (portal.ChangeRequest, error) {
+	call, r, unlock, err := s.review(ctx, scope, id, comment, "change-request.approve")
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	defer unlock()
+	var doc portal.Document
+	if err := json.Unmarshal(r.Document, &doc); err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	again, err := s.plans.Review(ctx, call.Unit(), doc)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	if again.Fingerprint != r.Fingerprint || refused(again) != nil {
+		stale := "the unit's resources changed since the request (or a change is now refused): plan the document again and file a new request"
+		if _, err := s.decide(ctx, call, r, "change-request.stale", portal.RequestStale, stale); err != nil {
+			return portal.ChangeRequest{}, err
+		}
+		return portal.ChangeRequest{}, portal.New(portal.Conflict, "change request %s is stale: %s", id, stale)
+	}
+	// Every change's event says on whose request it was made.
+	applyCtx := gate.WithNote(ctx, "approved by "+call.Principal.Actor()+" on change request "+r.ID+" of "+r.Requester)
+	result, err := s.plans.Apply(applyCtx, scope, doc, r.Fingerprint)
+	if err != nil {
+		if portal.Is(err, portal.Conflict) {
+			if _, derr := s.decide(ctx, call, r, "change-request.stale", portal.RequestStale, portal.FirstMessage(err)); derr != nil {
+				return portal.ChangeRequest{}, derr
+			}
+		}
+		return portal.ChangeRequest{}, err
+	}
+	state := portal.RequestApplied
+	for _, c := range result.Changes {
+		if c.Outcome == portal.OutcomeFailed || c.Outcome == portal.OutcomeSkipped {
+			state = portal.RequestPartlyApplied
+		}
+	}
+	r.Result, _ = json.Marshal(result)
+	return s.decide(ctx, call, r, "change-request.approve", state, comment,
+		portal.Change{Field: "requester", After: r.Requester}, portal.Change{Field: "apply_request_id", After: result.AuditID})
+}
+
+// Reject closes an open request with the reviewer's comment.
+func (s *Service) Reject(ctx context.Context, scope portal.Scope, id, comment string) (portal.ChangeRequest, error) {
+	call, r, unlock, err := s.review(ctx, scope, id, comment, "change-request.reject")
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	defer unlock()
+	return s.decide(ctx, call, r, "change-request.reject", portal.RequestRejected, comment)
+}
+
+// Withdraw closes the caller's own open request.
+func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (portal.ChangeRequest, error) {
+	call, err := s.guard.EnterWrite(ctx, scope, access.Read, "withdraw change requests", "change-request.withdraw", id)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	r, err := s.find(ctx, call, id)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	if call.Principal.Subject != r.RequesterSubject {
+		e := portal.New(portal.InsufficientRole, "only %s, who filed change request %s, may withdraw it; reviewers reject it", r.Requester, id)
+		s.guard.Record(ctx, call, "change-request.withdraw", id, e)
+		return portal.ChangeRequest{}, e
+	}
+	unlock, err := s.guard.Lock(ctx, "change-request "+id)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	defer unlock()
+	if r, err = s.find(ctx, call, id); err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	if v := s.view(call, r); v.State != portal.RequestOpen {
+		return portal.ChangeRequest{}, portal.New(portal.Conflict, "change request %s is %s: only an open request can be withdrawn", id, v.State)
+	}
+	return s.decide(ctx, call, r, "change-request.withdraw", portal.RequestWithdrawn, "")
+}
+
+// Waiting lists the open requests the caller may review, oldest first.
+func (s *Service) Waiting(ctx context.Context) ([]portal.ChangeRequest, error) {
+	p := portal.PrincipalFrom(ctx)
+	if p == nil {
+		return nil, portal.New(portal.Unauthenticated, "sign-in required")
+	}
+	recs, err := s.store.OpenRequests(ctx, 500)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.ChangeRequest{}
+	for _, r := range recs {
+		if p.Role(r.BU) < portal.Admin || p.Subject == r.RequesterSubject {
+			continue
+		}
+		v := portal.ChangeRequest{ID: r.ID, BU: r.BU, Stage: r.Stage, Zone: r.Zone, Requester: r.Requester, Reason: r.Reason, State: r.State,
+			Created: r.Created, Expires: r.Created.Add(s.maxAge), Reviewable: true}
+		if s.guard.Now().After(v.Expires) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
