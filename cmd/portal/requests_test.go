@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/config"
 )
 
 // TestChangeRequestJourney is the issue's check: carol requests a
@@ -100,4 +102,36 @@ func TestChangeRequestJourney(t *testing.T) {
 	}
 	// Another unit's requests are not found.
 	wantError(t, tp.call("GET", "/api/v1/crm/run/change-request/"+id, "alice", nil), http.StatusNotFound, "NOT_FOUND")
+}
+
+// TestFourEyes: in a stage that takes four eyes an Admin's direct write
+// is refused with the way to a change request; another person's approval
+// applies it.
+func TestFourEyes(t *testing.T) {
+	tp := startPortal(t, func(c *config.Config) {
+		for i := range c.Stages {
+			if c.Stages[i].Name == "qas" {
+				c.Stages[i].FourEyes = true
+			}
+		}
+	})
+	sfx := suffix()
+	r := tp.call("POST", "/api/v1/scada/qas/topic", "bob", map[string]any{"name": "alone-" + sfx})
+	wantError(t, r, http.StatusForbidden, "READ_ONLY_ENVIRONMENT")
+	if !strings.Contains(string(r.body), "four eyes") || !strings.Contains(string(r.body), "change-requests") {
+		t.Errorf("the refusal does not say the way: %s", r.body)
+	}
+	doc := fmt.Sprintf(`{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "together-%s"}, "spec": {"partitions": 3}}]}`, sfx)
+	req := tp.call("POST", "/api/v1/scada/qas/change-requests?reason=new+feed", "bob", doc)
+	if req.status != http.StatusCreated {
+		t.Fatalf("bob's request: %d %s", req.status, req.body)
+	}
+	id := req.json(t)["id"].(string)
+	wantError(t, tp.call("POST", "/api/v1/scada/qas/change-request/"+id+"/approve", "bob", nil), http.StatusForbidden, "INSUFFICIENT_ROLE")
+	if r := tp.call("POST", "/api/v1/scada/qas/change-request/"+id+"/approve", "alice", nil); r.status != http.StatusOK || r.json(t)["state"] != "applied" {
+		t.Fatalf("alice's approval: %d %s", r.status, r.body)
+	}
+	if r := tp.call("GET", "/api/v1/scada/qas/topic/together-"+sfx, "carol", nil); r.status != http.StatusOK {
+		t.Errorf("the approved topic: %d %s", r.status, r.body)
+	}
 }

@@ -73,10 +73,16 @@ func Decide(role portal.Role, action Action, stage tenancy.Stage) Decision {
 		return Decision{Denial: portal.NotFound}
 	case role < action.minimum():
 		return Decision{Denial: portal.InsufficientRole}
-	case action.readOnly() || !stage.ReadOnly:
+	case action.readOnly():
+		return Decision{Allowed: true}
+	case stage.FourEyes:
+		// Nobody changes the stage alone: an approval of a change request
+		// is the way (the gate lifts this for the approved plan).
+		return Decision{Denial: portal.ReadOnlyEnvironment}
+	case !stage.ReadOnly && !(stage.Changes == tenancy.ChangesRequest && role < portal.Admin):
 		return Decision{Allowed: true}
 	case role >= portal.Admin:
-		return Decision{Allowed: true, Bypass: true}
+		return Decision{Allowed: true, Bypass: stage.ReadOnly}
 	default:
 		return Decision{Denial: portal.ReadOnlyEnvironment}
 	}
@@ -99,9 +105,17 @@ func Check(p *portal.Principal, scope tenancy.Scope, action Action, what string)
 	case d.Denial == portal.InsufficientRole:
 		return portal.New(portal.InsufficientRole, "your role in %s is %s; to %s you need the %s role or higher",
 			scope.Unit.ID, role, what, action.minimum())
+	case scope.Stage.FourEyes:
+		return portal.New(portal.ReadOnlyEnvironment, "stage %s takes four eyes: nobody may %s there alone; file a change request "+
+			"(POST /api/v1/%s/%s/change-requests, or the Change requests page) that another Admin of %s approves",
+			scope.Stage.Name, what, scope.Unit.ID, scope.Stage.Name, scope.Unit.ID)
+	case !scope.Stage.ReadOnly:
+		return portal.New(portal.ReadOnlyEnvironment, "in stage %s, %ss change through change requests: file one (POST /api/v1/%s/%s/change-requests, "+
+			"or the Change requests page) that an Admin of %s approves", scope.Stage.Name, role, scope.Unit.ID, scope.Stage.Name, scope.Unit.ID)
 	default:
-		return portal.New(portal.ReadOnlyEnvironment, "stage %s is read-only%s: %ss may not %s there; ask an Admin of %s",
-			scope.Stage.Name, ReadOnlyReason(scope.Stage), role, what, scope.Unit.ID)
+		return portal.New(portal.ReadOnlyEnvironment, "stage %s is read-only%s: %ss may not %s there; file a change request "+
+			"(POST /api/v1/%s/%s/change-requests, or the Change requests page) that an Admin of %s approves",
+			scope.Stage.Name, ReadOnlyReason(scope.Stage), role, what, scope.Unit.ID, scope.Stage.Name, scope.Unit.ID)
 	}
 }
 

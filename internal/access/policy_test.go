@@ -51,6 +51,33 @@ func TestDecideMatrix(t *testing.T) {
 	}
 }
 
+// TestDecideChangesAndFourEyes: a stage whose Developers change by
+// request refuses their writes (not their reads), Admins' go through; a
+// stage with four eyes refuses every role's writes.
+func TestDecideChangesAndFourEyes(t *testing.T) {
+	byRequest := tenancy.Stage{Name: "qas", Changes: tenancy.ChangesRequest}
+	fourEyes := tenancy.Stage{Name: "run", ReadOnly: true, FourEyes: true}
+	cases := []struct {
+		role  portal.Role
+		stage tenancy.Stage
+		act   Action
+		want  string
+	}{
+		{portal.Developer, byRequest, Write, "ro"},
+		{portal.Developer, byRequest, Read, "ok"},
+		{portal.Admin, byRequest, Write, "ok"},
+		{portal.Developer, tenancy.Stage{Name: "dev", Changes: tenancy.ChangesDirect}, Write, "ok"},
+		{portal.Admin, fourEyes, Write, "ro"},
+		{portal.SuperAdmin, fourEyes, ManageIdentity, "ro"},
+		{portal.Viewer, fourEyes, Read, "ok"},
+	}
+	for _, c := range cases {
+		if got := outcome(Decide(c.role, c.act, c.stage)); got != c.want {
+			t.Errorf("%s %s in %+v: %s, want %s", c.role, c.act, c.stage, got, c.want)
+		}
+	}
+}
+
 func TestCheckMessages(t *testing.T) {
 	ten, err := tenancy.New(tenancy.Spec{
 		Stages:       []tenancy.Stage{{Name: "dev"}, {Name: "run", ReadOnly: true}},
@@ -74,7 +101,7 @@ func TestCheckMessages(t *testing.T) {
 		{portal.PrincipalWithRoles("v", map[string]portal.Role{"scada": portal.Viewer}), dev, Write, portal.InsufficientRole,
 			"your role in scada is viewer; to create topics you need the developer role or higher"},
 		{portal.PrincipalWithRoles("d", map[string]portal.Role{"scada": portal.Developer}), run, Write, portal.ReadOnlyEnvironment,
-			"stage run is read-only: developers may not create topics there; ask an Admin of scada"},
+			"stage run is read-only: developers may not create topics there; file a change request (POST /api/v1/scada/run/change-requests, or the Change requests page) that an Admin of scada approves"},
 		{portal.PrincipalWithRoles("d", map[string]portal.Role{"scada": portal.Developer}), dev, ManageIdentity, portal.InsufficientRole,
 			"your role in scada is developer; to create topics you need the admin role or higher"},
 	}

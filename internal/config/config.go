@@ -91,13 +91,17 @@ type Shutdown struct {
 // Webhooks bound the delivery of events: a failed delivery is retried
 // after RetryBase, doubling up to RetryMax, until GiveUp after its event.
 type Webhooks struct {
+	// RetryBase is the wait after a delivery's first failed attempt.
 	RetryBase time.Duration `yaml:"retry_base" default:"5s"`
-	RetryMax  time.Duration `yaml:"retry_max" default:"10m"`
-	GiveUp    time.Duration `yaml:"give_up" default:"24h"`
+	// RetryMax bounds the wait between attempts (it doubles up to it).
+	RetryMax time.Duration `yaml:"retry_max" default:"10m"`
+	// GiveUp ends the retries of an event this long after it.
+	GiveUp time.Duration `yaml:"give_up" default:"24h"`
 }
 
 // ChangeRequests: an open request expires MaxAge after it was filed.
 type ChangeRequests struct {
+	// MaxAge is how long a request stays open for review.
 	MaxAge time.Duration `yaml:"max_age" default:"168h"`
 }
 
@@ -246,6 +250,13 @@ type Stage struct {
 	// creation, keys made outside the portal are adopted with one from
 	// theirs, and the portal deletes expired keys. None when absent.
 	APIKeyMaxAge time.Duration `yaml:"api_key_max_age"`
+	// Changes says how Developers change the stage: direct (their writes
+	// go through) or request (their writes are refused with the way to a
+	// change request that an Admin reviews).
+	Changes string `yaml:"changes" default:"request in read-only stages, else direct"`
+	// FourEyes makes Admins and Super Admins go through a change request
+	// too: nobody changes the stage alone; another person approves.
+	FourEyes bool `yaml:"four_eyes"`
 }
 
 // LandingZone is a shared set of clusters, or a dedicated unit's clusters.

@@ -150,7 +150,7 @@ func TestUnknownKeysAreWarnings(t *testing.T) {
 		"stages[0].approvals (line 12)",
 		"landing_zones[0].quotas (line 16)",
 		"landing_zones[0].environments.run.kafka.client_rack (line 19)",
-		"change_requests (line 21)",
+		"change_requests.enabled (line 22)",
 		"events (line 23)",
 	}
 	if !slices.Equal(c.Unknown, want) {

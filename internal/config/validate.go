@@ -199,6 +199,11 @@ func (c *Config) validateZones(p *problems) {
 		default:
 			p.add(fmt.Sprintf("stages[%d].produce", i), "must be off, developers or admins, not %q", st.Produce)
 		}
+		switch st.Changes {
+		case "", tenancy.ChangesDirect, tenancy.ChangesRequest:
+		default:
+			p.add(fmt.Sprintf("stages[%d].changes", i), "must be direct or request, not %q", st.Changes)
+		}
 		if st.APIKeyMaxAge < 0 || (st.APIKeyMaxAge > 0 && st.APIKeyMaxAge < time.Hour) {
 			p.add(fmt.Sprintf("stages[%d].api_key_max_age", i), "must be at least 1h, or absent for none, not %v", st.APIKeyMaxAge)
 		}
@@ -320,7 +325,8 @@ func (c *Config) Tenancy() (*tenancy.Tenancy, error) { return tenancy.New(c.Tena
 func (c *Config) TenancySpec() tenancy.Spec {
 	spec := tenancy.Spec{}
 	for _, s := range c.Stages {
-		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess, Produce: s.Produce, APIKeyMaxAge: s.APIKeyMaxAge})
+		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess, Produce: s.Produce, APIKeyMaxAge: s.APIKeyMaxAge,
+			Changes: s.Changes, FourEyes: s.FourEyes})
 	}
 	for _, z := range c.LandingZones {
 		zs := tenancy.ZoneSpec{ID: z.ID, Dedicated: z.Dedicated, MainBU: z.MainBU, SuperAdminGroups: z.SuperAdminGroups}

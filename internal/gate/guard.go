@@ -149,6 +149,7 @@ func (g *Guard) Enter(ctx context.Context, named portal.Scope, action access.Act
 			return nil, err
 		}
 	}
+	scope = approved(ctx, scope)
 	if err := access.Check(p, scope, action, what); err != nil {
 		return nil, err
 	}

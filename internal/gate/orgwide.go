@@ -82,7 +82,7 @@ func (g *Guard) EnterOwner(ctx context.Context, call *Call, o OrgOwner, action a
 	if o.Scope.Unit.ID == call.Scope.Unit.ID {
 		return call, nil
 	}
-	if err := access.Check(call.Principal, o.Scope, action, what); err != nil {
+	if err := access.Check(call.Principal, approved(ctx, o.Scope), action, what); err != nil {
 		g.Record(ctx, call, event, resource, err)
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Record audits what happened to a write that never reached the upstream
@@ -182,4 +183,21 @@ func WithNote(ctx context.Context, note string) context.Context {
 func noteOf(ctx context.Context) string {
 	n, _ := ctx.Value(noteKey{}).(string)
 	return n
+}
+
+type approvalKey struct{}
+
+// WithApproval marks ctx as the apply of a change request another person
+// approved: a stage that takes four eyes lets exactly those writes
+// through (the approver's role still decides).
+func WithApproval(ctx context.Context) context.Context {
+	return context.WithValue(ctx, approvalKey{}, true)
+}
+
+// approved lifts a stage's four eyes for an approved request's writes.
+func approved(ctx context.Context, scope tenancy.Scope) tenancy.Scope {
+	if ctx.Value(approvalKey{}) != nil {
+		scope.Stage.FourEyes = false
+	}
+	return scope
 }

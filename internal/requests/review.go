@@ -96,7 +96,7 @@ func (s *Service) Approve(ctx context.Context, scope portal.Scope, id, comment s
 		return portal.ChangeRequest{}, portal.New(portal.Conflict, "change request %s is stale: %s", id, stale)
 	}
 	// Every change's event says on whose request it was made.
-	applyCtx := gate.WithNote(ctx, "approved by "+call.Principal.Actor()+" on change request "+r.ID+" of "+r.Requester)
+	applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+call.Principal.Actor()+" on change request "+r.ID+" of "+r.Requester))
 	result, err := s.plans.Apply(applyCtx, scope, doc, r.Fingerprint)
 	if err != nil {
 		if portal.Is(err, portal.Conflict) {

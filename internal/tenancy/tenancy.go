@@ -23,10 +23,27 @@ type Stage struct {
 	Produce string
 	// APIKeyMaxAge bounds the life of the stage's API keys; 0 for none.
 	APIKeyMaxAge time.Duration
+	// Changes is how Developers change the stage (ChangesDirect,
+	// ChangesRequest; "": request while read-only, else direct), and
+	// FourEyes makes every role go through a change request.
+	Changes  string
+	FourEyes bool
 	// Reason and Until come from a read-only switch of the landing zone
 	// (a change freeze): why, and when it ends by itself (zero: never).
 	Reason string
 	Until  time.Time
+}
+
+// How Developers change a stage.
+const (
+	ChangesDirect  = "direct"
+	ChangesRequest = "request"
+)
+
+// ByRequest tells whether Developers change the stage through change
+// requests.
+func (s Stage) ByRequest() bool {
+	return s.Changes == ChangesRequest || s.Changes == "" && s.ReadOnly
 }
 
 // Levels of data access.
