@@ -90,6 +90,15 @@ func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Do
 	if !plan.HasChanges() {
 		return portal.ChangeRequest{}, portal.Invalid("items", "the document changes nothing in %s: there is nothing to request", call.Scope)
 	}
+	for _, c := range plan.Changes {
+		for _, d := range c.Diff {
+			if strings.HasPrefix(d.Field, "apiKeys.") && d.Before == nil {
+				// A new key's secret goes to whoever applies: not a reviewer.
+				return portal.ChangeRequest{}, portal.Invalid(fmt.Sprintf("items[%d].spec.apiKeys", c.Index),
+					"a change request cannot make API keys (their secret is answered to whoever applies the plan): request the account, then create its keys yourself")
+			}
+		}
+	}
 	docJSON, _ := json.Marshal(doc)
 	planJSON, _ := json.Marshal(plan)
 	p := call.Principal

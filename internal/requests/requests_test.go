@@ -91,3 +91,16 @@ func TestRequestsRefuseWhatTheyCannotHold(t *testing.T) {
 		t.Errorf("refused requests were stored: %+v", list)
 	}
 }
+
+// A request that would make an API key is refused: its secret would go
+// to the reviewer who applies it.
+func TestRequestsMakeNoKeys(t *testing.T) {
+	w := servicetest.New(t)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "ingest", Description: "d",
+		Account: &portal.AccountDecl{Type: "producer", APIKeys: []portal.KeyDecl{{Resource: portal.KeyForKafka}}}}}}
+	_, err := w.Requests.Request(as("carol", "scada", portal.Developer), dev, doc, "keys")
+	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "items[0].spec.apiKeys" {
+		t.Fatalf("a request making a key: %v", err)
+	}
+}

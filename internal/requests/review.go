@@ -112,6 +112,9 @@ func (s *Service) Approve(ctx context.Context, scope portal.Scope, id, comment s
 			state = portal.RequestPartlyApplied
 		}
 	}
+	for i := range result.Changes {
+		result.Changes[i].Issued = nil // never stored: no key is made by a request
+	}
 	r.Result, _ = json.Marshal(result)
 	return s.decide(ctx, call, r, "change-request.approve", state, comment,
 		portal.Change{Field: "requester", After: r.Requester}, portal.Change{Field: "apply_request_id", After: result.AuditID})
