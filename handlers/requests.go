@@ -58,7 +58,7 @@ func (h *Handlers) fileRequest(c echo.Context) error {
 		r, err = h.Requests.Request(c.Request().Context(), httpserver.ScopeOf(c), doc, f.Reason)
 	}
 	if err == nil {
-		return h.done(c, "Change request "+r.ID+" filed; it waits for a review.", p.Context.Path("change-requests/"+r.ID))
+		return h.done(c, "Change request "+r.ID+" filed; it waits for a review.", p.Context.Path("change-requests", r.ID))
 	}
 	ps := portal.Problems(err)
 	if len(ps) == 0 {
@@ -96,5 +96,5 @@ func (h *Handlers) decideRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.done(c, "Change request "+r.ID+" is "+r.State+".", p.Context.Path("change-requests/"+id))
+	return h.done(c, "Change request "+r.ID+" is "+r.State+".", p.Context.Path("change-requests", id))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -90,10 +91,27 @@ func TestChangeRequestJourney(t *testing.T) {
 	// Rejected and withdrawn requests change nothing.
 	third := tp.call("POST", path, "carol", doc(8)).json(t)["id"].(string)
 	wantError(t, tp.call("POST", "/api/v1/scada/run/change-request/"+third+"/withdraw", "bob", nil), http.StatusForbidden, "INSUFFICIENT_ROLE")
-	if r := tp.call("POST", "/api/v1/scada/run/change-request/"+third+"/reject", "alice", map[string]any{"comment": "not now"}); r.status != http.StatusOK || r.json(t)["state"] != "rejected" {
-		t.Fatalf("alice's rejection: %d %s", r.status, r.body)
+	// bob reviews the third on its page: the diff, then a rejection.
+	page := web.get("/scada/run/change-requests/" + third)
+	if page.status != http.StatusOK || !strings.Contains(page.body, "Approve and apply") || !strings.Contains(page.body, "partitions: 5 → 8") {
+		t.Fatalf("the request's page: %d %.600s", page.status, page.body)
 	}
-	fourth := tp.call("POST", path, "carol", doc(8)).json(t)["id"].(string)
+	if r := web.post("/scada/run/change-requests/"+third+"/reject", url.Values{"comment": {"not now"}}); r.status != http.StatusOK || !strings.Contains(r.body, `data-state="rejected"`) {
+		t.Fatalf("bob's rejection on the page: %d %s", r.status, r.body)
+	}
+	if got := tp.call("GET", "/api/v1/scada/run/change-request/"+third, "carol", nil).json(t); got["state"] != "rejected" || got["comment"] != "not now" {
+		t.Errorf("the third request: %v", got)
+	}
+	// carol files the fourth on the page: pasted, then shown with its diff.
+	cweb := tp.webClient(t)
+	cweb.signIn("carol")
+	cweb.get("/scada/run/change-requests/new")
+	filed := cweb.post("/scada/run/change-requests", url.Values{"document": {doc(8)}, "reason": {"black friday"}})
+	m := regexp.MustCompile(`data-state="open"`).FindString(filed.body)
+	if filed.status != http.StatusOK || m == "" || !strings.Contains(filed.body, "partitions: 5 → 8") || !strings.Contains(filed.body, "black friday") {
+		t.Fatalf("the page's request: %d %.600s", filed.status, filed.body)
+	}
+	fourth := strings.TrimPrefix(filed.url[strings.LastIndex(filed.url, "/"):], "/")
 	if r := tp.call("POST", "/api/v1/scada/run/change-request/"+fourth+"/withdraw", "carol", nil); r.status != http.StatusOK || r.json(t)["state"] != "withdrawn" {
 		t.Fatalf("carol's withdrawal: %d %s", r.status, r.body)
 	}

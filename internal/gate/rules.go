@@ -95,8 +95,7 @@ func RulePrincipal(call *Call) guardrails.Principal {
 
 // Holder reads one kind's existing resources in the call's unit and
 // stage as the guardrails see them (a *guardrails.Topic for a topic), by
-// full name: what a policy's report judges, and the before of a plan's
-// changes.
+// full name: what a policy's report judges.
 type Holder interface {
 	Kind() string
 	Holdings(ctx context.Context, call *Call) (map[string]any, error)
