@@ -142,11 +142,7 @@ func (a *API) policyReport(c echo.Context) error {
 		return err
 	}
 	if strings.EqualFold(c.QueryParam("format"), "csv") {
-		h := c.Response().Header()
-		h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-		h.Set("Content-Disposition", `attachment; filename="`+portal.PolicyReportFile(r.Policy.ID)+`"`)
-		c.Response().WriteHeader(http.StatusOK)
-		return portal.WritePolicyReportCSV(c.Response(), r)
+		return portal.ServePolicyReportCSV(c.Response(), r)
 	}
 	out := make([]violatorJSON, len(r.Violators))
 	for i, v := range r.Violators {

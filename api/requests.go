@@ -10,25 +10,26 @@ import (
 )
 
 type requestJSON struct {
-	ID         string    `json:"id"`
-	BU         string    `json:"business_unit"`
-	Stage      string    `json:"stage"`
-	Requester  string    `json:"requester"`
-	Reason     string    `json:"reason"`
-	State      string    `json:"state"`
-	Created    string    `json:"created_at"`
-	Expires    string    `json:"expires_at"`
-	DecidedBy  string    `json:"decided_by,omitempty"`
-	Decided    string    `json:"decided_at,omitempty"`
-	Comment    string    `json:"comment,omitempty"`
-	Reviewable bool      `json:"reviewable"`
-	Plan       planJSON  `json:"plan"`
-	Result     *planJSON `json:"result,omitempty"`
+	ID           string    `json:"id"`
+	BU           string    `json:"business_unit"`
+	Stage        string    `json:"stage"`
+	Requester    string    `json:"requester"`
+	Reason       string    `json:"reason"`
+	State        string    `json:"state"`
+	Created      string    `json:"created_at"`
+	Expires      string    `json:"expires_at"`
+	DecidedBy    string    `json:"decided_by,omitempty"`
+	Decided      string    `json:"decided_at,omitempty"`
+	Comment      string    `json:"comment,omitempty"`
+	Reviewable   bool      `json:"reviewable"`
+	Withdrawable bool      `json:"withdrawable"`
+	Plan         planJSON  `json:"plan"`
+	Result       *planJSON `json:"result,omitempty"`
 }
 
 func requestOut(r portal.ChangeRequest) requestJSON {
 	out := requestJSON{ID: r.ID, BU: r.BU, Stage: r.Stage, Requester: r.Requester, Reason: r.Reason, State: r.State, Created: stamp(r.Created),
-		Expires: stamp(r.Expires), DecidedBy: r.DecidedBy, Decided: stamp(r.Decided), Comment: r.Comment, Reviewable: r.Reviewable, Plan: planOut(r.Plan)}
+		Expires: stamp(r.Expires), DecidedBy: r.DecidedBy, Decided: stamp(r.Decided), Comment: r.Comment, Reviewable: r.Reviewable, Withdrawable: r.Withdrawable, Plan: planOut(r.Plan)}
 	if r.Result != nil {
 		res := planOut(*r.Result)
 		out.Result = &res

@@ -166,7 +166,7 @@ func (h *Handlers) policyReport(c echo.Context) error {
 		return err
 	}
 	if c.QueryParam("format") == "csv" {
-		return reportCSV(c, r)
+		return portal.ServePolicyReportCSV(c.Response(), r)
 	}
 	return h.render(c, http.StatusOK, p, views.PolicyReportPage(p, area, r))
 }
@@ -260,13 +260,4 @@ func (h *Handlers) unitBudget(c echo.Context) error {
 		return err
 	}
 	return h.render(c, http.StatusOK, p, views.UnitBudgetPage(p, b))
-}
-
-// reportCSV answers a policy's report as a file to download.
-func reportCSV(c echo.Context, r portal.PolicyReport) error {
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+portal.PolicyReportFile(r.Policy.ID)+`"`)
-	c.Response().WriteHeader(http.StatusOK)
-	return portal.WritePolicyReportCSV(c.Response(), r)
 }

@@ -34,7 +34,7 @@ func (h *Handlers) showRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.RequestPage(p, r, p.User.Username == r.Requester || p.User.Name == r.Requester))
+	return h.render(c, http.StatusOK, p, views.RequestPage(p, r))
 }
 
 func (h *Handlers) newRequest(c echo.Context) error {

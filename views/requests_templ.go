@@ -208,7 +208,7 @@ func planSummary(pl portal.Plan) string {
 
 // RequestPage is one request: its diff, and the review or withdrawal the
 // caller may make.
-func RequestPage(p Page, r portal.ChangeRequest, mine bool) templ.Component {
+func RequestPage(p Page, r portal.ChangeRequest) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -448,7 +448,7 @@ func RequestPage(p Page, r portal.ChangeRequest, mine bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if mine && r.State == portal.RequestOpen {
+		if r.Withdrawable {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<form method=\"post\" action=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

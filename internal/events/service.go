@@ -55,21 +55,14 @@ func (s *Service) Webhooks(ctx context.Context) ([]portal.Webhook, error) {
 	if err != nil {
 		return nil, err
 	}
+	counts, err := s.store.DeliveryCounts(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := []portal.Webhook{}
 	for _, r := range recs {
 		w := view(r)
-		ds, err := s.store.Deliveries(ctx, r.ID, 1000)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range ds {
-			switch d.State {
-			case store.DeliveryPending:
-				w.Pending++
-			case store.DeliveryFailed:
-				w.Failed++
-			}
-		}
+		w.Pending, w.Failed = counts[r.ID][store.DeliveryPending], counts[r.ID][store.DeliveryFailed]
 		out = append(out, w)
 	}
 	return out, nil

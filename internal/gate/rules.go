@@ -45,9 +45,6 @@ func (g *Guard) CheckAll(ctx context.Context, call *Call, event string, chs []gu
 	if g.rules == nil || len(chs) == 0 {
 		return out, nil
 	}
-	for i := range chs {
-		chs[i].Scope, chs[i].Principal = RuleScope(call), RulePrincipal(call)
-	}
 	judged, err := g.rules.Judge(ctx, call, chs, false)
 	if err != nil {
 		return nil, err

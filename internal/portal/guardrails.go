@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -240,8 +241,14 @@ func WritePolicyReportCSV(w io.Writer, r PolicyReport) error {
 	return cw.Error()
 }
 
-// PolicyReportFile is the name a report's CSV is downloaded as.
-func PolicyReportFile(id string) string { return "policy-" + id + "-report.csv" }
+// ServePolicyReportCSV answers a report as a CSV file to download, the
+// same file from both doors.
+func ServePolicyReportCSV(w http.ResponseWriter, r PolicyReport) error {
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="policy-`+r.Policy.ID+`-report.csv"`)
+	w.WriteHeader(http.StatusOK)
+	return WritePolicyReportCSV(w, r)
+}
 
 // csvSafe keeps a cell from being read as a formula by a spreadsheet.
 func csvSafe(s string) string {

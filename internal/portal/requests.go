@@ -33,8 +33,9 @@ type ChangeRequest struct {
 	// change's outcome (once approved).
 	Plan   Plan
 	Result *Plan
-	// Reviewable tells whether the caller may approve or reject it.
-	Reviewable bool
+	// Reviewable tells whether the caller may approve or reject it;
+	// Withdrawable whether the caller may withdraw it (their own, open).
+	Reviewable, Withdrawable bool
 }
 
 // RequestService files and reviews change requests.

@@ -160,7 +160,9 @@ func (s *Service) view(call *gate.Call, r store.RequestRecord) portal.ChangeRequ
 	if out.State == portal.RequestOpen && s.guard.Now().After(out.Expires) {
 		out.State = portal.RequestExpired
 	}
-	out.Reviewable = out.State == portal.RequestOpen && reviewer(call) && call.Principal.Subject != r.RequesterSubject
+	own := call.Principal.Subject == r.RequesterSubject
+	out.Reviewable = out.State == portal.RequestOpen && reviewer(call) && !own
+	out.Withdrawable = out.State == portal.RequestOpen && own
 	return out
 }
 

@@ -41,18 +41,11 @@ func (rb *Rulebook) UnitBudget(ctx context.Context, scope portal.Scope, limitedO
 // dimension.
 func (rb *Rulebook) budgetOf(ctx context.Context, call *gate.Call) (portal.Budget, error) {
 	unit, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
-	recs, err := rb.o.Store.BudgetRecords(ctx)
+	limits, rec, err := rb.budgetRecord(ctx, unit, stage)
 	if err != nil {
 		return portal.Budget{}, err
 	}
-	b := portal.Budget{BU: unit, Stage: stage, Zone: call.Scope.Zone().ID}
-	limits := guardrails.Usage{}
-	if i := slices.IndexFunc(recs, func(r store.BudgetRecord) bool { return r.BU == unit && r.Stage == stage }); i >= 0 {
-		if err := json.Unmarshal(recs[i].Limits, &limits); err != nil {
-			return portal.Budget{}, fmt.Errorf("budget of %s/%s: %w", unit, stage, err)
-		}
-		b.UpdatedBy, b.Updated = recs[i].UpdatedBy, recs[i].Updated
-	}
+	b := portal.Budget{BU: unit, Stage: stage, Zone: call.Scope.Zone().ID, UpdatedBy: rec.UpdatedBy, Updated: rec.Updated}
 	use, unbounded, err := rb.usage(ctx, call, nil)
 	if err != nil {
 		return portal.Budget{}, err

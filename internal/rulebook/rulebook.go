@@ -229,19 +229,26 @@ func budgetField(kind, dim string) string {
 
 // limits are a unit's budget in a stage (nil: none).
 func (rb *Rulebook) limits(ctx context.Context, unit, stage string) (guardrails.Usage, error) {
+	l, _, err := rb.budgetRecord(ctx, unit, stage)
+	return l, err
+}
+
+// budgetRecord is a unit's budget in a stage with its record (zero, and
+// no limits, when it has none).
+func (rb *Rulebook) budgetRecord(ctx context.Context, unit, stage string) (guardrails.Usage, store.BudgetRecord, error) {
 	recs, err := rb.o.Store.BudgetRecords(ctx)
 	if err != nil {
-		return nil, err
+		return nil, store.BudgetRecord{}, err
 	}
 	i := slices.IndexFunc(recs, func(r store.BudgetRecord) bool { return r.BU == unit && r.Stage == stage })
 	if i < 0 {
-		return nil, nil
+		return nil, store.BudgetRecord{}, nil
 	}
 	var l guardrails.Usage
 	if err := json.Unmarshal(recs[i].Limits, &l); err != nil {
-		return nil, fmt.Errorf("budget of %s/%s: %w", unit, stage, err)
+		return nil, store.BudgetRecord{}, fmt.Errorf("budget of %s/%s: %w", unit, stage, err)
 	}
-	return l, nil
+	return l, recs[i], nil
 }
 
 // unreadable explains a store that cannot give the guardrails: the write

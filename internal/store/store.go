@@ -418,6 +418,8 @@ type Webhooks interface {
 	SaveDelivery(ctx context.Context, d Delivery) error
 	// Deliveries lists a webhook's deliveries, newest event first.
 	Deliveries(ctx context.Context, webhookID string, limit int) ([]Delivery, error)
+	// DeliveryCounts counts every webhook's deliveries by state.
+	DeliveryCounts(ctx context.Context) (map[string]map[string]int, error)
 	// AuditAfter lists the events after id, oldest first (the outbox's
 	// source).
 	AuditAfter(ctx context.Context, id int64, limit int) ([]portal.AuditEvent, error)

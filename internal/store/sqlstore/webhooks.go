@@ -119,3 +119,27 @@ func (d *DB) SaveDelivery(ctx context.Context, x store.Delivery) error {
 func (d *DB) Deliveries(ctx context.Context, webhookID string, limit int) ([]store.Delivery, error) {
 	return d.queryDeliveries(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE webhook_id = ? ORDER BY event_id DESC LIMIT ?`, webhookID, limit)
 }
+
+// DeliveryCounts counts every webhook's deliveries by state, in one query.
+func (d *DB) DeliveryCounts(ctx context.Context) (map[string]map[string]int, error) {
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	rows, err := d.db.QueryContext(ctx, `SELECT webhook_id, state, COUNT(*) FROM webhook_deliveries GROUP BY webhook_id, state`)
+	if err != nil {
+		return nil, Fail(err)
+	}
+	defer rows.Close()
+	out := map[string]map[string]int{}
+	for rows.Next() {
+		var id, state string
+		var n int
+		if err := rows.Scan(&id, &state, &n); err != nil {
+			return nil, Fail(err)
+		}
+		if out[id] == nil {
+			out[id] = map[string]int{}
+		}
+		out[id][state] = n
+	}
+	return out, Fail(rows.Err())
+}

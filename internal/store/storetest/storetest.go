@@ -581,6 +581,9 @@ func testWebhooks(t *testing.T, s store.Store) {
 	if err != nil || len(all) != 2 || all[0].EventID != ids[2] || all[1].State != store.DeliveryDelivered || all[1].LastStatus != 204 {
 		t.Fatalf("deliveries: %+v %v", all, err)
 	}
+	if counts, err := s.DeliveryCounts(ctx); err != nil || counts["wh-1"][store.DeliveryPending] != 1 || counts["wh-1"][store.DeliveryDelivered] != 1 {
+		t.Fatalf("counts: %v %v", counts, err)
+	}
 	if err := s.DeleteWebhookRecord(ctx, "wh-1"); err != nil {
 		t.Fatal(err)
 	}
