@@ -17,6 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/service"
@@ -150,6 +151,11 @@ var writeBodies = map[string]string{
 	"POST /api/v1/:bu/:stage/change-request/:id/approve":       ``,
 	"POST /api/v1/:bu/:stage/change-request/:id/reject":        ``,
 	"POST /api/v1/:bu/:stage/change-request/:id/withdraw":      ``,
+	"POST /api/v1/:bu/:stage/grants":                           `{"owner": "crm", "topic": "orders", "access": "read", "principal": "sa-x", "reason": "walk"}`,
+	"POST /api/v1/:bu/:stage/grant/:id/approve":                ``,
+	"POST /api/v1/:bu/:stage/grant/:id/reject":                 ``,
+	"POST /api/v1/:bu/:stage/grant/:id/withdraw":               ``,
+	"POST /api/v1/:bu/:stage/grant/:id/revoke":                 ``,
 }
 
 const planBody = `{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "fresh"}, "spec": {"partitions": 2}}]}`
@@ -162,9 +168,11 @@ var reads = map[string]bool{
 	"POST /api/v1/:bu/:stage/export":                        true,
 }
 
-// identityRoutes need the Admin role in any stage.
+// identityRoutes need the Admin role in any stage (grants too: they
+// change what a principal may do).
 func identityRoute(path string) bool {
-	return strings.Contains(path, "/service-account") || strings.Contains(path, "/identity-pool") || strings.Contains(path, "/api-key")
+	return strings.Contains(path, "/service-account") || strings.Contains(path, "/identity-pool") || strings.Contains(path, "/api-key") ||
+		strings.Contains(path, "/grant")
 }
 
 // TestEveryWriteRefusesViewersAndReadOnlyStages walks the route table:
@@ -429,6 +437,10 @@ func TestAuditTrail(t *testing.T) {
 func TestDatabaseDown(t *testing.T) {
 	s := newServer(t, nil)
 	sd := s.w.Seed(t, "scada", "dev")
+	// A topic of crm for scada's account to ask access to.
+	if err := s.w.Cluster("edh-shared", "dev").CreateTopic(context.Background(), platform.TopicSpec{Name: "edh-shared-crm-dev-orders", Partitions: 1}); err != nil {
+		t.Fatal(err)
+	}
 	before := s.w.SnapshotUpstream(t)
 	s.w.Store.Close()
 	start := time.Now()
@@ -464,6 +476,9 @@ func TestDatabaseDown(t *testing.T) {
 		}
 		if strings.HasSuffix(key, "/change-requests") {
 			path += "?reason=walk"
+		}
+		if strings.HasSuffix(key, "/grants") {
+			body = strings.Replace(body, "sa-x", sd.AccountID, 1)
 		}
 		if strings.HasSuffix(key, "/apply") {
 			// The plan's fingerprint is needed to get as far as a change.

@@ -97,6 +97,16 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/change-request/:id/reject", a.rejectRequest)
 	route(http.MethodPost, "/:bu/:stage/change-request/:id/withdraw", a.withdrawRequest)
 
+	// Access across units: the grantee asks, the owner reviews, either
+	// side revokes.
+	route(http.MethodGet, "/:bu/:stage/grants", a.listGrants)
+	route(http.MethodPost, "/:bu/:stage/grants", a.requestGrant)
+	route(http.MethodGet, "/:bu/:stage/grant/:id", a.getGrant)
+	route(http.MethodPost, "/:bu/:stage/grant/:id/approve", a.grantStep(approveGrant))
+	route(http.MethodPost, "/:bu/:stage/grant/:id/reject", a.grantStep(rejectGrant))
+	route(http.MethodPost, "/:bu/:stage/grant/:id/withdraw", a.grantStep(withdrawGrant))
+	route(http.MethodPost, "/:bu/:stage/grant/:id/revoke", a.grantStep(revokeGrant))
+
 	// The platform admin area: NotFound for everyone who may not use it.
 	route(http.MethodGet, "/admin", a.adminArea)
 	route(http.MethodGet, "/admin/business-units", a.listAdminUnits)

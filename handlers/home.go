@@ -33,7 +33,11 @@ func (h *Handlers) home(c echo.Context) error {
 	if err != nil {
 		h.log.WarnContext(c.Request().Context(), "change requests waiting for review could not be read for the home page", "error", err)
 	}
-	return h.render(c, http.StatusOK, p, views.Home(p, notices, waiting))
+	grants, err := h.Grants.WaitingGrants(c.Request().Context())
+	if err != nil {
+		h.log.WarnContext(c.Request().Context(), "access requests waiting for review could not be read for the home page", "error", err)
+	}
+	return h.render(c, http.StatusOK, p, views.Home(p, notices, waiting, grants))
 }
 
 // switchContext is the context selector without JavaScript: it redirects

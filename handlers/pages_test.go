@@ -150,6 +150,8 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/api-key/:id/delete":              {"confirm": {sd.KeyID}},
 		"POST /:bu/:stage/change-requests":                 {"document": {`{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "fresh"}, "spec": {}}]}`}, "reason": {"walk"}},
 		"POST /:bu/:stage/change-requests/:id/:decision":   {"comment": {"walk"}},
+		"POST /:bu/:stage/grants":                          {"owner": {"crm"}, "topic": {"orders"}, "access": {"read"}, "principal": {sd.AccountID}, "reason": {"walk"}},
+		"POST /:bu/:stage/grants/:id/:step":                {"comment": {"walk"}},
 	}
 }
 
@@ -197,7 +199,7 @@ func TestEveryFormRefusesViewersAndReadOnlyStages(t *testing.T) {
 			}
 			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", name, ":subject", sd.Subject,
 				":version", "1", ":id", id, ":action", "pause").Replace(rt.Path)
-			path = strings.Replace(path, ":decision", "approve", 1)
+			path = strings.Replace(strings.Replace(path, ":decision", "approve", 1), ":step", "approve", 1)
 			p := s.do(http.MethodPost, path, c.user, form)
 			switch {
 			case key == "POST /:bu/:stage/change-requests" && c.stage == "run":

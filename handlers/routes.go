@@ -97,6 +97,11 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/:bu/:stage/change-requests/new", h.newRequest)
 	route(http.MethodGet, "/:bu/:stage/change-requests/:id", h.showRequest)
 	route(http.MethodPost, "/:bu/:stage/change-requests/:id/:decision", h.decideRequest)
+	route(http.MethodGet, "/:bu/:stage/grants", h.listGrants)
+	route(http.MethodPost, "/:bu/:stage/grants", h.requestGrant)
+	route(http.MethodGet, "/:bu/:stage/grants/new", h.newGrant)
+	route(http.MethodGet, "/:bu/:stage/grants/:id", h.showGrant)
+	route(http.MethodPost, "/:bu/:stage/grants/:id/:step", h.grantStep)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", h.topicMetrics)
 
 	route(http.MethodGet, "/:bu/:stage/connectors", h.listConnectors)

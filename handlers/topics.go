@@ -72,7 +72,15 @@ func (h *Handlers) showTopic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults, views.TopicLinksView(p, links)))
+	// Who else reads it: the page does without when the database cannot
+	// say.
+	shared, err := h.Grants.Grants(c.Request().Context(), scope, portal.GrantQuery{ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize},
+		Topic: t.Name, State: portal.GrantActive})
+	problem := ""
+	if err != nil {
+		problem = portal.Problems(err)[0].Message
+	}
+	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults, templ.Join(views.TopicLinksView(p, links), views.TopicGrantsView(p, shared.Items, problem))))
 }
 
 // topicSettings is a topic's Settings tab: every setting in force.

@@ -141,4 +141,5 @@ var Resources = []struct{ ID, Label string }{
 	{"metrics", "Cluster metrics"},
 	{"budget", "Budget"},
 	{"change-requests", "Change requests"},
+	{"grants", "Grants"},
 }

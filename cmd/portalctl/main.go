@@ -83,7 +83,7 @@ func newRoot(o *options) *cobra.Command {
 	f.StringVarP(&o.stage, "stage", "s", env("PORTALCTL_STAGE", ""), "stage ($PORTALCTL_STAGE)")
 	f.StringVarP(&o.output, "output", "o", "", "output format: table, json or yaml")
 	root.AddCommand(loginCmd(o), logoutCmd(o), getCmd(o, false), getCmd(o, true), planCmd(o), applyCmd(o), exportCmd(o), promoteCmd(o),
-		createCmd(o), rotateCmd(o), produceCmd(o), requestCmd(o))
+		createCmd(o), rotateCmd(o), produceCmd(o), requestCmd(o), grantCmd(o))
 	return root
 }
 

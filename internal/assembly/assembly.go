@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/grants"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -57,6 +58,7 @@ type Built struct {
 	Rules      *rulebook.Rulebook
 	Webhooks   *events.Service
 	Requests   *requests.Service
+	Grants     *grants.Service
 }
 
 // New builds the services.
@@ -92,7 +94,9 @@ func New(d Deps) (*Built, error) {
 	// Creates and updates are applied in this order (what others need
 	// first), deletes the other way round. Policies come last: a plan is
 	// judged by the policies in force, and so are its changes.
-	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(), b.Rules.AsCode())
+	b.Grants = grants.New(g, d.Store)
+	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(),
+		b.Grants.AsCode(), b.Rules.AsCode())
 	b.Requests = requests.New(g, b.Plans, d.Store, d.RequestMaxAge)
 	return b, nil
 }
@@ -100,5 +104,6 @@ func New(d Deps) (*Built, error) {
 // Services are the services as the front doors take them.
 func (b *Built) Services() portal.Services {
 	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
-		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks, Requests: b.Requests}
+		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks, Requests: b.Requests,
+		Grants: b.Grants}
 }

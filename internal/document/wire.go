@@ -82,6 +82,13 @@ type policySpec struct {
 	Action        string   `json:"action" yaml:"action"`
 }
 
+type grantSpec struct {
+	BusinessUnit string `json:"businessUnit" yaml:"businessUnit"`
+	Principal    string `json:"principal" yaml:"principal"`
+	Access       string `json:"access" yaml:"access"`
+	Prefix       bool   `json:"prefix,omitempty" yaml:"prefix,omitempty"`
+}
+
 // newSpec returns an empty spec for a kind, or nil for an unknown kind.
 func newSpec(kind string) any {
 	switch kind {
@@ -97,6 +104,8 @@ func newSpec(kind string) any {
 		return &poolSpec{}
 	case portal.KindPolicy:
 		return &policySpec{}
+	case portal.KindGrant:
+		return &grantSpec{}
 	}
 	return nil
 }
@@ -133,6 +142,8 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 	case *policySpec:
 		r.Policy = &portal.PolicyDecl{Kind: s.Kind, Units: s.BusinessUnits, Stages: s.Stages, Operations: s.Operations,
 			Expression: s.Expression, Message: s.Message, Field: s.Field, Action: s.Action}
+	case *grantSpec:
+		r.Grant = &portal.GrantDecl{Unit: s.BusinessUnit, Principal: s.Principal, Access: s.Access, Prefix: s.Prefix}
 	}
 	return r
 }
@@ -176,6 +187,8 @@ func fromResource(r portal.Resource, withValues bool) resource {
 		d := r.Policy
 		out.Spec = policySpec{Kind: d.Kind, BusinessUnits: d.Units, Stages: d.Stages, Operations: d.Operations,
 			Expression: d.Expression, Message: d.Message, Field: d.Field, Action: d.Action}
+	case r.Grant != nil:
+		out.Spec = grantSpec{BusinessUnit: r.Grant.Unit, Principal: r.Grant.Principal, Access: r.Grant.Access, Prefix: r.Grant.Prefix}
 	}
 	return out
 }

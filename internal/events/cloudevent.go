@@ -54,7 +54,8 @@ type Scope struct {
 var pastTense = map[string]string{"create": "created", "update": "updated", "delete": "deleted", "version": "versioned",
 	"config": "configured", "partitions": "repartitioned", "filter": "updated", "pause": "paused", "resume": "resumed",
 	"restart": "restarted", "rotate": "rotated", "expire": "expired", "set": "set", "apply": "applied", "produce": "produced",
-	"reset-offsets": "offsets-reset", "onboard": "onboarded", "offboard": "offboarded", "bulk-create": "bulk-created", "end": "ended"}
+	"reset-offsets": "offsets-reset", "onboard": "onboarded", "offboard": "offboarded", "bulk-create": "bulk-created", "end": "ended",
+	"request": "requested", "approve": "approved", "reject": "rejected", "withdraw": "withdrawn", "revoke": "revoked"}
 
 // Published tells whether an audit event is told to other systems: a
 // write, done, refused or failed; not a read, not an attempt still under

@@ -21,6 +21,12 @@ func TestEventTypes(t *testing.T) {
 		{"topic.delete", "UPSTREAM_UNAVAILABLE", "portal.topic.delete.failed", true},
 		{"identity-pool.filter", "ok", "portal.identity-pool.updated", true},
 		{"policy.update", "ok", "portal.policy.updated", true},
+		{"grant.request", "ok", "portal.grant.requested", true},
+		{"grant.approve", "ok", "portal.grant.approved", true},
+		{"grant.revoke", "ok", "portal.grant.revoked", true},
+		{"grant.approve", "INSUFFICIENT_ROLE", "portal.grant.approve.refused", true},
+		{"change-request.approve", "ok", "portal.change-request.approved", true},
+		{"change-request.withdraw", "ok", "portal.change-request.withdrawn", true},
 		{"topic.read-records", "ok", "", false},
 		{"topic.create", "unknown", "", false},
 	}

@@ -225,6 +225,8 @@ func hasSpec(r portal.Resource) bool {
 		return r.Pool != nil
 	case portal.KindPolicy:
 		return r.Policy != nil
+	case portal.KindGrant:
+		return r.Grant != nil
 	}
 	return true // an unknown kind is refused by name
 }

@@ -35,4 +35,5 @@ type Services struct {
 	Guardrails GuardrailService
 	Webhooks   WebhookService
 	Requests   RequestService
+	Grants     GrantService
 }

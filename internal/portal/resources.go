@@ -19,12 +19,15 @@ const (
 	// KindPolicy is a guardrail policy of the scope's landing zone, which
 	// only platform admins plan and apply.
 	KindPolicy = "Policy"
+	// KindGrant is access the scope's unit gives another unit of its zone
+	// to its topics, as its exports declare it.
+	KindGrant = "Grant"
 )
 
 // ResourceKinds lists the kinds in the order they are applied: what others
 // depend on first (a schema needs its topic, a connector its topics).
 func ResourceKinds() []string {
-	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool, KindPolicy}
+	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool, KindGrant, KindPolicy}
 }
 
 // ChangeKind is how plans name a kind's changes ("IdentityPool" is
@@ -58,6 +61,7 @@ type Resource struct {
 	Account   *AccountDecl
 	Pool      *PoolDecl
 	Policy    *PolicyDecl
+	Grant     *GrantDecl
 }
 
 // TopicDecl is a topic's desired state: Config is the full set of
@@ -124,6 +128,17 @@ type PolicyDecl struct {
 	Message    string
 	Field      string
 	Action     string
+}
+
+// GrantDecl is access the unit gives to its topic (the resource's name)
+// or, with Prefix, to the topics its name begins with: for Principal (a
+// service account or identity pool of Unit, by display name or id), read
+// or write.
+type GrantDecl struct {
+	Unit      string
+	Principal string
+	Access    string
+	Prefix    bool
 }
 
 // PoolDecl is an identity pool's type, claim and filter.

@@ -43,6 +43,7 @@ type Store interface {
 	Guardrails
 	Webhooks
 	ChangeRequests
+	Grants
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -456,4 +457,40 @@ type ChangeRequests interface {
 	// decision and result; false when it was no longer in from (another
 	// reviewer was first).
 	DecideRequest(ctx context.Context, r RequestRecord, from string) (bool, error)
+}
+
+// GrantRecord is access one unit (the grantee) asked another (the owner)
+// for, on a topic or a topic prefix of the owner, for one of its own
+// service accounts or identity pools. Bindings are the ids of the role
+// bindings the grant made (and alone removes when revoked).
+type GrantRecord struct {
+	ID, Zone, Stage          string
+	Owner, Grantee           string
+	Principal, PrincipalName string
+	Pattern                  string
+	Prefixed                 bool
+	Access                   string
+	State                    string
+	Requester                string
+	RequesterSubject         string
+	Reason                   string
+	Created                  time.Time
+	DecidedBy, Comment       string
+	Decided                  time.Time
+	Bindings                 []string
+}
+
+// Grants keeps grants between units.
+type Grants interface {
+	CreateGrantRecord(ctx context.Context, g GrantRecord) error
+	// GrantRecord returns one grant, or ErrNotFound.
+	GrantRecord(ctx context.Context, id string) (GrantRecord, error)
+	// GrantRecords lists the grants a unit gave or received in a stage,
+	// newest first.
+	GrantRecords(ctx context.Context, unit, stage string, limit int) ([]GrantRecord, error)
+	// GrantsInState lists every grant in a state, oldest first.
+	GrantsInState(ctx context.Context, state string, limit int) ([]GrantRecord, error)
+	// UpdateGrant moves a grant from state from to g's state, decision
+	// and bindings; false when it was no longer in from.
+	UpdateGrant(ctx context.Context, g GrantRecord, from string) (bool, error)
 }

@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("guardrails", func(t *testing.T) { testGuardrails(t, open(t)) })
 	t.Run("webhooks", func(t *testing.T) { testWebhooks(t, open(t)) })
 	t.Run("change requests", func(t *testing.T) { testRequests(t, open(t)) })
+	t.Run("grants", func(t *testing.T) { testGrants(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {
@@ -628,6 +629,52 @@ func testRequests(t *testing.T, s store.Store) {
 		t.Errorf("by state: %+v", only)
 	}
 	if _, err := s.RequestRecord(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+func testGrants(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mk := func(id, owner, grantee string, i int) store.GrantRecord {
+		return store.GrantRecord{ID: id, Zone: "edh-shared", Stage: "run", Owner: owner, Grantee: grantee, Principal: "sa-1", PrincipalName: "sa-x",
+			Pattern: "lz1-scada-run-orders", Prefixed: i%2 == 1, Access: "read", State: "requested", Requester: "erin", RequesterSubject: "sub-erin",
+			Reason: "reports", Created: base.Add(time.Duration(i) * time.Minute)}
+	}
+	for i, g := range []store.GrantRecord{mk("gr-1", "scada", "crm", 0), mk("gr-2", "scada", "crm", 1), mk("gr-3", "crm", "billing", 2)} {
+		if err := s.CreateGrantRecord(ctx, g); err != nil {
+			t.Fatal(i, err)
+		}
+	}
+	if err := s.CreateGrantRecord(ctx, mk("gr-1", "scada", "crm", 0)); err == nil {
+		t.Error("a second grant with the same id was stored")
+	}
+	scada, err := s.GrantRecords(ctx, "scada", "run", 10)
+	if err != nil || len(scada) != 2 || scada[0].ID != "gr-2" || !scada[0].Prefixed || scada[1].Prefixed || scada[1].Reason != "reports" {
+		t.Fatalf("owner's grants: %+v %v", scada, err)
+	}
+	if crm, _ := s.GrantRecords(ctx, "crm", "run", 10); len(crm) != 3 {
+		t.Errorf("a unit lists what it gave and what it received: %+v", crm)
+	}
+	if none, _ := s.GrantRecords(ctx, "crm", "dev", 10); len(none) != 0 {
+		t.Errorf("another stage's grants: %+v", none)
+	}
+	g := scada[1]
+	g.State, g.DecidedBy, g.Decided, g.Comment, g.Bindings = "active", "bob", base.Add(time.Hour), "fine", []string{"rb-1", "rb-2"}
+	if ok, err := s.UpdateGrant(ctx, g, "requested"); err != nil || !ok {
+		t.Fatalf("approve: %v %v", ok, err)
+	}
+	g.State = "rejected"
+	if ok, err := s.UpdateGrant(ctx, g, "requested"); err != nil || ok {
+		t.Fatalf("a second decision went through: %v %v", ok, err)
+	}
+	got, err := s.GrantRecord(ctx, "gr-1")
+	if err != nil || got.State != "active" || got.DecidedBy != "bob" || !got.Decided.Equal(base.Add(time.Hour)) || len(got.Bindings) != 2 || got.Bindings[1] != "rb-2" {
+		t.Fatalf("grant: %+v %v", got, err)
+	}
+	if open, err := s.GrantsInState(ctx, "requested", 10); err != nil || len(open) != 2 || open[0].ID != "gr-2" {
+		t.Fatalf("requested: %+v %v", open, err)
+	}
+	if _, err := s.GrantRecord(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("missing: %v", err)
 	}
 }

@@ -1,0 +1,119 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+type grantJSON struct {
+	ID            string        `json:"id"`
+	Zone          string        `json:"landing_zone"`
+	Stage         string        `json:"stage"`
+	Owner         string        `json:"owner"`
+	Grantee       string        `json:"grantee"`
+	Principal     string        `json:"principal"`
+	PrincipalName string        `json:"principal_name"`
+	Topic         string        `json:"topic"`
+	Prefix        bool          `json:"prefix"`
+	Access        string        `json:"access"`
+	State         string        `json:"state"`
+	Requester     string        `json:"requester"`
+	Reason        string        `json:"reason"`
+	Created       string        `json:"created_at"`
+	DecidedBy     string        `json:"decided_by,omitempty"`
+	Decided       string        `json:"decided_at,omitempty"`
+	Comment       string        `json:"comment,omitempty"`
+	RoleBindings  []bindingJSON `json:"role_bindings"`
+	Reviewable    bool          `json:"reviewable"`
+	Withdrawable  bool          `json:"withdrawable"`
+	Revocable     bool          `json:"revocable"`
+}
+
+func grantOut(g portal.TopicGrant) grantJSON {
+	return grantJSON{ID: g.ID, Zone: g.Zone, Stage: g.Stage, Owner: g.Owner, Grantee: g.Grantee, Principal: g.Principal, PrincipalName: g.PrincipalName,
+		Topic: g.Topic, Prefix: g.Prefix, Access: g.Access, State: g.State, Requester: g.Requester, Reason: g.Reason, Created: stamp(g.Created),
+		DecidedBy: g.DecidedBy, Decided: stamp(g.Decided), Comment: g.Comment, RoleBindings: bindingsOut(g.Bindings), Reviewable: g.Reviewable,
+		Withdrawable: g.Withdrawable, Revocable: g.Revocable}
+}
+
+// requestGrant asks another unit of the zone for access to its topic.
+func (a *API) requestGrant(c echo.Context) error {
+	var in struct {
+		Owner     string `json:"owner"`
+		Topic     string `json:"topic"`
+		Prefix    bool   `json:"prefix"`
+		Access    string `json:"access"`
+		Principal string `json:"principal"`
+		Reason    string `json:"reason"`
+	}
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	g, err := a.Grants.RequestGrant(c.Request().Context(), httpserver.ScopeOf(c), portal.NewTopicGrant(in))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, grantOut(g))
+}
+
+// listGrants lists the grants the unit gave or received (?side=, ?state=,
+// ?topic=).
+func (a *API) listGrants(c echo.Context) error {
+	lq, err := listQuery(c)
+	if err != nil {
+		return err
+	}
+	q := portal.GrantQuery{ListQuery: lq, Side: c.QueryParam("side"), State: c.QueryParam("state"), Topic: c.QueryParam("topic")}
+	page, err := a.Grants.Grants(c.Request().Context(), httpserver.ScopeOf(c), q)
+	if err != nil {
+		return err
+	}
+	out := listResponse[grantJSON]{Items: make([]grantJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	for i, g := range page.Items {
+		out.Items[i] = grantOut(g)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (a *API) getGrant(c echo.Context) error {
+	g, err := a.Grants.Grant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, grantOut(g))
+}
+
+// grantStep runs one step on a grant with the body's optional comment.
+func (a *API) grantStep(step func(*API, echo.Context, string) (portal.TopicGrant, error)) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		comment, err := decision(c)
+		if err != nil {
+			return err
+		}
+		g, err := step(a, c, comment)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, grantOut(g))
+	}
+}
+
+func approveGrant(a *API, c echo.Context, comment string) (portal.TopicGrant, error) {
+	return a.Grants.ApproveGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
+}
+
+func rejectGrant(a *API, c echo.Context, comment string) (portal.TopicGrant, error) {
+	return a.Grants.RejectGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
+}
+
+func revokeGrant(a *API, c echo.Context, comment string) (portal.TopicGrant, error) {
+	return a.Grants.RevokeGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
+}
+
+func withdrawGrant(a *API, c echo.Context, _ string) (portal.TopicGrant, error) {
+	return a.Grants.WithdrawGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+}

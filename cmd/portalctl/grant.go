@@ -1,0 +1,196 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+// grantCmd is access across units: ask another unit of the zone for
+// access to its topic, list, and review, withdraw or revoke grants.
+func grantCmd(o *options) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "grant",
+		Short: "Ask another unit for access to its topics, and review, withdraw or revoke grants",
+	}
+	cmd.AddCommand(grantRequestCmd(o), grantListCmd(o),
+		grantStepCmd(o, "approve", "Approve a request on your unit's topic: the role bindings are made"),
+		grantStepCmd(o, "reject", "Reject a request on your unit's topic"),
+		grantStepCmd(o, "withdraw", "Withdraw your unit's request"),
+		grantStepCmd(o, "revoke", "Revoke a grant: its role bindings are removed"))
+	return cmd
+}
+
+// grantJSON is the part of a grant the table shows.
+type grantJSON struct {
+	ID            string `json:"id"`
+	Owner         string `json:"owner"`
+	Grantee       string `json:"grantee"`
+	PrincipalName string `json:"principal_name"`
+	Topic         string `json:"topic"`
+	Prefix        bool   `json:"prefix"`
+	Access        string `json:"access"`
+	State         string `json:"state"`
+}
+
+func (g grantJSON) pattern() string {
+	if g.Prefix {
+		return g.Topic + "*"
+	}
+	return g.Topic
+}
+
+// grantsPath is the unit's grants' API path, with more segments.
+func grantsPath(bu, stage string, more ...string) string {
+	p := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage)
+	for _, m := range more {
+		p += "/" + url.PathEscape(m)
+	}
+	return p
+}
+
+// showGrants prints grants as JSON when asked, else as a table.
+func (o *options) showGrants(raw []byte, list []grantJSON) error {
+	if o.output == "json" {
+		_, err := o.stdout.Write(append(raw, '\n'))
+		return err
+	}
+	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTOPIC\tOWNER\tGRANTEE\tPRINCIPAL\tACCESS\tSTATE")
+	for _, g := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g.ID, g.pattern(), g.Owner, g.Grantee, g.PrincipalName, g.Access, g.State)
+	}
+	return tw.Flush()
+}
+
+func grantRequestCmd(o *options) *cobra.Command {
+	var in struct {
+		Owner     string `json:"owner"`
+		Topic     string `json:"topic"`
+		Prefix    bool   `json:"prefix"`
+		Access    string `json:"access"`
+		Principal string `json:"principal"`
+		Reason    string `json:"reason"`
+	}
+	cmd := &cobra.Command{
+		Use:   "request --owner UNIT --topic TOPIC --access read|write --principal ID --reason TEXT",
+		Short: "Ask another unit of the landing zone for access to its topic for one of your unit's accounts or pools",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			bu, stage, err := o.scope()
+			if err != nil {
+				return err
+			}
+			if in.Reason == "" {
+				return errors.New("say why with --reason: the owner's Admins read it")
+			}
+			body, _ := json.Marshal(in)
+			raw, _, err := o.call(cmd.Context(), "POST", grantsPath(bu, stage, "grants"), body, nil)
+			if err != nil {
+				return err
+			}
+			var g grantJSON
+			if err := json.Unmarshal(raw, &g); err != nil {
+				return err
+			}
+			if err := o.showGrants(raw, []grantJSON{g}); err != nil || o.output == "json" {
+				return err
+			}
+			fmt.Fprintf(o.stdout, "Grant %s is %s: an Admin of %s reviews it.\n", g.ID, g.State, g.Owner)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.Owner, "owner", "", "the unit that owns the topic")
+	f.StringVar(&in.Topic, "topic", "", "the topic: its identifier in the owner unit or its full name")
+	f.BoolVar(&in.Prefix, "prefix", false, "the topic is a prefix: every topic of the owner whose name begins so")
+	f.StringVar(&in.Access, "access", "read", "read or write")
+	f.StringVar(&in.Principal, "principal", "", "your unit's service account (sa-...) or identity pool (pool-...)")
+	f.StringVar(&in.Reason, "reason", "", "why the access is needed (required)")
+	return cmd
+}
+
+func grantListCmd(o *options) *cobra.Command {
+	var side, state, topic string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the grants your unit gave or received",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			bu, stage, err := o.scope()
+			if err != nil {
+				return err
+			}
+			q := url.Values{}
+			for k, v := range map[string]string{"side": side, "state": state, "topic": topic} {
+				if v != "" {
+					q.Set(k, v)
+				}
+			}
+			var all []grantJSON
+			var raw []byte
+			token := ""
+			for {
+				if token != "" {
+					q.Set("page_token", token)
+				}
+				path := grantsPath(bu, stage, "grants")
+				if len(q) > 0 {
+					path += "?" + q.Encode()
+				}
+				if raw, _, err = o.call(cmd.Context(), "GET", path, nil, nil); err != nil {
+					return err
+				}
+				var page struct {
+					Items []grantJSON `json:"items"`
+					Next  string      `json:"next_page_token"`
+				}
+				if err := json.Unmarshal(raw, &page); err != nil {
+					return err
+				}
+				all = append(all, page.Items...)
+				if token = page.Next; token == "" || o.output == "json" {
+					break
+				}
+			}
+			return o.showGrants(raw, all)
+		},
+	}
+	cmd.Flags().StringVar(&side, "side", "", "given (on your unit's topics) or received (asked by your unit)")
+	cmd.Flags().StringVar(&state, "state", "", "requested, active, rejected, withdrawn or revoked")
+	cmd.Flags().StringVar(&topic, "topic", "", "only the grants covering this topic (full name)")
+	return cmd
+}
+
+func grantStepCmd(o *options, step, short string) *cobra.Command {
+	var comment string
+	cmd := &cobra.Command{
+		Use:   step + " ID",
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bu, stage, err := o.scope()
+			if err != nil {
+				return err
+			}
+			body, _ := json.Marshal(map[string]string{"comment": comment})
+			raw, _, err := o.call(cmd.Context(), "POST", grantsPath(bu, stage, "grant", args[0], step), body, nil)
+			if err != nil {
+				return err
+			}
+			var g grantJSON
+			if err := json.Unmarshal(raw, &g); err != nil {
+				return err
+			}
+			return o.showGrants(raw, []grantJSON{g})
+		},
+	}
+	if step != "withdraw" {
+		cmd.Flags().StringVar(&comment, "comment", "", "a word for the other side")
+	}
+	return cmd
+}

@@ -1,0 +1,332 @@
+// Package grants is access across units: a unit of a landing zone asks
+// another unit of the zone for read or write access to a topic (or a
+// topic prefix) for one of its own service accounts or identity pools;
+// the owner unit's Admins approve, and the portal makes the Confluent
+// Cloud role bindings, records the grant and lists it on both sides.
+// Revoking removes the bindings the grant made.
+package grants
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// MaxReason bounds a request's reason and a reviewer's comment.
+const MaxReason = 2000
+
+// topicChars are the characters of Kafka topic names.
+var topicChars = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
+
+// maxListed bounds the grants a unit lists (both sides, every state).
+const maxListed = 1000
+
+// Service asks for, reviews and revokes grants.
+type Service struct {
+	guard *gate.Guard
+	store store.Grants
+}
+
+var _ portal.GrantService = (*Service)(nil)
+
+// New returns the service.
+func New(g *gate.Guard, s store.Grants) *Service { return &Service{guard: g, store: s} }
+
+// enter authorizes a step of a grant in the named scope: the caller's
+// role in the scope's unit decides (access.DecideGrant). A refused write
+// step is audited as event.
+func (s *Service) enter(ctx context.Context, scope portal.Scope, step access.GrantStep, event, resource string) (*gate.Call, error) {
+	var call *gate.Call
+	var err error
+	if step == access.ReadGrants {
+		call, err = s.guard.Enter(ctx, scope, access.Read, step.String())
+	} else {
+		call, err = s.guard.EnterWrite(ctx, scope, access.Read, step.String(), event, resource)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := access.CheckGrant(call.Principal, call.Scope.Unit.ID, step); err != nil {
+		if step != access.ReadGrants {
+			s.guard.Record(ctx, call, event, resource, err)
+		}
+		return nil, err
+	}
+	return call, nil
+}
+
+// RequestGrant asks the owner unit for access for one of the caller's
+// unit's principals.
+func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in portal.NewTopicGrant) (portal.TopicGrant, error) {
+	call, err := s.enter(ctx, scope, access.AskGrant, "grant.request", in.Topic)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	rec, err := s.check(ctx, call, in)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	if err := s.refuseDuplicate(ctx, rec); err != nil {
+		s.guard.Record(ctx, call, "grant.request", rec.Pattern, err)
+		return portal.TopicGrant{}, err
+	}
+	rec.ID, rec.State, rec.Created = newID(), portal.GrantRequested, s.guard.Now().UTC()
+	w, err := s.guard.Begin(ctx, call, "grant.request", rec.ID)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	err = s.store.CreateGrantRecord(ctx, rec)
+	w.Done(ctx, err, describe(rec)...)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, rec), nil
+}
+
+// describe lists a grant's fields for its audit events.
+func describe(r store.GrantRecord) []portal.Change {
+	what := "topic"
+	if r.Prefixed {
+		what = "prefix"
+	}
+	return []portal.Change{{Field: "owner", After: r.Owner}, {Field: "grantee", After: r.Grantee}, {Field: what, After: r.Pattern},
+		{Field: "access", After: r.Access}, {Field: "principal", After: r.Principal + " (" + r.PrincipalName + ")"}}
+}
+
+// check validates a request made from call's unit and returns its record
+// (without id, state or time). Every problem is named by its field.
+func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopicGrant) (store.GrantRecord, error) {
+	t := s.guard.Tenancy()
+	p := call.Principal
+	rec := store.GrantRecord{Zone: call.Scope.Zone().ID, Stage: call.Scope.Stage.Name, Grantee: call.Scope.Unit.ID, Access: in.Access,
+		Prefixed: in.Prefix, Requester: p.Actor(), RequesterSubject: p.Subject, Reason: strings.TrimSpace(in.Reason)}
+	var v portal.Validation
+	owner, ownerOK := s.owner(t, call, strings.TrimSpace(in.Owner), &v)
+	if ownerOK {
+		rec.Owner = owner.Unit.ID
+		rec.Pattern = s.pattern(ctx, call, owner, strings.TrimSpace(in.Topic), in.Prefix, &v)
+	}
+	switch in.Access {
+	case "":
+		v.Add(portal.Missing("access"))
+	case portal.AccessRead, portal.AccessWrite:
+	default:
+		v.Add(portal.Invalid("access", "access must be read or write, not %q", portal.Clip(in.Access, 32)))
+	}
+	rec.Principal, rec.PrincipalName = s.principal(ctx, call, strings.TrimSpace(in.Principal), &v)
+	switch {
+	case rec.Reason == "":
+		v.Add(portal.Missing("reason"))
+	case len(rec.Reason) > MaxReason:
+		v.Add(portal.Invalid("reason", "the reason is %d characters long; at most %d", len(rec.Reason), MaxReason))
+	}
+	if err := v.Err(); err != nil {
+		s.guard.Record(ctx, call, "grant.request", in.Topic, err)
+		return rec, err
+	}
+	return rec, nil
+}
+
+// owner resolves the owner unit: another unit of the caller's zone.
+func (s *Service) owner(t *tenancy.Tenancy, call *gate.Call, id string, v *portal.Validation) (tenancy.Scope, bool) {
+	u, ok := t.Unit(id)
+	switch {
+	case id == "":
+		v.Add(portal.Missing("owner"))
+	case !ok:
+		v.Add(portal.Invalid("owner", "there is no business unit %q", portal.Clip(id, 64)))
+	case u.LandingZone.ID != call.Scope.Zone().ID:
+		v.Add(portal.Invalid("owner", "business unit %s is in landing zone %s, %s in %s: access is granted between units of one landing zone",
+			u.ID, u.LandingZone.ID, call.Scope.Unit.ID, call.Scope.Zone().ID))
+	case u.ID == call.Scope.Unit.ID:
+		v.Add(portal.Invalid("owner", "%s owns its topics already: a grant is access to another unit's topics", u.ID))
+	default:
+		return tenancy.Scope{Unit: u, Stage: call.Scope.Stage}, true
+	}
+	return tenancy.Scope{}, false
+}
+
+// pattern resolves the topic (its identifier in the owner unit or its
+// full name) or the prefix the grant is on: it must carry the owner's
+// prefix, and a topic must exist.
+func (s *Service) pattern(ctx context.Context, call *gate.Call, owner tenancy.Scope, topic string, prefix bool, v *portal.Validation) string {
+	name := topic
+	if !strings.HasPrefix(name, owner.Prefix()) {
+		if o, found := s.guard.Tenancy().OwnerOf(tenancy.OrgPool, name); found && !o.Same(owner) {
+			v.Add(portal.Invalid("topic", "%s is a topic name of %s in %s (landing zone %s), not of %s: ask the unit that owns it", name, o.Unit.ID,
+				o.Stage.Name, o.Zone().ID, owner.Unit.ID))
+			return ""
+		}
+		name = owner.Prefix() + topic
+	}
+	switch {
+	case topic == "":
+		v.Add(portal.Missing("topic"))
+		return ""
+	case len(name) > 249 || !topicChars.MatchString(name):
+		what := "topic name"
+		if prefix {
+			what = "topic prefix"
+		}
+		v.Add(portal.Invalid("topic", "%q is not a %s: letters, digits, '.', '_' and '-', at most 249 (a prefix has no wildcard)", portal.Clip(topic, 64), what))
+		return ""
+	case prefix:
+		return name
+	}
+	if _, err := call.Env.Topics.DescribeTopic(ctx, name); portal.Is(err, portal.NotFound) {
+		v.Add(portal.Invalid("topic", "%s has no topic %s in %s", owner.Unit.ID, name, owner.Stage.Name))
+	} else if err != nil {
+		v.Add(portal.Invalid("topic", "topic %s could not be read: %s", name, portal.FirstMessage(err)))
+	}
+	return name
+}
+
+// principal resolves one of the caller's unit's service accounts or
+// identity pools by id; its display name must carry the unit's prefix in
+// the stage.
+func (s *Service) principal(ctx context.Context, call *gate.Call, id string, v *portal.Validation) (string, string) {
+	var name string
+	var kind tenancy.OrgKind
+	var err error
+	switch {
+	case id == "":
+		v.Add(portal.Missing("principal"))
+		return "", ""
+	case strings.HasPrefix(id, "sa-"):
+		var a platform.ServiceAccount
+		a, err = call.Env.IAM.GetServiceAccount(ctx, id)
+		name, kind = a.DisplayName, tenancy.OrgAccount
+	case strings.HasPrefix(id, "pool-"):
+		var p platform.IdentityPool
+		p, err = call.Env.Pools.GetPool(ctx, id)
+		name, kind = p.DisplayName, tenancy.OrgPool
+	default:
+		v.Add(portal.Invalid("principal", "a principal is a service account (sa-...) or an identity pool (pool-...), not %q", portal.Clip(id, 64)))
+		return "", ""
+	}
+	if err != nil && !portal.Is(err, portal.NotFound) {
+		v.Add(portal.Invalid("principal", "%s could not be read: %s", id, portal.FirstMessage(err)))
+		return "", ""
+	}
+	if o, found := s.guard.Tenancy().OwnerOf(kind, name); err != nil || !found || !o.Same(call.Scope) {
+		v.Add(portal.Invalid("principal", "%s is not a service account or identity pool of %s in %s: a unit asks for access for its own principals",
+			portal.Clip(id, 64), call.Scope.Unit.ID, call.Scope.Stage.Name))
+		return "", ""
+	}
+	return id, name
+}
+
+// refuseDuplicate refuses a grant asked for or given already.
+func (s *Service) refuseDuplicate(ctx context.Context, rec store.GrantRecord) error {
+	recs, err := s.store.GrantRecords(ctx, rec.Owner, rec.Stage, maxListed)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if (r.State == portal.GrantRequested || r.State == portal.GrantActive) && sameGrant(r, rec) {
+			return portal.New(portal.Conflict, "grant %s is %s already: %s access of %s to %s", r.ID, r.State, r.Access, r.PrincipalName, r.Pattern)
+		}
+	}
+	return nil
+}
+
+// sameGrant tells whether two records give the same access.
+func sameGrant(a, b store.GrantRecord) bool {
+	return a.Owner == b.Owner && a.Grantee == b.Grantee && a.Principal == b.Principal && a.Pattern == b.Pattern && a.Prefixed == b.Prefixed &&
+		a.Access == b.Access
+}
+
+func newID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "gr-" + strings.ToLower(base64.RawURLEncoding.EncodeToString(b))
+}
+
+// view is a record as call sees it, with what the caller may do with it.
+func (s *Service) view(call *gate.Call, r store.GrantRecord) portal.TopicGrant {
+	g := portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
+		PrincipalName: r.PrincipalName, Topic: r.Pattern, Prefix: r.Prefixed, Access: r.Access, State: r.State, Requester: r.Requester,
+		Reason: r.Reason, Created: r.Created, DecidedBy: r.DecidedBy, Comment: r.Comment, Decided: r.Decided, Bindings: decodeBindings(r.Bindings)}
+	p := call.Principal
+	admin := func(unit string) bool { return access.DecideGrant(p.Role(unit), access.ReviewGrant).Allowed }
+	g.Reviewable = r.State == portal.GrantRequested && admin(r.Owner) && p.Subject != r.RequesterSubject
+	g.Withdrawable = r.State == portal.GrantRequested && admin(r.Grantee)
+	g.Revocable = r.State == portal.GrantActive && (admin(r.Owner) || admin(r.Grantee))
+	return g
+}
+
+// Grants lists the grants the caller's unit gave or received in the
+// stage, by topic.
+func (s *Service) Grants(ctx context.Context, scope portal.Scope, q portal.GrantQuery) (portal.Page[portal.TopicGrant], error) {
+	call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
+	if err != nil {
+		return portal.Page[portal.TopicGrant]{}, err
+	}
+	var v portal.Validation
+	switch q.Side {
+	case "", portal.GrantsGiven, portal.GrantsReceived:
+	default:
+		v.Add(portal.Invalid("side", "side must be given or received, not %q", portal.Clip(q.Side, 32)))
+	}
+	switch q.State {
+	case "", portal.GrantRequested, portal.GrantActive, portal.GrantRejected, portal.GrantWithdrawn, portal.GrantRevoked:
+	default:
+		v.Add(portal.Invalid("state", "state must be requested, active, rejected, withdrawn or revoked, not %q", portal.Clip(q.State, 32)))
+	}
+	if err := v.Err(); err != nil {
+		return portal.Page[portal.TopicGrant]{}, err
+	}
+	recs, err := s.store.GrantRecords(ctx, call.Scope.Unit.ID, call.Scope.Stage.Name, maxListed)
+	if err != nil {
+		return portal.Page[portal.TopicGrant]{}, err
+	}
+	unit := call.Scope.Unit.ID
+	out := []portal.TopicGrant{}
+	for _, r := range recs {
+		g := s.view(call, r)
+		switch {
+		case q.Side == portal.GrantsGiven && r.Owner != unit, q.Side == portal.GrantsReceived && r.Grantee != unit,
+			q.State != "" && r.State != q.State, q.Topic != "" && !g.Covers(q.Topic):
+			continue
+		}
+		out = append(out, g)
+	}
+	gate.SortByName(out, listName)
+	return gate.Paginate(s.guard.Pages(), "grants "+call.Scope.String(), out, listName, q.ListQuery)
+}
+
+// listName orders a unit's grants by topic, then by id.
+func listName(g portal.TopicGrant) string { return g.Topic + " " + g.ID }
+
+// find reads a grant the call's unit gave or received.
+func (s *Service) find(ctx context.Context, call *gate.Call, id string) (store.GrantRecord, error) {
+	r, err := s.store.GrantRecord(ctx, id)
+	unit := call.Scope.Unit.ID
+	if errors.Is(err, store.ErrNotFound) || err == nil && (r.Owner != unit && r.Grantee != unit || r.Stage != call.Scope.Stage.Name) {
+		return r, portal.New(portal.NotFound, "grant %q not found in %s", portal.Clip(id, 64), call.Scope)
+	}
+	return r, err
+}
+
+// Grant returns one of the grants the caller's unit gave or received.
+func (s *Service) Grant(ctx context.Context, scope portal.Scope, id string) (portal.TopicGrant, error) {
+	call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	r, err := s.find(ctx, call, id)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, r), nil
+}

@@ -1,0 +1,217 @@
+package grants
+
+import (
+	"context"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// decision enters a step on a grant the caller's unit holds on side
+// (owner or grantee), under the grant's and its principal's lock (one
+// decision at a time on any replica; bindings of one principal are made
+// and removed one grant at a time). The grant is read again under the
+// locks and must be in state from.
+func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment, event string, step access.GrantStep, from string,
+	side func(store.GrantRecord, string) bool) (*gate.Call, store.GrantRecord, func(), error) {
+	call, err := s.enter(ctx, scope, step, event, id)
+	if err != nil {
+		return nil, store.GrantRecord{}, nil, err
+	}
+	r, err := s.find(ctx, call, id)
+	if err != nil {
+		return nil, r, nil, err
+	}
+	fail := func(err error) (*gate.Call, store.GrantRecord, func(), error) {
+		s.guard.Record(ctx, call, event, id, err)
+		return nil, r, nil, err
+	}
+	unit := call.Scope.Unit.ID
+	switch {
+	case !side(r, unit):
+		return fail(portal.New(portal.InsufficientRole, "%s cannot %s grant %s (%s gives it, %s received it)", unit, step, id, r.Owner, r.Grantee))
+	case len(comment) > MaxReason:
+		return fail(portal.Invalid("comment", "the comment is %d characters long; at most %d", len(comment), MaxReason))
+	}
+	unlock, err := s.guard.LockOuter(ctx, "grant "+id)
+	if err != nil {
+		return nil, r, nil, err
+	}
+	unlockPrincipal, err := s.guard.Lock(ctx, "grant-principal "+r.Principal)
+	if err != nil {
+		unlock()
+		return nil, r, nil, err
+	}
+	release := func() { unlockPrincipal(); unlock() }
+	if r, err = s.find(ctx, call, id); err != nil {
+		release()
+		return nil, r, nil, err
+	}
+	if r.State != from {
+		release()
+		return fail(portal.New(portal.Conflict, "grant %s is %s: only a %s grant can be %s", id, r.State, from, pastTense[step]))
+	}
+	return call, r, release, nil
+}
+
+var pastTense = map[access.GrantStep]string{access.ReviewGrant: "reviewed", access.WithdrawGrant: "withdrawn", access.RevokeGrant: "revoked"}
+
+func owns(r store.GrantRecord, unit string) bool     { return r.Owner == unit }
+func receives(r store.GrantRecord, unit string) bool { return r.Grantee == unit }
+func holds(r store.GrantRecord, unit string) bool    { return r.Owner == unit || r.Grantee == unit }
+
+// close records a grant's new state with its audit event.
+func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecord, event, from, state, comment string, changes ...portal.Change) (portal.TopicGrant, error) {
+	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
+	w, err := s.guard.Begin(ctx, call, event, r.ID)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	ok, err := s.store.UpdateGrant(ctx, r, from)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
+	}
+	w.Done(ctx, err, append([]portal.Change{{Field: "state", Before: from, After: state}}, changes...)...)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, r), nil
+}
+
+// ApproveGrant makes the grant's role bindings and records it active.
+func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
+	call, r, release, err := s.decision(ctx, scope, id, comment, "grant.approve", access.ReviewGrant, portal.GrantRequested, owns)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	defer release()
+	if call.Principal.Subject == r.RequesterSubject {
+		err := portal.New(portal.InsufficientRole, "you asked for grant %s: another Admin of %s approves it", id, r.Owner)
+		s.guard.Record(ctx, call, "grant.approve", id, err)
+		return portal.TopicGrant{}, err
+	}
+	return s.activate(ctx, call, r, "grant.approve", portal.GrantRequested, comment)
+}
+
+// activate makes r's bindings and records it active, from state from,
+// with the audit event (attempted before anything is made upstream).
+func (s *Service) activate(ctx context.Context, call *gate.Call, r store.GrantRecord, event, from, comment string) (portal.TopicGrant, error) {
+	w, err := s.guard.Begin(ctx, call, event, r.ID)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	r.Bindings, err = s.bind(ctx, call, r)
+	if err == nil {
+		r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantActive, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
+		var ok bool
+		if from == "" {
+			err = s.store.CreateGrantRecord(ctx, r)
+			ok = err == nil
+		} else {
+			ok, err = s.store.UpdateGrant(ctx, r, from)
+		}
+		if err == nil && !ok {
+			err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
+		}
+	}
+	changes := append(describe(r), portal.Change{Field: "state", Before: from, After: portal.GrantActive})
+	for _, b := range decodeBindings(r.Bindings) {
+		changes = append(changes, portal.Change{Field: "binding", After: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
+	}
+	w.Done(ctx, err, changes...)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, r), nil
+}
+
+// RejectGrant closes a request with the owner's comment.
+func (s *Service) RejectGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
+	call, r, release, err := s.decision(ctx, scope, id, comment, "grant.reject", access.ReviewGrant, portal.GrantRequested, owns)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	defer release()
+	return s.close(ctx, call, r, "grant.reject", portal.GrantRequested, portal.GrantRejected, comment)
+}
+
+// WithdrawGrant closes the caller's unit's request.
+func (s *Service) WithdrawGrant(ctx context.Context, scope portal.Scope, id string) (portal.TopicGrant, error) {
+	call, r, release, err := s.decision(ctx, scope, id, "", "grant.withdraw", access.WithdrawGrant, portal.GrantRequested, receives)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	defer release()
+	return s.close(ctx, call, r, "grant.withdraw", portal.GrantRequested, portal.GrantWithdrawn, "")
+}
+
+// RevokeGrant removes an active grant's bindings, from either side.
+func (s *Service) RevokeGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
+	call, r, release, err := s.decision(ctx, scope, id, comment, "grant.revoke", access.RevokeGrant, portal.GrantActive, holds)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	defer release()
+	return s.revoke(ctx, call, r, comment)
+}
+
+// revoke removes r's bindings and records it revoked; when a binding
+// cannot be removed the grant stays active with what is left, and says so.
+func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
+	w, err := s.guard.Begin(ctx, call, "grant.revoke", r.ID)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	removed := decodeBindings(r.Bindings)
+	left, uerr := s.unbind(ctx, call, r)
+	if uerr != nil {
+		r.Bindings = left
+		if _, err := s.store.UpdateGrant(ctx, r, portal.GrantActive); err != nil {
+			s.guard.Log().Error("a grant's remaining bindings could not be recorded", "grant", r.ID, "err", err)
+		}
+		w.Done(ctx, uerr, portal.Change{Field: "bindings_left", After: strings.Join(left, ", ")})
+		return portal.TopicGrant{}, portal.Wrap(uerr, portal.KindOf(uerr), "grant %s stays active: %d of its role bindings could not be removed (try again): %s",
+			r.ID, len(left), portal.FirstMessage(uerr))
+	}
+	r.Bindings = nil
+	r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantRevoked, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
+	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantActive)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
+	}
+	changes := append(describe(r), portal.Change{Field: "state", Before: portal.GrantActive, After: portal.GrantRevoked})
+	for _, b := range removed {
+		changes = append(changes, portal.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
+	}
+	w.Done(ctx, err, changes...)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, r), nil
+}
+
+// WaitingGrants lists the requests on the caller's units' topics that
+// the caller may approve, oldest first.
+func (s *Service) WaitingGrants(ctx context.Context) ([]portal.TopicGrant, error) {
+	p := portal.PrincipalFrom(ctx)
+	if p == nil {
+		return nil, portal.New(portal.Unauthenticated, "sign-in required")
+	}
+	recs, err := s.store.GrantsInState(ctx, portal.GrantRequested, 500)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.TopicGrant{}
+	for _, r := range recs {
+		if !access.DecideGrant(p.Role(r.Owner), access.ReviewGrant).Allowed || p.Subject == r.RequesterSubject {
+			continue
+		}
+		out = append(out, portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
+			PrincipalName: r.PrincipalName, Topic: r.Pattern, Prefix: r.Prefixed, Access: r.Access, State: r.State, Requester: r.Requester,
+			Reason: r.Reason, Created: r.Created, Reviewable: true})
+	}
+	return out, nil
+}
