@@ -319,7 +319,7 @@ func WebhooksPage(p Page, area portal.AdminArea, list []portal.Webhook, created 
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = policyInput("url", "URL (https)", f.URL, false, f.Errors).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = policyInput("url", "URL (https://…, or kafka://zone/stage/topic for a platform topic)", f.URL, false, f.Errors).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

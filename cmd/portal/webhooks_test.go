@@ -173,3 +173,46 @@ func TestWebhooksGetEveryEventOnceSigned(t *testing.T) {
 	}
 	tp.call("DELETE", "/api/v1/crm/dev/topic/other-"+sfx, "alice", nil)
 }
+
+// TestEventsToAKafkaTopic: a platform admin points a webhook at a topic of
+// a platform cluster (kafka://zone/stage/topic); every event of the zone
+// is written there as a structured CloudEvent keyed by its subject, signed
+// in its headers, through the portal's own Kafka client. A target that
+// does not exist is refused.
+func TestEventsToAKafkaTopic(t *testing.T) {
+	tp := startPortal(t, nil)
+	sfx := suffix()
+	events := "portal-events-" + sfx
+	full := "edh-shared-platform-dev-" + events
+	if r := tp.call("POST", "/api/v1/platform/dev/topic", "frank", map[string]any{"name": events}); r.status != http.StatusCreated {
+		t.Fatalf("the events topic: %d %s", r.status, r.body)
+	}
+	wantError(t, tp.call("POST", "/api/v1/admin/webhooks", "frank", map[string]any{"landing_zone": "edh-shared", "url": "kafka://edh-shared/dev/missing-" + sfx}),
+		http.StatusBadRequest, "INVALID_PARAMETER:url")
+	wantError(t, tp.call("POST", "/api/v1/admin/webhooks", "frank", map[string]any{"landing_zone": "edh-shared", "url": "kafka://nowhere/dev/" + full}),
+		http.StatusBadRequest, "INVALID_PARAMETER:url")
+	r := tp.call("POST", "/api/v1/admin/webhooks", "frank", map[string]any{"landing_zone": "edh-shared", "url": "kafka://edh-shared/dev/" + full})
+	if r.status != http.StatusCreated {
+		t.Fatalf("the Kafka webhook: %d %s", r.status, r.body)
+	}
+	id := r.json(t)["id"].(string)
+	defer tp.call("DELETE", "/api/v1/admin/webhook/"+id, "frank", nil)
+	if r := tp.call("POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": "told-" + sfx}); r.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	told := "edh-shared-scada-dev-told-" + sfx
+	var records string
+	waitFor(t, "the event on the topic", 20*time.Second, func() bool {
+		records = string(tp.call("GET", "/api/v1/platform/dev/topic/"+full+"/messages?limit=50", "frank", nil).body)
+		return strings.Contains(records, "portal.topic.created") && strings.Contains(records, told)
+	})
+	for _, want := range []string{`"key":"` + told + `"`, "webhook-signature", "application/cloudevents+json"} {
+		if !strings.Contains(records, want) {
+			t.Errorf("the record lacks %s: %.1500s", want, records)
+		}
+	}
+	d := tp.call("GET", "/api/v1/admin/webhook/"+id+"/deliveries", "frank", nil)
+	if !strings.Contains(string(d.body), `"state":"delivered"`) {
+		t.Errorf("the deliveries: %s", d.body)
+	}
+}

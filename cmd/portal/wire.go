@@ -206,7 +206,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.built, p.resolver = built, resolver
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
-		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(nil)}})
+		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(nil)},
+		Produce: events.EnvironmentProducer(p.envs)})
 	p.lagSampler = worker.NewLagSampler(built.Groups, 10*time.Second)
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{

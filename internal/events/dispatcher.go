@@ -42,7 +42,15 @@ type DispatcherOptions struct {
 	// default).
 	GiveUp time.Duration
 	Now    func() time.Time
+	// Produce writes one record to a topic of a platform cluster (the
+	// landing zone's in a stage), for webhooks whose target is a Kafka
+	// topic (kafka://zone/stage/topic); nil: such targets fail.
+	Produce Producer
 }
+
+// Producer writes one record to topic on the cluster of zone in stage
+// and returns once the cluster has it.
+type Producer func(ctx context.Context, zone, stage, topic string, key, value []byte, headers map[string]string) error
 
 // Dispatcher queues every webhook's events from the audit trail and
 // delivers them, on the replica holding the lease.
@@ -166,23 +174,12 @@ func (d *Dispatcher) queue(ctx context.Context, h store.WebhookRecord, now time.
 // deliver makes one attempt; false when it failed.
 func (d *Dispatcher) deliver(ctx context.Context, h store.WebhookRecord, x store.Delivery, now time.Time) bool {
 	id := strconv.FormatInt(x.EventID, 10)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(x.Body))
 	status := 0
-	if err == nil {
-		req.Header.Set("Content-Type", "application/cloudevents+json")
-		req.Header.Set("webhook-id", id)
-		req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
-		req.Header.Set("webhook-signature", Sign(h.Secret, id, now, x.Body))
-		req.Header.Set("User-Agent", "rms-portal-webhooks")
-		var resp *http.Response
-		if resp, err = d.o.Client.Do(req); err == nil {
-			status = resp.StatusCode
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-			resp.Body.Close()
-			if status/100 != 2 {
-				err = fmt.Errorf("the receiver answered %d", status)
-			}
-		}
+	var err error
+	if target, ok := KafkaTarget(h.URL); ok {
+		err = d.produce(ctx, h, target, id, x.Body, now)
+	} else {
+		err = d.post(ctx, h, id, x.Body, now, &status)
 	}
 	x.Attempts++
 	x.LastStatus = status
@@ -198,4 +195,47 @@ func (d *Dispatcher) deliver(ctx context.Context, h store.WebhookRecord, x store
 		d.o.Log.WarnContext(ctx, "recording a delivery failed", "webhook", h.ID, "event", x.EventID, "error", serr)
 	}
 	return err == nil
+}
+
+// post delivers an event to an HTTP receiver, signed.
+func (d *Dispatcher) post(ctx context.Context, h store.WebhookRecord, id string, body []byte, now time.Time, status *int) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/cloudevents+json")
+	req.Header.Set("webhook-id", id)
+	req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
+	req.Header.Set("webhook-signature", Sign(h.Secret, id, now, body))
+	req.Header.Set("User-Agent", "rms-portal-webhooks")
+	resp, err := d.o.Client.Do(req)
+	if err != nil {
+		return err
+	}
+	*status = resp.StatusCode
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("the receiver answered %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// produce writes an event to a platform topic as a structured CloudEvent,
+// keyed by its subject (so that a resource's events keep their order in
+// one partition).
+func (d *Dispatcher) produce(ctx context.Context, h store.WebhookRecord, t Target, id string, body []byte, now time.Time) error {
+	if d.o.Produce == nil {
+		return fmt.Errorf("no Kafka producer is configured for %s", h.URL)
+	}
+	var ev struct {
+		Subject string `json:"subject"`
+	}
+	_ = json.Unmarshal(body, &ev)
+	ctx, cancel := context.WithTimeout(ctx, d.o.Client.Timeout)
+	defer cancel()
+	// Signed as an HTTP delivery is: a consumer can tell the portal wrote it.
+	return d.o.Produce(ctx, t.Zone, t.Stage, t.Topic, []byte(ev.Subject), body, map[string]string{
+		"content-type": "application/cloudevents+json", "webhook-id": id, "webhook-timestamp": strconv.FormatInt(now.Unix(), 10),
+		"webhook-signature": Sign(h.Secret, id, now, body)})
 }

@@ -87,3 +87,24 @@ func TestWebhookURLs(t *testing.T) {
 		t.Errorf("the list: %+v", list)
 	}
 }
+
+func TestKafkaTargets(t *testing.T) {
+	for raw, want := range map[string]string{
+		"kafka://edh-shared/run/edh-shared-platform-run-events": "edh-shared run edh-shared-platform-run-events",
+		"kafka://edh-shared/run/":                               "",
+		"kafka://edh-shared/run":                                "",
+		"kafka:///run/t":                                        "",
+		"kafka://edh-shared/run/a/b":                            "",
+		"kafka://u:p@edh-shared/run/t":                          "",
+		"kafka://edh-shared/run/t?x=1":                          "",
+		"https://edh-shared/run/t":                              "",
+	} {
+		got := ""
+		if tg, ok := events.KafkaTarget(raw); ok {
+			got = tg.Zone + " " + tg.Stage + " " + tg.Topic
+		}
+		if got != want {
+			t.Errorf("%s: %q, want %q", raw, got, want)
+		}
+	}
+}

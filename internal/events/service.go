@@ -91,7 +91,22 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 		v.Add(portal.Invalid("business_unit", "%q is not a business unit of %s", in.BU, in.Zone))
 	}
 	u, err := url.Parse(strings.TrimSpace(in.URL))
+	target, toKafka := KafkaTarget(strings.TrimSpace(in.URL))
 	switch {
+	case toKafka:
+		if _, ok := t.LandingZone(target.Zone); !ok {
+			v.Add(portal.Invalid("url", "kafka://%s/...: landing zone %q not found; write kafka://<landing zone>/<stage>/<topic>", target.Zone, target.Zone))
+		} else if _, ok := t.Stage(target.Stage); !ok {
+			v.Add(portal.Invalid("url", "kafka://%s/%s/...: stage %q not found", target.Zone, target.Stage, target.Stage))
+		} else if env, err := s.guard.Environments().Get(target.Zone, target.Stage); err != nil {
+			v.Add(portal.Invalid("url", "no cluster is configured for %s in %s", target.Zone, target.Stage))
+		} else if _, err := env.Topics.DescribeTopic(ctx, target.Topic); portal.Is(err, portal.NotFound) {
+			v.Add(portal.Invalid("url", "topic %s does not exist on the cluster of %s in %s: create it first", target.Topic, target.Zone, target.Stage))
+		} else if err != nil {
+			return portal.Webhook{}, err
+		}
+	case err == nil && u.Scheme == "kafka":
+		v.Add(portal.Invalid("url", "a Kafka target is kafka://<landing zone>/<stage>/<topic>, the topic's full name"))
 	case in.URL == "":
 		v.Add(portal.Missing("url"))
 	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -117,17 +119,26 @@ func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 	for i, g := range page.Items {
 		ids[i] = g.ID
 	}
-	described, err := call.Env.Groups.DescribeGroups(ctx, ids)
-	if err != nil {
+	// The descriptions and the positions are independent: asked side by
+	// side, a page costs the longer of the two, not their sum.
+	var described []platform.Group
+	var committed map[string][]platform.GroupOffset
+	var ends map[platform.TopicPartition]int64
+	both, bctx := errgroup.WithContext(ctx)
+	both.Go(func() (err error) {
+		described, err = call.Env.Groups.DescribeGroups(bctx, ids)
+		return err
+	})
+	both.Go(func() (err error) {
+		committed, ends, err = positions(bctx, call.Env, ids)
+		return err
+	})
+	if err := both.Wait(); err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
 	byID := map[string]platform.Group{}
 	for _, g := range described {
 		byID[g.ID] = g
-	}
-	committed, ends, err := positions(ctx, call.Env, ids)
-	if err != nil {
-		return portal.Page[portal.ConsumerGroup]{}, err
 	}
 	s.lag.observe(call.Env, committed, ends)
 	out := portal.Page[portal.ConsumerGroup]{Total: page.Total, NextPageToken: page.NextPageToken, Items: make([]portal.ConsumerGroup, len(ids))}

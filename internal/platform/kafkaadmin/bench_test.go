@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 )
@@ -86,8 +87,9 @@ func BenchmarkGroupsWithLag1000(b *testing.B) {
 		commit(b, c, ids[i], "orders", map[int32]int64{0: int64(i % 100), 3: 5})
 	}
 	cl := newClient(b, c, 0)
-	// A page of the list: all groups listed, the page's described and
-	// their offsets fetched.
+	// A page of the list as the service makes it: all groups listed, then
+	// the page's described side by side with their committed offsets and
+	// the partitions' ends.
 	for _, page := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("page=%d", page), func(b *testing.B) {
 			b.ReportAllocs()
@@ -96,15 +98,21 @@ func BenchmarkGroupsWithLag1000(b *testing.B) {
 				if err != nil || len(all) != 1000 {
 					b.Fatalf("%d groups, %v", len(all), err)
 				}
-				if _, err := cl.DescribeGroups(ctx, ids[:page]); err != nil {
-					b.Fatal(err)
-				}
-				committed, err := cl.GroupOffsets(ctx, ids[:page])
-				if err != nil || len(committed) != page {
-					b.Fatalf("%d offsets, %v", len(committed), err)
-				}
-				parts := []platform.TopicPartition{{Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 3}}
-				if _, err := cl.Offsets(ctx, parts, platform.OffsetQuery{}); err != nil {
+				var both errgroup.Group
+				both.Go(func() error {
+					_, err := cl.DescribeGroups(ctx, ids[:page])
+					return err
+				})
+				both.Go(func() error {
+					committed, err := cl.GroupOffsets(ctx, ids[:page])
+					if err != nil || len(committed) != page {
+						return fmt.Errorf("%d offsets, %v", len(committed), err)
+					}
+					parts := []platform.TopicPartition{{Topic: "orders", Partition: 0}, {Topic: "orders", Partition: 3}}
+					_, err = cl.Offsets(ctx, parts, platform.OffsetQuery{})
+					return err
+				})
+				if err := both.Wait(); err != nil {
 					b.Fatal(err)
 				}
 			}
