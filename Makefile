@@ -131,11 +131,13 @@ image: static
 
 ## release: VERSION=vX.Y.Z, from that tag (RELEASE_UNTAGGED=1 builds from any
 ## commit, as CI does to keep the release buildable): in build/release the
-## portal's static binary (linux/amd64; arm64 needs an aarch64 musl
-## toolchain, which Debian does not package), portalctl for Linux, macOS and
-## Windows on amd64 and arm64, the OCI image, the Helm chart with appVersion
-## VERSION, a CycloneDX SBOM (with the bundled librdkafka), release notes and
-## SHA256SUMS; then it checks them (sums, SBOM, the binary's version).
+## portal's static binaries (linux/amd64, and linux/arm64 with Debian's
+## aarch64 cross compiler and arm64 musl, which `make musl` installs),
+## portalctl for Linux, macOS and Windows on amd64 and arm64, the OCI image
+## (an index of both architectures), the Helm chart with appVersion VERSION,
+## a CycloneDX SBOM (with the bundled librdkafka), release notes and
+## SHA256SUMS; then it checks them (sums, SBOM, each binary's version, the
+## arm64 one under qemu).
 RELEASE_DIR := build/release
 PORTALCTL_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 release: musl
@@ -145,6 +147,11 @@ release: musl
 	rm -rf $(RELEASE_DIR) && mkdir -p $(RELEASE_DIR)
 	CGO_ENABLED=1 CC=musl-gcc $(GO) build -tags musl,nodev -trimpath \
 	  -ldflags '$(LDFLAGS) -s -w -linkmode external -extldflags "-static"' -o $(RELEASE_DIR)/portal-linux-amd64 ./cmd/portal
+	@if $(ARM64_READY); then \
+	  echo "portal linux/arm64"; \
+	  CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC="$(ARM64_CC)" $(GO) build -tags musl,nodev -trimpath \
+	    -ldflags '$(LDFLAGS) -s -w -linkmode external -extldflags "-static"' -o $(RELEASE_DIR)/portal-linux-arm64 ./cmd/portal || exit 1; \
+	else echo "no aarch64 musl toolchain here: the release has no linux/arm64 portal"; fi
 	@for t in $(PORTALCTL_TARGETS); do \
 	  os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
 	  echo "portalctl $$os/$$arch"; \
@@ -152,8 +159,11 @@ release: musl
 	    -o $(RELEASE_DIR)/portalctl-$$os-$$arch$$ext ./cmd/portalctl || exit 1; \
 	done
 	$(GO) run ./cmd/mkimage --binary $(RELEASE_DIR)/portal-linux-amd64 --out $(RELEASE_DIR)/image \
+	  $$( [ -f $(RELEASE_DIR)/portal-linux-arm64 ] && echo --binary-arm64 $(RELEASE_DIR)/portal-linux-arm64 ) \
 	  --version '$(VERSION)' --commit '$(COMMIT)' --date '$(DATE)'
 	mv $(RELEASE_DIR)/image/portal-image.tar $(RELEASE_DIR)/portal-image-$(VERSION)-linux-amd64.tar
+	@if [ -f $(RELEASE_DIR)/image/portal-image-arm64.tar ]; then \
+	  mv $(RELEASE_DIR)/image/portal-image-arm64.tar $(RELEASE_DIR)/portal-image-$(VERSION)-linux-arm64.tar; fi
 	$(HELM) package deploy/helm/portal --version '$(patsubst v%,%,$(VERSION))' --app-version '$(VERSION)' -d $(RELEASE_DIR) >/dev/null
 	$(GO) run ./cmd/mkrelease sbom --binary $(RELEASE_DIR)/portal-linux-amd64 --version '$(VERSION)' --date '$(DATE)' --out $(RELEASE_DIR)/portal-$(VERSION).cdx.json
 	$(GO) run ./cmd/mkrelease notes --version '$(VERSION)' --out $(RELEASE_DIR)/RELEASE_NOTES.md
@@ -161,10 +171,16 @@ release: musl
 	@cd $(RELEASE_DIR) && sha256sum --quiet -c SHA256SUMS
 	@grep -q '"name": "librdkafka"' $(RELEASE_DIR)/portal-$(VERSION).cdx.json || { echo "the SBOM lacks librdkafka"; exit 1; }
 	@$(RELEASE_DIR)/portal-linux-amd64 version | grep -q '^portal $(VERSION) ' || { echo "the binary does not say $(VERSION)"; exit 1; }
+	@if [ -f $(RELEASE_DIR)/portal-linux-arm64 ] && command -v qemu-aarch64-static >/dev/null 2>&1; then \
+	  qemu-aarch64-static $(RELEASE_DIR)/portal-linux-arm64 version | grep -q '^portal $(VERSION) ' || { echo "the arm64 binary does not say $(VERSION)"; exit 1; }; fi
 	@tar -xOzf $(RELEASE_DIR)/portal-$(patsubst v%,%,$(VERSION)).tgz portal/Chart.yaml | grep -q 'appVersion: $(VERSION)' || { echo "the chart's appVersion is not $(VERSION)"; exit 1; }
 	@echo "release $(VERSION) in $(RELEASE_DIR):" && ls $(RELEASE_DIR)
 
-## musl: make sure musl-gcc is installed for the static binary
+## musl: make sure musl-gcc is installed for the static binary, and try to
+## install what the arm64 one takes (Debian's aarch64 cross compiler, musl
+## for arm64, and qemu to run it once); without those the release is amd64 only
+ARM64_CC    := aarch64-linux-gnu-gcc -specs /usr/lib/aarch64-linux-musl/musl-gcc.specs
+ARM64_READY := command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && test -f /usr/lib/aarch64-linux-musl/musl-gcc.specs
 musl:
 	@command -v musl-gcc >/dev/null 2>&1 || { \
 	  if command -v apt-get >/dev/null 2>&1; then \
@@ -173,6 +189,14 @@ musl:
 	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends musl-tools >/dev/null; \
 	  else \
 	    echo "the static binary needs musl-gcc: install musl-tools"; exit 1; \
+	  fi; }
+	@$(ARM64_READY) || { \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing the aarch64 cross compiler, musl for arm64 and qemu-user-static for the arm64 binary"; \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    { $$SUDO dpkg --add-architecture arm64 && $$SUDO apt-get update -qq && \
+	      DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq gcc-aarch64-linux-gnu musl-dev:arm64 qemu-user-static >/dev/null; } || \
+	      echo "the arm64 toolchain could not be installed: the release will be amd64 only"; \
 	  fi; }
 
 ## helm-lint: lint and render the Helm chart (Helm runs through go run)

@@ -21,6 +21,7 @@ import (
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
+	"github.com/google/go-containerregistry/pkg/v1/types"
 )
 
 // imageDir is where `make image` writes the image.
@@ -349,5 +350,66 @@ func TestBuildIsReproducible(t *testing.T) {
 	o.binary = filepath.Join(dir, "missing")
 	if _, err := build(o); err == nil || !strings.Contains(err.Error(), "make static") {
 		t.Errorf("missing binary: %v", err)
+	}
+}
+
+// TestTwoArchitecturesMakeAnIndex: with an arm64 binary too, the layout's
+// one reference is an image index of a linux/amd64 and a linux/arm64
+// image, each with its own binary and the version in its labels, and each
+// architecture has its tarball.
+func TestTwoArchitecturesMakeAnIndex(t *testing.T) {
+	dir := t.TempDir()
+	bins := map[string]string{}
+	for _, arch := range []string{"amd64", "arm64"} {
+		bins[arch] = filepath.Join(dir, "portal-"+arch)
+		if err := os.WriteFile(bins[arch], []byte("#!/bin/false "+arch+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	certs := filepath.Join(dir, "ca.crt")
+	if err := os.WriteFile(certs, []byte("-----BEGIN CERTIFICATE-----\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "image")
+	o := options{binary: bins["amd64"], binaryARM64: bins["arm64"], certs: certs, out: out, version: "v1.2.3", commit: "abc",
+		date: "2026-11-22T20:00:00Z", platformOS: "linux", platArch: "amd64", repo: "rms-portal"}
+	if err := run(o); err != nil {
+		t.Fatal(err)
+	}
+	top, err := layout.ImageIndexFromPath(filepath.Join(out, "oci"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := top.IndexManifest()
+	if err != nil || len(tm.Manifests) != 1 || tm.Manifests[0].MediaType != types.OCIImageIndex {
+		t.Fatalf("the layout's reference: %+v %v", tm, err)
+	}
+	idx, err := top.ImageIndex(tm.Manifests[0].Digest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := idx.IndexManifest()
+	if err != nil || len(m.Manifests) != 2 {
+		t.Fatalf("the index: %+v %v", m, err)
+	}
+	for _, d := range m.Manifests {
+		img, err := idx.Image(d.Digest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cf, err := img.ConfigFile()
+		if err != nil || cf.Architecture != d.Platform.Architecture || cf.OS != "linux" || cf.Config.Labels["org.opencontainers.image.version"] != "v1.2.3" {
+			t.Fatalf("%s: %+v %v", d.Platform.Architecture, cf, err)
+		}
+		root := t.TempDir()
+		unpack(t, img, root)
+		if bin, _ := os.ReadFile(filepath.Join(root, "usr/bin/portal")); !strings.Contains(string(bin), d.Platform.Architecture) {
+			t.Errorf("the %s image holds %q", d.Platform.Architecture, bin)
+		}
+	}
+	for _, f := range []string{"portal-image.tar", "portal-image-arm64.tar"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
 	}
 }

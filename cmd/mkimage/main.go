@@ -6,6 +6,9 @@
 //
 //	go run ./cmd/mkimage --binary build/portal --out build/image --version 1.4.0 --commit abc --date 2026-11-22T20:00:00Z
 //
+// With --binary-arm64 the layout holds an image index of both
+// architectures (and a second tarball, portal-image-arm64.tar).
+//
 // The layer's files carry the build date, so the same inputs give the
 // same image digest.
 package main
@@ -42,7 +45,9 @@ const (
 
 // options are the command's flags.
 type options struct {
-	binary, certs, out   string
+	binary, certs, out string
+	// binaryARM64, when set, adds a linux/arm64 image under an index.
+	binaryARM64          string
 	version, commit      string
 	date, source, repo   string
 	platformOS, platArch string
@@ -60,6 +65,7 @@ func main() {
 	flag.StringVar(&o.repo, "repository", "rms-portal", "repository name of the tarball's tag")
 	flag.StringVar(&o.platformOS, "os", "linux", "image OS")
 	flag.StringVar(&o.platArch, "arch", "amd64", "image architecture")
+	flag.StringVar(&o.binaryARM64, "binary-arm64", "", "the static portal binary for linux/arm64: the layout then holds an index of both images")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "mkimage:", err)
@@ -80,26 +86,58 @@ func run(o options) error {
 		return fmt.Errorf("OCI layout: %w", err)
 	}
 	ref := o.repo + ":" + tagOf(o.version)
-	if err := lp.AppendImage(img, layout.WithAnnotations(map[string]string{"org.opencontainers.image.ref.name": ref})); err != nil {
+	refName := layout.WithAnnotations(map[string]string{"org.opencontainers.image.ref.name": ref})
+	images := map[string]v1.Image{o.platArch: img}
+	if o.binaryARM64 == "" {
+		err = lp.AppendImage(img, refName)
+	} else {
+		arm := o
+		arm.binary, arm.platArch = o.binaryARM64, "arm64"
+		if images["arm64"], err = build(arm); err != nil {
+			return err
+		}
+		idx := v1.ImageIndex(empty.Index)
+		for _, arch := range []string{o.platArch, "arm64"} {
+			idx = mutate.AppendManifests(idx, mutate.IndexAddendum{Add: images[arch],
+				Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: o.platformOS, Architecture: arch}}})
+		}
+		idx = mutate.IndexMediaType(idx, types.OCIImageIndex)
+		err = lp.AppendIndex(idx, refName)
+		if err == nil {
+			d, _ := idx.Digest()
+			fmt.Printf("index %s %s (%s, arm64)\n", ref, d, o.platArch)
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("OCI layout: %w", err)
 	}
 	tag, err := name.NewTag(ref)
 	if err != nil {
 		return err
 	}
-	tarPath := filepath.Join(o.out, "portal-image.tar")
-	if err := tarball.WriteToFile(tarPath, tag, img); err != nil {
-		return fmt.Errorf("tarball: %w", err)
+	for _, arch := range []string{o.platArch, "arm64"} {
+		img, ok := images[arch]
+		if !ok {
+			continue
+		}
+		tarPath := filepath.Join(o.out, "portal-image.tar")
+		if arch != o.platArch {
+			tarPath = filepath.Join(o.out, "portal-image-"+arch+".tar")
+		}
+		if err := tarball.WriteToFile(tarPath, tag, img); err != nil {
+			return fmt.Errorf("tarball: %w", err)
+		}
+		digest, err := img.Digest()
+		if err != nil {
+			return err
+		}
+		size, err := imageSize(img)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("image %s %s %s\n  layout  %s\n  tarball %s\n  size    %.1f MB compressed\n", ref, arch, digest, filepath.Join(o.out, "oci"), tarPath,
+			float64(size)/1e6)
 	}
-	digest, err := img.Digest()
-	if err != nil {
-		return err
-	}
-	size, err := imageSize(img)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("image %s %s\n  layout  %s\n  tarball %s\n  size    %.1f MB compressed\n", ref, digest, filepath.Join(o.out, "oci"), tarPath, float64(size)/1e6)
 	return nil
 }
 

@@ -201,7 +201,8 @@ func notes(version string) ([]byte, error) {
 		}
 		fmt.Fprintf(&b, "- %s\n", line)
 	}
-	b.WriteString("\nArtifacts: the portal's static binary (linux/amd64), portalctl for Linux, macOS and Windows (amd64, arm64), " +
-		"the OCI image, the Helm chart, a CycloneDX SBOM and SHA256SUMS.\n")
+	b.WriteString("\nArtifacts: the portal's static binaries (linux/amd64, and linux/arm64 where the build had the aarch64 toolchain), " +
+		"portalctl for Linux, macOS and Windows (amd64, arm64), the OCI image (an index of both architectures when there are two), " +
+		"the Helm chart, a CycloneDX SBOM and SHA256SUMS.\n")
 	return b.Bytes(), sc.Err()
 }
