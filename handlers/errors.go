@@ -113,3 +113,17 @@ func (h *Handlers) done(c echo.Context, message, next string) error {
 	h.sessions.AddToast(c.Response(), c.Request(), auth.Toast{Kind: kind, Message: message})
 	return c.Redirect(http.StatusSeeOther, next)
 }
+
+// problemLines are a refusal's problems as a form shows them above its
+// fields: "field: message".
+func problemLines(ps []*portal.Error) []string {
+	out := make([]string, 0, len(ps))
+	for _, e := range ps {
+		msg := e.Message
+		if e.Field != "" {
+			msg = e.Field + ": " + msg
+		}
+		out = append(out, msg)
+	}
+	return out
+}

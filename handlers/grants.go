@@ -93,13 +93,7 @@ func (h *Handlers) requestGrant(c echo.Context) error {
 	if len(ps) == 0 {
 		return err
 	}
-	for _, e := range ps {
-		msg := e.Message
-		if e.Field != "" {
-			msg = e.Field + ": " + msg
-		}
-		f.Errors = append(f.Errors, msg)
-	}
+	f.Errors = problemLines(ps)
 	f.Principals, _ = h.principals(c)
 	return h.failedForm(c, p, err, func() templ.Component { return views.NewGrantPage(p, f) })
 }

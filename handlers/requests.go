@@ -64,13 +64,7 @@ func (h *Handlers) fileRequest(c echo.Context) error {
 	if len(ps) == 0 {
 		return err
 	}
-	for _, e := range ps {
-		msg := e.Message
-		if e.Field != "" {
-			msg = e.Field + ": " + msg
-		}
-		f.Errors = append(f.Errors, msg)
-	}
+	f.Errors = problemLines(ps)
 	return h.failedForm(c, p, err, func() templ.Component { return views.NewRequestPage(p, f) })
 }
 

@@ -110,7 +110,7 @@ func (s *Service) unbind(ctx context.Context, call *gate.Call, r store.GrantReco
 			handed, err := s.handOver(ctx, r, enc)
 			if err != nil || handed {
 				if err != nil {
-					left, first = append(left, enc), cmpErr(first, err)
+					left, first = append(left, enc), firstErr(first, err)
 				}
 				continue
 			}
@@ -120,13 +120,14 @@ func (s *Service) unbind(ctx context.Context, call *gate.Call, r store.GrantReco
 			err = call.Env.IAM.DeleteRoleBinding(ctx, b.ID)
 		}
 		if err != nil && !portal.Is(err, portal.NotFound) {
-			left, first = append(left, enc), cmpErr(first, err)
+			left, first = append(left, enc), firstErr(first, err)
 		}
 	}
 	return left, first
 }
 
-func cmpErr(first, err error) error {
+// firstErr keeps the first of the errors met.
+func firstErr(first, err error) error {
 	if first != nil {
 		return first
 	}

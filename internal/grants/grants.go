@@ -76,6 +76,13 @@ func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in porta
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
+	// One request or decision per principal at a time: two same requests
+	// do not both get in.
+	unlock, err := s.guard.Lock(ctx, "grant-principal "+rec.Principal)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	defer unlock()
 	if err := s.refuseDuplicate(ctx, rec); err != nil {
 		s.guard.Record(ctx, call, "grant.request", rec.Pattern, err)
 		return portal.TopicGrant{}, err
