@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -111,5 +112,60 @@ func TestGrantJourney(t *testing.T) {
 	}
 	if code, out := aliceCtl.run("grant", "revoke", id, "--bu", "crm"); code != 1 || !strings.Contains(out, "CONFLICT") {
 		t.Errorf("revoking twice: exit %d\n%s", code, out)
+	}
+}
+
+// TestChangeRequestsFromTheCLI: carol files a change request with
+// portalctl, bob lists it, sees its diff and approves it with portalctl;
+// carol withdraws a second one.
+func TestChangeRequestsFromTheCLI(t *testing.T) {
+	tp := sharedPortal(t)
+	sfx := suffix()
+	name := "cli-" + sfx
+	if r := tp.call("POST", "/api/v1/scada/run/topic", "bob", map[string]any{"name": name, "partitions_count": 2}); r.status != http.StatusCreated {
+		t.Fatalf("bob's topic: %d %s", r.status, r.body)
+	}
+	defer tp.call("DELETE", "/api/v1/scada/run/topic/"+name, "bob", nil)
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "doc.yaml")
+	write := func(partitions string) {
+		y := "apiVersion: portal/v1\nkind: Topic\nmetadata: {name: " + name + "}\nspec: {partitions: " + partitions + "}\n"
+		if err := os.WriteFile(doc, []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	person := func(user string) ctl {
+		c := ctl{t: t, bin: portalctlBinary(t), env: []string{"PORTALCTL_SERVER=" + tp.url, "PORTALCTL_BU=scada", "PORTALCTL_STAGE=run", "PORTALCTL_CLIENT_ID=",
+			"PORTALCTL_CLIENT_SECRET=", "PORTALCTL_CONFIG_DIR=" + filepath.Join(dir, user)}}
+		signInAs(t, c, user)
+		return c
+	}
+	carol, bob := person("carol"), person("bob")
+	write("4")
+	code, out := carol.run("request", "-f", doc, "--reason", "more consumers")
+	id := regexp.MustCompile(`cr-[a-z0-9_-]+`).FindString(out)
+	if code != 0 || id == "" {
+		t.Fatalf("portalctl request: exit %d\n%s", code, out)
+	}
+	if code, out := bob.run("request", "list", "--state", "open"); code != 0 || !strings.Contains(out, id) || !strings.Contains(out, "more consumers") {
+		t.Errorf("portalctl request list: exit %d\n%s", code, out)
+	}
+	if code, out := bob.run("request", "show", id); code != 0 || !strings.Contains(out, "partitions") || !strings.Contains(out, "4") {
+		t.Errorf("portalctl request show: exit %d\n%s", code, out)
+	}
+	if code, out := carol.run("request", "approve", id); code != 1 || !strings.Contains(out, "INSUFFICIENT_ROLE") {
+		t.Errorf("carol approves her own: exit %d\n%s", code, out)
+	}
+	if code, out := bob.run("request", "approve", id, "--comment", "ok"); code != 0 || !strings.Contains(out, "applied") {
+		t.Fatalf("portalctl request approve: exit %d\n%s", code, out)
+	}
+	if got := tp.call("GET", "/api/v1/scada/run/topic/"+name, "carol", nil).json(t)["partitions_count"]; got != float64(4) {
+		t.Errorf("after the approval the topic has %v partitions", got)
+	}
+	write("6")
+	_, out = carol.run("request", "-f", doc, "--reason", "even more")
+	second := regexp.MustCompile(`cr-[a-z0-9_-]+`).FindString(out)
+	if code, out := carol.run("request", "withdraw", second); code != 0 || !strings.Contains(out, "withdrawn") {
+		t.Errorf("portalctl request withdraw: exit %d\n%s", code, out)
 	}
 }

@@ -44,8 +44,8 @@ func (g grantJSON) pattern() string {
 	return g.Topic
 }
 
-// grantsPath is the unit's grants' API path, with more segments.
-func grantsPath(bu, stage string, more ...string) string {
+// unitPath is a unit's API path in a stage, with more segments.
+func unitPath(bu, stage string, more ...string) string {
 	p := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage)
 	for _, m := range more {
 		p += "/" + url.PathEscape(m)
@@ -89,7 +89,7 @@ func grantRequestCmd(o *options) *cobra.Command {
 				return errors.New("say why with --reason: the owner's Admins read it")
 			}
 			body, _ := json.Marshal(in)
-			raw, _, err := o.call(cmd.Context(), "POST", grantsPath(bu, stage, "grants"), body, nil)
+			raw, _, err := o.call(cmd.Context(), "POST", unitPath(bu, stage, "grants"), body, nil)
 			if err != nil {
 				return err
 			}
@@ -138,7 +138,7 @@ func grantListCmd(o *options) *cobra.Command {
 				if token != "" {
 					q.Set("page_token", token)
 				}
-				path := grantsPath(bu, stage, "grants")
+				path := unitPath(bu, stage, "grants")
 				if len(q) > 0 {
 					path += "?" + q.Encode()
 				}
@@ -178,7 +178,7 @@ func grantStepCmd(o *options, step, short string) *cobra.Command {
 				return err
 			}
 			body, _ := json.Marshal(map[string]string{"comment": comment})
-			raw, _, err := o.call(cmd.Context(), "POST", grantsPath(bu, stage, "grant", args[0], step), body, nil)
+			raw, _, err := o.call(cmd.Context(), "POST", unitPath(bu, stage, "grant", args[0], step), body, nil)
 			if err != nil {
 				return err
 			}

@@ -16,7 +16,7 @@ func requestCmd(o *options) *cobra.Command {
 	var reason string
 	cmd := &cobra.Command{
 		Use:   "request -f FILE --reason TEXT",
-		Short: "File a document's plan as a change request for review",
+		Short: "File a document's plan as a change request for review (and list, show, approve, reject or withdraw requests)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			bu, stage, err := o.scope()
@@ -59,5 +59,9 @@ func requestCmd(o *options) *cobra.Command {
 	cmd.Flags().StringSliceVarP(&f.files, "file", "f", nil, "the document: files (multi-document YAML or JSON {\"items\": [...]}) or directories of them; repeatable")
 	cmd.Flags().StringVar(&reason, "reason", "", "why the change is needed (required)")
 	cmd.Flags().StringSliceVar(&f.kinds, "kind", nil, "only these kinds of the document (repeatable or comma-separated)")
+	cmd.AddCommand(requestListCmd(o), requestStepCmd(o, "show", "Show a change request with its diff"),
+		requestStepCmd(o, "approve", "Approve a change request: the portal applies exactly its plan as you"),
+		requestStepCmd(o, "reject", "Reject a change request"),
+		requestStepCmd(o, "withdraw", "Withdraw your own change request"))
 	return cmd
 }
