@@ -116,8 +116,14 @@ func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
 	ids := make([]string, len(page.Items))
+	// A group the list says is Empty or Dead has no members to describe:
+	// its protocol and members are none, so only the others are asked.
+	var active []string
 	for i, g := range page.Items {
 		ids[i] = g.ID
+		if g.State != platform.GroupEmpty && g.State != platform.GroupDead {
+			active = append(active, g.ID)
+		}
 	}
 	// The descriptions and the positions are independent: asked side by
 	// side, a page costs the longer of the two, not their sum.
@@ -126,7 +132,7 @@ func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 	var ends map[platform.TopicPartition]int64
 	both, bctx := errgroup.WithContext(ctx)
 	both.Go(func() (err error) {
-		described, err = call.Env.Groups.DescribeGroups(bctx, ids)
+		described, err = call.Env.Groups.DescribeGroups(bctx, active)
 		return err
 	})
 	both.Go(func() (err error) {

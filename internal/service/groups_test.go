@@ -60,6 +60,37 @@ func TestGroupsListAndDetail(t *testing.T) {
 	}
 }
 
+// describing records the groups a page asks to describe.
+type describing struct {
+	platform.Groups
+	asked []string
+}
+
+func (d *describing) DescribeGroups(ctx context.Context, ids []string) ([]platform.Group, error) {
+	d.asked = append(d.asked, ids...)
+	return d.Groups.DescribeGroups(ctx, ids)
+}
+
+// TestGroupListDescribesOnlyGroupsWithMembers: a page describes the
+// groups the list says have members; those without (Empty) are shown
+// with none, and their lag is measured all the same.
+func TestGroupListDescribesOnlyGroupsWithMembers(t *testing.T) {
+	w, _ := groupWorld(t)
+	env := w.Env("edh-shared", "dev")
+	d := &describing{Groups: env.Groups}
+	env.Groups = d
+	page, err := w.Groups.List(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.asked) != 1 || d.asked[0] != "edh-shared-scada-dev-billing" {
+		t.Errorf("described %v, want only the group with a member", d.asked)
+	}
+	if page.Items[0].Members != 1 || page.Items[2].Members != 0 || page.Items[2].Lag != 70 {
+		t.Errorf("groups %+v", page.Items)
+	}
+}
+
 // TestGroupAccessMatrix: resets and deletes by role and stage; refusals
 // change nothing.
 func TestGroupAccessMatrix(t *testing.T) {
