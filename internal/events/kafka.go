@@ -4,11 +4,11 @@ import (
 	"context"
 	"maps"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Target is a topic of a platform cluster that events are written to,
@@ -17,8 +17,6 @@ type Target struct {
 	Zone, Stage, Topic string
 }
 
-var topicName = regexp.MustCompile(`^[a-zA-Z0-9._-]{1,249}$`)
-
 // KafkaTarget reads a kafka:// webhook URL; false for any other URL.
 func KafkaTarget(raw string) (Target, bool) {
 	u, err := url.Parse(raw)
@@ -26,7 +24,7 @@ func KafkaTarget(raw string) (Target, bool) {
 		return Target{}, false
 	}
 	stage, topic, ok := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
-	if !ok || u.Host == "" || stage == "" || !topicName.MatchString(topic) || u.User != nil || u.RawQuery != "" {
+	if !ok || u.Host == "" || stage == "" || topic == "" || portal.TopicNameProblem(topic) != "" || u.User != nil || u.RawQuery != "" {
 		return Target{}, false
 	}
 	return Target{Zone: u.Host, Stage: stage, Topic: topic}, true

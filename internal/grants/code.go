@@ -104,7 +104,7 @@ func (k grantCode) Plan(_ context.Context, call *gate.Call, obs plans.Observed, 
 		rec.Reason = r.Description
 	}
 	rec.Pattern = call.Scope.Prefix() + t.Rebase(call.Scope.Unit, r.Name)
-	if !topicChars.MatchString(rec.Pattern) || len(rec.Pattern) > 249 {
+	if portal.TopicNameProblem(rec.Pattern) != "" {
 		v.Add(portal.Invalid("name", "%q is not a topic name or prefix of %s", portal.Clip(r.Name, 64), call.Scope.Unit.ID))
 	}
 	if u, ok := t.Unit(d.Unit); !ok || u.LandingZone.ID != call.Scope.Zone().ID || u.ID == call.Scope.Unit.ID {

@@ -11,7 +11,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
-	"regexp"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -24,9 +23,6 @@ import (
 
 // MaxReason bounds a request's reason and a reviewer's comment.
 const MaxReason = 2000
-
-// topicChars are the characters of Kafka topic names.
-var topicChars = regexp.MustCompile(`^[a-zA-Z0-9._-]+$`)
 
 // maxListed bounds the grants a unit lists (both sides, every state).
 const maxListed = 1000
@@ -180,7 +176,7 @@ func (s *Service) pattern(ctx context.Context, call *gate.Call, owner tenancy.Sc
 	case topic == "":
 		v.Add(portal.Missing("topic"))
 		return ""
-	case len(name) > 249 || !topicChars.MatchString(name):
+	case portal.TopicNameProblem(name) != "":
 		what := "topic name"
 		if prefix {
 			what = "topic prefix"

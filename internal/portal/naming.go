@@ -1,6 +1,9 @@
 package portal
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Normalise lower-cases an identifier and turns '_', '.' and spaces into
 // '-', so that "CRM_Orders" and "crm.orders" name the same resource. It is
@@ -15,4 +18,26 @@ func Normalise(id string) string {
 		}
 		return r
 	}, id)
+}
+
+// MaxTopicName is the longest topic name Kafka accepts.
+const MaxTopicName = 249
+
+// TopicNameProblem says why a literal topic name (or a prefix of one) is
+// not one Kafka takes ("" when it is): at most 249 of letters, digits,
+// '.', '_' and '-', and not "." or "..". Callers refuse an empty name
+// themselves, with their own field.
+func TopicNameProblem(name string) string {
+	switch {
+	case len(name) > MaxTopicName:
+		return fmt.Sprintf("is %d characters long; Kafka allows %d", len(name), MaxTopicName)
+	case name == "." || name == "..":
+		return "is not a topic name"
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return "may contain only letters, digits, '.', '_' and '-'"
+		}
+	}
+	return ""
 }

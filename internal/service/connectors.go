@@ -181,7 +181,7 @@ func (s *Connectors) prepare(call *gate.Call, full string, cfg map[string]string
 			}
 			if call.WholeCluster {
 				// A Super Admin names any topic of the cluster as it is.
-				if p := kafkaTopicProblem(t); p != "" {
+				if p := portal.TopicNameProblem(t); p != "" {
 					v.Add(portal.Invalid("config."+key, "topic %q %s", t, p))
 				}
 				names = append(names, t)

@@ -18,7 +18,7 @@ import (
 )
 
 // maxTopicName is the longest topic name Kafka accepts.
-const maxTopicName = 249
+const maxTopicName = portal.MaxTopicName
 
 // Topics manages a business unit's Kafka topics.
 type Topics struct {
@@ -253,23 +253,6 @@ func topicName(call *gate.Call, v *portal.Validation, name string) string {
 		v.Add(portal.Invalid("name", "the full name %s is %d characters long; Kafka allows %d", full, len(full), maxTopicName))
 	}
 	return full
-}
-
-// kafkaTopicProblem says why a literal topic name is not one Kafka takes
-// ("" when it is): 1 to 249 of letters, digits, '.', '_' and '-'.
-func kafkaTopicProblem(name string) string {
-	switch {
-	case len(name) > maxTopicName:
-		return fmt.Sprintf("is %d characters long; Kafka allows %d", len(name), maxTopicName)
-	case name == "." || name == "..":
-		return "is not a topic name"
-	}
-	for _, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return "may contain only letters, digits, '.', '_' and '-'"
-		}
-	}
-	return ""
 }
 
 func checkPartitions(n int) *portal.Error {

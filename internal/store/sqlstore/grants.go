@@ -44,35 +44,16 @@ func (d *DB) GrantRecord(ctx context.Context, id string) (store.GrantRecord, err
 	return g, Fail(err)
 }
 
-func (d *DB) queryGrants(ctx context.Context, query string, args ...any) ([]store.GrantRecord, error) {
-	ctx, cancel := d.ctx(ctx)
-	defer cancel()
-	rows, err := d.db.QueryContext(ctx, d.q(query), args...)
-	if err != nil {
-		return nil, Fail(err)
-	}
-	defer rows.Close()
-	var out []store.GrantRecord
-	for rows.Next() {
-		g, err := scanGrant(rows)
-		if err != nil {
-			return nil, Fail(err)
-		}
-		out = append(out, g)
-	}
-	return out, Fail(rows.Err())
-}
-
 // GrantRecords lists the grants a unit gave or received in a stage,
 // newest first.
 func (d *DB) GrantRecords(ctx context.Context, unit, stage string, limit int) ([]store.GrantRecord, error) {
-	return d.queryGrants(ctx, `SELECT `+grantColumns+` FROM grants WHERE (owner = ? OR grantee = ?) AND stage = ? ORDER BY created_at DESC, id LIMIT ?`,
+	return queryAll(ctx, d, scanGrant, `SELECT `+grantColumns+` FROM grants WHERE (owner = ? OR grantee = ?) AND stage = ? ORDER BY created_at DESC, id LIMIT ?`,
 		unit, unit, stage, limit)
 }
 
 // GrantsInState lists every grant in a state, oldest first.
 func (d *DB) GrantsInState(ctx context.Context, state string, limit int) ([]store.GrantRecord, error) {
-	return d.queryGrants(ctx, `SELECT `+grantColumns+` FROM grants WHERE state = ? ORDER BY created_at, id LIMIT ?`, state, limit)
+	return queryAll(ctx, d, scanGrant, `SELECT `+grantColumns+` FROM grants WHERE state = ? ORDER BY created_at, id LIMIT ?`, state, limit)
 }
 
 // UpdateGrant moves a grant on from a state, once.

@@ -40,37 +40,18 @@ func (d *DB) RequestRecord(ctx context.Context, id string) (store.RequestRecord,
 	return r, Fail(err)
 }
 
-func (d *DB) queryRequests(ctx context.Context, query string, args ...any) ([]store.RequestRecord, error) {
-	ctx, cancel := d.ctx(ctx)
-	defer cancel()
-	rows, err := d.db.QueryContext(ctx, d.q(query), args...)
-	if err != nil {
-		return nil, Fail(err)
-	}
-	defer rows.Close()
-	var out []store.RequestRecord
-	for rows.Next() {
-		r, err := scanRequest(rows)
-		if err != nil {
-			return nil, Fail(err)
-		}
-		out = append(out, r)
-	}
-	return out, Fail(rows.Err())
-}
-
 // RequestRecords lists a unit's requests in a stage, newest first.
 func (d *DB) RequestRecords(ctx context.Context, bu, stage, state string, limit int) ([]store.RequestRecord, error) {
 	if state != "" {
-		return d.queryRequests(ctx, `SELECT `+requestColumns+` FROM change_requests WHERE bu = ? AND stage = ? AND state = ? ORDER BY created_at DESC, id LIMIT ?`,
+		return queryAll(ctx, d, scanRequest, `SELECT `+requestColumns+` FROM change_requests WHERE bu = ? AND stage = ? AND state = ? ORDER BY created_at DESC, id LIMIT ?`,
 			bu, stage, state, limit)
 	}
-	return d.queryRequests(ctx, `SELECT `+requestColumns+` FROM change_requests WHERE bu = ? AND stage = ? ORDER BY created_at DESC, id LIMIT ?`, bu, stage, limit)
+	return queryAll(ctx, d, scanRequest, `SELECT `+requestColumns+` FROM change_requests WHERE bu = ? AND stage = ? ORDER BY created_at DESC, id LIMIT ?`, bu, stage, limit)
 }
 
 // OpenRequests lists every open request, oldest first.
 func (d *DB) OpenRequests(ctx context.Context, limit int) ([]store.RequestRecord, error) {
-	return d.queryRequests(ctx, `SELECT `+requestColumns+` FROM change_requests WHERE state = 'open' ORDER BY created_at, id LIMIT ?`, limit)
+	return queryAll(ctx, d, scanRequest, `SELECT `+requestColumns+` FROM change_requests WHERE state = 'open' ORDER BY created_at, id LIMIT ?`, limit)
 }
 
 // DecideRequest moves a request on from a state, once.

@@ -214,3 +214,23 @@ func fromMicros(n int64) time.Time {
 	}
 	return time.UnixMicro(n).UTC()
 }
+
+// queryAll runs a query and reads every row with scan.
+func queryAll[T any](ctx context.Context, d *DB, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	rows, err := d.db.QueryContext(ctx, d.q(query), args...)
+	if err != nil {
+		return nil, Fail(err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		r, err := scan(rows)
+		if err != nil {
+			return nil, Fail(err)
+		}
+		out = append(out, r)
+	}
+	return out, Fail(rows.Err())
+}
