@@ -275,6 +275,9 @@ func serveOn(ctx context.Context, p *app, l net.Listener, log *slog.Logger) erro
 		// The management port is the operators': the upstream report is
 		// served here as it is, behind the metrics credentials if any.
 		mux.Handle("GET /healthz/upstreams", p.protectManagement(httpserver.UpstreamsHandler(p.upstreamReport, 3*time.Second)))
+		if p.cfg.Metrics.Profiling {
+			mux.Handle("/debug/pprof/", p.protectManagement(profiles()))
+		}
 		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = srv.Serve(ml) }()
 		go func() {

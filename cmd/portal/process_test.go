@@ -74,6 +74,8 @@ type process struct {
 	args []string
 	env  []string
 	done chan struct{}
+	// binary, when set, is run instead of the test build.
+	binary string
 }
 
 func freePort(t testing.TB) int {
@@ -91,8 +93,15 @@ func freePort(t testing.TB) int {
 // is ready. It is killed when the test ends.
 func startProcess(t testing.TB, name string, args []string, env ...string) *process {
 	t.Helper()
+	return startBinary(t, "", name, args, env...)
+}
+
+// startBinary is startProcess with another binary than the test build
+// ("" for the test build).
+func startBinary(t testing.TB, binary, name string, args []string, env ...string) *process {
+	t.Helper()
 	port := freePort(t)
-	p := &process{t: t, name: name, url: fmt.Sprintf("http://127.0.0.1:%d", port), args: args,
+	p := &process{t: t, name: name, binary: binary, url: fmt.Sprintf("http://127.0.0.1:%d", port), args: args,
 		env: append([]string{fmt.Sprintf("PORT=%d", port), fmt.Sprintf("BASE_URL=http://127.0.0.1:%d", port)}, env...)}
 	p.start()
 	t.Cleanup(func() {
@@ -107,7 +116,11 @@ func startProcess(t testing.TB, name string, args []string, env ...string) *proc
 func (p *process) start() {
 	p.t.Helper()
 	p.log = &logBuffer{}
-	p.cmd = exec.Command(portalBinary(p.t), p.args...)
+	bin := p.binary
+	if bin == "" {
+		bin = portalBinary(p.t)
+	}
+	p.cmd = exec.Command(bin, p.args...)
 	p.cmd.Env = append(os.Environ(), p.env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	if err := p.cmd.Start(); err != nil {

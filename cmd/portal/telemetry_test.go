@@ -179,10 +179,12 @@ func TestMetricsAfterRequests(t *testing.T) {
 
 // TestMetricsProtectedAndOnTheirOwnPort: a configured bearer token or basic
 // credential guards /metrics (a user's token does not open it), and
-// metrics.listen moves the endpoint off the main port.
+// metrics.listen moves the endpoint off the main port; metrics.profiling
+// serves Go's profiles there, behind the same credentials, never on the
+// main port.
 func TestMetricsProtectedAndOnTheirOwnPort(t *testing.T) {
 	tp := startPortal(t, func(c *config.Config) {
-		c.Metrics = config.Metrics{Listen: "127.0.0.1:0", BearerToken: "scrape-" + suffix(), Username: "prom", Password: "pw-" + suffix()}
+		c.Metrics = config.Metrics{Listen: "127.0.0.1:0", BearerToken: "scrape-" + suffix(), Username: "prom", Password: "pw-" + suffix(), Profiling: true}
 	})
 	if r := tp.call("GET", "/metrics", "", nil); r.status != http.StatusNotFound {
 		t.Errorf("/metrics on the main port: %d, want 404", r.status)
@@ -203,8 +205,15 @@ func TestMetricsProtectedAndOnTheirOwnPort(t *testing.T) {
 		{"wrong password", []string{"Authorization", basic(m.Username, "nope")}, http.StatusUnauthorized},
 		{"bearer", []string{"Authorization", "Bearer " + m.BearerToken}, http.StatusOK},
 		{"basic", []string{"Authorization", basic(m.Username, m.Password)}, http.StatusOK},
+		{"profile, no credential", []string{"path", "/debug/pprof/heap"}, http.StatusUnauthorized},
+		{"profile, a user's token", []string{"path", "/debug/pprof/heap", "Authorization", "Bearer " + tp.token("dave")}, http.StatusUnauthorized},
+		{"profile", []string{"path", "/debug/pprof/heap", "Authorization", "Bearer " + m.BearerToken}, http.StatusOK},
 	} {
-		req, _ := http.NewRequest("GET", url, nil)
+		target := url
+		if len(c.header) > 1 && c.header[0] == "path" {
+			target, c.header = "http://"+addr+c.header[1], c.header[2:]
+		}
+		req, _ := http.NewRequest("GET", target, nil)
 		for i := 0; i+1 < len(c.header); i += 2 {
 			req.Header.Set(c.header[i], c.header[i+1])
 		}
@@ -220,6 +229,9 @@ func TestMetricsProtectedAndOnTheirOwnPort(t *testing.T) {
 	fams := scrape(t, url, "Authorization", "Bearer "+m.BearerToken)
 	if fams["rms_build_info"] == nil {
 		t.Error("the metrics port serves no build info")
+	}
+	if r := tp.call("GET", "/debug/pprof/heap", "", nil); r.status != http.StatusNotFound {
+		t.Errorf("a profile on the main port: %d, want 404", r.status)
 	}
 }
 

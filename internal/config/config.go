@@ -223,6 +223,10 @@ type Metrics struct {
 	BearerToken string `yaml:"bearer_token" env:"RMS_METRICS_BEARER_TOKEN"`
 	Username    string `yaml:"username"`
 	Password    string `yaml:"password" env:"RMS_METRICS_PASSWORD"`
+	// Profiling serves Go's runtime profiles (/debug/pprof/: heap,
+	// goroutines, CPU) on the metrics port, behind its credentials. It
+	// needs Listen, so that profiles never reach the public port.
+	Profiling bool `yaml:"profiling"`
 }
 
 // Audit configures the audit trail.

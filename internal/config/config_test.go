@@ -119,6 +119,7 @@ func TestBadConfigsNameTheKey(t *testing.T) {
 		{"main bu not a unit", strings.Replace(prod, "main_bu: platform", "main_bu: nobody", 1), `main_bu "nobody" is not one of its business units`, full},
 		{"bad mode", "mode: staging\n" + prod, `mode: must be "production" or "dev"`, full},
 		{"no database", strings.Replace(prod, "  url: postgres://portal@db.example.com/portal", "", 1), "database.url: required", full},
+		{"profiles on the public port", "metrics: {profiling: true}\n" + prod, "metrics.profiling: needs metrics.listen", full},
 		{"odd database", strings.Replace(prod, "postgres://portal@db.example.com/portal", "mysql://root:pw@db/portal", 1), "database.url: must start with postgres:// or sqlite:, not \"mysql://root:xxxxx@db/portal\"", full},
 	}
 	for _, c := range cases {

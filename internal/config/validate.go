@@ -60,6 +60,9 @@ func (c *Config) validateServer(p *problems) {
 	if c.MaxBodyBytes < 1024 {
 		p.add("max_body_bytes", "must be at least 1024")
 	}
+	if c.Metrics.Profiling && c.Metrics.Listen == "" {
+		p.add("metrics.profiling", "needs metrics.listen: profiles are served on the metrics port only, never on the public one")
+	}
 	if c.Database.MaxOpenConns < 2 || c.Database.MaxOpenConns > 200 {
 		p.add("database.max_open_conns", "must be between 2 and 200, not %d", c.Database.MaxOpenConns)
 	}

@@ -116,6 +116,46 @@ func TestListCacheServesStaleAndPatches(t *testing.T) {
 	}
 }
 
+// TestSlowListsAreRefetchedLessOften: a list that takes long to fetch
+// (a large cluster) is refetched at most every refreshShare fetches' time,
+// so a list request finds it fresh enough for that long and does not wake
+// the loop; past that it does.
+func TestSlowListsAreRefetchedLessOften(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	l := newListCache(time.Second, 10*time.Minute, nil)
+	l.now = func() time.Time { return now }
+	slow := func(ctx context.Context) ([]platform.TopicInfo, error) {
+		now = now.Add(2 * time.Second) // the cluster takes 2 s to answer
+		return []platform.TopicInfo{{Name: "a", Partitions: 1}}, nil
+	}
+	if _, err := l.get(ctx, slow); err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	every := l.everyLocked()
+	l.mu.Unlock()
+	if every != 40*time.Second {
+		t.Fatalf("a list fetched in 2 s is refetched every %v, want 40s", every)
+	}
+	woken := func() bool {
+		select {
+		case <-l.kick:
+			return true
+		default:
+			return false
+		}
+	}
+	now = now.Add(30 * time.Second)
+	if _, err := l.get(ctx, slow); err != nil || woken() {
+		t.Fatalf("30 s after a 2 s fetch the loop was woken (%v)", err)
+	}
+	now = now.Add(11 * time.Second)
+	if _, err := l.get(ctx, slow); err != nil || !woken() {
+		t.Fatalf("41 s after a 2 s fetch the loop was not woken (%v)", err)
+	}
+}
+
 // TestListStaysWarm: the client refetches its list in the background, so
 // a topic created outside the portal shows without a list waiting, and
 // the portal's own writes show at once without a metadata request.

@@ -53,9 +53,12 @@ type Client struct {
 	timeout  time.Duration
 	producer *kafka.Producer
 	admin    *kafka.AdminClient
-	log      *slog.Logger
-	cache    *listCache
-	up       *upstream.Upstream
+	// lister asks for the topic list, on a handle of its own.
+	lister         *kafka.AdminClient
+	listerProducer *kafka.Producer
+	log            *slog.Logger
+	cache          *listCache
+	up             *upstream.Upstream
 	// reach keeps requests from a cluster that refuses connections.
 	reach *reach
 	// config is the connection part of the configuration, for the
@@ -64,11 +67,13 @@ type Client struct {
 	// down is set when librdkafka reports every broker unreachable and
 	// cleared by the next successful call; it turns timeouts into 503s.
 	down atomic.Bool
-	// connects is librdkafka's count of connection attempts to every
-	// broker, as of its last statistics.
-	connects atomic.Uint64
+	// connects and listConnects are librdkafka's counts of connection
+	// attempts to every broker, as of each handle's last statistics.
+	connects, listConnects atomic.Uint64
 	// stats counts librdkafka's statistics reports.
 	stats atomic.Uint64
+	// logs carries librdkafka's log lines to slog.
+	logs chan kafka.LogEvent
 	// stop ends the topic list's refresh loop.
 	stop    context.CancelFunc
 	looping sync.WaitGroup
@@ -84,38 +89,48 @@ func New(o Options) (*Client, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	cm := &kafka.ConfigMap{
+	conn := kafka.ConfigMap{
 		"bootstrap.servers":                  o.BootstrapServers,
 		"security.protocol":                  o.SecurityProtocol,
 		"client.id":                          "rms-portal",
 		"enable.metrics.push":                false,
-		"go.logs.channel.enable":             true,
 		"socket.connection.setup.timeout.ms": int(o.Timeout / time.Millisecond),
 		// A cluster that is down must cost little: reconnect at most
 		// every 10s once the backoff has grown, and never in a burst.
-		"reconnect.backoff.ms":               500,
-		"reconnect.backoff.max.ms":           10000,
-		"topic.metadata.refresh.interval.ms": 60000,
+		"reconnect.backoff.ms":     500,
+		"reconnect.backoff.max.ms": 10000,
+	}
+	if o.SASLMechanism != "" {
+		conn["sasl.mechanisms"], conn["sasl.username"], conn["sasl.password"] = o.SASLMechanism, o.APIKey, o.APISecret
+	}
+	// The library's own logs channel holds 10,000 events (800 kB per
+	// handle, two handles for every environment); librdkafka logs little.
+	logs := make(chan kafka.LogEvent, 128)
+	handle := func(extra kafka.ConfigMap) *kafka.ConfigMap {
+		cm := kafka.ConfigMap{"go.logs.channel.enable": true, "go.logs.channel": logs,
+			"topic.metadata.refresh.interval.ms": 60000}
+		if o.StatsEvery > 0 {
+			cm["statistics.interval.ms"] = max(int(o.StatsEvery/time.Millisecond), 1)
+		}
+		for _, m := range []kafka.ConfigMap{conn, extra} {
+			for k, v := range m {
+				cm[k] = v
+			}
+		}
+		return &cm
+	}
+	// A producer hosts the admin client because only producers and
+	// consumers can route librdkafka's logs into Go (and so into slog).
+	p, err := kafka.NewProducer(handle(kafka.ConfigMap{
 		// The producer hosts the admin client, carries logs and errors,
-		// and writes the records people produce: its Go channels need not hold a million events each
-		// (the library's default, 24 MB per client).
+		// and writes the records people produce: its Go channels need not
+		// hold a million events each (the library's default, 24 MB per client).
 		"go.events.channel.size":  1000,
 		"go.produce.channel.size": 1,
 		// Records people produce are reported on within a call's time.
 		"message.timeout.ms": int(o.Timeout / time.Millisecond),
 		"linger.ms":          5,
-	}
-	if o.StatsEvery > 0 {
-		_ = cm.SetKey("statistics.interval.ms", max(int(o.StatsEvery/time.Millisecond), 1))
-	}
-	if o.SASLMechanism != "" {
-		_ = cm.SetKey("sasl.mechanisms", o.SASLMechanism)
-		_ = cm.SetKey("sasl.username", o.APIKey)
-		_ = cm.SetKey("sasl.password", o.APISecret)
-	}
-	// A producer hosts the admin client because only producers and
-	// consumers can route librdkafka's logs into Go (and so into slog).
-	p, err := kafka.NewProducer(cm)
+	}))
 	if err != nil {
 		return nil, fmt.Errorf("kafka client for %s: %w", o.Name, err)
 	}
@@ -124,24 +139,35 @@ func New(o Options) (*Client, error) {
 		p.Close()
 		return nil, fmt.Errorf("kafka admin client for %s: %w", o.Name, err)
 	}
-	conn := kafka.ConfigMap{}
-	for _, k := range []string{"bootstrap.servers", "security.protocol", "client.id", "enable.metrics.push",
-		"socket.connection.setup.timeout.ms", "reconnect.backoff.ms", "reconnect.backoff.max.ms",
-		"sasl.mechanisms", "sasl.username", "sasl.password"} {
-		if v, ok := (*cm)[k]; ok {
-			conn[k] = v
-		}
+	// The topic list is asked for on a handle of its own that keeps no
+	// topic in its metadata cache: librdkafka caches every topic of an
+	// answer for all topics, for metadata.max.age.ms (about 450 bytes
+	// each, 45 MB at 100,000 topics), while the handle that administers
+	// and produces needs the few topics it touches only. The ignored
+	// topics are still in the answer the application gets.
+	lp, err := kafka.NewProducer(handle(kafka.ConfigMap{"topic.blacklist": ".*",
+		"go.events.channel.size": 16, "go.produce.channel.size": 1}))
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("kafka client for %s's topic list: %w", o.Name, err)
+	}
+	la, err := kafka.NewAdminClientFromProducer(lp)
+	if err != nil {
+		lp.Close()
+		p.Close()
+		return nil, fmt.Errorf("kafka admin client for %s's topic list: %w", o.Name, err)
 	}
 	c := &Client{
-		name: o.Name, timeout: o.Timeout, producer: p, admin: a, config: conn,
+		name: o.Name, timeout: o.Timeout, producer: p, admin: a, lister: la, listerProducer: lp, config: conn, logs: logs,
 		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL, o.MaxStaleness, o.Cache), up: o.Upstream,
 		reach: newReach(o.BootstrapServers, ReachEvery, min(o.Timeout, 2*time.Second)),
 	}
 	var ctx context.Context
 	ctx, c.stop = context.WithCancel(context.Background())
-	c.wg.Add(2)
+	c.wg.Add(3)
 	go c.pumpLogs()
-	go c.pumpEvents()
+	go c.pumpEvents(p.Events(), &c.connects)
+	go c.pumpEvents(lp.Events(), &c.listConnects)
 	c.looping.Add(1)
 	go func() {
 		defer c.looping.Done()
@@ -158,12 +184,17 @@ func (c *Client) Close() {
 	c.looping.Wait()
 	c.admin.Close()
 	c.producer.Close()
+	c.lister.Close()
+	c.listerProducer.Close()
+	// The library closes only a logs channel of its own making; once the
+	// producer is closed nothing writes to this one.
+	close(c.logs)
 	c.wg.Wait()
 }
 
 func (c *Client) pumpLogs() {
 	defer c.wg.Done()
-	for ev := range c.producer.Logs() {
+	for ev := range c.logs {
 		level := slog.LevelDebug
 		switch {
 		case ev.Level <= 3:
@@ -175,9 +206,9 @@ func (c *Client) pumpLogs() {
 	}
 }
 
-func (c *Client) pumpEvents() {
+func (c *Client) pumpEvents(events chan kafka.Event, connects *atomic.Uint64) {
 	defer c.wg.Done()
-	for ev := range c.producer.Events() {
+	for ev := range events {
 		switch e := ev.(type) {
 		case kafka.Error:
 			if e.Code() == kafka.ErrAllBrokersDown {
@@ -188,7 +219,7 @@ func (c *Client) pumpEvents() {
 			}
 		case *kafka.Stats:
 			if n, ok := connectAttempts(e.String()); ok {
-				c.connects.Store(n)
+				connects.Store(n)
 			}
 			c.stats.Add(1)
 		}
@@ -198,7 +229,7 @@ func (c *Client) pumpEvents() {
 // ConnectAttempts is how many times the client tried to connect to the
 // cluster's brokers (successful or not) as of librdkafka's last
 // statistics; zero unless Options.StatsEvery is set.
-func (c *Client) ConnectAttempts() uint64 { return c.connects.Load() }
+func (c *Client) ConnectAttempts() uint64 { return c.connects.Load() + c.listConnects.Load() }
 
 // connectAttempts sums the brokers' connection attempts in librdkafka's
 // statistics.
