@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,26 +76,48 @@ func (k *Locks) LockContext(ctx context.Context, key string) (func(), error) {
 // a whole with respect to every other change of that resource. It waits
 // up to lockWait, then refuses with CONFLICT and Retry-After.
 func (g *Guard) Lock(ctx context.Context, key string) (func(), error) {
-	return g.lock(ctx, key, g.held)
+	return g.lock(ctx, []string{key}, key, g.held)
+}
+
+// LockAll is Lock for many resources changed together (an apply's
+// batch of topic updates): all or none, as one of the replica's held
+// locks. what names them in the refusal.
+func (g *Guard) LockAll(ctx context.Context, keys []string, what string) (func(), error) {
+	keys = slices.Clone(keys)
+	slices.Sort(keys)
+	return g.lock(ctx, slices.Compact(keys), what, g.held)
 }
 
 // LockOuter is Lock for a lock held around other changes, which take
 // their own (a plan's apply, around its steps).
 func (g *Guard) LockOuter(ctx context.Context, key string) (func(), error) {
-	return g.lock(ctx, key, g.outer)
+	return g.lock(ctx, []string{key}, key, g.outer)
 }
 
-func (g *Guard) lock(ctx context.Context, key string, held chan struct{}) (func(), error) {
+// lock takes keys (sorted: within the process every holder of many takes
+// them in the same order, so two never wait for each other) locally, then
+// in the store.
+func (g *Guard) lock(ctx context.Context, keys []string, what string, held chan struct{}) (func(), error) {
 	wctx, cancel := context.WithTimeout(ctx, lockWait)
 	defer cancel()
 	busy := func() error {
-		e := portal.New(portal.Conflict, "another change to %s is under way; try again in a moment", key)
+		e := portal.New(portal.Conflict, "another change to %s is under way; try again in a moment", what)
 		e.RetryAfter = 2 * time.Second
 		return e
 	}
-	local, err := g.local.LockContext(wctx, key)
-	if err != nil {
-		return nil, busy()
+	var locals []func()
+	local := func() {
+		for i := len(locals) - 1; i >= 0; i-- {
+			locals[i]()
+		}
+	}
+	for _, key := range keys {
+		unlock, err := g.local.LockContext(wctx, key)
+		if err != nil {
+			local()
+			return nil, busy()
+		}
+		locals = append(locals, unlock)
 	}
 	if g.locks == nil {
 		return local, nil
@@ -107,7 +130,7 @@ func (g *Guard) lock(ctx context.Context, key string, held chan struct{}) (func(
 			local()
 			return nil, busy()
 		}
-		unlock, ok, err := g.locks.TryLock(wctx, key, g.holder)
+		unlock, ok, err := g.locks.TryLock(wctx, keys, g.holder)
 		if err == nil && ok {
 			return func() {
 				unlock()
@@ -118,7 +141,7 @@ func (g *Guard) lock(ctx context.Context, key string, held chan struct{}) (func(
 		<-held
 		if err != nil && wctx.Err() == nil {
 			local()
-			return nil, portal.Wrap(err, portal.UpstreamUnavailable, "the database cannot lock %s, so nothing was changed; try again shortly", key)
+			return nil, portal.Wrap(err, portal.UpstreamUnavailable, "the database cannot lock %s, so nothing was changed; try again shortly", what)
 		}
 		t := time.NewTimer(backoff)
 		select {

@@ -688,3 +688,75 @@ func TestApplyCreatesTopicsInOneRequest(t *testing.T) {
 		t.Errorf("%d topic creates audited, want 4", created)
 	}
 }
+
+// TestApplyUpdatesTopicsInOneRequest: an apply's changes to existing
+// topics are made with one request for their settings and one for the
+// partitions that grow, each change audited with its before and after;
+// a topic the cluster refuses fails alone (and keeps its partitions),
+// an unchanged one is not touched.
+func TestApplyUpdatesTopicsInOneRequest(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Developer)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	c := w.Clusters["edh-shared/dev"]
+	var doc portal.Document
+	for i := 0; i < 5; i++ {
+		name := fmt.Sprintf("edh-shared-scada-dev-upd-%d", i)
+		if err := c.CreateTopic(t.Context(), platform.TopicSpec{Name: name, Partitions: 2, Config: map[string]string{"cleanup.policy": "compact"}}); err != nil {
+			t.Fatal(err)
+		}
+		decl := &portal.TopicDecl{Partitions: intp(2), Config: map[string]string{"retention.ms": "3600000"}}
+		switch i {
+		case 1, 2:
+			decl.Partitions = intp(4) // grows, and its settings change
+		case 4:
+			decl.Config = map[string]string{"cleanup.policy": "compact"} // as it is
+		}
+		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: fmt.Sprintf("upd-%d", i), Topic: decl})
+	}
+	plan, err := w.Plans.Plan(ctx, dev, doc)
+	if err != nil || plan.Count(portal.ActionUpdate) != 4 || plan.Count(portal.ActionUnchanged) != 1 {
+		t.Fatalf("plan %+v %v", plan.Changes, err)
+	}
+	c.Refuse("edh-shared-scada-dev-upd-2", portal.New(portal.InvalidParameter, "the cluster refuses retention.ms for this topic"))
+	before, writes := c.BatchUpdates(), c.Writes()
+	applied, err := w.Plans.Apply(ctx, dev, doc, plan.Fingerprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[string]string{}
+	for _, ch := range applied.Changes {
+		outcomes[ch.Identifier] = ch.Outcome
+	}
+	if got := fmt.Sprint(outcomes); got != "map[upd-0:applied upd-1:applied upd-2:failed upd-3:applied upd-4:]" {
+		t.Errorf("outcomes %s", got)
+	}
+	if n, m := c.BatchUpdates()-before, c.Writes()-writes; n != 2 || m != 2 {
+		t.Errorf("%d batched requests and %d writes for 4 updates, want 2 and 2 (settings, partitions)", n, m)
+	}
+	got := map[string]int{}
+	for i := 0; i < 5; i++ {
+		d, err := c.DescribeTopic(t.Context(), fmt.Sprintf("edh-shared-scada-dev-upd-%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[fmt.Sprint(i)] = len(d.Partitions)
+		for _, e := range d.Config {
+			if e.Name == "cleanup.policy" && e.Override != (i == 2 || i == 4) {
+				t.Errorf("upd-%d: cleanup.policy override %v (reset unless refused or declared)", i, e.Override)
+			}
+		}
+	}
+	if fmt.Sprint(got) != "map[0:2 1:4 2:2 3:2 4:2]" {
+		t.Errorf("partitions %v: upd-1 grows, upd-2 (refused) keeps 2", got)
+	}
+	audited := map[string]string{}
+	for _, e := range w.AuditEvents(t) {
+		if (e.Action == "topic.config" || e.Action == "topic.partitions") && strings.Contains(e.Resource, "upd-") {
+			audited[e.Action+" "+e.Resource[strings.LastIndex(e.Resource, "-")+1:]] = e.Outcome
+		}
+	}
+	if fmt.Sprint(audited) != "map[topic.config 0:ok topic.config 1:ok topic.config 2:INVALID_PARAMETER topic.config 3:ok topic.partitions 1:ok]" {
+		t.Errorf("audited %v", audited)
+	}
+}

@@ -95,6 +95,17 @@ type Topics interface {
 	// TopicConfigs returns the settings of many topics from one request
 	// (a topic that does not exist is left out).
 	TopicConfigs(ctx context.Context, names []string) (map[string][]ConfigEntry, error)
+	// DescribeTopics describes many topics: their partitions from one
+	// request, their settings from another (a topic that does not exist
+	// is left out).
+	DescribeTopics(ctx context.Context, names []string) (map[string]TopicDetail, error)
+	// AlterTopicConfigs changes the settings of many topics in one
+	// request; the answer has each topic's error by name (nil when
+	// changed), the call's error a failure of all.
+	AlterTopicConfigs(ctx context.Context, changes map[string]ConfigChange) (map[string]error, error)
+	// AddPartitions raises the partition counts of many topics (to the
+	// totals given) in one request, answered as AlterTopicConfigs is.
+	AddPartitions(ctx context.Context, totals map[string]int) (map[string]error, error)
 	ClusterInfo(ctx context.Context) (ClusterInfo, error)
 }
 

@@ -320,17 +320,7 @@ func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, i
 	if err := v.Err(); err != nil {
 		return portal.TopicDetail{}, err
 	}
-	return s.apply(ctx, call, name, *in.Partitions, in.IfMatch, func(current map[string]string) ([]string, map[string]string) {
-		var reset []string
-		for k := range current {
-			if _, editable := portal.LookupTopicSetting(k); editable {
-				if _, keep := desired[k]; !keep {
-					reset = append(reset, k)
-				}
-			}
-		}
-		return reset, desired
-	})
+	return s.apply(ctx, call, name, *in.Partitions, in.IfMatch, replaceState(desired))
 }
 
 // Patch merges changes into a topic: given settings are set, null ones
@@ -418,27 +408,9 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 	if partitions != 0 && partitions < cur.Partitions {
 		return portal.TopicDetail{}, shrinkProblem(full, cur.Partitions, partitions)
 	}
-	reset, set := change(cur.Config)
-	cc := platform.ConfigChange{Set: map[string]string{}}
-	for k, v := range set {
-		if cur.Config[k] != v {
-			cc.Set[k] = v
-		}
-	}
-	for _, k := range reset {
-		if _, overridden := cur.Config[k]; overridden {
-			cc.Reset = append(cc.Reset, k)
-		}
-	}
-	slices.Sort(cc.Reset)
+	cc := configChange(cur.Config, change)
 	if !cc.Empty() || partitions > cur.Partitions {
-		after := maps.Clone(cur.Config)
-		maps.Copy(after, cc.Set)
-		for _, k := range cc.Reset {
-			delete(after, k)
-		}
-		ch := ruleChange(guardrails.KindTopic, guardrails.OpUpdate, full, topicRule(call, full, max(partitions, cur.Partitions), after), topicRule(call, full, cur.Partitions, cur.Config))
-		if err := s.guard.Check(ctx, call, "topic.update", ch); err != nil {
+		if err := s.guard.Check(ctx, call, "topic.update", updateRule(call, full, cur, partitions, cc)); err != nil {
 			return portal.TopicDetail{}, err
 		}
 	}
@@ -450,23 +422,7 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 		bctx, cancel := w.Bound(ctx)
 		err = call.Env.Topics.AlterTopicConfig(bctx, full, cc)
 		cancel()
-		err = w.Confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", func(ctx context.Context) (bool, error) {
-			d, err := s.detail(ctx, call, full, false)
-			if err != nil {
-				return false, err
-			}
-			for k, v := range cc.Set {
-				if d.Config[k] != v {
-					return false, nil
-				}
-			}
-			for _, k := range cc.Reset {
-				if _, still := d.Config[k]; still {
-					return false, nil
-				}
-			}
-			return true, nil
-		})
+		err = w.Confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", s.settingsChanged(call, full, cc))
 		w.Done(ctx, err, configChanges(cur.Config, cc)...)
 		if err != nil {
 			return portal.TopicDetail{}, err
@@ -483,10 +439,7 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 		bctx, cancel := w.Bound(ctx)
 		err = call.Env.Topics.CreatePartitions(bctx, full, partitions)
 		cancel()
-		err = w.Confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", func(ctx context.Context) (bool, error) {
-			d, err := call.Env.Topics.DescribeTopic(ctx, full)
-			return err == nil && len(d.Partitions) == partitions, err
-		})
+		err = w.Confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", partitionsAre(call, full, partitions))
 		s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
 		w.Done(ctx, err, portal.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
 		if err != nil {

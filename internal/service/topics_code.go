@@ -144,6 +144,18 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 			return s.CreateBatch(ctx, scope, ins)
 		}}
 	}
+	if exists {
+		// An apply changes its topics' settings together: one request
+		// (and one more for the partition counts that grow).
+		st.Item = topicUpdate{name: full, partitions: partitions, config: cfg}
+		st.Batch = &plans.Batch{Key: "topic.update " + scope.String(), Run: func(ctx context.Context, items []any) []error {
+			ins := make([]topicUpdate, len(items))
+			for i, it := range items {
+				ins[i] = it.(topicUpdate)
+			}
+			return s.updateBatch(ctx, scope, ins)
+		}}
+	}
 	st.Do = func(ctx context.Context) error {
 		if !exists {
 			_, err := s.Create(ctx, scope, portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg})

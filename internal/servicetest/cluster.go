@@ -21,13 +21,27 @@ type Cluster struct {
 	// records, when set for a topic, are what ReadMessages reads there.
 	records map[string][]platform.Message
 	// configCalls counts TopicConfigs calls (a list's batched request);
-	// batchCreates CreateTopics calls.
-	configCalls, batchCreates int
-	calls                     int
-	writes                    int
+	// batchCreates CreateTopics calls; batchUpdates AlterTopicConfigs and
+	// AddPartitions calls.
+	configCalls, batchCreates, batchUpdates int
+	calls                                   int
+	writes                                  int
 	// latency, when set, delays reads and config changes of topics, to
 	// widen the windows in which concurrent changes interleave.
 	latency atomic.Int64
+	// refuse are topics whose changes the cluster refuses, with what.
+	refuse map[string]error
+}
+
+// Refuse has the cluster refuse every change of a topic's settings or
+// partitions with err (nil accepts them again).
+func (f *Cluster) Refuse(name string, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.refuse == nil {
+		f.refuse = map[string]error{}
+	}
+	f.refuse[name] = err
 }
 
 // SetLatency delays every topic read and configuration change by d.
@@ -182,15 +196,7 @@ func (f *Cluster) AlterTopicConfig(_ context.Context, name string, c platform.Co
 	defer f.mu.Unlock()
 	f.calls++
 	f.writes++
-	t, ok := f.topics[name]
-	if !ok {
-		return portal.New(portal.NotFound, "topic %s not found", name)
-	}
-	maps.Copy(t.config, c.Set)
-	for _, k := range c.Reset {
-		delete(t.config, k)
-	}
-	return nil
+	return f.changeLocked(name, func(t *clusterTopic) { t.alter(c) })
 }
 
 // CreatePartitions implements platform.Topics.
@@ -199,12 +205,7 @@ func (f *Cluster) CreatePartitions(_ context.Context, name string, total int) er
 	defer f.mu.Unlock()
 	f.calls++
 	f.writes++
-	t, ok := f.topics[name]
-	if !ok {
-		return portal.New(portal.NotFound, "topic %s not found", name)
-	}
-	t.partitions = total
-	return nil
+	return f.changeLocked(name, func(t *clusterTopic) { t.partitions = total })
 }
 
 // DeleteTopic implements platform.Topics.
@@ -246,6 +247,77 @@ func (f *Cluster) TopicConfigs(_ context.Context, names []string) (map[string][]
 		}
 	}
 	return out, nil
+}
+
+// DescribeTopics implements platform.Topics: one call for all.
+func (f *Cluster) DescribeTopics(ctx context.Context, names []string) (map[string]platform.TopicDetail, error) {
+	out := map[string]platform.TopicDetail{}
+	for _, n := range names {
+		if d, err := f.DescribeTopic(ctx, n); err == nil {
+			out[n] = d
+		}
+	}
+	f.mu.Lock()
+	f.calls -= len(names) - 1
+	f.mu.Unlock()
+	return out, nil
+}
+
+// AlterTopicConfigs implements platform.Topics: one call for all.
+func (f *Cluster) AlterTopicConfigs(_ context.Context, changes map[string]platform.ConfigChange) (map[string]error, error) {
+	f.pause()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.writes++
+	f.batchUpdates++
+	out := map[string]error{}
+	for name, c := range changes {
+		out[name] = f.changeLocked(name, func(t *clusterTopic) { t.alter(c) })
+	}
+	return out, nil
+}
+
+// AddPartitions implements platform.Topics: one call for all.
+func (f *Cluster) AddPartitions(_ context.Context, totals map[string]int) (map[string]error, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.writes++
+	f.batchUpdates++
+	out := map[string]error{}
+	for name, total := range totals {
+		out[name] = f.changeLocked(name, func(t *clusterTopic) { t.partitions = total })
+	}
+	return out, nil
+}
+
+// changeLocked changes a topic, or says why the cluster does not.
+func (f *Cluster) changeLocked(name string, change func(t *clusterTopic)) error {
+	if err := f.refuse[name]; err != nil {
+		return err
+	}
+	t, ok := f.topics[name]
+	if !ok {
+		return portal.New(portal.NotFound, "topic %s not found", name)
+	}
+	change(t)
+	return nil
+}
+
+// alter sets and resets a topic's settings.
+func (t *clusterTopic) alter(c platform.ConfigChange) {
+	maps.Copy(t.config, c.Set)
+	for _, k := range c.Reset {
+		delete(t.config, k)
+	}
+}
+
+// BatchUpdates counts AlterTopicConfigs and AddPartitions calls.
+func (f *Cluster) BatchUpdates() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.batchUpdates
 }
 
 // ConfigCalls counts TopicConfigs calls.

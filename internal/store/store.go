@@ -109,9 +109,11 @@ type Job struct {
 
 // Locks serialise the changes to one resource across replicas.
 type Locks interface {
-	// TryLock takes the lock named key for holder if it is free, and
-	// returns its release; ok is false when another holds it.
-	TryLock(ctx context.Context, key, holder string) (unlock func(), ok bool, err error)
+	// TryLock takes the locks named keys (distinct) for holder if every
+	// one is free, all or none, and returns their release; ok is false
+	// when another holds one of them. However many keys, they take one
+	// database connection while held.
+	TryLock(ctx context.Context, keys []string, holder string) (unlock func(), ok bool, err error)
 }
 
 // Leases give work that must run on one replica at a time (a sweeper) to

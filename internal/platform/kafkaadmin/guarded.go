@@ -99,3 +99,33 @@ func (c *Client) TopicConfigs(ctx context.Context, names []string) (out map[stri
 	})
 	return out, err
 }
+
+// DescribeTopics describes many topics with one DescribeTopics and one
+// DescribeConfigs request.
+func (c *Client) DescribeTopics(ctx context.Context, names []string) (out map[string]platform.TopicDetail, err error) {
+	err = c.call(ctx, "describe_topics", func(ctx context.Context) error {
+		out, err = c.describeTopics(ctx, names)
+		return err
+	})
+	return out, err
+}
+
+// AlterTopicConfigs changes the settings of many topics in one
+// IncrementalAlterConfigs request.
+func (c *Client) AlterTopicConfigs(ctx context.Context, changes map[string]platform.ConfigChange) (out map[string]error, err error) {
+	err = c.call(ctx, "alter_topic_configs", func(ctx context.Context) error {
+		out, err = c.alterTopicConfigs(ctx, changes)
+		return err
+	})
+	return out, err
+}
+
+// AddPartitions raises the partition counts of many topics in one
+// CreatePartitions request.
+func (c *Client) AddPartitions(ctx context.Context, totals map[string]int) (out map[string]error, err error) {
+	err = c.call(ctx, "create_partitions", func(ctx context.Context) error {
+		out, err = c.addPartitions(ctx, totals)
+		return err
+	})
+	return out, err
+}

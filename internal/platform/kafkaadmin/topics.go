@@ -32,7 +32,7 @@ func (c *Client) listTopics(ctx context.Context) (out []platform.TopicInfo, err 
 func (c *Client) fetchTopics(ctx context.Context) ([]platform.TopicInfo, error) {
 	_, cancel, ms := c.bound(ctx)
 	defer cancel()
-	md, err := c.admin.GetMetadata(nil, true, ms)
+	md, err := c.lister.GetMetadata(nil, true, ms)
 	if err != nil {
 		return nil, c.translate(err, "")
 	}
@@ -64,21 +64,7 @@ func (c *Client) describeTopic(ctx context.Context, name string) (platform.Topic
 	if err := c.translate(td.Error, name); err != nil {
 		return platform.TopicDetail{}, err
 	}
-	d := platform.TopicDetail{Name: td.Name, Internal: td.IsInternal}
-	for _, p := range td.Partitions {
-		pi := platform.PartitionInfo{ID: p.Partition, Leader: -1}
-		if p.Leader != nil {
-			pi.Leader = p.Leader.ID
-		}
-		for _, r := range p.Replicas {
-			pi.Replicas = append(pi.Replicas, r.ID)
-		}
-		for _, r := range p.Isr {
-			pi.ISR = append(pi.ISR, r.ID)
-		}
-		d.Partitions = append(d.Partitions, pi)
-	}
-	sort.Slice(d.Partitions, func(i, j int) bool { return d.Partitions[i].ID < d.Partitions[j].ID })
+	d := topicDetail(td)
 	cfg, err := c.admin.DescribeConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name}},
 		kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {

@@ -391,20 +391,20 @@ func testNotifications(t *testing.T, s store.Store) {
 
 func testLocks(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	unlock, ok, err := s.TryLock(ctx, "topic edh-shared/dev t1", "replica-a")
+	unlock, ok, err := s.TryLock(ctx, []string{"topic edh-shared/dev t1"}, "replica-a")
 	if err != nil || !ok {
 		t.Fatalf("a free lock: %v %v", ok, err)
 	}
-	if _, ok, err := s.TryLock(ctx, "topic edh-shared/dev t1", "replica-b"); ok || err != nil {
+	if _, ok, err := s.TryLock(ctx, []string{"topic edh-shared/dev t1"}, "replica-b"); ok || err != nil {
 		t.Errorf("a held lock was taken: %v %v", ok, err)
 	}
-	other, ok, err := s.TryLock(ctx, "topic edh-shared/dev t2", "replica-b")
+	other, ok, err := s.TryLock(ctx, []string{"topic edh-shared/dev t2"}, "replica-b")
 	if err != nil || !ok {
 		t.Fatalf("another key: %v %v", ok, err)
 	}
 	other()
 	unlock()
-	again, ok, err := s.TryLock(ctx, "topic edh-shared/dev t1", "replica-b")
+	again, ok, err := s.TryLock(ctx, []string{"topic edh-shared/dev t1"}, "replica-b")
 	if err != nil || !ok {
 		t.Fatalf("a released lock: %v %v", ok, err)
 	}
@@ -412,7 +412,7 @@ func testLocks(t *testing.T, s store.Store) {
 	// Locks held at once do not starve the store of connections.
 	var releases []func()
 	for i := range 8 {
-		u, ok, err := s.TryLock(ctx, fmt.Sprintf("key-%d", i), "replica-a")
+		u, ok, err := s.TryLock(ctx, []string{fmt.Sprintf("key-%d", i)}, "replica-a")
 		if err != nil || !ok {
 			t.Fatalf("lock %d: %v %v", i, ok, err)
 		}
@@ -422,6 +422,43 @@ func testLocks(t *testing.T, s store.Store) {
 		t.Errorf("the store with 8 locks held: %v", err)
 	}
 	for _, u := range releases {
+		u()
+	}
+
+	// Many keys at once: all or none, on one connection.
+	held, ok, err := s.TryLock(ctx, []string{"topic edh-shared/dev m2"}, "replica-b")
+	if err != nil || !ok {
+		t.Fatalf("m2: %v %v", ok, err)
+	}
+	if _, ok, err := s.TryLock(ctx, []string{"topic edh-shared/dev m1", "topic edh-shared/dev m2", "topic edh-shared/dev m3"}, "replica-a"); ok || err != nil {
+		t.Errorf("three keys, one of them held, were taken: %v %v", ok, err)
+	}
+	for _, key := range []string{"topic edh-shared/dev m1", "topic edh-shared/dev m3"} {
+		u, ok, err := s.TryLock(ctx, []string{key}, "replica-b")
+		if err != nil || !ok {
+			t.Fatalf("%s stayed taken after a refused try of three: %v %v", key, ok, err)
+		}
+		u()
+	}
+	held()
+	var many []string
+	for i := range 500 {
+		many = append(many, fmt.Sprintf("topic edh-shared/dev many-%03d", i))
+	}
+	all, ok, err := s.TryLock(ctx, many, "replica-a")
+	if err != nil || !ok {
+		t.Fatalf("500 free keys: %v %v", ok, err)
+	}
+	if _, ok, err := s.TryLock(ctx, []string{many[250]}, "replica-b"); ok || err != nil {
+		t.Errorf("a key among 500 held was taken: %v %v", ok, err)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Errorf("the store with 500 locks held: %v", err)
+	}
+	all()
+	if u, ok, err := s.TryLock(ctx, many[499:], "replica-b"); err != nil || !ok {
+		t.Errorf("a key of 500 released: %v %v", ok, err)
+	} else {
 		u()
 	}
 }
