@@ -1,6 +1,7 @@
 package kafkaadmin
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -115,5 +116,58 @@ func TestTopicChangesInOneRequest(t *testing.T) {
 	list, _ := c.ListTopics(ctx)
 	if got := listNames(list); !strings.Contains(got, "batch-a/3 batch-b/1 batch-c/2") {
 		t.Errorf("list after: %s", got)
+	}
+}
+
+// TestOnlyGrownTopicsAreLearnt: creating and deleting topics asks the
+// cluster for no metadata of them (librdkafka would keep a handle for each
+// topic asked about, for good: a replica creating a topic a second grew by
+// 10 kB a topic), while a topic whose partitions grew is learnt once, so
+// that the offsets of its new partitions are found at once.
+func TestOnlyGrownTopicsAreLearnt(t *testing.T) {
+	cluster := newCluster(t)
+	c := newClient(t, cluster, time.Minute)
+	ctx := t.Context()
+	var mu sync.Mutex
+	asked := map[string]int{}
+	cluster.ControlKey(int16(kmsg.Metadata), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		cluster.KeepControl()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, rt := range req.(*kmsg.MetadataRequest).Topics {
+			if rt.Topic != nil {
+				asked[*rt.Topic]++
+			}
+		}
+		return nil, nil, false
+	})
+	for i := range 20 {
+		name := fmt.Sprintf("churn-%d", i)
+		if err := c.CreateTopic(ctx, platform.TopicSpec{Name: name, Partitions: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.DeleteTopic(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.CreateTopic(ctx, platform.TopicSpec{Name: "grows", Partitions: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreatePartitions(ctx, "grows", 3); err != nil {
+		t.Fatal(err)
+	}
+	offsets, err := c.TopicOffsets(ctx, "grows", 3)
+	if err != nil || len(offsets) != 3 {
+		t.Fatalf("offsets of the grown topic: %v %v", offsets, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for name, n := range asked {
+		if strings.HasPrefix(name, "churn-") {
+			t.Errorf("%s was asked about %d times", name, n)
+		}
+	}
+	if asked["grows"] == 0 {
+		t.Error("the grown topic was not learnt")
 	}
 }

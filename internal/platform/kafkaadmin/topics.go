@@ -125,8 +125,9 @@ func (c *Client) createTopic(ctx context.Context, spec platform.TopicSpec) error
 	if err := c.translate(res[0].Error, spec.Name); err != nil {
 		return err
 	}
+	// Not learnt: a topic the client does not know is looked up when an
+	// offsets request needs it (learning it would keep it for good).
 	c.cache.apply(platform.TopicChange{Name: spec.Name, Partitions: spec.Partitions})
-	c.learn(spec.Name)
 	return nil
 }
 
@@ -240,9 +241,13 @@ func (c *Client) clusterInfo(ctx context.Context) (platform.ClusterInfo, error) 
 	return platform.ClusterInfo{ID: id, Brokers: len(res.Nodes)}, nil
 }
 
-// learn has librdkafka fetch one topic's metadata after a write changed
-// it: offsets requests route by the client's own metadata, which would
-// not know the new partitions until its next refresh.
+// learn has librdkafka fetch one topic's metadata after its partitions
+// grew: offsets requests route by the client's own metadata, which knows
+// the topic with its old partitions (and refuses offsets of the new ones
+// as unknown) until its next refresh. The library keeps a handle
+// for every topic asked about this way, for the client's life (some 10 kB
+// each), so only topics whose partitions grew are learnt: a topic once,
+// not a create or a delete each time.
 func (c *Client) learn(name string) {
 	_, _ = c.admin.GetMetadata(&name, false, int(c.timeout/time.Millisecond))
 }
