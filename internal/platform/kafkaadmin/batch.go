@@ -47,8 +47,12 @@ func (c *Client) describeTopics(ctx context.Context, names []string) (map[string
 	}
 	var found []string
 	for _, td := range res.TopicDescriptions {
-		if td.Error.Code() != kafka.ErrNoError {
+		switch td.Error.Code() {
+		case kafka.ErrNoError:
+		case kafka.ErrUnknownTopicOrPart, kafka.ErrUnknownTopic:
 			continue // missing (or deleted meanwhile)
+		default:
+			return nil, c.translate(td.Error, td.Name)
 		}
 		out[td.Name] = topicDetail(td)
 		found = append(found, td.Name)
