@@ -131,48 +131,31 @@ func auditQuery(f store.AuditFilter) (string, []any) {
 // ListAudit returns events matching f, newest first.
 func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.AuditEvent, error) {
 	query, args := auditQuery(f)
-	ctx, cancel := d.ctx(ctx)
-	defer cancel()
-	rows, err := d.db.QueryContext(ctx, d.q(query), args...)
-	if err != nil {
-		return nil, Fail(err)
-	}
-	defer rows.Close()
-	return scanAudit(rows)
+	return queryAll(ctx, d, scanAudit, query, args...)
 }
 
 // scanAudit reads rows of the id and auditColumns.
-func scanAudit(rows *sql.Rows) ([]portal.AuditEvent, error) {
-	var out []portal.AuditEvent
-	for rows.Next() {
-		var e portal.AuditEvent
-		var at int64
-		var groups, changes string
-		if err := rows.Scan(&e.ID, &at, &e.Actor, &e.ActorRole, &groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
-			&e.BU, &e.Stage, &e.Action, &e.Resource, &e.Outcome, &e.Detail, &changes, &e.LandingZone); err != nil {
-			return nil, Fail(err)
-		}
-		e.Time = fromMicros(at)
-		_ = json.Unmarshal([]byte(groups), &e.Groups)
-		if e.Groups == nil {
-			e.Groups = []string{}
-		}
-		_ = json.Unmarshal([]byte(changes), &e.Changes)
-		out = append(out, e)
+// scanAudit reads one audit event row (id, then auditColumns).
+func scanAudit(row interface{ Scan(...any) error }) (portal.AuditEvent, error) {
+	var e portal.AuditEvent
+	var at int64
+	var groups, changes string
+	if err := row.Scan(&e.ID, &at, &e.Actor, &e.ActorRole, &groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
+		&e.BU, &e.Stage, &e.Action, &e.Resource, &e.Outcome, &e.Detail, &changes, &e.LandingZone); err != nil {
+		return e, err
 	}
-	return out, Fail(rows.Err())
+	e.Time = fromMicros(at)
+	_ = json.Unmarshal([]byte(groups), &e.Groups)
+	if e.Groups == nil {
+		e.Groups = []string{}
+	}
+	_ = json.Unmarshal([]byte(changes), &e.Changes)
+	return e, nil
 }
 
 // AuditAfter lists the events after id, oldest first.
 func (d *DB) AuditAfter(ctx context.Context, id int64, limit int) ([]portal.AuditEvent, error) {
-	ctx, cancel := d.ctx(ctx)
-	defer cancel()
-	rows, err := d.db.QueryContext(ctx, d.q(`SELECT id, `+auditColumns+` FROM audit_events WHERE id > ? ORDER BY id LIMIT ?`), id, limit)
-	if err != nil {
-		return nil, Fail(err)
-	}
-	defer rows.Close()
-	return scanAudit(rows)
+	return queryAll(ctx, d, scanAudit, `SELECT id, `+auditColumns+` FROM audit_events WHERE id > ? ORDER BY id LIMIT ?`, id, limit)
 }
 
 // ExplainAudit returns the database's plan for ListAudit's query with f,

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
@@ -124,25 +125,35 @@ func (d *DB) q(query string) string {
 // ctx bounds a call by the store's timeout and opens its span, named by
 // the store method that makes the call.
 func (d *DB) ctx(ctx context.Context) (context.Context, context.CancelFunc) {
-	return d.bound(ctx, 2)
-}
-
-func (d *DB) bound(ctx context.Context, skip int) (context.Context, context.CancelFunc) {
 	if !d.traced {
 		return context.WithTimeout(ctx, d.timeout)
 	}
-	name := "db"
-	if pc, _, _, ok := runtime.Caller(skip); ok {
-		if f := runtime.FuncForPC(pc); f != nil {
-			fn := f.Name()
-			name = "db " + fn[strings.LastIndex(fn, ".")+1:]
-		}
-	}
-	ctx, span := d.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient))
+	ctx, span := d.tracer.Start(ctx, spanName(), trace.WithSpanKind(trace.SpanKindClient))
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	return ctx, func() {
 		cancel()
 		span.End()
+	}
+}
+
+// spanName names a database span after the store method on the stack:
+// the first exported method of DB, looking through the helpers that run
+// its queries (exec, queryAll) and the closures it hands out (a lock's
+// release), so that a span says which store call it was.
+func spanName() string {
+	pcs := make([]uintptr, 16)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	for {
+		f, more := frames.Next()
+		if _, method, ok := strings.Cut(f.Function, "sqlstore.(*DB)."); ok {
+			method, _, _ = strings.Cut(method, ".")
+			if method != "" && unicode.IsUpper(rune(method[0])) {
+				return "db " + method
+			}
+		}
+		if !more {
+			return "db"
+		}
 	}
 }
 
@@ -186,7 +197,7 @@ func (d *DB) CheckWritable(ctx context.Context, id string, now time.Time) error 
 }
 
 func (d *DB) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	ctx, cancel := d.bound(ctx, 3)
+	ctx, cancel := d.ctx(ctx)
 	defer cancel()
 	res, err := d.db.ExecContext(ctx, d.q(query), args...)
 	return res, Fail(err)

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -76,35 +75,21 @@ func (d *DB) QueueDeliveries(ctx context.Context, webhookID string, ds []store.D
 
 const deliveryColumns = `webhook_id, event_id, event_at, state, attempts, next_at, last_status, last_error, done_at, body`
 
-func (d *DB) queryDeliveries(ctx context.Context, query string, args ...any) ([]store.Delivery, error) {
-	ctx, cancel := d.ctx(ctx)
-	defer cancel()
-	rows, err := d.db.QueryContext(ctx, d.q(query), args...)
-	if err != nil {
-		return nil, Fail(err)
+// scanDelivery reads one delivery row (deliveryColumns).
+func scanDelivery(row interface{ Scan(...any) error }) (store.Delivery, error) {
+	var x store.Delivery
+	var at, next, done int64
+	var body string
+	if err := row.Scan(&x.WebhookID, &x.EventID, &at, &x.State, &x.Attempts, &next, &x.LastStatus, &x.LastError, &done, &body); err != nil {
+		return x, err
 	}
-	defer rows.Close()
-	return scanDeliveries(rows)
-}
-
-func scanDeliveries(rows *sql.Rows) ([]store.Delivery, error) {
-	var out []store.Delivery
-	for rows.Next() {
-		var x store.Delivery
-		var at, next, done int64
-		var body string
-		if err := rows.Scan(&x.WebhookID, &x.EventID, &at, &x.State, &x.Attempts, &next, &x.LastStatus, &x.LastError, &done, &body); err != nil {
-			return nil, Fail(err)
-		}
-		x.EventAt, x.Next, x.Done, x.Body = fromMicros(at), fromMicros(next), fromMicros(done), []byte(body)
-		out = append(out, x)
-	}
-	return out, Fail(rows.Err())
+	x.EventAt, x.Next, x.Done, x.Body = fromMicros(at), fromMicros(next), fromMicros(done), []byte(body)
+	return x, nil
 }
 
 // PendingDeliveries lists pending deliveries, oldest event first.
 func (d *DB) PendingDeliveries(ctx context.Context, limit int) ([]store.Delivery, error) {
-	return d.queryDeliveries(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE state = ? ORDER BY event_id LIMIT ?`,
+	return queryAll(ctx, d, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE state = ? ORDER BY event_id LIMIT ?`,
 		store.DeliveryPending, limit)
 }
 
@@ -117,7 +102,7 @@ func (d *DB) SaveDelivery(ctx context.Context, x store.Delivery) error {
 
 // Deliveries lists a webhook's deliveries, newest event first.
 func (d *DB) Deliveries(ctx context.Context, webhookID string, limit int) ([]store.Delivery, error) {
-	return d.queryDeliveries(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE webhook_id = ? ORDER BY event_id DESC LIMIT ?`, webhookID, limit)
+	return queryAll(ctx, d, scanDelivery, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE webhook_id = ? ORDER BY event_id DESC LIMIT ?`, webhookID, limit)
 }
 
 // DeliveryCounts counts every webhook's deliveries by state, in one query.
