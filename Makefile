@@ -4,7 +4,7 @@ PORT      ?= 8080
 TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: release check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
+.PHONY: release arm64 helm check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
 
 # The build's identity, stamped into the binary (portal version, /api/v1/version,
 # rms_build_info, the page footer) and the image's labels. The date is the
@@ -26,10 +26,11 @@ portalctl:
 	$(GO) build -ldflags '$(LDFLAGS)' -o build/portalctl ./cmd/portalctl
 
 ## test: every test, race detector on (installs Chromium, PostgreSQL's server and
-## musl-tools where missing; builds the image, which one test runs)
-test: browser postgres npm image node_modules
+## musl-tools where missing; builds the image, which one test runs, and Helm,
+## which the chart's tests run, before the tests start rather than during them)
+test: browser postgres npm image node_modules helm
 	$(GO) vet ./...
-	PORTAL_IMAGE_REQUIRED=1 $(GO) test -race -count=1 -timeout 15m ./...
+	PORTAL_IMAGE_REQUIRED=1 $(GO) test -race -count=1 -timeout 30m ./...
 
 ## test-short: the tests without the browser
 test-short:
@@ -133,7 +134,7 @@ image: static
 ## release: VERSION=vX.Y.Z, from that tag (RELEASE_UNTAGGED=1 builds from any
 ## commit, as CI does to keep the release buildable): in build/release the
 ## portal's static binaries (linux/amd64, and linux/arm64 with Debian's
-## aarch64 cross compiler and arm64 musl, which `make musl` installs),
+## aarch64 cross compiler and arm64 musl, which `make arm64` installs),
 ## portalctl for Linux, macOS and Windows on amd64 and arm64, the OCI image
 ## (an index of both architectures), the Helm chart with appVersion VERSION,
 ## a CycloneDX SBOM (with the bundled librdkafka), release notes and
@@ -141,7 +142,7 @@ image: static
 ## arm64 one under qemu).
 RELEASE_DIR := build/release
 PORTALCTL_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-release: musl
+release: musl arm64
 	@echo '$(VERSION)' | grep -Eq '^v[0-9]+\.[0-9]+\.[0-9]+$$' || { echo "VERSION=vX.Y.Z is required, not '$(VERSION)'"; exit 1; }
 	@[ -n "$(RELEASE_UNTAGGED)" ] || [ "$$(git describe --tags --exact-match 2>/dev/null)" = "$(VERSION)" ] || { \
 	  echo "HEAD is not tagged $(VERSION): tag it (git tag $(VERSION)), or RELEASE_UNTAGGED=1 for a trial"; exit 1; }
@@ -177,11 +178,7 @@ release: musl
 	@tar -xOzf $(RELEASE_DIR)/portal-$(patsubst v%,%,$(VERSION)).tgz portal/Chart.yaml | grep -q 'appVersion: $(VERSION)' || { echo "the chart's appVersion is not $(VERSION)"; exit 1; }
 	@echo "release $(VERSION) in $(RELEASE_DIR):" && ls $(RELEASE_DIR)
 
-## musl: make sure musl-gcc is installed for the static binary, and try to
-## install what the arm64 one takes (Debian's aarch64 cross compiler, musl
-## for arm64, and qemu to run it once); without those the release is amd64 only
-ARM64_CC    := aarch64-linux-gnu-gcc -specs /usr/lib/aarch64-linux-musl/musl-gcc.specs
-ARM64_READY := command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && test -f /usr/lib/aarch64-linux-musl/musl-gcc.specs
+## musl: make sure musl-gcc is installed for the static binary
 musl:
 	@command -v musl-gcc >/dev/null 2>&1 || { \
 	  if command -v apt-get >/dev/null 2>&1; then \
@@ -191,6 +188,13 @@ musl:
 	  else \
 	    echo "the static binary needs musl-gcc: install musl-tools"; exit 1; \
 	  fi; }
+
+## arm64: try to install what the release's arm64 portal takes (Debian's
+## aarch64 cross compiler, musl for arm64, and qemu to run it once); without
+## those the release is amd64 only
+ARM64_CC    := aarch64-linux-gnu-gcc -specs /usr/lib/aarch64-linux-musl/musl-gcc.specs
+ARM64_READY := command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && test -f /usr/lib/aarch64-linux-musl/musl-gcc.specs
+arm64:
 	@$(ARM64_READY) || { \
 	  if command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing the aarch64 cross compiler, musl for arm64 and qemu-user-static for the arm64 binary"; \
@@ -199,6 +203,11 @@ musl:
 	      DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq gcc-aarch64-linux-gnu musl-dev:arm64 qemu-user-static >/dev/null; } || \
 	      echo "the arm64 toolchain could not be installed: the release will be amd64 only"; \
 	  fi; }
+
+## helm: build Helm (through go run) into Go's cache: its first build takes
+## minutes on two cores, better spent before the tests than during them
+helm:
+	$(HELM) version --short
 
 ## helm-lint: lint and render the Helm chart (Helm runs through go run)
 helm-lint:

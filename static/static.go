@@ -110,13 +110,13 @@ func (h *handler) load(name string) (*file, bool) {
 			return
 		}
 		var b bytes.Buffer
-		bw := brotli.NewWriterLevel(&b, brotli.BestCompression)
+		bw := brotli.NewWriterLevel(&b, 5)
 		_, _ = bw.Write(f.plain)
 		if bw.Close() == nil && b.Len() < len(f.plain) {
 			f.br = bytes.Clone(b.Bytes())
 		}
 		b.Reset()
-		gw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		gw, _ := gzip.NewWriterLevel(&b, gzip.DefaultCompression)
 		_, _ = gw.Write(f.plain)
 		if gw.Close() == nil && b.Len() < len(f.plain) {
 			f.gz = bytes.Clone(b.Bytes())

@@ -68,6 +68,24 @@ func (b *balancer) pick() *url.URL {
 	return b.backends[0]
 }
 
+// waitReady waits until the health check has found replica i ready.
+func (b *balancer) waitReady(t *testing.T, i int, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		b.mu.Lock()
+		ok := b.ready[i]
+		b.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the balancer did not find replica %d ready within %v", i, limit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // check asks every replica's /readyz every 100 ms.
 func (b *balancer) check(ctx context.Context) {
 	client := &http.Client{Timeout: time.Second}

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -20,7 +19,7 @@ func (b *browser) setRow(key, value string) {
 
 func (b *browser) waitFor(js string) {
 	b.t.Helper()
-	b.run(chromedp.Poll(js, nil, chromedp.WithPollingTimeout(15*time.Second)))
+	b.run(chromedp.Poll(js, nil, chromedp.WithPollingTimeout(0)))
 }
 
 // TestBrowserConnector: carol creates a connector through the form, sees

@@ -53,7 +53,7 @@ func newBrowser(t *testing.T, tp *testPortal) *browser {
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTimeout := context.WithDeadline(ctx, browserDeadline(t))
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancelCtx()
@@ -66,6 +66,17 @@ func newBrowser(t *testing.T, tp *testPortal) *browser {
 		t.Fatalf("starting Chromium: %v", err)
 	}
 	return &browser{t: t, ctx: ctx, url: tp.url}
+}
+
+// browserDeadline bounds a browser's session by the test binary's own
+// deadline (go test -timeout), less a minute for the other cleanups, so
+// that a slow machine makes a browser test slower, never a failure, and
+// a hang still fails with the step it hung at rather than a panic.
+func browserDeadline(t *testing.T) time.Time {
+	if d, ok := t.Deadline(); ok {
+		return d.Add(-time.Minute)
+	}
+	return time.Now().Add(10 * time.Minute)
 }
 
 func (b *browser) run(actions ...chromedp.Action) {
@@ -156,10 +167,11 @@ func (b *browser) visible(sel string) bool {
 	return !hidden
 }
 
-// shown waits (up to five seconds) for sel to be visible.
+// shown waits (up to thirty seconds: a busy machine is slow, and only a
+// failing test waits that long) for sel to be visible.
 func (b *browser) shown(sel string) bool {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
 	js := `(function(){var e=document.querySelector(` + strconvQuote(sel) + `);return !!e&&e.offsetParent!==null&&!e.classList.contains("hidden")})()`
 	return chromedp.Run(ctx, chromedp.Poll(js, nil, chromedp.WithPollingInterval(20*time.Millisecond))) == nil
@@ -260,7 +272,7 @@ func TestBrowserCarol(t *testing.T) {
 	b.screenshot("05-topic")
 	b.run(chromedp.Navigate(tp.url+"/scada/dev/topics"), chromedp.WaitVisible("#topic-search", chromedp.ByID),
 		chromedp.SendKeys("#topic-search", "browser", chromedp.ByID),
-		chromedp.Poll(`document.querySelectorAll("#topic-results tbody tr").length === 1`, nil, chromedp.WithPollingTimeout(10*time.Second)))
+		chromedp.Poll(`document.querySelectorAll("#topic-results tbody tr").length === 1`, nil, chromedp.WithPollingTimeout(0)))
 	if b.count(`tr[data-topic="edh-shared-scada-dev-browser-made"]`) != 1 || !strings.Contains(b.location(), "q=browser") {
 		t.Errorf("search: %s", b.location())
 	}

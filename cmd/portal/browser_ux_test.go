@@ -53,7 +53,7 @@ func TestBrowserContextNeverLies(t *testing.T) {
 	}
 	b.screenshot("ux-01-loading")
 	b.run(chromedp.WaitVisible(`#page[data-stage="qas"]`), network.EmulateNetworkConditions(false, 0, -1, -1))
-	if b.shown(`#main.is-stale`) {
+	if b.visible(`#main.is-stale`) {
 		t.Error("the new content is still marked stale")
 	}
 

@@ -95,15 +95,21 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	}
 	itemsJSON, _ := json.Marshal(items)
 	who, _ := json.Marshal(map[string]any{"subject": "u", "username": "u", "groups": []string{"sg-scada-admins"}, "request_id": req})
-	old := time.Now().Add(-time.Minute)
+	// The job's replica beats while its journal is written, then dies:
+	// a job stale from the start could be taken by this world's own
+	// replica before its journal is complete.
+	now := time.Now()
 	if err := w.Store.CreateJob(ctx, store.Job{ID: "job-1", Kind: "bulk-service-accounts", BU: "scada", Stage: "dev", Owner: "u",
-		Principal: who, Items: itemsJSON, State: portal.JobRunning, Replica: "dead", Created: old, Heartbeat: old}); err != nil {
+		Principal: who, Items: itemsJSON, State: portal.JobRunning, Replica: "dead", Created: now, Heartbeat: now}); err != nil {
 		t.Fatal(err)
 	}
 	for i, rec := range journal {
-		if err := w.Store.SaveJobResult(ctx, "job-1", "dead", i, []byte(rec), old); err != nil {
+		if err := w.Store.SaveJobResult(ctx, "job-1", "dead", i, []byte(rec), now); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := w.Store.ReleaseJob(ctx, "job-1", "dead"); err != nil {
+		t.Fatal(err)
 	}
 
 	owner := w.AsGroups("sg-scada-admins")
