@@ -65,6 +65,7 @@ var titles = map[portal.Kind]string{
 	portal.UpstreamUnavailable: "Upstream unavailable", portal.UpstreamTimeout: "Upstream too slow",
 	portal.QuotaExceeded: "Quota reached", portal.PreconditionFailed: "Changed meanwhile",
 	portal.PolicyViolation: "Refused by a policy", portal.BudgetExceeded: "Budget reached",
+	portal.UpstreamPermission: "The platform refused the portal",
 }
 
 // RenderError is the HTML front door's error renderer. htmx requests get

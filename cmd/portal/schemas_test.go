@@ -39,7 +39,7 @@ func TestSchemaJourney(t *testing.T) {
 		t.Fatalf("v2: %d %s", r.status, r.body)
 	}
 	v3 := `{"type":"record","name":"Valve","namespace":"scada","fields":[{"name":"id","type":"string"},{"name":"open","type":"boolean","default":false},{"name":"site","type":"string"}]}`
-	rec := wantError(t, tp.call("PUT", base+"/schema/"+subject, "carol", map[string]any{"schema": v3}), http.StatusConflict, "INCOMPATIBLE_SCHEMA")
+	rec := wantError(t, tp.call("PUT", base+"/schema/"+subject, "carol", map[string]any{"schema": v3}), http.StatusConflict, "INCOMPATIBLE_SCHEMA:schema")
 	if msg := rec["errors"].([]any)[0].(map[string]any)["message"].(string); !strings.Contains(msg, "field site was added without a default") {
 		t.Errorf("reason: %s", msg)
 	}
@@ -64,14 +64,14 @@ func TestSchemaJourney(t *testing.T) {
 	if len(versions["items"].([]any)) != 2 {
 		t.Errorf("versions %v", versions)
 	}
-	wantError(t, tp.call("DELETE", base+"/schema/"+subject+"/2?permanent=true", "carol", nil), http.StatusBadRequest, "INVALID_PARAMETER")
+	wantError(t, tp.call("DELETE", base+"/schema/"+subject+"/2?permanent=true", "carol", nil), http.StatusBadRequest, "INVALID_PARAMETER:permanent")
 	if r := tp.call("DELETE", base+"/schema/"+subject+"/2", "carol", nil); r.status != 204 {
 		t.Errorf("soft delete: %d %s", r.status, r.body)
 	}
 	if r := tp.call("DELETE", base+"/schema/"+subject+"/2?permanent=true", "carol", nil); r.status != 204 {
 		t.Errorf("hard delete: %d %s", r.status, r.body)
 	}
-	wantError(t, tp.call("GET", base+"/schema/"+subject+"/2", "dave", nil), http.StatusNotFound, "NOT_FOUND")
+	wantError(t, tp.call("GET", base+"/schema/"+subject+"/2", "dave", nil), http.StatusNotFound, "NOT_FOUND:version")
 	wantError(t, tp.call("GET", "/api/v1/crm/qas/schema/edh-shared-scada-qas-"+subject+"/1", "carol", nil), http.StatusNotFound, "NOT_FOUND")
 }
 

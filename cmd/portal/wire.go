@@ -119,7 +119,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 	p := &app{cfg: cfg, metricsReady: make(chan struct{}), tenancy: ten, live: tenancy.NewLive(ten), envs: platform.NewEnvironments(),
-		upstreams: upstream.NewRegistry(upstream.Options{})}
+		upstreams: upstream.NewRegistry(upstream.Options{Shares: upstream.Shares{Concurrency: cfg.RateLimits.UpstreamShare.Concurrency,
+			Wait: cfg.RateLimits.UpstreamShare.Wait, Busy: cfg.RateLimits.UpstreamShare.BusyPerMinute}})}
 	p.probes = upstream.NewRefresher(upstream.ReportEvery, p.probeUpstreams)
 	defer func() {
 		if err != nil {
@@ -198,6 +199,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
 		ClusterLimit: p.limits.Limit, PlainHTTPWebhooks: cfg.IsDev(), RequestMaxAge: cfg.ChangeRequests.MaxAge,
+		Scans: service.ScanLimits{PerCaller: cfg.RateLimits.Scans.PerCaller, PerUnit: cfg.RateLimits.Scans.PerUnit,
+			Total: cfg.RateLimits.Scans.Total, Wait: cfg.RateLimits.Scans.Wait},
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {

@@ -39,6 +39,8 @@ type Deps struct {
 	// RequestMaxAge is how long a change request stays open (7 days when
 	// 0).
 	RequestMaxAge time.Duration
+	// Scans bound the filtered record reads at once.
+	Scans service.ScanLimits
 }
 
 // Built holds every service, by its own type.
@@ -76,7 +78,7 @@ func New(d Deps) (*Built, error) {
 		APIKeys:    service.NewAPIKeys(g, d.Store),
 		Pools:      service.NewIdentityPools(g, filters),
 		Groups:     service.NewGroups(g),
-		Messages:   service.NewMessages(g),
+		Messages:   service.NewMessages(g, d.Scans),
 		Me:         service.NewMe(g, d.Store),
 		Trail:      service.NewAuditTrail(g, d.Store),
 	}

@@ -195,6 +195,44 @@ type RateLimits struct {
 	// are not authenticated: failed tokens and sign-in starts. 1/s with
 	// bursts of 30.
 	Anonymous Bucket `yaml:"anonymous"`
+	// UpstreamShare bounds what one business unit takes of each upstream
+	// (a cluster, a Schema Registry, a Cloud API), so that one unit's
+	// flood waits or is refused alone.
+	UpstreamShare UpstreamShare `yaml:"upstream_share"`
+	// Scans bound the record reads with filters (text or CEL), which cost
+	// the portal's own processor.
+	Scans Scans `yaml:"scans"`
+}
+
+// UpstreamShare is one unit's share of one upstream.
+type UpstreamShare struct {
+	// Concurrency is how many calls of one unit an upstream serves at
+	// once; 4 by default.
+	Concurrency int `yaml:"concurrency"`
+	// Wait bounds how long a person's call waits for a slot before it is
+	// refused with 429 and Retry-After; 2s by default. Bulk jobs and
+	// applies wait as long as they need.
+	Wait time.Duration `yaml:"wait"`
+	// BusyPerMinute is how much of an upstream's time (the sum of its
+	// calls' durations) one unit may use per minute; 2m by default.
+	BusyPerMinute time.Duration `yaml:"busy_per_minute"`
+}
+
+// Scans bound the record reads with filters, at once.
+type Scans struct {
+	// PerCaller is how many scans one person or client runs at once; 1
+	// by default.
+	PerCaller int `yaml:"per_caller"`
+	// PerUnit is how many scans one business unit runs at once; 2 by
+	// default.
+	PerUnit int `yaml:"per_unit"`
+	// Total is how many scans a replica runs at once; 0 (the default) is
+	// half its processors, at least 1, so that scans never take every
+	// processor from other requests.
+	Total int `yaml:"total"`
+	// Wait bounds how long a scan waits for its turn before it is refused
+	// with 429; 2s by default.
+	Wait time.Duration `yaml:"wait"`
 }
 
 // Bucket is a rate and a burst.
@@ -211,6 +249,30 @@ func (b *Bucket) orDefault(rate float64, burst int) {
 	}
 	if b.Burst == 0 {
 		b.Burst = burst
+	}
+}
+
+func (u *UpstreamShare) orDefault() {
+	if u.Concurrency == 0 {
+		u.Concurrency = 4
+	}
+	if u.Wait == 0 {
+		u.Wait = 2 * time.Second
+	}
+	if u.BusyPerMinute == 0 {
+		u.BusyPerMinute = 2 * time.Minute
+	}
+}
+
+func (s *Scans) orDefault() {
+	if s.PerCaller == 0 {
+		s.PerCaller = 1
+	}
+	if s.PerUnit == 0 {
+		s.PerUnit = 2
+	}
+	if s.Wait == 0 {
+		s.Wait = 2 * time.Second
 	}
 }
 

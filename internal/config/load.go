@@ -171,6 +171,8 @@ func (c *Config) applyDefaults() {
 	c.RateLimits.CloudWritesPerUnit.orDefault(10, 50)
 	c.RateLimits.CloudWrites.orDefault(25, 50)
 	c.RateLimits.Anonymous.orDefault(1, 30)
+	c.RateLimits.UpstreamShare.orDefault()
+	c.RateLimits.Scans.orDefault()
 	for i := range c.Stages {
 		if c.Stages[i].DataAccess == "" {
 			c.Stages[i].DataAccess = tenancy.DataDevelopers

@@ -63,6 +63,12 @@ func (c *Config) validateServer(p *problems) {
 	if c.Metrics.Profiling && c.Metrics.Listen == "" {
 		p.add("metrics.profiling", "needs metrics.listen: profiles are served on the metrics port only, never on the public one")
 	}
+	if u := c.RateLimits.UpstreamShare; u.Concurrency < 0 || u.Wait < 0 || u.BusyPerMinute < 0 {
+		p.add("rate_limits.upstream_share", "must not be negative")
+	}
+	if sc := c.RateLimits.Scans; sc.PerCaller < 0 || sc.PerUnit < 0 || sc.Total < 0 || sc.Wait < 0 {
+		p.add("rate_limits.scans", "must not be negative")
+	}
 	if c.Database.MaxOpenConns < 2 || c.Database.MaxOpenConns > 200 {
 		p.add("database.max_open_conns", "must be between 2 and 200, not %d", c.Database.MaxOpenConns)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // Guard resolves a request's scope and applies the access policy. It fails
@@ -127,8 +128,18 @@ func (g *Guard) Pages() *Pages { return g.pages }
 func (g *Guard) AdminGroup() string { return g.adminGroup }
 
 // Enter authorizes action in the named scope for the caller in ctx. what
-// describes the operation in refusals ("create topics").
-func (g *Guard) Enter(ctx context.Context, named portal.Scope, action access.Action, what string) (*Call, error) {
+// describes the operation in refusals ("create topics"). The context it
+// returns is the call's: upstream calls made with it take the unit's
+// share of each upstream (upstream.ForTenant).
+func (g *Guard) Enter(ctx context.Context, named portal.Scope, action access.Action, what string) (context.Context, *Call, error) {
+	call, err := g.enter(ctx, named, action, what)
+	if err != nil {
+		return ctx, nil, err
+	}
+	return upstream.ForTenant(ctx, call.Scope.Unit.ID), call, nil
+}
+
+func (g *Guard) enter(ctx context.Context, named portal.Scope, action access.Action, what string) (*Call, error) {
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
@@ -164,8 +175,8 @@ func (g *Guard) Enter(ctx context.Context, named portal.Scope, action access.Act
 
 // EnterWrite is Enter for an operation that changes something: a refusal
 // is audited too, as event on resource (the name the caller gave).
-func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action access.Action, what, event, resource string) (*Call, error) {
-	call, err := g.Enter(ctx, named, action, what)
+func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action access.Action, what, event, resource string) (context.Context, *Call, error) {
+	ctx, call, err := g.Enter(ctx, named, action, what)
 	// A refusal is audited; a rate limit is not, or a runaway script
 	// would fill the trail.
 	if err != nil && !portal.Is(err, portal.RateLimited) {
@@ -180,7 +191,7 @@ func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action acces
 				Detail: portal.FirstMessage(err)})
 		}
 	}
-	return call, err
+	return ctx, call, err
 }
 
 // applyStepKey marks the context of the service calls an apply makes:
@@ -189,9 +200,10 @@ func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action acces
 type applyStepKey struct{}
 
 // WithApplyStep marks ctx as a change of an apply, which passed the rate
-// limits once for all its changes.
+// limits once for all its changes, and which waits for its unit's share
+// of an upstream rather than failing half way (upstream.Patient).
 func WithApplyStep(ctx context.Context) context.Context {
-	return context.WithValue(ctx, applyStepKey{}, true)
+	return upstream.Patient(context.WithValue(ctx, applyStepKey{}, true))
 }
 
 // Resolve resolves a named scope for p: a unit where p has no role is as

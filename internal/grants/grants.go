@@ -41,30 +41,30 @@ func New(g *gate.Guard, s store.Grants) *Service { return &Service{guard: g, sto
 // enter authorizes a step of a grant in the named scope: the caller's
 // role in the scope's unit decides (access.DecideGrant). A refused write
 // step is audited as event.
-func (s *Service) enter(ctx context.Context, scope portal.Scope, step access.GrantStep, event, resource string) (*gate.Call, error) {
+func (s *Service) enter(ctx context.Context, scope portal.Scope, step access.GrantStep, event, resource string) (context.Context, *gate.Call, error) {
 	var call *gate.Call
 	var err error
 	if step == access.ReadGrants {
-		call, err = s.guard.Enter(ctx, scope, access.Read, step.String())
+		ctx, call, err = s.guard.Enter(ctx, scope, access.Read, step.String())
 	} else {
-		call, err = s.guard.EnterWrite(ctx, scope, access.Read, step.String(), event, resource)
+		ctx, call, err = s.guard.EnterWrite(ctx, scope, access.Read, step.String(), event, resource)
 	}
 	if err != nil {
-		return nil, err
+		return ctx, nil, err
 	}
 	if err := access.CheckGrant(call.Principal, call.Scope.Unit.ID, step); err != nil {
 		if step != access.ReadGrants {
 			s.guard.Record(ctx, call, event, resource, err)
 		}
-		return nil, err
+		return ctx, nil, err
 	}
-	return call, nil
+	return ctx, call, nil
 }
 
 // RequestGrant asks the owner unit for access for one of the caller's
 // unit's principals.
 func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in portal.NewTopicGrant) (portal.TopicGrant, error) {
-	call, err := s.enter(ctx, scope, access.AskGrant, "grant.request", in.Topic)
+	ctx, call, err := s.enter(ctx, scope, access.AskGrant, "grant.request", in.Topic)
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
@@ -271,7 +271,7 @@ func (s *Service) view(call *gate.Call, r store.GrantRecord) portal.TopicGrant {
 // Grants lists the grants the caller's unit gave or received in the
 // stage, by topic.
 func (s *Service) Grants(ctx context.Context, scope portal.Scope, q portal.GrantQuery) (portal.Page[portal.TopicGrant], error) {
-	call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
+	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
 	if err != nil {
 		return portal.Page[portal.TopicGrant]{}, err
 	}
@@ -323,7 +323,7 @@ func (s *Service) find(ctx context.Context, call *gate.Call, id string) (store.G
 
 // Grant returns one of the grants the caller's unit gave or received.
 func (s *Service) Grant(ctx context.Context, scope portal.Scope, id string) (portal.TopicGrant, error) {
-	call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
+	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}

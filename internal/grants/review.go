@@ -17,7 +17,7 @@ import (
 // locks and must be in state from.
 func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment, event string, step access.GrantStep, from string,
 	side func(store.GrantRecord, string) bool) (*gate.Call, store.GrantRecord, func(), error) {
-	call, err := s.enter(ctx, scope, step, event, id)
+	ctx, call, err := s.enter(ctx, scope, step, event, id)
 	if err != nil {
 		return nil, store.GrantRecord{}, nil, err
 	}

@@ -23,7 +23,7 @@ const ApplyBudget = 10 * time.Minute
 // says what was applied. One audit event summarises the apply; each change
 // is audited by its service under the same request id.
 func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Document, fingerprint string) (portal.Plan, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "apply changes")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "apply changes")
 	if err != nil {
 		return portal.Plan{}, err
 	}

@@ -48,7 +48,7 @@ func (s *Service) kind(name string) (Kind, int) {
 
 // Plan works out what applying doc would change, changing nothing.
 func (s *Service) Plan(ctx context.Context, scope portal.Scope, doc portal.Document) (portal.Plan, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "plan changes")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "plan changes")
 	if err != nil {
 		return portal.Plan{}, err
 	}
@@ -346,7 +346,7 @@ func fingerprint(p portal.Plan, steps []*Step) string {
 // references as identifiers, so that planning it in another stage is a
 // promotion, and secrets as references to environment variables.
 func (s *Service) Export(ctx context.Context, scope portal.Scope) (portal.Document, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "export resources")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "export resources")
 	if err != nil {
 		return portal.Document{}, err
 	}

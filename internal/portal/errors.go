@@ -50,13 +50,18 @@ const (
 	// BudgetExceeded refuses a write that would take a unit beyond one of
 	// its budgets (Error.Rule names the dimension).
 	BudgetExceeded Kind = "BUDGET_EXCEEDED"
+	// UpstreamPermission: an upstream refused the portal's own
+	// credentials for an operation (its key lacks a role). It is the
+	// platform's configuration, not the caller's request and not an
+	// outage; the message names the operation and the role it needs.
+	UpstreamPermission Kind = "UPSTREAM_PERMISSION"
 )
 
 // Kinds lists every kind, for documentation and exhaustive tests.
 var Kinds = []Kind{MissingParameter, InvalidParameter, MalformedBody, Unauthenticated, InsufficientRole,
 	ReadOnlyEnvironment, NotFound, AlreadyExists, IncompatibleSchema, RateLimited, UpstreamUnavailable,
 	UpstreamTimeout, Internal, CSRFRejected, Conflict, DataAccessDisabled, QuotaExceeded, PreconditionFailed,
-	PolicyViolation, BudgetExceeded}
+	PolicyViolation, BudgetExceeded, UpstreamPermission}
 
 // Status is the HTTP status of errors of kind k. It is the one mapping
 // from kind to status; both front doors use it.
@@ -82,6 +87,8 @@ func (k Kind) Status() int {
 		return http.StatusServiceUnavailable
 	case UpstreamTimeout:
 		return http.StatusGatewayTimeout
+	case UpstreamPermission:
+		return http.StatusBadGateway
 	}
 	return http.StatusInternalServerError
 }

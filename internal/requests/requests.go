@@ -48,7 +48,7 @@ func New(g *gate.Guard, p *plans.Service, s store.ChangeRequests, maxAge time.Du
 
 // Request plans doc as a review would and stores it as an open request.
 func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (portal.ChangeRequest, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Read, "request changes", "change-request.create", scope.String())
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "request changes", "change-request.create", scope.String())
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}
@@ -171,7 +171,7 @@ func reviewer(call *gate.Call) bool { return call.Role >= portal.Admin }
 
 // Requests lists a unit's requests, newest first.
 func (s *Service) Requests(ctx context.Context, scope portal.Scope, state string) ([]portal.ChangeRequest, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read change requests")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read change requests")
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func (s *Service) find(ctx context.Context, call *gate.Call, id string) (store.R
 
 // ChangeRequest returns one of the unit's requests.
 func (s *Service) ChangeRequest(ctx context.Context, scope portal.Scope, id string) (portal.ChangeRequest, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read change requests")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read change requests")
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}

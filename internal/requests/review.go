@@ -15,7 +15,7 @@ import (
 // requests, is not its requester, and the request is still open. A
 // refusal is audited as event.
 func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment, event string) (*gate.Call, store.RequestRecord, func(), error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Read, "review change requests", event, id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "review change requests", event, id)
 	if err != nil {
 		return nil, store.RequestRecord{}, nil, err
 	}
@@ -132,7 +132,7 @@ func (s *Service) Reject(ctx context.Context, scope portal.Scope, id, comment st
 
 // Withdraw closes the caller's own open request.
 func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (portal.ChangeRequest, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Read, "withdraw change requests", "change-request.withdraw", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "withdraw change requests", "change-request.withdraw", id)
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}

@@ -24,7 +24,7 @@ const clusterWarning = 0.8
 // UnitBudget is a unit's use against its budget in a stage; anyone with
 // a role in the unit may read it.
 func (rb *Rulebook) UnitBudget(ctx context.Context, scope portal.Scope, limitedOnly bool) (portal.Budget, error) {
-	call, err := rb.guard.Enter(ctx, scope, access.Read, "read budgets")
+	ctx, call, err := rb.guard.Enter(ctx, scope, access.Read, "read budgets")
 	if err != nil {
 		return portal.Budget{}, err
 	}
@@ -86,7 +86,7 @@ func (rb *Rulebook) SetBudget(ctx context.Context, bu, stage string, limits map[
 	if err := v.Err(); err != nil {
 		return portal.Budget{}, err
 	}
-	call, err := rb.guard.Enter(gate.WithApplyStep(ctx), portal.Scope{BU: bu, Stage: stage}, access.Read, "set budgets")
+	_, call, err := rb.guard.Enter(gate.WithApplyStep(ctx), portal.Scope{BU: bu, Stage: stage}, access.Read, "set budgets")
 	if err != nil {
 		return portal.Budget{}, err
 	}

@@ -93,7 +93,7 @@ func (rb *Rulebook) eachScope(ctx context.Context, t *tenancy.Tenancy, zone stri
 			if _, ok := t.StageIn(z, st.Name, rb.guard.Now()); !ok {
 				continue
 			}
-			call, err := rb.guard.Enter(ctx, portal.Scope{BU: u, Stage: st.Name}, access.Read, "read guardrails")
+			_, call, err := rb.guard.Enter(ctx, portal.Scope{BU: u, Stage: st.Name}, access.Read, "read guardrails")
 			if err != nil {
 				if portal.Is(err, portal.Unauthenticated) {
 					return err

@@ -12,7 +12,7 @@ import (
 
 // Update changes an account's description.
 func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, description string) (portal.ServiceAccount, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change service accounts", "service-account.update", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change service accounts", "service-account.update", id)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
@@ -49,7 +49,7 @@ func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, de
 // that owns keys is not deleted otherwise: its clients would lose access
 // without anyone having said so.
 func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id string, withKeys bool) (portal.AccountDeletion, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete service accounts", "service-account.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete service accounts", "service-account.delete", id)
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
@@ -127,7 +127,7 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 // SERVICE_ACCOUNT). Connectors that use one of its API keys cannot be
 // told: Confluent Cloud masks kafka.api.key on reads.
 func (s *ServiceAccounts) Use(ctx context.Context, scope portal.Scope, id string) (portal.AccountUse, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
 	if err != nil {
 		return portal.AccountUse{}, err
 	}

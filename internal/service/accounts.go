@@ -61,7 +61,7 @@ func (s *ServiceAccounts) view(call *gate.Call, a platform.ServiceAccount) (port
 // List returns one page of the unit's service accounts (without their
 // bindings, which would cost a request each).
 func (s *ServiceAccounts) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ServiceAccount], error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "list service accounts")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list service accounts")
 	if err != nil {
 		return portal.Page[portal.ServiceAccount]{}, err
 	}
@@ -81,7 +81,7 @@ func (s *ServiceAccounts) List(ctx context.Context, scope portal.Scope, q portal
 
 // Get returns one of the unit's service accounts with its role bindings.
 func (s *ServiceAccounts) Get(ctx context.Context, scope portal.Scope, id string) (portal.ServiceAccount, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
@@ -124,7 +124,7 @@ func (s *ServiceAccounts) check(call *gate.Call, in portal.NewServiceAccount, fi
 
 // Create creates a service account and applies its type's role bindings.
 func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (portal.ServiceAccount, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}

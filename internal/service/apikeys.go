@@ -118,7 +118,7 @@ func maxTime(a, b time.Time) time.Time {
 
 // List returns one page of the unit's keys, newest first.
 func (s *APIKeys) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQuery) (portal.Page[portal.APIKey], error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "list API keys")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list API keys")
 	if err != nil {
 		return portal.Page[portal.APIKey]{}, err
 	}
@@ -201,7 +201,7 @@ func findAccount(ctx context.Context, call *gate.Call, id string) (platform.Serv
 
 // Create makes a key for one of the unit's service accounts.
 func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (portal.CreatedAPIKey, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create API keys", "api-key.create", account)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create API keys", "api-key.create", account)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
@@ -336,7 +336,7 @@ func (s *APIKeys) findKey(ctx context.Context, call *gate.Call, id string) (plat
 
 // Get returns one of the unit's keys.
 func (s *APIKeys) Get(ctx context.Context, scope portal.Scope, id string) (portal.APIKey, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read API keys")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read API keys")
 	if err != nil {
 		return portal.APIKey{}, err
 	}
@@ -351,7 +351,7 @@ func (s *APIKeys) Get(ctx context.Context, scope portal.Scope, id string) (porta
 // Rotate makes a key in place of another and has the old one expire
 // after the overlap, so that clients move to the new one without a gap.
 func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (portal.CreatedAPIKey, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "rotate API keys", "api-key.rotate", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "rotate API keys", "api-key.rotate", id)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
@@ -404,7 +404,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 
 // Update changes a key's description.
 func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, description string) (portal.APIKey, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change API keys", "api-key.update", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change API keys", "api-key.update", id)
 	if err != nil {
 		return portal.APIKey{}, err
 	}
@@ -439,7 +439,7 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 
 // Delete deletes a key.
 func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) error {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete API keys", "api-key.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete API keys", "api-key.delete", id)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func NewAuditTrail(g *gate.Guard, s store.Audit) *AuditTrail { return &AuditTrai
 
 // List returns a page of the unit's events in a stage, newest first.
 func (a *AuditTrail) List(ctx context.Context, scope portal.Scope, q portal.AuditQuery) (portal.Page[portal.AuditEvent], error) {
-	if _, err := a.guard.Enter(ctx, scope, access.ReadAudit, "read the audit trail"); err != nil {
+	if _, _, err := a.guard.Enter(ctx, scope, access.ReadAudit, "read the audit trail"); err != nil {
 		return portal.Page[portal.AuditEvent]{}, err
 	}
 	f, err := AuditFilter(a.guard.Pages(), "audit "+scope.BU+"/"+scope.Stage, q)

@@ -15,6 +15,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 const (
@@ -45,7 +46,7 @@ type bulk struct {
 
 // prepareBulk authorizes and validates a batch.
 func (s *ServiceAccounts) prepareBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (*bulk, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.bulk-create", fmt.Sprintf("%d accounts", len(items)))
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.bulk-create", fmt.Sprintf("%d accounts", len(items)))
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +120,9 @@ func (c caller) context(ctx context.Context, g *gate.Guard) context.Context {
 		ctx = portal.WithPrincipal(ctx, g.Principal(portal.Identity{Subject: c.Subject, Name: c.Name, Username: c.Username, Groups: c.Groups,
 			Service: c.Service, GroupsOverage: c.GroupsOverage}))
 	}
-	ctx = requestid.With(ctx, c.RequestID)
+	// A job waits for its unit's share of an upstream; it never fails
+	// an item for it.
+	ctx = upstream.Patient(requestid.With(ctx, c.RequestID))
 	return requestid.WithClient(ctx, requestid.Client{IP: c.SourceIP, UserAgent: c.UserAgent})
 }
 
@@ -160,7 +163,7 @@ func (s *ServiceAccounts) StartBulk(ctx context.Context, scope portal.Scope, ite
 // BulkJob returns a batch's progress to whoever started it, or to a
 // platform admin; to anyone else it does not exist.
 func (s *ServiceAccounts) BulkJob(ctx context.Context, scope portal.Scope, id string, wait time.Duration) (portal.BulkJob, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read bulk creates")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read bulk creates")
 	if err != nil {
 		return portal.BulkJob{}, err
 	}

@@ -70,7 +70,7 @@ func (s *Connectors) sensitive(ctx context.Context, call *gate.Call, class strin
 
 // List returns one page of the unit's connectors with their states.
 func (s *Connectors) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Connector], error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "list connectors")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list connectors")
 	if err != nil {
 		return portal.Page[portal.Connector]{}, err
 	}
@@ -112,7 +112,7 @@ func (s *Connectors) resolve(ctx context.Context, call *gate.Call, name string) 
 // Get returns a connector with its status, and its masked configuration
 // when showConfig is set.
 func (s *Connectors) Get(ctx context.Context, scope portal.Scope, name string, showConfig bool) (portal.Connector, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read connectors")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connectors")
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -129,7 +129,7 @@ func (s *Connectors) Get(ctx context.Context, scope portal.Scope, name string, s
 
 // Plugins lists the connector classes offered in a scope.
 func (s *Connectors) Plugins(ctx context.Context, scope portal.Scope) ([]portal.ConnectorPlugin, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "list connector classes")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list connector classes")
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (s *Connectors) Plugins(ctx context.Context, scope portal.Scope) ([]portal.
 
 // Definition describes a connector class's settings.
 func (s *Connectors) Definition(ctx context.Context, scope portal.Scope, class string) (portal.ConnectorDefinition, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read connector classes")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connector classes")
 	if err != nil {
 		return portal.ConnectorDefinition{}, err
 	}
@@ -224,7 +224,7 @@ func validateConnector(ctx context.Context, call *gate.Call, cfg map[string]stri
 // Create validates a configuration with its plugin and creates the
 // connector, named "{prefix}{identifier}-connector".
 func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.NewConnector) (portal.Connector, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create connectors", "connector.create", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create connectors", "connector.create", in.Name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -286,7 +286,7 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
 func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (portal.Connector, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", "connector.update", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", "connector.update", name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -357,7 +357,7 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 // lifecycle runs one of delete, pause, resume and restart.
 func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, what, action string, ifMatch portal.IfMatch,
 	do func(platform.Connectors, string) error) error {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, what, action, name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, what, action, name)
 	if err != nil {
 		return err
 	}

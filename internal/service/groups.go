@@ -98,7 +98,7 @@ func (s *Groups) summary(call *gate.Call, g platform.Group, offs []platform.Grou
 // List returns a page of the unit's groups with state, members and lag.
 // Only the page's groups are described and measured.
 func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ConsumerGroup], error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "list consumer groups")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list consumer groups")
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
 	}
@@ -192,7 +192,7 @@ func groupMissing(id string) error {
 // Get returns a group with its members and, per partition, the committed
 // offset, the end offset and the lag.
 func (s *Groups) Get(ctx context.Context, scope portal.Scope, id string) (portal.GroupDetail, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
 	if err != nil {
 		return portal.GroupDetail{}, err
 	}
@@ -233,7 +233,7 @@ func (s *Groups) Get(ctx context.Context, scope portal.Scope, id string) (portal
 // Consumers lists the unit's groups that have committed offsets on a
 // topic, with their lag there.
 func (s *Groups) Consumers(ctx context.Context, scope portal.Scope, topic string) ([]portal.TopicConsumer, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (s *Groups) Consumers(ctx context.Context, scope portal.Scope, topic string
 
 // Delete deletes an empty group; one with members is refused (409).
 func (s *Groups) Delete(ctx context.Context, scope portal.Scope, id string) error {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete consumer groups", "consumer-group.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete consumer groups", "consumer-group.delete", id)
 	if err != nil {
 		return err
 	}
@@ -343,9 +343,9 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 	var call *gate.Call
 	var err error
 	if r.DryRun {
-		call, err = s.guard.Enter(ctx, scope, access.Write, "reset consumer group offsets")
+		ctx, call, err = s.guard.Enter(ctx, scope, access.Write, "reset consumer group offsets")
 	} else {
-		call, err = s.guard.EnterWrite(ctx, scope, access.Write, "reset consumer group offsets", "consumer-group.reset-offsets", id)
+		ctx, call, err = s.guard.EnterWrite(ctx, scope, access.Write, "reset consumer group offsets", "consumer-group.reset-offsets", id)
 	}
 	if err != nil {
 		return portal.ResetResult{}, err

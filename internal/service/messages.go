@@ -35,13 +35,17 @@ const (
 type Messages struct {
 	guard   *gate.Guard
 	filters *recordFilters
+	scans   *scanGate
 	schemas sync.Map // env + schema id -> avro.Schema, or error text
 }
 
 var _ portal.MessageService = (*Messages)(nil)
 
-// NewMessages returns the message browser's service.
-func NewMessages(g *gate.Guard) *Messages { return &Messages{guard: g, filters: newRecordFilters()} }
+// NewMessages returns the message browser's service; filtered reads run
+// within scans.
+func NewMessages(g *gate.Guard, scans ScanLimits) *Messages {
+	return &Messages{guard: g, filters: newRecordFilters(), scans: newScanGate(scans)}
+}
 
 // Read reads records: the latest q.Limit (spread over the partitions, the
 // newest kept), or q.Limit from an offset, a time, or after the offsets
@@ -49,13 +53,20 @@ func NewMessages(g *gate.Guard) *Messages { return &Messages{guard: g, filters: 
 // looks at up to MaxScan records and keeps the first q.Limit that match.
 // No consumer group is joined or committed to.
 func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) (portal.RecordPage, error) {
-	call, err := s.enterData(ctx, scope, topic, "read records", "topic.read-records", access.CheckData)
+	ctx, call, err := s.enterData(ctx, scope, topic, "read records", "topic.read-records", access.CheckData)
 	if err != nil {
 		return portal.RecordPage{}, err
 	}
 	match, err := checkRecordQuery(&q, s.filters)
 	if err != nil {
 		return portal.RecordPage{}, err
+	}
+	if match != nil {
+		leave, err := s.scans.enter(ctx, call.Principal.Subject, call.Scope.Unit.ID)
+		if err != nil {
+			return portal.RecordPage{}, err
+		}
+		defer leave()
 	}
 	full, err := resolveTopic(ctx, call, topic)
 	if err != nil {
@@ -149,8 +160,8 @@ func tailEnds(ends map[int]int64, ranges []platform.ReadRange, raw []platform.Me
 // the stage's switch for it (check); a refusal is audited (a rate limit is
 // not, or a runaway script would fill the trail).
 func (s *Messages) enterData(ctx context.Context, scope portal.Scope, topic, what, event string,
-	check func(*portal.Principal, tenancy.Scope) error) (*gate.Call, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, what)
+	check func(*portal.Principal, tenancy.Scope) error) (context.Context, *gate.Call, error) {
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, what)
 	if err == nil {
 		err = check(call.Principal, call.Scope)
 	}
@@ -159,9 +170,9 @@ func (s *Messages) enterData(ctx context.Context, scope portal.Scope, topic, wha
 			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
 				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: event, Resource: topic, Outcome: gate.Outcome(err), Detail: portal.FirstMessage(err)})
 		}
-		return nil, err
+		return ctx, nil, err
 	}
-	return call, nil
+	return ctx, call, nil
 }
 
 // checkRecordQuery checks a read's bounds and compiles its filters into

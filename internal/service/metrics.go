@@ -11,7 +11,7 @@ import (
 // scope's, from one metadata request, and charts the scope's throughput,
 // storage and lag over rng from the Metrics API.
 func (s *Topics) ClusterMetrics(ctx context.Context, scope portal.Scope, rng string) (portal.ClusterMetrics, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read metrics")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read metrics")
 	if err != nil {
 		return portal.ClusterMetrics{}, err
 	}
@@ -44,7 +44,7 @@ func (s *Topics) ClusterMetrics(ctx context.Context, scope portal.Scope, rng str
 // taken so far (viewing a topic makes the portal sample it for a while),
 // and its charts over rng from the Metrics API.
 func (s *Topics) TopicMetrics(ctx context.Context, scope portal.Scope, name, rng string) (portal.TopicMetrics, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read metrics")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read metrics")
 	if err != nil {
 		return portal.TopicMetrics{}, err
 	}

@@ -65,7 +65,7 @@ func (s *IdentityPools) lockToWrite(ctx context.Context, call *gate.Call, id, wh
 
 // List returns one page of the unit's pools.
 func (s *IdentityPools) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Pool], error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "list identity pools")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list identity pools")
 	if err != nil {
 		return portal.Page[portal.Pool]{}, err
 	}
@@ -109,7 +109,7 @@ func (s *IdentityPools) findToWrite(ctx context.Context, call *gate.Call, id, wh
 
 // Get returns one of the unit's pools with its role bindings.
 func (s *IdentityPools) Get(ctx context.Context, scope portal.Scope, id string) (portal.Pool, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read identity pools")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read identity pools")
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -128,7 +128,7 @@ func (s *IdentityPools) Get(ctx context.Context, scope portal.Scope, id string) 
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
 func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (portal.Pool, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create identity pools", "identity-pool.create", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create identity pools", "identity-pool.create", in.Name)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -215,7 +215,7 @@ func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
 func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (portal.Pool, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -250,7 +250,7 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 
 // Delete removes a pool's role bindings, then the pool.
 func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string, ifMatch portal.IfMatch) error {
-	call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
 	if err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func bindingText(b portal.RoleBinding) string {
 // TestFilter says whether a filter matches a sample token's claims. It
 // changes nothing, so every role of the unit may use it.
 func (s *IdentityPools) TestFilter(ctx context.Context, scope portal.Scope, filter string, claims map[string]any) (portal.FilterResult, error) {
-	if _, err := s.guard.Enter(ctx, scope, access.Read, "test identity pool filters"); err != nil {
+	if _, _, err := s.guard.Enter(ctx, scope, access.Read, "test identity pool filters"); err != nil {
 		return portal.FilterResult{}, err
 	}
 	if claims == nil {

@@ -17,7 +17,7 @@ import (
 // checked before the first is sent, so that a problem in one (a value its
 // schema refuses, a partition that does not exist) sends none.
 func (s *Messages) Produce(ctx context.Context, scope portal.Scope, topic string, req portal.ProduceRequest) (portal.ProduceResult, error) {
-	call, err := s.enterData(ctx, scope, topic, "produce records", "topic.produce", access.CheckProduce)
+	ctx, call, err := s.enterData(ctx, scope, topic, "produce records", "topic.produce", access.CheckProduce)
 	if err != nil {
 		return portal.ProduceResult{}, err
 	}

@@ -31,7 +31,7 @@ func schemaKey(v portal.SchemaVersion) string {
 // List returns the unit's subjects: the latest version of each, or every
 // version, from one request.
 func (s *Schemas) List(ctx context.Context, scope portal.Scope, latestOnly bool, q portal.ListQuery) (portal.Page[portal.SchemaVersion], error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "list schemas")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list schemas")
 	if err != nil {
 		return portal.Page[portal.SchemaVersion]{}, err
 	}
@@ -86,7 +86,7 @@ func parseVersion(raw string) (int, error) {
 
 // Get returns one version of a subject ("latest" or a number).
 func (s *Schemas) Get(ctx context.Context, scope portal.Scope, subject, version string) (portal.SchemaVersion, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -103,7 +103,7 @@ func (s *Schemas) Get(ctx context.Context, scope portal.Scope, subject, version 
 
 // Versions returns every version of one subject, oldest first.
 func (s *Schemas) Versions(ctx context.Context, scope portal.Scope, subject string) ([]portal.SchemaVersion, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func (s *Schemas) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Valid
 
 // Create registers the first version of a topic's key or value subject.
 func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (portal.SchemaVersion, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.create", in.Topic+"-"+in.SubjectType)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.create", in.Topic+"-"+in.SubjectType)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -219,7 +219,7 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
 func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.SchemaVersion, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.version", subject)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.version", subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -258,7 +258,7 @@ func (s *Schemas) prepareVersion(ctx context.Context, call *gate.Call, subject s
 // Check tells whether a schema could be registered as the subject's next
 // version, and why not; it changes nothing.
 func (s *Schemas) Check(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.Compatibility, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "check schemas")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "check schemas")
 	if err != nil {
 		return portal.Compatibility{}, err
 	}
@@ -272,7 +272,7 @@ func (s *Schemas) Check(ctx context.Context, scope portal.Scope, subject string,
 // Delete deletes a version: softly, or for good (permanent) once it was
 // soft-deleted, as the registry requires.
 func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) error {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete schemas", "schema.delete", subject+"/"+version)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete schemas", "schema.delete", subject+"/"+version)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 // error per topic, nil for those made.
 func (s *Topics) CreateBatch(ctx context.Context, scope portal.Scope, ins []portal.NewTopic) []error {
 	out := make([]error, len(ins))
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", "")
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", "")
 	if err != nil {
 		for i := range out {
 			out[i] = err
@@ -121,7 +121,7 @@ func (s *Topics) updateBatch(ctx context.Context, scope portal.Scope, ins []topi
 		}
 		return out
 	}
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", "")
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", "")
 	if err != nil {
 		return failAll(err)
 	}

@@ -13,7 +13,7 @@ import (
 // connectors and one of subjects. A part whose upstream fails says why;
 // the other is still given.
 func (s *Topics) Links(ctx context.Context, scope portal.Scope, name string) (portal.TopicLinks, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
 		return portal.TopicLinks{}, err
 	}

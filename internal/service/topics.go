@@ -44,7 +44,7 @@ type TopicSampler interface {
 // List returns one page of the unit's topics. A Super Admin viewing the
 // main unit sees the whole cluster.
 func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Topic], error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "list topics")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list topics")
 	if err != nil {
 		return portal.Page[portal.Topic]{}, err
 	}
@@ -111,7 +111,7 @@ func (s *Topics) describeName(call *gate.Call, name string, partitions int) port
 // Get returns a topic with its overrides, and with every inherited setting
 // when includeDefaults is set.
 func (s *Topics) Get(ctx context.Context, scope portal.Scope, name string, includeDefaults bool) (portal.TopicDetail, error) {
-	call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -192,7 +192,7 @@ func resolveTopic(ctx context.Context, call *gate.Call, name string) (string, er
 
 // Create creates a topic named by the convention.
 func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (portal.TopicDetail, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", in.Name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -300,7 +300,7 @@ func settingKeys() string {
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
 func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (portal.TopicDetail, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -326,7 +326,7 @@ func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, i
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
 func (s *Topics) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (portal.TopicDetail, error) {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -464,7 +464,7 @@ func partial(err error, format string, args ...any) error {
 
 // Delete deletes a topic and its data.
 func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) error {
-	call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", "topic.delete", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", "topic.delete", name)
 	if err != nil {
 		return err
 	}

@@ -34,16 +34,16 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r, err := t.base.RoundTrip(req.WithContext(ctx))
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				return portal.Wrap(err, portal.UpstreamTimeout, "%s did not answer in time", req.URL.Host)
+				return Unwell(portal.Wrap(err, portal.UpstreamTimeout, "%s did not answer in time", req.URL.Host))
 			}
 			if errors.Is(err, context.Canceled) {
 				return err
 			}
-			return portal.Wrap(err, portal.UpstreamUnavailable, "%s cannot be reached", req.URL.Host)
+			return Unwell(portal.Wrap(err, portal.UpstreamUnavailable, "%s cannot be reached", req.URL.Host))
 		}
 		resp = r
 		if r.StatusCode >= 500 {
-			return portal.Wrap(errServerFailed, portal.UpstreamUnavailable, "%s answered %d", req.URL.Host, r.StatusCode)
+			return Unwell(portal.Wrap(errServerFailed, portal.UpstreamUnavailable, "%s answered %d", req.URL.Host, r.StatusCode))
 		}
 		return nil
 	})

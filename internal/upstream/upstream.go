@@ -39,6 +39,8 @@ const (
 	Failed  = "failed"  // the upstream is unreachable or failing
 	Timeout = "timeout"
 	Open    = "circuit_open"
+	// Throttled: the call's unit had used its share of the upstream.
+	Throttled = "throttled"
 )
 
 // Observer is told about every call, for metrics and traces.
@@ -65,6 +67,8 @@ type Options struct {
 	OpenFor  time.Duration
 	Observer Observer
 	Now      func() time.Time
+	// Shares bound what one business unit takes of each upstream.
+	Shares Shares
 }
 
 // Registry holds every upstream of the process.
@@ -110,6 +114,7 @@ type Upstream struct {
 	openFor  time.Duration
 	observer Observer
 	now      func() time.Time
+	shares   *shares
 
 	mu        sync.Mutex
 	openedAt  time.Time
@@ -131,7 +136,7 @@ func (r *Registry) Get(kind, name string) *Upstream {
 		return u
 	}
 	u := &Upstream{Kind: kind, Name: name, openFor: r.opts.OpenFor, observer: r.opts.Observer, now: r.opts.Now,
-		state: "unknown", since: r.opts.Now()}
+		state: "unknown", since: r.opts.Now(), shares: newShares(r.opts.Shares, r.opts.Now)}
 	failures := r.opts.Failures
 	u.cb = gobreaker.NewCircuitBreaker[struct{}](gobreaker.Settings{
 		Name:        key,
@@ -156,31 +161,37 @@ func (r *Registry) Get(kind, name string) *Upstream {
 	return u
 }
 
-// IsOutage reports whether err means that the upstream is unreachable or
-// failing, rather than that it answered (not found, exists, invalid...).
-func IsOutage(err error) bool {
-	if err == nil {
-		return false
-	}
-	switch portal.KindOf(err) {
-	case portal.UpstreamUnavailable, portal.UpstreamTimeout, portal.Internal:
-		return !errors.Is(err, context.Canceled)
-	}
-	return false
-}
-
-// Call runs fn through the upstream's circuit breaker. While the circuit
-// is open, it fails at once with 503 and Retry-After, without calling fn.
+// Call runs fn through the upstream's circuit breaker, within the share
+// of the upstream of the unit ctx is for (ForTenant). While the circuit
+// is open, it fails at once with 503 and Retry-After, without calling fn;
+// a unit past its share waits, then is refused with 429, alone. Only
+// errors marked Unwell count toward the breaker and the health report.
 func (u *Upstream) Call(ctx context.Context, op string, fn func(ctx context.Context) error) error {
 	ctx, done := u.observer.Start(ctx, u.Kind, u.Name, op)
+	if u.cb.State() == gobreaker.StateOpen {
+		err := u.openError()
+		done(Open, err)
+		return err
+	}
+	release := func(time.Duration) {}
+	if t := TenantOf(ctx); t != "" {
+		r, err := u.shares.admit(ctx, u, t)
+		if err != nil {
+			done(Throttled, err)
+			return err
+		}
+		release = r
+	}
 	start := u.now()
 	_, err := u.cb.Execute(func() (struct{}, error) { return struct{}{}, fn(ctx) })
+	took := u.now().Sub(start)
+	release(took)
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
 		err = u.openError()
 		done(Open, err)
 		return err
 	}
-	u.record(u.now().Sub(start), err)
+	u.record(took, err)
 	done(outcome(err), err)
 	return err
 }
@@ -208,7 +219,7 @@ func (u *Upstream) openError() error {
 	e := portal.New(portal.UpstreamUnavailable, "%s %s is unavailable; the portal stopped calling it for a moment after repeated failures (last: %s)",
 		describe(u.Kind), u.Name, last)
 	e.RetryAfter = wait
-	return e
+	return Unwell(e)
 }
 
 func describe(kind string) string {

@@ -39,7 +39,7 @@ func TestCircuit(t *testing.T) {
 	var calls atomic.Int32
 	down := func(context.Context) error {
 		calls.Add(1)
-		return portal.New(portal.UpstreamUnavailable, "cluster edh-shared/dev is unreachable")
+		return upstream.Unwell(portal.New(portal.UpstreamUnavailable, "cluster edh-shared/dev is unreachable"))
 	}
 	notFound := func(context.Context) error { calls.Add(1); return portal.New(portal.NotFound, "topic x not found") }
 	for range 20 {

@@ -67,6 +67,20 @@ func (s *Sampler) Observe(ctx context.Context, env *platform.Environment, topic 
 	return out, nil
 }
 
+// forget stops watching a topic.
+func (s *Sampler) forget(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.watched, key)
+}
+
+// Watched is how many topics the sampler watches.
+func (s *Sampler) Watched() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.watched)
+}
+
 // Run samples watched topics until ctx ends.
 func (s *Sampler) Run(ctx context.Context) {
 	t := time.NewTicker(s.every)
@@ -94,6 +108,11 @@ func (s *Sampler) sampleWatched(ctx context.Context) {
 	s.mu.Unlock()
 	for _, w := range due {
 		offsets, err := w.env.Topics.TopicOffsets(ctx, w.topic, w.partitions)
+		if portal.Is(err, portal.NotFound) {
+			// Deleted since it was viewed: nothing more to watch.
+			s.forget(seriesOf(w.env, w.topic))
+			continue
+		}
 		if err != nil {
 			s.log.DebugContext(ctx, "sampling a topic failed", "topic", w.topic, "error", err)
 			continue

@@ -115,11 +115,12 @@ type call struct {
 // health, metrics), retrying what may be retried, and decodes a JSON
 // answer into r.out. Errors are fault errors.
 func (c *Client) do(ctx context.Context, r call) error {
-	if c.ups == nil {
-		return c.send0(ctx, r)
-	}
 	kind, op := operation(r.method, r.path)
-	return c.ups.Get(kind, c.name).Call(ctx, op, func(ctx context.Context) error { return c.send0(ctx, r) })
+	send := func(ctx context.Context) error { return permissionFor(c.send0(ctx, r), kind, op) }
+	if c.ups == nil {
+		return send(ctx)
+	}
+	return c.ups.Get(kind, c.name).Call(ctx, op, send)
 }
 
 // literals are the path segments that name operations; any other segment
@@ -297,45 +298,7 @@ func decodeInto(data []byte, out any) error {
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud answered with an unreadable body")
+		return upstream.Unwell(portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud answered with an unreadable body"))
 	}
 	return nil
-}
-
-// translate turns transport and API errors into fault errors.
-func (c *Client) translate(err error) error {
-	var apiErr *APIError
-	if !errors.As(err, &apiErr) {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return portal.Wrap(err, portal.UpstreamTimeout, "Confluent Cloud did not answer in time")
-		}
-		if errors.Is(err, context.Canceled) {
-			return err
-		}
-		return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud cannot be reached")
-	}
-	switch s := apiErr.Status; {
-	case s == http.StatusBadRequest || s == http.StatusUnprocessableEntity:
-		return portal.Wrap(err, portal.InvalidParameter, "%s", apiErr.Message)
-	case s == http.StatusUnauthorized || s == http.StatusForbidden:
-		return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud refused the portal's credentials")
-	case s == http.StatusNotFound:
-		return portal.Wrap(err, portal.NotFound, "%s", apiErr.Message)
-	case s == http.StatusPaymentRequired:
-		// Confluent Cloud answers 402 when the organisation's quota (of
-		// service accounts, role bindings, connectors...) is used up.
-		return portal.Wrap(err, portal.QuotaExceeded, "Confluent Cloud refused: %s (a quota of the organisation); ask the platform team", apiErr.Message)
-	case s == http.StatusConflict:
-		return portal.Wrap(err, portal.AlreadyExists, "%s", apiErr.Message)
-	case s == http.StatusTooManyRequests:
-		e := portal.Wrap(err, portal.RateLimited, "Confluent Cloud is throttling requests; try again later")
-		e.RetryAfter = apiErr.RetryAfter
-		if e.RetryAfter == 0 {
-			e.RetryAfter = 5 * time.Second
-		}
-		return e
-	case s == http.StatusGatewayTimeout:
-		return portal.Wrap(err, portal.UpstreamTimeout, "Confluent Cloud did not answer in time")
-	}
-	return portal.Wrap(err, portal.UpstreamUnavailable, "Confluent Cloud failed: %s", apiErr.Message)
 }

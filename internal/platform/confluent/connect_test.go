@@ -23,6 +23,7 @@ import (
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/connect/v1"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 const (
@@ -285,7 +286,10 @@ func TestRetriesAndErrorShapes(t *testing.T) {
 		t.Errorf("persistent 503: %v", err)
 	}
 	k.c.secret = "WRONG"
-	if _, err := k.ListConnectors(ctx); !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "credentials") {
+	// The platform's configuration, named with the operation and the
+	// role it needs; never an outage.
+	if _, err := k.ListConnectors(ctx); !portal.Is(err, portal.UpstreamPermission) || upstream.IsOutage(err) ||
+		!strings.Contains(err.Error(), "GET connectors") || !strings.Contains(err.Error(), "CloudClusterAdmin") {
 		t.Errorf("bad key: %v", err)
 	}
 }

@@ -222,23 +222,19 @@ func (c *Client) DeleteGroup(ctx context.Context, id string) error {
 	})
 }
 
-// groupError translates the errors of group operations.
+// groupError translates the errors of group operations: the table's
+// classes, with the group's words for a missing group and for one whose
+// state refuses the change.
 func (c *Client) groupError(err error, id string) error {
 	var ke kafka.Error
-	if err == nil {
-		return nil
+	if err == nil || !errors.As(err, &ke) {
+		return c.translate(err, "")
 	}
-	if errors.As(err, &ke) {
-		switch ke.Code() {
-		case kafka.ErrNoError:
-			return nil
-		case kafka.ErrGroupIDNotFound:
-			return portal.Wrap(err, portal.NotFound, "consumer group %s not found", id)
-		case kafka.ErrNonEmptyGroup, kafka.ErrUnknownMemberID, kafka.ErrRebalanceInProgress, kafka.ErrIllegalGeneration:
-			return portal.Wrap(err, portal.Conflict, "consumer group %s has active members; stop its consumers first", id)
-		case kafka.ErrGroupAuthorizationFailed:
-			return portal.Wrap(err, portal.UpstreamUnavailable, "cluster %s refused the portal access to group %s", c.name, id)
-		}
+	switch code := ke.Code(); {
+	case code == kafka.ErrGroupIDNotFound || code == kafka.ErrUnknownGroup:
+		return portal.Wrap(err, portal.NotFound, "consumer group %s not found", id)
+	case classify(code) == conflict:
+		return portal.Wrap(err, portal.Conflict, "consumer group %s has active members; stop its consumers first", id)
 	}
 	return c.translate(err, "")
 }

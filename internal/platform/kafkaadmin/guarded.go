@@ -11,19 +11,31 @@ import (
 // The exported methods run every request through the cluster's upstream
 // (circuit breaker, health, metrics); the unexported ones do the work.
 
+// costly are the operations whose time follows what the caller asked for
+// (records up to a mebibyte, a scan, a batch of topics or groups): when
+// one of them runs out of time, that is the caller's, not a sign that the
+// cluster is unwell. A cheap call that runs out of time is such a sign.
+var costly = map[string]bool{"produce": true, "read_messages": true, "create_topics": true, "describe_topics": true,
+	"describe_configs": true, "alter_topic_configs": true, "add_partitions": true, "describe_groups": true,
+	"group_offsets": true, "list_offsets": true}
+
 // call runs fn through the upstream, when there is one, and only when
 // the cluster may be reached (reach): a cluster that is down costs one
 // probe per interval, however many requests want it.
 func (c *Client) call(ctx context.Context, op string, fn func(ctx context.Context) error) error {
 	reached := func(ctx context.Context) error {
 		if err := c.reach.check(ctx, c.name); err != nil {
-			return err
+			return upstream.Unwell(err)
 		}
 		err := fn(ctx)
+		if costly[op] && portal.Is(err, portal.UpstreamTimeout) {
+			// The caller's: a call whose time follows what it asked for.
+			err = upstream.Answered(err)
+		}
 		switch {
 		case upstream.IsOutage(err):
 			c.reach.failed()
-		case err == nil || portal.KindOf(err).IsValidation() || portal.Is(err, portal.NotFound) || portal.Is(err, portal.AlreadyExists):
+		case err == nil || !portal.Is(err, portal.UpstreamTimeout):
 			c.reach.ok()
 		}
 		return err
@@ -123,7 +135,7 @@ func (c *Client) AlterTopicConfigs(ctx context.Context, changes map[string]platf
 // AddPartitions raises the partition counts of many topics in one
 // CreatePartitions request.
 func (c *Client) AddPartitions(ctx context.Context, totals map[string]int) (out map[string]error, err error) {
-	err = c.call(ctx, "create_partitions", func(ctx context.Context) error {
+	err = c.call(ctx, "add_partitions", func(ctx context.Context) error {
 		out, err = c.addPartitions(ctx, totals)
 		return err
 	})

@@ -2,6 +2,7 @@ package kafkaadmin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -40,7 +41,7 @@ func (c *Client) produce(ctx context.Context, topic string, records []platform.O
 			m.Headers = append(m.Headers, kafka.Header{Key: h.Key, Value: h.Value})
 		}
 		if err := c.producer.Produce(m, reports); err != nil {
-			out[i] = platform.Delivery{Partition: r.Partition, Offset: -1, Err: c.translate(err, topic)}
+			out[i] = platform.Delivery{Partition: r.Partition, Offset: -1, Err: recordError(c.translate(err, topic), i)}
 			continue
 		}
 		sent++
@@ -57,7 +58,7 @@ func (c *Client) produce(ctx context.Context, topic string, records []platform.O
 			i, _ := m.Opaque.(int)
 			d := platform.Delivery{Partition: int(m.TopicPartition.Partition), Offset: int64(m.TopicPartition.Offset)}
 			if m.TopicPartition.Error != nil {
-				d.Offset, d.Err = -1, c.translate(m.TopicPartition.Error, topic)
+				d.Offset, d.Err = -1, recordError(c.translate(m.TopicPartition.Error, topic), i)
 			}
 			out[i] = d
 		case <-ctx.Done():
@@ -65,6 +66,16 @@ func (c *Client) produce(ctx context.Context, topic string, records []platform.O
 		}
 	}
 	return out, firstFailure(out, topic, c)
+}
+
+// recordError names the record a refusal is about (a record too large
+// for the topic, a malformed one): records[i].value, as callers send it.
+func recordError(err error, i int) error {
+	var pe *portal.Error
+	if errors.As(err, &pe) && pe.Kind == portal.InvalidParameter && pe.Field == "" {
+		pe.Field = fmt.Sprintf("records[%d].value", i)
+	}
+	return err
 }
 
 // errNotConfirmed marks a record whose delivery report did not come in

@@ -7,16 +7,29 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // The exported methods run every request through the registry's upstream
 // (circuit breaker, health, metrics); the unexported ones do the work.
 
+// costly are the calls whose time follows what the caller sends or asks
+// for (a schema of any size, every subject of a registry): their timeout
+// is the caller's, not a sign that the registry is unwell.
+var costly = map[string]bool{"register": true, "check_compatibility": true, "list_schemas": true}
+
 func (r *Registry) call(ctx context.Context, op string, fn func(ctx context.Context) error) error {
-	if r.up == nil {
-		return fn(ctx)
+	guarded := func(ctx context.Context) error {
+		err := fn(ctx)
+		if costly[op] && portal.Is(err, portal.UpstreamTimeout) {
+			err = upstream.Answered(err)
+		}
+		return err
 	}
-	return r.up.Call(ctx, op, fn)
+	if r.up == nil {
+		return guarded(ctx)
+	}
+	return r.up.Call(ctx, op, guarded)
 }
 
 // ListSchemas returns the versions of every subject starting with prefix

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -100,44 +99,6 @@ func bounded[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	}
 }
 
-// translate maps registry errors to fault errors.
-func (r *Registry) translate(err error, subject string) error {
-	if err == nil {
-		return nil
-	}
-	var re *rest.Error
-	if errors.As(err, &re) {
-		switch {
-		case re.Code == 40401:
-			return portal.Wrap(err, portal.NotFound, "subject %s not found", subject)
-		case re.Code == 40402, re.Code == 40403:
-			return portal.Wrap(err, portal.NotFound, "%s", re.Message)
-		case re.Code == 40406, re.Code == 40407:
-			return portal.Wrap(err, portal.InvalidParameter, "%s", re.Message)
-		case re.Code == 409:
-			return portal.Wrap(err, portal.IncompatibleSchema, "%s", re.Message)
-		case re.Code/100 == 422 || re.Code == 422:
-			e := portal.Wrap(err, portal.InvalidParameter, "%s", re.Message)
-			e.Field = "schema"
-			return e
-		case re.Code == 401 || re.Code == 403:
-			return portal.Wrap(err, portal.UpstreamUnavailable, "schema registry %s refused the portal's credentials", r.name)
-		case re.Code == 429:
-			e := portal.Wrap(err, portal.RateLimited, "schema registry %s is throttling requests", r.name)
-			e.RetryAfter = 5 * time.Second
-			return e
-		}
-		return portal.Wrap(err, portal.UpstreamUnavailable, "schema registry %s failed: %s", r.name, re.Message)
-	}
-	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
-		return portal.Wrap(err, portal.UpstreamTimeout, "schema registry %s did not answer in time", r.name)
-	}
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
-	return portal.Wrap(err, portal.UpstreamUnavailable, "schema registry %s cannot be reached", r.name)
-}
-
 type schemaJSON struct {
 	Subject    string                     `json:"subject"`
 	Version    int                        `json:"version"`
@@ -189,11 +150,14 @@ func (r *Registry) raw(ctx context.Context, method, path string, body, out any) 
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if resp.StatusCode/100 != 2 {
-		var re rest.Error
-		if json.Unmarshal(data, &re) != nil || re.Code == 0 {
+		re := &rest.Error{}
+		if json.Unmarshal(data, re) != nil || re.Code == 0 {
 			re.Code, re.Message = resp.StatusCode, strings.TrimSpace(string(data))
 		}
-		return &re
+		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s > 0 {
+			return &retryError{err: re, after: time.Duration(s) * time.Second}
+		}
+		return re
 	}
 	return json.Unmarshal(data, out)
 }

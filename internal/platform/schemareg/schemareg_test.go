@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/dev/registry"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 const orderV1 = `{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"}]}`
@@ -151,10 +152,11 @@ func TestWrongCredentials(t *testing.T) {
 	}
 	t.Cleanup(reg.Close)
 	r, _ := New(Options{Name: "test", URL: reg.URL(), APIKey: "SRKEY", APISecret: "nope", Timeout: 3 * time.Second})
-	if _, err := r.ListSchemas(context.Background(), "", true); !portal.Is(err, portal.UpstreamUnavailable) {
+	// The platform's configuration, named as such; never an outage.
+	if _, err := r.ListSchemas(context.Background(), "", true); !portal.Is(err, portal.UpstreamPermission) || upstream.IsOutage(err) {
 		t.Errorf("list: %v", err)
 	}
-	if _, err := r.GetSchema(context.Background(), "x", 0); !portal.Is(err, portal.UpstreamUnavailable) {
+	if _, err := r.GetSchema(context.Background(), "x", 0); !portal.Is(err, portal.UpstreamPermission) || upstream.IsOutage(err) {
 		t.Errorf("get: %v", err)
 	}
 }
