@@ -38,7 +38,9 @@ test-short:
 
 ## bench: benchmarks: the list latency suite (p50/p99 of a page under a mixed
 ## load at 10,000 and 100,000 topics, lists per second against /healthz, a raw
-## metadata call), the resident memory of the static serve binary over a
+## metadata call), what one unit's flood (records too large, huge schemas,
+## costly filters, tails) costs another unit's reads (p50, p99, 5xx), the
+## resident memory of the static serve binary over a
 ## 10,000- and a 100,000-topic cluster after 10 minutes (RSS_SOAK) of a write
 ## per second and lists, listing a unit's topics (traces off and on), a metrics page cold and
 ## warm, 1,000 consumer groups with lag, the metrics and tracing middleware, a page
@@ -50,6 +52,7 @@ bench: postgres static
 	$(GO) test -run '^$$' -bench 'ListTopicsAPI|MetricsPage' -benchmem -benchtime 2s ./cmd/portal/
 	$(GO) test -run '^$$' -bench Plan500Topics -benchtime 20x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'Apply500Topic(Creates|Updates)' -benchtime 3x ./cmd/portal/
+	$(GO) test -run '^$$' -bench NoisyNeighbour -benchtime 1x ./cmd/portal/
 	$(GO) test -run '^$$' -bench GroupsWithLag1000 -benchtime 10x ./internal/platform/kafkaadmin/
 	$(GO) test -run '^$$' -bench GroupsPageWithLagTime -benchmem -benchtime 200x ./internal/service/
 	$(GO) test -run '^$$' -bench Middleware -benchmem ./internal/telemetry/

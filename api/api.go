@@ -34,6 +34,8 @@ type Options struct {
 	Throttle *auth.Throttle
 	Docs     *Docs
 	Logger   *slog.Logger
+	// Lane admits the requests with large bodies; nil for none.
+	Lane *httpserver.Lane
 }
 
 // API is the JSON front door.
@@ -43,11 +45,12 @@ type API struct {
 	throttle *auth.Throttle
 	docs     *Docs
 	log      *slog.Logger
+	lane     *httpserver.Lane
 }
 
 // New returns the API.
 func New(o Options) *API {
-	return &API{Services: o.Services, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger}
+	return &API{Services: o.Services, verifier: o.Verifier, throttle: o.Throttle, docs: o.Docs, log: o.Logger, lane: o.Lane}
 }
 
 // IsAPIPath reports whether a request path belongs to the JSON front door,
@@ -78,6 +81,9 @@ func (a *API) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		req := c.Request()
 		c.SetRequest(req.WithContext(portal.WithPrincipal(req.Context(), p)))
+		// What a caller reads with its token is its own: no cache, shared
+		// or private, keeps it (exports of the audit trail included).
+		c.Response().Header().Set("Cache-Control", "no-store")
 		return next(c)
 	}
 }

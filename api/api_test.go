@@ -211,7 +211,7 @@ func TestEveryWriteRefusesViewersAndReadOnlyStages(t *testing.T) {
 				want = ""
 			}
 			if strings.HasSuffix(key, "/records") && c.stage == "run" {
-				want = "DATA_ACCESS_DISABLED" // produce is off in read-only stages
+				want = "PRODUCE_DISABLED" // produce is off in read-only stages
 			}
 			if strings.HasSuffix(key, "/apply") {
 				want += ":items[0]" // the refused change of the document

@@ -16,7 +16,7 @@ func (a *API) Register(e *echo.Echo) {
 	// middleware makes echo route every unknown method to a catch-all 404,
 	// which would hide 405 Method Not Allowed.
 	route := func(method, path string, h echo.HandlerFunc) {
-		e.Add(method, Base+path, h, scoped(path, a.authenticate, requireJSON)...)
+		e.Add(method, Base+path, h, a.scoped(path, a.authenticate, requireJSON)...)
 	}
 	route(http.MethodGet, "/me", a.getMe)
 	// The version needs no token: operators and probes ask for it.
@@ -87,10 +87,10 @@ func (a *API) Register(e *echo.Echo) {
 
 	// Plans (resources as code): the document may be YAML, so these routes read
 	// the media type themselves.
-	e.Add(http.MethodPost, Base+"/:bu/:stage/plan", a.planDocument, scoped("/:bu/:stage/", a.authenticate)...)
-	e.Add(http.MethodPost, Base+"/:bu/:stage/apply", a.applyDocument, scoped("/:bu/:stage/", a.authenticate)...)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/plan", a.planDocument, a.scoped("/:bu/:stage/", a.authenticate)...)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/apply", a.applyDocument, a.scoped("/:bu/:stage/", a.authenticate)...)
 	route(http.MethodPost, "/:bu/:stage/export", a.exportDocument)
-	e.Add(http.MethodPost, Base+"/:bu/:stage/change-requests", a.fileRequest, scoped("/:bu/:stage/", a.authenticate)...)
+	e.Add(http.MethodPost, Base+"/:bu/:stage/change-requests", a.fileRequest, a.scoped("/:bu/:stage/", a.authenticate)...)
 	route(http.MethodGet, "/:bu/:stage/change-requests", a.listRequests)
 	route(http.MethodGet, "/:bu/:stage/change-request/:id", a.getRequest)
 	route(http.MethodPost, "/:bu/:stage/change-request/:id/approve", a.approveRequest)
@@ -144,10 +144,14 @@ func (a *API) Register(e *echo.Echo) {
 
 // scoped adds, to the routes of a scope, the parsing of the scope after
 // the caller is known (an unauthenticated caller learns nothing of which
-// scopes are well-formed).
-func scoped(path string, mw ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
+// scopes are well-formed), then the lane of large bodies.
+func (a *API) scoped(path string, mw ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
 	if strings.HasPrefix(path, "/:bu/:stage/") {
-		return append(mw[:1:1], append([]echo.MiddlewareFunc{httpserver.ParseScope}, mw[1:]...)...)
+		after := []echo.MiddlewareFunc{httpserver.ParseScope}
+		if a.lane != nil {
+			after = append(after, a.lane.Middleware)
+		}
+		return append(mw[:1:1], append(after, mw[1:]...)...)
 	}
 	return mw
 }

@@ -60,7 +60,7 @@ func explain(err error, reqID string) problem {
 var titles = map[portal.Kind]string{
 	portal.NotFound: "Not found", portal.InsufficientRole: "Not allowed", portal.ReadOnlyEnvironment: "Not allowed",
 	portal.CSRFRejected: "Form expired", portal.AlreadyExists: "Conflict", portal.IncompatibleSchema: "Conflict",
-	portal.Conflict: "Conflict", portal.DataAccessDisabled: "Not allowed", portal.MissingParameter: "Invalid request", portal.InvalidParameter: "Invalid request",
+	portal.Conflict: "Conflict", portal.DataAccessDisabled: "Not allowed", portal.ProduceDisabled: "Not allowed", portal.MissingParameter: "Invalid request", portal.InvalidParameter: "Invalid request",
 	portal.MalformedBody: "Invalid request", portal.Unauthenticated: "Sign-in required", portal.RateLimited: "Too many requests",
 	portal.UpstreamUnavailable: "Upstream unavailable", portal.UpstreamTimeout: "Upstream too slow",
 	portal.QuotaExceeded: "Quota reached", portal.PreconditionFailed: "Changed meanwhile",

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -48,6 +49,8 @@ type Options struct {
 	Throttle *auth.Throttle
 	BaseURL  string
 	Logger   *slog.Logger
+	// Lane admits the requests with large bodies; nil for none.
+	Lane *httpserver.Lane
 }
 
 // Handlers serve the portal's pages.
@@ -59,12 +62,13 @@ type Handlers struct {
 	baseURL  string
 	log      *slog.Logger
 	csrf     *http.CrossOriginProtection
+	lane     *httpserver.Lane
 }
 
 // New returns the HTML front door.
 func New(o Options) *Handlers {
 	return &Handlers{Services: o.Services, sessions: o.Sessions, resolver: o.Resolver,
-		throttle: o.Throttle, baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection()}
+		throttle: o.Throttle, baseURL: o.BaseURL, log: o.Logger, csrf: http.NewCrossOriginProtection(), lane: o.Lane}
 }
 
 // render writes a page: the whole document, or only the main column when

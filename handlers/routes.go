@@ -21,8 +21,13 @@ func (h *Handlers) Register(e *echo.Echo) {
 
 	route := func(method, path string, handler echo.HandlerFunc) {
 		if strings.HasPrefix(path, "/:bu/:stage/") {
-			// The scope is parsed once here, after the session is known.
-			e.Add(method, path, handler, h.requireSession, httpserver.ParseScope)
+			// The scope is parsed once here, after the session is known;
+			// then large bodies take their lane.
+			mw := []echo.MiddlewareFunc{h.requireSession, httpserver.ParseScope}
+			if h.lane != nil {
+				mw = append(mw, h.lane.Middleware)
+			}
+			e.Add(method, path, handler, mw...)
 			return
 		}
 		e.Add(method, path, handler, h.requireSession)

@@ -53,6 +53,13 @@ var fingerprints = sync.OnceValue(func() map[string]string {
 	return m
 })
 
+// Has reports whether name (relative to the static root, "css/app.css")
+// is one of the static files.
+func Has(name string) bool {
+	_, ok := fingerprints()[strings.TrimPrefix(path.Clean("/"+name), "/")]
+	return ok
+}
+
 // URL is the fingerprinted address of a static file (name relative to
 // the static root, "css/app.css"); an unknown name gets its plain address.
 func URL(name string) string {

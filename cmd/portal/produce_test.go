@@ -79,5 +79,5 @@ func TestProduceJourney(t *testing.T) {
 		t.Errorf("the listed topic's stats: %s", list.body)
 	}
 	wantError(t, tp.call("POST", "/api/v1/scada/run/topic/"+strings.Replace(full, "-dev-", "-run-", 1)+"/records", "bob",
-		map[string]any{"records": []any{map[string]any{"value": "x"}}}), http.StatusForbidden, "DATA_ACCESS_DISABLED")
+		map[string]any{"records": []any{map[string]any{"value": "x"}}}), http.StatusForbidden, "PRODUCE_DISABLED")
 }

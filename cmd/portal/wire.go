@@ -70,6 +70,7 @@ type app struct {
 	metricsReady chan struct{}
 	provider     *auth.Provider
 	sampler      *worker.Sampler
+	costly       *ratelimit.Concurrency
 	lagSampler   *worker.LagSampler
 	cacheSync    *worker.CacheSync
 	sweeper      *worker.Sweeper
@@ -194,13 +195,23 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		Limits: gate.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
 			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})
 	p.sampler = worker.NewSampler(15*time.Second, time.Hour, 240, st, log)
+	// Webhooks reach public receivers (and the ranges allowed), and their
+	// signing secrets are sealed at rest with the session keys.
+	receivers := events.Receivers{Allowed: cfg.Webhooks.AllowedPrefixes()}
+	webhookSecrets, err := auth.NewSealer("webhook secret", secrets)
+	if err != nil {
+		return nil, err
+	}
+	// Filtered record scans and large bodies share one bound of the
+	// replica's processors.
+	p.costly = ratelimit.NewConcurrency(ratelimit.Shares(cfg.RateLimits.CostlyWork))
 	p.cacheSync = worker.NewCacheSync(p.envs, st, log)
 	p.jobs = jobs.New(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
-		ClusterLimit: p.limits.Limit, PlainHTTPWebhooks: cfg.IsDev(), RequestMaxAge: cfg.ChangeRequests.MaxAge,
-		Scans: service.ScanLimits{PerCaller: cfg.RateLimits.Scans.PerCaller, PerUnit: cfg.RateLimits.Scans.PerUnit,
-			Total: cfg.RateLimits.Scans.Total, Wait: cfg.RateLimits.Scans.Wait},
+		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
+		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
+		Costly:   p.costly,
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
@@ -209,8 +220,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.built, p.resolver = built, resolver
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
-		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(nil)},
-		Produce: events.EnvironmentProducer(p.envs)})
+		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(receivers.Transport())},
+		Produce: events.EnvironmentProducer(p.envs), Secrets: webhookSecrets})
 	p.lagSampler = worker.NewLagSampler(built.Groups, 10*time.Second)
 
 	login := auth.NewWebLogin(auth.WebLoginOptions{
@@ -223,10 +234,12 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 	throttle := auth.NewThrottle(ratelimit.Rate{PerSecond: rl.Anonymous.PerSecond, Burst: rl.Anonymous.Burst})
-	pages := handlers.New(handlers.Options{Services: built.Services(), Throttle: throttle, Sessions: sessions, Resolver: verifier,
+	lane := httpserver.NewLane(rl.LargeRequestBytes, p.costly)
+	pages := handlers.New(handlers.Options{Services: built.Services(), Throttle: throttle, Sessions: sessions, Resolver: verifier, Lane: lane,
 		BaseURL: cfg.BaseURL, Logger: log})
 	e := httpserver.New(httpserver.Options{
-		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, IsAPI: api.IsAPIPath, APIErrors: api.WriteProblem,
+		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, APIErrors: api.WriteProblem,
+		IsAPI:      func(path string) bool { return api.IsAPIPath(path) || httpserver.MachinePath(path) },
 		PageErrors: pages.RenderError, IdentityOrigin: origin(cfg.Identity.Issuer), HSTS: strings.HasPrefix(cfg.BaseURL, "https://"),
 		Observe: tel.Middleware, TrustedProxies: cfg.TrustedProxyPrefixes(),
 	})
@@ -240,9 +253,16 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
-	api.New(api.Options{Services: built.Services(), Throttle: throttle, Verifier: verifier, Docs: docs, Logger: log}).Register(e)
+	api.New(api.Options{Services: built.Services(), Throttle: throttle, Verifier: verifier, Docs: docs, Logger: log, Lane: lane}).Register(e)
 	pages.Register(e)
-	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
+	files := http.StripPrefix("/static/", static.Handler())
+	e.GET("/static/*", func(c echo.Context) error {
+		if !static.Has(c.Param("*")) {
+			return portal.New(portal.NotFound, "no static file %s", portal.Clip(c.Param("*"), portal.MaxField))
+		}
+		files.ServeHTTP(c.Response(), c.Request())
+		return nil
+	})
 	httpserver.RegisterHealth(e, p.readiness(), p.upstreamReport, bearerOnly(verifier, throttle), 3*time.Second)
 	p.echo = e
 	return p, nil

@@ -187,7 +187,7 @@ func DecideProduce(role portal.Role, stage tenancy.Stage) Decision {
 	case role <= portal.NoRole:
 		return Decision{Denial: portal.NotFound}
 	case stage.Produce != tenancy.ProduceDevelopers && stage.Produce != tenancy.ProduceAdmins:
-		return Decision{Denial: portal.DataAccessDisabled}
+		return Decision{Denial: portal.ProduceDisabled}
 	case role < portal.Developer, stage.Produce == tenancy.ProduceAdmins && role < portal.Admin:
 		return Decision{Denial: portal.InsufficientRole}
 	case !stage.ReadOnly:
@@ -220,6 +220,6 @@ func CheckProduce(p *portal.Principal, scope tenancy.Scope) error {
 		return portal.New(portal.ReadOnlyEnvironment, "stage %s is read-only%s: %ss may not produce records there; ask an Admin of %s",
 			scope.Stage.Name, ReadOnlyReason(scope.Stage), role, scope.Unit.ID)
 	default:
-		return portal.New(portal.DataAccessDisabled, "producing records is turned off in stage %s (produce: off); ask the platform team", scope.Stage.Name)
+		return portal.New(portal.ProduceDisabled, "producing records is turned off in stage %s (produce: off); ask the platform team", scope.Stage.Name)
 	}
 }

@@ -161,7 +161,7 @@ func TestResolve(t *testing.T) {
 
 // produceMatrix is who may produce, by role, for each produce switch
 // (off, developers, admins), in a writable then a read-only stage. "off"
-// is DATA_ACCESS_DISABLED.
+// is PRODUCE_DISABLED.
 var produceMatrix = map[portal.Role][2][3]string{
 	portal.NoRole:     {{"404", "404", "404"}, {"404", "404", "404"}},
 	portal.Viewer:     {{"off", "role", "role"}, {"off", "role", "role"}},
@@ -176,7 +176,7 @@ func TestDecideProduceMatrix(t *testing.T) {
 			for si, sw := range []string{tenancy.ProduceOff, tenancy.ProduceDevelopers, tenancy.ProduceAdmins} {
 				d := DecideProduce(role, tenancy.Stage{Name: "s", ReadOnly: readOnly, Produce: sw})
 				got := outcome(d)
-				if d.Denial == portal.DataAccessDisabled {
+				if d.Denial == portal.ProduceDisabled {
 					got = "off"
 				}
 				if want := produceMatrix[role][ro][si]; got != want {
@@ -208,7 +208,7 @@ func TestCheckProduceMessages(t *testing.T) {
 	}{
 		{dev, portal.InsufficientRole, "producing records in stage dev needs the admin role or higher (produce: admins); yours in scada is developer"},
 		{run, portal.ReadOnlyEnvironment, "stage run is read-only: developers may not produce records there; ask an Admin of scada"},
-		{prd, portal.DataAccessDisabled, "producing records is turned off in stage prd (produce: off); ask the platform team"},
+		{prd, portal.ProduceDisabled, "producing records is turned off in stage prd (produce: off); ask the platform team"},
 	} {
 		ps := portal.Problems(CheckProduce(d, tenancy.Scope{Unit: u, Stage: c.stage}))
 		if len(ps) != 1 || ps[0].Kind != c.kind || ps[0].Message != c.msg {

@@ -62,8 +62,8 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 	switch {
 	case c.Reason == "":
 		v.Add(portal.Invalid("reason", "say why, for the banner people will see (a change freeze, an incident)"))
-	case len(c.Reason) > 500:
-		v.Add(portal.Invalid("reason", "at most 500 characters"))
+	default:
+		v.Add(portal.CheckText("reason", c.Reason, 500, true))
 	}
 	if !c.Until.IsZero() && !c.Until.After(now) {
 		v.Add(portal.Invalid("until", "must be in the future"))

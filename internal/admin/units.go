@@ -193,6 +193,10 @@ func checkGroups(v *portal.Validation, g portal.UnitGroups) portal.UnitGroups {
 	return g
 }
 
+// maxUnitID bounds a unit's id, which starts every name of the unit's
+// resources (a topic's full name has at most 249 characters).
+const maxUnitID = 32
+
 // reservedUnitIDs are first path segments of the portal's own pages and
 // endpoints, which a unit's pages (/{bu}/{stage}/...) must not shadow.
 var reservedUnitIDs = []string{"admin", "api", "api-docs", "auth", "context", "dev", "healthz", "me", "metrics", "readyz", "signed-out", "static"}
@@ -210,6 +214,8 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 	switch {
 	case id == "":
 		v.Add(portal.Missing("id"))
+	case len(id) > maxUnitID:
+		v.Add(portal.Invalid("id", "a business unit id is at most %d characters (it starts the name of every resource of the unit); %q is %d", maxUnitID, portal.Clip(id, 64), len(id)))
 	case tenancy.IdentifierProblem(id) != "" || id != strings.ToLower(id):
 		v.Add(portal.Invalid("id", "a business unit id is lower-case letters, digits and inner dashes (%q is not)", o.ID))
 	case slices.Contains(reservedUnitIDs, id):

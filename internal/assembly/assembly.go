@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/requests"
 	"github.com/edh-platform/rms-portal/internal/rulebook"
 	"github.com/edh-platform/rms-portal/internal/service"
@@ -34,13 +35,14 @@ type Deps struct {
 	// ClusterLimit gives the clusters' partition limits for the budget
 	// overview (nil: none known).
 	ClusterLimit rulebook.ClusterLimit
-	// PlainHTTPWebhooks accepts webhooks on http:// (dev mode only).
-	PlainHTTPWebhooks bool
+	// Webhooks configure the webhooks' admin (receivers, sealing).
+	Webhooks events.ServiceOptions
 	// RequestMaxAge is how long a change request stays open (7 days when
 	// 0).
 	RequestMaxAge time.Duration
-	// Scans bound the filtered record reads at once.
-	Scans service.ScanLimits
+	// Costly bounds the work that costs the replica's processors
+	// (filtered record reads); nil for the defaults.
+	Costly *ratelimit.Concurrency
 }
 
 // Built holds every service, by its own type.
@@ -78,7 +80,7 @@ func New(d Deps) (*Built, error) {
 		APIKeys:    service.NewAPIKeys(g, d.Store),
 		Pools:      service.NewIdentityPools(g, filters),
 		Groups:     service.NewGroups(g),
-		Messages:   service.NewMessages(g, d.Scans),
+		Messages:   service.NewMessages(g, d.Costly),
 		Me:         service.NewMe(g, d.Store),
 		Trail:      service.NewAuditTrail(g, d.Store),
 	}
@@ -92,7 +94,7 @@ func New(d Deps) (*Built, error) {
 		return nil, err
 	}
 	g.UseRules(b.Rules)
-	b.Webhooks = events.NewService(g, d.Store, d.PlainHTTPWebhooks)
+	b.Webhooks = events.NewService(g, d.Store, d.Webhooks)
 	// Creates and updates are applied in this order (what others need
 	// first), deletes the other way round. Policies come last: a plan is
 	// judged by the policies in force, and so are its changes.

@@ -141,6 +141,20 @@ func (r *Recorder) Record(ctx context.Context, e portal.AuditEvent) {
 	}
 }
 
+// Note stores an event that is complete as it is, as Record does, and
+// returns it as an attempt whose outcome is known already, so that what
+// it counts can be amended later with Settle and the same outcome (a
+// records tail: its polls). nil when the store did not take it.
+func (r *Recorder) Note(ctx context.Context, e portal.AuditEvent) *Attempt {
+	e = r.complete(ctx, e)
+	id, err := r.append(ctx, e, PhaseEvent)
+	if err != nil {
+		return nil
+	}
+	r.log.LogAttrs(ctx, slog.LevelInfo, "audit", attrs(e)...)
+	return &Attempt{r: r, id: id, e: e}
+}
+
 // Attempt is a write recorded ahead of being made.
 type Attempt struct {
 	r  *Recorder
@@ -188,6 +202,9 @@ func (r *Recorder) Resume(ctx context.Context, e portal.AuditEvent, id int64) (*
 	}
 	return r.Begin(ctx, e)
 }
+
+// Resource is the resource the attempt's event names.
+func (a *Attempt) Resource() string { return a.e.Resource }
 
 // ID is the attempt's event id.
 func (a *Attempt) ID() int64 { return a.id }

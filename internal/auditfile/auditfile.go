@@ -40,6 +40,8 @@ func Audit(w http.ResponseWriter, format string, run func(emit func(portal.Audit
 		}
 		w.Header().Set("Content-Type", ct)
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		// The trail names people and what they did: no cache keeps it.
+		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusOK)
 		started = true
 	}

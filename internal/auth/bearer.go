@@ -128,6 +128,26 @@ func (v *Verifier) Verify(ctx context.Context, raw string) (*portal.Principal, e
 	return p, nil
 }
 
+// compactJWS reports whether raw is a JWS in compact serialization: three
+// non-empty base64url parts separated by dots, nothing else.
+func compactJWS(raw string) bool {
+	parts := strings.Split(raw, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" {
+			return false
+		}
+		for _, r := range p {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // KeyFetches counts the fetches of the provider's key set so far.
 func (v *Verifier) KeyFetches() int {
 	v.once.Lock()
@@ -146,6 +166,13 @@ func (v *Verifier) Resolve(id portal.Identity) *portal.Principal { return v.reso
 func (v *Verifier) Identify(ctx context.Context, raw string) (portal.Identity, error) {
 	if raw == "" {
 		return portal.Identity{}, portal.New(portal.Unauthenticated, "a bearer token is required (Authorization: Bearer <token>)")
+	}
+	if !compactJWS(raw) {
+		// The JOSE library would also read a JWS in its JSON forms (general
+		// or flattened), which an access token never is (RFC 9068): a JSON
+		// object can carry what a compact token cannot, such as several
+		// signatures, only one of them checked.
+		return portal.Identity{}, portal.New(portal.Unauthenticated, "the token is not a JWT in compact form (header.payload.signature)")
 	}
 	tv, err := v.tokenVerifier(ctx)
 	if err != nil {

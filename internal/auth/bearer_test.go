@@ -106,11 +106,20 @@ func TestVerifyRefusesBadTokens(t *testing.T) {
 	parts := strings.Split(good, ".")
 	tampered := parts[0] + "." + parts[1] + "x." + parts[2]
 
+	// The same signed token in the JWS JSON serializations, general and
+	// flattened: no access token is written so.
+	general, _ := json.Marshal(map[string]any{"payload": parts[1], "signatures": []map[string]string{{"protected": parts[0], "signature": parts[2]}}})
+	flattened, _ := json.Marshal(map[string]string{"payload": parts[1], "protected": parts[0], "signature": parts[2]})
+
 	cases := []struct {
 		name, token, audience, want string
 	}{
 		{"missing", "", "api://rms-portal", "a bearer token is required"},
-		{"garbage", "not-a-jwt", "api://rms-portal", "could not be parsed or verified"},
+		{"garbage", "not-a-jwt", "api://rms-portal", "not a JWT in compact form"},
+		{"JSON general", string(general), "api://rms-portal", "not a JWT in compact form"},
+		{"JSON flattened", string(flattened), "api://rms-portal", "not a JWT in compact form"},
+		{"JSON flattened, base64", base64.RawURLEncoding.EncodeToString(flattened), "api://rms-portal", "not a JWT in compact form"},
+		{"four parts", good + ".x", "api://rms-portal", "not a JWT in compact form"},
 		{"tampered", tampered, "api://rms-portal", "signature does not verify"},
 		{"other provider", userToken(t, other, "carol"), "api://rms-portal", "signature does not verify"},
 		{"wrong audience", good, "api://someone-else", "audience must include api://someone-else"},
@@ -120,6 +129,9 @@ func TestVerifyRefusesBadTokens(t *testing.T) {
 		if !portal.Is(err, portal.Unauthenticated) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.name, err)
 		}
+	}
+	if _, err := verifier(t, issuer, "api://rms-portal").Verify(ctx, good); err != nil {
+		t.Errorf("the compact token itself: %v", err)
 	}
 }
 

@@ -10,17 +10,20 @@ import (
 	"github.com/gorilla/securecookie"
 )
 
-// sealer encrypts session data at rest with keys derived from the session
-// secrets (AES-256-GCM): the first secret seals, every secret opens, so
-// that secrets can be rotated without signing anyone out.
-type sealer struct {
+// Sealer encrypts data at rest (session data, webhook secrets) with keys
+// derived from the session secrets and a purpose (AES-256-GCM): the first
+// secret seals, every secret opens, so that secrets can be rotated without
+// losing what was sealed; each purpose has keys of its own.
+type Sealer struct {
 	aeads []cipher.AEAD
 }
 
-func newSealer(secrets []string) (*sealer, error) {
-	s := &sealer{}
+// NewSealer returns a sealer for purpose ("session data", "webhook
+// secret") over the session secrets.
+func NewSealer(purpose string, secrets []string) (*Sealer, error) {
+	s := &Sealer{}
 	for _, secret := range secrets {
-		key := sha256.Sum256([]byte("rms-portal session data\x00" + secret))
+		key := sha256.Sum256([]byte("rms-portal " + purpose + "\x00" + secret))
 		block, err := aes.NewCipher(key[:])
 		if err != nil {
 			return nil, err
@@ -37,15 +40,16 @@ func newSealer(secrets []string) (*sealer, error) {
 	return s, nil
 }
 
-// seal encrypts plain; the session's id is bound as additional data, so
-// that a record copied to another id does not open.
-func (s *sealer) seal(plain []byte, id string) []byte {
+// Seal encrypts plain; id (the record's) is bound as additional data, so
+// that what is sealed for one record does not open for another.
+func (s *Sealer) Seal(plain []byte, id string) []byte {
 	nonce := make([]byte, s.aeads[0].NonceSize())
 	_, _ = rand.Read(nonce)
 	return s.aeads[0].Seal(nonce, nonce, plain, []byte(id))
 }
 
-func (s *sealer) open(sealed []byte, id string) ([]byte, error) {
+// Open decrypts what Seal sealed for id, with any of the secrets.
+func (s *Sealer) Open(sealed []byte, id string) ([]byte, error) {
 	for _, a := range s.aeads {
 		n := a.NonceSize()
 		if len(sealed) < n {
@@ -55,7 +59,7 @@ func (s *sealer) open(sealed []byte, id string) ([]byte, error) {
 			return plain, nil
 		}
 	}
-	return nil, errors.New("session data does not open with any session key")
+	return nil, errors.New("sealed data does not open with any session key")
 }
 
 // codecsFromSecrets derives a signing and an encryption key from each

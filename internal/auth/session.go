@@ -65,7 +65,7 @@ type SessionStore interface {
 // request, and a restart signs nobody out.
 type Sessions struct {
 	store   SessionStore
-	seal    *sealer
+	seal    *Sealer
 	codecs  []securecookie.Codec
 	pending *securecookie.SecureCookie
 	login   *WebLogin
@@ -108,7 +108,7 @@ const (
 
 // NewSessions returns the session manager.
 func NewSessions(o SessionOptions) (*Sessions, error) {
-	seal, err := newSealer(o.Secrets)
+	seal, err := NewSealer("session data", o.Secrets)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (s *Sessions) load(ctx context.Context, id string) (*Session, time.Time, er
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	plain, err := s.seal.open(rec.Data, key(id))
+	plain, err := s.seal.Open(rec.Data, key(id))
 	if err != nil {
 		s.log.WarnContext(ctx, "a stored session does not open with the configured keys; it is ended", "error", err)
 		_ = s.store.DeleteSession(ctx, key(id))
@@ -172,7 +172,7 @@ func (s *Sessions) save(ctx context.Context, sess *Session) error {
 	if err != nil {
 		return err
 	}
-	return s.store.UpdateSession(ctx, key(sess.ID), s.seal.seal(plain, key(sess.ID)), s.now())
+	return s.store.UpdateSession(ctx, key(sess.ID), s.seal.Seal(plain, key(sess.ID)), s.now())
 }
 
 // Current returns the request's session, renewing its tokens when they are
@@ -251,7 +251,7 @@ func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, g *Grant) (*Ses
 	}
 	rec := store.Session{ID: key(id), Subject: g.Identity.Subject, Username: cmp.Or(g.Identity.Username, g.Identity.Subject),
 		Created: now, Expires: now.Add(s.maxAge), LastSeen: now, UserAgent: truncate(r.UserAgent(), 300), IP: clientIP(r),
-		Data: s.seal.seal(plain, key(id))}
+		Data: s.seal.Seal(plain, key(id))}
 	if err := s.store.CreateSession(r.Context(), rec); err != nil {
 		return nil, err
 	}

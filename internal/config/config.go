@@ -97,6 +97,25 @@ type Webhooks struct {
 	RetryMax time.Duration `yaml:"retry_max" default:"10m"`
 	// GiveUp ends the retries of an event this long after it.
 	GiveUp time.Duration `yaml:"give_up" default:"24h"`
+	// AllowedNetworks are ranges (CIDRs) webhooks may reach although they
+	// are not public, such as a receiver inside the company network.
+	// Anything else internal (this host, private networks, link-local and
+	// cloud metadata addresses) is refused when a webhook is saved and
+	// again when it is delivered. Dev mode allows loopback.
+	AllowedNetworks []string `yaml:"allowed_networks"`
+	// MaxPerZone bounds the webhooks of one landing zone.
+	MaxPerZone int `yaml:"max_per_zone" default:"20"`
+}
+
+// AllowedPrefixes are AllowedNetworks, parsed (Validate refuses bad ones).
+func (w Webhooks) AllowedPrefixes() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range w.AllowedNetworks {
+		if p, err := netip.ParsePrefix(strings.TrimSpace(s)); err == nil {
+			out = append(out, p.Masked())
+		}
+	}
+	return out
 }
 
 // ChangeRequests: an open request expires MaxAge after it was filed.
@@ -199,9 +218,15 @@ type RateLimits struct {
 	// (a cluster, a Schema Registry, a Cloud API), so that one unit's
 	// flood waits or is refused alone.
 	UpstreamShare UpstreamShare `yaml:"upstream_share"`
-	// Scans bound the record reads with filters (text or CEL), which cost
-	// the portal's own processor.
-	Scans Scans `yaml:"scans"`
+	// CostlyWork bounds the work that costs the portal's own processors
+	// rather than an upstream's: record reads with filters (text or CEL)
+	// and requests whose bodies reach LargeRequestBytes (reading and
+	// decoding them). Both share these bounds, so that one unit's costly
+	// work never takes every processor from the other units' requests.
+	CostlyWork Shares `yaml:"costly_work"`
+	// LargeRequestBytes is the body size from which a request is costly
+	// work; 256 KiB by default.
+	LargeRequestBytes int64 `yaml:"large_request_bytes"`
 }
 
 // UpstreamShare is one unit's share of one upstream.
@@ -218,19 +243,18 @@ type UpstreamShare struct {
 	BusyPerMinute time.Duration `yaml:"busy_per_minute"`
 }
 
-// Scans bound the record reads with filters, at once.
-type Scans struct {
-	// PerCaller is how many scans one person or client runs at once; 1
-	// by default.
-	PerCaller int `yaml:"per_caller"`
-	// PerUnit is how many scans one business unit runs at once; 2 by
+// Shares bound costly work at once.
+type Shares struct {
+	// PerCaller is how many one person or client runs at once; 1 by
 	// default.
+	PerCaller int `yaml:"per_caller"`
+	// PerUnit is how many one business unit runs at once; 2 by default.
 	PerUnit int `yaml:"per_unit"`
-	// Total is how many scans a replica runs at once; 0 (the default) is
-	// half its processors, at least 1, so that scans never take every
-	// processor from other requests.
+	// Total is how many a replica runs at once; 0 (the default) is half
+	// its processors, at least 1, so that they never take every processor
+	// from other requests.
 	Total int `yaml:"total"`
-	// Wait bounds how long a scan waits for its turn before it is refused
+	// Wait bounds how long one waits for its turn before it is refused
 	// with 429; 2s by default.
 	Wait time.Duration `yaml:"wait"`
 }
@@ -264,7 +288,7 @@ func (u *UpstreamShare) orDefault() {
 	}
 }
 
-func (s *Scans) orDefault() {
+func (s *Shares) orDefault() {
 	if s.PerCaller == 0 {
 		s.PerCaller = 1
 	}

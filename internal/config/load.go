@@ -172,7 +172,13 @@ func (c *Config) applyDefaults() {
 	c.RateLimits.CloudWrites.orDefault(25, 50)
 	c.RateLimits.Anonymous.orDefault(1, 30)
 	c.RateLimits.UpstreamShare.orDefault()
-	c.RateLimits.Scans.orDefault()
+	c.RateLimits.CostlyWork.orDefault()
+	if c.Webhooks.MaxPerZone == 0 {
+		c.Webhooks.MaxPerZone = 20
+	}
+	if c.RateLimits.LargeRequestBytes == 0 {
+		c.RateLimits.LargeRequestBytes = 256 << 10
+	}
 	for i := range c.Stages {
 		if c.Stages[i].DataAccess == "" {
 			c.Stages[i].DataAccess = tenancy.DataDevelopers

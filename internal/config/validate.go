@@ -66,8 +66,19 @@ func (c *Config) validateServer(p *problems) {
 	if u := c.RateLimits.UpstreamShare; u.Concurrency < 0 || u.Wait < 0 || u.BusyPerMinute < 0 {
 		p.add("rate_limits.upstream_share", "must not be negative")
 	}
-	if sc := c.RateLimits.Scans; sc.PerCaller < 0 || sc.PerUnit < 0 || sc.Total < 0 || sc.Wait < 0 {
-		p.add("rate_limits.scans", "must not be negative")
+	if sh := c.RateLimits.CostlyWork; sh.PerCaller < 0 || sh.PerUnit < 0 || sh.Total < 0 || sh.Wait < 0 {
+		p.add("rate_limits.costly_work", "must not be negative")
+	}
+	for i, n := range c.Webhooks.AllowedNetworks {
+		if _, err := netip.ParsePrefix(strings.TrimSpace(n)); err != nil {
+			p.add(fmt.Sprintf("webhooks.allowed_networks[%d]", i), "must be a CIDR (10.20.0.0/16), not %q", n)
+		}
+	}
+	if c.Webhooks.MaxPerZone < 0 {
+		p.add("webhooks.max_per_zone", "must not be negative")
+	}
+	if c.RateLimits.LargeRequestBytes < 0 {
+		p.add("rate_limits.large_request_bytes", "must not be negative")
 	}
 	if c.Database.MaxOpenConns < 2 || c.Database.MaxOpenConns > 200 {
 		p.add("database.max_open_conns", "must be between 2 and 200, not %d", c.Database.MaxOpenConns)

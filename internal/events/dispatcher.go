@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,6 +47,9 @@ type DispatcherOptions struct {
 	// landing zone's in a stage), for webhooks whose target is a Kafka
 	// topic (kafka://zone/stage/topic); nil: such targets fail.
 	Produce Producer
+	// Secrets opens the signing secrets sealed at rest (and seals those
+	// kept before sealing was introduced).
+	Secrets Secrets
 }
 
 // Producer writes one record to topic on the cluster of zone in stage
@@ -114,6 +118,7 @@ func (d *Dispatcher) Round(ctx context.Context) error {
 	}
 	byID := map[string]store.WebhookRecord{}
 	for _, h := range hooks {
+		d.reseal(ctx, h)
 		byID[h.ID] = h
 		if err := d.queue(ctx, h, now); err != nil {
 			return err
@@ -206,7 +211,11 @@ func (d *Dispatcher) post(ctx context.Context, h store.WebhookRecord, id string,
 	req.Header.Set("Content-Type", "application/cloudevents+json")
 	req.Header.Set("webhook-id", id)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
-	req.Header.Set("webhook-signature", Sign(h.Secret, id, now, body))
+	secret, err := openSecret(d.o.Secrets, h.ID, h.Secret)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("webhook-signature", Sign(secret, id, now, body))
 	req.Header.Set("User-Agent", "rms-portal-webhooks")
 	resp, err := d.o.Client.Do(req)
 	if err != nil {
@@ -232,10 +241,24 @@ func (d *Dispatcher) produce(ctx context.Context, h store.WebhookRecord, t Targe
 		Subject string `json:"subject"`
 	}
 	_ = json.Unmarshal(body, &ev)
+	secret, err := openSecret(d.o.Secrets, h.ID, h.Secret)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, d.o.Client.Timeout)
 	defer cancel()
 	// Signed as an HTTP delivery is: a consumer can tell the portal wrote it.
 	return d.o.Produce(ctx, t.Zone, t.Stage, t.Topic, []byte(ev.Subject), body, map[string]string{
 		"content-type": "application/cloudevents+json", "webhook-id": id, "webhook-timestamp": strconv.FormatInt(now.Unix(), 10),
-		"webhook-signature": Sign(h.Secret, id, now, body)})
+		"webhook-signature": Sign(secret, id, now, body)})
+}
+
+// reseal seals a secret kept in the clear by an earlier release.
+func (d *Dispatcher) reseal(ctx context.Context, h store.WebhookRecord) {
+	if d.o.Secrets == nil || strings.HasPrefix(h.Secret, sealedPrefix) {
+		return
+	}
+	if err := d.o.Store.ResealWebhookSecret(ctx, h.ID, h.Secret, sealSecret(d.o.Secrets, h.ID, h.Secret)); err != nil {
+		d.o.Log.WarnContext(ctx, "sealing a webhook's secret failed", "webhook", h.ID, "error", err)
+	}
 }

@@ -67,7 +67,7 @@ func TestSignature(t *testing.T) {
 func TestWebhookURLs(t *testing.T) {
 	w := servicetest.New(t)
 	admin := w.AsGroups("platform-admins")
-	prod := events.NewService(w.Guard, w.Store, false)
+	prod := events.NewService(w.Guard, w.Store, events.ServiceOptions{Receivers: servicetest.PublicReceivers()})
 	for url, field := range map[string]string{"http://hooks.example.test/x": "url", "ftp://x/y": "url", "https://u:p@hooks.example.test/": "url", "": "url"} {
 		_, err := prod.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", URL: url})
 		if ps := portal.Problems(err); len(ps) == 0 || ps[0].Field != field {

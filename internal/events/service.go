@@ -14,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // ServiceStore is what the webhooks' admin keeps and reads.
@@ -26,16 +27,29 @@ type ServiceStore interface {
 type Service struct {
 	guard *gate.Guard
 	store ServiceStore
-	// allowHTTP lets dev mode's receivers on plain http be configured.
-	allowHTTP bool
+	o     ServiceOptions
+}
+
+// ServiceOptions configure the webhooks' admin.
+type ServiceOptions struct {
+	// AllowHTTP lets dev mode's receivers on plain http be configured.
+	AllowHTTP bool
+	// Receivers decides which addresses a webhook may reach.
+	Receivers Receivers
+	// Secrets seals the signing secrets at rest.
+	Secrets Secrets
+	// MaxPerZone bounds the webhooks of one landing zone (20 when 0).
+	MaxPerZone int
 }
 
 var _ portal.WebhookService = (*Service)(nil)
 
-// NewService returns the webhooks' admin service; allowHTTP accepts
-// http:// URLs (dev mode only).
-func NewService(g *gate.Guard, s ServiceStore, allowHTTP bool) *Service {
-	return &Service{guard: g, store: s, allowHTTP: allowHTTP}
+// NewService returns the webhooks' admin service.
+func NewService(g *gate.Guard, s ServiceStore, o ServiceOptions) *Service {
+	if o.MaxPerZone <= 0 {
+		o.MaxPerZone = 20
+	}
+	return &Service{guard: g, store: s, o: o}
 }
 
 func (s *Service) enter(ctx context.Context) (*portal.Principal, error) {
@@ -90,20 +104,17 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 	case in.BU != "" && !slices.Contains(z.BusinessUnits, in.BU):
 		v.Add(portal.Invalid("business_unit", "%q is not a business unit of %s", in.BU, in.Zone))
 	}
+	v.Add(portal.CheckText("url", in.URL, portal.MaxURL, false))
 	u, err := url.Parse(strings.TrimSpace(in.URL))
 	target, toKafka := KafkaTarget(strings.TrimSpace(in.URL))
 	switch {
+	case v.Err() != nil:
 	case toKafka:
-		if _, ok := t.LandingZone(target.Zone); !ok {
-			v.Add(portal.Invalid("url", "kafka://%s/...: landing zone %q not found; write kafka://<landing zone>/<stage>/<topic>", target.Zone, target.Zone))
-		} else if _, ok := t.Stage(target.Stage); !ok {
-			v.Add(portal.Invalid("url", "kafka://%s/%s/...: stage %q not found", target.Zone, target.Stage, target.Stage))
-		} else if env, err := s.guard.Environments().Get(target.Zone, target.Stage); err != nil {
-			v.Add(portal.Invalid("url", "no cluster is configured for %s in %s", target.Zone, target.Stage))
-		} else if _, err := env.Topics.DescribeTopic(ctx, target.Topic); portal.Is(err, portal.NotFound) {
-			v.Add(portal.Invalid("url", "topic %s does not exist on the cluster of %s in %s: create it first", target.Topic, target.Zone, target.Stage))
-		} else if err != nil {
-			return portal.Webhook{}, err
+		if err := s.checkKafka(ctx, t, in.Zone, target); err != nil {
+			if !portal.KindOf(err).IsValidation() {
+				return portal.Webhook{}, err
+			}
+			v.Add(err.(*portal.Error))
 		}
 	case err == nil && u.Scheme == "kafka":
 		v.Add(portal.Invalid("url", "a Kafka target is kafka://<landing zone>/<stage>/<topic>, the topic's full name"))
@@ -111,20 +122,29 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 		v.Add(portal.Missing("url"))
 	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
 		v.Add(portal.Invalid("url", "give the receiver's absolute URL, such as https://hooks.example.com/portal"))
-	case u.Scheme != "https" && !s.allowHTTP:
+	case u.Scheme != "https" && !s.o.AllowHTTP:
 		v.Add(portal.Invalid("url", "a webhook URL must use https (events name resources and people)"))
 	case u.User != nil:
 		v.Add(portal.Invalid("url", "put no credentials in the URL: receivers check the signature"))
+	default:
+		if err := s.o.Receivers.CheckHost(ctx, u.Hostname()); err != nil {
+			v.Add(portal.Invalid("url", "%v", err))
+		}
 	}
 	if err := v.Err(); err != nil {
+		return portal.Webhook{}, err
+	}
+	if err := s.checkRoom(ctx, in.Zone); err != nil {
 		return portal.Webhook{}, err
 	}
 	key := make([]byte, 24)
 	_, _ = rand.Read(key)
 	id := make([]byte, 6)
 	_, _ = rand.Read(id)
+	secret := SecretPrefix + base64.StdEncoding.EncodeToString(key)
 	rec := store.WebhookRecord{ID: "wh-" + base64.RawURLEncoding.EncodeToString(id), Zone: in.Zone, BU: in.BU, URL: u.String(),
-		Secret: SecretPrefix + base64.StdEncoding.EncodeToString(key), CreatedBy: p.Actor(), Created: s.guard.Now().UTC()}
+		CreatedBy: p.Actor(), Created: s.guard.Now().UTC()}
+	rec.Secret = sealSecret(s.o.Secrets, rec.ID, secret)
 	// Its events start after the trail as it is now.
 	if rec.Cursor, err = s.latestEvent(ctx); err != nil {
 		return portal.Webhook{}, err
@@ -140,8 +160,58 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 		return portal.Webhook{}, err
 	}
 	out := view(rec)
-	out.Secret = rec.Secret
+	out.Secret = secret
 	return out, nil
+}
+
+// checkKafka refuses a Kafka target that is not a platform topic of the
+// webhook's own zone: events name resources and people of the zone, and
+// a tenant's topic (or another zone's) is not where they may go.
+func (s *Service) checkKafka(ctx context.Context, t *tenancy.Tenancy, zone string, target Target) error {
+	z, ok := t.LandingZone(target.Zone)
+	switch {
+	case !ok:
+		return portal.Invalid("url", "kafka://%s/...: landing zone %q not found; write kafka://<landing zone>/<stage>/<topic>", target.Zone, target.Zone)
+	case target.Zone != zone:
+		return portal.Invalid("url", "kafka://%s/...: a webhook of %s writes to a topic of %s, not of another landing zone", target.Zone, zone, zone)
+	}
+	st, ok := t.Stage(target.Stage)
+	if !ok {
+		return portal.Invalid("url", "kafka://%s/%s/...: stage %q not found", target.Zone, target.Stage, target.Stage)
+	}
+	main, _ := t.Unit(z.MainBU)
+	if prefix := (tenancy.Scope{Unit: main, Stage: st}).Prefix(); main == nil || !strings.HasPrefix(target.Topic, prefix) {
+		return portal.Invalid("url", "topic %s is not a platform topic of %s: events go to a topic of the main unit %s (%s...), never to a tenant's",
+			target.Topic, zone, z.MainBU, prefix)
+	}
+	env, err := s.guard.Environments().Get(target.Zone, target.Stage)
+	if err != nil {
+		return portal.Invalid("url", "no cluster is configured for %s in %s", target.Zone, target.Stage)
+	}
+	if _, err := env.Topics.DescribeTopic(ctx, target.Topic); portal.Is(err, portal.NotFound) {
+		return portal.Invalid("url", "topic %s does not exist on the cluster of %s in %s: create it first", target.Topic, target.Zone, target.Stage)
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkRoom refuses a webhook past the zone's number of them.
+func (s *Service) checkRoom(ctx context.Context, zone string) error {
+	recs, err := s.store.WebhookRecords(ctx)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Zone == zone {
+			n++
+		}
+	}
+	if n >= s.o.MaxPerZone {
+		return portal.New(portal.Conflict, "landing zone %s has %d webhooks, as many as it may (webhooks.max_per_zone); delete one first", zone, n)
+	}
+	return nil
 }
 
 // latestEvent is the id of the trail's newest event (0 when empty).

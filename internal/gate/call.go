@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -32,6 +33,30 @@ type Call struct {
 	// warnings are what the rules let through with a warning, for the
 	// call's audit events.
 	warnings []string
+	// write is the change a write call is about (EnterWrite), until its
+	// attempt or its refusal is in the trail.
+	write *pendingWrite
+}
+
+// pendingWrite is a write call's change, and whether the trail has it.
+type pendingWrite struct {
+	event, resource string
+	recorded        atomic.Bool
+}
+
+// Writes makes c a write call about event on resource: Settle records
+// its refusal if it ends before its attempt is in the trail (for a call
+// entered as a read that turns out to write, such as a produce).
+func (c *Call) Writes(event, resource string) *Call {
+	c.write = &pendingWrite{event: event, resource: resource}
+	return c
+}
+
+// recorded marks the call's change as in the trail.
+func (c *Call) recorded() {
+	if c != nil && c.write != nil {
+		c.write.recorded.Store(true)
+	}
 }
 
 type unitPrefix struct {
@@ -51,7 +76,7 @@ func (c *Call) Pace(ctx context.Context) error { return c.pace(ctx) }
 // Unit is the call as its unit sees it, without the whole-cluster view:
 // plans are about the unit's own resources, also for a Super Admin.
 func (c *Call) Unit() *Call {
-	return &Call{Principal: c.Principal, Scope: c.Scope, Role: c.Role, Env: c.Env, pace: c.pace, g: c.g, warnings: c.warnings}
+	return &Call{Principal: c.Principal, Scope: c.Scope, Role: c.Role, Env: c.Env, pace: c.pace, g: c.g, warnings: c.warnings, write: c.write}
 }
 
 // Event is the audit event of the call's write of resource.

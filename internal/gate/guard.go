@@ -54,6 +54,8 @@ type Recorder interface {
 	Record(ctx context.Context, e portal.AuditEvent)
 	Begin(ctx context.Context, e portal.AuditEvent) (*audit.Attempt, error)
 	Resume(ctx context.Context, e portal.AuditEvent, id int64) (*audit.Attempt, error)
+	// Note stores a complete event that may be amended later.
+	Note(ctx context.Context, e portal.AuditEvent) *audit.Attempt
 	// RefusedAnonymous counts a refusal of an unauthenticated caller in
 	// its source's event of the minute.
 	RefusedAnonymous(ctx context.Context, e portal.AuditEvent)
@@ -177,6 +179,9 @@ func (g *Guard) enter(ctx context.Context, named portal.Scope, action access.Act
 // is audited too, as event on resource (the name the caller gave).
 func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action access.Action, what, event, resource string) (context.Context, *Call, error) {
 	ctx, call, err := g.Enter(ctx, named, action, what)
+	if call != nil {
+		call.write = &pendingWrite{event: event, resource: resource}
+	}
 	// A refusal is audited; a rate limit is not, or a runaway script
 	// would fill the trail.
 	if err != nil && !portal.Is(err, portal.RateLimited) {

@@ -87,5 +87,5 @@ func (g *Guard) EnterOwner(ctx context.Context, call *Call, o OrgOwner, action a
 		return nil, err
 	}
 	return &Call{Principal: call.Principal, Scope: o.Scope, Role: call.Principal.Role(o.Scope.Unit.ID), Env: call.Env,
-		pace: call.pace, g: g}, nil
+		pace: call.pace, g: g, write: call.write}, nil
 }

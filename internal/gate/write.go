@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -15,12 +16,26 @@ import (
 // Record audits what happened to a write that never reached the upstream
 // (a refusal found after entering, a read worth a trace).
 func (g *Guard) Record(ctx context.Context, c *Call, event, resource string, err error, changes ...portal.Change) {
+	c.recorded()
 	e := c.Event(event, resource)
 	e.Outcome, e.Changes = Outcome(err), changes
 	if err != nil {
 		e.Detail = portal.FirstMessage(err)
 	}
 	g.audit.Record(ctx, e)
+}
+
+// Settle records, as a refusal, a write call that ended in *err before
+// its attempt or refusal was in the trail (bad input, a policy, a
+// conflict, a missing resource): every write is audited, whatever refused
+// it. A rate limit is not (a runaway script would fill the trail), nor a
+// caller that went away. Write methods defer it after EnterWrite.
+func (g *Guard) Settle(ctx context.Context, c *Call, err *error) {
+	if c == nil || c.write == nil || *err == nil || c.write.recorded.Load() ||
+		portal.Is(*err, portal.RateLimited) || errors.Is(*err, context.Canceled) {
+		return
+	}
+	g.Record(ctx, c, c.write.event, c.write.resource, *err)
 }
 
 // Write is a change under way whose attempt the audit trail holds.
@@ -42,6 +57,7 @@ type Write struct {
 // no record, no change. When the trail cannot be written, the error
 // (UpstreamUnavailable) says that nothing was changed.
 func (g *Guard) Begin(ctx context.Context, c *Call, event, resource string) (*Write, error) {
+	c.recorded()
 	e := c.Event(event, resource)
 	note := noteOf(ctx)
 	if note != "" {

@@ -130,8 +130,8 @@ func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopic
 	switch {
 	case rec.Reason == "":
 		v.Add(portal.Missing("reason"))
-	case len(rec.Reason) > MaxReason:
-		v.Add(portal.Invalid("reason", "the reason is %d characters long; at most %d", len(rec.Reason), MaxReason))
+	default:
+		v.Add(portal.CheckText("reason", rec.Reason, MaxReason, true))
 	}
 	if err := v.Err(); err != nil {
 		s.guard.Record(ctx, call, "grant.request", in.Topic, err)

@@ -33,8 +33,8 @@ func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment,
 	switch {
 	case !side(r, unit):
 		return fail(portal.New(portal.InsufficientRole, "%s cannot %s grant %s (%s gives it, %s received it)", unit, step, id, r.Owner, r.Grantee))
-	case len(comment) > MaxReason:
-		return fail(portal.Invalid("comment", "the comment is %d characters long; at most %d", len(comment), MaxReason))
+	case portal.CheckText("comment", comment, MaxReason, true) != nil:
+		return fail(portal.CheckText("comment", comment, MaxReason, true))
 	}
 	unlock, err := s.guard.LockOuter(ctx, "grant "+id)
 	if err != nil {

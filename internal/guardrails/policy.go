@@ -78,8 +78,8 @@ func check(p portal.Policy, v *portal.Validation) {
 	} else if len(p.Message) > MaxMessage {
 		v.Add(portal.Invalid("message", "the message is %d characters long; at most %d", len(p.Message), MaxMessage))
 	}
-	if len(p.Description) > MaxDescription {
-		v.Add(portal.Invalid("description", "the description is %d characters long; at most %d", len(p.Description), MaxDescription))
+	if e := portal.CheckText("description", p.Description, MaxDescription, true); e != nil {
+		v.Add(e)
 	}
 	if len(p.Field) > portal.MaxField {
 		v.Add(portal.Invalid("field", "the field is %d characters long; at most %d", len(p.Field), portal.MaxField))

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,19 +54,24 @@ func RegisterHealth(e *echo.Echo, ready []Check, upstreams Upstreams, allow func
 	e.GET("/healthz/upstreams", func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		if err := allow(c.Request()); err != nil {
-			code, status := http.StatusUnauthorized, "unauthenticated"
-			if e := portal.Problems(err); len(e) > 0 && e[0].Kind == portal.RateLimited {
-				code, status = http.StatusTooManyRequests, "rate_limited"
-				c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(e[0].RetryAfter.Seconds()))))
-			} else {
-				c.Response().Header().Set("WWW-Authenticate", "Bearer")
+			// Refused as any API request is: the error record, with
+			// WWW-Authenticate or Retry-After (MachinePath).
+			if portal.Is(err, portal.RateLimited) {
+				return err
 			}
-			return c.JSON(code, map[string]string{"status": status,
-				"detail": "the upstream report needs a bearer token here (or the management port, metrics.listen): " + firstMessage(err)})
+			return portal.Wrap(err, portal.Unauthenticated,
+				"the upstream report needs a bearer token here (or the management port, metrics.listen): %s", firstMessage(err))
 		}
 		report.ServeHTTP(c.Response(), c.Request())
 		return nil
 	})
+}
+
+// MachinePath reports whether a path is for machines rather than people
+// (health, readiness, static files): its refusals are error records, as
+// the API's are, never an HTML page.
+func MachinePath(path string) bool {
+	return path == "/healthz" || strings.HasPrefix(path, "/healthz/") || path == "/readyz" || strings.HasPrefix(path, "/static/")
 }
 
 // UpstreamsHandler serves the upstream report (for the management port).

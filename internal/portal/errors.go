@@ -38,6 +38,9 @@ const (
 	// DataAccessDisabled refuses reading a topic's records in a stage
 	// whose data_access switch does not allow it.
 	DataAccessDisabled Kind = "DATA_ACCESS_DISABLED"
+	// ProduceDisabled refuses writing records by hand in a stage whose
+	// produce switch is off.
+	ProduceDisabled Kind = "PRODUCE_DISABLED"
 	// QuotaExceeded refuses a create that would exceed one of the
 	// platform's quotas (Confluent Cloud's 402), named in the message.
 	QuotaExceeded Kind = "QUOTA_EXCEEDED"
@@ -60,7 +63,7 @@ const (
 // Kinds lists every kind, for documentation and exhaustive tests.
 var Kinds = []Kind{MissingParameter, InvalidParameter, MalformedBody, Unauthenticated, InsufficientRole,
 	ReadOnlyEnvironment, NotFound, AlreadyExists, IncompatibleSchema, RateLimited, UpstreamUnavailable,
-	UpstreamTimeout, Internal, CSRFRejected, Conflict, DataAccessDisabled, QuotaExceeded, PreconditionFailed,
+	UpstreamTimeout, Internal, CSRFRejected, Conflict, DataAccessDisabled, ProduceDisabled, QuotaExceeded, PreconditionFailed,
 	PolicyViolation, BudgetExceeded, UpstreamPermission}
 
 // Status is the HTTP status of errors of kind k. It is the one mapping
@@ -71,7 +74,7 @@ func (k Kind) Status() int {
 		return http.StatusBadRequest
 	case Unauthenticated:
 		return http.StatusUnauthorized
-	case InsufficientRole, ReadOnlyEnvironment, CSRFRejected, DataAccessDisabled:
+	case InsufficientRole, ReadOnlyEnvironment, CSRFRejected, DataAccessDisabled, ProduceDisabled:
 		return http.StatusForbidden
 	case NotFound:
 		return http.StatusNotFound

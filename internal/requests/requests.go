@@ -47,11 +47,12 @@ func New(g *gate.Guard, p *plans.Service, s store.ChangeRequests, maxAge time.Du
 }
 
 // Request plans doc as a review would and stores it as an open request.
-func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (portal.ChangeRequest, error) {
+func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (_ portal.ChangeRequest, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "request changes", "change-request.create", scope.String())
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	if call.Role < portal.Developer {
 		e := portal.New(portal.InsufficientRole, "your role in %s is %s; to request changes you need the developer role or higher", call.Scope.Unit.ID, call.Role)
 		s.guard.Record(ctx, call, "change-request.create", call.Scope.String(), e)
@@ -62,8 +63,8 @@ func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Do
 	switch {
 	case reason == "":
 		v.Add(portal.Missing("reason"))
-	case len(reason) > MaxReason:
-		v.Add(portal.Invalid("reason", "the reason is %d characters long; at most %d", len(reason), MaxReason))
+	case portal.CheckText("reason", reason, MaxReason, true) != nil:
+		v.Add(portal.CheckText("reason", reason, MaxReason, true))
 	}
 	for i, r := range doc.Resources {
 		if r.Connector == nil {

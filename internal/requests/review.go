@@ -34,8 +34,8 @@ func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment, e
 	case !reviewer(call):
 		return fail(portal.New(portal.InsufficientRole, "your role in %s is %s; change requests are reviewed by the unit's Admins and the zone's Super Admins",
 			call.Scope.Unit.ID, call.Role))
-	case len(comment) > MaxReason:
-		return fail(portal.Invalid("comment", "the comment is %d characters long; at most %d", len(comment), MaxReason))
+	case portal.CheckText("comment", comment, MaxReason, true) != nil:
+		return fail(portal.CheckText("comment", comment, MaxReason, true))
 	}
 	// One decision at a time on any replica; the state is read again
 	// under the lock.
@@ -131,11 +131,12 @@ func (s *Service) Reject(ctx context.Context, scope portal.Scope, id, comment st
 }
 
 // Withdraw closes the caller's own open request.
-func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (portal.ChangeRequest, error) {
+func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (_ portal.ChangeRequest, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "withdraw change requests", "change-request.withdraw", id)
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	r, err := s.find(ctx, call, id)
 	if err != nil {
 		return portal.ChangeRequest{}, err

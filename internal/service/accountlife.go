@@ -11,11 +11,12 @@ import (
 )
 
 // Update changes an account's description.
-func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, description string) (portal.ServiceAccount, error) {
+func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.ServiceAccount, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change service accounts", "service-account.update", id)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	description = strings.TrimSpace(description)
 	if len(description) > maxDescription {
 		return portal.ServiceAccount{}, portal.Invalid("description", "description must be at most %d characters", maxDescription)
@@ -48,11 +49,12 @@ func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, de
 // keys, as one audited action that lists what it removed. An account
 // that owns keys is not deleted otherwise: its clients would lose access
 // without anyone having said so.
-func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id string, withKeys bool) (portal.AccountDeletion, error) {
+func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id string, withKeys bool) (_ portal.AccountDeletion, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete service accounts", "service-account.delete", id)
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	a, o, err := findAccount(ctx, call, id)
 	if err != nil {
 		return portal.AccountDeletion{}, err

@@ -116,18 +116,17 @@ func (s *ServiceAccounts) check(call *gate.Call, in portal.NewServiceAccount, fi
 	case !isAccountType(in.Type):
 		v.Add(portal.Invalid(field+"type", "type must be one of %s, not %q", accountTypeNames(), in.Type))
 	}
-	if len(in.Description) > maxDescription {
-		v.Add(portal.Invalid(field+"description", "description must be at most %d characters", maxDescription))
-	}
+	v.Add(portal.CheckText(field+"description", in.Description, maxDescription, false))
 	return name
 }
 
 // Create creates a service account and applies its type's role bindings.
-func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (portal.ServiceAccount, error) {
+func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (_ portal.ServiceAccount, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	name := s.check(call, in, "", &v)
 	if err := v.Err(); err != nil {

@@ -129,6 +129,14 @@ func (s *APIKeys) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQ
 	if err != nil {
 		return portal.Page[portal.APIKey]{}, err
 	}
+	if q.Account != "" {
+		// The keys of an account that does not exist, or that this call
+		// may not see, are as unknown as the account: not an empty list.
+		a, known := owners[q.Account]
+		if _, visible := call.OrgOwner(tenancy.OrgAccount, a.DisplayName); !known || !visible {
+			return portal.Page[portal.APIKey]{}, portal.New(portal.NotFound, "service account %s not found", q.Account)
+		}
+	}
 	ids := make([]string, len(keys))
 	for i, k := range keys {
 		ids[i] = k.ID
@@ -200,11 +208,12 @@ func findAccount(ctx context.Context, call *gate.Call, id string) (platform.Serv
 }
 
 // Create makes a key for one of the unit's service accounts.
-func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (portal.CreatedAPIKey, error) {
+func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (_ portal.CreatedAPIKey, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create API keys", "api-key.create", account)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	now := s.guard.Now()
 	var v portal.Validation
 	resource := ""
@@ -220,9 +229,7 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 	default:
 		v.Add(portal.Invalid("resource", "resource must be %s or %s, not %q", portal.KeyForKafka, portal.KeyForSchemaRegistry, in.Resource))
 	}
-	if len(in.Description) > maxDescription {
-		v.Add(portal.Invalid("description", "description must be at most %d characters", maxDescription))
-	}
+	v.Add(portal.CheckText("description", in.Description, maxDescription, false))
 	expires, bad := expiryFor(call, in.Expires, now, "expires_at")
 	v.Add(bad)
 	if err := v.Err(); err != nil {
@@ -350,11 +357,12 @@ func (s *APIKeys) Get(ctx context.Context, scope portal.Scope, id string) (porta
 
 // Rotate makes a key in place of another and has the old one expire
 // after the overlap, so that clients move to the new one without a gap.
-func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (portal.CreatedAPIKey, error) {
+func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (_ portal.CreatedAPIKey, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "rotate API keys", "api-key.rotate", id)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	maxAge := call.Scope.Stage.APIKeyMaxAge
 	switch {
 	case overlap < 0:
@@ -403,14 +411,15 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 }
 
 // Update changes a key's description.
-func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, description string) (portal.APIKey, error) {
+func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.APIKey, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change API keys", "api-key.update", id)
 	if err != nil {
 		return portal.APIKey{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	description = strings.TrimSpace(description)
-	if len(description) > maxDescription {
-		return portal.APIKey{}, portal.Invalid("description", "description must be at most %d characters", maxDescription)
+	if e := portal.CheckText("description", description, maxDescription, false); e != nil {
+		return portal.APIKey{}, e
 	}
 	old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
 	if err != nil {
@@ -438,11 +447,12 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 }
 
 // Delete deletes a key.
-func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) error {
+func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete API keys", "api-key.delete", id)
 	if err != nil {
 		return err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	old, a, o, rec, _, err := s.findKey(ctx, call, id)
 	if err != nil {
 		return err

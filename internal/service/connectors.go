@@ -223,11 +223,12 @@ func validateConnector(ctx context.Context, call *gate.Call, cfg map[string]stri
 
 // Create validates a configuration with its plugin and creates the
 // connector, named "{prefix}{identifier}-connector".
-func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.NewConnector) (portal.Connector, error) {
+func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.NewConnector) (_ portal.Connector, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create connectors", "connector.create", in.Name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	full := ""
 	if identifier(&v, "name", "name", in.Name) {
@@ -285,11 +286,12 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
-func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (portal.Connector, error) {
+func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (_ portal.Connector, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", "connector.update", name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	if config == nil {
 		v.Add(portal.Missing("config"))
@@ -356,11 +358,12 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 
 // lifecycle runs one of delete, pause, resume and restart.
 func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, what, action string, ifMatch portal.IfMatch,
-	do func(platform.Connectors, string) error) error {
+	do func(platform.Connectors, string) error) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, what, action, name)
 	if err != nil {
 		return err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
 		return err

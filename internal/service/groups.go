@@ -296,11 +296,12 @@ func (s *Groups) Consumers(ctx context.Context, scope portal.Scope, topic string
 }
 
 // Delete deletes an empty group; one with members is refused (409).
-func (s *Groups) Delete(ctx context.Context, scope portal.Scope, id string) error {
+func (s *Groups) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete consumer groups", "consumer-group.delete", id)
 	if err != nil {
 		return err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	g, err := s.group(ctx, call, id)
 	if err != nil {
 		return err
@@ -337,11 +338,10 @@ func clientIDs(g platform.Group) []string {
 // offset; a dry run shows the plan without committing it. The group must
 // have no active member: Kafka would refuse, and the members would
 // overwrite the offsets anyway.
-func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string, r portal.OffsetReset) (portal.ResetResult, error) {
+func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string, r portal.OffsetReset) (_ portal.ResetResult, err error) {
 	// A dry run needs the same role as the reset, so that it never
 	// promises what the caller may not do; only the reset is audited.
 	var call *gate.Call
-	var err error
 	if r.DryRun {
 		ctx, call, err = s.guard.Enter(ctx, scope, access.Write, "reset consumer group offsets")
 	} else {
@@ -350,6 +350,7 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 	if err != nil {
 		return portal.ResetResult{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	switch r.To {
 	case portal.ResetEarliest, portal.ResetLatest:

@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -36,15 +37,20 @@ type Messages struct {
 	guard   *gate.Guard
 	filters *recordFilters
 	scans   *scanGate
+	tails   *tails
 	schemas sync.Map // env + schema id -> avro.Schema, or error text
 }
 
 var _ portal.MessageService = (*Messages)(nil)
 
 // NewMessages returns the message browser's service; filtered reads run
-// within scans.
-func NewMessages(g *gate.Guard, scans ScanLimits) *Messages {
-	return &Messages{guard: g, filters: newRecordFilters(), scans: newScanGate(scans)}
+// within the replica's shares of costly work (ratelimit.Shares' defaults
+// when nil).
+func NewMessages(g *gate.Guard, costly *ratelimit.Concurrency) *Messages {
+	if costly == nil {
+		costly = ratelimit.NewConcurrency(ratelimit.Shares{})
+	}
+	return &Messages{guard: g, filters: newRecordFilters(), scans: &scanGate{c: costly}, tails: newTails(time.Now)}
 }
 
 // Read reads records: the latest q.Limit (spread over the partitions, the
@@ -61,13 +67,11 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 	if err != nil {
 		return portal.RecordPage{}, err
 	}
-	if match != nil {
-		leave, err := s.scans.enter(ctx, call.Principal.Subject, call.Scope.Unit.ID)
-		if err != nil {
-			return portal.RecordPage{}, err
-		}
-		defer leave()
+	leave, err := s.scans.enter(ctx, call.Principal.Subject, call.Scope.Unit.ID)
+	if err != nil {
+		return portal.RecordPage{}, err
 	}
+	defer leave()
 	full, err := resolveTopic(ctx, call, topic)
 	if err != nil {
 		return portal.RecordPage{}, err
@@ -128,6 +132,11 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 	}
 	if !latest {
 		tailEnds(out.Ends, ranges, raw, out.Scanned)
+	}
+	if q.After != nil {
+		// A tail's poll: one event for the whole tail.
+		s.tails.poll(ctx, s.guard, call, full, len(out.Items))
+		return out, nil
 	}
 	s.guard.Record(ctx, call, "topic.read-records", full, nil, portal.Change{Field: "range", After: describeRead(ranges, q, len(out.Items))})
 	return out, nil

@@ -127,11 +127,12 @@ func (s *IdentityPools) Get(ctx context.Context, scope portal.Scope, id string) 
 
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
-func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (portal.Pool, error) {
+func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (_ portal.Pool, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create identity pools", "identity-pool.create", in.Name)
 	if err != nil {
 		return portal.Pool{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	name := s.check(call, &in, &v)
 	if err := v.Err(); err != nil {
@@ -159,9 +160,7 @@ func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Val
 	case !isAccountType(in.Type):
 		v.Add(portal.Invalid("type", "type must be one of %s, not %q", accountTypeNames(), in.Type))
 	}
-	if len(in.Description) > maxDescription {
-		v.Add(portal.Invalid("description", "description must be at most %d characters", maxDescription))
-	}
+	v.Add(portal.CheckText("description", in.Description, maxDescription, false))
 	if in.IdentityClaim == "" {
 		in.IdentityClaim = portal.DefaultIdentityClaim
 	} else if !claimPath.MatchString(in.IdentityClaim) {
@@ -214,11 +213,12 @@ func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string
 }
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
-func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (portal.Pool, error) {
+func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (_ portal.Pool, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
 	if err != nil {
 		return portal.Pool{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	if e := s.filters.Check("filter", filter); e != nil {
 		return portal.Pool{}, e
 	}
@@ -249,11 +249,12 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 }
 
 // Delete removes a pool's role bindings, then the pool.
-func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string, ifMatch portal.IfMatch) error {
+func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string, ifMatch portal.IfMatch) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
 	if err != nil {
 		return err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	p, call, unlock, err := s.lockToWrite(ctx, call, id, "delete", "identity-pool.delete", ifMatch)
 	if err != nil {
 		return err

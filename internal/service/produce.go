@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -16,11 +17,12 @@ import (
 // Produce writes records to a topic by hand. Every record is encoded and
 // checked before the first is sent, so that a problem in one (a value its
 // schema refuses, a partition that does not exist) sends none.
-func (s *Messages) Produce(ctx context.Context, scope portal.Scope, topic string, req portal.ProduceRequest) (portal.ProduceResult, error) {
+func (s *Messages) Produce(ctx context.Context, scope portal.Scope, topic string, req portal.ProduceRequest) (_ portal.ProduceResult, err error) {
 	ctx, call, err := s.enterData(ctx, scope, topic, "produce records", "topic.produce", access.CheckProduce)
 	if err != nil {
 		return portal.ProduceResult{}, err
 	}
+	defer s.guard.Settle(ctx, call.Writes("topic.produce", topic), &err)
 	if err := checkProduceShape(req); err != nil {
 		return portal.ProduceResult{}, err
 	}
@@ -38,6 +40,9 @@ func (s *Messages) Produce(ctx context.Context, scope portal.Scope, topic string
 	}
 	out, err := encodeRecords(req, enc, len(d.Partitions))
 	if err != nil {
+		return portal.ProduceResult{}, err
+	}
+	if err := fitTopic(out, d); err != nil {
 		return portal.ProduceResult{}, err
 	}
 	w, err := s.guard.Begin(ctx, call, "topic.produce", full)
@@ -175,6 +180,29 @@ func encodeRecords(req portal.ProduceRequest, enc valueEncoder, partitions int) 
 		out[i] = m
 	}
 	return out, v.Err()
+}
+
+// fitTopic refuses, before anything is sent, a record larger than its
+// topic takes (max.message.bytes, when the cluster says): the broker would
+// refuse it anyway, and the caller learns which record and why.
+func fitTopic(out []platform.OutMessage, d platform.TopicDetail) error {
+	limit := 0
+	for _, e := range d.Config {
+		if e.Name == "max.message.bytes" {
+			limit, _ = strconv.Atoi(e.Value)
+		}
+	}
+	if limit <= 0 {
+		return nil
+	}
+	var v portal.Validation
+	for i, m := range out {
+		if n := recordSize(m); n > limit {
+			v.Add(portal.Invalid(fmt.Sprintf("records[%d].value", i), "the record is %d bytes; topic %s takes records of at most %d bytes (max.message.bytes)",
+				n, d.Name, limit))
+		}
+	}
+	return v.Err()
 }
 
 func recordSize(m platform.OutMessage) int {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -25,7 +27,7 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	}
 	// run is read-only and its produce switch is off by default.
 	for _, r := range []portal.Role{portal.Developer, portal.Admin} {
-		if _, err := w.Messages.Produce(as(r), portal.Scope{BU: "scada", Stage: "run"}, strings.Replace(topic, "-dev-", "-run-", 1), one("x")); !portal.Is(err, portal.DataAccessDisabled) {
+		if _, err := w.Messages.Produce(as(r), portal.Scope{BU: "scada", Stage: "run"}, strings.Replace(topic, "-dev-", "-run-", 1), one("x")); !portal.Is(err, portal.ProduceDisabled) {
 			t.Errorf("%s in run: %v", r, err)
 		}
 	}
@@ -221,5 +223,51 @@ func TestCreateBatch(t *testing.T) {
 	}
 	if errs := w.Topics.CreateBatch(as(portal.Viewer), dev, []portal.NewTopic{{Name: "nope"}}); !portal.Is(errs[0], portal.InsufficientRole) {
 		t.Errorf("a Viewer's batch: %v", errs)
+	}
+}
+
+// TestATailIsOneAuditEvent: a records tail (reads that continue from the
+// ends of the one before) writes one audit event however many polls it
+// makes, its polls and records counted and amended as it goes; a tail
+// that went idle and starts again is a new event.
+func TestATailIsOneAuditEvent(t *testing.T) {
+	w, topic := groupWorld(t)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	ctx := as(portal.Developer)
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	service.SetTailClock(w.Messages, func() time.Time { return now })
+	page, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tails := func() []portal.AuditEvent {
+		var out []portal.AuditEvent
+		for _, e := range w.AuditEvents(t) {
+			if e.Action == "topic.read-records" && len(e.Changes) == 1 && e.Changes[0].Field == "tail" {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	for i := range 31 {
+		now = now.Add(time.Second)
+		if _, err := w.Messages.Produce(ctx, dev, topic, portal.ProduceRequest{Records: []portal.OutRecord{{Value: ptr(fmt.Sprint("poll-", i))}}}); err != nil {
+			t.Fatal(err)
+		}
+		if page, err = w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends}); err != nil || len(page.Items) != 1 {
+			t.Fatalf("poll %d: %+v %v", i, page, err)
+		}
+	}
+	got := tails()
+	// Amended every 15 s: after 31 polls in 31 s, all of them.
+	if len(got) != 1 || !strings.HasPrefix(got[0].Changes[0].After, "31 polls, 31 records") {
+		t.Fatalf("after 31 polls in 31 s: %+v", got)
+	}
+	now = now.Add(2 * service.TailIdle)
+	if _, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tails(); len(got) != 2 || !strings.HasPrefix(got[0].Changes[0].After, "1 polls") && !strings.HasPrefix(got[1].Changes[0].After, "1 polls") {
+		t.Errorf("a tail after an idle minute: %+v", got)
 	}
 }

@@ -17,7 +17,7 @@ func TestSchemaRefsReadNoFiles(t *testing.T) {
 	if err := os.WriteFile(secret, []byte(`{"type": "string"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m := NewMessages(nil, ScanLimits{})
+	m := NewMessages(nil, nil)
 	for _, ref := range []string{"file://" + secret, "http://169.254.169.254/latest/meta-data"} {
 		_, err := m.serializer("test", portal.SchemaVersion{Subject: "s", Version: 1, Type: portal.SchemaJSON,
 			Schema: `{"type":"object","properties":{"a":{"$ref":"` + ref + `"}}}`})

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/ratelimit"
 )
 
 // TestScansWithinTheirShares: a caller runs one filtered read at once, a
 // unit two, the replica Total; past them a scan waits its turn, then is
 // refused with 429 saying why, while another unit's scan starts at once.
 func TestScansWithinTheirShares(t *testing.T) {
-	g := newScanGate(ScanLimits{PerCaller: 1, PerUnit: 2, Total: 3, Wait: 30 * time.Millisecond})
+	g := &scanGate{c: ratelimit.NewConcurrency(ratelimit.Shares{PerCaller: 1, PerUnit: 2, Total: 3, Wait: 30 * time.Millisecond})}
 	ctx := context.Background()
 	refused := func(caller, unit, why string) {
 		t.Helper()
@@ -41,22 +42,27 @@ func TestScansWithinTheirShares(t *testing.T) {
 	refused("gus", "sales", "the portal is running as many record scans")
 
 	// A scan waiting for its turn starts when one ends.
+	patient := &scanGate{c: ratelimit.NewConcurrency(ratelimit.Shares{PerCaller: 1, Wait: time.Hour})}
+	first, err := patient.enter(ctx, "carol", "scada")
+	if err != nil {
+		t.Fatal(err)
+	}
 	started := make(chan error, 1)
-	g.lim.Wait = time.Minute
 	go func() {
-		leave, err := g.enter(ctx, "carol", "scada")
+		leave, err := patient.enter(ctx, "carol", "scada")
 		if err == nil {
 			leave()
 		}
 		started <- err
 	}()
-	carol()
+	first()
 	if err := <-started; err != nil {
 		t.Errorf("carol's next scan after her first: %v", err)
 	}
+	carol()
 	dan()
 	crm()
-	if len(g.running) != 0 || len(g.total) != 0 {
-		t.Errorf("left behind: %v, %d slots", g.running, len(g.total))
+	if !g.c.Idle() || !patient.c.Idle() {
+		t.Error("scans left behind")
 	}
 }

@@ -165,11 +165,12 @@ func (s *Schemas) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Valid
 }
 
 // Create registers the first version of a topic's key or value subject.
-func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (portal.SchemaVersion, error) {
+func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (_ portal.SchemaVersion, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.create", in.Topic+"-"+in.SubjectType)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	topic := ""
 	switch {
@@ -218,11 +219,12 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
-func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.SchemaVersion, error) {
+func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (_ portal.SchemaVersion, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.version", subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	full, def, err := s.prepareVersion(ctx, call, subject, in)
 	if err != nil {
 		return portal.SchemaVersion{}, err
@@ -271,11 +273,12 @@ func (s *Schemas) Check(ctx context.Context, scope portal.Scope, subject string,
 
 // Delete deletes a version: softly, or for good (permanent) once it was
 // soft-deleted, as the registry requires.
-func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) error {
+func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete schemas", "schema.delete", subject+"/"+version)
 	if err != nil {
 		return err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	full, err := subjectOf(call, subject)
 	if err != nil {
 		return err

@@ -191,11 +191,12 @@ func resolveTopic(ctx context.Context, call *gate.Call, name string) (string, er
 }
 
 // Create creates a topic named by the convention.
-func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (portal.TopicDetail, error) {
+func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (_ portal.TopicDetail, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", in.Name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	spec, err := newTopicSpec(call, in)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -299,11 +300,12 @@ func settingKeys() string {
 // Replace sets a topic to a desired state: its partition count and the full
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
-func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (portal.TopicDetail, error) {
+func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (_ portal.TopicDetail, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	if in.Partitions == nil {
 		v.Add(portal.Missing("partitions_count"))
@@ -325,11 +327,12 @@ func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, i
 
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
-func (s *Topics) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (portal.TopicDetail, error) {
+func (s *Topics) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (_ portal.TopicDetail, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	if in.Partitions != nil {
 		v.Add(checkPartitions(*in.Partitions))
@@ -463,11 +466,12 @@ func partial(err error, format string, args ...any) error {
 }
 
 // Delete deletes a topic and its data.
-func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) error {
+func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", "topic.delete", name)
 	if err != nil {
 		return err
 	}
+	defer s.guard.Settle(ctx, call, &err)
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/netip"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/dev/cloud"
 	"github.com/edh-platform/rms-portal/internal/dev/registry"
+	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -60,6 +62,14 @@ type World struct {
 
 // Budget is the world's upstream timeout: a write answers within it.
 const Budget = time.Second
+
+// PublicReceivers resolve every webhook host to a public address, as a
+// receiver on the internet would (tests have no DNS).
+func PublicReceivers() events.Receivers {
+	return events.Receivers{Lookup: func(context.Context, string) ([]netip.Addr, error) {
+		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+	}}
+}
 
 // Discard is a logger that writes nothing.
 func Discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -116,7 +126,7 @@ func New(t testing.TB, seed ...string) *World {
 	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
 	w.Jobs = jobs.New(st, "test", Discard())
 	w.Built, err = assembly.New(assembly.Deps{Guard: w.Guard, Store: st, Sampler: worker.NewSampler(time.Minute, time.Hour, 10, st, Discard()),
-		Charts: w.Charts, Jobs: w.Jobs,
+		Charts: w.Charts, Jobs: w.Jobs, Webhooks: events.ServiceOptions{Receivers: PublicReceivers()},
 		Admin: admin.Options{Sync: w.Sync, Health: func() []upstream.Health { return nil }, Config: cfg.Effective,
 			Resolver: access.NewResolver(w.Tenancy, "platform-admins"), GroupsClaim: "groups"}})
 	if err != nil {

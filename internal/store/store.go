@@ -410,6 +410,9 @@ type Webhooks interface {
 	// DeleteWebhookRecord removes a webhook and its deliveries, or
 	// returns ErrNotFound.
 	DeleteWebhookRecord(ctx context.Context, id string) error
+	// ResealWebhookSecret replaces a webhook's secret as kept (sealed),
+	// when it is still old.
+	ResealWebhookSecret(ctx context.Context, id, old, sealed string) error
 	// QueueDeliveries adds pending deliveries of events (those queued
 	// already stay as they are) and moves the webhook's cursor to cursor,
 	// at once.

@@ -90,12 +90,13 @@ func (s *Sampler) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.sampleWatched(ctx)
+			s.SampleOnce(ctx)
 		}
 	}
 }
 
-func (s *Sampler) sampleWatched(ctx context.Context) {
+// SampleOnce samples every watched topic once (Run does it each interval).
+func (s *Sampler) SampleOnce(ctx context.Context) {
 	s.mu.Lock()
 	var due []watchedTopic
 	for key, w := range s.watched {

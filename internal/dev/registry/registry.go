@@ -25,6 +25,7 @@ type Registry struct {
 	mux        *http.ServeMux
 
 	mu       sync.Mutex
+	writes   sync.Mutex
 	nextID   int
 	schemas  map[int]storedSchema
 	byCanon  map[string]int
@@ -94,6 +95,26 @@ func (r *Registry) routes() *http.ServeMux {
 			writeReg(w, http.StatusOK, out)
 		})
 	}
+	// A request that carries a schema has it read and parsed outside the
+	// lock: a large schema takes its time, and a registry serves the
+	// others meanwhile.
+	// Registrations go one at a time, as on a registry's leader.
+	handleSchema := func(pattern string, h func(req *http.Request, in storedSchema) (any, *regError)) {
+		handle(pattern, func(req *http.Request) (any, *regError) {
+			r.mu.Unlock()
+			write := req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/versions")
+			if write {
+				r.writes.Lock()
+				defer r.writes.Unlock()
+			}
+			in, e := r.parseRequest(req)
+			r.mu.Lock()
+			if e != nil {
+				return nil, e
+			}
+			return h(req, in)
+		})
+	}
 	flag := func(req *http.Request, name string) bool { return req.URL.Query().Get(name) == "true" }
 	handle("GET /subjects", func(req *http.Request) (any, *regError) { return r.listSubjects(flag(req, "deleted")), nil })
 	handle("GET /schemas", func(req *http.Request) (any, *regError) {
@@ -103,8 +124,12 @@ func (r *Registry) routes() *http.ServeMux {
 	handle("GET /subjects/{subject}/versions", func(req *http.Request) (any, *regError) {
 		return r.versions(req.PathValue("subject"), flag(req, "deleted"))
 	})
-	handle("POST /subjects/{subject}/versions", func(req *http.Request) (any, *regError) { return r.register(req.PathValue("subject"), req) })
-	handle("POST /subjects/{subject}", func(req *http.Request) (any, *regError) { return r.lookup(req.PathValue("subject"), req) })
+	handleSchema("POST /subjects/{subject}/versions", func(req *http.Request, in storedSchema) (any, *regError) {
+		return r.register(req.PathValue("subject"), in)
+	})
+	handleSchema("POST /subjects/{subject}", func(req *http.Request, in storedSchema) (any, *regError) {
+		return r.lookup(req.PathValue("subject"), in)
+	})
 	handle("DELETE /subjects/{subject}", func(req *http.Request) (any, *regError) {
 		return r.deleteSubject(req.PathValue("subject"), flag(req, "permanent"))
 	})
@@ -114,8 +139,8 @@ func (r *Registry) routes() *http.ServeMux {
 	handle("DELETE /subjects/{subject}/versions/{version}", func(req *http.Request) (any, *regError) {
 		return r.deleteVersion(req.PathValue("subject"), req.PathValue("version"), flag(req, "permanent"))
 	})
-	handle("POST /compatibility/subjects/{subject}/versions/{version}", func(req *http.Request) (any, *regError) {
-		return r.compatibility(req.PathValue("subject"), req.PathValue("version"), req)
+	handleSchema("POST /compatibility/subjects/{subject}/versions/{version}", func(req *http.Request, in storedSchema) (any, *regError) {
+		return r.compatibility(req.PathValue("subject"), req.PathValue("version"), req, in)
 	})
 	handle("GET /config", func(*http.Request) (any, *regError) { return map[string]string{"compatibilityLevel": r.level("")}, nil })
 	handle("GET /config/{subject}", func(req *http.Request) (any, *regError) {
@@ -256,7 +281,8 @@ func (r *Registry) version(s, raw string, deleted bool) (any, *regError) {
 	return r.describe(s, v), nil
 }
 
-// parseRequest reads and parses a schema in a request body.
+// parseRequest reads and parses a schema in a request body; it takes
+// the registry's lock only to find the schemas it references.
 func (r *Registry) parseRequest(req *http.Request) (storedSchema, *regError) {
 	var in storedSchema
 	if err := json.NewDecoder(req.Body).Decode(&in); err != nil || in.Schema == "" {
@@ -265,13 +291,9 @@ func (r *Registry) parseRequest(req *http.Request) (storedSchema, *regError) {
 	if in.Type == "" {
 		in.Type = "AVRO"
 	}
-	var refs []string
-	for _, ref := range in.References {
-		v, e := r.find(ref.Subject, strconv.Itoa(ref.Version), false)
-		if e != nil {
-			return in, &regError{422, 42201, fmt.Sprintf("Invalid schema: reference %s (subject %s version %d) not found", ref.Name, ref.Subject, ref.Version)}
-		}
-		refs = append(refs, r.schemas[v.id].Schema)
+	refs, e := r.referenced(in.References)
+	if e != nil {
+		return in, e
 	}
 	p, err := parseSchema(in.Type, in.Schema, refs)
 	if err != nil {
@@ -279,6 +301,21 @@ func (r *Registry) parseRequest(req *http.Request) (storedSchema, *regError) {
 	}
 	in.parsed = p
 	return in, nil
+}
+
+// referenced are the texts of the schemas refs name.
+func (r *Registry) referenced(refs []regReference) ([]string, *regError) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, ref := range refs {
+		v, e := r.find(ref.Subject, strconv.Itoa(ref.Version), false)
+		if e != nil {
+			return nil, &regError{422, 42201, fmt.Sprintf("Invalid schema: reference %s (subject %s version %d) not found", ref.Name, ref.Subject, ref.Version)}
+		}
+		out = append(out, r.schemas[v.id].Schema)
+	}
+	return out, nil
 }
 
 func canonKey(st storedSchema) string {
@@ -294,11 +331,7 @@ func (r *Registry) earlier(s string) []parsed {
 	return out
 }
 
-func (r *Registry) register(s string, req *http.Request) (any, *regError) {
-	in, e := r.parseRequest(req)
-	if e != nil {
-		return nil, e
-	}
+func (r *Registry) register(s string, in storedSchema) (any, *regError) {
 	key := canonKey(in)
 	if id, ok := r.byCanon[key]; ok {
 		for _, v := range r.live(s, false) {
@@ -308,7 +341,7 @@ func (r *Registry) register(s string, req *http.Request) (any, *regError) {
 		}
 	}
 	if why := compatible(r.level(s), in.parsed, r.earlier(s)); len(why) > 0 {
-		return nil, &regError{409, 409, fmt.Sprintf("Schema being registered is incompatible with an earlier schema for subject %q (%s): %s",
+		return nil, &regError{409, 40901, fmt.Sprintf("Schema being registered is incompatible with an earlier schema for subject %q (%s): %s",
 			s, r.level(s), strings.Join(why, "; "))}
 	}
 	id, ok := r.byCanon[key]
@@ -327,11 +360,7 @@ func (r *Registry) register(s string, req *http.Request) (any, *regError) {
 	return r.describe(s, v), nil
 }
 
-func (r *Registry) lookup(s string, req *http.Request) (any, *regError) {
-	in, e := r.parseRequest(req)
-	if e != nil {
-		return nil, e
-	}
+func (r *Registry) lookup(s string, in storedSchema) (any, *regError) {
 	if len(r.live(s, false)) == 0 {
 		return nil, subjectNotFound(s)
 	}
@@ -344,11 +373,7 @@ func (r *Registry) lookup(s string, req *http.Request) (any, *regError) {
 	return nil, &regError{404, 40403, "Schema not found"}
 }
 
-func (r *Registry) compatibility(s, raw string, req *http.Request) (any, *regError) {
-	in, e := r.parseRequest(req)
-	if e != nil {
-		return nil, e
-	}
+func (r *Registry) compatibility(s, raw string, req *http.Request, in storedSchema) (any, *regError) {
 	var earlier []parsed
 	if raw == "latest" {
 		earlier = r.earlier(s)

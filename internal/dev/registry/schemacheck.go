@@ -39,7 +39,7 @@ func parseSchema(typ, text string, refs []string) (parsed, error) {
 		if err := uniqueFields(s, map[avro.Schema]bool{}); err != nil {
 			return parsed{}, fmt.Errorf("invalid Avro schema: %w", err)
 		}
-		return parsed{typ: typ, canonical: s.String(), avro: s}, nil
+		return parsed{typ: typ, canonical: canonicalAvro(s), avro: s}, nil
 	case "JSON":
 		var doc map[string]any
 		if err := json.Unmarshal([]byte(text), &doc); err != nil {
@@ -99,6 +99,11 @@ func avroReadable(reader, writer avro.Schema, path string) string {
 			}
 		}
 		return ""
+	}
+	re, rok := reader.(*avro.EnumSchema)
+	we, wok := writer.(*avro.EnumSchema)
+	if rok && wok && re.FullName() == we.FullName() {
+		return enumReadable(re, we, path)
 	}
 	if err := avro.NewSchemaCompatibility().Compatible(reader, writer); err != nil {
 		if path != "" {

@@ -105,3 +105,52 @@ func TestEveryRegistryErrorIsClassified(t *testing.T) {
 		}
 	}
 }
+
+// TestASlowCallIsItsCallers: a registry that takes longer than the
+// adapter's timeout to register a schema (a caller's huge one) gives that
+// caller a 504, five times in a row, and its circuit stays closed: the
+// registry answers everyone else at once. A cheap call that takes as long
+// is a sign that the registry is unwell.
+func TestASlowCallIsItsCallers(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost || r.URL.Query().Get("slow") != "" || r.URL.Path == "/config/slow-value" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/vnd.schemaregistry.v1+json")
+		_, _ = w.Write([]byte(`[]`))
+	}))
+	defer srv.Close()
+	defer close(release)
+	reg := upstream.NewRegistry(upstream.Options{Failures: 3, OpenFor: time.Hour})
+	up := reg.Get(upstream.SchemaRegistry, "edh-shared/dev")
+	r, err := New(Options{Name: "edh-shared/dev", URL: srv.URL, Timeout: 200 * time.Millisecond, Upstream: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for range 5 {
+		_, err := r.Register(context.Background(), "huge-value", platform.SchemaDef{Type: portal.SchemaAvro, Schema: `"string"`})
+		if !portal.Is(err, portal.UpstreamTimeout) || upstream.IsOutage(err) {
+			t.Fatalf("a slow register: %v (outage %v)", err, upstream.IsOutage(err))
+		}
+	}
+	if h := up.Health(); h.Circuit != "closed" || h.State == "failing" {
+		t.Fatalf("after one caller's slow registers: %+v", h)
+	}
+	if _, err := r.ListSchemas(context.Background(), "other-", true); err != nil {
+		t.Errorf("another caller: %v", err)
+	}
+	for range 3 {
+		if _, err := r.Compatibility(context.Background(), "slow-value"); !upstream.IsOutage(err) {
+			t.Fatalf("a cheap call out of time: %v", err)
+		}
+	}
+	if h := up.Health(); h.Circuit != "open" {
+		t.Errorf("after three cheap calls out of time: %+v", h)
+	}
+}

@@ -41,6 +41,12 @@ func (d *DB) CreateWebhookRecord(ctx context.Context, r store.WebhookRecord) err
 	return nil
 }
 
+// ResealWebhookSecret replaces a webhook's secret while it is still old.
+func (d *DB) ResealWebhookSecret(ctx context.Context, id, old, sealed string) error {
+	_, err := d.exec(ctx, `UPDATE webhooks SET secret = ? WHERE id = ? AND secret = ?`, sealed, id, old)
+	return err
+}
+
 // DeleteWebhookRecord removes a webhook and its deliveries.
 func (d *DB) DeleteWebhookRecord(ctx context.Context, id string) error {
 	if _, err := d.exec(ctx, `DELETE FROM webhook_deliveries WHERE webhook_id = ?`, id); err != nil {

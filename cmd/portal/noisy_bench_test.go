@@ -1,0 +1,219 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkNoisyNeighbour measures what one unit's flood costs another.
+// crm's readers (two at once, alice reading crm's topic list, a topic, its
+// schemas and consumer groups through the API) run alone for a phase, then
+// again while scada's Developer floods the same shared cluster and
+// registry: records larger than the topic takes and near the portal's own
+// limit, schemas of 100,000 enum symbols, record reads with costly CEL
+// filters, and tails. It reports crm's p50 and p99 in both phases, their
+// ratio, crm's 5xx answers (the target: none, and a p99 within twice the
+// quiet one) and how scada's requests were answered. NOISY_SECONDS sets
+// each phase's length (20 by default).
+func BenchmarkNoisyNeighbour(b *testing.B) {
+	phase := 20 * time.Second
+	if s, err := strconv.Atoi(os.Getenv("NOISY_SECONDS")); err == nil && s > 0 {
+		phase = time.Duration(s) * time.Second
+	}
+	tp := startPortal(b, nil)
+	sfx := suffix()
+	noisy := newNoisyUnit(b, tp, sfx)
+	for range b.N {
+		quiet := crmReaders(tp, phase)
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		noisy.flood(&wg, stop)
+		loud := crmReaders(tp, phase)
+		close(stop)
+		wg.Wait()
+		qp50, qp99 := quiet.percentiles()
+		lp50, lp99 := loud.percentiles()
+		b.ReportMetric(qp50, "quiet-p50-ms")
+		b.ReportMetric(qp99, "quiet-p99-ms")
+		b.ReportMetric(lp50, "noisy-p50-ms")
+		b.ReportMetric(lp99, "noisy-p99-ms")
+		b.ReportMetric(lp99/qp99, "p99-ratio")
+		b.ReportMetric(float64(loud.fivexx.Load()+quiet.fivexx.Load()), "crm-5xx")
+		b.ReportMetric(float64(len(loud.ms)), "crm-reads")
+		b.Logf("crm alone: %d reads, p50 %.1f ms, p99 %.1f ms; beside scada's flood: %d reads, p50 %.1f ms, p99 %.1f ms, %d 5xx",
+			len(quiet.ms), qp50, qp99, len(loud.ms), lp50, lp99, loud.fivexx.Load())
+		b.Logf("scada's flood was answered: %s", noisy.answers())
+	}
+}
+
+// readings are one phase's crm latencies and failures.
+type readings struct {
+	mu     sync.Mutex
+	ms     []float64
+	fivexx atomic.Int64
+}
+
+func (r *readings) percentiles() (p50, p99 float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.ms) == 0 {
+		return 0, 0
+	}
+	s := slices.Clone(r.ms)
+	slices.Sort(s)
+	return s[len(s)/2], s[len(s)*99/100]
+}
+
+// crmReaders reads crm's pages through the API with two readers for d.
+func crmReaders(tp *testPortal, d time.Duration) *readings {
+	out := &readings{}
+	token := tp.token("alice")
+	paths := []string{"/api/v1/crm/dev/topics?page_size=100", "/api/v1/crm/dev/topic/edh-shared-crm-dev-orders",
+		"/api/v1/crm/dev/schemas?latest_only=true", "/api/v1/crm/dev/consumer-groups"}
+	end := time.Now().Add(d)
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Go(func() {
+			for i := w; time.Now().Before(end); i++ {
+				req, _ := http.NewRequest(http.MethodGet, tp.url+paths[i%len(paths)], nil)
+				req.Header.Set("Authorization", "Bearer "+token)
+				start := time.Now()
+				resp, err := http.DefaultClient.Do(req)
+				took := float64(time.Since(start).Microseconds()) / 1000
+				if err != nil || resp.StatusCode >= 500 {
+					out.fivexx.Add(1)
+				}
+				if err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+				out.mu.Lock()
+				out.ms = append(out.ms, took)
+				out.mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// noisyUnit is scada's Developer flooding the shared platform.
+type noisyUnit struct {
+	tp     *testPortal
+	token  string
+	small  string
+	big    string
+	huge   string
+	sfx    string
+	mu     sync.Mutex
+	counts map[string]map[int]int
+}
+
+func newNoisyUnit(b *testing.B, tp *testPortal, sfx string) *noisyUnit {
+	n := &noisyUnit{tp: tp, token: tp.token("carol"), small: "noisy-small-" + sfx, big: "noisy-big-" + sfx, sfx: sfx, counts: map[string]map[int]int{}}
+	base := "/api/v1/scada/dev"
+	for _, c := range []map[string]any{
+		{"name": n.small, "config": map[string]string{"max.message.bytes": "1024"}},
+		{"name": n.big, "partitions_count": 3},
+	} {
+		if r := tp.call("POST", base+"/topic", "carol", c); r.status != 201 {
+			b.Fatalf("create %v: %d %s", c["name"], r.status, r.body)
+		}
+		tp.removeAfter(base + "/topic/edh-shared-scada-dev-" + c["name"].(string))
+	}
+	// Records for the filters to scan: 2,000 JSON values.
+	for batch := range 20 {
+		records := make([]map[string]any, 100)
+		for i := range records {
+			records[i] = map[string]any{"value": fmt.Sprintf(`{"id":%d,"name":"n%d-%s","amount":%d}`, batch*100+i, i, strings.Repeat("x", 40), i*7)}
+		}
+		if r := tp.call("POST", base+"/topic/"+n.big+"/records", "carol", map[string]any{"records": records}); r.status != 200 {
+			b.Fatalf("records: %d %s", r.status, r.body)
+		}
+	}
+	symbols := make([]string, 100_000)
+	for i := range symbols {
+		symbols[i] = fmt.Sprintf(`"SYMBOL_%06d"`, i)
+	}
+	n.huge = `{"type":"enum","name":"Huge","symbols":[` + strings.Join(symbols, ",") + `]}`
+	return n
+}
+
+// flood starts scada's workers until stop: one each for oversized
+// records, huge schemas, costly filters and tails.
+func (n *noisyUnit) flood(wg *sync.WaitGroup, stop chan struct{}) {
+	base := n.tp.url + "/api/v1/scada/dev"
+	filter := url.QueryEscape(`value.name.matches("^n[0-9]+-x+$") && value.amount % 3 == 1 && string(value.id).size() > 0`)
+	// The bodies are made once: the load's own work must not be what
+	// slows the replica it shares the machine with.
+	tooLarge := fmt.Sprintf(`{"records":[{"value":%q}]}`, strings.Repeat("y", 5000))
+	nearLimit := fmt.Sprintf(`{"records":[{"value":%q}]}`, strings.Repeat("y", 1_040_000))
+	hugeSchema := fmt.Sprintf(`,"subject_type":"value","schema_type":"AVRO","schema":%q}`, n.huge)
+	work := map[string]func(i int) (string, string, string){
+		"oversized record": func(i int) (string, string, string) {
+			if i%2 == 1 {
+				return "POST", base + "/topic/" + n.big + "/records", nearLimit
+			}
+			return "POST", base + "/topic/" + n.small + "/records", tooLarge
+		},
+		"huge schema": func(i int) (string, string, string) {
+			return "POST", base + "/schema", `{"topic":"huge-` + n.sfx + "-" + strconv.Itoa(i) + `"` + hugeSchema
+		},
+		"costly filter": func(int) (string, string, string) {
+			return "GET", base + "/topic/" + n.big + "/messages?limit=100&filter=" + filter, ""
+		},
+		"tail": func(int) (string, string, string) {
+			return "GET", base + "/topic/" + n.big + "/messages?after=0:0,1:0,2:0&limit=100", ""
+		},
+	}
+	for name, next := range work {
+		for w := range 2 {
+			wg.Go(func() {
+				for i := w; ; i += 2 {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					method, u, body := next(i)
+					req, _ := http.NewRequest(method, u, strings.NewReader(body))
+					req.Header.Set("Authorization", "Bearer "+n.token)
+					req.Header.Set("Content-Type", "application/json")
+					status := 0
+					if resp, err := http.DefaultClient.Do(req); err == nil {
+						_, _ = io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+						status = resp.StatusCode
+					}
+					n.mu.Lock()
+					if n.counts[name] == nil {
+						n.counts[name] = map[int]int{}
+					}
+					n.counts[name][status]++
+					n.mu.Unlock()
+				}
+			})
+		}
+	}
+}
+
+func (n *noisyUnit) answers() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var parts []string
+	for name, byStatus := range n.counts {
+		parts = append(parts, fmt.Sprintf("%s %v", name, byStatus))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, "; ")
+}
