@@ -230,10 +230,14 @@ func TestAPIKeysJourney(t *testing.T) {
 	for _, k := range []string{key, key3} {
 		wantError(t, tp.call("GET", base+"/api-key/"+k, "bob", nil), http.StatusNotFound, "NOT_FOUND")
 	}
-	r = tp.call("GET", base+"/audit?action=service-account.delete", "bob", nil)
+	// The refusal while it had keys, and the deletion listing them.
+	r = tp.call("GET", base+"/audit?action=service-account.delete&outcome=ok", "bob", nil)
 	events = items(t, r)
 	if len(events) != 1 || !strings.Contains(string(r.body), key) || !strings.Contains(string(r.body), key3) {
 		t.Errorf("one audited deletion listing the keys: %s", r.body)
+	}
+	if refused := items(t, tp.call("GET", base+"/audit?action=service-account.delete&outcome=CONFLICT", "bob", nil)); len(refused) != 1 {
+		t.Errorf("the refused deletion: %v", refused)
 	}
 	if err := signIn(env); err == nil {
 		t.Error("a deleted key still signs in")

@@ -30,9 +30,7 @@ func TestStoppedClusterAndReadiness(t *testing.T) {
 	}
 	tp.token("carol") // sign in first: the provider is part of the portal
 	// The upstream report is not anonymous on the public port.
-	if up := tp.call("GET", "/healthz/upstreams", "", nil); up.status != 401 || up.json(t)["status"] != "unauthenticated" {
-		t.Fatalf("anonymous upstream report: %d %s", up.status, up.body)
-	}
+	wantError(t, tp.call("GET", "/healthz/upstreams", "", nil), http.StatusUnauthorized, "UNAUTHENTICATED")
 	if up := tp.call("GET", "/healthz/upstreams", "carol", nil); up.status != 200 || up.json(t)["status"] != "ok" || len(up.json(t)["upstreams"].([]any)) < 7 {
 		t.Fatalf("upstreams before: %d %s", up.status, up.body)
 	}
