@@ -204,7 +204,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	// Filtered record scans and large bodies share one bound of the
 	// replica's processors.
-	p.costly = ratelimit.NewConcurrency(ratelimit.Shares(cfg.RateLimits.CostlyWork))
+	cw := cfg.RateLimits.CostlyWork
+	p.costly = ratelimit.NewConcurrency(ratelimit.Shares{PerCaller: cw.PerCaller, PerUnit: cw.PerUnit, Total: cw.Total, Wait: cw.Wait, Busy: cw.BusyPerMinute})
 	p.cacheSync = worker.NewCacheSync(p.envs, st, log)
 	p.jobs = jobs.New(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)

@@ -257,6 +257,9 @@ type Shares struct {
 	// Wait bounds how long one waits for its turn before it is refused
 	// with 429; 2s by default.
 	Wait time.Duration `yaml:"wait"`
+	// BusyPerMinute is how much of a replica's time of such work one
+	// business unit may take a minute; 30s by default (half a processor).
+	BusyPerMinute time.Duration `yaml:"busy_per_minute"`
 }
 
 // Bucket is a rate and a burst.
@@ -297,6 +300,9 @@ func (s *Shares) orDefault() {
 	}
 	if s.Wait == 0 {
 		s.Wait = 2 * time.Second
+	}
+	if s.BusyPerMinute == 0 {
+		s.BusyPerMinute = 30 * time.Second
 	}
 }
 

@@ -66,7 +66,7 @@ func (c *Config) validateServer(p *problems) {
 	if u := c.RateLimits.UpstreamShare; u.Concurrency < 0 || u.Wait < 0 || u.BusyPerMinute < 0 {
 		p.add("rate_limits.upstream_share", "must not be negative")
 	}
-	if sh := c.RateLimits.CostlyWork; sh.PerCaller < 0 || sh.PerUnit < 0 || sh.Total < 0 || sh.Wait < 0 {
+	if sh := c.RateLimits.CostlyWork; sh.PerCaller < 0 || sh.PerUnit < 0 || sh.Total < 0 || sh.Wait < 0 || sh.BusyPerMinute < 0 {
 		p.add("rate_limits.costly_work", "must not be negative")
 	}
 	for i, n := range c.Webhooks.AllowedNetworks {

@@ -49,6 +49,12 @@ func (l *Lane) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
+		if refused == ratelimit.UnitSpent {
+			e := portal.New(portal.RateLimited, "your business unit used its share of the portal's time for large requests (over %d KiB) and record reads this minute; other units are not held up: try again later",
+				l.heavy>>10)
+			e.RetryAfter = l.c.RetryAfter(ScopeOf(c).BU)
+			return e
+		}
 		if refused != 0 {
 			e := portal.New(portal.RateLimited, "the portal is reading as many large requests (over %d KiB) at once as it takes for you, your unit or in all; other requests are not held up: try again in a moment",
 				l.heavy>>10)

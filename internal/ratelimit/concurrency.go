@@ -12,12 +12,15 @@ import (
 // up to Wait, and is then refused; callers under every bound never wait.
 type Concurrency struct {
 	lim   Shares
+	now   func() time.Time
 	total chan struct{}
 	mu    sync.Mutex
 	// running counts the work under way per caller ("c "+id) and unit
 	// ("u "+id); changed is closed, and replaced, when any ends.
 	running map[string]int
 	changed chan struct{}
+	// budgets are each unit's time of the work, by unit.
+	budgets map[string]*TimeBudget
 }
 
 // Shares are the bounds of a Concurrency.
@@ -28,6 +31,9 @@ type Shares struct {
 	PerCaller, PerUnit, Total int
 	// Wait bounds the wait for a turn; 2s by default.
 	Wait time.Duration
+	// Busy is how much of the work's time one unit may take a minute;
+	// 30s by default (half a processor's).
+	Busy time.Duration
 }
 
 // NewConcurrency returns a bound of work at once.
@@ -44,7 +50,11 @@ func NewConcurrency(s Shares) *Concurrency {
 	if s.Wait <= 0 {
 		s.Wait = 2 * time.Second
 	}
-	return &Concurrency{lim: s, total: make(chan struct{}, s.Total), running: map[string]int{}, changed: make(chan struct{})}
+	if s.Busy <= 0 {
+		s.Busy = 30 * time.Second
+	}
+	return &Concurrency{lim: s, now: time.Now, total: make(chan struct{}, s.Total), running: map[string]int{}, changed: make(chan struct{}),
+		budgets: map[string]*TimeBudget{}}
 }
 
 // Refusal says which bound refused a turn.
@@ -55,12 +65,19 @@ const (
 	CallerBusy Refusal = iota + 1
 	UnitBusy
 	AllBusy
+	// UnitSpent: the unit took its Busy time of the work this minute.
+	UnitSpent
 )
 
 // Enter waits for a turn of caller in unit and returns its end; past
-// Wait it returns what refused it. A context that ends returns its
-// error.
+// Wait, or at once when the unit spent its time of the work, it returns
+// what refused it (and retry, when to come back). A context that ends
+// returns its error.
 func (c *Concurrency) Enter(ctx context.Context, caller, unit string) (leave func(), refused Refusal, err error) {
+	b := c.budget(unit)
+	if w := b.Wait(c.now()); w > 0 {
+		return nil, UnitSpent, nil
+	}
 	deadline := time.NewTimer(c.lim.Wait)
 	defer deadline.Stop()
 	ck, uk := "c "+caller, "u "+unit
@@ -72,7 +89,11 @@ func (c *Concurrency) Enter(ctx context.Context, caller, unit string) (leave fun
 				c.running[ck]++
 				c.running[uk]++
 				c.mu.Unlock()
-				return func() { c.leave(ck, uk) }, 0, nil
+				start := c.now()
+				return func() {
+					c.leave(ck, uk)
+					b.Spend(c.now(), c.now().Sub(start))
+				}, 0, nil
 			default:
 			}
 		}
@@ -86,6 +107,22 @@ func (c *Concurrency) Enter(ctx context.Context, caller, unit string) (leave fun
 			return nil, 0, ctx.Err()
 		}
 	}
+}
+
+func (c *Concurrency) budget(unit string) *TimeBudget {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.budgets[unit]
+	if b == nil {
+		b = NewTimeBudget(c.lim.Busy, c.now())
+		c.budgets[unit] = b
+	}
+	return b
+}
+
+// RetryAfter is when unit may start work again after a refusal.
+func (c *Concurrency) RetryAfter(unit string) time.Duration {
+	return max(c.budget(unit).Wait(c.now()), time.Second)
 }
 
 func (c *Concurrency) leave(ck, uk string) {

@@ -23,11 +23,15 @@ func (g *scanGate) enter(ctx context.Context, caller, unit string) (func(), erro
 		return leave, err
 	}
 	why := map[ratelimit.Refusal]string{
-		ratelimit.CallerBusy: "a record scan of yours is still running",
-		ratelimit.UnitBusy:   "your business unit is running as many record scans at once as it may",
-		ratelimit.AllBusy:    "the portal is running as many record scans as it takes at once",
+		ratelimit.CallerBusy: "a record read of yours is still running",
+		ratelimit.UnitBusy:   "your business unit is running as many record reads at once as it may",
+		ratelimit.AllBusy:    "the portal is running as many record reads as it takes at once",
+		ratelimit.UnitSpent:  "your business unit used its share of the portal's time for record reads and large requests this minute",
 	}[refused]
-	e := portal.New(portal.RateLimited, "%s; a filtered read waits for the one before it: try again in a moment", why)
+	e := portal.New(portal.RateLimited, "%s; other units are not held up: try again in a moment", why)
 	e.RetryAfter = time.Second
+	if refused == ratelimit.UnitSpent {
+		e.RetryAfter = g.c.RetryAfter(unit)
+	}
 	return nil, e
 }

@@ -29,17 +29,17 @@ func TestScansWithinTheirShares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refused("carol", "scada", "a record scan of yours is still running")
+	refused("carol", "scada", "a record read of yours is still running")
 	dan, err := g.enter(ctx, "dan", "scada")
 	if err != nil {
 		t.Fatal(err)
 	}
-	refused("erik", "scada", "your business unit is running as many record scans")
+	refused("erik", "scada", "your business unit is running as many record reads")
 	crm, err := g.enter(ctx, "fay", "crm")
 	if err != nil {
 		t.Fatalf("another unit's scan waited for scada's: %v", err)
 	}
-	refused("gus", "sales", "the portal is running as many record scans")
+	refused("gus", "sales", "the portal is running as many record reads")
 
 	// A scan waiting for its turn starts when one ends.
 	patient := &scanGate{c: ratelimit.NewConcurrency(ratelimit.Shares{PerCaller: 1, Wait: time.Hour})}
@@ -66,3 +66,4 @@ func TestScansWithinTheirShares(t *testing.T) {
 		t.Error("scans left behind")
 	}
 }
+

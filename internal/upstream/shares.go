@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/ratelimit"
 )
 
 // Shares bound what one tenant (a business unit) takes of one upstream,
@@ -67,14 +68,10 @@ func Patient(ctx context.Context) context.Context {
 func isPatient(ctx context.Context) bool { return ctx.Value(patientKey{}) != nil }
 
 // share is one unit's share of one upstream: slots for its calls at once,
-// and a budget of the upstream's time that refills at Busy per minute.
+// and a budget of the upstream's time.
 type share struct {
-	slots chan struct{}
-	mu    sync.Mutex
-	// budget is the time left to spend; it may go below zero while
-	// calls already admitted finish.
-	budget time.Duration
-	filled time.Time
+	slots  chan struct{}
+	budget *ratelimit.TimeBudget
 }
 
 // shares holds an upstream's shares, one per unit that used it.
@@ -94,35 +91,10 @@ func (s *shares) of(tenant string) *share {
 	defer s.mu.Unlock()
 	sh := s.by[tenant]
 	if sh == nil {
-		sh = &share{slots: make(chan struct{}, s.cfg.Concurrency), budget: s.cfg.Busy, filled: s.now()}
+		sh = &share{slots: make(chan struct{}, s.cfg.Concurrency), budget: ratelimit.NewTimeBudget(s.cfg.Busy, s.now())}
 		s.by[tenant] = sh
 	}
 	return sh
-}
-
-// refill adds the budget earned since the last refill, up to Busy.
-func (sh *share) refill(cfg Shares, now time.Time) {
-	earned := time.Duration(float64(now.Sub(sh.filled)) * float64(cfg.Busy) / float64(time.Minute))
-	sh.budget, sh.filled = min(sh.budget+earned, cfg.Busy), now
-}
-
-// untilBudget is how long until the share's budget is above zero again.
-func (sh *share) untilBudget(cfg Shares, now time.Time) time.Duration {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	sh.refill(cfg, now)
-	if sh.budget > 0 {
-		return 0
-	}
-	return time.Duration(float64(-sh.budget)*float64(time.Minute)/float64(cfg.Busy)) + time.Millisecond
-}
-
-// spend charges a call's time to the share.
-func (sh *share) spend(cfg Shares, now time.Time, took time.Duration) {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	sh.refill(cfg, now)
-	sh.budget -= took
 }
 
 // admit takes a slot of the tenant's share of u, waiting as the caller
@@ -136,7 +108,7 @@ func (s *shares) admit(ctx context.Context, u *Upstream, tenant string) (func(to
 		wait = 0 // as long as ctx allows
 	}
 	for {
-		d := sh.untilBudget(s.cfg, s.now())
+		d := sh.budget.Wait(s.now())
 		if d == 0 {
 			break
 		}
@@ -166,7 +138,7 @@ func (s *shares) admit(ctx context.Context, u *Upstream, tenant string) (func(to
 	}
 	return func(took time.Duration) {
 		<-sh.slots
-		sh.spend(s.cfg, s.now(), took)
+		sh.budget.Spend(s.now(), took)
 	}, nil
 }
 
