@@ -66,4 +66,3 @@ func TestScansWithinTheirShares(t *testing.T) {
 		t.Error("scans left behind")
 	}
 }
-
