@@ -36,11 +36,14 @@ type accountJSON struct {
 	Type         string        `json:"type"`
 	Description  string        `json:"description"`
 	RoleBindings []bindingJSON `json:"role_bindings,omitempty"`
+	// Job is the job still making the account (a 202): its Location
+	// reports the account once made, or why not.
+	Job string `json:"job,omitempty"`
 }
 
 func accountOut(s portal.ServiceAccount, withBindings bool) accountJSON {
 	out := accountJSON{ID: s.ID, Name: s.Name, Identifier: s.Identifier, BusinessUnit: s.BusinessUnit, Outside: s.OutsideConvention,
-		ReadOnly: s.ReadOnly, Type: s.Type, Description: s.Description}
+		ReadOnly: s.ReadOnly, Type: s.Type, Description: s.Description, Job: s.Job}
 	if withBindings {
 		out.RoleBindings = bindingsOut(s.RoleBindings)
 	}
@@ -90,6 +93,11 @@ func (a *API) createAccount(c echo.Context) error {
 	s, err := a.Accounts.Create(c.Request().Context(), scope, in.input())
 	if err != nil {
 		return err
+	}
+	if s.Job != "" {
+		// Behind a slow Cloud API: the job goes on, and says how it ended.
+		location(c, scope, "service-accounts", "bulk", s.Job)
+		return c.JSON(http.StatusAccepted, accountOut(s, true))
 	}
 	location(c, scope, "service-account", s.ID)
 	return c.JSON(http.StatusCreated, accountOut(s, true))

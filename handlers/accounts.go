@@ -92,6 +92,10 @@ func (h *Handlers) createAccount(c echo.Context) error {
 		}
 		return h.failedForm(c, p, err, func() templ.Component { return views.AccountFormView(p, f) })
 	}
+	if a.Job != "" {
+		return h.done(c, "Service account "+a.Name+" is still being made (Confluent Cloud is slow to answer); this page shows when it has its role bindings.",
+			p.Context.Path("service-accounts", "bulk", a.Job))
+	}
 	return h.done(c, "Service account "+a.Name+" ("+a.ID+") created with "+strconv.Itoa(len(a.RoleBindings))+" role bindings.",
 		p.Context.Path("service-account", a.ID))
 }

@@ -70,6 +70,7 @@ type app struct {
 	metricsReady chan struct{}
 	provider     *auth.Provider
 	sampler      *worker.Sampler
+	reconciler   *worker.Leased
 	costly       *ratelimit.Concurrency
 	lagSampler   *worker.LagSampler
 	cacheSync    *worker.CacheSync
@@ -191,7 +192,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, fmt.Errorf("loading the admin area's business units: %w", err)
 	}
 	guard := gate.New(gate.Options{Tenancy: p.live, Envs: p.envs, Audit: recorder, Notify: st, Logger: log,
-		PlatformAdminGroup: cfg.PlatformAdminGroup, Locks: st, Holder: p.replica, UpstreamTimeout: cfg.UpstreamTimeout,
+		PlatformAdminGroup: cfg.PlatformAdminGroup, Locks: st, Holder: p.replica, UpstreamTimeout: cfg.UpstreamTimeout, Reservations: st,
 		Limits: gate.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
 			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})
 	p.sampler = worker.NewSampler(15*time.Second, time.Hour, 240, st, log)
@@ -209,6 +210,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.cacheSync = worker.NewCacheSync(p.envs, st, log)
 	p.jobs = jobs.New(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
+	reconciler := service.NewReconciler(p.envs, st)
+	p.reconciler = &worker.Leased{Name: "audit-reconcile", Leases: st, Holder: p.replica, Every: 15 * time.Second, Log: log, Round: reconciler.Round}
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
 		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
@@ -368,6 +371,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 		}
 	})
 	wg.Go(func() { p.sweeper.Run(ctx, 5*time.Minute) })
+	wg.Go(func() { p.reconciler.Run(ctx) })
 	wg.Go(func() { p.jobs.Run(ctx) })
 	wg.Go(func() { p.keySweeper.Run(ctx) })
 	wg.Go(func() { p.events.Run(ctx) })

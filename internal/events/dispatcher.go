@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -20,12 +21,18 @@ import (
 type Store interface {
 	store.Webhooks
 	store.Leases
+	// UnknownAttempts are the attempts whose outcome is not known yet:
+	// their subjects' later events wait for them.
+	UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error)
 }
 
-// settleWait is how long an attempt still under way holds back the
-// events after it: its outcome is what the event says. An attempt older
-// than that (its process died) goes out as unknown.
-const settleWait = 10 * time.Minute
+// Timing of the dispatcher's lease and of a delivery's claim: the lease
+// is renewed while a round works; a delivery's attempt is claimed for
+// longer than it can take, so that no other replica makes it meanwhile.
+const (
+	leaseFor = 15 * time.Second
+	claimFor = 45 * time.Second
+)
 
 // DispatcherOptions configure the dispatcher.
 type DispatcherOptions struct {
@@ -102,16 +109,23 @@ func (d *Dispatcher) Run(ctx context.Context) {
 }
 
 // Round queues the new events of every webhook and makes the deliveries
-// that are due, if this replica holds (or takes) the lease.
+// that are due, if this replica holds (or takes) the lease, which it
+// renews while it works. Each delivery's attempt is claimed first, so
+// that a replica that took the lease over never repeats one under way.
+// A subject's events go in order: while one waits for a retry, or an
+// attempt on the subject is still under way (its outcome not known
+// yet), its later events wait behind it; other subjects go on.
 func (d *Dispatcher) Round(ctx context.Context) error {
 	if !d.busy.TryLock() {
 		return nil
 	}
 	defer d.busy.Unlock()
-	now := d.o.Now()
-	if ok, err := d.o.Store.AcquireLease(ctx, "webhooks", d.o.Holder, now.Add(3*d.o.Every+10*time.Second), now); err != nil || !ok {
+	ctx, release, ok, err := store.HoldLease(ctx, d.o.Store, "webhooks", d.o.Holder, leaseFor, d.o.Now)
+	if err != nil || !ok {
 		return err
 	}
+	defer release()
+	now := d.o.Now()
 	hooks, err := d.o.Store.WebhookRecords(ctx)
 	if err != nil {
 		return err
@@ -128,44 +142,70 @@ func (d *Dispatcher) Round(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A webhook's events go in order: while its oldest waits for a
-	// retry, the later ones wait behind it.
+	underWay, err := d.underWay(ctx, now)
+	if err != nil {
+		return err
+	}
 	blocked := map[string]bool{}
 	for _, x := range pending {
 		h, ok := byID[x.WebhookID]
-		if !ok || blocked[x.WebhookID] {
+		key := x.WebhookID + "\x00" + x.Subject
+		if !ok || blocked[key] {
 			continue
 		}
-		if x.Next.After(now) || !d.deliver(ctx, h, x, now) {
-			blocked[x.WebhookID] = true
+		if ctx.Err() != nil {
+			return ctx.Err() // the lease is lost: another replica goes on
+		}
+		switch {
+		case underWay[x.Subject] != 0 && underWay[x.Subject] < x.EventID,
+			x.Next.After(now),
+			x.ClaimedBy != "" && x.ClaimedBy != d.o.Holder && x.ClaimedUntil.After(now):
+			blocked[key] = true
+			continue
+		}
+		claimed, err := d.o.Store.ClaimDelivery(ctx, x.WebhookID, x.EventID, d.o.Holder, now.Add(claimFor), now)
+		if err != nil {
+			return err
+		}
+		if !claimed || !d.deliver(ctx, h, x, d.o.Now()) {
+			blocked[key] = true
 		}
 	}
 	return nil
 }
 
-// queue adds a webhook's deliveries of the events after its cursor.
+// underWay are the subjects with an attempt whose outcome is not known
+// yet, with the oldest such attempt's event id: their later events wait.
+func (d *Dispatcher) underWay(ctx context.Context, now time.Time) (map[string]int64, error) {
+	attempts, err := d.o.Store.UnknownAttempts(ctx, now.Add(time.Second), 1000)
+	out := map[string]int64{}
+	for _, e := range attempts {
+		if out[e.Resource] == 0 {
+			out[e.Resource] = e.ID
+		}
+	}
+	return out, err
+}
+
+// queue adds a webhook's deliveries of the events after its cursor in the
+// outbox; an attempt enters the outbox once its outcome is known, so none
+// holds the queue back.
 func (d *Dispatcher) queue(ctx context.Context, h store.WebhookRecord, now time.Time) error {
 	for {
-		evs, err := d.o.Store.AuditAfter(ctx, h.Cursor, 500)
+		evs, err := d.o.Store.OutboxAfter(ctx, h.Cursor, 500)
 		if err != nil || len(evs) == 0 {
 			return err
 		}
-		cursor := h.Cursor
 		var ds []store.Delivery
-		for _, e := range evs {
-			if e.Outcome == "unknown" && now.Sub(e.Time) < settleWait {
-				break // under way: it and what follows wait
-			}
-			cursor = e.ID
+		for _, x := range evs {
+			e := x.Event
 			if !Published(e) || e.LandingZone != h.Zone || (h.BU != "" && e.BU != h.BU) {
 				continue
 			}
 			body, _ := json.Marshal(FromAudit(e))
-			ds = append(ds, store.Delivery{EventID: e.ID, EventAt: e.Time, Next: now, Body: body})
+			ds = append(ds, store.Delivery{EventID: e.ID, EventAt: e.Time, Next: now, Body: body, Subject: e.Resource})
 		}
-		if cursor == h.Cursor {
-			return nil
-		}
+		cursor := evs[len(evs)-1].Pos
 		if err := d.o.Store.QueueDeliveries(ctx, h.ID, ds, cursor); err != nil {
 			return err
 		}
@@ -196,8 +236,12 @@ func (d *Dispatcher) deliver(ctx context.Context, h store.WebhookRecord, x store
 	default:
 		x.Next, x.LastError = now.Add(d.o.Backoff(x.Attempts)), err.Error()
 	}
-	if serr := d.o.Store.SaveDelivery(ctx, x); serr != nil {
+	saved, serr := d.o.Store.SaveDelivery(context.WithoutCancel(ctx), x, d.o.Holder)
+	switch {
+	case serr != nil:
 		d.o.Log.WarnContext(ctx, "recording a delivery failed", "webhook", h.ID, "event", x.EventID, "error", serr)
+	case !saved:
+		d.o.Log.WarnContext(ctx, "a delivery's claim ran out before its outcome was recorded", "webhook", h.ID, "event", x.EventID)
 	}
 	return err == nil
 }

@@ -15,10 +15,11 @@ import (
 )
 
 // TestDispatcherWaitsForAttemptsAndGivesUpAfterADay: an attempt still
-// under way holds the events after it back until it settles; a receiver
-// that never answers is retried with backoff until a day after the event,
-// then the delivery is given up; another replica without the lease does
-// nothing.
+// under way holds back the later events of its subject until it settles,
+// never those of another subject; a receiver that never answers is
+// retried with backoff until a day after the event (the subject's later
+// events behind it), then the delivery is given up; another replica
+// without the lease does nothing.
 func TestDispatcherWaitsForAttemptsAndGivesUpAfterADay(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := context.Background()
@@ -38,38 +39,50 @@ func TestDispatcherWaitsForAttemptsAndGivesUpAfterADay(t *testing.T) {
 	d := events.NewDispatcher(events.DispatcherOptions{Store: w.Store, Holder: "a", Log: servicetest.Discard(), Now: clock,
 		Backoff: func(int) time.Duration { return time.Minute }})
 	other := events.NewDispatcher(events.DispatcherOptions{Store: w.Store, Holder: "b", Log: servicetest.Discard(), Now: clock})
-	attempt, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: "topic.create", Outcome: "unknown"})
+	attempt, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: "topic.create", Resource: "t", Outcome: "unknown"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: "topic.delete", Outcome: "ok"}); err != nil {
+	if _, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: "topic.delete", Resource: "t", Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: "topic.create", Resource: "other", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Round(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if hits.Load() != 0 {
-		t.Fatal("events after an attempt under way went out before it")
+	if hits.Load() != 1 {
+		t.Fatalf("%d attempts, want 1: another subject's event, never t's behind its attempt under way", hits.Load())
 	}
+	_ = other.Round(ctx)
+	if hits.Load() != 1 {
+		t.Fatal("a replica without the lease delivered")
+	}
+	status.Store(http.StatusNoContent)
+	_ = d.Round(ctx)
+	if hits.Load() != 1 {
+		t.Fatal("a retry before its backoff, or t's event before its attempt")
+	}
+	now = now.Add(time.Minute)
+	_ = d.Round(ctx) // the other subject's retry, delivered
+	status.Store(http.StatusServiceUnavailable)
 	if err := w.Store.SettleAudit(ctx, attempt, "ok", "", "t", nil); err != nil {
 		t.Fatal(err)
 	}
-	_ = other.Round(ctx)
-	if hits.Load() != 0 {
-		t.Fatal("a replica without the lease delivered")
+	before := hits.Load()
+	_ = d.Round(ctx)
+	if hits.Load() != before+1 {
+		t.Fatalf("%d attempts, want 1 (t's second event waits behind its first)", hits.Load()-before)
 	}
 	_ = d.Round(ctx)
-	if hits.Load() != 1 {
-		t.Fatalf("%d attempts, want 1 (the second event waits behind the first)", hits.Load())
-	}
-	_ = d.Round(ctx)
-	if hits.Load() != 1 {
+	if hits.Load() != before+1 {
 		t.Fatal("a retry before its backoff")
 	}
 	now = now.Add(25 * time.Hour)
 	_ = d.Round(ctx)
 	ds, _ := w.Store.Deliveries(ctx, "wh", 10)
-	if len(ds) != 2 || ds[1].State != store.DeliveryFailed || ds[1].LastStatus != http.StatusServiceUnavailable {
+	if len(ds) != 3 || ds[2].State != store.DeliveryFailed || ds[2].LastStatus != http.StatusServiceUnavailable {
 		t.Fatalf("after a day: %+v", ds)
 	}
 	status.Store(http.StatusNoContent)
@@ -77,7 +90,7 @@ func TestDispatcherWaitsForAttemptsAndGivesUpAfterADay(t *testing.T) {
 	_ = d.Round(ctx)
 	// The next in line goes out once the first is given up: a receiver
 	// that answers gets it, however old.
-	if ds, _ := w.Store.Deliveries(ctx, "wh", 10); ds[0].State != store.DeliveryDelivered || ds[0].Attempts != 1 {
-		t.Errorf("the second event: %+v", ds[0])
+	if ds, _ := w.Store.Deliveries(ctx, "wh", 10); ds[1].Subject != "t" || ds[1].State != store.DeliveryDelivered || ds[1].Attempts != 1 {
+		t.Errorf("t's second event: %+v", ds[1])
 	}
 }

@@ -146,7 +146,7 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 		CreatedBy: p.Actor(), Created: s.guard.Now().UTC()}
 	rec.Secret = sealSecret(s.o.Secrets, rec.ID, secret)
 	// Its events start after the trail as it is now.
-	if rec.Cursor, err = s.latestEvent(ctx); err != nil {
+	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
 		return portal.Webhook{}, err
 	}
 	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
@@ -212,15 +212,6 @@ func (s *Service) checkRoom(ctx context.Context, zone string) error {
 		return portal.New(portal.Conflict, "landing zone %s has %d webhooks, as many as it may (webhooks.max_per_zone); delete one first", zone, n)
 	}
 	return nil
-}
-
-// latestEvent is the id of the trail's newest event (0 when empty).
-func (s *Service) latestEvent(ctx context.Context) (int64, error) {
-	evs, err := s.store.ListAudit(ctx, store.AuditFilter{Limit: 1})
-	if err != nil || len(evs) == 0 {
-		return 0, err
-	}
-	return evs[0].ID, nil
 }
 
 func (s *Service) find(ctx context.Context, id string) (store.WebhookRecord, error) {

@@ -52,6 +52,11 @@ func (c *Call) Writes(event, resource string) *Call {
 	return c
 }
 
+// HandedOver marks the call's change as handed to a job, which audits
+// it (its attempt before its first upstream call, then its outcome): the
+// call's own end is not a refusal to record.
+func (c *Call) HandedOver() { c.recorded() }
+
 // recorded marks the call's change as in the trail.
 func (c *Call) recorded() {
 	if c != nil && c.write != nil {

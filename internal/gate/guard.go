@@ -43,9 +43,11 @@ type Guard struct {
 	holder     string
 	held       chan struct{}
 	outer      chan struct{}
+	inner      chan struct{}
 	versionKey []byte
 	budget     time.Duration
 	rules      Rules
+	reserved   Reservations
 }
 
 // Recorder keeps the audit trail (audit.Recorder): events that are
@@ -89,6 +91,14 @@ type Options struct {
 	// UpstreamTimeout is a write's budget: its upstream call and the
 	// check after a timeout fit in it (Write.Bound, Write.Confirm).
 	UpstreamTimeout time.Duration
+	// Reservations release the budget use a create reserved when it
+	// fails (nil: none are kept).
+	Reservations Reservations
+}
+
+// Reservations are the budget use creates reserved (store.Guardrails).
+type Reservations interface {
+	ReleaseBudget(ctx context.Context, bu, stage, resource, renamed string) error
 }
 
 // New returns the guard shared by every service.
@@ -100,7 +110,8 @@ func New(o Options) *Guard {
 	vk := hmac.New(sha256.New, pages.key)
 	vk.Write([]byte("versions"))
 	return &Guard{tenancy: o.Tenancy, now: o.Now, adminGroup: o.PlatformAdminGroup, envs: o.Envs, audit: o.Audit, notify: o.Notify, log: o.Logger,
-		limits: newLimiter(o.Limits), pages: pages, locks: o.Locks, holder: o.Holder, held: make(chan struct{}, maxHeld), outer: make(chan struct{}, maxOuter), versionKey: vk.Sum(nil), budget: o.UpstreamTimeout}
+		limits: newLimiter(o.Limits), pages: pages, locks: o.Locks, holder: o.Holder, held: make(chan struct{}, maxHeld), outer: make(chan struct{}, maxOuter), inner: make(chan struct{}, maxHeld), versionKey: vk.Sum(nil), budget: o.UpstreamTimeout,
+		reserved: o.Reservations}
 }
 
 // Principal turns an identity into a principal under the tenancy in force:

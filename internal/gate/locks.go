@@ -94,6 +94,13 @@ func (g *Guard) LockOuter(ctx context.Context, key string) (func(), error) {
 	return g.lock(ctx, []string{key}, key, g.outer)
 }
 
+// LockInner is Lock for a lock taken while another is held and under
+// which none is taken (a unit's budget, judged inside a change): its own
+// slots, so that holders of one never wait for slots they hold.
+func (g *Guard) LockInner(ctx context.Context, key string) (func(), error) {
+	return g.lock(ctx, []string{key}, key, g.inner)
+}
+
 // lock takes keys (sorted: within the process every holder of many takes
 // them in the same order, so two never wait for each other) locally, then
 // in the store.

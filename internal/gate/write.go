@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/audit"
@@ -51,6 +52,15 @@ type Write struct {
 	// note is the context's (WithNote).
 	warnings []string
 	note     string
+	// create is the budget use a create may have reserved: released when
+	// it fails, named after the resource when it learnt its id.
+	create *reservation
+}
+
+// reservation names a create's reserved budget use.
+type reservation struct {
+	g                         *Guard
+	unit, stage, event, named string
 }
 
 // Begin records the attempt of a change before its first upstream call:
@@ -66,8 +76,17 @@ func (g *Guard) Begin(ctx context.Context, c *Call, event, resource string) (*Wr
 	w, err := g.BeginEvent(ctx, e)
 	if w != nil {
 		w.warnings, w.note = c.warnings, note
+		w.create = g.reservation(c, event, resource)
 	}
 	return w, err
+}
+
+// reservation is the budget use a create of the call may have reserved.
+func (g *Guard) reservation(c *Call, event, resource string) *reservation {
+	if g.reserved == nil || !strings.HasSuffix(event, ".create") {
+		return nil
+	}
+	return &reservation{g: g, unit: c.Scope.Unit.ID, stage: c.Scope.Stage.Name, event: event, named: resource}
 }
 
 // joinDetail puts details one after the other.
@@ -98,7 +117,7 @@ func (g *Guard) ResumeWrite(ctx context.Context, c *Call, event, resource string
 	if err != nil {
 		return nil, err
 	}
-	return &Write{att: att, resource: resource, started: g.now(), budget: g.budget, warnings: c.warnings}, nil
+	return &Write{att: att, resource: resource, started: g.now(), budget: g.budget, warnings: c.warnings, create: g.reservation(c, event, resource)}, nil
 }
 
 // ID is the attempt's event id, for a journal that may resume the change.
@@ -119,6 +138,25 @@ func (w *Write) Done(ctx context.Context, err error, changes ...portal.Change) {
 	w.att.Settle(ctx, Outcome(err), joinDetail(w.note, warningDetail(w.warnings, detail)), w.resource, changes)
 	if w.later != nil && Outcome(err) == audit.Unknown {
 		go w.confirmLater(context.WithoutCancel(ctx), changes)
+	}
+	w.create.settle(ctx, err, w.resource)
+}
+
+// settle releases a failed create's reserved use, or names it after the
+// resource as it is now known ("id (name)": its id); an outcome not known
+// yet keeps it (the resource may exist).
+func (r *reservation) settle(ctx context.Context, err error, resource string) {
+	if r == nil || Outcome(err) == audit.Unknown {
+		return
+	}
+	renamed := ""
+	if err == nil {
+		if renamed, _, _ = strings.Cut(resource, " ("); renamed == r.named {
+			return
+		}
+	}
+	if rerr := r.g.reserved.ReleaseBudget(context.WithoutCancel(ctx), r.unit, r.stage, r.named, renamed); rerr != nil {
+		r.g.log.WarnContext(ctx, "a create's budget reservation could not be released; it lapses by itself", "resource", r.named, "error", rerr)
 	}
 }
 

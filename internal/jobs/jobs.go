@@ -211,6 +211,12 @@ func (r *Runner) execute(ctx context.Context, id string) {
 	defer cancel()
 	if _, err := r.store.FinishJob(fctx, id, r.replica, state, msg, r.now()); err != nil {
 		log.ErrorContext(ctx, "a job's end was not stored; another replica will finish it", "error", err)
+		return
+	}
+	// Whoever waits for the job (the request that started it, on any
+	// replica) learns of its end at once.
+	if n, ok := r.store.(store.Notifier); ok {
+		_ = n.Publish(fctx, store.ChannelJobs, id)
 	}
 }
 

@@ -77,6 +77,10 @@ type ServiceAccount struct {
 	Description string
 	// RoleBindings are filled on reads of one account and on creation.
 	RoleBindings []RoleBinding
+	// Job is the job still making the account when its create answered
+	// (a slow Cloud API): the account and its bindings follow, or the
+	// job says why not. Empty once made.
+	Job string
 }
 
 // NewServiceAccount is one account to create.

@@ -46,7 +46,7 @@ func (rb *Rulebook) budgetOf(ctx context.Context, call *gate.Call) (portal.Budge
 		return portal.Budget{}, err
 	}
 	b := portal.Budget{BU: unit, Stage: stage, Zone: call.Scope.Zone().ID, UpdatedBy: rec.UpdatedBy, Updated: rec.Updated}
-	use, unbounded, err := rb.usage(ctx, call, nil)
+	use, unbounded, _, err := rb.usage(ctx, call, nil)
 	if err != nil {
 		return portal.Budget{}, err
 	}

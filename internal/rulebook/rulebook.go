@@ -139,7 +139,11 @@ func (rb *Rulebook) rules(ctx context.Context, zone string) ([]*guardrails.Rule,
 // Judge judges changes made in the call's unit and stage, in order: each
 // one's budget use counts those before it (a plan's use after the plan).
 // The unit's use is read only when a change adds to a limited dimension,
-// or withUse asks for it.
+// or withUse asks for it (a plan, which makes nothing: withUse is what a
+// plan asks). Changes about to be made (withUse false) that add to a
+// limited dimension are judged under the unit's budget lock, across
+// replicas, and a create that may be made reserves its use before the lock
+// is released: the next judgement counts it until its resource shows.
 func (rb *Rulebook) Judge(ctx context.Context, call *gate.Call, changes []guardrails.Change, withUse bool) (guardrails.Judged, error) {
 	scope := gate.RuleScope(call)
 	rules, broken, err := rb.rules(ctx, scope.Zone)
@@ -150,9 +154,27 @@ func (rb *Rulebook) Judge(ctx context.Context, call *gate.Call, changes []guardr
 	if err != nil {
 		return guardrails.Judged{}, unreadable(err)
 	}
+	// Changes that add to a limited dimension are judged one unit and
+	// stage at a time, on every replica, with the use reserved by those
+	// judged before (reserve).
+	growing := false
+	for _, ch := range changes {
+		growing = growing || !withUse && len(limits) > 0 && grows(limits, guardrails.Delta(ch))
+	}
+	if growing {
+		unlock, err := rb.guard.LockInner(ctx, "budget "+scope.Zone+"/"+scope.Unit+"/"+scope.Stage)
+		if err != nil {
+			return guardrails.Judged{}, err
+		}
+		defer unlock()
+	}
 	var use guardrails.Usage
-	if len(limits) > 0 && withUse {
-		if use, err = rb.use(ctx, call, limits); err != nil {
+	if len(limits) > 0 && (withUse || growing) {
+		judging := map[string]bool{}
+		for _, ch := range changes {
+			judging[ch.Name] = true
+		}
+		if use, err = rb.reserved(ctx, call, limits, judging); err != nil {
 			return guardrails.Judged{}, err
 		}
 	}
@@ -182,15 +204,15 @@ func (rb *Rulebook) Judge(ctx context.Context, call *gate.Call, changes []guardr
 		}
 		delta := guardrails.Delta(ch)
 		if len(limits) > 0 && grows(limits, delta) {
-			if use == nil {
-				if use, err = rb.use(ctx, call, limits); err != nil {
-					return guardrails.Judged{}, err
-				}
-			}
 			if dim, after, over := guardrails.Exceeded(limits, use, delta); over {
 				j.Errors = append(j.Errors, &portal.Error{Kind: portal.BudgetExceeded, Rule: dim, Field: budgetField(ch.Kind, dim),
 					Message: fmt.Sprintf("budget %s of %s/%s: %s in use, this change would make it %s, the limit is %s", dim, scope.Unit, scope.Stage,
 						guardrails.Show(dim, use[dim]), guardrails.Show(dim, after), guardrails.Show(dim, limits[dim]))})
+			}
+			if len(j.Errors) == 0 && ch.Operation == guardrails.OpCreate && growing {
+				if err := rb.reserve(ctx, scope.Unit, scope.Stage, ch.Name, delta); err != nil {
+					return guardrails.Judged{}, err
+				}
 			}
 		}
 		if use != nil && len(j.Errors) == 0 {

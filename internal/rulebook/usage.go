@@ -9,17 +9,14 @@ import (
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-// use reads what the call's unit holds in its stage, for the dimensions
+// usage reads what the call's unit holds in its stage, for the dimensions
 // of limits (every dimension when limits is nil): one list per kind, and
-// one batched describe of the unit's topics' settings for storage.
-func (rb *Rulebook) use(ctx context.Context, call *gate.Call, limits guardrails.Usage) (guardrails.Usage, error) {
-	u, _, err := rb.usage(ctx, call, limits)
-	return u, err
-}
-
-// usage is use, with the number of the unit's topics that keep data
-// without a retention.bytes bound (left out of the storage use).
-func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrails.Usage) (guardrails.Usage, int, error) {
+// one batched describe of the unit's topics' settings for storage. It
+// also returns the number of the unit's topics that keep data
+// without a retention.bytes bound (left out of the storage use), and the
+// names of the resources it counted (so that a reservation of one that
+// shows already is not counted twice).
+func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrails.Usage) (guardrails.Usage, int, map[string]bool, error) {
 	want := func(dims ...string) bool {
 		if limits == nil {
 			return true
@@ -32,16 +29,18 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 		return false
 	}
 	use := guardrails.Usage{}
+	counted := map[string]bool{}
 	unbounded := 0
 	unit, prefix := call.Scope.Unit.ID, call.Scope.Prefix()
 	if want(guardrails.Topics, guardrails.Partitions, guardrails.StorageBytes) {
 		all, err := call.Env.Topics.ListTopics(ctx)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		partitions := map[string]int{}
 		for _, t := range all {
 			if strings.HasPrefix(t.Name, prefix) && call.Owner(t.Name, "").Unit == unit {
+				counted[t.Name] = true
 				use[guardrails.Topics]++
 				use[guardrails.Partitions] += int64(t.Partitions)
 				partitions[t.Name] = t.Partitions
@@ -54,7 +53,7 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 			}
 			cfgs, err := call.Env.Topics.TopicConfigs(ctx, names)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, nil, err
 			}
 			for n, p := range partitions {
 				cfg := map[string]string{}
@@ -74,10 +73,11 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 	if want(guardrails.Connectors, guardrails.ConnectorTasks) {
 		cs, err := call.Env.Connectors.ListConnectors(ctx)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		for _, c := range cs {
 			if o := call.Owner(c.Name, tenancy.ConnectorSuffix); !o.Outside && o.Unit == unit {
+				counted[c.Name] = true
 				use[guardrails.Connectors]++
 				use[guardrails.ConnectorTasks] += int64(guardrails.TasksOf(c.Config))
 			}
@@ -86,10 +86,11 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 	if want(guardrails.ServiceAccounts) {
 		as, err := call.Env.IAM.ListServiceAccounts(ctx)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		for _, a := range as {
 			if o, ok := call.OrgOwner(tenancy.OrgAccount, a.DisplayName); ok && o.Unit() == unit {
+				counted[a.DisplayName] = true
 				use[guardrails.ServiceAccounts]++
 			}
 		}
@@ -97,13 +98,14 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 	if want(guardrails.APIKeys) {
 		keys, err := rb.o.Store.StageKeys(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		for _, k := range keys {
 			if k.BU == unit {
+				counted[k.ID] = true
 				use[guardrails.APIKeys]++
 			}
 		}
 	}
-	return use, unbounded, nil
+	return use, unbounded, counted, nil
 }

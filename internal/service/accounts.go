@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -13,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // Limits of service accounts, as Confluent Cloud sets them.
@@ -120,7 +122,17 @@ func (s *ServiceAccounts) check(call *gate.Call, in portal.NewServiceAccount, fi
 	return name
 }
 
-// Create creates a service account and applies its type's role bindings.
+// accountWait bounds how long a create waits for its job: most end
+// within a second; behind a slow Cloud API the caller is answered with the
+// job, which goes on (on any replica) until the account has every role
+// binding of its type, or says why not.
+const accountWait = 15 * time.Second
+
+// Create creates a service account with its type's role bindings, as a
+// job of one item journalled before anything is made: a replica that
+// stops half way leaves the job to another, which completes the account
+// (never an account without its bindings reported as made). An account
+// that exists without all of its type's bindings is completed.
 func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (_ portal.ServiceAccount, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
 	if err != nil {
@@ -137,69 +149,79 @@ func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in por
 		return portal.ServiceAccount{}, err
 	}
 	for _, a := range existing {
-		if a.DisplayName == name {
+		if a.DisplayName != name {
+			continue
+		}
+		have, err := call.Env.IAM.RoleBindings(ctx, "User:"+a.ID)
+		if err != nil {
+			return portal.ServiceAccount{}, err
+		}
+		if missing, _ := diffBindings(bindingsFor(in.Type, call.Scope.Prefix()), have); len(missing) == 0 {
 			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
 		}
 	}
 	if err := s.guard.Check(ctx, call, "service-account.create", accountChange(call, guardrails.OpCreate, name, in.Description, nil)); err != nil {
 		return portal.ServiceAccount{}, err
 	}
-	return s.create(ctx, call, name, in, existing)
+	job, err := s.startJob(ctx, call, scope, []portal.NewServiceAccount{in})
+	if err != nil {
+		return portal.ServiceAccount{}, err
+	}
+	call.HandedOver()
+	wait := accountWait
+	if upstream.IsPatient(ctx) {
+		wait = bulkRunTime // an apply's step waits for what it needs
+	}
+	done, err := s.waitJob(ctx, job.ID, wait)
+	switch {
+	case err != nil || len(done.Results) == 0 || done.Results[0] == nil:
+		// Still under way (or this replica cannot read it now): the job
+		// goes on; its item says how it ended.
+		return portal.ServiceAccount{Name: name, Type: in.Type, Description: strings.TrimSpace(in.Description), Job: job.ID}, nil
+	case done.Results[0].Error != nil:
+		e := *done.Results[0].Error
+		return portal.ServiceAccount{}, &e
+	}
+	return *done.Results[0].Item, nil
 }
 
-// create makes one account; existing lets a caller check names once.
-func (s *ServiceAccounts) create(ctx context.Context, call *gate.Call, name string, in portal.NewServiceAccount, existing []platform.ServiceAccount) (portal.ServiceAccount, error) {
-	for _, a := range existing {
-		if a.DisplayName == name {
-			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
-		}
-	}
-	if err := call.Pace(ctx); err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	w, err := s.guard.Begin(ctx, call, "service-account.create", name)
-	if err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	a, err := s.createAccount(ctx, call, w, name, in.Description)
-	if err != nil {
-		w.Done(ctx, err)
-		return portal.ServiceAccount{}, err
-	}
-	w.Rename(name + " (" + a.ID + ")")
-	v, _ := s.view(call, a)
-	v.RoleBindings, err = applyBindings(ctx, call, "User:"+a.ID, in.Type)
-	if err != nil {
-		err = rollback(ctx, call, a.ID, v.RoleBindings, err, "service account", func(id string) error {
-			return call.Env.IAM.DeleteServiceAccount(ctx, id)
-		})
-		w.Done(ctx, err)
-		return portal.ServiceAccount{}, err
-	}
-	w.Done(ctx, nil)
-	return v, nil
-}
-
-// createAccount creates an account upstream; when the answer is lost it
-// looks for the account before saying so.
+// createAccount creates an account upstream. When the answer is lost
+// (the Cloud API is slow) it looks for the account until pendingWindow has
+// passed: a job waits for the account rather than leave it without its
+// role bindings.
 func (s *ServiceAccounts) createAccount(ctx context.Context, call *gate.Call, w *gate.Write, name, description string) (platform.ServiceAccount, error) {
 	bctx, cancel := w.Bound(ctx)
 	a, err := call.Env.IAM.CreateServiceAccount(bctx, name, strings.TrimSpace(description))
 	cancel()
 	s.guard.Changed(ctx, call.Env, "accounts")
-	err = w.Confirm(ctx, err, "service account "+name+" was created", "list the service accounts to see, and create it again if it is not there",
-		func(ctx context.Context) (bool, error) {
-			all, err := call.Env.IAM.ListServiceAccounts(ctx)
-			for _, x := range all {
-				if x.DisplayName == name {
-					a = x
-					return true, nil
-				}
+	if !portal.Is(err, portal.UpstreamTimeout) {
+		return a, err
+	}
+	look := time.NewTicker(2 * time.Second)
+	defer look.Stop()
+	until := time.NewTimer(pendingWindow)
+	defer until.Stop()
+	for {
+		all, lerr := call.Env.IAM.ListServiceAccounts(ctx)
+		for _, x := range all {
+			if lerr == nil && x.DisplayName == name {
+				return x, nil
 			}
-			return false, err
-		})
-	return a, err
+		}
+		select {
+		case <-look.C:
+		case <-until.C:
+			return a, portal.Wrap(err, portal.UpstreamTimeout, "the Cloud API did not answer the create of service account %s, and it was not there %s later; nothing was made",
+				name, pendingWindow)
+		case <-ctx.Done():
+			return a, portal.Wrap(err, portal.UpstreamTimeout, "the Cloud API did not answer the create of service account %s in time; the service accounts list shows whether it was made", name)
+		}
+	}
 }
+
+// pendingWindow is how long a create whose answer was lost looks for what
+// it made.
+const pendingWindow = time.Minute
 
 // applyBindings binds a type's template to a principal, stopping at the
 // first failure; it returns what it made, in the order reads show.

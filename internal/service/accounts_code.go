@@ -118,6 +118,9 @@ func (k accountCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, 
 			if err != nil {
 				return err
 			}
+			if a.Job != "" {
+				return portal.New(portal.UpstreamTimeout, "service account %s is still being made by job %s; plan again once it is done", a.Name, a.Job)
+			}
 			id = a.ID
 		}
 		for _, res := range missing {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -93,6 +94,9 @@ func (s *APIKeys) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec
 		ResourceID: k.Resource, Description: k.Description, Created: k.Created, ReadOnly: o.ReadOnly(call)}
 	if recorded {
 		v.CreatedBy, v.Expires, v.ReplacedBy, v.Adopted = rec.CreatedBy, rec.Expires, rec.ReplacedBy, rec.Adopted
+		if strings.HasPrefix(v.ReplacedBy, store.RotatingPrefix) {
+			v.ReplacedBy = "" // a rotation under way has made nothing yet
+		}
 	} else if age := call.Scope.Stage.APIKeyMaxAge; age > 0 {
 		// Not adopted yet (the sweeper does it): the expiry it will get.
 		v.Adopted, v.Expires = true, adoptedExpiry(k.Created, age, s.guard.Now())
@@ -370,6 +374,13 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	case maxAge > 0 && overlap > maxAge:
 		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", overlap, call.Scope.Stage.Name, days(maxAge))
 	}
+	// The key's lock: expiry and the sweeper's end of abandoned rotations
+	// take it too.
+	unlock, err := s.guard.Lock(ctx, "api-key "+id)
+	if err != nil {
+		return portal.CreatedAPIKey{}, err
+	}
+	defer unlock()
 	old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
@@ -378,7 +389,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 		return portal.CreatedAPIKey{}, err
 	}
 	if recorded && rec.ReplacedBy != "" {
-		return portal.CreatedAPIKey{}, portal.New(portal.Conflict, "API key %s was rotated already (replaced by %s); rotate that one", id, rec.ReplacedBy)
+		return portal.CreatedAPIKey{}, rotatedAlready(id, rec.ReplacedBy)
 	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.CreatedAPIKey{}, err
@@ -400,14 +411,42 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 		rec = store.KeyRecord{ID: old.ID, Owner: old.Owner, Resource: old.Resource, Zone: call.Scope.Zone().ID, BU: cmp.Or(o.Unit(), call.Scope.Unit.ID),
 			Stage: call.Scope.Stage.Name, Created: old.Created, Adopted: true}
 	}
+	// One rotation of a key, on any replica: the first marks the key;
+	// a rotation whose replica stops before its end is cleaned up by the
+	// key sweeper (abandonedRotations).
+	marker := store.RotationMarker(now)
+	if ok, err := s.store.MarkRotation(ctx, rec, marker); err != nil || !ok {
+		if err == nil {
+			recs, _ := s.store.Keys(ctx, []string{id})
+			err = rotatedAlready(id, recs[id].ReplacedBy)
+		}
+		return portal.CreatedAPIKey{}, err
+	}
 	// The old key's end is recorded with its successor, or neither is.
 	endOld := func(ctx context.Context, id string) error {
 		r := rec
 		r.Expires, r.ReplacedBy = oldExpires, id
 		return s.store.SaveKey(ctx, r)
 	}
-	return s.create(ctx, call, a, o, old.Resource, old.Description, expires, "api-key.rotate", endOld,
+	k, err := s.create(ctx, call, a, o, old.Resource, old.Description, expires, "api-key.rotate", endOld,
 		portal.Change{Field: "rotates", Before: old.ID, After: "expires " + formatExpiry(oldExpires)})
+	if err != nil && gate.Outcome(err) != audit.Unknown {
+		// No new key stands: the old one may be rotated again.
+		if cerr := s.store.ClearRotation(context.WithoutCancel(ctx), id, marker); cerr != nil {
+			s.guard.Log().WarnContext(ctx, "a failed rotation's mark could not be cleared; the key sweeper will", "key", id, "error", cerr)
+		}
+	}
+	return k, err
+}
+
+// rotatedAlready refuses a second rotation of a key.
+func rotatedAlready(id, replacedBy string) error {
+	if strings.HasPrefix(replacedBy, store.RotatingPrefix) {
+		e := portal.New(portal.Conflict, "API key %s is being rotated (since %s); try again in a moment", id, strings.TrimPrefix(replacedBy, store.RotatingPrefix))
+		e.RetryAfter = 5 * time.Second
+		return e
+	}
+	return portal.New(portal.Conflict, "API key %s was rotated already (replaced by %s); rotate that one", id, replacedBy)
 }
 
 // Update changes a key's description.

@@ -346,3 +346,97 @@ func TestRotationIsAllOrNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestOneRotationAtATime: two rotations of one key at once make one new
+// key; the other caller is told the key was rotated already.
+func TestOneRotationAtATime(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	qas := portal.Scope{BU: "scada", Stage: "qas"}
+	sa, err := w.Accounts.Create(ctx, qas, portal.NewServiceAccount{Name: "twice", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := w.APIKeys.Create(ctx, qas, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := w.APIKeys.Rotate(ctx, qas, k.ID, time.Hour)
+			errs <- err
+		}()
+	}
+	var ok, refused int
+	for range 2 {
+		switch err := <-errs; {
+		case err == nil:
+			ok++
+		case portal.Is(err, portal.Conflict) && strings.Contains(err.Error(), "rotated already"):
+			refused++
+		default:
+			t.Errorf("a rotation: %v", err)
+		}
+	}
+	upstream, _ := w.Env("edh-shared", "qas").APIKeys.ListAPIKeys(context.Background(), sa.ID, "")
+	if ok != 1 || refused != 1 || len(upstream) != 2 {
+		t.Errorf("%d rotated, %d refused, %d keys upstream", ok, refused, len(upstream))
+	}
+}
+
+// TestAnAbandonedRotationLeavesNoKey: a replica that stopped between
+// making a rotation's new key and recording it leaves a key nobody
+// holds; the key sweeper deletes it (audited as the portal's), the old
+// key may be rotated again, and adoption never takes the orphan for a
+// key made outside the portal.
+func TestAnAbandonedRotationLeavesNoKey(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	qas := portal.Scope{BU: "scada", Stage: "qas"}
+	sa, err := w.Accounts.Create(ctx, qas, portal.NewServiceAccount{Name: "halted", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := w.APIKeys.Create(ctx, qas, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := context.Background()
+	env := w.Env("edh-shared", "qas")
+	recs, _ := w.Store.Keys(bg, []string{k.ID})
+	marker := store.RotationMarker(time.Now().Add(-3 * time.Minute))
+	if ok, err := w.Store.MarkRotation(bg, recs[k.ID], marker); !ok || err != nil {
+		t.Fatalf("mark: %v %v", ok, err)
+	}
+	orphan, err := env.APIKeys.CreateAPIKey(bg, platform.NewAPIKey{Owner: sa.ID, Resource: env.Scope.KafkaClusterID, Environment: env.Scope.EnvironmentID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.APIKeys.Rotate(ctx, qas, k.ID, time.Hour); !portal.Is(err, portal.Conflict) {
+		t.Errorf("a rotation while one is under way: %v", err)
+	}
+	if n, err := w.APIKeys.Adopt(bg); n != 0 || err != nil {
+		t.Errorf("adopted %d (%v): the orphan is a rotation's", n, err)
+	}
+	if n, err := w.APIKeys.Expire(bg); n != 1 || err != nil {
+		t.Fatalf("sweeper: %d %v", n, err)
+	}
+	upstream, _ := env.APIKeys.ListAPIKeys(bg, sa.ID, "")
+	if len(upstream) != 1 || upstream[0].ID != k.ID {
+		t.Errorf("keys upstream after the sweep: %+v", upstream)
+	}
+	recs, _ = w.Store.Keys(bg, []string{k.ID, orphan.ID})
+	if len(recs) != 1 || recs[k.ID].ReplacedBy != "" {
+		t.Errorf("records after the sweep: %+v", recs)
+	}
+	if e := w.AuditEvents(t)[0]; e.Action != "api-key.delete" || e.Actor != service.SystemActor || !strings.Contains(e.Resource, orphan.ID) {
+		t.Errorf("the sweep's event: %+v", e)
+	}
+	if n, _ := w.APIKeys.Expire(bg); n != 0 {
+		t.Errorf("swept again: %d", n)
+	}
+	if _, err := w.APIKeys.Rotate(ctx, qas, k.ID, time.Hour); err != nil {
+		t.Errorf("rotating after the sweep: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -71,8 +72,12 @@ func (s *APIKeys) adoptIn(ctx context.Context, env *platform.Environment, now ti
 		return 0, err
 	}
 	known := map[string]bool{}
+	rotating := map[string]time.Time{} // owner+resource -> when a rotation began
 	for _, r := range recs {
 		known[r.ID] = true
+		if began, ok := rotationBegan(r); ok {
+			rotating[r.Owner+" "+r.Resource] = began
+		}
 	}
 	upstream := map[string]bool{}
 	adopted := 0
@@ -81,6 +86,9 @@ func (s *APIKeys) adoptIn(ctx context.Context, env *platform.Environment, now ti
 		sc, ours := owners[k.Owner]
 		if known[k.ID] || !ours || st.APIKeyMaxAge <= 0 {
 			continue
+		}
+		if began, ok := rotating[k.Owner+" "+k.Resource]; ok && !k.Created.Before(began.Add(-time.Second)) {
+			continue // a rotation's new key, recorded by it or removed by endRotation
 		}
 		rec := store.KeyRecord{ID: k.ID, Owner: k.Owner, Resource: k.Resource, Zone: env.Zone, BU: sc.Unit.ID, Stage: env.Stage,
 			Created: k.Created, Expires: adoptedExpiry(k.Created, st.APIKeyMaxAge, now), Adopted: true}
@@ -103,14 +111,22 @@ func (s *APIKeys) adoptIn(ctx context.Context, env *platform.Environment, now ti
 	return adopted, nil
 }
 
+// rotationAbandoned is how long a rotation may run before the sweeper
+// takes its replica for stopped: far longer than a rotation takes.
+const rotationAbandoned = 2 * time.Minute
+
 // Expire deletes the keys whose expiry has passed, each audited as the
-// portal's own action under its unit, and forgets them.
+// portal's own action under its unit, and forgets them; it also ends the
+// rotations whose replica stopped in the middle.
 func (s *APIKeys) Expire(ctx context.Context) (int, error) {
+	n, err := s.endAbandonedRotations(ctx)
+	if err != nil {
+		return n, err
+	}
 	expired, err := s.store.ExpiredKeys(ctx, s.guard.Now(), 100)
 	if err != nil {
-		return 0, err
+		return n, err
 	}
-	n := 0
 	for _, rec := range expired {
 		env, err := s.guard.Environments().Get(rec.Zone, rec.Stage)
 		if err != nil {
@@ -124,7 +140,18 @@ func (s *APIKeys) Expire(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// expire deletes one expired key, under the key's lock (rotations take
+// it too), if its record is still there: a round of another replica that
+// took over never deletes or audits a key twice.
 func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec store.KeyRecord) error {
+	unlock, err := s.guard.Lock(ctx, "api-key "+rec.ID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if recs, err := s.store.Keys(ctx, []string{rec.ID}); err != nil || recs[rec.ID].ID == "" {
+		return err // expired meanwhile by another replica
+	}
 	if _, err := env.APIKeys.GetAPIKey(ctx, rec.ID); portal.Is(err, portal.NotFound) {
 		// Deleted meanwhile (by a person, whose event says so): nothing
 		// for the portal to do or audit but forget it.
@@ -144,4 +171,88 @@ func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec sto
 	}
 	w.Done(ctx, err, portal.Change{Field: "expires_at", Before: rec.Expires.UTC().Format(time.RFC3339)})
 	return err
+}
+
+// endAbandonedRotations ends the rotations whose replica stopped in the
+// middle: a key made for one but never recorded (its secret reached
+// nobody) is deleted again, audited as the portal's, and the old key may
+// be rotated anew.
+func (s *APIKeys) endAbandonedRotations(ctx context.Context) (int, error) {
+	recs, err := s.store.RotatingKeys(ctx, s.guard.Now().Add(-rotationAbandoned))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, rec := range recs {
+		m, err := s.endRotation(ctx, rec)
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// endRotation ends one abandoned rotation, under the key's lock, if it
+// is still marked as it was.
+func (s *APIKeys) endRotation(ctx context.Context, rec store.KeyRecord) (int, error) {
+	env, err := s.guard.Environments().Get(rec.Zone, rec.Stage)
+	if err != nil {
+		return 0, nil
+	}
+	unlock, err := s.guard.Lock(ctx, "api-key "+rec.ID)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	if now, err := s.store.Keys(ctx, []string{rec.ID}); err != nil || now[rec.ID].ReplacedBy != rec.ReplacedBy {
+		return 0, err // ended meanwhile
+	}
+	n := 0
+	began, _ := rotationBegan(rec)
+	keys, err := env.APIKeys.ListAPIKeys(ctx, rec.Owner, rec.Resource)
+	if err != nil {
+		return n, err
+	}
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ID
+	}
+	known, err := s.store.Keys(ctx, ids)
+	if err != nil {
+		return n, err
+	}
+	for _, k := range keys {
+		if _, recorded := known[k.ID]; recorded || k.ID == rec.ID || k.Created.Before(began.Add(-time.Second)) {
+			continue
+		}
+		w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
+			Action: "api-key.delete", Resource: k.ID + " (" + rec.Owner + " on " + rec.Resource + ")",
+			Detail: "made by a rotation of " + rec.ID + " whose replica stopped before recording it; nobody has its secret"})
+		if err != nil {
+			return n, err
+		}
+		err = env.APIKeys.DeleteAPIKey(ctx, k.ID)
+		if portal.Is(err, portal.NotFound) {
+			err = nil
+		}
+		w.Done(ctx, err)
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := s.store.ClearRotation(ctx, rec.ID, rec.ReplacedBy); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+// rotationBegan reads when the rotation of rec began, if one is under way.
+func rotationBegan(rec store.KeyRecord) (time.Time, bool) {
+	if !strings.HasPrefix(rec.ReplacedBy, store.RotatingPrefix) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimPrefix(rec.ReplacedBy, store.RotatingPrefix))
+	return t, err == nil
 }

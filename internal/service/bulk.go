@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -134,6 +135,11 @@ func (s *ServiceAccounts) StartBulk(ctx context.Context, scope portal.Scope, ite
 	if err != nil {
 		return portal.BulkJob{}, err
 	}
+	return s.startJob(ctx, b.call, scope, items)
+}
+
+// startJob journals validated items as a job and starts it.
+func (s *ServiceAccounts) startJob(ctx context.Context, call *gate.Call, scope portal.Scope, items []portal.NewServiceAccount) (portal.BulkJob, error) {
 	counts, err := s.jobStore.CountJobs(ctx)
 	if err != nil {
 		return portal.BulkJob{}, err
@@ -143,7 +149,7 @@ func (s *ServiceAccounts) StartBulk(ctx context.Context, scope portal.Scope, ite
 		e.RetryAfter = time.Minute
 		return portal.BulkJob{}, e
 	}
-	p, client := b.call.Principal, requestid.ClientFrom(ctx)
+	p, client := call.Principal, requestid.ClientFrom(ctx)
 	who := caller{Subject: p.Subject, Name: p.Name, Username: p.Username, Groups: p.Groups, Service: p.Service, GroupsOverage: p.GroupsOverage,
 		RequestID: requestid.From(ctx), SourceIP: client.IP, UserAgent: client.UserAgent}
 	if who.RequestID == "" {
@@ -178,42 +184,14 @@ func (s *ServiceAccounts) BulkJob(ctx context.Context, scope portal.Scope, id st
 	if j.Kind != jobKindBulk || j.BU != scope.BU || j.Stage != scope.Stage || (j.Owner != call.Principal.Subject && !call.Principal.PlatformAdmin) {
 		return portal.BulkJob{}, notFound
 	}
-	var changes <-chan string
-	if wait > 0 {
-		wctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		if changes, err = s.jobStore.Subscribe(wctx, store.ChannelJobs); err != nil {
-			return portal.BulkJob{}, err
-		}
-	}
-	return s.waitJob(ctx, id, wait, changes)
+	return s.waitJob(ctx, id, wait)
 }
 
-// waitJob reads a job until it is no longer running or wait has passed,
-// reading again whenever the job (or any job) changes.
-func (s *ServiceAccounts) waitJob(ctx context.Context, id string, wait time.Duration, changes <-chan string) (portal.BulkJob, error) {
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	// Notifications can be lost while the database reconnects; a slow
-	// poll bounds how long a waiter can miss the end.
-	poll := time.NewTicker(time.Second)
-	defer poll.Stop()
-	for {
-		raw, err := s.jobStore.Job(ctx, id)
-		if err != nil {
-			return portal.BulkJob{}, err
-		}
-		j, err := jobFromStore(raw)
-		if err != nil || j.State != portal.JobRunning || wait <= 0 {
-			return j, err
-		}
-		select {
-		case <-deadline.C:
-			return j, nil
-		case <-ctx.Done():
-			return portal.BulkJob{}, ctx.Err()
-		case <-changes:
-		case <-poll.C:
-		}
+// waitJob reads a job until it is no longer running or wait has passed.
+func (s *ServiceAccounts) waitJob(ctx context.Context, id string, wait time.Duration) (portal.BulkJob, error) {
+	raw, err := jobs.Waiter{Jobs: s.jobStore, Notify: s.jobStore}.Wait(ctx, id, wait)
+	if err != nil {
+		return portal.BulkJob{}, err
 	}
+	return jobFromStore(raw)
 }

@@ -121,7 +121,7 @@ func New(t testing.TB, seed ...string) *World {
 	w.Store = st
 	w.Audit = audit.New(st, Discard())
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
-		PlatformAdminGroup: "platform-admins", Locks: st, Holder: "test", UpstreamTimeout: Budget})
+		PlatformAdminGroup: "platform-admins", Locks: st, Holder: "test", UpstreamTimeout: Budget, Reservations: st})
 	w.Charts = service.NewMetricCache(st, Discard())
 	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
 	w.Jobs = jobs.New(st, "test", Discard())

@@ -166,7 +166,27 @@ type APIKeyRecords interface {
 	CountExpiringKeys(ctx context.Context, t time.Time) ([]KeyCount, error)
 	// DeleteKeys forgets keys.
 	DeleteKeys(ctx context.Context, ids []string) error
+	// MarkRotation records (creating the key's record when the portal
+	// had none) that a rotation of the key began, as marker: false when
+	// the key was rotated already, or a rotation is under way. One
+	// rotation of a key at a time, whichever replica.
+	MarkRotation(ctx context.Context, k KeyRecord, marker string) (bool, error)
+	// ClearRotation ends a rotation that made no key (marker is the one it
+	// set).
+	ClearRotation(ctx context.Context, id, marker string) error
+	// RotatingKeys lists the keys whose rotation began before before and
+	// never ended: their replica stopped in the middle.
+	RotatingKeys(ctx context.Context, before time.Time) ([]KeyRecord, error)
 }
+
+// RotationMarker is a key's ReplacedBy while a rotation that began at
+// at is under way.
+func RotationMarker(at time.Time) string {
+	return RotatingPrefix + at.UTC().Format(time.RFC3339Nano)
+}
+
+// RotatingPrefix starts a RotationMarker.
+const RotatingPrefix = "rotating:"
 
 // Jobs keeps background jobs where every replica can read them. A
 // running job is leased to one replica: its heartbeat renews the lease,
@@ -227,7 +247,9 @@ type AuditCursor struct {
 	ID int64
 }
 
-// Audit keeps the audit trail.
+// Audit keeps the audit trail. An event is in the outbox of events
+// (OutboxAfter) from the moment it is final: appended complete, or
+// settled, in the same transaction.
 type Audit interface {
 	AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error)
 	// SettleAudit records the outcome of an event appended as an attempt
@@ -236,6 +258,12 @@ type Audit interface {
 	// written, stays: settling it again with another outcome changes
 	// nothing (with the same one, it updates the detail and changes).
 	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
+	// PublishAudit puts an event into the outbox as it is (an attempt
+	// whose outcome nobody can tell any more); once.
+	PublishAudit(ctx context.Context, id int64) error
+	// UnknownAttempts lists attempts still unknown that began before
+	// before, oldest first.
+	UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error)
 	// UnsettledAttempt finds the oldest attempt of a request (its id) on a
 	// resource whose outcome is still unknown; ErrNotFound when none is.
 	UnsettledAttempt(ctx context.Context, requestID, action, resource string) (int64, error)
@@ -368,6 +396,26 @@ type Guardrails interface {
 	PutBudgetRecord(ctx context.Context, r BudgetRecord) error
 	// DeleteBudgetRecord removes a budget, or returns ErrNotFound.
 	DeleteBudgetRecord(ctx context.Context, bu, stage string) error
+	// ReserveBudget records the use a write checked against its unit's
+	// budget, before it is made: whoever checks next counts it until the
+	// resource shows upstream (or the write fails and it is released).
+	ReserveBudget(ctx context.Context, r BudgetReservation) error
+	// BudgetReservations lists the reservations of a unit in a stage
+	// made since since.
+	BudgetReservations(ctx context.Context, bu, stage string, since time.Time) ([]BudgetReservation, error)
+	// ReleaseBudget removes the reservation of a resource (a write that
+	// failed), or names it anew (one that learnt its id).
+	ReleaseBudget(ctx context.Context, bu, stage, resource, renamed string) error
+	// DeleteBudgetReservationsBefore removes reservations older than t.
+	DeleteBudgetReservationsBefore(ctx context.Context, t time.Time) (int, error)
+}
+
+// BudgetReservation is the use of a write checked against a budget: the
+// resource it makes and what it adds, per dimension, as JSON.
+type BudgetReservation struct {
+	BU, Stage, Resource string
+	Use                 []byte
+	At                  time.Time
 }
 
 // WebhookRecord is a webhook: where a zone's (or one unit's) events go,
@@ -376,8 +424,25 @@ type WebhookRecord struct {
 	ID, Zone, BU, URL, Secret string
 	CreatedBy                 string
 	Created                   time.Time
-	// Cursor is the last audit event deliveries were queued from.
-	Cursor int64
+	// Cursor is the position in the outbox deliveries were queued up to.
+	Cursor OutboxPos
+}
+
+// OutboxPos is a position in the outbox of events: the order in which
+// final events become visible to every reader, and never change.
+type OutboxPos struct {
+	TxID, Seq int64
+}
+
+// Less orders positions.
+func (p OutboxPos) Less(q OutboxPos) bool {
+	return p.TxID < q.TxID || p.TxID == q.TxID && p.Seq < q.Seq
+}
+
+// OutboxEvent is a final audit event at its place in the outbox.
+type OutboxEvent struct {
+	Pos   OutboxPos
+	Event portal.AuditEvent
 }
 
 // Delivery states.
@@ -400,6 +465,11 @@ type Delivery struct {
 	Done       time.Time
 	// Body is the event as it is sent (queued once, sent as queued).
 	Body []byte
+	// Subject is the event's subject: a subject's events go in order.
+	Subject string
+	// ClaimedBy is the replica making an attempt, until ClaimedUntil.
+	ClaimedBy    string
+	ClaimedUntil time.Time
 }
 
 // Webhooks keeps webhooks and their outbox of deliveries.
@@ -416,19 +486,27 @@ type Webhooks interface {
 	// QueueDeliveries adds pending deliveries of events (those queued
 	// already stay as they are) and moves the webhook's cursor to cursor,
 	// at once.
-	QueueDeliveries(ctx context.Context, webhookID string, ds []Delivery, cursor int64) error
+	QueueDeliveries(ctx context.Context, webhookID string, ds []Delivery, cursor OutboxPos) error
 	// PendingDeliveries lists pending deliveries, oldest event first
 	// (each webhook's in the order of its events).
 	PendingDeliveries(ctx context.Context, limit int) ([]Delivery, error)
-	// SaveDelivery records an attempt's outcome.
-	SaveDelivery(ctx context.Context, d Delivery) error
+	// ClaimDelivery gives holder a pending delivery's next attempt until
+	// until, unless another holder's claim still runs at now.
+	ClaimDelivery(ctx context.Context, webhookID string, eventID int64, holder string, until, now time.Time) (bool, error)
+	// SaveDelivery records an attempt's outcome and ends holder's claim;
+	// false when holder no longer holds it (nothing is written).
+	SaveDelivery(ctx context.Context, d Delivery, holder string) (bool, error)
 	// Deliveries lists a webhook's deliveries, newest event first.
 	Deliveries(ctx context.Context, webhookID string, limit int) ([]Delivery, error)
 	// DeliveryCounts counts every webhook's deliveries by state.
 	DeliveryCounts(ctx context.Context) (map[string]map[string]int, error)
-	// AuditAfter lists the events after id, oldest first (the outbox's
-	// source).
-	AuditAfter(ctx context.Context, id int64, limit int) ([]portal.AuditEvent, error)
+	// OutboxAfter lists the final events after a position in the
+	// outbox, in its order, only as far as every earlier transaction has
+	// ended: what it lists never gains an event before it.
+	OutboxAfter(ctx context.Context, after OutboxPos, limit int) ([]OutboxEvent, error)
+	// OutboxEnd is the outbox's last position (a new webhook starts
+	// after it).
+	OutboxEnd(ctx context.Context) (OutboxPos, error)
 }
 
 // RequestRecord is a change request as stored: the document and the plan

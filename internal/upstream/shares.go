@@ -67,6 +67,10 @@ func Patient(ctx context.Context) context.Context {
 
 func isPatient(ctx context.Context) bool { return ctx.Value(patientKey{}) != nil }
 
+// IsPatient reports whether ctx's work waits rather than fails (a bulk
+// job's, an apply's): such work also waits for the jobs it starts.
+func IsPatient(ctx context.Context) bool { return isPatient(ctx) }
+
 // share is one unit's share of one upstream: slots for its calls at once,
 // and a budget of the upstream's time.
 type share struct {

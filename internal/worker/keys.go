@@ -45,11 +45,15 @@ func (k *KeySweeper) Sweep(ctx context.Context, adopt bool) bool {
 		return false
 	}
 	defer k.busy.Unlock()
-	now := k.now()
-	ok, err := k.leases.AcquireLease(ctx, "api-key-expiry", k.holder, now.Add(3*k.Every), now)
+	// The lease is renewed while the round works and the round stops
+	// when it is lost: a slow round (many keys, a slow Cloud API) is
+	// never done by two replicas at once.
+	held, release, ok, err := store.HoldLease(ctx, k.leases, "api-key-expiry", k.holder, max(3*k.Every, 15*time.Second), k.now)
 	if err != nil || !ok {
 		return false
 	}
+	defer release()
+	ctx = held
 	if adopt {
 		if n, err := k.keys.Adopt(ctx); err != nil {
 			k.log.WarnContext(ctx, "adopting API keys made outside the portal failed", "error", err)

@@ -51,6 +51,8 @@ func (s *Sweeper) Sweep(ctx context.Context) {
 	report("old samples", n, err)
 	n, err = s.store.DeleteMetricResultsBefore(ctx, now.Add(-samplesKept))
 	report("old Metrics API answers", n, err)
+	n, err = s.store.DeleteBudgetReservationsBefore(ctx, now.Add(-time.Hour))
+	report("lapsed budget reservations", n, err)
 }
 
 // Run sweeps every interval until ctx ends.

@@ -15,30 +15,53 @@ import (
 
 const auditColumns = `at, actor, actor_role, groups, service, source_ip, user_agent, request_id, bu, stage, action, resource, outcome, detail, changes, landing_zone`
 
-// AppendAudit stores an event and returns its id.
+// AppendAudit stores an event and returns its id; a final event enters
+// the outbox in the same transaction.
 func (d *DB) AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error) {
 	groups, _ := json.Marshal(e.Groups)
 	changes, _ := json.Marshal(e.Changes)
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
-	ctx, cancel := d.ctx(ctx)
-	defer cancel()
 	var id int64
-	err := d.db.QueryRowContext(ctx, d.q(`INSERT INTO audit_events (`+auditColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		micros(e.Time), e.Actor, e.ActorRole, string(groups), e.Service, e.SourceIP, e.UserAgent, e.RequestID,
-		e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail, string(changes), e.LandingZone).Scan(&id)
-	return id, Fail(err)
+	err := d.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, d.q(`INSERT INTO audit_events (`+auditColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			micros(e.Time), e.Actor, e.ActorRole, string(groups), e.Service, e.SourceIP, e.UserAgent, e.RequestID,
+			e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail, string(changes), e.LandingZone).Scan(&id); err != nil {
+			return err
+		}
+		if e.Outcome == "unknown" {
+			return nil
+		}
+		return d.outbox(ctx, tx, id)
+	})
+	return id, err
+}
+
+// outbox puts an event into the outbox as final, once.
+func (d *DB) outbox(ctx context.Context, tx *sql.Tx, id int64) error {
+	_, err := tx.ExecContext(ctx, d.q(`INSERT INTO event_outbox (event_id, final) VALUES (?, TRUE) ON CONFLICT (event_id, final) DO NOTHING`), id)
+	return err
 }
 
 // SettleAudit records the outcome of an attempt appended before its
 // write: outcome, detail, the resource (which may have gained an id) and
-// the changes made.
+// the changes made; the event enters the outbox in the same transaction.
 func (d *DB) SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error {
 	raw, _ := json.Marshal(changes)
-	n, err := affected(d.exec(ctx, `UPDATE audit_events SET outcome = ?, detail = ?, resource = ?, changes = ? WHERE id = ? AND outcome IN ('unknown', ?)`,
-		outcome, detail, resource, string(raw), id, outcome))
+	var n int64
+	err := d.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, d.q(`UPDATE audit_events SET outcome = ?, detail = ?, resource = ?, changes = ? WHERE id = ? AND outcome IN ('unknown', ?)`),
+			outcome, detail, resource, string(raw), id, outcome)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil || n == 0 || outcome == "unknown" {
+			return err
+		}
+		return d.outbox(ctx, tx, id)
+	})
 	if err != nil || n == 1 {
 		return err
 	}
@@ -52,6 +75,21 @@ func (d *DB) SettleAudit(ctx context.Context, id int64, outcome, detail, resourc
 		return Fail(err)
 	}
 	return nil
+}
+
+// PublishAudit puts an attempt into the outbox as unknown; once settled
+// it enters again, as final.
+func (d *DB) PublishAudit(ctx context.Context, id int64) error {
+	_, err := d.exec(ctx, `INSERT INTO event_outbox (event_id, final) VALUES (?, FALSE) ON CONFLICT (event_id, final) DO NOTHING`, id)
+	return err
+}
+
+// UnknownAttempts lists the attempts still unknown (and not published as
+// such) that began before before, oldest first.
+func (d *DB) UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error) {
+	return queryAll(ctx, d, scanAudit, `SELECT id, `+auditColumns+` FROM audit_events
+		WHERE outcome = 'unknown' AND at < ? AND NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.event_id = audit_events.id)
+		ORDER BY id LIMIT ?`, micros(before), limit)
 }
 
 // UnsettledAttempt finds a request's attempt on a resource whose outcome
@@ -153,9 +191,64 @@ func scanAudit(row interface{ Scan(...any) error }) (portal.AuditEvent, error) {
 	return e, nil
 }
 
-// AuditAfter lists the events after id, oldest first.
-func (d *DB) AuditAfter(ctx context.Context, id int64, limit int) ([]portal.AuditEvent, error) {
-	return queryAll(ctx, d, scanAudit, `SELECT id, `+auditColumns+` FROM audit_events WHERE id > ? ORDER BY id LIMIT ?`, id, limit)
+// OutboxAfter lists the final events after a position in the outbox.
+// On PostgreSQL the order is (txid, seq), and only rows of transactions
+// older than every transaction still running are read: a transaction
+// that commits late cannot add a row before what was read. SQLite commits
+// one writer at a time, so seq alone is the order of commits.
+func (d *DB) OutboxAfter(ctx context.Context, after store.OutboxPos, limit int) ([]store.OutboxEvent, error) {
+	query := `SELECT o.txid::text::bigint, o.seq, e.id, ` + prefixed("e.", auditColumns) + ` FROM event_outbox o JOIN audit_events e ON e.id = o.event_id
+		WHERE (o.txid, o.seq) > ((?::bigint)::text::xid8, ?) AND o.txid < pg_snapshot_xmin(pg_current_snapshot()) AND (o.final OR e.outcome = 'unknown')
+		ORDER BY o.txid, o.seq LIMIT ?`
+	if d.dialect == SQLite {
+		query = `SELECT o.txid, o.seq, e.id, ` + prefixed("e.", auditColumns) + ` FROM event_outbox o JOIN audit_events e ON e.id = o.event_id
+		WHERE o.seq > ? AND (o.final OR e.outcome = 'unknown') ORDER BY o.seq LIMIT ?`
+		return queryAll(ctx, d, scanOutbox, query, after.Seq, limit)
+	}
+	return queryAll(ctx, d, scanOutbox, query, after.TxID, after.Seq, limit)
+}
+
+func scanOutbox(row interface{ Scan(...any) error }) (store.OutboxEvent, error) {
+	var x store.OutboxEvent
+	var at int64
+	var groups, changes string
+	e := &x.Event
+	if err := row.Scan(&x.Pos.TxID, &x.Pos.Seq, &e.ID, &at, &e.Actor, &e.ActorRole, &groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
+		&e.BU, &e.Stage, &e.Action, &e.Resource, &e.Outcome, &e.Detail, &changes, &e.LandingZone); err != nil {
+		return x, err
+	}
+	e.Time = fromMicros(at)
+	_ = json.Unmarshal([]byte(groups), &e.Groups)
+	if e.Groups == nil {
+		e.Groups = []string{}
+	}
+	_ = json.Unmarshal([]byte(changes), &e.Changes)
+	return x, nil
+}
+
+// OutboxEnd is the outbox's last position.
+func (d *DB) OutboxEnd(ctx context.Context) (store.OutboxPos, error) {
+	query := `SELECT o.txid::text::bigint, o.seq FROM event_outbox o ORDER BY o.txid DESC, o.seq DESC LIMIT 1`
+	if d.dialect == SQLite {
+		query = `SELECT txid, seq FROM event_outbox ORDER BY seq DESC LIMIT 1`
+	}
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	var p store.OutboxPos
+	err := d.db.QueryRowContext(ctx, query).Scan(&p.TxID, &p.Seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, nil
+	}
+	return p, Fail(err)
+}
+
+// prefixed puts a table's alias before each of a list of columns.
+func prefixed(alias, columns string) string {
+	parts := strings.Split(columns, ", ")
+	for i, c := range parts {
+		parts[i] = alias + c
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ExplainAudit returns the database's plan for ListAudit's query with f,

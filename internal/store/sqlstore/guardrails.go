@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -76,4 +77,41 @@ func (d *DB) PutBudgetRecord(ctx context.Context, r store.BudgetRecord) error {
 // DeleteBudgetRecord removes a budget.
 func (d *DB) DeleteBudgetRecord(ctx context.Context, bu, stage string) error {
 	return found(affected(d.exec(ctx, `DELETE FROM budgets WHERE bu = ? AND stage = ?`, bu, stage)))
+}
+
+// ReserveBudget records a write's use (again: the latest counts).
+func (d *DB) ReserveBudget(ctx context.Context, r store.BudgetReservation) error {
+	_, err := d.exec(ctx, `INSERT INTO budget_reservations (bu, stage, resource, use_json, at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (bu, stage, resource) DO UPDATE SET use_json = excluded.use_json, at = excluded.at`,
+		r.BU, r.Stage, r.Resource, string(r.Use), micros(r.At))
+	return err
+}
+
+// BudgetReservations lists a unit's reservations in a stage since since.
+func (d *DB) BudgetReservations(ctx context.Context, bu, stage string, since time.Time) ([]store.BudgetReservation, error) {
+	return queryAll(ctx, d, func(row interface{ Scan(...any) error }) (store.BudgetReservation, error) {
+		var r store.BudgetReservation
+		var use string
+		var at int64
+		err := row.Scan(&r.BU, &r.Stage, &r.Resource, &use, &at)
+		r.Use, r.At = []byte(use), fromMicros(at)
+		return r, err
+	}, `SELECT bu, stage, resource, use_json, at FROM budget_reservations WHERE bu = ? AND stage = ? AND at >= ? ORDER BY at`, bu, stage, micros(since))
+}
+
+// ReleaseBudget removes a reservation, or names it anew.
+func (d *DB) ReleaseBudget(ctx context.Context, bu, stage, resource, renamed string) error {
+	if renamed != "" {
+		_, err := d.exec(ctx, `UPDATE budget_reservations SET resource = ? WHERE bu = ? AND stage = ? AND resource = ?
+			AND NOT EXISTS (SELECT 1 FROM budget_reservations b WHERE b.bu = ? AND b.stage = ? AND b.resource = ?)`,
+			renamed, bu, stage, resource, bu, stage, renamed)
+		return err
+	}
+	_, err := d.exec(ctx, `DELETE FROM budget_reservations WHERE bu = ? AND stage = ? AND resource = ?`, bu, stage, resource)
+	return err
+}
+
+// DeleteBudgetReservationsBefore removes reservations older than t.
+func (d *DB) DeleteBudgetReservationsBefore(ctx context.Context, t time.Time) (int, error) {
+	return affected(d.exec(ctx, `DELETE FROM budget_reservations WHERE at < ?`, micros(t)))
 }

@@ -124,3 +124,35 @@ func (d *DB) queryKeys(ctx context.Context, query string, args []any, out map[st
 	}
 	return Fail(rows.Err())
 }
+
+// MarkRotation records that a rotation of a key began, once.
+func (d *DB) MarkRotation(ctx context.Context, k store.KeyRecord, marker string) (bool, error) {
+	if _, err := d.exec(ctx, `INSERT INTO api_keys (`+keyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		k.ID, k.Owner, k.Resource, k.Zone, k.BU, k.Stage, k.CreatedBy, micros(k.Created), micros(k.Expires), "", k.Adopted); err != nil {
+		return false, err
+	}
+	n, err := affected(d.exec(ctx, `UPDATE api_keys SET replaced_by = ? WHERE id = ? AND replaced_by = ''`, marker, k.ID))
+	return n == 1, err
+}
+
+// ClearRotation ends a rotation that made no key.
+func (d *DB) ClearRotation(ctx context.Context, id, marker string) error {
+	_, err := d.exec(ctx, `UPDATE api_keys SET replaced_by = '' WHERE id = ? AND replaced_by = ?`, id, marker)
+	return err
+}
+
+// RotatingKeys lists the keys whose rotation began before before.
+func (d *DB) RotatingKeys(ctx context.Context, before time.Time) ([]store.KeyRecord, error) {
+	rows, err := queryAll(ctx, d, scanKey, `SELECT `+keyColumns+` FROM api_keys WHERE replaced_by LIKE ? ORDER BY id`, store.RotatingPrefix+"%")
+	if err != nil {
+		return nil, err
+	}
+	var out []store.KeyRecord
+	for _, k := range rows {
+		at, err := time.Parse(time.RFC3339Nano, strings.TrimPrefix(k.ReplacedBy, store.RotatingPrefix))
+		if err == nil && at.Before(before) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}

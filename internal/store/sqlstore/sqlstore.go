@@ -227,6 +227,21 @@ func fromMicros(n int64) time.Time {
 }
 
 // queryAll runs a query and reads every row with scan.
+// inTx runs fn in a transaction, committed when fn returns nil.
+func (d *DB) inTx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	ctx, cancel := d.ctx(ctx)
+	defer cancel()
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Fail(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if err := fn(ctx, tx); err != nil {
+		return Fail(err)
+	}
+	return Fail(tx.Commit())
+}
+
 func queryAll[T any](ctx context.Context, d *DB, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
 	ctx, cancel := d.ctx(ctx)
 	defer cancel()

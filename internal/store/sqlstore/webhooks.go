@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -10,7 +12,7 @@ import (
 func (d *DB) WebhookRecords(ctx context.Context) ([]store.WebhookRecord, error) {
 	ctx, cancel := d.ctx(ctx)
 	defer cancel()
-	rows, err := d.db.QueryContext(ctx, `SELECT id, zone, bu, url, secret, created_by, created_at, last_event FROM webhooks ORDER BY id`)
+	rows, err := d.db.QueryContext(ctx, `SELECT id, zone, bu, url, secret, created_by, created_at, cursor_txid, cursor_seq FROM webhooks ORDER BY id`)
 	if err != nil {
 		return nil, Fail(err)
 	}
@@ -19,7 +21,7 @@ func (d *DB) WebhookRecords(ctx context.Context) ([]store.WebhookRecord, error) 
 	for rows.Next() {
 		var r store.WebhookRecord
 		var at int64
-		if err := rows.Scan(&r.ID, &r.Zone, &r.BU, &r.URL, &r.Secret, &r.CreatedBy, &at, &r.Cursor); err != nil {
+		if err := rows.Scan(&r.ID, &r.Zone, &r.BU, &r.URL, &r.Secret, &r.CreatedBy, &at, &r.Cursor.TxID, &r.Cursor.Seq); err != nil {
 			return nil, Fail(err)
 		}
 		r.Created = fromMicros(at)
@@ -30,8 +32,8 @@ func (d *DB) WebhookRecords(ctx context.Context) ([]store.WebhookRecord, error) 
 
 // CreateWebhookRecord stores a webhook; ErrExists when the id is taken.
 func (d *DB) CreateWebhookRecord(ctx context.Context, r store.WebhookRecord) error {
-	n, err := affected(d.exec(ctx, `INSERT INTO webhooks (id, zone, bu, url, secret, created_by, created_at, last_event) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO NOTHING`, r.ID, r.Zone, r.BU, r.URL, r.Secret, r.CreatedBy, micros(r.Created), r.Cursor))
+	n, err := affected(d.exec(ctx, `INSERT INTO webhooks (id, zone, bu, url, secret, created_by, created_at, cursor_txid, cursor_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO NOTHING`, r.ID, r.Zone, r.BU, r.URL, r.Secret, r.CreatedBy, micros(r.Created), r.Cursor.TxID, r.Cursor.Seq))
 	if err != nil {
 		return err
 	}
@@ -57,39 +59,39 @@ func (d *DB) DeleteWebhookRecord(ctx context.Context, id string) error {
 
 // QueueDeliveries adds pending deliveries and moves the cursor, in one
 // transaction: a crash between the two queues nothing twice (the rows
-// are keyed by webhook and event) and loses nothing.
-func (d *DB) QueueDeliveries(ctx context.Context, webhookID string, ds []store.Delivery, cursor int64) error {
-	ctx, cancel := d.ctx(ctx)
-	defer cancel()
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return Fail(err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	for _, x := range ds {
-		if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO webhook_deliveries (webhook_id, event_id, event_at, state, attempts, next_at, body)
-			VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (webhook_id, event_id) DO NOTHING`),
-			webhookID, x.EventID, micros(x.EventAt), store.DeliveryPending, micros(x.Next), string(x.Body)); err != nil {
-			return Fail(err)
+// are keyed by webhook and event) and loses nothing. An event queued
+// again with another body (published as unknown, now settled) is
+// delivered again, as it is now.
+func (d *DB) QueueDeliveries(ctx context.Context, webhookID string, ds []store.Delivery, cursor store.OutboxPos) error {
+	return d.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		for _, x := range ds {
+			if _, err := tx.ExecContext(ctx, d.q(`INSERT INTO webhook_deliveries (webhook_id, event_id, event_at, state, attempts, next_at, body, subject)
+				VALUES (?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT (webhook_id, event_id) DO UPDATE
+				SET body = excluded.body, subject = excluded.subject, state = excluded.state, attempts = 0, next_at = excluded.next_at,
+					done_at = 0, claimed_by = '', claimed_until = 0
+				WHERE webhook_deliveries.body <> excluded.body`),
+				webhookID, x.EventID, micros(x.EventAt), store.DeliveryPending, micros(x.Next), string(x.Body), x.Subject); err != nil {
+				return err
+			}
 		}
-	}
-	if _, err := tx.ExecContext(ctx, d.q(`UPDATE webhooks SET last_event = ? WHERE id = ? AND last_event < ?`), cursor, webhookID, cursor); err != nil {
-		return Fail(err)
-	}
-	return Fail(tx.Commit())
+		_, err := tx.ExecContext(ctx, d.q(`UPDATE webhooks SET cursor_txid = ?, cursor_seq = ? WHERE id = ? AND (cursor_txid < ? OR cursor_txid = ? AND cursor_seq < ?)`),
+			cursor.TxID, cursor.Seq, webhookID, cursor.TxID, cursor.TxID, cursor.Seq)
+		return err
+	})
 }
 
-const deliveryColumns = `webhook_id, event_id, event_at, state, attempts, next_at, last_status, last_error, done_at, body`
+const deliveryColumns = `webhook_id, event_id, event_at, state, attempts, next_at, last_status, last_error, done_at, body, subject, claimed_by, claimed_until`
 
 // scanDelivery reads one delivery row (deliveryColumns).
 func scanDelivery(row interface{ Scan(...any) error }) (store.Delivery, error) {
 	var x store.Delivery
-	var at, next, done int64
+	var at, next, done, claimed int64
 	var body string
-	if err := row.Scan(&x.WebhookID, &x.EventID, &at, &x.State, &x.Attempts, &next, &x.LastStatus, &x.LastError, &done, &body); err != nil {
+	if err := row.Scan(&x.WebhookID, &x.EventID, &at, &x.State, &x.Attempts, &next, &x.LastStatus, &x.LastError, &done, &body,
+		&x.Subject, &x.ClaimedBy, &claimed); err != nil {
 		return x, err
 	}
-	x.EventAt, x.Next, x.Done, x.Body = fromMicros(at), fromMicros(next), fromMicros(done), []byte(body)
+	x.EventAt, x.Next, x.Done, x.Body, x.ClaimedUntil = fromMicros(at), fromMicros(next), fromMicros(done), []byte(body), fromMicros(claimed)
 	return x, nil
 }
 
@@ -99,11 +101,21 @@ func (d *DB) PendingDeliveries(ctx context.Context, limit int) ([]store.Delivery
 		store.DeliveryPending, limit)
 }
 
-// SaveDelivery records an attempt's outcome.
-func (d *DB) SaveDelivery(ctx context.Context, x store.Delivery) error {
-	_, err := d.exec(ctx, `UPDATE webhook_deliveries SET state = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ?, done_at = ?
-		WHERE webhook_id = ? AND event_id = ?`, x.State, x.Attempts, micros(x.Next), x.LastStatus, x.LastError, micros(x.Done), x.WebhookID, x.EventID)
-	return err
+// ClaimDelivery gives holder a pending delivery's next attempt.
+func (d *DB) ClaimDelivery(ctx context.Context, webhookID string, eventID int64, holder string, until, now time.Time) (bool, error) {
+	n, err := affected(d.exec(ctx, `UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ?
+		WHERE webhook_id = ? AND event_id = ? AND state = ? AND (claimed_until < ? OR claimed_by = ?)`,
+		holder, micros(until), webhookID, eventID, store.DeliveryPending, micros(now), holder))
+	return n == 1, err
+}
+
+// SaveDelivery records an attempt's outcome while holder holds it.
+func (d *DB) SaveDelivery(ctx context.Context, x store.Delivery, holder string) (bool, error) {
+	n, err := affected(d.exec(ctx, `UPDATE webhook_deliveries SET state = ?, attempts = ?, next_at = ?, last_status = ?, last_error = ?, done_at = ?,
+		claimed_by = '', claimed_until = 0
+		WHERE webhook_id = ? AND event_id = ? AND claimed_by = ?`, x.State, x.Attempts, micros(x.Next), x.LastStatus, x.LastError, micros(x.Done),
+		x.WebhookID, x.EventID, holder))
+	return n == 1, err
 }
 
 // Deliveries lists a webhook's deliveries, newest event first.

@@ -582,38 +582,133 @@ func testWebhooks(t *testing.T, s store.Store) {
 	if err := s.CreateWebhookRecord(ctx, w); !errors.Is(err, store.ErrExists) {
 		t.Fatalf("second create: %v", err)
 	}
+	start, err := s.OutboxEnd(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two complete events and an attempt: the attempt enters the outbox
+	// once it is settled, after the others; settled again with the same
+	// outcome (amended), it does not enter it twice.
 	var ids []int64
-	for i := range 3 {
-		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Second), Actor: "carol", Action: "topic.create", Outcome: "ok", Resource: fmt.Sprint("t", i)})
+	for i, outcome := range []string{"ok", "unknown", "INVALID_PARAMETER"} {
+		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Second), Actor: "carol", Action: "topic.create", Outcome: outcome, Resource: fmt.Sprint("t", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
 	}
-	after, err := s.AuditAfter(ctx, ids[0], 10)
-	if err != nil || len(after) != 2 || after[0].ID != ids[1] || after[1].Resource != "t2" {
-		t.Fatalf("audit after: %+v %v", after, err)
+	if unknown, err := s.UnknownAttempts(ctx, time.Now(), 10); err != nil || len(unknown) != 1 || unknown[0].ID != ids[1] {
+		t.Fatalf("unknown attempts: %+v %v", unknown, err)
 	}
-	queue := []store.Delivery{{EventID: ids[1], EventAt: base, Next: base, Body: []byte(`{"id":"1"}`)}, {EventID: ids[2], EventAt: base, Next: base.Add(time.Hour)}}
-	if err := s.QueueDeliveries(ctx, "wh-1", queue, ids[2]); err != nil {
+	for range 2 {
+		if err := s.SettleAudit(ctx, ids[1], "ok", "", "t1 (id)", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := s.OutboxAfter(ctx, start, 10)
+	if err != nil || len(out) != 3 || out[0].Event.ID != ids[0] || out[1].Event.ID != ids[2] || out[2].Event.ID != ids[1] ||
+		out[2].Event.Outcome != "ok" || out[2].Event.Resource != "t1 (id)" || !out[0].Pos.Less(out[1].Pos) || !out[1].Pos.Less(out[2].Pos) {
+		t.Fatalf("outbox: %+v %v", out, err)
+	}
+	if more, err := s.OutboxAfter(ctx, out[0].Pos, 10); err != nil || len(more) != 2 || more[0].Event.ID != ids[2] {
+		t.Fatalf("outbox after the first: %+v %v", more, err)
+	}
+	if end, err := s.OutboxEnd(ctx); err != nil || end != out[2].Pos {
+		t.Fatalf("outbox end %+v, want %+v: %v", end, out[2].Pos, err)
+	}
+	// An attempt nobody can settle any more is published as it is, once.
+	stale, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base, Actor: "carol", Action: "topic.delete", Outcome: "unknown", Resource: "t9"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	// Queued again (a crash before the cursor moved): nothing doubles.
-	if err := s.QueueDeliveries(ctx, "wh-1", queue, ids[2]); err != nil {
+	for range 2 {
+		if err := s.PublishAudit(ctx, stale); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if unknown, _ := s.UnknownAttempts(ctx, time.Now(), 10); len(unknown) != 0 {
+		t.Errorf("a published attempt is still listed: %+v", unknown)
+	}
+	published, _ := s.OutboxAfter(ctx, out[2].Pos, 10)
+	if len(published) != 1 || published[0].Event.ID != stale || published[0].Event.Outcome != "unknown" {
+		t.Errorf("the published attempt: %+v", published)
+	}
+	// Settled after all (a job finished it): it enters again, final, and
+	// its publication as unknown is not read any more.
+	if err := s.SettleAudit(ctx, stale, "ok", "", "t9", nil); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.OutboxAfter(ctx, out[2].Pos, 10); len(again) != 1 || again[0].Event.ID != stale || again[0].Event.Outcome != "ok" ||
+		!published[0].Pos.Less(again[0].Pos) {
+		t.Errorf("the attempt settled after its publication: %+v", again)
+	}
+	queue := []store.Delivery{{EventID: ids[0], EventAt: base, Next: base, Body: []byte(`{"id":"1"}`), Subject: "t0"},
+		{EventID: ids[2], EventAt: base, Next: base.Add(time.Hour), Subject: "t2"}}
+	if err := s.QueueDeliveries(ctx, "wh-1", queue, out[1].Pos); err != nil {
+		t.Fatal(err)
+	}
+	// Queued again (a crash before the cursor moved): nothing doubles,
+	// and the cursor never goes back.
+	if err := s.QueueDeliveries(ctx, "wh-1", queue, out[1].Pos); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.QueueDeliveries(ctx, "wh-1", nil, out[0].Pos); err != nil {
 		t.Fatal(err)
 	}
 	hooks, err := s.WebhookRecords(ctx)
-	if err != nil || len(hooks) != 1 || hooks[0].Cursor != ids[2] || hooks[0].Secret != "whsec_x" {
+	if err != nil || len(hooks) != 1 || hooks[0].Cursor != out[1].Pos || hooks[0].Secret != "whsec_x" {
 		t.Fatalf("webhooks: %+v %v", hooks, err)
 	}
 	due, err := s.PendingDeliveries(ctx, 10)
-	if err != nil || len(due) != 2 || due[0].EventID != ids[1] || due[0].State != store.DeliveryPending || string(due[0].Body) != `{"id":"1"}` {
+	if err != nil || len(due) != 2 || due[0].EventID != ids[0] || due[0].State != store.DeliveryPending || string(due[0].Body) != `{"id":"1"}` ||
+		due[0].Subject != "t0" {
 		t.Fatalf("due: %+v %v", due, err)
 	}
+	// One replica at a time makes a delivery's attempt: claimed, its
+	// outcome saved only by its claimant; a claim that ran out is taken.
 	d := due[0]
-	d.State, d.Attempts, d.LastStatus, d.Done = store.DeliveryDelivered, 1, 204, base.Add(time.Minute)
-	if err := s.SaveDelivery(ctx, d); err != nil {
+	now := base.Add(time.Minute)
+	if ok, err := s.ClaimDelivery(ctx, "wh-1", d.EventID, "a", now.Add(30*time.Second), now); err != nil || !ok {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	if ok, _ := s.ClaimDelivery(ctx, "wh-1", d.EventID, "b", now.Add(30*time.Second), now.Add(time.Second)); ok {
+		t.Error("b claimed a delivery a holds")
+	}
+	d.State, d.Attempts, d.LastStatus, d.Done = store.DeliveryDelivered, 1, 204, now
+	if ok, err := s.SaveDelivery(ctx, d, "b"); err != nil || ok {
+		t.Errorf("b saved a's delivery: %v %v", ok, err)
+	}
+	if ok, _ := s.ClaimDelivery(ctx, "wh-1", d.EventID, "b", now.Add(2*time.Minute), now.Add(time.Minute)); !ok {
+		t.Fatal("b did not take a claim that ran out")
+	}
+	if ok, err := s.SaveDelivery(ctx, d, "b"); err != nil || !ok {
+		t.Fatalf("b's save: %v %v", ok, err)
+	}
+	if ok, _ := s.ClaimDelivery(ctx, "wh-1", d.EventID, "a", now.Add(time.Hour), now.Add(time.Hour)); ok {
+		t.Error("a delivered delivery was claimed again")
+	}
+	// Queued again as it is: still delivered; with another body (its
+	// attempt settled since), pending again.
+	if err := s.QueueDeliveries(ctx, "wh-1", queue[:1], out[1].Pos); err != nil {
 		t.Fatal(err)
+	}
+	if due, _ := s.PendingDeliveries(ctx, 10); len(due) != 1 {
+		t.Errorf("an unchanged event queued again is pending: %+v", due)
+	}
+	settled := queue[0]
+	settled.Body = []byte(`{"id":"1","outcome":"ok"}`)
+	if err := s.QueueDeliveries(ctx, "wh-1", []store.Delivery{settled}, out[1].Pos); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := s.PendingDeliveries(ctx, 10); len(due) != 2 || due[0].EventID != ids[0] || string(due[0].Body) != string(settled.Body) || due[0].Attempts != 0 {
+		t.Errorf("a settled event queued again: %+v", due)
+	}
+	d.Body = settled.Body
+	if ok, _ := s.ClaimDelivery(ctx, "wh-1", d.EventID, "a", now.Add(time.Hour), now.Add(time.Hour)); !ok {
+		t.Fatal("the event queued again was not claimed")
+	}
+	if ok, err := s.SaveDelivery(ctx, d, "a"); err != nil || !ok {
+		t.Fatalf("a's save: %v %v", ok, err)
 	}
 	all, err := s.Deliveries(ctx, "wh-1", 10)
 	if err != nil || len(all) != 2 || all[0].EventID != ids[2] || all[1].State != store.DeliveryDelivered || all[1].LastStatus != 204 {

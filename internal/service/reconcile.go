@@ -1,0 +1,247 @@
+package service
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// ReconcileAfter is how long an attempt stays unknown before another look
+// settles it: longer than any write waits for its upstream and checks
+// after a timeout (gate's confirmation window), so that only attempts
+// whose replica stopped before it knew are left.
+const ReconcileAfter = 2 * time.Minute
+
+// Unknowns is what the reconciler needs of the store.
+type Unknowns interface {
+	UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error)
+	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
+	PublishAudit(ctx context.Context, id int64) error
+}
+
+// Reconciler settles the attempts whose outcome nobody knows (their
+// replica stopped between the write and its outcome, or the database was
+// down when the outcome came) by looking at the upstream: the resource is
+// there as intended, or it is not. What cannot be told from the upstream
+// is published as unknown, so that no event waits for it for ever.
+type Reconciler struct {
+	envs  *platform.Environments
+	store Unknowns
+	now   func() time.Time
+}
+
+// NewReconciler returns the reconciler of unknown outcomes.
+func NewReconciler(envs *platform.Environments, s Unknowns) *Reconciler {
+	return &Reconciler{envs: envs, store: s, now: time.Now}
+}
+
+// check reads the upstream for an attempt: whether its change is in
+// place (done), and whether that could be told (known).
+type check func(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (done, known bool, err error)
+
+// checks are the attempts the upstream tells, by action.
+var checks = map[string]check{
+	"topic.create":           topicThere(true),
+	"topic.delete":           topicThere(false),
+	"topic.partitions":       topicPartitions,
+	"topic.config":           topicConfig,
+	"schema.create":          subjectThere,
+	"schema.version":         subjectThere,
+	"connector.create":       connectorThere(true),
+	"connector.delete":       connectorThere(false),
+	"service-account.create": accountThere,
+	"identity-pool.create":   poolThere,
+}
+
+// Round settles (or publishes as unknown) the attempts older than
+// ReconcileAfter; it returns how many it settled.
+func (r *Reconciler) Round(ctx context.Context) (int, error) {
+	attempts, err := r.store.UnknownAttempts(ctx, r.now().Add(-ReconcileAfter), 200)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range attempts {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		done, known, err := r.look(ctx, e)
+		switch {
+		case err != nil && !known:
+			// The upstream cannot be read now: next round.
+			continue
+		case !known:
+			err = r.store.PublishAudit(ctx, e.ID)
+		case done:
+			err = r.store.SettleAudit(ctx, e.ID, "ok", "confirmed by looking at the upstream after the replica that made it stopped", e.Resource, e.Changes)
+		default:
+			err = r.store.SettleAudit(ctx, e.ID, string(portal.UpstreamUnavailable),
+				"not made: the replica that attempted it stopped before it was done (found by looking at the upstream)", e.Resource, e.Changes)
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// look runs the action's check in the attempt's environment; an action
+// without one, or in no environment, cannot be told.
+func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known bool, err error) {
+	c, ok := checks[e.Action]
+	if !ok {
+		return false, false, nil
+	}
+	env, err := r.envs.Get(e.LandingZone, e.Stage)
+	if err != nil {
+		return false, false, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	done, known, err = c(ctx, env, e)
+	if err != nil && portal.Is(err, portal.NotFound) {
+		return done, known, nil
+	}
+	return done, known, err
+}
+
+// name is the resource an attempt names, without an id added later
+// ("name (id)").
+func name(e portal.AuditEvent) string {
+	n, _, _ := strings.Cut(e.Resource, " (")
+	return n
+}
+
+// after is what an attempt's change says a field became.
+func after(e portal.AuditEvent, field string) (string, bool) {
+	for _, c := range e.Changes {
+		if c.Field == field {
+			return c.After, true
+		}
+	}
+	return "", false
+}
+
+func topicThere(want bool) check {
+	return func(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+		_, err := env.Topics.DescribeTopic(ctx, name(e))
+		switch {
+		case err == nil:
+			return want, true, nil
+		case portal.Is(err, portal.NotFound):
+			return !want, true, nil
+		}
+		return false, false, err
+	}
+}
+
+func topicPartitions(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+	wanted, ok := after(e, "partitions")
+	n, err := strconv.Atoi(wanted)
+	if !ok || err != nil {
+		return false, false, nil
+	}
+	d, err := env.Topics.DescribeTopic(ctx, name(e))
+	if err != nil {
+		return false, portal.Is(err, portal.NotFound), err
+	}
+	return len(d.Partitions) >= n, true, nil
+}
+
+func topicConfig(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+	d, err := env.Topics.DescribeTopic(ctx, name(e))
+	if err != nil {
+		return false, portal.Is(err, portal.NotFound), err
+	}
+	current := map[string]string{}
+	for _, c := range d.Config {
+		current[c.Name] = c.Value
+	}
+	for _, c := range e.Changes {
+		key, ok := strings.CutPrefix(c.Field, "config.")
+		if !ok {
+			continue
+		}
+		if c.After != "" && current[key] != c.After {
+			return false, true, nil
+		}
+	}
+	return true, true, nil
+}
+
+func subjectThere(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+	_, err := env.Schemas.GetSchema(ctx, name(e), 0)
+	switch {
+	case err == nil:
+		return true, true, nil
+	case portal.Is(err, portal.NotFound):
+		return false, true, nil
+	}
+	return false, false, err
+}
+
+func connectorThere(want bool) check {
+	return func(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+		_, err := env.Connectors.GetConnector(ctx, name(e))
+		switch {
+		case err == nil:
+			return want, true, nil
+		case portal.Is(err, portal.NotFound):
+			return !want, true, nil
+		}
+		return false, false, err
+	}
+}
+
+// accountThere is done when the account exists with every role binding
+// of its type: an account without its bindings is not what was asked.
+func accountThere(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+	all, err := env.IAM.ListServiceAccounts(ctx)
+	if err != nil {
+		return false, false, err
+	}
+	for _, a := range all {
+		if a.DisplayName != name(e) {
+			continue
+		}
+		kind := accountTypeOf(a.DisplayName)
+		if kind == "" {
+			return true, true, nil
+		}
+		have, err := env.IAM.RoleBindings(ctx, "User:"+a.ID)
+		if err != nil {
+			return false, false, err
+		}
+		return len(have) >= len(bindingsFor(kind, "")), true, nil
+	}
+	return false, true, nil
+}
+
+// accountTypeOf is the type a service account's display name ends with
+// ("" for none).
+func accountTypeOf(displayName string) string {
+	for _, t := range portal.AccountTypes() {
+		if strings.HasSuffix(displayName, "-"+t.Name) {
+			return t.Name
+		}
+	}
+	return ""
+}
+
+func poolThere(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+	pools, err := env.Pools.ListPools(ctx)
+	if err != nil {
+		return false, false, err
+	}
+	for _, p := range pools {
+		if p.DisplayName == name(e) {
+			return true, true, nil
+		}
+	}
+	return false, true, nil
+}

@@ -1,0 +1,75 @@
+package service_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
+)
+
+// TestUnknownOutcomesAreSettledByLooking: attempts whose replica stopped
+// before it knew their outcome are settled by looking at the upstream
+// once they are older than ReconcileAfter: a topic that exists is a done
+// create, one that does not a create never made; an account without all
+// its type's bindings is not done; what the upstream cannot tell is
+// published as unknown. Each enters the outbox.
+func TestUnknownOutcomesAreSettledByLooking(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := context.Background()
+	env, _ := w.Envs.Get("edh-shared", "dev")
+	made := "edh-shared-scada-dev-reconciled-made"
+	if err := env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: made, Partitions: 1}); err != nil {
+		t.Fatal(err)
+	}
+	half, err := env.IAM.CreateServiceAccount(ctx, "sa-edh-shared-scada-dev-usr-half-producer", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.IAM.CreateRoleBinding(ctx, "User:"+half.ID, portal.RoleBinding{Role: "Operator", Resource: portal.ResourceCluster}); err != nil {
+		t.Fatal(err)
+	}
+	start, _ := w.Store.OutboxEnd(ctx)
+	attempt := func(action, resource string) int64 {
+		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
+			Action: action, Resource: resource, Outcome: "unknown"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	ids := map[string]int64{
+		"made":    attempt("topic.create", made),
+		"missing": attempt("topic.create", "edh-shared-scada-dev-reconciled-missing"),
+		"half":    attempt("service-account.create", half.DisplayName),
+		"produce": attempt("topic.produce", made),
+	}
+	r := service.NewReconciler(w.Envs, w.Store)
+	if n, err := r.Round(ctx); err != nil || n != 0 {
+		t.Fatalf("a round before ReconcileAfter settled %d: %v", n, err)
+	}
+	service.SetReconcilerClock(r, func() time.Time { return time.Now().Add(service.ReconcileAfter + time.Second) })
+	if n, err := r.Round(ctx); err != nil || n != 4 {
+		t.Fatalf("a round settled %d: %v", n, err)
+	}
+	out, err := w.Store.OutboxAfter(ctx, start, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]string{}
+	for _, x := range out {
+		got[x.Event.ID] = x.Event.Outcome
+	}
+	want := map[string]string{"made": "ok", "missing": string(portal.UpstreamUnavailable), "half": string(portal.UpstreamUnavailable), "produce": "unknown"}
+	for k, id := range ids {
+		if got[id] != want[k] {
+			t.Errorf("%s: %q in the outbox, want %q", k, got[id], want[k])
+		}
+	}
+	if left, _ := w.Store.UnknownAttempts(ctx, time.Now().Add(time.Hour), 10); len(left) != 0 {
+		t.Errorf("still waiting: %+v", left)
+	}
+}
