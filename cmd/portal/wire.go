@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -210,8 +211,6 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.cacheSync = worker.NewCacheSync(p.envs, st, log)
 	p.jobs = jobs.New(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
-	reconciler := service.NewReconciler(p.envs, st)
-	p.reconciler = &worker.Leased{Name: "audit-reconcile", Leases: st, Holder: p.replica, Every: 15 * time.Second, Log: log, Round: reconciler.Round}
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
 		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
@@ -222,6 +221,15 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		return nil, err
 	}
 	p.built, p.resolver = built, resolver
+	// Unknown outcomes are settled by looking upstream, and grant
+	// decisions whose replica stopped are finished, on one replica.
+	reconciler := service.NewReconciler(p.envs, st)
+	p.reconciler = &worker.Leased{Name: "audit-reconcile", Leases: st, Holder: p.replica, Every: 15 * time.Second, Log: log,
+		Round: func(ctx context.Context) (int, error) {
+			n, err := built.Grants.Resume(ctx)
+			m, rerr := reconciler.Round(ctx)
+			return n + m, errors.Join(err, rerr)
+		}}
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
 		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(receivers.Transport())},

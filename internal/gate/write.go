@@ -120,6 +120,9 @@ func (g *Guard) ResumeWrite(ctx context.Context, c *Call, event, resource string
 	return &Write{att: att, resource: resource, started: g.now(), budget: g.budget, warnings: c.warnings, create: g.reservation(c, event, resource)}, nil
 }
 
+// Note adds to what the outcome's detail says.
+func (w *Write) Note(note string) { w.note = joinDetail(w.note, note) }
+
 // ID is the attempt's event id, for a journal that may resume the change.
 func (w *Write) ID() int64 { return w.att.ID() }
 

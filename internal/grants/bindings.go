@@ -46,15 +46,17 @@ func decodeBindings(enc []string) []portal.RoleBinding {
 	return out
 }
 
-// bind makes the grant's bindings for its principal. A wanted binding the
-// principal has already is not made again: on the topic it is adopted (a
-// crash between making it and recording the grant left it there); on the
-// consumer groups it is someone else's (the principal's type gives it, or
-// another grant) and stays theirs. When one fails, the ones made are
-// removed again and the grant makes none.
-func (s *Service) bind(ctx context.Context, call *gate.Call, r store.GrantRecord) ([]string, error) {
-	principal := "User:" + r.Principal
-	have, err := call.Env.IAM.RoleBindings(ctx, principal)
+// toMake is the id of a binding a grant being approved is still to make.
+const toMake = "-"
+
+// journal lists the bindings an approval of r makes, before it makes
+// any: the wanted ones the principal has not, with the id toMake. A
+// wanted binding the principal has already is not made again: on the
+// topic it is the grant's (adopted); on the consumer groups it is someone
+// else's (the principal's type gives it, or another grant) and stays
+// theirs.
+func (s *Service) journal(ctx context.Context, call *gate.Call, r store.GrantRecord) ([]string, error) {
+	have, err := call.Env.IAM.RoleBindings(ctx, "User:"+r.Principal)
 	if err != nil {
 		return nil, err
 	}
@@ -63,34 +65,93 @@ func (s *Service) bind(ctx context.Context, call *gate.Call, r store.GrantRecord
 		return nil, portal.New(portal.Conflict, "business unit %s, which asked for grant %s, is no longer onboarded", r.Grantee, r.ID)
 	}
 	grantee := tenancy.Scope{Unit: u, Stage: call.Scope.Stage}
-	var made, kept []portal.RoleBinding
+	var out []string
 	for _, want := range wanted(r, grantee.Prefix()) {
-		if i := slices.IndexFunc(have, func(b portal.RoleBinding) bool { return sameBinding(b, want) }); i >= 0 {
-			if want.Resource == portal.ResourceTopic {
-				kept = append(kept, have[i])
-			}
+		i := slices.IndexFunc(have, func(b portal.RoleBinding) bool { return sameBinding(b, want) })
+		switch {
+		case i >= 0 && want.Resource == portal.ResourceTopic:
+			out = append(out, encodeBinding(have[i]))
+		case i < 0:
+			want.ID = toMake
+			out = append(out, encodeBinding(want))
+		}
+	}
+	return out, nil
+}
+
+// bind makes the bindings r's journal lists as still to make. One that
+// is there already was made by an approval whose replica stopped before
+// it was recorded: it is taken. When one fails, every binding of the
+// journal's made ones is removed again and the grant holds none.
+func (s *Service) bind(ctx context.Context, call *gate.Call, r store.GrantRecord) ([]string, error) {
+	principal := "User:" + r.Principal
+	have, err := call.Env.IAM.RoleBindings(ctx, principal)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(r.Bindings))
+	var made []portal.RoleBinding
+	for _, b := range decodeBindings(r.Bindings) {
+		if b.ID != toMake {
+			out = append(out, encodeBinding(b))
 			continue
 		}
-		err := call.Pace(ctx)
-		var b portal.RoleBinding
-		if err == nil {
-			b, err = call.Env.IAM.CreateRoleBinding(ctx, principal, want)
-		}
-		if err != nil {
-			for _, m := range made {
-				if derr := call.Env.IAM.DeleteRoleBinding(context.WithoutCancel(ctx), m.ID); derr != nil && !portal.Is(derr, portal.NotFound) {
-					s.guard.Log().Error("a grant's binding could not be removed after a failure", "grant", r.ID, "binding", m.ID, "err", derr)
-				}
+		want := b
+		if i := slices.IndexFunc(have, func(h portal.RoleBinding) bool { return sameBinding(h, want) }); i >= 0 {
+			b = have[i]
+		} else {
+			err := call.Pace(ctx)
+			if err == nil {
+				b, err = call.Env.IAM.CreateRoleBinding(ctx, principal, portal.RoleBinding{Role: want.Role, Resource: want.Resource, Pattern: want.Pattern})
 			}
-			return nil, err
+			if err != nil {
+				s.undo(ctx, r, made)
+				return nil, err
+			}
 		}
 		made = append(made, b)
-	}
-	var out []string
-	for _, b := range append(kept, made...) {
 		out = append(out, encodeBinding(b))
 	}
 	return out, nil
+}
+
+// undo removes the bindings an approval that failed made.
+func (s *Service) undo(ctx context.Context, r store.GrantRecord, made []portal.RoleBinding) {
+	env, err := s.guard.Environments().Get(r.Zone, r.Stage)
+	if err != nil {
+		return
+	}
+	for _, m := range made {
+		if derr := env.IAM.DeleteRoleBinding(context.WithoutCancel(ctx), m.ID); derr != nil && !portal.Is(derr, portal.NotFound) {
+			s.guard.Log().Error("a grant's binding could not be removed after a failure", "grant", r.ID, "binding", m.ID, "err", derr)
+		}
+	}
+}
+
+// strays removes the topic binding r stands for that the principal holds
+// although no record says so (an approval stopped between making it and
+// recording it, before the journal): a revoke removes what exists, by
+// looking. Another active grant never holds the same binding (duplicates
+// are refused).
+func (s *Service) strays(ctx context.Context, call *gate.Call, r store.GrantRecord) error {
+	have, err := call.Env.IAM.RoleBindings(ctx, "User:"+r.Principal)
+	if err != nil {
+		return err
+	}
+	topic := wanted(r, "")[0]
+	for _, b := range have {
+		if !sameBinding(b, topic) {
+			continue
+		}
+		err := call.Pace(ctx)
+		if err == nil {
+			err = call.Env.IAM.DeleteRoleBinding(ctx, b.ID)
+		}
+		if err != nil && !portal.Is(err, portal.NotFound) {
+			return err
+		}
+	}
+	return nil
 }
 
 // unbind removes the bindings of a grant being revoked. A binding on the
@@ -106,6 +167,9 @@ func (s *Service) unbind(ctx context.Context, call *gate.Call, r store.GrantReco
 			continue
 		}
 		b := bs[0]
+		if b.ID == toMake {
+			continue
+		}
 		if b.Resource == portal.ResourceGroup {
 			handed, err := s.handOver(ctx, r, enc)
 			if err != nil || handed {

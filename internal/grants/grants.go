@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -259,13 +260,20 @@ func newID() string {
 func (s *Service) view(call *gate.Call, r store.GrantRecord) portal.TopicGrant {
 	g := portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
 		PrincipalName: r.PrincipalName, Topic: r.Pattern, Prefix: r.Prefixed, Access: r.Access, State: r.State, Requester: r.Requester,
-		Reason: r.Reason, Created: r.Created, DecidedBy: r.DecidedBy, Comment: r.Comment, Decided: r.Decided, Bindings: decodeBindings(r.Bindings)}
+		Reason: r.Reason, Created: r.Created, DecidedBy: r.DecidedBy, Comment: r.Comment, Decided: r.Decided, Bindings: made(r.Bindings)}
 	p := call.Principal
 	admin := func(unit string) bool { return access.DecideGrant(p.Role(unit), access.ReviewGrant).Allowed }
 	g.Reviewable = r.State == portal.GrantRequested && admin(r.Owner) && p.Subject != r.RequesterSubject
 	g.Withdrawable = r.State == portal.GrantRequested && admin(r.Grantee)
 	g.Revocable = r.State == portal.GrantActive && (admin(r.Owner) || admin(r.Grantee))
 	return g
+}
+
+// made are the bindings of a record that exist (not those an approval
+// under way is still to make).
+func made(enc []string) []portal.RoleBinding {
+	out := decodeBindings(enc)
+	return slices.DeleteFunc(out, func(b portal.RoleBinding) bool { return b.ID == toMake })
 }
 
 // Grants lists the grants the caller's unit gave or received in the

@@ -3,6 +3,7 @@ package grants
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -50,6 +51,10 @@ func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment,
 		release()
 		return nil, r, nil, err
 	}
+	if r.State == portal.GrantApproving || r.State == portal.GrantRevoking {
+		release()
+		return fail(busy(r))
+	}
 	if r.State != from {
 		release()
 		return fail(portal.New(portal.Conflict, "grant %s is %s: only a %s grant can be %s", id, r.State, from, pastTense[step]))
@@ -58,6 +63,13 @@ func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment,
 }
 
 var pastTense = map[access.GrantStep]string{access.ReviewGrant: "reviewed", access.WithdrawGrant: "withdrawn", access.RevokeGrant: "revoked"}
+
+// busy refuses a step on a grant whose decision is under way.
+func busy(r store.GrantRecord) error {
+	e := portal.New(portal.Conflict, "grant %s is %s (decided by %s): try again in a moment", r.ID, r.State, r.DecidedBy)
+	e.RetryAfter = 5 * time.Second
+	return e
+}
 
 func owns(r store.GrantRecord, unit string) bool     { return r.Owner == unit }
 func receives(r store.GrantRecord, unit string) bool { return r.Grantee == unit }
@@ -93,39 +105,7 @@ func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comm
 		s.guard.Record(ctx, call, "grant.approve", id, err)
 		return portal.TopicGrant{}, err
 	}
-	return s.activate(ctx, call, r, "grant.approve", portal.GrantRequested, comment)
-}
-
-// activate makes r's bindings and records it active, from state from,
-// with the audit event (attempted before anything is made upstream).
-func (s *Service) activate(ctx context.Context, call *gate.Call, r store.GrantRecord, event, from, comment string) (portal.TopicGrant, error) {
-	w, err := s.guard.Begin(ctx, call, event, r.ID)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	r.Bindings, err = s.bind(ctx, call, r)
-	if err == nil {
-		r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantActive, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
-		var ok bool
-		if from == "" {
-			err = s.store.CreateGrantRecord(ctx, r)
-			ok = err == nil
-		} else {
-			ok, err = s.store.UpdateGrant(ctx, r, from)
-		}
-		if err == nil && !ok {
-			err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
-		}
-	}
-	changes := append(describe(r), portal.Change{Field: "state", Before: from, After: portal.GrantActive})
-	for _, b := range decodeBindings(r.Bindings) {
-		changes = append(changes, portal.Change{Field: "binding", After: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
-	}
-	w.Done(ctx, err, changes...)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	return s.view(call, r), nil
+	return s.approve(ctx, call, r, "grant.approve", portal.GrantRequested, comment)
 }
 
 // RejectGrant closes a request with the owner's comment.
@@ -156,41 +136,6 @@ func (s *Service) RevokeGrant(ctx context.Context, scope portal.Scope, id, comme
 	}
 	defer release()
 	return s.revoke(ctx, call, r, comment)
-}
-
-// revoke removes r's bindings and records it revoked; when a binding
-// cannot be removed the grant stays active with what is left, and says so.
-func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
-	w, err := s.guard.Begin(ctx, call, "grant.revoke", r.ID)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	removed := decodeBindings(r.Bindings)
-	left, uerr := s.unbind(ctx, call, r)
-	if uerr != nil {
-		r.Bindings = left
-		if _, err := s.store.UpdateGrant(ctx, r, portal.GrantActive); err != nil {
-			s.guard.Log().Error("a grant's remaining bindings could not be recorded", "grant", r.ID, "err", err)
-		}
-		w.Done(ctx, uerr, portal.Change{Field: "bindings_left", After: strings.Join(left, ", ")})
-		return portal.TopicGrant{}, portal.Wrap(uerr, portal.KindOf(uerr), "grant %s stays active: %d of its role bindings could not be removed (try again): %s",
-			r.ID, len(left), portal.FirstMessage(uerr))
-	}
-	r.Bindings = nil
-	r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantRevoked, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
-	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantActive)
-	if err == nil && !ok {
-		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
-	}
-	changes := append(describe(r), portal.Change{Field: "state", Before: portal.GrantActive, After: portal.GrantRevoked})
-	for _, b := range removed {
-		changes = append(changes, portal.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
-	}
-	w.Done(ctx, err, changes...)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	return s.view(call, r), nil
 }
 
 // WaitingGrants lists the requests on the caller's units' topics that

@@ -9,6 +9,11 @@ import (
 const (
 	// GrantRequested waits for the owner unit's Admins.
 	GrantRequested = "requested"
+	// GrantApproving is approved, its role bindings being made: a grant
+	// whose replica stopped meanwhile is finished by another.
+	GrantApproving = "approving"
+	// GrantRevoking is revoked, its role bindings being removed.
+	GrantRevoking = "revoking"
 	// GrantActive holds role bindings upstream.
 	GrantActive    = "active"
 	GrantRejected  = "rejected"

@@ -560,7 +560,13 @@ type GrantRecord struct {
 	Created                  time.Time
 	DecidedBy, Comment       string
 	Decided                  time.Time
-	Bindings                 []string
+	// Bindings are the role bindings the grant holds ("id role resource
+	// pattern"); while it is being approved, those still to be made have
+	// the id "-".
+	Bindings []string
+	// Event is the audit attempt of the decision under way (approving,
+	// revoking), which whoever finishes the decision settles.
+	Event int64
 }
 
 // Grants keeps grants between units.
@@ -576,4 +582,7 @@ type Grants interface {
 	// UpdateGrant moves a grant from state from to g's state, decision
 	// and bindings; false when it was no longer in from.
 	UpdateGrant(ctx context.Context, g GrantRecord, from string) (bool, error)
+	// DeleteGrant forgets a grant still in state from (one given whose
+	// bindings could not be made), once.
+	DeleteGrant(ctx context.Context, id, from string) (bool, error)
 }

@@ -10,14 +10,14 @@ import (
 )
 
 const grantColumns = `id, zone, stage, owner, grantee, principal, principal_name, pattern, prefixed, access, state, requester, requester_subject, reason, ` +
-	`created_at, decided_by, decided_at, comment, bindings`
+	`created_at, decided_by, decided_at, comment, bindings, event_id`
 
 func scanGrant(row interface{ Scan(...any) error }) (store.GrantRecord, error) {
 	var g store.GrantRecord
 	var bindings string
 	var created, decided int64
 	err := row.Scan(&g.ID, &g.Zone, &g.Stage, &g.Owner, &g.Grantee, &g.Principal, &g.PrincipalName, &g.Pattern, &g.Prefixed, &g.Access, &g.State,
-		&g.Requester, &g.RequesterSubject, &g.Reason, &created, &g.DecidedBy, &decided, &g.Comment, &bindings)
+		&g.Requester, &g.RequesterSubject, &g.Reason, &created, &g.DecidedBy, &decided, &g.Comment, &bindings, &g.Event)
 	if bindings != "" {
 		g.Bindings = strings.Split(bindings, ",")
 	}
@@ -27,9 +27,9 @@ func scanGrant(row interface{ Scan(...any) error }) (store.GrantRecord, error) {
 
 // CreateGrantRecord stores a new grant.
 func (d *DB) CreateGrantRecord(ctx context.Context, g store.GrantRecord) error {
-	_, err := d.exec(ctx, `INSERT INTO grants (`+grantColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := d.exec(ctx, `INSERT INTO grants (`+grantColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Zone, g.Stage, g.Owner, g.Grantee, g.Principal, g.PrincipalName, g.Pattern, g.Prefixed, g.Access, g.State,
-		g.Requester, g.RequesterSubject, g.Reason, micros(g.Created), g.DecidedBy, micros(g.Decided), g.Comment, strings.Join(g.Bindings, ","))
+		g.Requester, g.RequesterSubject, g.Reason, micros(g.Created), g.DecidedBy, micros(g.Decided), g.Comment, strings.Join(g.Bindings, ","), g.Event)
 	return err
 }
 
@@ -58,7 +58,13 @@ func (d *DB) GrantsInState(ctx context.Context, state string, limit int) ([]stor
 
 // UpdateGrant moves a grant on from a state, once.
 func (d *DB) UpdateGrant(ctx context.Context, g store.GrantRecord, from string) (bool, error) {
-	n, err := affected(d.exec(ctx, `UPDATE grants SET state = ?, decided_by = ?, decided_at = ?, comment = ?, bindings = ? WHERE id = ? AND state = ?`,
-		g.State, g.DecidedBy, micros(g.Decided), g.Comment, strings.Join(g.Bindings, ","), g.ID, from))
+	n, err := affected(d.exec(ctx, `UPDATE grants SET state = ?, decided_by = ?, decided_at = ?, comment = ?, bindings = ?, event_id = ? WHERE id = ? AND state = ?`,
+		g.State, g.DecidedBy, micros(g.Decided), g.Comment, strings.Join(g.Bindings, ","), g.Event, g.ID, from))
+	return n == 1, err
+}
+
+// DeleteGrant forgets a grant still in a state, once.
+func (d *DB) DeleteGrant(ctx context.Context, id, from string) (bool, error) {
+	n, err := affected(d.exec(ctx, `DELETE FROM grants WHERE id = ? AND state = ?`, id, from))
 	return n == 1, err
 }

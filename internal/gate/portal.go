@@ -1,0 +1,38 @@
+package gate
+
+import (
+	"context"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/upstream"
+)
+
+// PortalActor names the portal in the audit trail, for what it does by
+// itself.
+const PortalActor = "portal"
+
+// Portal is a call of the portal itself in a unit's stage, for work it
+// finishes on its own (a decision whose replica stopped): no caller's
+// rights are checked, and its upstream calls take the unit's share and
+// wait for it.
+func (g *Guard) Portal(ctx context.Context, unit, stage string) (context.Context, *Call, error) {
+	t := g.tenancy.Current()
+	u, ok := t.Unit(unit)
+	if !ok {
+		return ctx, nil, portal.New(portal.NotFound, "business unit %s is no longer onboarded", unit)
+	}
+	st, ok := t.Stage(stage)
+	if !ok {
+		return ctx, nil, portal.New(portal.NotFound, "stage %s is no longer configured", stage)
+	}
+	p := &portal.Principal{Subject: PortalActor, Username: PortalActor, PlatformAdmin: true}
+	call := &Call{Principal: p, Scope: tenancy.Scope{Unit: u, Stage: st}, Role: portal.SuperAdmin, g: g,
+		pace: func(ctx context.Context) error { return g.limits.pace(ctx, unit) }}
+	env, err := g.envs.Get(call.Scope.Zone().ID, stage)
+	if err != nil {
+		return ctx, nil, portal.Wrap(err, portal.Internal, "no environment is configured for %s", call.Scope)
+	}
+	call.Env = env
+	return upstream.Patient(upstream.ForTenant(portal.WithPrincipal(ctx, p), unit)), call, nil
+}

@@ -1,0 +1,216 @@
+package grants
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// A decision that changes role bindings is a journal in the grant's
+// record: the grant is first recorded approving (with the bindings to
+// make) or revoking, then the bindings are made or removed, then the
+// grant is recorded active or revoked. A replica that stops in between
+// leaves the grant approving or revoking, which says so; Resume finishes
+// it on any replica, and settles the decision's audit attempt.
+
+// approve records r approving, from state from ("" for a grant given
+// without a request, recorded here), then makes its bindings and records
+// it active, with its audit event (attempted before anything is made).
+func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRecord, event, from, comment string) (portal.TopicGrant, error) {
+	w, err := s.guard.Begin(ctx, call, event, r.ID)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	planned, err := s.journal(ctx, call, r)
+	if err == nil {
+		r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantApproving, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
+		r.Bindings, r.Event = planned, w.ID()
+		ok := false
+		if from == "" {
+			err = s.store.CreateGrantRecord(ctx, r)
+			ok = err == nil
+		} else {
+			ok, err = s.store.UpdateGrant(ctx, r, from)
+		}
+		if err == nil && !ok {
+			err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
+		}
+	}
+	if err != nil {
+		w.Done(ctx, err, describe(r)...)
+		return portal.TopicGrant{}, err
+	}
+	return s.finishApproval(ctx, call, w, r, from)
+}
+
+// finishApproval makes the bindings an approving grant's journal lists
+// and records it active. When they cannot be made the grant goes back
+// to from, holding none (a given one is forgotten).
+func (s *Service) finishApproval(ctx context.Context, call *gate.Call, w *gate.Write, r store.GrantRecord, from string) (portal.TopicGrant, error) {
+	bindings, err := s.bind(ctx, call, r)
+	if err != nil {
+		s.undecide(context.WithoutCancel(ctx), r, from)
+		w.Done(ctx, err, describe(r)...)
+		return portal.TopicGrant{}, err
+	}
+	r.Bindings, r.State, r.Event = bindings, portal.GrantActive, 0
+	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantApproving)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
+	}
+	changes := append(describe(r), portal.Change{Field: "state", Before: from, After: portal.GrantActive})
+	for _, b := range decodeBindings(r.Bindings) {
+		changes = append(changes, portal.Change{Field: "binding", After: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
+	}
+	w.Done(ctx, err, changes...)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, r), nil
+}
+
+// undecide takes back an approval that made nothing.
+func (s *Service) undecide(ctx context.Context, r store.GrantRecord, from string) {
+	var err error
+	if from == "" {
+		_, err = s.store.DeleteGrant(ctx, r.ID, portal.GrantApproving)
+	} else {
+		r.State, r.DecidedBy, r.Decided, r.Comment, r.Bindings, r.Event = from, "", time.Time{}, "", nil, 0
+		_, err = s.store.UpdateGrant(ctx, r, portal.GrantApproving)
+	}
+	if err != nil {
+		// Left approving, the grant is finished by Resume: the bindings
+		// are made then, and the trail says so.
+		s.guard.Log().ErrorContext(ctx, "a failed approval could not be taken back; it will be finished later", "grant", r.ID, "err", err)
+	}
+}
+
+// revoke records r revoking, removes its bindings (and the one it
+// stands for, if some stopped approval left it unrecorded), and records
+// it revoked; when a binding cannot be removed the grant stays active
+// with what is left, and says so.
+func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
+	w, err := s.guard.Begin(ctx, call, "grant.revoke", r.ID)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
+	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantActive)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
+	}
+	if err != nil {
+		w.Done(ctx, err)
+		return portal.TopicGrant{}, err
+	}
+	return s.finishRevoke(ctx, call, w, r)
+}
+
+// finishRevoke removes a revoking grant's bindings and records it
+// revoked, or active again with the bindings left.
+func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Write, r store.GrantRecord) (portal.TopicGrant, error) {
+	removed := decodeBindings(r.Bindings)
+	left, uerr := s.unbind(ctx, call, r)
+	if uerr == nil {
+		uerr = s.strays(ctx, call, r)
+	}
+	if uerr != nil {
+		r.Bindings, r.State, r.Event = left, portal.GrantActive, 0
+		if _, err := s.store.UpdateGrant(ctx, r, portal.GrantRevoking); err != nil {
+			s.guard.Log().Error("a grant's remaining bindings could not be recorded", "grant", r.ID, "err", err)
+		}
+		w.Done(ctx, uerr, portal.Change{Field: "bindings_left", After: strings.Join(left, ", ")})
+		return portal.TopicGrant{}, portal.Wrap(uerr, portal.KindOf(uerr), "grant %s stays active: %d of its role bindings could not be removed (try again): %s",
+			r.ID, len(left), portal.FirstMessage(uerr))
+	}
+	r.Bindings, r.State, r.Event = nil, portal.GrantRevoked, 0
+	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantRevoking)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
+	}
+	changes := append(describe(r), portal.Change{Field: "state", Before: portal.GrantActive, After: portal.GrantRevoked})
+	for _, b := range removed {
+		changes = append(changes, portal.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
+	}
+	w.Done(ctx, err, changes...)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, r), nil
+}
+
+// ResumeAfter is how long a decision may be under way before another
+// replica takes it for stopped: far longer than one takes (it holds the
+// grant's lock meanwhile, so a slow one is waited for, never repeated).
+const ResumeAfter = time.Minute
+
+// Resume finishes the decisions whose replica stopped: approvals make
+// their remaining bindings, revokes remove theirs; each settles the
+// decision's audit attempt. It returns how many it finished.
+func (s *Service) Resume(ctx context.Context) (int, error) {
+	n := 0
+	for _, state := range []string{portal.GrantApproving, portal.GrantRevoking} {
+		recs, err := s.store.GrantsInState(ctx, state, 100)
+		if err != nil {
+			return n, err
+		}
+		for _, r := range recs {
+			if r.Decided.After(s.guard.Now().Add(-ResumeAfter)) {
+				continue
+			}
+			done, err := s.resume(ctx, r)
+			if err != nil {
+				return n, err
+			}
+			if done {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// resume finishes one decision, under the locks a decision takes, if it
+// is still under way.
+func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error) {
+	ctx, call, err := s.guard.Portal(ctx, r.Owner, r.Stage)
+	if err != nil {
+		return false, nil // a unit or stage no longer configured: kept for an operator
+	}
+	unlock, err := s.guard.LockOuter(ctx, "grant "+r.ID)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	unlockPrincipal, err := s.guard.Lock(ctx, "grant-principal "+r.Principal)
+	if err != nil {
+		return false, err
+	}
+	defer unlockPrincipal()
+	now, err := s.store.GrantRecord(ctx, r.ID)
+	if err != nil || now.State != r.State || now.Event != r.Event {
+		return false, nil // finished meanwhile
+	}
+	event := "grant.approve"
+	if r.State == portal.GrantRevoking {
+		event = "grant.revoke"
+	}
+	w, err := s.guard.ResumeWrite(ctx, call, event, r.ID, r.Event)
+	if err != nil {
+		return false, err
+	}
+	w.Note("finished by the portal after the replica that began it stopped")
+	if r.State == portal.GrantRevoking {
+		_, err = s.finishRevoke(ctx, call, w, now)
+	} else {
+		_, err = s.finishApproval(ctx, call, w, now, portal.GrantRequested)
+	}
+	if err != nil {
+		s.guard.Log().WarnContext(ctx, "a stopped grant decision could not be finished", "grant", r.ID, "state", r.State, "err", err)
+	}
+	return true, nil
+}
