@@ -222,13 +222,15 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	p.built, p.resolver = built, resolver
 	// Unknown outcomes are settled by looking upstream, and grant
-	// decisions whose replica stopped are finished, on one replica.
+	// decisions and change-request applies whose replica stopped are
+	// finished, on one replica.
 	reconciler := service.NewReconciler(p.envs, st)
 	p.reconciler = &worker.Leased{Name: "audit-reconcile", Leases: st, Holder: p.replica, Every: 15 * time.Second, Log: log,
 		Round: func(ctx context.Context) (int, error) {
 			n, err := built.Grants.Resume(ctx)
-			m, rerr := reconciler.Round(ctx)
-			return n + m, errors.Join(err, rerr)
+			m, aerr := built.Requests.Resume(ctx)
+			k, rerr := reconciler.Round(ctx)
+			return n + m + k, errors.Join(err, aerr, rerr)
 		}}
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,

@@ -26,7 +26,7 @@ func (g *Guard) Portal(ctx context.Context, unit, stage string) (context.Context
 	if !ok {
 		return ctx, nil, portal.New(portal.NotFound, "stage %s is no longer configured", stage)
 	}
-	p := &portal.Principal{Subject: PortalActor, Username: PortalActor, PlatformAdmin: true}
+	p := portal.PrincipalWithRoles(PortalActor, map[string]portal.Role{unit: portal.SuperAdmin})
 	call := &Call{Principal: p, Scope: tenancy.Scope{Unit: u, Stage: st}, Role: portal.SuperAdmin, g: g,
 		pace: func(ctx context.Context) error { return g.limits.pace(ctx, unit) }}
 	env, err := g.envs.Get(call.Scope.Zone().ID, stage)

@@ -7,7 +7,10 @@ import (
 
 // Change request states.
 const (
-	RequestOpen          = "open"
+	RequestOpen = "open"
+	// RequestApplying is approved, its plan being applied: one whose
+	// replica stopped meanwhile is finished by another.
+	RequestApplying      = "applying"
 	RequestApplied       = "applied"
 	RequestPartlyApplied = "partly_applied"
 	RequestRejected      = "rejected"

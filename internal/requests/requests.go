@@ -177,7 +177,7 @@ func (s *Service) Requests(ctx context.Context, scope portal.Scope, state string
 		return nil, err
 	}
 	switch state {
-	case "", portal.RequestOpen, portal.RequestApplied, portal.RequestPartlyApplied, portal.RequestRejected, portal.RequestWithdrawn, portal.RequestStale, portal.RequestExpired:
+	case "", portal.RequestOpen, portal.RequestApplying, portal.RequestApplied, portal.RequestPartlyApplied, portal.RequestRejected, portal.RequestWithdrawn, portal.RequestStale, portal.RequestExpired:
 	default:
 		return nil, portal.Invalid("state", "state must be open, applied, partly_applied, rejected, withdrawn, stale or expired, not %q", state)
 	}

@@ -95,29 +95,7 @@ func (s *Service) Approve(ctx context.Context, scope portal.Scope, id, comment s
 		}
 		return portal.ChangeRequest{}, portal.New(portal.Conflict, "change request %s is stale: %s", id, stale)
 	}
-	// Every change's event says on whose request it was made.
-	applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+call.Principal.Actor()+" on change request "+r.ID+" of "+r.Requester))
-	result, err := s.plans.Apply(applyCtx, scope, doc, r.Fingerprint)
-	if err != nil {
-		if portal.Is(err, portal.Conflict) {
-			if _, derr := s.decide(ctx, call, r, "change-request.stale", portal.RequestStale, portal.FirstMessage(err)); derr != nil {
-				return portal.ChangeRequest{}, derr
-			}
-		}
-		return portal.ChangeRequest{}, err
-	}
-	state := portal.RequestApplied
-	for _, c := range result.Changes {
-		if c.Outcome == portal.OutcomeFailed || c.Outcome == portal.OutcomeSkipped {
-			state = portal.RequestPartlyApplied
-		}
-	}
-	for i := range result.Changes {
-		result.Changes[i].Issued = nil // never stored: no key is made by a request
-	}
-	r.Result, _ = json.Marshal(result)
-	return s.decide(ctx, call, r, "change-request.approve", state, comment,
-		portal.Change{Field: "requester", After: r.Requester}, portal.Change{Field: "apply_request_id", After: result.AuditID})
+	return s.apply(ctx, call, scope, r, doc, again, comment)
 }
 
 // Reject closes an open request with the reviewer's comment.

@@ -522,8 +522,12 @@ type RequestRecord struct {
 	Created                     time.Time
 	DecidedBy, Comment          string
 	Decided                     time.Time
-	// Result is the apply's plan with each change's outcome.
+	// Result is the apply's plan with each change's outcome; while the
+	// request is applying, the plan being applied (its journal).
 	Result []byte
+	// Event is the audit attempt of the approval being applied, which
+	// whoever finishes the apply settles.
+	Event int64
 }
 
 // ChangeRequests keeps change requests.
@@ -536,6 +540,8 @@ type ChangeRequests interface {
 	RequestRecords(ctx context.Context, bu, stage, state string, limit int) ([]RequestRecord, error)
 	// OpenRequests lists every open request, oldest first.
 	OpenRequests(ctx context.Context, limit int) ([]RequestRecord, error)
+	// RequestsInState lists every request in a state, oldest first.
+	RequestsInState(ctx context.Context, state string, limit int) ([]RequestRecord, error)
 	// DecideRequest moves a request from state from to r's state with r's
 	// decision and result; false when it was no longer in from (another
 	// reviewer was first).

@@ -8,14 +8,14 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
-const requestColumns = `id, zone, bu, stage, requester, requester_subject, reason, document, fingerprint, plan, state, created_at, decided_by, decided_at, comment, result`
+const requestColumns = `id, zone, bu, stage, requester, requester_subject, reason, document, fingerprint, plan, state, created_at, decided_by, decided_at, comment, result, event_id`
 
 func scanRequest(row interface{ Scan(...any) error }) (store.RequestRecord, error) {
 	var r store.RequestRecord
 	var doc, plan, result string
 	var created, decided int64
 	err := row.Scan(&r.ID, &r.Zone, &r.BU, &r.Stage, &r.Requester, &r.RequesterSubject, &r.Reason, &doc, &r.Fingerprint, &plan, &r.State,
-		&created, &r.DecidedBy, &decided, &r.Comment, &result)
+		&created, &r.DecidedBy, &decided, &r.Comment, &result, &r.Event)
 	r.Document, r.Plan, r.Result = []byte(doc), []byte(plan), []byte(result)
 	r.Created, r.Decided = fromMicros(created), fromMicros(decided)
 	return r, err
@@ -23,9 +23,9 @@ func scanRequest(row interface{ Scan(...any) error }) (store.RequestRecord, erro
 
 // CreateRequestRecord stores a new request.
 func (d *DB) CreateRequestRecord(ctx context.Context, r store.RequestRecord) error {
-	_, err := d.exec(ctx, `INSERT INTO change_requests (`+requestColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := d.exec(ctx, `INSERT INTO change_requests (`+requestColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.Zone, r.BU, r.Stage, r.Requester, r.RequesterSubject, r.Reason, string(r.Document), r.Fingerprint, string(r.Plan), r.State,
-		micros(r.Created), r.DecidedBy, micros(r.Decided), r.Comment, string(r.Result))
+		micros(r.Created), r.DecidedBy, micros(r.Decided), r.Comment, string(r.Result), r.Event)
 	return err
 }
 
@@ -51,12 +51,17 @@ func (d *DB) RequestRecords(ctx context.Context, bu, stage, state string, limit 
 
 // OpenRequests lists every open request, oldest first.
 func (d *DB) OpenRequests(ctx context.Context, limit int) ([]store.RequestRecord, error) {
-	return queryAll(ctx, d, scanRequest, `SELECT `+requestColumns+` FROM change_requests WHERE state = 'open' ORDER BY created_at, id LIMIT ?`, limit)
+	return d.RequestsInState(ctx, "open", limit)
+}
+
+// RequestsInState lists every request in a state, oldest first.
+func (d *DB) RequestsInState(ctx context.Context, state string, limit int) ([]store.RequestRecord, error) {
+	return queryAll(ctx, d, scanRequest, `SELECT `+requestColumns+` FROM change_requests WHERE state = ? ORDER BY created_at, id LIMIT ?`, state, limit)
 }
 
 // DecideRequest moves a request on from a state, once.
 func (d *DB) DecideRequest(ctx context.Context, r store.RequestRecord, from string) (bool, error) {
-	n, err := affected(d.exec(ctx, `UPDATE change_requests SET state = ?, decided_by = ?, decided_at = ?, comment = ?, result = ? WHERE id = ? AND state = ?`,
-		r.State, r.DecidedBy, micros(r.Decided), r.Comment, string(r.Result), r.ID, from))
+	n, err := affected(d.exec(ctx, `UPDATE change_requests SET state = ?, decided_by = ?, decided_at = ?, comment = ?, result = ?, event_id = ? WHERE id = ? AND state = ?`,
+		r.State, r.DecidedBy, micros(r.Decided), r.Comment, string(r.Result), r.Event, r.ID, from))
 	return n == 1, err
 }

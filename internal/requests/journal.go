@@ -1,0 +1,229 @@
+package requests
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// An approval is a journal in the request's record: the request is
+// first recorded applying, with the plan being applied and the
+// approval's audit attempt, then the plan is applied, then the request
+// is recorded applied (or partly applied) with each change's outcome. A
+// replica that stops in between leaves the request applying, which says
+// so; Resume finishes it on any replica.
+
+// apply records r applying the plan planned (checked against the
+// request), applies it as the caller and records the outcome.
+func (s *Service) apply(ctx context.Context, call *gate.Call, scope portal.Scope, r store.RequestRecord, doc portal.Document, planned portal.Plan,
+	comment string) (portal.ChangeRequest, error) {
+	w, err := s.guard.Begin(ctx, call, "change-request.approve", r.ID)
+	if err != nil {
+		return portal.ChangeRequest{}, err
+	}
+	r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = portal.RequestApplying, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
+	r.Result, _ = json.Marshal(planned)
+	ok, err := s.store.DecideRequest(ctx, r, portal.RequestOpen)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "change request %s was decided meanwhile", r.ID)
+	}
+	if err != nil {
+		w.Done(ctx, err)
+		return portal.ChangeRequest{}, err
+	}
+	// Every change's event says on whose request it was made.
+	applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+call.Principal.Actor()+" on change request "+r.ID+" of "+r.Requester))
+	result, err := s.plans.Apply(applyCtx, scope, doc, r.Fingerprint)
+	return s.finish(ctx, call, w, r, result, err)
+}
+
+// finish records the outcome of an applying request's apply (result, or
+// err when nothing was applied).
+func (s *Service) finish(ctx context.Context, call *gate.Call, w *gate.Write, r store.RequestRecord, result portal.Plan, err error) (portal.ChangeRequest, error) {
+	next := r
+	next.Event = 0
+	switch {
+	case err != nil && portal.Is(err, portal.Conflict):
+		next.State, next.Comment, next.Result = portal.RequestStale, portal.FirstMessage(err), nil
+	case err != nil:
+		// Nothing was applied: the request is open again.
+		next.State, next.DecidedBy, next.Decided, next.Comment, next.Result = portal.RequestOpen, "", time.Time{}, "", nil
+	default:
+		next.State = portal.RequestApplied
+		for _, c := range result.Changes {
+			if c.Outcome == portal.OutcomeFailed || c.Outcome == portal.OutcomeSkipped {
+				next.State = portal.RequestPartlyApplied
+			}
+		}
+		for i := range result.Changes {
+			result.Changes[i].Issued = nil // never stored: no key is made by a request
+		}
+		next.Result, _ = json.Marshal(result)
+	}
+	ok, derr := s.store.DecideRequest(context.WithoutCancel(ctx), next, portal.RequestApplying)
+	if derr == nil && !ok {
+		derr = portal.New(portal.Conflict, "change request %s was finished meanwhile", r.ID)
+	}
+	if err == nil {
+		err = derr
+	} else if derr != nil {
+		s.guard.Log().ErrorContext(ctx, "a change request's outcome could not be recorded; it will be finished later", "request", r.ID, "err", derr)
+	}
+	w.Done(ctx, err, portal.Change{Field: "state", Before: portal.RequestOpen, After: next.State}, portal.Change{Field: "requester", After: r.Requester},
+		portal.Change{Field: "apply_request_id", After: result.AuditID})
+	if err != nil {
+		if next.State == portal.RequestStale {
+			return portal.ChangeRequest{}, portal.Wrap(err, portal.Conflict, "change request %s is stale: %s", r.ID, portal.FirstMessage(err))
+		}
+		return portal.ChangeRequest{}, err
+	}
+	return s.view(call, next), nil
+}
+
+// ResumeAfter is how long an apply may be under way before another
+// replica looks whether its replica stopped (the request's lock, which a
+// running apply holds, tells).
+const ResumeAfter = time.Minute
+
+// Resume finishes the approved requests whose replica stopped while
+// applying them. It returns how many it finished.
+func (s *Service) Resume(ctx context.Context) (int, error) {
+	recs, err := s.store.RequestsInState(ctx, portal.RequestApplying, 50)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Decided.After(s.guard.Now().Add(-ResumeAfter)) {
+			continue
+		}
+		done, err := s.resume(ctx, r)
+		if err != nil {
+			return n, err
+		}
+		if done {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// resume finishes one apply, under the request's lock, if it is still
+// under way: the document is planned again; when what is left to do was
+// all in the approved plan, it is applied (as the portal, on the
+// approver's decision), else the request is recorded partly applied
+// with what was made and what was not.
+func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, error) {
+	ctx, call, err := s.guard.Portal(ctx, r.BU, r.Stage)
+	if err != nil {
+		return false, nil // a unit or stage no longer configured: kept for an operator
+	}
+	unlock, err := s.guard.Lock(ctx, "change-request "+r.ID)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	now, err := s.store.RequestRecord(ctx, r.ID)
+	if err != nil || now.State != portal.RequestApplying || now.Event != r.Event {
+		return false, nil // finished meanwhile
+	}
+	var doc portal.Document
+	var approved portal.Plan
+	if err := json.Unmarshal(now.Document, &doc); err != nil {
+		return false, err
+	}
+	_ = json.Unmarshal(now.Result, &approved)
+	left, err := s.plans.Review(ctx, call.Unit(), doc)
+	if err != nil {
+		return false, nil // the upstream cannot be planned now: next round
+	}
+	w, err := s.guard.ResumeWrite(ctx, call, "change-request.approve", r.ID, r.Event)
+	if err != nil {
+		return false, err
+	}
+	w.Note("finished by the portal after the replica applying it stopped")
+	scope := call.Named()
+	if within(left, approved) {
+		applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+now.DecidedBy+" on change request "+r.ID+" of "+r.Requester+
+			", finished by the portal after the replica applying it stopped"))
+		result, err := s.plans.Apply(applyCtx, scope, doc, left.Fingerprint)
+		if err == nil {
+			result = merged(approved, result)
+		}
+		_, err = s.finish(ctx, call, w, now, result, err)
+		if err != nil {
+			s.guard.Log().WarnContext(ctx, "a stopped apply could not be finished", "request", r.ID, "err", err)
+		}
+		return true, nil
+	}
+	result := merged(approved, left)
+	for i, c := range result.Changes {
+		if c.Outcome == portal.OutcomeSkipped {
+			result.Changes[i].Error = portal.New(portal.Conflict, "not applied: the apply stopped part way and the unit's resources changed since; plan the document again")
+		}
+	}
+	_, err = s.finish(ctx, call, w, now, result, nil)
+	if err != nil {
+		s.guard.Log().WarnContext(ctx, "a stopped apply could not be recorded", "request", r.ID, "err", err)
+	}
+	return true, nil
+}
+
+// key names a change for comparing plans.
+func key(c portal.PlannedChange) string { return fmt.Sprintf("%s %s %s", c.Kind, c.Name, c.Action) }
+
+// pending tells whether a change of a plan is still to be made.
+func pending(c portal.PlannedChange) bool {
+	return c.Action == portal.ActionCreate || c.Action == portal.ActionUpdate || c.Action == portal.ActionDelete
+}
+
+// within tells whether every change still to be made in left was in the
+// approved plan, as it was approved.
+func within(left, approved portal.Plan) bool {
+	planned := map[string]bool{}
+	for _, c := range approved.Changes {
+		planned[key(c)] = true
+	}
+	for _, c := range left.Changes {
+		if c.Action == portal.ActionRefused || (pending(c) && !planned[key(c)]) {
+			return false
+		}
+	}
+	return true
+}
+
+// merged is the approved plan with the outcome of each change: applied
+// when it is no longer to be made, else as after (applied or failed by
+// the resumed apply, or skipped when it was not resumed).
+func merged(approved, after portal.Plan) portal.Plan {
+	outcome := map[string]portal.PlannedChange{} // by resource: its action may differ now
+	for _, c := range after.Changes {
+		if pending(c) || c.Action == portal.ActionRefused {
+			outcome[c.Kind+" "+c.Name] = c
+		}
+	}
+	out := approved
+	out.Changes = append([]portal.PlannedChange(nil), approved.Changes...)
+	out.AuditID = after.AuditID
+	for i, c := range out.Changes {
+		if !pending(c) {
+			continue
+		}
+		a, left := outcome[c.Kind+" "+c.Name]
+		switch {
+		case !left:
+			out.Changes[i].Outcome = portal.OutcomeApplied
+		case a.Outcome != "":
+			out.Changes[i].Outcome, out.Changes[i].Error = a.Outcome, a.Error
+		default:
+			out.Changes[i].Outcome = portal.OutcomeSkipped
+		}
+	}
+	return out
+}
