@@ -224,15 +224,18 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	// Unknown outcomes are settled by looking upstream, and grant
 	// decisions and change-request applies whose replica stopped are
 	// finished, on one replica.
-	reconciler := service.NewReconciler(p.envs, st)
-	p.reconciler = &worker.Leased{Name: "audit-reconcile", Leases: st, Holder: p.replica, Every: 15 * time.Second, Log: log,
+	every, stoppedAfter, settleAfter := cfg.Recovery.Values()
+	reconciler := service.NewReconciler(p.envs, st, settleAfter)
+	built.APIKeys.StopRotationsAfter(stoppedAfter)
+	p.reconciler = &worker.Leased{Name: "audit-reconcile", Leases: st, Holder: p.replica, Every: every, Log: log,
 		Round: func(ctx context.Context) (int, error) {
-			n, err := built.Grants.Resume(ctx)
-			m, aerr := built.Requests.Resume(ctx)
+			n, err := built.Grants.Resume(ctx, stoppedAfter)
+			m, aerr := built.Requests.Resume(ctx, stoppedAfter)
 			k, rerr := reconciler.Round(ctx)
 			return n + m + k, errors.Join(err, aerr, rerr)
 		}}
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
+	p.keySweeper.Every = min(p.keySweeper.Every, every)
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
 		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(receivers.Transport())},
 		Produce: events.EnvironmentProducer(p.envs), Secrets: webhookSecrets})

@@ -64,6 +64,8 @@ type Config struct {
 	Webhooks Webhooks `yaml:"webhooks"`
 	// ChangeRequests bound the life of change requests.
 	ChangeRequests ChangeRequests `yaml:"change_requests"`
+	// Recovery is how the replicas finish what a stopped replica left.
+	Recovery Recovery `yaml:"recovery"`
 	// DevIDP configures the development identity provider (dev mode only).
 	DevIDP *DevIDP `yaml:"dev_idp"`
 
@@ -122,6 +124,34 @@ func (w Webhooks) AllowedPrefixes() []netip.Prefix {
 type ChangeRequests struct {
 	// MaxAge is how long a request stays open for review.
 	MaxAge time.Duration `yaml:"max_age" default:"168h"`
+}
+
+// Recovery is how the replicas finish what a stopped replica left half
+// done: a grant decision, a change request's apply or a key rotation
+// under way for longer than StoppedAfter is taken for stopped (a running
+// one holds its lock, and is waited for) and finished by one replica; an
+// audit attempt whose outcome is still unknown after SettleAfter is
+// settled by looking at the upstream, or published as unknown.
+type Recovery struct {
+	// Every is how often one replica looks.
+	Every time.Duration `yaml:"every" default:"15s"`
+	// StoppedAfter is how long an operation may be under way before it
+	// is taken for stopped.
+	StoppedAfter time.Duration `yaml:"stopped_after" default:"1m"`
+	// SettleAfter is how long an attempt stays unknown before the
+	// upstream settles it: longer than a write waits for its upstream.
+	SettleAfter time.Duration `yaml:"settle_after" default:"2m"`
+}
+
+// Values are the recovery's settings, with their defaults.
+func (r Recovery) Values() (every, stoppedAfter, settleAfter time.Duration) {
+	or := func(d, def time.Duration) time.Duration {
+		if d <= 0 {
+			return def
+		}
+		return d
+	}
+	return or(r.Every, 15*time.Second), or(r.StoppedAfter, time.Minute), or(r.SettleAfter, 2*time.Minute)
 }
 
 // Backoff is the wait before the attempt after n failed ones.

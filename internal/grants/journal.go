@@ -143,15 +143,12 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Wri
 	return s.view(call, r), nil
 }
 
-// ResumeAfter is how long a decision may be under way before another
-// replica takes it for stopped: far longer than one takes (it holds the
-// grant's lock meanwhile, so a slow one is waited for, never repeated).
-const ResumeAfter = time.Minute
-
-// Resume finishes the decisions whose replica stopped: approvals make
-// their remaining bindings, revokes remove theirs; each settles the
-// decision's audit attempt. It returns how many it finished.
-func (s *Service) Resume(ctx context.Context) (int, error) {
+// Resume finishes the decisions under way for longer than stoppedAfter,
+// whose replica stopped: approvals make their remaining bindings,
+// revokes remove theirs; each settles the decision's audit attempt. It
+// returns how many it finished. A decision holds the grant's lock while
+// it runs, so a slow one is waited for, never repeated.
+func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, error) {
 	n := 0
 	for _, state := range []string{portal.GrantApproving, portal.GrantRevoking} {
 		recs, err := s.store.GrantsInState(ctx, state, 100)
@@ -159,7 +156,7 @@ func (s *Service) Resume(ctx context.Context) (int, error) {
 			return n, err
 		}
 		for _, r := range recs {
-			if r.Decided.After(s.guard.Now().Add(-ResumeAfter)) {
+			if r.Decided.After(s.guard.Now().Add(-stoppedAfter)) {
 				continue
 			}
 			done, err := s.resume(ctx, r)

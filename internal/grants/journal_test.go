@@ -80,11 +80,11 @@ func TestAStoppedDecisionIsFinished(t *testing.T) {
 		t.Errorf("withdrawing an approval under way: %v", err)
 	}
 	bg := context.Background()
-	if n, err := w.Grants.Resume(bg); n != 0 || err != nil {
+	if n, err := w.Grants.Resume(bg, time.Minute); n != 0 || err != nil {
 		t.Errorf("resumed a fresh decision: %d %v", n, err)
 	}
 	backdate(t, w, g.ID)
-	if n, err := w.Grants.Resume(bg); n != 1 || err != nil {
+	if n, err := w.Grants.Resume(bg, time.Minute); n != 1 || err != nil {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	now, _ = w.Grants.Grant(bob, scadaDev, g.ID)
@@ -103,7 +103,7 @@ func TestAStoppedDecisionIsFinished(t *testing.T) {
 		t.Fatalf("a stopped revoke: %+v", now)
 	}
 	backdate(t, w, g.ID)
-	if n, err := w.Grants.Resume(bg); n != 1 || err != nil {
+	if n, err := w.Grants.Resume(bg, time.Minute); n != 1 || err != nil {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != portal.GrantRevoked {
@@ -115,7 +115,7 @@ func TestAStoppedDecisionIsFinished(t *testing.T) {
 	if revokes := events(t, w, g.ID, "grant.revoke"); len(revokes) != 1 || revokes[0].Outcome != "ok" {
 		t.Errorf("the revoke's trail: %+v", revokes)
 	}
-	if n, _ := w.Grants.Resume(bg); n != 0 {
+	if n, _ := w.Grants.Resume(bg, time.Minute); n != 0 {
 		t.Errorf("resumed again: %d", n)
 	}
 }

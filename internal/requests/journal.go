@@ -86,21 +86,17 @@ func (s *Service) finish(ctx context.Context, call *gate.Call, w *gate.Write, r 
 	return s.view(call, next), nil
 }
 
-// ResumeAfter is how long an apply may be under way before another
-// replica looks whether its replica stopped (the request's lock, which a
-// running apply holds, tells).
-const ResumeAfter = time.Minute
-
-// Resume finishes the approved requests whose replica stopped while
-// applying them. It returns how many it finished.
-func (s *Service) Resume(ctx context.Context) (int, error) {
+// Resume finishes the approved requests applying for longer than
+// stoppedAfter, whose replica stopped (a running apply holds the
+// request's lock, and is waited for). It returns how many it finished.
+func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, error) {
 	recs, err := s.store.RequestsInState(ctx, portal.RequestApplying, 50)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, r := range recs {
-		if r.Decided.After(s.guard.Now().Add(-ResumeAfter)) {
+		if r.Decided.After(s.guard.Now().Add(-stoppedAfter)) {
 			continue
 		}
 		done, err := s.resume(ctx, r)

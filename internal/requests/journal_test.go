@@ -78,11 +78,11 @@ func backdate(t *testing.T, w *servicetest.World, id string) {
 func TestAStoppedApplyIsFinished(t *testing.T) {
 	w, r := stopApply(t)
 	bg := context.Background()
-	if n, _ := w.Requests.Resume(bg); n != 0 {
+	if n, _ := w.Requests.Resume(bg, time.Minute); n != 0 {
 		t.Errorf("resumed a fresh apply: %d", n)
 	}
 	backdate(t, w, r.ID)
-	if n, err := w.Requests.Resume(bg); n != 1 || err != nil {
+	if n, err := w.Requests.Resume(bg, time.Minute); n != 1 || err != nil {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
@@ -132,7 +132,7 @@ func TestAStoppedApplyOvertakenSaysWhatExists(t *testing.T) {
 		t.Fatal(err)
 	}
 	backdate(t, w, r.ID)
-	if n, err := w.Requests.Resume(bg); n != 1 || err != nil {
+	if n, err := w.Requests.Resume(bg, time.Minute); n != 1 || err != nil {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	got, _ := w.Requests.ChangeRequest(as("bob", "scada", portal.Admin), portal.Scope{BU: "scada", Stage: "dev"}, r.ID)

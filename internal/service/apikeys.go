@@ -33,6 +33,9 @@ type KeyStore interface {
 type APIKeys struct {
 	guard *gate.Guard
 	store KeyStore
+	// rotationStopped is how long a rotation may run before the sweeper
+	// takes its replica for stopped (rotationAbandoned when 0).
+	rotationStopped time.Duration
 }
 
 var _ portal.APIKeyService = (*APIKeys)(nil)

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"time"
@@ -111,9 +112,18 @@ func (s *APIKeys) adoptIn(ctx context.Context, env *platform.Environment, now ti
 	return adopted, nil
 }
 
-// rotationAbandoned is how long a rotation may run before the sweeper
-// takes its replica for stopped: far longer than a rotation takes.
+// rotationAbandoned is how long a rotation may run, by default, before
+// the sweeper takes its replica for stopped: far longer than a rotation
+// takes.
 const rotationAbandoned = 2 * time.Minute
+
+// StopRotationsAfter sets how long a rotation may run before the sweeper
+// takes its replica for stopped (config recovery.stopped_after).
+func (s *APIKeys) StopRotationsAfter(d time.Duration) {
+	if d > 0 {
+		s.rotationStopped = d
+	}
+}
 
 // Expire deletes the keys whose expiry has passed, each audited as the
 // portal's own action under its unit, and forgets them; it also ends the
@@ -178,7 +188,7 @@ func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec sto
 // nobody) is deleted again, audited as the portal's, and the old key may
 // be rotated anew.
 func (s *APIKeys) endAbandonedRotations(ctx context.Context) (int, error) {
-	recs, err := s.store.RotatingKeys(ctx, s.guard.Now().Add(-rotationAbandoned))
+	recs, err := s.store.RotatingKeys(ctx, s.guard.Now().Add(-cmp.Or(s.rotationStopped, rotationAbandoned)))
 	if err != nil {
 		return 0, err
 	}

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -10,10 +11,10 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// ReconcileAfter is how long an attempt stays unknown before another look
-// settles it: longer than any write waits for its upstream and checks
-// after a timeout (gate's confirmation window), so that only attempts
-// whose replica stopped before it knew are left.
+// ReconcileAfter is how long an attempt stays unknown, by default,
+// before another look settles it: longer than any write waits for its
+// upstream and checks after a timeout (gate's confirmation window), so
+// that only attempts whose replica stopped before it knew are left.
 const ReconcileAfter = 2 * time.Minute
 
 // Unknowns is what the reconciler needs of the store.
@@ -31,12 +32,14 @@ type Unknowns interface {
 type Reconciler struct {
 	envs  *platform.Environments
 	store Unknowns
+	after time.Duration
 	now   func() time.Time
 }
 
-// NewReconciler returns the reconciler of unknown outcomes.
-func NewReconciler(envs *platform.Environments, s Unknowns) *Reconciler {
-	return &Reconciler{envs: envs, store: s, now: time.Now}
+// NewReconciler returns the reconciler of the outcomes unknown for
+// longer than after (ReconcileAfter when 0).
+func NewReconciler(envs *platform.Environments, s Unknowns, after time.Duration) *Reconciler {
+	return &Reconciler{envs: envs, store: s, after: cmp.Or(after, ReconcileAfter), now: time.Now}
 }
 
 // check reads the upstream for an attempt: whether its change is in
@@ -57,10 +60,10 @@ var checks = map[string]check{
 	"identity-pool.create":   poolThere,
 }
 
-// Round settles (or publishes as unknown) the attempts older than
-// ReconcileAfter; it returns how many it settled.
+// Round settles (or publishes as unknown) the attempts unknown for long
+// enough; it returns how many it settled.
 func (r *Reconciler) Round(ctx context.Context) (int, error) {
-	attempts, err := r.store.UnknownAttempts(ctx, r.now().Add(-ReconcileAfter), 200)
+	attempts, err := r.store.UnknownAttempts(ctx, r.now().Add(-r.after), 200)
 	if err != nil {
 		return 0, err
 	}

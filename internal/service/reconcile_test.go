@@ -47,7 +47,7 @@ func TestUnknownOutcomesAreSettledByLooking(t *testing.T) {
 		"half":    attempt("service-account.create", half.DisplayName),
 		"produce": attempt("topic.produce", made),
 	}
-	r := service.NewReconciler(w.Envs, w.Store)
+	r := service.NewReconciler(w.Envs, w.Store, 0)
 	if n, err := r.Round(ctx); err != nil || n != 0 {
 		t.Fatalf("a round before ReconcileAfter settled %d: %v", n, err)
 	}
