@@ -2,6 +2,7 @@ package service
 
 import (
 	"cmp"
+	"errors"
 	"context"
 	"strconv"
 	"strings"
@@ -73,7 +74,12 @@ func (r *Reconciler) Round(ctx context.Context) (int, error) {
 			return n, ctx.Err()
 		}
 		done, known, err := r.look(ctx, e)
+		if errors.Is(err, errInProgress) && e.Time.After(r.now().Add(-5*r.after)) {
+			continue
+		}
 		switch {
+		case errors.Is(err, errInProgress):
+			err = r.store.PublishAudit(ctx, e.ID)
 		case err != nil && !known:
 			// The upstream cannot be read now: next round.
 			continue
@@ -220,10 +226,20 @@ func accountThere(ctx context.Context, env *platform.Environment, e portal.Audit
 		if err != nil {
 			return false, false, err
 		}
-		return len(have) >= len(bindingsFor(kind, "")), true, nil
+		if len(have) < len(bindingsFor(kind, "")) {
+			// Its job may still be making them (a slow Cloud API): the
+			// job settles the attempt, or a later round does.
+			return false, false, errInProgress
+		}
+		return true, true, nil
 	}
 	return false, true, nil
 }
+
+// errInProgress says that a change may still be under way: the attempt
+// is looked at again next round, and published as unknown only once it
+// is far older than the bound.
+var errInProgress = errors.New("in progress")
 
 // accountTypeOf is the type a service account's display name ends with
 // ("" for none).
