@@ -148,7 +148,9 @@ func (r *rig) requestKilled(t *testing.T) {
 	if a, err := r.try(r.a, "POST", "/api/v1/scada/dev/change-request/"+id+"/approve", "bob", map[string]any{"comment": "go"}); err == nil {
 		t.Fatalf("the approval answered from a killed replica: %d %s", a.status, a.body)
 	}
-	state := func() string { return field(t, r.call(r.b, "GET", "/api/v1/scada/dev/change-request/"+id, "bob", nil), "state") }
+	state := func() string {
+		return field(t, r.call(r.b, "GET", "/api/v1/scada/dev/change-request/"+id, "bob", nil), "state")
+	}
 	if s := state(); s != "applying" {
 		t.Fatalf("the request after the kill: %s", s)
 	}

@@ -72,8 +72,12 @@ func (r *rig) budgetRace(t *testing.T) {
 			t.Fatalf("the budget: %d %s", s.status, s.body)
 		}
 		got := r.race(
-			func() response { return r.call(r.a, "POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": fmt.Sprintf("slot-%s-%d-a", sfx, round)}) },
-			func() response { return r.call(r.b, "POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": fmt.Sprintf("slot-%s-%d-b", sfx, round)}) })
+			func() response {
+				return r.call(r.a, "POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": fmt.Sprintf("slot-%s-%d-a", sfx, round)})
+			},
+			func() response {
+				return r.call(r.b, "POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": fmt.Sprintf("slot-%s-%d-b", sfx, round)})
+			})
 		statuses := []int{got[0].status, got[1].status}
 		if !(statuses[0] == 201 && statuses[1] == 422 || statuses[0] == 422 && statuses[1] == 201) {
 			t.Fatalf("round %d: %v %s %s", round, statuses, got[0].body, got[1].body)

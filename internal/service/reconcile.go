@@ -2,8 +2,8 @@ package service
 
 import (
 	"cmp"
-	"errors"
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
