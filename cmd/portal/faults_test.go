@@ -39,6 +39,7 @@ type fault struct {
 	method, path string
 	nth, seen    int
 	delay        time.Duration
+	before       func()
 	after        func()
 }
 
@@ -54,6 +55,9 @@ func newFaultyCloud(t *testing.T, target string) *faultyCloud {
 		if rule == nil {
 			proxy.ServeHTTP(w, r)
 			return
+		}
+		if rule.before != nil {
+			rule.before()
 		}
 		if rule.delay > 0 {
 			time.Sleep(rule.delay) // the fault: a slow Cloud API
@@ -132,7 +136,11 @@ func startRig(t *testing.T) *rig {
 	if testing.Short() {
 		t.Skip("starts three portal processes and PostgreSQL")
 	}
-	db := pgtest.Database(t)
+	return startRigOn(t, pgtest.Database(t))
+}
+
+// startRigOn is startRig on the database at db.
+func startRigOn(t *testing.T, db string) *rig {
 	dir := t.TempDir()
 	serveConfig := filepath.Join(dir, "serve.yaml")
 	dev := startProcess(t, "dev instance", []string{"dev", "--write-serve-config", serveConfig, "--data", filepath.Join(dir, "dev")})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/store/pgtest"
 )
 
 // events lists the trail's events of an action in scada/dev about
@@ -236,5 +238,49 @@ func (r *rig) sweepOnce(acct string, ids []string) func(t *testing.T) {
 				t.Errorf("key %s: %d expiry events", id, n)
 			}
 		}
+	}
+}
+
+// TestAnOutcomeOutlivesADatabaseOutage: PostgreSQL stops while an
+// account is being made on A (after its attempt is in the trail, before
+// its outcome), and A is stopped with SIGTERM before the database
+// returns: the outcome A knew is not lost with it. Once the database is
+// back, B settles the event ok, the account holding all its bindings.
+func TestAnOutcomeOutlivesADatabaseOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three portal processes and PostgreSQL")
+	}
+	srv := pgtest.Own(t)
+	r := startRigOn(t, strings.Replace(srv.URL, "/postgres?", "/postgres?connect_timeout=2&", 1))
+	r.token("bob")
+	name := "outage-" + suffix()
+	r.cloud.on(&fault{method: "POST", path: "/dev/cloud/iam/v2/role-bindings", nth: 1, before: func() {
+		if err := srv.Stop(); err != nil {
+			t.Error(err)
+		}
+	}})
+	if a, err := r.try(r.a, "POST", "/api/v1/scada/dev/service-account", "bob", map[string]any{"name": name, "type": "consumer"}); err == nil {
+		t.Logf("the create during the outage answered %d %s", a.status, a.body)
+	}
+	r.a.terminate()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.b.waitReady(time.Minute)
+	eventually(t, "the account's event settled", time.Minute, func() bool {
+		created := r.trail(t, "service-account.create", name)
+		return len(created) == 1 && created[0]["outcome"] != "unknown"
+	})
+	if created := r.trail(t, "service-account.create", name); created[0]["outcome"] != "ok" {
+		t.Errorf("the account's event: %v", created[0])
+	}
+	list := r.call(r.b, "GET", "/api/v1/scada/dev/service-accounts?search="+name, "bob", nil)
+	items, _ := list.json(t)["items"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("accounts: %s", list.body)
+	}
+	one := r.call(r.b, "GET", "/api/v1/scada/dev/service-account/"+items[0].(map[string]any)["id"].(string), "bob", nil)
+	if bs, _ := one.json(t)["role_bindings"].([]any); len(bs) < 2 {
+		t.Errorf("the account's bindings: %s", one.body)
 	}
 }

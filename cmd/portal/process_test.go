@@ -168,6 +168,21 @@ func (p *process) kill() {
 	<-p.done
 }
 
+// terminate stops the process as an orchestrator does (SIGTERM), and
+// waits for its end.
+func (p *process) terminate() {
+	p.t.Helper()
+	if p.cmd.Process == nil {
+		return
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(2 * time.Minute):
+		p.t.Fatalf("%s did not stop within 2 minutes of SIGTERM", p.name)
+	}
+}
+
 // restart kills the process and starts it again on the same port.
 func (p *process) restart() {
 	p.t.Helper()
