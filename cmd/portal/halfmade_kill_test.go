@@ -49,7 +49,7 @@ func (r *rig) grantKilled(t *testing.T) {
 		t.Fatalf("the request: %d %s", g.status, g.body)
 	}
 	id := field(t, g, "id")
-	r.cloud.on(&fault{method: "POST", path: "/dev/cloud/iam/v2/role-bindings", nth: 1, after: r.a.kill})
+	defer r.cloud.on(&fault{method: "POST", path: "/dev/cloud/iam/v2/role-bindings", nth: 1, after: r.a.kill})()
 	if a, err := r.try(r.a, "POST", "/api/v1/scada/dev/grant/"+id+"/approve", "bob", map[string]any{"comment": "ok"}); err == nil {
 		t.Fatalf("the approval answered from a killed replica: %d %s", a.status, a.body)
 	}
@@ -103,7 +103,7 @@ func (r *rig) rotationKilled(t *testing.T) {
 		t.Fatalf("the key: %d %s", k.status, k.body)
 	}
 	key := field(t, k, "id")
-	r.cloud.on(&fault{method: "POST", path: "/dev/cloud/iam/v2/api-keys", nth: 1, after: r.a.kill})
+	defer r.cloud.on(&fault{method: "POST", path: "/dev/cloud/iam/v2/api-keys", nth: 1, after: r.a.kill})()
 	if a, err := r.try(r.a, "POST", "/api/v1/scada/dev/api-key/"+key+"/rotate", "bob", map[string]any{"overlap": "1h"}); err == nil {
 		t.Fatalf("the rotation answered from a killed replica: %d %s", a.status, a.body)
 	}
@@ -146,7 +146,7 @@ func (r *rig) requestKilled(t *testing.T) {
 		t.Fatalf("the request: %d %s", req.status, req.body)
 	}
 	id := field(t, req, "id")
-	r.cloud.on(&fault{method: "POST", path: "/dev/cloud/iam/v2/service-accounts", nth: 3, after: r.a.kill})
+	defer r.cloud.on(&fault{method: "POST", path: "/dev/cloud/iam/v2/service-accounts", nth: 3, after: r.a.kill})()
 	if a, err := r.try(r.a, "POST", "/api/v1/scada/dev/change-request/"+id+"/approve", "bob", map[string]any{"comment": "go"}); err == nil {
 		t.Fatalf("the approval answered from a killed replica: %d %s", a.status, a.body)
 	}
@@ -282,5 +282,58 @@ func TestAnOutcomeOutlivesADatabaseOutage(t *testing.T) {
 	one := r.call(r.b, "GET", "/api/v1/scada/dev/service-account/"+items[0].(map[string]any)["id"].(string), "bob", nil)
 	if bs, _ := one.json(t)["role_bindings"].([]any); len(bs) < 2 {
 		t.Errorf("the account's bindings: %s", one.body)
+	}
+}
+
+// applyKilled: A is killed while applying a document of 200 topics and
+// two accounts, right after the Cloud made the first account: the trail
+// says the apply is under way, B finishes the journaled plan and settles
+// the apply's event; every topic and account exists.
+func (r *rig) applyKilled(t *testing.T) {
+	defer r.a.restart()
+	sfx := suffix()
+	var items []map[string]any
+	for i := range 200 {
+		items = append(items, map[string]any{"apiVersion": "portal/v1", "kind": "Topic", "metadata": map[string]any{"name": fmt.Sprintf("ap-%s-%03d", sfx, i)},
+			"spec": map[string]any{"partitions": 1}})
+	}
+	for i := range 2 {
+		items = append(items, map[string]any{"apiVersion": "portal/v1", "kind": "ServiceAccount",
+			"metadata": map[string]any{"name": fmt.Sprintf("ap-%s-%d", sfx, i), "description": "load"}, "spec": map[string]any{"type": "consumer"}})
+	}
+	doc, _ := json.Marshal(map[string]any{"items": items})
+	plan := r.call(r.b, "POST", "/api/v1/scada/dev/plan", "bob", string(doc))
+	if plan.status != http.StatusOK {
+		t.Fatalf("the plan: %d %s", plan.status, plan.body)
+	}
+	fp := field(t, plan, "fingerprint")
+	defer r.cloud.on(&fault{method: "POST", path: "/dev/cloud/iam/v2/service-accounts", nth: 1, after: r.a.kill})()
+	req, _ := http.NewRequest("POST", r.a.url+"/api/v1/scada/dev/apply", strings.NewReader(string(doc)))
+	req.Header.Set("Authorization", "Bearer "+r.token("bob"))
+	req.Header.Set("If-Match", `"`+fp+`"`)
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the apply answered from a killed replica: %d", resp.StatusCode)
+	}
+	bobs := func() map[string]any {
+		for _, e := range r.trail(t, "resources.apply", "scada/dev") {
+			if e["actor"] == "bob" {
+				return e
+			}
+		}
+		return nil
+	}
+	eventually(t, "the apply's event settled", time.Minute, func() bool { e := bobs(); return e != nil && e["outcome"] != "unknown" })
+	if e := bobs(); e["outcome"] != "ok" || !strings.Contains(e["detail"].(string), "finished by the portal") {
+		t.Errorf("the apply's event: %v", e)
+	}
+	topics := r.call(r.b, "GET", "/api/v1/scada/dev/topics?page_size=1000&search=ap-"+sfx, "bob", nil)
+	accounts := r.call(r.b, "GET", "/api/v1/scada/dev/service-accounts?page_size=100&search=ap-"+sfx, "bob", nil)
+	if n := len(topics.json(t)["items"].([]any)); n != 200 {
+		t.Errorf("%d of 200 topics", n)
+	}
+	if n := len(accounts.json(t)["items"].([]any)); n != 2 {
+		t.Errorf("%d of 2 accounts", n)
 	}
 }

@@ -13,7 +13,8 @@ import (
 // PostgreSQL with the Cloud API behind a faulty proxy: budgets and key
 // rotations hold when raced across the replicas; a slow webhook receiver
 // gets every event once, in order per subject; a replica killed in the
-// middle of a grant approval, a key rotation or a change request's apply
+// middle of a grant approval, a key rotation, a change request's apply or
+// a direct apply
 // leaves a state that says so, which the other replica finishes, and the
 // unknown events it left block no other event; a slow Cloud API never
 // leaves an account without its bindings; the key sweeper deletes each
@@ -32,6 +33,7 @@ func TestNothingHalfMadeAcrossReplicas(t *testing.T) {
 	t.Run("a grant approval killed after its bindings", r.grantKilled)
 	t.Run("a rotation killed after its new key", r.rotationKilled)
 	t.Run("a change request killed mid-apply", r.requestKilled)
+	t.Run("an apply of 200 topics killed mid-way", r.applyKilled)
 	t.Run("a slow Cloud API and an account's bindings", r.slowAccount)
 	t.Run("the key sweeper deletes each key once", r.sweepOnce(expiring, keys))
 }

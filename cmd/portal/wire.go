@@ -222,7 +222,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	}
 	p.built, p.resolver = built, resolver
 	// Unknown outcomes are settled by looking upstream, and grant
-	// decisions and change-request applies whose replica stopped are
+	// decisions, applies and change-request applies whose replica stopped are
 	// finished, on one replica.
 	every, stoppedAfter, settleAfter := cfg.Recovery.Values()
 	reconciler := service.NewReconciler(p.envs, st, settleAfter)
@@ -231,8 +231,9 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		Round: func(ctx context.Context) (int, error) {
 			n, err := built.Grants.Resume(ctx, stoppedAfter)
 			m, aerr := built.Requests.Resume(ctx, stoppedAfter)
+			q, perr := built.Plans.Resume(ctx, stoppedAfter)
 			k, rerr := reconciler.Round(ctx)
-			return n + m + k, errors.Join(err, aerr, rerr)
+			return n + m + q + k, errors.Join(err, aerr, perr, rerr)
 		}}
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
 	p.keySweeper.Every = min(p.keySweeper.Every, every)

@@ -101,6 +101,7 @@ func New(d Deps) (*Built, error) {
 	b.Grants = grants.New(g, d.Store)
 	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(),
 		b.Grants.AsCode(), b.Rules.AsCode())
+	b.Plans.Journal(d.Store)
 	b.Requests = requests.New(g, b.Plans, d.Store, d.RequestMaxAge)
 	return b, nil
 }

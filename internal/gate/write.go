@@ -251,6 +251,10 @@ func WithApproval(ctx context.Context) context.Context {
 	return context.WithValue(ctx, approvalKey{}, true)
 }
 
+// Approved tells whether ctx is the apply of an approved change request
+// (whose request journals it).
+func Approved(ctx context.Context) bool { return ctx.Value(approvalKey{}) != nil }
+
 // approved lifts a stage's four eyes for an approved request's writes.
 func approved(ctx context.Context, scope tenancy.Scope) tenancy.Scope {
 	if ctx.Value(approvalKey{}) != nil {

@@ -61,6 +61,11 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 	if err != nil {
 		return plan, err
 	}
+	journal, err := s.journalApply(ctx, call, doc, plan, w.ID())
+	if err != nil {
+		w.Done(ctx, err)
+		return plan, err
+	}
 	// An apply that started finishes even when its caller goes away: a
 	// half-made plan is worse than a finished one nobody waited for. The
 	// budget bounds it; what it does not reach is skipped and reported.
@@ -112,6 +117,7 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 		summary = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
 	}
 	changes = append(changes, portal.Change{Field: "fingerprint", After: plan.Fingerprint})
+	s.finishJournal(ctx, journal, plan)
 	w.Done(ctx, summary, changes...)
 	return plan, nil
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"slices"
 	"strings"
 
@@ -27,6 +28,8 @@ type Service struct {
 	guard *gate.Guard
 	// kinds are in the order changes are applied: what others need first.
 	kinds []Kind
+	// journal keeps direct applies (nil: none kept).
+	journal store.Applies
 }
 
 var _ portal.PlanService = (*Service)(nil)

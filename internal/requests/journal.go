@@ -3,11 +3,11 @@ package requests
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -145,12 +145,12 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 	}
 	w.Note("finished by the portal after the replica applying it stopped")
 	scope := call.Named()
-	if within(left, approved) {
+	if plans.Within(left, approved) {
 		applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+now.DecidedBy+" on change request "+r.ID+" of "+r.Requester+
 			", finished by the portal after the replica applying it stopped"))
 		result, err := s.plans.Apply(applyCtx, scope, doc, left.Fingerprint)
 		if err == nil {
-			result = merged(approved, result)
+			result = plans.Merged(approved, result)
 		}
 		_, err = s.finish(ctx, call, w, now, result, err)
 		if err != nil {
@@ -158,7 +158,7 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 		}
 		return true, nil
 	}
-	result := merged(approved, left)
+	result := plans.Merged(approved, left)
 	for i, c := range result.Changes {
 		if c.Outcome == portal.OutcomeSkipped {
 			result.Changes[i].Error = portal.New(portal.Conflict, "not applied: the apply stopped part way and the unit's resources changed since; plan the document again")
@@ -169,57 +169,4 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 		s.guard.Log().WarnContext(ctx, "a stopped apply could not be recorded", "request", r.ID, "err", err)
 	}
 	return true, nil
-}
-
-// key names a change for comparing plans.
-func key(c portal.PlannedChange) string { return fmt.Sprintf("%s %s %s", c.Kind, c.Name, c.Action) }
-
-// pending tells whether a change of a plan is still to be made.
-func pending(c portal.PlannedChange) bool {
-	return c.Action == portal.ActionCreate || c.Action == portal.ActionUpdate || c.Action == portal.ActionDelete
-}
-
-// within tells whether every change still to be made in left was in the
-// approved plan, as it was approved.
-func within(left, approved portal.Plan) bool {
-	planned := map[string]bool{}
-	for _, c := range approved.Changes {
-		planned[key(c)] = true
-	}
-	for _, c := range left.Changes {
-		if c.Action == portal.ActionRefused || (pending(c) && !planned[key(c)]) {
-			return false
-		}
-	}
-	return true
-}
-
-// merged is the approved plan with the outcome of each change: applied
-// when it is no longer to be made, else as after (applied or failed by
-// the resumed apply, or skipped when it was not resumed).
-func merged(approved, after portal.Plan) portal.Plan {
-	outcome := map[string]portal.PlannedChange{} // by resource: its action may differ now
-	for _, c := range after.Changes {
-		if pending(c) || c.Action == portal.ActionRefused {
-			outcome[c.Kind+" "+c.Name] = c
-		}
-	}
-	out := approved
-	out.Changes = append([]portal.PlannedChange(nil), approved.Changes...)
-	out.AuditID = after.AuditID
-	for i, c := range out.Changes {
-		if !pending(c) {
-			continue
-		}
-		a, left := outcome[c.Kind+" "+c.Name]
-		switch {
-		case !left:
-			out.Changes[i].Outcome = portal.OutcomeApplied
-		case a.Outcome != "":
-			out.Changes[i].Outcome, out.Changes[i].Error = a.Outcome, a.Error
-		default:
-			out.Changes[i].Outcome = portal.OutcomeSkipped
-		}
-	}
-	return out
 }

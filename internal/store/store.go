@@ -44,6 +44,7 @@ type Store interface {
 	Webhooks
 	ChangeRequests
 	Grants
+	Applies
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -546,6 +547,34 @@ type ChangeRequests interface {
 	// decision and result; false when it was no longer in from (another
 	// reviewer was first).
 	DecideRequest(ctx context.Context, r RequestRecord, from string) (bool, error)
+}
+
+// ApplyRecord is the journal of a direct apply: the document, the plan
+// being applied and its audit attempt, written before the first change;
+// then the outcome.
+type ApplyRecord struct {
+	ID, BU, Stage, Actor string
+	Document, Plan       []byte
+	// State is applying, then applied or partly_applied.
+	State    string
+	Event    int64
+	Started  time.Time
+	Finished time.Time
+	// Result is the plan with each change's outcome.
+	Result []byte
+}
+
+// Applies keeps the journals of direct applies.
+type Applies interface {
+	CreateApply(ctx context.Context, a ApplyRecord) error
+	// FinishApply records an applying journal's outcome, once.
+	FinishApply(ctx context.Context, a ApplyRecord) (bool, error)
+	// AppliesInState lists the journals in a state, oldest first.
+	AppliesInState(ctx context.Context, state string, limit int) ([]ApplyRecord, error)
+	// ApplyRecord returns one journal, or ErrNotFound.
+	ApplyRecord(ctx context.Context, id string) (ApplyRecord, error)
+	// ForgetApplies removes the journals finished before before.
+	ForgetApplies(ctx context.Context, before time.Time) (int, error)
 }
 
 // GrantRecord is access one unit (the grantee) asked another (the owner)

@@ -9,7 +9,8 @@ import (
 )
 
 // Sweeper removes what outlived its use from the store: expired sessions,
-// audit events past retention, finished jobs, old samples. (Jobs whose
+// audit events past retention, finished jobs and apply journals, old
+// samples. (Jobs whose
 // replica died are resumed by another: package jobs.) Every replica
 // sweeps; the deletes are idempotent, so they need no coordination.
 type Sweeper struct {
@@ -53,6 +54,8 @@ func (s *Sweeper) Sweep(ctx context.Context) {
 	report("old Metrics API answers", n, err)
 	n, err = s.store.DeleteBudgetReservationsBefore(ctx, now.Add(-time.Hour))
 	report("lapsed budget reservations", n, err)
+	n, err = s.store.ForgetApplies(ctx, now.Add(-jobsKept))
+	report("finished apply journals", n, err)
 }
 
 // Run sweeps every interval until ctx ends.

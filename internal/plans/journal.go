@@ -1,0 +1,166 @@
+package plans
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// A direct apply is a journal: recorded applying, with its document, the
+// plan being applied and its audit attempt, before its first change;
+// finished with each change's outcome. An apply holds its scope's lock
+// until its journal is finished, so that a journal still applying once
+// the lock is had is one whose replica stopped: Resume finishes it on
+// any replica. An approved change request's apply is journaled by its
+// request instead.
+
+// Journal keeps the service's applies in st.
+func (s *Service) Journal(st store.Applies) { s.journal = st }
+
+// resumingKey marks the apply that finishes a stopped one: it is
+// journaled by the one it finishes.
+type resumingKey struct{}
+
+// journalApply records an apply about to make plan's changes; it returns
+// the journal ("" when none is kept).
+func (s *Service) journalApply(ctx context.Context, call *gate.Call, doc portal.Document, plan portal.Plan, event int64) (string, error) {
+	if s.journal == nil || gate.Approved(ctx) || ctx.Value(resumingKey{}) != nil {
+		return "", nil
+	}
+	docJSON, _ := json.Marshal(doc)
+	planJSON, _ := json.Marshal(plan)
+	j := store.ApplyRecord{ID: "ap-" + rand.Text(), BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Actor: call.Principal.Actor(),
+		Document: docJSON, Plan: planJSON, State: portal.RequestApplying, Event: event, Started: s.guard.Now().UTC()}
+	if err := s.journal.CreateApply(ctx, j); err != nil {
+		return "", portal.Wrap(err, portal.UpstreamUnavailable, "the apply could not be journaled, so nothing was changed; try again shortly")
+	}
+	return j.ID, nil
+}
+
+// finishJournal records an apply's outcome in its journal.
+func (s *Service) finishJournal(ctx context.Context, id string, result portal.Plan) {
+	if id == "" {
+		return
+	}
+	if err := s.finish(context.WithoutCancel(ctx), id, result); err != nil {
+		// Left applying, the journal is finished by Resume, which finds
+		// nothing left to do and records the outcome then.
+		s.guard.Log().ErrorContext(ctx, "an apply's outcome could not be journaled; it will be finished later", "apply", id, "err", err)
+	}
+}
+
+func (s *Service) finish(ctx context.Context, id string, result portal.Plan) error {
+	// A copy: the caller's answer keeps the keys it issued.
+	result.Changes = append([]portal.PlannedChange(nil), result.Changes...)
+	state := portal.RequestApplied
+	for i, c := range result.Changes {
+		if c.Outcome == portal.OutcomeFailed || c.Outcome == portal.OutcomeSkipped {
+			state = portal.RequestPartlyApplied
+		}
+		result.Changes[i].Issued = nil // secrets are never journaled
+	}
+	out, _ := json.Marshal(result)
+	_, err := s.journal.FinishApply(ctx, store.ApplyRecord{ID: id, State: state, Finished: s.guard.Now().UTC(), Result: out})
+	return err
+}
+
+// Resume finishes the applies journaled for longer than stoppedAfter
+// whose replica stopped. It returns how many it finished.
+func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, error) {
+	if s.journal == nil {
+		return 0, nil
+	}
+	recs, err := s.journal.AppliesInState(ctx, portal.RequestApplying, 20)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, j := range recs {
+		if j.Started.After(s.guard.Now().Add(-stoppedAfter)) {
+			continue
+		}
+		done, err := s.resume(ctx, j)
+		if err != nil {
+			return n, err
+		}
+		if done {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// resume finishes one stopped apply: the document is planned again; when
+// what is left was all in the journaled plan it is applied (as the
+// portal, for the person who applied it), else the journal is finished
+// partly applied with what was made and what was not. The apply's audit
+// attempt is settled with the outcome.
+func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error) {
+	ctx, call, err := s.guard.Portal(ctx, j.BU, j.Stage)
+	if err != nil {
+		return false, nil // a unit or stage no longer configured: kept for an operator
+	}
+	unlock, err := s.guard.LockOuter(ctx, "apply "+call.Scope.String())
+	if err != nil {
+		return false, err
+	}
+	now, err := s.journal.ApplyRecord(ctx, j.ID)
+	unlock()
+	if err != nil || now.State != portal.RequestApplying {
+		return false, nil // finished meanwhile
+	}
+	var doc portal.Document
+	var journaled portal.Plan
+	if err := json.Unmarshal(now.Document, &doc); err != nil {
+		return false, err
+	}
+	_ = json.Unmarshal(now.Plan, &journaled)
+	left, _, err := s.plan(ctx, call.Unit(), doc)
+	if err != nil {
+		return false, nil // the upstream cannot be planned now: next round
+	}
+	w, err := s.guard.ResumeWrite(ctx, call, "resources.apply", call.Scope.String(), now.Event)
+	if err != nil {
+		return false, err
+	}
+	w.Note("finished by the portal after the replica applying it stopped")
+	result := Merged(journaled, left)
+	var outcome error
+	if Within(left, journaled) {
+		rctx := context.WithValue(gate.WithNote(ctx, "applied by "+now.Actor+", finished by the portal after the replica applying it stopped"), resumingKey{}, true)
+		after, err := s.Apply(rctx, call.Named(), doc, left.Fingerprint)
+		if err == nil {
+			result = Merged(journaled, after)
+		}
+		outcome = err
+	} else {
+		outcome = portal.New(portal.Conflict, "the apply stopped part way and the unit's resources changed since: plan the document again")
+	}
+	failed := 0
+	var changes []portal.Change
+	for i, c := range result.Changes {
+		if !pending(c) {
+			continue
+		}
+		if c.Outcome == portal.OutcomeSkipped && c.Error == nil {
+			result.Changes[i].Error = portal.New(portal.Conflict, "not applied: %s", portal.FirstMessage(outcome))
+		}
+		if c.Outcome != portal.OutcomeApplied {
+			failed++
+		}
+		changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
+	}
+	if outcome == nil && failed > 0 {
+		outcome = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
+	}
+	if err := s.finish(ctx, j.ID, result); err != nil {
+		return false, err
+	}
+	w.Done(ctx, outcome, changes...)
+	return true, nil
+}

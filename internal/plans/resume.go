@@ -1,0 +1,62 @@
+package plans
+
+import (
+	"fmt"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// changeKey names a change for comparing plans.
+func changeKey(c portal.PlannedChange) string {
+	return fmt.Sprintf("%s %s %s", c.Kind, c.Name, c.Action)
+}
+
+// pending tells whether a change of a plan is still to be made.
+func pending(c portal.PlannedChange) bool {
+	return c.Action == portal.ActionCreate || c.Action == portal.ActionUpdate || c.Action == portal.ActionDelete
+}
+
+// Within tells whether every change still to be made in left was in the
+// approved plan, as it was approved.
+func Within(left, approved portal.Plan) bool {
+	planned := map[string]bool{}
+	for _, c := range approved.Changes {
+		planned[changeKey(c)] = true
+	}
+	for _, c := range left.Changes {
+		if c.Action == portal.ActionRefused || (pending(c) && !planned[changeKey(c)]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Merged is the approved plan with the outcome of each change: applied
+// when it is no longer to be made, else as after (applied or failed by
+// the resumed apply, or skipped when it was not resumed).
+func Merged(approved, after portal.Plan) portal.Plan {
+	outcome := map[string]portal.PlannedChange{} // by resource: its action may differ now
+	for _, c := range after.Changes {
+		if pending(c) || c.Action == portal.ActionRefused {
+			outcome[c.Kind+" "+c.Name] = c
+		}
+	}
+	out := approved
+	out.Changes = append([]portal.PlannedChange(nil), approved.Changes...)
+	out.AuditID = after.AuditID
+	for i, c := range out.Changes {
+		if !pending(c) {
+			continue
+		}
+		a, left := outcome[c.Kind+" "+c.Name]
+		switch {
+		case !left:
+			out.Changes[i].Outcome = portal.OutcomeApplied
+		case a.Outcome != "":
+			out.Changes[i].Outcome, out.Changes[i].Error = a.Outcome, a.Error
+		default:
+			out.Changes[i].Outcome = portal.OutcomeSkipped
+		}
+	}
+	return out
+}
