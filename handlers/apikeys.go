@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -132,12 +133,50 @@ func (h *Handlers) keyFormFailed(c echo.Context, f views.KeyForm, err error) err
 	return h.render(c, status, p, views.AccountPage(p, v))
 }
 
-// keyCreated is the one page that shows a key's secret.
+// keyCreated hands a new key to the one page that shows its secret, by
+// the session, and sends the browser there (303): the history then holds
+// that page's address, never the form's post, and the page shows the
+// secret once. Without a session to hand it by, the secret is shown in
+// this answer.
 func (h *Handlers) keyCreated(c echo.Context, p views.Page, k portal.CreatedAPIKey) error {
+	data, err := json.Marshal(k)
+	if err == nil {
+		err = h.sessions.Handoff(c.Request(), handoffKey(k.ID), data)
+	}
+	if err != nil {
+		return h.showSecret(c, p, k, http.StatusCreated)
+	}
+	return c.Redirect(http.StatusSeeOther, p.Context.Path("api-key", k.ID, "secret"))
+}
+
+func handoffKey(id string) string { return "api-key " + id }
+
+// keySecret is the page of a new key's secret: the secret the first time,
+// then (Back, a reload, a shared link) a page that says it was shown.
+func (h *Handlers) keySecret(c echo.Context) error {
+	p, err := h.scopedPage(c, "service-accounts", "Service account")
+	if err != nil {
+		return err
+	}
+	id := c.Param("id")
+	if data, ok := h.sessions.TakeHandoff(c.Request(), handoffKey(id)); ok {
+		var k portal.CreatedAPIKey
+		if json.Unmarshal(data, &k) == nil && k.ID == id {
+			return h.showSecret(c, p, k, http.StatusOK)
+		}
+	}
+	p.Title = "API key " + id
+	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: "API keys", Href: p.Context.Path("api-keys")}, views.Crumb{Label: id})
+	return h.render(c, http.StatusOK, p, views.KeySecretShownPage(p, id))
+}
+
+// showSecret is the one page that shows a key's secret: never cached,
+// never in htmx's history.
+func (h *Handlers) showSecret(c echo.Context, p views.Page, k portal.CreatedAPIKey, status int) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	p.Title, p.Subtitle = "API key "+k.ID, k.OwnerName
 	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: k.OwnerName, Href: p.Context.Path("service-account", k.Owner)}, views.Crumb{Label: "new key"})
-	return h.render(c, http.StatusCreated, p, views.KeyCreatedPage(p, k, k.Owner))
+	return h.render(c, status, p, views.KeyCreatedPage(p, k, k.Owner))
 }
 
 // rotateKey makes a key's successor and shows its secret.

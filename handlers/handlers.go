@@ -28,6 +28,10 @@ type Sessions interface {
 	End(w http.ResponseWriter, r *http.Request) (*auth.Session, error)
 	AddToast(w http.ResponseWriter, r *http.Request, t auth.Toast)
 	TakeToasts(w http.ResponseWriter, r *http.Request) []auth.Toast
+	// Handoff keeps data for the next read of key; TakeHandoff reads it
+	// once.
+	Handoff(r *http.Request, key string, data []byte) error
+	TakeHandoff(r *http.Request, key string) ([]byte, bool)
 	EndSessionURL(ctx context.Context, idToken, after string) string
 	// Key is the store's id of the browser's session, as lists show it.
 	Key(r *http.Request) string

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -56,6 +57,10 @@ func (sessions) AddToast(http.ResponseWriter, *http.Request, auth.Toast)       {
 func (sessions) TakeToasts(http.ResponseWriter, *http.Request) []auth.Toast    { return nil }
 func (sessions) EndSessionURL(context.Context, string, string) string          { return "" }
 func (sessions) Key(*http.Request) string                                      { return "" }
+
+// Handoff has no session to keep data in: the handlers answer with it.
+func (sessions) Handoff(*http.Request, string, []byte) error      { return errors.New("no session") }
+func (sessions) TakeHandoff(*http.Request, string) ([]byte, bool) { return nil, false }
 
 type site struct {
 	t *testing.T

@@ -142,6 +142,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/service-account/:id/api-keys", h.createKey)
 	route(http.MethodGet, "/:bu/:stage/api-keys", h.listKeys)
 	route(http.MethodPost, "/:bu/:stage/api-key/:id/rotate", h.rotateKey)
+	route(http.MethodGet, "/:bu/:stage/api-key/:id/secret", h.keySecret)
 	route(http.MethodGet, "/:bu/:stage/api-key/:id/delete", h.confirmKeyDelete)
 	route(http.MethodPost, "/:bu/:stage/api-key/:id/delete", h.deleteKey)
 

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -20,11 +22,23 @@ func (h *Handlers) listWebhooks(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.WebhooksPage(p, area, list, nil, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
+	// The webhook just made, handed over by the form once: its secret is
+	// on this answer alone (a reload or Back finds none).
+	var created *portal.Webhook
+	if id := c.QueryParam("created"); id != "" {
+		if data, ok := h.sessions.TakeHandoff(c.Request(), "webhook "+id); ok {
+			var w portal.Webhook
+			if json.Unmarshal(data, &w) == nil && w.ID == id {
+				created = &w
+			}
+		}
+	}
+	return h.render(c, http.StatusOK, p, views.WebhooksPage(p, area, list, created, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
 }
 
-// createWebhook makes a webhook and shows its secret on the answer
-// itself (never stored for a later page, never cached).
+// createWebhook makes a webhook and hands it, with its secret, to the
+// list's next answer by the session (303): the history holds the list's
+// address, never the form's post.
 func (h *Handlers) createWebhook(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Webhooks", views.Crumb{Label: "webhooks"})
 	if err != nil {
@@ -44,7 +58,9 @@ func (h *Handlers) createWebhook(c echo.Context) error {
 	if err != nil {
 		return h.failedForm(c, p, err, func() templ.Component { return views.WebhooksPage(p, area, list, nil, f) })
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
+	if data, err := json.Marshal(w); err == nil && h.sessions.Handoff(c.Request(), "webhook "+w.ID, data) == nil {
+		return c.Redirect(http.StatusSeeOther, "/admin/webhooks?created="+url.QueryEscape(w.ID))
+	}
 	return h.render(c, http.StatusCreated, p, views.WebhooksPage(p, area, list, &w, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
 }
 

@@ -53,7 +53,7 @@ func WebhooksPage(p Page, area portal.AdminArea, list []portal.Webhook, created 
 			return templ_7745c5c3_Err
 		}
 		if created != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<div class=\"mt-4 rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-900\" id=\"webhook-secret\" role=\"status\"><p class=\"font-semibold\">Webhook ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<div class=\"mt-4 rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-sm text-emerald-900\" id=\"webhook-secret\" role=\"status\" hx-history=\"false\"><p class=\"font-semibold\">Webhook ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

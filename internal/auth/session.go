@@ -39,6 +39,10 @@ type Session struct {
 	CSRF    string    `json:"csrf"`
 	Started time.Time `json:"started"`
 	Toasts  []Toast   `json:"toasts,omitempty"`
+	// Handoffs are what one page hands to the next once (a new API key
+	// with its secret, from the form that made it to the page that shows
+	// it): sealed with the session, taken by the first read.
+	Handoffs map[string][]byte `json:"handoffs,omitempty"`
 }
 
 // Toast is a short message shown once on the next page.
@@ -347,6 +351,48 @@ func (s *Sessions) AddToast(w http.ResponseWriter, r *http.Request, t Toast) {
 	if err := s.save(r.Context(), sess); err != nil {
 		s.log.ErrorContext(r.Context(), "saving the session failed", "error", err)
 	}
+}
+
+// Handoff keeps data for the session's next read of key (TakeHandoff);
+// it fails without a session.
+func (s *Sessions) Handoff(r *http.Request, key string, data []byte) error {
+	id := s.idFrom(r)
+	if id == "" {
+		return errors.New("no session")
+	}
+	sess, _, err := s.load(r.Context(), id)
+	if err != nil || sess == nil {
+		return fmt.Errorf("no session: %w", err)
+	}
+	if sess.Handoffs == nil {
+		sess.Handoffs = map[string][]byte{}
+	}
+	sess.Handoffs[key] = data
+	return s.save(r.Context(), sess)
+}
+
+// TakeHandoff returns and forgets what Handoff kept under key: a second
+// read finds nothing.
+func (s *Sessions) TakeHandoff(r *http.Request, key string) ([]byte, bool) {
+	id := s.idFrom(r)
+	if id == "" {
+		return nil, false
+	}
+	sess, _, err := s.load(r.Context(), id)
+	if err != nil || sess == nil {
+		return nil, false
+	}
+	data, ok := sess.Handoffs[key]
+	if !ok {
+		return nil, false
+	}
+	delete(sess.Handoffs, key)
+	if err := s.save(r.Context(), sess); err != nil {
+		// Kept, it could be read again: it is not handed out.
+		s.log.ErrorContext(r.Context(), "saving the session failed", "error", err)
+		return nil, false
+	}
+	return data, true
 }
 
 // TakeToasts returns and forgets the queued messages.

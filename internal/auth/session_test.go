@@ -252,3 +252,34 @@ func TestSignOutSaysWhenItCannot(t *testing.T) {
 		t.Error("the cookie was cleared although the session still exists")
 	}
 }
+
+// TestAHandoffIsReadOnce: what a page hands to the next (a new key's
+// secret) is sealed in the store, read by the first request on any
+// replica and by no other; without a session nothing is kept.
+func TestAHandoffIsReadOnce(t *testing.T) {
+	issuer := idptest.Start(t, nil)
+	st := openStore(t)
+	a := sessionsOn(t, issuer, st, strings.Repeat("a", 40))
+	b := sessionsOn(t, issuer, st, strings.Repeat("a", 40))
+	rec := httptest.NewRecorder()
+	if _, err := a.Start(rec, httptest.NewRequest(http.MethodGet, "/", nil), &auth.Grant{
+		Identity: portal.Identity{Subject: "bob", Username: "bob"}, AccessToken: "t", Expiry: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Handoff(withCookies(rec), "api-key K1", []byte("secret-"+strings.Repeat("s", 20))); err != nil {
+		t.Fatal(err)
+	}
+	var data []byte
+	if err := st.SQL().QueryRow(`SELECT data FROM sessions`).Scan(&data); err != nil || strings.Contains(string(data), "ssss") {
+		t.Errorf("the stored session shows the handoff (%v)", err)
+	}
+	if got, ok := b.TakeHandoff(withCookies(rec), "api-key K1"); !ok || !strings.HasPrefix(string(got), "secret-") {
+		t.Fatalf("the first read: %q %v", got, ok)
+	}
+	if got, ok := a.TakeHandoff(withCookies(rec), "api-key K1"); ok {
+		t.Errorf("a second read: %q", got)
+	}
+	if err := a.Handoff(httptest.NewRequest(http.MethodGet, "/", nil), "api-key K2", []byte("x")); err == nil {
+		t.Error("a handoff without a session was kept")
+	}
+}

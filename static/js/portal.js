@@ -243,11 +243,25 @@
   // shown stale and inert, and a bar at the top shows progress. Polling
   // (no triggering event) changes nothing on screen.
   var busy = [];
+  function unmark(root) {
+    root.querySelectorAll(".is-stale, [aria-busy]").forEach(function (el) {
+      el.classList.remove("is-stale");
+      el.removeAttribute("aria-busy");
+    });
+  }
   function clearBusy() {
     busy.forEach(function (el) { el.classList.remove("is-stale"); el.removeAttribute("aria-busy"); });
     busy = [];
+    // A page restored by Back may hold marks of a request of its own time.
+    unmark(document);
     document.documentElement.classList.remove("is-loading");
   }
+  // htmx snapshots the page for Back just before it swaps an answer in,
+  // while what the answer replaces is still marked busy: the snapshot
+  // must hold the page live.
+  document.addEventListener("htmx:beforeHistorySave", function (e) {
+    unmark((e.detail && e.detail.historyElt) || document.body);
+  });
   document.addEventListener("htmx:beforeRequest", function (e) {
     var cfg = e.detail.requestConfig, t = e.detail.target;
     if (!cfg || !cfg.triggeringEvent || !t) return;
@@ -259,6 +273,25 @@
   ["htmx:afterRequest", "htmx:afterSettle", "htmx:sendError", "htmx:responseError"].forEach(function (name) {
     document.addEventListener(name, clearBusy);
   });
+
+  // A form in a read-only stage asks for the stage's name first: a send
+  // without it (Enter in any field, or the button) stops here, before
+  // anything is sent or htmx sees it, with the field marked at its error.
+  document.addEventListener("submit", function (e) {
+    var form = e.target, field = form && form.querySelector && form.querySelector("#confirm-stage");
+    if (!field) return;
+    var note = $("confirm-stage-error");
+    if (field.value.trim() === field.getAttribute("data-stage")) {
+      field.removeAttribute("aria-invalid");
+      if (note) note.hidden = true;
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    field.setAttribute("aria-invalid", "true");
+    if (note) note.hidden = false;
+    field.focus();
+  }, true);
 
   // After a form comes back with problems, the first one has the focus.
   function focusProblem(root) {
