@@ -228,6 +228,7 @@ func (h *Handlers) myAccess(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	p.Nav = "my-access"
 	r, err := h.Me.Access(c.Request().Context())
 	if err != nil {
 		return err

@@ -22,9 +22,12 @@ type Page struct {
 	// Resource is the resource type of the page ("topics"), used by the
 	// navigation and by the context selector to know where to go.
 	Resource string
-	Crumbs   []Crumb
-	CSRF     string
-	Toasts   []Toast
+	// Nav names the navigation entry of a page outside every context
+	// ("my-access"); "" is home's.
+	Nav    string
+	Crumbs []Crumb
+	CSRF   string
+	Toasts []Toast
 	// DefaultContext is where navigation links point when the page has no
 	// context of its own (the browser replaces it with the stored one).
 	DefaultContext *Context
@@ -71,7 +74,10 @@ type Context struct {
 	Stage     string
 	Zone      string
 	Dedicated bool
+	// Role is the caller's role as the API names it ("super_admin");
+	// RoleTitle as people read it ("Super Admin").
 	Role      string
+	RoleTitle string
 	ReadOnly  bool
 	// ReadOnlyReason is the read-only switch's reason and end, if any.
 	ReadOnlyReason string

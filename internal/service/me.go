@@ -50,7 +50,8 @@ func (m *Me) Me(ctx context.Context) (portal.Caller, error) {
 }
 
 // Layout describes the caller and its standing in the named scope (when
-// it names a unit), or the first context it may use.
+// it names a unit), or the context it lands in: the first stage of the
+// unit where its role is highest.
 func (m *Me) Layout(ctx context.Context, named portal.Scope) (portal.Layout, error) {
 	c, err := m.Me(ctx)
 	if err != nil {
@@ -69,7 +70,15 @@ func (m *Me) Layout(ctx context.Context, named portal.Scope) (portal.Layout, err
 		return l, nil
 	}
 	if len(c.Units) > 0 && len(c.Stages) > 0 {
-		if scope, err := m.guard.Resolve(c.Principal, portal.Scope{BU: c.Units[0].ID, Stage: c.Stages[0].Name}); err == nil {
+		// A person lands where they do most: the unit of their highest
+		// role (the first of those in order).
+		first := c.Units[0]
+		for _, u := range c.Units[1:] {
+			if u.Role > first.Role {
+				first = u
+			}
+		}
+		if scope, err := m.guard.Resolve(c.Principal, portal.Scope{BU: first.ID, Stage: c.Stages[0].Name}); err == nil {
 			l.Default = outlook(c.Principal, scope)
 		}
 	}

@@ -1,0 +1,31 @@
+package service_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
+)
+
+// TestLandingIsWhereTheRoleIsHighest: without a named context a person
+// lands in the unit of their highest role, whatever the units' order
+// (carol is a Viewer of crm and a Developer of scada); ties keep the
+// order.
+func TestLandingIsWhereTheRoleIsHighest(t *testing.T) {
+	w := servicetest.New(t)
+	for _, c := range []struct {
+		roles map[string]portal.Role
+		want  string
+	}{
+		{map[string]portal.Role{"crm": portal.Viewer, "scada": portal.Developer}, "scada"},
+		{map[string]portal.Role{"crm": portal.Admin, "scada": portal.Developer}, "crm"},
+		{map[string]portal.Role{"crm": portal.Viewer, "scada": portal.Viewer}, "crm"},
+	} {
+		ctx := portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles("someone", c.roles))
+		l, err := w.Me.Layout(ctx, portal.Scope{})
+		if err != nil || l.Default == nil || l.Default.BU != c.want {
+			t.Errorf("%v: lands in %+v (%v), want %s", c.roles, l.Default, err, c.want)
+		}
+	}
+}
