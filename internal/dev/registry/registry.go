@@ -116,9 +116,9 @@ func (r *Registry) routes() *http.ServeMux {
 		})
 	}
 	flag := func(req *http.Request, name string) bool { return req.URL.Query().Get(name) == "true" }
-	handle("GET /subjects", func(req *http.Request) (any, *regError) { return r.listSubjects(flag(req, "deleted")), nil })
+	handle("GET /subjects", func(req *http.Request) (any, *regError) { return page(req, r.listSubjects(flag(req, "deleted"))) })
 	handle("GET /schemas", func(req *http.Request) (any, *regError) {
-		return r.listSchemas(req.URL.Query().Get("subjectPrefix"), flag(req, "latestOnly"), flag(req, "deleted")), nil
+		return page(req, r.listSchemas(req.URL.Query().Get("subjectPrefix"), flag(req, "latestOnly"), flag(req, "deleted")))
 	})
 	handle("GET /schemas/ids/{id}", func(req *http.Request) (any, *regError) { return r.byID(req.PathValue("id")) })
 	handle("GET /subjects/{subject}/versions", func(req *http.Request) (any, *regError) {
@@ -466,4 +466,36 @@ func (r *Registry) setLevel(s string, req *http.Request) (any, *regError) {
 		r.levels[s] = in.Compatibility
 	}
 	return in, nil
+}
+
+// searchLimit is Schema Registry's schema.search.default.limit and
+// schema.search.max.limit: a list answers at most this many items, from
+// offset, as the registry does.
+const searchLimit = 1000
+
+// page is the part of a list that offset and limit ask for (limit at
+// most searchLimit, which is also the default).
+func page[T any](req *http.Request, all []T) ([]T, *regError) {
+	q := req.URL.Query()
+	offset, limit := 0, searchLimit
+	if v := q.Get("offset"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, &regError{status: http.StatusUnprocessableEntity, code: 42202, msg: "Invalid offset " + v}
+		}
+		offset = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, &regError{status: http.StatusUnprocessableEntity, code: 42202, msg: "Invalid limit " + v}
+		}
+		if n > 0 && n < searchLimit {
+			limit = n
+		}
+	}
+	if offset >= len(all) {
+		return []T{}, nil
+	}
+	return all[offset:min(len(all), offset+limit)], nil
 }

@@ -162,13 +162,28 @@ func (r *Registry) raw(ctx context.Context, method, path string, body, out any) 
 	return json.Unmarshal(data, out)
 }
 
-// ListSchemas uses GET /schemas with a subject prefix: one request however
-// many subjects there are.
+// listPage is how many schemas one GET /schemas asks for: the registry's
+// schema.search.max.limit (and default limit), 1,000.
+const listPage = 1000
+
+// ListSchemas uses GET /schemas with a subject prefix, a page of 1,000
+// at a time (the registry answers no more): one request per thousand
+// versions however many subjects there are.
 func (r *Registry) listSchemas(ctx context.Context, prefix string, latestOnly bool) ([]portal.SchemaVersion, error) {
-	q := url.Values{"subjectPrefix": {prefix}, "latestOnly": {fmt.Sprint(latestOnly)}}
 	var raw []schemaJSON
-	if err := r.raw(ctx, http.MethodGet, "/schemas?"+q.Encode(), nil, &raw); err != nil {
-		return nil, r.translate(err, prefix)
+	for offset := 0; ; {
+		q := url.Values{"subjectPrefix": {prefix}, "latestOnly": {fmt.Sprint(latestOnly)}, "offset": {strconv.Itoa(offset)}, "limit": {strconv.Itoa(listPage)}}
+		var page []schemaJSON
+		if err := r.raw(ctx, http.MethodGet, "/schemas?"+q.Encode(), nil, &page); err != nil {
+			return nil, r.translate(err, prefix)
+		}
+		raw = append(raw, page...)
+		// A short page is the last; a longer one is a registry that
+		// ignores the limit and answered everything at once.
+		if len(page) != listPage {
+			break
+		}
+		offset += len(page)
 	}
 	out := make([]portal.SchemaVersion, len(raw))
 	for i, s := range raw {

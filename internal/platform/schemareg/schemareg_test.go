@@ -168,3 +168,26 @@ func summary(vs []portal.SchemaVersion) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// TestListsPastTheRegistrysPage: the registry answers at most 1,000
+// schemas a request (schema.search.max.limit); a registry of 1,500
+// subjects lists whole, each once, in order.
+func TestListsPastTheRegistrysPage(t *testing.T) {
+	ctx := context.Background()
+	r := newRegistry(t)
+	const n = 1500
+	for i := range n {
+		if _, err := r.Register(ctx, fmt.Sprintf("big-%04d-value", i), avro(fmt.Sprintf(`{"type":"record","name":"R%d","fields":[{"name":"id","type":"string"}]}`, i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := r.ListSchemas(ctx, "big-", true)
+	if err != nil || len(all) != n {
+		t.Fatalf("listed %d of %d: %v", len(all), n, err)
+	}
+	for i, v := range all {
+		if want := fmt.Sprintf("big-%04d-value", i); v.Subject != want {
+			t.Fatalf("item %d is %s, want %s", i, v.Subject, want)
+		}
+	}
+}
