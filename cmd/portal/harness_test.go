@@ -42,7 +42,7 @@ type testPortal struct {
 // tokenCache keeps one access token per demo user.
 type tokenCache struct {
 	mu sync.Mutex
-	m  map[string]string
+	m  map[string]cachedToken
 }
 
 // startPortal starts a portal; tweak may change the dev configuration.
@@ -80,7 +80,7 @@ func startPortalWith(t testing.TB, tweak func(*config.Config), h hooks) *testPor
 		t.Cleanup(func() { os.RemoveAll(dir) })
 		cfg.Database.URL = "sqlite:" + filepath.Join(dir, "portal.db")
 	}
-	tp := &testPortal{t: t, url: cfg.BaseURL, tokens: &tokenCache{m: map[string]string{}}, sessionSkew: new(atomic.Int64)}
+	tp := &testPortal{t: t, url: cfg.BaseURL, tokens: &tokenCache{m: map[string]cachedToken{}}, sessionSkew: new(atomic.Int64)}
 	ctx, cancel := context.WithCancel(context.Background())
 	h.sessionClock = func() time.Time { return time.Now().Add(time.Duration(tp.sessionSkew.Load())) }
 	p, err := assemble(ctx, cfg, log, h)
@@ -148,20 +148,28 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// cachedToken is a user's access token with its expiry.
+type cachedToken struct {
+	token  string
+	expiry time.Time
+}
+
 // token signs a demo user in (PKCE, login_hint) and returns an access token.
 func (tp *testPortal) token(user string) string {
 	tp.t.Helper()
 	tp.tokens.mu.Lock()
 	defer tp.tokens.mu.Unlock()
-	if tok, ok := tp.tokens.m[user]; ok {
-		return tok
+	// A token is reused until a minute before it expires: a long run
+	// outlives the first ones.
+	if tok, ok := tp.tokens.m[user]; ok && time.Until(tok.expiry) > time.Minute {
+		return tok.token
 	}
 	res, err := idptest.SignIn(context.Background(), tp.url+"/dev/idp", "rms-portal", user,
 		"openid", "profile", "api://rms-portal/.default")
 	if err != nil {
 		tp.t.Fatalf("sign in %s: %v", user, err)
 	}
-	tp.tokens.m[user] = res.Token.AccessToken
+	tp.tokens.m[user] = cachedToken{token: res.Token.AccessToken, expiry: res.Token.Expiry}
 	return res.Token.AccessToken
 }
 

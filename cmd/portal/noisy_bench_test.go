@@ -35,7 +35,7 @@ func BenchmarkNoisyNeighbour(b *testing.B) {
 	// The portal in a process of its own (dev mode, everything embedded):
 	// the load's goroutines are not scheduled with the portal's.
 	dev := startProcess(b, "portal", []string{"dev", "--data", b.TempDir()})
-	tp := &testPortal{t: b, url: dev.url, tokens: &tokenCache{m: map[string]string{}}}
+	tp := &testPortal{t: b, url: dev.url, tokens: &tokenCache{m: map[string]cachedToken{}}}
 	sfx := suffix()
 	noisy := newNoisyUnit(b, tp, sfx)
 	for range b.N {

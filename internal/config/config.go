@@ -136,7 +136,9 @@ type Recovery struct {
 	// Every is how often one replica looks.
 	Every time.Duration `yaml:"every" default:"15s"`
 	// StoppedAfter is how long an operation may be under way before it
-	// is taken for stopped.
+	// is taken for stopped; at least 10s, longer than a job's lease, so
+	// that a job the stopped replica ran (an account of an apply) is
+	// finished by its own runner first.
 	StoppedAfter time.Duration `yaml:"stopped_after" default:"1m"`
 	// SettleAfter is how long an attempt stays unknown before the
 	// upstream settles it: longer than a write waits for its upstream.
@@ -151,7 +153,7 @@ func (r Recovery) Values() (every, stoppedAfter, settleAfter time.Duration) {
 		}
 		return d
 	}
-	return or(r.Every, 15*time.Second), or(r.StoppedAfter, time.Minute), or(r.SettleAfter, 2*time.Minute)
+	return or(r.Every, 15*time.Second), max(or(r.StoppedAfter, time.Minute), 10*time.Second), or(r.SettleAfter, 2*time.Minute)
 }
 
 // Backoff is the wait before the attempt after n failed ones.
