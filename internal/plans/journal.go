@@ -32,7 +32,7 @@ func (s *Service) journalApply(ctx context.Context, call *gate.Call, doc portal.
 	if s.journal == nil || gate.Approved(ctx) || ctx.Value(resumingKey{}) != nil {
 		return "", nil
 	}
-	docJSON, _ := json.Marshal(doc)
+	docJSON, _ := json.Marshal(withoutSecrets(doc))
 	planJSON, _ := json.Marshal(plan)
 	j := store.ApplyRecord{ID: "ap-" + rand.Text(), BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Actor: call.Principal.Actor(),
 		Document: docJSON, Plan: planJSON, State: portal.RequestApplying, Event: event, Started: s.guard.Now().UTC()}
@@ -40,6 +40,44 @@ func (s *Service) journalApply(ctx context.Context, call *gate.Call, doc portal.
 		return "", portal.Wrap(err, portal.UpstreamUnavailable, "the apply could not be journaled, so nothing was changed; try again shortly")
 	}
 	return j.ID, nil
+}
+
+// withoutSecrets is doc without its connectors' secret values: a journal
+// is kept in the database, a secret never is. A stopped apply whose
+// connector with secrets was not made yet is not finished by the portal
+// (it has not the secrets): the journal says to apply again.
+func withoutSecrets(doc portal.Document) portal.Document {
+	out := doc
+	out.Resources = append([]portal.Resource(nil), doc.Resources...)
+	for i, r := range out.Resources {
+		if r.Connector == nil || len(r.Connector.Secrets) == 0 {
+			continue
+		}
+		c := *r.Connector
+		c.Secrets = map[string]portal.SecretRef{}
+		for k, ref := range r.Connector.Secrets {
+			c.Secrets[k] = portal.SecretRef{FromEnv: ref.FromEnv}
+		}
+		out.Resources[i].Connector = &c
+	}
+	return out
+}
+
+// needsSecrets tells whether a change still to be made in left is of a
+// connector whose secrets the journal does not keep.
+func needsSecrets(doc portal.Document, left portal.Plan) bool {
+	withSecrets := map[int]bool{}
+	for i, r := range doc.Resources {
+		if r.Connector != nil && len(r.Connector.Secrets) > 0 {
+			withSecrets[i] = true
+		}
+	}
+	for _, c := range left.Changes {
+		if (pending(c) || c.Action == portal.ActionRefused) && c.Index >= 0 && withSecrets[c.Index] {
+			return true
+		}
+	}
+	return false
 }
 
 // finishJournal records an apply's outcome in its journal.
@@ -131,14 +169,17 @@ func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error)
 	w.Note("finished by the portal after the replica applying it stopped")
 	result := Merged(journaled, left)
 	var outcome error
-	if Within(left, journaled) {
+	switch {
+	case needsSecrets(doc, left):
+		outcome = portal.New(portal.Conflict, "the apply stopped before a connector with secrets was made, and the portal does not keep secrets: apply the document again")
+	case Within(left, journaled):
 		rctx := context.WithValue(gate.WithNote(ctx, "applied by "+now.Actor+", finished by the portal after the replica applying it stopped"), resumingKey{}, true)
 		after, err := s.Apply(rctx, call.Named(), doc, left.Fingerprint)
 		if err == nil {
 			result = Merged(journaled, after)
 		}
 		outcome = err
-	} else {
+	default:
 		outcome = portal.New(portal.Conflict, "the apply stopped part way and the unit's resources changed since: plan the document again")
 	}
 	failed := 0
