@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -35,4 +36,26 @@ func (g *Guard) Portal(ctx context.Context, unit, stage string) (context.Context
 	}
 	call.Env = env
 	return upstream.Patient(upstream.ForTenant(portal.WithPrincipal(ctx, p), unit)), call, nil
+}
+
+// FinishStopped runs finish on each of recs that began (began tells when)
+// longer than stoppedAfter before now: the changes whose replica may have
+// stopped. finish says whether it finished one (it was still under way);
+// the count of those is returned, with the first error, which ends the
+// round.
+func FinishStopped[T any](now time.Time, stoppedAfter time.Duration, recs []T, began func(T) time.Time, finish func(T) (bool, error)) (int, error) {
+	n := 0
+	for _, r := range recs {
+		if began(r).After(now.Add(-stoppedAfter)) {
+			continue
+		}
+		done, err := finish(r)
+		if err != nil {
+			return n, err
+		}
+		if done {
+			n++
+		}
+	}
+	return n, nil
 }

@@ -155,17 +155,11 @@ func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, 
 		if err != nil {
 			return n, err
 		}
-		for _, r := range recs {
-			if r.Decided.After(s.guard.Now().Add(-stoppedAfter)) {
-				continue
-			}
-			done, err := s.resume(ctx, r)
-			if err != nil {
-				return n, err
-			}
-			if done {
-				n++
-			}
+		m, err := gate.FinishStopped(s.guard.Now(), stoppedAfter, recs, func(r store.GrantRecord) time.Time { return r.Decided },
+			func(r store.GrantRecord) (bool, error) { return s.resume(ctx, r) })
+		n += m
+		if err != nil {
+			return n, err
 		}
 	}
 	return n, nil

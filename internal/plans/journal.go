@@ -117,20 +117,8 @@ func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, 
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, j := range recs {
-		if j.Started.After(s.guard.Now().Add(-stoppedAfter)) {
-			continue
-		}
-		done, err := s.resume(ctx, j)
-		if err != nil {
-			return n, err
-		}
-		if done {
-			n++
-		}
-	}
-	return n, nil
+	return gate.FinishStopped(s.guard.Now(), stoppedAfter, recs, func(j store.ApplyRecord) time.Time { return j.Started },
+		func(j store.ApplyRecord) (bool, error) { return s.resume(ctx, j) })
 }
 
 // resume finishes one stopped apply: the document is planned again; when

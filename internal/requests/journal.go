@@ -94,20 +94,8 @@ func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, 
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, r := range recs {
-		if r.Decided.After(s.guard.Now().Add(-stoppedAfter)) {
-			continue
-		}
-		done, err := s.resume(ctx, r)
-		if err != nil {
-			return n, err
-		}
-		if done {
-			n++
-		}
-	}
-	return n, nil
+	return gate.FinishStopped(s.guard.Now(), stoppedAfter, recs, func(r store.RequestRecord) time.Time { return r.Decided },
+		func(r store.RequestRecord) (bool, error) { return s.resume(ctx, r) })
 }
 
 // resume finishes one apply, under the request's lock, if it is still
