@@ -10,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // ReconcileAfter is how long an attempt stays unknown, by default,
@@ -23,6 +24,10 @@ type Unknowns interface {
 	UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error)
 	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
 	PublishAudit(ctx context.Context, id int64) error
+	// The records of the decisions whose outcome the portal's own
+	// journal tells (a grant approved, a change request applied).
+	GrantRecord(ctx context.Context, id string) (store.GrantRecord, error)
+	RequestRecord(ctx context.Context, id string) (store.RequestRecord, error)
 }
 
 // Reconciler settles the attempts whose outcome nobody knows (their
@@ -102,6 +107,9 @@ func (r *Reconciler) Round(ctx context.Context) (int, error) {
 // look runs the action's check in the attempt's environment; an action
 // without one, or in no environment, cannot be told.
 func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known bool, err error) {
+	if d, ok := decisions[e.Action]; ok {
+		return d(ctx, r.store, e)
+	}
 	c, ok := checks[e.Action]
 	if !ok {
 		return false, false, nil
@@ -117,6 +125,48 @@ func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known
 		return done, known, nil
 	}
 	return done, known, err
+}
+
+// decisions are the attempts the portal's own records tell: a decision
+// still under way is waited for (its resume settles it), a finished one
+// is done or not by its state.
+var decisions = map[string]func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error){
+	"grant.approve": grantState(map[string]bool{portal.GrantActive: true, portal.GrantRevoking: true, portal.GrantRevoked: true}),
+	"grant.create":  grantState(map[string]bool{portal.GrantActive: true, portal.GrantRevoking: true, portal.GrantRevoked: true}),
+	"grant.revoke":  grantState(map[string]bool{portal.GrantRevoked: true}),
+	"change-request.approve": func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
+		rec, err := s.RequestRecord(ctx, name(e))
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return false, true, nil
+		case err != nil:
+			return false, false, err
+		case rec.State == portal.RequestApplying:
+			return false, false, errInProgress
+		case rec.State == portal.RequestApplied:
+			return true, true, nil
+		case rec.State == portal.RequestPartlyApplied:
+			return false, false, nil // part of it: told as unknown, the request says what
+		}
+		return false, true, nil
+	},
+}
+
+// grantState tells a grant decision by the grant's state: under way
+// (waited for), one of done, or another (not made).
+func grantState(done map[string]bool) func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
+	return func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
+		g, err := s.GrantRecord(ctx, name(e))
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return false, true, nil // a grant given whose bindings could not be made is forgotten
+		case err != nil:
+			return false, false, err
+		case g.State == portal.GrantApproving || g.State == portal.GrantRevoking && !done[g.State]:
+			return false, false, errInProgress
+		}
+		return done[g.State], true, nil
+	}
 }
 
 // name is the resource an attempt names, without an id added later

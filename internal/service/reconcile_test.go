@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // TestUnknownOutcomesAreSettledByLooking: attempts whose replica stopped
@@ -79,5 +80,50 @@ func TestUnknownOutcomesAreSettledByLooking(t *testing.T) {
 	}
 	if left, _ := w.Store.UnknownAttempts(ctx, time.Now().Add(time.Hour), 10); len(left) != 0 {
 		t.Errorf("still waiting: %+v", left)
+	}
+}
+
+// TestDecisionsAreSettledByTheirRecords: an approval whose outcome nobody
+// wrote is told by the grant's or request's state: under way, it is
+// waited for (its resume settles it); active or applied, it was done;
+// back to requested, it was not.
+func TestDecisionsAreSettledByTheirRecords(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := context.Background()
+	now := time.Now()
+	grant := func(id, state string) {
+		if err := w.Store.CreateGrantRecord(ctx, store.GrantRecord{ID: id, Zone: "edh-shared", Stage: "dev", Owner: "scada", Grantee: "crm",
+			Principal: "sa-x", Pattern: "edh-shared-scada-dev-t", Access: "read", State: state, Created: now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grant("gr-active", portal.GrantActive)
+	grant("gr-approving", portal.GrantApproving)
+	grant("gr-back", portal.GrantRequested)
+	start, _ := w.Store.OutboxEnd(ctx)
+	ids := map[string]int64{}
+	for _, g := range []string{"gr-active", "gr-approving", "gr-back", "gr-gone"} {
+		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, Actor: "bob", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
+			Action: "grant.approve", Resource: g, Outcome: "unknown"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[g] = id
+	}
+	r := service.NewReconciler(w.Envs, w.Store, 0)
+	service.SetReconcilerClock(r, func() time.Time { return time.Now().Add(service.ReconcileAfter + time.Second) })
+	if n, err := r.Round(ctx); err != nil || n != 3 {
+		t.Fatalf("a round settled %d: %v", n, err)
+	}
+	out, _ := w.Store.OutboxAfter(ctx, start, 10)
+	got := map[int64]string{}
+	for _, x := range out {
+		got[x.Event.ID] = x.Event.Outcome
+	}
+	want := map[string]string{"gr-active": "ok", "gr-back": string(portal.UpstreamUnavailable), "gr-gone": string(portal.UpstreamUnavailable), "gr-approving": ""}
+	for g, id := range ids {
+		if got[id] != want[g] {
+			t.Errorf("%s: %q in the outbox, want %q", g, got[id], want[g])
+		}
 	}
 }
