@@ -266,7 +266,9 @@ type Audit interface {
 	// before, oldest first.
 	UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error)
 	// UnsettledAttempt finds the oldest attempt of a request (its id) on a
-	// resource whose outcome is still unknown; ErrNotFound when none is.
+	// resource whose outcome is still unknown, or was only confirmed by the
+	// reconciler's look (a job resuming it settles it again, in place);
+	// ErrNotFound when none is.
 	UnsettledAttempt(ctx context.Context, requestID, action, resource string) (int64, error)
 	ListAudit(ctx context.Context, f AuditFilter) ([]portal.AuditEvent, error)
 	// DeleteAuditBefore removes events older than t (retention).

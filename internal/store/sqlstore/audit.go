@@ -98,7 +98,12 @@ func (d *DB) UnsettledAttempt(ctx context.Context, requestID, action, resource s
 	ctx, cancel := d.ctx(ctx)
 	defer cancel()
 	var id int64
-	err := d.db.QueryRowContext(ctx, d.q(`SELECT id FROM audit_events WHERE request_id = ? AND action = ? AND resource = ? AND outcome = 'unknown' ORDER BY id LIMIT 1`),
+	// An attempt the reconciler confirmed by looking (its replica seemed
+	// stopped, while a job that resumes it was waiting for the database)
+	// is the same attempt: whoever settles it next writes over its
+	// detail, and the trail has one event for the change, not two.
+	err := d.db.QueryRowContext(ctx, d.q(`SELECT id FROM audit_events WHERE request_id = ? AND action = ? AND resource = ?
+		AND (outcome = 'unknown' OR (outcome = 'ok' AND detail LIKE 'confirmed by looking at the upstream%')) ORDER BY id LIMIT 1`),
 		requestID, action, resource).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, store.ErrNotFound
