@@ -54,14 +54,14 @@ type check func(ctx context.Context, env *platform.Environment, e portal.AuditEv
 
 // checks are the attempts the upstream tells, by action.
 var checks = map[string]check{
-	"topic.create":           topicThere(true),
-	"topic.delete":           topicThere(false),
+	"topic.create":           there(true, getTopic),
+	"topic.delete":           there(false, getTopic),
 	"topic.partitions":       topicPartitions,
 	"topic.config":           topicConfig,
 	"schema.create":          subjectThere,
 	"schema.version":         subjectThere,
-	"connector.create":       connectorThere(true),
-	"connector.delete":       connectorThere(false),
+	"connector.create":       there(true, getConnector),
+	"connector.delete":       there(false, getConnector),
 	"service-account.create": accountThere,
 	"identity-pool.create":   poolThere,
 }
@@ -186,9 +186,11 @@ func after(e portal.AuditEvent, field string) (string, bool) {
 	return "", false
 }
 
-func topicThere(want bool) check {
+// there is the check of a create (want true) or a delete (false) of a
+// resource that get reads by name.
+func there(want bool, get func(ctx context.Context, env *platform.Environment, name string) error) check {
 	return func(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
-		_, err := env.Topics.DescribeTopic(ctx, name(e))
+		err := get(ctx, env, name(e))
 		switch {
 		case err == nil:
 			return want, true, nil
@@ -197,6 +199,16 @@ func topicThere(want bool) check {
 		}
 		return false, false, err
 	}
+}
+
+func getTopic(ctx context.Context, env *platform.Environment, name string) error {
+	_, err := env.Topics.DescribeTopic(ctx, name)
+	return err
+}
+
+func getConnector(ctx context.Context, env *platform.Environment, name string) error {
+	_, err := env.Connectors.GetConnector(ctx, name)
+	return err
 }
 
 func topicPartitions(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
@@ -242,19 +254,6 @@ func subjectThere(ctx context.Context, env *platform.Environment, e portal.Audit
 		return false, true, nil
 	}
 	return false, false, err
-}
-
-func connectorThere(want bool) check {
-	return func(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
-		_, err := env.Connectors.GetConnector(ctx, name(e))
-		switch {
-		case err == nil:
-			return want, true, nil
-		case portal.Is(err, portal.NotFound):
-			return !want, true, nil
-		}
-		return false, false, err
-	}
 }
 
 // accountThere is done when the account exists with every role binding
