@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -13,8 +14,11 @@ import (
 )
 
 // balancer is a plain load balancer in front of replicas: round robin over
-// those its health check (GET /readyz every 100 ms) finds ready, keeping
-// connections to them alive, with no retries of its own.
+// those its health check (GET /readyz every 100 ms, each replica on its own,
+// so that one slow answer never delays what is learnt of the other) finds
+// ready (check), keeping connections to them alive, with no retries of its own. As
+// real balancers' passive checks do, a replica that refuses a connection is
+// taken out until its /readyz answers 200 again.
 type balancer struct {
 	url string
 
@@ -42,6 +46,9 @@ func newBalancer(t *testing.T, replicas ...string) *balancer {
 		},
 		Transport: &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: time.Minute},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if errors.Is(err, syscall.ECONNREFUSED) {
+				b.down(r.URL.Host)
+			}
 			http.Error(w, "balancer: "+err.Error(), http.StatusBadGateway)
 		},
 	}
@@ -50,7 +57,9 @@ func newBalancer(t *testing.T, replicas ...string) *balancer {
 	b.url = srv.URL
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go b.check(ctx)
+	for i := range b.backends {
+		go b.check(ctx, i)
+	}
 	return b
 }
 
@@ -86,22 +95,43 @@ func (b *balancer) waitReady(t *testing.T, i int, limit time.Duration) {
 	}
 }
 
-// check asks every replica's /readyz every 100 ms.
-func (b *balancer) check(ctx context.Context) {
+// down takes the replica at host out of the rotation.
+func (b *balancer) down(host string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, u := range b.backends {
+		if u.Host == host {
+			b.ready[i] = false
+		}
+	}
+}
+
+// check asks replica i's /readyz every 100 ms. An answer other than 200
+// takes the replica out at once (a draining replica says so); a check that
+// fails without an answer (a replica too busy to answer within a second)
+// takes it out only at the third in a row, as Kubernetes' probes do, so
+// that a loaded machine does not empty the rotation.
+func (b *balancer) check(ctx context.Context, i int) {
 	client := &http.Client{Timeout: time.Second}
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
+	silent := 0
 	for {
-		for i, u := range b.backends {
-			ok := false
-			if resp, err := client.Get(u.String() + "/readyz"); err == nil {
-				resp.Body.Close()
-				ok = resp.StatusCode == http.StatusOK
+		resp, err := client.Get(b.backends[i].String() + "/readyz")
+		b.mu.Lock()
+		switch {
+		case err == nil:
+			resp.Body.Close()
+			silent = 0
+			b.ready[i] = resp.StatusCode == http.StatusOK
+		case errors.Is(err, syscall.ECONNREFUSED):
+			b.ready[i] = false
+		default:
+			if silent++; silent >= 3 {
+				b.ready[i] = false
 			}
-			b.mu.Lock()
-			b.ready[i] = ok
-			b.mu.Unlock()
 		}
+		b.mu.Unlock()
 		select {
 		case <-ctx.Done():
 			return

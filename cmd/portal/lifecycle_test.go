@@ -291,12 +291,12 @@ func underLoad(t *testing.T, base, token string, during func()) (total, failed i
 				n.Add(1)
 				resp, err := client.Do(req)
 				if err == nil {
-					_, _ = io.Copy(io.Discard, resp.Body)
+					body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 					resp.Body.Close()
 					if resp.StatusCode == http.StatusOK {
 						continue
 					}
-					err = fmt.Errorf("%s %s: %s", req.Method, req.URL.Path, resp.Status)
+					err = fmt.Errorf("%s %s: %s %.200s", req.Method, req.URL.Path, resp.Status, body)
 				}
 				bad.Add(1)
 				firstErr.CompareAndSwap(nil, err.Error())
