@@ -199,6 +199,7 @@ func serve(ctx context.Context, cfg *config.Config, env func(string) string, std
 	for _, k := range cfg.Unknown {
 		log.Warn("configuration key ignored: this release does not know it", "key", k)
 	}
+	processors(env, cfg, log)
 	l, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)

@@ -283,8 +283,8 @@ type Shares struct {
 	// PerUnit is how many one business unit runs at once; 2 by default.
 	PerUnit int `yaml:"per_unit"`
 	// Total is how many a replica runs at once; 0 (the default) is half
-	// its processors, at least 1, so that they never take every processor
-	// from other requests.
+	// its CPUs, at least 1, so that they never take every processor from
+	// other requests.
 	Total int `yaml:"total"`
 	// Wait bounds how long one waits for its turn before it is refused
 	// with 429; 2s by default.

@@ -3,6 +3,7 @@ package httpserver
 import (
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -65,5 +66,66 @@ func TestLargeBodiesTakeTheirLane(t *testing.T) {
 	wg.Wait()
 	if code := send("carol", "scada", 4096, false); code != http.StatusNoContent {
 		t.Errorf("carol's large request after the first: %d", code)
+	}
+}
+
+// TestARefusedCallerWaitsItsRetryAfter: a caller refused for going past a
+// share, who sends again at once, is held until its Retry-After has passed
+// and then served; another caller meanwhile is served at once.
+func TestARefusedCallerWaitsItsRetryAfter(t *testing.T) {
+	lane := NewLane(1024, ratelimit.NewConcurrency(ratelimit.Shares{PerCaller: 1, PerUnit: 2, Total: 2, Wait: time.Millisecond}))
+	e := echo.New()
+	e.HTTPErrorHandler = func(err error, c echo.Context) {
+		_ = c.String(portal.StatusOf(err), err.Error())
+	}
+	e.GET("/:bu/:stage/x", func(c echo.Context) error {
+		if c.QueryParam("refuse") != "" {
+			e := portal.New(portal.RateLimited, "past your share")
+			e.RetryAfter = time.Second
+			return e
+		}
+		return c.NoContent(http.StatusNoContent)
+	}, func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			who := c.Request().Header.Get("X-Who")
+			c.SetRequest(c.Request().WithContext(portal.WithPrincipal(c.Request().Context(), portal.PrincipalWithRoles(who, nil))))
+			return next(c)
+		}
+	}, ParseScope, lane.Middleware)
+	send := func(who, query string) int {
+		req := httptest.NewRequest(http.MethodGet, "/scada/dev/x"+query, nil)
+		req.Header.Set("X-Who", who)
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if code := send("carol", "?refuse=1"); code != http.StatusTooManyRequests {
+		t.Fatalf("carol's refused request: %d", code)
+	}
+	start := time.Now()
+	done := make(chan int)
+	go func() { done <- send("carol", "") }()
+	for lane.hold.held.Load() == 0 {
+		select {
+		case code := <-done:
+			t.Fatalf("carol's next request was not held: %d after %v", code, time.Since(start))
+		default:
+			runtime.Gosched()
+		}
+	}
+	if code := send("alice", ""); code != http.StatusNoContent {
+		t.Errorf("alice's request: %d", code)
+	}
+	if lane.hold.held.Load() != 1 {
+		t.Errorf("carol's request was not held while alice's was served")
+	}
+	if code := <-done; code != http.StatusNoContent {
+		t.Errorf("carol's request after the hold: %d", code)
+	}
+	if took := time.Since(start); took < 900*time.Millisecond {
+		t.Errorf("carol's next request was served after %v, before its Retry-After", took)
+	}
+	if code := send("carol", ""); code != http.StatusNoContent {
+		t.Errorf("carol's request after the Retry-After: %d", code)
 	}
 }
