@@ -84,6 +84,15 @@ func writeError(w http.ResponseWriter, status int, detail string) {
 	writeJSON(w, status, map[string]any{"errors": []map[string]string{{"status": strconv.Itoa(status), "detail": detail}}})
 }
 
+// objectMeta is the metadata every IAM v2 object carries (only self is
+// required; the stand-in keeps no times for accounts and pools).
+type objectMeta struct {
+	Self         string `json:"self"`
+	ResourceName string `json:"resource_name,omitempty"`
+	CreatedAt    string `json:"created_at,omitempty"`
+	UpdatedAt    string `json:"updated_at,omitempty"`
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -93,6 +102,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeFault answers a stand-in's domain error with the status Confluent
 // Cloud would use.
 func writeFault(w http.ResponseWriter, err error) {
+	status, msg := faultOf(err)
+	writeError(w, status, msg)
+}
+
+// writeConnectError answers in the Connect API's error shape:
+// {"error": {"code", "message"}}.
+func writeConnectError(w http.ResponseWriter, status int, message string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"code": status, "message": message}})
+}
+
+func writeConnectFault(w http.ResponseWriter, err error) {
+	status, msg := faultOf(err)
+	writeConnectError(w, status, msg)
+}
+
+// faultOf is the status and message a stand-in answers err with.
+func faultOf(err error) (int, string) {
 	status := http.StatusInternalServerError
 	switch portal.KindOf(err) {
 	case portal.NotFound:
@@ -110,7 +136,7 @@ func writeFault(w http.ResponseWriter, err error) {
 	if ps := portal.Problems(err); len(ps) > 0 {
 		msg = ps[0].Message
 	}
-	writeError(w, status, msg)
+	return status, msg
 }
 
 func decodeBody(r *http.Request, v any) error {
@@ -122,7 +148,7 @@ func decodeBody(r *http.Request, v any) error {
 }
 
 // page slices a list for page_size/page_token and sets metadata.next.
-func page[T any](r *http.Request, items []T) map[string]any {
+func page[T any](r *http.Request, kind string, items []T) map[string]any {
 	size, _ := strconv.Atoi(r.URL.Query().Get("page_size"))
 	if size <= 0 || size > 100 {
 		size = 100
@@ -140,5 +166,5 @@ func page[T any](r *http.Request, items []T) map[string]any {
 	if data == nil {
 		data = []T{}
 	}
-	return map[string]any{"api_version": "iam/v2", "metadata": meta, "data": data}
+	return map[string]any{"api_version": "iam/v2", "kind": kind, "metadata": meta, "data": data}
 }

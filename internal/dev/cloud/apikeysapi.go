@@ -19,12 +19,6 @@ type (
 		APIVersion   string `json:"api_version,omitempty"`
 		Kind         string `json:"kind,omitempty"`
 	}
-	keyMetaJSON struct {
-		Self         string `json:"self"`
-		ResourceName string `json:"resource_name"`
-		CreatedAt    string `json:"created_at"`
-		UpdatedAt    string `json:"updated_at"`
-	}
 	keySpecJSON struct {
 		Secret      string   `json:"secret,omitempty"`
 		DisplayName string   `json:"display_name"`
@@ -36,7 +30,7 @@ type (
 		APIVersion string      `json:"api_version"`
 		Kind       string      `json:"kind"`
 		ID         string      `json:"id"`
-		Metadata   keyMetaJSON `json:"metadata"`
+		Metadata   objectMeta  `json:"metadata"`
 		Spec       keySpecJSON `json:"spec"`
 	}
 )
@@ -46,7 +40,7 @@ const cloudAPI = "https://api.confluent.cloud"
 func keyOut(k platform.APIKey, env string) keyJSON {
 	created := k.Created.UTC().Format(time.RFC3339)
 	out := keyJSON{APIVersion: "iam/v2", Kind: "ApiKey", ID: k.ID,
-		Metadata: keyMetaJSON{Self: cloudAPI + "/iam/v2/api-keys/" + k.ID, ResourceName: "crn://confluent.cloud/organization=" + devOrg + "/api-key=" + k.ID,
+		Metadata: objectMeta{Self: cloudAPI + "/iam/v2/api-keys/" + k.ID, ResourceName: "crn://confluent.cloud/organization=" + devOrg + "/api-key=" + k.ID,
 			CreatedAt: created, UpdatedAt: created},
 		Spec: keySpecJSON{Secret: k.Secret, DisplayName: k.DisplayName, Description: k.Description,
 			Owner: refJSON{ID: k.Owner, Related: cloudAPI + "/iam/v2/service-accounts/" + k.Owner,
@@ -78,8 +72,7 @@ func (c *CloudAPI) apiKeyRoutes(mux *http.ServeMux) {
 		for i, k := range all {
 			out[i] = keyOut(k, c.org.keyEnvironment(k.ID))
 		}
-		body := page(r, out)
-		body["kind"] = "ApiKeyList"
+		body := page(r, "ApiKeyList", out)
 		body["metadata"].(map[string]any)["total_size"] = len(out)
 		writeJSON(w, http.StatusOK, body)
 	})

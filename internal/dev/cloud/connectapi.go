@@ -16,7 +16,7 @@ func (c *CloudAPI) connectRoutes(mux *http.ServeMux, base string) {
 			env, cluster := r.PathValue("env"), r.PathValue("cluster")
 			k := c.Cluster(env, cluster)
 			if k == nil {
-				writeError(w, http.StatusNotFound, "cluster "+cluster+" not found in environment "+env)
+				writeConnectError(w, http.StatusNotFound, "cluster "+cluster+" not found in environment "+env)
 				return
 			}
 			h(w, r, k)
@@ -27,7 +27,7 @@ func (c *CloudAPI) connectRoutes(mux *http.ServeMux, base string) {
 	answer := func(w http.ResponseWriter, status int, err error, body func() any) {
 		switch {
 		case err != nil:
-			writeFault(w, err)
+			writeConnectFault(w, err)
 		case body == nil:
 			w.WriteHeader(status)
 		default:
@@ -47,7 +47,7 @@ func (c *CloudAPI) connectRoutes(mux *http.ServeMux, base string) {
 		out := map[string]any{}
 		for _, x := range all {
 			out[x.Name] = map[string]any{"id": map[string]string{"id": x.ID, "id_type": "ID"},
-				"info": connectorInfo(x), "status": connectorStatus(x)}
+				"info": connectorInfo(r, x), "status": connectorStatus(x)}
 		}
 		writeJSON(w, http.StatusOK, out)
 	}))
@@ -57,11 +57,11 @@ func (c *CloudAPI) connectRoutes(mux *http.ServeMux, base string) {
 			Config map[string]string `json:"config"`
 		}
 		if err := decodeBody(r, &in); err != nil {
-			writeFault(w, err)
+			writeConnectFault(w, err)
 			return
 		}
 		x, err := k.CreateConnector(r.Context(), in.Name, in.Config)
-		answer(w, http.StatusCreated, err, func() any { return connectorInfo(x) })
+		answer(w, http.StatusCreated, err, func() any { return connectorInfo(r, x) })
 	}))
 	mux.HandleFunc("GET "+base+"/connector-plugins", on(func(w http.ResponseWriter, r *http.Request, k *Connect) {
 		ps, _ := k.Plugins(r.Context())
@@ -77,7 +77,7 @@ func (c *CloudAPI) connectRoutes(mux *http.ServeMux, base string) {
 	one := base + "/connectors/{name}"
 	mux.HandleFunc("GET "+one, on(func(w http.ResponseWriter, r *http.Request, k *Connect) {
 		x, err := k.GetConnector(r.Context(), r.PathValue("name"))
-		answer(w, http.StatusOK, err, func() any { return connectorInfo(x) })
+		answer(w, http.StatusOK, err, func() any { return connectorInfo(r, x) })
 	}))
 	mux.HandleFunc("DELETE "+one, on(func(w http.ResponseWriter, r *http.Request, k *Connect) {
 		err := k.DeleteConnector(r.Context(), r.PathValue("name"))
@@ -89,17 +89,17 @@ func (c *CloudAPI) connectRoutes(mux *http.ServeMux, base string) {
 	}))
 	mux.HandleFunc("GET "+one+"/config", on(func(w http.ResponseWriter, r *http.Request, k *Connect) {
 		x, err := k.GetConnector(r.Context(), r.PathValue("name"))
-		answer(w, http.StatusOK, err, func() any { return x.Config })
+		answer(w, http.StatusOK, err, func() any { return placed(r, x.Config) })
 	}))
 	mux.HandleFunc("PUT "+one+"/config", on(func(w http.ResponseWriter, r *http.Request, k *Connect) {
 		var cfg map[string]string
 		if err := decodeBody(r, &cfg); err != nil {
-			writeFault(w, err)
+			writeConnectFault(w, err)
 			return
 		}
 		// Confluent Cloud replaces the whole configuration.
 		x, err := k.UpdateConnector(r.Context(), r.PathValue("name"), cfg, nil)
-		answer(w, http.StatusOK, err, func() any { return connectorInfo(x) })
+		answer(w, http.StatusOK, err, func() any { return connectorInfo(r, x) })
 	}))
 	mux.HandleFunc("PUT "+one+"/pause", on(func(w http.ResponseWriter, r *http.Request, k *Connect) {
 		answer(w, http.StatusAccepted, k.PauseConnector(r.Context(), r.PathValue("name")), nil)
@@ -113,12 +113,27 @@ func (c *CloudAPI) connectRoutes(mux *http.ServeMux, base string) {
 	}))
 }
 
-func connectorInfo(x platform.Connector) map[string]any {
+func connectorInfo(r *http.Request, x platform.Connector) map[string]any {
 	tasks := []map[string]any{}
 	for _, t := range x.Tasks {
 		tasks = append(tasks, map[string]any{"connector": x.Name, "task": t.ID})
 	}
-	return map[string]any{"name": x.Name, "type": x.Type, "config": x.Config, "tasks": tasks}
+	return map[string]any{"name": x.Name, "type": x.Type, "config": placed(r, x.Config), "tasks": tasks}
+}
+
+// placed is a connector's configuration as Confluent Cloud shows it: with
+// the keys Cloud fills in itself (where the connector runs: the
+// environment, the provider and region, the cluster's endpoint).
+func placed(r *http.Request, cfg map[string]string) map[string]string {
+	out := make(map[string]string, len(cfg)+4)
+	for k, v := range cfg {
+		out[k] = v
+	}
+	out["cloud.environment"] = r.PathValue("env")
+	out["cloud.provider"] = "aws"
+	out["kafka.region"] = "eu-central-1"
+	out["kafka.endpoint"] = "SASL_SSL://" + r.PathValue("cluster") + ".eu-central-1.aws.confluent.cloud:9092"
+	return out
 }
 
 func connectorStatus(x platform.Connector) map[string]any {
@@ -137,18 +152,18 @@ func connectorStatus(x platform.Connector) map[string]any {
 func validate(w http.ResponseWriter, r *http.Request, k *Connect, class string) {
 	var cfg map[string]string
 	if err := decodeBody(r, &cfg); err != nil {
-		writeFault(w, err)
+		writeConnectFault(w, err)
 		return
 	}
 	def, err := k.Definition(r.Context(), class)
 	if err != nil {
 		// Confluent Cloud answers an unknown plugin with 404.
-		writeError(w, http.StatusNotFound, "plugin "+class+" not found")
+		writeConnectError(w, http.StatusNotFound, "plugin "+class+" not found")
 		return
 	}
 	problems, err := k.Validate(r.Context(), class, cfg)
 	if err != nil {
-		writeFault(w, err)
+		writeConnectFault(w, err)
 		return
 	}
 	byKey := map[string][]string{}

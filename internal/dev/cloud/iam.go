@@ -274,6 +274,18 @@ func (o *Org) ClusterBindings(principal, clusterID string) []portal.RoleBinding 
 	return out
 }
 
+// binding returns the binding id: its principal, role and CRN pattern.
+func (o *Org) binding(id string) (principal, role, crn string, found bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, b := range o.bindings {
+		if b.id == id {
+			return b.principal, b.role, b.crn, true
+		}
+	}
+	return "", "", "", false
+}
+
 // BindingPrincipal returns the principal of a binding.
 func (o *Org) BindingPrincipal(id string) string {
 	o.mu.Lock()

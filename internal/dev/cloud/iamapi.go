@@ -7,15 +7,18 @@ import (
 )
 
 type accountJSON struct {
-	APIVersion  string `json:"api_version"`
-	Kind        string `json:"kind"`
-	ID          string `json:"id"`
-	DisplayName string `json:"display_name"`
-	Description string `json:"description"`
+	APIVersion  string     `json:"api_version"`
+	Kind        string     `json:"kind"`
+	ID          string     `json:"id"`
+	Metadata    objectMeta `json:"metadata"`
+	DisplayName string     `json:"display_name"`
+	Description string     `json:"description"`
 }
 
 func accountOut(a platform.ServiceAccount) accountJSON {
-	return accountJSON{APIVersion: "iam/v2", Kind: "ServiceAccount", ID: a.ID, DisplayName: a.DisplayName, Description: a.Description}
+	return accountJSON{APIVersion: "iam/v2", Kind: "ServiceAccount", ID: a.ID, DisplayName: a.DisplayName, Description: a.Description,
+		Metadata: objectMeta{Self: cloudAPI + "/iam/v2/service-accounts/" + a.ID,
+			ResourceName: "crn://confluent.cloud/organization=" + devOrg + "/service-account=" + a.ID}}
 }
 
 // iamRoutes serve IAM v2's service accounts and role bindings.
@@ -27,7 +30,7 @@ func (c *CloudAPI) iamRoutes(mux *http.ServeMux) {
 		for i, a := range all {
 			out[i] = accountOut(a)
 		}
-		writeJSON(w, http.StatusOK, page(r, out))
+		writeJSON(w, http.StatusOK, page(r, "ServiceAccountList", out))
 	})
 	mux.HandleFunc("POST /iam/v2/service-accounts", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -82,12 +85,18 @@ func (c *CloudAPI) iamRoutes(mux *http.ServeMux) {
 }
 
 type bindingJSON struct {
-	APIVersion string `json:"api_version"`
-	Kind       string `json:"kind"`
-	ID         string `json:"id"`
-	Principal  string `json:"principal"`
-	RoleName   string `json:"role_name"`
-	CRNPattern string `json:"crn_pattern"`
+	APIVersion string      `json:"api_version"`
+	Kind       string      `json:"kind"`
+	ID         string      `json:"id"`
+	Metadata   *objectMeta `json:"metadata,omitempty"`
+	Principal  string      `json:"principal"`
+	RoleName   string      `json:"role_name"`
+	CRNPattern string      `json:"crn_pattern"`
+}
+
+func bindingOut(id, principal, role, crn string) bindingJSON {
+	return bindingJSON{APIVersion: "iam/v2", Kind: "RoleBinding", ID: id, Principal: principal, RoleName: role, CRNPattern: crn,
+		Metadata: &objectMeta{Self: cloudAPI + "/iam/v2/role-bindings/" + id}}
 }
 
 func (c *CloudAPI) bindingRoutes(mux *http.ServeMux) {
@@ -99,8 +108,7 @@ func (c *CloudAPI) bindingRoutes(mux *http.ServeMux) {
 		}
 		var out []bindingJSON
 		for _, b := range c.org.Bindings(q.Get("principal"), q.Get("crn_pattern")) {
-			out = append(out, bindingJSON{APIVersion: "iam/v2", Kind: "RoleBinding", ID: b.ID, Principal: c.org.BindingPrincipal(b.ID),
-				RoleName: b.Role, CRNPattern: b.CRN})
+			out = append(out, bindingOut(b.ID, c.org.BindingPrincipal(b.ID), b.Role, b.CRN))
 		}
 		if role := q.Get("role_name"); role != "" {
 			kept := out[:0]
@@ -111,7 +119,7 @@ func (c *CloudAPI) bindingRoutes(mux *http.ServeMux) {
 			}
 			out = kept
 		}
-		writeJSON(w, http.StatusOK, page(r, out))
+		writeJSON(w, http.StatusOK, page(r, "RoleBindingList", out))
 	})
 	mux.HandleFunc("POST /iam/v2/role-bindings", func(w http.ResponseWriter, r *http.Request) {
 		var in bindingJSON
@@ -128,14 +136,21 @@ func (c *CloudAPI) bindingRoutes(mux *http.ServeMux) {
 			writeFault(w, err)
 			return
 		}
-		writeJSON(w, http.StatusCreated, bindingJSON{APIVersion: "iam/v2", Kind: "RoleBinding", ID: b.ID, Principal: in.Principal,
-			RoleName: b.Role, CRNPattern: b.CRN})
+		writeJSON(w, http.StatusCreated, bindingOut(b.ID, in.Principal, b.Role, b.CRN))
 	})
+	// A delete answers 200 with the binding it removed, as the document
+	// says.
 	mux.HandleFunc("DELETE /iam/v2/role-bindings/{id}", func(w http.ResponseWriter, r *http.Request) {
-		if err := c.org.IAMFor(platform.IAMScope{}).DeleteRoleBinding(r.Context(), r.PathValue("id")); err != nil {
+		id := r.PathValue("id")
+		principal, role, crn, found := c.org.binding(id)
+		if err := c.org.IAMFor(platform.IAMScope{}).DeleteRoleBinding(r.Context(), id); err != nil {
 			writeFault(w, err)
 			return
 		}
-		w.WriteHeader(http.StatusNoContent)
+		if !found {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeJSON(w, http.StatusOK, bindingOut(id, principal, role, crn))
 	})
 }

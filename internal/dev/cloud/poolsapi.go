@@ -8,9 +8,11 @@ import (
 )
 
 type poolJSON struct {
-	APIVersion    string `json:"api_version"`
-	Kind          string `json:"kind"`
-	ID            string `json:"id"`
+	APIVersion    string      `json:"api_version"`
+	Kind          string      `json:"kind"`
+	ID            string      `json:"id"`
+	Metadata      *objectMeta `json:"metadata,omitempty"`
+	Principal     string      `json:"principal,omitempty"`
 	DisplayName   string `json:"display_name"`
 	Description   string `json:"description"`
 	IdentityClaim string `json:"identity_claim"`
@@ -18,9 +20,13 @@ type poolJSON struct {
 	State         string `json:"state,omitempty"`
 }
 
-func poolOut(p platform.IdentityPool) poolJSON {
+// poolOut is a pool as identity providers v2 shows it: its principal is
+// its own id (what role bindings name, "User:pool-...").
+func poolOut(provider string, p platform.IdentityPool) poolJSON {
 	return poolJSON{APIVersion: "iam/v2", Kind: "IdentityPool", ID: p.ID, DisplayName: p.DisplayName, Description: p.Description,
-		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
+		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State, Principal: p.ID,
+		Metadata: &objectMeta{Self: cloudAPI + "/iam/v2/identity-providers/" + provider + "/identity-pools/" + p.ID,
+			ResourceName: "crn://confluent.cloud/organization=" + devOrg + "/identity-provider=" + provider + "/identity-pool=" + p.ID}}
 }
 
 // poolRoutes serve an identity provider's pools (identity providers v2).
@@ -30,9 +36,9 @@ func (c *CloudAPI) poolRoutes(mux *http.ServeMux, base string) {
 		all, _ := of(r).ListPools(r.Context())
 		out := make([]poolJSON, len(all))
 		for i, p := range all {
-			out[i] = poolOut(p)
+			out[i] = poolOut(r.PathValue("provider"), p)
 		}
-		writeJSON(w, http.StatusOK, page(r, out))
+		writeJSON(w, http.StatusOK, page(r, "IdentityPoolList", out))
 	})
 	mux.HandleFunc("POST "+base, func(w http.ResponseWriter, r *http.Request) {
 		var raw map[string]json.RawMessage
@@ -57,7 +63,7 @@ func (c *CloudAPI) poolRoutes(mux *http.ServeMux, base string) {
 			writeFault(w, err)
 			return
 		}
-		writeJSON(w, http.StatusCreated, poolOut(p))
+		writeJSON(w, http.StatusCreated, poolOut(r.PathValue("provider"), p))
 	})
 	mux.HandleFunc("GET "+base+"/{id}", func(w http.ResponseWriter, r *http.Request) {
 		p, err := of(r).GetPool(r.Context(), r.PathValue("id"))
@@ -65,7 +71,7 @@ func (c *CloudAPI) poolRoutes(mux *http.ServeMux, base string) {
 			writeFault(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, poolOut(p))
+		writeJSON(w, http.StatusOK, poolOut(r.PathValue("provider"), p))
 	})
 	mux.HandleFunc("PATCH "+base+"/{id}", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -82,7 +88,7 @@ func (c *CloudAPI) poolRoutes(mux *http.ServeMux, base string) {
 				writeFault(w, err)
 				return
 			}
-			writeJSON(w, http.StatusOK, poolOut(p))
+			writeJSON(w, http.StatusOK, poolOut(r.PathValue("provider"), p))
 			return
 		}
 		p, err := pools.UpdatePoolFilter(ctx, id, *in.Filter)
@@ -90,7 +96,7 @@ func (c *CloudAPI) poolRoutes(mux *http.ServeMux, base string) {
 			writeFault(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, poolOut(p))
+		writeJSON(w, http.StatusOK, poolOut(r.PathValue("provider"), p))
 	})
 	mux.HandleFunc("DELETE "+base+"/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if err := of(r).DeletePool(r.Context(), r.PathValue("id")); err != nil {

@@ -107,7 +107,16 @@ func notFound(err error, name string) error {
 	return err
 }
 
+// placementKeys are the configuration keys Confluent Cloud fills in
+// itself on every managed connector (where it runs). The tenant never set
+// them: they are left out of what the portal shows, compares and sends back
+// (Cloud fills them again on every update).
+var placementKeys = []string{"cloud.environment", "cloud.provider", "kafka.endpoint", "kafka.region"}
+
 func toConnector(name string, info connectorInfo, st connectorStatus) platform.Connector {
+	for _, k := range placementKeys {
+		delete(info.Config, k)
+	}
 	c := platform.Connector{Name: name, Type: cmp.Or(info.Type, st.Type, info.Config["type"]), Config: info.Config,
 		Class: info.Config["connector.class"], Trace: st.Connector.Trace}
 	failed := 0
