@@ -13,11 +13,11 @@ type poolJSON struct {
 	ID            string      `json:"id"`
 	Metadata      *objectMeta `json:"metadata,omitempty"`
 	Principal     string      `json:"principal,omitempty"`
-	DisplayName   string `json:"display_name"`
-	Description   string `json:"description"`
-	IdentityClaim string `json:"identity_claim"`
-	Filter        string `json:"filter"`
-	State         string `json:"state,omitempty"`
+	DisplayName   string      `json:"display_name"`
+	Description   string      `json:"description"`
+	IdentityClaim string      `json:"identity_claim"`
+	Filter        string      `json:"filter"`
+	State         string      `json:"state,omitempty"`
 }
 
 // poolOut is a pool as identity providers v2 shows it: its principal is

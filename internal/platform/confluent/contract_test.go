@@ -8,8 +8,8 @@ import (
 	"time"
 
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/connect/v1"
-	_ "github.com/confluentinc/ccloud-sdk-go-v2/identity-provider/v2"
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/iam/v2"
+	_ "github.com/confluentinc/ccloud-sdk-go-v2/identity-provider/v2"
 
 	"github.com/edh-platform/rms-portal/internal/dev/cloud"
 	"github.com/edh-platform/rms-portal/internal/platform"
