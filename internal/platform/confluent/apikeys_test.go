@@ -7,8 +7,8 @@ import (
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/apikeys/v2"
 
 	"github.com/edh-platform/rms-portal/internal/dev/cloud"
-	"github.com/edh-platform/rms-portal/internal/platform/contract"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/platform/contract"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
