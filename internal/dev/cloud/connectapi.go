@@ -107,9 +107,14 @@ func (c *CloudAPI) connectRoutes(mux *http.ServeMux, base string) {
 	mux.HandleFunc("PUT "+one+"/resume", on(func(w http.ResponseWriter, r *http.Request, k *Connect) {
 		answer(w, http.StatusAccepted, k.ResumeConnector(r.Context(), r.PathValue("name")), nil)
 	}))
+	// Cloud's restart takes no parameters (restartConnectv1Connector):
+	// Kafka Connect's includeTasks and onlyFailed are refused, not ignored.
 	mux.HandleFunc("POST "+one+"/restart", on(func(w http.ResponseWriter, r *http.Request, k *Connect) {
-		onlyFailed := r.URL.Query().Get("onlyFailed") == "true"
-		answer(w, http.StatusAccepted, k.RestartConnector(r.Context(), r.PathValue("name"), onlyFailed), nil)
+		if r.URL.RawQuery != "" {
+			writeConnectError(w, http.StatusBadRequest, "the restart of a connector takes no parameters: "+r.URL.RawQuery)
+			return
+		}
+		answer(w, http.StatusAccepted, k.RestartConnector(r.Context(), r.PathValue("name"), false), nil)
 	}))
 }
 

@@ -331,13 +331,23 @@ func (k *Connect) ResumeConnector(ctx context.Context, name string) error {
 	return notFound(k.c.do(ctx, call{method: http.MethodPut, path: k.connectorPath(name, "resume"), safe: true}), name)
 }
 
-// RestartConnector restarts a connector and its tasks. The ccloud SDK has
-// no restart call, so this is a plain request. onlyFailed is forwarded as
-// Kafka Connect's onlyFailed/includeTasks parameters.
+// RestartConnector restarts a connector and its tasks through Confluent
+// Cloud's documented restart (restartConnectv1Connector), which takes no
+// parameters and restarts them all: Cloud has neither Kafka Connect's
+// includeTasks/onlyFailed nor a restart of one task. onlyFailed restarts
+// only when the connector or one of its tasks has failed, and does
+// nothing otherwise.
 func (k *Connect) RestartConnector(ctx context.Context, name string, onlyFailed bool) error {
-	q := url.Values{"includeTasks": {"true"}}
 	if onlyFailed {
-		q.Set("onlyFailed", "true")
+		c, err := k.GetConnector(ctx, name)
+		if err != nil {
+			return err
+		}
+		failed := c.State == portal.StateFailed || c.State == portal.StateDegraded ||
+			slices.ContainsFunc(c.Tasks, func(t portal.ConnectorTask) bool { return t.State == portal.StateFailed })
+		if !failed {
+			return nil
+		}
 	}
-	return notFound(k.c.do(ctx, call{method: http.MethodPost, path: k.connectorPath(name, "restart"), query: q, safe: true}), name)
+	return notFound(k.c.do(ctx, call{method: http.MethodPost, path: k.connectorPath(name, "restart"), safe: true}), name)
 }
