@@ -14,8 +14,27 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
 	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
+
+// metricsBudget takes one request of the Metrics API from the fleet's
+// budget (rate_limits.metrics_api), kept in the database for every
+// replica.
+func (p *app) metricsBudget(ctx context.Context) error {
+	b := p.cfg.RateLimits.MetricsAPI
+	wait, err := p.store.TakeToken(ctx, "confluent-metrics-api", b.PerSecond, b.Burst, time.Now())
+	if err != nil {
+		return portal.Wrap(err, portal.UpstreamUnavailable, "the portal could not take a Metrics API request from its budget (the database did not answer)")
+	}
+	if wait > 0 {
+		e := portal.New(portal.RateLimited, "the portal's budget of Metrics API requests (%.0f a minute for every replica together) is spent for now",
+			b.PerSecond*60)
+		e.RetryAfter = wait
+		return e
+	}
+	return nil
+}
 
 // connect creates the clients of every environment: Kafka, Confluent
 // Cloud (Connect, IAM, identity pools, Metrics) and Schema Registry. Dev
@@ -38,7 +57,7 @@ func (p *app) connect(log *slog.Logger) error {
 		if cc.MetricsURL != "" {
 			// The Metrics API is rate-limited per organisation: one retry
 			// at most, and the portal's cache answers meanwhile.
-			metrics = confluent.NewMetrics(client("confluent-metrics", cc.MetricsURL, cc.APIKey, cc.APISecret, 1))
+			metrics = confluent.NewMetrics(client("confluent-metrics", cc.MetricsURL, cc.APIKey, cc.APISecret, 1), p.metricsBudget)
 		}
 	}
 	for _, z := range p.cfg.LandingZones {

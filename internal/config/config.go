@@ -259,6 +259,11 @@ type RateLimits struct {
 	// LargeRequestBytes is the body size from which a request is costly
 	// work; 256 KiB by default.
 	LargeRequestBytes int64 `yaml:"large_request_bytes"`
+	// MetricsAPI is the whole fleet's budget of Confluent Cloud Metrics
+	// API requests (each page of a query counts), shared by every replica
+	// through the database: 0.8/s (48 a minute, under the API's 60 a
+	// minute per source address) with bursts of 10.
+	MetricsAPI Bucket `yaml:"metrics_api"`
 }
 
 // UpstreamShare is one unit's share of one upstream.

@@ -189,6 +189,15 @@ type chartScope struct {
 	owns func(name string) bool
 }
 
+// keeps tells whether a topic's points count: the page's one topic, or
+// the topics the scope owns.
+func (sc chartScope) keeps(topic string) bool {
+	if sc.topic != "" {
+		return topic == sc.topic
+	}
+	return sc.owns(topic)
+}
+
 // charts draws the charts of a scope over r, asking the API (or the
 // cache) for every query side by side.
 func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r portal.MetricRange, sc chartScope) portal.Charts {
@@ -207,17 +216,14 @@ func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r p
 		if errs[i] != nil {
 			continue
 		}
-		q := platform.MetricQuery{Metric: cq.metric, ClusterID: env.ClusterID, Granularity: r.Granularity, Limit: 1000}
-		switch {
-		case cq.perLabel != "" && sc.topic != "":
-			q.Filters, q.GroupBy = map[string]string{platform.LabelTopic: sc.topic}, []string{cq.perLabel}
-		case cq.perLabel != "":
-			q.GroupBy = []string{cq.perLabel}
-		case sc.topic != "":
-			q.Filters = map[string]string{platform.LabelTopic: sc.topic}
-		default:
-			// Grouped by topic so that a unit adds up its own.
-			q.GroupBy = []string{platform.LabelTopic}
+		// Every page of a cluster asks the same queries, grouped by topic
+		// (and by group for lag), whatever unit or topic it shows: one
+		// answer a step serves all of them, and the Metrics API's budget
+		// does not grow with the topics people look at.
+		q := platform.MetricQuery{Metric: cq.metric, ClusterID: env.ClusterID, Granularity: r.Granularity, Limit: 1000,
+			GroupBy: []string{platform.LabelTopic}}
+		if cq.perLabel != "" {
+			q.GroupBy = []string{cq.perLabel, platform.LabelTopic}
 		}
 		wg.Add(1)
 		go func() {
@@ -269,7 +275,7 @@ func unavailableReason(err error) string {
 func sumSeries(a answer, sc chartScope, r portal.MetricRange, rate bool) []portal.Point {
 	sums := map[int64]float64{}
 	for _, p := range a.Points {
-		if sc.topic == "" && !sc.owns(p.Labels[platform.LabelTopic]) {
+		if !sc.keeps(p.Labels[platform.LabelTopic]) {
 			continue
 		}
 		sums[p.At.Unix()] += p.Value
@@ -297,17 +303,25 @@ func sumSeries(a answer, sc chartScope, r portal.MetricRange, rate bool) []porta
 // labelSeries draws one series per label value the scope owns, the
 // largest (by their newest value) first, and counts the rest.
 func labelSeries(a answer, label string, sc chartScope, r portal.MetricRange) ([]portal.Series, int) {
-	byName := map[string][]portal.Point{}
+	// Points come per label value and topic: a group's lag is the sum
+	// over the topics the scope keeps.
+	byName := map[string]map[int64]float64{}
 	for _, p := range a.Points {
 		name := p.Labels[label]
-		if name == "" || !sc.owns(name) {
+		if name == "" || !sc.owns(name) || (sc.topic != "" && p.Labels[platform.LabelTopic] != sc.topic) {
 			continue
 		}
-		byName[name] = append(byName[name], portal.Point{At: p.At.UTC(), Value: p.Value})
+		if byName[name] == nil {
+			byName[name] = map[int64]float64{}
+		}
+		byName[name][p.At.Unix()] += p.Value
 	}
 	var out []portal.Series
-	for name, pts := range byName {
-		sort.Slice(pts, func(i, j int) bool { return pts[i].At.Before(pts[j].At) })
+	for name, sums := range byName {
+		var pts []portal.Point
+		for _, at := range slices.Sorted(maps.Keys(sums)) {
+			pts = append(pts, portal.Point{At: time.Unix(at, 0).UTC(), Value: sums[at]})
+		}
 		out = append(out, portal.Series{Name: name, Points: pts})
 	}
 	sort.Slice(out, func(i, j int) bool {

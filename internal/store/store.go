@@ -36,6 +36,7 @@ type Store interface {
 	Samples
 	Tenants
 	MetricResults
+	RateBuckets
 	Notifier
 	Locks
 	Leases
@@ -313,6 +314,16 @@ type Tenants interface {
 	SwitchRecords(ctx context.Context) ([]SwitchRecord, error)
 	// PutSwitchRecord sets (creates or replaces) a switch.
 	PutSwitchRecord(ctx context.Context, r SwitchRecord) error
+}
+
+// RateBuckets are token buckets shared by every replica, for an
+// upstream's limit that is the fleet's (the Metrics API's per source
+// address).
+type RateBuckets interface {
+	// TakeToken takes one token from the bucket name (refilled at
+	// perSecond up to burst) at now, or returns how long until one is
+	// there (0 when taken).
+	TakeToken(ctx context.Context, name string, perSecond float64, burst int, now time.Time) (time.Duration, error)
 }
 
 // MetricResults keep the Metrics API's answers for every replica.

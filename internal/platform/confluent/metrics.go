@@ -16,13 +16,20 @@ import (
 // (POST /v2/metrics/cloud/query) through a client whose base URL is the
 // telemetry endpoint (https://api.telemetry.confluent.cloud).
 type Metrics struct {
-	c *Client
+	c     *Client
+	admit func(ctx context.Context) error
 }
 
 var _ platform.CloudMetrics = (*Metrics)(nil)
 
-// NewMetrics returns the Metrics API adapter.
-func NewMetrics(c *Client) *Metrics { return &Metrics{c: c} }
+// NewMetrics returns the Metrics API adapter. admit, when not nil, is
+// asked before every request (each page of a query): the API's limit is
+// per source address, so every replica's requests draw on one budget; a
+// refusal fails the query (the portal's cache then answers with what it
+// last had).
+func NewMetrics(c *Client, admit func(ctx context.Context) error) *Metrics {
+	return &Metrics{c: c, admit: admit}
+}
 
 // queryRequest is the API's QueryRequest (one aggregation per request,
 // as the API allows).
@@ -86,6 +93,11 @@ func (m *Metrics) QueryMetric(ctx context.Context, q platform.MetricQuery) ([]pl
 		var query url.Values
 		if token != "" {
 			query = url.Values{"page_token": {token}}
+		}
+		if m.admit != nil {
+			if err := m.admit(ctx); err != nil {
+				return nil, err
+			}
 		}
 		// A query changes nothing: it may be retried.
 		if err := m.c.do(ctx, call{method: "POST", path: "/v2/metrics/cloud/query", query: query, body: req, out: &resp, safe: true}); err != nil {

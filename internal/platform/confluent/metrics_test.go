@@ -132,7 +132,7 @@ func TestMetricsQuery(t *testing.T) {
 	srv := &metricsServer{t: t, schema: schema, ops: ops}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	m := NewMetrics(NewClient(Options{BaseURL: hs.URL, APIKey: "KEY", APISecret: "SECRET", Timeout: 2 * time.Second, MaxRetries: 1}))
+	m := NewMetrics(NewClient(Options{BaseURL: hs.URL, APIKey: "KEY", APISecret: "SECRET", Timeout: 2 * time.Second, MaxRetries: 1}), nil)
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	ctx := context.Background()
 

@@ -1,0 +1,47 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// TakeToken takes one token from the shared bucket name, which refills at
+// perSecond up to burst, or says how long until one is there. The take is
+// one conditional UPDATE, so replicas taking at once never both take the
+// last token; a replica whose clock is behind refills nothing.
+func (d *DB) TakeToken(ctx context.Context, name string, perSecond float64, burst int, now time.Time) (time.Duration, error) {
+	if perSecond <= 0 {
+		return 0, nil
+	}
+	perMicro := perSecond / 1e6
+	at := micros(now)
+	if _, err := d.exec(ctx, `INSERT INTO rate_buckets (name, tokens, updated_at) VALUES (?, CAST(? AS DOUBLE PRECISION), ?)
+		ON CONFLICT (name) DO NOTHING`, name, float64(burst), at); err != nil {
+		return 0, err
+	}
+	// refilled is what the bucket holds at now.
+	const refilled = `CASE WHEN tokens + (CASE WHEN CAST(? AS BIGINT) > updated_at THEN CAST(? AS BIGINT) - updated_at ELSE 0 END) * CAST(? AS DOUBLE PRECISION) > CAST(? AS DOUBLE PRECISION)
+		THEN CAST(? AS DOUBLE PRECISION)
+		ELSE tokens + (CASE WHEN CAST(? AS BIGINT) > updated_at THEN CAST(? AS BIGINT) - updated_at ELSE 0 END) * CAST(? AS DOUBLE PRECISION) END`
+	args := []any{at, at, perMicro, float64(burst), float64(burst), at, at, perMicro}
+	taken, err := affected(d.exec(ctx, `UPDATE rate_buckets SET tokens = `+refilled+` - 1,
+		updated_at = CASE WHEN CAST(? AS BIGINT) > updated_at THEN CAST(? AS BIGINT) ELSE updated_at END
+		WHERE name = ? AND `+refilled+` >= 1`, append(append(append(args, at, at), name), args...)...))
+	if err != nil || taken == 1 {
+		return 0, err
+	}
+	qctx, cancel := d.ctx(ctx)
+	defer cancel()
+	var left float64
+	err = d.db.QueryRowContext(qctx, d.q(`SELECT `+refilled+` FROM rate_buckets WHERE name = ?`), append(args, name)...).Scan(&left)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, Fail(err)
+	}
+	wait := time.Duration((1 - left) / perSecond * float64(time.Second))
+	return max(wait, time.Millisecond), nil
+}
