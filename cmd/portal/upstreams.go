@@ -18,12 +18,18 @@ import (
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
-// metricsBudget takes one request of the Metrics API from the fleet's
+// metricsBudget takes requests of the Metrics API from the fleet's
 // budget (rate_limits.metrics_api), kept in the database for every
-// replica.
-func (p *app) metricsBudget(ctx context.Context) error {
+// replica. A refresh of a recent answer leaves a third of the budget's
+// burst to urgent queries (no answer yet, or an old one), so that when
+// the budget is short the oldest charts are refreshed first.
+func (p *app) metricsBudget(ctx context.Context, requests int, owed, urgent bool) error {
 	b := p.cfg.RateLimits.MetricsAPI
-	wait, err := p.store.TakeToken(ctx, "confluent-metrics-api", b.PerSecond, b.Burst, time.Now())
+	keep := b.Burst / 3
+	if urgent {
+		keep = 0
+	}
+	wait, err := p.store.TakeTokens(ctx, "confluent-metrics-api", requests, keep, owed, b.PerSecond, b.Burst, time.Now())
 	if err != nil {
 		return portal.Wrap(err, portal.UpstreamUnavailable, "the portal could not take a Metrics API request from its budget (the database did not answer)")
 	}

@@ -261,8 +261,9 @@ type RateLimits struct {
 	LargeRequestBytes int64 `yaml:"large_request_bytes"`
 	// MetricsAPI is the whole fleet's budget of Confluent Cloud Metrics
 	// API requests (each page of a query counts), shared by every replica
-	// through the database: 0.8/s (48 a minute, under the API's 60 a
-	// minute per source address) with bursts of 10.
+	// through the database: 0.75/s with bursts of 15, so that the API sees
+	// at most 15 + 45 = 60 requests in any minute, its limit per source
+	// address (beyond, only the pages a query owes when its answer grew).
 	MetricsAPI Bucket `yaml:"metrics_api"`
 }
 

@@ -171,7 +171,7 @@ func (c *Config) applyDefaults() {
 	c.RateLimits.CloudWritesPerUnit.orDefault(10, 50)
 	c.RateLimits.CloudWrites.orDefault(25, 50)
 	c.RateLimits.Anonymous.orDefault(1, 30)
-	c.RateLimits.MetricsAPI.orDefault(0.8, 10)
+	c.RateLimits.MetricsAPI.orDefault(0.75, 15)
 	c.RateLimits.UpstreamShare.orDefault()
 	c.RateLimits.CostlyWork.orDefault()
 	if c.Webhooks.MaxPerZone == 0 {

@@ -35,6 +35,14 @@ type MetricQuery struct {
 	Start, End  time.Time
 	// Limit bounds the groups returned (1 to 1000).
 	Limit int
+	// ExpectPages is how many pages the answer is expected to take (the
+	// last answer's), so that a budget of requests is asked for them at
+	// once; 0 is one.
+	ExpectPages int
+	// Urgent: there is no answer to show, or only one many steps old; such
+	// a query goes before the refreshes of recent answers when a budget of
+	// requests is short.
+	Urgent bool
 }
 
 // MetricPoint is one bucket's value, with the labels it is grouped by.

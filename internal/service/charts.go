@@ -33,12 +33,15 @@ type MetricCache struct {
 	now   func() time.Time
 	// timeout bounds one query (all its pages), whoever waits for it.
 	timeout time.Duration
-	flight  singleflight.Group
+	// limit is the groups a page of an answer holds (the API's most,
+	// 1,000).
+	limit  int
+	flight singleflight.Group
 }
 
 // NewMetricCache returns a cache over s.
 func NewMetricCache(s store.MetricResults, log *slog.Logger) *MetricCache {
-	return &MetricCache{store: s, log: log, now: time.Now, timeout: 10 * time.Second}
+	return &MetricCache{store: s, log: log, now: time.Now, timeout: 10 * time.Second, limit: 1000}
 }
 
 // SetClock replaces the clock, for tests.
@@ -92,6 +95,11 @@ func (m *MetricCache) get(ctx context.Context, env *platform.Environment, q plat
 		// A database fault: the API can still answer.
 		m.log.WarnContext(ctx, "reading a stored metrics answer failed", "error", err)
 	}
+	// No answer, or one two minutes past its step, goes first.
+	q.Urgent = err != nil || now.Sub(fetched) >= r.Step+2*time.Minute
+	if err == nil {
+		q.ExpectPages = pagesOf(stored.Points, q)
+	}
 	v, err, _ := m.flight.Do(key, func() (any, error) {
 		// The call is shared: one asker leaving must not cancel it.
 		qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.timeout)
@@ -117,6 +125,23 @@ func (m *MetricCache) get(ctx context.Context, env *platform.Environment, q plat
 		return answer{metricAnswer: stored, fetched: fetched, stale: staleReason(err)}, nil
 	}
 	return answer{}, err
+}
+
+// pagesOf is how many pages the API took for an answer: its groups (label
+// values) by the query's limit.
+func pagesOf(points []platform.MetricPoint, q platform.MetricQuery) int {
+	if len(q.GroupBy) == 0 || q.Limit <= 0 {
+		return 1
+	}
+	groups := map[string]bool{}
+	for _, p := range points {
+		var b strings.Builder
+		for _, g := range q.GroupBy {
+			b.WriteString(p.Labels[g] + "|")
+		}
+		groups[b.String()] = true
+	}
+	return max(1, (len(groups)+q.Limit-1)/q.Limit)
 }
 
 func (m *MetricCache) load(ctx context.Context, key string) (metricAnswer, time.Time, error) {
@@ -220,7 +245,7 @@ func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r p
 		// (and by group for lag), whatever unit or topic it shows: one
 		// answer a step serves all of them, and the Metrics API's budget
 		// does not grow with the topics people look at.
-		q := platform.MetricQuery{Metric: cq.metric, ClusterID: env.ClusterID, Granularity: r.Granularity, Limit: 1000,
+		q := platform.MetricQuery{Metric: cq.metric, ClusterID: env.ClusterID, Granularity: r.Granularity, Limit: m.limit,
 			GroupBy: []string{platform.LabelTopic}}
 		if cq.perLabel != "" {
 			q.GroupBy = []string{cq.perLabel, platform.LabelTopic}

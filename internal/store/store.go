@@ -320,10 +320,12 @@ type Tenants interface {
 // upstream's limit that is the fleet's (the Metrics API's per source
 // address).
 type RateBuckets interface {
-	// TakeToken takes one token from the bucket name (refilled at
-	// perSecond up to burst) at now, or returns how long until one is
-	// there (0 when taken).
-	TakeToken(ctx context.Context, name string, perSecond float64, burst int, now time.Time) (time.Duration, error)
+	// TakeTokens takes n tokens from the bucket name (refilled at
+	// perSecond up to burst) at now when it holds n and keep more (at most
+	// burst in all), or returns how long until it will (0 when taken);
+	// owed takes them whatever the bucket holds (into debt: the next
+	// takers wait it out).
+	TakeTokens(ctx context.Context, name string, n, keep int, owed bool, perSecond float64, burst int, now time.Time) (time.Duration, error)
 }
 
 // MetricResults keep the Metrics API's answers for every replica.

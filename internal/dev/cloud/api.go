@@ -28,6 +28,8 @@ type CloudAPI struct {
 	mu        sync.Mutex
 	clusters  map[string]*Connect // "env-.../lkc-..."
 	telemetry map[string]*clusters.Telemetry
+	// metricsLimit is the Metrics API's limit per source address.
+	metricsLimit perMinute
 }
 
 // NewCloudAPI serves org and the clusters added with AddCluster.

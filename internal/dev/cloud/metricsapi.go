@@ -2,9 +2,13 @@ package cloud
 
 import (
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/dev/clusters"
@@ -39,6 +43,11 @@ type metricsFilter struct {
 // cluster, topic and consumer group, group_by those labels, an interval
 // "start/end" or "start/duration", FLAT answers.
 func (c *CloudAPI) metricsQuery(w http.ResponseWriter, r *http.Request) {
+	if wait := c.metricsLimit.take(r, time.Now()); wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		writeError(w, http.StatusTooManyRequests, "rate limit exceeded: 60 requests a minute per source address")
+		return
+	}
 	var q struct {
 		Aggregations []struct {
 			Metric string `json:"metric"`
@@ -66,6 +75,14 @@ func (c *CloudAPI) metricsQuery(w http.ResponseWriter, r *http.Request) {
 	start, end, err := interval(q.Intervals[0])
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	// limit bounds the groups of a page: 100 unless said, at most 1,000.
+	if q.Limit == 0 {
+		q.Limit = 100
+	}
+	if q.Limit < 1 || q.Limit > 1000 {
+		writeError(w, http.StatusBadRequest, "limit must be from 1 to 1000")
 		return
 	}
 	eq := map[string]string{}
@@ -115,8 +132,91 @@ func (c *CloudAPI) metricsQuery(w http.ResponseWriter, r *http.Request) {
 		}
 		sort.Slice(data, func(i, j int) bool { return data[i]["timestamp"].(string) > data[j]["timestamp"].(string) })
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": data})
+	page, next := groupPage(data, q.GroupBy, q.Limit, r.URL.Query().Get("page_token"))
+	body := map[string]any{"data": page}
+	if next != "" {
+		body["meta"] = map[string]any{"pagination": map[string]any{"page_size": q.Limit, "next_page_token": next}}
+	}
+	writeJSON(w, http.StatusOK, body)
 }
+
+// groupPage pages a grouped answer as the Metrics API does: limit groups
+// (label combinations) a page, every point of each; the token is where the
+// next page starts.
+func groupPage(data []map[string]any, groupBy []string, limit int, token string) ([]map[string]any, string) {
+	if len(groupBy) == 0 {
+		return data, ""
+	}
+	groupOf := func(row map[string]any) string {
+		var b strings.Builder
+		for _, g := range groupBy {
+			b.WriteString(fmt.Sprint(row[g]) + "|")
+		}
+		return b.String()
+	}
+	seen := map[string]bool{}
+	var groups []string
+	for _, row := range data {
+		if g := groupOf(row); !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+	}
+	sort.Strings(groups)
+	from, _ := strconv.Atoi(token)
+	from = min(max(from, 0), len(groups))
+	to := min(from+limit, len(groups))
+	keep := map[string]bool{}
+	for _, g := range groups[from:to] {
+		keep[g] = true
+	}
+	out := []map[string]any{}
+	for _, row := range data {
+		if keep[groupOf(row)] {
+			out = append(out, row)
+		}
+	}
+	if to < len(groups) {
+		return out, strconv.Itoa(to)
+	}
+	return out, ""
+}
+
+// perMinute is the Metrics API's published limit: requests a minute per
+// source address, over the last minute.
+type perMinute struct {
+	mu   sync.Mutex
+	seen map[string][]time.Time
+}
+
+// take counts a request of r's source address at now, or says how long
+// until the address may send again.
+func (l *perMinute) take(r *http.Request, now time.Time) time.Duration {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil {
+		l.seen = map[string][]time.Time{}
+	}
+	recent := l.seen[host][:0]
+	for _, t := range l.seen[host] {
+		if now.Sub(t) < time.Minute {
+			recent = append(recent, t)
+		}
+	}
+	if len(recent) >= metricsPerMinute {
+		l.seen[host] = recent
+		return recent[0].Add(time.Minute).Sub(now)
+	}
+	l.seen[host] = append(recent, now)
+	return 0
+}
+
+// metricsPerMinute is the Metrics API's published request limit.
+const metricsPerMinute = 60
 
 // interval reads "start/end" or "start/duration" (PT1H, P1D style).
 func interval(s string) (time.Time, time.Time, error) {

@@ -17,17 +17,21 @@ import (
 // telemetry endpoint (https://api.telemetry.confluent.cloud).
 type Metrics struct {
 	c     *Client
-	admit func(ctx context.Context) error
+	admit func(ctx context.Context, requests int, owed, urgent bool) error
 }
 
 var _ platform.CloudMetrics = (*Metrics)(nil)
 
 // NewMetrics returns the Metrics API adapter. admit, when not nil, is
-// asked before every request (each page of a query): the API's limit is
-// per source address, so every replica's requests draw on one budget; a
-// refusal fails the query (the portal's cache then answers with what it
-// last had).
-func NewMetrics(c *Client, admit func(ctx context.Context) error) *Metrics {
+// asked for every request (each page of a query): the API's limit is per
+// source address, so every replica's requests draw on one budget. A query
+// asks for the pages it expects at once (MetricQuery.ExpectPages), so that
+// a budget too short for it refuses it before any is spent (the portal's
+// cache then answers with what it last had); the pages past those are
+// owed (taken whatever the budget holds, and waited out by the next
+// queries), since a query given up halfway would have spent its pages for
+// nothing. urgent passes on MetricQuery.Urgent.
+func NewMetrics(c *Client, admit func(ctx context.Context, requests int, owed, urgent bool) error) *Metrics {
 	return &Metrics{c: c, admit: admit}
 }
 
@@ -88,14 +92,19 @@ func (m *Metrics) QueryMetric(ctx context.Context, q platform.MetricQuery) ([]pl
 	}
 	var out []platform.MetricPoint
 	token := ""
-	for range maxPages {
+	prepaid := min(max(q.ExpectPages, 1), maxPages)
+	for page := range maxPages {
 		var resp queryResponse
 		var query url.Values
 		if token != "" {
 			query = url.Values{"page_token": {token}}
 		}
-		if m.admit != nil {
-			if err := m.admit(ctx); err != nil {
+		if m.admit != nil && (page == 0 || page >= prepaid) {
+			n := 1
+			if page == 0 {
+				n = prepaid
+			}
+			if err := m.admit(ctx, n, page > 0, q.Urgent); err != nil {
 				return nil, err
 			}
 		}
