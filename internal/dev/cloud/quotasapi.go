@@ -19,19 +19,24 @@ func (c *CloudAPI) quotasRoutes(mux *http.ServeMux) {
 			writeError(w, http.StatusBadRequest, "scope is required")
 			return
 		}
+		// References carry related and resource_name, as the document
+		// requires of every object reference.
 		type ref struct {
-			ID string `json:"id"`
+			ID           string `json:"id"`
+			Related      string `json:"related"`
+			ResourceName string `json:"resource_name"`
 		}
 		type quota struct {
-			APIVersion   string `json:"api_version"`
-			Kind         string `json:"kind"`
-			ID           string `json:"id"`
-			Scope        string `json:"scope"`
-			DisplayName  string `json:"display_name"`
-			DefaultLimit int64  `json:"default_limit"`
-			AppliedLimit int64  `json:"applied_limit"`
-			Environment  *ref   `json:"environment"`
-			KafkaCluster *ref   `json:"kafka_cluster"`
+			APIVersion   string     `json:"api_version"`
+			Kind         string     `json:"kind"`
+			ID           string     `json:"id"`
+			Metadata     objectMeta `json:"metadata"`
+			Scope        string     `json:"scope"`
+			DisplayName  string     `json:"display_name"`
+			DefaultLimit int64      `json:"default_limit"`
+			AppliedLimit int64      `json:"applied_limit"`
+			Environment  *ref       `json:"environment"`
+			KafkaCluster *ref       `json:"kafka_cluster"`
 		}
 		data := []quota{}
 		if strings.EqualFold(q.Get("scope"), "KAFKA_CLUSTER") && (q.Get("id") == "" || q.Get("id") == "kafka.max_partitions.per_cluster") {
@@ -41,9 +46,12 @@ func (c *CloudAPI) quotasRoutes(mux *http.ServeMux) {
 				if (q.Get("kafka_cluster") != "" && q.Get("kafka_cluster") != cluster) || (q.Get("environment") != "" && q.Get("environment") != env) {
 					continue
 				}
+				crn := "crn://confluent.cloud/organization=" + devOrg + "/environment=" + env
 				data = append(data, quota{APIVersion: "service-quota/v1", Kind: "AppliedQuota", ID: "kafka.max_partitions.per_cluster", Scope: "KAFKA_CLUSTER",
+					Metadata:    objectMeta{Self: cloudAPI + "/service-quota/v1/applied-quotas/kafka.max_partitions.per_cluster?kafka_cluster=" + cluster},
 					DisplayName: "Partitions per Kafka cluster", DefaultLimit: devPartitionLimit, AppliedLimit: devPartitionLimit,
-					Environment: &ref{ID: env}, KafkaCluster: &ref{ID: cluster}})
+					Environment:  &ref{ID: env, Related: cloudAPI + "/org/v2/environments/" + env, ResourceName: crn},
+					KafkaCluster: &ref{ID: cluster, Related: cloudAPI + "/cmk/v2/clusters/" + cluster + "?environment=" + env, ResourceName: crn + "/cloud-cluster=" + cluster}})
 			}
 			c.mu.Unlock()
 		}

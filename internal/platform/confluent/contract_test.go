@@ -21,7 +21,7 @@ import (
 // adapters against dev mode's Confluent Cloud stand-in with every request
 // and every answer checked against Confluent's published documents: IAM
 // v2 (service accounts), MDS v2 (role bindings), identity providers v2
-// (identity pools), Connect v1 (managed connectors). A shape that differs
+// (identity pools), Connect v1 (managed connectors) and service quotas v1. A shape that differs
 // from the documents, on either side, fails it; so dev mode answers as
 // Confluent Cloud does, and the adapters ask as it expects.
 func TestAdaptersAndStandInsFollowTheDocuments(t *testing.T) {
@@ -33,7 +33,8 @@ func TestAdaptersAndStandInsFollowTheDocuments(t *testing.T) {
 		"testdata/mds-v2.yaml",
 		contract.ModuleDoc(t, "github.com/confluentinc/ccloud-sdk-go-v2/identity-provider", "v2/api/openapi.yaml"),
 		contract.ModuleDoc(t, "github.com/confluentinc/ccloud-sdk-go-v2/connect", "v1/api/openapi.yaml"),
-		"testdata/connect-v1-restart.yaml")
+		"testdata/connect-v1-restart.yaml",
+		"testdata/service-quota-v1.yaml")
 	c := NewClient(Options{BaseURL: srv.URL, APIKey: "KEY", APISecret: "SECRET", Timeout: 5 * time.Second,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	ctx := context.Background()
@@ -155,6 +156,12 @@ func TestAdaptersAndStandInsFollowTheDocuments(t *testing.T) {
 		}
 		if _, err := k.GetConnector(ctx, "contract-datagen"); !portal.Is(err, portal.NotFound) {
 			t.Errorf("a deleted connector: %v", err)
+		}
+	})
+	t.Run("quotas", func(t *testing.T) {
+		limit, err := NewQuotas(c).ClusterPartitionLimit(ctx, "env-dev", "lkc-dev")
+		if err != nil || limit <= 0 {
+			t.Errorf("the partition limit: %d %v", limit, err)
 		}
 	})
 	v.Report()
