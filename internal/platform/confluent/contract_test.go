@@ -12,6 +12,7 @@ import (
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/identity-provider/v2"
 
 	"github.com/edh-platform/rms-portal/internal/dev/cloud"
+	"github.com/edh-platform/rms-portal/internal/dev/clusters"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/contract"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -21,20 +22,29 @@ import (
 // adapters against dev mode's Confluent Cloud stand-in with every request
 // and every answer checked against Confluent's published documents: IAM
 // v2 (service accounts), MDS v2 (role bindings), identity providers v2
-// (identity pools), Connect v1 (managed connectors) and service quotas v1. A shape that differs
+// (identity pools), Connect v1 (managed connectors), service quotas v1 and the Metrics API v2. A shape that differs
 // from the documents, on either side, fails it; so dev mode answers as
 // Confluent Cloud does, and the adapters ask as it expects.
 func TestAdaptersAndStandInsFollowTheDocuments(t *testing.T) {
 	org := cloud.NewOrg()
 	api := cloud.NewCloudAPI(org, "KEY", "SECRET")
 	api.AddCluster("env-dev", "lkc-dev", cloud.NewConnect())
+	tel := clusters.NewTelemetry()
+	for m := range 3 {
+		at := time.Now().Add(-time.Duration(m) * time.Minute)
+		tel.Record("received_bytes", "edh-shared-scada-dev-orders", "", at, 1000)
+		tel.Record("consumer_lag_offsets", "edh-shared-scada-dev-orders", "edh-shared-scada-dev-billing", at, 7)
+		tel.Record("retained_bytes", "t", "", at, 5000)
+	}
+	api.AddTelemetry("lkc-dev", tel)
 	v, srv := contract.Serve(t, api,
 		contract.ModuleDoc(t, "github.com/confluentinc/ccloud-sdk-go-v2/iam", "v2/api/openapi.yaml"),
 		"testdata/mds-v2.yaml",
 		contract.ModuleDoc(t, "github.com/confluentinc/ccloud-sdk-go-v2/identity-provider", "v2/api/openapi.yaml"),
 		contract.ModuleDoc(t, "github.com/confluentinc/ccloud-sdk-go-v2/connect", "v1/api/openapi.yaml"),
 		"testdata/connect-v1-restart.yaml",
-		"testdata/service-quota-v1.yaml")
+		"testdata/service-quota-v1.yaml",
+		contract.ModuleDoc(t, "github.com/confluentinc/ccloud-sdk-go-v2/metrics", "v2/api/openapi.yaml"))
 	c := NewClient(Options{BaseURL: srv.URL, APIKey: "KEY", APISecret: "SECRET", Timeout: 5 * time.Second,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	ctx := context.Background()
@@ -156,6 +166,20 @@ func TestAdaptersAndStandInsFollowTheDocuments(t *testing.T) {
 		}
 		if _, err := k.GetConnector(ctx, "contract-datagen"); !portal.Is(err, portal.NotFound) {
 			t.Errorf("a deleted connector: %v", err)
+		}
+	})
+	t.Run("metrics", func(t *testing.T) {
+		m := NewMetrics(c, nil)
+		start := time.Now().UTC().Truncate(time.Minute).Add(-time.Hour)
+		for _, q := range []platform.MetricQuery{
+			{Metric: platform.MetricReceivedBytes, ClusterID: "lkc-dev", GroupBy: []string{platform.LabelTopic}, Limit: 1000},
+			{Metric: platform.MetricConsumerLag, ClusterID: "lkc-dev", GroupBy: []string{platform.LabelGroup, platform.LabelTopic}, Limit: 1000},
+			{Metric: platform.MetricRetainedBytes, ClusterID: "lkc-dev", Filters: map[string]string{platform.LabelTopic: "t"}},
+		} {
+			q.Granularity, q.Start, q.End = "PT1M", start, start.Add(time.Hour)
+			if pts, err := m.QueryMetric(ctx, q); err != nil || len(pts) == 0 {
+				t.Errorf("%s: %d points, %v", q.Metric, len(pts), err)
+			}
 		}
 	})
 	t.Run("quotas", func(t *testing.T) {
