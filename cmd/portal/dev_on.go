@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -69,6 +70,13 @@ func (d *devMode) seed(ctx context.Context, p *app, o devOptions, log *slog.Logg
 		return fmt.Errorf("seeding demo data: %w", err)
 	}
 	log.Info("demo data ready", "ms", time.Since(start).Milliseconds())
+	// A key stripped of roles (RMS_DEV_CLOUD_ROLES), to try the portal
+	// and check-upstream with it, holds them all while the demo data is
+	// made.
+	if roles := p.cfg.ConfluentCloud.EmbeddedRoles; roles != "" && d.platform.Cloud != nil {
+		d.platform.Cloud.HoldOnly(strings.Split(strings.ReplaceAll(roles, " ", ""), ","))
+		log.Warn("the Confluent Cloud stand-in's key holds only some roles", "roles", roles)
+	}
 	return nil
 }
 

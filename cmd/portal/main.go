@@ -5,6 +5,7 @@
 //	                                     dev mode: everything embedded, with demo data
 //	portal check-config --config FILE [--strict]
 //	                                     validate a configuration file and exit
+//	portal check-upstream --config FILE  try, read-only, every operation the portal needs of its upstreams
 package main
 
 import (
@@ -58,7 +59,11 @@ const usage = `usage:
       --write-serve-config FILE     write a serve configuration that points at this dev instance
   portal migrate --config FILE      bring the database to this release's schema and exit (a pre-upgrade job)
   portal check-config --config FILE [--strict]
-                                    validate a configuration file; --strict refuses keys this release does not know`
+                                    validate a configuration file; --strict refuses keys this release does not know
+  portal check-upstream --config FILE
+                                    try every operation the portal needs of the configured clusters, registries,
+                                    Confluent Cloud APIs and identity provider with read-only calls: ok, or the
+                                    missing permission and the role that grants it`
 
 func isVersion(arg string) bool {
 	return arg == "version" || arg == "--version" || arg == "-version" || arg == "-v"
@@ -107,11 +112,21 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 		}
 		defer cleanup()
 		return serve(ctx, cfg, env, stderr, dev)
-	case "serve", "check-config", "migrate":
+	case "serve", "check-config", "check-upstream", "migrate":
 		if *path == "" {
 			return errors.New("--config is required")
 		}
-		cfg, err := config.Load(*path, env)
+		load := env
+		if args[0] == "check-upstream" {
+			// It opens no database: one need not be configured.
+			load = func(k string) string {
+				if v := env(k); v != "" || k != "DATABASE_URL" {
+					return v
+				}
+				return "sqlite:check-upstream-opens-no-database.db"
+			}
+		}
+		cfg, err := config.Load(*path, load)
 		if err != nil {
 			return err
 		}
@@ -121,6 +136,8 @@ func run(ctx context.Context, args []string, env func(string) string, stderr io.
 		switch args[0] {
 		case "check-config":
 			return checkConfig(cfg, *strict, stderr)
+		case "check-upstream":
+			return checkUpstream(ctx, cfg, stderr)
 		case "migrate":
 			return migrate(ctx, cfg, stderr)
 		}

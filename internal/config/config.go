@@ -448,6 +448,10 @@ type Environment struct {
 type CloudAPI struct {
 	// Embedded starts in-process stand-ins (dev mode only).
 	Embedded bool `yaml:"embedded"`
+	// EmbeddedRoles, comma-separated, are the only roles the embedded
+	// stand-in's key holds (AccountAdmin, CloudClusterAdmin,
+	// MetricsViewer), to try a key without one; all by default.
+	EmbeddedRoles string `yaml:"embedded_roles" env:"RMS_DEV_CLOUD_ROLES"`
 	// OrganizationID scopes role bindings.
 	OrganizationID string `yaml:"organization_id"`
 	// URL of the Cloud API; https://api.confluent.cloud when an API key is set.

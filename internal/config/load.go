@@ -117,6 +117,9 @@ func (c *Config) applyEnv(env func(string) string) {
 	if s := env("RMS_CLOUD_API_SECRET"); s != "" {
 		c.ConfluentCloud.APISecret = s
 	}
+	if s := env("RMS_DEV_CLOUD_ROLES"); s != "" {
+		c.ConfluentCloud.EmbeddedRoles = s
+	}
 	if s := env("RMS_METRICS_BEARER_TOKEN"); s != "" {
 		c.Metrics.BearerToken = s
 	}

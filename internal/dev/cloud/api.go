@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/edh-platform/rms-portal/internal/dev/clusters"
@@ -30,6 +32,47 @@ type CloudAPI struct {
 	telemetry map[string]*clusters.Telemetry
 	// metricsLimit is the Metrics API's limit per source address.
 	metricsLimit perMinute
+	// lacks are the roles the key does not hold (none by default).
+	lacks map[string]bool
+}
+
+// Roles the stand-in's key may hold, by the APIs they open, as Confluent
+// Cloud grants them (and the portal's refusals name them).
+const (
+	RoleAccountAdmin      = "AccountAdmin"
+	RoleCloudClusterAdmin = "CloudClusterAdmin"
+	RoleMetricsViewer     = "MetricsViewer"
+)
+
+// Roles are every role the portal's Cloud API key needs.
+var Roles = []string{RoleAccountAdmin, RoleCloudClusterAdmin, RoleMetricsViewer}
+
+// HoldOnly makes the key hold these roles alone: calls needing another
+// are refused with 403, as Confluent Cloud refuses a key without the role.
+// Empty holds them all.
+func (c *CloudAPI) HoldOnly(roles []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lacks = map[string]bool{}
+	if len(roles) == 0 {
+		return
+	}
+	for _, r := range Roles {
+		c.lacks[r] = !slices.Contains(roles, r)
+	}
+}
+
+// roleFor is the role a path's API needs.
+func roleFor(path string) string {
+	switch {
+	case strings.HasPrefix(path, "/v2/metrics/"):
+		return RoleMetricsViewer
+	case strings.HasPrefix(path, "/connect/"):
+		return RoleCloudClusterAdmin
+	case strings.HasPrefix(path, "/iam/"):
+		return RoleAccountAdmin
+	}
+	return ""
 }
 
 // NewCloudAPI serves org and the clusters added with AddCluster.
@@ -59,6 +102,20 @@ func (c *CloudAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="Confluent Cloud (dev stand-in)"`)
 		writeError(w, http.StatusUnauthorized, "Unauthorized: a Cloud API key is required")
 		return
+	}
+	if role := roleFor(r.URL.Path); role != "" {
+		c.mu.Lock()
+		lacks := c.lacks[role]
+		c.mu.Unlock()
+		if lacks {
+			msg := "Forbidden: the key's principal has no role that allows this (" + role + ")"
+			if strings.HasPrefix(r.URL.Path, "/connect/") {
+				writeConnectError(w, http.StatusForbidden, msg)
+			} else {
+				writeError(w, http.StatusForbidden, msg)
+			}
+			return
+		}
 	}
 	c.mux.ServeHTTP(w, r)
 }
