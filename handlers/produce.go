@@ -28,6 +28,13 @@ func (h *Handlers) produceForm(c echo.Context) error {
 		Key: c.FormValue("key"), Value: c.FormValue("value"), Headers: c.FormValue("headers"), Partition: c.FormValue("partition"),
 		Batch: c.FormValue("batch"), Partitions: t.Partitions, Registry: p.Context.HasRegistry, Errors: map[string]string{}}
 	if c.Request().Method == http.MethodGet {
+		// A topic whose values have a schema produces with it unless the
+		// form says otherwise (TopicNameStrategy: the "-value" subject).
+		if f.Format == "" && f.Registry {
+			if _, err := h.Schemas.Get(ctx, scope, t.Name+"-value", "latest"); err == nil {
+				f.Format, f.Subject = "schema", t.Name+"-value"
+			}
+		}
 		return h.render(c, http.StatusOK, p, views.ProducePage(p, t.Name, f, nil))
 	}
 	req, batch, err := produceFromForm(c, f)

@@ -28,6 +28,12 @@ func TestProducePage(t *testing.T) {
 		t.Errorf("dave's produce page: %d", p.status)
 	}
 
+	// The topic's values have a schema: the form starts with it.
+	form := s.do(http.MethodGet, path, "carol", nil)
+	if !strings.Contains(form.body, `value="schema" checked`) || !strings.Contains(form.body, `name="subject" value="`+sd.Topic+`-value"`) {
+		t.Errorf("the produce form of a topic with a value schema does not start with it")
+	}
+
 	p := s.do(http.MethodPost, path, "carol", url.Values{"key": {"k1"}, "value": {"hello"}, "headers": {"source: page\ntrace: 1"}, "partition": {"0"}})
 	if p.status != 200 || !strings.Contains(p.body, "1 of 1 record written") || !strings.Contains(p.body, `data-partition="0"`) {
 		t.Fatalf("one record: %d %s", p.status, p.body)

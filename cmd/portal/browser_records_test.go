@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -66,6 +68,17 @@ func TestBrowserRecords(t *testing.T) {
 	if err := chromedp.Run(b.ctx, chromedp.WaitVisible(`tr[data-record-row] td[title="tail-1"]`, chromedp.ByQuery)); err != nil {
 		t.Errorf("the new record did not come in: %v", err)
 	}
+	// The count says the rows shown; times are UTC to the millisecond,
+	// the check's too.
+	if rows, got := b.count("tr[data-record-row]"), b.text("#records-count"); got != fmt.Sprintf("%d record", rows) && got != fmt.Sprintf("%d records", rows) {
+		t.Errorf("%d rows shown, the count says %q", rows, got)
+	}
+	if got := b.text(`tr[data-record-row] time`); !millisUTC.MatchString(got) {
+		t.Errorf("a record's time: %q", got)
+	}
+	if got := b.text("#records-follow-state"); !strings.Contains(got, "checked at") || !millisUTC.MatchString(got) {
+		t.Errorf("the tail's state: %q", got)
+	}
 	b.run(chromedp.Click("#records-follow", chromedp.ByID))
 	b.screenshot("42-records-follow")
 
@@ -77,6 +90,9 @@ func TestBrowserRecords(t *testing.T) {
 		t.Errorf("download: %q", lines)
 	}
 }
+
+// millisUTC is a time to the millisecond in UTC, as the records show it.
+var millisUTC = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC`)
 
 // TestBrowserTheme: the theme follows the system, and the sidebar's
 // button chooses dark or light for this browser, kept across pages.

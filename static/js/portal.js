@@ -376,11 +376,20 @@
         })
         .then(function (html) {
           if (html.trim()) {
-            $("record-rows").insertAdjacentHTML("afterbegin", html);
+            var rows = $("record-rows"), before = rows.querySelectorAll("[data-record-row]").length;
+            rows.insertAdjacentHTML("afterbegin", html);
             var none = $("no-records");
             if (none) none.remove();
+            // The count says how many rows stand in the table.
+            var count = $("records-count");
+            if (count) {
+              var n = Number(count.dataset.count || 0) + rows.querySelectorAll("[data-record-row]").length - before;
+              count.dataset.count = String(n);
+              count.textContent = n.toLocaleString("en") + (n === 1 ? " record" : " records");
+            }
           }
-          if (state) state.textContent = "Following; checked at " + new Date().toLocaleTimeString();
+          // The time checked, as the records' times: UTC, to the millisecond.
+          if (state) state.textContent = "Following; checked at " + new Date().toISOString().replace("T", " ").replace("Z", " UTC");
           tailTimer = setTimeout(poll, 2000);
         })
         .catch(function (err) {
