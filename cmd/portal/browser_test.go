@@ -96,6 +96,10 @@ func (b *browser) signIn(user string) {
 		chromedp.WaitVisible(`button[data-user="`+user+`"]`),
 		chromedp.Click(`button[data-user="`+user+`"]`),
 		chromedp.WaitVisible(`p[data-user="`+user+`"]`),
+		// The landing page loaded whole, so that the next step's nodes
+		// are the page's, not a document on its way out.
+		chromedp.Poll(`document.readyState === "complete" && !document.querySelector(".htmx-request")`, nil,
+			chromedp.WithPollingInterval(20*time.Millisecond)),
 	)
 }
 
