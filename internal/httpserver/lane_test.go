@@ -32,13 +32,7 @@ func TestLargeBodiesTakeTheirLane(t *testing.T) {
 			<-release
 		}
 		return c.NoContent(http.StatusNoContent)
-	}, func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			who := c.Request().Header.Get("X-Who")
-			c.SetRequest(c.Request().WithContext(portal.WithPrincipal(c.Request().Context(), portal.PrincipalWithRoles(who, nil))))
-			return next(c)
-		}
-	}, ParseScope, lane.Middleware)
+	}, asWho, ParseScope, lane.Middleware)
 	send := func(who, unit string, size int, hold bool) int {
 		path := "/" + unit + "/dev/x"
 		if hold {
@@ -85,13 +79,7 @@ func TestARefusedCallerWaitsItsRetryAfter(t *testing.T) {
 			return e
 		}
 		return c.NoContent(http.StatusNoContent)
-	}, func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			who := c.Request().Header.Get("X-Who")
-			c.SetRequest(c.Request().WithContext(portal.WithPrincipal(c.Request().Context(), portal.PrincipalWithRoles(who, nil))))
-			return next(c)
-		}
-	}, ParseScope, lane.Middleware)
+	}, asWho, ParseScope, lane.Middleware)
 	send := func(who, query string) int {
 		req := httptest.NewRequest(http.MethodGet, "/scada/dev/x"+query, nil)
 		req.Header.Set("X-Who", who)
@@ -127,5 +115,14 @@ func TestARefusedCallerWaitsItsRetryAfter(t *testing.T) {
 	}
 	if code := send("carol", ""); code != http.StatusNoContent {
 		t.Errorf("carol's request after the Retry-After: %d", code)
+	}
+}
+
+// asWho signs the request in as the principal its X-Who header names.
+func asWho(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		who := c.Request().Header.Get("X-Who")
+		c.SetRequest(c.Request().WithContext(portal.WithPrincipal(c.Request().Context(), portal.PrincipalWithRoles(who, nil))))
+		return next(c)
 	}
 }
