@@ -21,6 +21,10 @@ func TestProducePage(t *testing.T) {
 	if p := s.do(http.MethodGet, "/scada/dev/topic/"+sd.Topic, "carol", nil); !strings.Contains(p.body, `id="produce-button"`) || !strings.Contains(p.body, `id="records-button"`) {
 		t.Error("carol's topic page lacks the Produce or Records button")
 	}
+	// One way to the topic's metrics: its tab.
+	if p := s.do(http.MethodGet, "/scada/dev/topic/"+sd.Topic, "carol", nil); strings.Count(p.body, `href="/scada/dev/topic/`+sd.Topic+`/metrics"`) != 1 {
+		t.Errorf("the topic page has %d links to its metrics, want one (the tab)", strings.Count(p.body, `href="/scada/dev/topic/`+sd.Topic+`/metrics"`))
+	}
 	if p := s.do(http.MethodGet, "/scada/dev/topic/"+sd.Topic, "dave", nil); strings.Contains(p.body, `id="produce-button"`) || strings.Contains(p.body, `id="records-button"`) {
 		t.Error("dave (a Viewer) is offered Produce or Records")
 	}

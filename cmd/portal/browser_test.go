@@ -273,6 +273,13 @@ func TestBrowserCarol(t *testing.T) {
 	if loc := b.location(); loc != "/scada/dev/topic/edh-shared-scada-dev-browser-made" {
 		t.Errorf("after creating: %s", loc)
 	}
+	// Keyboard focus starts from the result: the new topic's heading.
+	var focused string
+	b.run(chromedp.Poll(`document.activeElement && document.activeElement.id === "page-title"`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+	b.run(chromedp.Evaluate(`document.activeElement && document.activeElement.id`, &focused))
+	if focused != "page-title" {
+		t.Errorf("focus after a save is on %q, not the page's heading", focused)
+	}
 	b.screenshot("05-topic")
 	b.run(chromedp.Navigate(tp.url+"/scada/dev/topics"), chromedp.WaitVisible("#topic-search", chromedp.ByID),
 		chromedp.SendKeys("#topic-search", "browser", chromedp.ByID),

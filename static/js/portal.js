@@ -138,7 +138,26 @@
     el.appendChild(close);
     box.appendChild(el);
     expire(el);
+    if (kind === "success") {
+      // A save's result: keyboard focus goes to the page's heading once
+      // the page is in place (now, or when htmx has swapped it in).
+      savedPending = true;
+      focusResult();
+    }
   }
+
+  // focusResult moves focus to the page's heading after a save, when the
+  // focus is nowhere (the form that had it is gone): a keyboard or screen
+  // reader user then starts from the result, not the top of the page.
+  var savedPending = false;
+  function focusResult() {
+    var title = $("page-title"), active = document.activeElement;
+    if (!savedPending || !title) return;
+    if (active && active !== document.body && document.contains(active)) return;
+    savedPending = false;
+    title.focus();
+  }
+  document.addEventListener("htmx:afterSettle", focusResult);
 
   function expire(el) {
     setTimeout(function () { el.remove(); }, el.dataset.kind === "success" ? 6000 : 10000);
@@ -198,6 +217,10 @@
     focusProblem(document.getElementById("main"));
     var existing = document.querySelectorAll("#toasts .toast");
     for (var i = 0; i < existing.length; i++) expire(existing[i]);
+    if (document.querySelector('#toasts .toast[data-kind="success"]')) {
+      savedPending = true;
+      focusResult();
+    }
     preview();
   });
 
