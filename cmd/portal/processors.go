@@ -16,9 +16,9 @@ import (
 // preemption (10 ms and more) however little it needs. With spare Go
 // processors it runs at once and the kernel shares the CPUs between it and
 // the costly work in finer slices: on 2 CPUs beside a unit's flood of
-// costly work, another unit's p99 went from 26-32 ms to 11-13 ms, about
-// twice its quiet p99 (BenchmarkNoisyNeighbour); four times the CPUs did
-// no better.
+// costly work, another unit's p99 went from 26-32 ms to 11-14 ms, two to
+// three times its quiet p99 (BenchmarkNoisyNeighbour); four times the
+// CPUs did no better.
 func processors(env func(string) string, cfg *config.Config, log *slog.Logger) {
 	if env("GOMAXPROCS") != "" {
 		return
