@@ -14,37 +14,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
 	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
-
-// metricsBudget takes requests of the Metrics API from the fleet's
-// budget (rate_limits.metrics_api), kept in the database for every
-// replica. A refresh of a recent answer leaves a third of the budget's
-// burst to urgent queries (no answer yet, or an old one), so that when
-// the budget is short the oldest charts are refreshed first.
-func (p *app) metricsBudget(ctx context.Context, requests int, owed, urgent bool) error {
-	if p.store == nil {
-		// check-upstream: one query, no database.
-		return nil
-	}
-	b := p.cfg.RateLimits.MetricsAPI
-	keep := b.Burst / 3
-	if urgent {
-		keep = 0
-	}
-	wait, err := p.store.TakeTokens(ctx, "confluent-metrics-api", requests, keep, owed, b.PerSecond, b.Burst, time.Now())
-	if err != nil {
-		return portal.Wrap(err, portal.UpstreamUnavailable, "the portal could not take a Metrics API request from its budget (the database did not answer)")
-	}
-	if wait > 0 {
-		e := portal.New(portal.RateLimited, "the portal's budget of Metrics API requests (%.0f a minute for every replica together) is spent for now",
-			b.PerSecond*60)
-		e.RetryAfter = wait
-		return e
-	}
-	return nil
-}
 
 // connect creates the clients of every environment: Kafka, Confluent
 // Cloud (Connect, IAM, identity pools, Metrics) and Schema Registry. Dev
@@ -67,7 +39,14 @@ func (p *app) connect(log *slog.Logger) error {
 		if cc.MetricsURL != "" {
 			// The Metrics API is rate-limited per organisation: one retry
 			// at most, and the portal's cache answers meanwhile.
-			metrics = confluent.NewMetrics(client("confluent-metrics", cc.MetricsURL, cc.APIKey, cc.APISecret, 1), p.metricsBudget)
+			// Every replica's requests draw on one budget in the
+			// database; check-upstream, which opens none, sends one query.
+			var budget func(ctx context.Context, requests int, owed, urgent bool) error
+			if p.store != nil {
+				b := p.cfg.RateLimits.MetricsAPI
+				budget = service.MetricsBudget(p.store, b.PerSecond, b.Burst, time.Now)
+			}
+			metrics = confluent.NewMetrics(client("confluent-metrics", cc.MetricsURL, cc.APIKey, cc.APISecret, 1), budget)
 		}
 	}
 	for _, z := range p.cfg.LandingZones {

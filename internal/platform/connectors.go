@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"slices"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -17,6 +18,13 @@ type Connector struct {
 	State  string
 	Trace  string
 	Tasks  []portal.ConnectorTask
+}
+
+// Failing tells whether the connector or one of its tasks has failed.
+func (c Connector) Failing() bool {
+	return c.State == portal.StateFailed || slices.ContainsFunc(c.Tasks, func(t portal.ConnectorTask) bool {
+		return t.State == portal.StateFailed
+	})
 }
 
 // ConfigProblem is a validation error of one setting.

@@ -87,21 +87,8 @@ func TestChartsKeepTheFleetWithinTheMetricsBudget(t *testing.T) {
 		m.SetClock(clock)
 		m.limit = 2 // pages of two groups: ten pages an answer, the most read
 		c := confluent.NewClient(confluent.Options{BaseURL: api.URL, APIKey: "K", APISecret: "S", MaxRetries: 1, Logger: log})
-		// As the portal wires it: 0.75/s, bursts of 15, and refreshes of
-		// recent answers leave a third of the burst to urgent queries.
-		metrics := confluent.NewMetrics(c, func(ctx context.Context, n int, owed, urgent bool) error {
-			keep := 5
-			if urgent {
-				keep = 0
-			}
-			wait, err := st.TakeTokens(ctx, "confluent-metrics-api", n, keep, owed, 0.75, 15, clock())
-			if err == nil && wait > 0 {
-				e := portal.New(portal.RateLimited, "the budget is spent")
-				e.RetryAfter = wait
-				return e
-			}
-			return err
-		})
+		// As the portal wires it (rate_limits.metrics_api's defaults).
+		metrics := confluent.NewMetrics(c, MetricsBudget(st, 0.75, 15, clock))
 		return m, &platform.Environment{Zone: "edh-shared", Stage: "dev", ClusterID: "lkc-x", Metrics: metrics}
 	}
 	a, envA := replica()

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,11 +278,7 @@ func (k *Connect) RestartConnector(_ context.Context, name string, onlyFailed bo
 	if err != nil {
 		return err
 	}
-	v := k.view(name, c)
-	hasFailure := v.State == portal.StateFailed || slices.ContainsFunc(v.Tasks, func(t portal.ConnectorTask) bool {
-		return t.State == portal.StateFailed
-	})
-	if onlyFailed && !hasFailure {
+	if onlyFailed && !k.view(name, c).Failing() {
 		return nil
 	}
 	c.recovered = true

@@ -343,9 +343,7 @@ func (k *Connect) RestartConnector(ctx context.Context, name string, onlyFailed 
 		if err != nil {
 			return err
 		}
-		failed := c.State == portal.StateFailed || c.State == portal.StateDegraded ||
-			slices.ContainsFunc(c.Tasks, func(t portal.ConnectorTask) bool { return t.State == portal.StateFailed })
-		if !failed {
+		if !c.Failing() {
 			return nil
 		}
 	}
