@@ -28,6 +28,9 @@ type apiKeyJSON struct {
 	Expires      *string      `json:"expires_at"`
 	ReplacedBy   string       `json:"replaced_by,omitempty"`
 	ReadOnly     bool         `json:"read_only"`
+	// State says whether clients can sign in with the key yet.
+	State   string `json:"state"`
+	ReadyAt string `json:"ready_at,omitempty"`
 }
 
 type createdKeyJSON struct {
@@ -40,7 +43,10 @@ type createdKeyJSON struct {
 func keyOut(k portal.APIKey) apiKeyJSON {
 	out := apiKeyJSON{ID: k.ID, Owner: keyOwnerJSON{ID: k.Owner, Name: k.OwnerName}, BusinessUnit: k.BusinessUnit, Resource: k.Resource,
 		ResourceID: k.ResourceID, Description: k.Description, Created: stamp(k.Created), CreatedBy: k.CreatedBy, Adopted: k.Adopted,
-		ReplacedBy: k.ReplacedBy, ReadOnly: k.ReadOnly}
+		ReplacedBy: k.ReplacedBy, ReadOnly: k.ReadOnly, State: k.State}
+	if !k.ReadyAt.IsZero() {
+		out.ReadyAt = stamp(k.ReadyAt)
+	}
 	if !k.Expires.IsZero() {
 		e := stamp(k.Expires)
 		out.Expires = &e

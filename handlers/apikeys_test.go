@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -45,6 +46,16 @@ func TestAPIKeyPages(t *testing.T) {
 		if p.status != 200 || !strings.Contains(p.body, id) || strings.Contains(p.body, secret) || !strings.Contains(p.body, `data-expiry="later"`) {
 			t.Errorf("%s: %d, key listed %v, secret shown %v", path, p.status, strings.Contains(p.body, id), strings.Contains(p.body, secret))
 		}
+	}
+	// Not usable yet: the page says so and asks again until it is.
+	if p = s.do(http.MethodGet, account, "carol", nil); !strings.Contains(p.body, `data-key-state="provisioning"`) || !strings.Contains(p.body, `hx-trigger="every 3s"`) {
+		t.Errorf("a new key's state on the account's page:\n%s", between(p.body, `id="api-keys"`, "</table>"))
+	}
+	if _, err := s.w.APIKeys.CheckProvisioning(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if p = s.do(http.MethodGet, "/scada/qas/api-keys", "carol", nil); !strings.Contains(p.body, `data-key-state="ready"`) || strings.Contains(p.body, `hx-trigger="every 3s"`) {
+		t.Errorf("a key that signed in:\n%s", between(p.body, `id="api-keys"`, "</table>"))
 	}
 	if p = s.do(http.MethodGet, "/scada/qas/api-keys?expiring_within=1d", "carol", nil); strings.Contains(p.body, id) {
 		t.Error("a key 30 days away is listed as expiring within a day")

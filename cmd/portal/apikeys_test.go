@@ -12,6 +12,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/edh-platform/rms-portal/internal/config"
 )
 
 // envSnippet reads the KEY=value lines of a key's env snippet.
@@ -67,6 +69,30 @@ func signIn(env map[string]string) error {
 	return err
 }
 
+// waitReady waits until the portal says clients can sign in with a key.
+func waitReady(t *testing.T, tp *testPortal, base, key string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		r := tp.call("GET", base+"/api-key/"+key, "bob", nil)
+		state, _ := r.json(t)["state"].(string)
+		switch {
+		case r.status != http.StatusOK || state == "unverified":
+			t.Fatalf("waiting for %s to be ready: %d %s", key, r.status, r.body)
+		case state == "ready":
+			if r.json(t)["ready_at"] == nil {
+				t.Errorf("ready without ready_at: %s", r.body)
+			}
+			return
+		case time.Now().After(deadline):
+			t.Fatalf("%s is still %s after a minute", key, state)
+		}
+		<-tick.C
+	}
+}
+
 // TestAPIKeysJourney is the check through the binary's API and a
 // real Kafka client: bob makes an account and a key for scada's dev
 // cluster and reads its secret once; a librdkafka producer with the key
@@ -77,7 +103,9 @@ func signIn(env map[string]string) error {
 // only; alice sees no key of another zone; the account goes with its keys
 // in one audited action.
 func TestAPIKeysJourney(t *testing.T) {
-	tp := startPortal(t, nil)
+	// A new key takes 6 s to spread (Confluent Cloud: up to about two
+	// minutes), long enough that the first sign-in surely comes before.
+	tp := startPortal(t, func(c *config.Config) { c.ConfluentCloud.EmbeddedKeyDelay = 6 * time.Second })
 	base := "/api/v1/scada/dev"
 	r := tp.call("POST", base+"/service-account", "bob", map[string]string{"name": "keyed", "type": "producer"})
 	if r.status != http.StatusCreated {
@@ -102,6 +130,15 @@ func TestAPIKeysJourney(t *testing.T) {
 		}
 	}
 	env := envSnippet(t, created)
+
+	// Not usable at once, and the portal says so until it is.
+	if created["state"] != "provisioning" {
+		t.Errorf("a new key's state: %v", created["state"])
+	}
+	if err := signIn(env); err == nil {
+		t.Error("a new key signed in before Confluent Cloud spread it")
+	}
+	waitReady(t, tp, base, key)
 
 	// The key works as its account's role bindings allow.
 	if err := produce(t, env, "edh-shared-scada-dev-sensor-readings"); err != nil {
@@ -151,6 +188,7 @@ func TestAPIKeysJourney(t *testing.T) {
 	if key2 == key || second["secret"] == secret || second["description"] != "billing app" || second["owner"].(map[string]any)["id"] != account {
 		t.Errorf("rotated key: %s", r.body)
 	}
+	waitReady(t, tp, base, key2)
 	if err := produce(t, envSnippet(t, second), "edh-shared-scada-dev-sensor-readings"); err != nil {
 		t.Errorf("the new key: %v", err)
 	}

@@ -271,7 +271,8 @@ func TestPortalctlAPIKeys(t *testing.T) {
 	account := r.json(t)["id"].(string)
 
 	code, out := bob.run("create", "api-key", account, "--description", "from the terminal", "--expires", "7d")
-	if code != 0 || !strings.Contains(out, "Secret: ") || !strings.Contains(out, "only time the secret is shown") || !strings.Contains(out, "sasl.jaas.config=") {
+	if code != 0 || !strings.Contains(out, "Secret: ") || !strings.Contains(out, "only time the secret is shown") || !strings.Contains(out, "sasl.jaas.config=") ||
+		!strings.Contains(out, "Not usable yet") {
 		t.Fatalf("create api-key: exit %d\n%s", code, out)
 	}
 	first := strings.Fields(out)[2]
@@ -292,7 +293,7 @@ func TestPortalctlAPIKeys(t *testing.T) {
 
 	code, out = bob.run("get", "api-keys")
 	if code != 0 || !strings.Contains(out, first) || !strings.Contains(out, "sa-edh-shared-scada-qas-usr-ctl-consumer") ||
-		!strings.Contains(out, "schema-registry") || strings.Contains(out, "Secret") {
+		!strings.Contains(out, "schema-registry") || strings.Contains(out, "Secret") || !strings.Contains(out, "STATE") {
 		t.Errorf("get api-keys: exit %d\n%s", code, out)
 	}
 	envFile := filepath.Join(dir, "rotated.env")

@@ -79,6 +79,13 @@ func (p *app) connect(log *slog.Logger) error {
 			if err := p.connectRegistry(env, ec.SchemaRegistry); err != nil {
 				return err
 			}
+			// A new API key is checked as its clients will use it.
+			checks := platform.KeyChecks{Kafka: kafkaadmin.Credentials{BootstrapServers: k.BootstrapServers, SecurityProtocol: k.SecurityProtocol,
+				SASLMechanism: k.ClientSASLMechanism, Timeout: p.cfg.UpstreamTimeout}.Check}
+			if r, ok := env.Schemas.(*schemareg.Registry); ok {
+				checks.Registry = r.CheckCredentials
+			}
+			env.KeyCheck = checks
 			p.envs.Add(env)
 		}
 	}

@@ -77,6 +77,7 @@ type app struct {
 	cacheSync    *worker.CacheSync
 	sweeper      *worker.Sweeper
 	keySweeper   *worker.KeySweeper
+	keyChecker   *worker.Leased
 	// events delivers the webhooks' events (one replica at a time).
 	events *events.Dispatcher
 	// jobs runs this replica's background jobs and resumes those of
@@ -204,6 +205,12 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if err != nil {
 		return nil, err
 	}
+	// A new API key's secret is kept sealed likewise until a check with
+	// it succeeds (any replica checks).
+	keySecrets, err := auth.NewSealer("api key check", secrets)
+	if err != nil {
+		return nil, err
+	}
 	// Filtered record scans and large bodies share one bound of the
 	// replica's processors.
 	cw := cfg.RateLimits.CostlyWork
@@ -214,7 +221,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
 		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
-		Costly:   p.costly,
+		Costly:   p.costly, KeySecrets: keySecrets,
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
@@ -237,6 +244,10 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		}}
 	p.keySweeper = worker.NewKeySweeper(built.APIKeys, st, p.replica, log)
 	p.keySweeper.Every = min(p.keySweeper.Every, every)
+	// New API keys are tried as their clients will use them, on one
+	// replica at a time, until they sign in.
+	p.keyChecker = &worker.Leased{Name: "api-key-readiness", Leases: st, Holder: p.replica, Every: time.Second, Log: log,
+		Round: built.APIKeys.CheckProvisioning}
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
 		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(receivers.Transport())},
 		Produce: events.EnvironmentProducer(p.envs), Secrets: webhookSecrets})
@@ -388,6 +399,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	wg.Go(func() { p.reconciler.Run(ctx) })
 	wg.Go(func() { p.jobs.Run(ctx) })
 	wg.Go(func() { p.keySweeper.Run(ctx) })
+	wg.Go(func() { p.keyChecker.Run(ctx) })
 	wg.Go(func() { p.events.Run(ctx) })
 	wg.Go(func() { p.lagSampler.Run(ctx) })
 	wg.Go(func() { p.tenancySync.Run(ctx) })

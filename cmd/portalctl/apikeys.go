@@ -24,6 +24,8 @@ type createdKey struct {
 	Expires      *string           `json:"expires_at"`
 	Secret       string            `json:"secret"`
 	ClientConfig map[string]string `json:"client_config"`
+	// State is provisioning until clients can sign in with the key.
+	State string `json:"state"`
 }
 
 // keyFlags are how a secret is handed over: into a file, a directory
@@ -141,6 +143,10 @@ func (o *options) handOver(raw []byte, f keyFlags) error {
 		return err
 	}
 	fmt.Fprintf(o.stdout, "API key %s of %s (%s) for %s, %s.\n", k.ID, k.Owner.Name, k.Owner.ID, k.Resource, expiry)
+	if k.State == "provisioning" {
+		fmt.Fprintf(o.stdout, "Not usable yet: Confluent Cloud takes up to about two minutes to spread a new key "+
+			"(`portalctl get api-key %s` says ready once it signs in).\n", k.ID)
+	}
 	if f.dir != "" {
 		if err := os.MkdirAll(f.dir, 0o700); err != nil {
 			return err

@@ -26,7 +26,7 @@ var resourceTypes = map[string]resourceType{
 	"service-accounts": {"service-accounts", "service-account", []string{"id", "name", "type", "description"}},
 	"identity-pools":   {"identity-pools", "identity-pool", []string{"id", "name", "type", "filter"}},
 	"consumer-groups":  {"consumer-groups", "consumer-group", []string{"id", "state", "members", "lag"}},
-	"api-keys":         {"api-keys", "api-key", []string{"id", "owner.name", "resource", "description", "expires_at"}},
+	"api-keys":         {"api-keys", "api-key", []string{"id", "owner.name", "resource", "state", "description", "expires_at"}},
 }
 
 // lookupType accepts a type's plural, singular or short name.

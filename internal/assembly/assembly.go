@@ -43,6 +43,9 @@ type Deps struct {
 	// Costly bounds the work that costs the replica's processors
 	// (filtered record reads); nil for the defaults.
 	Costly *ratelimit.Concurrency
+	// KeySecrets seals new API keys' secrets until a check with them
+	// succeeds; nil: new keys are recorded unverified.
+	KeySecrets service.KeySecrets
 }
 
 // Built holds every service, by its own type.
@@ -83,6 +86,9 @@ func New(d Deps) (*Built, error) {
 		Messages:   service.NewMessages(g, d.Costly),
 		Me:         service.NewMe(g, d.Store),
 		Trail:      service.NewAuditTrail(g, d.Store),
+	}
+	if d.KeySecrets != nil {
+		b.APIKeys.CheckKeysWith(d.KeySecrets)
 	}
 	d.Admin.Store = d.Store
 	b.Admin = admin.New(g, d.Admin)

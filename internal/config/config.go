@@ -452,6 +452,12 @@ type CloudAPI struct {
 	// stand-in's key holds (AccountAdmin, CloudClusterAdmin,
 	// MetricsViewer), to try a key without one; all by default.
 	EmbeddedRoles string `yaml:"embedded_roles" env:"RMS_DEV_CLOUD_ROLES"`
+	// EmbeddedKeyDelay and EmbeddedBindingDelay are how long the embedded
+	// stand-in takes before a new API key signs in and before a changed
+	// role binding is enforced, as Confluent Cloud takes up to about two
+	// minutes and 90 s (dev mode only).
+	EmbeddedKeyDelay     time.Duration `yaml:"embedded_key_delay" default:"3s"`
+	EmbeddedBindingDelay time.Duration `yaml:"embedded_binding_delay" default:"2s"`
 	// OrganizationID scopes role bindings.
 	OrganizationID string `yaml:"organization_id"`
 	// URL of the Cloud API; https://api.confluent.cloud when an API key is set.

@@ -139,6 +139,12 @@ func (c *Config) applyDefaults() {
 		c.BaseURL = "http://localhost:" + c.Listen[strings.LastIndex(c.Listen, ":")+1:]
 	}
 	c.BaseURL = strings.TrimSuffix(c.BaseURL, "/")
+	if c.ConfluentCloud.Embedded && c.ConfluentCloud.EmbeddedKeyDelay == 0 {
+		c.ConfluentCloud.EmbeddedKeyDelay = 3 * time.Second
+	}
+	if c.ConfluentCloud.Embedded && c.ConfluentCloud.EmbeddedBindingDelay == 0 {
+		c.ConfluentCloud.EmbeddedBindingDelay = 2 * time.Second
+	}
 	if c.UpstreamTimeout == 0 {
 		c.UpstreamTimeout = 5 * time.Second
 	}

@@ -54,6 +54,9 @@ func (c *Config) validateServer(p *problems) {
 	if c.MetadataCacheTTL < 0 {
 		p.add("metadata_cache_ttl", "must not be negative")
 	}
+	if c.ConfluentCloud.EmbeddedKeyDelay < 0 || c.ConfluentCloud.EmbeddedBindingDelay < 0 {
+		p.add("confluent_cloud.embedded_key_delay", "the embedded stand-in's delays must not be negative")
+	}
 	if c.MetadataMaxStaleness < c.MetadataCacheTTL {
 		p.add("metadata_max_staleness", "must be at least metadata_cache_ttl (%s)", c.MetadataCacheTTL)
 	}

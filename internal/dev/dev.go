@@ -48,8 +48,13 @@ type Platform struct {
 	// Cloud serves it, with each cluster's connectors, at CloudPath.
 	Org   *cloud.Org
 	Cloud *cloud.CloudAPI
-	// byID are the clusters by their Cloud id, where API keys sign in.
-	byID map[string]*clusters.Cluster
+	// byID are the clusters by their Cloud id, where API keys sign in;
+	// registries likewise.
+	byID       map[string]*clusters.Cluster
+	registries map[string]*registry.Registry
+	// keyDelay and bindingDelay are how long a new key and a changed
+	// role binding take to work (confluent_cloud.embedded_*_delay).
+	keyDelay, bindingDelay time.Duration
 
 	// idp is the development identity provider's configuration, when the
 	// configuration selected it.
@@ -70,7 +75,8 @@ func IDs(zone, stage string) (environmentID, clusterID, registryID, providerID s
 // provider's address under the portal's base URL (Handlers serves it).
 func Start(cfg *config.Config) (_ *Platform, err error) {
 	p := &Platform{Clusters: map[string]*clusters.Cluster{}, Watched: map[string]*clusters.Telemetry{},
-		Registries: map[string]string{}, Org: cloud.NewOrg(), byID: map[string]*clusters.Cluster{}}
+		Registries: map[string]string{}, Org: cloud.NewOrg(), byID: map[string]*clusters.Cluster{},
+		registries: map[string]*registry.Registry{}}
 	defer func() {
 		if err != nil {
 			p.Close()
@@ -84,6 +90,7 @@ func Start(cfg *config.Config) (_ *Platform, err error) {
 	if cc.Embedded {
 		p.Cloud = cloud.NewCloudAPI(p.Org, cloudKey, cloudSecret)
 		p.Org.SetLatency(iamLatency)
+		p.keyDelay, p.bindingDelay = cc.EmbeddedKeyDelay, cc.EmbeddedBindingDelay
 		cc.Embedded, cc.URL, cc.MetricsURL, cc.APIKey, cc.APISecret = false, cfg.BaseURL+CloudPath, cfg.BaseURL+CloudPath, cloudKey, cloudSecret
 		cc.OrganizationID = "org-dev"
 	}
@@ -114,6 +121,8 @@ func Start(cfg *config.Config) (_ *Platform, err error) {
 				p.closers = append(p.closers, reg.Close)
 				ec.SchemaRegistry.Embedded, ec.SchemaRegistry.URL = false, reg.URL()
 				p.Registries[name] = reg.URL()
+				_, _, registryID, _ := IDs(z.ID, st.Name)
+				p.registries[registryID] = reg
 			}
 			if p.Cloud != nil {
 				envID, clusterID, registryID, providerID := IDs(z.ID, st.Name)
@@ -167,7 +176,11 @@ func (p *Platform) Handlers(baseURL, audience string, log *slog.Logger) (map[str
 	}
 	if p.Cloud != nil {
 		out[CloudPath] = p.Cloud
-		p.Org.OnChange(keyAccess{org: p.Org, clusters: p.byID, log: log}.handle)
+		ka := newKeyAccess(p.Org, p.byID, p.keyDelay, p.bindingDelay, log)
+		for id, reg := range p.registries {
+			reg.TakeKeys(ka.registryTaken(id))
+		}
+		p.Org.OnChange(ka.handle)
 	}
 	return out, nil
 }

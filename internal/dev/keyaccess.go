@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -14,51 +15,116 @@ import (
 )
 
 // keyAccess lets the Cloud stand-in's API keys into the embedded clusters
-// and enforces their owners' role bindings there, as Confluent Cloud does:
-// a key made for a cluster signs in to it (with SCRAM-SHA-256: kfake takes
-// PLAIN users only when it starts), and may do what its owner's role
-// bindings on that cluster allow, translated to ACLs on the key's
-// principal.
+// and registries and enforces their owners' role bindings there, as
+// Confluent Cloud does: a key made for a cluster signs in to it (with
+// SCRAM-SHA-256: kfake takes PLAIN users only when it starts), and may do
+// what its owner's role bindings on that cluster allow, translated to ACLs
+// on the key's principal; a key made for a registry signs in to it. Like
+// Confluent Cloud, it takes its time: a new key signs in only after
+// keyDelay, and a changed role binding is enforced after bindingDelay.
 type keyAccess struct {
 	org *cloud.Org
 	// clusters by Cloud id (lkc-...).
-	clusters map[string]*clusters.Cluster
-	log      *slog.Logger
+	clusters               map[string]*clusters.Cluster
+	log                    *slog.Logger
+	keyDelay, bindingDelay time.Duration
+
+	mu sync.Mutex
+	// live are the keys spread already: their secret and resource.
+	live map[string]liveKey
 }
 
-// handle follows one change of the organization.
-func (a keyAccess) handle(e cloud.Event) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+type liveKey struct{ secret, resource string }
+
+func newKeyAccess(org *cloud.Org, byID map[string]*clusters.Cluster, keyDelay, bindingDelay time.Duration, log *slog.Logger) *keyAccess {
+	return &keyAccess{org: org, clusters: byID, log: log, keyDelay: keyDelay, bindingDelay: bindingDelay, live: map[string]liveKey{}}
+}
+
+// handle follows one change of the organization: a deleted key is refused
+// at once, a new key and a changed binding take effect after their delay.
+func (a *keyAccess) handle(e cloud.Event) {
 	switch {
 	case e.Key != nil && e.Deleted:
-		if cl := a.clusters[e.Key.Resource]; cl != nil {
-			a.report(e.Key.ID, "delete user", cl.DeleteUser(ctx, e.Key.ID))
-			a.report(e.Key.ID, "delete ACLs", cl.SetACLs(ctx, "User:"+e.Key.ID, nil))
-		}
+		a.deleteKey(e.Key.ID, e.Key.Resource)
 	case e.Key != nil:
-		if cl := a.clusters[e.Key.Resource]; cl != nil {
-			a.report(e.Key.ID, "add user", cl.PutUser(ctx, e.Key.ID, e.Key.Secret))
-			a.sync(ctx, cl, e.Key.Resource, e.Key.ID, e.Key.Owner)
-		}
+		k := *e.Key
+		a.after(a.keyDelay, func() { a.spread(k.ID, k.Resource, k.Owner, k.Secret) })
 	case e.Principal != "":
 		owner := strings.TrimPrefix(e.Principal, "User:")
-		keys, _ := a.org.APIKeys().ListAPIKeys(ctx, owner, "")
-		for _, k := range keys {
-			if cl := a.clusters[k.Resource]; cl != nil {
-				a.sync(ctx, cl, k.Resource, k.ID, owner)
-			}
+		a.after(a.bindingDelay, func() { a.enforce(owner) })
+	}
+}
+
+func (a *keyAccess) after(d time.Duration, f func()) {
+	if d <= 0 {
+		f()
+		return
+	}
+	time.AfterFunc(d, f)
+}
+
+func (a *keyAccess) deleteKey(id, resource string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.live, id)
+	if cl := a.clusters[resource]; cl != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		a.report(id, "delete user", cl.DeleteUser(ctx, id))
+		a.report(id, "delete ACLs", cl.SetACLs(ctx, "User:"+id, nil))
+	}
+}
+
+// spread lets a new key in, unless it was deleted meanwhile.
+func (a *keyAccess) spread(id, resource, owner, secret string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := a.org.APIKeys().GetAPIKey(ctx, id); err != nil {
+		return
+	}
+	a.live[id] = liveKey{secret: secret, resource: resource}
+	if cl := a.clusters[resource]; cl != nil {
+		a.report(id, "add user", cl.PutUser(ctx, id, secret))
+		a.sync(ctx, cl, resource, id, owner)
+	}
+}
+
+// enforce gives the live keys of owner what its bindings allow now.
+func (a *keyAccess) enforce(owner string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	keys, _ := a.org.APIKeys().ListAPIKeys(ctx, owner, "")
+	for _, k := range keys {
+		if _, live := a.live[k.ID]; !live {
+			continue // its own spreading sets its ACLs
+		}
+		if cl := a.clusters[k.Resource]; cl != nil {
+			a.sync(ctx, cl, k.Resource, k.ID, owner)
 		}
 	}
 }
 
+// registryTaken says whether user and pass are a live key of registry.
+func (a *keyAccess) registryTaken(registry string) func(user, pass string) bool {
+	return func(user, pass string) bool {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		k, ok := a.live[user]
+		return ok && k.resource == registry && k.secret == pass
+	}
+}
+
 // sync gives a key's principal the ACLs of its owner's bindings.
-func (a keyAccess) sync(ctx context.Context, cl *clusters.Cluster, clusterID, key, owner string) {
+func (a *keyAccess) sync(ctx context.Context, cl *clusters.Cluster, clusterID, key, owner string) {
 	acls := bindingACLs(a.org.ClusterBindings("User:"+owner, clusterID))
 	a.report(key, "set ACLs", cl.SetACLs(ctx, "User:"+key, acls))
 }
 
-func (a keyAccess) report(key, what string, err error) {
+func (a *keyAccess) report(key, what string, err error) {
 	if err != nil {
 		a.log.Warn("dev cluster: API key access", "key", key, "step", what, "err", err)
 	}

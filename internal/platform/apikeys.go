@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -55,4 +56,32 @@ type ClientAccess struct {
 	SecurityProtocol string
 	SASLMechanism    string
 	RegistryURL      string
+}
+
+// KeyCheck tells whether a new API key signs in yet: Confluent Cloud
+// takes up to about two minutes to spread a new key, and until then
+// clients using it are refused.
+type KeyCheck interface {
+	// CheckKey signs in with key and secret: to the stage's cluster (a
+	// metadata request) or, forRegistry, to its Schema Registry (an
+	// authenticated call). nil when the key was taken.
+	CheckKey(ctx context.Context, forRegistry bool, key, secret string) error
+}
+
+// KeyChecks is a KeyCheck from one check per resource; a nil one cannot
+// tell.
+type KeyChecks struct {
+	Kafka, Registry func(ctx context.Context, key, secret string) error
+}
+
+// CheckKey runs the check of the key's resource.
+func (k KeyChecks) CheckKey(ctx context.Context, forRegistry bool, key, secret string) error {
+	check, what := k.Kafka, "cluster"
+	if forRegistry {
+		check, what = k.Registry, "Schema Registry"
+	}
+	if check == nil {
+		return errors.New("no " + what + " to check the key against")
+	}
+	return check(ctx, key, secret)
 }

@@ -156,6 +156,8 @@ type Environment struct {
 	APIKeys APIKeys
 	Scope   IAMScope
 	Access  ClientAccess
+	// KeyCheck signs in with a new key to tell when it is usable.
+	KeyCheck KeyCheck
 }
 
 // Name identifies the environment in logs and health reports.

@@ -40,7 +40,25 @@ type APIKey struct {
 	ReplacedBy string
 	// ReadOnly: the caller may see the key but not change it.
 	ReadOnly bool
+	// State is KeyProvisioning until a client can sign in with the key
+	// (Confluent Cloud takes up to about two minutes to spread a new
+	// key), then KeyReady (at ReadyAt); KeyUnverified when the portal
+	// could not tell.
+	State   string
+	ReadyAt time.Time
 }
+
+// A key's readiness (APIKey.State).
+const (
+	KeyProvisioning = "provisioning"
+	KeyReady        = "ready"
+	KeyUnverified   = "unverified"
+)
+
+// KeySpreadTime is how long Confluent Cloud may take before a new key
+// signs in (and a changed role binding is enforced): what a new key's
+// page tells its reader to expect.
+const KeySpreadTime = 2 * time.Minute
 
 // ExpiresWithin reports whether the key expires before now+d.
 func (k APIKey) ExpiresWithin(now time.Time, d time.Duration) bool {

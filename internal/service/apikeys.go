@@ -36,6 +36,9 @@ type APIKeys struct {
 	// rotationStopped is how long a rotation may run before the sweeper
 	// takes its replica for stopped (rotationAbandoned when 0).
 	rotationStopped time.Duration
+	// ready checks new keys until they sign in (nil: they are recorded
+	// unverified).
+	ready *readiness
 }
 
 var _ portal.APIKeyService = (*APIKeys)(nil)
@@ -95,6 +98,7 @@ func (s *APIKeys) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec
 	}
 	v := portal.APIKey{ID: k.ID, Owner: k.Owner, OwnerName: a.DisplayName, BusinessUnit: o.Unit(), Resource: resourceOf(call.Env, k.Resource),
 		ResourceID: k.Resource, Description: k.Description, Created: k.Created, ReadOnly: o.ReadOnly(call)}
+	v.State, v.ReadyAt = keyState(rec, recorded)
 	if recorded {
 		v.CreatedBy, v.Expires, v.ReplacedBy, v.Adopted = rec.CreatedBy, rec.Expires, rec.ReplacedBy, rec.Adopted
 		if strings.HasPrefix(v.ReplacedBy, store.RotatingPrefix) {
@@ -284,6 +288,7 @@ func (s *APIKeys) create(ctx context.Context, call *gate.Call, a platform.Servic
 	now := s.guard.Now()
 	rec := store.KeyRecord{ID: k.ID, Owner: a.ID, Resource: resource, Zone: call.Scope.Zone().ID, BU: cmp.Or(o.Unit(), call.Scope.Unit.ID),
 		Stage: call.Scope.Stage.Name, CreatedBy: call.Principal.Actor(), Created: cmp.Or(k.Created, now), Expires: expires}
+	s.provisioning(call.Env, &rec, k.Secret)
 	err = s.store.SaveKey(ctx, rec)
 	if err == nil && then != nil {
 		if err = then(ctx, k.ID); err != nil {
@@ -303,7 +308,7 @@ func (s *APIKeys) create(ctx context.Context, call *gate.Call, a platform.Servic
 	w.Rename(k.ID + " (" + a.DisplayName + " on " + resource + ")")
 	w.Done(ctx, nil, append(changes, portal.Change{Field: "expires_at", After: formatExpiry(expires)})...)
 	v := portal.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BusinessUnit: o.Unit(), Resource: resourceOf(call.Env, resource), ResourceID: resource,
-		Description: description, Created: rec.Created, CreatedBy: rec.CreatedBy, Expires: expires}
+		Description: description, Created: rec.Created, CreatedBy: rec.CreatedBy, Expires: expires, State: rec.State}
 	return credentials(call.Env.Access, v, k.Secret), nil
 }
 

@@ -160,7 +160,11 @@ func TestAPIKeyLifecycle(t *testing.T) {
 		t.Errorf("rotating a rotated key: %v", err)
 	}
 
-	// Time passes: the old key's expiry is behind; the portal deletes it.
+	// Time passes: the successor signs in, the old key's expiry is
+	// behind; the portal deletes it.
+	if _, err := w.APIKeys.CheckProvisioning(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	recs, _ := w.Store.Keys(context.Background(), []string{k.ID})
 	rec := recs[k.ID]
 	rec.Expires = time.Now().Add(-time.Second)
@@ -438,5 +442,82 @@ func TestAnAbandonedRotationLeavesNoKey(t *testing.T) {
 	}
 	if _, err := w.APIKeys.Rotate(ctx, qas, k.ID, time.Hour); err != nil {
 		t.Errorf("rotating after the sweep: %v", err)
+	}
+}
+
+// TestNewKeysProvisionUntilTheySignIn: a new key is provisioning until the
+// portal's check signs in with its secret (kept sealed meanwhile, never in
+// the clear); a rotated key stays past its expiry until its successor is
+// ready; a key that never signs in is recorded unverified after 30
+// minutes.
+func TestNewKeysProvisionUntilTheySignIn(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := servicetest.As("scada", portal.Admin)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	sa, err := w.Accounts.Create(ctx, dev, portal.NewServiceAccount{Name: "spreading", Type: "producer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Keys.Refuse.Store(true) // Confluent Cloud has not spread new keys yet
+	k, err := w.APIKeys.Create(ctx, dev, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	if err != nil || k.State != portal.KeyProvisioning {
+		t.Fatalf("created: %+v %v", k.APIKey, err)
+	}
+	recs, _ := w.Store.Keys(context.Background(), []string{k.ID})
+	if p := recs[k.ID].Probe; p == "" || strings.Contains(p, k.Secret) {
+		t.Fatalf("the record keeps %q for a secret %q", p, k.Secret)
+	}
+	if n, err := w.APIKeys.CheckProvisioning(context.Background()); n != 0 || err != nil {
+		t.Fatalf("a refused check settled %d: %v", n, err)
+	}
+	if got := w.Keys.Secret(k.ID); got != k.Secret {
+		t.Fatalf("checked with %q, not the key's secret", got)
+	}
+	if got, err := w.APIKeys.Get(ctx, dev, k.ID); err != nil || got.State != portal.KeyProvisioning || !got.ReadyAt.IsZero() {
+		t.Fatalf("while refused: %+v %v", got, err)
+	}
+
+	// Rotated at once, and the old key's time is up: it stays while its
+	// successor provisions.
+	next, err := w.APIKeys.Rotate(ctx, dev, k.ID, 0)
+	if err != nil || next.State != portal.KeyProvisioning {
+		t.Fatalf("rotate: %+v %v", next.APIKey, err)
+	}
+	w.Advance(2 * time.Second)
+	if n, err := w.APIKeys.Expire(context.Background()); n != 0 || err != nil {
+		t.Fatalf("expired %d while its successor provisions: %v", n, err)
+	}
+	if _, err := w.Env("edh-shared", "dev").APIKeys.GetAPIKey(context.Background(), k.ID); err != nil {
+		t.Fatalf("the old key was deleted before its successor was ready: %v", err)
+	}
+
+	// Spread: the next check signs in, and the old key goes.
+	w.Keys.Refuse.Store(false)
+	if n, err := w.APIKeys.CheckProvisioning(context.Background()); n != 2 || err != nil {
+		t.Fatalf("settled %d: %v", n, err)
+	}
+	got, err := w.APIKeys.Get(ctx, dev, next.ID)
+	if err != nil || got.State != portal.KeyReady || got.ReadyAt.IsZero() {
+		t.Fatalf("after the check: %+v %v", got, err)
+	}
+	if recs, _ := w.Store.Keys(context.Background(), []string{next.ID}); recs[next.ID].Probe != "" {
+		t.Error("a ready key's sealed secret is kept")
+	}
+	if n, err := w.APIKeys.Expire(context.Background()); n != 1 || err != nil {
+		t.Fatalf("expired %d once its successor is ready: %v", n, err)
+	}
+
+	// A key that never signs in is unverified after 30 minutes.
+	w.Keys.Refuse.Store(true)
+	never, err := w.APIKeys.Create(ctx, dev, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Advance(31 * time.Minute)
+	if n, err := w.APIKeys.CheckProvisioning(context.Background()); n != 1 || err != nil {
+		t.Fatalf("gave up on %d: %v", n, err)
+	}
+	if got, _ := w.APIKeys.Get(ctx, dev, never.ID); got.State != portal.KeyUnverified {
+		t.Errorf("a key never signed in: %s", got.State)
 	}
 }

@@ -142,10 +142,13 @@ func (s *APIKeys) Expire(ctx context.Context) (int, error) {
 		if err != nil {
 			continue // a zone or stage no longer configured: kept for an operator
 		}
-		if err := s.expire(ctx, env, rec); err != nil {
+		deleted, err := s.expire(ctx, env, rec)
+		if err != nil {
 			return n, err
 		}
-		n++
+		if deleted {
+			n++
+		}
 	}
 	return n, nil
 }
@@ -153,24 +156,28 @@ func (s *APIKeys) Expire(ctx context.Context) (int, error) {
 // expire deletes one expired key, under the key's lock (rotations take
 // it too), if its record is still there: a round of another replica that
 // took over never deletes or audits a key twice.
-func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec store.KeyRecord) error {
+func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec store.KeyRecord) (bool, error) {
 	unlock, err := s.guard.Lock(ctx, "api-key "+rec.ID)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer unlock()
-	if recs, err := s.store.Keys(ctx, []string{rec.ID}); err != nil || recs[rec.ID].ID == "" {
-		return err // expired meanwhile by another replica
+	recs, err := s.store.Keys(ctx, []string{rec.ID})
+	if err != nil || recs[rec.ID].ID == "" {
+		return false, err // expired meanwhile by another replica
+	}
+	if waiting, err := s.successorProvisioning(ctx, recs[rec.ID]); err != nil || waiting {
+		return false, err // kept until its successor signs in
 	}
 	if _, err := env.APIKeys.GetAPIKey(ctx, rec.ID); portal.Is(err, portal.NotFound) {
 		// Deleted meanwhile (by a person, whose event says so): nothing
 		// for the portal to do or audit but forget it.
-		return s.store.DeleteKeys(ctx, []string{rec.ID})
+		return false, s.store.DeleteKeys(ctx, []string{rec.ID})
 	}
 	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
 		Action: "api-key.expire", Resource: rec.ID + " (" + rec.Owner + " on " + rec.Resource + ")"})
 	if err != nil {
-		return err
+		return false, err
 	}
 	err = env.APIKeys.DeleteAPIKey(ctx, rec.ID)
 	if portal.Is(err, portal.NotFound) {
@@ -180,7 +187,7 @@ func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec sto
 		err = s.store.DeleteKeys(ctx, []string{rec.ID})
 	}
 	w.Done(ctx, err, portal.Change{Field: "expires_at", Before: rec.Expires.UTC().Format(time.RFC3339)})
-	return err
+	return err == nil, err
 }
 
 // endAbandonedRotations ends the rotations whose replica stopped in the

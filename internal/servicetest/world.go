@@ -8,10 +8,13 @@ package servicetest
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/netip"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +22,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/assembly"
 	"github.com/edh-platform/rms-portal/internal/audit"
+	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/dev/cloud"
 	"github.com/edh-platform/rms-portal/internal/dev/registry"
@@ -58,6 +62,46 @@ type World struct {
 	// Jobs runs the world's background jobs (bulk creates) until the
 	// test ends.
 	Jobs *jobs.Runner
+	// Keys signs in with new API keys for every environment.
+	Keys *KeyCheck
+	// ahead is how far the guard's clock runs ahead of time.Now.
+	ahead atomic.Int64
+}
+
+// Advance moves the services' clock on by d.
+func (w *World) Advance(d time.Duration) { w.ahead.Add(int64(d)) }
+
+func (w *World) now() time.Time { return time.Now().Add(time.Duration(w.ahead.Load())) }
+
+// KeyCheck stands for signing in with a new API key: it takes every key
+// with the secret it was made with, except while Refuse is set (a key not
+// spread yet).
+type KeyCheck struct {
+	Refuse atomic.Bool
+	// Secrets are the secrets it was asked with, by key.
+	mu      sync.Mutex
+	secrets map[string]string
+}
+
+// CheckKey records the secret it was asked with and answers.
+func (k *KeyCheck) CheckKey(_ context.Context, _ bool, key, secret string) error {
+	k.mu.Lock()
+	if k.secrets == nil {
+		k.secrets = map[string]string{}
+	}
+	k.secrets[key] = secret
+	k.mu.Unlock()
+	if k.Refuse.Load() {
+		return errors.New("SASL authentication failed: the key is not known yet")
+	}
+	return nil
+}
+
+// Secret is the secret a key was last checked with ("" if never).
+func (k *KeyCheck) Secret(key string) string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.secrets[key]
 }
 
 // Budget is the world's upstream timeout: a write answers within it.
@@ -86,7 +130,7 @@ func New(t testing.TB, seed ...string) *World {
 		t.Fatal(err)
 	}
 	w := &World{Tenancy: tenancy.NewLive(ten), Envs: platform.NewEnvironments(), Clusters: map[string]*Cluster{},
-		Connect: map[string]*cloud.Connect{}, Org: cloud.NewOrg(), Metrics: NewMetrics()}
+		Connect: map[string]*cloud.Connect{}, Org: cloud.NewOrg(), Metrics: NewMetrics(), Keys: &KeyCheck{}}
 	reg, err := registry.StartRegistry("", "")
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +151,7 @@ func New(t testing.TB, seed ...string) *World {
 				IAM: w.Org.IAMFor(scope), Pools: w.Org.PoolsFor("op-" + st.Name), APIKeys: w.Org.APIKeys(), Scope: scope,
 				Access: platform.ClientAccess{BootstrapServers: "pkc-" + z.ID + "-" + st.Name + ".example.com:9092", SecurityProtocol: "SASL_SSL",
 					SASLMechanism: "PLAIN", RegistryURL: "https://psrc-" + z.ID + "-" + st.Name + ".example.com"},
-				Metrics: w.Metrics, ClusterID: scope.KafkaClusterID}
+				Metrics: w.Metrics, ClusterID: scope.KafkaClusterID, KeyCheck: w.Keys}
 			w.Envs.Add(env)
 			w.Clusters[env.Name()] = f
 			w.Connect[env.Name()] = k
@@ -121,11 +165,15 @@ func New(t testing.TB, seed ...string) *World {
 	w.Store = st
 	w.Audit = audit.New(st, Discard())
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
-		PlatformAdminGroup: "platform-admins", Locks: st, Holder: "test", UpstreamTimeout: Budget, Reservations: st})
+		PlatformAdminGroup: "platform-admins", Locks: st, Holder: "test", UpstreamTimeout: Budget, Reservations: st, Now: w.now})
 	w.Charts = service.NewMetricCache(st, Discard())
 	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
 	w.Jobs = jobs.New(st, "test", Discard())
-	w.Built, err = assembly.New(assembly.Deps{Guard: w.Guard, Store: st, Sampler: worker.NewSampler(time.Minute, time.Hour, 10, st, Discard()),
+	sealer, err := auth.NewSealer("api key check", []string{"servicetest-session-key-0123456789"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Built, err = assembly.New(assembly.Deps{Guard: w.Guard, Store: st, KeySecrets: sealer, Sampler: worker.NewSampler(time.Minute, time.Hour, 10, st, Discard()),
 		Charts: w.Charts, Jobs: w.Jobs, Webhooks: events.ServiceOptions{Receivers: PublicReceivers()},
 		Admin: admin.Options{Sync: w.Sync, Health: func() []upstream.Health { return nil }, Config: cfg.Effective,
 			Resolver: access.NewResolver(w.Tenancy, "platform-admins"), GroupsClaim: "groups"}})

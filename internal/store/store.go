@@ -145,7 +145,22 @@ type KeyRecord struct {
 	ReplacedBy string
 	// Adopted: made outside the portal, given an expiry from its creation.
 	Adopted bool
+	// State is KeyProvisioning until the portal's check with the key
+	// succeeds (KeyReady, at ReadyAt) or it gives up (KeyUnverified); ""
+	// for a key recorded before checks or adopted.
+	State   string
+	ReadyAt time.Time
+	// Probe is the key's secret, sealed, kept while the key provisions so
+	// that any replica can check it; "" otherwise.
+	Probe string
 }
+
+// A recorded key's readiness (KeyRecord.State).
+const (
+	KeyProvisioning = "provisioning"
+	KeyReady        = "ready"
+	KeyUnverified   = "unverified"
+)
 
 // KeyCount counts a unit's keys in a stage.
 type KeyCount struct {
@@ -179,6 +194,13 @@ type APIKeyRecords interface {
 	// RotatingKeys lists the keys whose rotation began before before and
 	// never ended: their replica stopped in the middle.
 	RotatingKeys(ctx context.Context, before time.Time) ([]KeyRecord, error)
+	// ProvisioningKeys lists the keys still provisioning, oldest first
+	// (at most limit).
+	ProvisioningKeys(ctx context.Context, limit int) ([]KeyRecord, error)
+	// SettleKey ends a key's provisioning: state KeyReady (at at) or
+	// KeyUnverified, and its sealed secret wiped. False when the key was
+	// not provisioning (settled meanwhile, or forgotten).
+	SettleKey(ctx context.Context, id, state string, at time.Time) (bool, error)
 }
 
 // RotationMarker is a key's ReplacedBy while a rotation that began at

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Registry is the dev-mode Schema Registry: an HTTP server that speaks the
@@ -20,9 +21,12 @@ import (
 // production adapter talks to it like to a real registry.
 type Registry struct {
 	user, pass string
-	srv        *http.Server
-	addr       string
-	mux        *http.ServeMux
+	// keys, when set, lets in the organisation's API keys for this
+	// registry (those spread already).
+	keys atomic.Pointer[func(user, pass string) bool]
+	srv  *http.Server
+	addr string
+	mux  *http.ServeMux
 
 	mu       sync.Mutex
 	writes   sync.Mutex
@@ -65,6 +69,15 @@ func StartRegistry(user, pass string) (*Registry, error) {
 	r.srv = &http.Server{Handler: r, ReadHeaderTimeout: 5e9}
 	go func() { _ = r.srv.Serve(l) }()
 	return r, nil
+}
+
+// TakeKeys lets in, besides the registry's own user, the credentials
+// taken says yes to: the API keys made for the registry.
+func (r *Registry) TakeKeys(taken func(user, pass string) bool) { r.keys.Store(&taken) }
+
+func (r *Registry) keyTaken(user, pass string) bool {
+	f := r.keys.Load()
+	return f != nil && (*f)(user, pass)
 }
 
 // URL is the registry's base URL.
@@ -120,6 +133,7 @@ func (r *Registry) routes() *http.ServeMux {
 	handle("GET /schemas", func(req *http.Request) (any, *regError) {
 		return page(req, r.listSchemas(req.URL.Query().Get("subjectPrefix"), flag(req, "latestOnly"), flag(req, "deleted")))
 	})
+	handle("GET /schemas/types", func(*http.Request) (any, *regError) { return []string{"JSON", "PROTOBUF", "AVRO"}, nil })
 	handle("GET /schemas/ids/{id}", func(req *http.Request) (any, *regError) { return r.byID(req.PathValue("id")) })
 	handle("GET /subjects/{subject}/versions", func(req *http.Request) (any, *regError) {
 		return r.versions(req.PathValue("subject"), flag(req, "deleted"))
@@ -156,7 +170,7 @@ func (r *Registry) routes() *http.ServeMux {
 
 // ServeHTTP checks the registry's basic credentials, then routes.
 func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	if u, p, ok := req.BasicAuth(); r.user != "" && (!ok || u != r.user || p != r.pass) {
+	if u, p, ok := req.BasicAuth(); r.user != "" && (!ok || (u != r.user || p != r.pass) && !r.keyTaken(u, p)) {
 		writeReg(w, http.StatusUnauthorized, map[string]any{"error_code": 401, "message": "Unauthorized"})
 		return
 	}

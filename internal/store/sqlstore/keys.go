@@ -20,24 +20,47 @@ func (d *DB) AcquireLease(ctx context.Context, name, holder string, until, now t
 	return n == 1, err
 }
 
-const keyColumns = `id, owner, resource, zone, bu, stage, created_by, created_at, expires_at, replaced_by, adopted`
+const keyColumns = `id, owner, resource, zone, bu, stage, created_by, created_at, expires_at, replaced_by, adopted, state, ready_at, probe`
 
 func scanKey(row interface{ Scan(...any) error }) (store.KeyRecord, error) {
 	var k store.KeyRecord
-	var created, expires int64
-	err := row.Scan(&k.ID, &k.Owner, &k.Resource, &k.Zone, &k.BU, &k.Stage, &k.CreatedBy, &created, &expires, &k.ReplacedBy, &k.Adopted)
-	k.Created, k.Expires = fromMicros(created), fromMicros(expires)
+	var created, expires, ready int64
+	err := row.Scan(&k.ID, &k.Owner, &k.Resource, &k.Zone, &k.BU, &k.Stage, &k.CreatedBy, &created, &expires, &k.ReplacedBy, &k.Adopted,
+		&k.State, &ready, &k.Probe)
+	k.Created, k.Expires, k.ReadyAt = fromMicros(created), fromMicros(expires), fromMicros(ready)
 	return k, err
 }
 
-// SaveKey stores or replaces a key's record.
+func keyValues(k store.KeyRecord) []any {
+	return []any{k.ID, k.Owner, k.Resource, k.Zone, k.BU, k.Stage, k.CreatedBy, micros(k.Created), micros(k.Expires), k.ReplacedBy, k.Adopted,
+		k.State, micros(k.ReadyAt), k.Probe}
+}
+
+// SaveKey stores or replaces a key's record. A key's readiness is kept
+// once settled: a record saved from an older copy (a rotation ending the
+// key it replaces) never takes a settled key back to provisioning.
 func (d *DB) SaveKey(ctx context.Context, k store.KeyRecord) error {
-	_, err := d.exec(ctx, `INSERT INTO api_keys (`+keyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	_, err := d.exec(ctx, `INSERT INTO api_keys (`+keyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, resource = excluded.resource, zone = excluded.zone, bu = excluded.bu,
 		stage = excluded.stage, created_by = excluded.created_by, created_at = excluded.created_at, expires_at = excluded.expires_at,
-		replaced_by = excluded.replaced_by, adopted = excluded.adopted`,
-		k.ID, k.Owner, k.Resource, k.Zone, k.BU, k.Stage, k.CreatedBy, micros(k.Created), micros(k.Expires), k.ReplacedBy, k.Adopted)
+		replaced_by = excluded.replaced_by, adopted = excluded.adopted,
+		state = CASE WHEN api_keys.state = 'provisioning' OR api_keys.state = '' THEN excluded.state ELSE api_keys.state END,
+		ready_at = CASE WHEN api_keys.state = 'provisioning' OR api_keys.state = '' THEN excluded.ready_at ELSE api_keys.ready_at END,
+		probe = CASE WHEN api_keys.state = 'provisioning' OR api_keys.state = '' THEN excluded.probe ELSE '' END`,
+		keyValues(k)...)
 	return err
+}
+
+// ProvisioningKeys lists the keys still provisioning, oldest first.
+func (d *DB) ProvisioningKeys(ctx context.Context, limit int) ([]store.KeyRecord, error) {
+	return queryAll(ctx, d, scanKey, `SELECT `+keyColumns+` FROM api_keys WHERE state = ? ORDER BY created_at, id LIMIT ?`, store.KeyProvisioning, limit)
+}
+
+// SettleKey ends a key's provisioning and wipes its sealed secret.
+func (d *DB) SettleKey(ctx context.Context, id, state string, at time.Time) (bool, error) {
+	n, err := affected(d.exec(ctx, `UPDATE api_keys SET state = ?, ready_at = ?, probe = '' WHERE id = ? AND state = ?`,
+		state, micros(at), id, store.KeyProvisioning))
+	return n == 1, err
 }
 
 // Keys returns the records of the keys named, in batches.
@@ -127,8 +150,9 @@ func (d *DB) queryKeys(ctx context.Context, query string, args []any, out map[st
 
 // MarkRotation records that a rotation of a key began, once.
 func (d *DB) MarkRotation(ctx context.Context, k store.KeyRecord, marker string) (bool, error) {
-	if _, err := d.exec(ctx, `INSERT INTO api_keys (`+keyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-		k.ID, k.Owner, k.Resource, k.Zone, k.BU, k.Stage, k.CreatedBy, micros(k.Created), micros(k.Expires), "", k.Adopted); err != nil {
+	k.ReplacedBy = ""
+	if _, err := d.exec(ctx, `INSERT INTO api_keys (`+keyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		keyValues(k)...); err != nil {
 		return false, err
 	}
 	n, err := affected(d.exec(ctx, `UPDATE api_keys SET replaced_by = ? WHERE id = ? AND replaced_by = ''`, marker, k.ID))

@@ -530,6 +530,39 @@ func testKeyRecords(t *testing.T, s store.Store) {
 	if got, _ := s.Keys(ctx, []string{"K2"}); len(got) != 0 {
 		t.Error("a deleted record is still there")
 	}
+	testKeyReadiness(t, s)
+}
+
+// testKeyReadiness: a new key provisions with its sealed secret until it
+// is settled once; a stale copy saved later keeps it settled.
+func testKeyReadiness(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	k := store.KeyRecord{ID: "K5", Owner: "sa-1", Resource: "lkc-1", Zone: "edh-shared", BU: "scada", Stage: "dev", CreatedBy: "bob", Created: base,
+		State: store.KeyProvisioning, Probe: "sealed"}
+	if err := s.SaveKey(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.ProvisioningKeys(ctx, 10); err != nil || len(p) != 1 || p[0].ID != "K5" || p[0].Probe != "sealed" {
+		t.Fatalf("provisioning: %+v %v", p, err)
+	}
+	if ok, err := s.SettleKey(ctx, "K5", store.KeyReady, base.Add(time.Minute)); !ok || err != nil {
+		t.Fatalf("settle: %v %v", ok, err)
+	}
+	if ok, err := s.SettleKey(ctx, "K5", store.KeyUnverified, base.Add(2*time.Minute)); ok || err != nil {
+		t.Fatalf("settled twice: %v %v", ok, err)
+	}
+	k.ReplacedBy = "K6"
+	if err := s.SaveKey(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Keys(ctx, []string{"K5"})
+	if r := got["K5"]; r.State != store.KeyReady || !r.ReadyAt.Equal(base.Add(time.Minute)) || r.Probe != "" || r.ReplacedBy != "K6" {
+		t.Errorf("after a stale save: %+v", r)
+	}
+	if p, _ := s.ProvisioningKeys(ctx, 10); len(p) != 0 {
+		t.Errorf("still provisioning: %+v", p)
+	}
+	_ = s.DeleteKeys(ctx, []string{"K5"})
 }
 
 func testGuardrails(t *testing.T, s store.Store) {
