@@ -3,7 +3,6 @@ package handlers
 import (
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -209,9 +208,9 @@ func (h *Handlers) setBudget(c echo.Context) error {
 		if s == "" {
 			continue
 		}
-		n, perr := strconv.ParseInt(s, 10, 64)
+		n, perr := portal.ParseAmount(d, s)
 		if perr != nil {
-			v.Add(portal.Invalid("limits."+d, "%s must be a whole number, not %q", d, s))
+			v.Add(portal.Invalid("limits."+d, "%s", perr.Error()))
 			continue
 		}
 		limits[d] = n
@@ -244,6 +243,15 @@ func (h *Handlers) setBudget(c echo.Context) error {
 // topics page's panel alone.
 func (h *Handlers) unitBudget(c echo.Context) error {
 	panel := c.QueryParam("panel") == "1"
+	if c.QueryParam("panel") == "headroom" {
+		// The room left, on a form that spends it (topics); a form does
+		// without it when the budget cannot be read.
+		b, err := h.Guardrails.UnitBudget(c.Request().Context(), httpserver.ScopeOf(c), true)
+		if err != nil {
+			return c.NoContent(http.StatusNoContent)
+		}
+		return renderFragment(c, http.StatusOK, views.BudgetHeadroom(b, []string{portal.BudgetTopics, portal.BudgetPartitions, portal.BudgetStorageBytes}))
+	}
 	b, err := h.Guardrails.UnitBudget(c.Request().Context(), httpserver.ScopeOf(c), panel)
 	if panel {
 		if err != nil {

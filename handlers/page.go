@@ -43,7 +43,26 @@ func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Sco
 	if err := stageConfirmed(c, p.Context); err != nil {
 		return views.Page{}, err
 	}
+	p.Reviews = h.reviews(c)
 	return p, nil
+}
+
+// reviews counts what waits for the caller's review, for the navigation;
+// a page does without the counts when the database cannot say.
+func (h *Handlers) reviews(c echo.Context) views.Reviews {
+	ctx := c.Request().Context()
+	var r views.Reviews
+	if waiting, err := h.Requests.Waiting(ctx); err == nil {
+		r.Requests = len(waiting)
+	} else {
+		h.log.WarnContext(ctx, "change requests waiting for review could not be counted", "error", err)
+	}
+	if grants, err := h.Grants.WaitingGrants(ctx); err == nil {
+		r.Grants = len(grants)
+	} else {
+		h.log.WarnContext(ctx, "access requests waiting for review could not be counted", "error", err)
+	}
+	return r
 }
 
 // stageConfirmed checks the typed confirmation of a form that asks for it

@@ -155,13 +155,16 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/api-key/:id/delete":              {"confirm": {sd.KeyID}},
 		"POST /:bu/:stage/change-requests":                 {"document": {`{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "fresh"}, "spec": {}}]}`}, "reason": {"walk"}},
 		"POST /:bu/:stage/change-requests/:id/:decision":   {"comment": {"walk"}},
+		"POST /:bu/:stage/change-requests/draft":           {"name": {"walk"}, "partitions_count": {"1"}},
 		"POST /:bu/:stage/grants":                          {"owner": {"crm"}, "topic": {"orders"}, "access": {"read"}, "principal": {sd.AccountID}, "reason": {"walk"}},
 		"POST /:bu/:stage/grants/:id/:step":                {"comment": {"walk"}},
 	}
 }
 
 // readForms change nothing, so every role may post them.
-var readForms = map[string]bool{"POST /:bu/:stage/schema/:subject/check": true}
+var readForms = map[string]bool{"POST /:bu/:stage/schema/:subject/check": true,
+	// A draft only fills in the request form: it changes and files nothing.
+	"POST /:bu/:stage/change-requests/draft": true}
 
 // TestEveryFormRefusesViewersAndReadOnlyStages walks the route table: every
 // form that changes something refuses a Viewer and a Developer in the

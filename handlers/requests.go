@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -42,7 +43,51 @@ func (h *Handlers) newRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.NewRequestPage(p, views.RequestForm{}))
+	f := views.RequestForm{}
+	if c.QueryParam("from") == "export" {
+		// The unit's resources as they are, to change in place.
+		doc, err := h.Plans.Export(c.Request().Context(), httpserver.ScopeOf(c))
+		if err != nil {
+			return err
+		}
+		b, err := document.YAML(doc)
+		if err != nil {
+			return err
+		}
+		f.Document, f.Drafted = string(b), true
+	}
+	return h.render(c, http.StatusOK, p, views.NewRequestPage(p, f))
+}
+
+// draftRequest turns a topic form that a Developer may not send in a
+// read-only stage into a change request's document, shown in the
+// request form to review, explain and file: nothing is changed or filed
+// yet.
+func (h *Handlers) draftRequest(c echo.Context) error {
+	p, err := h.scopedPage(c, "change-requests", "New change request", views.Crumb{Label: "new"})
+	if err != nil {
+		return err
+	}
+	f := topicForm(p)
+	partitions, cfg := readTopicForm(c, &f)
+	if len(f.Errors) > 0 {
+		return portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"])
+	}
+	name := f.Name
+	if full := c.FormValue("topic"); full != "" {
+		name = strings.TrimPrefix(full, p.Context.Prefix) // an edit: the topic's identifier
+	}
+	if name == "" {
+		return portal.Missing("name")
+	}
+	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: name,
+		Topic: &portal.TopicDecl{Partitions: partitions, Config: cfg}}}}
+	text, err := document.YAML(doc)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("HX-Push-Url", p.Context.Path("change-requests", "new"))
+	return h.render(c, http.StatusOK, p, views.NewRequestPage(p, views.RequestForm{Document: string(text), Drafted: true}))
 }
 
 // fileRequest files the pasted document as a change request.

@@ -100,6 +100,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/:bu/:stage/change-requests", h.listRequests)
 	route(http.MethodPost, "/:bu/:stage/change-requests", h.fileRequest)
 	route(http.MethodGet, "/:bu/:stage/change-requests/new", h.newRequest)
+	route(http.MethodPost, "/:bu/:stage/change-requests/draft", h.draftRequest)
 	route(http.MethodGet, "/:bu/:stage/change-requests/:id", h.showRequest)
 	route(http.MethodPost, "/:bu/:stage/change-requests/:id/:decision", h.decideRequest)
 	route(http.MethodGet, "/:bu/:stage/grants", h.listGrants)

@@ -23,14 +23,14 @@ var AdminTabs = []struct {
 	Zone            bool
 }{
 	{"business-units", "Business units", "/admin/business-units", false},
-	{"read-only", "Read-only stages", "/admin/read-only", false},
+	{"read-only", "Read-only", "/admin/read-only", false},
 	{"audit", "Audit trail", "/admin/audit", true},
-	{"upstreams", "Upstream health", "/admin/upstreams", true},
+	{"upstreams", "Upstreams", "/admin/upstreams", true},
 	{"policies", "Policies", "/admin/policies", true},
 	{"budgets", "Budgets", "/admin/budgets", true},
 	{"webhooks", "Webhooks", "/admin/webhooks", false},
 	{"sessions", "Sessions", "/admin/sessions", false},
-	{"access", "Access preview", "/admin/access", false},
+	{"access", "Access", "/admin/access", false},
 	{"config", "Configuration", "/admin/config", false},
 }
 
@@ -56,7 +56,7 @@ func AdminNav(area portal.AdminArea, current string) templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<nav aria-label=\"Admin area\" class=\"-mt-2 mb-6 border-b border-slate-200\"><ul class=\"flex flex-wrap gap-x-1\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<nav aria-label=\"Admin area\" class=\"-mt-2 mb-6 border-b border-slate-200\"><ul class=\"flex flex-wrap\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -66,7 +66,7 @@ func AdminNav(area portal.AdminArea, current string) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var2 = []any{"inline-block border-b-2 px-3 py-2 text-sm font-medium", templ.KV("border-indigo-600 text-indigo-700", t.ID == current), templ.KV("border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900", t.ID != current)}
+				var templ_7745c5c3_Var2 = []any{"inline-block whitespace-nowrap border-b-2 px-2.5 py-2 text-sm font-medium", templ.KV("border-indigo-600 text-indigo-700", t.ID == current), templ.KV("border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900", t.ID != current)}
 				templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var2...)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -417,12 +417,12 @@ func sourceBadge(source string) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		if source == "portal" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<span class=\"mt-1 inline-flex rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200\" data-source=\"portal\">onboarded here</span>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<span class=\"whitespace-nowrap mt-1 inline-flex rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200\" data-source=\"portal\">onboarded here</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<span class=\"mt-1 inline-flex rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-inset ring-slate-200\" data-source=\"configuration\">configuration file</span>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<span class=\"whitespace-nowrap mt-1 inline-flex rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-inset ring-slate-200\" data-source=\"configuration\">configuration file</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

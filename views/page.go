@@ -36,6 +36,25 @@ type Page struct {
 	// UnitFilter is the business unit a whole-cluster list is narrowed
 	// to ("none": outside the convention; "": every unit).
 	UnitFilter string
+	// Reviews count what waits for the user's review, in every unit.
+	Reviews Reviews
+}
+
+// Reviews count the change requests and access requests (grants) that
+// wait for the user's review.
+type Reviews struct {
+	Requests, Grants int
+}
+
+// For is the count the navigation shows next to a resource type.
+func (r Reviews) For(resource string) int {
+	switch resource {
+	case "change-requests":
+		return r.Requests
+	case "grants":
+		return r.Grants
+	}
+	return 0
 }
 
 // User is the signed-in person.

@@ -212,6 +212,50 @@ func BudgetDimensions() []string {
 	return []string{BudgetTopics, BudgetPartitions, BudgetStorageBytes, BudgetConnectors, BudgetConnectorTasks, BudgetServiceAccounts, BudgetAPIKeys}
 }
 
+// DimensionLabel names a budget dimension as people read it.
+func DimensionLabel(dim string) string {
+	switch dim {
+	case BudgetStorageBytes:
+		return "storage"
+	case BudgetConnectorTasks:
+		return "connector tasks"
+	case BudgetServiceAccounts:
+		return "service accounts"
+	case BudgetAPIKeys:
+		return "API keys"
+	}
+	return dim
+}
+
+// storageUnits are the units a storage amount may be written in.
+var storageUnits = map[string]float64{"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+	"KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "TIB": 1 << 40}
+
+// ParseAmount reads an amount of a dimension as people write it: a whole
+// count, or for storage a number with a unit ("500 GiB", "1.5 TB"; GiB
+// when the unit is left out).
+func ParseAmount(dim, s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if dim != BudgetStorageBytes {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%s must be a whole number, not %q", DimensionLabel(dim), s)
+		}
+		return n, nil
+	}
+	num := strings.TrimRightFunc(s, func(r rune) bool { return r == ' ' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' })
+	unit := strings.ToUpper(strings.TrimSpace(s[len(num):]))
+	if unit == "" {
+		unit = "GIB"
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	mult, known := storageUnits[unit]
+	if err != nil || !known || f < 0 || f*mult > 1<<62 {
+		return 0, fmt.Errorf("storage must be an amount such as 500 GiB or 1.5 TB, not %q", s)
+	}
+	return int64(f * mult), nil
+}
+
 // ShowAmount renders an amount of a dimension (bytes in binary units).
 func ShowAmount(dim string, v int64) string {
 	if dim != BudgetStorageBytes {

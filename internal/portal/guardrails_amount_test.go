@@ -1,0 +1,29 @@
+package portal
+
+import "testing"
+
+// TestParseAmount: counts are whole numbers; storage is an amount with a
+// unit, GiB when none is written.
+func TestParseAmount(t *testing.T) {
+	for _, c := range []struct {
+		dim, in string
+		want    int64
+		bad     bool
+	}{
+		{BudgetTopics, "12", 12, false},
+		{BudgetTopics, "1.5", 0, true},
+		{BudgetTopics, "-1", 0, true},
+		{BudgetStorageBytes, "500", 500 << 30, false},
+		{BudgetStorageBytes, "1.5 TiB", 3 << 39, false},
+		{BudgetStorageBytes, "200GB", 200e9, false},
+		{BudgetStorageBytes, "1024 b", 1024, false},
+		{BudgetStorageBytes, "lots", 0, true},
+		{BudgetStorageBytes, "5 parsecs", 0, true},
+		{BudgetStorageBytes, "-3 GiB", 0, true},
+	} {
+		got, err := ParseAmount(c.dim, c.in)
+		if (err != nil) != c.bad || got != c.want {
+			t.Errorf("%s %q: %d %v", c.dim, c.in, got, err)
+		}
+	}
+}
