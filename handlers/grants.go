@@ -74,6 +74,9 @@ func (h *Handlers) newGrant(c echo.Context) error {
 	if f.Principals, err = h.principals(c); err != nil {
 		return err
 	}
+	if f.Offer, err = h.Grants.Offer(c.Request().Context(), httpserver.ScopeOf(c), f.In.Owner); err != nil {
+		return err
+	}
 	return h.render(c, http.StatusOK, p, views.NewGrantPage(p, f))
 }
 
@@ -95,6 +98,7 @@ func (h *Handlers) requestGrant(c echo.Context) error {
 	}
 	f.Errors = problemLines(ps)
 	f.Principals, _ = h.principals(c)
+	f.Offer, _ = h.Grants.Offer(c.Request().Context(), httpserver.ScopeOf(c), f.In.Owner)
 	return h.failedForm(c, p, err, func() templ.Component { return views.NewGrantPage(p, f) })
 }
 

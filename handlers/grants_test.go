@@ -38,6 +38,9 @@ func TestGrantPages(t *testing.T) {
 
 	if p := s.do(http.MethodGet, "/crm/dev/grants/new?owner=scada", "alice", nil); p.status != http.StatusOK || !strings.Contains(p.body, acct.Name) {
 		t.Fatalf("the form: %d %.300s", p.status, p.body)
+	} else if topics := between(p.body, `id="grant-topics"`, "</datalist>"); !strings.Contains(p.body, `<option value="scada" selected>`) ||
+		strings.Contains(p.body, `<option value="plant"`) || !strings.Contains(topics, `value="`+strings.TrimPrefix(sd.Topic, "edh-shared-scada-dev-")+`"`) {
+		t.Errorf("the form does not offer scada and its topics:\n%s", topics)
 	}
 	form := url.Values{"owner": {"plant"}, "topic": {sd.Topic}, "access": {"read"}, "principal": {acct.ID}, "reason": {"reports"}}
 	if p := s.do(http.MethodPost, "/crm/dev/grants", "alice", form); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "landing zone mfg-shared") {

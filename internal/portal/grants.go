@@ -105,6 +105,15 @@ type GrantQuery struct {
 	Topic string
 }
 
+// GrantOffer is what a unit may ask access to in a stage: the other
+// units of its landing zone, and one owner's topic identifiers (at most
+// a few hundred; More when there are others).
+type GrantOffer struct {
+	Units  []string
+	Topics []string
+	More   bool
+}
+
 // GrantService asks for, reviews and revokes access across units.
 type GrantService interface {
 	// RequestGrant asks the owner unit for access, from the grantee's
@@ -112,6 +121,8 @@ type GrantService interface {
 	// owner does not hold, a principal of another unit), Conflict (the
 	// same grant asked or given already), InsufficientRole (below Admin).
 	RequestGrant(ctx context.Context, scope Scope, in NewTopicGrant) (TopicGrant, error)
+	// Offer lists the units the scope's unit may ask, and owner's topics.
+	Offer(ctx context.Context, scope Scope, owner string) (GrantOffer, error)
 	// Grants lists the grants a unit gave or received in the stage.
 	Grants(ctx context.Context, scope Scope, q GrantQuery) (Page[TopicGrant], error)
 	// Grant returns one of them.
