@@ -42,14 +42,15 @@ test-short:
 ## costly filters, tails) costs another unit's reads (p50, p99, 5xx), the
 ## resident memory of the static serve binary over a
 ## 10,000- and a 100,000-topic cluster after 10 minutes (RSS_SOAK) of a write
-## per second and lists, listing a unit's topics (traces off and on), a metrics page cold and
+## per second and lists, listing a unit's topics (traces off and on), a search of the
+## search box over 10,000 topics, a metrics page cold and
 ## warm, 1,000 consumer groups with lag, the metrics and tracing middleware, a page
 ## of the audit trail among a million events, a session lookup and an audit write
 ## on each store, migrating an empty database, what a killed cluster costs a
 ## serve replica for each kind of request (CPU, connection attempts)
 bench: postgres static
 	SERVE_BINARY=$(CURDIR)/build/portal $(GO) test -run '^$$' -bench 'ListLatency|ServeRSS|OutageCost' -benchtime 1x -timeout 60m ./cmd/portal/
-	$(GO) test -run '^$$' -bench 'ListTopicsAPI|MetricsPage' -benchmem -benchtime 2s ./cmd/portal/
+	$(GO) test -run '^$$' -bench 'ListTopicsAPI|MetricsPage|Search' -benchmem -benchtime 2s ./cmd/portal/
 	$(GO) test -run '^$$' -bench Plan500Topics -benchtime 20x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'Apply500Topic(Creates|Updates)' -benchtime 3x ./cmd/portal/
 	$(GO) test -run '^$$' -bench NoisyNeighbour -benchtime 1x ./cmd/portal/

@@ -22,6 +22,7 @@ func (a *API) Register(e *echo.Echo) {
 	// The version needs no token: operators and probes ask for it.
 	e.GET(Base+"/version", a.getVersion)
 
+	route(http.MethodGet, "/:bu/:stage/search", a.search)
 	route(http.MethodGet, "/:bu/:stage/topics", a.listTopics)
 	route(http.MethodPost, "/:bu/:stage/topic", a.createTopic)
 	route(http.MethodGet, "/:bu/:stage/topic/:name", a.getTopic)

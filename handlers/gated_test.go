@@ -112,3 +112,32 @@ func TestBudgetsInHumanUnitsWithHeadroom(t *testing.T) {
 		t.Errorf("the headroom with no topic left:\n%s", p.body)
 	}
 }
+
+// TestSearchBox: every page of a context carries the box; typing asks
+// for results under it (a fragment), and without JavaScript the form
+// opens a results page; the admin area's pages are found by their title
+// by those who may open them, and only by them.
+func TestSearchBox(t *testing.T) {
+	s := newSite(t)
+	p := s.do(http.MethodGet, "/scada/dev/topics", "carol", nil)
+	if !strings.Contains(p.body, `id="search-q"`) || !strings.Contains(p.body, `action="/scada/dev/search"`) {
+		t.Fatal("no search box on the topics page")
+	}
+	frag := s.do(http.MethodGet, "/scada/dev/search?q=topic", "carol", nil, "HX-Request", "true", "HX-Target", "search-results")
+	if frag.status != 200 || strings.Contains(frag.body, "<html") || !strings.Contains(frag.body, `data-hit="page"`) {
+		t.Fatalf("the fragment: %d\n%.500s", frag.status, frag.body)
+	}
+	full := s.do(http.MethodGet, "/scada/dev/search?q=budget", "carol", nil)
+	if full.status != 200 || !strings.Contains(full.body, "<html") || !strings.Contains(full.body, `href="/scada/dev/budget"`) {
+		t.Fatalf("the page: %d", full.status)
+	}
+	if strings.Contains(s.do(http.MethodGet, "/scada/dev/search?q=webhooks", "carol", nil).body, `href="/admin/webhooks"`) {
+		t.Error("carol finds an admin page")
+	}
+	if !strings.Contains(s.do(http.MethodGet, "/scada/dev/search?q=webhooks", "frank", nil).body, `href="/admin/webhooks"`) {
+		t.Error("frank does not find the webhooks admin page")
+	}
+	if p := s.do(http.MethodGet, "/scada/dev/search?q=", "carol", nil, "HX-Request", "true", "HX-Target", "search-results"); p.status != 200 || p.body != "" {
+		t.Errorf("an emptied box: %d %q", p.status, p.body)
+	}
+}

@@ -71,6 +71,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/admin/webhooks/:id", h.webhookDeliveries)
 	route(http.MethodPost, "/admin/webhooks/:id/delete", h.deleteWebhook)
 
+	route(http.MethodGet, "/:bu/:stage/search", h.search)
 	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
 	route(http.MethodGet, "/:bu/:stage/export", h.exportDocument)
 	route(http.MethodGet, "/:bu/:stage/topics/new", h.newTopic)

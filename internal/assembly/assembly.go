@@ -66,6 +66,7 @@ type Built struct {
 	Webhooks   *events.Service
 	Requests   *requests.Service
 	Grants     *grants.Service
+	Find       *service.Finder
 }
 
 // New builds the services.
@@ -109,6 +110,7 @@ func New(d Deps) (*Built, error) {
 		b.Grants.AsCode(), b.Rules.AsCode())
 	b.Plans.Journal(d.Store)
 	b.Requests = requests.New(g, b.Plans, d.Store, d.RequestMaxAge)
+	b.Find = service.NewFinder(g, b.Services())
 	return b, nil
 }
 
@@ -116,5 +118,5 @@ func New(d Deps) (*Built, error) {
 func (b *Built) Services() portal.Services {
 	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
 		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks, Requests: b.Requests,
-		Grants: b.Grants}
+		Grants: b.Grants, Find: b.Find}
 }

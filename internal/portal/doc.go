@@ -36,4 +36,5 @@ type Services struct {
 	Webhooks   WebhookService
 	Requests   RequestService
 	Grants     GrantService
+	Find       FindService
 }

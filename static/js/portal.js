@@ -427,6 +427,39 @@
     if (e.target.checked) { startTail(e.target); } else { stopTail("Stopped."); }
   });
 
+  // The search box: Ctrl+K (or ⌘K, or / outside a field) puts the cursor
+  // in it; the arrow keys walk its results; Escape clears them.
+  document.addEventListener("keydown", function (e) {
+    var box = $("search-q");
+    if (!box) return;
+    var inField = /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName) || e.target.isContentEditable;
+    if ((e.key === "k" || e.key === "K") && (e.ctrlKey || e.metaKey) || (e.key === "/" && !inField)) {
+      e.preventDefault();
+      if (!document.documentElement.classList.contains("nav-open") && box.offsetParent === null) {
+        var toggle = $("nav-toggle");
+        if (toggle) toggle.click();
+      }
+      box.focus();
+      box.select();
+      return;
+    }
+    var results = $("search-results");
+    if (!results || !results.contains(e.target) && e.target !== box) return;
+    var links = Array.prototype.slice.call(results.querySelectorAll("a"));
+    var at = links.indexOf(e.target);
+    if (e.key === "ArrowDown" && links.length) {
+      e.preventDefault();
+      links[Math.min(at + 1, links.length - 1)].focus();
+    } else if (e.key === "ArrowUp" && at >= 0) {
+      e.preventDefault();
+      if (at === 0) { box.focus(); } else { links[at - 1].focus(); }
+    } else if (e.key === "Escape") {
+      results.innerHTML = "";
+      box.value = "";
+      box.focus();
+    }
+  });
+
   // Errors without a message from the server still say something.
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail.xhr;
