@@ -34,4 +34,3 @@ func (a *API) search(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, out)
 }
-
