@@ -141,3 +141,17 @@ func TestSearchBox(t *testing.T) {
 		t.Errorf("an emptied box: %d %q", p.status, p.body)
 	}
 }
+
+// TestNoRoleSaysSo: a unit of his landing zone in which dave has no role
+// says so (still a 404, as the API answers); a unit that does not exist
+// is not found.
+func TestNoRoleSaysSo(t *testing.T) {
+	s := newSite(t)
+	p := s.do(http.MethodGet, "/crm/dev/topics", "dave", nil)
+	if p.status != http.StatusNotFound || !strings.Contains(p.body, "you have no role in crm") {
+		t.Errorf("crm for dave: %d\n%.400s", p.status, between(p.body, "<main", "</main>"))
+	}
+	if p = s.do(http.MethodGet, "/nowhere/dev/topics", "dave", nil); p.status != http.StatusNotFound || strings.Contains(p.body, "no role in") {
+		t.Errorf("a unit that does not exist: %d", p.status)
+	}
+}

@@ -135,10 +135,19 @@ func ReadOnlyReason(st tenancy.Stage) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-// UnitNotFound is the error for a business unit that does not exist or in
-// which the caller has no role; the two are indistinguishable on purpose.
+// UnitNotFound is the error for a business unit that does not exist, or
+// in which the caller has no role outside the landing zones they work in
+// (NoRoleIn inside them); the two are indistinguishable on purpose.
 func UnitNotFound(id string) error {
 	e := portal.New(portal.NotFound, "business unit %q not found", id)
+	e.Field = "bu"
+	return e
+}
+
+// NoRoleIn is the error for a unit of the caller's landing zone in which
+// the caller has no role: not found, as DESIGN has it, but saying why.
+func NoRoleIn(id string) error {
+	e := portal.New(portal.NotFound, "you have no role in %s: its Admins can add you to one of its groups", id)
 	e.Field = "bu"
 	return e
 }

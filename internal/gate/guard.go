@@ -222,12 +222,22 @@ func WithApplyStep(ctx context.Context) context.Context {
 	return upstream.Patient(context.WithValue(ctx, applyStepKey{}, true))
 }
 
-// Resolve resolves a named scope for p: a unit where p has no role is as
-// unknown as one that does not exist.
+// Resolve resolves a named scope for p. A unit where p has no role is
+// not found (404), as one that does not exist; a member of its landing
+// zone, who sees its units already (the grant form lists them), is told
+// that it is a role they lack.
 func (g *Guard) Resolve(p *portal.Principal, named portal.Scope) (tenancy.Scope, error) {
 	t := g.tenancy.Current()
 	unit, ok := t.Unit(named.BU)
-	if !ok || p.Role(named.BU) == portal.NoRole {
+	if !ok {
+		return tenancy.Scope{}, access.UnitNotFound(named.BU)
+	}
+	if p.Role(named.BU) == portal.NoRole {
+		for _, u := range t.Units() {
+			if u.LandingZone.ID == unit.LandingZone.ID && p.Role(u.ID) > portal.NoRole {
+				return tenancy.Scope{}, access.NoRoleIn(unit.ID)
+			}
+		}
 		return tenancy.Scope{}, access.UnitNotFound(named.BU)
 	}
 	st, ok := t.StageIn(unit.LandingZone, named.Stage, g.now())

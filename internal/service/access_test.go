@@ -102,10 +102,16 @@ func TestUnknownScopes(t *testing.T) {
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Kind != portal.NotFound || ps[0].Field != "bu" {
 		t.Errorf("unknown unit: %v", err)
 	}
-	// A real unit in which the caller has no role looks the same.
+	// A unit of the caller's landing zone in which they have no role is
+	// not found either, saying it is a role they lack; one of a zone they
+	// do not work in looks as one that does not exist.
 	_, err2 := w.Topics.List(ctx, portal.Scope{BU: "crm", Stage: "dev"}, portal.ListQuery{})
-	if err2 == nil || err2.Error() != `NOT_FOUND (bu): business unit "crm" not found` {
+	if err2 == nil || err2.Error() != `NOT_FOUND (bu): you have no role in crm: its Admins can add you to one of its groups` {
 		t.Errorf("unit without a role: %v", err2)
+	}
+	_, err3 := w.Topics.List(ctx, portal.Scope{BU: "plant", Stage: "dev"}, portal.ListQuery{})
+	if err3 == nil || err3.Error() != `NOT_FOUND (bu): business unit "plant" not found` {
+		t.Errorf("unit of another zone: %v", err3)
 	}
 	_, err = w.Topics.List(ctx, portal.Scope{BU: "scada", Stage: "prod"}, portal.ListQuery{})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "stage" || ps[0].Message != `stage "prod" not found; stages are dev, qas, run` {
