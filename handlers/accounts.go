@@ -96,7 +96,8 @@ func (h *Handlers) createAccount(c echo.Context) error {
 		return h.done(c, "Service account "+a.Name+" is still being made (Confluent Cloud is slow to answer); this page shows when it has its role bindings.",
 			p.Context.Path("service-accounts", "bulk", a.Job))
 	}
-	return h.done(c, "Service account "+a.Name+" ("+a.ID+") created with "+strconv.Itoa(len(a.RoleBindings))+" role bindings.",
+	return h.done(c, "Service account "+a.Name+" ("+a.ID+") created with "+strconv.Itoa(len(a.RoleBindings))+
+		" role bindings; Confluent Cloud enforces new role bindings within about 90 seconds.",
 		p.Context.Path("service-account", a.ID))
 }
 

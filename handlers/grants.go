@@ -126,5 +126,10 @@ func (h *Handlers) grantStep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.done(c, "Grant "+g.ID+" is "+g.State+".", p.Context.Path("grants", id))
+	msg := "Grant " + g.ID + " is " + g.State + "."
+	if g.State == portal.GrantActive {
+		// Role bindings take effect upstream some time after they are made.
+		msg += " Confluent Cloud enforces new role bindings within about 90 seconds."
+	}
+	return h.done(c, msg, p.Context.Path("grants", id))
 }
