@@ -216,7 +216,7 @@ helm:
 ## helm-lint: lint and render the Helm chart (Helm runs through go run)
 helm-lint:
 	$(HELM) lint deploy/helm/portal
-	$(HELM) template portal deploy/helm/portal >/dev/null
+	$(HELM) template portal deploy/helm/portal --kube-version 1.30.0 >/dev/null
 
 ## docs: rewrite the configuration reference in docs/operations.md from internal/config
 docs:

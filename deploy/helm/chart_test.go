@@ -27,7 +27,8 @@ func render(t *testing.T, args ...string) (map[string]map[string]any, error) {
 	if testing.Short() {
 		t.Skip("short: Helm runs through go run")
 	}
-	cmd := exec.Command("go", append([]string{"run", helmModule, "template", "rms", "portal"}, args...)...)
+	// Kubernetes 1.30, the chart's least (kubeVersion).
+	cmd := exec.Command("go", append([]string{"run", helmModule, "template", "rms", "portal", "--kube-version", "1.30.0"}, args...)...)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
@@ -209,6 +210,7 @@ func TestChartOptions(t *testing.T) {
 		{"config.confluent_cloud.api_secret=hunter2-literal", "config.api_secret holds a literal value"},
 		{"config.identity.client_secret=s3cret-literal", "config.client_secret holds a literal value"},
 		{"config.session.keys[0]=0123456789abcdef0123456789abcdef-literal", "config.session.keys holds a literal key"},
+		{"config.database.url=postgres://portal:hunter2@db:5432/portal", "config.database.url holds a password"},
 	} {
 		_, err := render(t, "--set", c.set)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -217,6 +219,12 @@ func TestChartOptions(t *testing.T) {
 	}
 	if _, err := render(t, "--set", "config.confluent_cloud.api_secret=${CLOUD_SECRET}"); err != nil {
 		t.Errorf("a ${NAME} reference is refused: %v", err)
+	}
+	if _, err := render(t, "--set", "config.database.url=postgres://portal:${DB_PASSWORD}@db:5432/portal"); err != nil {
+		t.Errorf("a database password as ${NAME} is refused: %v", err)
+	}
+	if _, err := exec.Command("go", "run", helmModule, "template", "rms", "portal", "--kube-version", "1.29.0").CombinedOutput(); err == nil {
+		t.Error("the chart renders for Kubernetes 1.29, which lacks the preStop sleep")
 	}
 }
 
@@ -281,6 +289,23 @@ func TestChartFitsRealClusters(t *testing.T) {
 	}
 	if docs["ConfigMap/rms-portal-migrate"] == nil {
 		t.Error("the migration job has no configuration")
+	}
+	// On a first install the release's ServiceAccount does not exist yet
+	// when the job runs: the job has its own, made as an earlier hook;
+	// and the job's pod is none of the portal's (Service, budget, policy).
+	sa := docs["ServiceAccount/rms-portal-migrate"]
+	if dig(job, "spec", "template", "spec", "serviceAccountName") != "rms-portal-migrate" ||
+		dig(sa, "metadata", "annotations", "helm.sh/hook") != "pre-install,pre-upgrade" || dig(sa, "metadata", "annotations", "helm.sh/hook-weight") != "-10" {
+		t.Errorf("the job's service account: %v / %v", dig(job, "spec", "template", "spec", "serviceAccountName"), dig(sa, "metadata"))
+	}
+	selector := dig(docs["PodDisruptionBudget/rms-portal"], "spec", "selector", "matchLabels").(map[string]any)
+	jobLabels := dig(job, "spec", "template", "metadata", "labels").(map[string]any)
+	matches := true
+	for k, v := range selector {
+		matches = matches && jobLabels[k] == v
+	}
+	if matches {
+		t.Errorf("the portal's selector %v selects the job's pod %v", selector, jobLabels)
 	}
 	dash := docs["ConfigMap/rms-portal-dashboard"]
 	body, _ := dig(dash, "data", "rms-portal.json").(string)

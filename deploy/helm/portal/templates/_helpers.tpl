@@ -63,6 +63,11 @@ are ${NAME}s given from Secrets.
 {{- fail (printf "config.%s holds a literal value: write it as ${NAME} and give NAME under secrets.extraEnv" $k) -}}
 {{- end -}}
 {{- end -}}
+{{- with (get (default dict (get $cfg "database")) "url") -}}
+{{- if regexMatch "://[^:/@\\s]+:[^$@\\s][^@\\s]*@" (toString .) -}}
+{{- fail "config.database.url holds a password: give the whole URL as DATABASE_URL from a Secret (secrets.keys), or its password as ${NAME} under secrets.extraEnv" -}}
+{{- end -}}
+{{- end -}}
 {{- with (get (default dict (get $cfg "session")) "keys") -}}
 {{- range . -}}
 {{- if not (hasPrefix "${" (toString .)) -}}
