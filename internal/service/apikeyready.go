@@ -74,6 +74,21 @@ func (r *readiness) checkDue(id string, created, now time.Time) bool {
 	return true
 }
 
+// keep forgets every key but those of recs.
+func (r *readiness) keep(recs []store.KeyRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ids := make(map[string]bool, len(recs))
+	for _, rec := range recs {
+		ids[rec.ID] = true
+	}
+	for id := range r.checked {
+		if !ids[id] {
+			delete(r.checked, id)
+		}
+	}
+}
+
 func (r *readiness) forget(id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -93,6 +108,9 @@ func (s *APIKeys) CheckProvisioning(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	now := s.guard.Now()
+	if len(recs) < 50 {
+		s.ready.keep(recs) // forget the keys settled or deleted elsewhere
+	}
 	n := 0
 	for _, rec := range recs {
 		if !s.ready.checkDue(rec.ID, rec.Created, now) {
