@@ -45,16 +45,7 @@ func BenchmarkListTopicsAPI(b *testing.B) {
 				// One caller at full speed is what is measured, not refused.
 				cfg.RateLimits.Caller.PerSecond, cfg.RateLimits.Unit.PerSecond = -1, -1
 			}, h)
-			cl := tp.app.dev.platform.Clusters["edh-shared/dev"]
-			var names []string
-			for i := 0; i < 2500; i++ {
-				for _, prefix := range []string{"edh-shared-scada-dev-", "edh-shared-crm-dev-", "edh-shared-platform-dev-", "other-"} {
-					names = append(names, fmt.Sprintf("%sbench-%05d", prefix, i))
-				}
-			}
-			if err := cl.CreateTopics(context.Background(), names, 1); err != nil {
-				b.Fatal(err)
-			}
+			tenThousandTopics(b, tp, "bench")
 			token := tp.token("carol")
 			req, _ := http.NewRequest("GET", tp.url+"/api/v1/scada/dev/topics?page_size=100", nil)
 			req.Header.Set("Authorization", "Bearer "+token)
@@ -289,16 +280,7 @@ func BenchmarkSearch(b *testing.B) {
 		cfg.MetadataCacheTTL = 2 * time.Second
 		cfg.RateLimits.Caller.PerSecond, cfg.RateLimits.Unit.PerSecond = -1, -1
 	}, hooks{})
-	cl := tp.app.dev.platform.Clusters["edh-shared/dev"]
-	var names []string
-	for i := 0; i < 2500; i++ {
-		for _, prefix := range []string{"edh-shared-scada-dev-", "edh-shared-crm-dev-", "edh-shared-platform-dev-", "other-"} {
-			names = append(names, fmt.Sprintf("%ssearch-%05d", prefix, i))
-		}
-	}
-	if err := cl.CreateTopics(context.Background(), names, 1); err != nil {
-		b.Fatal(err)
-	}
+	tenThousandTopics(b, tp, "search")
 	token := tp.token("carol")
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	find := func(q string) time.Duration {
@@ -325,4 +307,19 @@ func BenchmarkSearch(b *testing.B) {
 	b.StopTimer()
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)*99/100])/1e6, "p99-ms")
+}
+
+// tenThousandTopics fills edh-shared's dev cluster with 10,000 topics
+// named word-NNNNN, 2,500 each of scada, crm, platform and no unit.
+func tenThousandTopics(b *testing.B, tp *testPortal, word string) {
+	b.Helper()
+	var names []string
+	for i := 0; i < 2500; i++ {
+		for _, prefix := range []string{"edh-shared-scada-dev-", "edh-shared-crm-dev-", "edh-shared-platform-dev-", "other-"} {
+			names = append(names, fmt.Sprintf("%s%s-%05d", prefix, word, i))
+		}
+	}
+	if err := tp.app.dev.platform.Clusters["edh-shared/dev"].CreateTopics(context.Background(), names, 1); err != nil {
+		b.Fatal(err)
+	}
 }
