@@ -78,7 +78,7 @@ func RequestNote(c *Context) templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div id=\"write-request\" role=\"note\" class=\"mb-4 rounded-lg border border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-950\"><p class=\"font-semibold\">The ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div id=\"write-request\" role=\"note\" class=\"mb-4 rounded-lg border border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-900\"><p class=\"font-semibold\">The ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
