@@ -78,6 +78,9 @@ func New(o Options) *Handlers {
 // render writes a page: the whole document, or only the main column when
 // htmx asks for it (context changes, form results).
 func (h *Handlers) render(c echo.Context, status int, p views.Page, body templ.Component) error {
+	// The navigation's review counts, only where a navigation is drawn
+	// (never for a fragment such as the search box's results).
+	p.Reviews = h.reviews(c)
 	ctx := templ.WithChildren(c.Request().Context(), body)
 	var page templ.Component
 	if isMainSwap(c) {

@@ -43,7 +43,6 @@ func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Sco
 	if err := stageConfirmed(c, p.Context); err != nil {
 		return views.Page{}, err
 	}
-	p.Reviews = h.reviews(c)
 	return p, nil
 }
 
