@@ -47,9 +47,12 @@ test-short:
 ## warm, 1,000 consumer groups with lag, the metrics and tracing middleware, a page
 ## of the audit trail among a million events, a session lookup and an audit write
 ## on each store, migrating an empty database, what a killed cluster costs a
-## serve replica for each kind of request (CPU, connection attempts)
+## serve replica for each kind of request (CPU, connection attempts), an idle
+## replica over 300 environments (threads, RSS, CPU, SIGTERM to exit, the first
+## request to an environment nobody used)
 bench: postgres static
 	SERVE_BINARY=$(CURDIR)/build/portal $(GO) test -run '^$$' -bench 'ListLatency|ServeRSS|OutageCost' -benchtime 1x -timeout 60m ./cmd/portal/
+	SERVE_BINARY=$(CURDIR)/build/portal $(GO) test -run '^$$' -bench ManyEnvironments -benchtime 1x -timeout 20m ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'ListTopicsAPI|MetricsPage|Search' -benchmem -benchtime 2s ./cmd/portal/
 	$(GO) test -run '^$$' -bench Plan500Topics -benchtime 20x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'Apply500Topic(Creates|Updates)' -benchtime 3x ./cmd/portal/

@@ -49,6 +49,19 @@ func (p *app) connect(log *slog.Logger) error {
 			metrics = confluent.NewMetrics(client("confluent-metrics", cc.MetricsURL, cc.APIKey, cc.APISecret, 1), budget)
 		}
 	}
+	// Environments that reach one cluster alike share its connections,
+	// open only while in use; they close side by side when the process
+	// stops (each waits for its threads).
+	links := kafkaadmin.NewLinks()
+	var kafkaClients []*kafkaadmin.Client
+	p.closers = append(p.closers, func() {
+		var wg sync.WaitGroup
+		for _, c := range kafkaClients {
+			wg.Add(1)
+			go func() { defer wg.Done(); c.Close() }()
+		}
+		wg.Wait()
+	})
 	for _, z := range p.cfg.LandingZones {
 		for _, st := range p.cfg.Stages {
 			env := &platform.Environment{Zone: z.ID, Stage: st.Name}
@@ -59,13 +72,13 @@ func (p *app) connect(log *slog.Logger) error {
 				SASLMechanism: k.SASLMechanism, APIKey: k.APIKey, APISecret: k.APISecret,
 				Timeout: p.cfg.UpstreamTimeout, CacheTTL: p.cfg.MetadataCacheTTL, MaxStaleness: p.cfg.MetadataMaxStaleness, Logger: log,
 				Upstream: p.upstreams.Get(upstream.Cluster, env.Name()), Cache: p.telemetry.Metrics.Cache,
-				StatsEvery: 5 * time.Second,
+				StatsEvery: 5 * time.Second, IdleAfter: p.cfg.KafkaIdleAfter, Links: links,
 			})
 			if err != nil {
 				return err
 			}
 			p.telemetry.Metrics.KafkaConnects(env.Name(), client.ConnectAttempts)
-			p.closers = append(p.closers, client.Close)
+			kafkaClients = append(kafkaClients, client)
 			env.Topics, env.Groups, env.Messages = client, client, client
 			p.connectCloud(env, cloud, cc, ec)
 			p.limits.add(z.ID, st.Name, ec.PartitionLimit, ec.EnvironmentID, ec.KafkaClusterID)

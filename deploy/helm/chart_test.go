@@ -361,3 +361,100 @@ func toStrings(v any) []string {
 	}
 	return out
 }
+
+// TestChartTakesWhatUsersAdd renders the options users of other Kafka
+// UIs' charts look for (testdata/options.yaml) and checks that each lands
+// where Kubernetes reads it; then the configuration from an existing
+// Secret, and the schema's refusals of malformed ones.
+func TestChartTakesWhatUsersAdd(t *testing.T) {
+	docs, err := render(t, "-f", "testdata/options.yaml")
+	if err != nil {
+		t.Fatalf("helm template: %s", err)
+	}
+	dep := docs["Deployment/rms-portal"]
+	pod := dig(dep, "spec", "template", "spec")
+	if got := dig(pod, "containers", 0, "image"); got != "registry.example.com/mirror/ghcr.io/edh-platform/rms-portal:"+appVersion(t) {
+		t.Errorf("image %v", got)
+	}
+	if dig(pod, "containers", 1, "name") != "auth-proxy" || dig(pod, "hostAliases", 0, "hostnames", 1) != "kafka-2.internal" {
+		t.Errorf("sidecar and host aliases: %v / %v", dig(pod, "containers"), dig(pod, "hostAliases"))
+	}
+	for kind, want := range map[string]map[string]string{
+		"Deployment/rms-portal":    {"team": "platform", "tier": "portal"},
+		"ConfigMap/rms-portal":     {"team": "platform", "config": "portal"},
+		"Service/rms-portal":       {"team": "platform", "exposure": "internal"},
+		"Ingress/rms-portal":       {"team": "platform", "public": "yes"},
+		"NetworkPolicy/rms-portal": {"team": "platform"},
+	} {
+		for k, v := range want {
+			if got := dig(docs[kind], "metadata", "labels", k); got != v {
+				t.Errorf("%s label %s = %v, want %s", kind, k, got, v)
+			}
+		}
+	}
+	if dig(dep, "metadata", "annotations", "reloader.stakater.com/auto") != "true" ||
+		dig(docs["ConfigMap/rms-portal"], "metadata", "annotations", "owner") != "platform-team" {
+		t.Errorf("annotations: %v / %v", dig(dep, "metadata"), dig(docs["ConfigMap/rms-portal"], "metadata"))
+	}
+	c := dig(pod, "containers", 0)
+	if dig(c, "readinessProbe", "initialDelaySeconds") != 5 || dig(c, "livenessProbe", "initialDelaySeconds") != 15 ||
+		dig(c, "livenessProbe", "httpGet", "path") != "/healthz" || dig(c, "readinessProbe", "path") != nil {
+		t.Errorf("probes: %v / %v", dig(c, "readinessProbe"), dig(c, "livenessProbe"))
+	}
+	rules := dig(docs["Ingress/rms-portal"], "spec", "rules")
+	if dig(rules, 1, "host") != "kafka.example.com" || dig(rules, 1, "http", "paths", 1, "path") != "/api/v1" ||
+		dig(rules, 1, "http", "paths", 1, "pathType") != "ImplementationSpecific" || dig(rules, 0, "http", "paths", 0, "backend", "service", "name") != "rms-portal" {
+		t.Errorf("ingress rules %v", rules)
+	}
+	np := dig(docs["NetworkPolicy/rms-portal"], "spec")
+	if strings.Join(toStrings(dig(np, "policyTypes")), ",") != "Ingress,Egress" || dig(np, "egress", 0, "ports", 0, "port") != 53 ||
+		dig(np, "egress", 2, "to", 0, "ipBlock", "except", 0) != "169.254.169.254/32" {
+		t.Errorf("egress %v", np)
+	}
+
+	// The configuration from an existing Secret: no ConfigMap of the
+	// chart's, the pods and the migration job mount the Secret's key.
+	docs, err = render(t, "--set", "existingConfig.secret=portal-config", "--set", "existingConfig.key=portal.yaml", "--set", "migrations.job=true")
+	if err != nil {
+		t.Fatalf("helm template: %s", err)
+	}
+	if docs["ConfigMap/rms-portal"] != nil || docs["ConfigMap/rms-portal-migrate"] != nil {
+		t.Error("a ConfigMap is rendered beside the existing configuration")
+	}
+	for _, kind := range []string{"Deployment/rms-portal", "Job/rms-portal-migrate"} {
+		vol := dig(docs[kind], "spec", "template", "spec", "volumes", 0)
+		if dig(vol, "secret", "secretName") != "portal-config" || dig(vol, "secret", "items", 0, "key") != "portal.yaml" ||
+			dig(vol, "secret", "items", 0, "path") != "config.yaml" {
+			t.Errorf("%s config volume %v", kind, vol)
+		}
+	}
+	if dig(docs["Deployment/rms-portal"], "spec", "template", "metadata", "annotations", "checksum/config") != nil {
+		t.Error("a checksum of a configuration the chart does not render")
+	}
+
+	for _, c := range []struct{ set, want string }{
+		{"ingress.hosts[0].paths[0].pathType=Wildcard", "pathType"},
+		{"probes.readiness.path=readyz", "/probes/readiness/path"},
+		{"hostAliases[0].ip=10.0.0.1", "hostnames"},
+		{"extraContainers[0].image=busybox", "name"},
+	} {
+		if _, err := render(t, "--set", c.set); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--set %s: %v, want a refusal naming %s", c.set, err, c.want)
+		}
+	}
+}
+
+// appVersion is the chart's appVersion, the image's default tag.
+func appVersion(t *testing.T) string {
+	raw, err := os.ReadFile("portal/Chart.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		AppVersion string `yaml:"appVersion"`
+	}
+	if err := yaml.Unmarshal(raw, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c.AppVersion
+}

@@ -32,6 +32,11 @@ type Config struct {
 	// MetadataMaxStaleness bounds the age of a topic list served while
 	// refetching fails; past it, lists fail with the cluster (503).
 	MetadataMaxStaleness time.Duration `yaml:"metadata_max_staleness"`
+	// KafkaIdleAfter is how long a cluster's client connections stay
+	// open after an environment's last use (10 minutes by default): a
+	// replica holds connections and threads for the environments in use,
+	// not for every one configured.
+	KafkaIdleAfter time.Duration `yaml:"kafka_idle_after"`
 	// MaxBodyBytes bounds request bodies: 2 MiB by default, room for a
 	// produce of 1 MiB of records with the JSON or form around them.
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`

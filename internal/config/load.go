@@ -151,6 +151,9 @@ func (c *Config) applyDefaults() {
 	if c.MetadataCacheTTL == 0 {
 		c.MetadataCacheTTL = 15 * time.Second
 	}
+	if c.KafkaIdleAfter == 0 {
+		c.KafkaIdleAfter = 10 * time.Minute
+	}
 	if c.MetadataMaxStaleness == 0 {
 		c.MetadataMaxStaleness = 5 * time.Minute
 	}

@@ -51,6 +51,9 @@ func (c *Config) validateServer(p *problems) {
 	if c.UpstreamTimeout < 0 {
 		p.add("upstream_timeout", "must be positive")
 	}
+	if c.KafkaIdleAfter < 0 {
+		p.add("kafka_idle_after", "must be positive")
+	}
 	if c.MetadataCacheTTL < 0 {
 		p.add("metadata_cache_ttl", "must not be negative")
 	}

@@ -41,7 +41,7 @@ func (c *Client) describeTopics(ctx context.Context, names []string) (map[string
 	}
 	bctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	res, err := c.admin.DescribeTopics(bctx, kafka.NewTopicCollectionOfTopicNames(names), kafka.SetAdminRequestTimeout(c.timeout))
+	res, err := c.h().admin.DescribeTopics(bctx, kafka.NewTopicCollectionOfTopicNames(names), kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {
 		return nil, c.translate(err, names[0])
 	}
@@ -99,7 +99,7 @@ func (c *Client) alterTopicConfigs(ctx context.Context, changes map[string]platf
 	}
 	bctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	answers, err := c.admin.IncrementalAlterConfigs(bctx, res, kafka.SetAdminRequestTimeout(c.timeout))
+	answers, err := c.h().admin.IncrementalAlterConfigs(bctx, res, kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {
 		return nil, c.translate(err, res[0].Name)
 	}
@@ -124,7 +124,7 @@ func (c *Client) addPartitions(ctx context.Context, totals map[string]int) (map[
 	}
 	bctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	res, err := c.admin.CreatePartitions(bctx, specs, kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
+	res, err := c.h().admin.CreatePartitions(bctx, specs, kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
 	if err != nil {
 		return nil, c.translate(err, names[0])
 	}

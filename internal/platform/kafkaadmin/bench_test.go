@@ -34,10 +34,15 @@ func benchCluster(b *testing.B) *kfake.Cluster {
 // topic of a 10,000-topic cluster: the floor for listing topics.
 func BenchmarkMetadataRaw(b *testing.B) {
 	cl := newClient(b, benchCluster(b), 0)
+	release, err := cl.acquire(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer release()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		md, err := cl.admin.GetMetadata(nil, true, 5000)
+		md, err := cl.h().admin.GetMetadata(nil, true, 5000)
 		if err != nil || len(md.Topics) != 10000 {
 			b.Fatalf("%v %d", err, len(md.Topics))
 		}

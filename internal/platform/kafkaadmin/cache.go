@@ -58,6 +58,29 @@ func newListCache(refresh, maxStale time.Duration, observe platform.CacheObserve
 		recent: map[string]recentChange{}, kick: make(chan struct{}, 1)}
 }
 
+// forget drops the cached list: nothing kept it fresh while the client
+// was idle, so the next use fetches it.
+func (l *listCache) forget() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.topics, l.at = nil, time.Time{}
+}
+
+// seed takes another cache's list when this one has none: an environment
+// that starts using a cluster another one uses already starts from that
+// list (a second full metadata request right after another one waits for
+// librdkafka's backoff, about 250 ms).
+func (l *listCache) seed(from *listCache) {
+	from.mu.Lock()
+	topics, at := from.topics, from.at
+	from.mu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.topics == nil && topics != nil {
+		l.topics, l.at = topics, at
+	}
+}
+
 // fetcher fetches the whole list from the cluster.
 type fetcher func(ctx context.Context) ([]platform.TopicInfo, error)
 

@@ -16,6 +16,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
@@ -44,21 +45,32 @@ type Options struct {
 	StatsEvery time.Duration
 	// Cache, when set, is told about topic list cache lookups.
 	Cache platform.CacheObserver
+	// IdleAfter is how long the cluster's handles stay open after the
+	// client's last call; IdleAfter (the constant) by default.
+	IdleAfter time.Duration
+	// Links, when set, shares handles with the other clients made with
+	// it that reach the same cluster with the same credentials.
+	Links *Links
 }
 
-// Client administers the topics of one cluster. One client per cluster is
-// created at start and shared by every request; it is safe for concurrent use.
+// IdleAfter is how long a client keeps its cluster's handles open after
+// its last use, by default.
+const IdleAfter = 10 * time.Minute
+
+// Client administers the topics of one cluster for one environment. One
+// client per environment is created at start and shared by every request;
+// it opens librdkafka's handles (shared with the environments that reach
+// the same cluster alike, through Links) on its first call and closes them
+// when unused for Options.IdleAfter. It is safe for concurrent use.
 type Client struct {
-	name     string
-	timeout  time.Duration
-	producer *kafka.Producer
-	admin    *kafka.AdminClient
-	// lister asks for the topic list, on a handle of its own.
-	lister         *kafka.AdminClient
-	listerProducer *kafka.Producer
-	log            *slog.Logger
-	cache          *listCache
-	up             *upstream.Upstream
+	name    string
+	timeout time.Duration
+	idle    time.Duration
+	log     *slog.Logger
+	cache   *listCache
+	up      *upstream.Upstream
+	link    *link
+	now     func() time.Time
 	// reach keeps requests from a cluster that refuses connections.
 	reach *reach
 	// config is the connection part of the configuration, for the
@@ -67,27 +79,36 @@ type Client struct {
 	// down is set when librdkafka reports every broker unreachable and
 	// cleared by the next successful call; it turns timeouts into 503s.
 	down atomic.Bool
-	// connects and listConnects are librdkafka's counts of connection
-	// attempts to every broker, as of each handle's last statistics.
-	connects, listConnects atomic.Uint64
-	// stats counts librdkafka's statistics reports.
-	stats atomic.Uint64
-	// logs carries librdkafka's log lines to slog.
-	logs chan kafka.LogEvent
-	// stop ends the topic list's refresh loop.
-	stop    context.CancelFunc
-	looping sync.WaitGroup
-	wg      sync.WaitGroup
+
+	mu       sync.Mutex
+	run      *activity // nil while the client holds no handles
+	inflight int
+	lastUsed time.Time
+	closed   bool
 }
 
-// New connects lazily: it returns at once, and calls fail with
-// UpstreamUnavailable or UpstreamTimeout while the cluster is unreachable.
+// activity is one stretch of use: the topic list's refresh loop and the
+// idle watch run for it, and end with it.
+type activity struct {
+	stop context.CancelFunc
+	done sync.WaitGroup
+}
+
+// New returns at once: it opens nothing until the first call, and calls
+// fail with UpstreamUnavailable or UpstreamTimeout while the cluster is
+// unreachable.
 func New(o Options) (*Client, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Second
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.IdleAfter <= 0 {
+		o.IdleAfter = IdleAfter
+	}
+	if o.Links == nil {
+		o.Links = NewLinks()
 	}
 	conn := kafka.ConfigMap{
 		"bootstrap.servers":                  o.BootstrapServers,
@@ -103,8 +124,19 @@ func New(o Options) (*Client, error) {
 	if o.SASLMechanism != "" {
 		conn["sasl.mechanisms"], conn["sasl.username"], conn["sasl.password"] = o.SASLMechanism, o.APIKey, o.APISecret
 	}
+	c := &Client{
+		name: o.Name, timeout: o.Timeout, idle: o.IdleAfter, config: conn, now: time.Now,
+		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL, o.MaxStaleness, o.Cache), up: o.Upstream,
+		reach: newReach(o.BootstrapServers, ReachEvery, min(o.Timeout, 2*time.Second)),
+	}
+	c.link = o.Links.get(linkKey(o), o.Name, func() (*handles, error) { return openHandles(o, conn) })
+	return c, nil
+}
+
+// openHandles opens the librdkafka handles of one cluster.
+func openHandles(o Options, conn kafka.ConfigMap) (*handles, error) {
 	// The library's own logs channel holds 10,000 events (800 kB per
-	// handle, two handles for every environment); librdkafka logs little.
+	// handle); librdkafka logs little.
 	logs := make(chan kafka.LogEvent, 128)
 	handle := func(extra kafka.ConfigMap) *kafka.ConfigMap {
 		cm := kafka.ConfigMap{"go.logs.channel.enable": true, "go.logs.channel": logs,
@@ -148,53 +180,126 @@ func New(o Options) (*Client, error) {
 	lp, err := kafka.NewProducer(handle(kafka.ConfigMap{"topic.blacklist": ".*",
 		"go.events.channel.size": 16, "go.produce.channel.size": 1}))
 	if err != nil {
+		a.Close()
 		p.Close()
 		return nil, fmt.Errorf("kafka client for %s's topic list: %w", o.Name, err)
 	}
 	la, err := kafka.NewAdminClientFromProducer(lp)
 	if err != nil {
 		lp.Close()
+		a.Close()
 		p.Close()
 		return nil, fmt.Errorf("kafka admin client for %s's topic list: %w", o.Name, err)
 	}
-	c := &Client{
-		name: o.Name, timeout: o.Timeout, producer: p, admin: a, lister: la, listerProducer: lp, config: conn, logs: logs,
-		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL, o.MaxStaleness, o.Cache), up: o.Upstream,
-		reach: newReach(o.BootstrapServers, ReachEvery, min(o.Timeout, 2*time.Second)),
+	return &handles{producer: p, admin: a, lister: la, listerProducer: lp, logs: logs}, nil
+}
+
+// acquire opens the client's handles unless open, and counts a call in
+// flight until release; a call keeps the client in use unless it is the
+// topic list's own refresh.
+func (c *Client) acquire(ctx context.Context) (release func(), err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, portal.New(portal.UpstreamUnavailable, "cluster %s: the portal is stopping", c.name)
 	}
-	var ctx context.Context
-	ctx, c.stop = context.WithCancel(context.Background())
-	c.wg.Add(3)
-	go c.pumpLogs()
-	go c.pumpEvents(p.Events(), &c.connects)
-	go c.pumpEvents(lp.Events(), &c.listConnects)
-	c.looping.Add(1)
+	if c.run == nil {
+		if isBackground(ctx) {
+			return nil, portal.New(portal.UpstreamUnavailable, "cluster %s: not in use", c.name)
+		}
+		if err := c.link.join(c); err != nil {
+			return nil, portal.Wrap(err, portal.Internal, "cluster %s: opening the client failed", c.name)
+		}
+		c.startLocked()
+	}
+	if !isBackground(ctx) {
+		c.lastUsed = c.now()
+	}
+	c.inflight++
+	return func() {
+		c.mu.Lock()
+		c.inflight--
+		c.mu.Unlock()
+	}, nil
+}
+
+// startLocked starts a stretch of use: the topic list's refresh loop and
+// the watch that ends the stretch once the client is idle.
+func (c *Client) startLocked() {
+	ctx, stop := context.WithCancel(context.WithValue(context.Background(), background{}, true))
+	run := &activity{stop: stop}
+	c.run = run
+	run.done.Add(2)
 	go func() {
-		defer c.looping.Done()
+		defer run.done.Done()
 		c.cache.run(ctx, c.listTopics, func(err error) {
 			c.log.DebugContext(ctx, "refreshing the topic list failed; the cached one is served", "error", err)
 		})
 	}()
-	return c, nil
+	go func() {
+		defer run.done.Done()
+		c.watchIdle(ctx, run)
+	}()
+}
+
+// watchIdle ends the stretch of use once no call came for the idle time.
+func (c *Client) watchIdle(ctx context.Context, run *activity) {
+	t := time.NewTicker(min(max(c.idle/4, 10*time.Millisecond), time.Minute))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		c.mu.Lock()
+		idle := c.run == run && c.inflight == 0 && c.now().Sub(c.lastUsed) >= c.idle
+		if idle {
+			c.run = nil
+		}
+		c.mu.Unlock()
+		if idle {
+			// The rest runs apart: stopping waits for this goroutine.
+			go c.end(run)
+			return
+		}
+	}
+}
+
+// end stops a stretch of use and lets go of the handles.
+func (c *Client) end(run *activity) {
+	run.stop()
+	run.done.Wait()
+	c.cache.forget()
+	c.link.leave(c)
+	c.log.Debug("the cluster's client was idle: its handles are released")
+}
+
+// h returns the open handles, for a call that acquired them.
+func (c *Client) h() *handles { return c.link.current() }
+
+// brokersDown is told by the handles that every broker is unreachable.
+func (c *Client) brokersDown() {
+	c.reach.failed()
+	if !c.down.Swap(true) {
+		c.log.Warn("all brokers are unreachable")
+	}
 }
 
 // Close releases the client. Calls after Close fail.
 func (c *Client) Close() {
-	c.stop()
-	c.looping.Wait()
-	c.admin.Close()
-	c.producer.Close()
-	c.lister.Close()
-	c.listerProducer.Close()
-	// The library closes only a logs channel of its own making; once the
-	// producer is closed nothing writes to this one.
-	close(c.logs)
-	c.wg.Wait()
+	c.mu.Lock()
+	run := c.run
+	c.run, c.closed = nil, true
+	c.mu.Unlock()
+	if run != nil {
+		c.end(run)
+	}
 }
 
-func (c *Client) pumpLogs() {
-	defer c.wg.Done()
-	for ev := range c.logs {
+func (h *handles) pumpLogs(log *slog.Logger) {
+	defer h.pumps.Done()
+	for ev := range h.logs {
 		level := slog.LevelDebug
 		switch {
 		case ev.Level <= 3:
@@ -202,34 +307,14 @@ func (c *Client) pumpLogs() {
 		case ev.Level <= 5:
 			level = slog.LevelInfo
 		}
-		c.log.Log(context.Background(), level, ev.Message, "librdkafka", ev.Tag)
-	}
-}
-
-func (c *Client) pumpEvents(events chan kafka.Event, connects *atomic.Uint64) {
-	defer c.wg.Done()
-	for ev := range events {
-		switch e := ev.(type) {
-		case kafka.Error:
-			if e.Code() == kafka.ErrAllBrokersDown {
-				c.reach.failed()
-				if !c.down.Swap(true) {
-					c.log.Warn("all brokers are unreachable")
-				}
-			}
-		case *kafka.Stats:
-			if n, ok := connectAttempts(e.String()); ok {
-				connects.Store(n)
-			}
-			c.stats.Add(1)
-		}
+		log.Log(context.Background(), level, ev.Message, "librdkafka", ev.Tag)
 	}
 }
 
 // ConnectAttempts is how many times the client tried to connect to the
 // cluster's brokers (successful or not) as of librdkafka's last
 // statistics; zero unless Options.StatsEvery is set.
-func (c *Client) ConnectAttempts() uint64 { return c.connects.Load() + c.listConnects.Load() }
+func (c *Client) ConnectAttempts() uint64 { return c.link.connectAttempts() }
 
 // connectAttempts sums the brokers' connection attempts in librdkafka's
 // statistics.

@@ -21,7 +21,7 @@ func (c *Client) ListGroups(ctx context.Context) (out []platform.Group, err erro
 	err = c.call(ctx, "list_groups", func(ctx context.Context) error {
 		ctx, cancel, _ := c.bound(ctx)
 		defer cancel()
-		res, err := c.admin.ListConsumerGroups(ctx, kafka.SetAdminRequestTimeout(c.timeout))
+		res, err := c.h().admin.ListConsumerGroups(ctx, kafka.SetAdminRequestTimeout(c.timeout))
 		if err != nil {
 			return c.translate(err, "")
 		}
@@ -45,7 +45,7 @@ func (c *Client) DescribeGroups(ctx context.Context, ids []string) (out []platfo
 	err = c.call(ctx, "describe_groups", func(ctx context.Context) error {
 		ctx, cancel, _ := c.bound(ctx)
 		defer cancel()
-		res, err := c.admin.DescribeConsumerGroups(ctx, ids, kafka.SetAdminRequestTimeout(c.timeout))
+		res, err := c.h().admin.DescribeConsumerGroups(ctx, ids, kafka.SetAdminRequestTimeout(c.timeout))
 		if err != nil {
 			return c.translate(err, "")
 		}
@@ -91,7 +91,7 @@ func (c *Client) GroupOffsets(ctx context.Context, ids []string) (out map[string
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				res, err := c.admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: id}},
+				res, err := c.h().admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: id}},
 					kafka.SetAdminRequireStableOffsets(false), kafka.SetAdminRequestTimeout(c.timeout))
 				var offsets []platform.GroupOffset
 				if err == nil {
@@ -149,7 +149,7 @@ func (c *Client) Offsets(ctx context.Context, parts []platform.TopicPartition, q
 				topic := p.Topic
 				req[kafka.TopicPartition{Topic: &topic, Partition: int32(p.Partition)}] = spec
 			}
-			res, err := c.admin.ListOffsets(ctx, req, kafka.SetAdminRequestTimeout(c.timeout))
+			res, err := c.h().admin.ListOffsets(ctx, req, kafka.SetAdminRequestTimeout(c.timeout))
 			if err != nil {
 				return c.translate(err, "")
 			}
@@ -189,7 +189,7 @@ func (c *Client) CommitGroupOffsets(ctx context.Context, id string, offsets []pl
 			topic := o.Topic
 			g.Partitions = append(g.Partitions, kafka.TopicPartition{Topic: &topic, Partition: int32(o.Partition), Offset: kafka.Offset(o.Offset)})
 		}
-		res, err := c.admin.AlterConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{g}, kafka.SetAdminRequestTimeout(c.timeout))
+		res, err := c.h().admin.AlterConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{g}, kafka.SetAdminRequestTimeout(c.timeout))
 		if err != nil {
 			return c.groupError(err, id)
 		}
@@ -209,7 +209,7 @@ func (c *Client) DeleteGroup(ctx context.Context, id string) error {
 	return c.call(ctx, "delete_group", func(ctx context.Context) error {
 		ctx, cancel, _ := c.bound(ctx)
 		defer cancel()
-		res, err := c.admin.DeleteConsumerGroups(ctx, []string{id}, kafka.SetAdminRequestTimeout(c.timeout))
+		res, err := c.h().admin.DeleteConsumerGroups(ctx, []string{id}, kafka.SetAdminRequestTimeout(c.timeout))
 		if err != nil {
 			return c.groupError(err, id)
 		}

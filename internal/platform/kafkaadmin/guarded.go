@@ -23,6 +23,11 @@ var costly = map[string]bool{"produce": true, "read_messages": true, "create_top
 // the cluster may be reached (reach): a cluster that is down costs one
 // probe per interval, however many requests want it.
 func (c *Client) call(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	reached := func(ctx context.Context) error {
 		if err := c.reach.check(ctx, c.name); err != nil {
 			return upstream.Unwell(err)

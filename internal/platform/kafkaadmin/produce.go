@@ -40,7 +40,7 @@ func (c *Client) produce(ctx context.Context, topic string, records []platform.O
 		for _, h := range r.Headers {
 			m.Headers = append(m.Headers, kafka.Header{Key: h.Key, Value: h.Value})
 		}
-		if err := c.producer.Produce(m, reports); err != nil {
+		if err := c.h().producer.Produce(m, reports); err != nil {
 			out[i] = platform.Delivery{Partition: r.Partition, Offset: -1, Err: recordError(c.translate(err, topic), i)}
 			continue
 		}

@@ -99,9 +99,9 @@ func outage(err error) bool {
 // reflects everything asked of librdkafka before the call.
 func settledConnects(t *testing.T, cl *Client) uint64 {
 	t.Helper()
-	seen := cl.stats.Load()
+	seen := cl.link.stats.Load()
 	deadline := time.Now().Add(5 * time.Second)
-	for cl.stats.Load() < seen+2 {
+	for cl.link.stats.Load() < seen+2 {
 		if time.Now().After(deadline) {
 			t.Fatal("librdkafka sent no statistics")
 		}

@@ -16,6 +16,13 @@ var _ platform.Topics = (*Client)(nil)
 // ListTopics returns every topic from one metadata request, cached for the
 // configured TTL. The returned slice is shared: callers must not modify it.
 func (c *Client) ListTopics(ctx context.Context) ([]platform.TopicInfo, error) {
+	// A list served from the cache is a use too: it keeps the refresh
+	// loop running, or starts it again.
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	return c.cache.get(ctx, c.listTopics)
 }
 
@@ -32,7 +39,7 @@ func (c *Client) listTopics(ctx context.Context) (out []platform.TopicInfo, err 
 func (c *Client) fetchTopics(ctx context.Context) ([]platform.TopicInfo, error) {
 	_, cancel, ms := c.bound(ctx)
 	defer cancel()
-	md, err := c.lister.GetMetadata(nil, true, ms)
+	md, err := c.h().lister.GetMetadata(nil, true, ms)
 	if err != nil {
 		return nil, c.translate(err, "")
 	}
@@ -52,7 +59,7 @@ func (c *Client) fetchTopics(ctx context.Context) ([]platform.TopicInfo, error) 
 func (c *Client) describeTopic(ctx context.Context, name string) (platform.TopicDetail, error) {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	res, err := c.admin.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{name}),
+	res, err := c.h().admin.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{name}),
 		kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {
 		return platform.TopicDetail{}, c.translate(err, name)
@@ -65,7 +72,7 @@ func (c *Client) describeTopic(ctx context.Context, name string) (platform.Topic
 		return platform.TopicDetail{}, err
 	}
 	d := topicDetail(td)
-	cfg, err := c.admin.DescribeConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name}},
+	cfg, err := c.h().admin.DescribeConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name}},
 		kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {
 		return platform.TopicDetail{}, c.translate(err, name)
@@ -96,7 +103,7 @@ func (c *Client) createTopics(ctx context.Context, specs []platform.TopicSpec) (
 		req[i] = kafka.TopicSpecification{Topic: s.Name, NumPartitions: s.Partitions, ReplicationFactor: -1, Config: s.Config}
 		index[s.Name] = i
 	}
-	res, err := c.admin.CreateTopics(ctx, req, kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
+	res, err := c.h().admin.CreateTopics(ctx, req, kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
 	if err != nil {
 		return nil, c.translate(err, specs[0].Name)
 	}
@@ -116,7 +123,7 @@ func (c *Client) createTopics(ctx context.Context, specs []platform.TopicSpec) (
 func (c *Client) createTopic(ctx context.Context, spec platform.TopicSpec) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	res, err := c.admin.CreateTopics(ctx, []kafka.TopicSpecification{{
+	res, err := c.h().admin.CreateTopics(ctx, []kafka.TopicSpecification{{
 		Topic: spec.Name, NumPartitions: spec.Partitions, ReplicationFactor: -1, Config: spec.Config,
 	}}, kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
 	if err != nil {
@@ -145,7 +152,7 @@ func (c *Client) alterTopicConfig(ctx context.Context, name string, change platf
 	for _, k := range change.Reset {
 		entries = append(entries, kafka.ConfigEntry{Name: k, IncrementalOperation: kafka.AlterConfigOpTypeDelete})
 	}
-	res, err := c.admin.IncrementalAlterConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name, Config: entries}},
+	res, err := c.h().admin.IncrementalAlterConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name, Config: entries}},
 		kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {
 		return c.translate(err, name)
@@ -157,7 +164,7 @@ func (c *Client) alterTopicConfig(ctx context.Context, name string, change platf
 func (c *Client) createPartitions(ctx context.Context, name string, total int) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	res, err := c.admin.CreatePartitions(ctx, []kafka.PartitionsSpecification{{Topic: name, IncreaseTo: total}},
+	res, err := c.h().admin.CreatePartitions(ctx, []kafka.PartitionsSpecification{{Topic: name, IncreaseTo: total}},
 		kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
 	if err != nil {
 		return c.translate(err, name)
@@ -174,7 +181,7 @@ func (c *Client) createPartitions(ctx context.Context, name string, total int) e
 func (c *Client) deleteTopic(ctx context.Context, name string) error {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	res, err := c.admin.DeleteTopics(ctx, []string{name},
+	res, err := c.h().admin.DeleteTopics(ctx, []string{name},
 		kafka.SetAdminRequestTimeout(c.timeout), kafka.SetAdminOperationTimeout(c.timeout))
 	if err != nil {
 		return c.translate(err, name)
@@ -197,7 +204,7 @@ func (c *Client) topicOffsets(ctx context.Context, name string, partitions int) 
 		for p := 0; p < partitions; p++ {
 			req[kafka.TopicPartition{Topic: &topic, Partition: int32(p)}] = spec
 		}
-		res, err := c.admin.ListOffsets(ctx, req, kafka.SetAdminRequestTimeout(c.timeout))
+		res, err := c.h().admin.ListOffsets(ctx, req, kafka.SetAdminRequestTimeout(c.timeout))
 		if err != nil {
 			return nil, c.translate(err, name)
 		}
@@ -229,7 +236,7 @@ func (c *Client) topicOffsets(ctx context.Context, name string, partitions int) 
 func (c *Client) clusterInfo(ctx context.Context) (platform.ClusterInfo, error) {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	res, err := c.admin.DescribeCluster(ctx, kafka.SetAdminRequestTimeout(c.timeout))
+	res, err := c.h().admin.DescribeCluster(ctx, kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {
 		return platform.ClusterInfo{}, c.translate(err, "")
 	}
@@ -249,7 +256,7 @@ func (c *Client) clusterInfo(ctx context.Context) (platform.ClusterInfo, error) 
 // each), so only topics whose partitions grew are learnt: a topic once,
 // not a create or a delete each time.
 func (c *Client) learn(name string) {
-	_, _ = c.admin.GetMetadata(&name, false, int(c.timeout/time.Millisecond))
+	_, _ = c.h().admin.GetMetadata(&name, false, int(c.timeout/time.Millisecond))
 }
 
 // Forget has the topic list refetched in the background, when changes
@@ -271,7 +278,7 @@ func (c *Client) topicConfigs(ctx context.Context, names []string) (map[string][
 	for i, n := range names {
 		res[i] = kafka.ConfigResource{Type: kafka.ResourceTopic, Name: n}
 	}
-	cfg, err := c.admin.DescribeConfigs(ctx, res, kafka.SetAdminRequestTimeout(c.timeout))
+	cfg, err := c.h().admin.DescribeConfigs(ctx, res, kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {
 		return nil, c.translate(err, names[0])
 	}

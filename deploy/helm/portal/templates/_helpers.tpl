@@ -20,6 +20,9 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{ include "portal.selectorLabels" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
 {{- end -}}
 
 {{- define "portal.selectorLabels" -}}
@@ -36,11 +39,21 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 
 {{- define "portal.image" -}}
+{{- $repo := .Values.image.repository -}}
+{{- with .Values.image.registry }}{{- $repo = printf "%s/%s" (trimSuffix "/" .) $repo -}}{{- end -}}
 {{- if .Values.image.digest -}}
-{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- printf "%s@%s" $repo .Values.image.digest -}}
 {{- else -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- printf "%s:%s" $repo (default .Chart.AppVersion .Values.image.tag) -}}
 {{- end -}}
+{{- end -}}
+
+{{/*
+portal.existingConfig says whether the configuration file comes from an
+existing ConfigMap or Secret (existingConfig) rather than from config.
+*/}}
+{{- define "portal.existingConfig" -}}
+{{- if or .Values.existingConfig.configMap .Values.existingConfig.secret -}}true{{- end -}}
 {{- end -}}
 
 {{/*
@@ -123,11 +136,26 @@ deployment and the migration job share it.
 {{- end }}
 {{- end -}}
 
-{{/* portal.volumes are the pod's volumes for a configuration map. */}}
+{{/*
+portal.volumes are the pod's volumes for a configuration map, or for the
+existing ConfigMap or Secret that existingConfig names (its key is
+mounted as config.yaml).
+*/}}
 {{- define "portal.volumes" -}}
+{{- $ec := .root.Values.existingConfig }}
 - name: config
+{{- if $ec.secret }}
+  secret:
+    secretName: {{ $ec.secret }}
+    items: [{key: {{ $ec.key | quote }}, path: config.yaml}]
+{{- else if $ec.configMap }}
+  configMap:
+    name: {{ $ec.configMap }}
+    items: [{key: {{ $ec.key | quote }}, path: config.yaml}]
+{{- else }}
   configMap:
     name: {{ .configMap }}
+{{- end }}
 - name: tmp
   emptyDir:
     sizeLimit: 64Mi
