@@ -1,10 +1,15 @@
 # The two commands a new machine needs: `make run` and `make test`.
 GO        ?= go
+# Go 1.27.3, which the module proxy serves as a toolchain and go.mod asks
+# for (Go 1.26.8 lacks fixes to net/http, crypto/tls, crypto/x509 and
+# html/template): the go command fetches it once (76 MB). Set it in your
+# shell too for go commands outside make.
+export GOTOOLCHAIN := go1.27.3
 PORT      ?= 8080
 TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: release arm64 helm check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
+.PHONY: vulncheck release arm64 helm check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
 
 # The build's identity, stamped into the binary (portal version, /api/v1/version,
 # rms_build_info, the page footer) and the image's labels. The date is the
@@ -144,10 +149,15 @@ image: static
 ## aarch64 cross compiler and arm64 musl, which `make arm64` installs),
 ## portalctl for Linux, macOS and Windows on amd64 and arm64, the OCI image
 ## (an index of both architectures), the Helm chart with appVersion VERSION,
-## a CycloneDX SBOM (with the bundled librdkafka), release notes and
-## SHA256SUMS; then it checks them (sums, SBOM, each binary's version, the
-## arm64 one under qemu).
+## a CycloneDX SBOM (cyclonedx-gomod's Go modules with hashes, licences and
+## their graph, completed with librdkafka and the C libraries linked with it,
+## musl and the image's CA bundle), release notes and SHA256SUMS (the OCI
+## layout included); then it checks them (sums, SBOM, each binary's version,
+## the arm64 one under qemu) and scans the SBOM with osv-scanner, offline.
 RELEASE_DIR := build/release
+CYCLONEDX_GOMOD := $(GO) run github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
+OSV_SCANNER_VERSION := v2.2.4
+OSV_SCANNER := $(GO) run github.com/google/osv-scanner/v2/cmd/osv-scanner@$(OSV_SCANNER_VERSION)
 PORTALCTL_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 release: musl arm64
 	@echo '$(VERSION)' | grep -Eq '^v[0-9]+\.[0-9]+\.[0-9]+$$' || { echo "VERSION=vX.Y.Z is required, not '$(VERSION)'"; exit 1; }
@@ -174,16 +184,45 @@ release: musl arm64
 	@if [ -f $(RELEASE_DIR)/image/portal-image-arm64.tar ]; then \
 	  mv $(RELEASE_DIR)/image/portal-image-arm64.tar $(RELEASE_DIR)/portal-image-$(VERSION)-linux-arm64.tar; fi
 	$(HELM) package deploy/helm/portal --version '$(patsubst v%,%,$(VERSION))' --app-version '$(VERSION)' -d $(RELEASE_DIR) >/dev/null
-	$(GO) run ./cmd/mkrelease sbom --binary $(RELEASE_DIR)/portal-linux-amd64 --version '$(VERSION)' --date '$(DATE)' --out $(RELEASE_DIR)/portal-$(VERSION).cdx.json
+	$(CYCLONEDX_GOMOD) bin -json -licenses -assert-licenses -std -output-version 1.5 -version '$(VERSION)' \
+	  -output build/portal-gomod.cdx.json $(RELEASE_DIR)/portal-linux-amd64 2>/dev/null
+	$(GO) run ./cmd/mkrelease sbom --binary $(RELEASE_DIR)/portal-linux-amd64 --gomod build/portal-gomod.cdx.json \
+	  --musl "$$(dpkg-query -W -f='$${Version}' musl 2>/dev/null | sed 's/-[^-]*$$//')" \
+	  --certs /etc/ssl/certs/ca-certificates.crt --certs-version "$$(dpkg-query -W -f='$${Version}' ca-certificates 2>/dev/null)" \
+	  --version '$(VERSION)' --date '$(DATE)' --out $(RELEASE_DIR)/portal-$(VERSION).cdx.json
 	$(GO) run ./cmd/mkrelease notes --version '$(VERSION)' --out $(RELEASE_DIR)/RELEASE_NOTES.md
-	cd $(RELEASE_DIR) && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | sort | xargs sha256sum > SHA256SUMS
+	cd $(RELEASE_DIR) && find . -type f ! -name SHA256SUMS -printf '%P\n' | sort | xargs sha256sum > SHA256SUMS
 	@cd $(RELEASE_DIR) && sha256sum --quiet -c SHA256SUMS
-	@grep -q '"name": "librdkafka"' $(RELEASE_DIR)/portal-$(VERSION).cdx.json || { echo "the SBOM lacks librdkafka"; exit 1; }
+	@grep -q ' image/oci/index.json$$' $(RELEASE_DIR)/SHA256SUMS || { echo "SHA256SUMS does not cover the OCI layout"; exit 1; }
+	@for c in librdkafka openssl zlib zstd musl ca-certificates; do \
+	  grep -q "\"name\": \"$$c\"" $(RELEASE_DIR)/portal-$(VERSION).cdx.json || { echo "the SBOM lacks $$c"; exit 1; }; done
+	@echo "scanning the release's SBOM with osv-scanner $(OSV_SCANNER_VERSION) (offline, golang.org/x/vulndb@$(VULNDB_VERSION))"
+	@src=$$($(GO) mod download -json golang.org/x/vulndb@$(VULNDB_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	  $(GO) run ./cmd/mkrelease osvdb --vulns $$src/data/osv --version - --out build/osvdb/osv-scanner
+	OSV_SCANNER_LOCAL_DB_CACHE_DIRECTORY=$(CURDIR)/build/osvdb $(OSV_SCANNER) scan source --offline --offline-vulnerabilities \
+	  --config osv-scanner.toml -L $(RELEASE_DIR)/portal-$(VERSION).cdx.json
 	@$(RELEASE_DIR)/portal-linux-amd64 version | grep -q '^portal $(VERSION) ' || { echo "the binary does not say $(VERSION)"; exit 1; }
 	@if [ -f $(RELEASE_DIR)/portal-linux-arm64 ] && command -v qemu-aarch64-static >/dev/null 2>&1; then \
 	  qemu-aarch64-static $(RELEASE_DIR)/portal-linux-arm64 version | grep -q '^portal $(VERSION) ' || { echo "the arm64 binary does not say $(VERSION)"; exit 1; }; fi
 	@tar -xOzf $(RELEASE_DIR)/portal-$(patsubst v%,%,$(VERSION)).tgz portal/Chart.yaml | grep -q 'appVersion: $(VERSION)' || { echo "the chart's appVersion is not $(VERSION)"; exit 1; }
 	@echo "release $(VERSION) in $(RELEASE_DIR):" && ls $(RELEASE_DIR)
+
+## vulncheck: govulncheck over the Go vulnerability database as the module
+## proxy serves it (golang.org/x/vulndb at VULNDB_VERSION: bump it to see newer
+## reports), failing on a vulnerability the code reaches unless
+## .govulncheck-accepted lists it with its reason
+VULNDB_VERSION := v0.0.0-20261105234957-e22db6528018
+GOVULNCHECK := $(GO) run golang.org/x/vuln/cmd/govulncheck@v1.9.0
+VULN_DIR := build/vulndb
+vulncheck:
+	@mkdir -p $(VULN_DIR)
+	@[ -f $(VULN_DIR)/$(VULNDB_VERSION)/index/db.json ] || { \
+	  src=$$($(GO) mod download -json golang.org/x/vulndb@$(VULNDB_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	  [ -n "$$src" ] || { echo "golang.org/x/vulndb@$(VULNDB_VERSION) is not served"; exit 1; }; \
+	  rm -rf $(VULN_DIR)/$(VULNDB_VERSION) && \
+	  $(GO) run golang.org/x/vulndb/cmd/indexdb@$(VULNDB_VERSION) -vulns $$src/data/osv -out $(VULN_DIR)/$(VULNDB_VERSION) || exit 1; }
+	$(GOVULNCHECK) -db file://$(CURDIR)/$(VULN_DIR)/$(VULNDB_VERSION) -format json ./... > $(VULN_DIR)/findings.json
+	$(GO) run ./cmd/vulngate --accepted .govulncheck-accepted $(VULN_DIR)/findings.json
 
 ## musl: make sure musl-gcc is installed for the static binary
 musl:

@@ -279,7 +279,7 @@ func TestErrorRecordsAndStatuses(t *testing.T) {
 		{"POST", "/api/v1/scada/dev/topic", "carol", `{"name":"x","config":{"retention.ms":5,"cleanup.policy":"compact","segment.ms":true},"extra":1}`, 400,
 			"INVALID_PARAMETER:config.retention.ms INVALID_PARAMETER:config.segment.ms INVALID_PARAMETER:extra"},
 		{"POST", "/api/v1/scada/dev/service-accounts/bulk", "bob", `{"items":[{"name":"a","type":"consumer"},{"name":7}]}`, 400,
-			"INVALID_PARAMETER:items.name"},
+			"INVALID_PARAMETER:items[1].name"},
 		{"POST", "/api/v1/scada/dev/topic", "carol", `null`, 400, "MALFORMED_BODY"},
 		// A decodable token that the API did not issue is refused, not
 		// read as the end of the list.

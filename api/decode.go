@@ -133,9 +133,25 @@ func fieldErrors(name string, raw json.RawMessage, t reflect.Type, err error) []
 	}
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) && typ.Field != "" && typ.Field != name {
-		return []*portal.Error{portal.Invalid(name+"."+strings.TrimPrefix(typ.Field, name+"."), "%s must be %s, not %s", typ.Field, jsonType(typ.Type), typ.Value)}
+		field := name + fieldPath(strings.TrimPrefix(typ.Field, name+"."))
+		return []*portal.Error{portal.Invalid(field, "%s must be %s, not %s", field, jsonType(typ.Type), typ.Value)}
 	}
 	return []*portal.Error{portal.Invalid(name, "%s must be %s, not %s", name, jsonType(t), valueKind(raw))}
+}
+
+// fieldPath writes encoding/json's path inside a value ("1.name") as the
+// error record names fields: ".name", with list indexes in brackets
+// ("[1].name").
+func fieldPath(p string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(p, ".") {
+		if _, err := strconv.Atoi(part); err == nil {
+			b.WriteString("[" + part + "]")
+			continue
+		}
+		b.WriteString("." + part)
+	}
+	return b.String()
 }
 
 // valueKind names a JSON value's type.

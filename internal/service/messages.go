@@ -15,6 +15,7 @@ import (
 	"github.com/hamba/avro/v2"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/avrowire"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -322,6 +323,12 @@ func (s *Messages) decode(ctx context.Context, env *platform.Environment, m plat
 		parsed, ok := cached.(avro.Schema)
 		if !ok {
 			out.DecodeError = cached.(string)
+			return out
+		}
+		// The record is anyone's: its counts and lengths are checked
+		// before the decoder trusts them.
+		if err := avrowire.Check(parsed, payload, avrowire.DefaultLimits); err != nil {
+			out.DecodeError = "the value does not match its Avro schema: " + err.Error()
 			return out
 		}
 		var v any

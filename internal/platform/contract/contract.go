@@ -49,12 +49,15 @@ func ModuleDoc(t testing.TB, module, file string) string {
 	return filepath.Join(strings.TrimSpace(string(dir)), file)
 }
 
+// brief keeps each problem to a line or two, not the whole schema.
+func brief() []openapi3.SchemaValidationOption {
+	return []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()}
+}
+
 // Serve serves next behind a Checker of the documents at paths: each
 // exchange is checked against the document that has its operation.
 func Serve(t testing.TB, next http.Handler, paths ...string) (*Checker, *httptest.Server) {
 	t.Helper()
-	// Each problem in a line or two, not the whole schema.
-	openapi3.SchemaErrorDetailsDisabled = true
 	// Schema Registry's own media type is JSON.
 	openapi3filter.RegisterBodyDecoder("application/vnd.schemaregistry.v1+json", openapi3filter.JSONBodyDecoder)
 	c := &Checker{t: t, next: next}
@@ -121,7 +124,8 @@ func (c *Checker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	route, checked := expanded(route, r)
 	in := &openapi3filter.RequestValidationInput{Request: checked, PathParams: params, Route: route,
-		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true,
+			SchemaValidationOptions: brief()}}
 	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 		c.fail("request %s %s does not follow the document: %v", r.Method, r.URL.Path, err)
 	}
@@ -135,7 +139,7 @@ func (c *Checker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		status = 400
 	}
 	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: status, Header: rec.Header(),
-		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true, SchemaValidationOptions: brief()}}
 	out.SetBodyBytes(rec.Body.Bytes())
 	if err := openapi3filter.ValidateResponse(r.Context(), out); err != nil {
 		c.fail("response %d to %s %s does not follow the document: %v\n%s", rec.Code, r.Method, r.URL.Path, err, rec.Body.String())
