@@ -331,8 +331,8 @@ func (s *Messages) decode(ctx context.Context, env *platform.Environment, m plat
 			out.DecodeError = "the value does not match its Avro schema: " + err.Error()
 			return out
 		}
-		var v any
-		if err := avro.Unmarshal(parsed, payload, &v); err != nil {
+		v, err := unmarshalAvro(parsed, payload)
+		if err != nil {
 			out.DecodeError = "the value does not match its Avro schema: " + err.Error()
 			return out
 		}
@@ -364,4 +364,17 @@ func plain(b []byte) (string, string) {
 		return string(b), portal.EncodingText
 	}
 	return hex.EncodeToString(b), portal.EncodingHex
+}
+
+// unmarshalAvro decodes an Avro value; a panic of the decoder (it has
+// some on values a schema allows, such as an array of nulls) is that
+// record's decoding error, not the request's end.
+func unmarshalAvro(schema avro.Schema, payload []byte) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the decoder failed on it (%v)", r)
+		}
+	}()
+	err = avro.Unmarshal(schema, payload, &v)
+	return v, err
 }
