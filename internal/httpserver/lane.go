@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/internal/cpupriority"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 )
@@ -75,5 +76,7 @@ func (l *Lane) admit(c echo.Context, caller string, next echo.HandlerFunc) error
 		return e
 	}
 	defer leave()
-	return next(c)
+	// Reading and decoding the body is the costly part: on a thread of
+	// lower priority, so that other units' pages are served first.
+	return cpupriority.Run(func() error { return next(c) })
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/avrowire"
+	"github.com/edh-platform/rms-portal/internal/cpupriority"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -73,6 +74,21 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 		return portal.RecordPage{}, err
 	}
 	defer leave()
+	// A read makes a consumer of its own (librdkafka's threads, which
+	// take the priority of the thread that makes them), fetches, decodes
+	// and judges records: one unit's data work, at a lower priority than
+	// the pages other units wait on.
+	var page portal.RecordPage
+	err = cpupriority.Run(func() (err error) {
+		page, err = s.read(ctx, call, topic, q, match)
+		return err
+	})
+	return page, err
+}
+
+// read is Read's work once the caller is admitted.
+func (s *Messages) read(ctx context.Context, call *gate.Call, topic string, q portal.MessageQuery,
+	match func(context.Context, portal.BrowsedMessage) bool) (portal.RecordPage, error) {
 	full, err := resolveTopic(ctx, call, topic)
 	if err != nil {
 		return portal.RecordPage{}, err

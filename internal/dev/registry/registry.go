@@ -4,6 +4,8 @@
 package registry
 
 import (
+	"github.com/edh-platform/rms-portal/internal/cpupriority"
+
 	"encoding/json"
 	"fmt"
 	"net"
@@ -174,8 +176,19 @@ func (r *Registry) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		writeReg(w, http.StatusUnauthorized, map[string]any{"error_code": 401, "message": "Unauthorized"})
 		return
 	}
+	if req.ContentLength >= heavyRequest {
+		// A real registry's work is not the portal's processors': in dev
+		// mode it shares them, so a large schema is parsed and checked at
+		// a lower priority than the pages the portal serves meanwhile.
+		_ = cpupriority.Run(func() error { r.mux.ServeHTTP(w, req); return nil })
+		return
+	}
 	r.mux.ServeHTTP(w, req)
 }
+
+// heavyRequest is the body size from which the stand-in's work runs at a
+// lower priority: the portal's own bound for large requests.
+const heavyRequest = 256 << 10
 
 func writeReg(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/vnd.schemaregistry.v1+json")
