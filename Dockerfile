@@ -7,6 +7,9 @@
 # No engine runs on the machines where the project is built and tested, so
 # this file is not exercised there; `make image` is (see the README).
 FROM golang:1.26-trixie AS build
+# go.mod asks for Go 1.27.3; the image's Go fetches it (the image sets
+# GOTOOLCHAIN=local, which would refuse).
+ENV GOTOOLCHAIN=go1.27.3
 RUN apt-get update && apt-get install -y --no-install-recommends musl-tools ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
