@@ -176,6 +176,8 @@ type messageJSON struct {
 	Headers       []messageHeaderJSON `json:"headers"`
 	Truncated     bool                `json:"truncated,omitempty"`
 	DecodeError   string              `json:"decode_error,omitempty"`
+	// MaskedFields are the value's fields whose content is masked.
+	MaskedFields []string `json:"masked_fields,omitempty"`
 }
 
 type messageHeaderJSON struct {
@@ -243,7 +245,8 @@ func (a *API) readMessages(c echo.Context) error {
 	for i, m := range msgs {
 		mj := messageJSON{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format(time.RFC3339Nano),
 			Key: nullable(m.Key, m.KeyEncoding), KeyEncoding: m.KeyEncoding, Value: nullable(m.Value, m.ValueEncoding),
-			ValueEncoding: m.ValueEncoding, SchemaID: m.SchemaID, Headers: []messageHeaderJSON{}, Truncated: m.Truncated, DecodeError: m.DecodeError}
+			ValueEncoding: m.ValueEncoding, SchemaID: m.SchemaID, Headers: []messageHeaderJSON{}, Truncated: m.Truncated, DecodeError: m.DecodeError,
+			MaskedFields: m.Masked}
 		for _, h := range m.Headers {
 			mj.Headers = append(mj.Headers, messageHeaderJSON(h))
 		}

@@ -14,7 +14,7 @@ import (
 // run, writes a record with it through portalctl (the value serialized in
 // the Schema Registry wire format) and JSON lines from a file, and the
 // records read back decoded with their headers; a record its schema
-// refuses writes nothing; in run producing is off.
+// refuses writes nothing; in run only Admins may produce.
 func TestProduceJourney(t *testing.T) {
 	tp := sharedPortal(t)
 	base := "/api/v1/scada/dev"
@@ -78,6 +78,7 @@ func TestProduceJourney(t *testing.T) {
 	if it := items(t, list); len(it) != 1 || it[0]["records"] != 3.0 || it[0]["cleanup_policy"] != "delete" || it[0]["retention_ms"] == "" {
 		t.Errorf("the listed topic's stats: %s", list.body)
 	}
-	wantError(t, tp.call("POST", "/api/v1/scada/run/topic/"+strings.Replace(full, "-dev-", "-run-", 1)+"/records", "bob",
-		map[string]any{"records": []any{map[string]any{"value": "x"}}}), http.StatusForbidden, "PRODUCE_DISABLED")
+	// In run (produce: admins in dev) a Developer may not.
+	wantError(t, tp.call("POST", "/api/v1/scada/run/topic/"+strings.Replace(full, "-dev-", "-run-", 1)+"/records", "carol",
+		map[string]any{"records": []any{map[string]any{"value": "x"}}}), http.StatusForbidden, "INSUFFICIENT_ROLE")
 }

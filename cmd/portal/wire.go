@@ -31,6 +31,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/jobs"
+	"github.com/edh-platform/rms-portal/internal/masking"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
@@ -221,7 +222,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
 		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
-		Costly:   p.costly, KeySecrets: keySecrets,
+		Costly:   p.costly, KeySecrets: keySecrets, Masking: maskingRules(cfg.Masking),
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
@@ -407,4 +408,11 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 		p.dev.run(ctx)
 	}
 	return wg.Wait
+}
+
+// maskingRules is what record reads mask, as the configuration says
+// (validated: the role is known).
+func maskingRules(cfg config.Masking) service.Masking {
+	role, _ := portal.ParseRole(cfg.UnmaskedRole)
+	return service.Masking{Tags: masking.NewTags(cfg.Tags...), Unmasked: role}
 }

@@ -168,6 +168,13 @@ func DecideData(role portal.Role, stage tenancy.Stage) Decision {
 	return Decision{Denial: portal.DataAccessDisabled}
 }
 
+// DecideMasking says whether a role's record reads in a stage mask the
+// fields their schema tags as sensitive: in a stage whose masking is on,
+// for roles below unmasked (the lowest role that sees them whole).
+func DecideMasking(role portal.Role, stage tenancy.Stage, unmasked portal.Role) bool {
+	return stage.Masking == tenancy.MaskingTags && role < unmasked
+}
+
 // CheckData applies DecideData for a principal in a scope.
 func CheckData(p *portal.Principal, scope tenancy.Scope) error {
 	if p == nil {

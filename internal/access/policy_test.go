@@ -216,3 +216,37 @@ func TestCheckProduceMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideMaskingMatrix: every role against every stage switch and
+// every choice of the role that sees tagged fields whole.
+func TestDecideMaskingMatrix(t *testing.T) {
+	roles := []portal.Role{portal.NoRole, portal.Viewer, portal.Developer, portal.Admin, portal.SuperAdmin}
+	want := map[string]string{
+		// unmasked role -> which of none, viewer, developer, admin, super admin get masked values in a "tags" stage
+		"viewer":      "x....",
+		"developer":   "xx...",
+		"admin":       "xxx..",
+		"super_admin": "xxxx.",
+	}
+	for _, unmasked := range roles[1:] {
+		for _, sw := range []string{tenancy.MaskingOff, tenancy.MaskingTags, ""} {
+			for _, readOnly := range []bool{false, true} {
+				got := ""
+				for _, role := range roles {
+					if DecideMasking(role, tenancy.Stage{Name: "s", ReadOnly: readOnly, Masking: sw}, unmasked) {
+						got += "x"
+					} else {
+						got += "."
+					}
+				}
+				w := "....."
+				if sw == tenancy.MaskingTags {
+					w = want[unmasked.String()]
+				}
+				if got != w {
+					t.Errorf("DecideMasking(masking=%q, read-only=%v, unmasked=%s) masks %s, want %s", sw, readOnly, unmasked, got, w)
+				}
+			}
+		}
+	}
+}

@@ -46,6 +46,9 @@ type Deps struct {
 	// KeySecrets seals new API keys' secrets until a check with them
 	// succeeds; nil: new keys are recorded unverified.
 	KeySecrets service.KeySecrets
+	// Masking is which schema tags mask a field in the stages that mask,
+	// and the lowest role that reads such fields whole.
+	Masking service.Masking
 }
 
 // Built holds every service, by its own type.
@@ -84,7 +87,7 @@ func New(d Deps) (*Built, error) {
 		APIKeys:    service.NewAPIKeys(g, d.Store),
 		Pools:      service.NewIdentityPools(g, filters),
 		Groups:     service.NewGroups(g),
-		Messages:   service.NewMessages(g, d.Costly),
+		Messages:   service.NewMessages(g, d.Costly).MaskWith(d.Masking),
 		Me:         service.NewMe(g, d.Store),
 		Trail:      service.NewAuditTrail(g, d.Store),
 	}

@@ -69,6 +69,9 @@ type Config struct {
 	Webhooks Webhooks `yaml:"webhooks"`
 	// ChangeRequests bound the life of change requests.
 	ChangeRequests ChangeRequests `yaml:"change_requests"`
+	// Masking says which schema tags mark a field as sensitive, and who
+	// sees such fields whole where a stage masks them.
+	Masking Masking `yaml:"masking"`
 	// Recovery is how the replicas finish what a stopped replica left.
 	Recovery Recovery `yaml:"recovery"`
 	// DevIDP configures the development identity provider (dev mode only).
@@ -123,6 +126,18 @@ func (w Webhooks) AllowedPrefixes() []netip.Prefix {
 		}
 	}
 	return out
+}
+
+// Masking hides the values of record fields that their schema tags as
+// sensitive (confluent:tags in Avro and JSON Schema), in the stages whose
+// masking is on, from readers below a role.
+type Masking struct {
+	// Tags mark the fields whose values are masked (compared without
+	// regard to case).
+	Tags []string `yaml:"tags" default:"[PII]"`
+	// UnmaskedRole is the lowest role on the unit that reads masked
+	// fields whole: viewer, developer, admin or super_admin.
+	UnmaskedRole string `yaml:"unmasked_role" default:"admin"`
 }
 
 // ChangeRequests: an open request expires MaxAge after it was filed.
@@ -396,6 +411,10 @@ type Stage struct {
 	// FourEyes makes Admins and Super Admins go through a change request
 	// too: nobody changes the stage alone; another person approves.
 	FourEyes bool `yaml:"four_eyes"`
+	// Masking says whether record reads (the records browser, downloads,
+	// tails, the API) mask the fields the schema tags (masking.tags) for
+	// readers below masking.unmasked_role: off or tags.
+	Masking string `yaml:"masking" default:"tags in read-only stages, else off"`
 }
 
 // LandingZone is a shared set of clusters, or a dedicated unit's clusters.

@@ -199,12 +199,24 @@ func (c *Config) applyDefaults() {
 				c.Stages[i].DataAccess = tenancy.DataOff
 			}
 		}
+		if c.Stages[i].Masking == "" {
+			c.Stages[i].Masking = tenancy.MaskingOff
+			if c.Stages[i].ReadOnly {
+				c.Stages[i].Masking = tenancy.MaskingTags
+			}
+		}
 		if c.Stages[i].Produce == "" {
 			c.Stages[i].Produce = tenancy.ProduceDevelopers
 			if c.Stages[i].ReadOnly {
 				c.Stages[i].Produce = tenancy.ProduceOff
 			}
 		}
+	}
+	if c.Masking.Tags == nil {
+		c.Masking.Tags = []string{"PII"}
+	}
+	if c.Masking.UnmaskedRole == "" {
+		c.Masking.UnmaskedRole = "admin"
 	}
 	if c.Audit.RetentionDays == 0 {
 		c.Audit.RetentionDays = 400

@@ -34,6 +34,7 @@ func (c *Config) Validate() error {
 	c.validateDatabase(&p)
 	c.validateCloud(&p)
 	c.validateZones(&p)
+	c.validateMasking(&p)
 	if len(p) == 0 {
 		if _, err := c.Tenancy(); err != nil {
 			p.add("landing_zones", "%v", err)
@@ -210,6 +211,19 @@ func redactURL(s string) string {
 	return u.Redacted()
 }
 
+func (c *Config) validateMasking(p *problems) {
+	switch c.Masking.UnmaskedRole {
+	case "viewer", "developer", "admin", "super_admin":
+	default:
+		p.add("masking.unmasked_role", "must be viewer, developer, admin or super_admin, not %q", c.Masking.UnmaskedRole)
+	}
+	for i, tag := range c.Masking.Tags {
+		if strings.TrimSpace(tag) == "" {
+			p.add(fmt.Sprintf("masking.tags[%d]", i), "must not be empty")
+		}
+	}
+}
+
 func (c *Config) validateZones(p *problems) {
 	if len(c.Stages) == 0 {
 		p.add("stages", "at least one stage is required")
@@ -219,6 +233,11 @@ func (c *Config) validateZones(p *problems) {
 		case tenancy.DataOff, tenancy.DataDevelopers, tenancy.DataViewers:
 		default:
 			p.add(fmt.Sprintf("stages[%d].data_access", i), "must be off, developers or viewers, not %q", st.DataAccess)
+		}
+		switch st.Masking {
+		case tenancy.MaskingOff, tenancy.MaskingTags:
+		default:
+			p.add(fmt.Sprintf("stages[%d].masking", i), "must be off or tags, not %q", st.Masking)
 		}
 		switch st.Produce {
 		case tenancy.ProduceOff, tenancy.ProduceDevelopers, tenancy.ProduceAdmins:
@@ -352,7 +371,7 @@ func (c *Config) TenancySpec() tenancy.Spec {
 	spec := tenancy.Spec{}
 	for _, s := range c.Stages {
 		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess, Produce: s.Produce, APIKeyMaxAge: s.APIKeyMaxAge,
-			Changes: s.Changes, FourEyes: s.FourEyes})
+			Changes: s.Changes, FourEyes: s.FourEyes, Masking: s.Masking})
 	}
 	for _, z := range c.LandingZones {
 		zs := tenancy.ZoneSpec{ID: z.ID, Dedicated: z.Dedicated, MainBU: z.MainBU, SuperAdminGroups: z.SuperAdminGroups}

@@ -204,6 +204,11 @@ type BrowsedMessage struct {
 	Truncated bool
 	// DecodeError says why a value that named a schema stayed undecoded.
 	DecodeError string
+	// Masked lists the value's fields whose content is hidden (as
+	// "customer.email", "items[].note"): its schema tags them as
+	// sensitive, the stage masks them and the reader's role is below the
+	// one that sees them whole.
+	Masked []string
 }
 
 // MessageHeader is one record header, as text or hex.

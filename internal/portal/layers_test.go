@@ -72,6 +72,8 @@ var rooms = []struct {
 	{"internal/service", "services do not know who wires them, nor the admin area or the background work", []string{"internal/admin", "internal/assembly", "internal/worker"}},
 	{"internal/worker", "background work is started by cmd and calls no service", []string{"internal/service", "internal/plans", "internal/admin", "internal/assembly"}},
 	{"internal/platform/", "the production adapters know nothing of dev mode", []string{"internal/dev"}},
+	{"internal/masking", "masking knows schemas and values, not who reads them (the service and the policy decide)",
+		[]string{"internal/portal", "internal/access", "internal/gate", "internal/service", "internal/tenancy", "internal/config"}},
 }
 
 // devMay are the packages that may import internal/dev (dev mode): the

@@ -29,6 +29,16 @@ func (r Role) String() string {
 	return roleNames[r]
 }
 
+// ParseRole is the role of a name as String gives it.
+func ParseRole(name string) (Role, bool) {
+	for r, n := range roleNames {
+		if n == name {
+			return Role(r), true
+		}
+	}
+	return NoRole, false
+}
+
 // Title returns the role's name for people ("Super Admin").
 func (r Role) Title() string {
 	if r < NoRole || r > SuperAdmin {

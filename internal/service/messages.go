@@ -3,21 +3,15 @@ package service
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
-
-	"github.com/hamba/avro/v2"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/avrowire"
 	"github.com/edh-platform/rms-portal/internal/cpupriority"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/masking"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
@@ -40,7 +34,8 @@ type Messages struct {
 	filters *recordFilters
 	scans   *scanGate
 	tails   *tails
-	schemas sync.Map // env + schema id -> avro.Schema, or error text
+	schemas sync.Map // env + schema id -> *readSchema
+	mask    Masking
 }
 
 var _ portal.MessageService = (*Messages)(nil)
@@ -52,7 +47,8 @@ func NewMessages(g *gate.Guard, costly *ratelimit.Concurrency) *Messages {
 	if costly == nil {
 		costly = ratelimit.NewConcurrency(ratelimit.Shares{})
 	}
-	return &Messages{guard: g, filters: newRecordFilters(), scans: &scanGate{c: costly}, tails: newTails(time.Now)}
+	return &Messages{guard: g, filters: newRecordFilters(), scans: &scanGate{c: costly}, tails: newTails(time.Now),
+		mask: Masking{Tags: masking.NewTags("PII"), Unmasked: portal.Admin}}
 }
 
 // Read reads records: the latest q.Limit (spread over the partitions, the
@@ -131,6 +127,7 @@ func (s *Messages) read(ctx context.Context, call *gate.Call, topic string, q po
 	} else {
 		slices.SortFunc(raw, func(a, b platform.Message) int { return a.Timestamp.Compare(b.Timestamp) })
 	}
+	mask := access.DecideMasking(call.Principal.Role(call.Scope.Unit.ID), call.Scope.Stage, s.mask.Unmasked)
 	out := portal.RecordPage{Ends: ends, Items: []portal.BrowsedMessage{}}
 	// Filtering has its own time bound: an expensive expression over
 	// thousands of records stops there, and Scanned says how far it got.
@@ -141,7 +138,7 @@ func (s *Messages) read(ctx context.Context, call *gate.Call, topic string, q po
 			break
 		}
 		out.Scanned++
-		b := s.decode(ctx, call.Env, m)
+		b := s.decode(ctx, call.Env, m, mask)
 		if match != nil && !match(fctx, b) {
 			continue
 		}
@@ -152,10 +149,14 @@ func (s *Messages) read(ctx context.Context, call *gate.Call, topic string, q po
 	}
 	if q.After != nil {
 		// A tail's poll: one event for the whole tail.
-		s.tails.poll(ctx, s.guard, call, full, len(out.Items))
+		s.tails.poll(ctx, s.guard, call, full, len(out.Items), s.masked(call, mask, out.Items))
 		return out, nil
 	}
-	s.guard.Record(ctx, call, "topic.read-records", full, nil, portal.Change{Field: "range", After: describeRead(ranges, q, len(out.Items))})
+	changes := []portal.Change{{Field: "range", After: describeRead(ranges, q, len(out.Items))}}
+	if m := s.masked(call, mask, out.Items); m != nil {
+		changes = append(changes, m.change())
+	}
+	s.guard.Record(ctx, call, "topic.read-records", full, nil, changes...)
 	return out, nil
 }
 
@@ -298,99 +299,4 @@ func describeRead(ranges []platform.ReadRange, q portal.MessageQuery, n int) str
 		fmt.Fprintf(&b, " [%d] %d-%d", r.Partition, r.From, r.From+int64(r.Count)-1)
 	}
 	return b.String()
-}
-
-// decode turns a record into text: a value in the Schema Registry wire
-// format (magic byte 0, schema id) is decoded with its schema (Avro, JSON
-// Schema); anything else is UTF-8 text or hex.
-func (s *Messages) decode(ctx context.Context, env *platform.Environment, m platform.Message) portal.BrowsedMessage {
-	out := portal.BrowsedMessage{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp, Truncated: m.Truncated,
-		Headers: []portal.MessageHeader{}}
-	out.Key, out.KeyEncoding = plain(m.Key)
-	out.Value, out.ValueEncoding = plain(m.Value)
-	for _, h := range m.Headers {
-		v, enc := plain(h.Value)
-		out.Headers = append(out.Headers, portal.MessageHeader{Key: h.Key, Value: v, Encoding: enc})
-	}
-	if len(m.Value) < 5 || m.Value[0] != 0 || m.Truncated {
-		return out
-	}
-	id := int(binary.BigEndian.Uint32(m.Value[1:5]))
-	schema, err := env.Schemas.SchemaByID(ctx, id)
-	if err != nil {
-		out.DecodeError = fmt.Sprintf("the value names schema %d, which could not be read: %s", id, portal.FirstMessage(err))
-		return out
-	}
-	out.SchemaID = id
-	payload := m.Value[5:]
-	switch schema.Type {
-	case portal.SchemaAvro:
-		key := env.Name() + "/" + fmt.Sprint(id)
-		cached, ok := s.schemas.Load(key)
-		if !ok {
-			parsed, err := avro.Parse(schema.Schema)
-			if err != nil {
-				cached = "the schema does not parse: " + err.Error()
-			} else {
-				cached = parsed
-			}
-			s.schemas.Store(key, cached)
-		}
-		parsed, ok := cached.(avro.Schema)
-		if !ok {
-			out.DecodeError = cached.(string)
-			return out
-		}
-		// The record is anyone's: its counts and lengths are checked
-		// before the decoder trusts them.
-		if err := avrowire.Check(parsed, payload, avrowire.DefaultLimits); err != nil {
-			out.DecodeError = "the value does not match its Avro schema: " + err.Error()
-			return out
-		}
-		v, err := unmarshalAvro(parsed, payload)
-		if err != nil {
-			out.DecodeError = "the value does not match its Avro schema: " + err.Error()
-			return out
-		}
-		text, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
-			out.DecodeError = err.Error()
-			return out
-		}
-		out.Value, out.ValueEncoding = string(text), portal.EncodingAvro
-	case portal.SchemaJSON:
-		var buf bytes.Buffer
-		if json.Indent(&buf, payload, "", "  ") != nil {
-			out.DecodeError = "the value is not the JSON its schema describes"
-			return out
-		}
-		out.Value, out.ValueEncoding = buf.String(), portal.EncodingJSON
-	default:
-		out.DecodeError = schema.Type + " values are shown as bytes"
-	}
-	return out
-}
-
-// plain shows bytes as UTF-8 text when they are, else as hex.
-func plain(b []byte) (string, string) {
-	switch {
-	case b == nil:
-		return "", portal.EncodingNone
-	case utf8.Valid(b) && !bytes.ContainsRune(b, 0):
-		return string(b), portal.EncodingText
-	}
-	return hex.EncodeToString(b), portal.EncodingHex
-}
-
-// unmarshalAvro decodes an Avro value; a panic of the decoder (it has
-// some on values a schema allows, such as an array of nulls) is that
-// record's decoding error, not the request's end.
-func unmarshalAvro(schema avro.Schema, payload []byte) (v any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the decoder failed on it (%v)", r)
-		}
-	}()
-	err = avro.Unmarshal(schema, payload, &v)
-	return v, err
 }

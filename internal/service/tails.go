@@ -34,8 +34,11 @@ type tails struct {
 type tail struct {
 	event          *audit.Attempt
 	polls, records int
-	first, last    time.Time
-	amended        time.Time
+	// masking is what the tail's polls masked (nil where the stage does
+	// not mask).
+	masking     *maskNote
+	first, last time.Time
+	amended     time.Time
 }
 
 func newTails(now func() time.Time) *tails {
@@ -43,8 +46,9 @@ func newTails(now func() time.Time) *tails {
 }
 
 // poll counts one poll of a tail, recording the tail's event at its
-// first poll and amending its counts now and then.
-func (ts *tails) poll(ctx context.Context, g *gate.Guard, call *gate.Call, topic string, records int) {
+// first poll and amending its counts now and then; masking is what the
+// poll masked (Messages.masked).
+func (ts *tails) poll(ctx context.Context, g *gate.Guard, call *gate.Call, topic string, records int, masking *maskNote) {
 	now := ts.now()
 	key := call.Principal.Subject + " " + call.Env.Name() + " " + topic
 	ts.mu.Lock()
@@ -56,6 +60,11 @@ func (ts *tails) poll(ctx context.Context, g *gate.Guard, call *gate.Call, topic
 	}
 	t.polls++
 	t.records += records
+	if t.masking == nil {
+		t.masking = masking
+	} else {
+		t.masking.add(masking)
+	}
 	t.last = now
 	first, amend, event := t.polls == 1, now.Sub(t.amended) >= tailAmendEvery, t.event
 	if amend {
@@ -95,6 +104,10 @@ func (ts *tails) sweep(now time.Time) []*tail {
 }
 
 func (t *tail) changes() []portal.Change {
-	return []portal.Change{{Field: "tail", After: strconv.Itoa(t.polls) + " polls, " + strconv.Itoa(t.records) + " records, from " +
+	out := []portal.Change{{Field: "tail", After: strconv.Itoa(t.polls) + " polls, " + strconv.Itoa(t.records) + " records, from " +
 		t.first.UTC().Format(time.RFC3339) + " to " + t.last.UTC().Format(time.RFC3339)}}
+	if t.masking != nil {
+		out = append(out, t.masking.change())
+	}
+	return out
 }

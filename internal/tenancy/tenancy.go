@@ -28,6 +28,9 @@ type Stage struct {
 	// FourEyes makes every role go through a change request.
 	Changes  string
 	FourEyes bool
+	// Masking says whether record reads mask the fields their schema
+	// tags as sensitive: MaskingOff or MaskingTags.
+	Masking string
 	// Reason and Until come from a read-only switch of the landing zone
 	// (a change freeze): why, and when it ends by itself (zero: never).
 	Reason string
@@ -51,6 +54,12 @@ const (
 	DataOff        = "off"
 	DataDevelopers = "developers"
 	DataViewers    = "viewers"
+)
+
+// Whether a stage masks tagged fields of the records it shows.
+const (
+	MaskingOff  = "off"
+	MaskingTags = "tags"
 )
 
 // Levels of producing records by hand.
