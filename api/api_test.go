@@ -126,6 +126,7 @@ var writeBodies = map[string]string{
 	"POST /api/v1/:bu/:stage/connector/:name/pause":            ``,
 	"POST /api/v1/:bu/:stage/connector/:name/resume":           ``,
 	"POST /api/v1/:bu/:stage/connector/:name/restart":          ``,
+	"PUT /api/v1/:bu/:stage/connector/:name/auto-restart":      `{"enabled": true, "max_restarts": 3}`,
 	"POST /api/v1/:bu/:stage/schema":                           `{"topic": "fresh", "subject_type": "value", "schema_type": "AVRO", "schema": "{\"type\":\"string\"}"}`,
 	"PUT /api/v1/:bu/:stage/schema/:subject":                   `{"schema": "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"},{\"name\":\"b\",\"type\":\"string\",\"default\":\"\"}]}"}`,
 	"DELETE /api/v1/:bu/:stage/schema/:subject/:version":       ``,

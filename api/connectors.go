@@ -23,6 +23,7 @@ type connectorJSON struct {
 	Tasks             []taskJSON        `json:"tasks"`
 	Config            map[string]string `json:"config,omitempty"`
 	Sensitive         []string          `json:"sensitive,omitempty"`
+	AutoRestart       autoRestartJSON   `json:"auto_restart"`
 }
 
 type taskJSON struct {
@@ -33,7 +34,8 @@ type taskJSON struct {
 
 func connectorOut(c portal.Connector) connectorJSON {
 	out := connectorJSON{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BusinessUnit, OutsideConvention: c.OutsideConvention,
-		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []taskJSON{}, Config: c.Config, Sensitive: c.Sensitive}
+		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []taskJSON{}, Config: c.Config, Sensitive: c.Sensitive,
+		AutoRestart: autoRestartOut(c.AutoRestart)}
 	for _, t := range c.Tasks {
 		out.Tasks = append(out.Tasks, taskJSON{ID: t.ID, State: t.State, Trace: t.Trace})
 	}

@@ -50,6 +50,8 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/connector/:name/pause", a.pauseConnector)
 	route(http.MethodPost, "/:bu/:stage/connector/:name/resume", a.resumeConnector)
 	route(http.MethodPost, "/:bu/:stage/connector/:name/restart", a.restartConnector)
+	route(http.MethodPut, "/:bu/:stage/connector/:name/auto-restart", a.setAutoRestart)
+	route(http.MethodGet, "/:bu/:stage/connector/:name/restarts", a.restartHistory)
 
 	route(http.MethodGet, "/:bu/:stage/schemas", a.listSchemas)
 	route(http.MethodPost, "/:bu/:stage/schema", a.createSchema)

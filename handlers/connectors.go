@@ -44,9 +44,13 @@ func (h *Handlers) showConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	history, err := h.Connectors.RestartHistory(c.Request().Context(), httpserver.ScopeOf(c), x.Name)
+	if err != nil {
+		return err
+	}
 	p.Title, p.Subtitle = x.Identifier, x.Name
 	p.Crumbs = crumbs(p.Context, "connectors", views.Crumb{Label: x.Identifier})
-	return h.render(c, http.StatusOK, p, views.ConnectorPage(p, x))
+	return h.render(c, http.StatusOK, p, views.ConnectorPage(p, x, history))
 }
 
 // connectorLifecycle runs pause, resume, restart and restart-failed; htmx

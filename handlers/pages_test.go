@@ -137,6 +137,7 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/connector/:name/edit":            {"config_json": {`{"quickstart": "USERS"}`}},
 		"POST /:bu/:stage/connector/:name/delete":          {"confirm": {"existing"}},
 		"POST /:bu/:stage/connector/:name/:action":         {},
+		"POST /:bu/:stage/connector/:name/auto-restart":    {"enabled": {"true"}, "max_restarts": {"3"}},
 		"POST /:bu/:stage/schemas":                         {"topic": {"fresh"}, "subject_type": {"value"}, "schema_type": {"AVRO"}, "schema": {`"string"`}},
 		"POST /:bu/:stage/schema/:subject/new-version":     {"schema": {`{"type":"record","name":"R","fields":[{"name":"a","type":"string"},{"name":"b","type":"string","default":""}]}`}},
 		"POST /:bu/:stage/schema/:subject/check":           {"schema": {`"string"`}},

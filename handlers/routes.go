@@ -119,6 +119,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/connector/:name/edit", h.updateConnector)
 	route(http.MethodGet, "/:bu/:stage/connector/:name/delete", h.confirmDeleteConnector)
 	route(http.MethodPost, "/:bu/:stage/connector/:name/delete", h.deleteConnector)
+	route(http.MethodPost, "/:bu/:stage/connector/:name/auto-restart", h.setAutoRestart)
 	route(http.MethodPost, "/:bu/:stage/connector/:name/:action", h.connectorLifecycle)
 
 	route(http.MethodGet, "/:bu/:stage/schemas", h.listSchemas)

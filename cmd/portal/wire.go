@@ -79,6 +79,7 @@ type app struct {
 	sweeper      *worker.Sweeper
 	keySweeper   *worker.KeySweeper
 	keyChecker   *worker.Leased
+	restarter    *worker.Leased
 	// events delivers the webhooks' events (one replica at a time).
 	events *events.Dispatcher
 	// jobs runs this replica's background jobs and resumes those of
@@ -223,6 +224,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
 		Costly:   p.costly, KeySecrets: keySecrets, Masking: maskingRules(cfg.Masking),
+		Backoff: service.Backoff{First: cfg.ConnectorAutoRestart.FirstAfter, Max: cfg.ConnectorAutoRestart.MaxBackoff},
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
@@ -249,6 +251,10 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	// replica at a time, until they sign in.
 	p.keyChecker = &worker.Leased{Name: "api-key-readiness", Leases: st, Holder: p.replica, Every: time.Second, Log: log,
 		Round: built.APIKeys.CheckProvisioning}
+	// Failed connectors whose auto-restart is on are restarted by one
+	// replica at a time, one listing per cluster a round.
+	p.restarter = &worker.Leased{Name: "connector-auto-restart", Leases: st, Holder: p.replica, Every: cfg.ConnectorAutoRestart.Every, Log: log,
+		Round: built.Connectors.AutoRestart}
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
 		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(receivers.Transport())},
 		Produce: events.EnvironmentProducer(p.envs), Secrets: webhookSecrets})
@@ -401,6 +407,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	wg.Go(func() { p.jobs.Run(ctx) })
 	wg.Go(func() { p.keySweeper.Run(ctx) })
 	wg.Go(func() { p.keyChecker.Run(ctx) })
+	wg.Go(func() { p.restarter.Run(ctx) })
 	wg.Go(func() { p.events.Run(ctx) })
 	wg.Go(func() { p.lagSampler.Run(ctx) })
 	wg.Go(func() { p.tenancySync.Run(ctx) })

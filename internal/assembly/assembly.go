@@ -46,6 +46,8 @@ type Deps struct {
 	// KeySecrets seals new API keys' secrets until a check with them
 	// succeeds; nil: new keys are recorded unverified.
 	KeySecrets service.KeySecrets
+	// Backoff paces the restarts of connectors whose auto-restart is on.
+	Backoff service.Backoff
 	// Masking is which schema tags mask a field in the stages that mask,
 	// and the lowest role that reads such fields whole.
 	Masking service.Masking
@@ -81,7 +83,7 @@ func New(d Deps) (*Built, error) {
 	}
 	b := &Built{
 		Topics:     service.NewTopics(g, d.Sampler, d.Charts),
-		Connectors: service.NewConnectors(g),
+		Connectors: service.NewConnectors(g).WithAutoRestart(d.Store, d.Backoff),
 		Schemas:    service.NewSchemas(g),
 		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),
 		APIKeys:    service.NewAPIKeys(g, d.Store),

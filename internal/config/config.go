@@ -69,6 +69,9 @@ type Config struct {
 	Webhooks Webhooks `yaml:"webhooks"`
 	// ChangeRequests bound the life of change requests.
 	ChangeRequests ChangeRequests `yaml:"change_requests"`
+	// ConnectorAutoRestart paces the portal's restarts of failed
+	// connectors whose auto-restart is on.
+	ConnectorAutoRestart ConnectorAutoRestart `yaml:"connector_auto_restart"`
 	// Masking says which schema tags mark a field as sensitive, and who
 	// sees such fields whole where a stage masks them.
 	Masking Masking `yaml:"masking"`
@@ -126,6 +129,19 @@ func (w Webhooks) AllowedPrefixes() []netip.Prefix {
 		}
 	}
 	return out
+}
+
+// ConnectorAutoRestart: a failed connector (or task) whose auto-restart
+// is on is restarted FirstAfter after its failure was seen, then after
+// twice the last wait, up to MaxBackoff; one replica looks Every.
+type ConnectorAutoRestart struct {
+	// FirstAfter is the wait from a failure seen to the first restart.
+	FirstAfter time.Duration `yaml:"first_after" default:"1m"`
+	// MaxBackoff bounds the wait between restarts (it doubles up to it).
+	MaxBackoff time.Duration `yaml:"max_backoff" default:"1h"`
+	// Every is how often the connectors' states are read (one listing
+	// per cluster that has connectors with auto-restart on).
+	Every time.Duration `yaml:"every" default:"15s"`
 }
 
 // Masking hides the values of record fields that their schema tags as

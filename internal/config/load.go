@@ -212,6 +212,15 @@ func (c *Config) applyDefaults() {
 			}
 		}
 	}
+	if c.ConnectorAutoRestart.FirstAfter == 0 {
+		c.ConnectorAutoRestart.FirstAfter = time.Minute
+	}
+	if c.ConnectorAutoRestart.MaxBackoff == 0 {
+		c.ConnectorAutoRestart.MaxBackoff = time.Hour
+	}
+	if c.ConnectorAutoRestart.Every == 0 {
+		c.ConnectorAutoRestart.Every = 15 * time.Second
+	}
 	if c.Masking.Tags == nil {
 		c.Masking.Tags = []string{"PII"}
 	}

@@ -35,6 +35,7 @@ func (c *Config) Validate() error {
 	c.validateCloud(&p)
 	c.validateZones(&p)
 	c.validateMasking(&p)
+	c.validateAutoRestart(&p)
 	if len(p) == 0 {
 		if _, err := c.Tenancy(); err != nil {
 			p.add("landing_zones", "%v", err)
@@ -209,6 +210,16 @@ func redactURL(s string) string {
 		}
 	}
 	return u.Redacted()
+}
+
+func (c *Config) validateAutoRestart(p *problems) {
+	a := c.ConnectorAutoRestart
+	if a.FirstAfter < time.Second || a.Every < time.Second {
+		p.add("connector_auto_restart", "first_after and every must be at least 1s")
+	}
+	if a.MaxBackoff < a.FirstAfter {
+		p.add("connector_auto_restart.max_backoff", "must not be below first_after (%s)", a.FirstAfter)
+	}
 }
 
 func (c *Config) validateMasking(p *problems) {

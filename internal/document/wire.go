@@ -43,9 +43,16 @@ type reference struct {
 }
 
 type connectorSpec struct {
-	Class   string            `json:"class" yaml:"class"`
-	Config  map[string]string `json:"config,omitempty" yaml:"config,omitempty"`
-	Secrets map[string]secret `json:"secrets,omitempty" yaml:"secrets,omitempty"`
+	Class       string            `json:"class" yaml:"class"`
+	Config      map[string]string `json:"config,omitempty" yaml:"config,omitempty"`
+	Secrets     map[string]secret `json:"secrets,omitempty" yaml:"secrets,omitempty"`
+	AutoRestart *autoRestartSpec  `json:"autoRestart,omitempty" yaml:"autoRestart,omitempty"`
+}
+
+// autoRestartSpec is a connector's auto-restart switch.
+type autoRestartSpec struct {
+	Enabled     bool `json:"enabled" yaml:"enabled"`
+	MaxRestarts int  `json:"maxRestarts,omitempty" yaml:"maxRestarts,omitempty"`
 }
 
 // secret is a reference to an environment variable; value is what a
@@ -124,6 +131,9 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 		r.Schema = d
 	case *connectorSpec:
 		d := &portal.ConnectorDecl{Class: s.Class, Config: s.Config}
+		if s.AutoRestart != nil {
+			d.AutoRestart = &portal.AutoRestartSpec{Enabled: s.AutoRestart.Enabled, MaxRestarts: s.AutoRestart.MaxRestarts}
+		}
 		if len(s.Secrets) > 0 {
 			d.Secrets = map[string]portal.SecretRef{}
 			for k, v := range s.Secrets {
@@ -165,6 +175,9 @@ func fromResource(r portal.Resource, withValues bool) resource {
 		out.Spec = s
 	case r.Connector != nil:
 		s := connectorSpec{Class: r.Connector.Class, Config: r.Connector.Config}
+		if a := r.Connector.AutoRestart; a != nil {
+			s.AutoRestart = &autoRestartSpec{Enabled: a.Enabled, MaxRestarts: a.MaxRestarts}
+		}
 		if len(r.Connector.Secrets) > 0 {
 			s.Secrets = map[string]secret{}
 			for k, v := range r.Connector.Secrets {

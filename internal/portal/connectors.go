@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Connector states: Confluent Cloud's, with DEGRADED also derived when
@@ -55,6 +56,48 @@ type Connector struct {
 	// Version changes whenever the configuration does: the ETag of reads,
 	// the If-Match of writes; "" when the configuration was not read.
 	Version string
+	// AutoRestart is the connector's auto-restart (off when nil).
+	AutoRestart *AutoRestart
+}
+
+// AutoRestart is a connector's auto-restart: the portal restarts it, or
+// its failed tasks, when they fail, first after a minute and then after
+// twice the last wait, up to an hour (the platform may change both), until
+// MaxRestarts restarts (0: without limit) have not brought it back.
+type AutoRestart struct {
+	MaxRestarts int
+	// Attempts are the restarts since it last ran well (or a person
+	// paused, resumed or restarted it).
+	Attempts int
+	// GivenUp: MaxRestarts restarts did not bring it back; a person's
+	// restart starts again.
+	GivenUp bool
+	// LastAt is the portal's last restart; NextAt when the next one is due
+	// while it is failing (zero otherwise).
+	LastAt, NextAt time.Time
+	SetBy          string
+	SetAt          time.Time
+}
+
+// AutoRestartSpec turns a connector's auto-restart on or off.
+type AutoRestartSpec struct {
+	Enabled bool
+	// MaxRestarts bounds the restarts before the portal gives up; 0 for
+	// no limit.
+	MaxRestarts int
+}
+
+// MaxAutoRestarts is the highest limit of restarts that may be set.
+const MaxAutoRestarts = 1000
+
+// ConnectorRestart is one of the portal's restarts of a connector, or its
+// giving up, as the trail holds it.
+type ConnectorRestart struct {
+	At      time.Time
+	Action  string
+	Outcome string
+	// Detail is the attempt and the failure's first line.
+	Detail string
 }
 
 // ConnectorTask is one task's status.
@@ -120,6 +163,12 @@ type ConnectorService interface {
 	Pause(ctx context.Context, scope Scope, name string) error
 	Resume(ctx context.Context, scope Scope, name string) error
 	Restart(ctx context.Context, scope Scope, name string, onlyFailed bool) error
+	// SetAutoRestart turns a connector's auto-restart on (its backoff from
+	// the start) or off. Errors: InvalidParameter, NotFound, the roles'.
+	SetAutoRestart(ctx context.Context, scope Scope, name string, spec AutoRestartSpec) (*AutoRestart, error)
+	// RestartHistory lists the portal's latest restarts of a connector,
+	// newest first.
+	RestartHistory(ctx context.Context, scope Scope, name string) ([]ConnectorRestart, error)
 }
 
 // ConnectorPlatformKeys are the settings Confluent Cloud fills in on a

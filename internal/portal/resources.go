@@ -99,6 +99,9 @@ type ConnectorDecl struct {
 	Class   string
 	Config  map[string]string
 	Secrets map[string]SecretRef
+	// AutoRestart switches the portal's restarts of the connector; nil
+	// leaves the switch as it is.
+	AutoRestart *AutoRestartSpec
 }
 
 // AccountDecl is a service account's type (which selects its role

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -11,12 +12,16 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Connectors manages a business unit's fully-managed connectors.
 type Connectors struct {
 	guard *gate.Guard
+	// restarts keeps the auto-restarts (none when nil), paced by backoff.
+	restarts AutoRestartStore
+	backoff  Backoff
 }
 
 // NewConnectors returns the connector service.
@@ -89,8 +94,15 @@ func (s *Connectors) List(ctx context.Context, scope portal.Scope, q portal.List
 		return portal.Page[portal.Connector]{}, err
 	}
 	out := portal.Page[portal.Connector]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]portal.Connector, len(page.Items))}
+	ars, err := s.autoRestartsIn(ctx, call)
+	if err != nil {
+		return portal.Page[portal.Connector]{}, err
+	}
 	for i, c := range page.Items {
 		out.Items[i] = s.view(ctx, call, c, false)
+		if a, ok := ars[c.Name]; ok {
+			out.Items[i].AutoRestart = s.autoRestartView(a, c)
+		}
 	}
 	return out, nil
 }
@@ -124,7 +136,30 @@ func (s *Connectors) Get(ctx context.Context, scope portal.Scope, name string, s
 	if err != nil {
 		return portal.Connector{}, err
 	}
-	return s.view(ctx, call, c, showConfig), nil
+	v := s.view(ctx, call, c, showConfig)
+	if s.restarts != nil {
+		a, err := s.restarts.AutoRestartOf(ctx, call.Env.Zone, call.Env.Stage, full)
+		switch {
+		case err == nil:
+			v.AutoRestart = s.autoRestartView(a, c)
+		case !errors.Is(err, store.ErrNotFound):
+			return portal.Connector{}, err
+		}
+	}
+	return v, nil
+}
+
+// autoRestartsIn reads a stage's auto-restarts once, for a list.
+func (s *Connectors) autoRestartsIn(ctx context.Context, call *gate.Call) (map[string]store.AutoRestart, error) {
+	out := map[string]store.AutoRestart{}
+	if s.restarts == nil {
+		return out, nil
+	}
+	ars, err := s.restarts.AutoRestartsIn(ctx, call.Env.Zone, call.Env.Stage)
+	for _, a := range ars {
+		out[a.Connector] = a
+	}
+	return out, err
 }
 
 // Plugins lists the connector classes offered in a scope.
@@ -397,6 +432,13 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 	}
 	err = do(call.Env.Connectors, full)
 	w.Done(ctx, err)
+	if err == nil {
+		// A person's pause, resume or restart starts the auto-restart's
+		// backoff again; a delete ends it. The change is made either way.
+		if rerr := s.resetAutoRestart(ctx, call.Env, full, action); rerr != nil {
+			s.guard.Log().WarnContext(ctx, "the connector's auto-restart was not reset", "connector", full, "error", rerr)
+		}
+	}
 	return err
 }
 

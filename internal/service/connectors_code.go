@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -25,9 +26,22 @@ func (connectorCode) Kind() string          { return portal.KindConnector }
 func (connectorCode) Action() access.Action { return access.Write }
 func (connectorCode) Prunes() bool          { return true }
 
-// Observe lists the environment's connectors with their settings.
-func (connectorCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Resource) (plans.Observed, error) {
-	return call.Env.Connectors.ListConnectors(ctx)
+// observedConnectors are the environment's connectors with their
+// settings, and the auto-restarts that are on, by connector.
+type observedConnectors struct {
+	all      []platform.Connector
+	restarts map[string]store.AutoRestart
+}
+
+// Observe lists the environment's connectors with their settings, and
+// reads the stage's auto-restarts once.
+func (k connectorCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Resource) (plans.Observed, error) {
+	all, err := call.Env.Connectors.ListConnectors(ctx)
+	if err != nil {
+		return nil, err
+	}
+	restarts, err := k.s.autoRestartsIn(ctx, call)
+	return observedConnectors{all: all, restarts: restarts}, err
 }
 
 func connectorNamed(all []platform.Connector, name string) (platform.Connector, bool) {
@@ -58,7 +72,8 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	for _, t := range portal.ConnectorTopics(cfg) {
 		st.Needs = append(st.Needs, "topic/"+t)
 	}
-	cur, exists := connectorNamed(o.([]platform.Connector), full)
+	obs := o.(observedConnectors)
+	cur, exists := connectorNamed(obs.all, full)
 	before, stored := map[string]string{}, map[string]bool{}
 	if exists {
 		before, stored = k.current(ctx, call, cur, d)
@@ -75,11 +90,13 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	delete(after, "connector.class")
 	st.DiffMaps("config.", before, after)
 	send := planSecrets(st, d, cfg, stored, &v)
-	if !exists || len(st.Change.Diff) > 0 {
+	configChanged := !exists || len(st.Change.Diff) > 0
+	if configChanged {
 		if err := validateDeclared(ctx, call, d, send, &v); err != nil {
 			return nil, err
 		}
 	}
+	restart := k.planAutoRestart(st, d, obs.restarts, full, &v)
 	st.Change.Errors = v.Problems
 	// Secrets are judged masked: cfg holds none (a document declares them
 	// apart), so a policy sees the declared settings only.
@@ -89,15 +106,39 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	}
 	st.Rule = &rule
 	st.Do = func(ctx context.Context) error {
-		if !exists {
-			_, err := s.Create(ctx, scope, portal.NewConnector{Name: full, Config: send})
-			return err
+		var err error
+		switch {
+		case !exists:
+			_, err = s.Create(ctx, scope, portal.NewConnector{Name: full, Config: send})
+		case configChanged:
+			_, err = s.Update(ctx, scope, full, send, "")
 		}
-		_, err := s.Update(ctx, scope, full, send, "")
+		if err == nil && restart != nil {
+			_, err = s.SetAutoRestart(ctx, scope, full, *restart)
+		}
 		return err
 	}
 	st.Decide(exists)
 	return st, nil
+}
+
+// planAutoRestart diffs a declared auto-restart switch against the
+// stage's, and returns it when the apply must set it (nil: leave it).
+func (k connectorCode) planAutoRestart(st *plans.Step, d *portal.ConnectorDecl, on map[string]store.AutoRestart, full string, v *portal.Validation) *portal.AutoRestartSpec {
+	if d.AutoRestart == nil {
+		return nil
+	}
+	want := *d.AutoRestart
+	if want.MaxRestarts < 0 || want.MaxRestarts > portal.MaxAutoRestarts {
+		v.Add(portal.Invalid("autoRestart.maxRestarts", "must be between 0 (no limit) and %d", portal.MaxAutoRestarts))
+	}
+	cur, isOn := on[full]
+	before, after := describeAutoRestart(isOn, cur.MaxRestarts), describeAutoRestart(want.Enabled, want.MaxRestarts)
+	if before == after {
+		return nil
+	}
+	st.Diff("autoRestart", plans.Ptr(before), plans.Ptr(after))
+	return &want
 }
 
 // declaredConfig is a declared connector's configuration as a create
@@ -212,7 +253,7 @@ func validateDeclared(ctx context.Context, call *gate.Call, d *portal.ConnectorD
 func (k connectorCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool) []*plans.Step {
 	scope := call.Named()
 	var out []*plans.Step
-	for _, c := range o.([]platform.Connector) {
+	for _, c := range o.(observedConnectors).all {
 		if !call.Scope.Owns(c.Name) || !strings.HasSuffix(c.Name, tenancy.ConnectorSuffix) || keep["connector/"+c.Name] {
 			continue
 		}
@@ -236,8 +277,9 @@ func (k connectorCode) Prune(call *gate.Call, o plans.Observed, keep map[string]
 // from (SCADA_<CONNECTOR>_<KEY>).
 func (k connectorCode) Export(ctx context.Context, call *gate.Call, o plans.Observed) ([]portal.Resource, error) {
 	scope := call.Named()
+	obs := o.(observedConnectors)
 	var out []portal.Resource
-	for _, c := range o.([]platform.Connector) {
+	for _, c := range obs.all {
 		if !call.Scope.Owns(c.Name) || !strings.HasSuffix(c.Name, tenancy.ConnectorSuffix) {
 			continue
 		}
@@ -261,6 +303,9 @@ func (k connectorCode) Export(ctx context.Context, call *gate.Call, o plans.Obse
 			default:
 				decl.Config[k] = v
 			}
+		}
+		if a, on := obs.restarts[c.Name]; on {
+			decl.AutoRestart = &portal.AutoRestartSpec{Enabled: true, MaxRestarts: a.MaxRestarts}
 		}
 		out = append(out, portal.Resource{Kind: portal.KindConnector, Name: ident, Connector: decl})
 	}

@@ -46,6 +46,7 @@ type Store interface {
 	ChangeRequests
 	Grants
 	Applies
+	AutoRestarts
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -657,4 +658,43 @@ type Grants interface {
 	// DeleteGrant forgets a grant still in state from (one given whose
 	// bindings could not be made), once.
 	DeleteGrant(ctx context.Context, id, from string) (bool, error)
+}
+
+// AutoRestart is a connector whose auto-restart is on: the most restarts
+// before the portal gives up (0: no limit), and where its backoff stands.
+type AutoRestart struct {
+	Zone, Stage, Connector string
+	// BU owns the connector (for the trail of the portal's restarts).
+	BU          string
+	MaxRestarts int
+	// Attempts are the restarts since the connector last ran well, or
+	// since a person paused, resumed or restarted it.
+	Attempts int
+	// FailingSince is when the current failure was first seen (zero:
+	// none is); LastAt the last restart.
+	FailingSince, LastAt time.Time
+	// GivenUp: MaxRestarts restarts did not bring it back.
+	GivenUp bool
+	SetBy   string
+	SetAt   time.Time
+}
+
+// AutoRestarts keeps the connectors whose auto-restart is on.
+type AutoRestarts interface {
+	// SetAutoRestart turns a connector's auto-restart on, or changes its
+	// limit, with its backoff from the start.
+	SetAutoRestart(ctx context.Context, a AutoRestart) error
+	// AutoRestartOf returns one connector's, or ErrNotFound when it is
+	// off.
+	AutoRestartOf(ctx context.Context, zone, stage, connector string) (AutoRestart, error)
+	// AutoRestartsIn lists a stage's of a zone, by connector.
+	AutoRestartsIn(ctx context.Context, zone, stage string) ([]AutoRestart, error)
+	// AutoRestartStages lists the zones and stages that have any, as
+	// "zone/stage".
+	AutoRestartStages(ctx context.Context) ([]string, error)
+	// UpdateAutoRestart saves where a backoff stands (attempts, failing
+	// since, last restart, given up); false when it is off meanwhile.
+	UpdateAutoRestart(ctx context.Context, a AutoRestart) (bool, error)
+	// DeleteAutoRestart turns it off (nothing when it was).
+	DeleteAutoRestart(ctx context.Context, zone, stage, connector string) error
 }

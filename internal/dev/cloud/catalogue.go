@@ -39,8 +39,8 @@ var common = []setting{
 	{name: "kafka.api.secret", typ: "PASSWORD", doc: "Kafka API secret (with KAFKA_API_KEY)."},
 	{name: "kafka.service.account.id", typ: "STRING", doc: "Service account id, sa-... (with SERVICE_ACCOUNT)."},
 	{name: "tasks.max", typ: "INT", def: "1", min: 1, max: 10, doc: "Maximum number of tasks."},
-	{name: "dev.failure", typ: "STRING", def: "none", enum: []string{"none", "task", "connector"},
-		doc: "Dev stand-in only: make a task or the connector fail a few seconds after it starts, to try restart."},
+	{name: "dev.failure", typ: "STRING", def: "none", enum: []string{"none", "task", "connector", "task-always", "connector-always"},
+		doc: "Dev stand-in only: make a task or the connector fail a few seconds after it starts, to try restart (a restart cures it; the -always kinds fail again after each restart, to try auto-restart giving up)."},
 }
 
 var formats = []string{"AVRO", "JSON_SR", "PROTOBUF", "JSON", "BYTES"}

@@ -70,11 +70,12 @@ func (k *Connect) view(name string, c *standInConnector) platform.Connector {
 	now := k.now()
 	running := now.Sub(c.started) >= k.Provision
 	failing := !c.recovered && running && now.Sub(c.started) >= k.Provision+k.FailAfter
+	failure := strings.TrimSuffix(c.config["dev.failure"], "-always")
 	switch {
 	case !running:
 		out.State = portal.StateProvisioning
 		return out
-	case failing && c.config["dev.failure"] == "connector":
+	case failing && failure == "connector":
 		out.State = portal.StateFailed
 		out.Trace = "org.apache.kafka.connect.errors.ConnectException: the target system refused the connection (simulated by dev.failure=connector)"
 		return out
@@ -86,7 +87,7 @@ func (k *Connect) view(name string, c *standInConnector) platform.Connector {
 	failed := 0
 	for i := 0; i < tasks; i++ {
 		t := portal.ConnectorTask{ID: i, State: out.State}
-		if i == 0 && failing && c.config["dev.failure"] == "task" && !c.paused {
+		if i == 0 && failing && failure == "task" && !c.paused {
 			t.State = portal.StateFailed
 			t.Trace = "org.apache.kafka.connect.errors.RetriableException: write timed out (simulated by dev.failure=task)"
 			failed++
@@ -269,7 +270,8 @@ func (k *Connect) setPaused(name string, paused bool) error {
 	return nil
 }
 
-// RestartConnector restarts a connector; a simulated failure is cleared.
+// RestartConnector restarts a connector; a simulated failure is cleared,
+// unless it is one of dev.failure's "-always" kinds.
 // With onlyFailed, a connector without failures is left as it is.
 func (k *Connect) RestartConnector(_ context.Context, name string, onlyFailed bool) error {
 	k.mu.Lock()
@@ -279,6 +281,11 @@ func (k *Connect) RestartConnector(_ context.Context, name string, onlyFailed bo
 		return err
 	}
 	if onlyFailed && !k.view(name, c).Failing() {
+		return nil
+	}
+	if strings.HasSuffix(c.config["dev.failure"], "-always") {
+		// A failure no restart cures: it starts again, and fails again.
+		c.started = k.now()
 		return nil
 	}
 	c.recovered = true

@@ -1,0 +1,153 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// AutoRestart is one round of the connectors' auto-restart (on one
+// replica, the lease holder's): in each stage that has connectors whose
+// auto-restart is on, one listing of the cluster's connectors with their
+// states, and the restarts their backoffs allow. It returns how many
+// connectors it restarted.
+func (s *Connectors) AutoRestart(ctx context.Context) (int, error) {
+	if s.restarts == nil {
+		return 0, nil
+	}
+	stages, err := s.restarts.AutoRestartStages(ctx)
+	if err != nil {
+		return 0, err
+	}
+	restarted := 0
+	var errs []error
+	for _, zs := range stages {
+		zone, stage, _ := strings.Cut(zs, "/")
+		env, err := s.guard.Environments().Get(zone, stage)
+		if err != nil {
+			continue // a zone or stage no longer configured
+		}
+		n, err := s.autoRestartIn(ctx, env)
+		restarted += n
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", zs, err))
+		}
+	}
+	return restarted, errors.Join(errs...)
+}
+
+func (s *Connectors) autoRestartIn(ctx context.Context, env *platform.Environment) (int, error) {
+	ars, err := s.restarts.AutoRestartsIn(ctx, env.Zone, env.Stage)
+	if err != nil || len(ars) == 0 {
+		return 0, err
+	}
+	all, err := env.Connectors.ListConnectors(ctx)
+	if err != nil {
+		return 0, err
+	}
+	byName := make(map[string]platform.Connector, len(all))
+	for _, c := range all {
+		byName[c.Name] = c
+	}
+	now := s.guard.Now()
+	restarted := 0
+	for _, a := range ars {
+		c, ok := byName[a.Connector]
+		if !ok {
+			// Deleted outside the portal: its auto-restart goes with it.
+			if err := s.restarts.DeleteAutoRestart(ctx, a.Zone, a.Stage, a.Connector); err != nil {
+				return restarted, err
+			}
+			continue
+		}
+		next, act := s.backoff.step(a, c, now)
+		if next == a {
+			continue
+		}
+		// The step is saved before it is taken: a replica that stops
+		// between the two has counted a restart it did not make (its
+		// attempt is in the trail as unknown), never made one twice.
+		if ok, err := s.restarts.UpdateAutoRestart(ctx, next); err != nil || !ok {
+			if err != nil {
+				return restarted, err
+			}
+			continue // turned off meanwhile
+		}
+		switch act {
+		case restartNow:
+			if err := s.restartFailed(ctx, env, next, c); err == nil {
+				restarted++
+			}
+		case restartGiveUp:
+			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
+				Action: actionGiveUp, Resource: c.Name, Outcome: "ok",
+				Detail: fmt.Sprintf("%d restarts did not bring it back: %s", next.Attempts, firstLine(failure(c)))})
+		}
+	}
+	return restarted, nil
+}
+
+// restartFailed restarts a failed connector (a failed task: the failed
+// tasks only), audited as the portal's with the attempt and the
+// failure's first line.
+func (s *Connectors) restartFailed(ctx context.Context, env *platform.Environment, a store.AutoRestart, c platform.Connector) error {
+	unlock, err := s.guard.Lock(ctx, "connector "+env.Name()+" "+c.Name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	of := "no limit"
+	if a.MaxRestarts > 0 {
+		of = fmt.Sprintf("of %d", a.MaxRestarts)
+	}
+	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
+		Action: actionAutoRestart, Resource: c.Name})
+	if err != nil {
+		return err
+	}
+	w.Note(fmt.Sprintf("attempt %d (%s): %s", a.Attempts, of, firstLine(failure(c))))
+	err = env.Connectors.RestartConnector(ctx, c.Name, c.State != portal.StateFailed)
+	w.Done(ctx, err, portal.Change{Field: "attempt", After: fmt.Sprint(a.Attempts)})
+	return err
+}
+
+// failure is the trace of a connector's failure: its own, or its first
+// failed task's.
+func failure(c platform.Connector) string {
+	if c.State == portal.StateFailed && c.Trace != "" {
+		return c.Trace
+	}
+	for _, t := range c.Tasks {
+		if t.State == portal.StateFailed {
+			return fmt.Sprintf("task %d: %s", t.ID, t.Trace)
+		}
+	}
+	return c.State
+}
+
+// resetAutoRestart starts a connector's backoff again after a person
+// paused, resumed or restarted it, or turns it off with its deletion.
+func (s *Connectors) resetAutoRestart(ctx context.Context, env *platform.Environment, full, action string) error {
+	if s.restarts == nil {
+		return nil
+	}
+	if action == "connector.delete" {
+		return s.restarts.DeleteAutoRestart(ctx, env.Zone, env.Stage, full)
+	}
+	a, err := s.restarts.AutoRestartOf(ctx, env.Zone, env.Stage, full)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	a.Attempts, a.GivenUp, a.FailingSince = 0, false, time.Time{}
+	_, err = s.restarts.UpdateAutoRestart(ctx, a)
+	return err
+}
