@@ -80,6 +80,7 @@ type app struct {
 	keySweeper   *worker.KeySweeper
 	keyChecker   *worker.Leased
 	restarter    *worker.Leased
+	alerter      *worker.Leased
 	// events delivers the webhooks' events (one replica at a time).
 	events *events.Dispatcher
 	// jobs runs this replica's background jobs and resumes those of
@@ -220,11 +221,16 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	p.cacheSync = worker.NewCacheSync(p.envs, st, log)
 	p.jobs = jobs.New(st, p.replica, log)
 	p.sweeper = worker.NewSweeper(st, time.Duration(cfg.Audit.RetentionDays)*24*time.Hour, log)
+	alertDefaults, err := alertRules(cfg.Alerts)
+	if err != nil {
+		return nil, err
+	}
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
 		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
 		Costly:   p.costly, KeySecrets: keySecrets, Masking: maskingRules(cfg.Masking),
-		Backoff: service.Backoff{First: cfg.ConnectorAutoRestart.FirstAfter, Max: cfg.ConnectorAutoRestart.MaxBackoff},
+		Backoff:       service.Backoff{First: cfg.ConnectorAutoRestart.FirstAfter, Max: cfg.ConnectorAutoRestart.MaxBackoff},
+		AlertDefaults: alertDefaults,
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
@@ -255,6 +261,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	// replica at a time, one listing per cluster a round.
 	p.restarter = &worker.Leased{Name: "connector-auto-restart", Leases: st, Holder: p.replica, Every: cfg.ConnectorAutoRestart.Every, Log: log,
 		Round: built.Connectors.AutoRestart}
+	// The units' alert rules are evaluated by one replica at a time.
+	p.alerter = &worker.Leased{Name: "alert-rules", Leases: st, Holder: p.replica, Every: cfg.Alerts.Every, Log: log, Round: built.Alerts.AlertRound}
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
 		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(receivers.Transport())},
 		Produce: events.EnvironmentProducer(p.envs), Secrets: webhookSecrets})
@@ -408,6 +416,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	wg.Go(func() { p.keySweeper.Run(ctx) })
 	wg.Go(func() { p.keyChecker.Run(ctx) })
 	wg.Go(func() { p.restarter.Run(ctx) })
+	wg.Go(func() { p.alerter.Run(ctx) })
 	wg.Go(func() { p.events.Run(ctx) })
 	wg.Go(func() { p.lagSampler.Run(ctx) })
 	wg.Go(func() { p.tenancySync.Run(ctx) })
@@ -422,4 +431,25 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 func maskingRules(cfg config.Masking) service.Masking {
 	role, _ := portal.ParseRole(cfg.UnmaskedRole)
 	return service.Masking{Tags: masking.NewTags(cfg.Tags...), Unmasked: role}
+}
+
+// alertRules are the platform's default alert rules: the configuration's,
+// checked (an empty list: none), or nil for the built-in ones.
+func alertRules(cfg config.Alerts) ([]store.AlertRuleRecord, error) {
+	if cfg.Defaults == nil {
+		return nil, nil // the built-in ones
+	}
+	out := []store.AlertRuleRecord{}
+	for i, r := range cfg.Defaults {
+		rule := portal.AlertRule{Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: !r.Disabled}
+		if err := service.CheckAlertRule(rule); err != nil {
+			return nil, fmt.Errorf("alerts.defaults[%d]: %w", i, err)
+		}
+		if rule.Target == "" {
+			rule.Target = "*"
+		}
+		out = append(out, store.AlertRuleRecord{Name: rule.Name, Kind: rule.Kind, Target: rule.Target, Threshold: rule.Threshold, For: rule.For,
+			Enabled: rule.Enabled})
+	}
+	return out, nil
 }

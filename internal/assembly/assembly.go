@@ -48,6 +48,8 @@ type Deps struct {
 	KeySecrets service.KeySecrets
 	// Backoff paces the restarts of connectors whose auto-restart is on.
 	Backoff service.Backoff
+	// AlertDefaults are every unit's alert rules until it saves its own.
+	AlertDefaults []store.AlertRuleRecord
 	// Masking is which schema tags mask a field in the stages that mask,
 	// and the lowest role that reads such fields whole.
 	Masking service.Masking
@@ -72,6 +74,7 @@ type Built struct {
 	Requests   *requests.Service
 	Grants     *grants.Service
 	Find       *service.Finder
+	Alerts     *service.Alerts
 }
 
 // New builds the services.
@@ -106,6 +109,7 @@ func New(d Deps) (*Built, error) {
 		return nil, err
 	}
 	g.UseRules(b.Rules)
+	b.Alerts = service.NewAlerts(g, d.Store, d.AlertDefaults, b.Groups, b.Rules)
 	b.Webhooks = events.NewService(g, d.Store, d.Webhooks)
 	// Creates and updates are applied in this order (what others need
 	// first), deletes the other way round. Policies come last: a plan is
@@ -123,5 +127,5 @@ func New(d Deps) (*Built, error) {
 func (b *Built) Services() portal.Services {
 	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
 		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks, Requests: b.Requests,
-		Grants: b.Grants, Find: b.Find}
+		Grants: b.Grants, Find: b.Find, Alerts: b.Alerts, Channels: b.Webhooks}
 }

@@ -72,6 +72,9 @@ type Config struct {
 	// ConnectorAutoRestart paces the portal's restarts of failed
 	// connectors whose auto-restart is on.
 	ConnectorAutoRestart ConnectorAutoRestart `yaml:"connector_auto_restart"`
+	// Alerts configures the units' alert rules: how often they are
+	// evaluated, and the platform's default rules.
+	Alerts Alerts `yaml:"alerts"`
 	// Masking says which schema tags mark a field as sensitive, and who
 	// sees such fields whole where a stage masks them.
 	Masking Masking `yaml:"masking"`
@@ -129,6 +132,36 @@ func (w Webhooks) AllowedPrefixes() []netip.Prefix {
 		}
 	}
 	return out
+}
+
+// Alerts: one replica evaluates every unit's alert rules Every; Defaults
+// are every unit's rules until the unit saves one of the same name.
+type Alerts struct {
+	// Every is how often the rules are evaluated (one read of each kind
+	// per cluster a round, whatever the number of rules).
+	Every time.Duration `yaml:"every" default:"30s"`
+	// Defaults replace the built-in default rules (connector-failed,
+	// key-expiring, lag) when given.
+	Defaults []AlertRule `yaml:"defaults" default:"connector-failed, key-expiring (7 days), lag (15 min for 10 min)"`
+}
+
+// AlertRule is a default alert rule.
+type AlertRule struct {
+	// Name identifies the rule in every unit (lower case, digits, dashes).
+	Name string `yaml:"name"`
+	// Kind is lag_time, stalled, connector_failed, key_expiring,
+	// budget_headroom or topic_growth.
+	Kind string `yaml:"kind"`
+	// Target is a group, connector or topic identifier, or * for all.
+	Target string `yaml:"target"`
+	// Threshold is in the kind's unit: seconds behind, days before
+	// expiry, percent of a limit left, records a second.
+	Threshold float64 `yaml:"threshold"`
+	// For is how long the condition holds before the rule fires (and
+	// ends before it resolves).
+	For time.Duration `yaml:"for"`
+	// Disabled keeps the rule listed but off until a unit turns it on.
+	Disabled bool `yaml:"disabled"`
 }
 
 // ConnectorAutoRestart: a failed connector (or task) whose auto-restart

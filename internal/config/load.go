@@ -221,6 +221,9 @@ func (c *Config) applyDefaults() {
 	if c.ConnectorAutoRestart.Every == 0 {
 		c.ConnectorAutoRestart.Every = 15 * time.Second
 	}
+	if c.Alerts.Every == 0 {
+		c.Alerts.Every = 30 * time.Second
+	}
 	if c.Masking.Tags == nil {
 		c.Masking.Tags = []string{"PII"}
 	}

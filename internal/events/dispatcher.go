@@ -199,10 +199,10 @@ func (d *Dispatcher) queue(ctx context.Context, h store.WebhookRecord, now time.
 		var ds []store.Delivery
 		for _, x := range evs {
 			e := x.Event
-			if !Published(e) || e.LandingZone != h.Zone || (h.BU != "" && e.BU != h.BU) {
+			if !Published(e) || e.LandingZone != h.Zone || (h.BU != "" && e.BU != h.BU) || !forChannel(h, e) {
 				continue
 			}
-			body, _ := json.Marshal(FromAudit(e))
+			body := Message(h.Format, FromAudit(e))
 			ds = append(ds, store.Delivery{EventID: e.ID, EventAt: e.Time, Next: now, Body: body, Subject: e.Resource})
 		}
 		cursor := evs[len(evs)-1].Pos
@@ -214,6 +214,15 @@ func (d *Dispatcher) queue(ctx context.Context, h store.WebhookRecord, now time.
 			return nil
 		}
 	}
+}
+
+// forChannel tells whether a unit's alert channel takes an event: its
+// stage's alerts only (a webhook of the admin area takes every event).
+func forChannel(h store.WebhookRecord, e portal.AuditEvent) bool {
+	if !h.AlertsOnly {
+		return true
+	}
+	return (e.Action == ActionAlertFire || e.Action == ActionAlertResolve) && (h.Stage == "" || e.Stage == h.Stage)
 }
 
 // deliver makes one attempt; false when it failed.
@@ -252,14 +261,16 @@ func (d *Dispatcher) post(ctx context.Context, h store.WebhookRecord, id string,
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/cloudevents+json")
+	req.Header.Set("Content-Type", contentType(h.Format))
 	req.Header.Set("webhook-id", id)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(now.Unix(), 10))
-	secret, err := openSecret(d.o.Secrets, h.ID, h.Secret)
-	if err != nil {
-		return err
+	if h.Format == store.FormatCloudEvents {
+		secret, err := openSecret(d.o.Secrets, h.ID, h.Secret)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("webhook-signature", Sign(secret, id, now, body))
 	}
-	req.Header.Set("webhook-signature", Sign(secret, id, now, body))
 	req.Header.Set("User-Agent", "rms-portal-webhooks")
 	resp, err := d.o.Client.Do(req)
 	if err != nil {

@@ -83,7 +83,8 @@ func (s *Service) Webhooks(ctx context.Context) ([]portal.Webhook, error) {
 }
 
 func view(r store.WebhookRecord) portal.Webhook {
-	return portal.Webhook{ID: r.ID, Zone: r.Zone, BU: r.BU, URL: r.URL, CreatedBy: r.CreatedBy, Created: r.Created}
+	return portal.Webhook{ID: r.ID, Zone: r.Zone, BU: r.BU, URL: r.URL, Stage: r.Stage, Format: r.Format, AlertsOnly: r.AlertsOnly,
+		CreatedBy: r.CreatedBy, Created: r.Created}
 }
 
 // CreateWebhook checks and stores a webhook with a new secret; its events

@@ -37,4 +37,6 @@ type Services struct {
 	Requests   RequestService
 	Grants     GrantService
 	Find       FindService
+	Alerts     AlertService
+	Channels   AlertChannelService
 }

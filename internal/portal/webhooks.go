@@ -9,9 +9,13 @@ import (
 // set only in the answer that creates it.
 type Webhook struct {
 	ID, Zone, BU, URL string
-	Secret            string
-	CreatedBy         string
-	Created           time.Time
+	// Stage and Format are a unit's alert channel's (Format: "" for signed
+	// CloudEvents, "slack" for Slack and Teams, "alertmanager").
+	Stage, Format string
+	AlertsOnly    bool
+	Secret        string
+	CreatedBy     string
+	Created       time.Time
 	// Pending and Failed count its deliveries waiting and given up.
 	Pending, Failed int
 }

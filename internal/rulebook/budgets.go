@@ -188,3 +188,31 @@ func (rb *Rulebook) clusterUse(ctx context.Context, call *gate.Call) *portal.Clu
 	c.Warning = c.Limit > 0 && float64(c.Partitions) >= clusterWarning*float64(c.Limit)
 	return c
 }
+
+// Headroom is what is left of each limit of a unit's budget in a stage,
+// in percent of the limit (none without a budget): the portal's own read,
+// for the alerts' round.
+func (rb *Rulebook) Headroom(ctx context.Context, zone, stage, unit string) (map[string]float64, error) {
+	limits, err := rb.limits(ctx, unit, stage)
+	if err != nil || len(limits) == 0 {
+		return nil, err
+	}
+	ctx, call, err := rb.guard.Portal(ctx, unit, stage)
+	if err != nil {
+		return nil, err
+	}
+	if call.Scope.Zone().ID != zone {
+		return nil, nil
+	}
+	use, _, _, err := rb.usage(ctx, call, limits)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]float64{}
+	for d, l := range limits {
+		if l > 0 {
+			out[d] = max(0, float64(l-use[d])) * 100 / float64(l)
+		}
+	}
+	return out, nil
+}

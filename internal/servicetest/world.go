@@ -199,6 +199,8 @@ func NewConfigured(t testing.TB, configure func(*config.Config), seed ...string)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Lag in time is reckoned by the world's clock, as everything else.
+	w.Groups.SetClock(w.now)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	go func() {

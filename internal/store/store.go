@@ -47,6 +47,7 @@ type Store interface {
 	Grants
 	Applies
 	AutoRestarts
+	Alerts
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -461,8 +462,13 @@ type BudgetReservation struct {
 // and the secret their signatures are made with.
 type WebhookRecord struct {
 	ID, Zone, BU, URL, Secret string
-	CreatedBy                 string
-	Created                   time.Time
+	// Stage, Format and AlertsOnly make a unit's alert channel: its
+	// stage's alerts only, in the receiver's format (FormatCloudEvents,
+	// FormatSlack, FormatAlertmanager).
+	Stage, Format string
+	AlertsOnly    bool
+	CreatedBy     string
+	Created       time.Time
 	// Cursor is the position in the outbox deliveries were queued up to.
 	Cursor OutboxPos
 }
@@ -697,4 +703,52 @@ type AutoRestarts interface {
 	UpdateAutoRestart(ctx context.Context, a AutoRestart) (bool, error)
 	// DeleteAutoRestart turns it off (nothing when it was).
 	DeleteAutoRestart(ctx context.Context, zone, stage, connector string) error
+}
+
+// Formats of a webhook's messages.
+const (
+	FormatCloudEvents  = ""
+	FormatSlack        = "slack"
+	FormatAlertmanager = "alertmanager"
+)
+
+// AlertRuleRecord is a unit's alert rule in a stage.
+type AlertRuleRecord struct {
+	Zone, Stage, BU, Name, Kind, Target string
+	Threshold                           float64
+	For                                 time.Duration
+	Enabled                             bool
+	SilencedUntil                       time.Time
+	SilenceReason, SilencedBy           string
+	UpdatedBy                           string
+	UpdatedAt                           time.Time
+}
+
+// AlertRecord is an alert a rule raised for one subject (a group, a
+// connector, a key, a topic, the budget).
+type AlertRecord struct {
+	ID, Zone, Stage, BU, Rule, Kind, Subject string
+	// State is pending (the condition holds, not yet for its duration),
+	// firing or resolved.
+	State, Value string
+	// Since is when the condition was first seen; ClearSince when it was
+	// last seen to end while firing (zero: it holds).
+	Since, FiredAt, ResolvedAt, ClearSince time.Time
+	Silenced                               bool
+}
+
+// Alerts keeps alert rules and the alerts they raise.
+type Alerts interface {
+	// AlertRules lists a stage's rules of a unit (every unit's for "").
+	AlertRules(ctx context.Context, zone, stage, bu string) ([]AlertRuleRecord, error)
+	// PutAlertRule creates or replaces a rule.
+	PutAlertRule(ctx context.Context, r AlertRuleRecord) error
+	// DeleteAlertRule deletes a rule, or returns ErrNotFound.
+	DeleteAlertRule(ctx context.Context, zone, stage, bu, name string) error
+	// OpenAlerts lists a stage's pending and firing alerts.
+	OpenAlerts(ctx context.Context, zone, stage string) ([]AlertRecord, error)
+	// SaveAlert creates or updates an alert.
+	SaveAlert(ctx context.Context, a AlertRecord) error
+	// AlertHistory lists a unit's alerts in a stage, newest first.
+	AlertHistory(ctx context.Context, zone, stage, bu string, limit int) ([]AlertRecord, error)
 }

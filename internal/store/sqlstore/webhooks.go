@@ -12,7 +12,8 @@ import (
 func (d *DB) WebhookRecords(ctx context.Context) ([]store.WebhookRecord, error) {
 	ctx, cancel := d.ctx(ctx)
 	defer cancel()
-	rows, err := d.db.QueryContext(ctx, `SELECT id, zone, bu, url, secret, created_by, created_at, cursor_txid, cursor_seq FROM webhooks ORDER BY id`)
+	rows, err := d.db.QueryContext(ctx, `SELECT id, zone, bu, url, secret, created_by, created_at, cursor_txid, cursor_seq, stage, format, alerts_only
+		FROM webhooks ORDER BY id`)
 	if err != nil {
 		return nil, Fail(err)
 	}
@@ -21,7 +22,7 @@ func (d *DB) WebhookRecords(ctx context.Context) ([]store.WebhookRecord, error) 
 	for rows.Next() {
 		var r store.WebhookRecord
 		var at int64
-		if err := rows.Scan(&r.ID, &r.Zone, &r.BU, &r.URL, &r.Secret, &r.CreatedBy, &at, &r.Cursor.TxID, &r.Cursor.Seq); err != nil {
+		if err := rows.Scan(&r.ID, &r.Zone, &r.BU, &r.URL, &r.Secret, &r.CreatedBy, &at, &r.Cursor.TxID, &r.Cursor.Seq, &r.Stage, &r.Format, &r.AlertsOnly); err != nil {
 			return nil, Fail(err)
 		}
 		r.Created = fromMicros(at)
@@ -32,8 +33,9 @@ func (d *DB) WebhookRecords(ctx context.Context) ([]store.WebhookRecord, error) 
 
 // CreateWebhookRecord stores a webhook; ErrExists when the id is taken.
 func (d *DB) CreateWebhookRecord(ctx context.Context, r store.WebhookRecord) error {
-	n, err := affected(d.exec(ctx, `INSERT INTO webhooks (id, zone, bu, url, secret, created_by, created_at, cursor_txid, cursor_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO NOTHING`, r.ID, r.Zone, r.BU, r.URL, r.Secret, r.CreatedBy, micros(r.Created), r.Cursor.TxID, r.Cursor.Seq))
+	n, err := affected(d.exec(ctx, `INSERT INTO webhooks (id, zone, bu, url, secret, created_by, created_at, cursor_txid, cursor_seq, stage, format, alerts_only)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, r.ID, r.Zone, r.BU, r.URL, r.Secret, r.CreatedBy, micros(r.Created),
+		r.Cursor.TxID, r.Cursor.Seq, r.Stage, r.Format, r.AlertsOnly))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,143 @@
+package events
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// A unit's alert channels are webhooks of its own: they take the stage's
+// alerts only, in the receiver's format, delivered (and retried) from the
+// trail's outbox as every webhook's events are. Developers and up add and
+// remove them; anyone of the unit reads them.
+
+// Channels lists a unit's alert channels in a stage.
+func (s *Service) Channels(ctx context.Context, scope portal.Scope) ([]portal.Webhook, error) {
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read alert channels")
+	if err != nil {
+		return nil, err
+	}
+	recs, err := s.store.WebhookRecords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.Webhook{}
+	for _, r := range recs {
+		if r.AlertsOnly && r.Zone == call.Scope.Zone().ID && r.BU == call.Scope.Unit.ID && r.Stage == call.Scope.Stage.Name {
+			out = append(out, view(r))
+		}
+	}
+	return out, nil
+}
+
+// CreateChannel adds an alert channel: its URL is checked as a webhook's
+// (https, no credentials, no internal address); a CloudEvents channel
+// gets a signing secret, in this answer only.
+func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format, rawURL string) (_ portal.Webhook, err error) {
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "add alert channels", "alert-channel.create", rawURL)
+	if err != nil {
+		return portal.Webhook{}, err
+	}
+	defer s.guard.Settle(ctx, call, &err)
+	var v portal.Validation
+	switch format {
+	case store.FormatCloudEvents, store.FormatSlack, store.FormatAlertmanager:
+	default:
+		v.Add(portal.Invalid("format", "must be cloudevents (\"\"), slack or alertmanager, not %q", portal.Clip(format, 40)))
+	}
+	u := s.checkURL(ctx, rawURL, &v)
+	if err := v.Err(); err != nil {
+		return portal.Webhook{}, err
+	}
+	if err := s.checkRoom(ctx, call.Scope.Zone().ID); err != nil {
+		return portal.Webhook{}, err
+	}
+	id := make([]byte, 6)
+	_, _ = rand.Read(id)
+	rec := store.WebhookRecord{ID: "ch-" + base64.RawURLEncoding.EncodeToString(id), Zone: call.Scope.Zone().ID, BU: call.Scope.Unit.ID,
+		Stage: call.Scope.Stage.Name, Format: format, AlertsOnly: true, URL: u.String(), CreatedBy: call.Principal.Actor(), Created: s.guard.Now().UTC()}
+	secret := ""
+	if format == store.FormatCloudEvents {
+		key := make([]byte, 24)
+		_, _ = rand.Read(key)
+		secret = SecretPrefix + base64.StdEncoding.EncodeToString(key)
+	}
+	rec.Secret = sealSecret(s.o.Secrets, rec.ID, secret)
+	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
+		return portal.Webhook{}, err
+	}
+	w, err := s.guard.Begin(ctx, call, "alert-channel.create", rec.ID)
+	if err != nil {
+		return portal.Webhook{}, err
+	}
+	err = s.store.CreateWebhookRecord(ctx, rec)
+	w.Done(ctx, err, portal.Change{Field: "url", After: rec.URL}, portal.Change{Field: "format", After: formatName(format)})
+	if err != nil {
+		return portal.Webhook{}, err
+	}
+	out := view(rec)
+	out.Secret = secret
+	return out, nil
+}
+
+func formatName(format string) string {
+	if format == "" {
+		return "cloudevents"
+	}
+	return format
+}
+
+// DeleteChannel removes one of a unit's alert channels.
+func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id string) (err error) {
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "remove alert channels", "alert-channel.delete", id)
+	if err != nil {
+		return err
+	}
+	defer s.guard.Settle(ctx, call, &err)
+	rec, err := s.find(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !rec.AlertsOnly || rec.BU != call.Scope.Unit.ID || rec.Stage != call.Scope.Stage.Name || rec.Zone != call.Scope.Zone().ID {
+		return portal.New(portal.NotFound, "alert channel %q not found in %s", portal.Clip(id, 64), call.Scope)
+	}
+	w, err := s.guard.Begin(ctx, call, "alert-channel.delete", rec.ID)
+	if err != nil {
+		return err
+	}
+	err = s.store.DeleteWebhookRecord(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		err = portal.New(portal.NotFound, "alert channel %q not found", id)
+	}
+	w.Done(ctx, err, portal.Change{Field: "url", Before: rec.URL})
+	return err
+}
+
+// checkURL checks a receiver's URL as a webhook's is checked when saved.
+func (s *Service) checkURL(ctx context.Context, raw string, v *portal.Validation) *url.URL {
+	v.Add(portal.CheckText("url", raw, portal.MaxURL, false))
+	u, err := url.Parse(strings.TrimSpace(raw))
+	switch {
+	case v.Err() != nil:
+	case strings.TrimSpace(raw) == "":
+		v.Add(portal.Missing("url"))
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		v.Add(portal.Invalid("url", "give the receiver's absolute URL, such as https://hooks.slack.com/services/..."))
+	case u.Scheme != "https" && !s.o.AllowHTTP:
+		v.Add(portal.Invalid("url", "a channel's URL must use https (alerts name resources)"))
+	case u.User != nil:
+		v.Add(portal.Invalid("url", "put no credentials in the URL"))
+	default:
+		if err := s.o.Receivers.CheckHost(ctx, u.Hostname()); err != nil {
+			v.Add(portal.Invalid("url", "%v", err))
+		}
+	}
+	return u
+}

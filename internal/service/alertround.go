@@ -1,0 +1,111 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/alerts"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// AlertRound evaluates every unit's rules in every environment (on one
+// replica, the lease holder's) and returns how many alerts fired or
+// resolved. A fired or resolved alert is an event of the trail, as the
+// portal's: the webhooks and the units' channels get it from there. A
+// read that fails leaves its rules' alerts as they are: an outage is
+// neither a resolution nor a new alert.
+func (s *Alerts) AlertRound(ctx context.Context) (int, error) {
+	ten := s.guard.Tenancy()
+	now := s.guard.Now()
+	told := 0
+	var errs []error
+	for _, env := range s.guard.Environments().All() {
+		z, zok := ten.LandingZone(env.Zone)
+		st, sok := ten.Stage(env.Stage)
+		if !zok || !sok {
+			continue
+		}
+		n, err := s.roundIn(ctx, envScope{z: z, st: st}, &envReads{src: s.sources, env: env, store: s.store, now: now}, now)
+		told += n
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", env.Name(), err))
+		}
+	}
+	return told, errors.Join(errs...)
+}
+
+type envScope struct {
+	z  *tenancy.LandingZone
+	st tenancy.Stage
+}
+
+func (s *Alerts) roundIn(ctx context.Context, es envScope, reads *envReads, now time.Time) (int, error) {
+	zone, stage := es.z.ID, es.st.Name
+	own, err := s.store.AlertRules(ctx, zone, stage, "")
+	if err != nil {
+		return 0, err
+	}
+	open, err := s.store.OpenAlerts(ctx, zone, stage)
+	if err != nil {
+		return 0, err
+	}
+	ten := s.guard.Tenancy()
+	told := 0
+	var errs []error
+	for _, unitID := range es.z.BusinessUnits {
+		u, ok := ten.Unit(unitID)
+		if !ok {
+			continue
+		}
+		scope := tenancy.Scope{Unit: u, Stage: es.st}
+		for _, rule := range s.effective(zone, stage, unitID, own) {
+			openOf := map[string]store.AlertRecord{}
+			for _, a := range open {
+				if a.BU == unitID && a.Rule == rule.Name {
+					openOf[a.Subject] = a
+				}
+			}
+			var seen []alerts.Observation
+			if rule.Enabled {
+				if seen, err = reads.observe(ctx, rule, scope); err != nil {
+					errs = append(errs, fmt.Errorf("rule %s of %s: %w", rule.Name, unitID, err))
+					continue
+				}
+			} else {
+				rule.For = 0 // off: its open alerts end now
+			}
+			n, err := s.step(ctx, rule, openOf, seen, now)
+			told += n
+			if err != nil {
+				return told, err
+			}
+		}
+	}
+	return told, errors.Join(errs...)
+}
+
+// step saves a rule's alerts as a round leaves them, and records those
+// that fired or resolved.
+func (s *Alerts) step(ctx context.Context, rule store.AlertRuleRecord, open map[string]store.AlertRecord, seen []alerts.Observation, now time.Time) (int, error) {
+	save, changes := alerts.Step(rule, open, seen, now)
+	for _, a := range save {
+		if err := s.store.SaveAlert(ctx, a); err != nil {
+			return 0, err
+		}
+	}
+	for _, c := range changes {
+		action := alerts.ActionResolve
+		if c.Fired {
+			action = alerts.ActionFire
+		}
+		s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
+			Action: action, Resource: rule.Name + " " + c.Alert.Subject, Outcome: "ok", Detail: alerts.Describe(rule),
+			Changes: []portal.Change{{Field: "rule", After: rule.Name}, {Field: "kind", After: rule.Kind}, {Field: "subject", After: c.Alert.Subject},
+				{Field: "value", After: c.Alert.Value}, {Field: "fired_at", After: c.Alert.FiredAt.UTC().Format(time.RFC3339)}}})
+	}
+	return len(changes), nil
+}

@@ -1,0 +1,304 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/alerts"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
+)
+
+// Alerts are the units' alert rules, their alerts, and the round that
+// evaluates them (AlertRound).
+type Alerts struct {
+	guard    *gate.Guard
+	store    AlertStore
+	defaults []store.AlertRuleRecord
+	sources  *alertSources
+}
+
+// AlertStore keeps rules and alerts, and reads the API keys' records.
+type AlertStore interface {
+	store.Alerts
+	StageKeys(ctx context.Context, zone, stage string) ([]store.KeyRecord, error)
+}
+
+// NewAlerts returns the alerts' service: defaults are the platform's
+// rules of every unit (by name, without zone, stage or unit; nil for
+// DefaultAlertRules, empty for none); groups and budgets are where lag
+// and budgets are read.
+func NewAlerts(g *gate.Guard, st AlertStore, defaults []store.AlertRuleRecord, groups *Groups, budgets Budgets) *Alerts {
+	if defaults == nil {
+		defaults = DefaultAlertRules()
+	}
+	return &Alerts{guard: g, store: st, defaults: defaults, sources: newAlertSources(groups, budgets)}
+}
+
+// Budgets reads a unit's use of its budget in a stage (the rulebook).
+type Budgets interface {
+	Headroom(ctx context.Context, zone, stage, unit string) (map[string]float64, error)
+}
+
+// DefaultAlertRules are the rules every unit has unless the platform
+// configures others: a failed connector, a key expiring within a week, a
+// group more than 15 minutes behind for 10.
+func DefaultAlertRules() []store.AlertRuleRecord {
+	return []store.AlertRuleRecord{
+		{Name: "connector-failed", Kind: alerts.ConnectorFailed, Target: "*", For: 2 * time.Minute, Enabled: true},
+		{Name: "key-expiring", Kind: alerts.KeyExpiring, Threshold: 7, Enabled: true},
+		{Name: "lag", Kind: alerts.LagTime, Target: "*", Threshold: 900, For: 10 * time.Minute, Enabled: true},
+	}
+}
+
+// effective merges the platform's defaults with a unit's own rules: a
+// rule of a default's name replaces it.
+func (s *Alerts) effective(zone, stage, unit string, own []store.AlertRuleRecord) []store.AlertRuleRecord {
+	var out []store.AlertRuleRecord
+	for _, d := range s.defaults {
+		if !slices.ContainsFunc(own, func(r store.AlertRuleRecord) bool { return r.Name == d.Name && r.BU == unit }) {
+			d.Zone, d.Stage, d.BU = zone, stage, unit
+			out = append(out, d)
+		}
+	}
+	for _, r := range own {
+		if r.BU == unit {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b store.AlertRuleRecord) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func (s *Alerts) isDefault(r store.AlertRuleRecord, own []store.AlertRuleRecord) bool {
+	return !slices.ContainsFunc(own, func(o store.AlertRuleRecord) bool { return o.Name == r.Name })
+}
+
+func ruleView(r store.AlertRuleRecord, isDefault bool) portal.AlertRule {
+	return portal.AlertRule{Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: r.Enabled, Default: isDefault,
+		Description: alerts.Describe(r), SilencedUntil: r.SilencedUntil, SilenceReason: r.SilenceReason, SilencedBy: r.SilencedBy,
+		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt}
+}
+
+// Rules lists a unit's rules in a stage: its own, and the platform's
+// defaults it did not replace.
+func (s *Alerts) Rules(ctx context.Context, scope portal.Scope) ([]portal.AlertRule, error) {
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read alert rules")
+	if err != nil {
+		return nil, err
+	}
+	own, err := s.store.AlertRules(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.AlertRule{}
+	for _, r := range s.effective(call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, own) {
+		out = append(out, ruleView(r, s.isDefault(r, own)))
+	}
+	return out, nil
+}
+
+// PutRule saves a unit's rule (replacing a default of its name): a change
+// of the unit (Developers and up, not in read-only stages), audited.
+func (s *Alerts) PutRule(ctx context.Context, scope portal.Scope, in portal.AlertRule) (_ portal.AlertRule, err error) {
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", "alert-rule.update", in.Name)
+	if err != nil {
+		return portal.AlertRule{}, err
+	}
+	defer s.guard.Settle(ctx, call, &err)
+	if err := checkRule(in); err != nil {
+		return portal.AlertRule{}, err
+	}
+	zone, stage, unit := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
+	own, err := s.store.AlertRules(ctx, zone, stage, unit)
+	if err != nil {
+		return portal.AlertRule{}, err
+	}
+	before := ""
+	if i := slices.IndexFunc(s.effective(zone, stage, unit, own), func(r store.AlertRuleRecord) bool { return r.Name == in.Name }); i >= 0 {
+		before = alerts.Describe(s.effective(zone, stage, unit, own)[i])
+	}
+	rec := store.AlertRuleRecord{Zone: zone, Stage: stage, BU: unit, Name: in.Name, Kind: in.Kind, Target: in.Target, Threshold: in.Threshold,
+		For: in.For, Enabled: in.Enabled, UpdatedBy: call.Principal.Actor(), UpdatedAt: s.guard.Now()}
+	if in.Target == "" && (in.Kind == alerts.LagTime || in.Kind == alerts.Stalled || in.Kind == alerts.ConnectorFailed || in.Kind == alerts.TopicGrowth) {
+		rec.Target = "*"
+	}
+	w, err := s.guard.Begin(ctx, call, "alert-rule.update", in.Name)
+	if err != nil {
+		return portal.AlertRule{}, err
+	}
+	err = s.store.PutAlertRule(ctx, rec)
+	after := alerts.Describe(rec)
+	if !rec.Enabled {
+		after = "off: " + after
+	}
+	w.Done(ctx, err, portal.Change{Field: "rule", Before: before, After: after})
+	if err != nil {
+		return portal.AlertRule{}, err
+	}
+	return ruleView(rec, false), nil
+}
+
+// CheckAlertRule checks a rule as given (a unit's, or a default of the
+// configuration).
+func CheckAlertRule(in portal.AlertRule) error { return checkRule(in) }
+
+// checkRule checks a rule as given.
+func checkRule(in portal.AlertRule) error {
+	var v portal.Validation
+	if p := tenancy.IdentifierProblem(in.Name); in.Name == "" || p != "" {
+		v.Add(portal.Invalid("name", "a rule's name is lower-case letters, digits and dashes: %q %s", portal.Clip(in.Name, 60), p))
+	}
+	if !slices.Contains(alerts.Kinds(), in.Kind) {
+		v.Add(portal.Invalid("kind", "must be one of %s, not %q", strings.Join(alerts.Kinds(), ", "), portal.Clip(in.Kind, 40)))
+	}
+	switch in.Kind {
+	case alerts.LagTime, alerts.TopicGrowth:
+		if in.Threshold <= 0 {
+			v.Add(portal.Invalid("threshold", "must be above 0 (%s)", map[string]string{alerts.LagTime: "seconds behind", alerts.TopicGrowth: "records a second"}[in.Kind]))
+		}
+	case alerts.KeyExpiring:
+		if in.Threshold < 1 || in.Threshold > 365 {
+			v.Add(portal.Invalid("threshold", "must be between 1 and 365 days"))
+		}
+	case alerts.BudgetHeadroom:
+		if in.Threshold <= 0 || in.Threshold > 100 {
+			v.Add(portal.Invalid("threshold", "must be a percentage above 0, at most 100"))
+		}
+	}
+	if in.Target != "" && in.Target != "*" {
+		if in.Kind == alerts.KeyExpiring || in.Kind == alerts.BudgetHeadroom {
+			v.Add(portal.Invalid("target", "a %s rule covers the whole unit: leave target out", in.Kind))
+		} else if p := tenancy.IdentifierProblem(tenancy.Normalise(in.Target)); p != "" {
+			v.Add(portal.Invalid("target", "give an identifier of the unit's, or *: %q %s", portal.Clip(in.Target, 60), p))
+		}
+	}
+	if in.For < 0 || in.For > portal.MaxAlertFor {
+		v.Add(portal.Invalid("for", "must be between 0 and %s", portal.MaxAlertFor))
+	}
+	return v.Err()
+}
+
+// DeleteRule deletes a unit's rule; a default of its name applies again.
+func (s *Alerts) DeleteRule(ctx context.Context, scope portal.Scope, name string) (err error) {
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", "alert-rule.delete", name)
+	if err != nil {
+		return err
+	}
+	defer s.guard.Settle(ctx, call, &err)
+	w, err := s.guard.Begin(ctx, call, "alert-rule.delete", name)
+	if err != nil {
+		return err
+	}
+	err = s.store.DeleteAlertRule(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, name)
+	if errors.Is(err, store.ErrNotFound) {
+		err = portal.New(portal.NotFound, "alert rule %q of %s not found (a platform default cannot be deleted; turn it off)", portal.Clip(name, 60), call.Scope)
+	}
+	w.Done(ctx, err)
+	return err
+}
+
+// Silence silences a rule until a time or for a while (neither: ends a
+// silence), with a reason: its alerts are still kept, but not told. A default rule is
+// saved as the unit's own with the silence.
+func (s *Alerts) Silence(ctx context.Context, scope portal.Scope, name string, in portal.Silence) (_ portal.AlertRule, err error) {
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "silence alert rules", "alert-rule.silence", name)
+	if err != nil {
+		return portal.AlertRule{}, err
+	}
+	defer s.guard.Settle(ctx, call, &err)
+	now := s.guard.Now()
+	until, reason := in.Until, in.Reason
+	var v portal.Validation
+	switch {
+	case in.For < 0:
+		v.Add(portal.Invalid("for_seconds", "must not be negative"))
+	case in.For > 0 && !until.IsZero():
+		v.Add(portal.Invalid("until", "give until or for_seconds, not both"))
+	case in.For > 0:
+		until = now.Add(in.For)
+	}
+	if !until.IsZero() && (!until.After(now) || until.Sub(now) > portal.MaxAlertSilence) {
+		v.Add(portal.Invalid("until", "must be in the next %d days", int(portal.MaxAlertSilence/(24*time.Hour))))
+	}
+	if !until.IsZero() && strings.TrimSpace(reason) == "" {
+		v.Add(portal.Missing("reason"))
+	}
+	v.Add(portal.CheckText("reason", reason, 300, true))
+	if err := v.Err(); err != nil {
+		return portal.AlertRule{}, err
+	}
+	zone, stage, unit := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
+	own, err := s.store.AlertRules(ctx, zone, stage, unit)
+	if err != nil {
+		return portal.AlertRule{}, err
+	}
+	rules := s.effective(zone, stage, unit, own)
+	i := slices.IndexFunc(rules, func(r store.AlertRuleRecord) bool { return r.Name == name })
+	if i < 0 {
+		return portal.AlertRule{}, portal.New(portal.NotFound, "alert rule %q of %s not found", portal.Clip(name, 60), call.Scope)
+	}
+	rec := rules[i]
+	rec.SilencedUntil, rec.SilenceReason, rec.SilencedBy = until, strings.TrimSpace(reason), call.Principal.Actor()
+	if until.IsZero() {
+		rec.SilenceReason, rec.SilencedBy = "", ""
+	}
+	w, err := s.guard.Begin(ctx, call, "alert-rule.silence", name)
+	if err != nil {
+		return portal.AlertRule{}, err
+	}
+	err = s.store.PutAlertRule(ctx, rec)
+	after := "not silenced"
+	if !until.IsZero() {
+		after = "until " + until.UTC().Format(time.RFC3339) + ": " + rec.SilenceReason
+	}
+	w.Done(ctx, err, portal.Change{Field: "silence", After: after})
+	if err != nil {
+		return portal.AlertRule{}, err
+	}
+	return ruleView(rec, false), nil
+}
+
+// History lists a unit's alerts in a stage that fired, open first, then
+// newest first (at most 200).
+func (s *Alerts) History(ctx context.Context, scope portal.Scope) ([]portal.Alert, error) {
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read alerts")
+	if err != nil {
+		return nil, err
+	}
+	recs, err := s.store.AlertHistory(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, 400)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.Alert{}
+	for _, a := range recs {
+		if a.FiredAt.IsZero() {
+			continue // pending, or ended before it fired
+		}
+		out = append(out, portal.Alert{ID: a.ID, Rule: a.Rule, Kind: a.Kind, Subject: a.Subject, State: a.State, Value: a.Value, Since: a.Since,
+			FiredAt: a.FiredAt, ResolvedAt: a.ResolvedAt, Silenced: a.Silenced})
+	}
+	slices.SortStableFunc(out, func(a, b portal.Alert) int {
+		return boolOrder(a.State != alerts.Firing, b.State != alerts.Firing)
+	})
+	if len(out) > 200 {
+		out = out[:200]
+	}
+	return out, nil
+}
+
+func boolOrder(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
