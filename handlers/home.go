@@ -37,7 +37,12 @@ func (h *Handlers) home(c echo.Context) error {
 	if err != nil {
 		h.log.WarnContext(c.Request().Context(), "access requests waiting for review could not be read for the home page", "error", err)
 	}
-	return h.render(c, http.StatusOK, p, views.Home(p, notices, waiting, grants))
+	// And the units' alerts firing now.
+	firing, err := h.Alerts.Firing(c.Request().Context())
+	if err != nil {
+		h.log.WarnContext(c.Request().Context(), "firing alerts could not be read for the home page", "error", err)
+	}
+	return h.render(c, http.StatusOK, p, views.Home(p, notices, waiting, grants, firing))
 }
 
 // switchContext is the context selector without JavaScript: it redirects

@@ -164,6 +164,7 @@ var Resources = []struct{ ID, Label string }{
 	{"api-keys", "API keys"},
 	{"identity-pools", "Identity pools"},
 	{"metrics", "Cluster metrics"},
+	{"alerts", "Alerts"},
 	{"budget", "Budget"},
 	{"change-requests", "Change requests"},
 	{"grants", "Grants"},

@@ -17,6 +17,8 @@ type AlertRule struct {
 	Default            bool
 	// Description says the rule for people.
 	Description   string
+	// Silenced: its alerts are not told until SilencedUntil.
+	Silenced      bool
 	SilencedUntil time.Time
 	SilenceReason string
 	SilencedBy    string
@@ -27,6 +29,8 @@ type AlertRule struct {
 // Alert is one firing of a rule for a subject, open or resolved.
 type Alert struct {
 	ID, Rule, Kind, Subject, State, Value string
+	// BU and Stage are where it fired.
+	BU, Stage                             string
 	Since, FiredAt, ResolvedAt            time.Time
 	// Silenced: it fired while its rule was silenced, and was not told.
 	Silenced bool
@@ -61,6 +65,9 @@ type AlertService interface {
 	Silence(ctx context.Context, scope Scope, name string, s Silence) (AlertRule, error)
 	// History lists the unit's alerts that fired, open first.
 	History(ctx context.Context, scope Scope) ([]Alert, error)
+	// Firing lists the firing alerts of the caller's units, for the home
+	// page.
+	Firing(ctx context.Context) ([]Alert, error)
 }
 
 // AlertChannelService keeps a unit's alert channels: webhooks of its own

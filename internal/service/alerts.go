@@ -80,8 +80,8 @@ func (s *Alerts) isDefault(r store.AlertRuleRecord, own []store.AlertRuleRecord)
 	return !slices.ContainsFunc(own, func(o store.AlertRuleRecord) bool { return o.Name == r.Name })
 }
 
-func ruleView(r store.AlertRuleRecord, isDefault bool) portal.AlertRule {
-	return portal.AlertRule{Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: r.Enabled, Default: isDefault,
+func (s *Alerts) ruleView(r store.AlertRuleRecord, isDefault bool) portal.AlertRule {
+	return portal.AlertRule{Silenced: s.guard.Now().Before(r.SilencedUntil), Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: r.Enabled, Default: isDefault,
 		Description: alerts.Describe(r), SilencedUntil: r.SilencedUntil, SilenceReason: r.SilenceReason, SilencedBy: r.SilencedBy,
 		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt}
 }
@@ -99,7 +99,7 @@ func (s *Alerts) Rules(ctx context.Context, scope portal.Scope) ([]portal.AlertR
 	}
 	out := []portal.AlertRule{}
 	for _, r := range s.effective(call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, own) {
-		out = append(out, ruleView(r, s.isDefault(r, own)))
+		out = append(out, s.ruleView(r, s.isDefault(r, own)))
 	}
 	return out, nil
 }
@@ -142,7 +142,7 @@ func (s *Alerts) PutRule(ctx context.Context, scope portal.Scope, in portal.Aler
 	if err != nil {
 		return portal.AlertRule{}, err
 	}
-	return ruleView(rec, false), nil
+	return s.ruleView(rec, false), nil
 }
 
 // CheckAlertRule checks a rule as given (a unit's, or a default of the
@@ -262,7 +262,7 @@ func (s *Alerts) Silence(ctx context.Context, scope portal.Scope, name string, i
 	if err != nil {
 		return portal.AlertRule{}, err
 	}
-	return ruleView(rec, false), nil
+	return s.ruleView(rec, false), nil
 }
 
 // History lists a unit's alerts in a stage that fired, open first, then
@@ -281,8 +281,7 @@ func (s *Alerts) History(ctx context.Context, scope portal.Scope) ([]portal.Aler
 		if a.FiredAt.IsZero() {
 			continue // pending, or ended before it fired
 		}
-		out = append(out, portal.Alert{ID: a.ID, Rule: a.Rule, Kind: a.Kind, Subject: a.Subject, State: a.State, Value: a.Value, Since: a.Since,
-			FiredAt: a.FiredAt, ResolvedAt: a.ResolvedAt, Silenced: a.Silenced})
+		out = append(out, alertView(a))
 	}
 	slices.SortStableFunc(out, func(a, b portal.Alert) int {
 		return boolOrder(a.State != alerts.Firing, b.State != alerts.Firing)
@@ -291,6 +290,35 @@ func (s *Alerts) History(ctx context.Context, scope portal.Scope) ([]portal.Aler
 		out = out[:200]
 	}
 	return out, nil
+}
+
+// Firing lists the firing alerts of the caller's units (at most 50),
+// newest first.
+func (s *Alerts) Firing(ctx context.Context) ([]portal.Alert, error) {
+	p := portal.PrincipalFrom(ctx)
+	if p == nil {
+		return nil, portal.New(portal.Unauthenticated, "sign-in required")
+	}
+	var units []string
+	for _, u := range s.guard.Tenancy().Units() {
+		if p.Role(u.ID) > portal.NoRole {
+			units = append(units, u.ID)
+		}
+	}
+	recs, err := s.store.FiringAlerts(ctx, units, 50)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.Alert{}
+	for _, a := range recs {
+		out = append(out, alertView(a))
+	}
+	return out, nil
+}
+
+func alertView(a store.AlertRecord) portal.Alert {
+	return portal.Alert{ID: a.ID, BU: a.BU, Stage: a.Stage, Rule: a.Rule, Kind: a.Kind, Subject: a.Subject, State: a.State, Value: a.Value, Since: a.Since,
+		FiredAt: a.FiredAt, ResolvedAt: a.ResolvedAt, Silenced: a.Silenced}
 }
 
 func boolOrder(a, b bool) int {

@@ -751,4 +751,6 @@ type Alerts interface {
 	SaveAlert(ctx context.Context, a AlertRecord) error
 	// AlertHistory lists a unit's alerts in a stage, newest first.
 	AlertHistory(ctx context.Context, zone, stage, bu string, limit int) ([]AlertRecord, error)
+	// FiringAlerts lists the firing alerts of units, newest first.
+	FiringAlerts(ctx context.Context, bus []string, limit int) ([]AlertRecord, error)
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -70,4 +71,20 @@ func (d *DB) SaveAlert(ctx context.Context, a store.AlertRecord) error {
 func (d *DB) AlertHistory(ctx context.Context, zone, stage, bu string, limit int) ([]store.AlertRecord, error) {
 	return queryAll(ctx, d, scanAlert, `SELECT `+alertColumns+` FROM alerts WHERE zone = ? AND stage = ? AND bu = ? ORDER BY since DESC, id LIMIT ?`,
 		zone, stage, bu, limit)
+}
+
+// FiringAlerts lists the firing alerts of units, newest first.
+func (d *DB) FiringAlerts(ctx context.Context, bus []string, limit int) ([]store.AlertRecord, error) {
+	if len(bus) == 0 {
+		return nil, nil
+	}
+	args := make([]any, 0, len(bus)+1)
+	marks := make([]string, len(bus))
+	for i, bu := range bus {
+		marks[i] = "?"
+		args = append(args, bu)
+	}
+	args = append(args, limit)
+	return queryAll(ctx, d, scanAlert, `SELECT `+alertColumns+` FROM alerts WHERE state = 'firing' AND bu IN (`+strings.Join(marks, ", ")+`)
+		ORDER BY fired_at DESC, id LIMIT ?`, args...)
 }

@@ -60,4 +60,10 @@ func testAlerts(t *testing.T, s store.Store) {
 	if other, _ := s.AlertHistory(ctx, "z", "dev", "scada", 10); len(other) != 0 {
 		t.Errorf("another unit's history: %+v", other)
 	}
+	if firing, err := s.FiringAlerts(ctx, []string{"crm", "plant"}, 10); err != nil || len(firing) != 1 || firing[0].ID != "al-1" {
+		t.Errorf("firing: %+v %v", firing, err)
+	}
+	if none, err := s.FiringAlerts(ctx, []string{"scada"}, 10); err != nil || len(none) != 0 {
+		t.Errorf("scada's firing: %+v %v", none, err)
+	}
 }

@@ -1,0 +1,153 @@
+package events_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/events"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// TestChannelsTakeTheirStagesAlertsInTheirFormat: a unit's channels get
+// the alerts of their stage only (no other event, no other stage's): a
+// Slack/Teams message, Alertmanager's alerts (ended when resolved), and a
+// signed CloudEvent.
+func TestChannelsTakeTheirStagesAlertsInTheirFormat(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	got := map[string][]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got[r.URL.Path] = append(got[r.URL.Path], r.Header.Get("Content-Type")+" "+r.Header.Get("webhook-signature")+" "+string(body))
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	now := time.Now()
+	secret := "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="
+	for _, h := range []store.WebhookRecord{
+		{ID: "ch-slack", Zone: "edh-shared", BU: "scada", Stage: "dev", Format: store.FormatSlack, AlertsOnly: true, URL: srv.URL + "/slack"},
+		{ID: "ch-am", Zone: "edh-shared", BU: "scada", Stage: "dev", Format: store.FormatAlertmanager, AlertsOnly: true, URL: srv.URL + "/am"},
+		{ID: "ch-ce", Zone: "edh-shared", BU: "scada", Stage: "dev", AlertsOnly: true, URL: srv.URL + "/ce", Secret: secret},
+		{ID: "ch-qas", Zone: "edh-shared", BU: "scada", Stage: "qas", Format: store.FormatSlack, AlertsOnly: true, URL: srv.URL + "/qas"},
+	} {
+		h.Created = now
+		if err := w.Store.CreateWebhookRecord(ctx, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	alert := func(action, stage string) portal.AuditEvent {
+		return portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: stage, Action: action, Resource: "lag edh-shared-scada-dev-billing",
+			Outcome: "ok", Detail: "any group's lag in time above 5m0s for 1m0s", Changes: []portal.Change{{Field: "rule", After: "lag"}, {Field: "kind", After: "lag_time"},
+				{Field: "subject", After: "edh-shared-scada-dev-billing"}, {Field: "value", After: "7m0s behind"}, {Field: "fired_at", After: "2026-11-28T12:00:00Z"}}}
+	}
+	for _, e := range []portal.AuditEvent{alert("alert.fire", "dev"), {Time: now, LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: "topic.create",
+		Resource: "t", Outcome: "ok"}, alert("alert.fire", "qas"), alert("alert.resolve", "dev")} {
+		if _, err := w.Store.AppendAudit(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := events.NewDispatcher(events.DispatcherOptions{Store: w.Store, Holder: "a", Log: servicetest.Discard(), Now: func() time.Time { return now },
+		Client: srv.Client()})
+	for range 3 {
+		if err := d.Round(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if s := got["/slack"]; len(s) != 2 || !strings.Contains(s[0], `{"text":":rotating_light: FIRING scada/dev: lag (any group's lag in time above 5m0s for 1m0s) for edh-shared-scada-dev-billing: 7m0s behind"}`) ||
+		!strings.Contains(s[1], "RESOLVED scada/dev") || !strings.HasPrefix(s[0], "application/json  ") {
+		t.Errorf("slack: %q", s)
+	}
+	if q := got["/qas"]; len(q) != 1 || !strings.Contains(q[0], "FIRING scada/qas") {
+		t.Errorf("qas's channel: %q", q)
+	}
+	am := got["/am"]
+	if len(am) != 2 {
+		t.Fatalf("alertmanager: %q", am)
+	}
+	var alerts []struct {
+		Labels      map[string]string `json:"labels"`
+		Annotations map[string]string `json:"annotations"`
+		StartsAt    string            `json:"startsAt"`
+		EndsAt      string            `json:"endsAt"`
+	}
+	if err := json.Unmarshal([]byte(am[1][strings.Index(am[1], "["):]), &alerts); err != nil || len(alerts) != 1 || alerts[0].Labels["alertname"] != "lag" ||
+		alerts[0].Labels["business_unit"] != "scada" || alerts[0].Labels["subject"] != "edh-shared-scada-dev-billing" || alerts[0].StartsAt != "2026-11-28T12:00:00Z" ||
+		alerts[0].EndsAt == "" {
+		t.Errorf("alertmanager's resolved alert: %+v %v (%s)", alerts, err, am[1])
+	}
+	ce := got["/ce"]
+	if len(ce) != 2 || !strings.HasPrefix(ce[0], "application/cloudevents+json v1,") || !strings.Contains(ce[0], `"type":"portal.alert.fired"`) ||
+		!strings.Contains(ce[1], `"type":"portal.alert.resolved"`) {
+		t.Errorf("cloudevents: %q", ce)
+	}
+}
+
+// TestChannelsAreCheckedAndOwned: Developers and up add and remove their
+// unit's channels, checked as webhooks are (https, no credentials, no
+// internal address), refusals audited and changing nothing; another
+// unit's channel is not found; a CloudEvents channel's secret is shown
+// once.
+func TestChannelsAreCheckedAndOwned(t *testing.T) {
+	w := servicetest.New(t)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	dv := servicetest.As("scada", portal.Developer)
+	if _, err := w.Webhooks.CreateChannel(servicetest.As("scada", portal.Viewer), dev, "slack", "https://hooks.example.com/x"); !portal.Is(err, portal.InsufficientRole) {
+		t.Errorf("a Viewer: %v", err)
+	}
+	for _, bad := range []struct{ format, url string }{{"slack", "http://hooks.example.com/x"}, {"slack", "https://10.1.2.3/x"},
+		{"slack", "https://user:pw@hooks.example.com/x"}, {"teams", "https://hooks.example.com/x"}, {"slack", ""}} {
+		if _, err := w.Webhooks.CreateChannel(dv, dev, bad.format, bad.url); err == nil || !portal.KindOf(err).IsValidation() {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+	if chs, _ := w.Webhooks.Channels(dv, dev); len(chs) != 0 {
+		t.Fatalf("refusals made channels: %+v", chs)
+	}
+	ce, err := w.Webhooks.CreateChannel(dv, dev, "", "https://receiver.example.com/portal")
+	if err != nil || !strings.HasPrefix(ce.Secret, "whsec_") {
+		t.Fatalf("a CloudEvents channel: %+v %v", ce, err)
+	}
+	slack, err := w.Webhooks.CreateChannel(dv, dev, "slack", "https://hooks.example.com/services/T/B/X")
+	if err != nil || slack.Secret != "" {
+		t.Fatalf("a Slack channel: %+v %v", slack, err)
+	}
+	chs, err := w.Webhooks.Channels(servicetest.As("scada", portal.Viewer), dev)
+	if err != nil || len(chs) != 2 || chs[0].Secret != "" || chs[1].Secret != "" {
+		t.Errorf("channels: %+v %v", chs, err)
+	}
+	if other, _ := w.Webhooks.Channels(servicetest.As("crm", portal.Admin), portal.Scope{BU: "crm", Stage: "dev"}); len(other) != 0 {
+		t.Errorf("crm sees scada's channels: %+v", other)
+	}
+	if err := w.Webhooks.DeleteChannel(servicetest.As("crm", portal.Admin), portal.Scope{BU: "crm", Stage: "dev"}, slack.ID); !portal.Is(err, portal.NotFound) {
+		t.Errorf("crm deleting scada's channel: %v", err)
+	}
+	if err := w.Webhooks.DeleteChannel(dv, dev, slack.ID); err != nil {
+		t.Fatal(err)
+	}
+	var refused, made int
+	for _, e := range w.AuditEvents(t) {
+		if e.Action == "alert-channel.create" {
+			if e.Outcome == "ok" {
+				made++
+			} else {
+				refused++
+			}
+		}
+	}
+	if made != 2 || refused != 6 {
+		t.Errorf("the trail: %d made, %d refused", made, refused)
+	}
+}
