@@ -16,7 +16,7 @@ type AlertRule struct {
 	Enabled            bool
 	Default            bool
 	// Description says the rule for people.
-	Description   string
+	Description string
 	// Silenced: its alerts are not told until SilencedUntil.
 	Silenced      bool
 	SilencedUntil time.Time
@@ -30,8 +30,8 @@ type AlertRule struct {
 type Alert struct {
 	ID, Rule, Kind, Subject, State, Value string
 	// BU and Stage are where it fired.
-	BU, Stage                             string
-	Since, FiredAt, ResolvedAt            time.Time
+	BU, Stage                  string
+	Since, FiredAt, ResolvedAt time.Time
 	// Silenced: it fired while its rule was silenced, and was not told.
 	Silenced bool
 }
