@@ -27,6 +27,10 @@ var resourceTypes = map[string]resourceType{
 	"identity-pools":   {"identity-pools", "identity-pool", []string{"id", "name", "type", "filter"}},
 	"consumer-groups":  {"consumer-groups", "consumer-group", []string{"id", "state", "members", "lag"}},
 	"api-keys":         {"api-keys", "api-key", []string{"id", "owner.name", "resource", "state", "description", "expires_at"}},
+	// Listed only (one has no page of its own).
+	"alert-rules":    {"alert-rules", "", []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"}},
+	"alerts":         {"alerts", "", []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"}},
+	"alert-channels": {"alert-channels", "", []string{"id", "format", "url", "created_by"}},
 }
 
 // lookupType accepts a type's plural, singular or short name.
@@ -34,7 +38,8 @@ func lookupType(name string) (resourceType, bool) {
 	short := map[string]string{"topic": "topics", "connector": "connectors", "schema": "schemas", "subject": "schemas",
 		"service-account": "service-accounts", "sa": "service-accounts", "identity-pool": "identity-pools", "pool": "identity-pools",
 		"pools": "identity-pools", "consumer-group": "consumer-groups", "group": "consumer-groups", "groups": "consumer-groups",
-		"api-key": "api-keys", "key": "api-keys", "keys": "api-keys"}
+		"api-key": "api-keys", "key": "api-keys", "keys": "api-keys", "alert-rule": "alert-rules", "rules": "alert-rules", "alert": "alerts",
+		"alert-channel": "alert-channels", "channels": "alert-channels"}
 	if long, ok := short[name]; ok {
 		name = long
 	}
@@ -79,6 +84,9 @@ func getCmd(o *options, describe bool) *cobra.Command {
 				}
 			}
 			base := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage) + "/"
+			if len(args) == 2 && t.one == "" {
+				return fmt.Errorf("%s are listed, not shown one by one: portalctl get %s", t.list, t.list)
+			}
 			if len(args) == 2 {
 				path := base + t.one + "/" + url.PathEscape(args[1])
 				switch t.one {

@@ -116,7 +116,7 @@ func New(d Deps) (*Built, error) {
 	// judged by the policies in force, and so are its changes.
 	b.Grants = grants.New(g, d.Store)
 	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(),
-		b.Grants.AsCode(), b.Rules.AsCode())
+		b.Grants.AsCode(), b.Alerts.AsCode(), b.Rules.AsCode())
 	b.Plans.Journal(d.Store)
 	b.Requests = requests.New(g, b.Plans, d.Store, d.RequestMaxAge)
 	b.Find = service.NewFinder(g, b.Services())

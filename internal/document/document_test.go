@@ -97,7 +97,7 @@ func TestReadNamesEveryProblem(t *testing.T) {
 			"INVALID_PARAMETER items[0].spec.config: line 3: config must be an object of strings\n" +
 			"INVALID_PARAMETER items[0].spec.colour: line 3: colour is not a field here; the fields are partitions, config\n" +
 			"INVALID_PARAMETER items[0].extra: line 4: extra is not a field of a resource (apiVersion, kind, metadata, spec)",
-		`{"items": [{"apiVersion": "portal/v1", "kind": "Queue", "metadata": {"name": "q"}, "spec": {}}]}`: "INVALID_PARAMETER items[0].kind: kind must be one of Topic, Schema, Connector, ServiceAccount, IdentityPool, Grant, Policy, not \"Queue\"",
+		`{"items": [{"apiVersion": "portal/v1", "kind": "Queue", "metadata": {"name": "q"}, "spec": {}}]}`: "INVALID_PARAMETER items[0].kind: kind must be one of Topic, Schema, Connector, ServiceAccount, IdentityPool, Grant, AlertRule, Policy, not \"Queue\"",
 		`{"items": {}}`: "INVALID_PARAMETER items: items must be a list of resources",
 		"apiVersion: portal/v1\nkind: ServiceAccount\nmetadata: {name: a}\nspec: {type: consumer, apiKeys: [{resourse: kafka}]}\n": "INVALID_PARAMETER items[0].spec.apiKeys[0].resourse: line 4: resourse is not a field here; the fields are resource",
 		"- a\n- b\n": "MALFORMED_BODY : line 1: a document must be a resource or {items: [...]}, not a list",

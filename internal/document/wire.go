@@ -96,6 +96,14 @@ type grantSpec struct {
 	Prefix       bool   `json:"prefix,omitempty" yaml:"prefix,omitempty"`
 }
 
+type alertRuleSpec struct {
+	Kind      string  `json:"kind" yaml:"kind"`
+	Target    string  `json:"target,omitempty" yaml:"target,omitempty"`
+	Threshold float64 `json:"threshold,omitempty" yaml:"threshold,omitempty"`
+	For       string  `json:"for,omitempty" yaml:"for,omitempty"`
+	Enabled   *bool   `json:"enabled,omitempty" yaml:"enabled,omitempty"`
+}
+
 // newSpec returns an empty spec for a kind, or nil for an unknown kind.
 func newSpec(kind string) any {
 	switch kind {
@@ -113,6 +121,8 @@ func newSpec(kind string) any {
 		return &policySpec{}
 	case portal.KindGrant:
 		return &grantSpec{}
+	case portal.KindAlertRule:
+		return &alertRuleSpec{}
 	}
 	return nil
 }
@@ -141,6 +151,8 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 			}
 		}
 		r.Connector = d
+	case *alertRuleSpec:
+		r.AlertRule = &portal.AlertRuleDecl{Kind: s.Kind, Target: s.Target, Threshold: s.Threshold, For: s.For, Enabled: s.Enabled}
 	case *accountSpec:
 		d := &portal.AccountDecl{Type: s.Type}
 		for _, k := range s.APIKeys {
@@ -202,6 +214,9 @@ func fromResource(r portal.Resource, withValues bool) resource {
 			Expression: d.Expression, Message: d.Message, Field: d.Field, Action: d.Action}
 	case r.Grant != nil:
 		out.Spec = grantSpec{BusinessUnit: r.Grant.Unit, Principal: r.Grant.Principal, Access: r.Grant.Access, Prefix: r.Grant.Prefix}
+	case r.AlertRule != nil:
+		a := r.AlertRule
+		out.Spec = alertRuleSpec{Kind: a.Kind, Target: a.Target, Threshold: a.Threshold, For: a.For, Enabled: a.Enabled}
 	}
 	return out
 }

@@ -230,6 +230,8 @@ func hasSpec(r portal.Resource) bool {
 		return r.Policy != nil
 	case portal.KindGrant:
 		return r.Grant != nil
+	case portal.KindAlertRule:
+		return r.AlertRule != nil
 	}
 	return true // an unknown kind is refused by name
 }

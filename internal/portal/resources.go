@@ -22,12 +22,14 @@ const (
 	// KindGrant is access the scope's unit gives another unit of its zone
 	// to its topics, as its exports declare it.
 	KindGrant = "Grant"
+	// KindAlertRule is one of the unit's alert rules in the stage.
+	KindAlertRule = "AlertRule"
 )
 
 // ResourceKinds lists the kinds in the order they are applied: what others
 // depend on first (a schema needs its topic, a connector its topics).
 func ResourceKinds() []string {
-	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool, KindGrant, KindPolicy}
+	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool, KindGrant, KindAlertRule, KindPolicy}
 }
 
 // ChangeKind is how plans name a kind's changes ("IdentityPool" is
@@ -62,6 +64,18 @@ type Resource struct {
 	Pool      *PoolDecl
 	Policy    *PolicyDecl
 	Grant     *GrantDecl
+	AlertRule *AlertRuleDecl
+}
+
+// AlertRuleDecl is one of the unit's alert rules (the resource's name is
+// the rule's): a rule of a platform default's name replaces it.
+type AlertRuleDecl struct {
+	Kind, Target string
+	Threshold    float64
+	// For is a duration as written ("5m"; "" for none).
+	For string
+	// Enabled is true when nil.
+	Enabled *bool
 }
 
 // TopicDecl is a topic's desired state: Config is the full set of

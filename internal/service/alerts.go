@@ -180,7 +180,7 @@ func checkRule(in portal.AlertRule) error {
 		}
 	}
 	if in.For < 0 || in.For > portal.MaxAlertFor {
-		v.Add(portal.Invalid("for", "must be between 0 and %s", portal.MaxAlertFor))
+		v.Add(portal.Invalid("for_seconds", "must be between 0 and %s", portal.MaxAlertFor))
 	}
 	return v.Err()
 }

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -229,5 +230,66 @@ func TestKeyExpiringAlert(t *testing.T) {
 	}
 	if last := firedAndResolved(t, w); !strings.Contains(strings.Join(last, ";"), "resolve scada/qas key-expiring "+sd.KeyID) {
 		t.Errorf("after the expiry: %v", last)
+	}
+}
+
+// TestAlertRulesAsCode: an AlertRule document plans its fields (a bad
+// duration named at spec.for), applies as the unit's rule, exports, and a
+// plan with prune deletes a rule it does not declare (the default of its
+// name back).
+func TestAlertRulesAsCode(t *testing.T) {
+	w := servicetest.New(t)
+	dev := portal.Scope{BU: "scada", Stage: "dev"}
+	ctx := as(portal.Developer)
+	off := false
+	doc := portal.Document{Resources: []portal.Resource{
+		{Kind: portal.KindAlertRule, Name: "lag", AlertRule: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 120, For: "2m"}},
+		{Kind: portal.KindAlertRule, Name: "slow-sink", AlertRule: &portal.AlertRuleDecl{Kind: "connector_failed", Target: "sink", For: "1m", Enabled: &off}},
+	}}
+	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindAlertRule, Name: "x", AlertRule: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 1, For: "soon"}}}}
+	if plan, err := w.Plans.Plan(ctx, dev, bad); err != nil || len(plan.Changes) != 1 || len(plan.Changes[0].Errors) == 0 || plan.Changes[0].Errors[0].Field != "items[0].spec.for" {
+		t.Errorf("a bad duration: %+v %v", plan.Changes, err)
+	}
+	plan, err := w.Plans.Plan(ctx, dev, doc)
+	if err != nil || len(plan.Changes) != 2 || plan.Changes[0].Kind != "alert-rule" || plan.Changes[0].Action != portal.ActionCreate {
+		t.Fatalf("plan: %+v %v", plan.Changes, err)
+	}
+	if _, err := w.Plans.Apply(ctx, dev, doc, plan.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	rules, _ := w.Alerts.Rules(ctx, dev)
+	names := ""
+	for _, r := range rules {
+		names += r.Name + "=" + strconv.FormatBool(r.Default) + "/" + strconv.FormatBool(r.Enabled) + " "
+	}
+	if names != "connector-failed=true/true key-expiring=true/true lag=false/true slow-sink=false/false " {
+		t.Errorf("after the apply: %s", names)
+	}
+	if again, _ := w.Plans.Plan(ctx, dev, doc); again.Changes[0].Action != portal.ActionUnchanged || again.Changes[1].Action != portal.ActionUnchanged {
+		t.Errorf("planned again: %+v", again.Changes)
+	}
+	exported, err := w.Plans.Export(ctx, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, r := range exported.Resources {
+		if r.Kind == portal.KindAlertRule {
+			kinds = append(kinds, r.Name+" "+r.AlertRule.For)
+		}
+	}
+	if strings.Join(kinds, ",") != "lag 2m0s,slow-sink 1m0s" {
+		t.Errorf("exported: %v", kinds)
+	}
+	pruned := portal.Document{Prune: true, Resources: doc.Resources[:1]}
+	plan, err = w.Plans.Plan(ctx, dev, pruned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Plans.Apply(ctx, dev, pruned, plan.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+	if rules, _ := w.Alerts.Rules(ctx, dev); len(rules) != 3 {
+		t.Errorf("after the prune: %+v", rules)
 	}
 }
