@@ -28,6 +28,7 @@ type Alerts struct {
 type AlertStore interface {
 	store.Alerts
 	StageKeys(ctx context.Context, zone, stage string) ([]store.KeyRecord, error)
+	AutoRestartsIn(ctx context.Context, zone, stage string) ([]store.AutoRestart, error)
 }
 
 // NewAlerts returns the alerts' service: defaults are the platform's

@@ -60,6 +60,9 @@ type envReads struct {
 	topicRate                        map[string]float64
 	keyRecords                       []store.KeyRecord
 	headroom                         map[string]map[string]float64
+	// gaveUp are the connectors whose auto-restart gave up, with its
+	// restarts.
+	gaveUp map[string]int
 }
 
 // readOnce is a read made at most once a round, and its error.
@@ -111,7 +114,16 @@ func targets(rule store.AlertRuleRecord, scope tenancy.Scope, name, suffix strin
 
 func (r *envReads) connectorsFailed(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
 	if err := r.connectors.do(func() (err error) {
-		r.connectorList, err = r.env.Connectors.ListConnectors(ctx)
+		if r.connectorList, err = r.env.Connectors.ListConnectors(ctx); err != nil {
+			return err
+		}
+		ars, err := r.store.AutoRestartsIn(ctx, r.env.Zone, r.env.Stage)
+		r.gaveUp = map[string]int{}
+		for _, a := range ars {
+			if a.GivenUp {
+				r.gaveUp[a.Connector] = a.Attempts
+			}
+		}
 		return err
 	}); err != nil {
 		return nil, err
@@ -125,6 +137,9 @@ func (r *envReads) connectorsFailed(ctx context.Context, rule store.AlertRuleRec
 		value := c.State
 		if failing {
 			value += ": " + firstLine(failure(c))
+		}
+		if n, gaveUp := r.gaveUp[c.Name]; gaveUp && failing {
+			value = fmt.Sprintf("auto-restart gave up after %d restarts; %s", n, value)
 		}
 		out = append(out, alerts.Observation{Subject: c.Name, Bad: failing, Clear: !failing, Value: value})
 	}

@@ -80,6 +80,17 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 	if got := round(time.Hour); got != 0 {
 		t.Errorf("restarted %d times after giving up", got)
 	}
+	// The platform's default rule tells the unit, saying it gave up.
+	for _, step := range []time.Duration{0, 2 * time.Minute} {
+		w.Advance(step)
+		if _, err := w.Alerts.AlertRound(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fired, _ := w.Alerts.History(as(portal.Viewer), dev); len(fired) != 1 || fired[0].Rule != "connector-failed" ||
+		!strings.HasPrefix(fired[0].Value, "auto-restart gave up after 2 restarts; ") {
+		t.Errorf("the alert of the connector given up: %+v", fired)
+	}
 
 	// A person's restart starts again: a minute after the failure is seen.
 	if err := w.Connectors.Restart(as(portal.Developer), dev, "flaky", false); err != nil {
