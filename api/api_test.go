@@ -246,12 +246,29 @@ func TestEveryWriteRefusesViewersAndReadOnlyStages(t *testing.T) {
 			if strings.HasSuffix(key, "/change-requests") {
 				path += "?reason=walk"
 			}
+			trail := len(s.w.AuditEvents(t))
 			r := s.do(rt.Method, path, c.user, body)
 			switch {
 			case want == "" && r.status >= 300:
 				t.Errorf("%s as %s in %s: %d %s, want success", key, c.user, c.stage, r.status, r.raw)
 			case want != "" && (r.status != status || r.errorTypes() != want):
 				t.Errorf("%s as %s in %s: %d %s, want %d %s", key, c.user, c.stage, r.status, r.errorTypes(), status, want)
+			}
+			// Every refused write is in the trail, once, with its refusal
+			// (a bulk or an apply: at least once, one per item).
+			if want != "" && status == http.StatusForbidden {
+				evs := s.w.AuditEvents(t)
+				added := evs[:len(evs)-trail]
+				refusal := strings.SplitN(want, ":", 2)[0]
+				n := 0
+				for _, e := range added {
+					if e.Outcome == refusal {
+						n++
+					}
+				}
+				if n == 0 || n != len(added) || (n > 1 && !strings.Contains(key, "/bulk") && !strings.HasSuffix(key, "/apply")) {
+					t.Errorf("%s as %s in %s: the trail has %d event(s) (%d with outcome %s), want one", key, c.user, c.stage, len(added), n, refusal)
+				}
 			}
 		}
 	}

@@ -98,11 +98,7 @@ func (h *Handlers) saveAlertRule(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.scopedPage(c, "alerts", "Alerts")
-	if err != nil {
-		return err
-	}
-	return h.done(c, "Rule "+c.FormValue("name")+" saved.", p.Context.Path("alerts"))
+	return h.alertsDone(c, "Rule "+c.FormValue("name")+" saved.")
 }
 
 func (h *Handlers) silenceAlertRule(c echo.Context) error {
@@ -117,15 +113,11 @@ func (h *Handlers) silenceAlertRule(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.scopedPage(c, "alerts", "Alerts")
-	if err != nil {
-		return err
-	}
 	said := "Rule " + c.Param("name") + " silenced."
 	if hours == 0 {
 		said = "Rule " + c.Param("name") + " is no longer silenced."
 	}
-	return h.done(c, said, p.Context.Path("alerts"))
+	return h.alertsDone(c, said)
 }
 
 // addAlertChannel makes a channel and hands it, with a CloudEvents
@@ -142,26 +134,31 @@ func (h *Handlers) addAlertChannel(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if w.Secret == "" {
+		return h.alertsDone(c, "Channel added.")
+	}
 	p, err := h.scopedPage(c, "alerts", "Alerts")
 	if err != nil {
 		return err
 	}
-	if w.Secret != "" {
-		if data, err := json.Marshal(w); err == nil && h.sessions.Handoff(c.Request(), "alert channel "+w.ID, data) == nil {
-			return c.Redirect(http.StatusSeeOther, p.Context.Path("alerts")+"?created="+url.QueryEscape(w.ID))
-		}
-		return h.renderAlerts(c, http.StatusCreated, w.Secret, "")
+	if data, err := json.Marshal(w); err == nil && h.sessions.Handoff(c.Request(), "alert channel "+w.ID, data) == nil {
+		return c.Redirect(http.StatusSeeOther, p.Context.Path("alerts")+"?created="+url.QueryEscape(w.ID))
 	}
-	return h.done(c, "Channel added.", p.Context.Path("alerts"))
+	return h.renderAlerts(c, http.StatusCreated, w.Secret, "")
 }
 
 func (h *Handlers) deleteAlertChannel(c echo.Context) error {
 	if err := h.Channels.DeleteChannel(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
 		return err
 	}
+	return h.alertsDone(c, "Channel removed.")
+}
+
+// alertsDone goes back to the alerts page, saying what was done.
+func (h *Handlers) alertsDone(c echo.Context, message string) error {
 	p, err := h.scopedPage(c, "alerts", "Alerts")
 	if err != nil {
 		return err
 	}
-	return h.done(c, "Channel removed.", p.Context.Path("alerts"))
+	return h.done(c, message, p.Context.Path("alerts"))
 }

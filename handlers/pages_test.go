@@ -213,7 +213,23 @@ func TestEveryFormRefusesViewersAndReadOnlyStages(t *testing.T) {
 			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", name, ":subject", sd.Subject,
 				":version", "1", ":id", id, ":action", "pause").Replace(rt.Path)
 			path = strings.Replace(strings.Replace(path, ":decision", "approve", 1), ":step", "approve", 1)
+			trail := len(s.w.AuditEvents(t))
 			p := s.do(http.MethodPost, path, c.user, form)
+			if !readForms[key] && p.status == http.StatusForbidden {
+				// The form's refusal is in the trail, once (a bulk or an
+				// apply: one per item), as the API's is.
+				evs := s.w.AuditEvents(t)
+				added := evs[:len(evs)-trail]
+				refused := 0
+				for _, e := range added {
+					if e.Outcome == "INSUFFICIENT_ROLE" || e.Outcome == "READ_ONLY_ENVIRONMENT" || e.Outcome == "PRODUCE_DISABLED" {
+						refused++
+					}
+				}
+				if refused == 0 || refused != len(added) || (refused > 1 && !strings.Contains(key, "bulk") && !strings.Contains(key, "apply")) {
+					t.Errorf("%s as %s in %s: the trail has %d event(s), %d of them the refusal; want one", key, c.user, c.stage, len(added), refused)
+				}
+			}
 			switch {
 			case key == "POST /:bu/:stage/change-requests" && c.stage == "run":
 				// What a request is for: filed, nothing changes upstream.
