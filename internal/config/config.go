@@ -141,8 +141,10 @@ type Alerts struct {
 	// per cluster a round, whatever the number of rules).
 	Every time.Duration `yaml:"every" default:"30s"`
 	// Defaults replace the built-in default rules (connector-failed,
-	// key-expiring, lag) when given.
-	Defaults []AlertRule `yaml:"defaults" default:"connector-failed, key-expiring (7 days), lag (15 min for 10 min)"`
+	// key-expiring) when given ([] for none). A rule that reads the
+	// clusters (lag_time, stalled, topic_growth) keeps every environment's
+	// Kafka clients open.
+	Defaults []AlertRule `yaml:"defaults" default:"connector-failed (2 min), key-expiring (7 days)"`
 }
 
 // AlertRule is a default alert rule.

@@ -48,13 +48,15 @@ type Budgets interface {
 }
 
 // DefaultAlertRules are the rules every unit has unless the platform
-// configures others: a failed connector, a key expiring within a week, a
-// group more than 15 minutes behind for 10.
+// configures others: a failed connector and a key expiring within a week.
+// Neither reads a Kafka cluster: a default lag rule would keep every
+// environment's clients open (a replica of 300 environments opens only
+// those in use), so lag rules are each unit's choice, or the platform's
+// in alerts.defaults.
 func DefaultAlertRules() []store.AlertRuleRecord {
 	return []store.AlertRuleRecord{
 		{Name: "connector-failed", Kind: alerts.ConnectorFailed, Target: "*", For: 2 * time.Minute, Enabled: true},
 		{Name: "key-expiring", Kind: alerts.KeyExpiring, Threshold: 7, Enabled: true},
-		{Name: "lag", Kind: alerts.LagTime, Target: "*", Threshold: 900, For: 10 * time.Minute, Enabled: true},
 	}
 }
 

@@ -36,8 +36,12 @@ func TestAlertRulesAccessAndDefaults(t *testing.T) {
 	w := servicetest.New(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	rules, err := w.Alerts.Rules(as(portal.Viewer), dev)
-	if err != nil || len(rules) != 3 || !rules[0].Default || rules[1].Name != "key-expiring" || rules[2].Name != "lag" {
+	if err != nil || len(rules) != 2 || !rules[0].Default || rules[0].Name != "connector-failed" || rules[1].Name != "key-expiring" {
 		t.Fatalf("defaults: %+v %v", rules, err)
+	}
+	// The unit's lag rule; then one of a default's name replaces it.
+	if _, err := w.Alerts.PutRule(as(portal.Developer), dev, portal.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 900, Enabled: true}); err != nil {
+		t.Fatal(err)
 	}
 	lag := portal.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 60, For: time.Minute, Enabled: true}
 	if _, err := w.Alerts.PutRule(as(portal.Viewer), dev, lag); !portal.Is(err, portal.InsufficientRole) {
@@ -53,7 +57,7 @@ func TestAlertRulesAccessAndDefaults(t *testing.T) {
 			t.Errorf("%+v: %v", bad, err)
 		}
 	}
-	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); len(rules) != 3 || !rules[2].Default {
+	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); len(rules) != 3 || rules[2].Threshold != 900 {
 		t.Fatalf("refusals changed the rules: %+v", rules)
 	}
 	saved, err := w.Alerts.PutRule(as(portal.Developer), dev, lag)
@@ -62,6 +66,12 @@ func TestAlertRulesAccessAndDefaults(t *testing.T) {
 	}
 	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); len(rules) != 3 || rules[2].Default || rules[2].Threshold != 60 {
 		t.Errorf("after the save: %+v", rules)
+	}
+	if _, err := w.Alerts.PutRule(as(portal.Developer), dev, portal.AlertRule{Name: "connector-failed", Kind: "connector_failed", For: time.Hour, Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); rules[0].Default || rules[0].For != time.Hour {
+		t.Errorf("a default replaced: %+v", rules[0])
 	}
 	if _, err := w.Alerts.Silence(as(portal.Developer), dev, "key-expiring", portal.Silence{For: time.Hour}); !strings.Contains(problems(err), "reason") {
 		t.Errorf("a silence without a reason: %v", err)
@@ -73,11 +83,14 @@ func TestAlertRulesAccessAndDefaults(t *testing.T) {
 	if err := w.Alerts.DeleteRule(as(portal.Developer), dev, "lag"); err != nil {
 		t.Fatal(err)
 	}
+	if err := w.Alerts.DeleteRule(as(portal.Developer), dev, "connector-failed"); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Alerts.DeleteRule(as(portal.Developer), dev, "connector-failed"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("deleting a default: %v", err)
 	}
-	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); !rules[2].Default || rules[2].Threshold != 900 || rules[1].Default {
-		t.Errorf("after the delete (the default back; the silenced default now the unit's): %+v", rules)
+	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); len(rules) != 2 || !rules[0].Default || rules[0].For != 2*time.Minute || rules[1].Default {
+		t.Errorf("after the deletes (the default back; the silenced default now the unit's): %+v", rules)
 	}
 }
 
