@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -133,5 +134,54 @@ func TestAlertJourney(t *testing.T) {
 	mu.Unlock()
 	if fired != 1 {
 		t.Errorf("told %d times that it fired", fired)
+	}
+}
+
+// TestAlertsPageForms: the alerts page's forms without JavaScript: a bad
+// threshold is said on the page and saves nothing; a rule saved and
+// silenced shows so; a CloudEvents channel's secret is shown on the page
+// the form leads to, once (a reload or Back finds none); a channel is
+// removed.
+func TestAlertsPageForms(t *testing.T) {
+	tp := sharedPortal(t)
+	sfx := strings.ToLower(rand.Text()[:6])
+	rule := "growth-" + sfx
+	t.Cleanup(func() { tp.call("DELETE", "/api/v1/scada/qas/alert-rule/"+rule, "carol", nil) })
+	web := tp.webClient(t)
+	web.signIn("carol")
+	web.get("/scada/qas/alerts")
+	bad := web.post("/scada/qas/alerts/rules", map[string][]string{"name": {rule}, "kind": {"topic_growth"}, "threshold": {"-3"}, "for_seconds": {"60"},
+		"enabled": {"true"}})
+	if bad.status != http.StatusUnprocessableEntity || !strings.Contains(bad.body, `id="form-error"`) || !strings.Contains(bad.body, "threshold") {
+		t.Errorf("a bad threshold: %d %.600s", bad.status, bad.body)
+	}
+	if strings.Contains(string(tp.call("GET", "/api/v1/scada/qas/alert-rules", "carol", nil).body), rule) {
+		t.Fatal("the refused rule was saved")
+	}
+	saved := web.post("/scada/qas/alerts/rules", map[string][]string{"name": {rule}, "kind": {"topic_growth"}, "threshold": {"50"}, "for_seconds": {"60"},
+		"enabled": {"true"}})
+	if saved.status != http.StatusOK || !strings.Contains(saved.body, `data-rule="`+rule+`"`) {
+		t.Fatalf("saved: %d %.600s", saved.status, saved.body)
+	}
+	silenced := web.post("/scada/qas/alerts/rule/"+rule+"/silence", map[string][]string{"hours": {"2"}, "reason": {"load test tonight"}})
+	if !strings.Contains(silenced.body, "load test tonight") {
+		t.Errorf("silenced: %d %.600s", silenced.status, silenced.body)
+	}
+	// Dev mode takes a receiver on this host, over http.
+	made := web.post("/scada/qas/alerts/channels", map[string][]string{"format": {"cloudevents"}, "url": {tp.url + "/receiver-" + sfx}})
+	secret := regexp.MustCompile(`whsec_[A-Za-z0-9+/=]+`).FindString(made.body)
+	if made.status != http.StatusOK || secret == "" || !strings.Contains(made.url, "?created=") {
+		t.Fatalf("channel: %d %s %.600s", made.status, made.url, made.body)
+	}
+	if again := web.get(strings.TrimPrefix(made.url, tp.url)); strings.Contains(again.body, secret) || strings.Contains(again.body, `id="channel-secret"`) {
+		t.Error("the channel's secret is shown again")
+	}
+	id := regexp.MustCompile(`data-channel="([^"]+)"`).FindStringSubmatch(made.body)
+	if id == nil {
+		t.Fatalf("no channel listed: %.600s", made.body)
+	}
+	t.Cleanup(func() { tp.call("DELETE", "/api/v1/scada/qas/alert-channel/"+id[1], "carol", nil) })
+	if gone := web.post("/scada/qas/alerts/channel/"+id[1]+"/delete", map[string][]string{}); strings.Contains(gone.body, `data-channel="`+id[1]+`"`) {
+		t.Errorf("the channel is still listed after its removal")
 	}
 }
