@@ -11,12 +11,6 @@ import (
 	"github.com/edh-platform/rms-portal/views"
 )
 
-// canAskGrants tells whether the page's caller may ask for access (the
-// service decides; this only hides a button that would be refused).
-func canAskGrants(p views.Page) bool {
-	return p.Context != nil && (p.Context.Role == portal.Admin.String() || p.Context.Role == portal.SuperAdmin.String())
-}
-
 func (h *Handlers) listGrants(c echo.Context) error {
 	p, err := h.scopedPage(c, "grants", "Grants")
 	if err != nil {
@@ -27,7 +21,7 @@ func (h *Handlers) listGrants(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.GrantsPage(p, page.Items, canAskGrants(p)))
+	return h.render(c, http.StatusOK, p, views.GrantsPage(p, page.Items, p.Context != nil && p.Context.AskGrants))
 }
 
 func (h *Handlers) showGrant(c echo.Context) error {

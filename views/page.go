@@ -123,6 +123,9 @@ type Context struct {
 	ReadRecords    bool
 	Produce        bool
 	ProduceRefusal string
+	// AskGrants: the caller may ask another unit for access (the policy
+	// says so; a button is shown).
+	AskGrants bool
 }
 
 // Crumb is one breadcrumb; Href may be empty for plain text.

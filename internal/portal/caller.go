@@ -75,6 +75,8 @@ type Outlook struct {
 	// ProduceRefusal says why not when it does not.
 	Produce        bool
 	ProduceRefusal string
+	// AskGrants: the role may ask another unit for access to its topics.
+	AskGrants bool
 }
 
 // Layout is everything a page's frame needs, from one call: the caller,

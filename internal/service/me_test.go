@@ -29,3 +29,19 @@ func TestLandingIsWhereTheRoleIsHighest(t *testing.T) {
 		}
 	}
 }
+
+// TestOutlookAsksThePolicy: the controls a page shows follow the policy,
+// role by role (the grants' button among them: Admins and up).
+func TestOutlookAsksThePolicy(t *testing.T) {
+	w := servicetest.New(t)
+	for _, role := range []portal.Role{portal.Viewer, portal.Developer, portal.Admin, portal.SuperAdmin} {
+		l, err := w.Me.Layout(servicetest.As("scada", role), portal.Scope{BU: "scada", Stage: "dev"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := l.Context
+		if o.AskGrants != (role >= portal.Admin) || o.CanWrite != (role >= portal.Developer) || o.ReadRecords != (role >= portal.Developer) {
+			t.Errorf("%s: ask grants %v, write %v, read records %v", role, o.AskGrants, o.CanWrite, o.ReadRecords)
+		}
+	}
+}
