@@ -21,6 +21,22 @@ import (
 func (s *Alerts) AlertRound(ctx context.Context) (int, error) {
 	ten := s.guard.Tenancy()
 	now := s.guard.Now()
+	// Two queries a round, whatever the number of environments.
+	own, err := s.store.AlertRules(ctx, "", "", "")
+	if err != nil {
+		return 0, err
+	}
+	open, err := s.store.OpenAlerts(ctx, "", "")
+	if err != nil {
+		return 0, err
+	}
+	ownIn, openIn := map[string][]store.AlertRuleRecord{}, map[string][]store.AlertRecord{}
+	for _, r := range own {
+		ownIn[r.Zone+"/"+r.Stage] = append(ownIn[r.Zone+"/"+r.Stage], r)
+	}
+	for _, a := range open {
+		openIn[a.Zone+"/"+a.Stage] = append(openIn[a.Zone+"/"+a.Stage], a)
+	}
 	told := 0
 	var errs []error
 	for _, env := range s.guard.Environments().All() {
@@ -29,7 +45,8 @@ func (s *Alerts) AlertRound(ctx context.Context) (int, error) {
 		if !zok || !sok {
 			continue
 		}
-		n, err := s.roundIn(ctx, envScope{z: z, st: st}, &envReads{src: s.sources, env: env, store: s.store, now: now}, now)
+		es := envScope{z: z, st: st, own: ownIn[env.Name()], open: openIn[env.Name()]}
+		n, err := s.roundIn(ctx, es, &envReads{src: s.sources, env: env, store: s.store, now: now}, now)
 		told += n
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", env.Name(), err))
@@ -38,21 +55,18 @@ func (s *Alerts) AlertRound(ctx context.Context) (int, error) {
 	return told, errors.Join(errs...)
 }
 
+// envScope is an environment's zone and stage, with the units' own rules
+// and the open alerts there.
 type envScope struct {
-	z  *tenancy.LandingZone
-	st tenancy.Stage
+	z    *tenancy.LandingZone
+	st   tenancy.Stage
+	own  []store.AlertRuleRecord
+	open []store.AlertRecord
 }
 
 func (s *Alerts) roundIn(ctx context.Context, es envScope, reads *envReads, now time.Time) (int, error) {
-	zone, stage := es.z.ID, es.st.Name
-	own, err := s.store.AlertRules(ctx, zone, stage, "")
-	if err != nil {
-		return 0, err
-	}
-	open, err := s.store.OpenAlerts(ctx, zone, stage)
-	if err != nil {
-		return 0, err
-	}
+	zone, stage, own, open := es.z.ID, es.st.Name, es.own, es.open
+	var err error
 	ten := s.guard.Tenancy()
 	told := 0
 	var errs []error

@@ -739,13 +739,15 @@ type AlertRecord struct {
 
 // Alerts keeps alert rules and the alerts they raise.
 type Alerts interface {
-	// AlertRules lists a stage's rules of a unit (every unit's for "").
+	// AlertRules lists a stage's rules of a unit; "" for any zone, stage
+	// or unit.
 	AlertRules(ctx context.Context, zone, stage, bu string) ([]AlertRuleRecord, error)
 	// PutAlertRule creates or replaces a rule.
 	PutAlertRule(ctx context.Context, r AlertRuleRecord) error
 	// DeleteAlertRule deletes a rule, or returns ErrNotFound.
 	DeleteAlertRule(ctx context.Context, zone, stage, bu, name string) error
-	// OpenAlerts lists a stage's pending and firing alerts.
+	// OpenAlerts lists a stage's pending and firing alerts ("" for any
+	// zone or stage).
 	OpenAlerts(ctx context.Context, zone, stage string) ([]AlertRecord, error)
 	// SaveAlert creates or updates an alert.
 	SaveAlert(ctx context.Context, a AlertRecord) error

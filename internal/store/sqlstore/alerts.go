@@ -21,8 +21,8 @@ func scanAlertRule(row interface{ Scan(...any) error }) (store.AlertRuleRecord, 
 
 // AlertRules lists a stage's rules of a unit, or of every unit.
 func (d *DB) AlertRules(ctx context.Context, zone, stage, bu string) ([]store.AlertRuleRecord, error) {
-	return queryAll(ctx, d, scanAlertRule, `SELECT `+alertRuleColumns+` FROM alert_rules WHERE zone = ? AND stage = ? AND (bu = ? OR ? = '') ORDER BY bu, name`,
-		zone, stage, bu, bu)
+	return queryAll(ctx, d, scanAlertRule, `SELECT `+alertRuleColumns+` FROM alert_rules WHERE (zone = ? OR ? = '') AND (stage = ? OR ? = '')
+		AND (bu = ? OR ? = '') ORDER BY zone, stage, bu, name`, zone, zone, stage, stage, bu, bu)
 }
 
 // PutAlertRule creates or replaces a rule.
@@ -53,8 +53,8 @@ func scanAlert(row interface{ Scan(...any) error }) (store.AlertRecord, error) {
 
 // OpenAlerts lists a stage's pending and firing alerts.
 func (d *DB) OpenAlerts(ctx context.Context, zone, stage string) ([]store.AlertRecord, error) {
-	return queryAll(ctx, d, scanAlert, `SELECT `+alertColumns+` FROM alerts WHERE zone = ? AND stage = ? AND state IN ('pending', 'firing') ORDER BY since, id`,
-		zone, stage)
+	return queryAll(ctx, d, scanAlert, `SELECT `+alertColumns+` FROM alerts WHERE (zone = ? OR ? = '') AND (stage = ? OR ? = '')
+		AND state IN ('pending', 'firing') ORDER BY since, id`, zone, zone, stage, stage)
 }
 
 // SaveAlert creates or updates an alert.

@@ -31,6 +31,9 @@ func testAlerts(t *testing.T, s store.Store) {
 	if all, _ := s.AlertRules(ctx, "z", "dev", ""); len(all) != 2 {
 		t.Errorf("every unit's: %+v", all)
 	}
+	if everywhere, _ := s.AlertRules(ctx, "", "", ""); len(everywhere) != 3 || everywhere[2].Stage != "run" {
+		t.Errorf("every stage's: %+v", everywhere)
+	}
 	if err := s.DeleteAlertRule(ctx, "z", "dev", "crm", "lag"); err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +55,12 @@ func testAlerts(t *testing.T, s store.Store) {
 	open, err := s.OpenAlerts(ctx, "z", "dev")
 	if err != nil || len(open) != 1 || open[0].State != "firing" || !open[0].FiredAt.Equal(base.Add(5*time.Minute)) || !open[0].Silenced || open[0].Subject != "billing" {
 		t.Errorf("open: %+v %v", open, err)
+	}
+	if all, _ := s.OpenAlerts(ctx, "", ""); len(all) != 1 {
+		t.Errorf("open everywhere: %+v", all)
+	}
+	if none, _ := s.OpenAlerts(ctx, "z", "run"); len(none) != 0 {
+		t.Errorf("open in run: %+v", none)
 	}
 	hist, err := s.AlertHistory(ctx, "z", "dev", "crm", 10)
 	if err != nil || len(hist) != 2 || hist[0].ID != "al-1" || hist[1].ID != "al-2" {
