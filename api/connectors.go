@@ -122,6 +122,8 @@ type updateConnectorRequest struct {
 	Trace             json.RawMessage `json:"trace"`
 	Tasks             json.RawMessage `json:"tasks"`
 	Sensitive         json.RawMessage `json:"sensitive"`
+	// AutoRestart has its own request (PUT .../auto-restart).
+	AutoRestart json.RawMessage `json:"auto_restart"`
 }
 
 func (a *API) updateConnector(c echo.Context) error {
