@@ -39,6 +39,7 @@ func (s *Alerts) AlertRound(ctx context.Context) (int, error) {
 	}
 	told := 0
 	var errs []error
+	shared := &roundReads{}
 	for _, env := range s.guard.Environments().All() {
 		z, zok := ten.LandingZone(env.Zone)
 		st, sok := ten.Stage(env.Stage)
@@ -46,7 +47,7 @@ func (s *Alerts) AlertRound(ctx context.Context) (int, error) {
 			continue
 		}
 		es := envScope{z: z, st: st, own: ownIn[env.Name()], open: openIn[env.Name()]}
-		n, err := s.roundIn(ctx, es, &envReads{src: s.sources, env: env, store: s.store, now: now}, now)
+		n, err := s.roundIn(ctx, es, &envReads{src: s.sources, round: shared, env: env, store: s.store, now: now}, now)
 		told += n
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", env.Name(), err))

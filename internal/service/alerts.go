@@ -27,7 +27,7 @@ type Alerts struct {
 // AlertStore keeps rules and alerts, and reads the API keys' records.
 type AlertStore interface {
 	store.Alerts
-	StageKeys(ctx context.Context, zone, stage string) ([]store.KeyRecord, error)
+	ExpiredKeys(ctx context.Context, t time.Time, limit int) ([]store.KeyRecord, error)
 	AutoRestartsIn(ctx context.Context, zone, stage string) ([]store.AutoRestart, error)
 }
 

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,21 @@ type alertSources struct {
 	mu     sync.Mutex
 	moves  map[string]groupMark
 	growth map[string]topicMark
+	// quiet are the environments whose last listing had no connector of
+	// their units, and when they are listed next: a replica of many environments lists
+	// those every quietEvery, not every round.
+	quiet map[string]time.Time
+}
+
+// quietEvery is how often an environment without connectors is listed
+// again.
+const quietEvery = 5 * time.Minute
+
+// roundReads are a round's reads shared by every environment: the keys
+// that expire within a year (one query).
+type roundReads struct {
+	keys     readOnce
+	expiring []store.KeyRecord
 }
 
 // groupMark is where a group's committed offsets last moved, and how far
@@ -43,23 +59,23 @@ type topicMark struct {
 }
 
 func newAlertSources(groups *Groups, budgets Budgets) *alertSources {
-	return &alertSources{groups: groups, budgets: budgets, moves: map[string]groupMark{}, growth: map[string]topicMark{}}
+	return &alertSources{groups: groups, budgets: budgets, moves: map[string]groupMark{}, growth: map[string]topicMark{}, quiet: map[string]time.Time{}}
 }
 
 // envReads are one round's reads of an environment, made when a rule
 // first needs them and shared by every unit's rules.
 type envReads struct {
 	src   *alertSources
+	round *roundReads
 	env   *platform.Environment
 	store AlertStore
 	now   time.Time
 
-	connectors, groups, topics, keys readOnce
-	connectorList                    []platform.Connector
-	groupState                       map[string]groupNow
-	topicRate                        map[string]float64
-	keyRecords                       []store.KeyRecord
-	headroom                         map[string]map[string]float64
+	connectors, groups, topics, restarts readOnce
+	connectorList                        []platform.Connector
+	groupState                           map[string]groupNow
+	topicRate                            map[string]float64
+	headroom                             map[string]map[string]float64
 	// gaveUp are the connectors whose auto-restart gave up, with its
 	// restarts.
 	gaveUp map[string]int
@@ -113,19 +129,7 @@ func targets(rule store.AlertRuleRecord, scope tenancy.Scope, name, suffix strin
 }
 
 func (r *envReads) connectorsFailed(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
-	if err := r.connectors.do(func() (err error) {
-		if r.connectorList, err = r.env.Connectors.ListConnectors(ctx); err != nil {
-			return err
-		}
-		ars, err := r.store.AutoRestartsIn(ctx, r.env.Zone, r.env.Stage)
-		r.gaveUp = map[string]int{}
-		for _, a := range ars {
-			if a.GivenUp {
-				r.gaveUp[a.Connector] = a.Attempts
-			}
-		}
-		return err
-	}); err != nil {
+	if err := r.connectors.do(func() error { return r.listConnectors(ctx) }); err != nil {
 		return nil, err
 	}
 	var out []alerts.Observation
@@ -138,12 +142,59 @@ func (r *envReads) connectorsFailed(ctx context.Context, rule store.AlertRuleRec
 		if failing {
 			value += ": " + firstLine(failure(c))
 		}
-		if n, gaveUp := r.gaveUp[c.Name]; gaveUp && failing {
-			value = fmt.Sprintf("auto-restart gave up after %d restarts; %s", n, value)
+		if failing {
+			if err := r.restarts.do(func() error { return r.readGivenUp(ctx) }); err != nil {
+				return nil, err
+			}
+			if n, gaveUp := r.gaveUp[c.Name]; gaveUp {
+				value = fmt.Sprintf("auto-restart gave up after %d restarts; %s", n, value)
+			}
 		}
 		out = append(out, alerts.Observation{Subject: c.Name, Bad: failing, Clear: !failing, Value: value})
 	}
 	return out, nil
+}
+
+// listConnectors lists the cluster's connectors, unless the last listing
+// had none of the zone's units and the next is not due: then none are
+// seen, as then.
+func (r *envReads) listConnectors(ctx context.Context) error {
+	r.src.mu.Lock()
+	next, quiet := r.src.quiet[r.env.Name()]
+	r.src.mu.Unlock()
+	if quiet && r.now.Before(next) {
+		return nil
+	}
+	list, err := r.env.Connectors.ListConnectors(ctx)
+	if err != nil {
+		return err
+	}
+	r.connectorList = list
+	// Connectors of the zone's units carry its id first; others (a
+	// cluster shared with another zone, outside the convention) are no
+	// unit's to be told about.
+	ours := slices.ContainsFunc(list, func(c platform.Connector) bool { return strings.HasPrefix(c.Name, r.env.Zone+"-") })
+	r.src.mu.Lock()
+	defer r.src.mu.Unlock()
+	if !ours {
+		r.src.quiet[r.env.Name()] = r.now.Add(quietEvery)
+	} else {
+		delete(r.src.quiet, r.env.Name())
+	}
+	return nil
+}
+
+// readGivenUp reads which connectors' auto-restart gave up, when one is
+// failing.
+func (r *envReads) readGivenUp(ctx context.Context) error {
+	ars, err := r.store.AutoRestartsIn(ctx, r.env.Zone, r.env.Stage)
+	r.gaveUp = map[string]int{}
+	for _, a := range ars {
+		if a.GivenUp {
+			r.gaveUp[a.Connector] = a.Attempts
+		}
+	}
+	return err
 }
 
 func (r *envReads) groupsBehind(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
@@ -290,15 +341,16 @@ func (r *envReads) readTopics(ctx context.Context) error {
 }
 
 func (r *envReads) keysExpiring(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
-	if err := r.keys.do(func() (err error) {
-		r.keyRecords, err = r.store.StageKeys(ctx, r.env.Zone, r.env.Stage)
+	if err := r.round.keys.do(func() (err error) {
+		// The rules' longest threshold is a year.
+		r.round.expiring, err = r.store.ExpiredKeys(ctx, r.now.Add(366*24*time.Hour), 100_000)
 		return err
 	}); err != nil {
 		return nil, err
 	}
 	var out []alerts.Observation
-	for _, k := range r.keyRecords {
-		if k.BU != scope.Unit.ID || k.Expires.IsZero() || k.ReplacedBy != "" {
+	for _, k := range r.round.expiring {
+		if k.Zone != r.env.Zone || k.Stage != r.env.Stage || k.BU != scope.Unit.ID || k.ReplacedBy != "" {
 			continue
 		}
 		days := k.Expires.Sub(r.now).Hours() / 24
