@@ -56,7 +56,7 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 	if err := v.Err(); err != nil {
 		return portal.Webhook{}, err
 	}
-	if err := s.checkRoom(ctx, call.Scope.Zone().ID); err != nil {
+	if err := s.checkChannelRoom(ctx, call.Scope.Zone().ID, call.Scope.Unit.ID, call.Scope.Stage.Name); err != nil {
 		return portal.Webhook{}, err
 	}
 	id := make([]byte, 6)
@@ -85,6 +85,27 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 	out := view(rec)
 	out.Secret = secret
 	return out, nil
+}
+
+// MaxChannels bounds a unit's alert channels in a stage.
+const MaxChannels = 10
+
+// checkChannelRoom refuses an eleventh channel of a unit in a stage.
+func (s *Service) checkChannelRoom(ctx context.Context, zone, unit, stage string) error {
+	recs, err := s.store.WebhookRecords(ctx)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, r := range recs {
+		if r.AlertsOnly && r.Zone == zone && r.BU == unit && r.Stage == stage {
+			n++
+		}
+	}
+	if n >= MaxChannels {
+		return portal.New(portal.Conflict, "%s has %d alert channels in %s, as many as it may; remove one first", unit, n, stage)
+	}
+	return nil
 }
 
 func formatName(format string) string {

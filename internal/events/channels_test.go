@@ -3,6 +3,7 @@ package events_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -137,6 +138,15 @@ func TestChannelsAreCheckedAndOwned(t *testing.T) {
 	if err := w.Webhooks.DeleteChannel(dv, dev, slack.ID); err != nil {
 		t.Fatal(err)
 	}
+	// Ten at most per unit and stage, apart from the zone's webhooks.
+	for i := range events.MaxChannels - 1 {
+		if _, err := w.Webhooks.CreateChannel(dv, dev, "slack", fmt.Sprintf("https://hooks.example.com/%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Webhooks.CreateChannel(dv, dev, "slack", "https://hooks.example.com/one-too-many"); !portal.Is(err, portal.Conflict) {
+		t.Errorf("an eleventh channel: %v", err)
+	}
 	var refused, made int
 	for _, e := range w.AuditEvents(t) {
 		if e.Action == "alert-channel.create" {
@@ -147,7 +157,7 @@ func TestChannelsAreCheckedAndOwned(t *testing.T) {
 			}
 		}
 	}
-	if made != 2 || refused != 6 {
+	if made != 11 || refused != 7 {
 		t.Errorf("the trail: %d made, %d refused", made, refused)
 	}
 }

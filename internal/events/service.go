@@ -205,7 +205,7 @@ func (s *Service) checkRoom(ctx context.Context, zone string) error {
 	}
 	n := 0
 	for _, r := range recs {
-		if r.Zone == zone {
+		if r.Zone == zone && !r.AlertsOnly { // units' channels have a bound of their own
 			n++
 		}
 	}
