@@ -71,8 +71,9 @@ func (s *Connectors) autoRestartIn(ctx context.Context, env *platform.Environmen
 			continue
 		}
 		// The step is saved before it is taken: a replica that stops
-		// between the two has counted a restart it did not make (its
-		// attempt is in the trail as unknown), never made one twice.
+		// between the two has counted a restart it did not make (the
+		// trail has none, or its attempt as unknown), and another never
+		// makes it twice.
 		if ok, err := s.restarts.UpdateAutoRestart(ctx, next); err != nil || !ok {
 			if err != nil {
 				return restarted, err
