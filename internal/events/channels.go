@@ -78,12 +78,12 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 		return portal.Webhook{}, err
 	}
 	err = s.store.CreateWebhookRecord(ctx, rec)
-	w.Done(ctx, err, portal.Change{Field: "url", After: rec.URL}, portal.Change{Field: "format", After: formatName(format)})
+	w.Done(ctx, err, portal.Change{Field: "url", After: Redact(rec.URL)}, portal.Change{Field: "format", After: formatName(format)})
 	if err != nil {
 		return portal.Webhook{}, err
 	}
 	out := view(rec)
-	out.Secret = secret
+	out.URL, out.Secret = rec.URL, secret // the one answer that hands them out
 	return out, nil
 }
 
@@ -137,8 +137,29 @@ func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id stri
 	if errors.Is(err, store.ErrNotFound) {
 		err = portal.New(portal.NotFound, "alert channel %q not found", id)
 	}
-	w.Done(ctx, err, portal.Change{Field: "url", Before: rec.URL})
+	w.Done(ctx, err, portal.Change{Field: "url", Before: Redact(rec.URL)})
 	return err
+}
+
+// Redact shows a channel's URL without what may be its credential: an
+// incoming webhook's URL holds its token in its path
+// (https://hooks.slack.com/services/T.../B.../secret), so only the
+// scheme, the host and the path's first segment are shown, to people,
+// in the trail and in the API, after the answer that made it.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "(unreadable URL)"
+	}
+	out := u.Scheme + "://" + u.Host
+	first, rest, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+	if first != "" {
+		out += "/" + first
+	}
+	if rest != "" || u.RawQuery != "" {
+		out += "/…"
+	}
+	return out
 }
 
 // checkURL checks a receiver's URL as a webhook's is checked when saved.

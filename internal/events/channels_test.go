@@ -129,6 +129,23 @@ func TestChannelsAreCheckedAndOwned(t *testing.T) {
 	if err != nil || len(chs) != 2 || chs[0].Secret != "" || chs[1].Secret != "" {
 		t.Errorf("channels: %+v %v", chs, err)
 	}
+	// An incoming webhook's token (its path) is shown to nobody after the
+	// answer that made it: not in the list, not in the trail.
+	for _, ch := range chs {
+		if strings.Contains(ch.URL, "T/B/X") || strings.Contains(ch.URL, "/portal") && !strings.HasSuffix(ch.URL, "/portal") {
+			t.Errorf("the channel's URL is shown whole: %s", ch.URL)
+		}
+	}
+	for _, e := range w.AuditEvents(t) {
+		for _, c := range e.Changes {
+			if strings.Contains(c.After+c.Before, "T/B/X") {
+				t.Errorf("the trail holds the channel's token: %+v", e)
+			}
+		}
+	}
+	if slack.URL != "https://hooks.example.com/services/T/B/X" {
+		t.Errorf("the answer that made it: %s", slack.URL)
+	}
 	if other, _ := w.Webhooks.Channels(servicetest.As("crm", portal.Admin), portal.Scope{BU: "crm", Stage: "dev"}); len(other) != 0 {
 		t.Errorf("crm sees scada's channels: %+v", other)
 	}
@@ -159,5 +176,30 @@ func TestChannelsAreCheckedAndOwned(t *testing.T) {
 	}
 	if made != 11 || refused != 7 {
 		t.Errorf("the trail: %d made, %d refused", made, refused)
+	}
+}
+
+// TestAFailedChannelDeliveryKeepsItsTokenOut: a channel whose receiver
+// cannot be reached keeps a failure that does not quote its URL whole.
+func TestAFailedChannelDeliveryKeepsItsTokenOut(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := context.Background()
+	now := time.Now()
+	secretURL := "http://127.0.0.1:1/services/T0/B0/the-token"
+	if err := w.Store.CreateWebhookRecord(ctx, store.WebhookRecord{ID: "ch-down", Zone: "edh-shared", BU: "scada", Stage: "dev", Format: store.FormatSlack,
+		AlertsOnly: true, URL: secretURL, Created: now}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
+		Action: "alert.fire", Resource: "r s", Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	d := events.NewDispatcher(events.DispatcherOptions{Store: w.Store, Holder: "a", Log: servicetest.Discard(), Now: func() time.Time { return now }})
+	if err := d.Round(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := w.Store.Deliveries(ctx, "ch-down", 10)
+	if err != nil || len(ds) != 1 || ds[0].LastError == "" || strings.Contains(ds[0].LastError, "the-token") {
+		t.Errorf("the failed delivery: %+v %v", ds, err)
 	}
 }

@@ -216,6 +216,16 @@ func (d *Dispatcher) queue(ctx context.Context, h store.WebhookRecord, now time.
 	}
 }
 
+// errText is a failed delivery's error as kept: a unit channel's URL,
+// which an HTTP client's errors quote, is redacted (its path may be its
+// credential).
+func errText(h store.WebhookRecord, err error) string {
+	if !h.AlertsOnly {
+		return err.Error()
+	}
+	return strings.ReplaceAll(err.Error(), h.URL, Redact(h.URL))
+}
+
 // forChannel tells whether a unit's alert channel takes an event: its
 // stage's alerts only (a webhook of the admin area takes every event).
 func forChannel(h store.WebhookRecord, e portal.AuditEvent) bool {
@@ -241,9 +251,9 @@ func (d *Dispatcher) deliver(ctx context.Context, h store.WebhookRecord, x store
 	case err == nil:
 		x.State, x.Done, x.LastError = store.DeliveryDelivered, now, ""
 	case now.Sub(x.EventAt) >= d.o.GiveUp:
-		x.State, x.Done, x.LastError = store.DeliveryFailed, now, err.Error()
+		x.State, x.Done, x.LastError = store.DeliveryFailed, now, errText(h, err)
 	default:
-		x.Next, x.LastError = now.Add(d.o.Backoff(x.Attempts)), err.Error()
+		x.Next, x.LastError = now.Add(d.o.Backoff(x.Attempts)), errText(h, err)
 	}
 	saved, serr := d.o.Store.SaveDelivery(context.WithoutCancel(ctx), x, d.o.Holder)
 	switch {

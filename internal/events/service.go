@@ -83,7 +83,11 @@ func (s *Service) Webhooks(ctx context.Context) ([]portal.Webhook, error) {
 }
 
 func view(r store.WebhookRecord) portal.Webhook {
-	return portal.Webhook{ID: r.ID, Zone: r.Zone, BU: r.BU, URL: r.URL, Stage: r.Stage, Format: r.Format, AlertsOnly: r.AlertsOnly,
+	u := r.URL
+	if r.AlertsOnly {
+		u = Redact(u)
+	}
+	return portal.Webhook{ID: r.ID, Zone: r.Zone, BU: r.BU, URL: u, Stage: r.Stage, Format: r.Format, AlertsOnly: r.AlertsOnly,
 		CreatedBy: r.CreatedBy, Created: r.Created}
 }
 
