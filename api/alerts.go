@@ -120,7 +120,7 @@ func (a *API) listAlerts(c echo.Context) error {
 	out := listResponse[alertJSON]{Items: make([]alertJSON, len(as)), TotalSize: len(as)}
 	for i, x := range as {
 		out.Items[i] = alertJSON{ID: x.ID, Rule: x.Rule, Kind: x.Kind, Subject: x.Subject, State: x.State, Value: x.Value,
-			FiredAt: x.FiredAt.UTC().Format(time.RFC3339), ResolvedAt: timeOrNil(x.ResolvedAt), Silenced: x.Silenced}
+			FiredAt: stamp(x.FiredAt), ResolvedAt: timeOrNil(x.ResolvedAt), Silenced: x.Silenced}
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -139,7 +139,7 @@ func channelOut(w portal.Webhook) channelJSON {
 	if format == "" {
 		format = "cloudevents"
 	}
-	return channelJSON{ID: w.ID, Format: format, URL: w.URL, Secret: w.Secret, CreatedBy: w.CreatedBy, CreatedAt: w.Created.UTC().Format(time.RFC3339)}
+	return channelJSON{ID: w.ID, Format: format, URL: w.URL, Secret: w.Secret, CreatedBy: w.CreatedBy, CreatedAt: stamp(w.Created)}
 }
 
 func (a *API) listChannels(c echo.Context) error {

@@ -36,7 +36,7 @@ func timeOrNil(t time.Time) *string {
 	if t.IsZero() {
 		return nil
 	}
-	s := t.UTC().Format(time.RFC3339)
+	s := stamp(t)
 	return &s
 }
 
@@ -79,7 +79,7 @@ func (a *API) restartHistory(c echo.Context) error {
 		Items []restartJSON `json:"items"`
 	}{Items: make([]restartJSON, len(rs))}
 	for i, r := range rs {
-		out.Items[i] = restartJSON{At: r.At.UTC().Format(time.RFC3339), Action: r.Action, Outcome: r.Outcome, Detail: r.Detail}
+		out.Items[i] = restartJSON{At: stamp(r.At), Action: r.Action, Outcome: r.Outcome, Detail: r.Detail}
 	}
 	return c.JSON(http.StatusOK, out)
 }

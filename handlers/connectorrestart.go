@@ -31,8 +31,11 @@ func (h *Handlers) setAutoRestart(c echo.Context) error {
 		return err
 	}
 	done := "Auto-restart is off."
-	if x != nil {
-		done = "Auto-restart is on, " + map[bool]string{true: "without limit", false: "at most " + strconv.Itoa(spec.MaxRestarts) + " restarts"}[spec.MaxRestarts == 0] + "."
+	switch {
+	case x != nil && spec.MaxRestarts == 0:
+		done = "Auto-restart is on, without limit."
+	case x != nil:
+		done = "Auto-restart is on, at most " + strconv.Itoa(spec.MaxRestarts) + " restarts."
 	}
 	h.sessions.AddToast(c.Response(), c.Request(), toastOK(done))
 	return c.Redirect(http.StatusSeeOther, p.Context.Path("connector", c.Param("name"))+"#auto-restart")

@@ -124,8 +124,9 @@ func (s *Alerts) PutRule(ctx context.Context, scope portal.Scope, in portal.Aler
 		return portal.AlertRule{}, err
 	}
 	before := ""
-	if i := slices.IndexFunc(s.effective(zone, stage, unit, own), func(r store.AlertRuleRecord) bool { return r.Name == in.Name }); i >= 0 {
-		before = alerts.Describe(s.effective(zone, stage, unit, own)[i])
+	rules := s.effective(zone, stage, unit, own)
+	if i := slices.IndexFunc(rules, func(r store.AlertRuleRecord) bool { return r.Name == in.Name }); i >= 0 {
+		before = alerts.Describe(rules[i])
 	}
 	rec := store.AlertRuleRecord{Zone: zone, Stage: stage, BU: unit, Name: in.Name, Kind: in.Kind, Target: in.Target, Threshold: in.Threshold,
 		For: in.For, Enabled: in.Enabled, UpdatedBy: call.Principal.Actor(), UpdatedAt: s.guard.Now()}
