@@ -157,6 +157,7 @@ var writeBodies = map[string]string{
 	"POST /api/v1/:bu/:stage/change-request/:id/approve":       ``,
 	"POST /api/v1/:bu/:stage/change-request/:id/reject":        ``,
 	"POST /api/v1/:bu/:stage/change-request/:id/withdraw":      ``,
+	"PUT /api/v1/:bu/:stage/topic/:name/catalog":               `{"description": "walk", "tags": ["walk"], "classification": "internal"}`,
 	"POST /api/v1/:bu/:stage/grants":                           `{"owner": "crm", "topic": "orders", "access": "read", "principal": "sa-x", "reason": "walk"}`,
 	"POST /api/v1/:bu/:stage/grant/:id/approve":                ``,
 	"POST /api/v1/:bu/:stage/grant/:id/reject":                 ``,

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,13 +32,37 @@ type grantJSON struct {
 	Reviewable    bool          `json:"reviewable"`
 	Withdrawable  bool          `json:"withdrawable"`
 	Revocable     bool          `json:"revocable"`
+	// Duration is "7d" and the like; "" for a grant that never expires.
+	Duration        string   `json:"duration"`
+	Expires         string   `json:"expires_at,omitempty"`
+	Expiring        bool     `json:"expiring"`
+	Classification  string   `json:"classification,omitempty"`
+	Approvals       []string `json:"approvals"`
+	ApprovalsNeeded int      `json:"approvals_needed"`
+	Renews          string   `json:"renews,omitempty"`
 }
 
 func grantOut(g portal.TopicGrant) grantJSON {
 	return grantJSON{ID: g.ID, Zone: g.Zone, Stage: g.Stage, Owner: g.Owner, Grantee: g.Grantee, Principal: g.Principal, PrincipalName: g.PrincipalName,
 		Topic: g.Topic, Prefix: g.Prefix, Access: g.Access, State: g.State, Requester: g.Requester, Reason: g.Reason, Created: stamp(g.Created),
 		DecidedBy: g.DecidedBy, Decided: stamp(g.Decided), Comment: g.Comment, RoleBindings: bindingsOut(g.Bindings), Reviewable: g.Reviewable,
-		Withdrawable: g.Withdrawable, Revocable: g.Revocable}
+		Withdrawable: g.Withdrawable, Revocable: g.Revocable, Duration: durationOut(g.Duration), Expires: stamp(g.Expires), Expiring: g.Expiring,
+		Classification: g.Classification, Approvals: nonNil(g.Approvals), ApprovalsNeeded: g.ApprovalsNeeded, Renews: g.Renews}
+}
+
+// durationOut writes a grant's duration as requests give it.
+func durationOut(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return portal.FormatDuration(d)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // requestGrant asks another unit of the zone for access to its topic.
@@ -49,6 +74,8 @@ func (a *API) requestGrant(c echo.Context) error {
 		Access    string `json:"access"`
 		Principal string `json:"principal"`
 		Reason    string `json:"reason"`
+		Duration  string `json:"duration"`
+		Renews    string `json:"renews"`
 	}
 	if err := decode(c, &in); err != nil {
 		return err
@@ -67,7 +94,8 @@ func (a *API) listGrants(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := portal.GrantQuery{ListQuery: lq, Side: c.QueryParam("side"), State: c.QueryParam("state"), Topic: c.QueryParam("topic")}
+	q := portal.GrantQuery{ListQuery: lq, Side: c.QueryParam("side"), State: c.QueryParam("state"), Topic: c.QueryParam("topic"),
+		Expiring: c.QueryParam("expiring") == "true"}
 	page, err := a.Grants.Grants(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err

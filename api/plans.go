@@ -20,6 +20,7 @@ type planJSON struct {
 	BusinessUnit string         `json:"business_unit"`
 	Stage        string         `json:"stage"`
 	Prune        bool           `json:"prune"`
+	Force        bool           `json:"force"`
 	Fingerprint  string         `json:"fingerprint"`
 	Summary      map[string]int `json:"summary"`
 	Changes      []changeJSON   `json:"changes"`
@@ -52,7 +53,7 @@ type diffJSON struct {
 }
 
 func planOut(p portal.Plan) planJSON {
-	out := planJSON{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
+	out := planJSON{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Force: p.Force, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
 		Summary: map[string]int{}, Changes: make([]changeJSON, len(p.Changes)), Budget: budgetLines(p.Budget)}
 	for _, a := range []string{portal.ActionCreate, portal.ActionUpdate, portal.ActionUnchanged, portal.ActionDelete, portal.ActionRefused, portal.ActionSkipped} {
 		out.Summary[a] = p.Count(a)
@@ -108,6 +109,11 @@ func readDocument(c echo.Context) (portal.Document, error) {
 		return portal.Document{}, err
 	}
 	doc.Prune = doc.Prune || prune
+	force, err := boolParam(c, "force")
+	if err != nil {
+		return portal.Document{}, err
+	}
+	doc.Force = doc.Force || force
 	if doc.SkipForbidden, err = boolParam(c, "skip_forbidden"); err != nil {
 		return portal.Document{}, err
 	}

@@ -29,6 +29,7 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodPut, "/:bu/:stage/topic/:name", a.replaceTopic)
 	route(http.MethodPatch, "/:bu/:stage/topic/:name", a.patchTopic)
 	route(http.MethodDelete, "/:bu/:stage/topic/:name", a.deleteTopic)
+	route(http.MethodGet, "/:bu/:stage/topic/:name/impact", a.topicImpact)
 
 	route(http.MethodGet, "/:bu/:stage/topic/:name/messages", a.readMessages)
 	route(http.MethodPost, "/:bu/:stage/topic/:name/records", a.produce)
@@ -110,6 +111,10 @@ func (a *API) Register(e *echo.Echo) {
 
 	// Access across units: the grantee asks, the owner reviews, either
 	// side revokes.
+	route(http.MethodGet, "/classifications", a.listClassifications)
+	route(http.MethodGet, "/:bu/:stage/catalog", a.listCatalog)
+	route(http.MethodGet, "/:bu/:stage/catalog/:topic", a.getCatalogEntry)
+	route(http.MethodPut, "/:bu/:stage/topic/:name/catalog", a.describeTopic)
 	route(http.MethodGet, "/:bu/:stage/grants", a.listGrants)
 	route(http.MethodPost, "/:bu/:stage/grants", a.requestGrant)
 	route(http.MethodGet, "/:bu/:stage/grant/:id", a.getGrant)

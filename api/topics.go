@@ -164,9 +164,29 @@ func (a *API) patchTopic(c echo.Context) error {
 	return c.JSON(http.StatusOK, topicDetailOut(d))
 }
 
+// deleteTopic deletes a topic; ?dry_run=true answers its impact instead.
+// With live dependants an Admin names it (?confirm=) and gives a reason
+// (?reason=).
 func (a *API) deleteTopic(c echo.Context) error {
-	if err := a.Topics.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), ifMatch(c)); err != nil {
+	dry, err := boolParam(c, "dry_run")
+	if err != nil {
+		return err
+	}
+	if dry {
+		return a.topicImpact(c)
+	}
+	opt := portal.DeleteOptions{IfMatch: ifMatch(c), Confirm: c.QueryParam("confirm"), Reason: c.QueryParam("reason")}
+	if err := a.Topics.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), opt); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// topicImpact lists what depends on a topic.
+func (a *API) topicImpact(c echo.Context) error {
+	im, err := a.Topics.Impact(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, impactOut(im))
 }

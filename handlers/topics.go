@@ -280,7 +280,7 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 		return h.render(c, http.StatusUnprocessableEntity, p,
 			views.ConfirmDelete(p, topicDeletion(p, t, typed, "Type "+t.Identifier+" exactly to confirm.")))
 	}
-	if err := h.Topics.Delete(ctx, scope, t.Name, ""); err != nil {
+	if err := h.Topics.Delete(ctx, scope, t.Name, portal.DeleteOptions{Confirm: typed, Reason: c.FormValue("reason")}); err != nil {
 		return err
 	}
 	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))

@@ -24,6 +24,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/assembly"
+	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/config"
@@ -81,6 +82,7 @@ type app struct {
 	keyChecker   *worker.Leased
 	restarter    *worker.Leased
 	alerter      *worker.Leased
+	grantExpiry  *worker.Leased
 	// events delivers the webhooks' events (one replica at a time).
 	events *events.Dispatcher
 	// jobs runs this replica's background jobs and resumes those of
@@ -225,12 +227,16 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if err != nil {
 		return nil, err
 	}
+	classes, err := classifications(cfg.Catalog)
+	if err != nil {
+		return nil, err
+	}
 	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
 		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
 		Costly:   p.costly, KeySecrets: keySecrets, Masking: maskingRules(cfg.Masking),
 		Backoff:       service.Backoff{First: cfg.ConnectorAutoRestart.FirstAfter, Max: cfg.ConnectorAutoRestart.MaxBackoff},
-		AlertDefaults: alertDefaults,
+		AlertDefaults: alertDefaults, Classes: classes, GrantWarnBefore: cfg.Catalog.WarnBefore,
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
@@ -263,6 +269,9 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		Round: built.Connectors.AutoRestart}
 	// The units' alert rules are evaluated by one replica at a time.
 	p.alerter = &worker.Leased{Name: "alert-rules", Leases: st, Holder: p.replica, Every: cfg.Alerts.Every, Log: log, Round: built.Alerts.AlertRound}
+	// Grants whose time is up are revoked, and those ending soon
+	// announced, by one replica at a time.
+	p.grantExpiry = &worker.Leased{Name: "grant-expiry", Leases: st, Holder: p.replica, Every: cfg.Catalog.ExpiryEvery, Log: log, Round: built.Grants.Expire}
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
 		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(receivers.Transport())},
 		Produce: events.EnvironmentProducer(p.envs), Secrets: webhookSecrets})
@@ -417,6 +426,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	wg.Go(func() { p.keyChecker.Run(ctx) })
 	wg.Go(func() { p.restarter.Run(ctx) })
 	wg.Go(func() { p.alerter.Run(ctx) })
+	wg.Go(func() { p.grantExpiry.Run(ctx) })
 	wg.Go(func() { p.events.Run(ctx) })
 	wg.Go(func() { p.lagSampler.Run(ctx) })
 	wg.Go(func() { p.tenancySync.Run(ctx) })
@@ -435,6 +445,19 @@ func maskingRules(cfg config.Masking) service.Masking {
 
 // alertRules are the platform's default alert rules: the configuration's,
 // checked (an empty list: none), or nil for the built-in ones.
+// classifications are the catalog's classifications in force.
+func classifications(cfg config.Catalog) (catalog.Classes, error) {
+	var list []catalog.Class
+	for _, c := range cfg.Classifications {
+		list = append(list, catalog.Class{Name: c.Name, MaxGrant: c.MaxGrant, Write: c.Write, Approvals: c.Approvals})
+	}
+	classes, err := catalog.NewClasses(list, cfg.Default)
+	if err != nil {
+		return classes, fmt.Errorf("catalog: %w", err)
+	}
+	return classes, nil
+}
+
 func alertRules(cfg config.Alerts) ([]store.AlertRuleRecord, error) {
 	if cfg.Defaults == nil {
 		return nil, nil // the built-in ones

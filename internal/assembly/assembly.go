@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/admin"
+	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/grants"
@@ -50,6 +51,11 @@ type Deps struct {
 	Backoff service.Backoff
 	// AlertDefaults are every unit's alert rules until it saves its own.
 	AlertDefaults []store.AlertRuleRecord
+	// Classes are the data classifications of the catalog (the defaults
+	// when zero); GrantWarnBefore is how long before its expiry a grant is
+	// announced.
+	Classes         catalog.Classes
+	GrantWarnBefore time.Duration
 	// Masking is which schema tags mask a field in the stages that mask,
 	// and the lowest role that reads such fields whole.
 	Masking service.Masking
@@ -75,6 +81,7 @@ type Built struct {
 	Grants     *grants.Service
 	Find       *service.Finder
 	Alerts     *service.Alerts
+	Catalog    *catalog.Service
 }
 
 // New builds the services.
@@ -85,7 +92,7 @@ func New(d Deps) (*Built, error) {
 		return nil, err
 	}
 	b := &Built{
-		Topics:     service.NewTopics(g, d.Sampler, d.Charts),
+		Topics:     service.NewTopics(g, d.Sampler, d.Charts).WithImpact(d.Store),
 		Connectors: service.NewConnectors(g).WithAutoRestart(d.Store, d.Backoff),
 		Schemas:    service.NewSchemas(g),
 		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),
@@ -114,7 +121,14 @@ func New(d Deps) (*Built, error) {
 	// Creates and updates are applied in this order (what others need
 	// first), deletes the other way round. Policies come last: a plan is
 	// judged by the policies in force, and so are its changes.
-	b.Grants = grants.New(g, d.Store)
+	classes := d.Classes
+	if len(classes.Names()) == 0 {
+		if classes, err = catalog.NewClasses(nil, ""); err != nil {
+			return nil, err
+		}
+	}
+	b.Catalog = catalog.New(g, d.Store, classes)
+	b.Grants = grants.New(g, d.Store).ClassifyWith(b.Catalog, d.GrantWarnBefore)
 	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(),
 		b.Grants.AsCode(), b.Alerts.AsCode(), b.Rules.AsCode())
 	b.Plans.Journal(d.Store)
@@ -127,5 +141,5 @@ func New(d Deps) (*Built, error) {
 func (b *Built) Services() portal.Services {
 	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
 		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks, Requests: b.Requests,
-		Grants: b.Grants, Find: b.Find, Alerts: b.Alerts, Channels: b.Webhooks}
+		Grants: b.Grants, Find: b.Find, Alerts: b.Alerts, Channels: b.Webhooks, Catalog: b.Catalog}
 }

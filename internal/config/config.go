@@ -75,6 +75,10 @@ type Config struct {
 	// Alerts configures the units' alert rules: how often they are
 	// evaluated, and the platform's default rules.
 	Alerts Alerts `yaml:"alerts"`
+	// Catalog configures the zones' topic catalog: the data
+	// classifications owners choose from (which bound grants), and the
+	// expiry of grants.
+	Catalog Catalog `yaml:"catalog"`
 	// Masking says which schema tags mark a field as sensitive, and who
 	// sees such fields whole where a stage masks them.
 	Masking Masking `yaml:"masking"`
@@ -132,6 +136,40 @@ func (w Webhooks) AllowedPrefixes() []netip.Prefix {
 		}
 	}
 	return out
+}
+
+// Catalog: the classifications owners give their topics, least strict
+// first, and how grants expire.
+type Catalog struct {
+	// Classifications replace the built-in ones when given: public
+	// (grants up to 365 days, write may be asked), internal (90 days,
+	// write), confidential (30 days, read only), restricted (7 days, read
+	// only, two approvals).
+	Classifications []Classification `yaml:"classifications" default:"public, internal, confidential, restricted"`
+	// Default is the classification of a topic its owner has not
+	// classified.
+	Default string `yaml:"default" default:"internal"`
+	// ExpiryEvery is how often one replica revokes the grants whose time
+	// is up and announces those that end soon.
+	ExpiryEvery time.Duration `yaml:"expiry_every" default:"1m"`
+	// WarnBefore is how long before its end a grant is announced (an
+	// event, and the unit's expiring list).
+	WarnBefore time.Duration `yaml:"warn_before" default:"72h"`
+}
+
+// Classification is a data classification and what grants on its topics
+// may be.
+type Classification struct {
+	// Name is lower-case letters, digits, '-', '_' or '.'.
+	Name string `yaml:"name"`
+	// MaxGrant is the longest a grant lasts (and what a request naming no
+	// duration gets); at least 1h.
+	MaxGrant time.Duration `yaml:"max_grant"`
+	// Write lets other units ask for write access.
+	Write bool `yaml:"write"`
+	// Approvals is how many of the owner's Admins approve a grant: 1 or
+	// 2.
+	Approvals int `yaml:"approvals"`
 }
 
 // Alerts: one replica evaluates every unit's alert rules Every; Defaults

@@ -221,6 +221,12 @@ func (c *Config) applyDefaults() {
 	if c.ConnectorAutoRestart.Every == 0 {
 		c.ConnectorAutoRestart.Every = 15 * time.Second
 	}
+	if c.Catalog.ExpiryEvery == 0 {
+		c.Catalog.ExpiryEvery = time.Minute
+	}
+	if c.Catalog.WarnBefore == 0 {
+		c.Catalog.WarnBefore = 72 * time.Hour
+	}
 	if c.Alerts.Every == 0 {
 		c.Alerts.Every = 30 * time.Second
 	}

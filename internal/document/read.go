@@ -77,9 +77,13 @@ func Read(data []byte) (portal.Document, error) {
 					if err := n.Decode(&doc.Prune); err != nil {
 						v.Add(portal.Invalid("prune", "%sprune must be true or false", at(n)))
 					}
+				case "force":
+					if err := n.Decode(&doc.Force); err != nil {
+						v.Add(portal.Invalid("force", "%sforce must be true or false", at(n)))
+					}
 				case "apiVersion", "kind":
 				default:
-					v.Add(portal.Invalid(k, "%s%s is not a field of a document; it holds items and prune", at(n), k))
+					v.Add(portal.Invalid(k, "%s%s is not a field of a document; it holds items, prune and force", at(n), k))
 				}
 			}
 			if list.Kind != yaml.SequenceNode {

@@ -32,13 +32,14 @@ func YAML(doc portal.Document) ([]byte, error) {
 type list struct {
 	Items []resource `json:"items"`
 	Prune bool       `json:"prune,omitempty"`
+	Force bool       `json:"force,omitempty"`
 }
 
 // JSON writes a document as {"items": [...]}. Secret values are written
 // only when withValues is set: a client sending the document to the
 // portal, never a file.
 func JSON(doc portal.Document, withValues bool) ([]byte, error) {
-	out := list{Items: make([]resource, len(doc.Resources)), Prune: doc.Prune}
+	out := list{Items: make([]resource, len(doc.Resources)), Prune: doc.Prune, Force: doc.Force}
 	for i, r := range doc.Resources {
 		out.Items[i] = fromResource(r, withValues)
 	}
@@ -172,6 +173,7 @@ func ReadFiles(paths []string, lookup func(string) (string, bool)) (portal.Docum
 		}
 		doc.Resources = append(doc.Resources, d.Resources...)
 		doc.Prune = doc.Prune || d.Prune
+		doc.Force = doc.Force || d.Force
 		missing = append(missing, m...)
 	}
 	if len(doc.Resources) > MaxResources {

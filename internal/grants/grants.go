@@ -13,8 +13,10 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -32,6 +34,29 @@ const maxListed = 1000
 type Service struct {
 	guard *gate.Guard
 	store store.Grants
+	// classes judge a request by its topic's classification (its longest
+	// duration, whether write may be asked, the approvals it needs); nil:
+	// grants last for good and need one approval.
+	classes Classifier
+	// warnBefore is how long before its expiry a grant is announced.
+	warnBefore time.Duration
+}
+
+// Classifier tells the classification of a grant's topic or prefix and
+// what a classification allows.
+type Classifier interface {
+	GrantClass(ctx context.Context, zone, stage, pattern string, prefix bool) (catalog.Class, error)
+	Class(name string) catalog.Class
+}
+
+// ClassifyWith judges requests by their topics' classifications, and
+// announces a grant's expiry warnBefore it (3 days when 0).
+func (s *Service) ClassifyWith(c Classifier, warnBefore time.Duration) *Service {
+	if warnBefore <= 0 {
+		warnBefore = 3 * 24 * time.Hour
+	}
+	s.classes, s.warnBefore = c, warnBefore
+	return s
 }
 
 var _ portal.GrantService = (*Service)(nil)
@@ -103,8 +128,19 @@ func describe(r store.GrantRecord) []portal.Change {
 	if r.Prefixed {
 		what = "prefix"
 	}
-	return []portal.Change{{Field: "owner", After: r.Owner}, {Field: "grantee", After: r.Grantee}, {Field: what, After: r.Pattern},
-		{Field: "access", After: r.Access}, {Field: "principal", After: r.Principal + " (" + r.PrincipalName + ")"}}
+	out := []portal.Change{{Field: "owner", After: r.Owner}, {Field: "grantee", After: r.Grantee}, {Field: what, After: r.Pattern},
+		{Field: "access", After: r.Access}, {Field: "principal", After: r.Principal + " (" + r.PrincipalName + ")"},
+		{Field: "duration", After: describeDuration(r.Duration)}}
+	if r.Classification != "" {
+		out = append(out, portal.Change{Field: "classification", After: r.Classification})
+	}
+	if !r.Expires.IsZero() {
+		out = append(out, portal.Change{Field: "expires_at", After: r.Expires.UTC().Format(time.RFC3339)})
+	}
+	if r.Renews != "" {
+		out = append(out, portal.Change{Field: "renews", After: r.Renews})
+	}
+	return out
 }
 
 // check validates a request made from call's unit and returns its record
@@ -128,6 +164,15 @@ func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopic
 		v.Add(portal.Invalid("access", "access must be read or write, not %q", portal.Clip(in.Access, 32)))
 	}
 	rec.Principal, rec.PrincipalName = s.principal(ctx, call, strings.TrimSpace(in.Principal), &v)
+	if rec.Pattern != "" {
+		if err := s.classify(ctx, &rec, in, &v); err != nil {
+			s.guard.Record(ctx, call, "grant.request", in.Topic, err)
+			return rec, err
+		}
+	}
+	if in.Renews != "" {
+		s.checkRenewal(ctx, call, &rec, strings.TrimSpace(in.Renews), &v)
+	}
 	switch {
 	case rec.Reason == "":
 		v.Add(portal.Missing("reason"))
@@ -139,6 +184,62 @@ func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopic
 		return rec, err
 	}
 	return rec, nil
+}
+
+// classify judges a request by its topic's classification: the
+// duration asked for (the longest allowed when none is), and whether
+// write may be asked for.
+// It fails only when the classification cannot be read.
+func (s *Service) classify(ctx context.Context, rec *store.GrantRecord, in portal.NewTopicGrant, v *portal.Validation) error {
+	if s.classes == nil {
+		if in.Duration != "" {
+			d, err := catalog.ParseDuration(in.Duration)
+			if err != nil {
+				v.Add(portal.Invalid("duration", "%s", err.Error()))
+			}
+			rec.Duration = d
+		}
+		return nil
+	}
+	class, err := s.classes.GrantClass(ctx, rec.Zone, rec.Stage, rec.Pattern, rec.Prefixed)
+	if err != nil {
+		return err
+	}
+	rec.Classification, rec.Duration = class.Name, class.MaxGrant
+	if in.Duration != "" {
+		d, err := catalog.ParseDuration(in.Duration)
+		switch {
+		case err != nil:
+			v.Add(portal.Invalid("duration", "%s", err.Error()))
+		case d > class.MaxGrant:
+			v.Add(portal.Invalid("duration", "%s is classified %s: a grant on it lasts at most %s, not %s", rec.Pattern, class.Name,
+				catalog.FormatDuration(class.MaxGrant), catalog.FormatDuration(d)))
+		default:
+			rec.Duration = d
+		}
+	}
+	if in.Access == portal.AccessWrite && !class.Write {
+		v.Add(portal.Invalid("access", "%s is classified %s: other units may ask for read access only", rec.Pattern, class.Name))
+	}
+	return nil
+}
+
+// checkRenewal checks that a request renews an active grant the
+// caller's unit received, for the same access.
+func (s *Service) checkRenewal(ctx context.Context, call *gate.Call, rec *store.GrantRecord, id string, v *portal.Validation) {
+	r, err := s.store.GrantRecord(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound) || err == nil && (r.Grantee != call.Scope.Unit.ID || r.Stage != call.Scope.Stage.Name):
+		v.Add(portal.Invalid("renews", "%s received no grant %q in %s", call.Scope.Unit.ID, portal.Clip(id, 64), call.Scope.Stage.Name))
+	case err != nil:
+		v.Add(portal.Invalid("renews", "grant %s could not be read: %s", id, portal.FirstMessage(err)))
+	case r.State != portal.GrantActive:
+		v.Add(portal.Invalid("renews", "grant %s is %s: only an active grant is renewed (ask for a new one)", id, r.State))
+	case rec.Pattern != "" && rec.Principal != "" && !sameGrant(r, *rec):
+		v.Add(portal.Invalid("renews", "grant %s is %s access of %s to %s: a renewal asks for the same", id, r.Access, r.PrincipalName, r.Pattern))
+	default:
+		rec.Renews = id
+	}
 }
 
 // owner resolves the owner unit: another unit of the caller's zone.
@@ -237,6 +338,9 @@ func (s *Service) refuseDuplicate(ctx context.Context, rec store.GrantRecord) er
 		return err
 	}
 	for _, r := range recs {
+		if r.ID == rec.Renews && r.State == portal.GrantActive {
+			continue
+		}
 		if (r.State == portal.GrantRequested || r.State == portal.GrantActive) && sameGrant(r, rec) {
 			return portal.New(portal.Conflict, "grant %s is %s already: %s access of %s to %s", r.ID, r.State, r.Access, r.PrincipalName, r.Pattern)
 		}
@@ -261,9 +365,10 @@ func (s *Service) view(call *gate.Call, r store.GrantRecord) portal.TopicGrant {
 	g := portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
 		PrincipalName: r.PrincipalName, Topic: r.Pattern, Prefix: r.Prefixed, Access: r.Access, State: r.State, Requester: r.Requester,
 		Reason: r.Reason, Created: r.Created, DecidedBy: r.DecidedBy, Comment: r.Comment, Decided: r.Decided, Bindings: made(r.Bindings)}
+	s.terms(&g, r)
 	p := call.Principal
 	admin := func(unit string) bool { return access.DecideGrant(p.Role(unit), access.ReviewGrant).Allowed }
-	g.Reviewable = r.State == portal.GrantRequested && admin(r.Owner) && p.Subject != r.RequesterSubject
+	g.Reviewable = r.State == portal.GrantRequested && admin(r.Owner) && p.Subject != r.RequesterSubject && !approvedBy(r, p.Subject)
 	g.Withdrawable = r.State == portal.GrantRequested && admin(r.Grantee)
 	g.Revocable = r.State == portal.GrantActive && (admin(r.Owner) || admin(r.Grantee))
 	return g
@@ -290,9 +395,9 @@ func (s *Service) Grants(ctx context.Context, scope portal.Scope, q portal.Grant
 		v.Add(portal.Invalid("side", "side must be given or received, not %q", portal.Clip(q.Side, 32)))
 	}
 	switch q.State {
-	case "", portal.GrantRequested, portal.GrantActive, portal.GrantRejected, portal.GrantWithdrawn, portal.GrantRevoked:
+	case "", portal.GrantRequested, portal.GrantActive, portal.GrantRejected, portal.GrantWithdrawn, portal.GrantRevoked, portal.GrantRenewed:
 	default:
-		v.Add(portal.Invalid("state", "state must be requested, active, rejected, withdrawn or revoked, not %q", portal.Clip(q.State, 32)))
+		v.Add(portal.Invalid("state", "state must be requested, active, rejected, withdrawn, revoked or renewed, not %q", portal.Clip(q.State, 32)))
 	}
 	if err := v.Err(); err != nil {
 		return portal.Page[portal.TopicGrant]{}, err
@@ -307,7 +412,7 @@ func (s *Service) Grants(ctx context.Context, scope portal.Scope, q portal.Grant
 		g := s.view(call, r)
 		switch {
 		case q.Side == portal.GrantsGiven && r.Owner != unit, q.Side == portal.GrantsReceived && r.Grantee != unit,
-			q.State != "" && r.State != q.State, q.Topic != "" && !g.Covers(q.Topic):
+			q.State != "" && r.State != q.State, q.Topic != "" && !g.Covers(q.Topic), q.Expiring && !g.Expiring:
 			continue
 		}
 		out = append(out, g)

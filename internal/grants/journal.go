@@ -28,7 +28,7 @@ func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRec
 	planned, err := s.journal(ctx, call, r)
 	if err == nil {
 		r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantApproving, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
-		r.Bindings, r.Event = planned, w.ID()
+		r.Bindings, r.Event, r.Expires = planned, w.ID(), s.expiryOf(r)
 		ok := false
 		if from == "" {
 			err = s.store.CreateGrantRecord(ctx, r)
@@ -79,7 +79,7 @@ func (s *Service) undecide(ctx context.Context, r store.GrantRecord, from string
 	if from == "" {
 		_, err = s.store.DeleteGrant(ctx, r.ID, portal.GrantApproving)
 	} else {
-		r.State, r.DecidedBy, r.Decided, r.Comment, r.Bindings, r.Event = from, "", time.Time{}, "", nil, 0
+		r.State, r.DecidedBy, r.Decided, r.Comment, r.Bindings, r.Event, r.Expires = from, "", time.Time{}, "", nil, 0, time.Time{}
 		_, err = s.store.UpdateGrant(ctx, r, portal.GrantApproving)
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package grants
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,7 +106,88 @@ func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comm
 		s.guard.Record(ctx, call, "grant.approve", id, err)
 		return portal.TopicGrant{}, err
 	}
+	if approvedBy(r, call.Principal.Subject) {
+		err := portal.New(portal.InsufficientRole, "you approved grant %s already: a %s grant needs another Admin of %s", id, r.Classification, r.Owner)
+		s.guard.Record(ctx, call, "grant.approve", id, err)
+		return portal.TopicGrant{}, err
+	}
+	need := s.approvalsNeeded(r)
+	if len(r.Approvals)+1 < need {
+		return s.firstApproval(ctx, call, r, comment, need)
+	}
+	if need > 1 {
+		r.Approvals = append(r.Approvals, call.Principal.Subject+" "+call.Principal.Actor())
+	}
+	if r.Renews != "" {
+		return s.renew(ctx, call, r, comment)
+	}
 	return s.approve(ctx, call, r, "grant.approve", portal.GrantRequested, comment)
+}
+
+// firstApproval records one Admin's approval of a grant that needs two;
+// the grant stays requested.
+func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string, need int) (portal.TopicGrant, error) {
+	w, err := s.guard.Begin(ctx, call, "grant.approve", r.ID)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	r.Approvals = append(r.Approvals, call.Principal.Subject+" "+call.Principal.Actor())
+	if c := strings.TrimSpace(comment); c != "" {
+		r.Comment = c
+	}
+	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantRequested)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
+	}
+	w.Done(ctx, err, portal.Change{Field: "approvals", Before: strconv.Itoa(len(r.Approvals) - 1), After: strconv.Itoa(len(r.Approvals)) + " of " + strconv.Itoa(need)},
+		portal.Change{Field: "classification", After: r.Classification})
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, r), nil
+}
+
+// renew extends the active grant a request renews by the request's
+// duration (from now), and closes the request as renewed: the grant's
+// bindings stay as they are.
+func (s *Service) renew(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
+	w, err := s.guard.Begin(ctx, call, "grant.approve", r.ID)
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	old, err := s.store.GrantRecord(ctx, r.Renews)
+	expires := s.expiryOf(r)
+	if err == nil && old.State != portal.GrantActive {
+		err = portal.New(portal.Conflict, "grant %s is %s, no longer active: withdraw this renewal and ask for a new grant", r.Renews, old.State)
+	}
+	if err == nil {
+		var ok bool
+		ok, err = s.store.ExtendGrant(ctx, r.Renews, expires)
+		if err == nil && !ok {
+			err = portal.New(portal.Conflict, "grant %s is no longer active: withdraw this renewal and ask for a new grant", r.Renews)
+		}
+	}
+	if err == nil {
+		r.State, r.DecidedBy, r.Decided, r.Comment, r.Expires = portal.GrantRenewed, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), expires
+		var ok bool
+		ok, err = s.store.UpdateGrant(ctx, r, portal.GrantRequested)
+		if err == nil && !ok {
+			err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
+		}
+	}
+	w.Done(ctx, err, portal.Change{Field: "renews", After: r.Renews}, portal.Change{Field: "expires_at", Before: stampOf(old.Expires), After: stampOf(expires)},
+		portal.Change{Field: "state", Before: portal.GrantRequested, After: portal.GrantRenewed})
+	if err != nil {
+		return portal.TopicGrant{}, err
+	}
+	return s.view(call, r), nil
+}
+
+func stampOf(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 // RejectGrant closes a request with the owner's comment.

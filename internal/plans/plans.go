@@ -117,12 +117,15 @@ func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Docume
 		k, _ := s.kind(kindOfChange(st.Change.Kind))
 		authorize(call, st, k.Action(), doc.SkipForbidden, review)
 	}
+	if err := weigh(ctx, call, steps, doc.Force); err != nil {
+		return portal.Plan{}, nil, err
+	}
 	s.order(steps)
 	budget, err := s.judge(ctx, call, steps)
 	if err != nil {
 		return portal.Plan{}, nil, err
 	}
-	plan := portal.Plan{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prune: doc.Prune, Budget: budget}
+	plan := portal.Plan{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prune: doc.Prune, Force: doc.Force, Budget: budget}
 	for _, st := range steps {
 		plan.Changes = append(plan.Changes, st.Change)
 	}

@@ -307,7 +307,20 @@ func TestPruneDeletesWhatIsNotDeclared(t *testing.T) {
 	seeded := w.Seed(t, "scada", "dev")
 	doc := unitDoc("86400000")
 	doc.Prune = true
+	// The seeded topic has a consumer group with records left to read: a
+	// live dependant, whose delete the plan refuses unless it says force.
 	plan, err := w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := changes(plan); !strings.Contains(got, "refused topic "+seeded.Topic) {
+		t.Fatalf("a prune of a topic with a live group, without force:\n%s", got)
+	}
+	if _, err := w.Plans.Apply(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc, plan.Fingerprint); err == nil {
+		t.Fatal("a plan with a refused delete applied")
+	}
+	doc.Force = true
+	plan, err = w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,11 @@ type Step struct {
 	// Rule is the change as the platform's guardrails judge it (policies
 	// and budgets); nil for a kind they do not cover.
 	Rule *guardrails.Change
+	// Impact, for a delete, reads what depends on the resource: live
+	// dependants refuse the delete unless the document says force (an
+	// Admin's); Force is then set for Do.
+	Impact func(ctx context.Context) (portal.Impact, error)
+	Force  bool
 }
 
 // Batch makes several steps of a kind at once; Run answers one error per

@@ -39,4 +39,5 @@ type Services struct {
 	Find       FindService
 	Alerts     AlertService
 	Channels   AlertChannelService
+	Catalog    CatalogService
 }

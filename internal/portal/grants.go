@@ -19,6 +19,9 @@ const (
 	GrantRejected  = "rejected"
 	GrantWithdrawn = "withdrawn"
 	GrantRevoked   = "revoked"
+	// GrantRenewed is a request that extended an active grant (Renews)
+	// when approved.
+	GrantRenewed = "renewed"
 )
 
 // Access a grant gives.
@@ -64,6 +67,19 @@ type TopicGrant struct {
 	// Bindings are the role bindings the grant made (and removes when
 	// revoked).
 	Bindings []RoleBinding
+	// Duration is how long the grant lasts once approved (0: for good, a
+	// grant made before grants expired); Expires when an active one ends
+	// (zero: never), Expiring whether that is soon (warned about).
+	Duration time.Duration
+	Expires  time.Time
+	Expiring bool
+	// Classification is the topic's when asked for; Approvals are the
+	// owner's Admins who approved so far, of ApprovalsNeeded.
+	Classification  string
+	Approvals       []string
+	ApprovalsNeeded int
+	// Renews is the active grant this request extends.
+	Renews string
 	// Reviewable tells whether the caller may approve or reject it,
 	// Withdrawable whether they may withdraw the request, Revocable
 	// whether they may revoke the active grant.
@@ -92,6 +108,12 @@ type NewTopicGrant struct {
 	// pools, by id.
 	Principal string
 	Reason    string
+	// Duration is how long the grant is to last ("7d", "2w", "36h"); ""
+	// asks for the longest the topic's classification allows.
+	Duration string
+	// Renews, when set, is an active grant of the same access that the
+	// request extends once approved (its bindings are kept).
+	Renews string
 }
 
 // GrantQuery filters a unit's grants.
@@ -103,6 +125,8 @@ type GrantQuery struct {
 	State string
 	// Topic keeps the grants covering one topic (its full name).
 	Topic string
+	// Expiring keeps the active grants that expire soon.
+	Expiring bool
 }
 
 // GrantOffer is what a unit may ask access to in a stage: the other

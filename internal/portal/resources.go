@@ -171,6 +171,10 @@ type PoolDecl struct {
 type Document struct {
 	Resources []Resource
 	Prune     bool
+	// Force lets an Admin's plan delete resources that live dependants
+	// still use (consumer groups, other units' grants, connectors); without
+	// it such a delete is refused, with its dependants.
+	Force bool
 	// SkipForbidden plans a change the caller's role may not make as
 	// skipped (with why) instead of refusing the whole plan, so that the
 	// rest can apply: a Developer's pipeline promoting a unit whose
@@ -237,6 +241,7 @@ type Plan struct {
 	BU          string
 	Stage       string
 	Prune       bool
+	Force       bool
 	Fingerprint string
 	Changes     []PlannedChange
 	// Budget is the unit's use of each budgeted dimension after the plan

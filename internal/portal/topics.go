@@ -111,9 +111,16 @@ type TopicService interface {
 	// Patch merges changes: given settings are set, nil ones reset.
 	// Errors: as Replace.
 	Patch(ctx context.Context, scope Scope, name string, in TopicPatch) (TopicDetail, error)
-	// Delete deletes a topic and its data. Errors: InsufficientRole,
-	// ReadOnlyEnvironment, NotFound, PreconditionFailed (ifMatch).
-	Delete(ctx context.Context, scope Scope, name string, ifMatch IfMatch) error
+	// Delete deletes a topic and its data. With live dependants (Impact)
+	// only an Admin deletes it, naming it and a reason. Errors:
+	// InsufficientRole, ReadOnlyEnvironment, NotFound, PreconditionFailed
+	// (IfMatch), Conflict (live dependants, no name or reason: each
+	// dependant a problem of the record).
+	Delete(ctx context.Context, scope Scope, name string, opt DeleteOptions) error
+	// Impact lists what depends on a topic: consumer groups reading it
+	// (by unit), other units' grants, connectors naming it, its subjects.
+	// Errors: NotFound.
+	Impact(ctx context.Context, scope Scope, name string) (Impact, error)
 }
 
 // ClusterMetrics summarises the cluster of a scope.

@@ -132,7 +132,7 @@ func TestEveryDoorOfWritesIsJudged(t *testing.T) {
 	if _, err := w.Topics.Create(dev, scope, portal.NewTopic{Name: "data-keep"}); err != nil {
 		t.Fatal(err)
 	}
-	wantViolation(t, w.Topics.Delete(dev, scope, "data-keep", ""), "no-deletes", "")
+	wantViolation(t, w.Topics.Delete(dev, scope, "data-keep", portal.DeleteOptions{}), "no-deletes", "")
 	if page, err := w.Accounts.List(dev, scope, portal.ListQuery{}); err != nil || page.Total != 0 {
 		t.Errorf("refused writes made accounts: %+v %v", page.Items, err)
 	}
@@ -185,7 +185,7 @@ func TestBudgetBelowUseWarnsAndFreesStillPass(t *testing.T) {
 	if _, err := w.Topics.Create(dev, scope, portal.NewTopic{Name: "three"}); !portal.Is(err, portal.BudgetExceeded) {
 		t.Errorf("a create over the budget: %v", err)
 	}
-	if err := w.Topics.Delete(dev, scope, "one", ""); err != nil {
+	if err := w.Topics.Delete(dev, scope, "one", portal.DeleteOptions{}); err != nil {
 		t.Errorf("a delete over the budget: %v", err)
 	}
 	if _, err := w.Rules.SetBudget(admin, "scada", "dev", map[string]int64{"lemons": 1, "topics": -1}); len(portal.Problems(err)) != 2 {

@@ -47,7 +47,7 @@ var topicOps = []struct {
 		return err
 	}},
 	{"delete", true, func(ctx context.Context, s *service.Topics, st string) error {
-		return s.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", "")
+		return s.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", portal.DeleteOptions{})
 	}},
 }
 

@@ -26,6 +26,8 @@ type Topics struct {
 	sampler TopicSampler
 	charts  *MetricCache
 	memo    *listMemo
+	// grants are the zone's grants, among a topic's dependants.
+	grants ZoneGrants
 }
 
 // NewTopics returns the topic service; sampler keeps topic growth samples
@@ -466,7 +468,7 @@ func partial(err error, format string, args ...any) error {
 }
 
 // Delete deletes a topic and its data.
-func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) (err error) {
+func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, opt portal.DeleteOptions) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", "topic.delete", name)
 	if err != nil {
 		return err
@@ -485,7 +487,15 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, if
 	if err != nil {
 		return err
 	}
-	if err := ifMatch.Check("topic "+full, cur.Version); err != nil {
+	if err := opt.IfMatch.Check("topic "+full, cur.Version); err != nil {
+		return err
+	}
+	im, err := s.impact(ctx, call, full)
+	if err != nil {
+		return err
+	}
+	forced, err := checkDependants(call, im, cur.Identifier, opt)
+	if err != nil {
 		return err
 	}
 	if err := s.guard.Check(ctx, call, "topic.delete", ruleChange(guardrails.KindTopic, guardrails.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config))); err != nil {
@@ -506,7 +516,7 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, if
 		return false, err
 	})
 	s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Deleted: true})
-	w.Done(ctx, err)
+	w.Done(ctx, err, forced...)
 	return err
 }
 

@@ -184,7 +184,8 @@ func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool
 		// The list has no settings: a delete is judged by its partitions.
 		rule := ruleChange(guardrails.KindTopic, guardrails.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
 		st.Rule = &rule
-		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, "") }
+		st.Impact = func(ctx context.Context) (portal.Impact, error) { return k.s.impact(ctx, call, name) }
+		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, portal.DeleteOptions{Forced: st.Force}) }
 		out = append(out, st)
 	}
 	return out

@@ -214,10 +214,10 @@ func TestReplaceAndPatch(t *testing.T) {
 	if d.Defaults["retention.ms"] != "604800000" || d.Defaults["compression.type"] != "" {
 		t.Errorf("defaults %v", d.Defaults)
 	}
-	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "T", ""); err != nil {
+	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "T", portal.DeleteOptions{}); err != nil {
 		t.Errorf("delete by identifier in another case: %v", err)
 	}
-	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", ""); !portal.Is(err, portal.NotFound) {
+	if err := w.Topics.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.DeleteOptions{}); !portal.Is(err, portal.NotFound) {
 		t.Errorf("second delete: %v", err)
 	}
 }

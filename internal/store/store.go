@@ -48,6 +48,7 @@ type Store interface {
 	Applies
 	AutoRestarts
 	Alerts
+	Catalog
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);
@@ -646,6 +647,20 @@ type GrantRecord struct {
 	// Event is the audit attempt of the decision under way (approving,
 	// revoking), which whoever finishes the decision settles.
 	Event int64
+	// Duration is how long the grant lasts once approved (0: for good);
+	// Expires when an active one ends (zero: never).
+	Duration time.Duration
+	Expires  time.Time
+	// Classification is the topic's when the grant was asked for (it
+	// decides the longest duration and the approvals needed).
+	Classification string
+	// Approvals are the Admins who approved a grant that needs two, so
+	// far.
+	Approvals []string
+	// Renews is the active grant a request extends, when approved.
+	Renews string
+	// Warned: the grant's coming expiry has been announced.
+	Warned bool
 }
 
 // Grants keeps grants between units.
@@ -664,6 +679,44 @@ type Grants interface {
 	// DeleteGrant forgets a grant still in state from (one given whose
 	// bindings could not be made), once.
 	DeleteGrant(ctx context.Context, id, from string) (bool, error)
+	// ExpiringGrants lists the active grants that expire at or before
+	// before, soonest first.
+	ExpiringGrants(ctx context.Context, before time.Time, limit int) ([]GrantRecord, error)
+	// ZoneGrants lists the active (and approving) grants of a zone in a
+	// stage, for the catalog's readers and the impact of deletes.
+	ZoneGrants(ctx context.Context, zone, stage string, limit int) ([]GrantRecord, error)
+	// MarkGrantWarned records that an active grant's expiry was
+	// announced; false when it was already, or is no longer active.
+	MarkGrantWarned(ctx context.Context, id string) (bool, error)
+	// ExtendGrant moves an active grant's expiry (a renewal), and clears
+	// its warning.
+	ExtendGrant(ctx context.Context, id string, expires time.Time) (bool, error)
+}
+
+// CatalogEntry is what an owner unit says about one of its topics.
+type CatalogEntry struct {
+	Zone, Stage, Topic string
+	// BU owns the topic.
+	BU          string
+	Description string
+	// Contact is who to ask (a team, a mail address, a channel).
+	Contact        string
+	Tags           []string
+	Classification string
+	UpdatedBy      string
+	Updated        time.Time
+}
+
+// Catalog keeps the catalog entries of the zones' topics.
+type Catalog interface {
+	// PutCatalogEntry creates or replaces an entry.
+	PutCatalogEntry(ctx context.Context, e CatalogEntry) error
+	// CatalogEntry returns one entry, or ErrNotFound.
+	CatalogEntry(ctx context.Context, zone, stage, topic string) (CatalogEntry, error)
+	// CatalogEntries lists a zone's entries in a stage, by topic.
+	CatalogEntries(ctx context.Context, zone, stage string, limit int) ([]CatalogEntry, error)
+	// DeleteCatalogEntry forgets an entry (its topic was deleted).
+	DeleteCatalogEntry(ctx context.Context, zone, stage, topic string) error
 }
 
 // AutoRestart is a connector whose auto-restart is on: the most restarts

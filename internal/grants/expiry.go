@@ -1,0 +1,150 @@
+package grants
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/catalog"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// Grants expire: a request asks for a duration (the longest its topic's
+// classification allows when it names none), the approval sets when the
+// grant ends, the lease holder announces it warnBefore and revokes it
+// then, as the portal. A grant made before grants expired has no end.
+
+// terms fills a grant's duration, expiry and approvals.
+func (s *Service) terms(g *portal.TopicGrant, r store.GrantRecord) {
+	g.Duration, g.Expires, g.Classification, g.Renews = r.Duration, r.Expires, r.Classification, r.Renews
+	g.Expiring = r.State == portal.GrantActive && !r.Expires.IsZero() && r.Expires.Sub(s.guard.Now()) <= s.warnBefore
+	g.ApprovalsNeeded = s.approvalsNeeded(r)
+	for _, a := range r.Approvals {
+		_, actor, _ := strings.Cut(a, " ")
+		g.Approvals = append(g.Approvals, actor)
+	}
+}
+
+// approvalsNeeded is how many of the owner's Admins approve a grant.
+func (s *Service) approvalsNeeded(r store.GrantRecord) int {
+	if s.classes == nil || r.Classification == "" {
+		return 1
+	}
+	return max(1, s.classes.Class(r.Classification).Approvals)
+}
+
+// approvedBy tells whether a subject approved a grant already.
+func approvedBy(r store.GrantRecord, subject string) bool {
+	for _, a := range r.Approvals {
+		if s, _, _ := strings.Cut(a, " "); s == subject {
+			return true
+		}
+	}
+	return false
+}
+
+// expiryOf is when a grant approved now ends (zero: never).
+func (s *Service) expiryOf(r store.GrantRecord) time.Time {
+	if r.Duration <= 0 {
+		return time.Time{}
+	}
+	return s.guard.Now().UTC().Add(r.Duration)
+}
+
+// Expire revokes the active grants whose time is up, as the portal, and
+// announces those that end within warnBefore (once each). It returns how
+// many it revoked or announced.
+func (s *Service) Expire(ctx context.Context) (int, error) {
+	now := s.guard.Now()
+	due, err := s.store.ExpiringGrants(ctx, now, 100)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range due {
+		done, err := s.expire(ctx, r)
+		if err != nil {
+			s.guard.Log().WarnContext(ctx, "an expired grant could not be revoked; the next round tries again", "grant", r.ID, "err", err)
+			continue
+		}
+		if done {
+			n++
+		}
+	}
+	soon, err := s.store.ExpiringGrants(ctx, now.Add(s.warnBefore), 500)
+	if err != nil {
+		return n, err
+	}
+	for _, r := range soon {
+		if r.Warned || !r.Expires.After(now) {
+			continue
+		}
+		ok, err := s.store.MarkGrantWarned(ctx, r.ID)
+		if err != nil {
+			return n, err
+		}
+		if ok {
+			s.announce(ctx, r)
+			n++
+		}
+	}
+	return n, nil
+}
+
+// expire revokes one expired grant under the locks a decision takes.
+func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error) {
+	ctx, call, err := s.guard.Portal(ctx, r.Owner, r.Stage)
+	if err != nil {
+		return false, nil // a unit or stage no longer configured: kept for an operator
+	}
+	unlock, err := s.guard.LockOuter(ctx, "grant "+r.ID)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	unlockPrincipal, err := s.guard.Lock(ctx, "grant-principal "+r.Principal)
+	if err != nil {
+		return false, err
+	}
+	defer unlockPrincipal()
+	now, err := s.store.GrantRecord(ctx, r.ID)
+	if err != nil || now.State != portal.GrantActive || now.Expires.IsZero() || now.Expires.After(s.guard.Now()) {
+		return false, err // renewed, revoked or expired meanwhile
+	}
+	w, err := s.guard.Begin(ctx, call, "grant.expire", r.ID)
+	if err != nil {
+		return false, err
+	}
+	now.State, now.DecidedBy, now.Decided, now.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), w.ID()
+	now.Comment = "expired at " + now.Expires.UTC().Format(time.RFC3339)
+	ok, err := s.store.UpdateGrant(ctx, now, portal.GrantActive)
+	if err == nil && !ok {
+		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
+	}
+	if err != nil {
+		w.Done(ctx, err)
+		return false, err
+	}
+	_, err = s.finishRevoke(ctx, call, w, now)
+	return err == nil, err
+}
+
+// announce records a grant's coming expiry (the event webhooks carry),
+// in the grantee unit that loses access.
+func (s *Service) announce(ctx context.Context, r store.GrantRecord) {
+	zone := r.Zone
+	s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: "portal", ActorRole: "system", LandingZone: zone, BU: r.Grantee, Stage: r.Stage,
+		Action: "grant.expiring", Resource: r.ID, Outcome: "ok",
+		Detail: r.Access + " access of " + r.PrincipalName + " to " + r.Pattern + " ends at " + r.Expires.UTC().Format(time.RFC3339) +
+			": ask " + r.Owner + " to renew it",
+		Changes: []portal.Change{{Field: "owner", After: r.Owner}, {Field: "topic", After: r.Pattern}, {Field: "expires_at", After: r.Expires.UTC().Format(time.RFC3339)}}})
+}
+
+// Class of a duration for messages.
+func describeDuration(d time.Duration) string {
+	if d <= 0 {
+		return "for good"
+	}
+	return "for " + catalog.FormatDuration(d)
+}

@@ -1,0 +1,139 @@
+package service
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/catalog"
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// ZoneGrants reads the zone's grants, for the impact of deletes.
+type ZoneGrants interface {
+	ZoneGrants(ctx context.Context, zone, stage string, limit int) ([]store.GrantRecord, error)
+}
+
+// WithImpact lets deletes see the zone's grants among a topic's
+// dependants.
+func (s *Topics) WithImpact(g ZoneGrants) *Topics {
+	s.grants = g
+	return s
+}
+
+// Impact lists what depends on one of the unit's topics.
+func (s *Topics) Impact(ctx context.Context, scope portal.Scope, name string) (portal.Impact, error) {
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	full, err := s.resolve(ctx, call, name)
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	if _, err := call.Env.Topics.DescribeTopic(ctx, full); err != nil {
+		return portal.Impact{}, err
+	}
+	return s.impact(ctx, call, full)
+}
+
+// impact reads a topic's dependants: the groups that read it (one list,
+// one batch of offsets and descriptions, one request for its ends), the
+// zone's grants on it (one query), the connectors naming it (one list)
+// and its subjects (one list).
+func (s *Topics) impact(ctx context.Context, call *gate.Call, full string) (portal.Impact, error) {
+	out := portal.Impact{Kind: "topic", Name: full}
+	groups, err := catalog.Consumers(ctx, call.Env, full)
+	if err != nil {
+		return out, err
+	}
+	for _, g := range groups {
+		detail := strconv.Itoa(g.Members) + " members, " + strconv.FormatInt(g.Lag, 10) + " records behind"
+		out.Dependants = append(out.Dependants, portal.Dependant{Kind: "consumer_group", Name: g.Group, Unit: call.Owner(g.Group, "").Unit, Detail: detail, Live: g.Live()})
+	}
+	if s.grants != nil {
+		grants, err := s.grants.ZoneGrants(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, 10_000)
+		if err != nil {
+			return out, err
+		}
+		for _, g := range grants {
+			if g.Pattern == full || g.Prefixed && strings.HasPrefix(full, g.Pattern) {
+				detail := g.Access + " for " + g.PrincipalName
+				if !g.Expires.IsZero() {
+					detail += " until " + g.Expires.UTC().Format("2006-01-02")
+				}
+				out.Dependants = append(out.Dependants, portal.Dependant{Kind: "grant", Name: g.ID, Unit: g.Grantee, Detail: detail, Live: true})
+			}
+		}
+	}
+	connectors, err := call.Env.Connectors.ListConnectors(ctx)
+	if err != nil {
+		return out, err
+	}
+	for _, c := range connectors {
+		if names(c.Config, full, call.Scope.Prefix()) {
+			out.Dependants = append(out.Dependants, portal.Dependant{Kind: "connector", Name: c.Name, Unit: call.Owner(c.Name, "-connector").Unit,
+				Detail: c.Type + ", " + c.State, Live: true})
+		}
+	}
+	versions, err := call.Env.Schemas.ListSchemas(ctx, full+"-", true)
+	if err != nil {
+		return out, err
+	}
+	for _, v := range versions {
+		if v.Subject == full+"-key" || v.Subject == full+"-value" {
+			out.Dependants = append(out.Dependants, portal.Dependant{Kind: "subject", Name: v.Subject, Unit: call.Scope.Unit.ID,
+				Detail: "version " + strconv.Itoa(v.Version) + " (left in the registry)"})
+		}
+	}
+	return out, nil
+}
+
+// checkDependants refuses a delete with live dependants unless an Admin
+// names the resource and gives a reason; the refusal lists each
+// dependant. It returns the audit changes of an allowed forced delete.
+func checkDependants(call *gate.Call, im portal.Impact, identifier string, opt portal.DeleteOptions) ([]portal.Change, error) {
+	live := im.Live()
+	if len(live) == 0 {
+		return nil, nil
+	}
+	what := im.Kind + " " + im.Name
+	var v portal.Validation
+	admin := access.DecideGrant(call.Role, access.ReviewGrant).Allowed
+	typed := strings.TrimSpace(opt.Confirm)
+	if opt.Forced && admin {
+		opt.Reason = "forced by the Admin's plan"
+		typed = im.Name
+	}
+	switch {
+	case !admin:
+		v.Add(portal.New(portal.InsufficientRole, "%s has %d live dependants: only an Admin of %s deletes it, naming it and giving a reason", what, len(live),
+			call.Scope.Unit.ID))
+	case typed != im.Name && typed != identifier || strings.TrimSpace(opt.Reason) == "":
+		v.Add(portal.New(portal.Conflict, "%s has %d live dependants: to delete it anyway, confirm with its name (%s) and give a reason", what, len(live), identifier))
+	case portal.CheckText("reason", opt.Reason, 2000, true) != nil:
+		return nil, portal.CheckText("reason", opt.Reason, 2000, true)
+	default:
+		changes := []portal.Change{{Field: "forced", After: "true"}, {Field: "reason", After: strings.TrimSpace(opt.Reason)}}
+		for _, d := range live {
+			changes = append(changes, portal.Change{Field: "dependant", Before: d.Kind + " " + d.Name + " (" + d.Unit + ")"})
+		}
+		return changes, nil
+	}
+	for _, d := range live {
+		e := portal.New(v.Problems[0].Kind, "%s %s of %s: %s", strings.ReplaceAll(d.Kind, "_", " "), d.Name, orNone(d.Unit), d.Detail)
+		e.Field = "dependants"
+		v.Add(e)
+	}
+	return nil, v.Err()
+}
+
+func orNone(unit string) string {
+	if unit == "" {
+		return "no unit"
+	}
+	return unit
+}

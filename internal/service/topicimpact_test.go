@@ -1,0 +1,92 @@
+package service_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
+)
+
+// TestDeleteShowsWhatItBreaks is the delete check in the
+// services: a topic read by a live consumer group and granted to another
+// unit lists both; a Developer's delete is refused with them in the
+// error record, an Admin's needs the name and a reason; the forced delete
+// is audited with its dependants.
+func TestDeleteShowsWhatItBreaks(t *testing.T) {
+	const orders = "edh-shared-scada-dev-orders"
+	w := servicetest.New(t, orders)
+	scada, crm := portal.Scope{BU: "scada", Stage: "dev"}, portal.Scope{BU: "crm", Stage: "dev"}
+	dev, admin := servicetest.As("scada", portal.Developer), servicetest.As("scada", portal.Admin)
+	crmAdmin := portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles("hana", map[string]portal.Role{"crm": portal.Admin}))
+	w.Clusters["edh-shared/dev"].AddGroup("edh-shared-crm-dev-billing", []string{"m1"}, map[platform.TopicPartition]int64{{Topic: orders, Partition: 0}: 40})
+	acct, err := w.Accounts.Create(crmAdmin, crm, portal.NewServiceAccount{Name: "billing", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := w.Grants.RequestGrant(crmAdmin, crm, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: acct.ID, Reason: "billing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Grants.ApproveGrant(admin, scada, g.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	im, err := w.Topics.Impact(dev, scada, "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range im.Dependants {
+		got = append(got, d.Kind+" "+d.Name+" "+d.Unit)
+	}
+	if want := []string{"consumer_group edh-shared-crm-dev-billing crm", "grant " + g.ID + " crm"}; !slices.Equal(got, want) || len(im.Live()) != 2 {
+		t.Fatalf("impact: %v, want %v", got, want)
+	}
+
+	err = w.Topics.Delete(dev, scada, "orders", portal.DeleteOptions{Confirm: "orders", Reason: "cleanup"})
+	ps := portal.Problems(err)
+	if !portal.Is(err, portal.InsufficientRole) || len(ps) != 3 || ps[1].Field != "dependants" || !strings.Contains(ps[1].Message+ps[2].Message, g.ID) {
+		t.Fatalf("a Developer's delete: %v", err)
+	}
+	for _, opt := range []portal.DeleteOptions{{}, {Confirm: "orders"}, {Reason: "cleanup"}, {Confirm: "order", Reason: "cleanup"}} {
+		if err := w.Topics.Delete(admin, scada, "orders", opt); !portal.Is(err, portal.Conflict) || len(portal.Problems(err)) != 3 {
+			t.Errorf("an Admin's delete with %+v: %v", opt, err)
+		}
+	}
+	if !w.Clusters["edh-shared/dev"].Has(orders) {
+		t.Fatal("a refused delete deleted the topic")
+	}
+	if err := w.Topics.Delete(admin, scada, "orders", portal.DeleteOptions{Confirm: "orders", Reason: "replaced by orders-v2"}); err != nil {
+		t.Fatal(err)
+	}
+	var forced *portal.AuditEvent
+	refusals := 0
+	for _, e := range w.AuditEvents(t) {
+		if e.Action == "topic.delete" && e.Outcome == "ok" {
+			forced = &e
+		} else if e.Action == "topic.delete" {
+			refusals++
+		}
+	}
+	if refusals != 5 || forced == nil {
+		t.Fatalf("trail: %d refusals, forced %+v", refusals, forced)
+	}
+	var fields []string
+	for _, c := range forced.Changes {
+		fields = append(fields, c.Field+"="+c.After+c.Before)
+	}
+	if !slices.Contains(fields, "reason=replaced by orders-v2") || !slices.Contains(fields, "dependant=grant "+g.ID+" (crm)") {
+		t.Errorf("the forced delete's event: %v", fields)
+	}
+
+	// A topic nothing reads is deleted by a Developer as before.
+	if _, err := w.Topics.Create(dev, scada, portal.NewTopic{Name: "scratch"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Topics.Delete(dev, scada, "scratch", portal.DeleteOptions{}); err != nil {
+		t.Errorf("a delete without dependants: %v", err)
+	}
+}
