@@ -185,7 +185,9 @@ func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool
 		rule := ruleChange(guardrails.KindTopic, guardrails.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
 		st.Rule = &rule
 		st.Impact = func(ctx context.Context) (portal.Impact, error) { return k.s.impact(ctx, call, name) }
-		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, portal.DeleteOptions{Forced: st.Force}) }
+		st.Do = func(ctx context.Context) error {
+			return k.s.Delete(ctx, scope, name, portal.DeleteOptions{Forced: st.Force})
+		}
 		out = append(out, st)
 	}
 	return out
