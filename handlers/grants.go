@@ -16,7 +16,8 @@ func (h *Handlers) listGrants(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := portal.GrantQuery{ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize}, Side: c.QueryParam("side"), State: c.QueryParam("state")}
+	q := portal.GrantQuery{ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize}, Side: c.QueryParam("side"), State: c.QueryParam("state"),
+		Expiring: c.QueryParam("expiring") == "true"}
 	page, err := h.Grants.Grants(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
@@ -64,7 +65,16 @@ func (h *Handlers) newGrant(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := views.GrantForm{In: portal.NewTopicGrant{Owner: c.QueryParam("owner"), Topic: c.QueryParam("topic")}}
+	f := views.GrantForm{In: portal.NewTopicGrant{Owner: c.QueryParam("owner"), Topic: c.QueryParam("topic"), Access: c.QueryParam("access"),
+		Renews: c.QueryParam("renews")}}
+	if f.In.Renews != "" {
+		// A renewal asks for the same access as the grant it renews.
+		g, err := h.Grants.Grant(c.Request().Context(), httpserver.ScopeOf(c), f.In.Renews)
+		if err != nil {
+			return err
+		}
+		f.In.Owner, f.In.Topic, f.In.Prefix, f.In.Access, f.In.Principal = g.Owner, g.Topic, g.Prefix, g.Access, g.Principal
+	}
 	if f.Principals, err = h.principals(c); err != nil {
 		return err
 	}
@@ -81,7 +91,8 @@ func (h *Handlers) requestGrant(c echo.Context) error {
 		return err
 	}
 	f := views.GrantForm{In: portal.NewTopicGrant{Owner: c.FormValue("owner"), Topic: c.FormValue("topic"), Prefix: c.FormValue("prefix") == "true",
-		Access: c.FormValue("access"), Principal: c.FormValue("principal"), Reason: c.FormValue("reason")}}
+		Access: c.FormValue("access"), Principal: c.FormValue("principal"), Reason: c.FormValue("reason"), Duration: c.FormValue("duration"),
+		Renews: c.FormValue("renews")}}
 	g, err := h.Grants.RequestGrant(c.Request().Context(), httpserver.ScopeOf(c), f.In)
 	if err == nil {
 		return h.done(c, "Access asked of "+g.Owner+" ("+g.ID+"); its Admins review it.", p.Context.Path("grants", g.ID))

@@ -42,7 +42,12 @@ func (h *Handlers) home(c echo.Context) error {
 	if err != nil {
 		h.log.WarnContext(c.Request().Context(), "firing alerts could not be read for the home page", "error", err)
 	}
-	return h.render(c, http.StatusOK, p, views.Home(p, notices, waiting, grants, firing))
+	// And the grants of the caller's units that end soon.
+	expiring, err := h.Grants.ExpiringGrants(c.Request().Context())
+	if err != nil {
+		h.log.WarnContext(c.Request().Context(), "expiring grants could not be read for the home page", "error", err)
+	}
+	return h.render(c, http.StatusOK, p, views.Home(p, notices, waiting, grants, firing, expiring))
 }
 
 // switchContext is the context selector without JavaScript: it redirects

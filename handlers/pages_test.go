@@ -161,6 +161,7 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/change-requests":                 {"document": {`{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "fresh"}, "spec": {}}]}`}, "reason": {"walk"}},
 		"POST /:bu/:stage/change-requests/:id/:decision":   {"comment": {"walk"}},
 		"POST /:bu/:stage/change-requests/draft":           {"name": {"walk"}, "partitions_count": {"1"}},
+		"POST /:bu/:stage/catalog/:topic":                  {"description": {"walk"}, "tags": {"walk"}},
 		"POST /:bu/:stage/grants":                          {"owner": {"crm"}, "topic": {"orders"}, "access": {"read"}, "principal": {sd.AccountID}, "reason": {"walk"}},
 		"POST /:bu/:stage/grants/:id/:step":                {"comment": {"walk"}},
 	}

@@ -257,7 +257,14 @@ func (h *Handlers) confirmDelete(c echo.Context) error {
 	}
 	p.Subtitle = t.Name
 	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, topicDeletion(p, t, "", "")))
+	d := topicDeletion(p, t, "", "")
+	// What the delete would break, before it is asked for.
+	im, err := h.Topics.Impact(c.Request().Context(), scope, t.Name)
+	if err != nil {
+		return err
+	}
+	d.Dependants = im.Dependants
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
 // deleteTopic deletes once the person typed the topic's identifier (or
@@ -273,14 +280,26 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	typed := strings.TrimSpace(c.FormValue("confirm"))
-	if typed != t.Identifier && typed != t.Name {
+	typed, reason := strings.TrimSpace(c.FormValue("confirm")), c.FormValue("reason")
+	again := func(status int, problem string, dependants []portal.Dependant) error {
 		p.Subtitle = t.Name
 		p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
-		return h.render(c, http.StatusUnprocessableEntity, p,
-			views.ConfirmDelete(p, topicDeletion(p, t, typed, "Type "+t.Identifier+" exactly to confirm.")))
+		d := topicDeletion(p, t, typed, problem)
+		d.Dependants, d.Reason = dependants, reason
+		return h.render(c, status, p, views.ConfirmDelete(p, d))
 	}
-	if err := h.Topics.Delete(ctx, scope, t.Name, portal.DeleteOptions{Confirm: typed, Reason: c.FormValue("reason")}); err != nil {
+	if typed != t.Identifier && typed != t.Name {
+		return again(http.StatusUnprocessableEntity, "Type "+t.Identifier+" exactly to confirm.", nil)
+	}
+	if err := h.Topics.Delete(ctx, scope, t.Name, portal.DeleteOptions{Confirm: typed, Reason: reason}); err != nil {
+		// Live dependants: the page lists them and says who may go on.
+		if ps := portal.Problems(err); len(ps) > 1 && ps[1].Field == "dependants" {
+			im, ierr := h.Topics.Impact(ctx, scope, t.Name)
+			if ierr != nil {
+				return err
+			}
+			return again(explain(err, "").status, ps[0].Message, im.Dependants)
+		}
 		return err
 	}
 	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))

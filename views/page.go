@@ -170,5 +170,6 @@ var Resources = []struct{ ID, Label string }{
 	{"alerts", "Alerts"},
 	{"budget", "Budget"},
 	{"change-requests", "Change requests"},
+	{"catalog", "Catalog"},
 	{"grants", "Grants"},
 }

@@ -63,12 +63,6 @@ func (c Classes) Check(m Metadata) (Metadata, []Problem) {
 	return m, ps
 }
 
-// SplitTags reads tags written in one field, separated by commas or
-// spaces.
-func SplitTags(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' })
-}
-
 func isTag(s string) bool {
 	if s == "" || len(s) > maxTag {
 		return false

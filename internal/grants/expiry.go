@@ -141,7 +141,31 @@ func (s *Service) announce(ctx context.Context, r store.GrantRecord) {
 		Changes: []portal.Change{{Field: "owner", After: r.Owner}, {Field: "topic", After: r.Pattern}, {Field: "expires_at", After: r.Expires.UTC().Format(time.RFC3339)}}})
 }
 
-// Class of a duration for messages.
+// ExpiringGrants lists the active grants of the caller's units that end
+// within warnBefore, soonest first.
+func (s *Service) ExpiringGrants(ctx context.Context) ([]portal.TopicGrant, error) {
+	p := portal.PrincipalFrom(ctx)
+	if p == nil {
+		return nil, portal.New(portal.Unauthenticated, "sign-in required")
+	}
+	recs, err := s.store.ExpiringGrants(ctx, s.guard.Now().Add(s.warnBefore), 500)
+	if err != nil {
+		return nil, err
+	}
+	out := []portal.TopicGrant{}
+	for _, r := range recs {
+		if p.Role(r.Grantee) <= portal.NoRole && p.Role(r.Owner) <= portal.NoRole {
+			continue
+		}
+		g := portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
+			PrincipalName: r.PrincipalName, Topic: r.Pattern, Prefix: r.Prefixed, Access: r.Access, State: r.State}
+		s.terms(&g, r)
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// describeDuration says how long a grant lasts, for its audit events.
 func describeDuration(d time.Duration) string {
 	if d <= 0 {
 		return "for good"

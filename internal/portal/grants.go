@@ -163,4 +163,7 @@ type GrantService interface {
 	RevokeGrant(ctx context.Context, scope Scope, id, comment string) (TopicGrant, error)
 	// WaitingGrants lists the requests the caller may approve.
 	WaitingGrants(ctx context.Context) ([]TopicGrant, error)
+	// ExpiringGrants lists the active grants of the caller's units (either
+	// side) that end soon, soonest first.
+	ExpiringGrants(ctx context.Context) ([]TopicGrant, error)
 }
