@@ -314,3 +314,17 @@ func (s *Service) GrantClass(ctx context.Context, zone, stage, pattern string, p
 
 // Class is a classification by name (the default's for "").
 func (s *Service) Class(name string) Class { return s.classes.Of(name) }
+
+// Said reads what a zone's owners say about their topics in a stage (one
+// query), by topic.
+func (s *Service) Said(ctx context.Context, zone, stage string) (map[string]portal.TopicMetadata, error) {
+	rows, err := s.store.CatalogEntries(ctx, zone, stage, maxEntries)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]portal.TopicMetadata, len(rows))
+	for _, r := range rows {
+		out[r.Topic] = portal.TopicMetadata{Description: r.Description, Contact: r.Contact, Tags: r.Tags, Classification: r.Classification}
+	}
+	return out, nil
+}

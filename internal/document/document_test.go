@@ -95,7 +95,7 @@ func TestReadNamesEveryProblem(t *testing.T) {
 			"INVALID_PARAMETER items[0].metadata.name: line 1: metadata.name is required\n" +
 			"INVALID_PARAMETER items[0].spec.partitions: line 3: partitions must be a whole number\n" +
 			"INVALID_PARAMETER items[0].spec.config: line 3: config must be an object of strings\n" +
-			"INVALID_PARAMETER items[0].spec.colour: line 3: colour is not a field here; the fields are partitions, config\n" +
+			"INVALID_PARAMETER items[0].spec.colour: line 3: colour is not a field here; the fields are partitions, config, description, owner, tags, classification\n" +
 			"INVALID_PARAMETER items[0].extra: line 4: extra is not a field of a resource (apiVersion, kind, metadata, spec)",
 		`{"items": [{"apiVersion": "portal/v1", "kind": "Queue", "metadata": {"name": "q"}, "spec": {}}]}`: "INVALID_PARAMETER items[0].kind: kind must be one of Topic, Schema, Connector, ServiceAccount, IdentityPool, Grant, AlertRule, Policy, not \"Queue\"",
 		`{"items": {}}`: "INVALID_PARAMETER items: items must be a list of resources",

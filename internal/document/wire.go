@@ -25,6 +25,43 @@ type metadata struct {
 type topicSpec struct {
 	Partitions *int              `json:"partitions,omitempty" yaml:"partitions,omitempty"`
 	Config     map[string]string `json:"config,omitempty" yaml:"config,omitempty"`
+	// The catalog entry: any of these declares it whole.
+	Description    *string  `json:"description,omitempty" yaml:"description,omitempty"`
+	Owner          *string  `json:"owner,omitempty" yaml:"owner,omitempty"`
+	Tags           []string `json:"tags,omitempty" yaml:"tags,omitempty"`
+	Classification *string  `json:"classification,omitempty" yaml:"classification,omitempty"`
+}
+
+// catalog is a topic spec's catalog entry, nil when it declares none.
+func (s topicSpec) catalog() *portal.TopicMetadata {
+	if s.Description == nil && s.Owner == nil && s.Tags == nil && s.Classification == nil {
+		return nil
+	}
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	return &portal.TopicMetadata{Description: str(s.Description), Contact: str(s.Owner), Tags: s.Tags, Classification: str(s.Classification)}
+}
+
+// topicSpecOf writes a topic's declaration.
+func topicSpecOf(d *portal.TopicDecl) topicSpec {
+	s := topicSpec{Partitions: d.Partitions, Config: d.Config}
+	if m := d.Catalog; m != nil {
+		opt := func(v string) *string {
+			if v == "" {
+				return nil
+			}
+			return &v
+		}
+		s.Description, s.Owner, s.Classification = opt(m.Description), opt(m.Contact), opt(m.Classification)
+		if len(m.Tags) > 0 {
+			s.Tags = m.Tags
+		}
+	}
+	return s
 }
 
 type schemaSpec struct {
@@ -132,7 +169,7 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 	r := portal.Resource{Kind: kind, Name: m.Name, Labels: m.Labels, Description: m.Description}
 	switch s := spec.(type) {
 	case *topicSpec:
-		r.Topic = &portal.TopicDecl{Partitions: s.Partitions, Config: s.Config}
+		r.Topic = &portal.TopicDecl{Partitions: s.Partitions, Config: s.Config, Catalog: s.catalog()}
 	case *schemaSpec:
 		d := &portal.SchemaDecl{Topic: s.Topic, SubjectType: s.SubjectType, SchemaType: s.SchemaType, Schema: s.Schema, SchemaFile: s.SchemaFile}
 		for _, ref := range s.References {
@@ -177,7 +214,7 @@ func fromResource(r portal.Resource, withValues bool) resource {
 		Metadata: metadata{Name: r.Name, Labels: r.Labels, Description: r.Description}}
 	switch {
 	case r.Topic != nil:
-		out.Spec = topicSpec{Partitions: r.Topic.Partitions, Config: r.Topic.Config}
+		out.Spec = topicSpecOf(r.Topic)
 	case r.Schema != nil:
 		s := schemaSpec{Topic: r.Schema.Topic, SubjectType: r.Schema.SubjectType, SchemaType: r.Schema.SchemaType,
 			Schema: r.Schema.Schema, SchemaFile: r.Schema.SchemaFile}

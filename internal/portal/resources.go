@@ -84,6 +84,10 @@ type AlertRuleDecl struct {
 type TopicDecl struct {
 	Partitions *int
 	Config     map[string]string
+	// Catalog is what the owner says about the topic in the zone's
+	// catalog, replaced whole; nil when the document says nothing of it
+	// (the entry is left as it is).
+	Catalog *TopicMetadata
 }
 
 // SchemaDecl is a subject's desired latest version. The subject is the

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -28,6 +29,8 @@ type Topics struct {
 	memo    *listMemo
 	// grants are the zone's grants, among a topic's dependants.
 	grants ZoneGrants
+	// catalog keeps the catalog entries Topic documents declare.
+	catalog *catalog.Service
 }
 
 // NewTopics returns the topic service; sampler keeps topic growth samples

@@ -29,6 +29,9 @@ func (topicCode) Prunes() bool          { return true }
 type topicsObserved struct {
 	all     []platform.TopicInfo
 	details map[string]portal.TopicDetail
+	// said are the zone's catalog entries (read when a plan declares
+	// one, and for exports).
+	said map[string]portal.TopicMetadata
 }
 
 func (o *topicsObserved) topic(name string) (platform.TopicInfo, bool) {
@@ -49,6 +52,11 @@ func (k topicCode) Observe(ctx context.Context, call *gate.Call, declared []port
 	obs := &topicsObserved{all: all, details: map[string]portal.TopicDetail{}}
 	var existing []string
 	for _, r := range declared {
+		if r.Topic != nil && r.Topic.Catalog != nil && obs.said == nil {
+			if obs.said, err = k.s.said(ctx, call); err != nil {
+				return nil, err
+			}
+		}
 		full := topicName(call, &portal.Validation{}, k.s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name))
 		if _, ok := obs.topic(full); ok && full != "" && !slices.Contains(existing, full) {
 			existing = append(existing, full)
@@ -130,39 +138,49 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 		st.Diff("partitions", nil, plans.Ptr(strconv.Itoa(partitions)))
 	}
 	st.DiffMaps("config.", current, cfg)
+	topicChanges := len(st.Change.Diff)
+	describe := k.planCatalog(call, st, obs, full, d.Catalog, &v)
 	st.Change.Errors = v.Problems
 	rule := ruleChange(guardrails.KindTopic, "", full, topicRule(call, full, partitions, cfg), before)
 	st.Rule = &rule
 	if !exists {
 		// An apply makes its new topics together: one request.
-		st.Item = portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg}
-		st.Batch = &plans.Batch{Key: "topic.create " + scope.String(), Run: func(ctx context.Context, items []any) []error {
+		st.Item = catalogItem{item: portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg}, describe: describe}
+		st.Batch = &plans.Batch{Key: "topic.create " + scope.String(), Run: withCatalog(func(ctx context.Context, items []any) []error {
 			ins := make([]portal.NewTopic, len(items))
 			for i, it := range items {
 				ins[i] = it.(portal.NewTopic)
 			}
 			return s.CreateBatch(ctx, scope, ins)
-		}}
+		})}
 	}
 	if exists {
 		// An apply changes its topics' settings together: one request
 		// (and one more for the partition counts that grow).
-		st.Item = topicUpdate{name: full, partitions: partitions, config: cfg}
-		st.Batch = &plans.Batch{Key: "topic.update " + scope.String(), Run: func(ctx context.Context, items []any) []error {
+		st.Item = catalogItem{item: topicUpdate{name: full, partitions: partitions, config: cfg}, describe: describe}
+		st.Batch = &plans.Batch{Key: "topic.update " + scope.String(), Run: withCatalog(func(ctx context.Context, items []any) []error {
 			ins := make([]topicUpdate, len(items))
 			for i, it := range items {
 				ins[i] = it.(topicUpdate)
 			}
 			return s.updateBatch(ctx, scope, ins)
-		}}
+		})}
 	}
 	st.Do = func(ctx context.Context) error {
+		var err error
 		if !exists {
-			_, err := s.Create(ctx, scope, portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg})
-			return err
+			_, err = s.Create(ctx, scope, portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg})
+		} else {
+			_, err = s.Replace(ctx, scope, full, portal.TopicState{Partitions: &partitions, Config: cfg, ConfigGiven: true})
 		}
-		_, err := s.Replace(ctx, scope, full, portal.TopicState{Partitions: &partitions, Config: cfg, ConfigGiven: true})
+		if err == nil && describe != nil {
+			err = describe(ctx)
+		}
 		return err
+	}
+	if exists && topicChanges == 0 && describe != nil {
+		// Only the catalog entry changes: nothing to ask the cluster.
+		st.Batch, st.Item, st.Do = nil, nil, describe
 	}
 	st.Decide(exists)
 	return st, nil
@@ -206,6 +224,11 @@ func (k topicCode) Export(ctx context.Context, call *gate.Call, o plans.Observed
 	if err := k.describe(ctx, call, obs, owned); err != nil {
 		return nil, err
 	}
+	said, err := k.s.said(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	obs.said = said
 	var out []portal.Resource
 	for _, name := range owned {
 		d := obs.details[name]
@@ -214,6 +237,9 @@ func (k topicCode) Export(ctx context.Context, call *gate.Call, o plans.Observed
 			if _, editable := portal.LookupTopicSetting(key); editable {
 				decl.Config[key] = v
 			}
+		}
+		if m, ok := obs.said[name]; ok {
+			decl.Catalog = &m
 		}
 		out = append(out, portal.Resource{Kind: portal.KindTopic, Name: call.Scope.Identifier(name), Topic: decl})
 	}
