@@ -70,13 +70,17 @@ func signIn(env map[string]string) error {
 }
 
 // waitReady waits until the portal says clients can sign in with a key.
-func waitReady(t *testing.T, tp *testPortal, base, key string) {
+func waitReady(t *testing.T, tp *testPortal, base, key string, user ...string) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
+	who := "bob"
+	if len(user) > 0 {
+		who = user[0]
+	}
 	for {
-		r := tp.call("GET", base+"/api-key/"+key, "bob", nil)
+		r := tp.call("GET", base+"/api-key/"+key, who, nil)
 		state, _ := r.json(t)["state"].(string)
 		switch {
 		case r.status != http.StatusOK || state == "unverified":

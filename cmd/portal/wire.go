@@ -119,6 +119,9 @@ type hooks struct {
 	sessionClock func() time.Time
 	// tracerProvider replaces the traces' provider.
 	tracerProvider trace.TracerProvider
+	// clock replaces the services' clock (grants' expiry, read-only
+	// switches); nil is time.Now.
+	clock func() time.Time
 }
 
 // assemble builds the portal from a validated configuration.
@@ -198,7 +201,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if err := p.tenancySync.Load(ctx); err != nil {
 		return nil, fmt.Errorf("loading the admin area's business units: %w", err)
 	}
-	guard := gate.New(gate.Options{Tenancy: p.live, Envs: p.envs, Audit: recorder, Notify: st, Logger: log,
+	guard := gate.New(gate.Options{Tenancy: p.live, Envs: p.envs, Audit: recorder, Notify: st, Logger: log, Now: h.clock,
 		PlatformAdminGroup: cfg.PlatformAdminGroup, Locks: st, Holder: p.replica, UpstreamTimeout: cfg.UpstreamTimeout, Reservations: st,
 		Limits: gate.Limits{Caller: bucket(rl.Caller), Unit: bucket(rl.Unit), CloudWritesPerUnit: bucket(rl.CloudWritesPerUnit),
 			CloudWrites: bucket(rl.CloudWrites)}, PageKey: pageKey[:]})

@@ -31,6 +31,9 @@ var resourceTypes = map[string]resourceType{
 	"alert-rules":    {"alert-rules", "", []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"}},
 	"alerts":         {"alerts", "", []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"}},
 	"alert-channels": {"alert-channels", "", []string{"id", "format", "url", "created_by"}},
+	// The zone's catalog: get catalog --where tag=pii, describe catalog TOPIC.
+	"catalog": {"catalog", "catalog", []string{"topic", "owner", "classification", "tags", "description"}},
+	"grants":  {"grants", "grant", []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"}},
 }
 
 // lookupType accepts a type's plural, singular or short name.
@@ -39,7 +42,7 @@ func lookupType(name string) (resourceType, bool) {
 		"service-account": "service-accounts", "sa": "service-accounts", "identity-pool": "identity-pools", "pool": "identity-pools",
 		"pools": "identity-pools", "consumer-group": "consumer-groups", "group": "consumer-groups", "groups": "consumer-groups",
 		"api-key": "api-keys", "key": "api-keys", "keys": "api-keys", "alert-rule": "alert-rules", "rules": "alert-rules", "alert": "alerts",
-		"alert-channel": "alert-channels", "channels": "alert-channels"}
+		"alert-channel": "alert-channels", "channels": "alert-channels", "grant": "grants", "topic-catalog": "catalog"}
 	if long, ok := short[name]; ok {
 		name = long
 	}
@@ -62,7 +65,8 @@ func getCmd(o *options, describe bool) *cobra.Command {
 	if describe {
 		use, short = "describe TYPE NAME", "Show one resource in full"
 	}
-	return &cobra.Command{
+	var where []string
+	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
 		Long:  short + ". Types: " + typeNames() + ".",
@@ -112,6 +116,13 @@ func getCmd(o *options, describe bool) *cobra.Command {
 			token := ""
 			for {
 				path := base + t.list + "?page_size=500"
+				for _, w := range where {
+					k, v, ok := strings.Cut(w, "=")
+					if !ok {
+						return fmt.Errorf("--where takes key=value (search=, tag=, field=, owner=, classification=, state=, side=), not %q", w)
+					}
+					path += "&" + url.QueryEscape(k) + "=" + url.QueryEscape(v)
+				}
 				if token != "" {
 					path += "&page_token=" + url.QueryEscape(token)
 				}
@@ -134,6 +145,10 @@ func getCmd(o *options, describe bool) *cobra.Command {
 			return write(o.stdout, format, map[string]any{"items": items}, items, t.columns)
 		},
 	}
+	if !describe {
+		cmd.Flags().StringArrayVar(&where, "where", nil, "keep what a list query finds: key=value, repeatable (catalog: search, tag, field, owner, classification)")
+	}
+	return cmd
 }
 
 // write prints v as JSON or YAML, or rows as a table of columns.

@@ -75,6 +75,8 @@ func grantRequestCmd(o *options) *cobra.Command {
 		Access    string `json:"access"`
 		Principal string `json:"principal"`
 		Reason    string `json:"reason"`
+		Duration  string `json:"duration,omitempty"`
+		Renews    string `json:"renews,omitempty"`
 	}
 	cmd := &cobra.Command{
 		Use:   "request --owner UNIT --topic TOPIC --access read|write --principal ID --reason TEXT",
@@ -111,6 +113,8 @@ func grantRequestCmd(o *options) *cobra.Command {
 	f.StringVar(&in.Access, "access", "read", "read or write")
 	f.StringVar(&in.Principal, "principal", "", "your unit's service account (sa-...) or identity pool (pool-...)")
 	f.StringVar(&in.Reason, "reason", "", "why the access is needed (required)")
+	f.StringVar(&in.Duration, "duration", "", "how long: 7d, 2w, 36h (default: the longest the topic's classification allows)")
+	f.StringVar(&in.Renews, "renews", "", "an active grant (gr-...) of the same access to extend once approved")
 	return cmd
 }
 

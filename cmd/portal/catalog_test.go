@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/edh-platform/rms-portal/internal/config"
+)
+
+// consume reads one record of a topic's partition 0 with a librdkafka
+// consumer configured from a key's env snippet, as an application would;
+// a refusal is the broker's error.
+func consume(t *testing.T, env map[string]string, topic, group string) error {
+	t.Helper()
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": env["KAFKA_BOOTSTRAP_SERVERS"],
+		"security.protocol": env["KAFKA_SECURITY_PROTOCOL"], "sasl.mechanisms": env["KAFKA_SASL_MECHANISM"],
+		"sasl.username": env["KAFKA_SASL_USERNAME"], "sasl.password": env["KAFKA_SASL_PASSWORD"], "group.id": group,
+		"enable.auto.commit": false, "enable.metrics.push": false, "auto.offset.reset": "earliest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Assign([]kafka.TopicPartition{{Topic: &topic, Partition: 0, Offset: kafka.OffsetBeginning}}); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		switch ev := c.Poll(500).(type) {
+		case *kafka.Message:
+			return ev.TopicPartition.Error
+		case kafka.Error:
+			return ev
+		}
+	}
+	return errors.New("no record within 15s")
+}
+
+// consumeUntil tries a consumer until its outcome is the one wanted:
+// role bindings are enforced some seconds after they change, as in
+// Confluent Cloud.
+func consumeUntil(t *testing.T, env map[string]string, topic, group string, want func(error) bool) error {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		err := consume(t, env, topic, group)
+		if want(err) || time.Now().After(deadline) {
+			return err
+		}
+		<-tick.C
+	}
+}
+
+func refused(err error) bool {
+	var kerr kafka.Error
+	return errors.As(err, &kerr) && (kerr.Code() == kafka.ErrTopicAuthorizationFailed || kerr.Code() == kafka.ErrGroupAuthorizationFailed)
+}
+
+// TestCatalogJourney is the issue's journey through the binary and a real
+// Kafka client: scada's Developer describes and tags a topic; crm's
+// Admin finds it by tag and by schema field and asks for read for 7
+// days (write is refused: the topic is confidential); scada's Admin
+// approves; a librdkafka consumer with crm's key reads it; a delete of
+// the topic, read by a live group and granted to crm, shows both and is
+// refused for the Developer; 7 days on, the portal revokes the grant and
+// the consumer is refused.
+func TestCatalogJourney(t *testing.T) {
+	var skew atomic.Int64
+	tp := startPortalWith(t, func(c *config.Config) { c.Catalog.ExpiryEvery = 100 * time.Millisecond },
+		hooks{clock: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
+	sfx := suffix()
+	topic, field := "meters-"+sfx, "reading_"+strings.ReplaceAll(sfx, "-", "_")
+	full := "edh-shared-scada-dev-" + topic
+	scada, crm := "/api/v1/scada/dev", "/api/v1/crm/dev"
+	if r := tp.call("POST", scada+"/topic", "carol", map[string]any{"name": topic}); r.status != http.StatusCreated {
+		t.Fatalf("the topic: %d %s", r.status, r.body)
+	}
+	schema := `{"type":"record","name":"Meter","fields":[{"name":"meter","type":"string"},{"name":"` + field + `","type":"double"}]}`
+	if r := tp.call("POST", scada+"/schema", "carol", map[string]any{"topic": topic, "subject_type": "value", "schema_type": "AVRO", "schema": schema}); r.status != http.StatusCreated {
+		t.Fatalf("the schema: %d %s", r.status, r.body)
+	}
+	describe := map[string]any{"description": "Meter readings every minute", "owner_contact": "metering@example.com",
+		"tags": []string{"meters", "journey-" + sfx}, "classification": "confidential"}
+	wantError(t, tp.call("PUT", scada+"/topic/"+topic+"/catalog", "dave", describe), http.StatusForbidden, "INSUFFICIENT_ROLE")
+	if r := tp.call("PUT", scada+"/topic/"+topic+"/catalog", "carol", describe); r.status != http.StatusOK {
+		t.Fatalf("describing: %d %s", r.status, r.body)
+	}
+
+	// crm finds it by tag and by schema field, on the API and the page.
+	for _, q := range []string{"tag=journey-" + sfx, "field=" + field} {
+		r := tp.call("GET", crm+"/catalog?"+q, "alice", nil)
+		items, _ := r.json(t)["items"].([]any)
+		if r.status != http.StatusOK || len(items) != 1 || items[0].(map[string]any)["topic"] != full {
+			t.Fatalf("catalog?%s: %d %s", q, r.status, r.body)
+		}
+	}
+	web := tp.webClient(t)
+	web.signIn("alice")
+	if page := web.get("/crm/dev/catalog/" + full); !strings.Contains(page.body, `id="request-access"`) || !strings.Contains(page.body, "Meter readings every minute") {
+		t.Errorf("the entry's page: %.500s", page.body)
+	}
+
+	// crm's account and key; read for 7 days (write is refused).
+	r := tp.call("POST", crm+"/service-account", "alice", map[string]any{"name": "meters-" + sfx, "type": "consumer"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("crm's account: %d %s", r.status, r.body)
+	}
+	acct := r.json(t)["id"].(string)
+	r = tp.call("POST", crm+"/service-account/"+acct+"/api-keys", "alice", map[string]string{"resource": "kafka"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("crm's key: %d %s", r.status, r.body)
+	}
+	created := r.json(t)
+	env := envSnippet(t, created)
+	waitReady(t, tp, crm, created["id"].(string), "alice")
+	group := "edh-shared-crm-dev-meters-" + sfx
+	ask := map[string]any{"owner": "scada", "topic": topic, "access": "write", "principal": acct, "reason": "billing", "duration": "7d"}
+	wantError(t, tp.call("POST", crm+"/grants", "alice", ask), http.StatusBadRequest, "INVALID_PARAMETER:access")
+	ask["access"] = "read"
+	r = tp.call("POST", crm+"/grants", "alice", ask)
+	if r.status != http.StatusCreated || r.json(t)["duration"] != "7d" {
+		t.Fatalf("asking: %d %s", r.status, r.body)
+	}
+	id := r.json(t)["id"].(string)
+	if r := tp.call("POST", scada+"/grant/"+id+"/approve", "bob", nil); r.status != http.StatusOK || r.json(t)["expires_at"] == nil {
+		t.Fatalf("approving: %d %s", r.status, r.body)
+	}
+	if r := tp.call("POST", scada+"/topic/"+topic+"/records", "carol", map[string]any{"records": []any{map[string]any{"key": "m1", "value": "42"}}}); r.status != http.StatusOK {
+		t.Fatalf("a record: %d %s", r.status, r.body)
+	}
+	if err := consumeUntil(t, env, full, group, func(err error) bool { return err == nil }); err != nil {
+		t.Fatalf("crm's consumer with the grant: %v", err)
+	}
+
+	// The delete's impact: a live group (records left to read) and the grant.
+	cluster := tp.app.dev.platform.Clusters["edh-shared/dev"]
+	if err := cluster.Commit(context.Background(), "edh-shared-crm-dev-lagging-"+sfx, full, map[int32]int64{0: 0}); err != nil {
+		t.Fatal(err)
+	}
+	r = tp.call("GET", scada+"/topic/"+topic+"/impact", "carol", nil)
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"name":"`+id+`"`) || !strings.Contains(string(r.body), "edh-shared-crm-dev-lagging-"+sfx) {
+		t.Fatalf("impact: %d %s", r.status, r.body)
+	}
+	r = tp.call("DELETE", scada+"/topic/"+topic+"?confirm="+topic+"&reason=cleanup", "carol", nil)
+	if r.status != http.StatusForbidden || !strings.Contains(string(r.body), id) || !strings.Contains(string(r.body), "lagging-"+sfx) {
+		t.Fatalf("carol's delete: %d %s", r.status, r.body)
+	}
+	cweb := tp.webClient(t)
+	cweb.signIn("carol")
+	if page := cweb.get("/scada/dev/topic/" + full + "/delete"); !strings.Contains(page.body, `id="dependants"`) || !strings.Contains(page.body, id) {
+		t.Errorf("the delete page does not list the dependants: %.500s", page.body)
+	}
+
+	// Five days on, the grant is announced as ending (once); seven days on
+	// the portal revokes it and the consumer is refused.
+	skew.Store(int64(5 * 24 * time.Hour))
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(string(tp.call("GET", crm+"/audit?action=grant.expiring", "alice", nil).body), id) {
+		if time.Now().After(deadline) {
+			t.Fatal("the grant's end was not announced")
+		}
+		<-time.After(100 * time.Millisecond)
+	}
+	if r := tp.call("GET", crm+"/grants?expiring=true", "alice", nil); !strings.Contains(string(r.body), id) {
+		t.Errorf("crm's expiring grants: %s", r.body)
+	}
+	if home := web.get("/"); !strings.Contains(home.body, `id="expiring-grants"`) || !strings.Contains(home.body, id) {
+		t.Errorf("alice's home does not warn of the grant's end")
+	}
+	skew.Store(int64(7*24*time.Hour + time.Minute))
+	for {
+		g := tp.call("GET", crm+"/grant/"+id, "alice", nil).json(t)
+		if g["state"] == "revoked" && g["decided_by"] == "portal" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the grant did not expire: %v", g)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := consumeUntil(t, env, full, group, refused); !refused(err) {
+		t.Errorf("crm's consumer after expiry: %v, want an authorization failure", err)
+	}
+	if trail := tp.call("GET", scada+"/audit?action=grant.expire", "bob", nil); !strings.Contains(string(trail.body), id) || !strings.Contains(string(trail.body), `"outcome":"ok"`) {
+		t.Errorf("the expiry is not in the trail: %s", trail.body)
+	}
+}
