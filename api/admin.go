@@ -123,12 +123,34 @@ func (a *API) endSession(c echo.Context) error {
 }
 
 type accessJSON struct {
-	PlatformAdmin bool             `json:"platform_admin"`
-	Groups        []string         `json:"groups"`
-	Units         []unitAccessJSON `json:"business_units"`
-	Unmatched     []string         `json:"unmatched_groups"`
-	Overage       bool             `json:"groups_overage"`
-	Explanation   string           `json:"explanation"`
+	PlatformAdmin bool              `json:"platform_admin"`
+	Groups        []string          `json:"groups"`
+	Units         []unitAccessJSON  `json:"business_units"`
+	Unmatched     []string          `json:"unmatched_groups"`
+	Overage       bool              `json:"groups_overage"`
+	Explanation   string            `json:"explanation"`
+	Grants        []grantAccessJSON `json:"grants"`
+}
+
+// grantAccessJSON is access a unit holds through a grant, explained.
+type grantAccessJSON struct {
+	Unit      string `json:"business_unit"`
+	Stage     string `json:"stage"`
+	Grant     string `json:"grant"`
+	Access    string `json:"access"`
+	Topic     string `json:"topic"`
+	Principal string `json:"principal"`
+	Expires   string `json:"expires_at,omitempty"`
+	Line      string `json:"explanation"`
+}
+
+func grantAccessOut(gs []portal.GrantAccess) []grantAccessJSON {
+	out := []grantAccessJSON{}
+	for _, g := range gs {
+		out = append(out, grantAccessJSON{Unit: g.Unit, Stage: g.Stage, Grant: g.Grant, Access: g.Access, Topic: g.Topic, Principal: g.Principal,
+			Expires: stamp(g.Expires), Line: g.Line})
+	}
+	return out
 }
 
 type unitAccessJSON struct {
@@ -140,7 +162,7 @@ type unitAccessJSON struct {
 
 func accessOut(r portal.AccessReport) accessJSON {
 	out := accessJSON{PlatformAdmin: r.PlatformAdmin, Groups: r.Groups, Units: []unitAccessJSON{}, Unmatched: r.Unmatched,
-		Overage: r.Overage, Explanation: r.Explanation}
+		Overage: r.Overage, Explanation: r.Explanation, Grants: grantAccessOut(r.Grants)}
 	for _, u := range r.Units {
 		out.Units = append(out.Units, unitAccessJSON{ID: u.Unit, LandingZone: u.LandingZone, Role: u.Role.String(), Groups: u.Groups})
 	}

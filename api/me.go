@@ -25,8 +25,9 @@ type meJSON struct {
 }
 
 type meAccessJSON struct {
-	Unmatched   []string `json:"unmatched_groups"`
-	Explanation string   `json:"explanation"`
+	Unmatched   []string          `json:"unmatched_groups"`
+	Explanation string            `json:"explanation"`
+	Grants      []grantAccessJSON `json:"grants"`
 }
 
 type unitJSON struct {
@@ -66,7 +67,7 @@ func (a *API) getMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out.GroupsOverage, out.Access = r.Overage, meAccessJSON{Unmatched: r.Unmatched, Explanation: r.Explanation}
+	out.GroupsOverage, out.Access = r.Overage, meAccessJSON{Unmatched: r.Unmatched, Explanation: r.Explanation, Grants: grantAccessOut(r.Grants)}
 	return c.JSON(http.StatusOK, out)
 }
 

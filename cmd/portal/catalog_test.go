@@ -139,6 +139,9 @@ func TestCatalogJourney(t *testing.T) {
 	if err := consumeUntil(t, env, full, group, func(err error) bool { return err == nil }); err != nil {
 		t.Fatalf("crm's consumer with the grant: %v", err)
 	}
+	if me := tp.call("GET", "/api/v1/me", "alice", nil); !strings.Contains(string(me.body), "read on "+full+" through grant "+id) {
+		t.Errorf("alice's access does not explain the grant: %s", me.body)
+	}
 
 	// The delete's impact: a live group (records left to read) and the grant.
 	cluster := tp.app.dev.platform.Clusters["edh-shared/dev"]

@@ -68,7 +68,12 @@ type Admin struct {
 	guard *gate.Guard
 	trail *service.AuditTrail
 	o     Options
+	// grants explains the grant-based access of a previewed principal.
+	grants service.GrantExplainer
 }
+
+// ExplainGrantsWith lets the access preview list grant-based access.
+func (a *Admin) ExplainGrantsWith(g service.GrantExplainer) { a.grants = g }
 
 var _ portal.AdminService = (*Admin)(nil)
 

@@ -280,5 +280,14 @@ func (a *Admin) PreviewAccess(ctx context.Context, q portal.AccessQuery) (portal
 	if err := v.Err(); err != nil {
 		return portal.AccessReport{}, err
 	}
-	return access.Explain(t, a.o.Resolver.Resolve(id), a.guard.AdminGroup()), nil
+	p := a.o.Resolver.Resolve(id)
+	r := access.Explain(t, p, a.guard.AdminGroup())
+	if a.grants != nil {
+		g, err := a.grants(ctx, p)
+		if err != nil {
+			return r, err
+		}
+		r.Grants = g
+	}
+	return r, nil
 }

@@ -130,6 +130,8 @@ func New(d Deps) (*Built, error) {
 	b.Catalog = catalog.New(g, d.Store, classes)
 	b.Topics.WithCatalog(b.Catalog)
 	b.Grants = grants.New(g, d.Store).ClassifyWith(b.Catalog, d.GrantWarnBefore)
+	b.Me.ExplainGrantsWith(b.Grants.Explain)
+	b.Admin.ExplainGrantsWith(b.Grants.Explain)
 	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(),
 		b.Grants.AsCode(), b.Alerts.AsCode(), b.Rules.AsCode())
 	b.Plans.Journal(d.Store)

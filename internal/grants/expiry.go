@@ -172,3 +172,42 @@ func describeDuration(d time.Duration) string {
 	}
 	return "for " + catalog.FormatDuration(d)
 }
+
+// Explain lists the access a principal's units hold through active
+// grants, each in a line ("read on ... through grant gr-12 until ...").
+func (s *Service) Explain(ctx context.Context, p *portal.Principal) ([]portal.GrantAccess, error) {
+	out := []portal.GrantAccess{}
+	if p == nil {
+		return out, nil
+	}
+	t := s.guard.Tenancy()
+	for _, u := range t.Units() {
+		if p.Role(u.ID) <= portal.NoRole {
+			continue
+		}
+		for _, st := range t.StageNames() {
+			recs, err := s.store.GrantRecords(ctx, u.ID, st, maxListed)
+			if err != nil {
+				return out, err
+			}
+			for _, r := range recs {
+				if r.Grantee != u.ID || r.State != portal.GrantActive {
+					continue
+				}
+				topic := r.Pattern
+				if r.Prefixed {
+					topic += "*"
+				}
+				line := r.Access + " on " + topic + " through grant " + r.ID + " for " + r.PrincipalName
+				if r.Expires.IsZero() {
+					line += ", with no end"
+				} else {
+					line += " until " + r.Expires.UTC().Format("2006-01-02 15:04 UTC")
+				}
+				out = append(out, portal.GrantAccess{Unit: u.ID, Stage: st, Grant: r.ID, Access: r.Access, Topic: topic, Principal: r.PrincipalName,
+					Expires: r.Expires, Line: line})
+			}
+		}
+	}
+	return out, nil
+}

@@ -3,6 +3,7 @@ package grants_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,12 @@ func TestGrantsExpire(t *testing.T) {
 		t.Fatalf("expires in %s: %+v", d, a)
 	}
 	granted := bindings(t, w, reports)
+	// My access explains it.
+	report, err := w.Me.Access(crmAdmin)
+	if err != nil || len(report.Grants) != 1 || !strings.HasPrefix(report.Grants[0].Line, "read on "+orders+" through grant "+g.ID) ||
+		!strings.Contains(report.Grants[0].Line, " until "+a.Expires.UTC().Format("2006-01-02")) {
+		t.Fatalf("my access: %+v %v", report.Grants, err)
+	}
 	if n, err := w.Grants.Expire(context.Background()); err != nil || n != 0 {
 		t.Fatalf("a fresh grant expired or was announced: %d %v", n, err)
 	}

@@ -156,6 +156,17 @@ type AccessReport struct {
 	// is incomplete (Entra ID's _claim_names); Explanation says what to do.
 	Overage     bool
 	Explanation string
+	// Grants are the access the principal's units hold on other units'
+	// topics through grants, each explained in a line.
+	Grants []GrantAccess
+}
+
+// GrantAccess is access a unit holds through a grant: "read on
+// edh-shared-scada-dev-orders through grant gr-12 until 2026-12-24".
+type GrantAccess struct {
+	Unit, Stage, Grant, Access, Topic, Principal string
+	Expires                                      time.Time
+	Line                                         string
 }
 
 // AdminService is the platform admin area. Every method answers NotFound

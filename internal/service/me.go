@@ -14,7 +14,15 @@ import (
 type Me struct {
 	guard    *gate.Guard
 	sessions SessionStore
+	grants   GrantExplainer
 }
+
+// GrantExplainer lists the access a principal's units hold through
+// grants.
+type GrantExplainer func(ctx context.Context, p *portal.Principal) ([]portal.GrantAccess, error)
+
+// ExplainGrantsWith lets the access report list grant-based access.
+func (m *Me) ExplainGrantsWith(g GrantExplainer) { m.grants = g }
 
 var _ portal.CallerService = (*Me)(nil)
 
@@ -116,5 +124,13 @@ func (m *Me) Access(ctx context.Context) (portal.AccessReport, error) {
 	if p == nil {
 		return portal.AccessReport{}, portal.New(portal.Unauthenticated, "sign-in required")
 	}
-	return access.Explain(m.guard.Tenancy(), p, m.guard.AdminGroup()), nil
+	r := access.Explain(m.guard.Tenancy(), p, m.guard.AdminGroup())
+	if m.grants != nil {
+		g, err := m.grants(ctx, p)
+		if err != nil {
+			return r, err
+		}
+		r.Grants = g
+	}
+	return r, nil
 }
