@@ -203,12 +203,21 @@ func (a *API) updateAccount(c echo.Context) error {
 
 // deleteAccount deletes an account; ?delete_api_keys=true deletes its
 // keys in the same action, which is refused otherwise while it has any.
+// With other units' grants given to it, an Admin names it (?confirm=)
+// and gives a reason (?reason=); ?dry_run=true answers its impact.
 func (a *API) deleteAccount(c echo.Context) error {
 	withKeys, err := boolParam(c, "delete_api_keys")
 	if err != nil {
 		return err
 	}
-	d, err := a.Accounts.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), withKeys)
+	if dry, err := boolParam(c, "dry_run"); err != nil || dry {
+		if err != nil {
+			return err
+		}
+		return a.accountImpact(c)
+	}
+	opt := portal.DeleteOptions{WithKeys: withKeys, Confirm: c.QueryParam("confirm"), Reason: c.QueryParam("reason")}
+	d, err := a.Accounts.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), opt)
 	if err != nil {
 		return err
 	}
@@ -226,4 +235,13 @@ func (a *API) accountUse(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"connectors": append([]string{}, u.Connectors...)})
+}
+
+// accountImpact lists what depends on an account.
+func (a *API) accountImpact(c echo.Context) error {
+	im, err := a.Accounts.Impact(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, impactOut(im))
 }

@@ -98,11 +98,30 @@ func (a *API) updatePool(c echo.Context) error {
 	return c.JSON(http.StatusOK, poolOut(p, false))
 }
 
+// deletePool deletes a pool; with other units' grants given to it, an
+// Admin names it (?confirm=) and gives a reason (?reason=); ?dry_run=true
+// answers its impact.
 func (a *API) deletePool(c echo.Context) error {
-	if err := a.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), ifMatch(c)); err != nil {
+	if dry, err := boolParam(c, "dry_run"); err != nil || dry {
+		if err != nil {
+			return err
+		}
+		return a.poolImpact(c)
+	}
+	opt := portal.DeleteOptions{IfMatch: ifMatch(c), Confirm: c.QueryParam("confirm"), Reason: c.QueryParam("reason")}
+	if err := a.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), opt); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// poolImpact lists what depends on a pool.
+func (a *API) poolImpact(c echo.Context) error {
+	im, err := a.Pools.Impact(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, impactOut(im))
 }
 
 func (a *API) testFilter(c echo.Context) error {

@@ -53,6 +53,7 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/connector/:name/restart", a.restartConnector)
 	route(http.MethodPut, "/:bu/:stage/connector/:name/auto-restart", a.setAutoRestart)
 	route(http.MethodGet, "/:bu/:stage/connector/:name/restarts", a.restartHistory)
+	route(http.MethodGet, "/:bu/:stage/connector/:name/impact", a.connectorImpact)
 	route(http.MethodGet, "/:bu/:stage/alert-rules", a.listAlertRules)
 	route(http.MethodPut, "/:bu/:stage/alert-rule/:name", a.putAlertRule)
 	route(http.MethodDelete, "/:bu/:stage/alert-rule/:name", a.deleteAlertRule)
@@ -66,6 +67,7 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/schema", a.createSchema)
 	route(http.MethodPut, "/:bu/:stage/schema/:subject", a.updateSchema)
 	route(http.MethodGet, "/:bu/:stage/schema/:subject/versions", a.schemaVersions)
+	route(http.MethodGet, "/:bu/:stage/schema/:subject/impact", a.subjectImpact)
 	route(http.MethodPost, "/:bu/:stage/schema/:subject/compatibility", a.checkSchema)
 	route(http.MethodGet, "/:bu/:stage/schema/:subject/:version", a.getSchema)
 	route(http.MethodDelete, "/:bu/:stage/schema/:subject/:version", a.deleteSchema)
@@ -78,6 +80,7 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodPatch, "/:bu/:stage/service-account/:id", a.updateAccount)
 	route(http.MethodDelete, "/:bu/:stage/service-account/:id", a.deleteAccount)
 	route(http.MethodGet, "/:bu/:stage/service-account/:id/used-by", a.accountUse)
+	route(http.MethodGet, "/:bu/:stage/service-account/:id/impact", a.accountImpact)
 	route(http.MethodGet, "/:bu/:stage/service-account/:id/api-keys", a.listAPIKeys)
 	route(http.MethodPost, "/:bu/:stage/service-account/:id/api-keys", a.createAPIKey)
 
@@ -93,6 +96,7 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodGet, "/:bu/:stage/identity-pool/:id", a.getPool)
 	route(http.MethodPatch, "/:bu/:stage/identity-pool/:id", a.updatePool)
 	route(http.MethodDelete, "/:bu/:stage/identity-pool/:id", a.deletePool)
+	route(http.MethodGet, "/:bu/:stage/identity-pool/:id/impact", a.poolImpact)
 
 	route(http.MethodGet, "/:bu/:stage/audit", a.listAudit)
 	route(http.MethodGet, "/:bu/:stage/budget", a.unitBudget)

@@ -236,7 +236,12 @@ func (h *Handlers) accountDeletion(c echo.Context, typed, problem string) (views
 	a := v.Account
 	d := views.Deletion{Kind: "service account", Name: a.Name, Identifier: a.Identifier, Typed: typed, Problem: problem, WithKeys: len(v.Keys),
 		Consequence: "its role bindings are removed, and applications using it or its keys can no longer connect. This cannot be undone.",
-		Action:      p.Context.Path("service-account", a.ID, "delete"), Cancel: p.Context.Path("service-account", a.ID)}
+		Action:      p.Context.Path("service-account", a.ID, "delete"), Cancel: p.Context.Path("service-account", a.ID), Reason: c.FormValue("reason")}
+	im, err := h.Accounts.Impact(c.Request().Context(), httpserver.ScopeOf(c), a.ID)
+	if err != nil {
+		return p, d, err
+	}
+	d.Dependants = im.Dependants
 	return p, d, nil
 }
 
@@ -258,7 +263,9 @@ func (h *Handlers) deleteAccount(c echo.Context) error {
 		d.Problem = "Type " + d.Identifier + " exactly to confirm."
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
 	}
-	gone, err := h.Accounts.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), c.FormValue("with_keys") == "true")
+	// The name was typed: the service is told the account's full name.
+	opt := portal.DeleteOptions{WithKeys: c.FormValue("with_keys") == "true", Confirm: d.Name, Reason: c.FormValue("reason")}
+	gone, err := h.Accounts.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), opt)
 	if portal.Is(err, portal.Conflict) {
 		d.Problem = portal.FirstMessage(err)
 		return h.render(c, http.StatusConflict, p, views.ConfirmDelete(p, d))

@@ -346,7 +346,13 @@ func (h *Handlers) confirmDeleteConnector(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, connectorDeletion(p, x, "", "")))
+	d := connectorDeletion(p, x, "", "")
+	im, err := h.Connectors.Impact(c.Request().Context(), httpserver.ScopeOf(c), x.Name)
+	if err != nil {
+		return err
+	}
+	d.Dependants = im.Dependants
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
 func (h *Handlers) connectorForDeletion(c echo.Context) (portal.Connector, views.Page, error) {

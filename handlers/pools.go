@@ -160,7 +160,13 @@ func (h *Handlers) confirmDeletePool(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, poolDeletion(p, x, "", "")))
+	d := poolDeletion(p, x, "", "")
+	im, err := h.Pools.Impact(c.Request().Context(), httpserver.ScopeOf(c), x.ID)
+	if err != nil {
+		return err
+	}
+	d.Dependants = im.Dependants
+	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
 func (h *Handlers) deletePool(c echo.Context) error {
@@ -171,7 +177,17 @@ func (h *Handlers) deletePool(c echo.Context) error {
 	if typed := strings.TrimSpace(c.FormValue("confirm")); typed != x.Identifier {
 		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, poolDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
 	}
-	if err := h.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.ID, ""); err != nil {
+	// The name was typed: the service is told the pool's id.
+	err = h.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.ID, portal.DeleteOptions{Confirm: x.ID, Reason: c.FormValue("reason")})
+	if ps := portal.Problems(err); len(ps) > 1 && ps[1].Field == "dependants" {
+		d := poolDeletion(p, x, c.FormValue("confirm"), ps[0].Message)
+		if im, ierr := h.Pools.Impact(c.Request().Context(), httpserver.ScopeOf(c), x.ID); ierr == nil {
+			d.Dependants = im.Dependants
+		}
+		d.Reason = c.FormValue("reason")
+		return h.render(c, explain(err, "").status, p, views.ConfirmDelete(p, d))
+	}
+	if err != nil {
 		return err
 	}
 	return h.done(c, "Identity pool "+x.Name+" deleted.", p.Context.Path("identity-pools"))

@@ -204,10 +204,16 @@ func (h *Handlers) versionDeletion(c echo.Context) (views.Page, views.Deletion, 
 	ident := strings.TrimPrefix(subject, p.Context.Prefix)
 	p.Subtitle = subject + " version " + version
 	p.Crumbs = crumbs(p.Context, "schemas", views.Crumb{Label: ident, Href: p.Context.Path("schema", subject)}, views.Crumb{Label: "delete"})
-	return p, views.Deletion{Kind: "schema version", Name: subject + " version " + version, Identifier: ident + " v" + version,
+	d := views.Deletion{Kind: "schema version", Name: subject + " version " + version, Identifier: ident + " v" + version,
 		Consequence: "consumers that look this version up by id fail once it is deleted for good.",
 		Action:      p.Context.Path("schema", subject, version, "delete"), Cancel: p.Context.Path("schema", subject) + "?version=" + version,
-		Permanent: true}, nil
+		Permanent: true}
+	im, err := h.Schemas.Impact(c.Request().Context(), httpserver.ScopeOf(c), subject)
+	if err != nil {
+		return p, d, err
+	}
+	d.Dependants = im.Dependants
+	return p, d, nil
 }
 
 func (h *Handlers) confirmDeleteVersion(c echo.Context) error {

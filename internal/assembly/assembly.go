@@ -131,6 +131,8 @@ func New(d Deps) (*Built, error) {
 	b.Topics.WithCatalog(b.Catalog)
 	b.Grants = grants.New(g, d.Store).ClassifyWith(b.Catalog, d.GrantWarnBefore)
 	b.Me.ExplainGrantsWith(b.Grants.Explain)
+	b.Accounts.WithImpact(d.Store, b.Grants.ClosePrincipal)
+	b.Pools.WithImpact(d.Store, b.Grants.ClosePrincipal)
 	b.Admin.ExplainGrantsWith(b.Grants.Explain)
 	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(),
 		b.Grants.AsCode(), b.Alerts.AsCode(), b.Rules.AsCode())

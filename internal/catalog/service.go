@@ -328,3 +328,10 @@ func (s *Service) Said(ctx context.Context, zone, stage string) (map[string]port
 	}
 	return out, nil
 }
+
+// Forget drops a deleted topic's entry, so that a topic made later under
+// its name starts undescribed.
+func (s *Service) Forget(ctx context.Context, env, zone, stage, topic string) error {
+	s.idx.forget(env)
+	return s.store.DeleteCatalogEntry(ctx, zone, stage, topic)
+}

@@ -148,6 +148,9 @@ type ConnectorService interface {
 	List(ctx context.Context, scope Scope, q ListQuery) (Page[Connector], error)
 	// Get errors: NotFound, InvalidParameter.
 	Get(ctx context.Context, scope Scope, name string, showConfig bool) (Connector, error)
+	// Impact lists what depends on a connector: the topics it reads or
+	// writes, with the groups reading those it writes. Errors: NotFound.
+	Impact(ctx context.Context, scope Scope, name string) (Impact, error)
 	Plugins(ctx context.Context, scope Scope) ([]ConnectorPlugin, error)
 	// Definition errors: NotFound (no such class).
 	Definition(ctx context.Context, scope Scope, class string) (ConnectorDefinition, error)

@@ -165,9 +165,14 @@ type AccountService interface {
 	// Update changes an account's description. Errors: NotFound.
 	Update(ctx context.Context, scope Scope, id, description string) (ServiceAccount, error)
 	// Delete deletes an account with its role bindings; while it owns API
-	// keys it is refused (Conflict) unless withKeys, which deletes them in
-	// the same audited action. Errors: NotFound, Conflict.
-	Delete(ctx context.Context, scope Scope, id string, withKeys bool) (AccountDeletion, error)
+	// keys it is refused (Conflict) unless opt.WithKeys, which deletes them
+	// in the same audited action; while other units' grants are given to
+	// it, an Admin names it (its id or name) and gives a reason. Errors:
+	// NotFound, Conflict.
+	Delete(ctx context.Context, scope Scope, id string, opt DeleteOptions) (AccountDeletion, error)
+	// Impact lists what depends on an account: its API keys, the grants
+	// other units gave it, its role bindings. Errors: NotFound.
+	Impact(ctx context.Context, scope Scope, id string) (Impact, error)
 	// Use lists what uses an account (connectors).
 	Use(ctx context.Context, scope Scope, id string) (AccountUse, error)
 	// BulkJob returns a batch's progress, waiting up to wait for news.
@@ -230,7 +235,12 @@ type PoolService interface {
 	// Errors: InvalidParameter on filter (with the position), AlreadyExists.
 	Create(ctx context.Context, scope Scope, in NewPool) (Pool, error)
 	UpdateFilter(ctx context.Context, scope Scope, id, filter string, ifMatch IfMatch) (Pool, error)
-	Delete(ctx context.Context, scope Scope, id string, ifMatch IfMatch) error
+	// Delete deletes a pool with its role bindings; while other units'
+	// grants are given to it, an Admin names it and gives a reason.
+	Delete(ctx context.Context, scope Scope, id string, opt DeleteOptions) error
+	// Impact lists what depends on a pool: the grants other units gave
+	// it, its role bindings. Errors: NotFound.
+	Impact(ctx context.Context, scope Scope, id string) (Impact, error)
 	// TestFilter evaluates a filter on sample claims; it changes nothing,
 	// so every role may call it.
 	TestFilter(ctx context.Context, scope Scope, filter string, claims map[string]any) (FilterResult, error)

@@ -43,4 +43,7 @@ type DeleteOptions struct {
 	Reason  string
 	// Forced: an Admin's plan says force (its reason is the plan's).
 	Forced bool
+	// WithKeys deletes a service account's API keys with it (otherwise
+	// an account that owns keys is not deleted).
+	WithKeys bool
 }

@@ -56,6 +56,9 @@ type NewSchema struct {
 type SchemaService interface {
 	// List returns the latest version of each subject, or every version.
 	List(ctx context.Context, scope Scope, latestOnly bool, q ListQuery) (Page[SchemaVersion], error)
+	// Impact lists what depends on a subject: the schemas referencing it,
+	// its topic and the groups reading that. Errors: NotFound.
+	Impact(ctx context.Context, scope Scope, subject string) (Impact, error)
 	// Get returns a version ("latest" or a number). Errors: NotFound,
 	// InvalidParameter.
 	Get(ctx context.Context, scope Scope, subject, version string) (SchemaVersion, error)

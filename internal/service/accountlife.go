@@ -49,7 +49,8 @@ func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, de
 // keys, as one audited action that lists what it removed. An account
 // that owns keys is not deleted otherwise: its clients would lose access
 // without anyone having said so.
-func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id string, withKeys bool) (_ portal.AccountDeletion, err error) {
+func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (_ portal.AccountDeletion, err error) {
+	withKeys := opt.WithKeys
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete service accounts", "service-account.delete", id)
 	if err != nil {
 		return portal.AccountDeletion{}, err
@@ -75,6 +76,16 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 			"service account %s owns %d API keys (%s): delete them first, or delete the account with its keys", a.DisplayName, len(keys), strings.Join(ids, ", "))
 	}
 	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
+	if err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	// The keys are the caller's choice (withKeys); the grants other
+	// units gave the account need an Admin's name and reason.
+	grants, err := principalGrants(ctx, call, s.grants, id)
+	if err != nil {
+		return portal.AccountDeletion{}, err
+	}
+	forced, err := checkDependants(call, portal.Impact{Kind: "service account", Name: id, Dependants: grants}, a.DisplayName, opt)
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
@@ -121,8 +132,51 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 	}
 	err = call.Env.IAM.DeleteServiceAccount(ctx, id)
 	s.guard.Changed(ctx, call.Env, "accounts")
-	w.Done(ctx, err, removed...)
+	w.Done(ctx, err, append(removed, forced...)...)
+	if err == nil {
+		closeGrants(ctx, s.guard, call, s.closeGrants, id, len(grants))
+	}
 	return out, err
+}
+
+// Impact lists what depends on an account: its API keys (their clients
+// break), the grants other units gave it, its role bindings.
+func (s *ServiceAccounts) Impact(ctx context.Context, scope portal.Scope, id string) (portal.Impact, error) {
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	a, _, err := findAccount(ctx, call, id)
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	keys, err := call.Env.APIKeys.ListAPIKeys(ctx, id, "")
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	grants, err := principalGrants(ctx, call, s.grants, id)
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	ids, resources := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		ids[i], resources[i] = k.ID, k.Resource
+	}
+	unit := call.Scope.Unit.ID
+	im := portal.Impact{Kind: "service account", Name: a.DisplayName}
+	im.Dependants = append(append(keyDependants(unit, ids, resources), grants...), bindingDependants(unit, bindings)...)
+	return im, nil
+}
+
+// WithImpact lets deletes see the zone's grants among an account's
+// dependants, and close those of a deleted account.
+func (s *ServiceAccounts) WithImpact(g ZoneGrants, close GrantCloser) *ServiceAccounts {
+	s.grants, s.closeGrants = g, close
+	return s
 }
 
 // Use lists the connectors that run as the account (kafka.auth.mode

@@ -32,6 +32,10 @@ type ServiceAccounts struct {
 	jobs     *jobs.Runner
 	jobStore JobStore
 	keys     KeyStore
+	// grants are the zone's grants (an account's dependants), which
+	// closeGrants closes when the account goes.
+	grants      ZoneGrants
+	closeGrants GrantCloser
 }
 
 // AccountStore is what the service accounts keep in the store: bulk

@@ -82,7 +82,7 @@ func TestIdentityAccessMatrix(t *testing.T) {
 					return err
 				}},
 				{"delete pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					return w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, poolID, "")
+					return w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, poolID, portal.DeleteOptions{})
 				}},
 			}
 			for _, o := range ops {
@@ -315,7 +315,7 @@ func TestPoolsAndFilters(t *testing.T) {
 	if !strings.Contains(problems(err), "identity_claim") {
 		t.Errorf("bad claim: %s", problems(err))
 	}
-	if err := w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, ""); err != nil {
+	if err := w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, portal.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Pools.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID); !portal.Is(err, portal.NotFound) {

@@ -53,7 +53,7 @@ func TestAPIKeyAccessMatrix(t *testing.T) {
 					return err
 				}},
 				{"delete account", true, func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Accounts.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, true)
+					_, err := w.Accounts.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, portal.DeleteOptions{WithKeys: true})
 					return err
 				}},
 			}
@@ -278,11 +278,11 @@ func TestAccountLifecycle(t *testing.T) {
 	if err != nil || len(use.Connectors) != 1 || use.Connectors[0] != "edh-shared-scada-dev-sink-connector" {
 		t.Errorf("use: %+v %v", use, err)
 	}
-	if _, err := w.Accounts.Delete(ctx, dev, sa.ID, false); !portal.Is(err, portal.Conflict) || !strings.Contains(err.Error(), k1.ID) {
+	if _, err := w.Accounts.Delete(ctx, dev, sa.ID, portal.DeleteOptions{}); !portal.Is(err, portal.Conflict) || !strings.Contains(err.Error(), k1.ID) {
 		t.Errorf("deleting an account with keys: %v", err)
 	}
 	events := len(w.AuditEvents(t))
-	gone, err := w.Accounts.Delete(ctx, dev, sa.ID, true)
+	gone, err := w.Accounts.Delete(ctx, dev, sa.ID, portal.DeleteOptions{WithKeys: true})
 	if err != nil || len(gone.Keys) != 2 || len(gone.RoleBindings) != 4 {
 		t.Fatalf("delete with keys: %+v %v", gone, err)
 	}

@@ -173,7 +173,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				before := w.Snapshot(t)
 				_, err = w.Pools.UpdateFilter(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, "true", "")
 				checkWrite(t, where+": change filter", err, visible, writable)
-				if err := w.Pools.Delete(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, ""); !writable || err != nil {
+				if err := w.Pools.Delete(ctx, portal.Scope{BU: c.main, Stage: stage}, r.pool.ID, portal.DeleteOptions{}); !writable || err != nil {
 					checkWrite(t, where+": delete pool", err, visible, writable)
 				}
 				if !writable && w.Snapshot(t) != before {

@@ -19,6 +19,39 @@ import (
 type IdentityPools struct {
 	guard   *gate.Guard
 	filters *Filters
+	// grants are the zone's grants (a pool's dependants), which
+	// closeGrants closes when the pool goes.
+	grants      ZoneGrants
+	closeGrants GrantCloser
+}
+
+// WithImpact lets deletes see the zone's grants among a pool's
+// dependants, and close those of a deleted pool.
+func (s *IdentityPools) WithImpact(g ZoneGrants, close GrantCloser) *IdentityPools {
+	s.grants, s.closeGrants = g, close
+	return s
+}
+
+// Impact lists what depends on a pool: the grants other units gave it,
+// its role bindings.
+func (s *IdentityPools) Impact(ctx context.Context, scope portal.Scope, id string) (portal.Impact, error) {
+	p, err := s.Get(ctx, scope, id)
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read identity pools")
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+p.ID)
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	grants, err := principalGrants(ctx, call, s.grants, p.ID)
+	if err != nil {
+		return portal.Impact{}, err
+	}
+	return portal.Impact{Kind: "identity pool", Name: p.Name, Dependants: append(grants, bindingDependants(call.Scope.Unit.ID, bindings)...)}, nil
 }
 
 // NewIdentityPools returns the identity pool service.
@@ -249,18 +282,26 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 }
 
 // Delete removes a pool's role bindings, then the pool.
-func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string, ifMatch portal.IfMatch) (err error) {
+func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
 	if err != nil {
 		return err
 	}
 	defer s.guard.Settle(ctx, call, &err)
-	p, call, unlock, err := s.lockToWrite(ctx, call, id, "delete", "identity-pool.delete", ifMatch)
+	p, call, unlock, err := s.lockToWrite(ctx, call, id, "delete", "identity-pool.delete", opt.IfMatch)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
+	if err != nil {
+		return err
+	}
+	grants, err := principalGrants(ctx, call, s.grants, id)
+	if err != nil {
+		return err
+	}
+	forced, err := checkDependants(call, portal.Impact{Kind: "identity pool", Name: id, Dependants: grants}, p.DisplayName, opt)
 	if err != nil {
 		return err
 	}
@@ -283,7 +324,10 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 		removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
 	}
 	err = call.Env.Pools.DeletePool(ctx, id)
-	w.Done(ctx, err, removed...)
+	w.Done(ctx, err, append(removed, forced...)...)
+	if err == nil {
+		closeGrants(ctx, s.guard, call, s.closeGrants, id, len(grants))
+	}
 	return err
 }
 

@@ -42,7 +42,11 @@ func (k poolCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool)
 		st.Diff("filter", plans.Ptr(p.Filter), nil)
 		rule := ruleChange(guardrails.KindIdentityPool, guardrails.OpDelete, p.DisplayName, nil, poolRule(call, p))
 		st.Rule = &rule
-		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, id, "") }
+		st.Impact = func(ctx context.Context) (portal.Impact, error) {
+			grants, err := principalGrants(ctx, call, k.s.grants, id)
+			return portal.Impact{Kind: "identity pool", Name: p.DisplayName, Dependants: grants}, err
+		}
+		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, id, portal.DeleteOptions{Forced: st.Force}) }
 		out = append(out, st)
 	}
 	return out

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,5 +89,84 @@ func TestDeleteShowsWhatItBreaks(t *testing.T) {
 	}
 	if err := w.Topics.Delete(dev, scada, "scratch", portal.DeleteOptions{}); err != nil {
 		t.Errorf("a delete without dependants: %v", err)
+	}
+}
+
+// TestDeletingAPrincipalWithGrants: an account or pool other units gave
+// access to lists the grants; its delete needs the Admin's name and
+// reason, and closes the grants it leaves without bindings.
+func TestDeletingAPrincipalWithGrants(t *testing.T) {
+	const orders = "edh-shared-scada-dev-orders"
+	w := servicetest.New(t, orders)
+	scada, crm := portal.Scope{BU: "scada", Stage: "dev"}, portal.Scope{BU: "crm", Stage: "dev"}
+	bob := servicetest.As("scada", portal.Admin)
+	hana := portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles("hana", map[string]portal.Role{"crm": portal.Admin}))
+	acct, err := w.Accounts.Create(hana, crm, portal.NewServiceAccount{Name: "billing", Type: "consumer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := w.Grants.RequestGrant(hana, crm, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: acct.ID, Reason: "billing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Grants.ApproveGrant(bob, scada, g.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	im, err := w.Accounts.Impact(hana, crm, acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, d := range im.Dependants {
+		kinds[d.Kind]++
+	}
+	if kinds["grant"] != 1 || kinds["role_binding"] < 2 || len(im.Live()) != 1 {
+		t.Fatalf("impact: %+v", im)
+	}
+	if _, err := w.Accounts.Delete(hana, crm, acct.ID, portal.DeleteOptions{}); !portal.Is(err, portal.Conflict) || !strings.Contains(portal.Problems(err)[1].Message, g.ID) {
+		t.Fatalf("a delete without name and reason: %v", err)
+	}
+	if _, err := w.Accounts.Delete(hana, crm, acct.ID, portal.DeleteOptions{Confirm: acct.Name, Reason: "billing moved"}); err != nil {
+		t.Fatal(err)
+	}
+	closed, err := w.Grants.Grant(hana, crm, g.ID)
+	if err != nil || closed.State != portal.GrantRevoked || len(closed.Bindings) != 0 {
+		t.Fatalf("the account's grant after its delete: %+v %v", closed, err)
+	}
+}
+
+// TestEveryKindSaysWhatItsDeleteBreaks: a subject names its topic and the
+// groups reading it; a source connector the topic it writes and its
+// readers; an account its key; a pool nothing live.
+func TestEveryKindSaysWhatItsDeleteBreaks(t *testing.T) {
+	w := servicetest.New(t)
+	seeded := w.Seed(t, "scada", "dev")
+	dev, admin := servicetest.As("scada", portal.Viewer), servicetest.As("scada", portal.Admin)
+	scope := portal.Scope{BU: "scada", Stage: "dev"}
+	list := func(im portal.Impact, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range im.Dependants {
+			out = append(out, fmt.Sprintf("%s %s live=%v", d.Kind, d.Name, d.Live))
+		}
+		return strings.Join(out, "; ")
+	}
+	if got, want := list(w.Schemas.Impact(dev, scope, seeded.Subject)), "topic "+seeded.Topic+" live=false; consumer_group "+seeded.Group+" live=false"; got != want {
+		t.Errorf("subject: %s\nwant %s", got, want)
+	}
+	if got, want := list(w.Connectors.Impact(dev, scope, seeded.Connector)), "topic "+seeded.Topic+" live=false"; got != want {
+		t.Errorf("connector: %s\nwant %s", got, want)
+	}
+	if got := list(w.Accounts.Impact(admin, scope, seeded.AccountID)); !strings.HasPrefix(got, "api_key "+seeded.KeyID+" live=true") {
+		t.Errorf("account: %s", got)
+	}
+	if got := list(w.Pools.Impact(admin, scope, seeded.PoolID)); strings.Contains(got, "live=true") {
+		t.Errorf("pool: %s", got)
+	}
+	if _, err := w.Schemas.Impact(dev, scope, "missing-value"); !portal.Is(err, portal.NotFound) {
+		t.Errorf("a missing subject: %v", err)
 	}
 }

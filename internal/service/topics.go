@@ -519,6 +519,13 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, op
 		return false, err
 	})
 	s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Deleted: true})
+	if err == nil && s.catalog != nil {
+		if cerr := s.catalog.Forget(context.WithoutCancel(ctx), call.Env.Name(), call.Scope.Zone().ID, call.Scope.Stage.Name, full); cerr != nil {
+			// The entry outlives its topic; one made under the name later
+			// starts with it, which its owner can change.
+			s.guard.Log().WarnContext(ctx, "a deleted topic's catalog entry could not be dropped", "topic", full, "err", cerr)
+		}
+	}
 	w.Done(ctx, err, forced...)
 	return err
 }
