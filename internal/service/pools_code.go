@@ -46,7 +46,9 @@ func (k poolCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool)
 			grants, err := principalGrants(ctx, call, k.s.grants, id)
 			return portal.Impact{Kind: "identity pool", Name: p.DisplayName, Dependants: grants}, err
 		}
-		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, id, portal.DeleteOptions{Forced: st.Force}) }
+		st.Do = func(ctx context.Context) error {
+			return k.s.Delete(ctx, scope, id, portal.DeleteOptions{Forced: st.Force})
+		}
 		out = append(out, st)
 	}
 	return out
