@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -90,8 +91,23 @@ func TestCatalogJourney(t *testing.T) {
 	describe := map[string]any{"description": "Meter readings every minute", "owner_contact": "metering@example.com",
 		"tags": []string{"meters", "journey-" + sfx}, "classification": "confidential"}
 	wantError(t, tp.call("PUT", scada+"/topic/"+topic+"/catalog", "dave", describe), http.StatusForbidden, "INSUFFICIENT_ROLE")
-	if r := tp.call("PUT", scada+"/topic/"+topic+"/catalog", "carol", describe); r.status != http.StatusOK {
-		t.Fatalf("describing: %d %s", r.status, r.body)
+	// carol describes it on its catalog page (a form, without JavaScript);
+	// a bad tag is refused with the form kept.
+	cweb := tp.webClient(t)
+	cweb.signIn("carol")
+	if page := cweb.get("/scada/dev/catalog/" + full); !strings.Contains(page.body, `id="describe-form"`) {
+		i := strings.Index(page.body, `id="main"`)
+		t.Fatalf("carol's entry page has no form: %d %.1500s", page.status, page.body[max(i, 0):])
+	}
+	form := url.Values{"description": {"Meter readings every minute"}, "owner_contact": {"metering@example.com"},
+		"tags": {"meters, journey-" + sfx + ", Not A Tag!"}, "classification": {"confidential"}}
+	if r := cweb.post("/scada/dev/catalog/"+full, form); r.status != http.StatusUnprocessableEntity || !strings.Contains(r.body, "is not a tag") ||
+		!strings.Contains(r.body, "Meter readings every minute") {
+		t.Fatalf("a bad tag: %d %.400s", r.status, r.body)
+	}
+	form.Set("tags", "meters, journey-"+sfx)
+	if r := cweb.post("/scada/dev/catalog/"+full, form); r.status != http.StatusOK || !strings.Contains(r.body, `id="entry-tags"`) {
+		t.Fatalf("describing: %d %.400s", r.status, r.body)
 	}
 
 	// crm finds it by tag and by schema field, on the API and the page.
@@ -104,6 +120,12 @@ func TestCatalogJourney(t *testing.T) {
 	}
 	web := tp.webClient(t)
 	web.signIn("alice")
+	aliceCtl := ctl{t: t, bin: portalctlBinary(t), env: []string{"PORTALCTL_SERVER=" + tp.url, "PORTALCTL_STAGE=dev", "PORTALCTL_CLIENT_ID=",
+		"PORTALCTL_CLIENT_SECRET=", "PORTALCTL_CONFIG_DIR=" + t.TempDir()}}
+	signInAs(t, aliceCtl, "alice")
+	if code, out := aliceCtl.run("get", "catalog", "--bu", "crm", "--where", "field="+field); code != 0 || !strings.Contains(out, full) || !strings.Contains(out, "confidential") {
+		t.Errorf("portalctl get catalog: exit %d\n%s", code, out)
+	}
 	if page := web.get("/crm/dev/catalog/" + full); !strings.Contains(page.body, `id="request-access"`) || !strings.Contains(page.body, "Meter readings every minute") {
 		t.Errorf("the entry's page: %.500s", page.body)
 	}
@@ -156,8 +178,6 @@ func TestCatalogJourney(t *testing.T) {
 	if r.status != http.StatusForbidden || !strings.Contains(string(r.body), id) || !strings.Contains(string(r.body), "lagging-"+sfx) {
 		t.Fatalf("carol's delete: %d %s", r.status, r.body)
 	}
-	cweb := tp.webClient(t)
-	cweb.signIn("carol")
 	if page := cweb.get("/scada/dev/topic/" + full + "/delete"); !strings.Contains(page.body, `id="dependants"`) || !strings.Contains(page.body, id) {
 		t.Errorf("the delete page does not list the dependants: %.500s", page.body)
 	}

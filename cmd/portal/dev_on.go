@@ -69,6 +69,9 @@ func (d *devMode) seed(ctx context.Context, p *app, o devOptions, log *slog.Logg
 	if err := d.platform.Seed(portal.WithPrincipal(ctx, admin), p.tenancy, p.envs, ids, so); err != nil {
 		return fmt.Errorf("seeding demo data: %w", err)
 	}
+	if err := describeDemoTopics(portal.WithPrincipal(ctx, admin), p); err != nil {
+		return fmt.Errorf("describing the demo topics: %w", err)
+	}
 	log.Info("demo data ready", "ms", time.Since(start).Milliseconds())
 	// A key stripped of roles (RMS_DEV_CLOUD_ROLES), to try the portal
 	// and check-upstream with it, holds them all while the demo data is
@@ -98,3 +101,39 @@ func (d *devMode) writeServeConfig(cfg *config.Config, path string) error {
 func (d *devMode) run(ctx context.Context) { d.platform.Run(ctx) }
 
 func (d *devMode) close() { d.platform.Close() }
+
+// demoEntries are the catalog entries of some demo topics in every stage,
+// so that the catalog has something to find.
+var demoEntries = []struct {
+	unit, topic string
+	meta        portal.TopicMetadata
+}{
+	{"scada", "sensor-readings", portal.TopicMetadata{Description: "Readings of every plant sensor, one record a reading (Avro: sensorId, value, unit).",
+		Contact: "scada-platform@example.com", Tags: []string{"iot", "telemetry"}, Classification: "internal"}},
+	{"scada", "alarms", portal.TopicMetadata{Description: "Alarms raised by the control systems, keyed by alarm id (compacted: the latest state).",
+		Contact: "scada-ops@example.com", Tags: []string{"iot", "operations"}, Classification: "confidential"}},
+	{"crm", "orders", portal.TopicMetadata{Description: "Orders as customers place them.", Contact: "crm-team@example.com",
+		Tags: []string{"sales", "pii"}, Classification: "restricted"}},
+}
+
+// describeDemoTopics writes the demo catalog entries a stage does not
+// have yet (a restart keeps what people wrote since).
+func describeDemoTopics(ctx context.Context, p *app) error {
+	for _, st := range p.tenancy.Stages() {
+		for _, e := range demoEntries {
+			scope := portal.Scope{BU: e.unit, Stage: st.Name}
+			u, ok := p.tenancy.Unit(e.unit)
+			if !ok {
+				continue
+			}
+			full := tenancy.Scope{Unit: u, Stage: st}.Qualify(e.topic)
+			if cur, err := p.built.Catalog.Entry(ctx, scope, full); err == nil && (cur.Classified || cur.Description != "") {
+				continue
+			}
+			if _, err := p.built.Catalog.Describe(ctx, scope, e.topic, e.meta); err != nil && !portal.Is(err, portal.ReadOnlyEnvironment) {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -70,10 +71,21 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// index is one environment's catalog as last built, sorted by topic.
+// index is one environment's catalog as last built, sorted by topic,
+// and the topic list it was built from.
 type index struct {
 	built time.Time
+	src   []platform.TopicInfo
 	items []item
+}
+
+// of tells whether the index was built from this list: a cached list is
+// never modified, only replaced.
+func (x *index) of(topics []platform.TopicInfo) bool {
+	if len(topics) != len(x.src) {
+		return false
+	}
+	return len(topics) == 0 || &topics[0] == &x.src[0]
 }
 
 // search returns the entries a query finds, in topic order.

@@ -93,12 +93,15 @@ func (s *Service) decorate(call *gate.Call, e *portal.CatalogEntry) {
 func (s *Service) index(ctx context.Context, call *gate.Call) (*index, error) {
 	env := call.Env.Name()
 	now := s.guard.Now()
-	if x := s.idx.get(env, now); x != nil {
-		return x, nil
-	}
+	// The cluster's list is cached and replaced whole by any write (on
+	// this replica at once, on others by the cache channel): an index of
+	// another list is stale, whatever its age.
 	topics, err := call.Env.Topics.ListTopics(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if x := s.idx.get(env, now); x != nil && x.of(topics) {
+		return x, nil
 	}
 	zone, stage := call.Scope.Zone().ID, call.Scope.Stage.Name
 	rows, err := s.store.CatalogEntries(ctx, zone, stage, maxEntries)
@@ -123,7 +126,7 @@ func (s *Service) index(ctx context.Context, call *gate.Call) (*index, error) {
 			subjects[v.Subject] = v
 		}
 	}
-	x := &index{built: now, items: make([]item, 0, len(topics))}
+	x := &index{built: now, src: topics, items: make([]item, 0, len(topics))}
 	for _, t := range topics {
 		if t.Internal || len(x.items) >= maxEntries {
 			continue

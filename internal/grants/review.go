@@ -233,7 +233,7 @@ func (s *Service) WaitingGrants(ctx context.Context) ([]portal.TopicGrant, error
 	}
 	out := []portal.TopicGrant{}
 	for _, r := range recs {
-		if !access.DecideGrant(p.Role(r.Owner), access.ReviewGrant).Allowed || p.Subject == r.RequesterSubject {
+		if !access.DecideGrant(p.Role(r.Owner), access.ReviewGrant).Allowed || p.Subject == r.RequesterSubject || approvedBy(r, p.Subject) {
 			continue
 		}
 		out = append(out, portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
