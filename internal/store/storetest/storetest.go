@@ -34,6 +34,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("rate buckets", func(t *testing.T) { testRateBuckets(t, open(t)) })
 	t.Run("auto restarts", func(t *testing.T) { testAutoRestarts(t, open(t)) })
 	t.Run("alerts", func(t *testing.T) { testAlerts(t, open(t)) })
+	t.Run("catalog", func(t *testing.T) { testCatalog(t, open(t)) })
+	t.Run("grant expiry", func(t *testing.T) { testGrantExpiry(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {
