@@ -157,3 +157,29 @@ func TestClassificationBoundsGrants(t *testing.T) {
 		t.Fatalf("second approval: %+v %v", second, err)
 	}
 }
+
+// TestDecisionsOnNoGrantAreAudited: a decision on a grant that does not
+// exist is refused (404) and audited like every refused write.
+func TestDecisionsOnNoGrantAreAudited(t *testing.T) {
+	w := servicetest.New(t, orders)
+	before := len(w.AuditEvents(t))
+	steps := map[string]func() error{
+		"grant.approve":  func() error { _, err := w.Grants.ApproveGrant(bob, scadaDev, "gr-none", ""); return err },
+		"grant.reject":   func() error { _, err := w.Grants.RejectGrant(bob, scadaDev, "gr-none", ""); return err },
+		"grant.withdraw": func() error { _, err := w.Grants.WithdrawGrant(crmAdmin, crmDev, "gr-none"); return err },
+		"grant.revoke":   func() error { _, err := w.Grants.RevokeGrant(bob, scadaDev, "gr-none", ""); return err },
+	}
+	for action, step := range steps {
+		if err := step(); !portal.Is(err, portal.NotFound) {
+			t.Errorf("%s: %v", action, err)
+		}
+	}
+	var got []string
+	for _, e := range w.AuditEvents(t)[before:] {
+		got = append(got, e.Action+" "+e.Outcome)
+	}
+	slices.Sort(got)
+	if want := []string{"grant.approve NOT_FOUND", "grant.reject NOT_FOUND", "grant.revoke NOT_FOUND", "grant.withdraw NOT_FOUND"}; !slices.Equal(got, want) {
+		t.Errorf("trail: %v", got)
+	}
+}

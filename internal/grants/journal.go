@@ -187,7 +187,10 @@ func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error)
 		return false, nil // finished meanwhile
 	}
 	event := "grant.approve"
-	if r.State == portal.GrantRevoking {
+	switch {
+	case r.State == portal.GrantRevoking && strings.HasPrefix(r.Comment, "expired at "):
+		event = "grant.expire"
+	case r.State == portal.GrantRevoking:
 		event = "grant.revoke"
 	}
 	w, err := s.guard.ResumeWrite(ctx, call, event, r.ID, r.Event)

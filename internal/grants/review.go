@@ -24,11 +24,13 @@ func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment,
 		return nil, store.GrantRecord{}, nil, err
 	}
 	r, err := s.find(ctx, call, id)
-	if err != nil {
-		return nil, r, nil, err
-	}
 	fail := func(err error) (*gate.Call, store.GrantRecord, func(), error) {
 		s.guard.Record(ctx, call, event, id, err)
+		return nil, r, nil, err
+	}
+	if portal.Is(err, portal.NotFound) {
+		return fail(err) // a refused decision is audited, also on no grant
+	} else if err != nil {
 		return nil, r, nil, err
 	}
 	unit := call.Scope.Unit.ID

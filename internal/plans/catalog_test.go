@@ -68,3 +68,28 @@ func TestTopicDocumentsDeclareTheirCatalogEntry(t *testing.T) {
 		t.Fatalf("a bad classification: %s %v", changes(plan), err)
 	}
 }
+
+// TestPruneCountsNoDependantItDeletesItself: a connector deleted by the
+// same plan does not hold up its topic's delete.
+func TestPruneCountsNoDependantItDeletesItself(t *testing.T) {
+	w := servicetest.New(t)
+	admin := servicetest.As("scada", portal.Admin)
+	scope := portal.Scope{BU: "scada", Stage: "dev"}
+	seeded := w.Seed(t, "scada", "dev")
+	if err := w.Groups.Delete(admin, scope, seeded.Group); err != nil {
+		t.Fatal(err)
+	}
+	doc := unitDoc("86400000")
+	doc.Prune = true
+	plan, err := w.Plans.Plan(admin, scope, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := changes(plan)
+	if !strings.Contains(got, "delete topic "+seeded.Topic) || !strings.Contains(got, "delete connector "+seeded.Connector) || strings.Contains(got, "refused") {
+		t.Fatalf("prune:\n%s", got)
+	}
+	if _, err := w.Plans.Apply(admin, scope, doc, plan.Fingerprint); err != nil {
+		t.Fatal(err)
+	}
+}

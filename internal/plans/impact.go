@@ -2,6 +2,7 @@ package plans
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -14,6 +15,14 @@ import (
 // and the caller is an Admin of the unit.
 func weigh(ctx context.Context, call *gate.Call, steps []*Step, force bool) error {
 	admin := access.DecideGrant(call.Role, access.ReviewGrant).Allowed
+	// What the plan deletes itself (a connector before its topic) is no
+	// dependant of its other deletes.
+	deleted := map[string]bool{}
+	for _, st := range steps {
+		if st.Change.Action == portal.ActionDelete {
+			deleted[st.Key] = true
+		}
+	}
 	for _, st := range steps {
 		if st.Impact == nil || st.Change.Action != portal.ActionDelete {
 			continue
@@ -22,6 +31,7 @@ func weigh(ctx context.Context, call *gate.Call, steps []*Step, force bool) erro
 		if err != nil {
 			return err
 		}
+		im.Dependants = slices.DeleteFunc(im.Dependants, func(d portal.Dependant) bool { return deleted[strings.ReplaceAll(d.Kind, "_", "-")+"/"+d.Name] })
 		for _, d := range im.Dependants {
 			what := "depends on it: "
 			if d.Live {

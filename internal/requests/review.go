@@ -20,11 +20,13 @@ func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment, e
 		return nil, store.RequestRecord{}, nil, err
 	}
 	r, err := s.find(ctx, call, id)
-	if err != nil {
-		return nil, r, nil, err
-	}
 	fail := func(err error) (*gate.Call, store.RequestRecord, func(), error) {
 		s.guard.Record(ctx, call, event, id, err)
+		return nil, r, nil, err
+	}
+	if portal.Is(err, portal.NotFound) {
+		return fail(err) // a refused decision is audited, also on no request
+	} else if err != nil {
 		return nil, r, nil, err
 	}
 	switch {

@@ -81,7 +81,11 @@ func (s *Topics) impact(ctx context.Context, call *gate.Call, full string) (port
 	}
 	versions, err := call.Env.Schemas.ListSchemas(ctx, full+"-", true)
 	if err != nil {
-		return out, err
+		// The subjects stay when the topic goes: a registry that cannot
+		// be read costs the list, not the delete.
+		out.Dependants = append(out.Dependants, portal.Dependant{Kind: "subject", Name: full + "-*", Unit: call.Scope.Unit.ID,
+			Detail: "the registry could not be read: " + portal.FirstMessage(err)})
+		return out, nil
 	}
 	for _, v := range versions {
 		if v.Subject == full+"-key" || v.Subject == full+"-value" {
