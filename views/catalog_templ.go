@@ -213,7 +213,7 @@ func CatalogPage(p Page, s CatalogSearch) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, " topics found.</p><div class=\"mt-2 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm\"><table id=\"catalog\" class=\"min-w-full divide-y divide-slate-200 text-sm\"><caption class=\"sr-only\">Topics of the landing zone found</caption> <thead class=\"bg-slate-50\"><tr><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Topic</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Owner</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Classification</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Tags</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Description</th><th scope=\"col\" class=\"px-4 py-3 text-right font-semibold text-slate-700\">Granted to</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, " topics found.</p><div tabindex=\"0\" role=\"region\" aria-label=\"Topics found\" class=\"mt-2 overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm\"><table id=\"catalog\" class=\"min-w-full divide-y divide-slate-200 text-sm\"><caption class=\"sr-only\">Topics of the landing zone found</caption> <thead class=\"bg-slate-50\"><tr><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Topic</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Owner</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Classification</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Tags</th><th scope=\"col\" class=\"px-4 py-3 text-left font-semibold text-slate-700\">Description</th><th scope=\"col\" class=\"px-4 py-3 text-right font-semibold text-slate-700\">Granted to</th></tr></thead> <tbody class=\"divide-y divide-slate-100\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -407,7 +407,7 @@ func classBadge(e portal.CatalogEntry) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if !e.Classified {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<span class=\"text-slate-500\">(default)</span>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<span class=\"text-slate-600\">(default)</span>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -49,7 +49,8 @@ func TestBrowserAccessibility(t *testing.T) {
 			"/scada/dev/topic/sensor-readings/edit", "/scada/dev/topic/sensor-readings/metrics", "/scada/dev/topic/sensor-readings/records", "/scada/dev/topic/sensor-readings/produce", "/scada/dev/topic/sensor-readings/settings", "/scada/dev/topic/sensor-readings/consumers",
 			"/scada/dev/consumer-groups", "/scada/dev/consumer-group/replay", "/scada/dev/connectors", "/scada/dev/connectors/new",
 			"/scada/dev/schemas", "/scada/dev/schemas/new", "/scada/dev/service-accounts", "/scada/dev/identity-pools",
-			"/scada/dev/metrics", "/scada/run/topics", "/me/access"},
+			"/scada/dev/metrics", "/scada/run/topics", "/me/access", "/scada/dev/catalog", "/scada/dev/catalog/edh-shared-scada-dev-sensor-readings",
+			"/scada/dev/catalog/edh-shared-crm-dev-orders", "/scada/dev/topic/edh-shared-scada-dev-sensor-readings/delete", "/scada/dev/grants"},
 		"frank": {"/admin", "/admin/audit", "/admin/upstreams", "/admin/sessions", "/admin/access-preview", "/admin/config"},
 	}
 	var failures []string
