@@ -91,6 +91,7 @@ func (s *server) do(method, path, user, body string) reply {
 	}
 	rec := httptest.NewRecorder()
 	s.h.ServeHTTP(rec, req)
+	conform(s.t, req, rec.Code, rec.Header(), rec.Body.Bytes())
 	r := reply{status: rec.Code, header: rec.Header(), raw: rec.Body.String()}
 	_ = json.Unmarshal(rec.Body.Bytes(), &r.body)
 	return r
