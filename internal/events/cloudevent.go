@@ -57,7 +57,7 @@ var pastTense = map[string]string{"create": "created", "update": "updated", "del
 	"reset-offsets": "offsets-reset", "onboard": "onboarded", "offboard": "offboarded", "bulk-create": "bulk-created", "end": "ended",
 	"request": "requested", "approve": "approved", "reject": "rejected", "withdraw": "withdrawn", "revoke": "revoked",
 	"auto-restart": "auto-restarted", "give-up": "given-up", "set-auto-restart": "auto-restart-set",
-	"fire": "fired", "resolve": "resolved", "silence": "silenced"}
+	"fire": "fired", "resolve": "resolved", "silence": "silenced", "describe": "described", "expiring": "expiring"}
 
 // Published tells whether an audit event is told to other systems: a
 // write, done, refused or failed; not a read, not an attempt still under

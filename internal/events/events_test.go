@@ -27,6 +27,9 @@ func TestEventTypes(t *testing.T) {
 		{"grant.approve", "INSUFFICIENT_ROLE", "portal.grant.approve.refused", true},
 		{"change-request.approve", "ok", "portal.change-request.approved", true},
 		{"change-request.withdraw", "ok", "portal.change-request.withdrawn", true},
+		{"topic.describe", "ok", "portal.topic.described", true},
+		{"grant.expire", "ok", "portal.grant.expired", true},
+		{"grant.expiring", "ok", "portal.grant.expiring", true},
 		{"topic.read-records", "ok", "", false},
 		{"topic.create", "unknown", "", false},
 	}
