@@ -53,9 +53,10 @@ func checkAnswer(req *http.Request, status int, header http.Header, body []byte)
 	if err != nil {
 		return fmt.Errorf("the API document: %w", err)
 	}
-	// The document's server is example.com; the tests' requests are too.
+	// The document's server is portal.example.com; the tests' requests
+	// are made to be.
 	req = req.Clone(context.Background())
-	req.URL.Scheme, req.URL.Host, req.Host = "http", "example.com", "example.com"
+	req.URL.Scheme, req.URL.Host, req.Host = "https", "portal.example.com", "portal.example.com"
 	route, params, err := router.FindRoute(req)
 	if err != nil {
 		if status == http.StatusNotFound || status == http.StatusMethodNotAllowed {

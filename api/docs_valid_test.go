@@ -2,6 +2,9 @@ package api
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -12,9 +15,7 @@ import (
 // the portal serves it. A description with an unquoted ": " once made
 // keys no schema has.
 func TestOpenAPIDocumentIsValid(t *testing.T) {
-	doc := render(openAPITemplate, map[string]string{"SERVER_URL": "https://portal.example.com/api/v1", "API_AUDIENCE": "api://portal",
-		"API_SCOPE": "api://portal/.default", "AUTHORIZATION_URL": "https://idp.example.com/authorize", "TOKEN_URL": "https://idp.example.com/token",
-		"CLIENT_ID": "portal-docs", "TOPIC_SETTINGS": settingsMarkdown()})
+	doc := DocumentForTest()
 	loader := openapi3.NewLoader()
 	spec, err := loader.LoadFromData(doc)
 	if err != nil {
@@ -22,5 +23,28 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 	}
 	if err := spec.Validate(context.Background()); err != nil {
 		t.Fatalf("validating: %v", err)
+	}
+}
+
+// TestOpenAPIDocumentIsValidElsewhere: a second validator, independent of
+// kin-openapi (swagger-parser, from the project's npm packages, which
+// make test installs), accepts the document as the portal serves it.
+func TestOpenAPIDocumentIsValidElsewhere(t *testing.T) {
+	root, _ := filepath.Abs("..")
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "@apidevtools", "swagger-parser")); err != nil {
+		if testing.Short() {
+			t.Skip("swagger-parser is not installed (npm ci)")
+		}
+		t.Fatalf("swagger-parser is not installed (npm ci): %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "openapi.yaml")
+	if err := os.WriteFile(file, DocumentForTest(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", filepath.Join("testdata", "swagger-parser.cjs"), file)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(root, "node_modules"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("swagger-parser: %v\n%s", err, out)
 	}
 }
