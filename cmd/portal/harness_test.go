@@ -251,6 +251,7 @@ func (tp *testPortal) callToken(method, path, token string, body any, header ...
 	if err != nil {
 		tp.t.Fatal(err)
 	}
+	tp.conform(req, resp.StatusCode, resp.Header, data)
 	return response{status: resp.StatusCode, header: resp.Header, body: data}
 }
 

@@ -53,6 +53,9 @@ const (
 	KeyProvisioning = "provisioning"
 	KeyReady        = "ready"
 	KeyUnverified   = "unverified"
+	// KeyDeleted is a key removed with its account (in the delete's
+	// answer only).
+	KeyDeleted = "deleted"
 )
 
 // KeySpreadTime is how long Confluent Cloud may take before a new key

@@ -113,7 +113,7 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 			return fail(err)
 		}
 		out.Keys = append(out.Keys, portal.APIKey{ID: k.ID, Owner: id, OwnerName: a.DisplayName, ResourceID: k.Resource,
-			Resource: resourceOf(call.Env, k.Resource), Description: k.Description, Created: k.Created})
+			Resource: resourceOf(call.Env, k.Resource), Description: k.Description, Created: k.Created, State: portal.KeyDeleted})
 		removed = append(removed, portal.Change{Field: "api_key", Before: k.ID + " on " + k.Resource})
 	}
 	for _, b := range bindings {
