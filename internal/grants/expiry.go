@@ -95,23 +95,13 @@ func (s *Service) Expire(ctx context.Context) (int, error) {
 
 // expire revokes one expired grant under the locks a decision takes.
 func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error) {
-	ctx, call, err := s.guard.Portal(ctx, r.Owner, r.Stage)
-	if err != nil {
-		return false, nil // a unit or stage no longer configured: kept for an operator
-	}
-	unlock, err := s.guard.LockOuter(ctx, "grant "+r.ID)
-	if err != nil {
+	ctx, call, now, release, err := s.asPortal(ctx, r)
+	if err != nil || release == nil {
 		return false, err
 	}
-	defer unlock()
-	unlockPrincipal, err := s.guard.Lock(ctx, "grant-principal "+r.Principal)
-	if err != nil {
-		return false, err
-	}
-	defer unlockPrincipal()
-	now, err := s.store.GrantRecord(ctx, r.ID)
-	if err != nil || now.State != portal.GrantActive || now.Expires.IsZero() || now.Expires.After(s.guard.Now()) {
-		return false, err // renewed, revoked or expired meanwhile
+	defer release()
+	if now.State != portal.GrantActive || now.Expires.IsZero() || now.Expires.After(s.guard.Now()) {
+		return false, nil // renewed, revoked or expired meanwhile
 	}
 	w, err := s.guard.Begin(ctx, call, "grant.expire", r.ID)
 	if err != nil {

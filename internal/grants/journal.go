@@ -2,6 +2,7 @@ package grants
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -168,22 +169,12 @@ func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, 
 // resume finishes one decision, under the locks a decision takes, if it
 // is still under way.
 func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error) {
-	ctx, call, err := s.guard.Portal(ctx, r.Owner, r.Stage)
-	if err != nil {
-		return false, nil // a unit or stage no longer configured: kept for an operator
-	}
-	unlock, err := s.guard.LockOuter(ctx, "grant "+r.ID)
-	if err != nil {
+	ctx, call, now, release, err := s.asPortal(ctx, r)
+	if err != nil || release == nil {
 		return false, err
 	}
-	defer unlock()
-	unlockPrincipal, err := s.guard.Lock(ctx, "grant-principal "+r.Principal)
-	if err != nil {
-		return false, err
-	}
-	defer unlockPrincipal()
-	now, err := s.store.GrantRecord(ctx, r.ID)
-	if err != nil || now.State != r.State || now.Event != r.Event {
+	defer release()
+	if now.State != r.State || now.Event != r.Event {
 		return false, nil // finished meanwhile
 	}
 	event := "grant.approve"
@@ -207,4 +198,35 @@ func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error)
 		s.guard.Log().WarnContext(ctx, "a stopped grant decision could not be finished", "grant", r.ID, "state", r.State, "err", err)
 	}
 	return true, nil
+}
+
+// asPortal takes, for the portal's own step on a grant (finishing a
+// stopped decision, an expiry), the locks a decision takes, and reads the
+// grant again under them. A nil release with a nil error: nothing to do
+// (the grant's unit or stage is no longer configured, kept for an
+// operator; or the grant is gone).
+func (s *Service) asPortal(ctx context.Context, r store.GrantRecord) (context.Context, *gate.Call, store.GrantRecord, func(), error) {
+	ctx, call, err := s.guard.Portal(ctx, r.Owner, r.Stage)
+	if err != nil {
+		return ctx, nil, r, nil, nil
+	}
+	unlock, err := s.guard.LockOuter(ctx, "grant "+r.ID)
+	if err != nil {
+		return ctx, nil, r, nil, err
+	}
+	unlockPrincipal, err := s.guard.Lock(ctx, "grant-principal "+r.Principal)
+	if err != nil {
+		unlock()
+		return ctx, nil, r, nil, err
+	}
+	release := func() { unlockPrincipal(); unlock() }
+	now, err := s.store.GrantRecord(ctx, r.ID)
+	if err != nil {
+		release()
+		if errors.Is(err, store.ErrNotFound) {
+			return ctx, nil, r, nil, nil
+		}
+		return ctx, nil, r, nil, err
+	}
+	return ctx, call, now, release, nil
 }
