@@ -289,7 +289,11 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 		return h.render(c, status, p, views.ConfirmDelete(p, d))
 	}
 	if typed != t.Identifier && typed != t.Name {
-		return again(http.StatusUnprocessableEntity, "Type "+t.Identifier+" exactly to confirm.", nil)
+		im, err := h.Topics.Impact(ctx, scope, t.Name)
+		if err != nil {
+			return err
+		}
+		return again(http.StatusUnprocessableEntity, "Type "+t.Identifier+" exactly to confirm.", im.Dependants)
 	}
 	if err := h.Topics.Delete(ctx, scope, t.Name, portal.DeleteOptions{Confirm: typed, Reason: reason}); err != nil {
 		// Live dependants: the page lists them and says who may go on.
