@@ -205,6 +205,9 @@ func (s *Service) Entry(ctx context.Context, scope portal.Scope, topic string) (
 	if err != nil {
 		return e, err
 	}
+	// The entry is a copy of the shared index's: its readers are
+	// extended in a slice of its own.
+	e.Readers = slices.Clip(e.Readers)
 	for _, g := range groups {
 		o := call.Owner(g.Group, "")
 		e.Readers = append(e.Readers, portal.CatalogReader{Unit: o.Unit, Group: g.Group, Members: g.Members, Lag: g.Lag})
