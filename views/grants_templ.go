@@ -793,7 +793,7 @@ func GrantPage(p Page, g portal.TopicGrant) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if g.State == portal.GrantActive && g.Grantee == p.Context.BU && !g.Expires.IsZero() && p.Context.AskGrants {
+		if g.Renewable && g.Grantee == p.Context.BU {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 73, "<a id=\"renew-grant\" href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

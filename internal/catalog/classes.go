@@ -128,18 +128,16 @@ func (c Classes) Stricter(a, b string) string {
 }
 
 // ParseDuration reads a grant's duration: days ("7d"), weeks ("2w") or a
-// Go duration ("36h"); at least an hour.
+// Go duration ("36h"), as portal.ParseSpan reads spans; at least an hour.
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	var d time.Duration
-	var err error
-	if n, ok := strings.CutSuffix(s, "d"); ok {
-		d, err = days(n, 1)
-	} else if n, ok := strings.CutSuffix(s, "w"); ok {
-		d, err = days(n, 7)
-	} else {
-		d, err = time.ParseDuration(s)
+	span := s
+	if n, ok := strings.CutSuffix(s, "w"); ok {
+		if w, err := strconv.Atoi(n); err == nil && w > 0 && w <= 522 {
+			span = strconv.Itoa(w*7) + "d"
+		}
 	}
+	d, err := portal.ParseSpan(span)
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a duration: write days (7d), weeks (2w) or hours (36h)", clip(s))
 	}
@@ -147,14 +145,6 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("a grant lasts at least an hour, not %s", clip(s))
 	}
 	return d, nil
-}
-
-func days(n string, per int) (time.Duration, error) {
-	v, err := strconv.Atoi(n)
-	if err != nil || v <= 0 || v > 3660/per {
-		return 0, fmt.Errorf("bad count")
-	}
-	return time.Duration(v*per) * 24 * time.Hour, nil
 }
 
 // FormatDuration writes a duration as ParseDuration reads it (whole days

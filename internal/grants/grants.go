@@ -371,6 +371,7 @@ func (s *Service) view(call *gate.Call, r store.GrantRecord) portal.TopicGrant {
 	g.Reviewable = r.State == portal.GrantRequested && admin(r.Owner) && p.Subject != r.RequesterSubject && !approvedBy(r, p.Subject)
 	g.Withdrawable = r.State == portal.GrantRequested && admin(r.Grantee)
 	g.Revocable = r.State == portal.GrantActive && (admin(r.Owner) || admin(r.Grantee))
+	g.Renewable = r.State == portal.GrantActive && !r.Expires.IsZero() && admin(r.Grantee)
 	return g
 }
 

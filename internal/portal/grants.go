@@ -84,6 +84,9 @@ type TopicGrant struct {
 	// Withdrawable whether they may withdraw the request, Revocable
 	// whether they may revoke the active grant.
 	Reviewable, Withdrawable, Revocable bool
+	// Renewable tells whether the caller may ask to renew the active,
+	// expiring grant (an Admin of the grantee).
+	Renewable bool
 }
 
 // Covers tells whether the grant is on topic.
