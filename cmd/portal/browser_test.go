@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,6 +44,7 @@ func newBrowser(t *testing.T, tp *testPortal) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := &lockedBuffer{}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
 		chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -50,19 +54,38 @@ func newBrowser(t *testing.T, tp *testPortal) *browser {
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1440, 1100),
+		chromedp.CombinedOutput(out),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithDeadline(ctx, browserDeadline(t))
+	// chromedp starts Chromium with Pdeathsig, which Linux sends when the
+	// OS thread that started it ends, not the process: the Go runtime
+	// ends threads at will (a goroutine that exits locked to one, as
+	// cgo's callbacks from librdkafka may), and Chromium died mid-test,
+	// a read of its DevTools socket ending in EOF and every step after
+	// in "context canceled". Chromium is started from a goroutine locked
+	// to its thread that lives until the browser is closed.
+	started := make(chan error, 1)
+	closed := make(chan struct{})
+	go func() {
+		goruntime.LockOSThread()
+		started <- chromedp.Run(ctx)
+		<-closed
+	}()
 	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("Chromium's output:\n%s", out.String())
+		}
 		cancelTimeout()
 		cancelCtx()
 		cancelAlloc()
+		close(closed)
 		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
 			time.Sleep(100 * time.Millisecond)
 		}
 	})
-	if err := chromedp.Run(ctx); err != nil {
+	if err := <-started; err != nil {
 		t.Fatalf("starting Chromium: %v", err)
 	}
 	return &browser{t: t, ctx: ctx, url: tp.url}
@@ -101,6 +124,18 @@ func (b *browser) signIn(user string) {
 		chromedp.Poll(`document.readyState === "complete" && !document.querySelector(".htmx-request")`, nil,
 			chromedp.WithPollingInterval(20*time.Millisecond)),
 	)
+}
+
+// submit submits the form sel belongs to as a whole-page navigation and
+// waits for the new page to load: a wait for an element alone may match
+// the page on its way out, and a query that straddles the navigation
+// ends with "context canceled".
+func (b *browser) submit(sel string) {
+	b.t.Helper()
+	if _, err := chromedp.RunResponse(b.ctx, chromedp.Submit(sel, chromedp.ByQuery)); err != nil {
+		b.t.Fatalf("submitting %s: %v", sel, err)
+	}
+	b.run(chromedp.Poll(`document.readyState === "complete"`, nil, chromedp.WithPollingInterval(20*time.Millisecond)))
 }
 
 func (b *browser) attr(sel, name string) string {
@@ -375,4 +410,23 @@ func TestBrowserContentSecurityPolicy(t *testing.T) {
 		t.Errorf("injected code: %+v", result)
 	}
 	b.run(chromedp.Navigate(tp.url+"/api-docs/"), chromedp.WaitVisible(".swagger-ui .info", chromedp.ByQuery))
+}
+
+// lockedBuffer keeps Chromium's output, written from chromedp's goroutine
+// and read by the test's cleanup.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
