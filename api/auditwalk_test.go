@@ -181,4 +181,3 @@ func (s *server) must(t *testing.T, method, path, user, body string) {
 		t.Fatalf("setting up %s %s: %d %s", method, path, r.status, r.raw)
 	}
 }
-
