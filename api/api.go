@@ -104,7 +104,8 @@ func (a *API) refused(c echo.Context, err error) {
 		return
 	}
 	resource := c.Param("name") + c.Param("subject") + c.Param("id")
-	a.Audit.Refused(r.Context(), httpserver.ScopeOf(c), r.Method+" "+strings.TrimPrefix(c.Path(), Base), resource, err)
+	// Refused before any service knew the action: the route stands for it.
+	a.Audit.Refused(r.Context(), httpserver.ScopeOf(c), portal.RouteAction(r.Method+" "+strings.TrimPrefix(c.Path(), Base)), resource, err)
 }
 
 func bearer(h string) (string, bool) {

@@ -59,7 +59,7 @@ func TestEveryWriteLeavesOneAuditEvent(t *testing.T) {
 			added := evs[:len(evs)-before]
 			var seen []string
 			for _, e := range added {
-				seen = append(seen, e.Action+" "+e.Outcome)
+				seen = append(seen, string(e.Action)+" "+e.Outcome)
 			}
 			if len(added) != 1+c.also {
 				t.Fatalf("the trail has %d new events %v, want %d", len(added), seen, 1+c.also)

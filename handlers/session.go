@@ -97,5 +97,6 @@ func (h *Handlers) refused(c echo.Context, err error) {
 		return
 	}
 	resource := c.Param("name") + c.Param("subject") + c.Param("id")
-	h.Audit.Refused(r.Context(), httpserver.ScopeOf(c), "form "+c.Path(), resource, err)
+	// Refused before any service knew the action: the form stands for it.
+	h.Audit.Refused(r.Context(), httpserver.ScopeOf(c), portal.RouteAction("form "+c.Path()), resource, err)
 }

@@ -173,7 +173,7 @@ func TestTwoReplicasOnOneDatabase(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, e := range events.Items {
-		seen[e.Actor+" "+e.Action+" "+e.Outcome] = true
+		seen[e.Actor+" "+string(e.Action)+" "+e.Outcome] = true
 	}
 	for _, want := range []string{"carol topic.create ok", "carol service-account.create INSUFFICIENT_ROLE", "bob service-account.create ok"} {
 		if !seen[want] {

@@ -96,7 +96,7 @@ func (a *Admin) enter(ctx context.Context, action access.AdminAction, zone strin
 }
 
 // enterWrite is enter for a change; a refusal is audited too.
-func (a *Admin) enterWrite(ctx context.Context, action access.AdminAction, event string, target auditTarget) (*portal.Principal, *tenancy.Tenancy, error) {
+func (a *Admin) enterWrite(ctx context.Context, action access.AdminAction, event portal.Action, target auditTarget) (*portal.Principal, *tenancy.Tenancy, error) {
 	p, t, err := a.enter(ctx, action, target.zone)
 	if err != nil && !portal.Is(err, portal.RateLimited) {
 		if pr := portal.PrincipalFrom(ctx); pr != nil {
@@ -112,7 +112,7 @@ type auditTarget struct {
 }
 
 // event is the audit event of an admin action.
-func (a *Admin) event(p *portal.Principal, event string, t auditTarget) portal.AuditEvent {
+func (a *Admin) event(p *portal.Principal, event portal.Action, t auditTarget) portal.AuditEvent {
 	role := "platform_admin"
 	if !p.PlatformAdmin {
 		role = p.Role(t.unit).String()
@@ -122,7 +122,7 @@ func (a *Admin) event(p *portal.Principal, event string, t auditTarget) portal.A
 }
 
 // record audits an admin change refused before it was made.
-func (a *Admin) record(ctx context.Context, p *portal.Principal, event string, t auditTarget, err error) {
+func (a *Admin) record(ctx context.Context, p *portal.Principal, event portal.Action, t auditTarget, err error) {
 	e := a.event(p, event, t)
 	e.Outcome = gate.Outcome(err)
 	if err != nil {
@@ -132,7 +132,7 @@ func (a *Admin) record(ctx context.Context, p *portal.Principal, event string, t
 }
 
 // begin records an admin change ahead of making it (Guard.begin).
-func (a *Admin) begin(ctx context.Context, p *portal.Principal, event string, t auditTarget) (*gate.Write, error) {
+func (a *Admin) begin(ctx context.Context, p *portal.Principal, event portal.Action, t auditTarget) (*gate.Write, error) {
 	return a.guard.BeginEvent(ctx, a.event(p, event, t))
 }
 

@@ -99,7 +99,7 @@ func (r *Recorder) complete(ctx context.Context, e portal.AuditEvent) portal.Aud
 }
 
 func attrs(e portal.AuditEvent) []slog.Attr {
-	return []slog.Attr{slog.String("actor", e.Actor), slog.String("role", e.ActorRole), slog.String("action", e.Action),
+	return []slog.Attr{slog.String("actor", e.Actor), slog.String("role", e.ActorRole), slog.String("action", string(e.Action)),
 		slog.String("resource", e.Resource), slog.String("scope", e.BU+"/"+e.Stage), slog.String("outcome", e.Outcome)}
 }
 
@@ -190,7 +190,7 @@ func (r *Recorder) Resume(ctx context.Context, e portal.AuditEvent, id int64) (*
 	}
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
-	found, err := r.store.UnsettledAttempt(lctx, e.RequestID, e.Action, e.Resource)
+	found, err := r.store.UnsettledAttempt(lctx, e.RequestID, string(e.Action), e.Resource)
 	switch {
 	case err == nil:
 		return &Attempt{r: r, id: found, e: e}, nil

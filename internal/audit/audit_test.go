@@ -57,7 +57,7 @@ func (m *memStore) UnsettledAttempt(_ context.Context, requestID, action, resour
 		return 0, errors.New("database down")
 	}
 	for id := int64(1); id <= m.next; id++ {
-		if e := m.events[id]; e.RequestID == requestID && e.Action == action && e.Resource == resource && e.Outcome == Unknown {
+		if e := m.events[id]; e.RequestID == requestID && string(e.Action) == action && e.Resource == resource && e.Outcome == Unknown {
 			return id, nil
 		}
 	}

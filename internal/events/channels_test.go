@@ -47,7 +47,7 @@ func TestChannelsTakeTheirStagesAlertsInTheirFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	alert := func(action, stage string) portal.AuditEvent {
+	alert := func(action portal.Action, stage string) portal.AuditEvent {
 		return portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: stage, Action: action, Resource: "lag edh-shared-scada-dev-billing",
 			Outcome: "ok", Detail: "any group's lag in time above 5m0s for 1m0s", Changes: []portal.Change{{Field: "rule", After: "lag"}, {Field: "kind", After: "lag_time"},
 				{Field: "subject", After: "edh-shared-scada-dev-billing"}, {Field: "value", After: "7m0s behind"}, {Field: "fired_at", After: "2026-11-28T12:00:00Z"}}}

@@ -50,33 +50,23 @@ type Scope struct {
 	Stage        string `json:"stage,omitempty"`
 }
 
-// pastTense names what a done action did ("create" → "created").
-var pastTense = map[string]string{"create": "created", "update": "updated", "delete": "deleted", "version": "versioned",
-	"config": "configured", "partitions": "repartitioned", "filter": "updated", "pause": "paused", "resume": "resumed",
-	"restart": "restarted", "rotate": "rotated", "expire": "expired", "set": "set", "apply": "applied", "produce": "produced",
-	"reset-offsets": "offsets-reset", "onboard": "onboarded", "offboard": "offboarded", "bulk-create": "bulk-created", "end": "ended",
-	"request": "requested", "approve": "approved", "reject": "rejected", "withdraw": "withdrawn", "revoke": "revoked",
-	"auto-restart": "auto-restarted", "give-up": "given-up", "set-auto-restart": "auto-restart-set",
-	"fire": "fired", "resolve": "resolved", "silence": "silenced", "describe": "described", "expiring": "expiring"}
-
 // Published tells whether an audit event is told to other systems: a
 // write, done, refused or failed; not a read, not an attempt still under
 // way, and not an anonymous refusal.
 func Published(e portal.AuditEvent) bool {
-	return e.Outcome != "" && e.Outcome != "unknown" && e.LandingZone != "" && !strings.HasSuffix(e.Action, "read-records") &&
-		!strings.HasPrefix(e.Action, "auth.")
+	return e.Outcome != "" && e.Outcome != "unknown" && e.LandingZone != "" && !strings.HasSuffix(string(e.Action), "read-records") &&
+		!strings.HasPrefix(string(e.Action), "auth.")
 }
 
 // FromAudit is the CloudEvent of an audit event: type portal.<kind>.<past
 // tense> when it was done ("portal.topic.created"), portal.<action>.refused
 // or .failed when it was not.
 func FromAudit(e portal.AuditEvent) CloudEvent {
-	kind, verb, _ := strings.Cut(e.Action, ".")
-	typ := "portal." + e.Action
+	typ := "portal." + string(e.Action)
 	switch {
 	case e.Outcome == "ok":
-		if p, ok := pastTense[verb]; ok {
-			typ = "portal." + kind + "." + p
+		if p := e.Action.Past(); p != "" {
+			typ = "portal." + e.Action.Kind() + "." + p
 		}
 	case strings.HasPrefix(e.Outcome, "UPSTREAM_") || e.Outcome == string(portal.Internal):
 		typ += ".failed"
@@ -93,7 +83,7 @@ func FromAudit(e portal.AuditEvent) CloudEvent {
 	}
 	return CloudEvent{SpecVersion: "1.0", ID: strconv.FormatInt(e.ID, 10), Source: source, Type: typ, Subject: e.Resource, Time: e.Time.UTC(),
 		DataContentType: "application/json", Data: Data{Actor: e.Actor, ActorRole: e.ActorRole, Service: e.Service,
-			Scope: Scope{LandingZone: e.LandingZone, BusinessUnit: e.BU, Stage: e.Stage}, Action: e.Action, Outcome: e.Outcome,
+			Scope: Scope{LandingZone: e.LandingZone, BusinessUnit: e.BU, Stage: e.Stage}, Action: string(e.Action), Outcome: e.Outcome,
 			Detail: e.Detail, Changes: changes, RequestID: e.RequestID}}
 }
 

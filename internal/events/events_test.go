@@ -34,7 +34,7 @@ func TestEventTypes(t *testing.T) {
 		{"topic.create", "unknown", "", false},
 	}
 	for _, c := range cases {
-		e := portal.AuditEvent{ID: 7, Time: at, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: c.action, Outcome: c.outcome, Resource: "r"}
+		e := portal.AuditEvent{ID: 7, Time: at, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.Action(c.action), Outcome: c.outcome, Resource: "r"}
 		if got := events.Published(e); got != c.published {
 			t.Errorf("%s %s published: %v", c.action, c.outcome, got)
 		}
@@ -108,6 +108,17 @@ func TestKafkaTargets(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// TestEveryActionNamesItsEvent: a done declared action's CloudEvent type
+// is its kind and its past tense.
+func TestEveryActionNamesItsEvent(t *testing.T) {
+	for _, a := range portal.Actions() {
+		e := events.FromAudit(portal.AuditEvent{ID: 1, LandingZone: "edh-shared", Action: a, Outcome: "ok", Resource: "r"})
+		if want := "portal." + a.Kind() + "." + a.Past(); e.Type != want {
+			t.Errorf("%s: type %q, want %q", a, e.Type, want)
 		}
 	}
 }

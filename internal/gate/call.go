@@ -40,14 +40,15 @@ type Call struct {
 
 // pendingWrite is a write call's change, and whether the trail has it.
 type pendingWrite struct {
-	event, resource string
-	recorded        atomic.Bool
+	event    portal.Action
+	resource string
+	recorded atomic.Bool
 }
 
 // Writes makes c a write call about event on resource: Settle records
 // its refusal if it ends before its attempt is in the trail (for a call
 // entered as a read that turns out to write, such as a produce).
-func (c *Call) Writes(event, resource string) *Call {
+func (c *Call) Writes(event portal.Action, resource string) *Call {
 	c.write = &pendingWrite{event: event, resource: resource}
 	return c
 }
@@ -85,7 +86,7 @@ func (c *Call) Unit() *Call {
 }
 
 // Event is the audit event of the call's write of resource.
-func (c *Call) Event(action, resource string) portal.AuditEvent {
+func (c *Call) Event(action portal.Action, resource string) portal.AuditEvent {
 	return portal.AuditEvent{Actor: c.Principal.Actor(), ActorRole: c.Role.String(), Groups: c.Principal.Grant(c.Scope.Unit.ID).Groups,
 		Service: c.Principal.Service, LandingZone: c.Scope.Zone().ID, BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name, Action: action,
 		Resource: resource, Detail: warningDetail(c.warnings, "")}

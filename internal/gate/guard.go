@@ -188,7 +188,7 @@ func (g *Guard) enter(ctx context.Context, named portal.Scope, action access.Act
 
 // EnterWrite is Enter for an operation that changes something: a refusal
 // is audited too, as event on resource (the name the caller gave).
-func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action access.Action, what, event, resource string) (context.Context, *Call, error) {
+func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action access.Action, what string, event portal.Action, resource string) (context.Context, *Call, error) {
 	ctx, call, err := g.Enter(ctx, named, action, what)
 	if call != nil {
 		call.write = &pendingWrite{event: event, resource: resource}

@@ -70,7 +70,7 @@ func (c *Call) OrgOwner(k tenancy.OrgKind, name string) (OrgOwner, bool) {
 // resource outside every convention is read-only for a zone's Super
 // Admins: only platform admins change it. event and resource name the
 // refusal in the audit trail.
-func (g *Guard) EnterOwner(ctx context.Context, call *Call, o OrgOwner, action access.Action, what, event, resource string) (*Call, error) {
+func (g *Guard) EnterOwner(ctx context.Context, call *Call, o OrgOwner, action access.Action, what string, event portal.Action, resource string) (*Call, error) {
 	if o.Outside {
 		if call.Principal.PlatformAdmin {
 			return call, nil

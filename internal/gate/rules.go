@@ -28,7 +28,7 @@ func (g *Guard) Rules() Rules { return g.rules }
 // answered with their problems (and audited as refused under event); one
 // they let through with warnings keeps them for the answer and for the
 // write's audit event. Rules that cannot be read refuse the write.
-func (g *Guard) Check(ctx context.Context, call *Call, event string, ch guardrails.Change) error {
+func (g *Guard) Check(ctx context.Context, call *Call, event portal.Action, ch guardrails.Change) error {
 	errs, err := g.CheckAll(ctx, call, event, []guardrails.Change{ch})
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func (g *Guard) Check(ctx context.Context, call *Call, event string, ch guardrai
 // is judged with the budget use of those before it, and gets its own
 // refusal (nil when it may be made). err is the rules' own failure, which
 // refuses them all.
-func (g *Guard) CheckAll(ctx context.Context, call *Call, event string, chs []guardrails.Change) ([]error, error) {
+func (g *Guard) CheckAll(ctx context.Context, call *Call, event portal.Action, chs []guardrails.Change) ([]error, error) {
 	out := make([]error, len(chs))
 	if g.rules == nil || len(chs) == 0 {
 		return out, nil

@@ -16,7 +16,7 @@ import (
 
 // Record audits what happened to a write that never reached the upstream
 // (a refusal found after entering, a read worth a trace).
-func (g *Guard) Record(ctx context.Context, c *Call, event, resource string, err error, changes ...portal.Change) {
+func (g *Guard) Record(ctx context.Context, c *Call, event portal.Action, resource string, err error, changes ...portal.Change) {
 	c.recorded()
 	e := c.Event(event, resource)
 	e.Outcome, e.Changes = Outcome(err), changes
@@ -59,14 +59,15 @@ type Write struct {
 
 // reservation names a create's reserved budget use.
 type reservation struct {
-	g                         *Guard
-	unit, stage, event, named string
+	g                  *Guard
+	unit, stage, named string
+	event              portal.Action
 }
 
 // Begin records the attempt of a change before its first upstream call:
 // no record, no change. When the trail cannot be written, the error
 // (UpstreamUnavailable) says that nothing was changed.
-func (g *Guard) Begin(ctx context.Context, c *Call, event, resource string) (*Write, error) {
+func (g *Guard) Begin(ctx context.Context, c *Call, event portal.Action, resource string) (*Write, error) {
 	c.recorded()
 	e := c.Event(event, resource)
 	note := noteOf(ctx)
@@ -82,8 +83,8 @@ func (g *Guard) Begin(ctx context.Context, c *Call, event, resource string) (*Wr
 }
 
 // reservation is the budget use a create of the call may have reserved.
-func (g *Guard) reservation(c *Call, event, resource string) *reservation {
-	if g.reserved == nil || !strings.HasSuffix(event, ".create") {
+func (g *Guard) reservation(c *Call, event portal.Action, resource string) *reservation {
+	if g.reserved == nil || !strings.HasSuffix(string(event), ".create") {
 		return nil
 	}
 	return &reservation{g: g, unit: c.Scope.Unit.ID, stage: c.Scope.Stage.Name, event: event, named: resource}
@@ -112,7 +113,7 @@ func (g *Guard) BeginEvent(ctx context.Context, e portal.AuditEvent) (*Write, er
 // ResumeWrite continues a change another process began (a bulk job's
 // item, resumed): its attempt (id, or found by the request, or a new one)
 // is settled once, here.
-func (g *Guard) ResumeWrite(ctx context.Context, c *Call, event, resource string, id int64) (*Write, error) {
+func (g *Guard) ResumeWrite(ctx context.Context, c *Call, event portal.Action, resource string, id int64) (*Write, error) {
 	att, err := g.audit.Resume(ctx, c.Event(event, resource), id)
 	if err != nil {
 		return nil, err

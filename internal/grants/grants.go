@@ -67,7 +67,7 @@ func New(g *gate.Guard, s store.Grants) *Service { return &Service{guard: g, sto
 // enter authorizes a step of a grant in the named scope: the caller's
 // role in the scope's unit decides (access.DecideGrant). A refused write
 // step is audited as event.
-func (s *Service) enter(ctx context.Context, scope portal.Scope, step access.GrantStep, event, resource string) (context.Context, *gate.Call, error) {
+func (s *Service) enter(ctx context.Context, scope portal.Scope, step access.GrantStep, event portal.Action, resource string) (context.Context, *gate.Call, error) {
 	var call *gate.Call
 	var err error
 	if step == access.ReadGrants {

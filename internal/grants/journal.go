@@ -21,7 +21,7 @@ import (
 // approve records r approving, from state from ("" for a grant given
 // without a request, recorded here), then makes its bindings and records
 // it active, with its audit event (attempted before anything is made).
-func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRecord, event, from, comment string) (portal.TopicGrant, error) {
+func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, comment string) (portal.TopicGrant, error) {
 	w, err := s.guard.Begin(ctx, call, event, r.ID)
 	if err != nil {
 		return portal.TopicGrant{}, err
@@ -177,12 +177,12 @@ func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error)
 	if now.State != r.State || now.Event != r.Event {
 		return false, nil // finished meanwhile
 	}
-	event := "grant.approve"
+	event := portal.ActGrantApprove
 	switch {
 	case r.State == portal.GrantRevoking && strings.HasPrefix(r.Comment, "expired at "):
-		event = "grant.expire"
+		event = portal.ActGrantExpire
 	case r.State == portal.GrantRevoking:
-		event = "grant.revoke"
+		event = portal.ActGrantRevoke
 	}
 	w, err := s.guard.ResumeWrite(ctx, call, event, r.ID, r.Event)
 	if err != nil {

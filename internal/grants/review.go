@@ -17,7 +17,7 @@ import (
 // decision at a time on any replica; bindings of one principal are made
 // and removed one grant at a time). The grant is read again under the
 // locks and must be in state from.
-func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment, event string, step access.GrantStep, from string,
+func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment string, event portal.Action, step access.GrantStep, from string,
 	side func(store.GrantRecord, string) bool) (*gate.Call, store.GrantRecord, func(), error) {
 	ctx, call, err := s.enter(ctx, scope, step, event, id)
 	if err != nil {
@@ -79,7 +79,7 @@ func receives(r store.GrantRecord, unit string) bool { return r.Grantee == unit 
 func holds(r store.GrantRecord, unit string) bool    { return r.Owner == unit || r.Grantee == unit }
 
 // close records a grant's new state with its audit event.
-func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecord, event, from, state, comment string, changes ...portal.Change) (portal.TopicGrant, error) {
+func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, state, comment string, changes ...portal.Change) (portal.TopicGrant, error) {
 	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
 	w, err := s.guard.Begin(ctx, call, event, r.ID)
 	if err != nil {

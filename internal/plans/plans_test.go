@@ -766,7 +766,7 @@ func TestApplyUpdatesTopicsInOneRequest(t *testing.T) {
 	audited := map[string]string{}
 	for _, e := range w.AuditEvents(t) {
 		if (e.Action == "topic.config" || e.Action == "topic.partitions") && strings.Contains(e.Resource, "upd-") {
-			audited[e.Action+" "+e.Resource[strings.LastIndex(e.Resource, "-")+1:]] = e.Outcome
+			audited[string(e.Action)+" "+e.Resource[strings.LastIndex(e.Resource, "-")+1:]] = e.Outcome
 		}
 	}
 	if fmt.Sprint(audited) != "map[topic.config 0:ok topic.config 1:ok topic.config 2:INVALID_PARAMETER topic.config 3:ok topic.partitions 1:ok]" {

@@ -30,7 +30,7 @@ type AuditEvent struct {
 	LandingZone string `json:"landing_zone,omitempty"`
 	BU          string `json:"business_unit"`
 	Stage       string `json:"stage"`
-	Action      string `json:"action"`
+	Action      Action `json:"action"`
 	Resource    string `json:"resource"`
 	// Outcome is "ok", "unknown" (a write whose effect is not known: under
 	// way, timed out, or not recorded) or the error kind that stopped it.
@@ -66,5 +66,5 @@ type AuditService interface {
 	// Refused records a write that a front door refused before any service
 	// could (no valid token, a forged form), so that it leaves a trace too.
 	// The caller is the principal in ctx, if any.
-	Refused(ctx context.Context, scope Scope, action, resource string, err error)
+	Refused(ctx context.Context, scope Scope, action Action, resource string, err error)
 }

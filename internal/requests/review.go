@@ -14,7 +14,7 @@ import (
 // review enters a decision on a request: the caller reviews the unit's
 // requests, is not its requester, and the request is still open. A
 // refusal is audited as event.
-func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment, event string) (*gate.Call, store.RequestRecord, func(), error) {
+func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment string, event portal.Action) (*gate.Call, store.RequestRecord, func(), error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "review change requests", event, id)
 	if err != nil {
 		return nil, store.RequestRecord{}, nil, err
@@ -57,7 +57,7 @@ func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment, e
 }
 
 // decide records a decision on an open request with its audit event.
-func (s *Service) decide(ctx context.Context, call *gate.Call, r store.RequestRecord, event, state, comment string, changes ...portal.Change) (portal.ChangeRequest, error) {
+func (s *Service) decide(ctx context.Context, call *gate.Call, r store.RequestRecord, event portal.Action, state, comment string, changes ...portal.Change) (portal.ChangeRequest, error) {
 	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
 	w, err := s.guard.Begin(ctx, call, event, r.ID)
 	if err != nil {

@@ -30,7 +30,7 @@ func (rb *Rulebook) enter(ctx context.Context, a access.AdminAction, zone string
 }
 
 // event is the audit event of a change of the guardrails.
-func event(p *portal.Principal, action, zone, unit, stage, resource string) portal.AuditEvent {
+func event(p *portal.Principal, action portal.Action, zone, unit, stage, resource string) portal.AuditEvent {
 	return portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service, LandingZone: zone,
 		BU: unit, Stage: stage, Action: action, Resource: resource}
 }
@@ -139,9 +139,9 @@ func (rb *Rulebook) PutPolicy(ctx context.Context, pol portal.Policy, create boo
 	case exists && before.Zone != pol.Zone:
 		return portal.Policy{}, false, portal.Invalid("landing_zone", "policy %s belongs to %s; delete it and create it in %s", pol.ID, before.Zone, pol.Zone)
 	}
-	action := "policy.create"
+	action := portal.ActPolicyCreate
 	if exists {
-		action = "policy.update"
+		action = portal.ActPolicyUpdate
 	}
 	pol.UpdatedBy, pol.Updated = p.Actor(), rb.guard.Now().UTC()
 	w, err := rb.guard.BeginEvent(ctx, event(p, action, pol.Zone, "", "", pol.ID))

@@ -113,9 +113,9 @@ func (s *Alerts) step(ctx context.Context, rule store.AlertRuleRecord, open map[
 		}
 	}
 	for _, c := range changes {
-		action := alerts.ActionResolve
+		action := portal.ActAlertResolve
 		if c.Fired {
-			action = alerts.ActionFire
+			action = portal.ActAlertFire
 		}
 		s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
 			Action: action, Resource: rule.Name + " " + c.Alert.Subject, Outcome: "ok", Detail: alerts.Describe(rule),

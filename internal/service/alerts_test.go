@@ -21,7 +21,7 @@ func firedAndResolved(t *testing.T, w *servicetest.World) []string {
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
 		if (e.Action == "alert.fire" || e.Action == "alert.resolve") && e.Actor == "portal" {
-			out = append(out, strings.TrimPrefix(e.Action, "alert.")+" "+e.BU+"/"+e.Stage+" "+e.Resource)
+			out = append(out, strings.TrimPrefix(string(e.Action), "alert.")+" "+e.BU+"/"+e.Stage+" "+e.Resource)
 		}
 	}
 	return out

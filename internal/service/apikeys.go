@@ -272,7 +272,7 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 // then fails, is deleted again, so that none exists without its expiry
 // and a rotation never leaves two keys without an end to the old one.
 func (s *APIKeys) create(ctx context.Context, call *gate.Call, a platform.ServiceAccount, o gate.OrgOwner, resource, description string,
-	expires time.Time, event string, then func(ctx context.Context, id string) error, changes ...portal.Change) (portal.CreatedAPIKey, error) {
+	expires time.Time, event portal.Action, then func(ctx context.Context, id string) error, changes ...portal.Change) (portal.CreatedAPIKey, error) {
 	w, err := s.guard.Begin(ctx, call, event, a.DisplayName+" on "+resource)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err

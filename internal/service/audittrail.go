@@ -87,7 +87,7 @@ func (a *AuditTrail) Page(ctx context.Context, f store.AuditFilter, list string)
 // Refused records a write refused by a front door. Refusals of callers
 // that could not be authenticated are counted per source and minute, one
 // event each, so that a flood of bad tokens cannot flood the trail.
-func (a *AuditTrail) Refused(ctx context.Context, scope portal.Scope, action, resource string, err error) {
+func (a *AuditTrail) Refused(ctx context.Context, scope portal.Scope, action portal.Action, resource string, err error) {
 	e := portal.AuditEvent{BU: scope.BU, Stage: scope.Stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
 		Detail: portal.FirstMessage(err)}
 	p := portal.PrincipalFrom(ctx)

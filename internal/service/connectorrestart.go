@@ -200,7 +200,7 @@ func (s *Connectors) RestartHistory(ctx context.Context, scope portal.Scope, nam
 	out := []portal.ConnectorRestart{}
 	for _, e := range events {
 		if e.Action == actionAutoRestart || e.Action == actionGiveUp {
-			out = append(out, portal.ConnectorRestart{At: e.Time, Action: e.Action, Outcome: e.Outcome, Detail: e.Detail})
+			out = append(out, portal.ConnectorRestart{At: e.Time, Action: string(e.Action), Outcome: e.Outcome, Detail: e.Detail})
 		}
 	}
 	return out, nil

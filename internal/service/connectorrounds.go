@@ -134,11 +134,11 @@ func failure(c platform.Connector) string {
 
 // resetAutoRestart starts a connector's backoff again after a person
 // paused, resumed or restarted it, or turns it off with its deletion.
-func (s *Connectors) resetAutoRestart(ctx context.Context, env *platform.Environment, full, action string) error {
+func (s *Connectors) resetAutoRestart(ctx context.Context, env *platform.Environment, full string, action portal.Action) error {
 	if s.restarts == nil {
 		return nil
 	}
-	if action == "connector.delete" {
+	if action == portal.ActConnectorDelete {
 		return s.restarts.DeleteAutoRestart(ctx, env.Zone, env.Stage, full)
 	}
 	a, err := s.restarts.AutoRestartOf(ctx, env.Zone, env.Stage, full)

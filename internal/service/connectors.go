@@ -392,7 +392,7 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 }
 
 // lifecycle runs one of delete, pause, resume and restart.
-func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, what, action string, ifMatch portal.IfMatch,
+func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, what string, action portal.Action, ifMatch portal.IfMatch,
 	do func(platform.Connectors, string) error) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, what, action, name)
 	if err != nil {

@@ -186,7 +186,7 @@ func tailEnds(ends map[int]int64, ranges []platform.ReadRange, raw []platform.Me
 // enterData enters a call on a topic's records: the unit and stage, then
 // the stage's switch for it (check); a refusal is audited (a rate limit is
 // not, or a runaway script would fill the trail).
-func (s *Messages) enterData(ctx context.Context, scope portal.Scope, topic, what, event string,
+func (s *Messages) enterData(ctx context.Context, scope portal.Scope, topic, what string, event portal.Action,
 	check func(*portal.Principal, tenancy.Scope) error) (context.Context, *gate.Call, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, what)
 	if err == nil {

@@ -80,7 +80,7 @@ func (s *IdentityPools) version(p platform.IdentityPool) string {
 
 // lockToWrite takes the lock of a pool's changes, then reads the pool as
 // findToWrite does and checks the caller's precondition.
-func (s *IdentityPools) lockToWrite(ctx context.Context, call *gate.Call, id, what, event string, ifMatch portal.IfMatch) (platform.IdentityPool, *gate.Call, func(), error) {
+func (s *IdentityPools) lockToWrite(ctx context.Context, call *gate.Call, id, what string, event portal.Action, ifMatch portal.IfMatch) (platform.IdentityPool, *gate.Call, func(), error) {
 	unlock, err := s.guard.Lock(ctx, "identity-pool "+id)
 	if err != nil {
 		return platform.IdentityPool{}, nil, nil, err
@@ -131,7 +131,7 @@ func (s *IdentityPools) find(ctx context.Context, call *gate.Call, id string) (p
 
 // findToWrite reads a pool that call may see and enters the scope of the
 // unit that owns it, where the write is authorized and audited.
-func (s *IdentityPools) findToWrite(ctx context.Context, call *gate.Call, id, what, event string) (platform.IdentityPool, *gate.Call, error) {
+func (s *IdentityPools) findToWrite(ctx context.Context, call *gate.Call, id, what string, event portal.Action) (platform.IdentityPool, *gate.Call, error) {
 	p, o, err := s.find(ctx, call, id)
 	if err != nil {
 		return p, nil, err

@@ -107,10 +107,10 @@ func (r *Reconciler) Round(ctx context.Context) (int, error) {
 // look runs the action's check in the attempt's environment; an action
 // without one, or in no environment, cannot be told.
 func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known bool, err error) {
-	if d, ok := decisions[e.Action]; ok {
+	if d, ok := decisions[string(e.Action)]; ok {
 		return d(ctx, r.store, e)
 	}
-	c, ok := checks[e.Action]
+	c, ok := checks[string(e.Action)]
 	if !ok {
 		return false, false, nil
 	}

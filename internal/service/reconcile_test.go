@@ -37,7 +37,7 @@ func TestUnknownOutcomesAreSettledByLooking(t *testing.T) {
 	start, _ := w.Store.OutboxEnd(ctx)
 	attempt := func(action, resource string) int64 {
 		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
-			Action: action, Resource: resource, Outcome: "unknown"})
+			Action: portal.Action(action), Resource: resource, Outcome: "unknown"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -310,7 +310,7 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 // existing subject against its latest version, or the delete (def nil)
 // of a version (a soft-deleted one, deleted for good, is judged by its
 // subject alone: the registry no longer shows it).
-func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event, op, subject string, def *platform.SchemaDef, version int) error {
+func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event portal.Action, op, subject string, def *platform.SchemaDef, version int) error {
 	if s.guard.Rules() == nil {
 		return nil
 	}

@@ -258,7 +258,7 @@ func testAudit(t *testing.T, s store.Store) {
 	for i := range 30 {
 		e := portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Minute), Actor: []string{"carol", "bob"}[i%2], ActorRole: "developer",
 			Groups: []string{"sg-scada-developers"}, SourceIP: "10.0.0.1", UserAgent: "curl", RequestID: fmt.Sprint("req", i),
-			BU: []string{"scada", "crm"}[i%3/2], Stage: "dev", Action: []string{"topic.create", "topic.delete"}[i%2],
+			BU: []string{"scada", "crm"}[i%3/2], Stage: "dev", Action: []portal.Action{portal.ActTopicCreate, portal.ActTopicDelete}[i%2],
 			Resource: fmt.Sprint("t", i), Outcome: "ok", Changes: []portal.Change{{Field: "retention.ms", Before: "1", After: "2"}}}
 		id, err := s.AppendAudit(ctx, e)
 		if err != nil {
