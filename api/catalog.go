@@ -76,7 +76,7 @@ func (a *API) listCatalog(c echo.Context) error {
 }
 
 func (a *API) getCatalogEntry(c echo.Context) error {
-	e, err := a.Catalog.Entry(c.Request().Context(), httpserver.ScopeOf(c), c.Param("topic"))
+	e, err := a.Catalog.Entry(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"))
 	if err != nil {
 		return err
 	}

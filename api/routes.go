@@ -117,7 +117,7 @@ func (a *API) Register(e *echo.Echo) {
 	// side revokes.
 	route(http.MethodGet, "/classifications", a.listClassifications)
 	route(http.MethodGet, "/:bu/:stage/catalog", a.listCatalog)
-	route(http.MethodGet, "/:bu/:stage/catalog/:topic", a.getCatalogEntry)
+	route(http.MethodGet, "/:bu/:stage/catalog/:name", a.getCatalogEntry)
 	route(http.MethodPut, "/:bu/:stage/topic/:name/catalog", a.describeTopic)
 	route(http.MethodGet, "/:bu/:stage/grants", a.listGrants)
 	route(http.MethodPost, "/:bu/:stage/grants", a.requestGrant)

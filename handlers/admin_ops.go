@@ -46,7 +46,7 @@ func (h *Handlers) setReadOnly(c echo.Context) error {
 	}
 	var st portal.ReadOnlyState
 	if err == nil {
-		st, err = h.Admin.SetReadOnly(ctx, c.Param("zone"), c.Param("stage"), change)
+		st, err = h.Admin.SetReadOnly(ctx, c.Param("landing_zone"), c.Param("stage"), change)
 	}
 	if err == nil {
 		return h.done(c, st.LandingZone+"/"+st.Stage+" is now "+map[bool]string{true: "read-only", false: "writable"}[st.ReadOnly]+".", "/admin/read-only")
@@ -59,7 +59,7 @@ func (h *Handlers) setReadOnly(c echo.Context) error {
 	if lerr != nil {
 		return lerr
 	}
-	msg := c.Param("zone") + "/" + c.Param("stage") + ": "
+	msg := c.Param("landing_zone") + "/" + c.Param("stage") + ": "
 	for _, m := range errs {
 		msg += m + " "
 	}

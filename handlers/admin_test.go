@@ -14,26 +14,26 @@ var adminPages = map[string]struct {
 	path string
 	form url.Values
 }{
-	"GET /admin":                              {"/admin", nil},
-	"GET /admin/business-units":               {"/admin/business-units", nil},
-	"POST /admin/business-units":              {"/admin/business-units", url.Values{"id": {"billing"}, "landing_zone": {"edh-shared"}, "groups.developer": {"sg-a\nsg-b"}}},
-	"GET /admin/business-units/:id":           {"/admin/business-units/scada", nil},
-	"POST /admin/business-units/:id":          {"/admin/business-units/billing", url.Values{"groups.viewer": {"sg-c"}}},
-	"GET /admin/business-units/:id/offboard":  {"/admin/business-units/billing/offboard", nil},
-	"POST /admin/business-units/:id/offboard": {"/admin/business-units/billing/offboard", url.Values{"confirm": {"billing"}}},
-	"GET /admin/read-only":                    {"/admin/read-only", nil},
-	"POST /admin/read-only/:zone/:stage":      {"/admin/read-only/edh-shared/qas", url.Values{"read_only": {"true"}, "reason": {"freeze"}}},
-	"GET /admin/audit":                        {"/admin/audit", nil},
-	"GET /admin/audit/export":                 {"/admin/audit/export?format=csv", nil},
-	"GET /admin/upstreams":                    {"/admin/upstreams", nil},
-	"GET /admin/config":                       {"/admin/config", nil},
-	"GET /admin/sessions":                     {"/admin/sessions", nil},
-	"POST /admin/sessions/:id/end":            {"/admin/sessions/nope/end", url.Values{}},
-	"GET /admin/access":                       {"/admin/access", nil},
-	"POST /admin/access":                      {"/admin/access", url.Values{"groups": {"sg-scada-developers"}}},
-	"GET /admin/policies":                     {"/admin/policies", nil},
-	"GET /admin/policies/new":                 {"/admin/policies/new", nil},
-	"POST /admin/policies":                    {"/admin/policies", policyForm("dev-partitions", "report")},
+	"GET /admin":                                 {"/admin", nil},
+	"GET /admin/business-units":                  {"/admin/business-units", nil},
+	"POST /admin/business-units":                 {"/admin/business-units", url.Values{"id": {"billing"}, "landing_zone": {"edh-shared"}, "groups.developer": {"sg-a\nsg-b"}}},
+	"GET /admin/business-units/:id":              {"/admin/business-units/scada", nil},
+	"POST /admin/business-units/:id":             {"/admin/business-units/billing", url.Values{"groups.viewer": {"sg-c"}}},
+	"GET /admin/business-units/:id/offboard":     {"/admin/business-units/billing/offboard", nil},
+	"POST /admin/business-units/:id/offboard":    {"/admin/business-units/billing/offboard", url.Values{"confirm": {"billing"}}},
+	"GET /admin/read-only":                       {"/admin/read-only", nil},
+	"POST /admin/read-only/:landing_zone/:stage": {"/admin/read-only/edh-shared/qas", url.Values{"read_only": {"true"}, "reason": {"freeze"}}},
+	"GET /admin/audit":                           {"/admin/audit", nil},
+	"GET /admin/audit/export":                    {"/admin/audit/export?format=csv", nil},
+	"GET /admin/upstreams":                       {"/admin/upstreams", nil},
+	"GET /admin/config":                          {"/admin/config", nil},
+	"GET /admin/sessions":                        {"/admin/sessions", nil},
+	"POST /admin/sessions/:id/end":               {"/admin/sessions/nope/end", url.Values{}},
+	"GET /admin/access":                          {"/admin/access", nil},
+	"POST /admin/access":                         {"/admin/access", url.Values{"groups": {"sg-scada-developers"}}},
+	"GET /admin/policies":                        {"/admin/policies", nil},
+	"GET /admin/policies/new":                    {"/admin/policies/new", nil},
+	"POST /admin/policies":                       {"/admin/policies", policyForm("dev-partitions", "report")},
 	"POST /admin/policies/test": {"/admin/policies/test", func() url.Values {
 		f := policyForm("dev-partitions", "enforce")
 		f.Set("test_business_unit", "scada")
@@ -41,10 +41,10 @@ var adminPages = map[string]struct {
 		f.Set("test_resource", `{"partitions": 24}`)
 		return f
 	}()},
-	"GET /admin/policies/:id":         {"/admin/policies/dev-partitions", nil},
-	"POST /admin/policies/:id":        {"/admin/policies/dev-partitions", policyForm("dev-partitions", "enforce")},
-	"GET /admin/policies/:id/report":  {"/admin/policies/dev-partitions/report", nil},
-	"POST /admin/policies/:id/delete": {"/admin/policies/dev-partitions/delete", url.Values{}},
+	"GET /admin/policy/:id":           {"/admin/policy/dev-partitions", nil},
+	"POST /admin/policy/:id":          {"/admin/policy/dev-partitions", policyForm("dev-partitions", "enforce")},
+	"GET /admin/policy/:id/report":    {"/admin/policy/dev-partitions/report", nil},
+	"POST /admin/policy/:id/delete":   {"/admin/policy/dev-partitions/delete", url.Values{}},
 	"GET /admin/budgets":              {"/admin/budgets", nil},
 	"POST /admin/budgets/:bu/:stage":  {"/admin/budgets/scada/dev", url.Values{"partitions": {"500"}, "topics": {""}}},
 	"GET /admin/webhooks":             {"/admin/webhooks", nil},
@@ -110,11 +110,11 @@ func TestAdminPagesHidden(t *testing.T) {
 	// frank, in order: onboard, edit, see, offboard, switch, read.
 	for _, key := range []string{"GET /admin/business-units", "POST /admin/business-units", "GET /admin/business-units/:id",
 		"POST /admin/business-units/:id", "GET /admin/business-units/:id/offboard", "POST /admin/business-units/:id/offboard",
-		"GET /admin/read-only", "POST /admin/read-only/:zone/:stage", "GET /admin/audit", "GET /admin/audit/export",
+		"GET /admin/read-only", "POST /admin/read-only/:landing_zone/:stage", "GET /admin/audit", "GET /admin/audit/export",
 		"GET /admin/upstreams", "GET /admin/config", "GET /admin/sessions", "GET /admin/access", "POST /admin/access",
-		"GET /admin/policies/new", "POST /admin/policies", "GET /admin/policies", "GET /admin/policies/:id", "POST /admin/policies/:id",
-		"GET /admin/policies/:id/report", "POST /admin/policies/test", "GET /admin/budgets", "POST /admin/budgets/:bu/:stage",
-		"POST /admin/policies/:id/delete", "GET /admin/webhooks", "POST /admin/webhooks"} {
+		"GET /admin/policies/new", "POST /admin/policies", "GET /admin/policies", "GET /admin/policy/:id", "POST /admin/policy/:id",
+		"GET /admin/policy/:id/report", "POST /admin/policies/test", "GET /admin/budgets", "POST /admin/budgets/:bu/:stage",
+		"POST /admin/policy/:id/delete", "GET /admin/webhooks", "POST /admin/webhooks"} {
 		sample := adminPages[key]
 		// A copy: do adds the caller's CSRF token to the form it is given,
 		// and the samples outlive this run (go test -count=2).

@@ -30,7 +30,7 @@ func (h *Handlers) catalogPage(c echo.Context) error {
 
 // catalogEntry shows one topic of the zone.
 func (h *Handlers) catalogEntry(c echo.Context) error {
-	topic := c.Param("topic")
+	topic := c.Param("name")
 	p, err := h.scopedPage(c, "catalog", topic, views.Crumb{Label: topic})
 	if err != nil {
 		return err
@@ -48,7 +48,7 @@ func (h *Handlers) catalogEntry(c echo.Context) error {
 
 // describeTopic saves an owner's description of its topic.
 func (h *Handlers) describeTopic(c echo.Context) error {
-	topic := c.Param("topic")
+	topic := c.Param("name")
 	p, err := h.scopedPage(c, "catalog", topic, views.Crumb{Label: topic})
 	if err != nil {
 		return err

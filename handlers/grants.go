@@ -95,7 +95,7 @@ func (h *Handlers) requestGrant(c echo.Context) error {
 		Renews: c.FormValue("renews")}}
 	g, err := h.Grants.RequestGrant(c.Request().Context(), httpserver.ScopeOf(c), f.In)
 	if err == nil {
-		return h.done(c, "Access asked of "+g.Owner+" ("+g.ID+"); its Admins review it.", p.Context.Path("grants", g.ID))
+		return h.done(c, "Access asked of "+g.Owner+" ("+g.ID+"); its Admins review it.", p.Context.Path("grant", g.ID))
 	}
 	ps := portal.Problems(err)
 	if len(ps) == 0 {
@@ -109,7 +109,7 @@ func (h *Handlers) requestGrant(c echo.Context) error {
 
 // grantStep approves, rejects, withdraws or revokes a grant from its page.
 func (h *Handlers) grantStep(c echo.Context) error {
-	id, step := c.Param("id"), c.Param("step")
+	id, step := c.Param("id"), c.Param("action")
 	scope, ctx := httpserver.ScopeOf(c), c.Request().Context()
 	p, err := h.scopedPage(c, "grants", "Grant "+id)
 	if err != nil {
@@ -136,5 +136,5 @@ func (h *Handlers) grantStep(c echo.Context) error {
 		// Role bindings take effect upstream some time after they are made.
 		msg += " Confluent Cloud enforces new role bindings within about 90 seconds."
 	}
-	return h.done(c, msg, p.Context.Path("grants", id))
+	return h.done(c, msg, p.Context.Path("grant", id))
 }

@@ -49,20 +49,25 @@ func TestGrantPages(t *testing.T) {
 	form.Set("owner", "scada")
 	p := s.do(http.MethodPost, "/crm/dev/grants", "alice", form)
 	loc := p.header.Get("Location")
-	if p.status != http.StatusSeeOther || !strings.HasPrefix(loc, "/crm/dev/grants/gr-") {
+	if p.status != http.StatusSeeOther || !strings.HasPrefix(loc, "/crm/dev/grant/gr-") {
 		t.Fatalf("ask: %d %s %.300s", p.status, loc, p.body)
 	}
-	id := strings.TrimPrefix(loc, "/crm/dev/grants/")
-	if p := s.do(http.MethodGet, "/", "bob", nil); !strings.Contains(p.body, `id="waiting-grants"`) || !strings.Contains(p.body, "/scada/dev/grants/"+id) {
+	id := strings.TrimPrefix(loc, "/crm/dev/grant/")
+	if p := s.do(http.MethodGet, "/", "bob", nil); !strings.Contains(p.body, `id="waiting-grants"`) || !strings.Contains(p.body, "/scada/dev/grant/"+id) {
 		t.Fatalf("bob's home: %.2000s", p.body)
 	}
-	if p := s.do(http.MethodGet, "/scada/dev/grants/"+id, "dave", nil); p.status != http.StatusOK || strings.Contains(p.body, "Approve") {
+	// The page's earlier address (plural, as the list's) leads to it.
+	if p := s.do(http.MethodGet, "/scada/dev/grants/"+id+"?from=mail", "dave", nil); p.status != http.StatusMovedPermanently ||
+		p.header.Get("Location") != "/scada/dev/grant/"+id+"?from=mail" {
+		t.Errorf("the old address: %d %q", p.status, p.header.Get("Location"))
+	}
+	if p := s.do(http.MethodGet, "/scada/dev/grant/"+id, "dave", nil); p.status != http.StatusOK || strings.Contains(p.body, "Approve") {
 		t.Errorf("dave sees an approve button: %d", p.status)
 	}
-	if p := s.do(http.MethodPost, "/scada/dev/grants/"+id+"/approve", "alice", url.Values{}); p.status != http.StatusForbidden {
+	if p := s.do(http.MethodPost, "/scada/dev/grant/"+id+"/approve", "alice", url.Values{}); p.status != http.StatusForbidden {
 		t.Errorf("alice approves her own request: %d", p.status)
 	}
-	if p := s.do(http.MethodPost, "/scada/dev/grants/"+id+"/approve", "bob", url.Values{"comment": {"fine"}}); p.status != http.StatusSeeOther {
+	if p := s.do(http.MethodPost, "/scada/dev/grant/"+id+"/approve", "bob", url.Values{"comment": {"fine"}}); p.status != http.StatusSeeOther {
 		t.Fatalf("approve: %d %.300s", p.status, p.body)
 	}
 	if got := bound(); !strings.Contains(got, "DeveloperRead topic="+sd.Topic) || !strings.Contains(got, "DeveloperRead group=edh-shared-crm-dev-*") {
@@ -75,7 +80,7 @@ func TestGrantPages(t *testing.T) {
 	if p := s.do(http.MethodGet, "/crm/dev/grants", "alice", nil); !strings.Contains(p.body, `data-grant="`+id+`" data-state="active"`) {
 		t.Errorf("crm's list: %.300s", p.body)
 	}
-	if p := s.do(http.MethodPost, "/scada/dev/grants/"+id+"/revoke", "bob", url.Values{"comment": {"done"}}); p.status != http.StatusSeeOther {
+	if p := s.do(http.MethodPost, "/scada/dev/grant/"+id+"/revoke", "bob", url.Values{"comment": {"done"}}); p.status != http.StatusSeeOther {
 		t.Fatalf("revoke: %d %.300s", p.status, p.body)
 	}
 	if got := bound(); got != before {

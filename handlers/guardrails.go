@@ -118,7 +118,7 @@ func (h *Handlers) savePolicy(c echo.Context) error {
 	}
 	saved, _, err := h.Guardrails.PutPolicy(c.Request().Context(), pol, id == "")
 	if err == nil {
-		return h.done(c, "Policy "+saved.ID+" saved ("+saved.Action+").", "/admin/policies/"+saved.ID+"/report")
+		return h.done(c, "Policy "+saved.ID+" saved ("+saved.Action+").", "/admin/policy/"+saved.ID+"/report")
 	}
 	if !fieldErrors(err, f.Errors, "id") {
 		return err
@@ -156,7 +156,7 @@ func (h *Handlers) testPolicy(c echo.Context) error {
 func (h *Handlers) policyReport(c echo.Context) error {
 	id := c.Param("id")
 	p, area, err := h.adminPage(c, "Report of "+id, views.Crumb{Label: "policies", Href: "/admin/policies"},
-		views.Crumb{Label: id, Href: "/admin/policies/" + id}, views.Crumb{Label: "report"})
+		views.Crumb{Label: id, Href: "/admin/policy/" + id}, views.Crumb{Label: "report"})
 	if err != nil {
 		return err
 	}

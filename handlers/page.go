@@ -96,7 +96,7 @@ func viewContext(o *portal.Outlook) *views.Context {
 		BU: o.BU, Stage: o.Stage, Zone: o.LandingZone, Dedicated: o.Dedicated, Role: o.Role.String(), RoleTitle: o.Role.Title(),
 		ReadOnly: o.ReadOnly, ReadOnlyReason: o.ReadOnlyReason, CanWrite: o.CanWrite, Bypass: o.Bypass, WriteBlockedByStage: o.WriteBlockedByStage,
 		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix, AccountPrefix: o.AccountPrefix, KeyMaxAge: o.KeyMaxAge, HasRegistry: o.HasRegistry,
-		ReadRecords: o.ReadRecords, Produce: o.Produce, ProduceRefusal: o.ProduceRefusal, AskGrants: o.AskGrants,
+		ReadRecords: o.ReadRecords, Produce: o.Produce, ProduceRefusal: o.ProduceRefusal, AskGrants: o.AskGrants, FileRequests: o.FileRequests,
 	}
 }
 

@@ -159,11 +159,11 @@ func forms(sd servicetest.Seeded) map[string]url.Values {
 		"POST /:bu/:stage/api-key/:id/rotate":              {"overlap": {"1h"}},
 		"POST /:bu/:stage/api-key/:id/delete":              {"confirm": {sd.KeyID}},
 		"POST /:bu/:stage/change-requests":                 {"document": {`{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "fresh"}, "spec": {}}]}`}, "reason": {"walk"}},
-		"POST /:bu/:stage/change-requests/:id/:decision":   {"comment": {"walk"}},
+		"POST /:bu/:stage/change-request/:id/:action":      {"comment": {"walk"}},
 		"POST /:bu/:stage/change-requests/draft":           {"name": {"walk"}, "partitions_count": {"1"}},
-		"POST /:bu/:stage/catalog/:topic":                  {"description": {"walk"}, "tags": {"walk"}},
+		"POST /:bu/:stage/catalog/:name":                   {"description": {"walk"}, "tags": {"walk"}},
 		"POST /:bu/:stage/grants":                          {"owner": {"crm"}, "topic": {"orders"}, "access": {"read"}, "principal": {sd.AccountID}, "reason": {"walk"}},
-		"POST /:bu/:stage/grants/:id/:step":                {"comment": {"walk"}},
+		"POST /:bu/:stage/grant/:id/:action":               {"comment": {"walk"}},
 	}
 }
 
@@ -211,9 +211,12 @@ func TestEveryFormRefusesViewersAndReadOnlyStages(t *testing.T) {
 			case strings.Contains(rt.Path, "/api-key/"):
 				id = sd.KeyID
 			}
+			verb := "approve" // a decision on a grant or a change request
+			if strings.Contains(rt.Path, "/connector/") {
+				verb = "pause"
+			}
 			path := strings.NewReplacer(":bu", "scada", ":stage", c.stage, ":name", name, ":subject", sd.Subject,
-				":version", "1", ":id", id, ":action", "pause").Replace(rt.Path)
-			path = strings.Replace(strings.Replace(path, ":decision", "approve", 1), ":step", "approve", 1)
+				":version", "1", ":id", id, ":action", verb).Replace(rt.Path)
 			trail := len(s.w.AuditEvents(t))
 			p := s.do(http.MethodPost, path, c.user, form)
 			if !readForms[key] && p.status == http.StatusForbidden {
@@ -237,7 +240,7 @@ func TestEveryFormRefusesViewersAndReadOnlyStages(t *testing.T) {
 				if p.status != http.StatusSeeOther {
 					t.Errorf("%s as %s in %s: %d, want 303\n%.400s", key, c.user, c.stage, p.status, p.body)
 				}
-			case strings.HasSuffix(key, "/:decision"):
+			case strings.HasSuffix(key, "/change-request/:id/:action"):
 				// No such request; the journey tests the roles on real ones.
 				if p.status != http.StatusNotFound {
 					t.Errorf("%s as %s in %s: %d, want 404", key, c.user, c.stage, p.status)

@@ -103,7 +103,7 @@ func (h *Handlers) fileRequest(c echo.Context) error {
 		r, err = h.Requests.Request(c.Request().Context(), httpserver.ScopeOf(c), doc, f.Reason)
 	}
 	if err == nil {
-		return h.done(c, "Change request "+r.ID+" filed; it waits for a review.", p.Context.Path("change-requests", r.ID))
+		return h.done(c, "Change request "+r.ID+" filed; it waits for a review.", p.Context.Path("change-request", r.ID))
 	}
 	ps := portal.Problems(err)
 	if len(ps) == 0 {
@@ -115,7 +115,7 @@ func (h *Handlers) fileRequest(c echo.Context) error {
 
 // decideRequest approves, rejects or withdraws a request from its page.
 func (h *Handlers) decideRequest(c echo.Context) error {
-	id, what := c.Param("id"), c.Param("decision")
+	id, what := c.Param("id"), c.Param("action")
 	scope, ctx := httpserver.ScopeOf(c), c.Request().Context()
 	p, err := h.scopedPage(c, "change-requests", "Change request "+id)
 	if err != nil {
@@ -135,5 +135,5 @@ func (h *Handlers) decideRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.done(c, "Change request "+r.ID+" is "+r.State+".", p.Context.Path("change-requests", id))
+	return h.done(c, "Change request "+r.ID+" is "+r.State+".", p.Context.Path("change-request", id))
 }

@@ -47,7 +47,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/admin/business-units/:id/offboard", h.confirmOffboard)
 	route(http.MethodPost, "/admin/business-units/:id/offboard", h.offboardUnit)
 	route(http.MethodGet, "/admin/read-only", h.listReadOnly)
-	route(http.MethodPost, "/admin/read-only/:zone/:stage", h.setReadOnly)
+	route(http.MethodPost, "/admin/read-only/:landing_zone/:stage", h.setReadOnly)
 	route(http.MethodGet, "/admin/audit", h.adminAudit)
 	route(http.MethodGet, "/admin/audit/export", h.exportAudit)
 	route(http.MethodGet, "/admin/upstreams", h.adminUpstreams)
@@ -60,10 +60,10 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/admin/policies", h.savePolicy)
 	route(http.MethodGet, "/admin/policies/new", h.newPolicy)
 	route(http.MethodPost, "/admin/policies/test", h.testPolicy)
-	route(http.MethodGet, "/admin/policies/:id", h.showPolicy)
-	route(http.MethodPost, "/admin/policies/:id", h.savePolicy)
-	route(http.MethodGet, "/admin/policies/:id/report", h.policyReport)
-	route(http.MethodPost, "/admin/policies/:id/delete", h.deletePolicy)
+	route(http.MethodGet, "/admin/policy/:id", h.showPolicy)
+	route(http.MethodPost, "/admin/policy/:id", h.savePolicy)
+	route(http.MethodGet, "/admin/policy/:id/report", h.policyReport)
+	route(http.MethodPost, "/admin/policy/:id/delete", h.deletePolicy)
 	route(http.MethodGet, "/admin/budgets", h.listBudgets)
 	route(http.MethodPost, "/admin/budgets/:bu/:stage", h.setBudget)
 	route(http.MethodGet, "/admin/webhooks", h.listWebhooks)
@@ -102,21 +102,23 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/change-requests", h.fileRequest)
 	route(http.MethodGet, "/:bu/:stage/change-requests/new", h.newRequest)
 	route(http.MethodPost, "/:bu/:stage/change-requests/draft", h.draftRequest)
-	route(http.MethodGet, "/:bu/:stage/change-requests/:id", h.showRequest)
-	route(http.MethodPost, "/:bu/:stage/change-requests/:id/:decision", h.decideRequest)
+	route(http.MethodGet, "/:bu/:stage/change-request/:id", h.showRequest)
+	route(http.MethodPost, "/:bu/:stage/change-request/:id/:action", h.decideRequest)
+	route(http.MethodGet, "/:bu/:stage/change-requests/:id", moved("/change-requests/", "/change-request/"))
 	route(http.MethodGet, "/:bu/:stage/alerts", h.alertsPage)
 	route(http.MethodPost, "/:bu/:stage/alerts/rules", h.saveAlertRule)
 	route(http.MethodPost, "/:bu/:stage/alerts/rule/:name/silence", h.silenceAlertRule)
 	route(http.MethodPost, "/:bu/:stage/alerts/channels", h.addAlertChannel)
 	route(http.MethodPost, "/:bu/:stage/alerts/channel/:id/delete", h.deleteAlertChannel)
 	route(http.MethodGet, "/:bu/:stage/catalog", h.catalogPage)
-	route(http.MethodGet, "/:bu/:stage/catalog/:topic", h.catalogEntry)
-	route(http.MethodPost, "/:bu/:stage/catalog/:topic", h.describeTopic)
+	route(http.MethodGet, "/:bu/:stage/catalog/:name", h.catalogEntry)
+	route(http.MethodPost, "/:bu/:stage/catalog/:name", h.describeTopic)
 	route(http.MethodGet, "/:bu/:stage/grants", h.listGrants)
 	route(http.MethodPost, "/:bu/:stage/grants", h.requestGrant)
 	route(http.MethodGet, "/:bu/:stage/grants/new", h.newGrant)
-	route(http.MethodGet, "/:bu/:stage/grants/:id", h.showGrant)
-	route(http.MethodPost, "/:bu/:stage/grants/:id/:step", h.grantStep)
+	route(http.MethodGet, "/:bu/:stage/grant/:id", h.showGrant)
+	route(http.MethodPost, "/:bu/:stage/grant/:id/:action", h.grantStep)
+	route(http.MethodGet, "/:bu/:stage/grants/:id", moved("/grants/", "/grant/"))
 	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", h.topicMetrics)
 
 	route(http.MethodGet, "/:bu/:stage/connectors", h.listConnectors)
@@ -164,4 +166,15 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/filter", h.poolFilter)
 	route(http.MethodGet, "/:bu/:stage/identity-pool/:id/delete", h.confirmDeletePool)
 	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/delete", h.deletePool)
+}
+
+// moved answers an item page's earlier address (plural, as its list's)
+// with its address now, spelt as the API spells it: bookmarks and links
+// in old messages still lead to the page.
+func moved(old, now string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		u := *c.Request().URL
+		u.Path = strings.Replace(u.Path, old, now, 1)
+		return c.Redirect(http.StatusMovedPermanently, u.RequestURI())
+	}
 }

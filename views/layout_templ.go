@@ -1458,7 +1458,7 @@ func ReadOnlyBanner(c *Context) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		} else if c.Role == "developer" {
+		} else if c.FileRequests {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 130, "<p>Changes here go through a review: describe them in a change request, and an Admin of ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

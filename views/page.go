@@ -126,6 +126,8 @@ type Context struct {
 	// AskGrants: the caller may ask another unit for access (the policy
 	// says so; a button is shown).
 	AskGrants bool
+	// FileRequests: the caller may file change requests here.
+	FileRequests bool
 }
 
 // Crumb is one breadcrumb; Href may be empty for plain text.

@@ -48,7 +48,7 @@ func writeRefusal(c *Context, kind WriteKind) string {
 // because the stage is read-only for their role, may ask for the change
 // instead: a change request that an Admin reviews.
 func mayRequest(c *Context) bool {
-	return c != nil && c.WriteBlockedByStage && c.Role == "developer"
+	return c != nil && c.WriteBlockedByStage && c.FileRequests
 }
 
 // requestable tells whether the create form at href can make a change

@@ -92,11 +92,11 @@ func TestChangeRequestJourney(t *testing.T) {
 	third := tp.call("POST", path, "carol", doc(8)).json(t)["id"].(string)
 	wantError(t, tp.call("POST", "/api/v1/scada/run/change-request/"+third+"/withdraw", "bob", nil), http.StatusForbidden, "INSUFFICIENT_ROLE")
 	// bob reviews the third on its page: the diff, then a rejection.
-	page := web.get("/scada/run/change-requests/" + third)
+	page := web.get("/scada/run/change-request/" + third)
 	if page.status != http.StatusOK || !strings.Contains(page.body, "Approve and apply") || !strings.Contains(page.body, "partitions: 5 → 8") {
 		t.Fatalf("the request's page: %d %.600s", page.status, page.body)
 	}
-	if r := web.post("/scada/run/change-requests/"+third+"/reject", url.Values{"comment": {"not now"}}); r.status != http.StatusOK || !strings.Contains(r.body, `data-state="rejected"`) {
+	if r := web.post("/scada/run/change-request/"+third+"/reject", url.Values{"comment": {"not now"}}); r.status != http.StatusOK || !strings.Contains(r.body, `data-state="rejected"`) {
 		t.Fatalf("bob's rejection on the page: %d %s", r.status, r.body)
 	}
 	if got := tp.call("GET", "/api/v1/scada/run/change-request/"+third, "carol", nil).json(t); got["state"] != "rejected" || got["comment"] != "not now" {

@@ -52,7 +52,7 @@ func requestCmd(o *options) *cobra.Command {
 				return err
 			}
 			o.show(p)
-			fmt.Fprintf(o.stdout, "Change request %s is %s: an Admin of %s reviews it (%s/%s/%s/change-requests/%s).\n", r.ID, r.State, bu, o.serverKey(), bu, stage, r.ID)
+			fmt.Fprintf(o.stdout, "Change request %s is %s: an Admin of %s reviews it (%s/%s/%s/change-request/%s).\n", r.ID, r.State, bu, o.serverKey(), bu, stage, r.ID)
 			return nil
 		},
 	}

@@ -26,16 +26,19 @@ const (
 	// ReadAudit covers reading the unit's audit trail: Admins and up, in
 	// any stage (it changes nothing).
 	ReadAudit
+	// RequestChange covers filing a change request: Developers and up, in
+	// any stage (a request changes nothing until an Admin approves it).
+	RequestChange
 )
 
 // Actions lists every action, for exhaustive tests and documentation.
-var Actions = []Action{Read, Write, ManageIdentity, ReadAudit}
+var Actions = []Action{Read, Write, ManageIdentity, ReadAudit, RequestChange}
 
 // Roles lists every role, for exhaustive tests and documentation.
 var Roles = []portal.Role{portal.NoRole, portal.Viewer, portal.Developer, portal.Admin, portal.SuperAdmin}
 
 func (a Action) String() string {
-	return [...]string{"read", "write", "manage-identity", "read-audit"}[a]
+	return [...]string{"read", "write", "manage-identity", "read-audit", "request-change"}[a]
 }
 
 // minimum is the lowest role that may perform an action at all.
@@ -43,7 +46,7 @@ func (a Action) minimum() portal.Role {
 	switch a {
 	case Read:
 		return portal.Viewer
-	case Write:
+	case Write, RequestChange:
 		return portal.Developer
 	default:
 		return portal.Admin
@@ -52,7 +55,7 @@ func (a Action) minimum() portal.Role {
 
 // readOnly reports whether an action changes nothing, so that read-only
 // stages do not concern it.
-func (a Action) readOnly() bool { return a == Read || a == ReadAudit }
+func (a Action) readOnly() bool { return a == Read || a == ReadAudit || a == RequestChange }
 
 // Decision is the policy's answer for one role, action and stage.
 type Decision struct {

@@ -10,16 +10,17 @@ import (
 
 // The expected matrix is written out by hand, one line per role, from the
 // table in DESIGN.md section 2, so that a change to the policy must change
-// this table too. Columns: read, write, manage-identity, read-audit; first
+// this table too. Columns: read, write, manage-identity, read-audit,
+// request-change; first
 // in a writable stage, then in a read-only stage.
 // "ok" allowed, "by" allowed by bypassing read-only, "404" unit hidden,
 // "role" INSUFFICIENT_ROLE, "ro" READ_ONLY_ENVIRONMENT.
-var matrix = map[portal.Role][2][4]string{
-	portal.NoRole:     {{"404", "404", "404", "404"}, {"404", "404", "404", "404"}},
-	portal.Viewer:     {{"ok", "role", "role", "role"}, {"ok", "role", "role", "role"}},
-	portal.Developer:  {{"ok", "ok", "role", "role"}, {"ok", "ro", "role", "role"}},
-	portal.Admin:      {{"ok", "ok", "ok", "ok"}, {"ok", "by", "by", "ok"}},
-	portal.SuperAdmin: {{"ok", "ok", "ok", "ok"}, {"ok", "by", "by", "ok"}},
+var matrix = map[portal.Role][2][5]string{
+	portal.NoRole:     {{"404", "404", "404", "404", "404"}, {"404", "404", "404", "404", "404"}},
+	portal.Viewer:     {{"ok", "role", "role", "role", "role"}, {"ok", "role", "role", "role", "role"}},
+	portal.Developer:  {{"ok", "ok", "role", "role", "ok"}, {"ok", "ro", "role", "role", "ok"}},
+	portal.Admin:      {{"ok", "ok", "ok", "ok", "ok"}, {"ok", "by", "by", "ok", "ok"}},
+	portal.SuperAdmin: {{"ok", "ok", "ok", "ok", "ok"}, {"ok", "by", "by", "ok", "ok"}},
 }
 
 func outcome(d Decision) string {

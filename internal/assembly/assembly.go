@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/catalog"
+	"github.com/edh-platform/rms-portal/internal/changerequests"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/grants"
@@ -15,7 +16,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
-	"github.com/edh-platform/rms-portal/internal/requests"
 	"github.com/edh-platform/rms-portal/internal/rulebook"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -77,7 +77,7 @@ type Built struct {
 	Plans      *plans.Service
 	Rules      *rulebook.Rulebook
 	Webhooks   *events.Service
-	Requests   *requests.Service
+	Requests   *changerequests.Service
 	Grants     *grants.Service
 	Find       *service.Finder
 	Alerts     *service.Alerts
@@ -137,7 +137,7 @@ func New(d Deps) (*Built, error) {
 	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(),
 		b.Grants.AsCode(), b.Alerts.AsCode(), b.Rules.AsCode())
 	b.Plans.Journal(d.Store)
-	b.Requests = requests.New(g, b.Plans, d.Store, d.RequestMaxAge)
+	b.Requests = changerequests.New(g, b.Plans, d.Store, d.RequestMaxAge)
 	b.Find = service.NewFinder(g, b.Services())
 	return b, nil
 }

@@ -77,6 +77,8 @@ type Outlook struct {
 	ProduceRefusal string
 	// AskGrants: the role may ask another unit for access to its topics.
 	AskGrants bool
+	// FileRequests: the role may file change requests (in any stage).
+	FileRequests bool
 }
 
 // Layout is everything a page's frame needs, from one call: the caller,

@@ -70,11 +70,23 @@ var rooms = []struct {
 	{"internal/gate", "entering a call comes before any service", []string{"internal/service", "internal/plans", "internal/admin", "internal/worker", "internal/assembly"}},
 	{"internal/plans", "plans reach the services only through their plans.Kind parts", []string{"internal/service", "internal/admin", "internal/assembly"}},
 	{"internal/service", "services do not know who wires them, nor the admin area or the background work", []string{"internal/admin", "internal/assembly", "internal/worker"}},
+	// The services of one concept each (change requests, grants, the
+	// catalog, guardrail policies and budgets, events) stand beside
+	// internal/service: none reaches into it, the admin area, the wiring
+	// or the background work.
+	{"internal/changerequests", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
+	{"internal/grants", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
+	{"internal/catalog", "a concept's service knows only the gate, the policy and the store", append(conceptNever, "internal/plans")},
+	{"internal/rulebook", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
+	{"internal/events", "a concept's service knows only the gate, the policy and the store", append(conceptNever, "internal/plans")},
 	{"internal/worker", "background work is started by cmd and calls no service", []string{"internal/service", "internal/plans", "internal/admin", "internal/assembly"}},
 	{"internal/platform/", "the production adapters know nothing of dev mode", []string{"internal/dev"}},
 	{"internal/masking", "masking knows schemas and values, not who reads them (the service and the policy decide)",
 		[]string{"internal/portal", "internal/access", "internal/gate", "internal/service", "internal/tenancy", "internal/config"}},
 }
+
+// conceptNever are what a concept's own service package never imports.
+var conceptNever = []string{"internal/service", "internal/admin", "internal/assembly", "internal/worker"}
 
 // devMay are the packages that may import internal/dev (dev mode): the
 // binary's dev wiring, dev mode itself, and the tests' world.

@@ -135,7 +135,7 @@ func (rb *Rulebook) PutPolicy(ctx context.Context, pol portal.Policy, create boo
 	case err != nil && !portal.Is(err, portal.NotFound):
 		return portal.Policy{}, false, err
 	case exists && create:
-		return portal.Policy{}, false, portal.New(portal.AlreadyExists, "policy %s exists already; PUT /admin/policies/%s replaces it", pol.ID, pol.ID)
+		return portal.Policy{}, false, portal.New(portal.AlreadyExists, "policy %s exists already; PUT /api/v1/admin/policy/%s replaces it", pol.ID, pol.ID)
 	case exists && before.Zone != pol.Zone:
 		return portal.Policy{}, false, portal.Invalid("landing_zone", "policy %s belongs to %s; delete it and create it in %s", pol.ID, before.Zone, pol.Zone)
 	}

@@ -104,8 +104,8 @@ func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
 	}
 	return &portal.Outlook{
 		ReadRecords: access.DecideData(role, scope.Stage).Allowed, Produce: refusal == "", ProduceRefusal: refusal,
-		AskGrants: access.DecideGrant(role, access.AskGrant).Allowed,
-		BU:        scope.Unit.ID, Stage: scope.Stage.Name, LandingZone: scope.Zone().ID, Dedicated: scope.Zone().Dedicated,
+		AskGrants: access.DecideGrant(role, access.AskGrant).Allowed, FileRequests: access.Decide(role, access.RequestChange, scope.Stage).Allowed,
+		BU: scope.Unit.ID, Stage: scope.Stage.Name, LandingZone: scope.Zone().ID, Dedicated: scope.Zone().Dedicated,
 		ReadOnly: scope.Stage.ReadOnly, ReadOnlyReason: readOnlyReason(scope.Stage), Role: role, Prefix: scope.Prefix(), AccountPrefix: scope.ServiceAccountPrefix(),
 		CanWrite: write.Allowed, Bypass: write.Bypass, WriteBlockedByStage: write.Denial == portal.ReadOnlyEnvironment,
 		CanManage: manage.Allowed, WholeCluster: gate.WholeCluster(scope.Unit, role), KeyMaxAge: scope.Stage.APIKeyMaxAge,

@@ -45,7 +45,13 @@ func (w *World) SnapshotUpstream(t testing.TB) string {
 			t.Fatal(err)
 		}
 		for _, k := range cs {
-			fmt.Fprintf(&b, "%s connector %s %s %v\n", env.Name(), k.Name, k.State, k.Config)
+			// A connector moves from provisioning to running (or failing)
+			// by itself as time passes; only a pause is someone's doing.
+			state := "active"
+			if k.State == portal.StatePaused {
+				state = k.State
+			}
+			fmt.Fprintf(&b, "%s connector %s %s %v\n", env.Name(), k.Name, state, k.Config)
 		}
 		vs, err := env.Schemas.ListSchemas(ctx, "", false)
 		if err != nil {

@@ -1,11 +1,11 @@
-// Package requests is change requests: a member of a unit proposes the
+// Package changerequests is change requests: a member of a unit proposes the
 // exact plan of a document, another person of the unit (an Admin, or a
 // Super Admin of its zone) reviews that diff and approves it, and the
 // portal applies exactly that plan through the services, with the same
 // checks, policies, budgets and audit as a direct write; or the reviewer
 // rejects it, or the requester withdraws it. A plan whose upstream state
 // changed since the request is stale and is refused at approval.
-package requests
+package changerequests
 
 import (
 	"context"
@@ -48,16 +48,11 @@ func New(g *gate.Guard, p *plans.Service, s store.ChangeRequests, maxAge time.Du
 
 // Request plans doc as a review would and stores it as an open request.
 func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (_ portal.ChangeRequest, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "request changes", "change-request.create", scope.String())
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.RequestChange, "request changes", portal.ActChangeRequestCreate, scope.String())
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}
 	defer s.guard.Settle(ctx, call, &err)
-	if call.Role < portal.Developer {
-		e := portal.New(portal.InsufficientRole, "your role in %s is %s; to request changes you need the developer role or higher", call.Scope.Unit.ID, call.Role)
-		s.guard.Record(ctx, call, "change-request.create", call.Scope.String(), e)
-		return portal.ChangeRequest{}, e
-	}
 	var v portal.Validation
 	reason = strings.TrimSpace(reason)
 	switch {

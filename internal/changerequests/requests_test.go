@@ -1,4 +1,4 @@
-package requests_test
+package changerequests_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package requests
+package changerequests
 
 import (
 	"context"
