@@ -81,6 +81,8 @@ var rooms = []struct {
 	{"internal/events", "a concept's service knows only the gate, the policy and the store", append(conceptNever, "internal/plans")},
 	{"internal/worker", "background work is started by cmd and calls no service", []string{"internal/service", "internal/plans", "internal/admin", "internal/assembly"}},
 	{"internal/platform/", "the production adapters know nothing of dev mode", []string{"internal/dev"}},
+	{"internal/recordcodec", "encoding knows schemas and values, not who writes them nor where",
+		[]string{"internal/access", "internal/gate", "internal/service", "internal/tenancy", "internal/platform", "internal/store"}},
 	{"internal/masking", "masking knows schemas and values, not who reads them (the service and the policy decide)",
 		[]string{"internal/portal", "internal/access", "internal/gate", "internal/service", "internal/tenancy", "internal/config"}},
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/recordcodec"
 )
 
 // Produce writes records to a topic by hand. Every record is encoded and
@@ -265,7 +266,7 @@ func (s *Messages) encoder(ctx context.Context, call *gate.Call, topic string, r
 		}
 		return valueEncoder{}, err
 	}
-	ser, err := s.serializer(call.Env.Name(), sv)
+	ser, err := recordcodec.Encoder(sv)
 	if err != nil {
 		return valueEncoder{}, err
 	}

@@ -1,4 +1,4 @@
-package service
+package recordcodec
 
 import (
 	"os"
@@ -17,9 +17,8 @@ func TestSchemaRefsReadNoFiles(t *testing.T) {
 	if err := os.WriteFile(secret, []byte(`{"type": "string"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m := NewMessages(nil, nil)
 	for _, ref := range []string{"file://" + secret, "http://169.254.169.254/latest/meta-data"} {
-		_, err := m.serializer("test", portal.SchemaVersion{Subject: "s", Version: 1, Type: portal.SchemaJSON,
+		_, err := Encoder(portal.SchemaVersion{Subject: "s", Version: 1, Type: portal.SchemaJSON,
 			Schema: `{"type":"object","properties":{"a":{"$ref":"` + ref + `"}}}`})
 		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "subject" || !strings.Contains(ps[0].Message, "does not load referenced documents") {
 			t.Errorf("%s: %v", ref, err)

@@ -1,4 +1,7 @@
-package service
+// Package recordcodec writes records' values with their schema: Avro's
+// binary encoding, or JSON once its JSON Schema holds. It is pure: no
+// registry, no cluster; problems name the value's field.
+package recordcodec
 
 import (
 	"encoding/json"
@@ -13,10 +16,14 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// serializer returns how values (JSON text) are written with a schema:
-// Avro's binary encoding, or the JSON itself once its JSON Schema holds.
-// Problems name the value's field ("records[2].value.amount").
-func (s *Messages) serializer(env string, sv portal.SchemaVersion) (func(v, field string) ([]byte, []*portal.Error), error) {
+// Encode writes one value (JSON text) for the value's field
+// ("records[2].value"); problems name the field within it
+// ("records[2].value.amount").
+type Encode func(v, field string) ([]byte, []*portal.Error)
+
+// Encoder returns how values are written with a schema version: Avro's
+// binary encoding, or the JSON itself once its JSON Schema holds.
+func Encoder(sv portal.SchemaVersion) (Encode, error) {
 	if len(sv.References) > 0 {
 		return nil, portal.Invalid("subject", "subject %s version %d refers to other schemas; the portal does not write with those yet", sv.Subject, sv.Version)
 	}
