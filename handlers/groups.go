@@ -25,7 +25,7 @@ func (h *Handlers) listGroups(c echo.Context) error {
 	}
 	p.Subtitle = p.Context.Prefix + "*"
 	if p.Context.WholeCluster {
-		p.Subtitle = "the whole " + p.Context.Zone + " cluster"
+		p.Subtitle = "the whole " + p.Context.LandingZone + " cluster"
 	}
 	return h.render(c, http.StatusOK, p, views.GroupsPage(p, res.Items, res.Total, res.NextPageToken))
 }

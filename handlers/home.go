@@ -64,6 +64,6 @@ func (h *Handlers) switchContext(c echo.Context) error {
 	if _, err := h.Me.Layout(c.Request().Context(), scope); err != nil {
 		return err
 	}
-	ctx := views.Context{BU: scope.BU, Stage: scope.Stage}
+	ctx := views.Context{Outlook: portal.Outlook{BU: scope.BU, Stage: scope.Stage}}
 	return c.Redirect(http.StatusSeeOther, ctx.Path(resource))
 }

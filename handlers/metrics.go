@@ -20,7 +20,7 @@ func (h *Handlers) clusterMetrics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p.Subtitle = "cluster of " + p.Context.Zone + " in " + scope.Stage
+	p.Subtitle = "cluster of " + p.Context.LandingZone + " in " + scope.Stage
 	return h.render(c, http.StatusOK, p, views.ClusterMetricsPage(p, m))
 }
 

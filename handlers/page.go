@@ -92,12 +92,7 @@ func viewContext(o *portal.Outlook) *views.Context {
 	if o == nil {
 		return nil
 	}
-	return &views.Context{
-		BU: o.BU, Stage: o.Stage, Zone: o.LandingZone, Dedicated: o.Dedicated, Role: o.Role.String(), RoleTitle: o.Role.Title(),
-		ReadOnly: o.ReadOnly, ReadOnlyReason: o.ReadOnlyReason, CanWrite: o.CanWrite, Bypass: o.Bypass, WriteBlockedByStage: o.WriteBlockedByStage,
-		CanManage: o.CanManage, WholeCluster: o.WholeCluster, Prefix: o.Prefix, AccountPrefix: o.AccountPrefix, KeyMaxAge: o.KeyMaxAge, HasRegistry: o.HasRegistry,
-		ReadRecords: o.ReadRecords, Produce: o.Produce, ProduceRefusal: o.ProduceRefusal, AskGrants: o.AskGrants, FileRequests: o.FileRequests,
-	}
+	return &views.Context{Outlook: *o}
 }
 
 // crumbs are "home / resource / landing zone / unit / stage"; the landing
@@ -106,7 +101,7 @@ func crumbs(ctx *views.Context, resource string, more ...views.Crumb) []views.Cr
 	list := ctx.Path(resource)
 	out := []views.Crumb{{Label: "home", Href: "/"}, {Label: resource, Href: list}}
 	if !ctx.Dedicated {
-		out = append(out, views.Crumb{Label: ctx.Zone})
+		out = append(out, views.Crumb{Label: ctx.LandingZone})
 	}
 	out = append(out, views.Crumb{Label: ctx.BU}, views.Crumb{Label: ctx.Stage, Href: list})
 	return append(out, more...)

@@ -47,7 +47,7 @@ func (h *Handlers) listTopics(c echo.Context) error {
 		Offset: q.Offset, PageSize: size, SortBy: sortBy, Unit: p.UnitFilter}
 	p.Subtitle = p.Context.Prefix + "*"
 	if p.Context.WholeCluster {
-		p.Subtitle = "the whole " + p.Context.Zone + " cluster in " + scope.Stage
+		p.Subtitle = "the whole " + p.Context.LandingZone + " cluster in " + scope.Stage
 	}
 	if isHTMX(c) && c.Request().Header.Get("HX-Target") == "topic-results" {
 		return renderFragment(c, http.StatusOK, views.TopicResults(p, l))

@@ -6,7 +6,8 @@ package views
 
 import (
 	"net/url"
-	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Page is what every page's layout needs.
@@ -87,47 +88,10 @@ type Stage struct {
 }
 
 // Context is the page's business unit and stage, and what the caller may
-// do there (answers from the policy, for showing controls).
+// do there: the service's outlook itself (answers from the policy, for
+// showing controls), with the pages' helpers.
 type Context struct {
-	BU        string
-	Stage     string
-	Zone      string
-	Dedicated bool
-	// Role is the caller's role as the API names it ("super_admin");
-	// RoleTitle as people read it ("Super Admin").
-	Role      string
-	RoleTitle string
-	ReadOnly  bool
-	// ReadOnlyReason is the read-only switch's reason and end, if any.
-	ReadOnlyReason string
-	// CanWrite: create, change and delete are allowed.
-	CanWrite bool
-	// Bypass: allowed only because the role may write in a read-only stage.
-	Bypass bool
-	// WriteBlockedByStage: the role could write, but not in this stage;
-	// write controls are then shown disabled rather than hidden.
-	WriteBlockedByStage bool
-	// CanManage: service accounts and identity pools may be changed.
-	CanManage bool
-	// WholeCluster: a Super Admin viewing the main unit sees every topic.
-	WholeCluster bool
-	Prefix       string
-	// AccountPrefix starts the unit's service account names here.
-	AccountPrefix string
-	// KeyMaxAge is the stage's longest API key life (0: none);
-	// HasRegistry: keys can be made for a Schema Registry.
-	KeyMaxAge   time.Duration
-	HasRegistry bool
-	// ReadRecords: records may be read here; Produce: written by hand,
-	// else ProduceRefusal says why not.
-	ReadRecords    bool
-	Produce        bool
-	ProduceRefusal string
-	// AskGrants: the caller may ask another unit for access (the policy
-	// says so; a button is shown).
-	AskGrants bool
-	// FileRequests: the caller may file change requests here.
-	FileRequests bool
+	portal.Outlook
 }
 
 // Crumb is one breadcrumb; Href may be empty for plain text.

@@ -344,9 +344,9 @@ func CreateButton(c *Context, href, label string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var17 string
-			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("Stage " + c.Stage + " is read-only for " + c.RoleTitle + "s")
+			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("Stage " + c.Stage + " is read-only for " + c.Role.Title() + "s")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/topics.templ`, Line: 76, Col: 142}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/topics.templ`, Line: 76, Col: 145}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 			if templ_7745c5c3_Err != nil {

@@ -13,7 +13,7 @@ import templruntime "github.com/a-h/templ/runtime"
 func zoneUnits(p Page) []string {
 	var out []string
 	for _, u := range p.Units {
-		if p.Context != nil && u.Zone == p.Context.Zone {
+		if p.Context != nil && u.Zone == p.Context.LandingZone {
 			out = append(out, u.ID)
 		}
 	}

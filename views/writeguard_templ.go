@@ -35,11 +35,11 @@ func writeRefusal(c *Context, kind WriteKind) string {
 	case kind == WriteManage && !c.CanManage && c.WriteBlockedByStage:
 		return "The " + c.Stage + " stage is read-only: only Admins and Super Admins of " + c.BU + " may change service accounts and identity pools here."
 	case kind == WriteManage && !c.CanManage:
-		return "Only Admins and Super Admins of " + c.BU + " create and change service accounts and identity pools; you are " + article(c.RoleTitle) + "."
+		return "Only Admins and Super Admins of " + c.BU + " create and change service accounts and identity pools; you are " + article(c.Role.Title()) + "."
 	case c.WriteBlockedByStage:
 		return "The " + c.Stage + " stage is read-only for Developers: file a change request that an Admin of " + c.BU + " approves, or make the change in an earlier stage and promote it."
 	case !c.CanWrite:
-		return "You are " + article(c.RoleTitle) + " of " + c.BU + ": you may read here, not change anything. Developers and up may."
+		return "You are " + article(c.Role.Title()) + " of " + c.BU + ": you may read here, not change anything. Developers and up may."
 	}
 	return ""
 }

@@ -32,7 +32,7 @@ func TestBrowserDataNeverWidensThePage(t *testing.T) {
 			Late: portal.LagTime{Known: true, Age: 2*time.Hour + 59*time.Minute, CatchUpKnown: true, Falling: true}},
 		{Group: "edh-shared-scada-dev-short", State: "Stable", Late: portal.LagTime{}},
 	}
-	ctx := &views.Context{BU: "scada", Stage: "dev", Zone: "edh-shared", Role: "developer", CanWrite: true, ReadRecords: true}
+	ctx := &views.Context{Outlook: portal.Outlook{BU: "scada", Stage: "dev", LandingZone: "edh-shared", Role: portal.Developer, CanWrite: true, ReadRecords: true}}
 	p := views.Page{Title: long, User: views.User{Name: "Carol Developer", Username: "carol"}, Context: ctx,
 		Units:  []views.Unit{{ID: "scada", Zone: "edh-shared", Role: "developer"}},
 		Stages: []views.Stage{{Name: "dev"}, {Name: "qas"}, {Name: "run", ReadOnly: true}}, Resource: "topics"}
