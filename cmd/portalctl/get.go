@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // resourceType is how the API names a type and what a table shows.
@@ -19,32 +21,28 @@ type resourceType struct {
 	columns   []string
 }
 
-var resourceTypes = map[string]resourceType{
-	"topics":           {"topics", "topic", []string{"name", "partitions_count"}},
-	"connectors":       {"connectors", "connector", []string{"name", "type", "class", "state"}},
-	"schemas":          {"schemas", "schema", []string{"subject", "version", "id", "schema_type"}},
-	"service-accounts": {"service-accounts", "service-account", []string{"id", "name", "type", "description"}},
-	"identity-pools":   {"identity-pools", "identity-pool", []string{"id", "name", "type", "filter"}},
-	"consumer-groups":  {"consumer-groups", "consumer-group", []string{"id", "state", "members", "lag"}},
-	"api-keys":         {"api-keys", "api-key", []string{"id", "owner.name", "resource", "state", "description", "expires_at"}},
-	// Listed only (one has no page of its own).
-	"alert-rules":    {"alert-rules", "", []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"}},
-	"alerts":         {"alerts", "", []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"}},
-	"alert-channels": {"alert-channels", "", []string{"id", "format", "url", "created_by"}},
-	// The zone's catalog: get catalog --where tag=pii, describe catalog TOPIC.
-	"catalog": {"catalog", "catalog", []string{"topic", "owner", "classification", "tags", "description"}},
-	"grants":  {"grants", "grant", []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"}},
-}
+// resourceTypes are the kinds portalctl lists (those with table
+// columns), from the kinds' declaration, and the zone's catalog.
+var resourceTypes = func() map[string]resourceType {
+	out := map[string]resourceType{
+		// The zone's catalog: get catalog --where tag=pii, describe catalog TOPIC.
+		"catalog": {"catalog", "catalog", []string{"topic", "owner", "classification", "tags", "description"}},
+	}
+	for _, k := range portal.KindInfos() {
+		if len(k.Columns) > 0 {
+			out[k.Plural] = resourceType{k.Plural, k.Item, k.Columns}
+		}
+	}
+	return out
+}()
 
 // lookupType accepts a type's plural, singular or short name.
 func lookupType(name string) (resourceType, bool) {
-	short := map[string]string{"topic": "topics", "connector": "connectors", "schema": "schemas", "subject": "schemas",
-		"service-account": "service-accounts", "sa": "service-accounts", "identity-pool": "identity-pools", "pool": "identity-pools",
-		"pools": "identity-pools", "consumer-group": "consumer-groups", "group": "consumer-groups", "groups": "consumer-groups",
-		"api-key": "api-keys", "key": "api-keys", "keys": "api-keys", "alert-rule": "alert-rules", "rules": "alert-rules", "alert": "alerts",
-		"alert-channel": "alert-channels", "channels": "alert-channels", "grant": "grants", "topic-catalog": "catalog"}
-	if long, ok := short[name]; ok {
-		name = long
+	if name == "topic-catalog" {
+		name = "catalog"
+	}
+	if k, ok := portal.KindNamed(name); ok {
+		name = k.Plural
 	}
 	t, ok := resourceTypes[name]
 	return t, ok

@@ -95,22 +95,19 @@ func (o *options) readDoc(paths, kinds []string) ([]byte, error) {
 }
 
 // onlyKinds keeps the resources of the kinds given (all without any):
-// Topic, Schema, Connector, ServiceAccount, IdentityPool, in any case.
+// any of a documented kind's names (Topic, topics, identity-pool, pool), in any
+// case.
 func onlyKinds(doc portal.Document, kinds []string) (portal.Document, error) {
 	if len(kinds) == 0 {
 		return doc, nil
 	}
 	keep := map[string]bool{}
 	for _, k := range kinds {
-		found := false
-		for _, known := range portal.ResourceKinds() {
-			if strings.EqualFold(k, known) || strings.EqualFold(k, known+"s") || strings.EqualFold(k, portal.ChangeKind(known)) {
-				keep[known], found = true, true
-			}
-		}
-		if !found {
+		known, ok := portal.KindNamed(k)
+		if !ok || known.Document == "" {
 			return doc, fmt.Errorf("--kind %q: give one of %s", k, strings.Join(portal.ResourceKinds(), ", "))
 		}
+		keep[known.Document] = true
 	}
 	out := doc
 	out.Resources = nil

@@ -93,3 +93,12 @@ func TestPruneCountsNoDependantItDeletesItself(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestEveryDocumentKindIsPlanned: the wired plans cover every kind that
+// documents declare, in the kinds' declared order.
+func TestEveryDocumentKindIsPlanned(t *testing.T) {
+	w := servicetest.New(t)
+	if got, want := w.Plans.Kinds(), portal.ResourceKinds(); !slices.Equal(got, want) {
+		t.Errorf("plans cover %v, the kinds are %v", got, want)
+	}
+}

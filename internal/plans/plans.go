@@ -34,10 +34,25 @@ type Service struct {
 
 var _ portal.PlanService = (*Service)(nil)
 
-// New returns the service over the kinds, given in the order their
-// creates and updates are applied (deletes go the other way).
+// New returns the service over the kinds, which it orders as the kinds'
+// declaration does (portal.ResourceKinds): creates and updates in that
+// order, deletes the other way.
 func New(g *gate.Guard, kinds ...Kind) *Service {
-	return &Service{guard: g, kinds: kinds}
+	order := portal.ResourceKinds()
+	sorted := slices.Clone(kinds)
+	slices.SortStableFunc(sorted, func(a, b Kind) int {
+		return cmp.Compare(slices.Index(order, a.Kind()), slices.Index(order, b.Kind()))
+	})
+	return &Service{guard: g, kinds: sorted}
+}
+
+// Kinds names the kinds the service plans, in the order it applies them.
+func (s *Service) Kinds() []string {
+	out := make([]string, len(s.kinds))
+	for i, k := range s.kinds {
+		out[i] = k.Kind()
+	}
+	return out
 }
 
 func (s *Service) kind(name string) (Kind, int) {
@@ -208,10 +223,8 @@ func (s *Service) prune(call *gate.Call, observed map[string]Observed, declared 
 // kindOfChange maps a planned change's kind ("identity-pool") to the
 // document's ("IdentityPool").
 func kindOfChange(change string) string {
-	for _, k := range portal.ResourceKinds() {
-		if portal.ChangeKind(k) == change {
-			return k
-		}
+	if k := portal.DocumentKind(change); k != "" {
+		return k
 	}
 	return change
 }

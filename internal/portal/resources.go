@@ -1,9 +1,6 @@
 package portal
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 // ResourceAPIVersion is the apiVersion of every resource of a desired-state
 // document.
@@ -26,26 +23,38 @@ const (
 	KindAlertRule = "AlertRule"
 )
 
-// ResourceKinds lists the kinds in the order they are applied: what others
-// depend on first (a schema needs its topic, a connector its topics).
+// ResourceKinds lists the kinds documents declare, in the order they are
+// applied (see kinds).
 func ResourceKinds() []string {
-	return []string{KindTopic, KindSchema, KindConnector, KindServiceAccount, KindIdentityPool, KindGrant, KindAlertRule, KindPolicy}
+	var out []string
+	for _, k := range kinds {
+		if k.Document != "" {
+			out = append(out, k.Document)
+		}
+	}
+	return out
 }
 
-// ChangeKind is how plans name a kind's changes ("IdentityPool" is
-// "identity-pool").
+// ChangeKind is how plans name a document kind's changes ("IdentityPool"
+// is "identity-pool"); "" for a kind documents do not declare.
 func ChangeKind(kind string) string {
-	var b strings.Builder
-	for i, r := range kind {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('-')
-			}
-			r += 'a' - 'A'
+	for _, k := range kinds {
+		if k.Document == kind {
+			return k.Change
 		}
-		b.WriteRune(r)
 	}
-	return b.String()
+	return ""
+}
+
+// DocumentKind is the document kind of a planned change's kind
+// ("identity-pool" is "IdentityPool"); "" for none.
+func DocumentKind(change string) string {
+	for _, k := range kinds {
+		if k.Change == change {
+			return k.Document
+		}
+	}
+	return ""
 }
 
 // Resource is one declared resource. Name is the identifier as users write

@@ -1,0 +1,77 @@
+package portal
+
+import "strings"
+
+// KindInfo is one resource kind, declared once: how documents, plans and
+// audit actions name it, the segments of its addresses (the same in the
+// API and the pages), what portalctl calls it and what its tables show.
+// Documents, plans, the CLI and the kind table test read it instead of
+// lists of their own.
+type KindInfo struct {
+	// Document is the kind as documents declare it ("ServiceAccount");
+	// "" for a kind documents do not declare.
+	Document string
+	// Change is how plans, actions and events name it ("service-account").
+	Change string
+	// Plural is its list's path segment and portalctl's type
+	// ("service-accounts"); Item is one's segment ("service-account"), ""
+	// when one has no address of its own.
+	Plural, Item string
+	// Aliases are portalctl's other names for it ("sa").
+	Aliases []string
+	// Columns are what portalctl's tables show of one.
+	Columns []string
+	// Title names one on pages ("Service account").
+	Title string
+}
+
+// kinds are the resource kinds, documented ones in the order documents
+// are applied: what others depend on first (a schema needs its topic, a
+// connector its topics; a grant names topics and principals).
+var kinds = []KindInfo{
+	{Document: KindTopic, Change: "topic", Plural: "topics", Item: "topic", Title: "Topic",
+		Columns: []string{"name", "partitions_count"}},
+	{Document: KindSchema, Change: "schema", Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
+		Columns: []string{"subject", "version", "id", "schema_type"}},
+	{Document: KindConnector, Change: "connector", Plural: "connectors", Item: "connector", Title: "Connector",
+		Columns: []string{"name", "type", "class", "state"}},
+	{Document: KindServiceAccount, Change: "service-account", Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
+		Title: "Service account", Columns: []string{"id", "name", "type", "description"}},
+	{Document: KindIdentityPool, Change: "identity-pool", Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
+		Title: "Identity pool", Columns: []string{"id", "name", "type", "filter"}},
+	{Document: KindGrant, Change: "grant", Plural: "grants", Item: "grant", Title: "Grant",
+		Columns: []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"}},
+	{Document: KindAlertRule, Change: "alert-rule", Plural: "alert-rules", Item: "alert-rule", Aliases: []string{"rules"}, Title: "Alert rule",
+		Columns: []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"}},
+	{Document: KindPolicy, Change: "policy", Plural: "policies", Item: "policy", Title: "Policy"},
+	{Change: "consumer-group", Plural: "consumer-groups", Item: "consumer-group", Aliases: []string{"group", "groups"}, Title: "Consumer group",
+		Columns: []string{"id", "state", "members", "lag"}},
+	{Change: "api-key", Plural: "api-keys", Item: "api-key", Aliases: []string{"key", "keys"}, Title: "API key",
+		Columns: []string{"id", "owner.name", "resource", "state", "description", "expires_at"}},
+	{Change: "change-request", Plural: "change-requests", Item: "change-request", Aliases: []string{"requests"}, Title: "Change request",
+		Columns: []string{"id", "state", "requester", "reason", "expires_at"}},
+	{Change: "alert", Plural: "alerts", Title: "Alert", Columns: []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"}},
+	{Change: "alert-channel", Plural: "alert-channels", Item: "alert-channel", Aliases: []string{"channels"}, Title: "Alert channel",
+		Columns: []string{"id", "format", "url", "created_by"}},
+}
+
+// KindInfos lists the resource kinds, documented ones first in the order
+// documents are applied.
+func KindInfos() []KindInfo { return kinds }
+
+// KindNamed finds a kind by any of its names: documents', plans', its
+// plural, its item segment or an alias (case does not matter).
+func KindNamed(name string) (KindInfo, bool) {
+	for _, k := range kinds {
+		if strings.EqualFold(name, k.Document) || strings.EqualFold(name, k.Change) || strings.EqualFold(name, k.Plural) ||
+			strings.EqualFold(name, k.Item) {
+			return k, true
+		}
+		for _, a := range k.Aliases {
+			if strings.EqualFold(name, a) {
+				return k, true
+			}
+		}
+	}
+	return KindInfo{}, false
+}
