@@ -146,7 +146,7 @@ func (a *API) policyReport(c echo.Context) error {
 	}
 	out := make([]violatorJSON, len(r.Violators))
 	for i, v := range r.Violators {
-		out[i] = violatorJSON(v)
+		out[i] = violatorJSON{BU: v.BU, Stage: v.Stage, Kind: v.Kind, Resource: v.Resource, Message: v.Message}
 	}
 	unread := r.Unread
 	if unread == nil {

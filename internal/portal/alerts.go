@@ -29,8 +29,8 @@ type AlertRule struct {
 // Alert is one firing of a rule for a subject, open or resolved.
 type Alert struct {
 	ID, Rule, Kind, Subject, State, Value string
-	// BU and Stage are where it fired.
-	BU, Stage                  string
+	// Scope is where it fired.
+	Scope
 	Since, FiredAt, ResolvedAt time.Time
 	// Silenced: it fired while its rule was silenced, and was not told.
 	Silenced bool

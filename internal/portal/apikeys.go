@@ -130,8 +130,8 @@ type APIKeyService interface {
 
 // KeyNotice counts a unit's keys in a stage that expire soon.
 type KeyNotice struct {
-	BU, Stage string
-	Count     int
+	Scope
+	Count int
 }
 
 // AccountDeletion says what deleting a service account removed.

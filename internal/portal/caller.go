@@ -41,8 +41,7 @@ type Caller struct {
 // stage), for pages to show, disable or hide controls. It is never the
 // enforcement: every operation checks again.
 type Outlook struct {
-	BU          string
-	Stage       string
+	Scope
 	LandingZone string
 	Dedicated   bool
 	ReadOnly    bool

@@ -38,7 +38,8 @@ type Policy struct {
 
 // PolicyViolator is an existing resource that breaks a policy.
 type PolicyViolator struct {
-	BU, Stage, Kind, Resource, Message string
+	Scope
+	Kind, Resource, Message string
 }
 
 // PolicyReport is a policy evaluated against every existing resource in
@@ -55,9 +56,9 @@ type PolicyReport struct {
 // PolicyTest is a sample change to judge with a policy (saved or not).
 type PolicyTest struct {
 	Policy Policy
-	// BU and Stage are where the change is made (the principal is the
-	// caller, with the role they have there).
-	BU, Stage string
+	// Scope is where the change is made (the principal is the caller,
+	// with the role they have there).
+	Scope
 	Operation string
 	// Resource and Before are the kind's fields as JSON (null: none).
 	Resource, Before json.RawMessage
@@ -84,10 +85,11 @@ type BudgetLine struct {
 
 // Budget is a unit's budget in a stage with its use.
 type Budget struct {
-	BU, Stage, Zone string
-	Lines           []BudgetLine
-	UpdatedBy       string
-	Updated         time.Time
+	Scope
+	Zone      string
+	Lines     []BudgetLine
+	UpdatedBy string
+	Updated   time.Time
 	// Warnings say which limits are at or below the use (new writes that
 	// add to them are refused; nothing is deleted).
 	Warnings []string

@@ -121,9 +121,8 @@ const (
 // BulkJob is a bulk create running in the background, readable by whoever
 // started it (and platform admins) until it expires.
 type BulkJob struct {
-	ID    string
-	BU    string
-	Stage string
+	Scope
+	ID string
 	// Owner is the subject of the principal who started it.
 	Owner string
 	Items []NewServiceAccount

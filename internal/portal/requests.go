@@ -22,11 +22,12 @@ const (
 // ChangeRequest is a plan someone of a unit proposes and another person
 // reviews: approved, exactly that plan is applied through the services.
 type ChangeRequest struct {
-	ID, BU, Stage, Zone string
-	Requester           string
-	Reason              string
-	State               string
-	Created             time.Time
+	Scope
+	ID, Zone  string
+	Requester string
+	Reason    string
+	State     string
+	Created   time.Time
 	// Expires is when an open request stops being approvable.
 	Expires   time.Time
 	DecidedBy string

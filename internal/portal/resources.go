@@ -251,8 +251,7 @@ type PlannedChange struct {
 // Plan is what applying a document would do, and a fingerprint of the
 // document and of the upstream state it was planned against.
 type Plan struct {
-	BU          string
-	Stage       string
+	Scope
 	Prune       bool
 	Force       bool
 	Fingerprint string
