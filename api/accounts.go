@@ -42,7 +42,7 @@ type accountJSON struct {
 }
 
 func accountOut(s portal.ServiceAccount, withBindings bool) accountJSON {
-	out := accountJSON{ID: s.ID, Name: s.Name, Identifier: s.Identifier, BusinessUnit: s.BusinessUnit, Outside: s.OutsideConvention,
+	out := accountJSON{ID: s.ID, Name: s.Name, Identifier: s.Identifier, BusinessUnit: s.BU, Outside: s.OutsideConvention,
 		ReadOnly: s.ReadOnly, Type: s.Type, Description: s.Description, Job: s.Job}
 	if withBindings {
 		out.RoleBindings = bindingsOut(s.RoleBindings)

@@ -41,7 +41,7 @@ type createdKeyJSON struct {
 }
 
 func keyOut(k portal.APIKey) apiKeyJSON {
-	out := apiKeyJSON{ID: k.ID, Owner: keyOwnerJSON{ID: k.Owner, Name: k.OwnerName}, BusinessUnit: k.BusinessUnit, Resource: k.Resource,
+	out := apiKeyJSON{ID: k.ID, Owner: keyOwnerJSON{ID: k.Owner, Name: k.OwnerName}, BusinessUnit: k.BU, Resource: k.Resource,
 		ResourceID: k.ResourceID, Description: k.Description, Created: stamp(k.Created), CreatedBy: k.CreatedBy, Adopted: k.Adopted,
 		ReplacedBy: k.ReplacedBy, ReadOnly: k.ReadOnly, State: k.State}
 	if !k.ReadyAt.IsZero() {

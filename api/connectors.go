@@ -33,7 +33,7 @@ type taskJSON struct {
 }
 
 func connectorOut(c portal.Connector) connectorJSON {
-	out := connectorJSON{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BusinessUnit, OutsideConvention: c.OutsideConvention,
+	out := connectorJSON{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BU, OutsideConvention: c.OutsideConvention,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []taskJSON{}, Config: c.Config, Sensitive: c.Sensitive,
 		AutoRestart: autoRestartOut(c.AutoRestart)}
 	for _, t := range c.Tasks {

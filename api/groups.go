@@ -73,7 +73,7 @@ type groupPartitionJSON struct {
 }
 
 func groupOut(g portal.ConsumerGroup) groupJSON {
-	return groupJSON{ID: g.ID, Identifier: g.Identifier, BusinessUnit: g.BusinessUnit, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics,
+	return groupJSON{ID: g.ID, Identifier: g.Identifier, BusinessUnit: g.BU, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics,
 		LagTime: lagTimeOut(g.Late)}
 }
 

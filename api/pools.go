@@ -25,7 +25,7 @@ type poolJSON struct {
 }
 
 func poolOut(p portal.Pool, withBindings bool) poolJSON {
-	out := poolJSON{ID: p.ID, Name: p.Name, Identifier: p.Identifier, BusinessUnit: p.BusinessUnit, Outside: p.OutsideConvention,
+	out := poolJSON{ID: p.ID, Name: p.Name, Identifier: p.Identifier, BusinessUnit: p.BU, Outside: p.OutsideConvention,
 		ReadOnly: p.ReadOnly, Type: p.Type, Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
 	if withBindings {

@@ -40,7 +40,7 @@ type partitionJSON struct {
 }
 
 func topicOut(t portal.Topic) topicJSON {
-	out := topicJSON{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BusinessUnit,
+	out := topicJSON{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BU,
 		PartitionsCount: t.Partitions, OutsideConvention: t.OutsideConvention}
 	if t.Stats != nil {
 		out.Records, out.RetentionMs, out.CleanupPolicy = &t.Stats.Records, t.Stats.RetentionMs, t.Stats.CleanupPolicy

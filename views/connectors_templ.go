@@ -281,7 +281,7 @@ func ConnectorResults(p Page, l ConnectorList) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if p.Context.WholeCluster {
-				templ_7745c5c3_Err = unitCell(c.BusinessUnit).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = unitCell(c.BU).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

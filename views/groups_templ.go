@@ -194,7 +194,7 @@ func GroupsPage(p Page, items []portal.ConsumerGroup, total int, next string) te
 				return templ_7745c5c3_Err
 			}
 			if p.Context.WholeCluster {
-				templ_7745c5c3_Err = unitCell(g.BusinessUnit).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = unitCell(g.BU).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

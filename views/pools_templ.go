@@ -188,7 +188,7 @@ func PoolsPage(p Page, items []portal.Pool, total int, next string) templ.Compon
 				return templ_7745c5c3_Err
 			}
 			if p.Context.WholeCluster {
-				templ_7745c5c3_Err = unitCell(x.BusinessUnit).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = unitCell(x.BU).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -326,7 +326,7 @@ func SchemasPage(p Page, l SchemaList) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if p.Context.WholeCluster {
-				templ_7745c5c3_Err = unitCell(v.BusinessUnit).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = unitCell(v.BU).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -994,9 +994,9 @@ func allParam(latestOnly bool) string {
 // subjectIdentifier is a subject's short name: without its unit's prefix
 // (whichever unit owns it, in a whole-cluster view).
 func subjectIdentifier(p Page, v portal.SchemaVersion) string {
-	if v.BusinessUnit != "" && p.Context.WholeCluster {
+	if v.BU != "" && p.Context.WholeCluster {
 		for _, u := range p.Units {
-			if u.ID == v.BusinessUnit {
+			if u.ID == v.BU {
 				return strings.TrimPrefix(v.Subject, unitPrefix(p.Context, u))
 			}
 		}

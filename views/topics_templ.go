@@ -606,7 +606,7 @@ func TopicResults(p Page, l TopicList) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if p.Context.WholeCluster {
-				templ_7745c5c3_Err = unitCell(t.BusinessUnit).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = unitCell(t.BU).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

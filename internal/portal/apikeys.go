@@ -23,7 +23,7 @@ type APIKey struct {
 	Owner     string
 	OwnerName string
 	// BusinessUnit owns the key through its account (naming convention).
-	BusinessUnit string
+	BU string
 	// Resource is KeyForKafka or KeyForSchemaRegistry; ResourceID the
 	// cluster (lkc-...) or registry (lsrc-...).
 	Resource    string

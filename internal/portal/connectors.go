@@ -39,7 +39,7 @@ func IsMask(v string) bool { return len(v) >= 3 && strings.Trim(v, "*") == "" }
 type Connector struct {
 	Name              string
 	Identifier        string
-	BusinessUnit      string
+	BU                string
 	OutsideConvention bool
 	ID                string
 	// Type is "source" or "sink".

@@ -15,7 +15,7 @@ type ConsumerGroup struct {
 	Identifier string
 	// BusinessUnit owns the group by the naming convention ("" when none
 	// does); set in whole-cluster views.
-	BusinessUnit string
+	BU string
 	// State is Stable, Empty, PreparingRebalance, CompletingRebalance,
 	// Dead or Unknown, as Kafka reports it.
 	State    string

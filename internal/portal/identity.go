@@ -65,7 +65,7 @@ type ServiceAccount struct {
 	Identifier string
 	// BusinessUnit owns the account by the naming convention ("" when
 	// none does); shown in whole-cluster views.
-	BusinessUnit string
+	BU string
 	// OutsideConvention marks an account whose name carries no unit's
 	// prefix: a zone's Super Admins read it, only platform admins change it.
 	OutsideConvention bool
@@ -189,7 +189,7 @@ type Pool struct {
 	Identifier string
 	// BusinessUnit owns the pool by the naming convention ("" when none
 	// does); shown in whole-cluster views.
-	BusinessUnit string
+	BU string
 	// OutsideConvention marks a pool whose name carries no unit's prefix:
 	// a zone's Super Admins read it, only platform admins change it.
 	OutsideConvention bool

@@ -21,12 +21,12 @@ type SchemaVersion struct {
 	Subject string
 	// BusinessUnit owns the subject by the naming convention ("" when
 	// none does); set by lists, shown in whole-cluster views.
-	BusinessUnit string
-	Version      int
-	ID           int
-	Type         string
-	Schema       string
-	References   []SchemaReference
+	BU         string
+	Version    int
+	ID         int
+	Type       string
+	Schema     string
+	References []SchemaReference
 }
 
 // Compatibility is the outcome of a compatibility check.

@@ -18,7 +18,7 @@ type Topic struct {
 	Identifier string
 	// BusinessUnit owns the topic by the naming convention; empty when the
 	// topic is outside the convention (only a whole-cluster view shows those).
-	BusinessUnit      string
+	BU                string
 	Partitions        int
 	OutsideConvention bool
 	// Stats are set in lists that ask for them (ListQuery.Stats), nil

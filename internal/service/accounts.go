@@ -60,7 +60,7 @@ func (s *ServiceAccounts) view(call *gate.Call, a platform.ServiceAccount) (port
 	if !ok {
 		return portal.ServiceAccount{}, false
 	}
-	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: o.Identifier(tenancy.OrgAccount, a.DisplayName), BusinessUnit: o.Unit(),
+	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: o.Identifier(tenancy.OrgAccount, a.DisplayName), BU: o.Unit(),
 		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: portal.AccountTypeOf(a.DisplayName), Description: a.Description}, true
 }
 
@@ -77,7 +77,7 @@ func (s *ServiceAccounts) List(ctx context.Context, scope portal.Scope, q portal
 	}
 	var mine []portal.ServiceAccount
 	for _, a := range all {
-		if v, ok := s.view(call, a); ok && call.KeepUnit(q, v.BusinessUnit) {
+		if v, ok := s.view(call, a); ok && call.KeepUnit(q, v.BU) {
 			mine = append(mine, v)
 		}
 	}

@@ -96,7 +96,7 @@ func (s *APIKeys) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec
 	if !visible {
 		return portal.APIKey{}, o, false
 	}
-	v := portal.APIKey{ID: k.ID, Owner: k.Owner, OwnerName: a.DisplayName, BusinessUnit: o.Unit(), Resource: resourceOf(call.Env, k.Resource),
+	v := portal.APIKey{ID: k.ID, Owner: k.Owner, OwnerName: a.DisplayName, BU: o.Unit(), Resource: resourceOf(call.Env, k.Resource),
 		ResourceID: k.Resource, Description: k.Description, Created: k.Created, ReadOnly: o.ReadOnly(call)}
 	v.State, v.ReadyAt = keyState(rec, recorded)
 	if recorded {
@@ -163,7 +163,7 @@ func (s *APIKeys) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQ
 		rec, recorded := recs[k.ID]
 		v, _, ok := s.view(call, k, owners, rec, recorded)
 		switch {
-		case !ok, !call.KeepUnit(q.ListQuery, v.BusinessUnit),
+		case !ok, !call.KeepUnit(q.ListQuery, v.BU),
 			q.Account != "" && v.Owner != q.Account,
 			q.ExpiringWithin > 0 && !v.ExpiresWithin(now, q.ExpiringWithin),
 			search != "" && !strings.Contains(strings.ToLower(v.ID+" "+v.OwnerName+" "+v.Description), search):
@@ -307,7 +307,7 @@ func (s *APIKeys) create(ctx context.Context, call *gate.Call, a platform.Servic
 	}
 	w.Rename(k.ID + " (" + a.DisplayName + " on " + resource + ")")
 	w.Done(ctx, nil, append(changes, portal.Change{Field: "expires_at", After: formatExpiry(expires)})...)
-	v := portal.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BusinessUnit: o.Unit(), Resource: resourceOf(call.Env, resource), ResourceID: resource,
+	v := portal.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BU: o.Unit(), Resource: resourceOf(call.Env, resource), ResourceID: resource,
 		Description: description, Created: rec.Created, CreatedBy: rec.CreatedBy, Expires: expires, State: rec.State}
 	return credentials(call.Env.Access, v, k.Secret), nil
 }

@@ -29,7 +29,7 @@ func NewConnectors(g *gate.Guard) *Connectors { return &Connectors{guard: g} }
 
 func (s *Connectors) view(ctx context.Context, call *gate.Call, c platform.Connector, withConfig bool) portal.Connector {
 	o := call.Owner(c.Name, tenancy.ConnectorSuffix)
-	v := portal.Connector{Name: c.Name, Identifier: o.Identifier, BusinessUnit: o.Unit, OutsideConvention: o.Outside,
+	v := portal.Connector{Name: c.Name, Identifier: o.Identifier, BU: o.Unit, OutsideConvention: o.Outside,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: c.Tasks}
 	if c.Config != nil {
 		v.Version = s.version(c)

@@ -82,7 +82,7 @@ func (s *Groups) summary(call *gate.Call, g platform.Group, offs []platform.Grou
 		Protocol: g.Protocol, Members: len(g.Members), Topics: []string{}}
 	if call.WholeCluster {
 		o := call.Owner(g.ID, "")
-		out.BusinessUnit, out.Identifier = o.Unit, o.Identifier
+		out.BU, out.Identifier = o.Unit, o.Identifier
 	}
 	for _, o := range offs {
 		out.Lag += lagOf(o.Offset, ends[o.TopicPartition])

@@ -145,7 +145,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				where := fmt.Sprintf("%s from %s/%s on %s", c.name, c.main, stage, r)
 				visible, _ := expect(r, true)
 				listed := slices.ContainsFunc(accounts.Items, func(a portal.ServiceAccount) bool {
-					return a.ID == r.account.ID && a.OutsideConvention == (r.unit == "") && a.BusinessUnit == r.unit
+					return a.ID == r.account.ID && a.OutsideConvention == (r.unit == "") && a.BU == r.unit
 				})
 				if listed != visible {
 					t.Errorf("%s: account listed %v, want %v", where, listed, visible)
@@ -155,7 +155,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 				}
 				visible, writable := expect(r, false)
 				listed = slices.ContainsFunc(pools.Items, func(p portal.Pool) bool {
-					return p.ID == r.pool.ID && p.OutsideConvention == (r.unit == "") && p.BusinessUnit == r.unit
+					return p.ID == r.pool.ID && p.OutsideConvention == (r.unit == "") && p.BU == r.unit
 				})
 				if listed != visible {
 					t.Errorf("%s: pool listed %v, want %v", where, listed, visible)
@@ -164,7 +164,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 					t.Errorf("%s: get pool: %v", where, err)
 				}
 				kv, kw := expectKey(r)
-				listed = slices.ContainsFunc(keys.Items, func(k portal.APIKey) bool { return k.ID == r.key.ID && k.BusinessUnit == r.unit })
+				listed = slices.ContainsFunc(keys.Items, func(k portal.APIKey) bool { return k.ID == r.key.ID && k.BU == r.unit })
 				if listed != kv {
 					t.Errorf("%s: key listed %v, want %v", where, listed, kv)
 				}

@@ -68,7 +68,7 @@ func (s *IdentityPools) view(call *gate.Call, p platform.IdentityPool) (portal.P
 	if !ok {
 		return portal.Pool{}, false
 	}
-	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), BusinessUnit: o.Unit(),
+	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), BU: o.Unit(),
 		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: portal.AccountTypeOf(p.DisplayName), Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State, Version: s.version(p)}, true
 }
@@ -108,7 +108,7 @@ func (s *IdentityPools) List(ctx context.Context, scope portal.Scope, q portal.L
 	}
 	var mine []portal.Pool
 	for _, p := range all {
-		if v, ok := s.view(call, p); ok && call.KeepUnit(q, v.BusinessUnit) {
+		if v, ok := s.view(call, p); ok && call.KeepUnit(q, v.BU) {
 			mine = append(mine, v)
 		}
 	}

@@ -45,7 +45,7 @@ func (s *Schemas) List(ctx context.Context, scope portal.Scope, latestOnly bool,
 	}
 	kept := make([]portal.SchemaVersion, 0, len(all))
 	for _, v := range all {
-		if v.BusinessUnit = call.Owner(v.Subject, "").Unit; call.KeepUnit(q, v.BusinessUnit) {
+		if v.BU = call.Owner(v.Subject, "").Unit; call.KeepUnit(q, v.BU) {
 			kept = append(kept, v)
 		}
 	}

@@ -110,7 +110,7 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 // describeName works out who owns a topic name by the naming convention.
 func (s *Topics) describeName(call *gate.Call, name string, partitions int) portal.Topic {
 	o := call.Owner(name, "")
-	return portal.Topic{Name: name, Partitions: partitions, BusinessUnit: o.Unit, Identifier: o.Identifier, OutsideConvention: o.Outside}
+	return portal.Topic{Name: name, Partitions: partitions, BU: o.Unit, Identifier: o.Identifier, OutsideConvention: o.Outside}
 }
 
 // Get returns a topic with its overrides, and with every inherited setting

@@ -76,7 +76,7 @@ func TestListIsolationAndWholeClusterView(t *testing.T) {
 		}
 		var parts []string
 		for _, it := range p.Items {
-			s := it.Name + "(" + it.BusinessUnit + ":" + it.Identifier + ")"
+			s := it.Name + "(" + it.BU + ":" + it.Identifier + ")"
 			if it.OutsideConvention {
 				s += "!"
 			}
