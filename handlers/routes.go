@@ -175,6 +175,10 @@ func moved(old, now string) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		u := *c.Request().URL
 		u.Path = strings.Replace(u.Path, old, now, 1)
+		if strings.HasPrefix(u.Path, "//") {
+			// Never a redirect to another host ("//host/...").
+			return echo.ErrNotFound
+		}
 		return c.Redirect(http.StatusMovedPermanently, u.RequestURI())
 	}
 }
