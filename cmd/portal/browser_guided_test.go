@@ -100,7 +100,7 @@ func TestBrowserContextSearchAndGuidedRequests(t *testing.T) {
 		t.Errorf("after drafting the focus is on %q, not the reason", focused)
 	}
 	b.run(chromedp.Evaluate(`document.getElementById("request-reason").value = "needed in run"; document.getElementById("request-form").requestSubmit()`, nil))
-	if !b.until(`/\/change-requests\/cr-/.test(location.pathname) && document.readyState === "complete"`) {
+	if !b.until(`/\/change-request\/cr-/.test(location.pathname) && document.readyState === "complete"`) {
 		t.Fatalf("filing: at %s", b.location())
 	}
 	loc := b.location()
