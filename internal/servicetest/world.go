@@ -252,3 +252,24 @@ func (w *World) AsGroups(groups ...string) context.Context {
 	r := access.NewResolver(w.Tenancy, "platform-admins")
 	return portal.WithPrincipal(context.Background(), r.Resolve(portal.Identity{Subject: "u", Username: "u", Groups: groups}))
 }
+
+// CheckDone checks what one allowed write left in the trail since it had
+// before events: want events, each done (outcome ok) by someone on
+// something.
+func (w *World) CheckDone(t testing.TB, before, want int) {
+	t.Helper()
+	evs := w.AuditEvents(t)
+	added := evs[:len(evs)-before]
+	var seen []string
+	for _, e := range added {
+		seen = append(seen, string(e.Action)+" "+e.Outcome)
+	}
+	if len(added) != want {
+		t.Fatalf("the trail has %d new events %v, want %d", len(added), seen, want)
+	}
+	for _, e := range added {
+		if e.Outcome != "ok" || e.Actor == "" || e.Resource == "" {
+			t.Errorf("an event of the write: %s by %q on %q, outcome %q", e.Action, e.Actor, e.Resource, e.Outcome)
+		}
+	}
+}
