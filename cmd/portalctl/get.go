@@ -29,9 +29,14 @@ var resourceTypes = func() map[string]resourceType {
 		"catalog": {"catalog", "catalog", []string{"topic", "owner", "classification", "tags", "description"}},
 	}
 	for _, k := range portal.KindInfos() {
-		if len(k.Columns) > 0 {
-			out[k.Plural] = resourceType{k.Plural, k.Item, k.Columns}
+		if len(k.Columns) == 0 {
+			continue
 		}
+		one := ""
+		if k.Readable {
+			one = k.Item
+		}
+		out[k.Plural] = resourceType{k.Plural, one, k.Columns}
 	}
 	return out
 }()

@@ -17,6 +17,9 @@ type KindInfo struct {
 	// ("service-accounts"); Item is one's segment ("service-account"), ""
 	// when one has no address of its own.
 	Plural, Item string
+	// Readable: one can be read at its item address (GET); otherwise
+	// the kind is listed only.
+	Readable bool
 	// Aliases are portalctl's other names for it ("sa").
 	Aliases []string
 	// Columns are what portalctl's tables show of one.
@@ -29,26 +32,26 @@ type KindInfo struct {
 // are applied: what others depend on first (a schema needs its topic, a
 // connector its topics; a grant names topics and principals).
 var kinds = []KindInfo{
-	{Document: KindTopic, Change: "topic", Plural: "topics", Item: "topic", Title: "Topic",
+	{Document: KindTopic, Change: "topic", Readable: true, Plural: "topics", Item: "topic", Title: "Topic",
 		Columns: []string{"name", "partitions_count"}},
-	{Document: KindSchema, Change: "schema", Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
+	{Document: KindSchema, Change: "schema", Readable: true, Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
 		Columns: []string{"subject", "version", "id", "schema_type"}},
-	{Document: KindConnector, Change: "connector", Plural: "connectors", Item: "connector", Title: "Connector",
+	{Document: KindConnector, Change: "connector", Readable: true, Plural: "connectors", Item: "connector", Title: "Connector",
 		Columns: []string{"name", "type", "class", "state"}},
-	{Document: KindServiceAccount, Change: "service-account", Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
+	{Document: KindServiceAccount, Change: "service-account", Readable: true, Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
 		Title: "Service account", Columns: []string{"id", "name", "type", "description"}},
-	{Document: KindIdentityPool, Change: "identity-pool", Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
+	{Document: KindIdentityPool, Change: "identity-pool", Readable: true, Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
 		Title: "Identity pool", Columns: []string{"id", "name", "type", "filter"}},
-	{Document: KindGrant, Change: "grant", Plural: "grants", Item: "grant", Title: "Grant",
+	{Document: KindGrant, Change: "grant", Readable: true, Plural: "grants", Item: "grant", Title: "Grant",
 		Columns: []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"}},
 	{Document: KindAlertRule, Change: "alert-rule", Plural: "alert-rules", Item: "alert-rule", Aliases: []string{"rules"}, Title: "Alert rule",
 		Columns: []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"}},
 	{Document: KindPolicy, Change: "policy", Plural: "policies", Item: "policy", Title: "Policy"},
-	{Change: "consumer-group", Plural: "consumer-groups", Item: "consumer-group", Aliases: []string{"group", "groups"}, Title: "Consumer group",
+	{Change: "consumer-group", Readable: true, Plural: "consumer-groups", Item: "consumer-group", Aliases: []string{"group", "groups"}, Title: "Consumer group",
 		Columns: []string{"id", "state", "members", "lag"}},
-	{Change: "api-key", Plural: "api-keys", Item: "api-key", Aliases: []string{"key", "keys"}, Title: "API key",
+	{Change: "api-key", Readable: true, Plural: "api-keys", Item: "api-key", Aliases: []string{"key", "keys"}, Title: "API key",
 		Columns: []string{"id", "owner.name", "resource", "state", "description", "expires_at"}},
-	{Change: "change-request", Plural: "change-requests", Item: "change-request", Aliases: []string{"requests"}, Title: "Change request",
+	{Change: "change-request", Readable: true, Plural: "change-requests", Item: "change-request", Aliases: []string{"requests"}, Title: "Change request",
 		Columns: []string{"id", "state", "requester", "reason", "expires_at"}},
 	{Change: "alert", Plural: "alerts", Title: "Alert", Columns: []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"}},
 	{Change: "alert-channel", Plural: "alert-channels", Item: "alert-channel", Aliases: []string{"channels"}, Title: "Alert channel",
