@@ -24,7 +24,7 @@ type KindInfo struct {
 	Aliases []string
 	// Columns are what portalctl's tables show of one.
 	Columns []string
-	// Title names one on pages ("Service account").
+	// Title is how people name one ("Service account").
 	Title string
 }
 
