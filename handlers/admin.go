@@ -85,7 +85,7 @@ func (h *Handlers) onboardUnit(c echo.Context) error {
 		Viewer: splitGroups(c.FormValue("groups.viewer"))}
 	u, err := h.Admin.Onboard(ctx, portal.Onboarding{ID: strings.TrimSpace(c.FormValue("id")), LandingZone: c.FormValue("landing_zone"), Groups: groups})
 	if err == nil {
-		return h.done(c, "Business unit "+u.ID+" onboarded: it is in force now.", "/admin/business-units/"+u.ID)
+		return h.done(c, "Business unit "+u.ID+" onboarded: it is in force now.", "/admin/business-unit/"+u.ID)
 	}
 	units, lerr := h.Admin.Units(ctx)
 	if lerr != nil {
@@ -106,7 +106,7 @@ func (h *Handlers) onboardUnit(c echo.Context) error {
 }
 
 func groupsForm(u portal.AdminUnit) views.UnitForm {
-	return views.UnitForm{Action: "/admin/business-units/" + u.ID, Edit: true, ID: u.ID, LandingZone: u.LandingZone,
+	return views.UnitForm{Action: "/admin/business-unit/" + u.ID, Edit: true, ID: u.ID, LandingZone: u.LandingZone,
 		Admin: strings.Join(u.Groups.Admin, "\n"), Developer: strings.Join(u.Groups.Developer, "\n"), Viewer: strings.Join(u.Groups.Viewer, "\n"),
 		Errors: map[string]string{}}
 }
@@ -134,7 +134,7 @@ func (h *Handlers) updateAdminUnit(c echo.Context) error {
 		Viewer: splitGroups(c.FormValue("groups.viewer"))}
 	u, err := h.Admin.UpdateGroups(ctx, id, groups)
 	if err == nil {
-		return h.done(c, "Groups of "+u.ID+" saved: they count from the next request.", "/admin/business-units/"+u.ID)
+		return h.done(c, "Groups of "+u.ID+" saved: they count from the next request.", "/admin/business-unit/"+u.ID)
 	}
 	cur, gerr := h.Admin.Unit(ctx, id)
 	if gerr != nil {
@@ -170,7 +170,7 @@ func (h *Handlers) confirmOffboard(c echo.Context) error {
 func offboarding(u portal.AdminUnit, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "business unit", Name: u.LandingZone + " / " + u.ID, Identifier: u.ID,
 		Consequence: "offboarding removes it from every selector and takes away every role in it, at once. Nothing upstream is deleted: its topics, connectors, subjects and service accounts are listed afterwards for you to clean up.",
-		Action:      "/admin/business-units/" + u.ID + "/offboard", Cancel: "/admin/business-units/" + u.ID, Typed: typed, Problem: problem}
+		Action:      "/admin/business-unit/" + u.ID + "/offboard", Cancel: "/admin/business-unit/" + u.ID, Typed: typed, Problem: problem}
 }
 
 func (h *Handlers) offboardUnit(c echo.Context) error {

@@ -1201,7 +1201,7 @@ func SessionsPage(p Page, area portal.AdminArea, user string, list []portal.Sess
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = sessionTable(p, list, sessionTableOptions{ID: "sessions", ShowUser: true, EndPath: func(id string) string { return "/admin/sessions/" + id + "/end" }, User: user}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = sessionTable(p, list, sessionTableOptions{ID: "sessions", ShowUser: true, EndPath: func(id string) string { return "/admin/session/" + id + "/end" }, User: user}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1960,7 +1960,7 @@ func MySessionsPage(p Page, list []portal.SessionInfo, current string) templ.Com
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = sessionTable(p, list, sessionTableOptions{ID: "my-sessions", EndPath: func(id string) string { return "/me/sessions/" + id + "/end" }, Current: current}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = sessionTable(p, list, sessionTableOptions{ID: "my-sessions", EndPath: func(id string) string { return "/me/session/" + id + "/end" }, Current: current}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -37,7 +37,7 @@ func TestBrowserAdmin(t *testing.T) {
 		chromedp.SendKeys(`textarea[name="groups.developer"]`, "sg-scada-developers"),
 		chromedp.SendKeys(`textarea[name="groups.viewer"]`, "sg-crm-viewers"),
 		chromedp.Click(`#unit-form button[type="submit"]`), chromedp.WaitVisible("#unit-stages", chromedp.ByID))
-	if loc := b.location(); loc != "/admin/business-units/billing" {
+	if loc := b.location(); loc != "/admin/business-unit/billing" {
 		t.Errorf("after onboarding the address is %s", loc)
 	}
 	if !strings.Contains(b.text("#unit-stages"), "edh-shared-billing-dev-") {
