@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -44,7 +42,7 @@ func newBrowser(t *testing.T, tp *testPortal) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := &lockedBuffer{}
+	out := &logBuffer{}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
 		chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -410,23 +408,4 @@ func TestBrowserContentSecurityPolicy(t *testing.T) {
 		t.Errorf("injected code: %+v", result)
 	}
 	b.run(chromedp.Navigate(tp.url+"/api-docs/"), chromedp.WaitVisible(".swagger-ui .info", chromedp.ByQuery))
-}
-
-// lockedBuffer keeps Chromium's output, written from chromedp's goroutine
-// and read by the test's cleanup.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
