@@ -262,9 +262,11 @@ helm-lint:
 	$(HELM) lint deploy/helm/portal
 	$(HELM) template portal deploy/helm/portal --kube-version 1.30.0 >/dev/null
 
-## docs: rewrite the configuration reference in docs/operations.md from internal/config
+## docs: rewrite the configuration reference in docs/operations.md from internal/config,
+## and the API document's schemas (api/openapi.yaml) from the wire types in internal/wire
 docs:
 	$(GO) test ./internal/config -run OperationsDoc -count=1 -update
+	$(GO) run ./cmd/mkapidoc api/openapi.yaml
 
 ## screenshots: run the browser tests and keep screenshots of the main pages in ./screenshots
 screenshots: browser

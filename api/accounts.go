@@ -5,44 +5,24 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type bindingJSON struct {
-	Role     string `json:"role"`
-	Resource string `json:"resource"`
-	Pattern  string `json:"pattern,omitempty"`
-	CRN      string `json:"crn"`
-}
-
-func bindingsOut(bs []portal.RoleBinding) []bindingJSON {
-	out := []bindingJSON{}
+func bindingsOut(bs []portal.RoleBinding) []wire.RoleBinding {
+	out := []wire.RoleBinding{}
 	for _, b := range bs {
-		out = append(out, bindingJSON{Role: b.Role, Resource: b.Resource, Pattern: b.Pattern, CRN: b.CRN})
+		out = append(out, wire.RoleBinding{Role: b.Role, Resource: b.Resource, Pattern: b.Pattern, CRN: b.CRN})
 	}
 	return out
 }
 
-type accountJSON struct {
-	ID           string        `json:"id"`
-	Name         string        `json:"name"`
-	Identifier   string        `json:"identifier"`
-	BusinessUnit string        `json:"business_unit,omitempty"`
-	Outside      bool          `json:"outside_convention"`
-	ReadOnly     bool          `json:"read_only"`
-	Type         string        `json:"type"`
-	Description  string        `json:"description"`
-	RoleBindings []bindingJSON `json:"role_bindings,omitempty"`
-	// Job is the job still making the account (a 202): its Location
-	// reports the account once made, or why not.
-	Job string `json:"job,omitempty"`
-}
-
-func accountOut(s portal.ServiceAccount, withBindings bool) accountJSON {
-	out := accountJSON{ID: s.ID, Name: s.Name, Identifier: s.Identifier, BusinessUnit: s.BU, Outside: s.OutsideConvention,
+func accountOut(s portal.ServiceAccount, withBindings bool) wire.ServiceAccount {
+	out := wire.ServiceAccount{ID: s.ID, Name: s.Name, Identifier: s.Identifier, BusinessUnit: s.BU, Outside: s.OutsideConvention,
 		ReadOnly: s.ReadOnly, Type: s.Type, Description: s.Description, Job: s.Job}
 	if withBindings {
 		out.RoleBindings = bindingsOut(s.RoleBindings)
@@ -59,7 +39,7 @@ func (a *API) listAccounts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[accountJSON]{Items: make([]accountJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.ServiceAccount]{Items: make([]wire.ServiceAccount, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, s := range page.Items {
 		out.Items[i] = accountOut(s, false)
 	}
@@ -74,23 +54,18 @@ func (a *API) getAccount(c echo.Context) error {
 	return c.JSON(http.StatusOK, accountOut(s, true))
 }
 
-type accountRequest struct {
-	Name        string `json:"name"`
-	Type        string `json:"type"`
-	Description string `json:"description"`
-}
-
-func (r accountRequest) input() portal.NewServiceAccount {
+// accountIn is the service account a create asks for.
+func accountIn(r wire.ServiceAccountCreate) portal.NewServiceAccount {
 	return portal.NewServiceAccount{Name: r.Name, Type: r.Type, Description: r.Description}
 }
 
 func (a *API) createAccount(c echo.Context) error {
-	var in accountRequest
+	var in wire.ServiceAccountCreate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	s, err := a.Accounts.Create(c.Request().Context(), scope, in.input())
+	s, err := a.Accounts.Create(c.Request().Context(), scope, accountIn(in))
 	if err != nil {
 		return err
 	}
@@ -103,38 +78,16 @@ func (a *API) createAccount(c echo.Context) error {
 	return c.JSON(http.StatusCreated, accountOut(s, true))
 }
 
-type bulkResultJSON struct {
-	Index int    `json:"index"`
-	Name  string `json:"name"`
-	// Status is the status a single create would have had; 0 while pending.
-	Status  int  `json:"status,omitempty"`
-	Pending bool `json:"pending,omitempty"`
-	// Outcome is created or completed (an account that existed without
-	// all of its type's role bindings) for an item that succeeded.
-	Outcome string       `json:"outcome,omitempty"`
-	Item    *accountJSON `json:"item,omitempty"`
-	Error   *ErrorItem   `json:"error,omitempty"`
-}
-
-type bulkJobJSON struct {
-	ID      string           `json:"id"`
-	State   string           `json:"state"`
-	Total   int              `json:"total"`
-	Done    int              `json:"done"`
-	Error   string           `json:"error,omitempty"`
-	Results []bulkResultJSON `json:"results"`
-}
-
-func bulkJobOut(j portal.BulkJob) bulkJobJSON {
-	out := bulkJobJSON{ID: j.ID, State: j.State, Total: len(j.Items), Done: j.Done(), Error: j.Error,
-		Results: make([]bulkResultJSON, len(j.Items))}
+func bulkJobOut(j portal.BulkJob) wire.BulkResults {
+	out := wire.BulkResults{ID: j.ID, State: j.State, Total: len(j.Items), Done: j.Done(), Error: j.Error,
+		Results: make([]wire.BulkResult, len(j.Items))}
 	for i, it := range j.Items {
-		row := bulkResultJSON{Index: i, Name: it.Name, Pending: true}
+		row := wire.BulkResult{Index: i, Name: it.Name, Pending: true}
 		if r := j.Results[i]; r != nil {
 			row.Pending = false
 			if r.Error != nil {
 				row.Status = r.Error.Kind.Status()
-				row.Error = &ErrorItem{Type: string(r.Error.Kind), Message: r.Error.Message}
+				row.Error = &wire.ErrorItem{Type: string(r.Error.Kind), Message: r.Error.Message}
 			} else {
 				item := accountOut(*r.Item, true)
 				row.Status, row.Name, row.Item, row.Outcome = http.StatusCreated, r.Item.Name, &item, cmp.Or(r.Outcome, portal.BulkCreated)
@@ -152,15 +105,13 @@ func bulkJobOut(j portal.BulkJob) bulkJobJSON {
 // once, before anything is created: a client keeps the job's address
 // whatever happens to the replica that took the request.
 func (a *API) bulkCreateAccounts(c echo.Context) error {
-	var in struct {
-		Items []accountRequest `json:"items"`
-	}
+	var in wire.BulkCreate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
 	items := make([]portal.NewServiceAccount, len(in.Items))
 	for i, it := range in.Items {
-		items[i] = it.input()
+		items[i] = accountIn(it)
 	}
 	scope := httpserver.ScopeOf(c)
 	job, err := a.Accounts.StartBulk(c.Request().Context(), scope, items)
@@ -185,9 +136,7 @@ func (a *API) bulkJob(c echo.Context) error {
 }
 
 func (a *API) updateAccount(c echo.Context) error {
-	var in struct {
-		Description *string `json:"description"`
-	}
+	var in wire.DescriptionUpdate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -221,11 +170,11 @@ func (a *API) deleteAccount(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	keys := make([]apiKeyJSON, len(d.Keys))
+	keys := make([]wire.APIKey, len(d.Keys))
 	for i, k := range d.Keys {
 		keys[i] = keyOut(k)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"deleted": accountOut(d.Account, false), "api_keys": keys, "role_bindings": bindingsOut(d.RoleBindings)})
+	return c.JSON(http.StatusOK, wire.AccountDeletion{Deleted: accountOut(d.Account, false), APIKeys: keys, RoleBindings: bindingsOut(d.RoleBindings)})
 }
 
 // accountUse lists what uses an account.
@@ -234,7 +183,7 @@ func (a *API) accountUse(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"connectors": append([]string{}, u.Connectors...)})
+	return c.JSON(http.StatusOK, wire.AccountUse{Connectors: append([]string{}, u.Connectors...)})
 }
 
 // accountImpact lists what depends on an account.

@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 	"go.yaml.in/yaml/v3"
 
@@ -48,32 +50,18 @@ func (a *API) exportAudit(c echo.Context) error {
 	return err
 }
 
-type upstreamJSON struct {
-	Kind        string  `json:"kind"`
-	Name        string  `json:"name"`
-	LandingZone string  `json:"landing_zone,omitempty"`
-	State       string  `json:"state"`
-	Circuit     string  `json:"circuit"`
-	Since       string  `json:"since"`
-	LatencyMS   float64 `json:"latency_ms"`
-	LastError   string  `json:"last_error,omitempty"`
-	LastErrorAt string  `json:"last_error_at,omitempty"`
-	LastOK      string  `json:"last_ok,omitempty"`
-	Calls       int64   `json:"calls"`
-}
-
 func (a *API) adminUpstreams(c echo.Context) error {
 	list, err := a.Admin.Upstreams(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	out := make([]upstreamJSON, len(list))
+	out := make([]wire.Upstream, len(list))
 	for i, u := range list {
-		out[i] = upstreamJSON{Kind: u.Kind, Name: u.Name, LandingZone: u.LandingZone, State: u.State, Circuit: u.Circuit,
+		out[i] = wire.Upstream{Kind: u.Kind, Name: u.Name, LandingZone: u.LandingZone, State: u.State, Circuit: u.Circuit,
 			Since: stamp(u.Since), LatencyMS: u.LatencyMS, LastError: u.LastError, LastErrorAt: stamp(u.LastErrAt),
 			LastOK: stamp(u.LastOK), Calls: u.Calls}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": out})
+	return listOf(c, out)
 }
 
 func (a *API) adminConfig(c echo.Context) error {
@@ -81,7 +69,7 @@ func (a *API) adminConfig(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var v map[string]any
+	var v wire.AdminConfig
 	if err := yaml.Unmarshal([]byte(cfg.YAML), &v); err != nil {
 		return err
 	}
@@ -91,28 +79,17 @@ func (a *API) adminConfig(c echo.Context) error {
 	return c.JSON(http.StatusOK, v)
 }
 
-type sessionJSON struct {
-	ID        string `json:"id"`
-	Subject   string `json:"subject"`
-	Username  string `json:"username"`
-	UserAgent string `json:"user_agent"`
-	IP        string `json:"ip"`
-	Created   string `json:"created"`
-	LastSeen  string `json:"last_seen"`
-	Expires   string `json:"expires"`
-}
-
 func (a *API) adminSessions(c echo.Context) error {
 	list, err := a.Admin.Sessions(c.Request().Context(), c.QueryParam("user"))
 	if err != nil {
 		return err
 	}
-	out := make([]sessionJSON, len(list))
+	out := make([]wire.Session, len(list))
 	for i, s := range list {
-		out[i] = sessionJSON{ID: s.ID, Subject: s.Subject, Username: s.Username, UserAgent: s.UserAgent, IP: s.IP,
+		out[i] = wire.Session{ID: s.ID, Subject: s.Subject, Username: s.Username, UserAgent: s.UserAgent, IP: s.IP,
 			Created: stamp(s.Created), LastSeen: stamp(s.LastSeen), Expires: stamp(s.Expires)}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": out})
+	return listOf(c, out)
 }
 
 func (a *API) endSession(c echo.Context) error {
@@ -122,58 +99,26 @@ func (a *API) endSession(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-type accessJSON struct {
-	PlatformAdmin bool              `json:"platform_admin"`
-	Groups        []string          `json:"groups"`
-	Units         []unitAccessJSON  `json:"business_units"`
-	Unmatched     []string          `json:"unmatched_groups"`
-	Overage       bool              `json:"groups_overage"`
-	Explanation   string            `json:"explanation"`
-	Grants        []grantAccessJSON `json:"grants"`
-}
-
-// grantAccessJSON is access a unit holds through a grant, explained.
-type grantAccessJSON struct {
-	Unit      string `json:"business_unit"`
-	Stage     string `json:"stage"`
-	Grant     string `json:"grant"`
-	Access    string `json:"access"`
-	Topic     string `json:"topic"`
-	Principal string `json:"principal"`
-	Expires   string `json:"expires_at,omitempty"`
-	Line      string `json:"explanation"`
-}
-
-func grantAccessOut(gs []portal.GrantAccess) []grantAccessJSON {
-	out := []grantAccessJSON{}
+func grantAccessOut(gs []portal.GrantAccess) []wire.GrantAccess {
+	out := []wire.GrantAccess{}
 	for _, g := range gs {
-		out = append(out, grantAccessJSON{Unit: g.Unit, Stage: g.Stage, Grant: g.Grant, Access: g.Access, Topic: g.Topic, Principal: g.Principal,
+		out = append(out, wire.GrantAccess{Unit: g.Unit, Stage: g.Stage, Grant: g.Grant, Access: g.Access, Topic: g.Topic, Principal: g.Principal,
 			Expires: stamp(g.Expires), Line: g.Line})
 	}
 	return out
 }
 
-type unitAccessJSON struct {
-	ID          string   `json:"id"`
-	LandingZone string   `json:"landing_zone"`
-	Role        string   `json:"role"`
-	Groups      []string `json:"groups"`
-}
-
-func accessOut(r portal.AccessReport) accessJSON {
-	out := accessJSON{PlatformAdmin: r.PlatformAdmin, Groups: r.Groups, Units: []unitAccessJSON{}, Unmatched: r.Unmatched,
+func accessOut(r portal.AccessReport) wire.AccessReport {
+	out := wire.AccessReport{PlatformAdmin: r.PlatformAdmin, Groups: r.Groups, Units: []wire.UnitAccess{}, Unmatched: r.Unmatched,
 		Overage: r.Overage, Explanation: r.Explanation, Grants: grantAccessOut(r.Grants)}
 	for _, u := range r.Units {
-		out.Units = append(out.Units, unitAccessJSON{ID: u.Unit, LandingZone: u.LandingZone, Role: u.Role.String(), Groups: u.Groups})
+		out.Units = append(out.Units, wire.UnitAccess{ID: u.Unit, LandingZone: u.LandingZone, Role: u.Role.String(), Groups: u.Groups})
 	}
 	return out
 }
 
 func (a *API) previewAccess(c echo.Context) error {
-	var in struct {
-		Groups []string       `json:"groups"`
-		Claims map[string]any `json:"claims"`
-	}
+	var in wire.AccessPreview
 	if err := decode(c, &in); err != nil {
 		return err
 	}

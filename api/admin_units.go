@@ -4,40 +4,12 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-type groupsJSON struct {
-	Admin     []string `json:"admin"`
-	Developer []string `json:"developer"`
-	Viewer    []string `json:"viewer"`
-}
-
-type adminStageJSON struct {
-	Stage      string `json:"stage"`
-	Cluster    string `json:"cluster"`
-	Prefix     string `json:"prefix"`
-	Topics     int    `json:"topics"`
-	Connectors int    `json:"connectors"`
-	Subjects   int    `json:"subjects"`
-	CountError string `json:"count_error,omitempty"`
-}
-
-type adminUnitJSON struct {
-	ID          string           `json:"id"`
-	LandingZone string           `json:"landing_zone"`
-	Dedicated   bool             `json:"dedicated"`
-	Main        bool             `json:"main"`
-	Source      string           `json:"source"`
-	Groups      groupsJSON       `json:"groups"`
-	Stages      []adminStageJSON `json:"stages"`
-	CreatedBy   string           `json:"created_by,omitempty"`
-	Created     string           `json:"created,omitempty"`
-	UpdatedBy   string           `json:"updated_by,omitempty"`
-	Updated     string           `json:"updated,omitempty"`
-}
 
 func stamp(t time.Time) string {
 	if t.IsZero() {
@@ -46,13 +18,13 @@ func stamp(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func adminUnitOut(u portal.AdminUnit) adminUnitJSON {
-	out := adminUnitJSON{ID: u.ID, LandingZone: u.LandingZone, Dedicated: u.Dedicated, Main: u.Main, Source: u.Source,
-		Groups:    groupsJSON{Admin: u.Groups.Admin, Developer: u.Groups.Developer, Viewer: u.Groups.Viewer},
-		Stages:    []adminStageJSON{},
+func adminUnitOut(u portal.AdminUnit) wire.AdminUnit {
+	out := wire.AdminUnit{ID: u.ID, LandingZone: u.LandingZone, Dedicated: u.Dedicated, Main: u.Main, Source: u.Source,
+		Groups:    wire.UnitGroups{Admin: u.Groups.Admin, Developer: u.Groups.Developer, Viewer: u.Groups.Viewer},
+		Stages:    []wire.AdminStage{},
 		CreatedBy: u.CreatedBy, Created: stamp(u.Created), UpdatedBy: u.UpdatedBy, Updated: stamp(u.Updated)}
 	for _, s := range u.Stages {
-		out.Stages = append(out.Stages, adminStageJSON(s))
+		out.Stages = append(out.Stages, wire.AdminStage(s))
 	}
 	return out
 }
@@ -62,7 +34,7 @@ func (a *API) adminArea(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"platform_admin": area.Platform, "landing_zones": area.Zones})
+	return c.JSON(http.StatusOK, wire.AdminArea{PlatformAdmin: area.Platform, LandingZones: area.Zones})
 }
 
 func (a *API) listAdminUnits(c echo.Context) error {
@@ -70,11 +42,11 @@ func (a *API) listAdminUnits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]adminUnitJSON, len(units))
+	out := make([]wire.AdminUnit, len(units))
 	for i, u := range units {
 		out[i] = adminUnitOut(u)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": out})
+	return listOf(c, out)
 }
 
 func (a *API) getAdminUnit(c echo.Context) error {
@@ -85,14 +57,8 @@ func (a *API) getAdminUnit(c echo.Context) error {
 	return c.JSON(http.StatusOK, adminUnitOut(u))
 }
 
-type onboardJSON struct {
-	ID          string     `json:"id"`
-	LandingZone string     `json:"landing_zone"`
-	Groups      groupsJSON `json:"groups"`
-}
-
 func (a *API) onboardUnit(c echo.Context) error {
-	var in onboardJSON
+	var in wire.UnitOnboard
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -106,9 +72,7 @@ func (a *API) onboardUnit(c echo.Context) error {
 }
 
 func (a *API) updateAdminUnit(c echo.Context) error {
-	var in struct {
-		Groups groupsJSON `json:"groups"`
-	}
+	var in wire.UnitGroupsUpdate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -119,38 +83,20 @@ func (a *API) updateAdminUnit(c echo.Context) error {
 	return c.JSON(http.StatusOK, adminUnitOut(u))
 }
 
-type leftJSON struct {
-	Stage string `json:"stage"`
-	Kind  string `json:"kind"`
-	Name  string `json:"name"`
-}
-
 func (a *API) offboardUnit(c echo.Context) error {
 	off, err := a.Admin.Offboard(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	left := make([]leftJSON, len(off.Left))
+	left := make([]wire.LeftUpstream, len(off.Left))
 	for i, l := range off.Left {
-		left[i] = leftJSON(l)
+		left[i] = wire.LeftUpstream(l)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"offboarded": off.Unit, "left_upstream": left, "incomplete": off.Incomplete})
+	return c.JSON(http.StatusOK, wire.UnitOffboard{Offboarded: off.Unit, LeftUpstream: left, Incomplete: off.Incomplete})
 }
 
-type readOnlyJSON struct {
-	LandingZone string `json:"landing_zone"`
-	Stage       string `json:"stage"`
-	ReadOnly    bool   `json:"read_only"`
-	Configured  bool   `json:"configured_read_only"`
-	Switched    bool   `json:"switched"`
-	Reason      string `json:"reason,omitempty"`
-	Until       string `json:"until,omitempty"`
-	SetBy       string `json:"set_by,omitempty"`
-	SetAt       string `json:"set_at,omitempty"`
-}
-
-func readOnlyOut(s portal.ReadOnlyState) readOnlyJSON {
-	return readOnlyJSON{LandingZone: s.LandingZone, Stage: s.Stage, ReadOnly: s.ReadOnly, Configured: s.Configured, Switched: s.Switched,
+func readOnlyOut(s portal.ReadOnlyState) wire.ReadOnlyState {
+	return wire.ReadOnlyState{LandingZone: s.LandingZone, Stage: s.Stage, ReadOnly: s.ReadOnly, Configured: s.Configured, Switched: s.Switched,
 		Reason: s.Reason, Until: stamp(s.Until), SetBy: s.SetBy, SetAt: stamp(s.SetAt)}
 }
 
@@ -159,19 +105,15 @@ func (a *API) listReadOnly(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]readOnlyJSON, len(states))
+	out := make([]wire.ReadOnlyState, len(states))
 	for i, s := range states {
 		out[i] = readOnlyOut(s)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": out})
+	return listOf(c, out)
 }
 
 func (a *API) setReadOnly(c echo.Context) error {
-	var in struct {
-		ReadOnly *bool  `json:"read_only"`
-		Reason   string `json:"reason"`
-		Until    string `json:"until"`
-	}
+	var in wire.ReadOnlySet
 	if err := decode(c, &in); err != nil {
 		return err
 	}

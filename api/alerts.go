@@ -4,32 +4,16 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// alertRuleJSON is an alert rule; for_seconds is how long its condition
-// holds before it fires.
-type alertRuleJSON struct {
-	Name          string  `json:"name"`
-	Kind          string  `json:"kind"`
-	Target        string  `json:"target,omitempty"`
-	Threshold     float64 `json:"threshold"`
-	ForSeconds    int64   `json:"for_seconds"`
-	Enabled       bool    `json:"enabled"`
-	Default       bool    `json:"default"`
-	Description   string  `json:"description"`
-	SilencedUntil *string `json:"silenced_until,omitempty"`
-	SilenceReason string  `json:"silence_reason,omitempty"`
-	SilencedBy    string  `json:"silenced_by,omitempty"`
-	UpdatedBy     string  `json:"updated_by,omitempty"`
-	UpdatedAt     *string `json:"updated_at,omitempty"`
-}
-
-func alertRuleOut(r portal.AlertRule) alertRuleJSON {
-	return alertRuleJSON{Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, ForSeconds: int64(r.For / time.Second), Enabled: r.Enabled,
+func alertRuleOut(r portal.AlertRule) wire.AlertRule {
+	return wire.AlertRule{Name: r.Name, Kind: wire.AlertKind(r.Kind), Target: r.Target, Threshold: r.Threshold, ForSeconds: int64(r.For / time.Second), Enabled: r.Enabled,
 		Default: r.Default, Description: r.Description, SilencedUntil: timeOrNil(r.SilencedUntil), SilenceReason: r.SilenceReason, SilencedBy: r.SilencedBy,
 		UpdatedBy: r.UpdatedBy, UpdatedAt: timeOrNil(r.UpdatedAt)}
 }
@@ -39,28 +23,19 @@ func (a *API) listAlertRules(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[alertRuleJSON]{Items: make([]alertRuleJSON, len(rules)), TotalSize: len(rules)}
+	out := wire.List[wire.AlertRule]{Items: make([]wire.AlertRule, len(rules)), TotalSize: len(rules)}
 	for i, r := range rules {
 		out.Items[i] = alertRuleOut(r)
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
-// alertRuleRequest is a rule to save; enabled is true when left out.
-type alertRuleRequest struct {
-	Kind       string  `json:"kind"`
-	Target     string  `json:"target"`
-	Threshold  float64 `json:"threshold"`
-	ForSeconds int64   `json:"for_seconds"`
-	Enabled    *bool   `json:"enabled"`
-}
-
 func (a *API) putAlertRule(c echo.Context) error {
-	var in alertRuleRequest
+	var in wire.AlertRuleUpdate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	rule := portal.AlertRule{Name: c.Param("name"), Kind: in.Kind, Target: in.Target, Threshold: in.Threshold, For: time.Duration(in.ForSeconds) * time.Second,
+	rule := portal.AlertRule{Name: c.Param("name"), Kind: string(in.Kind), Target: in.Target, Threshold: in.Threshold, For: time.Duration(in.ForSeconds) * time.Second,
 		Enabled: in.Enabled == nil || *in.Enabled}
 	r, err := a.Alerts.PutRule(c.Request().Context(), httpserver.ScopeOf(c), rule)
 	if err != nil {
@@ -76,16 +51,8 @@ func (a *API) deleteAlertRule(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// silenceRequest silences a rule until a time, or ends its silence
-// (until left out).
-type silenceRequest struct {
-	Until      *time.Time `json:"until"`
-	ForSeconds int64      `json:"for_seconds"`
-	Reason     string     `json:"reason"`
-}
-
 func (a *API) silenceAlertRule(c echo.Context) error {
-	var in silenceRequest
+	var in wire.AlertSilence
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -100,46 +67,25 @@ func (a *API) silenceAlertRule(c echo.Context) error {
 	return c.JSON(http.StatusOK, alertRuleOut(r))
 }
 
-type alertJSON struct {
-	ID         string  `json:"id"`
-	Rule       string  `json:"rule"`
-	Kind       string  `json:"kind"`
-	Subject    string  `json:"subject"`
-	State      string  `json:"state"`
-	Value      string  `json:"value"`
-	FiredAt    string  `json:"fired_at"`
-	ResolvedAt *string `json:"resolved_at,omitempty"`
-	Silenced   bool    `json:"silenced"`
-}
-
 func (a *API) listAlerts(c echo.Context) error {
 	as, err := a.Alerts.History(c.Request().Context(), httpserver.ScopeOf(c))
 	if err != nil {
 		return err
 	}
-	out := listResponse[alertJSON]{Items: make([]alertJSON, len(as)), TotalSize: len(as)}
+	out := wire.List[wire.Alert]{Items: make([]wire.Alert, len(as)), TotalSize: len(as)}
 	for i, x := range as {
-		out.Items[i] = alertJSON{ID: x.ID, Rule: x.Rule, Kind: x.Kind, Subject: x.Subject, State: x.State, Value: x.Value,
+		out.Items[i] = wire.Alert{ID: x.ID, Rule: x.Rule, Kind: wire.AlertKind(x.Kind), Subject: x.Subject, State: x.State, Value: x.Value,
 			FiredAt: stamp(x.FiredAt), ResolvedAt: timeOrNil(x.ResolvedAt), Silenced: x.Silenced}
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
-type channelJSON struct {
-	ID        string `json:"id"`
-	Format    string `json:"format"`
-	URL       string `json:"url"`
-	Secret    string `json:"secret,omitempty"`
-	CreatedBy string `json:"created_by"`
-	CreatedAt string `json:"created_at"`
-}
-
-func channelOut(w portal.Webhook) channelJSON {
+func channelOut(w portal.Webhook) wire.AlertChannel {
 	format := w.Format
 	if format == "" {
 		format = "cloudevents"
 	}
-	return channelJSON{ID: w.ID, Format: format, URL: w.URL, Secret: w.Secret, CreatedBy: w.CreatedBy, CreatedAt: stamp(w.Created)}
+	return wire.AlertChannel{ID: w.ID, Format: format, URL: w.URL, Secret: w.Secret, CreatedBy: w.CreatedBy, CreatedAt: stamp(w.Created)}
 }
 
 func (a *API) listChannels(c echo.Context) error {
@@ -147,7 +93,7 @@ func (a *API) listChannels(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[channelJSON]{Items: make([]channelJSON, len(ws)), TotalSize: len(ws)}
+	out := wire.List[wire.AlertChannel]{Items: make([]wire.AlertChannel, len(ws)), TotalSize: len(ws)}
 	for i, w := range ws {
 		out.Items[i] = channelOut(w)
 	}
@@ -155,10 +101,7 @@ func (a *API) listChannels(c echo.Context) error {
 }
 
 func (a *API) createChannel(c echo.Context) error {
-	var in struct {
-		Format string `json:"format"`
-		URL    string `json:"url"`
-	}
+	var in wire.AlertChannelCreate
 	if err := decode(c, &in); err != nil {
 		return err
 	}

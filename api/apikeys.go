@@ -4,44 +4,16 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type keyOwnerJSON struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
-type apiKeyJSON struct {
-	ID           string       `json:"id"`
-	Owner        keyOwnerJSON `json:"owner"`
-	BusinessUnit string       `json:"business_unit,omitempty"`
-	Resource     string       `json:"resource"`
-	ResourceID   string       `json:"resource_id"`
-	Description  string       `json:"description"`
-	Created      string       `json:"created_at"`
-	CreatedBy    string       `json:"created_by"`
-	Adopted      bool         `json:"adopted"`
-	Expires      *string      `json:"expires_at"`
-	ReplacedBy   string       `json:"replaced_by,omitempty"`
-	ReadOnly     bool         `json:"read_only"`
-	// State says whether clients can sign in with the key yet.
-	State   string `json:"state"`
-	ReadyAt string `json:"ready_at,omitempty"`
-}
-
-type createdKeyJSON struct {
-	apiKeyJSON
-	// Secret is in this answer only.
-	Secret       string            `json:"secret"`
-	ClientConfig map[string]string `json:"client_config"`
-}
-
-func keyOut(k portal.APIKey) apiKeyJSON {
-	out := apiKeyJSON{ID: k.ID, Owner: keyOwnerJSON{ID: k.Owner, Name: k.OwnerName}, BusinessUnit: k.BU, Resource: k.Resource,
+func keyOut(k portal.APIKey) wire.APIKey {
+	out := wire.APIKey{ID: k.ID, Owner: wire.KeyOwner{ID: k.Owner, Name: k.OwnerName}, BusinessUnit: k.BU, Resource: k.Resource,
 		ResourceID: k.ResourceID, Description: k.Description, Created: stamp(k.Created), CreatedBy: k.CreatedBy, Adopted: k.Adopted,
 		ReplacedBy: k.ReplacedBy, ReadOnly: k.ReadOnly, State: k.State}
 	if !k.ReadyAt.IsZero() {
@@ -62,8 +34,8 @@ func createdKey(c echo.Context, scope portal.Scope, k portal.CreatedAPIKey) erro
 	return c.JSON(http.StatusCreated, createdKeyOut(k))
 }
 
-func createdKeyOut(k portal.CreatedAPIKey) createdKeyJSON {
-	return createdKeyJSON{apiKeyJSON: keyOut(k.APIKey), Secret: k.Secret, ClientConfig: map[string]string{"properties": k.Properties, "env": k.Env}}
+func createdKeyOut(k portal.CreatedAPIKey) wire.CreatedAPIKey {
+	return wire.CreatedAPIKey{APIKey: keyOut(k.APIKey), Secret: k.Secret, ClientConfig: map[string]string{"properties": k.Properties, "env": k.Env}}
 }
 
 // spanParam reads an optional span of time ("7d", "36h").
@@ -96,7 +68,7 @@ func (a *API) listAPIKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[apiKeyJSON]{Items: make([]apiKeyJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.APIKey]{Items: make([]wire.APIKey, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, k := range page.Items {
 		out.Items[i] = keyOut(k)
 	}
@@ -112,11 +84,7 @@ func (a *API) getAPIKey(c echo.Context) error {
 }
 
 func (a *API) createAPIKey(c echo.Context) error {
-	var in struct {
-		Resource    string     `json:"resource"`
-		Description string     `json:"description"`
-		Expires     *time.Time `json:"expires_at"`
-	}
+	var in wire.APIKeyCreate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -133,9 +101,7 @@ func (a *API) createAPIKey(c echo.Context) error {
 }
 
 func (a *API) rotateAPIKey(c echo.Context) error {
-	var in struct {
-		Overlap string `json:"overlap"`
-	}
+	var in wire.APIKeyRotate
 	if err := decodeOptional(c, &in); err != nil {
 		return err
 	}
@@ -156,9 +122,7 @@ func (a *API) rotateAPIKey(c echo.Context) error {
 }
 
 func (a *API) updateAPIKey(c echo.Context) error {
-	var in struct {
-		Description *string `json:"description"`
-	}
+	var in wire.DescriptionUpdate
 	if err := decode(c, &in); err != nil {
 		return err
 	}

@@ -3,53 +3,21 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type catalogJSON struct {
-	Topic          string       `json:"topic"`
-	Identifier     string       `json:"identifier"`
-	Owner          string       `json:"owner"`
-	Description    string       `json:"description"`
-	Contact        string       `json:"owner_contact"`
-	Tags           []string     `json:"tags"`
-	Classification string       `json:"classification"`
-	Classified     bool         `json:"classified"`
-	Partitions     int          `json:"partitions"`
-	RetentionMs    string       `json:"retention_ms,omitempty"`
-	KeySubject     string       `json:"key_subject,omitempty"`
-	ValueSubject   string       `json:"value_subject,omitempty"`
-	Fields         []string     `json:"fields"`
-	Readers        []readerJSON `json:"readers"`
-	UpdatedBy      string       `json:"updated_by,omitempty"`
-	Updated        string       `json:"updated_at,omitempty"`
-	Editable       bool         `json:"editable"`
-	MayAskWrite    bool         `json:"write_requests"`
-	MaxGrant       string       `json:"max_grant"`
-	Approvals      int          `json:"approvals"`
-}
-
-type readerJSON struct {
-	Unit      string `json:"unit"`
-	Grant     string `json:"grant,omitempty"`
-	Access    string `json:"access,omitempty"`
-	Principal string `json:"principal,omitempty"`
-	Expires   string `json:"expires_at,omitempty"`
-	Group     string `json:"consumer_group,omitempty"`
-	Members   int    `json:"members,omitempty"`
-	Lag       int64  `json:"lag,omitempty"`
-}
-
-func catalogOut(e portal.CatalogEntry) catalogJSON {
-	out := catalogJSON{Topic: e.Topic, Identifier: e.Identifier, Owner: e.Owner, Description: e.Description, Contact: e.Contact, Tags: nonNil(e.Tags),
+func catalogOut(e portal.CatalogEntry) wire.CatalogEntry {
+	out := wire.CatalogEntry{Topic: e.Topic, Identifier: e.Identifier, Owner: e.Owner, Description: e.Description, Contact: e.Contact, Tags: nonNil(e.Tags),
 		Classification: e.Classification, Classified: e.Classified, Partitions: e.Partitions, RetentionMs: e.RetentionMs, KeySubject: e.KeySubject,
-		ValueSubject: e.ValueSubject, Fields: nonNil(e.Fields), Readers: []readerJSON{}, UpdatedBy: e.UpdatedBy, Updated: stamp(e.Updated),
+		ValueSubject: e.ValueSubject, Fields: nonNil(e.Fields), Readers: []wire.CatalogReader{}, UpdatedBy: e.UpdatedBy, Updated: stamp(e.Updated),
 		Editable: e.Editable, MayAskWrite: e.MayAskWrite, MaxGrant: durationOut(e.MaxGrant), Approvals: e.Approvals}
 	for _, r := range e.Readers {
-		out.Readers = append(out.Readers, readerJSON{Unit: r.Unit, Grant: r.Grant, Access: r.Access, Principal: r.Principal, Expires: stamp(r.Expires),
+		out.Readers = append(out.Readers, wire.CatalogReader{Unit: r.Unit, Grant: r.Grant, Access: r.Access, Principal: r.Principal, Expires: stamp(r.Expires),
 			Group: r.Group, Members: r.Members, Lag: r.Lag})
 	}
 	return out
@@ -68,7 +36,7 @@ func (a *API) listCatalog(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[catalogJSON]{Items: make([]catalogJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.CatalogEntry]{Items: make([]wire.CatalogEntry, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, e := range page.Items {
 		out.Items[i] = catalogOut(e)
 	}
@@ -85,12 +53,7 @@ func (a *API) getCatalogEntry(c echo.Context) error {
 
 // describeTopic replaces what the owner says about its topic.
 func (a *API) describeTopic(c echo.Context) error {
-	var in struct {
-		Description    string   `json:"description"`
-		Contact        string   `json:"owner_contact"`
-		Tags           []string `json:"tags"`
-		Classification string   `json:"classification"`
-	}
+	var in wire.TopicMetadata
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -101,19 +64,11 @@ func (a *API) describeTopic(c echo.Context) error {
 	return c.JSON(http.StatusOK, catalogOut(e))
 }
 
-type classificationJSON struct {
-	Name      string `json:"name"`
-	MaxGrant  string `json:"max_grant"`
-	Write     bool   `json:"write_requests"`
-	Approvals int    `json:"approvals"`
-	Default   bool   `json:"default"`
-}
-
 // listClassifications are the platform's data classifications.
 func (a *API) listClassifications(c echo.Context) error {
-	out := []classificationJSON{}
+	out := []wire.Classification{}
 	for _, k := range a.Catalog.Classifications() {
-		out = append(out, classificationJSON{Name: k.Name, MaxGrant: portal.FormatDuration(k.MaxGrant), Write: k.Write, Approvals: k.Approvals, Default: k.Default})
+		out = append(out, wire.Classification{Name: k.Name, MaxGrant: portal.FormatDuration(k.MaxGrant), Write: k.Write, Approvals: k.Approvals, Default: k.Default})
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": out})
+	return listOf(c, out)
 }

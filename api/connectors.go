@@ -1,8 +1,9 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
+
+	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
 
@@ -10,34 +11,12 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type connectorJSON struct {
-	Name              string            `json:"name"`
-	Identifier        string            `json:"identifier"`
-	BusinessUnit      string            `json:"business_unit,omitempty"`
-	OutsideConvention bool              `json:"outside_convention"`
-	ID                string            `json:"id,omitempty"`
-	Type              string            `json:"type,omitempty"`
-	Class             string            `json:"class"`
-	State             string            `json:"state"`
-	Trace             string            `json:"trace,omitempty"`
-	Tasks             []taskJSON        `json:"tasks"`
-	Config            map[string]string `json:"config,omitempty"`
-	Sensitive         []string          `json:"sensitive,omitempty"`
-	AutoRestart       autoRestartJSON   `json:"auto_restart"`
-}
-
-type taskJSON struct {
-	ID    int    `json:"id"`
-	State string `json:"state"`
-	Trace string `json:"trace,omitempty"`
-}
-
-func connectorOut(c portal.Connector) connectorJSON {
-	out := connectorJSON{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BU, OutsideConvention: c.OutsideConvention,
-		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []taskJSON{}, Config: c.Config, Sensitive: c.Sensitive,
+func connectorOut(c portal.Connector) wire.Connector {
+	out := wire.Connector{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BU, OutsideConvention: c.OutsideConvention,
+		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []wire.ConnectorTask{}, Config: c.Config, Sensitive: c.Sensitive,
 		AutoRestart: autoRestartOut(c.AutoRestart)}
 	for _, t := range c.Tasks {
-		out.Tasks = append(out.Tasks, taskJSON{ID: t.ID, State: t.State, Trace: t.Trace})
+		out.Tasks = append(out.Tasks, wire.ConnectorTask{ID: t.ID, State: t.State, Trace: t.Trace})
 	}
 	return out
 }
@@ -51,7 +30,7 @@ func (a *API) listConnectors(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[connectorJSON]{Items: make([]connectorJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.Connector]{Items: make([]wire.Connector, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, x := range page.Items {
 		out.Items[i] = connectorOut(x)
 	}
@@ -63,13 +42,9 @@ func (a *API) listConnectorPlugins(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	type pluginJSON struct {
-		Class string `json:"class"`
-		Type  string `json:"type"`
-	}
-	out := listResponse[pluginJSON]{Items: []pluginJSON{}, TotalSize: len(ps)}
+	out := wire.List[wire.ConnectorPlugin]{Items: []wire.ConnectorPlugin{}, TotalSize: len(ps)}
 	for _, p := range ps {
-		out.Items = append(out.Items, pluginJSON{Class: p.Class, Type: p.Type})
+		out.Items = append(out.Items, wire.ConnectorPlugin{Class: p.Class, Type: p.Type})
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -87,13 +62,8 @@ func (a *API) getConnector(c echo.Context) error {
 	return c.JSON(http.StatusOK, connectorOut(x))
 }
 
-type connectorRequest struct {
-	Name   string            `json:"name"`
-	Config map[string]string `json:"config"`
-}
-
 func (a *API) createConnector(c echo.Context) error {
-	var in connectorRequest
+	var in wire.ConnectorCreate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -106,28 +76,8 @@ func (a *API) createConnector(c echo.Context) error {
 	return c.JSON(http.StatusCreated, connectorOut(x))
 }
 
-// updateRequest carries the new configuration; fields a GET returns are
-// accepted and ignored, so a GET response can be edited and sent back.
-type updateConnectorRequest struct {
-	Config map[string]string `json:"config"`
-
-	Name              json.RawMessage `json:"name"`
-	Identifier        json.RawMessage `json:"identifier"`
-	BusinessUnit      json.RawMessage `json:"business_unit"`
-	OutsideConvention json.RawMessage `json:"outside_convention"`
-	ID                json.RawMessage `json:"id"`
-	Type              json.RawMessage `json:"type"`
-	Class             json.RawMessage `json:"class"`
-	State             json.RawMessage `json:"state"`
-	Trace             json.RawMessage `json:"trace"`
-	Tasks             json.RawMessage `json:"tasks"`
-	Sensitive         json.RawMessage `json:"sensitive"`
-	// AutoRestart has its own request (PUT .../auto-restart).
-	AutoRestart json.RawMessage `json:"auto_restart"`
-}
-
 func (a *API) updateConnector(c echo.Context) error {
-	var in updateConnectorRequest
+	var in wire.ConnectorUpdate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -148,7 +98,7 @@ func (a *API) deleteConnector(c echo.Context) error {
 
 // accepted answers a lifecycle request: it is asynchronous upstream.
 func accepted(c echo.Context, action string) error {
-	return c.JSON(http.StatusAccepted, map[string]string{"name": c.Param("name"), "action": action, "status": "accepted"})
+	return c.JSON(http.StatusAccepted, wire.ConnectorAction{Name: c.Param("name"), Action: action, Status: "accepted"})
 }
 
 func (a *API) pauseConnector(c echo.Context) error {

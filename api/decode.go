@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // decode reads a JSON object body into v (a pointer to a struct),
@@ -251,13 +252,6 @@ func boolParam(c echo.Context, name string) (bool, error) {
 	}
 }
 
-// listResponse is the shape of every list.
-type listResponse[T any] struct {
-	Items         []T    `json:"items"`
-	NextPageToken string `json:"next_page_token"`
-	TotalSize     int    `json:"total_size"`
-}
-
 // location sets the Location header of a created resource.
 func location(c echo.Context, scope portal.Scope, parts ...string) {
 	parts = append([]string{scope.BU, scope.Stage}, parts...)
@@ -290,4 +284,12 @@ func durationParam(c echo.Context, name string, limit time.Duration) (time.Durat
 		return 0, portal.Invalid(name, "%s must be a duration between 0s and %s, such as 5s, not %q", name, limit, s)
 	}
 	return d, nil
+}
+
+// listOf answers a whole list as one page.
+func listOf[T any](c echo.Context, items []T) error {
+	if items == nil {
+		items = []T{}
+	}
+	return c.JSON(http.StatusOK, wire.List[T]{Items: items, TotalSize: len(items)})
 }

@@ -1,11 +1,17 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -46,5 +52,38 @@ func TestOpenAPIDocumentIsValidElsewhere(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("swagger-parser: %v\n%s", err, out)
+	}
+}
+
+// TestDocumentSchemasAreGenerated: the committed document's schemas are
+// what the wire types say (`make docs` writes them), so an answer's shape
+// and its documentation cannot part.
+func TestDocumentSchemasAreGenerated(t *testing.T) {
+	committed, err := os.ReadFile("openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := wire.Document(committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(committed, want) {
+		t.Fatal("api/openapi.yaml's schemas differ from internal/wire: run make docs and commit the document")
+	}
+}
+
+// TestAuditPageWritesTheExportsEvents: the trail's API pages and its JSON
+// exports (which write the domain event) give an event the same shape.
+func TestAuditPageWritesTheExportsEvents(t *testing.T) {
+	e := portal.AuditEvent{ID: 7, Time: time.Date(2026, 11, 28, 10, 0, 0, 123456789, time.UTC), Actor: "bob", ActorRole: "admin",
+		Groups: []string{"g"}, Service: true, SourceIP: "10.0.0.1", UserAgent: "ua", RequestID: "r1", LandingZone: "z", BU: "scada",
+		Stage: "dev", Action: portal.ActTopicCreate, Resource: "t", Outcome: "ok", Detail: "d",
+		Changes: []portal.Change{{Field: "partitions", Before: "1", After: "2"}}}
+	for _, e := range []portal.AuditEvent{e, {Time: e.Time}} {
+		domain, _ := json.Marshal(e)
+		page, _ := json.Marshal(auditOut(e))
+		if !bytes.Equal(domain, page) {
+			t.Errorf("the page writes\n%s\nthe export\n%s", page, domain)
+		}
 	}
 }

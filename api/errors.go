@@ -8,32 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 )
-
-// ErrorRecord is the body of every non-2xx API response.
-type ErrorRecord struct {
-	// Status is the upper-snake name of the HTTP status (BAD_REQUEST).
-	Status string `json:"status"`
-	// Code always equals the HTTP status code.
-	Code int `json:"code"`
-	// Timestamp is UTC with milliseconds: 2026-11-21T22:43:37.123Z.
-	Timestamp string      `json:"timestamp"`
-	Errors    []ErrorItem `json:"errors"`
-}
-
-// ErrorItem is one problem; a 400 has one per offending field.
-type ErrorItem struct {
-	Type    string `json:"type"`
-	Message string `json:"message"`
-	Field   string `json:"field,omitempty"`
-	// Rule names the policy (POLICY_VIOLATION) or the budget
-	// (BUDGET_EXCEEDED) that refused a write.
-	Rule string `json:"rule,omitempty"`
-}
 
 // Error types that belong to HTTP itself rather than to the domain.
 const (
@@ -58,7 +39,7 @@ const defaultRetryAfter = 5 * time.Second
 // Problem is the API's view of an error: status, items and headers.
 type Problem struct {
 	Status int
-	Items  []ErrorItem
+	Items  []wire.ErrorItem
 	// RetryAfter, when positive, is sent as Retry-After.
 	RetryAfter time.Duration
 }
@@ -70,13 +51,13 @@ func ProblemOf(err error, reqID string) Problem {
 	if ps := portal.Problems(err); len(ps) > 0 {
 		p := Problem{Status: ps[0].Kind.Status()}
 		for _, e := range ps {
-			p.Items = append(p.Items, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field, Rule: e.Rule})
+			p.Items = append(p.Items, wire.ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field, Rule: e.Rule})
 			if e.RetryAfter > p.RetryAfter {
 				p.RetryAfter = e.RetryAfter
 			}
 		}
 		if p.Status == http.StatusInternalServerError {
-			p.Items = []ErrorItem{internalItem(reqID)}
+			p.Items = []wire.ErrorItem{internalItem(reqID)}
 		}
 		return p
 	}
@@ -84,11 +65,11 @@ func ProblemOf(err error, reqID string) Problem {
 	if errors.As(err, &he) {
 		return httpProblem(he)
 	}
-	return Problem{Status: http.StatusInternalServerError, Items: []ErrorItem{internalItem(reqID)}}
+	return Problem{Status: http.StatusInternalServerError, Items: []wire.ErrorItem{internalItem(reqID)}}
 }
 
-func internalItem(reqID string) ErrorItem {
-	return ErrorItem{Type: string(portal.Internal),
+func internalItem(reqID string) wire.ErrorItem {
+	return wire.ErrorItem{Type: string(portal.Internal),
 		Message: fmt.Sprintf("internal error; the platform team can trace it with request id %s", reqID)}
 }
 
@@ -118,7 +99,7 @@ func httpProblem(he *echo.HTTPError) Problem {
 	if he.Code >= 500 && he.Code != http.StatusServiceUnavailable {
 		msg = "internal error"
 	}
-	return Problem{Status: he.Code, Items: []ErrorItem{{Type: typ, Message: msg}}}
+	return Problem{Status: he.Code, Items: []wire.ErrorItem{{Type: typ, Message: msg}}}
 }
 
 // WriteProblem renders an error as the error record.
@@ -145,7 +126,7 @@ func WriteProblem(c echo.Context, err error) error {
 		h.Set("Retry-After", strconv.Itoa(int((p.RetryAfter+time.Second-1)/time.Second)))
 	}
 	h.Set("Cache-Control", "no-store")
-	rec := ErrorRecord{
+	rec := wire.ErrorRecord{
 		Status: StatusName(p.Status), Code: p.Status,
 		Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Errors: p.Items,
 	}

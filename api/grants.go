@@ -4,46 +4,16 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type grantJSON struct {
-	ID            string        `json:"id"`
-	Zone          string        `json:"landing_zone"`
-	Stage         string        `json:"stage"`
-	Owner         string        `json:"owner"`
-	Grantee       string        `json:"grantee"`
-	Principal     string        `json:"principal"`
-	PrincipalName string        `json:"principal_name"`
-	Topic         string        `json:"topic"`
-	Prefix        bool          `json:"prefix"`
-	Access        string        `json:"access"`
-	State         string        `json:"state"`
-	Requester     string        `json:"requester"`
-	Reason        string        `json:"reason"`
-	Created       string        `json:"created_at"`
-	DecidedBy     string        `json:"decided_by,omitempty"`
-	Decided       string        `json:"decided_at,omitempty"`
-	Comment       string        `json:"comment,omitempty"`
-	RoleBindings  []bindingJSON `json:"role_bindings"`
-	Reviewable    bool          `json:"reviewable"`
-	Withdrawable  bool          `json:"withdrawable"`
-	Revocable     bool          `json:"revocable"`
-	// Duration is "7d" and the like; "" for a grant that never expires.
-	Duration        string   `json:"duration"`
-	Expires         string   `json:"expires_at,omitempty"`
-	Expiring        bool     `json:"expiring"`
-	Classification  string   `json:"classification,omitempty"`
-	Approvals       []string `json:"approvals"`
-	ApprovalsNeeded int      `json:"approvals_needed"`
-	Renews          string   `json:"renews,omitempty"`
-}
-
-func grantOut(g portal.TopicGrant) grantJSON {
-	return grantJSON{ID: g.ID, Zone: g.Zone, Stage: g.Stage, Owner: g.Owner, Grantee: g.Grantee, Principal: g.Principal, PrincipalName: g.PrincipalName,
+func grantOut(g portal.TopicGrant) wire.Grant {
+	return wire.Grant{ID: g.ID, Zone: g.Zone, Stage: g.Stage, Owner: g.Owner, Grantee: g.Grantee, Principal: g.Principal, PrincipalName: g.PrincipalName,
 		Topic: g.Topic, Prefix: g.Prefix, Access: g.Access, State: g.State, Requester: g.Requester, Reason: g.Reason, Created: stamp(g.Created),
 		DecidedBy: g.DecidedBy, Decided: stamp(g.Decided), Comment: g.Comment, RoleBindings: bindingsOut(g.Bindings), Reviewable: g.Reviewable,
 		Withdrawable: g.Withdrawable, Revocable: g.Revocable, Duration: durationOut(g.Duration), Expires: stamp(g.Expires), Expiring: g.Expiring,
@@ -67,16 +37,7 @@ func nonNil(s []string) []string {
 
 // requestGrant asks another unit of the zone for access to its topic.
 func (a *API) requestGrant(c echo.Context) error {
-	var in struct {
-		Owner     string `json:"owner"`
-		Topic     string `json:"topic"`
-		Prefix    bool   `json:"prefix"`
-		Access    string `json:"access"`
-		Principal string `json:"principal"`
-		Reason    string `json:"reason"`
-		Duration  string `json:"duration"`
-		Renews    string `json:"renews"`
-	}
+	var in wire.GrantRequest
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -100,7 +61,7 @@ func (a *API) listGrants(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[grantJSON]{Items: make([]grantJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.Grant]{Items: make([]wire.Grant, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, g := range page.Items {
 		out.Items[i] = grantOut(g)
 	}

@@ -5,37 +5,16 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type groupJSON struct {
-	ID           string   `json:"id"`
-	Identifier   string   `json:"identifier"`
-	BusinessUnit string   `json:"business_unit,omitempty"`
-	State        string   `json:"state"`
-	Protocol     string   `json:"protocol"`
-	Members      int      `json:"members"`
-	Lag          int64    `json:"lag"`
-	Topics       []string `json:"topics"`
-	// LagTime is the group's latest partition's.
-	LagTime lagTimeJSON `json:"lag_time"`
-}
-
-// lagTimeJSON is a lag in time: the oldest record not consumed is
-// age_seconds old (at least that, with at_least); the group catches up in
-// catch_up_seconds, or is falling_behind. Null values are not known yet.
-type lagTimeJSON struct {
-	AgeSeconds     *float64 `json:"age_seconds"`
-	AtLeast        bool     `json:"at_least,omitempty"`
-	CatchUpSeconds *float64 `json:"catch_up_seconds"`
-	FallingBehind  bool     `json:"falling_behind,omitempty"`
-}
-
-func lagTimeOut(l portal.LagTime) lagTimeJSON {
-	var out lagTimeJSON
+func lagTimeOut(l portal.LagTime) wire.LagTime {
+	var out wire.LagTime
 	if l.Known {
 		age := l.Age.Seconds()
 		out.AgeSeconds, out.AtLeast = &age, l.AtLeast
@@ -48,32 +27,8 @@ func lagTimeOut(l portal.LagTime) lagTimeJSON {
 	return out
 }
 
-type groupDetailJSON struct {
-	groupJSON
-	MemberList []groupMemberJSON    `json:"member_list"`
-	Partitions []groupPartitionJSON `json:"partitions"`
-}
-
-type groupMemberJSON struct {
-	ID         string   `json:"id"`
-	ClientID   string   `json:"client_id"`
-	Host       string   `json:"host"`
-	Partitions []string `json:"partitions"`
-}
-
-type groupPartitionJSON struct {
-	Topic     string `json:"topic"`
-	Partition int    `json:"partition"`
-	Committed int64  `json:"committed_offset"`
-	End       int64  `json:"end_offset"`
-	Lag       int64  `json:"lag"`
-	Member    string `json:"member,omitempty"`
-	// LagTime is the group's lag in time on the partition.
-	LagTime lagTimeJSON `json:"lag_time"`
-}
-
-func groupOut(g portal.ConsumerGroup) groupJSON {
-	return groupJSON{ID: g.ID, Identifier: g.Identifier, BusinessUnit: g.BU, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics,
+func groupOut(g portal.ConsumerGroup) wire.ConsumerGroup {
+	return wire.ConsumerGroup{ID: g.ID, Identifier: g.Identifier, BusinessUnit: g.BU, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics,
 		LagTime: lagTimeOut(g.Late)}
 }
 
@@ -86,7 +41,7 @@ func (a *API) listGroups(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[groupJSON]{Items: make([]groupJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.ConsumerGroup]{Items: make([]wire.ConsumerGroup, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, g := range page.Items {
 		out.Items[i] = groupOut(g)
 	}
@@ -98,12 +53,12 @@ func (a *API) getGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := groupDetailJSON{groupJSON: groupOut(d.ConsumerGroup), MemberList: []groupMemberJSON{}, Partitions: []groupPartitionJSON{}}
+	out := wire.ConsumerGroupDetail{ConsumerGroup: groupOut(d.ConsumerGroup), MemberList: []wire.GroupMember{}, Partitions: []wire.GroupPartition{}}
 	for _, m := range d.MemberList {
-		out.MemberList = append(out.MemberList, groupMemberJSON(m))
+		out.MemberList = append(out.MemberList, wire.GroupMember(m))
 	}
 	for _, p := range d.Partitions {
-		out.Partitions = append(out.Partitions, groupPartitionJSON{Topic: p.Topic, Partition: p.Partition, Committed: p.Committed,
+		out.Partitions = append(out.Partitions, wire.GroupPartition{Topic: p.Topic, Partition: p.Partition, Committed: p.Committed,
 			End: p.End, Lag: p.Lag, Member: p.Member, LagTime: lagTimeOut(p.Late)})
 	}
 	return c.JSON(http.StatusOK, out)
@@ -117,12 +72,7 @@ func (a *API) deleteGroup(c echo.Context) error {
 }
 
 func (a *API) resetOffsets(c echo.Context) error {
-	var in struct {
-		Topic     string `json:"topic"`
-		To        string `json:"to"`
-		Timestamp string `json:"timestamp"`
-		Offset    *int64 `json:"offset"`
-	}
+	var in wire.OffsetResetRequest
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -142,19 +92,9 @@ func (a *API) resetOffsets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	type changeOut struct {
-		Topic     string `json:"topic"`
-		Partition int    `json:"partition"`
-		Before    *int64 `json:"before"`
-		After     int64  `json:"after"`
-	}
-	out := struct {
-		Group   string      `json:"group"`
-		DryRun  bool        `json:"dry_run"`
-		Changes []changeOut `json:"changes"`
-	}{Group: res.Group, DryRun: res.DryRun, Changes: []changeOut{}}
+	out := wire.OffsetReset{Group: res.Group, DryRun: res.DryRun, Changes: []wire.OffsetChange{}}
 	for _, ch := range res.Changes {
-		co := changeOut{Topic: ch.Topic, Partition: ch.Partition, After: ch.After}
+		co := wire.OffsetChange{Topic: ch.Topic, Partition: ch.Partition, After: ch.After}
 		if ch.Before >= 0 {
 			b := ch.Before
 			co.Before = &b
@@ -162,28 +102,6 @@ func (a *API) resetOffsets(c echo.Context) error {
 		out.Changes = append(out.Changes, co)
 	}
 	return c.JSON(http.StatusOK, out)
-}
-
-type messageJSON struct {
-	Partition     int                 `json:"partition"`
-	Offset        int64               `json:"offset"`
-	Timestamp     string              `json:"timestamp"`
-	Key           *string             `json:"key"`
-	KeyEncoding   string              `json:"key_encoding"`
-	Value         *string             `json:"value"`
-	ValueEncoding string              `json:"value_encoding"`
-	SchemaID      int                 `json:"schema_id,omitempty"`
-	Headers       []messageHeaderJSON `json:"headers"`
-	Truncated     bool                `json:"truncated,omitempty"`
-	DecodeError   string              `json:"decode_error,omitempty"`
-	// MaskedFields are the value's fields whose content is masked.
-	MaskedFields []string `json:"masked_fields,omitempty"`
-}
-
-type messageHeaderJSON struct {
-	Key      string `json:"key"`
-	Value    string `json:"value"`
-	Encoding string `json:"encoding"`
 }
 
 func nullable(s, enc string) *string {
@@ -236,19 +154,14 @@ func (a *API) readMessages(c echo.Context) error {
 		return err
 	}
 	msgs := page.Items
-	out := struct {
-		Items   []messageJSON `json:"items"`
-		Scanned int           `json:"scanned"`
-		// After is where a tail continues: ?after= on the next read.
-		After string `json:"after"`
-	}{Items: make([]messageJSON, len(msgs)), Scanned: page.Scanned, After: portal.FormatOffsets(page.Ends)}
+	out := wire.RecordPage{Items: make([]wire.Record, len(msgs)), Scanned: page.Scanned, After: portal.FormatOffsets(page.Ends)}
 	for i, m := range msgs {
-		mj := messageJSON{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format(time.RFC3339Nano),
+		mj := wire.Record{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format(time.RFC3339Nano),
 			Key: nullable(m.Key, m.KeyEncoding), KeyEncoding: m.KeyEncoding, Value: nullable(m.Value, m.ValueEncoding),
-			ValueEncoding: m.ValueEncoding, SchemaID: m.SchemaID, Headers: []messageHeaderJSON{}, Truncated: m.Truncated, DecodeError: m.DecodeError,
+			ValueEncoding: m.ValueEncoding, SchemaID: m.SchemaID, Headers: []wire.RecordHeader{}, Truncated: m.Truncated, DecodeError: m.DecodeError,
 			MaskedFields: m.Masked}
 		for _, h := range m.Headers {
-			mj.Headers = append(mj.Headers, messageHeaderJSON(h))
+			mj.Headers = append(mj.Headers, wire.RecordHeader(h))
 		}
 		out.Items[i] = mj
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/document"
@@ -15,66 +17,29 @@ import (
 // mimeYAML is the media type of YAML documents.
 const mimeYAML = "application/yaml"
 
-// planJSON is a plan, and after an apply each change's outcome.
-type planJSON struct {
-	BusinessUnit string         `json:"business_unit"`
-	Stage        string         `json:"stage"`
-	Prune        bool           `json:"prune"`
-	Force        bool           `json:"force"`
-	Fingerprint  string         `json:"fingerprint"`
-	Summary      map[string]int `json:"summary"`
-	Changes      []changeJSON   `json:"changes"`
-	// Budget is the unit's use after the plan against each limit it has.
-	Budget []budgetLineJSON `json:"budget,omitempty"`
-	// RequestID is the request id of an apply's audit events.
-	RequestID string `json:"audit_request_id,omitempty"`
-}
-
-type changeJSON struct {
-	Kind       string              `json:"kind"`
-	Name       string              `json:"name"`
-	Identifier string              `json:"identifier"`
-	Item       *int                `json:"item,omitempty"`
-	Action     string              `json:"action"`
-	Refused    string              `json:"refused_action,omitempty"`
-	Diff       map[string]diffJSON `json:"diff,omitempty"`
-	Errors     []ErrorItem         `json:"errors,omitempty"`
-	Warnings   []string            `json:"warnings,omitempty"`
-	Outcome    string              `json:"outcome,omitempty"`
-	Error      *ErrorItem          `json:"error,omitempty"`
-	// APIKeys are the keys an apply made, with their secrets: in this
-	// answer only.
-	APIKeys []createdKeyJSON `json:"api_keys,omitempty"`
-}
-
-type diffJSON struct {
-	Before *string `json:"before"`
-	After  *string `json:"after"`
-}
-
-func planOut(p portal.Plan) planJSON {
-	out := planJSON{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Force: p.Force, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
-		Summary: map[string]int{}, Changes: make([]changeJSON, len(p.Changes)), Budget: budgetLines(p.Budget)}
+func planOut(p portal.Plan) wire.Plan {
+	out := wire.Plan{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Force: p.Force, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
+		Summary: map[string]int{}, Changes: make([]wire.PlanChange, len(p.Changes)), Budget: budgetLines(p.Budget)}
 	for _, a := range []string{portal.ActionCreate, portal.ActionUpdate, portal.ActionUnchanged, portal.ActionDelete, portal.ActionRefused, portal.ActionSkipped} {
 		out.Summary[a] = p.Count(a)
 	}
 	for i, c := range p.Changes {
-		cj := changeJSON{Kind: c.Kind, Name: c.Name, Identifier: c.Identifier, Action: c.Action, Refused: c.Wanted,
+		cj := wire.PlanChange{Kind: c.Kind, Name: c.Name, Identifier: c.Identifier, Action: c.Action, Refused: c.Wanted,
 			Warnings: c.Warnings, Outcome: c.Outcome}
 		if c.Index >= 0 {
 			cj.Item = &c.Index
 		}
 		if len(c.Diff) > 0 {
-			cj.Diff = map[string]diffJSON{}
+			cj.Diff = map[string]wire.FieldDiff{}
 			for _, d := range c.Diff {
-				cj.Diff[d.Field] = diffJSON{Before: d.Before, After: d.After}
+				cj.Diff[d.Field] = wire.FieldDiff{Before: d.Before, After: d.After}
 			}
 		}
 		for _, e := range c.Errors {
-			cj.Errors = append(cj.Errors, ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field, Rule: e.Rule})
+			cj.Errors = append(cj.Errors, wire.ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field, Rule: e.Rule})
 		}
 		if c.Error != nil {
-			cj.Error = &ErrorItem{Type: string(c.Error.Kind), Message: c.Error.Message, Field: c.Error.Field}
+			cj.Error = &wire.ErrorItem{Type: string(c.Error.Kind), Message: c.Error.Message, Field: c.Error.Field}
 		}
 		if c.Outcome != "" {
 			out.Summary[c.Outcome]++

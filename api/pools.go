@@ -3,29 +3,16 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type poolJSON struct {
-	ID            string        `json:"id"`
-	Name          string        `json:"name"`
-	Identifier    string        `json:"identifier"`
-	BusinessUnit  string        `json:"business_unit,omitempty"`
-	Outside       bool          `json:"outside_convention"`
-	ReadOnly      bool          `json:"read_only"`
-	Type          string        `json:"type"`
-	Description   string        `json:"description"`
-	IdentityClaim string        `json:"identity_claim"`
-	Filter        string        `json:"filter"`
-	State         string        `json:"state,omitempty"`
-	RoleBindings  []bindingJSON `json:"role_bindings,omitempty"`
-}
-
-func poolOut(p portal.Pool, withBindings bool) poolJSON {
-	out := poolJSON{ID: p.ID, Name: p.Name, Identifier: p.Identifier, BusinessUnit: p.BU, Outside: p.OutsideConvention,
+func poolOut(p portal.Pool, withBindings bool) wire.IdentityPool {
+	out := wire.IdentityPool{ID: p.ID, Name: p.Name, Identifier: p.Identifier, BusinessUnit: p.BU, Outside: p.OutsideConvention,
 		ReadOnly: p.ReadOnly, Type: p.Type, Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
 	if withBindings {
@@ -43,7 +30,7 @@ func (a *API) listPools(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[poolJSON]{Items: make([]poolJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.IdentityPool]{Items: make([]wire.IdentityPool, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, p := range page.Items {
 		out.Items[i] = poolOut(p, false)
 	}
@@ -60,13 +47,7 @@ func (a *API) getPool(c echo.Context) error {
 }
 
 func (a *API) createPool(c echo.Context) error {
-	var in struct {
-		Name          string `json:"name"`
-		Type          string `json:"type"`
-		Description   string `json:"description"`
-		IdentityClaim string `json:"identity_claim"`
-		Filter        string `json:"filter"`
-	}
+	var in wire.IdentityPoolCreate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -80,9 +61,7 @@ func (a *API) createPool(c echo.Context) error {
 }
 
 func (a *API) updatePool(c echo.Context) error {
-	var in struct {
-		Filter *string `json:"filter"`
-	}
+	var in wire.IdentityPoolFilterUpdate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -125,10 +104,7 @@ func (a *API) poolImpact(c echo.Context) error {
 }
 
 func (a *API) testFilter(c echo.Context) error {
-	var in struct {
-		Filter string         `json:"filter"`
-		Claims map[string]any `json:"claims"`
-	}
+	var in wire.FilterTest
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -136,9 +112,5 @@ func (a *API) testFilter(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"matches": r.Matches}
-	if r.Reason != "" {
-		out["reason"] = r.Reason
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, wire.FilterTestResult{Matches: r.Matches, Reason: r.Reason})
 }

@@ -5,48 +5,19 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// produceJSON is the body of POST .../topic/{name}/records.
-type produceJSON struct {
-	ValueFormat string            `json:"value_format"`
-	Subject     string            `json:"subject"`
-	Version     json.RawMessage   `json:"version"`
-	Records     []json.RawMessage `json:"records"`
-}
-
-// outRecordJSON is one record to write. Value is a string for
-// value_format text, any JSON value for json and schema; null (or
-// absent) is a tombstone.
-type outRecordJSON struct {
-	Key       *string          `json:"key"`
-	Value     json.RawMessage  `json:"value"`
-	Headers   []recordHeaderIn `json:"headers"`
-	Partition *int             `json:"partition"`
-}
-
-type recordHeaderIn struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
-}
-
-type producedJSON struct {
-	Partition   int    `json:"partition"`
-	Offset      *int64 `json:"offset"`
-	Size        int    `json:"size"`
-	Error       string `json:"error,omitempty"`
-	Unconfirmed bool   `json:"unconfirmed,omitempty"`
-}
-
 // produce writes records by hand. The answer gives each record's
 // partition and offset, or why it was not written; written counts those
 // the cluster confirmed.
 func (a *API) produce(c echo.Context) error {
-	var in produceJSON
+	var in wire.Produce
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -58,14 +29,9 @@ func (a *API) produce(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := struct {
-		Topic    string         `json:"topic"`
-		SchemaID int            `json:"schema_id,omitempty"`
-		Written  int            `json:"written"`
-		Records  []producedJSON `json:"records"`
-	}{Topic: res.Topic, SchemaID: res.SchemaID, Written: res.Written(), Records: make([]producedJSON, len(res.Records))}
+	out := wire.ProduceResult{Topic: res.Topic, SchemaID: res.SchemaID, Written: res.Written(), Records: make([]wire.Produced, len(res.Records))}
 	for i, r := range res.Records {
-		p := producedJSON{Partition: r.Partition, Size: r.Size, Error: r.Error, Unconfirmed: r.Unconfirmed}
+		p := wire.Produced{Partition: r.Partition, Size: r.Size, Error: r.Error, Unconfirmed: r.Unconfirmed}
 		if r.Error == "" {
 			p.Offset = &r.Offset
 		}
@@ -77,34 +43,34 @@ func (a *API) produce(c echo.Context) error {
 // outRecord reads one record strictly: a misspelt field must not write a
 // tombstone, so every field is known and value is given (null for a
 // tombstone).
-func outRecord(raw json.RawMessage, i int) (outRecordJSON, *portal.Error) {
+func outRecord(raw json.RawMessage, i int) (wire.ProduceRecord, *portal.Error) {
 	at := fmt.Sprintf("records[%d]", i)
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return outRecordJSON{}, portal.Invalid(at, "a record is an object with key, value, headers and partition")
+		return wire.ProduceRecord{}, portal.Invalid(at, "a record is an object with key, value, headers and partition")
 	}
 	for k := range fields {
 		switch k {
 		case "key", "value", "headers", "partition":
 		default:
-			return outRecordJSON{}, portal.Invalid(at+"."+k, "%s is not a field of a record (key, value, headers, partition)", k)
+			return wire.ProduceRecord{}, portal.Invalid(at+"."+k, "%s is not a field of a record (key, value, headers, partition)", k)
 		}
 	}
 	if _, ok := fields["value"]; !ok {
 		e := portal.Missing(at + ".value")
 		e.Message = at + ".value is required (null writes a tombstone)"
-		return outRecordJSON{}, e
+		return wire.ProduceRecord{}, e
 	}
-	var r outRecordJSON
+	var r wire.ProduceRecord
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return outRecordJSON{}, portal.Invalid(at, "the record's fields have the wrong types: %s", err)
+		return wire.ProduceRecord{}, portal.Invalid(at, "the record's fields have the wrong types: %s", err)
 	}
 	return r, nil
 }
 
 // produceRequest reads the body's records: a value is a JSON string for
 // text, any JSON value (kept as written) for json and schema.
-func produceRequest(in produceJSON) (portal.ProduceRequest, error) {
+func produceRequest(in wire.Produce) (portal.ProduceRequest, error) {
 	req := portal.ProduceRequest{ValueFormat: in.ValueFormat, Subject: in.Subject}
 	var v portal.Validation
 	if len(in.Version) > 0 && string(in.Version) != "null" {

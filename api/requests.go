@@ -3,32 +3,16 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type requestJSON struct {
-	ID           string    `json:"id"`
-	BU           string    `json:"business_unit"`
-	Stage        string    `json:"stage"`
-	Requester    string    `json:"requester"`
-	Reason       string    `json:"reason"`
-	State        string    `json:"state"`
-	Created      string    `json:"created_at"`
-	Expires      string    `json:"expires_at"`
-	DecidedBy    string    `json:"decided_by,omitempty"`
-	Decided      string    `json:"decided_at,omitempty"`
-	Comment      string    `json:"comment,omitempty"`
-	Reviewable   bool      `json:"reviewable"`
-	Withdrawable bool      `json:"withdrawable"`
-	Plan         planJSON  `json:"plan"`
-	Result       *planJSON `json:"result,omitempty"`
-}
-
-func requestOut(r portal.ChangeRequest) requestJSON {
-	out := requestJSON{ID: r.ID, BU: r.BU, Stage: r.Stage, Requester: r.Requester, Reason: r.Reason, State: r.State, Created: stamp(r.Created),
+func requestOut(r portal.ChangeRequest) wire.ChangeRequest {
+	out := wire.ChangeRequest{ID: r.ID, BU: r.BU, Stage: r.Stage, Requester: r.Requester, Reason: r.Reason, State: r.State, Created: stamp(r.Created),
 		Expires: stamp(r.Expires), DecidedBy: r.DecidedBy, Decided: stamp(r.Decided), Comment: r.Comment, Reviewable: r.Reviewable, Withdrawable: r.Withdrawable, Plan: planOut(r.Plan)}
 	if r.Result != nil {
 		res := planOut(*r.Result)
@@ -56,11 +40,11 @@ func (a *API) listRequests(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]requestJSON, len(list))
+	out := make([]wire.ChangeRequest, len(list))
 	for i, r := range list {
 		out[i] = requestOut(r)
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": out})
+	return listOf(c, out)
 }
 
 func (a *API) getRequest(c echo.Context) error {
@@ -73,9 +57,7 @@ func (a *API) getRequest(c echo.Context) error {
 
 // decision reads a reviewer's optional comment.
 func decision(c echo.Context) (string, error) {
-	var in struct {
-		Comment string `json:"comment"`
-	}
+	var in wire.Decision
 	err := decodeOptional(c, &in)
 	return in.Comment, err
 }

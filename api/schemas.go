@@ -4,39 +4,22 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-type schemaItemJSON struct {
-	Subject    string `json:"subject"`
-	Version    int    `json:"version"`
-	ID         int    `json:"id"`
-	SchemaType string `json:"schema_type"`
+func schemaItemOut(v portal.SchemaVersion) wire.SchemaItem {
+	return wire.SchemaItem{Subject: v.Subject, Version: v.Version, ID: v.ID, SchemaType: v.Type}
 }
 
-type referenceJSON struct {
-	Name    string `json:"name"`
-	Subject string `json:"subject"`
-	Version int    `json:"version"`
-}
-
-type schemaJSON struct {
-	schemaItemJSON
-	Schema     string          `json:"schema"`
-	References []referenceJSON `json:"references"`
-}
-
-func schemaItemOut(v portal.SchemaVersion) schemaItemJSON {
-	return schemaItemJSON{Subject: v.Subject, Version: v.Version, ID: v.ID, SchemaType: v.Type}
-}
-
-func schemaOut(v portal.SchemaVersion) schemaJSON {
-	out := schemaJSON{schemaItemJSON: schemaItemOut(v), Schema: v.Schema, References: []referenceJSON{}}
+func schemaOut(v portal.SchemaVersion) wire.Schema {
+	out := wire.Schema{SchemaItem: schemaItemOut(v), Schema: v.Schema, References: []wire.SchemaReference{}}
 	for _, r := range v.References {
-		out.References = append(out.References, referenceJSON(r))
+		out.References = append(out.References, wire.SchemaReference(r))
 	}
 	return out
 }
@@ -54,7 +37,7 @@ func (a *API) listSchemas(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[schemaItemJSON]{Items: make([]schemaItemJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.SchemaItem]{Items: make([]wire.SchemaItem, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, v := range page.Items {
 		out.Items[i] = schemaItemOut(v)
 	}
@@ -74,20 +57,15 @@ func (a *API) schemaVersions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[schemaJSON]{Items: []schemaJSON{}, TotalSize: len(vs)}
+	out := wire.List[wire.Schema]{Items: []wire.Schema{}, TotalSize: len(vs)}
 	for _, v := range vs {
 		out.Items = append(out.Items, schemaOut(v))
 	}
 	return c.JSON(http.StatusOK, out)
 }
 
-type schemaDefRequest struct {
-	SchemaType string          `json:"schema_type"`
-	Schema     string          `json:"schema"`
-	References []referenceJSON `json:"references"`
-}
-
-func (r schemaDefRequest) def() portal.SchemaDef {
+// schemaDefIn is the schema a create, update or check asks for.
+func schemaDefIn(r wire.SchemaUpdate) portal.SchemaDef {
 	d := portal.SchemaDef{SchemaType: r.SchemaType, Schema: r.Schema}
 	for _, ref := range r.References {
 		d.References = append(d.References, portal.SchemaReference(ref))
@@ -95,19 +73,13 @@ func (r schemaDefRequest) def() portal.SchemaDef {
 	return d
 }
 
-type createSchemaRequest struct {
-	Topic       string `json:"topic"`
-	SubjectType string `json:"subject_type"`
-	schemaDefRequest
-}
-
 func (a *API) createSchema(c echo.Context) error {
-	var in createSchemaRequest
+	var in wire.SchemaCreate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	v, err := a.Schemas.Create(c.Request().Context(), scope, portal.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: in.def()})
+	v, err := a.Schemas.Create(c.Request().Context(), scope, portal.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: schemaDefIn(wire.SchemaUpdate{SchemaType: in.SchemaType, Schema: in.Schema, References: in.References})})
 	if err != nil {
 		return err
 	}
@@ -116,11 +88,11 @@ func (a *API) createSchema(c echo.Context) error {
 }
 
 func (a *API) updateSchema(c echo.Context) error {
-	var in schemaDefRequest
+	var in wire.SchemaUpdate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	v, err := a.Schemas.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), in.def())
+	v, err := a.Schemas.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), schemaDefIn(in))
 	if err != nil {
 		return err
 	}
@@ -128,11 +100,11 @@ func (a *API) updateSchema(c echo.Context) error {
 }
 
 func (a *API) checkSchema(c echo.Context) error {
-	var in schemaDefRequest
+	var in wire.SchemaUpdate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	res, err := a.Schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), in.def())
+	res, err := a.Schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), schemaDefIn(in))
 	if err != nil {
 		return err
 	}
@@ -140,7 +112,7 @@ func (a *API) checkSchema(c echo.Context) error {
 	if msgs == nil {
 		msgs = []string{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"compatible": res.Compatible, "messages": msgs, "compatibility_level": res.Level})
+	return c.JSON(http.StatusOK, wire.Compatibility{Compatible: res.Compatible, Messages: msgs, Level: res.Level})
 }
 
 func (a *API) deleteSchema(c echo.Context) error {

@@ -3,21 +3,12 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 )
-
-type findHitJSON struct {
-	Kind  string `json:"kind"`
-	Key   string `json:"key"`
-	Label string `json:"label"`
-}
-
-type findJSON struct {
-	Items       []findHitJSON `json:"items"`
-	Unavailable []string      `json:"unavailable"`
-}
 
 // search finds the unit's resources named like q, a few of each kind.
 func (a *API) search(c echo.Context) error {
@@ -25,12 +16,12 @@ func (a *API) search(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := findJSON{Items: []findHitJSON{}, Unavailable: r.Unavailable}
+	out := wire.SearchResult{Items: []wire.SearchHit{}, Unavailable: r.Unavailable}
 	if out.Unavailable == nil {
 		out.Unavailable = []string{}
 	}
 	for _, h := range r.Hits {
-		out.Items = append(out.Items, findHitJSON{Kind: h.Kind, Key: h.Key, Label: h.Label})
+		out.Items = append(out.Items, wire.SearchHit{Kind: h.Kind, Key: h.Key, Label: h.Label})
 	}
 	return c.JSON(http.StatusOK, out)
 }

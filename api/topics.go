@@ -1,8 +1,9 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
+
+	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
 
@@ -10,37 +11,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// topicJSON is a topic in a list.
-type topicJSON struct {
-	Name              string `json:"name"`
-	Identifier        string `json:"identifier"`
-	BusinessUnit      string `json:"business_unit,omitempty"`
-	PartitionsCount   int    `json:"partitions_count"`
-	OutsideConvention bool   `json:"outside_convention"`
-	// Stats with ?stats=true.
-	Records       *int64 `json:"records,omitempty"`
-	RetentionMs   string `json:"retention_ms,omitempty"`
-	CleanupPolicy string `json:"cleanup_policy,omitempty"`
-}
-
-// topicDetailJSON is one topic with its settings.
-type topicDetailJSON struct {
-	topicJSON
-	ReplicationFactor int               `json:"replication_factor"`
-	Config            map[string]string `json:"config"`
-	Defaults          map[string]string `json:"defaults,omitempty"`
-	Partitions        []partitionJSON   `json:"partitions"`
-}
-
-type partitionJSON struct {
-	Partition int   `json:"partition"`
-	Leader    int   `json:"leader"`
-	Replicas  []int `json:"replicas"`
-	ISR       []int `json:"isr"`
-}
-
-func topicOut(t portal.Topic) topicJSON {
-	out := topicJSON{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BU,
+func topicOut(t portal.Topic) wire.Topic {
+	out := wire.Topic{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BU,
 		PartitionsCount: t.Partitions, OutsideConvention: t.OutsideConvention}
 	if t.Stats != nil {
 		out.Records, out.RetentionMs, out.CleanupPolicy = &t.Stats.Records, t.Stats.RetentionMs, t.Stats.CleanupPolicy
@@ -48,14 +20,14 @@ func topicOut(t portal.Topic) topicJSON {
 	return out
 }
 
-func topicDetailOut(d portal.TopicDetail) topicDetailJSON {
-	out := topicDetailJSON{topicJSON: topicOut(d.Topic), ReplicationFactor: d.ReplicationFactor,
-		Config: d.Config, Defaults: d.Defaults, Partitions: []partitionJSON{}}
+func topicDetailOut(d portal.TopicDetail) wire.TopicDetail {
+	out := wire.TopicDetail{Topic: topicOut(d.Topic), ReplicationFactor: d.ReplicationFactor,
+		Config: d.Config, Defaults: d.Defaults, Partitions: []wire.TopicPartition{}}
 	if out.Config == nil {
 		out.Config = map[string]string{}
 	}
 	for _, p := range d.PartitionList {
-		out.Partitions = append(out.Partitions, partitionJSON{Partition: p.ID, Leader: p.Leader, Replicas: p.Replicas, ISR: p.ISR})
+		out.Partitions = append(out.Partitions, wire.TopicPartition{Partition: p.ID, Leader: p.Leader, Replicas: p.Replicas, ISR: p.ISR})
 	}
 	return out
 }
@@ -73,7 +45,7 @@ func (a *API) listTopics(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := listResponse[topicJSON]{Items: make([]topicJSON, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
+	out := wire.List[wire.Topic]{Items: make([]wire.Topic, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, t := range page.Items {
 		out.Items[i] = topicOut(t)
 	}
@@ -93,14 +65,8 @@ func (a *API) getTopic(c echo.Context) error {
 	return c.JSON(http.StatusOK, topicDetailOut(d))
 }
 
-type createTopicRequest struct {
-	Name            string            `json:"name"`
-	PartitionsCount *int              `json:"partitions_count"`
-	Config          map[string]string `json:"config"`
-}
-
 func (a *API) createTopic(c echo.Context) error {
-	var in createTopicRequest
+	var in wire.TopicCreate
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -115,24 +81,8 @@ func (a *API) createTopic(c echo.Context) error {
 	return c.JSON(http.StatusCreated, topicDetailOut(d))
 }
 
-// replaceTopicRequest is the desired state. Fields that GET returns but
-// that cannot be set are accepted and ignored, so a GET response can be
-// edited and sent back.
-type replaceTopicRequest struct {
-	PartitionsCount *int              `json:"partitions_count"`
-	Config          map[string]string `json:"config"`
-
-	Name              json.RawMessage `json:"name"`
-	Identifier        json.RawMessage `json:"identifier"`
-	BusinessUnit      json.RawMessage `json:"business_unit"`
-	OutsideConvention json.RawMessage `json:"outside_convention"`
-	ReplicationFactor json.RawMessage `json:"replication_factor"`
-	Defaults          json.RawMessage `json:"defaults"`
-	Partitions        json.RawMessage `json:"partitions"`
-}
-
 func (a *API) replaceTopic(c echo.Context) error {
-	var in replaceTopicRequest
+	var in wire.TopicReplace
 	if err := decode(c, &in); err != nil {
 		return err
 	}
@@ -145,13 +95,8 @@ func (a *API) replaceTopic(c echo.Context) error {
 	return c.JSON(http.StatusOK, topicDetailOut(d))
 }
 
-type patchTopicRequest struct {
-	PartitionsCount *int               `json:"partitions_count"`
-	Config          map[string]*string `json:"config"`
-}
-
 func (a *API) patchTopic(c echo.Context) error {
-	var in patchTopicRequest
+	var in wire.TopicPatch
 	if err := decode(c, &in); err != nil {
 		return err
 	}

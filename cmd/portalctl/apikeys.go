@@ -10,23 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
 	"github.com/spf13/cobra"
 )
-
-// createdKey is the API's answer that hands out a key's secret.
-type createdKey struct {
-	ID    string `json:"id"`
-	Owner struct {
-		ID   string `json:"id"`
-		Name string `json:"name"`
-	} `json:"owner"`
-	Resource     string            `json:"resource"`
-	Expires      *string           `json:"expires_at"`
-	Secret       string            `json:"secret"`
-	ClientConfig map[string]string `json:"client_config"`
-	// State is provisioning until clients can sign in with the key.
-	State string `json:"state"`
-}
 
 // keyFlags are how a secret is handed over: into a file, a directory
 // (one file per key), or the standard output.
@@ -130,7 +116,7 @@ func expiryFlag(s string, now time.Time) (time.Time, error) {
 // handOver prints a new key, and its secret once: to the standard output,
 // or into a file only its owner may read.
 func (o *options) handOver(raw []byte, f keyFlags) error {
-	var k createdKey
+	var k wire.CreatedAPIKey
 	if err := json.Unmarshal(raw, &k); err != nil || k.Secret == "" {
 		return errors.New("the portal's answer carries no key")
 	}

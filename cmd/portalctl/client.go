@@ -8,18 +8,12 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // apiError is a portal error record.
-type apiError struct {
-	Code   int    `json:"code"`
-	Status string `json:"status"`
-	Errors []struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
-		Field   string `json:"field"`
-	} `json:"errors"`
-}
+type apiError wire.ErrorRecord
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Status) }
 

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"text/tabwriter"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
 	"github.com/spf13/cobra"
 )
 
@@ -25,19 +26,8 @@ func grantCmd(o *options) *cobra.Command {
 	return cmd
 }
 
-// grantJSON is the part of a grant the table shows.
-type grantJSON struct {
-	ID            string `json:"id"`
-	Owner         string `json:"owner"`
-	Grantee       string `json:"grantee"`
-	PrincipalName string `json:"principal_name"`
-	Topic         string `json:"topic"`
-	Prefix        bool   `json:"prefix"`
-	Access        string `json:"access"`
-	State         string `json:"state"`
-}
-
-func (g grantJSON) pattern() string {
+// grantPattern is the topic, or the prefix, a grant covers.
+func grantPattern(g wire.Grant) string {
 	if g.Prefix {
 		return g.Topic + "*"
 	}
@@ -54,7 +44,7 @@ func unitPath(bu, stage string, more ...string) string {
 }
 
 // showGrants prints grants as JSON when asked, else as a table.
-func (o *options) showGrants(raw []byte, list []grantJSON) error {
+func (o *options) showGrants(raw []byte, list []wire.Grant) error {
 	if o.output == "json" {
 		_, err := o.stdout.Write(append(raw, '\n'))
 		return err
@@ -62,22 +52,13 @@ func (o *options) showGrants(raw []byte, list []grantJSON) error {
 	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTOPIC\tOWNER\tGRANTEE\tPRINCIPAL\tACCESS\tSTATE")
 	for _, g := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g.ID, g.pattern(), g.Owner, g.Grantee, g.PrincipalName, g.Access, g.State)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", g.ID, grantPattern(g), g.Owner, g.Grantee, g.PrincipalName, g.Access, g.State)
 	}
 	return tw.Flush()
 }
 
 func grantRequestCmd(o *options) *cobra.Command {
-	var in struct {
-		Owner     string `json:"owner"`
-		Topic     string `json:"topic"`
-		Prefix    bool   `json:"prefix"`
-		Access    string `json:"access"`
-		Principal string `json:"principal"`
-		Reason    string `json:"reason"`
-		Duration  string `json:"duration,omitempty"`
-		Renews    string `json:"renews,omitempty"`
-	}
+	var in wire.GrantRequest
 	cmd := &cobra.Command{
 		Use:   "request --owner UNIT --topic TOPIC --access read|write --principal ID --reason TEXT",
 		Short: "Ask another unit of the landing zone for access to its topic for one of your unit's accounts or pools",
@@ -95,11 +76,11 @@ func grantRequestCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var g grantJSON
+			var g wire.Grant
 			if err := json.Unmarshal(raw, &g); err != nil {
 				return err
 			}
-			if err := o.showGrants(raw, []grantJSON{g}); err != nil || o.output == "json" {
+			if err := o.showGrants(raw, []wire.Grant{g}); err != nil || o.output == "json" {
 				return err
 			}
 			fmt.Fprintf(o.stdout, "Grant %s is %s: an Admin of %s reviews it.\n", g.ID, g.State, g.Owner)
@@ -135,7 +116,7 @@ func grantListCmd(o *options) *cobra.Command {
 					q.Set(k, v)
 				}
 			}
-			var all []grantJSON
+			var all []wire.Grant
 			var raw []byte
 			token := ""
 			for {
@@ -150,8 +131,8 @@ func grantListCmd(o *options) *cobra.Command {
 					return err
 				}
 				var page struct {
-					Items []grantJSON `json:"items"`
-					Next  string      `json:"next_page_token"`
+					Items []wire.Grant `json:"items"`
+					Next  string       `json:"next_page_token"`
 				}
 				if err := json.Unmarshal(raw, &page); err != nil {
 					return err
@@ -186,11 +167,11 @@ func grantStepCmd(o *options, step, short string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var g grantJSON
+			var g wire.Grant
 			if err := json.Unmarshal(raw, &g); err != nil {
 				return err
 			}
-			return o.showGrants(raw, []grantJSON{g})
+			return o.showGrants(raw, []wire.Grant{g})
 		},
 	}
 	if step != "withdraw" {

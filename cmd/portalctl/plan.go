@@ -14,45 +14,18 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
-// plan is the API's plan, and after an apply each change's outcome.
+// plan is the API's plan, and after an apply each change's outcome, with
+// the answer as it came.
 type plan struct {
-	BusinessUnit string         `json:"business_unit"`
-	Stage        string         `json:"stage"`
-	Fingerprint  string         `json:"fingerprint"`
-	Summary      map[string]int `json:"summary"`
-	Budget       []struct {
-		Dimension string `json:"dimension"`
-		Use       int64  `json:"use"`
-		Limit     *int64 `json:"limit"`
-	} `json:"budget"`
-	Changes []struct {
-		Kind    string `json:"kind"`
-		Name    string `json:"name"`
-		Action  string `json:"action"`
-		Refused string `json:"refused_action"`
-		Diff    map[string]struct {
-			Before *string `json:"before"`
-			After  *string `json:"after"`
-		} `json:"diff"`
-		Errors   []apiItem `json:"errors"`
-		Warnings []string  `json:"warnings"`
-		Outcome  string    `json:"outcome"`
-		Error    *apiItem  `json:"error"`
-		// APIKeys are the keys an apply made, with their secrets.
-		APIKeys []json.RawMessage `json:"api_keys"`
-	} `json:"changes"`
+	wire.Plan
 	raw []byte
 }
 
-type apiItem struct {
-	Type    string `json:"type"`
-	Message string `json:"message"`
-	Field   string `json:"field"`
-}
-
-func (i apiItem) String() string {
+// itemText is an error item for people.
+func itemText(i wire.ErrorItem) string {
 	if i.Field != "" {
 		return i.Type + " " + i.Field + ": " + i.Message
 	}
@@ -192,13 +165,13 @@ func (o *options) show(p *plan) {
 			}
 		}
 		for _, e := range c.Errors {
-			fmt.Fprintf(w, "      %s\n", e)
+			fmt.Fprintf(w, "      %s\n", itemText(e))
 		}
 		for _, m := range c.Warnings {
 			fmt.Fprintf(w, "      warning: %s\n", m)
 		}
 		if c.Error != nil {
-			fmt.Fprintf(w, "      %s\n", c.Error)
+			fmt.Fprintf(w, "      %s\n", itemText(*c.Error))
 		}
 	}
 	s := p.Summary
@@ -358,7 +331,8 @@ func (o *options) planAndApply(ctx context.Context, bu, stage string, body []byt
 	if o.output != "json" {
 		for _, c := range done.Changes {
 			for _, k := range c.APIKeys {
-				if err := o.handOver(k, keyFlags{dir: f.credentials}); err != nil {
+				raw, _ := json.Marshal(k)
+				if err := o.handOver(raw, keyFlags{dir: f.credentials}); err != nil {
 					return err
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
 	"github.com/spf13/cobra"
 )
 
@@ -39,19 +40,11 @@ func requestCmd(o *options) *cobra.Command {
 				_, err := o.stdout.Write(append(raw, '\n'))
 				return err
 			}
-			var r struct {
-				ID    string          `json:"id"`
-				State string          `json:"state"`
-				Plan  json.RawMessage `json:"plan"`
-			}
+			var r wire.ChangeRequest
 			if err := json.Unmarshal(raw, &r); err != nil {
 				return err
 			}
-			p := &plan{raw: r.Plan}
-			if err := json.Unmarshal(r.Plan, p); err != nil {
-				return err
-			}
-			o.show(p)
+			o.show(&plan{Plan: r.Plan})
 			fmt.Fprintf(o.stdout, "Change request %s is %s: an Admin of %s reviews it (%s/%s/%s/change-request/%s).\n", r.ID, r.State, bu, o.serverKey(), bu, stage, r.ID)
 			return nil
 		},

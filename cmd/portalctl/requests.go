@@ -6,21 +6,12 @@ import (
 	"net/url"
 	"text/tabwriter"
 
+	"github.com/edh-platform/rms-portal/internal/wire"
 	"github.com/spf13/cobra"
 )
 
-// requestJSON is the part of a change request the table shows.
-type requestJSON struct {
-	ID        string `json:"id"`
-	Requester string `json:"requester"`
-	Reason    string `json:"reason"`
-	State     string `json:"state"`
-	Created   string `json:"created_at"`
-	DecidedBy string `json:"decided_by"`
-}
-
 // showRequests prints change requests as JSON when asked, else as a table.
-func (o *options) showRequests(raw []byte, list []requestJSON) error {
+func (o *options) showRequests(raw []byte, list []wire.ChangeRequest) error {
 	if o.output == "json" {
 		_, err := o.stdout.Write(append(raw, '\n'))
 		return err
@@ -54,7 +45,7 @@ func requestListCmd(o *options) *cobra.Command {
 				return err
 			}
 			var page struct {
-				Items []requestJSON `json:"items"`
+				Items []wire.ChangeRequest `json:"items"`
 			}
 			if err := json.Unmarshal(raw, &page); err != nil {
 				return err
@@ -88,21 +79,14 @@ func requestStepCmd(o *options, step, short string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var r struct {
-				requestJSON
-				Plan json.RawMessage `json:"plan"`
-			}
+			var r wire.ChangeRequest
 			if err := json.Unmarshal(raw, &r); err != nil {
 				return err
 			}
 			if o.output != "json" && step == "show" {
-				p := &plan{raw: r.Plan}
-				if err := json.Unmarshal(r.Plan, p); err != nil {
-					return err
-				}
-				o.show(p)
+				o.show(&plan{Plan: r.Plan})
 			}
-			return o.showRequests(raw, []requestJSON{r.requestJSON})
+			return o.showRequests(raw, []wire.ChangeRequest{r})
 		},
 	}
 	if step == "approve" || step == "reject" {

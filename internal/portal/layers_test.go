@@ -18,7 +18,7 @@ var doors = []string{"api", "handlers", "views"}
 // doorMay lists the project packages a door may import; anything else of
 // the project (services, platform ports and adapters, stores, the policy,
 // configuration) is a forbidden edge.
-var doorMay = []string{"internal/portal", "internal/document", "internal/auth", "internal/auditfile", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
+var doorMay = []string{"internal/portal", "internal/wire", "internal/document", "internal/auth", "internal/auditfile", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
 
 // kafkaClients may be imported only by the adapters named here.
 var kafkaClients = map[string][]string{
@@ -118,6 +118,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports %s: the front doors reach behaviour only through internal/portal", p.ImportPath, own)
 			case p.ImportPath == "internal/portal" && ok:
 				t.Errorf("internal/portal imports %s: the contract depends on nothing of the project", own)
+			case p.ImportPath == "internal/wire" && ok:
+				t.Errorf("internal/wire imports %s: the wire contract depends on nothing of the project", own)
 			case ok && under(own, "internal/dev/") && !under(p.ImportPath, "internal/dev/") && !slices.Contains(devMay, p.ImportPath):
 				t.Errorf("%s imports %s: only cmd/portal's dev wiring (and the tests' world) may import dev mode", p.ImportPath, own)
 			}

@@ -1,0 +1,97 @@
+package wire
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestEveryWireTypeIsAComponent: a type declared here is part of the
+// contract, so the document names it; one left out would be written
+// inline, or not at all.
+func TestEveryWireTypeIsAComponent(t *testing.T) {
+	named := map[string]bool{}
+	for _, c := range Components() {
+		name := reflect.TypeOf(c.Value).Name()
+		if i := strings.IndexByte(name, '['); i >= 0 {
+			name = name[:i]
+		}
+		named[name] = true
+	}
+	files, _ := filepath.Glob("*.go")
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range g.Specs {
+				name := s.(*ast.TypeSpec).Name.Name
+				if ast.IsExported(name) && name != "Component" && !named[name] {
+					t.Errorf("%s is not among Components()", name)
+				}
+			}
+		}
+	}
+}
+
+type inner struct {
+	A string `json:"a" doc:"The a."`
+}
+
+type sample struct {
+	inner
+	Ref      inner             `json:"ref"`
+	Opt      *int              `json:"opt,omitempty"`
+	Null     *int              `json:"null"`
+	Tags     []string          `json:"tags" enum:"x,y" pattern:"^[a-z]$" oa:"maxitems=3"`
+	Count    int               `json:"count" oa:"required,min=1,max=9" example:"4"`
+	Labels   map[string]string `json:"labels,omitempty"`
+	Skipped  string            `json:"-"`
+	Untagged string
+	hidden   string
+}
+
+// TestSchemasFollowTheTypes: the rules a field's Go type and tags give
+// its schema.
+func TestSchemasFollowTheTypes(t *testing.T) {
+	out, err := SchemasYAML([]Component{{Name: "Sample", Value: sample{hidden: "not on the wire"}}, {Name: "Inner", Value: inner{}}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(out)
+	for _, want := range []string{
+		"required: [count]",
+		"a: {type: string, description: The a.}", // embedded: flattened
+		"ref: {$ref: '#/components/schemas/Inner'}",
+		"opt: {type: integer}",
+		"\"null\": {type: integer, nullable: true}",
+		"Untagged: {type: string}", // as encoding/json writes it
+		"tags: {type: array, items: {type: string, pattern: '^[a-z]$', enum: [x, y]}, maxItems: 3}",
+		"count: {type: integer, minimum: 1, maximum: 9, example: 4}",
+		"labels: {type: object, additionalProperties: {type: string}}",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("missing %q in\n%s", want, doc)
+		}
+	}
+	for _, absent := range []string{"Skipped", "skipped", "hidden"} {
+		if strings.Contains(doc, absent) {
+			t.Errorf("%s is not on the wire but was documented:\n%s", absent, doc)
+		}
+	}
+	if _, err := SchemasYAML([]Component{{Name: "A", Value: inner{}}, {Name: "B", Value: inner{}}}, 0); err == nil {
+		t.Error("one type under two names was accepted")
+	}
+}
