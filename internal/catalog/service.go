@@ -260,12 +260,8 @@ func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string
 	}
 	after := store.CatalogEntry{Zone: zone, Stage: stage, Topic: full, BU: call.Scope.Unit.ID, Description: m.Description, Contact: m.Contact,
 		Tags: m.Tags, Classification: m.Classification, UpdatedBy: call.Principal.Actor(), Updated: s.guard.Now().UTC()}
-	w, err := s.guard.Begin(ctx, call, "topic.describe", full)
-	if err != nil {
-		return portal.CatalogEntry{}, err
-	}
-	err = s.store.PutCatalogEntry(ctx, after)
-	w.Done(ctx, err, metadataChanges(before, after)...)
+	err = s.guard.Write(ctx, call, gate.Change{Event: "topic.describe", Resource: full, Changes: metadataChanges(before, after),
+		Do: func(ctx context.Context) error { return s.store.PutCatalogEntry(ctx, after) }})
 	if err != nil {
 		return portal.CatalogEntry{}, err
 	}

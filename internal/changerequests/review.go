@@ -59,15 +59,15 @@ func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment st
 // decide records a decision on an open request with its audit event.
 func (s *Service) decide(ctx context.Context, call *gate.Call, r store.RequestRecord, event portal.Action, state, comment string, changes ...portal.Change) (portal.ChangeRequest, error) {
 	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
-	w, err := s.guard.Begin(ctx, call, event, r.ID)
-	if err != nil {
-		return portal.ChangeRequest{}, err
-	}
-	ok, err := s.store.DecideRequest(ctx, r, portal.RequestOpen)
-	if err == nil && !ok {
-		err = portal.New(portal.Conflict, "change request %s was decided meanwhile", r.ID)
-	}
-	w.Done(ctx, err, append([]portal.Change{{Field: "state", Before: portal.RequestOpen, After: state}}, changes...)...)
+	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
+		Changes: append([]portal.Change{{Field: "state", Before: portal.RequestOpen, After: state}}, changes...),
+		Do: func(ctx context.Context) error {
+			ok, err := s.store.DecideRequest(ctx, r, portal.RequestOpen)
+			if err == nil && !ok {
+				return portal.New(portal.Conflict, "change request %s was decided meanwhile", r.ID)
+			}
+			return err
+		}})
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}

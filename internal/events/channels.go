@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -73,12 +74,9 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
 		return portal.Webhook{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, "alert-channel.create", rec.ID)
-	if err != nil {
-		return portal.Webhook{}, err
-	}
-	err = s.store.CreateWebhookRecord(ctx, rec)
-	w.Done(ctx, err, portal.Change{Field: "url", After: Redact(rec.URL)}, portal.Change{Field: "format", After: formatName(format)})
+	err = s.guard.Write(ctx, call, gate.Change{Event: "alert-channel.create", Resource: rec.ID,
+		Changes: []portal.Change{{Field: "url", After: Redact(rec.URL)}, {Field: "format", After: formatName(format)}},
+		Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) }})
 	if err != nil {
 		return portal.Webhook{}, err
 	}
@@ -129,16 +127,15 @@ func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id stri
 	if !rec.AlertsOnly || rec.BU != call.Scope.Unit.ID || rec.Stage != call.Scope.Stage.Name || rec.Zone != call.Scope.Zone().ID {
 		return portal.New(portal.NotFound, "alert channel %q not found in %s", portal.Clip(id, 64), call.Scope)
 	}
-	w, err := s.guard.Begin(ctx, call, "alert-channel.delete", rec.ID)
-	if err != nil {
-		return err
-	}
-	err = s.store.DeleteWebhookRecord(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		err = portal.New(portal.NotFound, "alert channel %q not found", id)
-	}
-	w.Done(ctx, err, portal.Change{Field: "url", Before: Redact(rec.URL)})
-	return err
+	return s.guard.Write(ctx, call, gate.Change{Event: "alert-channel.delete", Resource: rec.ID,
+		Changes: []portal.Change{{Field: "url", Before: Redact(rec.URL)}},
+		Do: func(ctx context.Context) error {
+			err := s.store.DeleteWebhookRecord(ctx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				return portal.New(portal.NotFound, "alert channel %q not found", id)
+			}
+			return err
+		}})
 }
 
 // Redact shows a channel's URL without what may be its credential: an

@@ -110,12 +110,8 @@ func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in porta
 		return portal.TopicGrant{}, err
 	}
 	rec.ID, rec.State, rec.Created = newID(), portal.GrantRequested, s.guard.Now().UTC()
-	w, err := s.guard.Begin(ctx, call, "grant.request", rec.ID)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	err = s.store.CreateGrantRecord(ctx, rec)
-	w.Done(ctx, err, describe(rec)...)
+	err = s.guard.Write(ctx, call, gate.Change{Event: "grant.request", Resource: rec.ID, Changes: describe(rec),
+		Do: func(ctx context.Context) error { return s.store.CreateGrantRecord(ctx, rec) }})
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}

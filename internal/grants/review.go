@@ -78,18 +78,22 @@ func owns(r store.GrantRecord, unit string) bool     { return r.Owner == unit }
 func receives(r store.GrantRecord, unit string) bool { return r.Grantee == unit }
 func holds(r store.GrantRecord, unit string) bool    { return r.Owner == unit || r.Grantee == unit }
 
+// update writes a grant that was in state from; a grant no longer in it
+// was decided meanwhile (conflict says how).
+func (s *Service) update(ctx context.Context, r store.GrantRecord, from, conflict string) error {
+	ok, err := s.store.UpdateGrant(ctx, r, from)
+	if err == nil && !ok {
+		return portal.New(portal.Conflict, conflict, r.ID)
+	}
+	return err
+}
+
 // close records a grant's new state with its audit event.
 func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, state, comment string, changes ...portal.Change) (portal.TopicGrant, error) {
 	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
-	w, err := s.guard.Begin(ctx, call, event, r.ID)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	ok, err := s.store.UpdateGrant(ctx, r, from)
-	if err == nil && !ok {
-		err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
-	}
-	w.Done(ctx, err, append([]portal.Change{{Field: "state", Before: from, After: state}}, changes...)...)
+	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
+		Changes: append([]portal.Change{{Field: "state", Before: from, After: state}}, changes...),
+		Do:      func(ctx context.Context) error { return s.update(ctx, r, from, "grant %s was decided meanwhile") }})
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
@@ -129,20 +133,16 @@ func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comm
 // firstApproval records one Admin's approval of a grant that needs two;
 // the grant stays requested.
 func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string, need int) (portal.TopicGrant, error) {
-	w, err := s.guard.Begin(ctx, call, "grant.approve", r.ID)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
 	r.Approvals = append(r.Approvals, call.Principal.Subject+" "+call.Principal.Actor())
 	if c := strings.TrimSpace(comment); c != "" {
 		r.Comment = c
 	}
-	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantRequested)
-	if err == nil && !ok {
-		err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
-	}
-	w.Done(ctx, err, portal.Change{Field: "approvals", Before: strconv.Itoa(len(r.Approvals) - 1), After: strconv.Itoa(len(r.Approvals)) + " of " + strconv.Itoa(need)},
-		portal.Change{Field: "classification", After: r.Classification})
+	err := s.guard.Write(ctx, call, gate.Change{Event: "grant.approve", Resource: r.ID,
+		Changes: []portal.Change{{Field: "approvals", Before: strconv.Itoa(len(r.Approvals) - 1), After: strconv.Itoa(len(r.Approvals)) + " of " + strconv.Itoa(need)},
+			{Field: "classification", After: r.Classification}},
+		Do: func(ctx context.Context) error {
+			return s.update(ctx, r, portal.GrantRequested, "grant %s was decided meanwhile")
+		}})
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -28,16 +30,15 @@ func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, de
 	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change", "service-account.update", a.DisplayName); err != nil {
 		return portal.ServiceAccount{}, err
 	}
-	if err := s.guard.Check(ctx, call, "service-account.update", accountChange(call, guardrails.OpUpdate, a.DisplayName, description, accountRule(call, a))); err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	w, err := s.guard.Begin(ctx, call, "service-account.update", a.DisplayName+" ("+id+")")
-	if err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	updated, err := call.Env.IAM.UpdateServiceAccount(ctx, id, description)
-	s.guard.Changed(ctx, call.Env, "accounts")
-	w.Done(ctx, err, portal.Change{Field: "description", Before: a.Description, After: description})
+	var updated platform.ServiceAccount
+	err = s.guard.Write(ctx, call, gate.Change{Event: "service-account.update", Resource: a.DisplayName + " (" + id + ")",
+		Rule:    accountChange(call, guardrails.OpUpdate, a.DisplayName, description, accountRule(call, a)),
+		Changes: []portal.Change{{Field: "description", Before: a.Description, After: description}},
+		Do: func(ctx context.Context) (err error) {
+			updated, err = call.Env.IAM.UpdateServiceAccount(ctx, id, description)
+			return err
+		},
+		Announce: func(ctx context.Context, _ error) { s.guard.Changed(ctx, call.Env, "accounts") }})
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}

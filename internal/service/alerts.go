@@ -133,16 +133,13 @@ func (s *Alerts) PutRule(ctx context.Context, scope portal.Scope, in portal.Aler
 	if in.Target == "" && (in.Kind == alerts.LagTime || in.Kind == alerts.Stalled || in.Kind == alerts.ConnectorFailed || in.Kind == alerts.TopicGrowth) {
 		rec.Target = "*"
 	}
-	w, err := s.guard.Begin(ctx, call, "alert-rule.update", in.Name)
-	if err != nil {
-		return portal.AlertRule{}, err
-	}
-	err = s.store.PutAlertRule(ctx, rec)
 	after := alerts.Describe(rec)
 	if !rec.Enabled {
 		after = "off: " + after
 	}
-	w.Done(ctx, err, portal.Change{Field: "rule", Before: before, After: after})
+	err = s.guard.Write(ctx, call, gate.Change{Event: "alert-rule.update", Resource: in.Name,
+		Changes: []portal.Change{{Field: "rule", Before: before, After: after}},
+		Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
 	if err != nil {
 		return portal.AlertRule{}, err
 	}
@@ -196,16 +193,13 @@ func (s *Alerts) DeleteRule(ctx context.Context, scope portal.Scope, name string
 		return err
 	}
 	defer s.guard.Settle(ctx, call, &err)
-	w, err := s.guard.Begin(ctx, call, "alert-rule.delete", name)
-	if err != nil {
+	return s.guard.Write(ctx, call, gate.Change{Event: "alert-rule.delete", Resource: name, Do: func(ctx context.Context) error {
+		err := s.store.DeleteAlertRule(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, name)
+		if errors.Is(err, store.ErrNotFound) {
+			return portal.New(portal.NotFound, "alert rule %q of %s not found (a platform default cannot be deleted; turn it off)", portal.Clip(name, 60), call.Scope)
+		}
 		return err
-	}
-	err = s.store.DeleteAlertRule(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, name)
-	if errors.Is(err, store.ErrNotFound) {
-		err = portal.New(portal.NotFound, "alert rule %q of %s not found (a platform default cannot be deleted; turn it off)", portal.Clip(name, 60), call.Scope)
-	}
-	w.Done(ctx, err)
-	return err
+	}})
 }
 
 // Silence silences a rule until a time or for a while (neither: ends a
@@ -253,16 +247,13 @@ func (s *Alerts) Silence(ctx context.Context, scope portal.Scope, name string, i
 	if until.IsZero() {
 		rec.SilenceReason, rec.SilencedBy = "", ""
 	}
-	w, err := s.guard.Begin(ctx, call, "alert-rule.silence", name)
-	if err != nil {
-		return portal.AlertRule{}, err
-	}
-	err = s.store.PutAlertRule(ctx, rec)
 	after := "not silenced"
 	if !until.IsZero() {
 		after = "until " + until.UTC().Format(time.RFC3339) + ": " + rec.SilenceReason
 	}
-	w.Done(ctx, err, portal.Change{Field: "silence", After: after})
+	err = s.guard.Write(ctx, call, gate.Change{Event: "alert-rule.silence", Resource: name,
+		Changes: []portal.Change{{Field: "silence", After: after}},
+		Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
 	if err != nil {
 		return portal.AlertRule{}, err
 	}

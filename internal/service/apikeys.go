@@ -477,15 +477,13 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 	}
 	ch := ruleChange(guardrails.KindAPIKey, guardrails.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
 		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
-	if err := s.guard.Check(ctx, call, "api-key.update", ch); err != nil {
-		return portal.APIKey{}, err
-	}
-	w, err := s.guard.Begin(ctx, call, "api-key.update", id+" ("+a.DisplayName+")")
-	if err != nil {
-		return portal.APIKey{}, err
-	}
-	k, err := call.Env.APIKeys.UpdateAPIKey(ctx, id, description)
-	w.Done(ctx, err, portal.Change{Field: "description", Before: old.Description, After: description})
+	var k platform.APIKey
+	err = s.guard.Write(ctx, call, gate.Change{Event: "api-key.update", Resource: id + " (" + a.DisplayName + ")", Rule: ch,
+		Changes: []portal.Change{{Field: "description", Before: old.Description, After: description}},
+		Do: func(ctx context.Context) (err error) {
+			k, err = call.Env.APIKeys.UpdateAPIKey(ctx, id, description)
+			return err
+		}})
 	if err != nil {
 		return portal.APIKey{}, err
 	}
@@ -508,15 +506,10 @@ func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) (er
 		return err
 	}
 	before := keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires)
-	if err := s.guard.Check(ctx, call, "api-key.delete", ruleChange(guardrails.KindAPIKey, guardrails.OpDelete, id+" ("+a.DisplayName+")", nil, before)); err != nil {
-		return err
-	}
-	w, err := s.guard.Begin(ctx, call, "api-key.delete", id+" ("+a.DisplayName+")")
-	if err != nil {
-		return err
-	}
-	err = call.Env.APIKeys.DeleteAPIKey(ctx, id)
-	w.Done(ctx, err)
+	named := id + " (" + a.DisplayName + ")"
+	err = s.guard.Write(ctx, call, gate.Change{Event: "api-key.delete", Resource: named,
+		Rule: ruleChange(guardrails.KindAPIKey, guardrails.OpDelete, named, nil, before),
+		Do:   func(ctx context.Context) error { return call.Env.APIKeys.DeleteAPIKey(ctx, id) }})
 	if err != nil {
 		return err
 	}

@@ -150,21 +150,19 @@ func (s *Connectors) setAutoRestart(ctx context.Context, call *gate.Call, c plat
 		return nil, err
 	}
 	before := describeAutoRestart(on, cur.MaxRestarts)
-	w, err := s.guard.Begin(ctx, call, "connector.set-auto-restart", c.Name)
-	if err != nil {
-		return nil, err
-	}
 	a := store.AutoRestart{Zone: call.Env.Zone, Stage: call.Env.Stage, Connector: c.Name, BU: call.Owner(c.Name, tenancy.ConnectorSuffix).Unit,
 		MaxRestarts: spec.MaxRestarts, SetBy: call.Principal.Actor(), SetAt: s.guard.Now()}
 	if a.BU == "" {
 		a.BU = call.Scope.Unit.ID
 	}
-	if spec.Enabled {
-		err = s.restarts.SetAutoRestart(ctx, a)
-	} else {
-		err = s.restarts.DeleteAutoRestart(ctx, a.Zone, a.Stage, a.Connector)
-	}
-	w.Done(ctx, err, portal.Change{Field: "auto_restart", Before: before, After: describeAutoRestart(spec.Enabled, spec.MaxRestarts)})
+	err = s.guard.Write(ctx, call, gate.Change{Event: "connector.set-auto-restart", Resource: c.Name,
+		Changes: []portal.Change{{Field: "auto_restart", Before: before, After: describeAutoRestart(spec.Enabled, spec.MaxRestarts)}},
+		Do: func(ctx context.Context) error {
+			if spec.Enabled {
+				return s.restarts.SetAutoRestart(ctx, a)
+			}
+			return s.restarts.DeleteAutoRestart(ctx, a.Zone, a.Stage, a.Connector)
+		}})
 	if err != nil || !spec.Enabled {
 		return nil, err
 	}

@@ -294,25 +294,24 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 	if err := call.Pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, "connector.create", full)
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	bctx, cancel := w.Bound(ctx)
-	c, err := call.Env.Connectors.CreateConnector(bctx, full, cfg)
-	cancel()
-	err = w.Confirm(ctx, err, "connector "+full+" was created", "GET the connector to see", func(ctx context.Context) (bool, error) {
-		got, err := call.Env.Connectors.GetConnector(ctx, full)
-		if err == nil {
-			c = got
-			return true, nil
-		}
-		if portal.Is(err, portal.NotFound) {
-			return false, nil
-		}
-		return false, err
+	var c platform.Connector
+	err = s.guard.Write(ctx, call, gate.Change{Event: "connector.create", Resource: full,
+		Do: func(ctx context.Context) (err error) {
+			c, err = call.Env.Connectors.CreateConnector(ctx, full, cfg)
+			return err
+		},
+		Confirm: &gate.Confirmation{What: "connector " + full + " was created", How: "GET the connector to see", Check: func(ctx context.Context) (bool, error) {
+			got, err := call.Env.Connectors.GetConnector(ctx, full)
+			if err == nil {
+				c = got
+				return true, nil
+			}
+			if portal.Is(err, portal.NotFound) {
+				return false, nil
+			}
+			return false, err
+		}},
 	})
-	w.Done(ctx, err)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -379,12 +378,12 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 	if err := call.Pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, "connector.update", full)
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	c, err := call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
-	w.Done(ctx, err, s.configChanges(ctx, call, cur, cfg)...)
+	var c platform.Connector
+	err = s.guard.Write(ctx, call, gate.Change{Event: "connector.update", Resource: full, Changes: s.configChanges(ctx, call, cur, cfg),
+		Do: func(ctx context.Context) (err error) {
+			c, err = call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
+			return err
+		}})
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -426,12 +425,8 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 	if err := call.Pace(ctx); err != nil {
 		return err
 	}
-	w, err := s.guard.Begin(ctx, call, action, full)
-	if err != nil {
-		return err
-	}
-	err = do(call.Env.Connectors, full)
-	w.Done(ctx, err)
+	err = s.guard.Write(ctx, call, gate.Change{Event: action, Resource: full,
+		Do: func(context.Context) error { return do(call.Env.Connectors, full) }})
 	if err == nil {
 		// A person's pause, resume or restart starts the auto-restart's
 		// backoff again; a delete ends it. The change is made either way.

@@ -311,13 +311,8 @@ func (s *Groups) Delete(ctx context.Context, scope portal.Scope, id string) (err
 		s.guard.Record(ctx, call, "consumer-group.delete", g.ID, err)
 		return err
 	}
-	w, err := s.guard.Begin(ctx, call, "consumer-group.delete", g.ID)
-	if err != nil {
-		return err
-	}
-	err = call.Env.Groups.DeleteGroup(ctx, g.ID)
-	w.Done(ctx, err)
-	return err
+	return s.guard.Write(ctx, call, gate.Change{Event: "consumer-group.delete", Resource: g.ID,
+		Do: func(ctx context.Context) error { return call.Env.Groups.DeleteGroup(ctx, g.ID) }})
 }
 
 func activeMembers(g platform.Group) error {
@@ -404,12 +399,8 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 		}
 		changes[i] = portal.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
 	}
-	w, err := s.guard.Begin(ctx, call, "consumer-group.reset-offsets", g.ID)
-	if err != nil {
-		return portal.ResetResult{}, err
-	}
-	err = call.Env.Groups.CommitGroupOffsets(ctx, g.ID, offsets)
-	w.Done(ctx, err, changes...)
+	err = s.guard.Write(ctx, call, gate.Change{Event: "consumer-group.reset-offsets", Resource: g.ID, Changes: changes,
+		Do: func(ctx context.Context) error { return call.Env.Groups.CommitGroupOffsets(ctx, g.ID, offsets) }})
 	if err != nil {
 		return portal.ResetResult{}, err
 	}

@@ -262,18 +262,20 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 	defer unlock()
 	after := cur
 	after.Filter = filter
-	if err := s.guard.Check(ctx, call, "identity-pool.filter", ruleChange(guardrails.KindIdentityPool, guardrails.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))); err != nil {
+	rule := ruleChange(guardrails.KindIdentityPool, guardrails.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
+	if err := s.guard.Check(ctx, call, "identity-pool.filter", rule); err != nil {
 		return portal.Pool{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.Pool{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, "identity-pool.filter", cur.DisplayName+" ("+id+")")
-	if err != nil {
-		return portal.Pool{}, err
-	}
-	p, err := call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
-	w.Done(ctx, err, portal.Change{Field: "filter", Before: cur.Filter, After: filter})
+	var p platform.IdentityPool
+	err = s.guard.Write(ctx, call, gate.Change{Event: "identity-pool.filter", Resource: cur.DisplayName + " (" + id + ")",
+		Changes: []portal.Change{{Field: "filter", Before: cur.Filter, After: filter}},
+		Do: func(ctx context.Context) (err error) {
+			p, err = call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
+			return err
+		}})
 	if err != nil {
 		return portal.Pool{}, err
 	}

@@ -205,15 +205,10 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	} else if !portal.Is(err, portal.NotFound) {
 		return portal.SchemaVersion{}, err
 	}
-	if err := s.guard.Check(ctx, call, "schema.create", ruleChange(guardrails.KindSchema, guardrails.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)); err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	w, err := s.guard.Begin(ctx, call, "schema.create", subject)
-	if err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	out, err := s.register(ctx, call, w, subject, def)
-	w.Done(ctx, err)
+	var out portal.SchemaVersion
+	ch := s.register(call, subject, def, &out)
+	ch.Event, ch.Rule = "schema.create", ruleChange(guardrails.KindSchema, guardrails.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
+	err = s.guard.Write(ctx, call, ch)
 	return out, err
 }
 
@@ -232,12 +227,10 @@ func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string
 	if err := s.checkVersion(ctx, call, "schema.version", guardrails.OpUpdate, full, &def, 0); err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, "schema.version", full)
-	if err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	out, err := s.register(ctx, call, w, full, def)
-	w.Done(ctx, err)
+	var out portal.SchemaVersion
+	ch := s.register(call, full, def, &out)
+	ch.Event = "schema.version"
+	err = s.guard.Write(ctx, call, ch)
 	return out, err
 }
 
@@ -297,13 +290,8 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 	if err := s.checkVersion(ctx, call, "schema.delete", guardrails.OpDelete, full, nil, n); err != nil {
 		return err
 	}
-	w, err := s.guard.Begin(ctx, call, "schema.delete", fmt.Sprintf("%s/%d", full, n))
-	if err != nil {
-		return err
-	}
-	err = call.Env.Schemas.DeleteVersion(ctx, full, n, permanent)
-	w.Done(ctx, err)
-	return err
+	return s.guard.Write(ctx, call, gate.Change{Event: "schema.delete", Resource: fmt.Sprintf("%s/%d", full, n),
+		Do: func(ctx context.Context) error { return call.Env.Schemas.DeleteVersion(ctx, full, n, permanent) }})
 }
 
 // checkVersion has the guardrails judge a new version (def) of an
@@ -328,20 +316,24 @@ func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event porta
 	return s.guard.Check(ctx, call, event, ruleChange(guardrails.KindSchema, op, subject, after, before))
 }
 
-// register registers a schema; after a timeout it looks whether the
-// subject's latest version is that schema.
-func (s *Schemas) register(ctx context.Context, call *gate.Call, w *gate.Write, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
-	bctx, cancel := w.Bound(ctx)
-	out, err := call.Env.Schemas.Register(bctx, subject, def)
-	cancel()
-	err = w.Confirm(ctx, err, "the schema was registered under "+subject, "GET the subject's latest version to see",
-		func(ctx context.Context) (bool, error) {
-			latest, err := call.Env.Schemas.GetSchema(ctx, subject, 0)
-			if err == nil && latest.Schema == def.Schema {
-				out = latest
-				return true, nil
-			}
-			return false, err
-		})
-	return out, err
+// register is the change that registers def under subject, confirmed by
+// the subject's latest version when the registry did not answer in time;
+// out is what was registered.
+func (s *Schemas) register(call *gate.Call, subject string, def platform.SchemaDef, out *portal.SchemaVersion) gate.Change {
+	return gate.Change{Resource: subject,
+		Do: func(ctx context.Context) error {
+			v, err := call.Env.Schemas.Register(ctx, subject, def)
+			*out = v
+			return err
+		},
+		Confirm: &gate.Confirmation{What: "the schema was registered under " + subject, How: "GET the subject's latest version to see",
+			Check: func(ctx context.Context) (bool, error) {
+				latest, err := call.Env.Schemas.GetSchema(ctx, subject, 0)
+				if err == nil && latest.Schema == def.Schema {
+					*out = latest
+					return true, nil
+				}
+				return false, err
+			}},
+	}
 }

@@ -207,22 +207,17 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 		return portal.TopicDetail{}, err
 	}
 	full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
-	if err := s.guard.Check(ctx, call, "topic.create", ruleChange(guardrails.KindTopic, guardrails.OpCreate, full, topicRule(call, full, partitions, cfg), nil)); err != nil {
-		return portal.TopicDetail{}, err
-	}
-	w, err := s.guard.Begin(ctx, call, "topic.create", full)
-	if err != nil {
-		return portal.TopicDetail{}, err
-	}
-	bctx, cancel := w.Bound(ctx)
-	err = call.Env.Topics.CreateTopic(bctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
-	cancel()
-	err = w.Confirm(ctx, err, "topic "+full+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
-		d, err := call.Env.Topics.DescribeTopic(ctx, full)
-		return err == nil && len(d.Partitions) == partitions, err
+	err = s.guard.Write(ctx, call, gate.Change{Event: "topic.create", Resource: full,
+		Rule: ruleChange(guardrails.KindTopic, guardrails.OpCreate, full, topicRule(call, full, partitions, cfg), nil),
+		Do: func(ctx context.Context) error {
+			return call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
+		},
+		Confirm: &gate.Confirmation{What: "topic " + full + " was created", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
+			d, err := call.Env.Topics.DescribeTopic(ctx, full)
+			return err == nil && len(d.Partitions) == partitions, err
+		}},
+		Announce: s.announce(call, platform.TopicChange{Name: full, Partitions: partitions}),
 	})
-	s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
-	w.Done(ctx, err)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -423,33 +418,23 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 		}
 	}
 	if !cc.Empty() {
-		w, err := s.guard.Begin(ctx, call, "topic.config", full)
-		if err != nil {
-			return portal.TopicDetail{}, err
-		}
-		bctx, cancel := w.Bound(ctx)
-		err = call.Env.Topics.AlterTopicConfig(bctx, full, cc)
-		cancel()
-		err = w.Confirm(ctx, err, "the settings of "+full+" changed", "GET the topic to see", s.settingsChanged(call, full, cc))
-		w.Done(ctx, err, configChanges(cur.Config, cc)...)
+		err := s.guard.Write(ctx, call, gate.Change{Event: "topic.config", Resource: full,
+			Do:      func(ctx context.Context) error { return call.Env.Topics.AlterTopicConfig(ctx, full, cc) },
+			Confirm: &gate.Confirmation{What: "the settings of " + full + " changed", How: "GET the topic to see", Check: s.settingsChanged(call, full, cc)},
+			Changes: configChanges(cur.Config, cc),
+		})
 		if err != nil {
 			return portal.TopicDetail{}, err
 		}
 	}
 	if partitions > cur.Partitions {
-		w, err := s.guard.Begin(ctx, call, "topic.partitions", full)
-		if err != nil {
-			if !cc.Empty() {
-				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
-			}
-			return portal.TopicDetail{}, err
-		}
-		bctx, cancel := w.Bound(ctx)
-		err = call.Env.Topics.CreatePartitions(bctx, full, partitions)
-		cancel()
-		err = w.Confirm(ctx, err, full+" has "+strconv.Itoa(partitions)+" partitions", "GET the topic to see", partitionsAre(call, full, partitions))
-		s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Partitions: partitions})
-		w.Done(ctx, err, portal.Change{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)})
+		err := s.guard.Write(ctx, call, gate.Change{Event: "topic.partitions", Resource: full,
+			Do: func(ctx context.Context) error { return call.Env.Topics.CreatePartitions(ctx, full, partitions) },
+			Confirm: &gate.Confirmation{What: full + " has " + strconv.Itoa(partitions) + " partitions", How: "GET the topic to see",
+				Check: partitionsAre(call, full, partitions)},
+			Changes:  []portal.Change{{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)}},
+			Announce: s.announce(call, platform.TopicChange{Name: full, Partitions: partitions}),
+		})
 		if err != nil {
 			if !cc.Empty() {
 				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
@@ -458,6 +443,11 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 		}
 	}
 	return s.detail(ctx, call, full, false)
+}
+
+// announce brings every replica's topic list up to a topic write.
+func (s *Topics) announce(call *gate.Call, c platform.TopicChange) func(context.Context, error) {
+	return func(ctx context.Context, err error) { s.guard.TopicChanged(ctx, call.Env, err, c) }
 }
 
 // partial explains that part of a change was made before err.
@@ -501,33 +491,28 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, op
 	if err != nil {
 		return err
 	}
-	if err := s.guard.Check(ctx, call, "topic.delete", ruleChange(guardrails.KindTopic, guardrails.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config))); err != nil {
-		return err
-	}
-	w, err := s.guard.Begin(ctx, call, "topic.delete", full)
-	if err != nil {
-		return err
-	}
-	bctx, cancel := w.Bound(ctx)
-	err = call.Env.Topics.DeleteTopic(bctx, full)
-	cancel()
-	err = w.Confirm(ctx, err, "topic "+full+" was deleted", "GET the topic to see", func(ctx context.Context) (bool, error) {
-		_, err := call.Env.Topics.DescribeTopic(ctx, full)
-		if portal.Is(err, portal.NotFound) {
-			return true, nil
-		}
-		return false, err
+	return s.guard.Write(ctx, call, gate.Change{Event: "topic.delete", Resource: full,
+		Rule: ruleChange(guardrails.KindTopic, guardrails.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
+		Do:   func(ctx context.Context) error { return call.Env.Topics.DeleteTopic(ctx, full) },
+		Confirm: &gate.Confirmation{What: "topic " + full + " was deleted", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
+			_, err := call.Env.Topics.DescribeTopic(ctx, full)
+			if portal.Is(err, portal.NotFound) {
+				return true, nil
+			}
+			return false, err
+		}},
+		Changes: forced,
+		Announce: func(ctx context.Context, err error) {
+			s.announce(call, platform.TopicChange{Name: full, Deleted: true})(ctx, err)
+			if err == nil && s.catalog != nil {
+				if cerr := s.catalog.Forget(context.WithoutCancel(ctx), call.Env.Name(), call.Scope.Zone().ID, call.Scope.Stage.Name, full); cerr != nil {
+					// The entry outlives its topic; one made under the name
+					// later starts with it, which its owner can change.
+					s.guard.Log().WarnContext(ctx, "a deleted topic's catalog entry could not be dropped", "topic", full, "err", cerr)
+				}
+			}
+		},
 	})
-	s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: full, Deleted: true})
-	if err == nil && s.catalog != nil {
-		if cerr := s.catalog.Forget(context.WithoutCancel(ctx), call.Env.Name(), call.Scope.Zone().ID, call.Scope.Stage.Name, full); cerr != nil {
-			// The entry outlives its topic; one made under the name later
-			// starts with it, which its owner can change.
-			s.guard.Log().WarnContext(ctx, "a deleted topic's catalog entry could not be dropped", "topic", full, "err", cerr)
-		}
-	}
-	w.Done(ctx, err, forced...)
-	return err
 }
 
 // topicLock names the lock of a topic's changes.
