@@ -37,7 +37,7 @@ func (c *clusterLimits) add(zone, stage string, limit int64, environmentID, clus
 	c.ids[key] = [2]string{environmentID, clusterID}
 }
 
-// Limit is rulebook.ClusterLimit.
+// Limit is guardrails.ClusterLimit.
 func (c *clusterLimits) Limit(ctx context.Context, zone, stage string) (int64, string) {
 	key := zone + "/" + stage
 	if l := c.configured[key]; l > 0 {

@@ -12,11 +12,11 @@ import (
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/grants"
+	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
-	"github.com/edh-platform/rms-portal/internal/rulebook"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -35,7 +35,7 @@ type Deps struct {
 	Admin admin.Options
 	// ClusterLimit gives the clusters' partition limits for the budget
 	// overview (nil: none known).
-	ClusterLimit rulebook.ClusterLimit
+	ClusterLimit guardrails.ClusterLimit
 	// Webhooks configure the webhooks' admin (receivers, sealing).
 	Webhooks events.ServiceOptions
 	// RequestMaxAge is how long a change request stays open (7 days when
@@ -75,7 +75,7 @@ type Built struct {
 	Trail      *service.AuditTrail
 	Admin      *admin.Admin
 	Plans      *plans.Service
-	Rules      *rulebook.Rulebook
+	Rules      *guardrails.Service
 	Webhooks   *events.Service
 	Requests   *changerequests.Service
 	Grants     *grants.Service
@@ -110,7 +110,7 @@ func New(d Deps) (*Built, error) {
 	b.Admin = admin.New(g, d.Admin)
 	// Every write is judged by the guardrails in force, whichever door or
 	// job makes it.
-	b.Rules, err = rulebook.New(g, rulebook.Options{Store: d.Store, ClusterLimit: d.ClusterLimit, Holders: []gate.Holder{
+	b.Rules, err = guardrails.New(g, guardrails.Options{Store: d.Store, ClusterLimit: d.ClusterLimit, Holders: []gate.Holder{
 		b.Topics.Holder(), b.Schemas.Holder(), b.Connectors.Holder(), b.Accounts.Holder(), b.Pools.Holder(), b.APIKeys.Holder()}})
 	if err != nil {
 		return nil, err

@@ -3,7 +3,7 @@ package gate
 import (
 	"context"
 
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -14,7 +14,7 @@ type Change struct {
 	Resource string
 	// Rule, when it has a kind, is the change as the guardrails see it:
 	// checked before anything is recorded or sent.
-	Rule guardrails.Change
+	Rule rules.Change
 	// Do makes the change; within the write's budget when Confirm is set.
 	Do func(ctx context.Context) error
 	// Confirm, when set, tells whether a change that did not answer in

@@ -4,16 +4,16 @@ import (
 	"context"
 	"strings"
 
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Rules judge writes by the platform's policies and budgets
-// (rulebook.Rulebook): each change of a batch (a plan) is judged with the
+// (guardrails.Service): each change of a batch (a plan) is judged with the
 // budget use of those before it; withUse asks for the use after them
 // (what a plan shows) even when no change adds to it.
 type Rules interface {
-	Judge(ctx context.Context, call *Call, changes []guardrails.Change, withUse bool) (guardrails.Judged, error)
+	Judge(ctx context.Context, call *Call, changes []rules.Change, withUse bool) (rules.Judged, error)
 }
 
 // UseRules makes every write checked by r; assembly sets it once, before
@@ -28,8 +28,8 @@ func (g *Guard) Rules() Rules { return g.rules }
 // answered with their problems (and audited as refused under event); one
 // they let through with warnings keeps them for the answer and for the
 // write's audit event. Rules that cannot be read refuse the write.
-func (g *Guard) Check(ctx context.Context, call *Call, event portal.Action, ch guardrails.Change) error {
-	errs, err := g.CheckAll(ctx, call, event, []guardrails.Change{ch})
+func (g *Guard) Check(ctx context.Context, call *Call, event portal.Action, ch rules.Change) error {
+	errs, err := g.CheckAll(ctx, call, event, []rules.Change{ch})
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (g *Guard) Check(ctx context.Context, call *Call, event portal.Action, ch g
 // is judged with the budget use of those before it, and gets its own
 // refusal (nil when it may be made). err is the rules' own failure, which
 // refuses them all.
-func (g *Guard) CheckAll(ctx context.Context, call *Call, event portal.Action, chs []guardrails.Change) ([]error, error) {
+func (g *Guard) CheckAll(ctx context.Context, call *Call, event portal.Action, chs []rules.Change) ([]error, error) {
 	out := make([]error, len(chs))
 	if g.rules == nil || len(chs) == 0 {
 		return out, nil
@@ -80,18 +80,18 @@ func warningDetail(warnings []string, detail string) string {
 }
 
 // RuleScope is the call's scope as policies see it.
-func RuleScope(call *Call) guardrails.Scope {
-	return guardrails.Scope{Zone: call.Scope.Zone().ID, Unit: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prefix: call.Scope.Prefix()}
+func RuleScope(call *Call) rules.Scope {
+	return rules.Scope{Zone: call.Scope.Zone().ID, Unit: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prefix: call.Scope.Prefix()}
 }
 
 // RulePrincipal is the call's caller as policies see it.
-func RulePrincipal(call *Call) guardrails.Principal {
+func RulePrincipal(call *Call) rules.Principal {
 	p := call.Principal
-	return guardrails.Principal{Subject: p.Subject, Name: p.Actor(), Role: call.Role.String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
+	return rules.Principal{Subject: p.Subject, Name: p.Actor(), Role: call.Role.String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
 }
 
 // Holder reads one kind's existing resources in the call's unit and
-// stage as the guardrails see them (a *guardrails.Topic for a topic), by
+// stage as the guardrails see them (a *rules.Topic for a topic), by
 // full name: what a policy's report judges.
 type Holder interface {
 	Kind() string

@@ -1,4 +1,4 @@
-package guardrails
+package guardrails_test
 
 import (
 	"context"
@@ -6,169 +6,189 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
-func compiler(t *testing.T) *Compiler {
-	t.Helper()
-	c, err := NewCompiler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+// callers of the guardrail matrix, by their groups.
+var callers = map[string][]string{
+	"platform admin":         {"platform-admins"},
+	"edh-shared super admin": {"sg-edh-shared-superadmins"},
+	"mfg-shared super admin": {"sg-mfg-shared-superadmins"},
+	"scada admin":            {"sg-scada-admins"},
+	"scada developer":        {"sg-scada-developers"},
+	"scada viewer":           {"sg-scada-viewers"},
+	"no role":                {"unrelated"},
 }
 
-func topic(partitions int, cfg map[string]string) *Topic {
-	return &Topic{Name: "edh.scada.dev.t", Identifier: "t", Partitions: partitions, Config: cfg}
+func devPolicy(id, zone, action string) portal.Policy {
+	return portal.Policy{ID: id, Zone: zone, Kind: "Topic", Stages: []string{"dev"}, Expression: "resource.partitions <= 12",
+		Message: "at most 12, not ${resource.partitions}", Field: "partitions_count", Action: action}
 }
 
-// The issue's examples, each with a change it keeps and one it breaks.
-func TestPolicyExamples(t *testing.T) {
-	dev := Scope{Zone: "edh-shared", Unit: "scada", Stage: "dev", Prefix: "edh.scada.dev."}
-	run := dev
-	run.Stage = "run"
-	cases := []struct {
-		name, kind, expr, msg string
-		keeps, breaks         Change
-		want                  string
-	}{
-		{"name pattern", KindTopic, `resource.identifier.matches('^[a-z][a-z0-9-]*$')`, "topic names are lower-case, not ${resource.identifier}",
-			Change{Resource: &Topic{Identifier: "orders"}}, Change{Resource: &Topic{Identifier: "Orders_1"}}, "topic names are lower-case, not Orders_1"},
-		{"partitions in dev", KindTopic, `scope.stage != 'dev' || (resource.partitions >= 1 && resource.partitions <= 12)`, "at most 12 partitions in dev, not ${resource.partitions}",
-			Change{Resource: topic(6, nil), Scope: dev}, Change{Resource: topic(24, nil), Scope: dev}, "at most 12 partitions in dev, not 24"},
-		{"retention in dev", KindTopic, `!('retention.ms' in resource.config) || (int(resource.config['retention.ms']) != -1 && int(resource.config['retention.ms']) <= 604800000)`,
-			"retention.ms is ${resource.config[?'retention.ms'].orValue('unset')}",
-			Change{Resource: topic(1, map[string]string{"retention.ms": "86400000"})}, Change{Resource: topic(1, map[string]string{"retention.ms": "-1"})}, "retention.ms is -1"},
-		{"cleanup.policy set", KindTopic, `'cleanup.policy' in resource.config`, "set cleanup.policy",
-			Change{Resource: topic(1, map[string]string{"cleanup.policy": "delete"})}, Change{Resource: topic(1, map[string]string{})}, "set cleanup.policy"},
-		{"connector classes", KindConnector, `scope.stage != 'run' || resource.class in ['io.confluent.connect.s3.S3SinkConnector']`, "${resource.class} is not allowed in run",
-			Change{Resource: &Connector{Class: "io.confluent.connect.s3.S3SinkConnector"}, Scope: run}, Change{Resource: &Connector{Class: "DatagenSource"}, Scope: run}, "DatagenSource is not allowed in run"},
-		{"compatibility in run", KindSchema, `scope.stage != 'run' || resource.compatibility in ['BACKWARD', 'BACKWARD_TRANSITIVE', 'FULL', 'FULL_TRANSITIVE']`, "compatibility ${resource.compatibility} is too weak",
-			Change{Resource: &Schema{Compatibility: "FULL"}, Scope: run}, Change{Resource: &Schema{Compatibility: "NONE"}, Scope: run}, "compatibility NONE is too weak"},
-		{"pool claim", KindIdentityPool, `resource.filter.contains('claims.department')`, "the filter must mention claims.department",
-			Change{Resource: &IdentityPool{Filter: `claims.department == "ops"`}}, Change{Resource: &IdentityPool{Filter: `true`}}, "the filter must mention claims.department"},
-		{"no worse than before", KindTopic, `before == null || resource.partitions >= before.partitions`, "from ${before.partitions}",
-			Change{Resource: topic(3, nil)}, Change{Resource: topic(2, nil), Before: topic(3, nil)}, "from 3"},
-	}
-	c := compiler(t)
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := c.Compile(portal.Policy{ID: "p", Zone: "z", Kind: tc.kind, Expression: tc.expr, Message: tc.msg, Action: Enforce})
-			if err != nil {
+// guardrailOps are every guardrail operation with valid input (a policy
+// "seeded" of edh-shared exists), so that only access decides.
+var guardrailOps = []struct {
+	name string
+	run  func(ctx context.Context, w *servicetest.World) error
+}{
+	{"list policies", func(ctx context.Context, w *servicetest.World) error {
+		_, err := w.Rules.Policies(ctx, "edh-shared")
+		return err
+	}},
+	{"get policy", func(ctx context.Context, w *servicetest.World) error {
+		_, err := w.Rules.Policy(ctx, "seeded")
+		return err
+	}},
+	{"report", func(ctx context.Context, w *servicetest.World) error {
+		_, err := w.Rules.Report(ctx, "seeded")
+		return err
+	}},
+	{"test", func(ctx context.Context, w *servicetest.World) error {
+		_, err := w.Rules.TestPolicy(ctx, portal.PolicyTest{Policy: devPolicy("t", "edh-shared", "enforce"), BU: "scada", Stage: "dev", Resource: []byte(`{"partitions": 3}`)})
+		return err
+	}},
+	{"budgets", func(ctx context.Context, w *servicetest.World) error { _, err := w.Rules.Budgets(ctx); return err }},
+	{"put policy", func(ctx context.Context, w *servicetest.World) error {
+		_, _, err := w.Rules.PutPolicy(ctx, devPolicy("seeded", "edh-shared", "enforce"), false)
+		return err
+	}},
+	{"delete policy", func(ctx context.Context, w *servicetest.World) error { return w.Rules.DeletePolicy(ctx, "seeded") }},
+	{"set budget", func(ctx context.Context, w *servicetest.World) error {
+		_, err := w.Rules.SetBudget(ctx, "scada", "dev", map[string]int64{"topics": 100})
+		return err
+	}},
+	{"unit budget", func(ctx context.Context, w *servicetest.World) error {
+		_, err := w.Rules.UnitBudget(ctx, portal.Scope{BU: "scada", Stage: "dev"}, false)
+		return err
+	}},
+}
+
+// guardrailMatrix: per caller, each operation's outcome ("" allowed, else
+// the error kind). Platform admins do everything; a zone's Super Admins
+// read their zone's policies, reports and budgets; a unit's roles read
+// the unit's budget; nobody else learns the area exists.
+var guardrailMatrix = map[string][9]portal.Kind{
+	"platform admin":         {"", "", "", "", "", "", "", "", ""},
+	"edh-shared super admin": {"", "", "", "", "", portal.NotFound, portal.NotFound, portal.NotFound, ""},
+	"mfg-shared super admin": {portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, "", portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound},
+	"scada admin":            {portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, ""},
+	"scada developer":        {portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, ""},
+	"scada viewer":           {portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, ""},
+	"no role":                {portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound, portal.NotFound},
+}
+
+// TestGuardrailAccessMatrix checks every caller × guardrail operation; a
+// refusal changes nothing (the policy and the budget stay as they were).
+func TestGuardrailAccessMatrix(t *testing.T) {
+	for caller, groups := range callers {
+		for i, op := range guardrailOps {
+			w := servicetest.New(t)
+			admin := w.AsGroups("platform-admins")
+			if _, _, err := w.Rules.PutPolicy(admin, devPolicy("seeded", "edh-shared", "report"), true); err != nil {
 				t.Fatal(err)
 			}
-			if v := r.Judge(context.Background(), tc.keeps); !v.Kept {
-				t.Errorf("broken by what it should keep: %s", v.Message)
+			err := op.run(w.AsGroups(groups...), w)
+			want := guardrailMatrix[caller][i]
+			switch {
+			case want == "" && err != nil:
+				t.Errorf("%s, %s: refused: %v", caller, op.name, err)
+			case want != "" && portal.KindOf(err) != want:
+				t.Errorf("%s, %s: got %v, want %s", caller, op.name, err, want)
+			case want != "":
+				if p, err := w.Rules.Policy(admin, "seeded"); err != nil || p.Action != "report" {
+					t.Errorf("%s, %s: refused, yet the policy changed: %+v %v", caller, op.name, p, err)
+				}
+				if b, _ := w.Rules.UnitBudget(admin, portal.Scope{BU: "scada", Stage: "dev"}, false); b.UpdatedBy != "" {
+					t.Errorf("%s, %s: refused, yet a budget was set", caller, op.name)
+				}
 			}
-			v := r.Judge(context.Background(), tc.breaks)
-			if v.Kept || v.Message != tc.want {
-				t.Errorf("verdict %+v, want broken with %q", v, tc.want)
-			}
-		})
+		}
 	}
 }
 
-func TestCompileRefusesBadPolicies(t *testing.T) {
-	c := compiler(t)
-	good := portal.Policy{ID: "p", Zone: "z", Kind: KindTopic, Expression: "true", Message: "m", Action: Warn}
-	cases := []struct {
-		name  string
-		edit  func(*portal.Policy)
-		field string
-		has   string
-	}{
-		{"syntax", func(p *portal.Policy) { p.Expression = "resource.partitions <" }, "expression", "at 1:"},
-		{"unknown field", func(p *portal.Policy) { p.Expression = "resource.partitons > 1" }, "expression", "partitons"},
-		{"not boolean", func(p *portal.Policy) { p.Expression = "resource.partitions" }, "expression", "true or false"},
-		{"unknown variable", func(p *portal.Policy) { p.Expression = "topic.partitions > 1" }, "expression", "undeclared reference"},
-		{"unknown kind", func(p *portal.Policy) { p.Kind = "Cluster" }, "kind", "not one of"},
-		{"action", func(p *portal.Policy) { p.Action = "block" }, "action", "enforce, warn, report"},
-		{"id", func(p *portal.Policy) { p.ID = "Bad Id" }, "id", "lower-case"},
-		{"message expr", func(p *portal.Policy) { p.Message = "was ${resource.nope}" }, "message", "nope"},
-		{"message open", func(p *portal.Policy) { p.Message = "was ${resource.partitions" }, "message", "no closing"},
-		{"operation", func(p *portal.Policy) { p.Operations = []string{"read"} }, "operations[0]", "create, update or delete"},
+// TestEveryDoorOfWritesIsJudged: an enforced policy and a budget refuse
+// single writes of each kind, a bulk job (before anything is made, with
+// the item named) and plans (the use after the plan counts every change).
+func TestEveryDoorOfWritesIsJudged(t *testing.T) {
+	w := servicetest.New(t)
+	admin := w.AsGroups("platform-admins")
+	dev := servicetest.As("scada", portal.Admin)
+	scope := portal.Scope{BU: "scada", Stage: "dev"}
+	for _, p := range []portal.Policy{
+		{ID: "accounts-described", Zone: "edh-shared", Kind: "ServiceAccount", Expression: "resource.description != ''", Message: "describe ${resource.name}", Field: "description", Action: "enforce"},
+		{ID: "pools-department", Zone: "edh-shared", Kind: "IdentityPool", Expression: "resource.filter.contains('claims.department')", Message: "name the department", Field: "filter", Action: "enforce"},
+		{ID: "no-deletes", Zone: "edh-shared", Kind: "Topic", Operations: []string{"delete"}, Expression: "!before.name.endsWith('-keep')", Message: "keep ${before.identifier}", Action: "enforce"},
+	} {
+		if _, _, err := w.Rules.PutPolicy(admin, p, true); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			p := good
-			tc.edit(&p)
-			_, err := c.Compile(p)
-			ps := portal.Problems(err)
-			if len(ps) == 0 || ps[0].Field != tc.field || !strings.Contains(ps[0].Message, tc.has) {
-				t.Fatalf("got %v, want a problem on %s mentioning %q", err, tc.field, tc.has)
-			}
-		})
-	}
-	if _, err := c.Compile(good); err != nil {
+	_, err := w.Accounts.Create(dev, scope, portal.NewServiceAccount{Name: "ingest", Type: "producer"})
+	wantViolation(t, err, "accounts-described", "description")
+	_, err = w.Accounts.StartBulk(dev, scope, []portal.NewServiceAccount{{Name: "a1", Type: "producer", Description: "ok"}, {Name: "a2", Type: "producer"}})
+	wantViolation(t, err, "accounts-described", "items[1].description")
+	_, err = w.Pools.Create(dev, scope, portal.NewPool{Name: "ops", Type: "consumer", Filter: `claims.sub == "x"`})
+	wantViolation(t, err, "pools-department", "filter")
+	if _, err := w.Topics.Create(dev, scope, portal.NewTopic{Name: "data-keep"}); err != nil {
 		t.Fatal(err)
 	}
-}
+	wantViolation(t, w.Topics.Delete(dev, scope, "data-keep", portal.DeleteOptions{}), "no-deletes", "")
+	if page, err := w.Accounts.List(dev, scope, portal.ListQuery{}); err != nil || page.Total != 0 {
+		t.Errorf("refused writes made accounts: %+v %v", page.Items, err)
+	}
 
-// An evaluation that fails (a missing key) does not keep the rule.
-func TestFailingEvaluationRefuses(t *testing.T) {
-	r, err := compiler(t).Compile(portal.Policy{ID: "retention", Zone: "z", Kind: KindTopic, Expression: "int(resource.config['retention.ms']) > 0", Message: "m", Action: Enforce})
+	// A budget of 3 topics: a plan of three new topics counts each.
+	if _, err := w.Rules.SetBudget(admin, "scada", "dev", map[string]int64{"topics": 3}); err != nil {
+		t.Fatal(err)
+	}
+	doc := portal.Document{Resources: []portal.Resource{
+		{Kind: portal.KindTopic, Name: "p1", Topic: &portal.TopicDecl{}}, {Kind: portal.KindTopic, Name: "p2", Topic: &portal.TopicDecl{}},
+		{Kind: portal.KindTopic, Name: "p3", Topic: &portal.TopicDecl{}}}}
+	plan, err := w.Plans.Plan(dev, scope, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := r.Judge(context.Background(), Change{Name: "t", Resource: topic(1, map[string]string{})})
-	if v.Kept || !strings.Contains(v.Message, "could not be evaluated") {
-		t.Fatalf("got %+v", v)
+	if plan.Changes[0].Action != portal.ActionCreate || plan.Changes[1].Action != portal.ActionCreate || plan.Changes[2].Action != portal.ActionRefused ||
+		plan.Changes[2].Errors[0].Kind != portal.BudgetExceeded || plan.Changes[2].Errors[0].Field != "items[2]" {
+		t.Fatalf("the plan: %+v", plan.Changes)
 	}
-	// A delete has no resource: a policy that reads it does not keep.
-	if v := r.Judge(context.Background(), Change{Name: "t", Before: topic(1, nil)}); v.Kept {
-		t.Fatal("a null resource kept the rule")
+	if len(plan.Budget) != 1 || plan.Budget[0].Dimension != "topics" || plan.Budget[0].Use != 3 || *plan.Budget[0].Limit != 3 {
+		t.Errorf("the plan's budget after it: %+v", plan.Budget)
 	}
-}
-
-func TestCovers(t *testing.T) {
-	p := portal.Policy{Kind: KindTopic, Zone: "z", Units: []string{"scada"}, Stages: []string{"dev"}}
-	s := Scope{Zone: "z", Unit: "scada", Stage: "dev"}
-	if !Covers(p, KindTopic, s, OpCreate) || !Covers(p, KindTopic, s, OpUpdate) || Covers(p, KindTopic, s, OpDelete) {
-		t.Fatal("default operations are create and update")
+	if _, err := w.Plans.Apply(dev, scope, doc, plan.Fingerprint); !portal.Is(err, portal.BudgetExceeded) {
+		t.Errorf("an apply with a refused change: %v", err)
 	}
-	for _, other := range []Scope{{Zone: "y", Unit: "scada", Stage: "dev"}, {Zone: "z", Unit: "crm", Stage: "dev"}, {Zone: "z", Unit: "scada", Stage: "run"}} {
-		if Covers(p, KindTopic, other, OpCreate) {
-			t.Errorf("covers %+v", other)
-		}
-	}
-	if Covers(p, KindConnector, s, OpCreate) {
-		t.Error("covers another kind")
+	if cl := w.Cluster("edh-shared", "dev"); cl.Has("edh-shared-scada-dev-p1") {
+		t.Error("an apply with a violation made a topic")
 	}
 }
 
-func TestBudgets(t *testing.T) {
-	d := Delta(Change{Resource: topic(24, map[string]string{"retention.bytes": "1024"})})
-	if d[Topics] != 1 || d[Partitions] != 24 || d[StorageBytes] != 24*1024 {
-		t.Fatalf("create delta %v", d)
-	}
-	d = Delta(Change{Resource: topic(6, nil), Before: topic(4, nil)})
-	if d[Topics] != 0 || d[Partitions] != 2 {
-		t.Fatalf("update delta %v", d)
-	}
-	if d := Delta(Change{Before: &Connector{Tasks: 3}}); d[Connectors] != -1 || d[ConnectorTasks] != -3 {
-		t.Fatalf("delete delta %v", d)
-	}
-	limits := Usage{Partitions: 20}
-	if dim, after, over := Exceeded(limits, Usage{Partitions: 18}, Usage{Topics: 1, Partitions: 3}); !over || dim != Partitions || after != 21 {
-		t.Fatalf("got %s %d %v", dim, after, over)
-	}
-	if _, _, over := Exceeded(limits, Usage{Partitions: 18}, Usage{Partitions: 2}); over {
-		t.Fatal("refused a change that reaches the limit")
-	}
-	// Over the limit already (the budget was lowered): freeing is allowed.
-	if _, _, over := Exceeded(limits, Usage{Partitions: 30}, Usage{Partitions: -3, Topics: -1}); over {
-		t.Fatal("refused a delete over the limit")
-	}
-	if Show(StorageBytes, 3*1024*1024*1024) != "3.0 GiB" || Show(Topics, 7) != "7" {
-		t.Fatal(Show(StorageBytes, 3*1024*1024*1024))
+func wantViolation(t *testing.T, err error, rule, field string) {
+	t.Helper()
+	ps := portal.Problems(err)
+	if len(ps) == 0 || ps[0].Kind != portal.PolicyViolation || ps[0].Rule != rule || ps[0].Field != field {
+		t.Fatalf("got %v, want POLICY_VIOLATION of %s at %q", err, rule, field)
 	}
 }
 
-// The doors name each kind's fields from portal.PolicyFields: it must
-// say what the compiler declares.
-func TestPolicyFieldsAreTheDeclarations(t *testing.T) {
-	for _, k := range Kinds() {
-		if got, want := portal.PolicyFields(k), Fields(k); got != want {
-			t.Errorf("%s: portal says %q, the declarations %q", k, got, want)
-		}
+// TestBudgetBelowUseWarnsAndFreesStillPass: a limit under today's use is
+// kept with a warning; creates are refused, deletes pass.
+func TestBudgetBelowUseWarnsAndFreesStillPass(t *testing.T) {
+	w := servicetest.New(t, "edh-shared-scada-dev-one", "edh-shared-scada-dev-two")
+	admin := w.AsGroups("platform-admins")
+	dev := servicetest.As("scada", portal.Developer)
+	scope := portal.Scope{BU: "scada", Stage: "dev"}
+	b, err := w.Rules.SetBudget(admin, "scada", "dev", map[string]int64{"topics": 1})
+	if err != nil || len(b.Warnings) != 1 || !strings.Contains(b.Warnings[0], "topics: 2 in use of a limit of 1") {
+		t.Fatalf("a budget below the use: %+v %v", b, err)
+	}
+	if _, err := w.Topics.Create(dev, scope, portal.NewTopic{Name: "three"}); !portal.Is(err, portal.BudgetExceeded) {
+		t.Errorf("a create over the budget: %v", err)
+	}
+	if err := w.Topics.Delete(dev, scope, "one", portal.DeleteOptions{}); err != nil {
+		t.Errorf("a delete over the budget: %v", err)
+	}
+	if _, err := w.Rules.SetBudget(admin, "scada", "dev", map[string]int64{"lemons": 1, "topics": -1}); len(portal.Problems(err)) != 2 {
+		t.Errorf("bad limits: %v", err)
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -153,12 +153,12 @@ func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Docume
 // apply changes nothing), a warning is shown with it; the answer is the
 // unit's budget use after the plan.
 func (s *Service) judge(ctx context.Context, call *gate.Call, steps []*Step) ([]portal.BudgetLine, error) {
-	rules := s.guard.Rules()
-	if rules == nil {
+	inForce := s.guard.Rules()
+	if inForce == nil {
 		return nil, nil
 	}
 	var judged []*Step
-	var changes []guardrails.Change
+	var changes []rules.Change
 	for _, st := range steps {
 		switch st.Change.Action {
 		case portal.ActionCreate, portal.ActionUpdate, portal.ActionDelete:
@@ -169,7 +169,7 @@ func (s *Service) judge(ctx context.Context, call *gate.Call, steps []*Step) ([]
 			}
 		}
 	}
-	out, err := rules.Judge(ctx, call, changes, true)
+	out, err := inForce.Judge(ctx, call, changes, true)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +188,7 @@ func (s *Service) judge(ctx context.Context, call *gate.Call, steps []*Step) ([]
 		st.Do, st.Batch = nil, nil
 	}
 	var budget []portal.BudgetLine
-	for _, d := range guardrails.Dimensions() {
+	for _, d := range rules.Dimensions() {
 		if l, ok := out.Limits[d]; ok {
 			budget = append(budget, portal.BudgetLine{Dimension: d, Use: out.Use[d], Limit: &l})
 		}

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -36,7 +36,7 @@ type Step struct {
 	Item  any
 	// Rule is the change as the platform's guardrails judge it (policies
 	// and budgets); nil for a kind they do not cover.
-	Rule *guardrails.Change
+	Rule *rules.Change
 	// Impact, for a delete, reads what depends on the resource: live
 	// dependants refuse the delete unless the document says force (an
 	// Admin's); Force is then set for Do.

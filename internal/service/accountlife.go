@@ -7,7 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -32,7 +32,7 @@ func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, de
 	}
 	var updated platform.ServiceAccount
 	err = s.guard.Write(ctx, call, gate.Change{Event: "service-account.update", Resource: a.DisplayName + " (" + id + ")",
-		Rule:    accountChange(call, guardrails.OpUpdate, a.DisplayName, description, accountRule(call, a)),
+		Rule:    accountChange(call, rules.OpUpdate, a.DisplayName, description, accountRule(call, a)),
 		Changes: []portal.Change{{Field: "description", Before: a.Description, After: description}},
 		Do: func(ctx context.Context) (err error) {
 			updated, err = call.Env.IAM.UpdateServiceAccount(ctx, id, description)
@@ -90,7 +90,7 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
-	if err := s.guard.Check(ctx, call, "service-account.delete", accountChange(call, guardrails.OpDelete, a.DisplayName, "", accountRule(call, a))); err != nil {
+	if err := s.guard.Check(ctx, call, "service-account.delete", accountChange(call, rules.OpDelete, a.DisplayName, "", accountRule(call, a))); err != nil {
 		return portal.AccountDeletion{}, err
 	}
 	if err := call.Pace(ctx); err != nil {

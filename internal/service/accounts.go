@@ -9,7 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -164,7 +164,7 @@ func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in por
 			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
 		}
 	}
-	if err := s.guard.Check(ctx, call, "service-account.create", accountChange(call, guardrails.OpCreate, name, in.Description, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "service-account.create", accountChange(call, rules.OpCreate, name, in.Description, nil)); err != nil {
 		return portal.ServiceAccount{}, err
 	}
 	job, err := s.startJob(ctx, call, scope, []portal.NewServiceAccount{in})

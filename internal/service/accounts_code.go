@@ -8,7 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -108,7 +108,7 @@ func (k accountCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, 
 	missing := k.missingKeys(call, r.Account.APIKeys, obs.keys[existing.ID], st, &v)
 	st.Change.Errors = v.Problems
 	if !exists && name != "" {
-		rule := accountChange(call, guardrails.OpCreate, name, in.Description, nil)
+		rule := accountChange(call, rules.OpCreate, name, in.Description, nil)
 		st.Rule = &rule
 	}
 	st.Do = func(ctx context.Context) error {

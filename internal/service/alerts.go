@@ -42,7 +42,7 @@ func NewAlerts(g *gate.Guard, st AlertStore, defaults []store.AlertRuleRecord, g
 	return &Alerts{guard: g, store: st, defaults: defaults, sources: newAlertSources(groups, budgets)}
 }
 
-// Budgets reads a unit's use of its budget in a stage (the rulebook).
+// Budgets reads a unit's use of its budget in a stage (the guardrails).
 type Budgets interface {
 	Headroom(ctx context.Context, zone, stage, unit string) (map[string]float64, error)
 }

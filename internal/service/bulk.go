@@ -11,7 +11,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
@@ -77,9 +77,9 @@ func (s *ServiceAccounts) prepareBulk(ctx context.Context, scope portal.Scope, i
 	}
 	// The guardrails judge the batch as a whole before anything is made:
 	// a refused item refuses the job, with each problem at its item.
-	changes := make([]guardrails.Change, len(items))
+	changes := make([]rules.Change, len(items))
 	for i, in := range items {
-		changes[i] = accountChange(call, guardrails.OpCreate, names[i], in.Description, nil)
+		changes[i] = accountChange(call, rules.OpCreate, names[i], in.Description, nil)
 	}
 	refused, err := s.guard.CheckAll(ctx, call, "service-account.create", changes)
 	if err != nil {

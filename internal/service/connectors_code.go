@@ -9,7 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -100,7 +100,7 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	st.Change.Errors = v.Problems
 	// Secrets are judged masked: cfg holds none (a document declares them
 	// apart), so a policy sees the declared settings only.
-	rule := ruleChange(guardrails.KindConnector, "", full, connectorRule(call, full, cfg, nil), nil)
+	rule := ruleChange(rules.KindConnector, "", full, connectorRule(call, full, cfg, nil), nil)
 	if exists {
 		rule.Before = connectorRule(call, full, cur.Config, slices.Collect(maps.Keys(stored)))
 	}
@@ -261,7 +261,7 @@ func (k connectorCode) Prune(call *gate.Call, o plans.Observed, keep map[string]
 		st := &plans.Step{Key: "connector/" + name, State: c.ID, Change: portal.PlannedChange{Kind: "connector", Name: name, Index: -1, Action: portal.ActionDelete,
 			Identifier: strings.TrimSuffix(call.Scope.Identifier(name), tenancy.ConnectorSuffix)}}
 		st.Diff("class", plans.Ptr(c.Class), nil)
-		rule := ruleChange(guardrails.KindConnector, guardrails.OpDelete, name, nil, connectorRule(call, name, c.Config, nil))
+		rule := ruleChange(rules.KindConnector, rules.OpDelete, name, nil, connectorRule(call, name, c.Config, nil))
 		st.Rule = &rule
 		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, "") }
 		for _, t := range portal.ConnectorTopics(c.Config) {

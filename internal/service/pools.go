@@ -7,7 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -205,7 +205,7 @@ func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Val
 
 func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
 	desired := poolRule(call, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description), IdentityClaim: in.IdentityClaim, Filter: in.Filter})
-	if err := s.guard.Check(ctx, call, "identity-pool.create", ruleChange(guardrails.KindIdentityPool, guardrails.OpCreate, name, desired, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "identity-pool.create", ruleChange(rules.KindIdentityPool, rules.OpCreate, name, desired, nil)); err != nil {
 		return portal.Pool{}, err
 	}
 	w, err := s.guard.Begin(ctx, call, "identity-pool.create", name)
@@ -262,7 +262,7 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 	defer unlock()
 	after := cur
 	after.Filter = filter
-	rule := ruleChange(guardrails.KindIdentityPool, guardrails.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
+	rule := ruleChange(rules.KindIdentityPool, rules.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
 	if err := s.guard.Check(ctx, call, "identity-pool.filter", rule); err != nil {
 		return portal.Pool{}, err
 	}
@@ -307,7 +307,7 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 	if err != nil {
 		return err
 	}
-	if err := s.guard.Check(ctx, call, "identity-pool.delete", ruleChange(guardrails.KindIdentityPool, guardrails.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
+	if err := s.guard.Check(ctx, call, "identity-pool.delete", ruleChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
 		return err
 	}
 	if err := call.Pace(ctx); err != nil {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -20,7 +20,7 @@ import (
 // state a write would make, the current state it replaces, and the
 // existing resources a policy's report judges.
 
-// holder reads one kind's existing resources for the guardrails.
+// holder reads one kind's existing resources for the rules.
 type holder struct {
 	kind string
 	read func(ctx context.Context, call *gate.Call) (map[string]any, error)
@@ -34,8 +34,8 @@ func (h holder) Holdings(ctx context.Context, call *gate.Call) (map[string]any, 
 
 // ruleChange is a write of a kind as the guardrails judge it: resource
 // (nil for a delete) and before (nil for a create) are that kind's.
-func ruleChange[T any](kind, op, name string, resource, before *T) guardrails.Change {
-	ch := guardrails.Change{Kind: kind, Operation: op, Name: name}
+func ruleChange[T any](kind, op, name string, resource, before *T) rules.Change {
+	ch := rules.Change{Kind: kind, Operation: op, Name: name}
 	if resource != nil {
 		ch.Resource = resource
 	}
@@ -46,18 +46,18 @@ func ruleChange[T any](kind, op, name string, resource, before *T) guardrails.Ch
 }
 
 // topicRule is a topic as policies see it.
-func topicRule(call *gate.Call, full string, partitions int, config map[string]string) *guardrails.Topic {
+func topicRule(call *gate.Call, full string, partitions int, config map[string]string) *rules.Topic {
 	cfg := maps.Clone(config)
 	if cfg == nil {
 		cfg = map[string]string{}
 	}
-	return &guardrails.Topic{Name: full, Identifier: call.Scope.Identifier(full), Partitions: partitions, Config: cfg}
+	return &rules.Topic{Name: full, Identifier: call.Scope.Identifier(full), Partitions: partitions, Config: cfg}
 }
 
 // Holder reads the unit's topics with their overrides for the
 // guardrails: one list and one batched describe.
 func (s *Topics) Holder() gate.Holder {
-	return holder{kind: guardrails.KindTopic, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return holder{kind: rules.KindTopic, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		all, err := call.Env.Topics.ListTopics(ctx)
 		if err != nil {
 			return nil, err
@@ -105,9 +105,9 @@ func withoutSecrets(config map[string]string, secret []string) map[string]string
 }
 
 // connectorRule is a connector as policies see it, its secrets masked.
-func connectorRule(call *gate.Call, full string, config map[string]string, secret []string) *guardrails.Connector {
+func connectorRule(call *gate.Call, full string, config map[string]string, secret []string) *rules.Connector {
 	cfg := withoutSecrets(config, secret)
-	c := &guardrails.Connector{Name: full, Identifier: strings.TrimSuffix(call.Scope.Identifier(full), tenancy.ConnectorSuffix), Class: cfg["connector.class"], Tasks: guardrails.TasksOf(cfg), Config: cfg, Topics: []string{}}
+	c := &rules.Connector{Name: full, Identifier: strings.TrimSuffix(call.Scope.Identifier(full), tenancy.ConnectorSuffix), Class: cfg["connector.class"], Tasks: rules.TasksOf(cfg), Config: cfg, Topics: []string{}}
 	for _, key := range portal.ConnectorTopicKeys {
 		for _, t := range strings.Split(cfg[key], ",") {
 			if t = strings.TrimSpace(t); t != "" {
@@ -120,7 +120,7 @@ func connectorRule(call *gate.Call, full string, config map[string]string, secre
 
 // Holder reads the unit's connectors for the guardrails: one list.
 func (s *Connectors) Holder() gate.Holder {
-	return holder{kind: guardrails.KindConnector, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return holder{kind: rules.KindConnector, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		cs, err := call.Env.Connectors.ListConnectors(ctx)
 		if err != nil {
 			return nil, err
@@ -137,7 +137,7 @@ func (s *Connectors) Holder() gate.Holder {
 
 // schemaRule is a subject's version as policies see it, with the
 // subject's compatibility level ("" when the registry does not say).
-func schemaRule(ctx context.Context, call *gate.Call, subject string, def platform.SchemaDef) *guardrails.Schema {
+func schemaRule(ctx context.Context, call *gate.Call, subject string, def platform.SchemaDef) *rules.Schema {
 	topic, typ := subject, ""
 	for _, t := range []string{"key", "value"} {
 		if cut, ok := strings.CutSuffix(subject, "-"+t); ok {
@@ -145,13 +145,13 @@ func schemaRule(ctx context.Context, call *gate.Call, subject string, def platfo
 		}
 	}
 	level, _ := call.Env.Schemas.Compatibility(ctx, subject)
-	return &guardrails.Schema{Subject: subject, Topic: topic, SubjectType: typ, SchemaType: cmp.Or(def.Type, "AVRO"), Compatibility: level, Schema: def.Schema}
+	return &rules.Schema{Subject: subject, Topic: topic, SubjectType: typ, SchemaType: cmp.Or(def.Type, "AVRO"), Compatibility: level, Schema: def.Schema}
 }
 
 // Holder reads the latest version of each of the unit's subjects for the
 // guardrails: one list, and each subject's compatibility level.
 func (s *Schemas) Holder() gate.Holder {
-	return holder{kind: guardrails.KindSchema, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return holder{kind: rules.KindSchema, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		vs, err := call.Env.Schemas.ListSchemas(ctx, call.Scope.Prefix(), true)
 		if err != nil {
 			return nil, err
@@ -165,10 +165,10 @@ func (s *Schemas) Holder() gate.Holder {
 }
 
 // accountChange is a service account write as the guardrails judge it.
-func accountChange(call *gate.Call, op, name, description string, before *guardrails.ServiceAccount) guardrails.Change {
-	ch := guardrails.Change{Kind: guardrails.KindServiceAccount, Operation: op, Name: name}
-	if op != guardrails.OpDelete {
-		ch.Resource = &guardrails.ServiceAccount{Name: name, Identifier: accountIdentifier(call, name), Description: description}
+func accountChange(call *gate.Call, op, name, description string, before *rules.ServiceAccount) rules.Change {
+	ch := rules.Change{Kind: rules.KindServiceAccount, Operation: op, Name: name}
+	if op != rules.OpDelete {
+		ch.Resource = &rules.ServiceAccount{Name: name, Identifier: accountIdentifier(call, name), Description: description}
 	}
 	if before != nil {
 		ch.Before = before
@@ -177,8 +177,8 @@ func accountChange(call *gate.Call, op, name, description string, before *guardr
 }
 
 // accountRule is an existing account as policies see it.
-func accountRule(call *gate.Call, a platform.ServiceAccount) *guardrails.ServiceAccount {
-	return &guardrails.ServiceAccount{Name: a.DisplayName, Identifier: accountIdentifier(call, a.DisplayName), Description: a.Description}
+func accountRule(call *gate.Call, a platform.ServiceAccount) *rules.ServiceAccount {
+	return &rules.ServiceAccount{Name: a.DisplayName, Identifier: accountIdentifier(call, a.DisplayName), Description: a.Description}
 }
 
 func accountIdentifier(call *gate.Call, name string) string {
@@ -188,7 +188,7 @@ func accountIdentifier(call *gate.Call, name string) string {
 
 // Holder reads the unit's service accounts for the guardrails: one list.
 func (s *ServiceAccounts) Holder() gate.Holder {
-	return holder{kind: guardrails.KindServiceAccount, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return holder{kind: rules.KindServiceAccount, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		as, err := call.Env.IAM.ListServiceAccounts(ctx)
 		if err != nil {
 			return nil, err
@@ -204,15 +204,15 @@ func (s *ServiceAccounts) Holder() gate.Holder {
 }
 
 // poolRule is an identity pool as policies see it.
-func poolRule(call *gate.Call, p platform.IdentityPool) *guardrails.IdentityPool {
+func poolRule(call *gate.Call, p platform.IdentityPool) *rules.IdentityPool {
 	o, _ := call.OrgOwner(tenancy.OrgPool, p.DisplayName)
-	return &guardrails.IdentityPool{Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), Description: p.Description,
+	return &rules.IdentityPool{Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), Description: p.Description,
 		Filter: p.Filter, IdentityClaim: p.IdentityClaim}
 }
 
 // Holder reads the unit's identity pools for the guardrails: one list.
 func (s *IdentityPools) Holder() gate.Holder {
-	return holder{kind: guardrails.KindIdentityPool, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return holder{kind: rules.KindIdentityPool, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		ps, err := call.Env.Pools.ListPools(ctx)
 		if err != nil {
 			return nil, err
@@ -229,8 +229,8 @@ func (s *IdentityPools) Holder() gate.Holder {
 
 // keyRule is an API key as policies see it (never its secret); expires
 // zero is a key without an end.
-func keyRule(env *platform.Environment, a platform.ServiceAccount, resourceID, description string, created, expires time.Time) *guardrails.APIKey {
-	k := &guardrails.APIKey{Owner: a.DisplayName, OwnerID: a.ID, Resource: resourceOf(env, resourceID), Description: description}
+func keyRule(env *platform.Environment, a platform.ServiceAccount, resourceID, description string, created, expires time.Time) *rules.APIKey {
+	k := &rules.APIKey{Owner: a.DisplayName, OwnerID: a.ID, Resource: resourceOf(env, resourceID), Description: description}
 	if !expires.IsZero() {
 		k.MaxAgeHours = int(math.Ceil(expires.Sub(created).Hours()))
 	}
@@ -240,7 +240,7 @@ func keyRule(env *platform.Environment, a platform.ServiceAccount, resourceID, d
 // Holder reads the keys of the unit's service accounts for the
 // guardrails: one list of accounts, one of keys per resource.
 func (s *APIKeys) Holder() gate.Holder {
-	return holder{kind: guardrails.KindAPIKey, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return holder{kind: rules.KindAPIKey, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		keys, owners, err := envKeys(ctx, call)
 		if err != nil {
 			return nil, err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -207,7 +207,7 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	}
 	var out portal.SchemaVersion
 	ch := s.register(call, subject, def, &out)
-	ch.Event, ch.Rule = "schema.create", ruleChange(guardrails.KindSchema, guardrails.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
+	ch.Event, ch.Rule = "schema.create", ruleChange(rules.KindSchema, rules.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
 	err = s.guard.Write(ctx, call, ch)
 	return out, err
 }
@@ -224,7 +224,7 @@ func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	if err := s.checkVersion(ctx, call, "schema.version", guardrails.OpUpdate, full, &def, 0); err != nil {
+	if err := s.checkVersion(ctx, call, "schema.version", rules.OpUpdate, full, &def, 0); err != nil {
 		return portal.SchemaVersion{}, err
 	}
 	var out portal.SchemaVersion
@@ -287,7 +287,7 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 		}
 		n = cur.Version
 	}
-	if err := s.checkVersion(ctx, call, "schema.delete", guardrails.OpDelete, full, nil, n); err != nil {
+	if err := s.checkVersion(ctx, call, "schema.delete", rules.OpDelete, full, nil, n); err != nil {
 		return err
 	}
 	return s.guard.Write(ctx, call, gate.Change{Event: "schema.delete", Resource: fmt.Sprintf("%s/%d", full, n),
@@ -307,13 +307,13 @@ func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event porta
 		return err
 	}
 	before := schemaRule(ctx, call, subject, platform.SchemaDef{Type: cur.Type, Schema: cur.Schema})
-	var after *guardrails.Schema
+	var after *rules.Schema
 	if def != nil {
 		a := *before
 		a.SchemaType, a.Schema = cmp.Or(def.Type, before.SchemaType), def.Schema
 		after = &a
 	}
-	return s.guard.Check(ctx, call, event, ruleChange(guardrails.KindSchema, op, subject, after, before))
+	return s.guard.Check(ctx, call, event, ruleChange(rules.KindSchema, op, subject, after, before))
 }
 
 // register is the change that registers def under subject, confirmed by

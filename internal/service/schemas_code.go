@@ -11,7 +11,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -147,7 +147,7 @@ func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed,
 	}
 	st.Change.Errors = v.Problems
 	if s.guard.Rules() != nil && subject != "" && (!exists || len(st.Change.Diff) > 0) {
-		rule := ruleChange(guardrails.KindSchema, "", subject, schemaRule(ctx, call, subject, want), nil)
+		rule := ruleChange(rules.KindSchema, "", subject, schemaRule(ctx, call, subject, want), nil)
 		if exists {
 			rule.Before = schemaRule(ctx, call, subject, platform.SchemaDef{Type: cur.Type, Schema: cur.Schema})
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -31,14 +31,14 @@ func (s *Topics) CreateBatch(ctx context.Context, scope portal.Scope, ins []port
 		spec platform.TopicSpec
 	}
 	var valid []pending
-	var changes []guardrails.Change
+	var changes []rules.Change
 	for i, in := range ins {
 		spec, err := newTopicSpec(call, in)
 		if out[i] = err; err != nil {
 			continue
 		}
 		valid = append(valid, pending{i: i, spec: spec})
-		changes = append(changes, ruleChange(guardrails.KindTopic, guardrails.OpCreate, spec.Name, topicRule(call, spec.Name, spec.Partitions, spec.Config), nil))
+		changes = append(changes, ruleChange(rules.KindTopic, rules.OpCreate, spec.Name, topicRule(call, spec.Name, spec.Partitions, spec.Config), nil))
 	}
 	refused, err := s.guard.CheckAll(ctx, call, "topic.create", changes)
 	var todo []pending
@@ -154,7 +154,7 @@ func (s *Topics) updateBatch(ctx context.Context, scope portal.Scope, ins []topi
 		return failAll(err)
 	}
 	var todo []*pendingUpdate
-	var rules []guardrails.Change
+	var checks []rules.Change
 	for _, p := range valid {
 		d, ok := details[p.full]
 		if !ok {
@@ -170,9 +170,9 @@ func (s *Topics) updateBatch(ctx context.Context, scope portal.Scope, ins []topi
 			continue // already as declared
 		}
 		todo = append(todo, p)
-		rules = append(rules, updateRule(call, p.full, p.cur, p.partitions, p.cc))
+		checks = append(checks, updateRule(call, p.full, p.cur, p.partitions, p.cc))
 	}
-	refused, err := s.guard.CheckAll(ctx, call, "topic.update", rules)
+	refused, err := s.guard.CheckAll(ctx, call, "topic.update", checks)
 	var settings, grow []*pendingUpdate
 	for j, p := range todo {
 		switch {

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -48,13 +48,13 @@ func configChange(current map[string]string, change func(current map[string]stri
 
 // updateRule is an update of a topic as the guardrails judge it: its state
 // before and after the change.
-func updateRule(call *gate.Call, full string, cur portal.TopicDetail, partitions int, cc platform.ConfigChange) guardrails.Change {
+func updateRule(call *gate.Call, full string, cur portal.TopicDetail, partitions int, cc platform.ConfigChange) rules.Change {
 	after := maps.Clone(cur.Config)
 	maps.Copy(after, cc.Set)
 	for _, k := range cc.Reset {
 		delete(after, k)
 	}
-	return ruleChange(guardrails.KindTopic, guardrails.OpUpdate, full, topicRule(call, full, max(partitions, cur.Partitions), after), topicRule(call, full, cur.Partitions, cur.Config))
+	return ruleChange(rules.KindTopic, rules.OpUpdate, full, topicRule(call, full, max(partitions, cur.Partitions), after), topicRule(call, full, cur.Partitions, cur.Config))
 }
 
 // settingsChanged tells whether a topic's settings show a change, for a

@@ -12,7 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -208,7 +208,7 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 	}
 	full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
 	err = s.guard.Write(ctx, call, gate.Change{Event: "topic.create", Resource: full,
-		Rule: ruleChange(guardrails.KindTopic, guardrails.OpCreate, full, topicRule(call, full, partitions, cfg), nil),
+		Rule: ruleChange(rules.KindTopic, rules.OpCreate, full, topicRule(call, full, partitions, cfg), nil),
 		Do: func(ctx context.Context) error {
 			return call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
 		},
@@ -492,7 +492,7 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, op
 		return err
 	}
 	return s.guard.Write(ctx, call, gate.Change{Event: "topic.delete", Resource: full,
-		Rule: ruleChange(guardrails.KindTopic, guardrails.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
+		Rule: ruleChange(rules.KindTopic, rules.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
 		Do:   func(ctx context.Context) error { return call.Env.Topics.DeleteTopic(ctx, full) },
 		Confirm: &gate.Confirmation{What: "topic " + full + " was deleted", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
 			_, err := call.Env.Topics.DescribeTopic(ctx, full)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -109,7 +109,7 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 		partitions = cur.Partitions
 	}
 	current := map[string]string{}
-	var before *guardrails.Topic
+	var before *rules.Topic
 	if exists {
 		detail, described := obs.details[full]
 		if !described {
@@ -141,7 +141,7 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 	topicChanges := len(st.Change.Diff)
 	describe := k.planCatalog(call, st, obs, full, d.Catalog, &v)
 	st.Change.Errors = v.Problems
-	rule := ruleChange(guardrails.KindTopic, "", full, topicRule(call, full, partitions, cfg), before)
+	rule := ruleChange(rules.KindTopic, "", full, topicRule(call, full, partitions, cfg), before)
 	st.Rule = &rule
 	if !exists {
 		// An apply makes its new topics together: one request.
@@ -200,7 +200,7 @@ func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool
 			Change: portal.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: portal.ActionDelete}}
 		st.Diff("partitions", plans.Ptr(strconv.Itoa(t.Partitions)), nil)
 		// The list has no settings: a delete is judged by its partitions.
-		rule := ruleChange(guardrails.KindTopic, guardrails.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
+		rule := ruleChange(rules.KindTopic, rules.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
 		st.Rule = &rule
 		st.Impact = func(ctx context.Context) (portal.Impact, error) { return k.s.impact(ctx, call, name) }
 		st.Do = func(ctx context.Context) error {

@@ -1,4 +1,4 @@
-package rulebook
+package guardrails
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -14,25 +14,25 @@ import (
 // Report evaluates a saved policy against every existing resource of its
 // kind in its units and stages, each judged as if it were created now by
 // the caller. The portal changes none of them.
-func (rb *Rulebook) Report(ctx context.Context, id string) (portal.PolicyReport, error) {
-	p, t, err := rb.enter(ctx, access.ReadGuardrails, "")
+func (gr *Service) Report(ctx context.Context, id string) (portal.PolicyReport, error) {
+	p, t, err := gr.enter(ctx, access.ReadGuardrails, "")
 	if err != nil {
 		return portal.PolicyReport{}, err
 	}
-	pol, err := rb.find(ctx, id)
+	pol, err := gr.find(ctx, id)
 	if err != nil {
 		return portal.PolicyReport{}, err
 	}
 	if access.CheckAdmin(p, t, access.ReadGuardrails, pol.Zone) != nil {
 		return portal.PolicyReport{}, policyNotFound(id)
 	}
-	rule, err := rb.compiler.Compile(pol)
+	rule, err := gr.compiler.Compile(pol)
 	if err != nil {
 		return portal.PolicyReport{}, err
 	}
 	out := portal.PolicyReport{Policy: pol, Violators: []portal.PolicyViolator{}}
-	holder := rb.holder(pol.Kind)
-	err = rb.eachScope(ctx, t, pol.Zone, pol.Units, pol.Stages, func(call *gate.Call, err error) {
+	holder := gr.holder(pol.Kind)
+	err = gr.eachScope(ctx, t, pol.Zone, pol.Units, pol.Stages, func(call *gate.Call, err error) {
 		if err == nil && holder == nil {
 			return
 		}
@@ -51,7 +51,7 @@ func (rb *Rulebook) Report(ctx context.Context, id string) (portal.PolicyReport,
 		}
 		slices.Sort(names)
 		for _, n := range names {
-			ch := guardrails.Change{Kind: pol.Kind, Operation: guardrails.OpCreate, Name: n, Resource: held[n], Scope: scope, Principal: principal}
+			ch := rules.Change{Kind: pol.Kind, Operation: rules.OpCreate, Name: n, Resource: held[n], Scope: scope, Principal: principal}
 			out.Checked++
 			if v := rule.Judge(ctx, ch); !v.Kept {
 				out.Violators = append(out.Violators, portal.PolicyViolator{BU: scope.Unit, Stage: scope.Stage, Kind: pol.Kind, Resource: n, Message: v.Message})
@@ -62,8 +62,8 @@ func (rb *Rulebook) Report(ctx context.Context, id string) (portal.PolicyReport,
 }
 
 // holder is the reader of a kind's existing resources.
-func (rb *Rulebook) holder(kind string) gate.Holder {
-	for _, h := range rb.o.Holders {
+func (gr *Service) holder(kind string) gate.Holder {
+	for _, h := range gr.o.Holders {
 		if h.Kind() == kind {
 			return h
 		}
@@ -75,7 +75,7 @@ func (rb *Rulebook) holder(kind string) gate.Holder {
 // and stages narrow it when given), as the caller, outside the rate
 // limits (one admin request reads many scopes). A scope the caller cannot
 // enter comes with its error and a call that only names it.
-func (rb *Rulebook) eachScope(ctx context.Context, t *tenancy.Tenancy, zone string, units, stages []string, fn func(call *gate.Call, err error)) error {
+func (gr *Service) eachScope(ctx context.Context, t *tenancy.Tenancy, zone string, units, stages []string, fn func(call *gate.Call, err error)) error {
 	z, ok := t.LandingZone(zone)
 	if !ok {
 		return nil
@@ -90,10 +90,10 @@ func (rb *Rulebook) eachScope(ctx context.Context, t *tenancy.Tenancy, zone stri
 			if len(stages) > 0 && !slices.Contains(stages, st.Name) {
 				continue
 			}
-			if _, ok := t.StageIn(z, st.Name, rb.guard.Now()); !ok {
+			if _, ok := t.StageIn(z, st.Name, gr.guard.Now()); !ok {
 				continue
 			}
-			_, call, err := rb.guard.Enter(ctx, portal.Scope{BU: u, Stage: st.Name}, access.Read, "read guardrails")
+			_, call, err := gr.guard.Enter(ctx, portal.Scope{BU: u, Stage: st.Name}, access.Read, "read guardrails")
 			if err != nil {
 				if portal.Is(err, portal.Unauthenticated) {
 					return err

@@ -1,9 +1,9 @@
-// Package rulebook is the platform's guardrails in force: the policies
+// Package guardrails is the platform's guardrails in force: the policies
 // and budgets platform admins keep in the store, the judgement of every
 // write by them (gate.Rules: single calls, bulk jobs and plans alike),
 // the report of the existing resources a policy would refuse, and each
 // unit's use against its budgets.
-package rulebook
+package guardrails
 
 import (
 	"context"
@@ -14,12 +14,12 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
-// Store is what the rulebook keeps in the database; API key records count
+// Store is what the guardrails keep in the database; API key records count
 // a unit's keys.
 type Store interface {
 	store.Guardrails
@@ -30,7 +30,7 @@ type Store interface {
 // comes from; 0 when none is known.
 type ClusterLimit func(ctx context.Context, zone, stage string) (limit int64, source string)
 
-// Options are the rulebook's dependencies.
+// Options are the guardrails' dependencies.
 type Options struct {
 	Store Store
 	// Holders read each kind's existing resources (reports, plans).
@@ -39,11 +39,11 @@ type Options struct {
 	ClusterLimit ClusterLimit
 }
 
-// Rulebook judges writes by the policies and budgets in force.
-type Rulebook struct {
+// Service judges writes by the policies and budgets in force.
+type Service struct {
 	guard    *gate.Guard
 	o        Options
-	compiler *guardrails.Compiler
+	compiler *rules.Compiler
 	// compiled keeps each policy's rule by its stored body, so that a
 	// write compiles nothing unless a policy changed.
 	mu       sync.Mutex
@@ -52,22 +52,22 @@ type Rulebook struct {
 
 type compiledRule struct {
 	body string
-	rule *guardrails.Rule
+	rule *rules.Rule
 	err  error
 }
 
 var (
-	_ gate.Rules              = (*Rulebook)(nil)
-	_ portal.GuardrailService = (*Rulebook)(nil)
+	_ gate.Rules              = (*Service)(nil)
+	_ portal.GuardrailService = (*Service)(nil)
 )
 
-// New returns the rulebook.
-func New(g *gate.Guard, o Options) (*Rulebook, error) {
-	c, err := guardrails.NewCompiler()
+// New returns the guardrails service.
+func New(g *gate.Guard, o Options) (*Service, error) {
+	c, err := rules.NewCompiler()
 	if err != nil {
 		return nil, err
 	}
-	return &Rulebook{guard: g, o: o, compiler: c, compiled: map[string]compiledRule{}}, nil
+	return &Service{guard: g, o: o, compiler: c, compiled: map[string]compiledRule{}}, nil
 }
 
 // policyJSON is a policy as the store keeps it.
@@ -101,39 +101,39 @@ func decodePolicy(r store.PolicyRecord) (portal.Policy, error) {
 // rules are the zone's policies in force, compiled. A stored policy that
 // no longer compiles (a release changed a kind's fields) refuses the
 // writes it covers: a guardrail is never silently dropped.
-func (rb *Rulebook) rules(ctx context.Context, zone string) ([]*guardrails.Rule, []portal.Policy, error) {
-	recs, err := rb.o.Store.PolicyRecords(ctx)
+func (gr *Service) rules(ctx context.Context, zone string) ([]*rules.Rule, []portal.Policy, error) {
+	recs, err := gr.o.Store.PolicyRecords(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	rb.mu.Lock()
-	defer rb.mu.Unlock()
-	var rules []*guardrails.Rule
+	gr.mu.Lock()
+	defer gr.mu.Unlock()
+	var compiled []*rules.Rule
 	var broken []portal.Policy
 	for _, r := range recs {
 		if r.Zone != zone {
 			continue
 		}
-		c, ok := rb.compiled[r.ID]
+		c, ok := gr.compiled[r.ID]
 		if !ok || c.body != string(r.Body) {
 			p, err := decodePolicy(r)
 			c = compiledRule{body: string(r.Body), err: err}
 			if err == nil {
-				c.rule, c.err = rb.compiler.Compile(p)
+				c.rule, c.err = gr.compiler.Compile(p)
 				if c.err != nil {
-					c.rule = &guardrails.Rule{Policy: p}
+					c.rule = &rules.Rule{Policy: p}
 				}
 			}
-			rb.compiled[r.ID] = c
+			gr.compiled[r.ID] = c
 		}
 		switch {
 		case c.err != nil && c.rule != nil:
 			broken = append(broken, c.rule.Policy)
 		case c.err == nil:
-			rules = append(rules, c.rule)
+			compiled = append(compiled, c.rule)
 		}
 	}
-	return rules, broken, nil
+	return compiled, broken, nil
 }
 
 // Judge judges changes made in the call's unit and stage, in order: each
@@ -144,74 +144,74 @@ func (rb *Rulebook) rules(ctx context.Context, zone string) ([]*guardrails.Rule,
 // limited dimension are judged under the unit's budget lock, across
 // replicas, and a create that may be made reserves its use before the lock
 // is released: the next judgement counts it until its resource shows.
-func (rb *Rulebook) Judge(ctx context.Context, call *gate.Call, changes []guardrails.Change, withUse bool) (guardrails.Judged, error) {
+func (gr *Service) Judge(ctx context.Context, call *gate.Call, changes []rules.Change, withUse bool) (rules.Judged, error) {
 	scope := gate.RuleScope(call)
-	rules, broken, err := rb.rules(ctx, scope.Zone)
+	inForce, broken, err := gr.rules(ctx, scope.Zone)
 	if err != nil {
-		return guardrails.Judged{}, unreadable(err)
+		return rules.Judged{}, unreadable(err)
 	}
-	limits, err := rb.limits(ctx, scope.Unit, scope.Stage)
+	limits, err := gr.limits(ctx, scope.Unit, scope.Stage)
 	if err != nil {
-		return guardrails.Judged{}, unreadable(err)
+		return rules.Judged{}, unreadable(err)
 	}
 	// Changes that add to a limited dimension are judged one unit and
 	// stage at a time, on every replica, with the use reserved by those
 	// judged before (reserve).
 	growing := false
 	for _, ch := range changes {
-		growing = growing || !withUse && len(limits) > 0 && grows(limits, guardrails.Delta(ch))
+		growing = growing || !withUse && len(limits) > 0 && grows(limits, rules.Delta(ch))
 	}
 	if growing {
-		unlock, err := rb.guard.LockInner(ctx, "budget "+scope.Zone+"/"+scope.Unit+"/"+scope.Stage)
+		unlock, err := gr.guard.LockInner(ctx, "budget "+scope.Zone+"/"+scope.Unit+"/"+scope.Stage)
 		if err != nil {
-			return guardrails.Judged{}, err
+			return rules.Judged{}, err
 		}
 		defer unlock()
 	}
-	var use guardrails.Usage
+	var use rules.Usage
 	if len(limits) > 0 && (withUse || growing) {
 		judging := map[string]bool{}
 		for _, ch := range changes {
 			judging[ch.Name] = true
 		}
-		if use, err = rb.reserved(ctx, call, limits, judging); err != nil {
-			return guardrails.Judged{}, err
+		if use, err = gr.reserved(ctx, call, limits, judging); err != nil {
+			return rules.Judged{}, err
 		}
 	}
-	out := make([]guardrails.Judgement, len(changes))
+	out := make([]rules.Judgement, len(changes))
 	for i, ch := range changes {
 		ch.Scope, ch.Principal = scope, gate.RulePrincipal(call)
 		j := &out[i]
-		for _, r := range rules {
-			if r.Action == guardrails.Report || !guardrails.Covers(r.Policy, ch.Kind, ch.Scope, ch.Operation) {
+		for _, r := range inForce {
+			if r.Action == rules.Report || !rules.Covers(r.Policy, ch.Kind, ch.Scope, ch.Operation) {
 				continue
 			}
 			v := r.Judge(ctx, ch)
 			if v.Kept {
 				continue
 			}
-			if r.Action == guardrails.Warn {
+			if r.Action == rules.Warn {
 				j.Warnings = append(j.Warnings, "policy "+r.ID+": "+v.Message)
 				continue
 			}
 			j.Errors = append(j.Errors, &portal.Error{Kind: portal.PolicyViolation, Rule: r.ID, Field: r.Field, Message: "policy " + r.ID + ": " + v.Message})
 		}
 		for _, p := range broken {
-			if p.Action == guardrails.Enforce && guardrails.Covers(p, ch.Kind, ch.Scope, ch.Operation) {
+			if p.Action == rules.Enforce && rules.Covers(p, ch.Kind, ch.Scope, ch.Operation) {
 				j.Errors = append(j.Errors, &portal.Error{Kind: portal.PolicyViolation, Rule: p.ID,
 					Message: "policy " + p.ID + " no longer compiles, so it refuses what it covers until a platform admin saves it again"})
 			}
 		}
-		delta := guardrails.Delta(ch)
+		delta := rules.Delta(ch)
 		if len(limits) > 0 && grows(limits, delta) {
-			if dim, after, over := guardrails.Exceeded(limits, use, delta); over {
+			if dim, after, over := rules.Exceeded(limits, use, delta); over {
 				j.Errors = append(j.Errors, &portal.Error{Kind: portal.BudgetExceeded, Rule: dim, Field: budgetField(ch.Kind, dim),
 					Message: fmt.Sprintf("budget %s of %s/%s: %s in use, this change would make it %s, the limit is %s", dim, scope.Unit, scope.Stage,
-						guardrails.Show(dim, use[dim]), guardrails.Show(dim, after), guardrails.Show(dim, limits[dim]))})
+						rules.Show(dim, use[dim]), rules.Show(dim, after), rules.Show(dim, limits[dim]))})
 			}
-			if len(j.Errors) == 0 && ch.Operation == guardrails.OpCreate && growing {
-				if err := rb.reserve(ctx, scope.Unit, scope.Stage, ch.Name, delta); err != nil {
-					return guardrails.Judged{}, err
+			if len(j.Errors) == 0 && ch.Operation == rules.OpCreate && growing {
+				if err := gr.reserve(ctx, scope.Unit, scope.Stage, ch.Name, delta); err != nil {
+					return rules.Judged{}, err
 				}
 			}
 		}
@@ -219,7 +219,7 @@ func (rb *Rulebook) Judge(ctx context.Context, call *gate.Call, changes []guardr
 			use.Add(delta)
 		}
 	}
-	judged := guardrails.Judged{Each: out}
+	judged := rules.Judged{Each: out}
 	if use != nil {
 		judged.Limits, judged.Use = limits, use
 	}
@@ -227,7 +227,7 @@ func (rb *Rulebook) Judge(ctx context.Context, call *gate.Call, changes []guardr
 }
 
 // grows tells whether a change adds to a dimension that has a limit.
-func grows(limits, delta guardrails.Usage) bool {
+func grows(limits, delta rules.Usage) bool {
 	for k, v := range delta {
 		if _, set := limits[k]; set && v > 0 {
 			return true
@@ -239,26 +239,26 @@ func grows(limits, delta guardrails.Usage) bool {
 // budgetField is the input a budget refusal points at.
 func budgetField(kind, dim string) string {
 	switch {
-	case kind == guardrails.KindTopic && dim == guardrails.Partitions:
+	case kind == rules.KindTopic && dim == rules.Partitions:
 		return "partitions_count"
-	case kind == guardrails.KindTopic && dim == guardrails.StorageBytes:
+	case kind == rules.KindTopic && dim == rules.StorageBytes:
 		return "config.retention.bytes"
-	case kind == guardrails.KindConnector && dim == guardrails.ConnectorTasks:
+	case kind == rules.KindConnector && dim == rules.ConnectorTasks:
 		return "config.tasks.max"
 	}
 	return ""
 }
 
 // limits are a unit's budget in a stage (nil: none).
-func (rb *Rulebook) limits(ctx context.Context, unit, stage string) (guardrails.Usage, error) {
-	l, _, err := rb.budgetRecord(ctx, unit, stage)
+func (gr *Service) limits(ctx context.Context, unit, stage string) (rules.Usage, error) {
+	l, _, err := gr.budgetRecord(ctx, unit, stage)
 	return l, err
 }
 
 // budgetRecord is a unit's budget in a stage with its record (zero, and
 // no limits, when it has none).
-func (rb *Rulebook) budgetRecord(ctx context.Context, unit, stage string) (guardrails.Usage, store.BudgetRecord, error) {
-	recs, err := rb.o.Store.BudgetRecords(ctx)
+func (gr *Service) budgetRecord(ctx context.Context, unit, stage string) (rules.Usage, store.BudgetRecord, error) {
+	recs, err := gr.o.Store.BudgetRecords(ctx)
 	if err != nil {
 		return nil, store.BudgetRecord{}, err
 	}
@@ -266,7 +266,7 @@ func (rb *Rulebook) budgetRecord(ctx context.Context, unit, stage string) (guard
 	if i < 0 {
 		return nil, store.BudgetRecord{}, nil
 	}
-	var l guardrails.Usage
+	var l rules.Usage
 	if err := json.Unmarshal(recs[i].Limits, &l); err != nil {
 		return nil, store.BudgetRecord{}, fmt.Errorf("budget of %s/%s: %w", unit, stage, err)
 	}

@@ -1,4 +1,4 @@
-package guardrails
+package rules
 
 import (
 	"context"
@@ -29,7 +29,8 @@ func NewCompiler() (*Compiler, error) {
 	for _, k := range Kinds() {
 		s, _ := Sample(k)
 		typ := reflect.TypeOf(s).Elem()
-		name := "guardrails." + typ.Name()
+		// CEL names a native type after its Go package: rules.Topic.
+		name := typ.String()
 		env, err := cel.NewEnv(
 			// Types that register themselves come before the native ones,
 			// whose provider takes no more registrations.
@@ -38,8 +39,8 @@ func NewCompiler() (*Compiler, error) {
 			ext.NativeTypes(reflect.TypeOf(s), reflect.TypeOf(&Scope{}), reflect.TypeOf(&Principal{}), ext.ParseStructTags(true)),
 			cel.Variable("resource", cel.ObjectType(name)),
 			cel.Variable("before", cel.ObjectType(name)),
-			cel.Variable("scope", cel.ObjectType("guardrails.Scope")),
-			cel.Variable("principal", cel.ObjectType("guardrails.Principal")),
+			cel.Variable("scope", cel.ObjectType(reflect.TypeFor[Scope]().String())),
+			cel.Variable("principal", cel.ObjectType(reflect.TypeFor[Principal]().String())),
 			cel.Variable("operation", cel.StringType),
 			cel.CrossTypeNumericComparisons(true),
 		)

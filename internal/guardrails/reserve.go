@@ -1,4 +1,4 @@
-package rulebook
+package guardrails
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -20,13 +20,13 @@ const reservedFor = 2 * time.Minute
 // judged before reserved and the upstream does not show yet; a
 // reservation of one of the resources being judged (judged again: a job
 // resumed, a create retried) is not counted twice.
-func (rb *Rulebook) reserved(ctx context.Context, call *gate.Call, limits guardrails.Usage, judging map[string]bool) (guardrails.Usage, error) {
-	use, _, counted, err := rb.usage(ctx, call, limits)
+func (gr *Service) reserved(ctx context.Context, call *gate.Call, limits rules.Usage, judging map[string]bool) (rules.Usage, error) {
+	use, _, counted, err := gr.usage(ctx, call, limits)
 	if err != nil {
 		return nil, err
 	}
 	scope := gate.RuleScope(call)
-	rs, err := rb.o.Store.BudgetReservations(ctx, scope.Unit, scope.Stage, rb.guard.Now().Add(-reservedFor))
+	rs, err := gr.o.Store.BudgetReservations(ctx, scope.Unit, scope.Stage, gr.guard.Now().Add(-reservedFor))
 	if err != nil {
 		return nil, unreadable(err)
 	}
@@ -34,7 +34,7 @@ func (rb *Rulebook) reserved(ctx context.Context, call *gate.Call, limits guardr
 		if counted[r.Resource] || judging[r.Resource] {
 			continue
 		}
-		var d guardrails.Usage
+		var d rules.Usage
 		if json.Unmarshal(r.Use, &d) == nil {
 			use.Add(d)
 		}
@@ -43,9 +43,9 @@ func (rb *Rulebook) reserved(ctx context.Context, call *gate.Call, limits guardr
 }
 
 // reserve records a create's use, judged under the budget's lock.
-func (rb *Rulebook) reserve(ctx context.Context, unit, stage, resource string, delta guardrails.Usage) error {
+func (gr *Service) reserve(ctx context.Context, unit, stage, resource string, delta rules.Usage) error {
 	raw, _ := json.Marshal(delta)
-	if err := rb.o.Store.ReserveBudget(ctx, store.BudgetReservation{BU: unit, Stage: stage, Resource: resource, Use: raw, At: rb.guard.Now()}); err != nil {
+	if err := gr.o.Store.ReserveBudget(ctx, store.BudgetReservation{BU: unit, Stage: stage, Resource: resource, Use: raw, At: gr.guard.Now()}); err != nil {
 		return unreadable(err)
 	}
 	return nil

@@ -1,11 +1,11 @@
-package rulebook
+package guardrails
 
 import (
 	"context"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -16,7 +16,7 @@ import (
 // without a retention.bytes bound (left out of the storage use), and the
 // names of the resources it counted (so that a reservation of one that
 // shows already is not counted twice).
-func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrails.Usage) (guardrails.Usage, int, map[string]bool, error) {
+func (gr *Service) usage(ctx context.Context, call *gate.Call, limits rules.Usage) (rules.Usage, int, map[string]bool, error) {
 	want := func(dims ...string) bool {
 		if limits == nil {
 			return true
@@ -28,11 +28,11 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 		}
 		return false
 	}
-	use := guardrails.Usage{}
+	use := rules.Usage{}
 	counted := map[string]bool{}
 	unbounded := 0
 	unit, prefix := call.Scope.Unit.ID, call.Scope.Prefix()
-	if want(guardrails.Topics, guardrails.Partitions, guardrails.StorageBytes) {
+	if want(rules.Topics, rules.Partitions, rules.StorageBytes) {
 		all, err := call.Env.Topics.ListTopics(ctx)
 		if err != nil {
 			return nil, 0, nil, err
@@ -41,12 +41,12 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 		for _, t := range all {
 			if strings.HasPrefix(t.Name, prefix) && call.Owner(t.Name, "").Unit == unit {
 				counted[t.Name] = true
-				use[guardrails.Topics]++
-				use[guardrails.Partitions] += int64(t.Partitions)
+				use[rules.Topics]++
+				use[rules.Partitions] += int64(t.Partitions)
 				partitions[t.Name] = t.Partitions
 			}
 		}
-		if want(guardrails.StorageBytes) && len(partitions) > 0 {
+		if want(rules.StorageBytes) && len(partitions) > 0 {
 			names := make([]string, 0, len(partitions))
 			for n := range partitions {
 				names = append(names, n)
@@ -62,15 +62,15 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 						cfg[e.Name] = e.Value
 					}
 				}
-				if s := guardrails.TopicStorage(p, cfg); s > 0 {
-					use[guardrails.StorageBytes] += s
+				if s := rules.TopicStorage(p, cfg); s > 0 {
+					use[rules.StorageBytes] += s
 				} else {
 					unbounded++
 				}
 			}
 		}
 	}
-	if want(guardrails.Connectors, guardrails.ConnectorTasks) {
+	if want(rules.Connectors, rules.ConnectorTasks) {
 		cs, err := call.Env.Connectors.ListConnectors(ctx)
 		if err != nil {
 			return nil, 0, nil, err
@@ -78,12 +78,12 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 		for _, c := range cs {
 			if o := call.Owner(c.Name, tenancy.ConnectorSuffix); !o.Outside && o.Unit == unit {
 				counted[c.Name] = true
-				use[guardrails.Connectors]++
-				use[guardrails.ConnectorTasks] += int64(guardrails.TasksOf(c.Config))
+				use[rules.Connectors]++
+				use[rules.ConnectorTasks] += int64(rules.TasksOf(c.Config))
 			}
 		}
 	}
-	if want(guardrails.ServiceAccounts) {
+	if want(rules.ServiceAccounts) {
 		as, err := call.Env.IAM.ListServiceAccounts(ctx)
 		if err != nil {
 			return nil, 0, nil, err
@@ -91,19 +91,19 @@ func (rb *Rulebook) usage(ctx context.Context, call *gate.Call, limits guardrail
 		for _, a := range as {
 			if o, ok := call.OrgOwner(tenancy.OrgAccount, a.DisplayName); ok && o.Unit() == unit {
 				counted[a.DisplayName] = true
-				use[guardrails.ServiceAccounts]++
+				use[rules.ServiceAccounts]++
 			}
 		}
 	}
-	if want(guardrails.APIKeys) {
-		keys, err := rb.o.Store.StageKeys(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name)
+	if want(rules.APIKeys) {
+		keys, err := gr.o.Store.StageKeys(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name)
 		if err != nil {
 			return nil, 0, nil, err
 		}
 		for _, k := range keys {
 			if k.BU == unit {
 				counted[k.ID] = true
-				use[guardrails.APIKeys]++
+				use[rules.APIKeys]++
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package guardrails
+package rules
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package rulebook
+package guardrails
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 // planned from any unit's scope is a policy of that unit's landing zone,
 // which platform admins alone may apply. Policies are neither pruned nor
 // exported (they are the zone's, not the unit's).
-func (rb *Rulebook) AsCode() plans.Kind { return policyCode{rb} }
+func (gr *Service) AsCode() plans.Kind { return policyCode{gr} }
 
-type policyCode struct{ rb *Rulebook }
+type policyCode struct{ gr *Service }
 
 func (policyCode) Kind() string { return portal.KindPolicy }
 
@@ -26,7 +26,7 @@ func (policyCode) Prunes() bool          { return false }
 
 // Observe reads the zone's policies (one query).
 func (k policyCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Resource) (plans.Observed, error) {
-	recs, err := k.rb.o.Store.PolicyRecords(ctx)
+	recs, err := k.gr.o.Store.PolicyRecords(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (k policyCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r
 	if !call.Principal.PlatformAdmin {
 		v.Add(portal.New(portal.InsufficientRole, "only platform admins change policies"))
 	}
-	if err := k.rb.validate(k.rb.guard.Tenancy(), pol); err != nil {
+	if err := k.gr.validate(k.gr.guard.Tenancy(), pol); err != nil {
 		v.Problems = append(v.Problems, portal.Problems(err)...)
 	}
 	cur, exists := existing[pol.ID]
@@ -77,7 +77,7 @@ func (k policyCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r
 	}
 	st.Change.Errors = v.Problems
 	st.Do = func(ctx context.Context) error {
-		_, _, err := k.rb.PutPolicy(ctx, pol, false)
+		_, _, err := k.gr.PutPolicy(ctx, pol, false)
 		return err
 	}
 	st.Decide(exists)

@@ -1,4 +1,4 @@
-package rulebook
+package guardrails
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -23,42 +23,42 @@ const clusterWarning = 0.8
 
 // UnitBudget is a unit's use against its budget in a stage; anyone with
 // a role in the unit may read it.
-func (rb *Rulebook) UnitBudget(ctx context.Context, scope portal.Scope, limitedOnly bool) (portal.Budget, error) {
-	ctx, call, err := rb.guard.Enter(ctx, scope, access.Read, "read budgets")
+func (gr *Service) UnitBudget(ctx context.Context, scope portal.Scope, limitedOnly bool) (portal.Budget, error) {
+	ctx, call, err := gr.guard.Enter(ctx, scope, access.Read, "read budgets")
 	if err != nil {
 		return portal.Budget{}, err
 	}
 	if limitedOnly {
-		limits, err := rb.limits(ctx, call.Scope.Unit.ID, call.Scope.Stage.Name)
+		limits, err := gr.limits(ctx, call.Scope.Unit.ID, call.Scope.Stage.Name)
 		if err != nil || len(limits) == 0 {
 			return portal.Budget{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Zone: call.Scope.Zone().ID}, err
 		}
 	}
-	return rb.budgetOf(ctx, call.Unit())
+	return gr.budgetOf(ctx, call.Unit())
 }
 
 // budgetOf reads a unit's budget in a stage and its use of every
 // dimension.
-func (rb *Rulebook) budgetOf(ctx context.Context, call *gate.Call) (portal.Budget, error) {
+func (gr *Service) budgetOf(ctx context.Context, call *gate.Call) (portal.Budget, error) {
 	unit, stage := call.Scope.Unit.ID, call.Scope.Stage.Name
-	limits, rec, err := rb.budgetRecord(ctx, unit, stage)
+	limits, rec, err := gr.budgetRecord(ctx, unit, stage)
 	if err != nil {
 		return portal.Budget{}, err
 	}
 	b := portal.Budget{BU: unit, Stage: stage, Zone: call.Scope.Zone().ID, UpdatedBy: rec.UpdatedBy, Updated: rec.Updated}
-	use, unbounded, _, err := rb.usage(ctx, call, nil)
+	use, unbounded, _, err := gr.usage(ctx, call, nil)
 	if err != nil {
 		return portal.Budget{}, err
 	}
-	for _, d := range guardrails.Dimensions() {
+	for _, d := range rules.Dimensions() {
 		line := portal.BudgetLine{Dimension: d, Use: use[d]}
 		if l, ok := limits[d]; ok {
 			line.Limit = &l
 			if use[d] >= l {
-				b.Warnings = append(b.Warnings, fmt.Sprintf("%s: %s in use of a limit of %s; writes that add to it are refused (nothing is deleted)", d, guardrails.Show(d, use[d]), guardrails.Show(d, l)))
+				b.Warnings = append(b.Warnings, fmt.Sprintf("%s: %s in use of a limit of %s; writes that add to it are refused (nothing is deleted)", d, rules.Show(d, use[d]), rules.Show(d, l)))
 			}
 		}
-		if d == guardrails.StorageBytes {
+		if d == rules.StorageBytes {
 			line.Unbounded = unbounded
 		}
 		b.Lines = append(b.Lines, line)
@@ -69,16 +69,16 @@ func (rb *Rulebook) budgetOf(ctx context.Context, call *gate.Call) (portal.Budge
 // SetBudget sets a unit's limits in a stage (none: the budget is
 // removed). A limit at or below the use is kept, with a warning: new
 // writes that add to it are refused, nothing is deleted.
-func (rb *Rulebook) SetBudget(ctx context.Context, bu, stage string, limits map[string]int64) (portal.Budget, error) {
-	p, _, err := rb.enter(ctx, access.ManageGuardrails, "")
+func (gr *Service) SetBudget(ctx context.Context, bu, stage string, limits map[string]int64) (portal.Budget, error) {
+	p, _, err := gr.enter(ctx, access.ManageGuardrails, "")
 	if err != nil {
 		return portal.Budget{}, err
 	}
 	var v portal.Validation
 	for _, k := range slices.Sorted(maps.Keys(limits)) {
 		switch {
-		case !guardrails.KnownDimension(k):
-			v.Add(portal.Invalid("limits."+k, "%s is not a budget; budgets are %s", k, strings.Join(guardrails.Dimensions(), ", ")))
+		case !rules.KnownDimension(k):
+			v.Add(portal.Invalid("limits."+k, "%s is not a budget; budgets are %s", k, strings.Join(rules.Dimensions(), ", ")))
 		case limits[k] < 0:
 			v.Add(portal.Invalid("limits."+k, "a limit is 0 or more, not %d", limits[k]))
 		}
@@ -86,45 +86,45 @@ func (rb *Rulebook) SetBudget(ctx context.Context, bu, stage string, limits map[
 	if err := v.Err(); err != nil {
 		return portal.Budget{}, err
 	}
-	_, call, err := rb.guard.Enter(gate.WithApplyStep(ctx), portal.Scope{BU: bu, Stage: stage}, access.Read, "set budgets")
+	_, call, err := gr.guard.Enter(gate.WithApplyStep(ctx), portal.Scope{BU: bu, Stage: stage}, access.Read, "set budgets")
 	if err != nil {
 		return portal.Budget{}, err
 	}
 	call = call.Unit()
-	before, err := rb.limits(ctx, bu, stage)
+	before, err := gr.limits(ctx, bu, stage)
 	if err != nil {
 		return portal.Budget{}, err
 	}
-	w, err := rb.guard.BeginEvent(ctx, event(p, "budget.set", call.Scope.Zone().ID, bu, stage, "budget "+bu+"/"+stage))
+	w, err := gr.guard.BeginEvent(ctx, event(p, "budget.set", call.Scope.Zone().ID, bu, stage, "budget "+bu+"/"+stage))
 	if err != nil {
 		return portal.Budget{}, err
 	}
 	if len(limits) == 0 {
-		err = rb.o.Store.DeleteBudgetRecord(ctx, bu, stage)
+		err = gr.o.Store.DeleteBudgetRecord(ctx, bu, stage)
 		if errors.Is(err, store.ErrNotFound) {
 			err = nil
 		}
 	} else {
 		body, _ := json.Marshal(limits)
-		err = rb.o.Store.PutBudgetRecord(ctx, store.BudgetRecord{BU: bu, Stage: stage, Zone: call.Scope.Zone().ID, Limits: body, UpdatedBy: p.Actor(), Updated: rb.guard.Now().UTC()})
+		err = gr.o.Store.PutBudgetRecord(ctx, store.BudgetRecord{BU: bu, Stage: stage, Zone: call.Scope.Zone().ID, Limits: body, UpdatedBy: p.Actor(), Updated: gr.guard.Now().UTC()})
 	}
 	w.Done(ctx, err, limitChanges(before, limits)...)
 	if err != nil {
 		return portal.Budget{}, err
 	}
-	return rb.budgetOf(ctx, call)
+	return gr.budgetOf(ctx, call)
 }
 
 // limitChanges lists a budget's limits before and after, for the trail.
-func limitChanges(before, after guardrails.Usage) []portal.Change {
-	show := func(u guardrails.Usage, d string) string {
+func limitChanges(before, after rules.Usage) []portal.Change {
+	show := func(u rules.Usage, d string) string {
 		if v, ok := u[d]; ok {
 			return strconv.FormatInt(v, 10)
 		}
 		return ""
 	}
 	var out []portal.Change
-	for _, d := range guardrails.Dimensions() {
+	for _, d := range rules.Dimensions() {
 		if b, a := show(before, d), show(after, d); b != a {
 			out = append(out, portal.Change{Field: "limits." + d, Before: b, After: a})
 		}
@@ -134,8 +134,8 @@ func limitChanges(before, after guardrails.Usage) []portal.Change {
 
 // Budgets is every unit's use against its budgets in the zones the caller
 // may read, and each zone cluster's partitions against its limit.
-func (rb *Rulebook) Budgets(ctx context.Context) (portal.BudgetOverview, error) {
-	p, t, err := rb.enter(ctx, access.ReadGuardrails, "")
+func (gr *Service) Budgets(ctx context.Context) (portal.BudgetOverview, error) {
+	p, t, err := gr.enter(ctx, access.ReadGuardrails, "")
 	if err != nil {
 		return portal.BudgetOverview{}, err
 	}
@@ -145,10 +145,10 @@ func (rb *Rulebook) Budgets(ctx context.Context) (portal.BudgetOverview, error) 
 			continue
 		}
 		clusters := map[string]*portal.ClusterUse{}
-		err := rb.eachScope(ctx, t, z.ID, nil, nil, func(call *gate.Call, err error) {
+		err := gr.eachScope(ctx, t, z.ID, nil, nil, func(call *gate.Call, err error) {
 			b := portal.Budget{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Zone: z.ID}
 			if err == nil {
-				b, err = rb.budgetOf(ctx, call)
+				b, err = gr.budgetOf(ctx, call)
 			}
 			if err != nil {
 				b.Warnings = append(b.Warnings, "use not read: "+portal.FirstMessage(err))
@@ -158,7 +158,7 @@ func (rb *Rulebook) Budgets(ctx context.Context) (portal.BudgetOverview, error) 
 			out.Budgets = append(out.Budgets, b)
 			stage := call.Scope.Stage.Name
 			if _, seen := clusters[stage]; !seen {
-				clusters[stage] = rb.clusterUse(ctx, call)
+				clusters[stage] = gr.clusterUse(ctx, call)
 			}
 		})
 		if err != nil {
@@ -175,15 +175,15 @@ func (rb *Rulebook) Budgets(ctx context.Context) (portal.BudgetOverview, error) 
 
 // clusterUse is the partitions of a zone stage's cluster (every topic,
 // of every unit and none) against its limit.
-func (rb *Rulebook) clusterUse(ctx context.Context, call *gate.Call) *portal.ClusterUse {
+func (gr *Service) clusterUse(ctx context.Context, call *gate.Call) *portal.ClusterUse {
 	c := &portal.ClusterUse{Zone: call.Scope.Zone().ID, Stage: call.Scope.Stage.Name, Cluster: call.Env.ClusterID}
 	if all, err := call.Env.Topics.ListTopics(ctx); err == nil {
 		for _, t := range all {
 			c.Partitions += int64(t.Partitions)
 		}
 	}
-	if rb.o.ClusterLimit != nil {
-		c.Limit, c.Source = rb.o.ClusterLimit(ctx, c.Zone, c.Stage)
+	if gr.o.ClusterLimit != nil {
+		c.Limit, c.Source = gr.o.ClusterLimit(ctx, c.Zone, c.Stage)
 	}
 	c.Warning = c.Limit > 0 && float64(c.Partitions) >= clusterWarning*float64(c.Limit)
 	return c
@@ -192,19 +192,19 @@ func (rb *Rulebook) clusterUse(ctx context.Context, call *gate.Call) *portal.Clu
 // Headroom is what is left of each limit of a unit's budget in a stage,
 // in percent of the limit (none without a budget): the portal's own read,
 // for the alerts' round.
-func (rb *Rulebook) Headroom(ctx context.Context, zone, stage, unit string) (map[string]float64, error) {
-	limits, err := rb.limits(ctx, unit, stage)
+func (gr *Service) Headroom(ctx context.Context, zone, stage, unit string) (map[string]float64, error) {
+	limits, err := gr.limits(ctx, unit, stage)
 	if err != nil || len(limits) == 0 {
 		return nil, err
 	}
-	ctx, call, err := rb.guard.Portal(ctx, unit, stage)
+	ctx, call, err := gr.guard.Portal(ctx, unit, stage)
 	if err != nil {
 		return nil, err
 	}
 	if call.Scope.Zone().ID != zone {
 		return nil, nil
 	}
-	use, _, _, err := rb.usage(ctx, call, limits)
+	use, _, _, err := gr.usage(ctx, call, limits)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package rulebook
+package guardrails
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -17,19 +17,19 @@ import (
 
 // enter checks an admin action on the guardrails for the caller in ctx;
 // the refusal is the admin area's: not found.
-func (rb *Rulebook) enter(ctx context.Context, a access.AdminAction, zone string) (*portal.Principal, *tenancy.Tenancy, error) {
-	p, err := rb.guard.EnterAdmin(ctx)
+func (gr *Service) enter(ctx context.Context, a access.AdminAction, zone string) (*portal.Principal, *tenancy.Tenancy, error) {
+	p, err := gr.guard.EnterAdmin(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	t := rb.guard.Tenancy()
+	t := gr.guard.Tenancy()
 	if err := access.CheckAdmin(p, t, a, zone); err != nil {
 		return nil, nil, err
 	}
 	return p, t, nil
 }
 
-// event is the audit event of a change of the guardrails.
+// event is the audit event of a change of the rules.
 func event(p *portal.Principal, action portal.Action, zone, unit, stage, resource string) portal.AuditEvent {
 	return portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service, LandingZone: zone,
 		BU: unit, Stage: stage, Action: action, Resource: resource}
@@ -37,12 +37,12 @@ func event(p *portal.Principal, action portal.Action, zone, unit, stage, resourc
 
 // Policies lists the policies of a zone, or of every zone the caller may
 // read.
-func (rb *Rulebook) Policies(ctx context.Context, zone string) ([]portal.Policy, error) {
-	p, t, err := rb.enter(ctx, access.ReadGuardrails, zone)
+func (gr *Service) Policies(ctx context.Context, zone string) ([]portal.Policy, error) {
+	p, t, err := gr.enter(ctx, access.ReadGuardrails, zone)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := rb.o.Store.PolicyRecords(ctx)
+	recs, err := gr.o.Store.PolicyRecords(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -61,12 +61,12 @@ func (rb *Rulebook) Policies(ctx context.Context, zone string) ([]portal.Policy,
 }
 
 // Policy returns one policy.
-func (rb *Rulebook) Policy(ctx context.Context, id string) (portal.Policy, error) {
-	p, t, err := rb.enter(ctx, access.ReadGuardrails, "")
+func (gr *Service) Policy(ctx context.Context, id string) (portal.Policy, error) {
+	p, t, err := gr.enter(ctx, access.ReadGuardrails, "")
 	if err != nil {
 		return portal.Policy{}, err
 	}
-	pol, err := rb.find(ctx, id)
+	pol, err := gr.find(ctx, id)
 	if err != nil {
 		return portal.Policy{}, err
 	}
@@ -76,8 +76,8 @@ func (rb *Rulebook) Policy(ctx context.Context, id string) (portal.Policy, error
 	return pol, nil
 }
 
-func (rb *Rulebook) find(ctx context.Context, id string) (portal.Policy, error) {
-	recs, err := rb.o.Store.PolicyRecords(ctx)
+func (gr *Service) find(ctx context.Context, id string) (portal.Policy, error) {
+	recs, err := gr.o.Store.PolicyRecords(ctx)
 	if err != nil {
 		return portal.Policy{}, err
 	}
@@ -93,9 +93,9 @@ func policyNotFound(id string) error {
 }
 
 // validate checks a policy against the tenancy and compiles it.
-func (rb *Rulebook) validate(t *tenancy.Tenancy, p portal.Policy) error {
+func (gr *Service) validate(t *tenancy.Tenancy, p portal.Policy) error {
 	var v portal.Validation
-	if _, err := rb.compiler.Compile(p); err != nil {
+	if _, err := gr.compiler.Compile(p); err != nil {
 		v.Problems = append(v.Problems, portal.Problems(err)...)
 	}
 	z, ok := t.LandingZone(p.Zone)
@@ -121,15 +121,15 @@ func (rb *Rulebook) validate(t *tenancy.Tenancy, p portal.Policy) error {
 
 // PutPolicy creates or replaces a policy, audited with its before and
 // after.
-func (rb *Rulebook) PutPolicy(ctx context.Context, pol portal.Policy, create bool) (portal.Policy, bool, error) {
-	p, t, err := rb.enter(ctx, access.ManageGuardrails, "")
+func (gr *Service) PutPolicy(ctx context.Context, pol portal.Policy, create bool) (portal.Policy, bool, error) {
+	p, t, err := gr.enter(ctx, access.ManageGuardrails, "")
 	if err != nil {
 		return portal.Policy{}, false, err
 	}
-	if err := rb.validate(t, pol); err != nil {
+	if err := gr.validate(t, pol); err != nil {
 		return portal.Policy{}, false, err
 	}
-	before, err := rb.find(ctx, pol.ID)
+	before, err := gr.find(ctx, pol.ID)
 	exists := err == nil
 	switch {
 	case err != nil && !portal.Is(err, portal.NotFound):
@@ -143,12 +143,12 @@ func (rb *Rulebook) PutPolicy(ctx context.Context, pol portal.Policy, create boo
 	if exists {
 		action = portal.ActPolicyUpdate
 	}
-	pol.UpdatedBy, pol.Updated = p.Actor(), rb.guard.Now().UTC()
-	w, err := rb.guard.BeginEvent(ctx, event(p, action, pol.Zone, "", "", pol.ID))
+	pol.UpdatedBy, pol.Updated = p.Actor(), gr.guard.Now().UTC()
+	w, err := gr.guard.BeginEvent(ctx, event(p, action, pol.Zone, "", "", pol.ID))
 	if err != nil {
 		return portal.Policy{}, false, err
 	}
-	err = rb.o.Store.PutPolicyRecord(ctx, store.PolicyRecord{ID: pol.ID, Zone: pol.Zone, Body: encodePolicy(pol), UpdatedBy: pol.UpdatedBy, Updated: pol.Updated})
+	err = gr.o.Store.PutPolicyRecord(ctx, store.PolicyRecord{ID: pol.ID, Zone: pol.Zone, Body: encodePolicy(pol), UpdatedBy: pol.UpdatedBy, Updated: pol.Updated})
 	var old *portal.Policy
 	if exists {
 		old = &before
@@ -161,20 +161,20 @@ func (rb *Rulebook) PutPolicy(ctx context.Context, pol portal.Policy, create boo
 }
 
 // DeletePolicy removes a policy, audited with what it was.
-func (rb *Rulebook) DeletePolicy(ctx context.Context, id string) error {
-	p, _, err := rb.enter(ctx, access.ManageGuardrails, "")
+func (gr *Service) DeletePolicy(ctx context.Context, id string) error {
+	p, _, err := gr.enter(ctx, access.ManageGuardrails, "")
 	if err != nil {
 		return err
 	}
-	before, err := rb.find(ctx, id)
+	before, err := gr.find(ctx, id)
 	if err != nil {
 		return err
 	}
-	w, err := rb.guard.BeginEvent(ctx, event(p, "policy.delete", before.Zone, "", "", id))
+	w, err := gr.guard.BeginEvent(ctx, event(p, "policy.delete", before.Zone, "", "", id))
 	if err != nil {
 		return err
 	}
-	err = rb.o.Store.DeletePolicyRecord(ctx, id)
+	err = gr.o.Store.DeletePolicyRecord(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		err = policyNotFound(id)
 	}
@@ -189,7 +189,7 @@ func policyChanges(before, after *portal.Policy) []portal.Change {
 			return map[string]string{}
 		}
 		return map[string]string{"description": p.Description, "kind": p.Kind, "units": strings.Join(p.Units, ","), "stages": strings.Join(p.Stages, ","),
-			"operations": strings.Join(guardrails.Ops(*p), ","), "expression": p.Expression, "message": p.Message, "field": p.Field, "action": p.Action}
+			"operations": strings.Join(rules.Ops(*p), ","), "expression": p.Expression, "message": p.Message, "field": p.Field, "action": p.Action}
 	}
 	b, a := fields(before), fields(after)
 	var out []portal.Change
@@ -203,8 +203,8 @@ func policyChanges(before, after *portal.Policy) []portal.Change {
 
 // TestPolicy judges a sample change with a policy as it is written (saved
 // or not), made by the caller in a unit and stage.
-func (rb *Rulebook) TestPolicy(ctx context.Context, in portal.PolicyTest) (portal.PolicyVerdict, error) {
-	p, t, err := rb.enter(ctx, access.ReadGuardrails, in.Policy.Zone)
+func (gr *Service) TestPolicy(ctx context.Context, in portal.PolicyTest) (portal.PolicyVerdict, error) {
+	p, t, err := gr.enter(ctx, access.ReadGuardrails, in.Policy.Zone)
 	if err != nil {
 		return portal.PolicyVerdict{}, err
 	}
@@ -212,15 +212,15 @@ func (rb *Rulebook) TestPolicy(ctx context.Context, in portal.PolicyTest) (porta
 		in.Policy.ID = "test"
 	}
 	if in.Policy.Action == "" {
-		in.Policy.Action = guardrails.Enforce
+		in.Policy.Action = rules.Enforce
 	}
-	rule, err := rb.compiler.Compile(in.Policy)
+	rule, err := gr.compiler.Compile(in.Policy)
 	if err != nil {
 		return portal.PolicyVerdict{}, err
 	}
-	ch := guardrails.Change{Kind: in.Policy.Kind, Operation: in.Operation, Name: "the sample"}
+	ch := rules.Change{Kind: in.Policy.Kind, Operation: in.Operation, Name: "the sample"}
 	if ch.Operation == "" {
-		ch.Operation = guardrails.OpCreate
+		ch.Operation = rules.OpCreate
 	}
 	var v portal.Validation
 	ch.Resource = sampleOf(&v, "resource", in.Policy.Kind, in.Resource)
@@ -237,9 +237,9 @@ func (rb *Rulebook) TestPolicy(ctx context.Context, in portal.PolicyTest) (porta
 		return portal.PolicyVerdict{}, err
 	}
 	sc := tenancy.Scope{Unit: u, Stage: st}
-	ch.Scope = guardrails.Scope{Zone: u.LandingZone.ID, Unit: u.ID, Stage: st.Name, Prefix: sc.Prefix()}
-	ch.Principal = guardrails.Principal{Subject: p.Subject, Name: p.Actor(), Role: p.Role(u.ID).String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
-	out := portal.PolicyVerdict{Covers: guardrails.Covers(rule.Policy, ch.Kind, ch.Scope, ch.Operation)}
+	ch.Scope = rules.Scope{Zone: u.LandingZone.ID, Unit: u.ID, Stage: st.Name, Prefix: sc.Prefix()}
+	ch.Principal = rules.Principal{Subject: p.Subject, Name: p.Actor(), Role: p.Role(u.ID).String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
+	out := portal.PolicyVerdict{Covers: rules.Covers(rule.Policy, ch.Kind, ch.Scope, ch.Operation)}
 	verdict := rule.Judge(ctx, ch)
 	out.Kept, out.Message = verdict.Kept, verdict.Message
 	return out, nil
@@ -250,14 +250,14 @@ func sampleOf(v *portal.Validation, field, kind string, raw json.RawMessage) any
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	s, err := guardrails.Sample(kind)
+	s, err := rules.Sample(kind)
 	if err != nil {
 		return nil
 	}
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(s); err != nil {
-		v.Add(portal.Invalid(field, "not a %s as policies see it (%s): %v", kind, guardrails.Fields(kind), err))
+		v.Add(portal.Invalid(field, "not a %s as policies see it (%s): %v", kind, rules.Fields(kind), err))
 		return nil
 	}
 	return s

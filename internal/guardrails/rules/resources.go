@@ -1,9 +1,9 @@
-// Package guardrails holds the platform's rules for shared clusters as
+// Package rules holds the guardrails' rules for shared clusters as
 // pure functions: policies (CEL expressions over a resource's desired and
 // current state, compiled and type-checked against the resource kind's
 // declared fields) and budgets (what a unit may hold in a stage, and what
 // a change would use). The services feed them; nothing here calls out.
-package guardrails
+package rules
 
 import (
 	"fmt"
