@@ -99,10 +99,10 @@ func (a *API) endSession(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-func grantAccessOut(gs []portal.GrantAccess) []wire.GrantAccess {
-	out := []wire.GrantAccess{}
+func grantAccessOut(gs []portal.GrantAccess) []wire.GrantedAccess {
+	out := []wire.GrantedAccess{}
 	for _, g := range gs {
-		out = append(out, wire.GrantAccess{Unit: g.Unit, Stage: g.Stage, Grant: g.Grant, Access: g.Access, Topic: g.Topic, Principal: g.Principal,
+		out = append(out, wire.GrantedAccess{Unit: g.Unit, Stage: g.Stage, Grant: g.Grant, Access: g.Access, Topic: g.Topic, Principal: g.Principal,
 			Expires: stamp(g.Expires), Line: g.Line})
 	}
 	return out

@@ -17,7 +17,7 @@ func (a *API) getMe(c echo.Context) error {
 	}
 	p := me.Principal
 	out := wire.Me{Subject: p.Subject, Name: p.Name, Username: p.Username, Service: p.Service,
-		PlatformAdmin: p.PlatformAdmin, Groups: p.Groups, BusinessUnits: []wire.MeUnit{}, Stages: []wire.Stage{}}
+		PlatformAdmin: p.PlatformAdmin, Groups: p.Groups, BusinessUnits: []wire.MeUnit{}, Stages: []wire.MeStage{}}
 	if out.Groups == nil {
 		out.Groups = []string{}
 	}
@@ -26,7 +26,7 @@ func (a *API) getMe(c echo.Context) error {
 			Dedicated: u.Dedicated, Main: u.Main, Role: u.Role.String(), Groups: append([]string{}, u.Groups...)})
 	}
 	for _, s := range me.Stages {
-		out.Stages = append(out.Stages, wire.Stage{Name: s.Name, ReadOnly: s.ReadOnly})
+		out.Stages = append(out.Stages, wire.MeStage{Name: s.Name, ReadOnly: s.ReadOnly})
 	}
 	r, err := a.Me.Access(c.Request().Context())
 	if err != nil {

@@ -29,17 +29,17 @@ type Session struct {
 
 // AccessReport is what roles and grants a set of groups or claims would give.
 type AccessReport struct {
-	PlatformAdmin bool          `json:"platform_admin"`
-	Groups        []string      `json:"groups"`
-	Units         []UnitAccess  `json:"business_units"`
-	Unmatched     []string      `json:"unmatched_groups" doc:"Groups that give no role anywhere."`
-	Overage       bool          `json:"groups_overage" doc:"The token had no room for the groups (Entra ID's _claim_names)."`
-	Explanation   string        `json:"explanation"`
-	Grants        []GrantAccess `json:"grants" doc:"Access the units hold on other units' topics through active grants."`
+	PlatformAdmin bool            `json:"platform_admin"`
+	Groups        []string        `json:"groups"`
+	Units         []UnitAccess    `json:"business_units"`
+	Unmatched     []string        `json:"unmatched_groups" doc:"Groups that give no role anywhere."`
+	Overage       bool            `json:"groups_overage" doc:"The token had no room for the groups (Entra ID's _claim_names)."`
+	Explanation   string          `json:"explanation"`
+	Grants        []GrantedAccess `json:"grants" doc:"Access the units hold on other units' topics through active grants."`
 }
 
-// GrantAccess is access a unit holds through a grant, explained.
-type GrantAccess struct {
+// GrantedAccess is access a unit holds through a grant, explained.
+type GrantedAccess struct {
 	Unit      string `json:"business_unit"`
 	Stage     string `json:"stage"`
 	Grant     string `json:"grant"`
