@@ -36,6 +36,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
+	"github.com/edh-platform/rms-portal/internal/records"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -441,9 +442,9 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 
 // maskingRules is what record reads mask, as the configuration says
 // (validated: the role is known).
-func maskingRules(cfg config.Masking) service.Masking {
+func maskingRules(cfg config.Masking) records.Masking {
 	role, _ := portal.ParseRole(cfg.UnmaskedRole)
-	return service.Masking{Tags: masking.NewTags(cfg.Tags...), Unmasked: role}
+	return records.Masking{Tags: masking.NewTags(cfg.Tags...), Unmasked: role}
 }
 
 // alertRules are the platform's default alert rules: the configuration's,

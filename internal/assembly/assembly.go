@@ -17,6 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
+	"github.com/edh-platform/rms-portal/internal/records"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -58,7 +59,7 @@ type Deps struct {
 	GrantWarnBefore time.Duration
 	// Masking is which schema tags mask a field in the stages that mask,
 	// and the lowest role that reads such fields whole.
-	Masking service.Masking
+	Masking records.Masking
 }
 
 // Built holds every service, by its own type.
@@ -70,7 +71,7 @@ type Built struct {
 	APIKeys    *service.APIKeys
 	Pools      *service.IdentityPools
 	Groups     *service.Groups
-	Messages   *service.Messages
+	Messages   *records.Messages
 	Me         *service.Me
 	Trail      *service.AuditTrail
 	Admin      *admin.Admin
@@ -99,7 +100,7 @@ func New(d Deps) (*Built, error) {
 		APIKeys:    service.NewAPIKeys(g, d.Store),
 		Pools:      service.NewIdentityPools(g, filters),
 		Groups:     service.NewGroups(g),
-		Messages:   service.NewMessages(g, d.Costly).MaskWith(d.Masking),
+		Messages:   records.NewMessages(g, d.Costly).MaskWith(d.Masking),
 		Me:         service.NewMe(g, d.Store),
 		Trail:      service.NewAuditTrail(g, d.Store),
 	}

@@ -121,3 +121,15 @@ type Delivery struct {
 	Offset    int64
 	Err       error
 }
+
+// Retained gives the partitions' earliest and latest offsets: the records
+// they keep lie between.
+func Retained(ctx context.Context, g Groups, parts []TopicPartition) (earliest, latest map[TopicPartition]int64, err error) {
+	if earliest, err = g.Offsets(ctx, parts, OffsetQuery{Earliest: true}); err != nil {
+		return nil, nil, err
+	}
+	if latest, err = g.Offsets(ctx, parts, OffsetQuery{}); err != nil {
+		return nil, nil, err
+	}
+	return earliest, latest, nil
+}

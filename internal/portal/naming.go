@@ -2,6 +2,7 @@ package portal
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -40,4 +41,17 @@ func TopicNameProblem(name string) string {
 		}
 	}
 	return ""
+}
+
+// ParseSchemaVersion reads a schema version as a caller names it: a
+// positive number, or "latest" (or nothing), which is 0.
+func ParseSchemaVersion(raw string) (int, error) {
+	if raw == "" || raw == "latest" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 {
+		return 0, Invalid("version", "version must be a positive number or \"latest\", not %q", raw)
+	}
+	return n, nil
 }

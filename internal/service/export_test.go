@@ -2,11 +2,5 @@ package service
 
 import "time"
 
-// SetTailClock replaces the clock of m's tails (tests).
-func SetTailClock(m *Messages, now func() time.Time) { m.tails.now = now }
-
-// TailIdle is how long a tail goes without a poll before it has ended.
-const TailIdle = tailIdle
-
 // SetReconcilerClock replaces the reconciler's clock (tests).
 func SetReconcilerClock(r *Reconciler, now func() time.Time) { r.now = now }

@@ -450,7 +450,7 @@ func (s *Groups) plan(ctx context.Context, call *gate.Call, g platform.Group, r 
 	if len(parts) == 0 {
 		return nil, portal.New(portal.Conflict, "consumer group %s has no committed offsets to reset; name a topic", g.ID)
 	}
-	earliest, latest, err := retained(ctx, call, parts)
+	earliest, latest, err := platform.Retained(ctx, call.Env.Groups, parts)
 	if err != nil {
 		return nil, err
 	}

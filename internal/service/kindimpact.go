@@ -18,7 +18,7 @@ func (s *Schemas) Impact(ctx context.Context, scope portal.Scope, subject string
 	if err != nil {
 		return portal.Impact{}, err
 	}
-	full, err := subjectOf(call, subject)
+	full, err := call.Subject(subject)
 	if err != nil {
 		return portal.Impact{}, err
 	}

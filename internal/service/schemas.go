@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -52,49 +51,17 @@ func (s *Schemas) List(ctx context.Context, scope portal.Scope, latestOnly bool,
 	return gate.Paginate(s.guard.Pages(), "schemas "+call.Scope.String(), kept, schemaKey, q)
 }
 
-// subjectOf resolves a subject name given by a caller: full names are kept,
-// identifiers get the scope's prefix.
-func subjectOf(call *gate.Call, subject string) (string, error) {
-	if len(subject) > maxSubject {
-		return "", portal.Invalid("subject", "subject is %d characters long; at most %d", len(subject), maxSubject)
-	}
-	if call.WholeCluster && subject != "" {
-		return subject, nil
-	}
-	if p := tenancy.IdentifierProblem(tenancy.Normalise(subject)); p != "" {
-		return "", portal.Invalid("subject", "subject %q %s", subject, p)
-	}
-	if full := call.Scope.Qualify(subject); len(full) <= maxSubject {
-		return full, nil
-	}
-	return "", portal.Invalid("subject", "subject %s is longer than %d characters", call.Scope.Qualify(subject), maxSubject)
-}
-
-// maxSubject bounds a subject: a topic's longest name and "-value".
-const maxSubject = maxTopicName + len("-value")
-
-func parseVersion(raw string) (int, error) {
-	if raw == "" || raw == "latest" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(raw)
-	if err != nil || n < 1 {
-		return 0, portal.Invalid("version", "version must be a positive number or \"latest\", not %q", raw)
-	}
-	return n, nil
-}
-
 // Get returns one version of a subject ("latest" or a number).
 func (s *Schemas) Get(ctx context.Context, scope portal.Scope, subject, version string) (portal.SchemaVersion, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	full, err := subjectOf(call, subject)
+	full, err := call.Subject(subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	n, err := parseVersion(version)
+	n, err := portal.ParseSchemaVersion(version)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -107,7 +74,7 @@ func (s *Schemas) Versions(ctx context.Context, scope portal.Scope, subject stri
 	if err != nil {
 		return nil, err
 	}
-	full, err := subjectOf(call, subject)
+	full, err := call.Subject(subject)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +204,7 @@ func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string
 // prepareVersion resolves an existing subject and checks a new version's
 // definition; the type defaults to the subject's current one.
 func (s *Schemas) prepareVersion(ctx context.Context, call *gate.Call, subject string, in portal.SchemaDef) (string, platform.SchemaDef, error) {
-	full, err := subjectOf(call, subject)
+	full, err := call.Subject(subject)
 	if err != nil {
 		return "", platform.SchemaDef{}, err
 	}
@@ -272,11 +239,11 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 		return err
 	}
 	defer s.guard.Settle(ctx, call, &err)
-	full, err := subjectOf(call, subject)
+	full, err := call.Subject(subject)
 	if err != nil {
 		return err
 	}
-	n, err := parseVersion(version)
+	n, err := portal.ParseSchemaVersion(version)
 	if err != nil {
 		return err
 	}

@@ -171,28 +171,7 @@ func (s *Topics) detailOf(call *gate.Call, d platform.TopicDetail, partitions in
 // whole-cluster view a name that exists as given is taken literally, so
 // topics outside the convention can be addressed.
 func (s *Topics) resolve(ctx context.Context, call *gate.Call, name string) (string, error) {
-	return resolveTopic(ctx, call, name)
-}
-
-// resolveTopic qualifies a topic name in the call's scope; a Super Admin
-// viewing the whole cluster may name any existing topic as it is.
-func resolveTopic(ctx context.Context, call *gate.Call, name string) (string, error) {
-	if len(name) > maxTopicName {
-		return "", portal.Invalid("name", "a topic name is %d characters at most; this one has %d", maxTopicName, len(name))
-	}
-	if call.WholeCluster {
-		all, err := call.Env.Topics.ListTopics(ctx)
-		if err != nil {
-			return "", err
-		}
-		if _, found := slices.BinarySearchFunc(all, name, func(t platform.TopicInfo, n string) int { return strings.Compare(t.Name, n) }); found {
-			return name, nil
-		}
-	}
-	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
-		return "", portal.Invalid("name", "topic name %q %s", name, p)
-	}
-	return call.Scope.Qualify(name), nil
+	return call.Topic(ctx, name)
 }
 
 // Create creates a topic named by the convention.

@@ -24,7 +24,7 @@ func pageStats(ctx context.Context, call *gate.Call, items []portal.Topic) {
 	if len(names) == 0 {
 		return
 	}
-	earliest, latest, err := retained(ctx, call, parts)
+	earliest, latest, err := platform.Retained(ctx, call.Env.Groups, parts)
 	if err != nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package service_test
+package records_test
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-package service_test
+package records_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/records"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -235,7 +235,7 @@ func TestATailIsOneAuditEvent(t *testing.T) {
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	ctx := as(portal.Developer)
 	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	service.SetTailClock(w.Messages, func() time.Time { return now })
+	records.SetTailClock(w.Messages, func() time.Time { return now })
 	page, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{})
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +263,7 @@ func TestATailIsOneAuditEvent(t *testing.T) {
 	if len(got) != 1 || !strings.HasPrefix(got[0].Changes[0].After, "31 polls, 31 records") {
 		t.Fatalf("after 31 polls in 31 s: %+v", got)
 	}
-	now = now.Add(2 * service.TailIdle)
+	now = now.Add(2 * records.TailIdle)
 	if _, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package service
+package records
 
 import (
 	"bytes"
@@ -85,7 +85,7 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 // read is Read's work once the caller is admitted.
 func (s *Messages) read(ctx context.Context, call *gate.Call, topic string, q portal.MessageQuery,
 	match func(context.Context, portal.BrowsedMessage) bool) (portal.RecordPage, error) {
-	full, err := resolveTopic(ctx, call, topic)
+	full, err := call.Topic(ctx, topic)
 	if err != nil {
 		return portal.RecordPage{}, err
 	}
@@ -231,22 +231,10 @@ func checkRecordQuery(q *portal.MessageQuery, filters *recordFilters) (func(cont
 	return match, nil
 }
 
-// retained gives the partitions' earliest and latest offsets: the records
-// they keep lie between.
-func retained(ctx context.Context, call *gate.Call, parts []platform.TopicPartition) (earliest, latest map[platform.TopicPartition]int64, err error) {
-	if earliest, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{Earliest: true}); err != nil {
-		return nil, nil, err
-	}
-	if latest, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{}); err != nil {
-		return nil, nil, err
-	}
-	return earliest, latest, nil
-}
-
 // ranges works out where each partition's read starts and how many
 // records it takes, and the partitions' end offsets.
 func (s *Messages) ranges(ctx context.Context, call *gate.Call, parts []platform.TopicPartition, q portal.MessageQuery, count int) ([]platform.ReadRange, map[int]int64, error) {
-	earliest, latest, err := retained(ctx, call, parts)
+	earliest, latest, err := platform.Retained(ctx, call.Env.Groups, parts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,4 +1,4 @@
-package service
+package records
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func (s *Messages) Produce(ctx context.Context, scope portal.Scope, topic string
 	if err := checkProduceShape(req); err != nil {
 		return portal.ProduceResult{}, err
 	}
-	full, err := resolveTopic(ctx, call, topic)
+	full, err := call.Topic(ctx, topic)
 	if err != nil {
 		return portal.ProduceResult{}, err
 	}
@@ -249,11 +249,11 @@ func (s *Messages) encoder(ctx context.Context, call *gate.Call, topic string, r
 	subject := topic + "-value"
 	if req.Subject != "" {
 		var err error
-		if subject, err = subjectOf(call, req.Subject); err != nil {
+		if subject, err = call.Subject(req.Subject); err != nil {
 			return valueEncoder{}, err
 		}
 	}
-	version, err := parseVersion(req.Version)
+	version, err := portal.ParseSchemaVersion(req.Version)
 	if err != nil {
 		return valueEncoder{}, err
 	}
