@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/grants"
+	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/guardrails"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
@@ -70,7 +71,7 @@ type Built struct {
 	Accounts   *service.ServiceAccounts
 	APIKeys    *service.APIKeys
 	Pools      *service.IdentityPools
-	Groups     *service.Groups
+	Groups     *groups.Groups
 	Messages   *records.Messages
 	Me         *service.Me
 	Trail      *service.AuditTrail
@@ -99,7 +100,7 @@ func New(d Deps) (*Built, error) {
 		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),
 		APIKeys:    service.NewAPIKeys(g, d.Store),
 		Pools:      service.NewIdentityPools(g, filters),
-		Groups:     service.NewGroups(g),
+		Groups:     groups.NewGroups(g),
 		Messages:   records.NewMessages(g, d.Costly).MaskWith(d.Masking),
 		Me:         service.NewMe(g, d.Store),
 		Trail:      service.NewAuditTrail(g, d.Store),

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/alerts"
 	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -35,7 +36,7 @@ type AlertStore interface {
 // rules of every unit (by name, without zone, stage or unit; nil for
 // DefaultAlertRules, empty for none); groups and budgets are where lag
 // and budgets are read.
-func NewAlerts(g *gate.Guard, st AlertStore, defaults []store.AlertRuleRecord, groups *Groups, budgets Budgets) *Alerts {
+func NewAlerts(g *gate.Guard, st AlertStore, defaults []store.AlertRuleRecord, groups *groups.Groups, budgets Budgets) *Alerts {
 	if defaults == nil {
 		defaults = DefaultAlertRules()
 	}

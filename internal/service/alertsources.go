@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/alerts"
+	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -22,7 +23,7 @@ import (
 // What a rate or a stall needs from earlier rounds is kept here, on the
 // replica that runs them.
 type alertSources struct {
-	groups  *Groups
+	groups  *groups.Groups
 	budgets Budgets
 
 	mu     sync.Mutex
@@ -58,7 +59,7 @@ type topicMark struct {
 	at   time.Time
 }
 
-func newAlertSources(groups *Groups, budgets Budgets) *alertSources {
+func newAlertSources(groups *groups.Groups, budgets Budgets) *alertSources {
 	return &alertSources{groups: groups, budgets: budgets, moves: map[string]groupMark{}, growth: map[string]topicMark{}, quiet: map[string]time.Time{}}
 }
 
@@ -239,12 +240,11 @@ func (r *envReads) readGroups(ctx context.Context) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	committed, ends, err := positions(ctx, r.env, ids)
+	committed, ends, err := groups.Positions(ctx, r.env, ids)
 	if err != nil {
 		return err
 	}
-	lag := r.src.groups.lag
-	lag.observe(r.env, committed, ends)
+	r.src.groups.Observe(r.env, committed, ends)
 	r.src.mu.Lock()
 	defer r.src.mu.Unlock()
 	for id, offs := range committed {
@@ -255,7 +255,7 @@ func (r *envReads) readGroups(ctx context.Context) error {
 				continue
 			}
 			end := ends[o.TopicPartition]
-			e := lag.estimate(r.env, id, o, end)
+			e := r.src.groups.Lateness(r.env, id, o, end)
 			late.add(e.Known, e.Age)
 			sumCommitted += o.Offset
 			sumEnds += end

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -25,4 +26,9 @@ func settingKeys() string {
 		keys = append(keys, s.Key)
 	}
 	return strings.Join(keys, ", ")
+}
+
+// as is a context whose caller has role in scada.
+func as(role portal.Role) context.Context {
+	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles(role.String(), map[string]portal.Role{"scada": role}))
 }

@@ -1,4 +1,4 @@
-package service
+package groups
 
 import (
 	"context"
@@ -46,10 +46,10 @@ func groupsOf(ctx context.Context, call *gate.Call, q portal.ListQuery) ([]platf
 	return out, nil
 }
 
-// positions reads the committed offsets of groups and the end offsets of
+// Positions reads the committed offsets of groups and the end offsets of
 // every partition they have committed on: one offsets request per group
 // (side by side) and one ListOffsets for all partitions.
-func positions(ctx context.Context, env *platform.Environment, ids []string) (map[string][]platform.GroupOffset, map[platform.TopicPartition]int64, error) {
+func Positions(ctx context.Context, env *platform.Environment, ids []string) (map[string][]platform.GroupOffset, map[platform.TopicPartition]int64, error) {
 	committed, err := env.Groups.GroupOffsets(ctx, ids)
 	if err != nil {
 		return nil, nil, err
@@ -136,7 +136,7 @@ func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 		return err
 	})
 	both.Go(func() (err error) {
-		committed, ends, err = positions(bctx, call.Env, ids)
+		committed, ends, err = Positions(bctx, call.Env, ids)
 		return err
 	})
 	if err := both.Wait(); err != nil {
@@ -200,7 +200,7 @@ func (s *Groups) Get(ctx context.Context, scope portal.Scope, id string) (portal
 	if err != nil {
 		return portal.GroupDetail{}, err
 	}
-	committed, ends, err := positions(ctx, call.Env, []string{g.ID})
+	committed, ends, err := Positions(ctx, call.Env, []string{g.ID})
 	if err != nil {
 		return portal.GroupDetail{}, err
 	}
@@ -487,4 +487,16 @@ func (s *Groups) plan(ctx context.Context, call *gate.Call, g platform.Group, r 
 		return a.Partition - b.Partition
 	})
 	return out, nil
+}
+
+// Observe records the positions a round read (Positions), from which the
+// groups' lag in time is learnt.
+func (s *Groups) Observe(env *platform.Environment, committed map[string][]platform.GroupOffset, ends map[platform.TopicPartition]int64) {
+	s.lag.observe(env, committed, ends)
+}
+
+// Lateness is how late a group is on a partition in time, from what was
+// observed; unknown until the portal has seen it move.
+func (s *Groups) Lateness(env *platform.Environment, group string, o platform.GroupOffset, end int64) portal.LagTime {
+	return s.lag.estimate(env, group, o, end)
 }

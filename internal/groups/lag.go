@@ -1,4 +1,4 @@
-package service
+package groups
 
 import (
 	"context"
@@ -121,7 +121,7 @@ func (s *Groups) SampleLag(ctx context.Context) {
 			ids = append(ids, g)
 		}
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		committed, ends, err := positions(cctx, w.env, ids)
+		committed, ends, err := Positions(cctx, w.env, ids)
 		cancel()
 		if err == nil {
 			l.observe(w.env, committed, ends)

@@ -1,4 +1,4 @@
-package service_test
+package groups_test
 
 import (
 	"context"
