@@ -19,6 +19,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/records"
+	"github.com/edh-platform/rms-portal/internal/schemas"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -67,7 +68,7 @@ type Deps struct {
 type Built struct {
 	Topics     *service.Topics
 	Connectors *service.Connectors
-	Schemas    *service.Schemas
+	Schemas    *schemas.Schemas
 	Accounts   *service.ServiceAccounts
 	APIKeys    *service.APIKeys
 	Pools      *service.IdentityPools
@@ -96,7 +97,7 @@ func New(d Deps) (*Built, error) {
 	b := &Built{
 		Topics:     service.NewTopics(g, d.Sampler, d.Charts).WithImpact(d.Store),
 		Connectors: service.NewConnectors(g).WithAutoRestart(d.Store, d.Backoff),
-		Schemas:    service.NewSchemas(g),
+		Schemas:    schemas.NewSchemas(g),
 		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),
 		APIKeys:    service.NewAPIKeys(g, d.Store),
 		Pools:      service.NewIdentityPools(g, filters),

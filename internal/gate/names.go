@@ -52,3 +52,26 @@ func (c *Call) Subject(subject string) (string, error) {
 	}
 	return "", portal.Invalid("subject", "subject %s is longer than %d characters", c.Scope.Qualify(subject), MaxSubject)
 }
+
+// MaxIdentifier bounds any identifier a caller sends: no resource name (a
+// topic's 249 characters at most, with its prefix) can hold a longer one.
+const MaxIdentifier = 200
+
+// Identifier adds to v what is wrong with an identifier sent as field
+// (missing, or not usable in a name; label starts the message), and says
+// whether it can be qualified.
+func Identifier(v *portal.Validation, field, label, name string) bool {
+	if strings.TrimSpace(name) == "" {
+		v.Add(portal.Missing(field))
+		return false
+	}
+	if len(name) > MaxIdentifier {
+		v.Add(portal.Invalid(field, "%s is %d characters long; at most %d", label, len(name), MaxIdentifier))
+		return false
+	}
+	if p := tenancy.IdentifierProblem(tenancy.Normalise(name)); p != "" {
+		v.Add(portal.Invalid(field, "%s %s", label, p))
+		return false
+	}
+	return true
+}

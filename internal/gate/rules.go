@@ -97,3 +97,19 @@ type Holder interface {
 	Kind() string
 	Holdings(ctx context.Context, call *Call) (map[string]any, error)
 }
+
+// HolderOf is a Holder of kind whose holdings read reads.
+func HolderOf(kind string, read func(ctx context.Context, call *Call) (map[string]any, error)) Holder {
+	return holderFunc{kind: kind, read: read}
+}
+
+type holderFunc struct {
+	kind string
+	read func(ctx context.Context, call *Call) (map[string]any, error)
+}
+
+func (h holderFunc) Kind() string { return h.kind }
+
+func (h holderFunc) Holdings(ctx context.Context, call *Call) (map[string]any, error) {
+	return h.read(ctx, call)
+}

@@ -111,7 +111,7 @@ func (s *ServiceAccounts) Get(ctx context.Context, scope portal.Scope, id string
 func (s *ServiceAccounts) check(call *gate.Call, in portal.NewServiceAccount, field string, v *portal.Validation) string {
 	in.Name = strings.TrimSpace(in.Name)
 	name := ""
-	if identifier(v, field+"name", "name", in.Name) && isAccountType(in.Type) {
+	if gate.Identifier(v, field+"name", "name", in.Name) && isAccountType(in.Type) {
 		if name = call.Scope.QualifyServiceAccount(in.Name, in.Type); len(name) > maxDisplayName {
 			v.Add(portal.Invalid(field+"name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
 		}

@@ -254,7 +254,7 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 		return portal.CreatedAPIKey{}, err
 	}
 	desired := keyRule(call.Env, a, resource, strings.TrimSpace(in.Description), now, expires)
-	if err := s.guard.Check(ctx, call, "api-key.create", ruleChange(rules.KindAPIKey, rules.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "api-key.create", rules.NewChange(rules.KindAPIKey, rules.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
@@ -406,7 +406,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	expires, _ := expiryFor(call, time.Time{}, now, "")
 	// A rotation replaces a key: judged as an update of it, it adds
 	// nothing to the unit's keys.
-	ch := ruleChange(rules.KindAPIKey, rules.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
+	ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
 		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
 	if err := s.guard.Check(ctx, call, "api-key.rotate", ch); err != nil {
 		return portal.CreatedAPIKey{}, err
@@ -475,7 +475,7 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", "api-key.update", a.DisplayName); err != nil {
 		return portal.APIKey{}, err
 	}
-	ch := ruleChange(rules.KindAPIKey, rules.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
+	ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
 		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
 	var k platform.APIKey
 	err = s.guard.Write(ctx, call, gate.Change{Event: "api-key.update", Resource: id + " (" + a.DisplayName + ")", Rule: ch,
@@ -508,7 +508,7 @@ func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) (er
 	before := keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires)
 	named := id + " (" + a.DisplayName + ")"
 	err = s.guard.Write(ctx, call, gate.Change{Event: "api-key.delete", Resource: named,
-		Rule: ruleChange(rules.KindAPIKey, rules.OpDelete, named, nil, before),
+		Rule: rules.NewChange(rules.KindAPIKey, rules.OpDelete, named, nil, before),
 		Do:   func(ctx context.Context) error { return call.Env.APIKeys.DeleteAPIKey(ctx, id) }})
 	if err != nil {
 		return err

@@ -266,7 +266,7 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	full := ""
-	if identifier(&v, "name", "name", in.Name) {
+	if gate.Identifier(&v, "name", "name", in.Name) {
 		if full = call.Scope.QualifyConnector(in.Name); len(full) > maxConnectorName {
 			v.Add(portal.Invalid("name", "the full name %s is %d characters long; at most %d", full, len(full), maxConnectorName))
 		}
@@ -288,7 +288,7 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 		return portal.Connector{}, err
 	}
 	secret := s.sensitive(ctx, call, cfg["connector.class"], cfg)
-	if err := s.guard.Check(ctx, call, "connector.create", ruleChange(rules.KindConnector, rules.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "connector.create", rules.NewChange(rules.KindConnector, rules.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
 		return portal.Connector{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
@@ -371,7 +371,7 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 		return portal.Connector{}, err
 	}
 	secret := s.sensitive(ctx, call, cur.Class, cfg)
-	ch := ruleChange(rules.KindConnector, rules.OpUpdate, full, connectorRule(call, full, cfg, secret), connectorRule(call, full, cur.Config, secret))
+	ch := rules.NewChange(rules.KindConnector, rules.OpUpdate, full, connectorRule(call, full, cfg, secret), connectorRule(call, full, cur.Config, secret))
 	if err := s.guard.Check(ctx, call, "connector.update", ch); err != nil {
 		return portal.Connector{}, err
 	}
@@ -417,7 +417,7 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 		}
 		if action == "connector.delete" {
 			before := connectorRule(call, full, cur.Config, s.sensitive(ctx, call, cur.Class, cur.Config))
-			if err := s.guard.Check(ctx, call, action, ruleChange(rules.KindConnector, rules.OpDelete, full, nil, before)); err != nil {
+			if err := s.guard.Check(ctx, call, action, rules.NewChange(rules.KindConnector, rules.OpDelete, full, nil, before)); err != nil {
 				return err
 			}
 		}

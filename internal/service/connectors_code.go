@@ -64,7 +64,7 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	d := r.Connector
 	var v portal.Validation
 	full := ""
-	if ident := s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name); identifier(&v, "name", "name", ident) {
+	if ident := s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name); gate.Identifier(&v, "name", "name", ident) {
 		full = call.Scope.QualifyConnector(ident)
 	}
 	cfg := s.prepare(call, full, k.declaredConfig(call, d, &v), &v)
@@ -100,7 +100,7 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	st.Change.Errors = v.Problems
 	// Secrets are judged masked: cfg holds none (a document declares them
 	// apart), so a policy sees the declared settings only.
-	rule := ruleChange(rules.KindConnector, "", full, connectorRule(call, full, cfg, nil), nil)
+	rule := rules.NewChange(rules.KindConnector, "", full, connectorRule(call, full, cfg, nil), nil)
 	if exists {
 		rule.Before = connectorRule(call, full, cur.Config, slices.Collect(maps.Keys(stored)))
 	}
@@ -146,7 +146,7 @@ func (k connectorCode) planAutoRestart(st *plans.Step, d *portal.ConnectorDecl, 
 // problem for each setting a document must not carry.
 func (k connectorCode) declaredConfig(call *gate.Call, d *portal.ConnectorDecl, v *portal.Validation) map[string]string {
 	cfg := map[string]string{}
-	for _, key := range sortedKeys(d.Config) {
+	for _, key := range slices.Sorted(maps.Keys(d.Config)) {
 		switch {
 		case key == "connector.class":
 			v.Add(portal.Invalid("config."+key, "give the class in spec.class"))
@@ -200,7 +200,7 @@ func (k connectorCode) current(ctx context.Context, call *gate.Call, cur platfor
 func planSecrets(st *plans.Step, d *portal.ConnectorDecl, cfg map[string]string, stored map[string]bool, v *portal.Validation) map[string]string {
 	send := maps.Clone(cfg)
 	var unsent []string
-	for _, key := range sortedKeys(d.Secrets) {
+	for _, key := range slices.Sorted(maps.Keys(d.Secrets)) {
 		ref := d.Secrets[key]
 		switch {
 		case ref.Value != "":
@@ -214,7 +214,7 @@ func planSecrets(st *plans.Step, d *portal.ConnectorDecl, cfg map[string]string,
 			v.Add(portal.Invalid("secrets."+key, "%s has no value: set the environment variable %s where the document is sent from (portalctl reads it)", key, cmp.Or(ref.FromEnv, "named by fromEnv")))
 		}
 	}
-	for _, key := range sortedKeys(stored) {
+	for _, key := range slices.Sorted(maps.Keys(stored)) {
 		if _, declared := d.Secrets[key]; !declared {
 			st.Diff("secrets."+key, plans.Ptr("(set)"), nil)
 		}
@@ -261,7 +261,7 @@ func (k connectorCode) Prune(call *gate.Call, o plans.Observed, keep map[string]
 		st := &plans.Step{Key: "connector/" + name, State: c.ID, Change: portal.PlannedChange{Kind: "connector", Name: name, Index: -1, Action: portal.ActionDelete,
 			Identifier: strings.TrimSuffix(call.Scope.Identifier(name), tenancy.ConnectorSuffix)}}
 		st.Diff("class", plans.Ptr(c.Class), nil)
-		rule := ruleChange(rules.KindConnector, rules.OpDelete, name, nil, connectorRule(call, name, c.Config, nil))
+		rule := rules.NewChange(rules.KindConnector, rules.OpDelete, name, nil, connectorRule(call, name, c.Config, nil))
 		st.Rule = &rule
 		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, "") }
 		for _, t := range portal.ConnectorTopics(c.Config) {

@@ -182,7 +182,7 @@ func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in porta
 func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Validation) string {
 	name := ""
 	in.Name = strings.TrimSpace(in.Name)
-	if identifier(v, "name", "name", in.Name) && isAccountType(in.Type) {
+	if gate.Identifier(v, "name", "name", in.Name) && isAccountType(in.Type) {
 		if name = call.Scope.QualifyPool(in.Name, in.Type); len(name) > maxDisplayName {
 			v.Add(portal.Invalid("name", "the display name %s is %d characters long; Confluent Cloud allows %d", name, len(name), maxDisplayName))
 		}
@@ -205,7 +205,7 @@ func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Val
 
 func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
 	desired := poolRule(call, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description), IdentityClaim: in.IdentityClaim, Filter: in.Filter})
-	if err := s.guard.Check(ctx, call, "identity-pool.create", ruleChange(rules.KindIdentityPool, rules.OpCreate, name, desired, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, "identity-pool.create", rules.NewChange(rules.KindIdentityPool, rules.OpCreate, name, desired, nil)); err != nil {
 		return portal.Pool{}, err
 	}
 	w, err := s.guard.Begin(ctx, call, "identity-pool.create", name)
@@ -262,7 +262,7 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 	defer unlock()
 	after := cur
 	after.Filter = filter
-	rule := ruleChange(rules.KindIdentityPool, rules.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
+	rule := rules.NewChange(rules.KindIdentityPool, rules.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
 	if err := s.guard.Check(ctx, call, "identity-pool.filter", rule); err != nil {
 		return portal.Pool{}, err
 	}
@@ -307,7 +307,7 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 	if err != nil {
 		return err
 	}
-	if err := s.guard.Check(ctx, call, "identity-pool.delete", ruleChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
+	if err := s.guard.Check(ctx, call, "identity-pool.delete", rules.NewChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
 		return err
 	}
 	if err := call.Pace(ctx); err != nil {

@@ -40,7 +40,7 @@ func (k poolCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool)
 		st := &plans.Step{Key: "identity-pool/" + p.DisplayName, State: id,
 			Change: portal.PlannedChange{Kind: "identity-pool", Name: p.DisplayName, Identifier: call.Scope.Identifier(p.DisplayName), Index: -1, Action: portal.ActionDelete}}
 		st.Diff("filter", plans.Ptr(p.Filter), nil)
-		rule := ruleChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))
+		rule := rules.NewChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))
 		st.Rule = &rule
 		st.Impact = func(ctx context.Context) (portal.Impact, error) {
 			grants, err := principalGrants(ctx, call, k.s.grants, id)
@@ -84,7 +84,7 @@ func (k poolCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r p
 	st.Change.Name, st.Key = name, "identity-pool/"+name
 	st.Change.Errors = v.Problems
 	id, exists := "", false
-	rule := ruleChange(rules.KindIdentityPool, "", name, poolRule(call, platform.IdentityPool{DisplayName: name, Description: in.Description, IdentityClaim: in.IdentityClaim, Filter: in.Filter}), nil)
+	rule := rules.NewChange(rules.KindIdentityPool, "", name, poolRule(call, platform.IdentityPool{DisplayName: name, Description: in.Description, IdentityClaim: in.IdentityClaim, Filter: in.Filter}), nil)
 	st.Rule = &rule
 	for _, p := range o.([]platform.IdentityPool) {
 		if name == "" || p.DisplayName != name {

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"cmp"
 	"context"
 	"maps"
 	"math"
@@ -20,31 +19,6 @@ import (
 // state a write would make, the current state it replaces, and the
 // existing resources a policy's report judges.
 
-// holder reads one kind's existing resources for the rules.
-type holder struct {
-	kind string
-	read func(ctx context.Context, call *gate.Call) (map[string]any, error)
-}
-
-func (h holder) Kind() string { return h.kind }
-
-func (h holder) Holdings(ctx context.Context, call *gate.Call) (map[string]any, error) {
-	return h.read(ctx, call)
-}
-
-// ruleChange is a write of a kind as the guardrails judge it: resource
-// (nil for a delete) and before (nil for a create) are that kind's.
-func ruleChange[T any](kind, op, name string, resource, before *T) rules.Change {
-	ch := rules.Change{Kind: kind, Operation: op, Name: name}
-	if resource != nil {
-		ch.Resource = resource
-	}
-	if before != nil {
-		ch.Before = before
-	}
-	return ch
-}
-
 // topicRule is a topic as policies see it.
 func topicRule(call *gate.Call, full string, partitions int, config map[string]string) *rules.Topic {
 	cfg := maps.Clone(config)
@@ -57,7 +31,7 @@ func topicRule(call *gate.Call, full string, partitions int, config map[string]s
 // Holder reads the unit's topics with their overrides for the
 // guardrails: one list and one batched describe.
 func (s *Topics) Holder() gate.Holder {
-	return holder{kind: rules.KindTopic, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return gate.HolderOf(rules.KindTopic, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		all, err := call.Env.Topics.ListTopics(ctx)
 		if err != nil {
 			return nil, err
@@ -88,7 +62,7 @@ func (s *Topics) Holder() gate.Holder {
 			out[n] = topicRule(call, n, partitions[n], cfg)
 		}
 		return out, nil
-	}}
+	})
 }
 
 // withoutSecrets masks a connector's secret settings for the guardrails,
@@ -120,7 +94,7 @@ func connectorRule(call *gate.Call, full string, config map[string]string, secre
 
 // Holder reads the unit's connectors for the guardrails: one list.
 func (s *Connectors) Holder() gate.Holder {
-	return holder{kind: rules.KindConnector, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return gate.HolderOf(rules.KindConnector, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		cs, err := call.Env.Connectors.ListConnectors(ctx)
 		if err != nil {
 			return nil, err
@@ -132,36 +106,7 @@ func (s *Connectors) Holder() gate.Holder {
 			}
 		}
 		return out, nil
-	}}
-}
-
-// schemaRule is a subject's version as policies see it, with the
-// subject's compatibility level ("" when the registry does not say).
-func schemaRule(ctx context.Context, call *gate.Call, subject string, def platform.SchemaDef) *rules.Schema {
-	topic, typ := subject, ""
-	for _, t := range []string{"key", "value"} {
-		if cut, ok := strings.CutSuffix(subject, "-"+t); ok {
-			topic, typ = cut, t
-		}
-	}
-	level, _ := call.Env.Schemas.Compatibility(ctx, subject)
-	return &rules.Schema{Subject: subject, Topic: topic, SubjectType: typ, SchemaType: cmp.Or(def.Type, "AVRO"), Compatibility: level, Schema: def.Schema}
-}
-
-// Holder reads the latest version of each of the unit's subjects for the
-// guardrails: one list, and each subject's compatibility level.
-func (s *Schemas) Holder() gate.Holder {
-	return holder{kind: rules.KindSchema, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
-		vs, err := call.Env.Schemas.ListSchemas(ctx, call.Scope.Prefix(), true)
-		if err != nil {
-			return nil, err
-		}
-		out := map[string]any{}
-		for _, v := range vs {
-			out[v.Subject] = schemaRule(ctx, call, v.Subject, platform.SchemaDef{Type: v.Type, Schema: v.Schema})
-		}
-		return out, nil
-	}}
+	})
 }
 
 // accountChange is a service account write as the guardrails judge it.
@@ -188,7 +133,7 @@ func accountIdentifier(call *gate.Call, name string) string {
 
 // Holder reads the unit's service accounts for the guardrails: one list.
 func (s *ServiceAccounts) Holder() gate.Holder {
-	return holder{kind: rules.KindServiceAccount, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return gate.HolderOf(rules.KindServiceAccount, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		as, err := call.Env.IAM.ListServiceAccounts(ctx)
 		if err != nil {
 			return nil, err
@@ -200,7 +145,7 @@ func (s *ServiceAccounts) Holder() gate.Holder {
 			}
 		}
 		return out, nil
-	}}
+	})
 }
 
 // poolRule is an identity pool as policies see it.
@@ -212,7 +157,7 @@ func poolRule(call *gate.Call, p platform.IdentityPool) *rules.IdentityPool {
 
 // Holder reads the unit's identity pools for the guardrails: one list.
 func (s *IdentityPools) Holder() gate.Holder {
-	return holder{kind: rules.KindIdentityPool, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return gate.HolderOf(rules.KindIdentityPool, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		ps, err := call.Env.Pools.ListPools(ctx)
 		if err != nil {
 			return nil, err
@@ -224,7 +169,7 @@ func (s *IdentityPools) Holder() gate.Holder {
 			}
 		}
 		return out, nil
-	}}
+	})
 }
 
 // keyRule is an API key as policies see it (never its secret); expires
@@ -240,7 +185,7 @@ func keyRule(env *platform.Environment, a platform.ServiceAccount, resourceID, d
 // Holder reads the keys of the unit's service accounts for the
 // guardrails: one list of accounts, one of keys per resource.
 func (s *APIKeys) Holder() gate.Holder {
-	return holder{kind: rules.KindAPIKey, read: func(ctx context.Context, call *gate.Call) (map[string]any, error) {
+	return gate.HolderOf(rules.KindAPIKey, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		keys, owners, err := envKeys(ctx, call)
 		if err != nil {
 			return nil, err
@@ -256,5 +201,5 @@ func (s *APIKeys) Holder() gate.Holder {
 			}
 		}
 		return out, nil
-	}}
+	})
 }

@@ -38,7 +38,7 @@ func (s *Topics) CreateBatch(ctx context.Context, scope portal.Scope, ins []port
 			continue
 		}
 		valid = append(valid, pending{i: i, spec: spec})
-		changes = append(changes, ruleChange(rules.KindTopic, rules.OpCreate, spec.Name, topicRule(call, spec.Name, spec.Partitions, spec.Config), nil))
+		changes = append(changes, rules.NewChange(rules.KindTopic, rules.OpCreate, spec.Name, topicRule(call, spec.Name, spec.Partitions, spec.Config), nil))
 	}
 	refused, err := s.guard.CheckAll(ctx, call, "topic.create", changes)
 	var todo []pending

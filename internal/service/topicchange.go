@@ -54,7 +54,7 @@ func updateRule(call *gate.Call, full string, cur portal.TopicDetail, partitions
 	for _, k := range cc.Reset {
 		delete(after, k)
 	}
-	return ruleChange(rules.KindTopic, rules.OpUpdate, full, topicRule(call, full, max(partitions, cur.Partitions), after), topicRule(call, full, cur.Partitions, cur.Config))
+	return rules.NewChange(rules.KindTopic, rules.OpUpdate, full, topicRule(call, full, max(partitions, cur.Partitions), after), topicRule(call, full, cur.Partitions, cur.Config))
 }
 
 // settingsChanged tells whether a topic's settings show a change, for a

@@ -187,7 +187,7 @@ func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTo
 	}
 	full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
 	err = s.guard.Write(ctx, call, gate.Change{Event: "topic.create", Resource: full,
-		Rule: ruleChange(rules.KindTopic, rules.OpCreate, full, topicRule(call, full, partitions, cfg), nil),
+		Rule: rules.NewChange(rules.KindTopic, rules.OpCreate, full, topicRule(call, full, partitions, cfg), nil),
 		Do: func(ctx context.Context) error {
 			return call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
 		},
@@ -225,7 +225,7 @@ func newTopicSpec(call *gate.Call, in portal.NewTopic) (platform.TopicSpec, erro
 // topicName qualifies a new topic's identifier, adding to v what is wrong
 // with it; "" when it cannot be used.
 func topicName(call *gate.Call, v *portal.Validation, name string) string {
-	if !identifier(v, "name", "name", name) {
+	if !gate.Identifier(v, "name", "name", name) {
 		return ""
 	}
 	full := call.Scope.Qualify(name)
@@ -471,7 +471,7 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, op
 		return err
 	}
 	return s.guard.Write(ctx, call, gate.Change{Event: "topic.delete", Resource: full,
-		Rule: ruleChange(rules.KindTopic, rules.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
+		Rule: rules.NewChange(rules.KindTopic, rules.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
 		Do:   func(ctx context.Context) error { return call.Env.Topics.DeleteTopic(ctx, full) },
 		Confirm: &gate.Confirmation{What: "topic " + full + " was deleted", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
 			_, err := call.Env.Topics.DescribeTopic(ctx, full)

@@ -141,7 +141,7 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 	topicChanges := len(st.Change.Diff)
 	describe := k.planCatalog(call, st, obs, full, d.Catalog, &v)
 	st.Change.Errors = v.Problems
-	rule := ruleChange(rules.KindTopic, "", full, topicRule(call, full, partitions, cfg), before)
+	rule := rules.NewChange(rules.KindTopic, "", full, topicRule(call, full, partitions, cfg), before)
 	st.Rule = &rule
 	if !exists {
 		// An apply makes its new topics together: one request.
@@ -200,7 +200,7 @@ func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool
 			Change: portal.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: portal.ActionDelete}}
 		st.Diff("partitions", plans.Ptr(strconv.Itoa(t.Partitions)), nil)
 		// The list has no settings: a delete is judged by its partitions.
-		rule := ruleChange(rules.KindTopic, rules.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
+		rule := rules.NewChange(rules.KindTopic, rules.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))
 		st.Rule = &rule
 		st.Impact = func(ctx context.Context) (portal.Impact, error) { return k.s.impact(ctx, call, name) }
 		st.Do = func(ctx context.Context) error {

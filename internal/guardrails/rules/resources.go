@@ -157,3 +157,16 @@ func Fields(kind string) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// NewChange is a write of a kind as the guardrails judge it: resource
+// (nil for a delete) and before (nil for a create) are that kind's.
+func NewChange[T any](kind, op, name string, resource, before *T) Change {
+	ch := Change{Kind: kind, Operation: op, Name: name}
+	if resource != nil {
+		ch.Resource = resource
+	}
+	if before != nil {
+		ch.Before = before
+	}
+	return ch
+}

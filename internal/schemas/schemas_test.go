@@ -1,4 +1,4 @@
-package service_test
+package schemas_test
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package service
+package schemas
 
 import (
 	"cmp"
@@ -141,7 +141,7 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	var v portal.Validation
 	topic := ""
 	switch {
-	case !identifier(&v, "topic", "topic", in.Topic):
+	case !gate.Identifier(&v, "topic", "topic", in.Topic):
 	case call.WholeCluster && !strings.HasPrefix(tenancy.Normalise(in.Topic), call.Scope.Prefix()):
 		topic = tenancy.Normalise(in.Topic)
 	default:
@@ -174,7 +174,7 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	}
 	var out portal.SchemaVersion
 	ch := s.register(call, subject, def, &out)
-	ch.Event, ch.Rule = "schema.create", ruleChange(rules.KindSchema, rules.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
+	ch.Event, ch.Rule = "schema.create", rules.NewChange(rules.KindSchema, rules.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
 	err = s.guard.Write(ctx, call, ch)
 	return out, err
 }
@@ -280,7 +280,7 @@ func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event porta
 		a.SchemaType, a.Schema = cmp.Or(def.Type, before.SchemaType), def.Schema
 		after = &a
 	}
-	return s.guard.Check(ctx, call, event, ruleChange(rules.KindSchema, op, subject, after, before))
+	return s.guard.Check(ctx, call, event, rules.NewChange(rules.KindSchema, op, subject, after, before))
 }
 
 // register is the change that registers def under subject, confirmed by
@@ -304,3 +304,6 @@ func (s *Schemas) register(call *gate.Call, subject string, def platform.SchemaD
 			}},
 	}
 }
+
+// Schemas implements the contract of the front doors.
+var _ portal.SchemaService = (*Schemas)(nil)

@@ -1,4 +1,4 @@
-package service
+package schemas
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,7 +51,7 @@ func (schemaCode) Prune(*gate.Call, plans.Observed, map[string]bool) []*plans.St
 func (schemaCode) Export(_ context.Context, call *gate.Call, o plans.Observed) ([]portal.Resource, error) {
 	schemas := o.(map[string]portal.SchemaVersion)
 	var out []portal.Resource
-	for _, subject := range sortedKeys(schemas) {
+	for _, subject := range slices.Sorted(maps.Keys(schemas)) {
 		v := schemas[subject]
 		decl := &portal.SchemaDecl{SchemaType: v.Type, Schema: v.Schema}
 		for _, r := range v.References {
@@ -92,7 +94,7 @@ func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed,
 		v.Add(portal.Invalid("name", "metadata.name %s and the subject %s-%s of spec.topic and spec.subjectType disagree", r.Name, topic, part))
 	}
 	fullTopic := ""
-	if topic != "" && identifier(&v, "topic", "topic", topic) {
+	if topic != "" && gate.Identifier(&v, "topic", "topic", topic) {
 		fullTopic = call.Scope.Qualify(topic)
 	}
 	if d.SchemaFile != "" && d.Schema == "" {
@@ -147,7 +149,7 @@ func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed,
 	}
 	st.Change.Errors = v.Problems
 	if s.guard.Rules() != nil && subject != "" && (!exists || len(st.Change.Diff) > 0) {
-		rule := ruleChange(rules.KindSchema, "", subject, schemaRule(ctx, call, subject, want), nil)
+		rule := rules.NewChange(rules.KindSchema, "", subject, schemaRule(ctx, call, subject, want), nil)
 		if exists {
 			rule.Before = schemaRule(ctx, call, subject, platform.SchemaDef{Type: cur.Type, Schema: cur.Schema})
 		}
