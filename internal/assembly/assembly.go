@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/changerequests"
+	"github.com/edh-platform/rms-portal/internal/connectors"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/grants"
@@ -51,7 +52,7 @@ type Deps struct {
 	// succeeds; nil: new keys are recorded unverified.
 	KeySecrets service.KeySecrets
 	// Backoff paces the restarts of connectors whose auto-restart is on.
-	Backoff service.Backoff
+	Backoff connectors.Backoff
 	// AlertDefaults are every unit's alert rules until it saves its own.
 	AlertDefaults []store.AlertRuleRecord
 	// Classes are the data classifications of the catalog (the defaults
@@ -67,7 +68,7 @@ type Deps struct {
 // Built holds every service, by its own type.
 type Built struct {
 	Topics     *service.Topics
-	Connectors *service.Connectors
+	Connectors *connectors.Connectors
 	Schemas    *schemas.Schemas
 	Accounts   *service.ServiceAccounts
 	APIKeys    *service.APIKeys
@@ -96,7 +97,7 @@ func New(d Deps) (*Built, error) {
 	}
 	b := &Built{
 		Topics:     service.NewTopics(g, d.Sampler, d.Charts).WithImpact(d.Store),
-		Connectors: service.NewConnectors(g).WithAutoRestart(d.Store, d.Backoff),
+		Connectors: connectors.NewConnectors(g).WithAutoRestart(d.Store, d.Backoff),
 		Schemas:    schemas.NewSchemas(g),
 		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),
 		APIKeys:    service.NewAPIKeys(g, d.Store),

@@ -68,3 +68,7 @@ type AuditService interface {
 	// The caller is the principal in ctx, if any.
 	Refused(ctx context.Context, scope Scope, action Action, resource string, err error)
 }
+
+// SystemActor names the portal in the audit trail, for what it does by
+// itself (deleting expired keys, restarting failed connectors, alerts).
+const SystemActor = "portal"

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/alerts"
+	"github.com/edh-platform/rms-portal/internal/connectors"
 	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -141,7 +142,7 @@ func (r *envReads) connectorsFailed(ctx context.Context, rule store.AlertRuleRec
 		failing := c.Failing()
 		value := c.State
 		if failing {
-			value += ": " + firstLine(failure(c))
+			value += ": " + connectors.FailureLine(c)
 		}
 		if failing {
 			if err := r.restarts.do(func() error { return r.readGivenUp(ctx) }); err != nil {

@@ -434,7 +434,7 @@ func TestAnAbandonedRotationLeavesNoKey(t *testing.T) {
 	if len(recs) != 1 || recs[k.ID].ReplacedBy != "" {
 		t.Errorf("records after the sweep: %+v", recs)
 	}
-	if e := w.AuditEvents(t)[0]; e.Action != "api-key.delete" || e.Actor != service.SystemActor || !strings.Contains(e.Resource, orphan.ID) {
+	if e := w.AuditEvents(t)[0]; e.Action != "api-key.delete" || e.Actor != portal.SystemActor || !strings.Contains(e.Resource, orphan.ID) {
 		t.Errorf("the sweep's event: %+v", e)
 	}
 	if n, _ := w.APIKeys.Expire(bg); n != 0 {

@@ -12,10 +12,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-// SystemActor names the portal in the audit trail, for what it does by
-// itself (deleting expired keys).
-const SystemActor = "portal"
-
 // Adopt gives an expiry to the keys made outside the portal on the
 // stages that have a maximum key age: from their creation, and at least a
 // week from now (adoptionGrace), so that their clients are warned. Only
@@ -174,7 +170,7 @@ func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec sto
 		// for the portal to do or audit but forget it.
 		return false, s.store.DeleteKeys(ctx, []string{rec.ID})
 	}
-	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
+	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
 		Action: "api-key.expire", Resource: rec.ID + " (" + rec.Owner + " on " + rec.Resource + ")"})
 	if err != nil {
 		return false, err
@@ -243,7 +239,7 @@ func (s *APIKeys) endRotation(ctx context.Context, rec store.KeyRecord) (int, er
 		if _, recorded := known[k.ID]; recorded || k.ID == rec.ID || k.Created.Before(began.Add(-time.Second)) {
 			continue
 		}
-		w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
+		w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
 			Action: "api-key.delete", Resource: k.ID + " (" + rec.Owner + " on " + rec.Resource + ")",
 			Detail: "made by a rotation of " + rec.ID + " whose replica stopped before recording it; nobody has its secret"})
 		if err != nil {

@@ -6,9 +6,8 @@ import (
 
 // The services implement the contract of the front doors.
 var (
-	_ portal.TopicService     = (*Topics)(nil)
-	_ portal.MetricsService   = (*Topics)(nil)
-	_ portal.ConnectorService = (*Connectors)(nil)
-	_ portal.AccountService   = (*ServiceAccounts)(nil)
-	_ portal.PoolService      = (*IdentityPools)(nil)
+	_ portal.TopicService   = (*Topics)(nil)
+	_ portal.MetricsService = (*Topics)(nil)
+	_ portal.AccountService = (*ServiceAccounts)(nil)
+	_ portal.PoolService    = (*IdentityPools)(nil)
 )

@@ -1,4 +1,4 @@
-package service
+package connectors
 
 import (
 	"context"
@@ -86,7 +86,7 @@ func (s *Connectors) autoRestartIn(ctx context.Context, env *platform.Environmen
 				restarted++
 			}
 		case restartGiveUp:
-			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
+			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
 				Action: actionGiveUp, Resource: c.Name, Outcome: "ok",
 				Detail: fmt.Sprintf("%d restarts did not bring it back: %s", next.Attempts, firstLine(failure(c)))})
 		}
@@ -107,7 +107,7 @@ func (s *Connectors) restartFailed(ctx context.Context, env *platform.Environmen
 	if a.MaxRestarts > 0 {
 		of = fmt.Sprintf("of %d", a.MaxRestarts)
 	}
-	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
+	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
 		Action: actionAutoRestart, Resource: c.Name})
 	if err != nil {
 		return err
@@ -152,3 +152,7 @@ func (s *Connectors) resetAutoRestart(ctx context.Context, env *platform.Environ
 	_, err = s.restarts.UpdateAutoRestart(ctx, a)
 	return err
 }
+
+// FailureLine says in one line why a connector fails, for alerts and the
+// trail.
+func FailureLine(c platform.Connector) string { return firstLine(failure(c)) }

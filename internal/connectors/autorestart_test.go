@@ -1,4 +1,4 @@
-package service_test
+package connectors_test
 
 import (
 	"context"

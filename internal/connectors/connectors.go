@@ -1,4 +1,4 @@
-package service
+package connectors
 
 import (
 	"context"
@@ -226,8 +226,8 @@ func (s *Connectors) prepare(call *gate.Call, full string, cfg map[string]string
 				v.Add(portal.Invalid("config."+key, "topic %q %s", t, p))
 				continue
 			}
-			if q := call.Scope.Qualify(t); len(q) > maxTopicName {
-				v.Add(portal.Invalid("config."+key, "topic %s is %d characters long; Kafka allows %d", q, len(q), maxTopicName))
+			if q := call.Scope.Qualify(t); len(q) > portal.MaxTopicName {
+				v.Add(portal.Invalid("config."+key, "topic %s is %d characters long; Kafka allows %d", q, len(q), portal.MaxTopicName))
 			} else {
 				names = append(names, q)
 			}
@@ -490,3 +490,6 @@ func (s *Connectors) configChanges(ctx context.Context, call *gate.Call, cur pla
 	}
 	return out
 }
+
+// Connectors implements the contract of the front doors.
+var _ portal.ConnectorService = (*Connectors)(nil)

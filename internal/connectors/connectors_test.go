@@ -1,4 +1,4 @@
-package service_test
+package connectors_test
 
 import (
 	"context"
@@ -105,7 +105,7 @@ func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
 			w := servicetest.New(t)
 			seedScada(t, w, stage)
 			for _, o := range connectorAndSchemaOps {
-				want := topicPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
+				want := writePolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
 				before := len(w.AuditEvents(t))
 				err := o.run(servicetest.As("scada", role), w, stage)
 				switch {

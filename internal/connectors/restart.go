@@ -1,4 +1,4 @@
-package service
+package connectors
 
 import (
 	"context"
@@ -191,7 +191,7 @@ func (s *Connectors) RestartHistory(ctx context.Context, scope portal.Scope, nam
 	if err != nil || s.restarts == nil {
 		return nil, err
 	}
-	events, err := s.restarts.ListAudit(ctx, store.AuditFilter{LandingZone: call.Env.Zone, Stage: call.Env.Stage, Actor: SystemActor, Resource: full, Limit: 50})
+	events, err := s.restarts.ListAudit(ctx, store.AuditFilter{LandingZone: call.Env.Zone, Stage: call.Env.Stage, Actor: portal.SystemActor, Resource: full, Limit: 50})
 	if err != nil {
 		return nil, err
 	}
