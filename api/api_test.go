@@ -20,8 +20,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
-	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
+	"github.com/edh-platform/rms-portal/internal/topics"
 	"github.com/edh-platform/rms-portal/internal/worker"
 )
 
@@ -535,7 +535,7 @@ func TestRateLimits(t *testing.T) {
 	w := servicetest.New(t)
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: w.Store,
 		Logger: servicetest.Discard(), Limits: gate.Limits{Caller: gate.Rate{PerSecond: 0.01, Burst: 3}, Unit: gate.Rate{PerSecond: 0.01, Burst: 5}}})
-	topics := service.NewTopics(w.Guard, worker.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
+	topics := topics.NewTopics(w.Guard, worker.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
 	s := newServer(t, func(o *api.Options) { o.Services.Topics = topics })
 	for i := range 3 {
 		if r := s.do("GET", "/api/v1/scada/dev/topics", "carol", ""); r.status != 200 {

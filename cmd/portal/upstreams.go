@@ -14,7 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
 	"github.com/edh-platform/rms-portal/internal/platform/kafkaadmin"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
-	"github.com/edh-platform/rms-portal/internal/service"
+	"github.com/edh-platform/rms-portal/internal/topics"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
@@ -44,7 +44,7 @@ func (p *app) connect(log *slog.Logger) error {
 			var budget func(ctx context.Context, requests int, owed, urgent bool) error
 			if p.store != nil {
 				b := p.cfg.RateLimits.MetricsAPI
-				budget = service.MetricsBudget(p.store, b.PerSecond, b.Burst, time.Now)
+				budget = topics.MetricsBudget(p.store, b.PerSecond, b.Burst, time.Now)
 			}
 			metrics = confluent.NewMetrics(client("confluent-metrics", cc.MetricsURL, cc.APIKey, cc.APISecret, 1), budget)
 		}

@@ -45,6 +45,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 	"github.com/edh-platform/rms-portal/internal/telemetry"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/topics"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 	"github.com/edh-platform/rms-portal/internal/worker"
 	"github.com/edh-platform/rms-portal/static"
@@ -236,7 +237,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	if err != nil {
 		return nil, err
 	}
-	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: service.NewMetricCache(st, log), Jobs: p.jobs,
+	built, err := assembly.New(assembly.Deps{Guard: guard, Store: st, Sampler: p.sampler, Charts: topics.NewMetricCache(st, log), Jobs: p.jobs,
 		ClusterLimit: p.limits.Limit, RequestMaxAge: cfg.ChangeRequests.MaxAge,
 		Webhooks: events.ServiceOptions{AllowHTTP: cfg.IsDev(), Receivers: receivers, Secrets: webhookSecrets, MaxPerZone: cfg.Webhooks.MaxPerZone},
 		Costly:   p.costly, KeySecrets: keySecrets, Masking: maskingRules(cfg.Masking),

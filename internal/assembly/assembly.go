@@ -23,6 +23,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/schemas"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/topics"
 )
 
 // Deps are what the services are built from.
@@ -30,9 +31,9 @@ type Deps struct {
 	Guard *gate.Guard
 	Store store.Store
 	// Sampler keeps growth samples of viewed topics (worker.Sampler).
-	Sampler service.TopicSampler
+	Sampler topics.TopicSampler
 	// Charts answers the Metrics API's charts, cached in the store.
-	Charts *service.MetricCache
+	Charts *topics.MetricCache
 	// Jobs runs background jobs (bulk creates) journalled in Store.
 	Jobs *jobs.Runner
 	// Admin configures the admin area (its store is Store).
@@ -67,7 +68,7 @@ type Deps struct {
 
 // Built holds every service, by its own type.
 type Built struct {
-	Topics     *service.Topics
+	Topics     *topics.Topics
 	Connectors *connectors.Connectors
 	Schemas    *schemas.Schemas
 	Accounts   *service.ServiceAccounts
@@ -96,7 +97,7 @@ func New(d Deps) (*Built, error) {
 		return nil, err
 	}
 	b := &Built{
-		Topics:     service.NewTopics(g, d.Sampler, d.Charts).WithImpact(d.Store),
+		Topics:     topics.NewTopics(g, d.Sampler, d.Charts).WithImpact(d.Store),
 		Connectors: connectors.NewConnectors(g).WithAutoRestart(d.Store, d.Backoff),
 		Schemas:    schemas.NewSchemas(g),
 		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),

@@ -268,3 +268,13 @@ func ItemError(err error) *Error {
 	}
 	return e
 }
+
+// Partial explains that part of a change was made before err.
+func Partial(err error, format string, args ...any) error {
+	if ps := Problems(err); len(ps) == 1 {
+		e := *ps[0]
+		e.Message = fmt.Sprintf(format, args...) + ": " + e.Message
+		return &e
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}

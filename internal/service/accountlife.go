@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // Update changes an account's description.
@@ -86,7 +87,7 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
-	forced, err := checkDependants(call, portal.Impact{Kind: "service account", Name: id, Dependants: grants}, a.DisplayName, opt)
+	forced, err := gate.CheckDependants(call, portal.Impact{Kind: "service account", Name: id, Dependants: grants}, a.DisplayName, opt)
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
@@ -104,7 +105,7 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 	out := portal.AccountDeletion{Account: v}
 	var removed []portal.Change
 	fail := func(err error) (portal.AccountDeletion, error) {
-		err = partial(err, "%d of the account's %d API keys and %d of its %d role bindings were removed, the account was not",
+		err = portal.Partial(err, "%d of the account's %d API keys and %d of its %d role bindings were removed, the account was not",
 			len(out.Keys), len(keys), len(out.RoleBindings), len(bindings))
 		w.Done(ctx, err, removed...)
 		return out, err
@@ -175,7 +176,7 @@ func (s *ServiceAccounts) Impact(ctx context.Context, scope portal.Scope, id str
 
 // WithImpact lets deletes see the zone's grants among an account's
 // dependants, and close those of a deleted account.
-func (s *ServiceAccounts) WithImpact(g ZoneGrants, close GrantCloser) *ServiceAccounts {
+func (s *ServiceAccounts) WithImpact(g store.ZoneGrants, close GrantCloser) *ServiceAccounts {
 	s.grants, s.closeGrants = g, close
 	return s
 }

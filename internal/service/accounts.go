@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
@@ -34,7 +35,7 @@ type ServiceAccounts struct {
 	keys     KeyStore
 	// grants are the zone's grants (an account's dependants), which
 	// closeGrants closes when the account goes.
-	grants      ZoneGrants
+	grants      store.ZoneGrants
 	closeGrants GrantCloser
 }
 

@@ -2,7 +2,7 @@ package service_test
 
 import (
 	"context"
-	"slices"
+	"fmt"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -11,23 +11,6 @@ import (
 
 func intp(n int) *int       { return &n }
 func strp(s string) *string { return &s }
-
-func names(ts []portal.Topic) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.Name
-	}
-	return slices.Clip(out)
-}
-
-// settingKeys lists the editable settings as refusals name them.
-func settingKeys() string {
-	var keys []string
-	for _, s := range portal.TopicSettings() {
-		keys = append(keys, s.Key)
-	}
-	return strings.Join(keys, ", ")
-}
 
 // as is a context whose caller has role in scada.
 func as(role portal.Role) context.Context {
@@ -44,4 +27,13 @@ type op struct {
 func datagenConfig() map[string]string {
 	return map[string]string{"connector.class": "DatagenSource", "kafka.topic": "readings", "output.data.format": "JSON",
 		"quickstart": "ORDERS", "kafka.api.key": "KEY", "kafka.api.secret": "SECRET"}
+}
+
+// problems is an error's problems, one per line of text.
+func problems(err error) string {
+	var parts []string
+	for _, p := range portal.Problems(err) {
+		parts = append(parts, fmt.Sprintf("%s %s: %s", p.Kind, p.Field, p.Message))
+	}
+	return strings.Join(parts, "\n")
 }

@@ -6,8 +6,6 @@ import (
 
 // The services implement the contract of the front doors.
 var (
-	_ portal.TopicService   = (*Topics)(nil)
-	_ portal.MetricsService = (*Topics)(nil)
 	_ portal.AccountService = (*ServiceAccounts)(nil)
 	_ portal.PoolService    = (*IdentityPools)(nil)
 )

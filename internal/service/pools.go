@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -21,13 +22,13 @@ type IdentityPools struct {
 	filters *Filters
 	// grants are the zone's grants (a pool's dependants), which
 	// closeGrants closes when the pool goes.
-	grants      ZoneGrants
+	grants      store.ZoneGrants
 	closeGrants GrantCloser
 }
 
 // WithImpact lets deletes see the zone's grants among a pool's
 // dependants, and close those of a deleted pool.
-func (s *IdentityPools) WithImpact(g ZoneGrants, close GrantCloser) *IdentityPools {
+func (s *IdentityPools) WithImpact(g store.ZoneGrants, close GrantCloser) *IdentityPools {
 	s.grants, s.closeGrants = g, close
 	return s
 }
@@ -303,7 +304,7 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 	if err != nil {
 		return err
 	}
-	forced, err := checkDependants(call, portal.Impact{Kind: "identity pool", Name: id, Dependants: grants}, p.DisplayName, opt)
+	forced, err := gate.CheckDependants(call, portal.Impact{Kind: "identity pool", Name: id, Dependants: grants}, p.DisplayName, opt)
 	if err != nil {
 		return err
 	}
@@ -320,7 +321,7 @@ func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id strin
 	var removed []portal.Change
 	for _, b := range bindings {
 		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
-			w.Done(ctx, partial(err, "%d of the pool's %d role bindings were removed, the pool was not", len(removed), len(bindings)), removed...)
+			w.Done(ctx, portal.Partial(err, "%d of the pool's %d role bindings were removed, the pool was not", len(removed), len(bindings)), removed...)
 			return err
 		}
 		removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})

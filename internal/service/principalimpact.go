@@ -6,6 +6,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // GrantCloser records as revoked the active grants of a principal that
@@ -15,7 +16,7 @@ type GrantCloser func(ctx context.Context, call *gate.Call, principal string) (i
 // principalGrants are the impact's part of the grants other units gave
 // a principal: each is live (another unit's consent, whose bindings go
 // with the principal).
-func principalGrants(ctx context.Context, call *gate.Call, grants ZoneGrants, id string) ([]portal.Dependant, error) {
+func principalGrants(ctx context.Context, call *gate.Call, grants store.ZoneGrants, id string) ([]portal.Dependant, error) {
 	if grants == nil {
 		return nil, nil
 	}

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"maps"
 	"math"
 	"time"
 
@@ -15,52 +14,6 @@ import (
 // What each kind is as the platform's guardrails see it: the desired
 // state a write would make, the current state it replaces, and the
 // existing resources a policy's report judges.
-
-// topicRule is a topic as policies see it.
-func topicRule(call *gate.Call, full string, partitions int, config map[string]string) *rules.Topic {
-	cfg := maps.Clone(config)
-	if cfg == nil {
-		cfg = map[string]string{}
-	}
-	return &rules.Topic{Name: full, Identifier: call.Scope.Identifier(full), Partitions: partitions, Config: cfg}
-}
-
-// Holder reads the unit's topics with their overrides for the
-// guardrails: one list and one batched describe.
-func (s *Topics) Holder() gate.Holder {
-	return gate.HolderOf(rules.KindTopic, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
-		all, err := call.Env.Topics.ListTopics(ctx)
-		if err != nil {
-			return nil, err
-		}
-		partitions := map[string]int{}
-		var names []string
-		for _, t := range all {
-			if call.Scope.Owns(t.Name) {
-				names = append(names, t.Name)
-				partitions[t.Name] = t.Partitions
-			}
-		}
-		out := map[string]any{}
-		if len(names) == 0 {
-			return out, nil
-		}
-		cfgs, err := call.Env.Topics.TopicConfigs(ctx, names)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			cfg := map[string]string{}
-			for _, e := range cfgs[n] {
-				if e.Override && !e.Sensitive {
-					cfg[e.Name] = e.Value
-				}
-			}
-			out[n] = topicRule(call, n, partitions[n], cfg)
-		}
-		return out, nil
-	})
-}
 
 // accountChange is a service account write as the guardrails judge it.
 func accountChange(call *gate.Call, op, name, description string, before *rules.ServiceAccount) rules.Change {

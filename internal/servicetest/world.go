@@ -32,10 +32,10 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
+	"github.com/edh-platform/rms-portal/internal/topics"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 	"github.com/edh-platform/rms-portal/internal/worker"
 )
@@ -56,7 +56,7 @@ type World struct {
 	// Metrics answers every environment's Metrics API queries; Charts
 	// is the cache in front of it.
 	Metrics *Metrics
-	Charts  *service.MetricCache
+	Charts  *topics.MetricCache
 	// Sync keeps Tenancy in step with the store's units and switches.
 	Sync *worker.TenancySync
 	// Jobs runs the world's background jobs (bulk creates) until the
@@ -185,7 +185,7 @@ func NewConfigured(t testing.TB, configure func(*config.Config), seed ...string)
 	w.Audit = audit.New(st, Discard())
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: st, Logger: Discard(),
 		PlatformAdminGroup: "platform-admins", Locks: st, Holder: "test", UpstreamTimeout: Budget, Reservations: st, Now: w.now})
-	w.Charts = service.NewMetricCache(st, Discard())
+	w.Charts = topics.NewMetricCache(st, Discard())
 	w.Sync = worker.NewTenancySync(cfg.TenancySpec(), w.Tenancy, st, st, Discard())
 	w.Jobs = jobs.New(st, "test", Discard())
 	sealer, err := auth.NewSealer("api key check", []string{"servicetest-session-key-0123456789"})

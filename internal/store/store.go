@@ -423,6 +423,11 @@ type BudgetRecord struct {
 	Updated         time.Time
 }
 
+// ZoneGrants reads the zone's grants, for the impact of deletes.
+type ZoneGrants interface {
+	ZoneGrants(ctx context.Context, zone, stage string, limit int) ([]GrantRecord, error)
+}
+
 // Guardrails keeps the policies and budgets platform admins set.
 type Guardrails interface {
 	// PolicyRecords lists the policies, by id.

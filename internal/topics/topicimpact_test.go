@@ -1,4 +1,4 @@
-package service_test
+package topics_test
 
 import (
 	"context"

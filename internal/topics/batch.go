@@ -1,4 +1,4 @@
-package service
+package topics
 
 import (
 	"context"
@@ -255,7 +255,7 @@ func (s *Topics) growBatch(ctx context.Context, call *gate.Call, grow []*pending
 // settings were changed when they were.
 func grownPartly(p *pendingUpdate, err error) error {
 	if !p.cc.Empty() {
-		return partial(err, "the settings of %s were changed, but its partitions were not", p.full)
+		return portal.Partial(err, "the settings of %s were changed, but its partitions were not", p.full)
 	}
 	return err
 }

@@ -1,8 +1,7 @@
-package service
+package topics
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -28,7 +28,7 @@ type Topics struct {
 	charts  *MetricCache
 	memo    *listMemo
 	// grants are the zone's grants, among a topic's dependants.
-	grants ZoneGrants
+	grants store.ZoneGrants
 	// catalog keeps the catalog entries Topic documents declare.
 	catalog *catalog.Service
 }
@@ -416,7 +416,7 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 		})
 		if err != nil {
 			if !cc.Empty() {
-				return portal.TopicDetail{}, partial(err, "the settings of %s were changed, but its partitions were not", full)
+				return portal.TopicDetail{}, portal.Partial(err, "the settings of %s were changed, but its partitions were not", full)
 			}
 			return portal.TopicDetail{}, err
 		}
@@ -427,16 +427,6 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 // announce brings every replica's topic list up to a topic write.
 func (s *Topics) announce(call *gate.Call, c platform.TopicChange) func(context.Context, error) {
 	return func(ctx context.Context, err error) { s.guard.TopicChanged(ctx, call.Env, err, c) }
-}
-
-// partial explains that part of a change was made before err.
-func partial(err error, format string, args ...any) error {
-	if ps := portal.Problems(err); len(ps) == 1 {
-		e := *ps[0]
-		e.Message = fmt.Sprintf(format, args...) + ": " + e.Message
-		return &e
-	}
-	return fmt.Errorf(format+": %w", append(args, err)...)
 }
 
 // Delete deletes a topic and its data.
@@ -466,7 +456,7 @@ func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, op
 	if err != nil {
 		return err
 	}
-	forced, err := checkDependants(call, im, cur.Identifier, opt)
+	forced, err := gate.CheckDependants(call, im, cur.Identifier, opt)
 	if err != nil {
 		return err
 	}
@@ -509,3 +499,9 @@ func configChanges(before map[string]string, cc platform.ConfigChange) []portal.
 	}
 	return out
 }
+
+// Topics implements the contract of the front doors.
+var (
+	_ portal.TopicService   = (*Topics)(nil)
+	_ portal.MetricsService = (*Topics)(nil)
+)

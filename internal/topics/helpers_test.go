@@ -1,0 +1,34 @@
+package topics_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
+
+// as is a context whose caller has role in scada.
+func as(role portal.Role) context.Context {
+	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles(role.String(), map[string]portal.Role{"scada": role}))
+}
+
+func intp(n int) *int       { return &n }
+func strp(s string) *string { return &s }
+
+func names(ts []portal.Topic) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return slices.Clip(out)
+}
+
+// settingKeys lists the editable settings as refusals name them.
+func settingKeys() string {
+	var keys []string
+	for _, s := range portal.TopicSettings() {
+		keys = append(keys, s.Key)
+	}
+	return strings.Join(keys, ", ")
+}
