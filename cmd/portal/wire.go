@@ -23,6 +23,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers"
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/admin"
+	"github.com/edh-platform/rms-portal/internal/alerts"
 	"github.com/edh-platform/rms-portal/internal/assembly"
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/auth"
@@ -471,7 +472,7 @@ func alertRules(cfg config.Alerts) ([]store.AlertRuleRecord, error) {
 	out := []store.AlertRuleRecord{}
 	for i, r := range cfg.Defaults {
 		rule := portal.AlertRule{Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: !r.Disabled}
-		if err := service.CheckAlertRule(rule); err != nil {
+		if err := alerts.CheckRule(rule); err != nil {
 			return nil, fmt.Errorf("alerts.defaults[%d]: %w", i, err)
 		}
 		if rule.Target == "" {

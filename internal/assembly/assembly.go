@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/admin"
+	"github.com/edh-platform/rms-portal/internal/alerts"
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/changerequests"
 	"github.com/edh-platform/rms-portal/internal/connectors"
@@ -85,7 +86,7 @@ type Built struct {
 	Requests   *changerequests.Service
 	Grants     *grants.Service
 	Find       *service.Finder
-	Alerts     *service.Alerts
+	Alerts     *alerts.Alerts
 	Catalog    *catalog.Service
 }
 
@@ -121,7 +122,7 @@ func New(d Deps) (*Built, error) {
 		return nil, err
 	}
 	g.UseRules(b.Rules)
-	b.Alerts = service.NewAlerts(g, d.Store, d.AlertDefaults, b.Groups, b.Rules)
+	b.Alerts = alerts.NewAlerts(g, d.Store, d.AlertDefaults, b.Groups, b.Rules)
 	b.Webhooks = events.NewService(g, d.Store, d.Webhooks)
 	// Creates and updates are applied in this order (what others need
 	// first), deletes the other way round. Policies come last: a plan is

@@ -76,6 +76,7 @@ var rooms = []struct {
 	// or the background work.
 	{"internal/changerequests", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
 	{"internal/grants", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
+	{"internal/alerts", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
 	{"internal/topics", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
 	{"internal/connectors", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
 	{"internal/schemas", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},

@@ -12,21 +12,11 @@ import (
 func intp(n int) *int       { return &n }
 func strp(s string) *string { return &s }
 
-// as is a context whose caller has role in scada.
-func as(role portal.Role) context.Context {
-	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles(role.String(), map[string]portal.Role{"scada": role}))
-}
-
 // op is one service call of an access matrix.
 type op struct {
 	name  string
 	write bool
 	run   func(ctx context.Context, w *servicetest.World, stage string) error
-}
-
-func datagenConfig() map[string]string {
-	return map[string]string{"connector.class": "DatagenSource", "kafka.topic": "readings", "output.data.format": "JSON",
-		"quickstart": "ORDERS", "kafka.api.key": "KEY", "kafka.api.secret": "SECRET"}
 }
 
 // problems is an error's problems, one per line of text.

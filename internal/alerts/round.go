@@ -1,4 +1,4 @@
-package service
+package alerts
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/alerts"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -84,7 +83,7 @@ func (s *Alerts) roundIn(ctx context.Context, es envScope, reads *envReads, now 
 					openOf[a.Subject] = a
 				}
 			}
-			var seen []alerts.Observation
+			var seen []Observation
 			if rule.Enabled {
 				if seen, err = reads.observe(ctx, rule, scope); err != nil {
 					errs = append(errs, fmt.Errorf("rule %s of %s: %w", rule.Name, unitID, err))
@@ -105,8 +104,8 @@ func (s *Alerts) roundIn(ctx context.Context, es envScope, reads *envReads, now 
 
 // step saves a rule's alerts as a round leaves them, and records those
 // that fired or resolved.
-func (s *Alerts) step(ctx context.Context, rule store.AlertRuleRecord, open map[string]store.AlertRecord, seen []alerts.Observation, now time.Time) (int, error) {
-	save, changes := alerts.Step(rule, open, seen, now)
+func (s *Alerts) step(ctx context.Context, rule store.AlertRuleRecord, open map[string]store.AlertRecord, seen []Observation, now time.Time) (int, error) {
+	save, changes := Step(rule, open, seen, now)
 	for _, a := range save {
 		if err := s.store.SaveAlert(ctx, a); err != nil {
 			return 0, err
@@ -118,7 +117,7 @@ func (s *Alerts) step(ctx context.Context, rule store.AlertRuleRecord, open map[
 			action = portal.ActAlertFire
 		}
 		s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
-			Action: action, Resource: rule.Name + " " + c.Alert.Subject, Outcome: "ok", Detail: alerts.Describe(rule),
+			Action: action, Resource: rule.Name + " " + c.Alert.Subject, Outcome: "ok", Detail: Describe(rule),
 			Changes: []portal.Change{{Field: "rule", After: rule.Name}, {Field: "kind", After: rule.Kind}, {Field: "subject", After: c.Alert.Subject},
 				{Field: "value", After: c.Alert.Value}, {Field: "fired_at", After: c.Alert.FiredAt.UTC().Format(time.RFC3339)}}})
 	}

@@ -1,4 +1,4 @@
-package service
+package alerts
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/alerts"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -56,8 +55,8 @@ type Budgets interface {
 // in alerts.defaults.
 func DefaultAlertRules() []store.AlertRuleRecord {
 	return []store.AlertRuleRecord{
-		{Name: "connector-failed", Kind: alerts.ConnectorFailed, Target: "*", For: 2 * time.Minute, Enabled: true},
-		{Name: "key-expiring", Kind: alerts.KeyExpiring, Threshold: 7, Enabled: true},
+		{Name: "connector-failed", Kind: ConnectorFailed, Target: "*", For: 2 * time.Minute, Enabled: true},
+		{Name: "key-expiring", Kind: KeyExpiring, Threshold: 7, Enabled: true},
 	}
 }
 
@@ -86,7 +85,7 @@ func (s *Alerts) isDefault(r store.AlertRuleRecord, own []store.AlertRuleRecord)
 
 func (s *Alerts) ruleView(r store.AlertRuleRecord, isDefault bool) portal.AlertRule {
 	return portal.AlertRule{Silenced: s.guard.Now().Before(r.SilencedUntil), Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: r.Enabled, Default: isDefault,
-		Description: alerts.Describe(r), SilencedUntil: r.SilencedUntil, SilenceReason: r.SilenceReason, SilencedBy: r.SilencedBy,
+		Description: Describe(r), SilencedUntil: r.SilencedUntil, SilenceReason: r.SilenceReason, SilencedBy: r.SilencedBy,
 		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt}
 }
 
@@ -127,14 +126,14 @@ func (s *Alerts) PutRule(ctx context.Context, scope portal.Scope, in portal.Aler
 	before := ""
 	rules := s.effective(zone, stage, unit, own)
 	if i := slices.IndexFunc(rules, func(r store.AlertRuleRecord) bool { return r.Name == in.Name }); i >= 0 {
-		before = alerts.Describe(rules[i])
+		before = Describe(rules[i])
 	}
 	rec := store.AlertRuleRecord{Zone: zone, Stage: stage, BU: unit, Name: in.Name, Kind: in.Kind, Target: in.Target, Threshold: in.Threshold,
 		For: in.For, Enabled: in.Enabled, UpdatedBy: call.Principal.Actor(), UpdatedAt: s.guard.Now()}
-	if in.Target == "" && (in.Kind == alerts.LagTime || in.Kind == alerts.Stalled || in.Kind == alerts.ConnectorFailed || in.Kind == alerts.TopicGrowth) {
+	if in.Target == "" && (in.Kind == LagTime || in.Kind == Stalled || in.Kind == ConnectorFailed || in.Kind == TopicGrowth) {
 		rec.Target = "*"
 	}
-	after := alerts.Describe(rec)
+	after := Describe(rec)
 	if !rec.Enabled {
 		after = "off: " + after
 	}
@@ -147,9 +146,9 @@ func (s *Alerts) PutRule(ctx context.Context, scope portal.Scope, in portal.Aler
 	return s.ruleView(rec, false), nil
 }
 
-// CheckAlertRule checks a rule as given (a unit's, or a default of the
+// CheckRule checks a rule as given (a unit's, or a default of the
 // configuration).
-func CheckAlertRule(in portal.AlertRule) error { return checkRule(in) }
+func CheckRule(in portal.AlertRule) error { return checkRule(in) }
 
 // checkRule checks a rule as given.
 func checkRule(in portal.AlertRule) error {
@@ -157,25 +156,25 @@ func checkRule(in portal.AlertRule) error {
 	if p := tenancy.IdentifierProblem(in.Name); in.Name == "" || p != "" {
 		v.Add(portal.Invalid("name", "a rule's name is lower-case letters, digits and dashes: %q %s", portal.Clip(in.Name, 60), p))
 	}
-	if !slices.Contains(alerts.Kinds(), in.Kind) {
-		v.Add(portal.Invalid("kind", "must be one of %s, not %q", strings.Join(alerts.Kinds(), ", "), portal.Clip(in.Kind, 40)))
+	if !slices.Contains(Kinds(), in.Kind) {
+		v.Add(portal.Invalid("kind", "must be one of %s, not %q", strings.Join(Kinds(), ", "), portal.Clip(in.Kind, 40)))
 	}
 	switch in.Kind {
-	case alerts.LagTime, alerts.TopicGrowth:
+	case LagTime, TopicGrowth:
 		if in.Threshold <= 0 {
-			v.Add(portal.Invalid("threshold", "must be above 0 (%s)", map[string]string{alerts.LagTime: "seconds behind", alerts.TopicGrowth: "records a second"}[in.Kind]))
+			v.Add(portal.Invalid("threshold", "must be above 0 (%s)", map[string]string{LagTime: "seconds behind", TopicGrowth: "records a second"}[in.Kind]))
 		}
-	case alerts.KeyExpiring:
+	case KeyExpiring:
 		if in.Threshold < 1 || in.Threshold > 365 {
 			v.Add(portal.Invalid("threshold", "must be between 1 and 365 days"))
 		}
-	case alerts.BudgetHeadroom:
+	case BudgetHeadroom:
 		if in.Threshold <= 0 || in.Threshold > 100 {
 			v.Add(portal.Invalid("threshold", "must be a percentage above 0, at most 100"))
 		}
 	}
 	if in.Target != "" && in.Target != "*" {
-		if in.Kind == alerts.KeyExpiring || in.Kind == alerts.BudgetHeadroom {
+		if in.Kind == KeyExpiring || in.Kind == BudgetHeadroom {
 			v.Add(portal.Invalid("target", "a %s rule covers the whole unit: leave target out", in.Kind))
 		} else if p := tenancy.IdentifierProblem(tenancy.Normalise(in.Target)); p != "" {
 			v.Add(portal.Invalid("target", "give an identifier of the unit's, or *: %q %s", portal.Clip(in.Target, 60), p))
@@ -280,7 +279,7 @@ func (s *Alerts) History(ctx context.Context, scope portal.Scope) ([]portal.Aler
 		out = append(out, alertView(a))
 	}
 	slices.SortStableFunc(out, func(a, b portal.Alert) int {
-		return boolOrder(a.State != alerts.Firing, b.State != alerts.Firing)
+		return boolOrder(a.State != Firing, b.State != Firing)
 	})
 	if len(out) > 200 {
 		out = out[:200]

@@ -1,4 +1,4 @@
-package service_test
+package alerts_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package service
+package alerts
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/alerts"
 	"github.com/edh-platform/rms-portal/internal/connectors"
 	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -106,17 +105,17 @@ type groupNow struct {
 }
 
 // observe is a rule's observations for its unit (scope).
-func (r *envReads) observe(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
+func (r *envReads) observe(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]Observation, error) {
 	switch rule.Kind {
-	case alerts.ConnectorFailed:
+	case ConnectorFailed:
 		return r.connectorsFailed(ctx, rule, scope)
-	case alerts.LagTime, alerts.Stalled:
+	case LagTime, Stalled:
 		return r.groupsBehind(ctx, rule, scope)
-	case alerts.TopicGrowth:
+	case TopicGrowth:
 		return r.topicsGrowing(ctx, rule, scope)
-	case alerts.KeyExpiring:
+	case KeyExpiring:
 		return r.keysExpiring(ctx, rule, scope)
-	case alerts.BudgetHeadroom:
+	case BudgetHeadroom:
 		return r.budgetLeft(ctx, rule, scope)
 	}
 	return nil, nil
@@ -130,11 +129,11 @@ func targets(rule store.AlertRuleRecord, scope tenancy.Scope, name, suffix strin
 	return rule.Target == "" || rule.Target == "*" || strings.TrimSuffix(scope.Identifier(name), suffix) == tenancy.Normalise(rule.Target)
 }
 
-func (r *envReads) connectorsFailed(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
+func (r *envReads) connectorsFailed(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]Observation, error) {
 	if err := r.connectors.do(func() error { return r.listConnectors(ctx) }); err != nil {
 		return nil, err
 	}
-	var out []alerts.Observation
+	var out []Observation
 	for _, c := range r.connectorList {
 		if !targets(rule, scope, c.Name, tenancy.ConnectorSuffix) {
 			continue
@@ -152,7 +151,7 @@ func (r *envReads) connectorsFailed(ctx context.Context, rule store.AlertRuleRec
 				value = fmt.Sprintf("auto-restart gave up after %d restarts; %s", n, value)
 			}
 		}
-		out = append(out, alerts.Observation{Subject: c.Name, Bad: failing, Clear: !failing, Value: value})
+		out = append(out, Observation{Subject: c.Name, Bad: failing, Clear: !failing, Value: value})
 	}
 	return out, nil
 }
@@ -199,24 +198,24 @@ func (r *envReads) readGivenUp(ctx context.Context) error {
 	return err
 }
 
-func (r *envReads) groupsBehind(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
+func (r *envReads) groupsBehind(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]Observation, error) {
 	if err := r.groups.do(func() error { return r.readGroups(ctx) }); err != nil {
 		return nil, err
 	}
-	var out []alerts.Observation
+	var out []Observation
 	for id, g := range r.groupState {
 		if !targets(rule, scope, id, "") {
 			continue
 		}
-		o := alerts.Observation{Subject: id}
+		o := Observation{Subject: id}
 		switch rule.Kind {
-		case alerts.LagTime:
+		case LagTime:
 			if !g.lagKnown {
 				continue // not known yet: a first sample is needed
 			}
-			o.Bad, o.Clear = alerts.Judge(rule.Kind, rule.Threshold, g.lag.Seconds())
+			o.Bad, o.Clear = Judge(rule.Kind, rule.Threshold, g.lag.Seconds())
 			o.Value = fmt.Sprintf("%s behind (%d records)", g.lag.Round(time.Second), g.behind)
-		case alerts.Stalled:
+		case Stalled:
 			o.Bad, o.Clear = g.stalled, !g.stalled
 			o.Value = fmt.Sprintf("%d records behind, no commit since %s", g.behind, g.stillSince.UTC().Format(time.RFC3339))
 		}
@@ -286,17 +285,17 @@ func (t *timeLag) add(known bool, age time.Duration) {
 	}
 }
 
-func (r *envReads) topicsGrowing(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
+func (r *envReads) topicsGrowing(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]Observation, error) {
 	if err := r.topics.do(func() error { return r.readTopics(ctx) }); err != nil {
 		return nil, err
 	}
-	var out []alerts.Observation
+	var out []Observation
 	for name, rate := range r.topicRate {
 		if !targets(rule, scope, name, "") {
 			continue
 		}
-		bad, clear := alerts.Judge(rule.Kind, rule.Threshold, rate)
-		out = append(out, alerts.Observation{Subject: name, Bad: bad, Clear: clear, Value: fmt.Sprintf("%.1f records/s", rate)})
+		bad, clear := Judge(rule.Kind, rule.Threshold, rate)
+		out = append(out, Observation{Subject: name, Bad: bad, Clear: clear, Value: fmt.Sprintf("%.1f records/s", rate)})
 	}
 	return out, nil
 }
@@ -341,7 +340,7 @@ func (r *envReads) readTopics(ctx context.Context) error {
 	return nil
 }
 
-func (r *envReads) keysExpiring(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
+func (r *envReads) keysExpiring(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]Observation, error) {
 	if err := r.round.keys.do(func() (err error) {
 		// The rules' longest threshold is a year.
 		r.round.expiring, err = r.store.ExpiredKeys(ctx, r.now.Add(366*24*time.Hour), 100_000)
@@ -349,20 +348,20 @@ func (r *envReads) keysExpiring(ctx context.Context, rule store.AlertRuleRecord,
 	}); err != nil {
 		return nil, err
 	}
-	var out []alerts.Observation
+	var out []Observation
 	for _, k := range r.round.expiring {
 		if k.Zone != r.env.Zone || k.Stage != r.env.Stage || k.BU != scope.Unit.ID || k.ReplacedBy != "" {
 			continue
 		}
 		days := k.Expires.Sub(r.now).Hours() / 24
-		bad, clear := alerts.Judge(rule.Kind, rule.Threshold, days)
-		out = append(out, alerts.Observation{Subject: k.ID + " (" + k.Owner + ")", Bad: bad, Clear: clear,
+		bad, clear := Judge(rule.Kind, rule.Threshold, days)
+		out = append(out, Observation{Subject: k.ID + " (" + k.Owner + ")", Bad: bad, Clear: clear,
 			Value: "expires " + k.Expires.UTC().Format(time.RFC3339)})
 	}
 	return out, nil
 }
 
-func (r *envReads) budgetLeft(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]alerts.Observation, error) {
+func (r *envReads) budgetLeft(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]Observation, error) {
 	if r.src.budgets == nil {
 		return nil, nil
 	}
@@ -377,10 +376,10 @@ func (r *envReads) budgetLeft(ctx context.Context, rule store.AlertRuleRecord, s
 		}
 		r.headroom[scope.Unit.ID] = left
 	}
-	var out []alerts.Observation
+	var out []Observation
 	for dim, pct := range left {
-		bad, clear := alerts.Judge(rule.Kind, rule.Threshold, pct)
-		out = append(out, alerts.Observation{Subject: dim, Bad: bad, Clear: clear, Value: fmt.Sprintf("%.0f%% of the limit left", pct)})
+		bad, clear := Judge(rule.Kind, rule.Threshold, pct)
+		out = append(out, Observation{Subject: dim, Bad: bad, Clear: clear, Value: fmt.Sprintf("%.0f%% of the limit left", pct)})
 	}
 	return out, nil
 }
