@@ -16,6 +16,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/grants"
 	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/guardrails"
+	"github.com/edh-platform/rms-portal/internal/identity"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -52,7 +53,7 @@ type Deps struct {
 	Costly *ratelimit.Concurrency
 	// KeySecrets seals new API keys' secrets until a check with them
 	// succeeds; nil: new keys are recorded unverified.
-	KeySecrets service.KeySecrets
+	KeySecrets identity.KeySecrets
 	// Backoff paces the restarts of connectors whose auto-restart is on.
 	Backoff connectors.Backoff
 	// AlertDefaults are every unit's alert rules until it saves its own.
@@ -72,9 +73,9 @@ type Built struct {
 	Topics     *topics.Topics
 	Connectors *connectors.Connectors
 	Schemas    *schemas.Schemas
-	Accounts   *service.ServiceAccounts
-	APIKeys    *service.APIKeys
-	Pools      *service.IdentityPools
+	Accounts   *identity.ServiceAccounts
+	APIKeys    *identity.APIKeys
+	Pools      *identity.IdentityPools
 	Groups     *groups.Groups
 	Messages   *records.Messages
 	Me         *service.Me
@@ -93,7 +94,7 @@ type Built struct {
 // New builds the services.
 func New(d Deps) (*Built, error) {
 	g := d.Guard
-	filters, err := service.NewFilters()
+	filters, err := identity.NewFilters()
 	if err != nil {
 		return nil, err
 	}
@@ -101,9 +102,9 @@ func New(d Deps) (*Built, error) {
 		Topics:     topics.NewTopics(g, d.Sampler, d.Charts).WithImpact(d.Store),
 		Connectors: connectors.NewConnectors(g).WithAutoRestart(d.Store, d.Backoff),
 		Schemas:    schemas.NewSchemas(g),
-		Accounts:   service.NewServiceAccounts(g, d.Jobs, d.Store),
-		APIKeys:    service.NewAPIKeys(g, d.Store),
-		Pools:      service.NewIdentityPools(g, filters),
+		Accounts:   identity.NewServiceAccounts(g, d.Jobs, d.Store),
+		APIKeys:    identity.NewAPIKeys(g, d.Store),
+		Pools:      identity.NewIdentityPools(g, filters),
 		Groups:     groups.NewGroups(g),
 		Messages:   records.NewMessages(g, d.Costly).MaskWith(d.Masking),
 		Me:         service.NewMe(g, d.Store),

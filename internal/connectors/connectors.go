@@ -1,3 +1,6 @@
+// Package connectors is the managed connectors service: lifecycle, secrets
+// kept back, auto-restart with backoff in background rounds, the impact of
+// a delete, and their part of resources as code.
 package connectors
 
 import (

@@ -1,3 +1,6 @@
+// Package groups is the consumer groups service: a unit's groups with
+// their lag in offsets and in time, one group's members and partitions,
+// offset resets and deletes.
 package groups
 
 import (

@@ -67,8 +67,8 @@ var rooms = []struct {
 	from, why string
 	never     []string
 }{
-	{"internal/gate", "entering a call comes before any service", []string{"internal/service", "internal/plans", "internal/admin", "internal/worker", "internal/assembly"}},
-	{"internal/plans", "plans reach the services only through their plans.Kind parts", []string{"internal/service", "internal/admin", "internal/assembly"}},
+	{"internal/gate", "entering a call comes before any service", append([]string{"internal/service", "internal/plans", "internal/admin", "internal/worker", "internal/assembly"}, kinds...)},
+	{"internal/plans", "plans reach the services only through their plans.Kind parts", append([]string{"internal/service", "internal/admin", "internal/assembly"}, kinds...)},
 	{"internal/service", "services do not know who wires them, nor the admin area or the background work", []string{"internal/admin", "internal/assembly", "internal/worker"}},
 	// The services of one concept each (change requests, grants, the
 	// catalog, guardrail policies and budgets, events) stand beside
@@ -76,6 +76,7 @@ var rooms = []struct {
 	// or the background work.
 	{"internal/changerequests", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
 	{"internal/grants", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
+	{"internal/identity", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
 	{"internal/alerts", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
 	{"internal/topics", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
 	{"internal/connectors", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
@@ -85,7 +86,7 @@ var rooms = []struct {
 	{"internal/catalog", "a concept's service knows only the gate, the policy and the store", append(conceptNever, "internal/plans")},
 	{"internal/guardrails", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
 	{"internal/events", "a concept's service knows only the gate, the policy and the store", append(conceptNever, "internal/plans")},
-	{"internal/worker", "background work is started by cmd and calls no service", []string{"internal/service", "internal/plans", "internal/admin", "internal/assembly"}},
+	{"internal/worker", "background work is started by cmd and calls no service", append([]string{"internal/service", "internal/plans", "internal/admin", "internal/assembly"}, kinds...)},
 	{"internal/platform/", "the production adapters know nothing of dev mode", []string{"internal/dev"}},
 	{"internal/guardrails/rules", "the guardrails' rules are pure: they judge what they are given",
 		[]string{"internal/access", "internal/gate", "internal/service", "internal/store", "internal/platform", "internal/tenancy", "internal/guardrails"}},
@@ -94,6 +95,9 @@ var rooms = []struct {
 	{"internal/masking", "masking knows schemas and values, not who reads them (the service and the policy decide)",
 		[]string{"internal/portal", "internal/access", "internal/gate", "internal/service", "internal/tenancy", "internal/config"}},
 }
+
+// kinds are the packages of the kinds' services.
+var kinds = []string{"internal/topics", "internal/records", "internal/groups", "internal/schemas", "internal/connectors", "internal/identity", "internal/alerts"}
 
 // conceptNever are what a concept's own service package never imports.
 var conceptNever = []string{"internal/service", "internal/admin", "internal/assembly", "internal/worker"}

@@ -1,3 +1,7 @@
+// Package records reads a topic's records for people (decoded with their
+// schemas, masked by role, filtered, tailed) and produces records by hand,
+// within the stage's data_access and produce switches and the shares of
+// costly work.
 package records
 
 import (

@@ -1,3 +1,6 @@
+// Package schemas is the Schema Registry subjects service: versions,
+// compatibility, references, the impact of a delete, and their part of
+// resources as code.
 package schemas
 
 import (

@@ -1,3 +1,7 @@
+// Package service holds what spans the kinds: the caller (me, sessions),
+// the audit trail, search across kinds, and the reconciler that settles
+// attempts whose outcome was unknown. Each kind's service is a package of
+// its own (topics, records, groups, schemas, connectors, identity, alerts).
 package service
 
 import (

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/identity"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -275,7 +276,7 @@ func accountThere(ctx context.Context, env *platform.Environment, e portal.Audit
 		if err != nil {
 			return false, false, err
 		}
-		if len(have) < len(bindingsFor(kind, "")) {
+		if len(have) < len(identity.BindingsFor(kind, "")) {
 			// Its job may still be making them (a slow Cloud API): the
 			// job settles the attempt, or a later round does.
 			return false, false, errInProgress

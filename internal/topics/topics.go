@@ -1,3 +1,7 @@
+// Package topics is the topics service: a unit's topics listed (from memoised
+// views of the cluster's list), read, created, changed alone or in batches,
+// deleted with what they break, their statistics, metrics and charts, and
+// their part of resources as code.
 package topics
 
 import (

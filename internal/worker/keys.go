@@ -10,7 +10,7 @@ import (
 )
 
 // KeyExpiry adopts the API keys made outside the portal and deletes the
-// expired ones (service.APIKeys).
+// expired ones (identity.APIKeys).
 type KeyExpiry interface {
 	Adopt(ctx context.Context) (int, error)
 	Expire(ctx context.Context) (int, error)

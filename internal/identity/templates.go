@@ -1,4 +1,4 @@
-package service
+package identity
 
 import (
 	"cmp"
@@ -25,8 +25,8 @@ func accountTypeNames() string {
 	return strings.Join(names, ", ")
 }
 
-// bindingsFor returns the role bindings of a type on a prefix.
-func bindingsFor(kind, prefix string) []portal.RoleBinding {
+// BindingsFor returns the role bindings of a type on a prefix.
+func BindingsFor(kind, prefix string) []portal.RoleBinding {
 	p := prefix + "*"
 	rb := func(role, resource string) portal.RoleBinding {
 		if resource == portal.ResourceCluster {

@@ -1,4 +1,4 @@
-package service
+package identity
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // type's template is not touched.
 func (s *ServiceAccounts) ensureAccount(ctx context.Context, call *gate.Call, name string, in portal.NewServiceAccount,
 	byName map[string]platform.ServiceAccount, existed bool, w *gate.Write) (portal.ServiceAccount, string, error) {
-	want := bindingsFor(in.Type, call.Scope.Prefix())
+	want := BindingsFor(in.Type, call.Scope.Prefix())
 	a, found := byName[name]
 	if !found {
 		// Not in the list read when the run began; a resumed item may

@@ -1,4 +1,9 @@
-package service
+// Package identity is the services of who connects to a unit's resources:
+// service accounts (one by one and in bulk jobs) with the role bindings
+// of their type, identity pools with their filters, and API keys (made,
+// rotated, checked until ready, swept when expired), with their parts of
+// resources as code.
+package identity
 
 import (
 	"context"
@@ -161,7 +166,7 @@ func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in por
 		if err != nil {
 			return portal.ServiceAccount{}, err
 		}
-		if missing, _ := diffBindings(bindingsFor(in.Type, call.Scope.Prefix()), have); len(missing) == 0 {
+		if missing, _ := diffBindings(BindingsFor(in.Type, call.Scope.Prefix()), have); len(missing) == 0 {
 			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
 		}
 	}
@@ -232,7 +237,7 @@ const pendingWindow = time.Minute
 // first failure; it returns what it made, in the order reads show.
 func applyBindings(ctx context.Context, call *gate.Call, principal, kind string) ([]portal.RoleBinding, error) {
 	var made []portal.RoleBinding
-	for _, b := range bindingsFor(kind, call.Scope.Prefix()) {
+	for _, b := range BindingsFor(kind, call.Scope.Prefix()) {
 		if err := call.Pace(ctx); err != nil {
 			return made, err
 		}
@@ -266,3 +271,9 @@ func rollback(ctx context.Context, call *gate.Call, id string, made []portal.Rol
 	}
 	return portal.Wrap(cause, kind, "the %s could not be given its role bindings (%s); it was removed again, nothing changed", what, portal.FirstMessage(cause))
 }
+
+// The services implement the contract of the front doors.
+var (
+	_ portal.AccountService = (*ServiceAccounts)(nil)
+	_ portal.PoolService    = (*IdentityPools)(nil)
+)

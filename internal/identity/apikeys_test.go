@@ -1,4 +1,4 @@
-package service_test
+package identity_test
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/identity"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -333,7 +333,7 @@ func TestRotationIsAllOrNothing(t *testing.T) {
 		"old key's end":    func(r store.KeyRecord) bool { return r.ID == k.ID },
 		"new key's expiry": func(r store.KeyRecord) bool { return r.ID != k.ID },
 	} {
-		keys := service.NewAPIKeys(w.Guard, failingKeys{Store: w.Store, fail: fail})
+		keys := identity.NewAPIKeys(w.Guard, failingKeys{Store: w.Store, fail: fail})
 		_, err := keys.Rotate(ctx, qas, k.ID, time.Hour)
 		if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "nothing changed") {
 			t.Errorf("%s: %v", name, err)
