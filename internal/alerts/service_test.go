@@ -35,61 +35,61 @@ func firedAndResolved(t *testing.T, w *servicetest.World) []string {
 func TestAlertRulesAccessAndDefaults(t *testing.T) {
 	w := servicetest.New(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	rules, err := w.Alerts.Rules(as(portal.Viewer), dev)
+	rules, err := w.Alerts.Rules(servicetest.AsRole(portal.Viewer), dev)
 	if err != nil || len(rules) != 2 || !rules[0].Default || rules[0].Name != "connector-failed" || rules[1].Name != "key-expiring" {
 		t.Fatalf("defaults: %+v %v", rules, err)
 	}
 	// The unit's lag rule; then one of a default's name replaces it.
-	if _, err := w.Alerts.PutRule(as(portal.Developer), dev, portal.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 900, Enabled: true}); err != nil {
+	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, portal.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 900, Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
 	lag := portal.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 60, For: time.Minute, Enabled: true}
-	if _, err := w.Alerts.PutRule(as(portal.Viewer), dev, lag); !portal.Is(err, portal.InsufficientRole) {
+	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Viewer), dev, lag); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("a Viewer: %v", err)
 	}
-	if _, err := w.Alerts.PutRule(as(portal.Developer), portal.Scope{BU: "scada", Stage: "run"}, lag); !portal.Is(err, portal.ReadOnlyEnvironment) {
+	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "run"}, lag); !portal.Is(err, portal.ReadOnlyEnvironment) {
 		t.Errorf("a Developer in run: %v", err)
 	}
 	for _, bad := range []portal.AlertRule{{Name: "x", Kind: "nope"}, {Name: "Bad Name", Kind: "lag_time", Threshold: 1},
 		{Name: "k", Kind: "key_expiring", Threshold: 0}, {Name: "k", Kind: "key_expiring", Threshold: 7, Target: "orders"},
 		{Name: "l", Kind: "lag_time", Threshold: 10, For: 48 * time.Hour}, {Name: "b", Kind: "budget_headroom", Threshold: 150}} {
-		if _, err := w.Alerts.PutRule(as(portal.Developer), dev, bad); !portal.Is(err, portal.InvalidParameter) {
+		if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, bad); !portal.Is(err, portal.InvalidParameter) {
 			t.Errorf("%+v: %v", bad, err)
 		}
 	}
-	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); len(rules) != 3 || rules[2].Threshold != 900 {
+	if rules, _ := w.Alerts.Rules(servicetest.AsRole(portal.Viewer), dev); len(rules) != 3 || rules[2].Threshold != 900 {
 		t.Fatalf("refusals changed the rules: %+v", rules)
 	}
-	saved, err := w.Alerts.PutRule(as(portal.Developer), dev, lag)
+	saved, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, lag)
 	if err != nil || saved.Default || saved.Target != "*" {
 		t.Fatalf("save: %+v %v", saved, err)
 	}
-	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); len(rules) != 3 || rules[2].Default || rules[2].Threshold != 60 {
+	if rules, _ := w.Alerts.Rules(servicetest.AsRole(portal.Viewer), dev); len(rules) != 3 || rules[2].Default || rules[2].Threshold != 60 {
 		t.Errorf("after the save: %+v", rules)
 	}
-	if _, err := w.Alerts.PutRule(as(portal.Developer), dev, portal.AlertRule{Name: "connector-failed", Kind: "connector_failed", For: time.Hour, Enabled: true}); err != nil {
+	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, portal.AlertRule{Name: "connector-failed", Kind: "connector_failed", For: time.Hour, Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); rules[0].Default || rules[0].For != time.Hour {
+	if rules, _ := w.Alerts.Rules(servicetest.AsRole(portal.Viewer), dev); rules[0].Default || rules[0].For != time.Hour {
 		t.Errorf("a default replaced: %+v", rules[0])
 	}
-	if _, err := w.Alerts.Silence(as(portal.Developer), dev, "key-expiring", portal.Silence{For: time.Hour}); !strings.Contains(problems(err), "reason") {
+	if _, err := w.Alerts.Silence(servicetest.AsRole(portal.Developer), dev, "key-expiring", portal.Silence{For: time.Hour}); !strings.Contains(servicetest.Problems(err), "reason") {
 		t.Errorf("a silence without a reason: %v", err)
 	}
-	if r, err := w.Alerts.Silence(as(portal.Developer), dev, "key-expiring", portal.Silence{For: time.Hour, Reason: "rotating all keys"}); err != nil ||
+	if r, err := w.Alerts.Silence(servicetest.AsRole(portal.Developer), dev, "key-expiring", portal.Silence{For: time.Hour, Reason: "rotating all keys"}); err != nil ||
 		r.SilenceReason != "rotating all keys" || r.SilencedUntil.IsZero() {
 		t.Errorf("silence: %+v %v", r, err)
 	}
-	if err := w.Alerts.DeleteRule(as(portal.Developer), dev, "lag"); err != nil {
+	if err := w.Alerts.DeleteRule(servicetest.AsRole(portal.Developer), dev, "lag"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Alerts.DeleteRule(as(portal.Developer), dev, "connector-failed"); err != nil {
+	if err := w.Alerts.DeleteRule(servicetest.AsRole(portal.Developer), dev, "connector-failed"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Alerts.DeleteRule(as(portal.Developer), dev, "connector-failed"); !portal.Is(err, portal.NotFound) {
+	if err := w.Alerts.DeleteRule(servicetest.AsRole(portal.Developer), dev, "connector-failed"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("deleting a default: %v", err)
 	}
-	if rules, _ := w.Alerts.Rules(as(portal.Viewer), dev); len(rules) != 2 || !rules[0].Default || rules[0].For != 2*time.Minute || rules[1].Default {
+	if rules, _ := w.Alerts.Rules(servicetest.AsRole(portal.Viewer), dev); len(rules) != 2 || !rules[0].Default || rules[0].For != 2*time.Minute || rules[1].Default {
 		t.Errorf("after the deletes (the default back; the silenced default now the unit's): %+v", rules)
 	}
 }
@@ -104,7 +104,7 @@ func TestAlertRulesFireAndResolveThroughTheirSources(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := context.Background()
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	dev2 := as(portal.Developer)
+	dev2 := servicetest.AsRole(portal.Developer)
 	sd := w.Seed(t, "scada", "dev")
 	w.Connect["edh-shared/dev"].SetTiming(0, 0)
 	cfg := datagenConfig()
@@ -184,7 +184,7 @@ func TestAlertRulesFireAndResolveThroughTheirSources(t *testing.T) {
 			t.Errorf("%q is not in the trail once: %s", want, got)
 		}
 	}
-	hist, err := w.Alerts.History(as(portal.Viewer), dev)
+	hist, err := w.Alerts.History(servicetest.AsRole(portal.Viewer), dev)
 	if err != nil || len(hist) < 5 {
 		t.Errorf("history: %+v %v", hist, err)
 	}
@@ -225,7 +225,7 @@ func TestKeyExpiringAlert(t *testing.T) {
 	if len(got) != 1 || !strings.HasPrefix(got[0], "fire scada/qas key-expiring "+sd.KeyID) {
 		t.Errorf("the trail: %v", got)
 	}
-	hist, _ := w.Alerts.History(as(portal.Viewer), qas)
+	hist, _ := w.Alerts.History(servicetest.AsRole(portal.Viewer), qas)
 	found := false
 	for _, h := range hist {
 		found = found || h.Rule == "key-expiring" && h.State == "firing" && strings.Contains(h.Value, "expires")
@@ -253,7 +253,7 @@ func TestKeyExpiringAlert(t *testing.T) {
 func TestAlertRulesAsCode(t *testing.T) {
 	w := servicetest.New(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	ctx := as(portal.Developer)
+	ctx := servicetest.AsRole(portal.Developer)
 	off := false
 	doc := portal.Document{Resources: []portal.Resource{
 		{Kind: portal.KindAlertRule, Name: "lag", AlertRule: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 120, For: "2m"}},

@@ -22,23 +22,23 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 	w.Connect["edh-shared/dev"].SetTiming(0, 0)
 	cfg := datagenConfig()
 	cfg["dev.failure"] = "task-always"
-	if _, err := w.Connectors.Create(as(portal.Developer), dev, portal.NewConnector{Name: "flaky", Config: cfg}); err != nil {
+	if _, err := w.Connectors.Create(servicetest.AsRole(portal.Developer), dev, portal.NewConnector{Name: "flaky", Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
 	full := "edh-shared-scada-dev-flaky-connector"
-	if _, err := w.Connectors.SetAutoRestart(as(portal.Viewer), dev, "flaky", portal.AutoRestartSpec{Enabled: true}); !portal.Is(err, portal.InsufficientRole) {
+	if _, err := w.Connectors.SetAutoRestart(servicetest.AsRole(portal.Viewer), dev, "flaky", portal.AutoRestartSpec{Enabled: true}); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("a Viewer: %v", err)
 	}
-	if _, err := w.Connectors.SetAutoRestart(as(portal.Developer), portal.Scope{BU: "scada", Stage: "run"}, "flaky", portal.AutoRestartSpec{Enabled: true}); err == nil {
+	if _, err := w.Connectors.SetAutoRestart(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "run"}, "flaky", portal.AutoRestartSpec{Enabled: true}); err == nil {
 		t.Error("a Developer in run was let through")
 	}
-	if _, err := w.Connectors.SetAutoRestart(as(portal.Developer), dev, "flaky", portal.AutoRestartSpec{Enabled: true, MaxRestarts: -1}); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := w.Connectors.SetAutoRestart(servicetest.AsRole(portal.Developer), dev, "flaky", portal.AutoRestartSpec{Enabled: true, MaxRestarts: -1}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("a negative limit: %v", err)
 	}
-	if c, _ := w.Connectors.Get(as(portal.Developer), dev, "flaky", false); c.AutoRestart != nil {
+	if c, _ := w.Connectors.Get(servicetest.AsRole(portal.Developer), dev, "flaky", false); c.AutoRestart != nil {
 		t.Fatalf("refusals turned it on: %+v", c.AutoRestart)
 	}
-	ar, err := w.Connectors.SetAutoRestart(as(portal.Developer), dev, "flaky", portal.AutoRestartSpec{Enabled: true, MaxRestarts: 2})
+	ar, err := w.Connectors.SetAutoRestart(servicetest.AsRole(portal.Developer), dev, "flaky", portal.AutoRestartSpec{Enabled: true, MaxRestarts: 2})
 	if err != nil || ar == nil || ar.MaxRestarts != 2 {
 		t.Fatalf("set: %+v %v", ar, err)
 	}
@@ -63,11 +63,11 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 			t.Errorf("round %d (+%v): %d restarts, want %d", i, step.advance, got, step.want)
 		}
 	}
-	c, err := w.Connectors.Get(as(portal.Viewer), dev, "flaky", false)
+	c, err := w.Connectors.Get(servicetest.AsRole(portal.Viewer), dev, "flaky", false)
 	if err != nil || c.AutoRestart == nil || !c.AutoRestart.GivenUp || c.AutoRestart.Attempts != 2 || !c.AutoRestart.NextAt.IsZero() {
 		t.Fatalf("after giving up: %+v %v", c.AutoRestart, err)
 	}
-	history, err := w.Connectors.RestartHistory(as(portal.Viewer), dev, "flaky")
+	history, err := w.Connectors.RestartHistory(servicetest.AsRole(portal.Viewer), dev, "flaky")
 	if err != nil || len(history) != 3 || history[0].Action != "connector.give-up" || history[1].Action != "connector.auto-restart" ||
 		!strings.Contains(history[1].Detail, "attempt 2 (of 2): task 0: org.apache.kafka.connect.errors.RetriableException") || history[1].Outcome != "ok" {
 		t.Errorf("history: %+v %v", history, err)
@@ -87,16 +87,16 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if fired, _ := w.Alerts.History(as(portal.Viewer), dev); len(fired) != 1 || fired[0].Rule != "connector-failed" ||
+	if fired, _ := w.Alerts.History(servicetest.AsRole(portal.Viewer), dev); len(fired) != 1 || fired[0].Rule != "connector-failed" ||
 		!strings.HasPrefix(fired[0].Value, "auto-restart gave up after 2 restarts; ") {
 		t.Errorf("the alert of the connector given up: %+v", fired)
 	}
 
 	// A person's restart starts again: a minute after the failure is seen.
-	if err := w.Connectors.Restart(as(portal.Developer), dev, "flaky", false); err != nil {
+	if err := w.Connectors.Restart(servicetest.AsRole(portal.Developer), dev, "flaky", false); err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := w.Connectors.Get(as(portal.Viewer), dev, "flaky", false); c.AutoRestart.GivenUp || c.AutoRestart.Attempts != 0 {
+	if c, _ := w.Connectors.Get(servicetest.AsRole(portal.Viewer), dev, "flaky", false); c.AutoRestart.GivenUp || c.AutoRestart.Attempts != 0 {
 		t.Errorf("after a person's restart: %+v", c.AutoRestart)
 	}
 	if round(0)+round(61*time.Second) != 1 {
@@ -104,16 +104,16 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 	}
 
 	// Off, and on again then deleted: nothing is left of it.
-	if ar, err := w.Connectors.SetAutoRestart(as(portal.Developer), dev, "flaky", portal.AutoRestartSpec{}); err != nil || ar != nil {
+	if ar, err := w.Connectors.SetAutoRestart(servicetest.AsRole(portal.Developer), dev, "flaky", portal.AutoRestartSpec{}); err != nil || ar != nil {
 		t.Errorf("off: %+v %v", ar, err)
 	}
 	if round(time.Hour) != 0 {
 		t.Error("restarted while off")
 	}
-	if _, err := w.Connectors.SetAutoRestart(as(portal.Developer), dev, "flaky", portal.AutoRestartSpec{Enabled: true}); err != nil {
+	if _, err := w.Connectors.SetAutoRestart(servicetest.AsRole(portal.Developer), dev, "flaky", portal.AutoRestartSpec{Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Connectors.Delete(as(portal.Developer), dev, "flaky", ""); err != nil {
+	if err := w.Connectors.Delete(servicetest.AsRole(portal.Developer), dev, "flaky", ""); err != nil {
 		t.Fatal(err)
 	}
 	if left, err := w.Store.AutoRestartsIn(ctx, "edh-shared", "dev"); err != nil || len(left) != 0 {

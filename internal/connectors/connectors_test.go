@@ -146,8 +146,8 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 		t.Errorf("cross-tenant topic: %v %v", c2.Config, err)
 	}
 	cfg["topics.regex"] = ".*"
-	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(problems(err), "config.topics.regex") {
-		t.Errorf("topics.regex: %s", problems(err))
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(servicetest.Problems(err), "config.topics.regex") {
+		t.Errorf("topics.regex: %s", servicetest.Problems(err))
 	}
 
 	// Sending the masked secret back keeps the stored one.
@@ -161,16 +161,16 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 		t.Errorf("stored after update %v", stored)
 	}
 	got.Config["connector.class"] = "HttpSink"
-	if _, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump-source", got.Config, ""); !strings.Contains(problems(err), "cannot change") {
-		t.Errorf("class change: %s", problems(err))
+	if _, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "pump-source", got.Config, ""); !strings.Contains(servicetest.Problems(err), "cannot change") {
+		t.Errorf("class change: %s", servicetest.Problems(err))
 	}
 
 	_, err = w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
-	if got := problems(err); !strings.Contains(got, "config.kafka.topic") || !strings.Contains(got, "config.quickstart") {
+	if got := servicetest.Problems(err); !strings.Contains(got, "config.kafka.topic") || !strings.Contains(got, "config.quickstart") {
 		t.Errorf("missing settings: %s", got)
 	}
 	_, err = w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "", Config: nil})
-	if got := problems(err); !strings.Contains(got, "MISSING_PARAMETER name") || !strings.Contains(got, "MISSING_PARAMETER config") {
+	if got := servicetest.Problems(err); !strings.Contains(got, "MISSING_PARAMETER name") || !strings.Contains(got, "MISSING_PARAMETER config") {
 		t.Errorf("empty create: %s", got)
 	}
 	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "pump_source", Config: datagenConfig()}); !portal.Is(err, portal.AlreadyExists) {

@@ -27,15 +27,11 @@ func groupWorld(t *testing.T) (*servicetest.World, string) {
 	return w, strings.Replace(topic, "-run-", "-dev-", 1)
 }
 
-func as(role portal.Role) context.Context {
-	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles(role.String(), map[string]portal.Role{"scada": role}))
-}
-
 // TestGroupsListAndDetail: the unit's groups only, with state, members and
 // lag; a detail with per-partition positions and the member holding them.
 func TestGroupsListAndDetail(t *testing.T) {
 	w, topic := groupWorld(t)
-	page, err := w.Groups.List(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{})
+	page, err := w.Groups.List(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,14 +40,14 @@ func TestGroupsListAndDetail(t *testing.T) {
 		page.Items[2].Identifier != "replay" || page.Items[2].Lag != 70 || page.Items[2].State != platform.GroupEmpty {
 		t.Fatalf("groups %+v", page.Items)
 	}
-	d, err := w.Groups.Get(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "replay")
+	d, err := w.Groups.Get(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "replay")
 	if err != nil || len(d.Partitions) != 1 || d.Partitions[0].Committed != 30 || d.Partitions[0].End != 100 || d.Partitions[0].Lag != 70 {
 		t.Fatalf("detail %+v %v", d, err)
 	}
-	if _, err := w.Groups.Get(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-crm-dev-other"); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Groups.Get(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-crm-dev-other"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("another unit's group: %v", err)
 	}
-	consumers, err := w.Groups.Consumers(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic)
+	consumers, err := w.Groups.Consumers(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic)
 	if err != nil || len(consumers) != 3 {
 		t.Errorf("consumers of %s: %+v %v", topic, consumers, err)
 	}
@@ -76,7 +72,7 @@ func TestGroupListDescribesOnlyGroupsWithMembers(t *testing.T) {
 	env := w.Env("edh-shared", "dev")
 	d := &describing{Groups: env.Groups}
 	env.Groups = d
-	page, err := w.Groups.List(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{})
+	page, err := w.Groups.List(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,25 +100,25 @@ func TestGroupAccessMatrix(t *testing.T) {
 		{portal.Developer, "run", portal.ReadOnlyEnvironment},
 	} {
 		for _, dry := range []bool{true, false} {
-			_, err := w.Groups.ResetOffsets(as(c.role), portal.Scope{BU: "scada", Stage: c.stage}, "replay", portal.OffsetReset{To: portal.ResetEarliest, DryRun: dry})
+			_, err := w.Groups.ResetOffsets(servicetest.AsRole(c.role), portal.Scope{BU: "scada", Stage: c.stage}, "replay", portal.OffsetReset{To: portal.ResetEarliest, DryRun: dry})
 			if !portal.Is(err, c.want) {
 				t.Errorf("%s resets in %s (dry run %v): %v, want %s", c.role, c.stage, dry, err, c.want)
 			}
 		}
-		if err := w.Groups.Delete(as(c.role), portal.Scope{BU: "scada", Stage: c.stage}, "replay"); !portal.Is(err, c.want) {
+		if err := w.Groups.Delete(servicetest.AsRole(c.role), portal.Scope{BU: "scada", Stage: c.stage}, "replay"); !portal.Is(err, c.want) {
 			t.Errorf("%s deletes in %s: %v, want %s", c.role, c.stage, err, c.want)
 		}
 	}
-	if _, err := w.Groups.ResetOffsets(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "billing", portal.OffsetReset{To: portal.ResetEarliest}); !portal.Is(err, portal.Conflict) ||
+	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "billing", portal.OffsetReset{To: portal.ResetEarliest}); !portal.Is(err, portal.Conflict) ||
 		!strings.Contains(err.Error(), "billing-1") {
 		t.Errorf("reset with an active member: %v", err)
 	}
-	if err := w.Groups.Delete(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "billing"); !portal.Is(err, portal.Conflict) {
+	if err := w.Groups.Delete(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "billing"); !portal.Is(err, portal.Conflict) {
 		t.Errorf("delete with an active member: %v", err)
 	}
 	for _, bad := range []portal.OffsetReset{{}, {To: "middle"}, {To: portal.ResetTimestamp}, {To: portal.ResetOffset},
 		{To: portal.ResetOffset, Offset: ptr(int64(500))}} {
-		if _, err := w.Groups.ResetOffsets(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", bad); !portal.KindOf(err).IsValidation() {
+		if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", bad); !portal.KindOf(err).IsValidation() {
 			t.Errorf("reset %+v: %v", bad, err)
 		}
 	}
@@ -132,14 +128,14 @@ func TestGroupAccessMatrix(t *testing.T) {
 
 	// A dry run shows the plan and changes nothing; the reset applies it
 	// and is audited before and after; an Admin resets in run.
-	plan, err := w.Groups.ResetOffsets(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", portal.OffsetReset{To: portal.ResetEarliest, DryRun: true})
+	plan, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", portal.OffsetReset{To: portal.ResetEarliest, DryRun: true})
 	if err != nil || !plan.DryRun || len(plan.Changes) != 1 || plan.Changes[0].Before != 30 || plan.Changes[0].After != 10 {
 		t.Fatalf("dry run %+v %v", plan, err)
 	}
 	if after := w.Snapshot(t); after != before {
 		t.Error("a dry run changed something")
 	}
-	if _, err := w.Groups.ResetOffsets(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", portal.OffsetReset{To: portal.ResetOffset, Offset: ptr(int64(42))}); err != nil {
+	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", portal.OffsetReset{To: portal.ResetOffset, Offset: ptr(int64(42))}); err != nil {
 		t.Fatal(err)
 	}
 	var audited bool
@@ -151,10 +147,10 @@ func TestGroupAccessMatrix(t *testing.T) {
 	if !audited {
 		t.Error("the reset is not audited with before and after")
 	}
-	if _, err := w.Groups.ResetOffsets(as(portal.Admin), portal.Scope{BU: "scada", Stage: "run"}, "replay", portal.OffsetReset{To: portal.ResetLatest}); err != nil {
+	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Admin), portal.Scope{BU: "scada", Stage: "run"}, "replay", portal.OffsetReset{To: portal.ResetLatest}); err != nil {
 		t.Errorf("an Admin in run: %v", err)
 	}
-	if err := w.Groups.Delete(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay"); err != nil {
+	if err := w.Groups.Delete(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay"); err != nil {
 		t.Errorf("delete an empty group: %v", err)
 	}
 }

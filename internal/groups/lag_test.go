@@ -21,7 +21,7 @@ func TestLagInTime(t *testing.T) {
 	sd := w.Seed(t, "scada", "dev")
 	c := w.Clusters["edh-shared/dev"]
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	ctx := as(portal.Viewer)
+	ctx := servicetest.AsRole(portal.Viewer)
 	group := "edh-shared-scada-dev-lagging"
 	tp := platform.TopicPartition{Topic: sd.Topic, Partition: 0}
 	c.AddGroup(group, nil, map[platform.TopicPartition]int64{tp: 1})
@@ -33,7 +33,7 @@ func TestLagInTime(t *testing.T) {
 		for i := range recs {
 			recs[i] = portal.OutRecord{Value: ptr("x"), Partition: ptr(0)}
 		}
-		if _, err := w.Messages.Produce(as(portal.Developer), dev, sd.Topic, portal.ProduceRequest{Records: recs}); err != nil {
+		if _, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, sd.Topic, portal.ProduceRequest{Records: recs}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,7 +116,7 @@ func BenchmarkGroupsPageWithLagTime(b *testing.B) {
 	}
 	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	w.Groups.SetClock(func() time.Time { return now })
-	ctx, dev := as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}
+	ctx, dev := servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}
 	for i := 0; i < 360; i++ { // an hour of samples every 10 s
 		now = now.Add(10 * time.Second)
 		w.Groups.SampleLag(ctx)

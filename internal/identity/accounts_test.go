@@ -148,7 +148,7 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 		t.Errorf("crm lists %v", list.Items)
 	}
 	_, err = w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
-	if got := problems(err); !strings.Contains(got, "INVALID_PARAMETER name") || !strings.Contains(got, "INVALID_PARAMETER description") {
+	if got := servicetest.Problems(err); !strings.Contains(got, "INVALID_PARAMETER name") || !strings.Contains(got, "INVALID_PARAMETER description") {
 		t.Errorf("limits: %s", got)
 	}
 }
@@ -194,7 +194,7 @@ func TestBulkCreate(t *testing.T) {
 	jobsBefore, _ := w.Store.CountJobs(context.Background())
 	_, err := w.Accounts.StartBulk(ctx, portal.Scope{BU: "scada", Stage: "dev"}, []portal.NewServiceAccount{
 		{Name: "etl-1", Type: "producer"}, {Name: "", Type: "consumer"}, {Name: "etl-2", Type: "writer"}, {Name: "ETL_1", Type: "producer"}})
-	if got := problems(err); got != "MISSING_PARAMETER items[1].name: items[1].name is required\n"+
+	if got := servicetest.Problems(err); got != "MISSING_PARAMETER items[1].name: items[1].name is required\n"+
 		"INVALID_PARAMETER items[2].type: type must be one of producer, consumer, stream-processor, metrics, not \"writer\"\n"+
 		"INVALID_PARAMETER items[3].name: sa-edh-shared-scada-dev-usr-etl-1-producer is the same account as items[0]" {
 		t.Errorf("invalid bulk:\n%s", got)
@@ -287,8 +287,8 @@ func TestPoolsAndFilters(t *testing.T) {
 	}
 	for filter, want := range cases {
 		_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, filter, "")
-		if !strings.Contains(problems(err), want) {
-			t.Errorf("filter %q: %s", filter, problems(err))
+		if !strings.Contains(servicetest.Problems(err), want) {
+			t.Errorf("filter %q: %s", filter, servicetest.Problems(err))
 		}
 	}
 	got, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, `"ops" in claims.groups`, "")
@@ -312,8 +312,8 @@ func TestPoolsAndFilters(t *testing.T) {
 		t.Errorf("heavy filter: %+v", r)
 	}
 	_, err = w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
-	if !strings.Contains(problems(err), "identity_claim") {
-		t.Errorf("bad claim: %s", problems(err))
+	if !strings.Contains(servicetest.Problems(err), "identity_claim") {
+		t.Errorf("bad claim: %s", servicetest.Problems(err))
 	}
 	if err := w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: "dev"}, p.ID, portal.DeleteOptions{}); err != nil {
 		t.Fatal(err)

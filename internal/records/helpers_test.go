@@ -1,19 +1,12 @@
 package records_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
-
-// as is a context whose caller has role in scada.
-func as(role portal.Role) context.Context {
-	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles(role.String(), map[string]portal.Role{"scada": role}))
-}
 
 // groupWorld has, in scada's dev and run, a seeded topic, a group with an
 // active member and a group without one.

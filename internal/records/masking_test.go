@@ -31,11 +31,11 @@ func TestReadsMaskTaggedFieldsByRoleAndStage(t *testing.T) {
 	const def = `{"type":"record","name":"Customer","fields":[{"name":"id","type":"string"},{"name":"email","type":"string","confluent:tags":["PII"]}]}`
 	for _, st := range []string{"dev", "qas"} {
 		scope := portal.Scope{BU: "scada", Stage: st}
-		topic, err := w.Topics.Create(as(portal.Admin), scope, portal.NewTopic{Name: "customers", Partitions: ptr(1)})
+		topic, err := w.Topics.Create(servicetest.AsRole(portal.Admin), scope, portal.NewTopic{Name: "customers", Partitions: ptr(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := w.Schemas.Create(as(portal.Admin), scope, portal.NewSchema{Topic: "customers", SubjectType: "value",
+		v, err := w.Schemas.Create(servicetest.AsRole(portal.Admin), scope, portal.NewSchema{Topic: "customers", SubjectType: "value",
 			SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: def}})
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +55,7 @@ func TestReadsMaskTaggedFieldsByRoleAndStage(t *testing.T) {
 				continue // data_access: developers
 			}
 			masked := st == "qas" && role < portal.Admin
-			page, err := w.Messages.Read(as(role), scope, topic.Name, portal.MessageQuery{Limit: 10})
+			page, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, portal.MessageQuery{Limit: 10})
 			if err != nil || len(page.Items) != 3 {
 				t.Fatalf("%s in %s: %v %v", role, st, page.Items, err)
 			}
@@ -72,14 +72,14 @@ func TestReadsMaskTaggedFieldsByRoleAndStage(t *testing.T) {
 					t.Errorf("%s in %s: an undecodable record is withheld: %+v", role, st, m)
 				}
 			}
-			probe, err := w.Messages.Read(as(role), scope, topic.Name, portal.MessageQuery{Limit: 10, Filter: `value.email.startsWith("ada")`})
+			probe, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, portal.MessageQuery{Limit: 10, Filter: `value.email.startsWith("ada")`})
 			if err != nil || len(probe.Items) != map[bool]int{true: 0, false: 1}[masked] {
 				t.Errorf("%s in %s: a filter on the tagged field found %d: %v", role, st, len(probe.Items), err)
 			}
 		}
 	}
 	// A tail masks alike, and its one event says so.
-	tail, err := w.Messages.Read(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "qas"}, "customers", portal.MessageQuery{After: map[int]int64{0: 96}})
+	tail, err := w.Messages.Read(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "qas"}, "customers", portal.MessageQuery{After: map[int]int64{0: 96}})
 	if err != nil || len(tail.Items) == 0 || strings.Contains(tail.Items[0].Value, "ada@") {
 		t.Errorf("a Viewer's tail: %+v %v", tail.Items, err)
 	}

@@ -22,17 +22,17 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	one := func(v string) portal.ProduceRequest {
 		return portal.ProduceRequest{Records: []portal.OutRecord{{Key: ptr("k"), Value: ptr(v)}}}
 	}
-	if _, err := w.Messages.Produce(as(portal.Viewer), dev, topic, one("x")); !portal.Is(err, portal.InsufficientRole) {
+	if _, err := w.Messages.Produce(servicetest.AsRole(portal.Viewer), dev, topic, one("x")); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("a Viewer in dev: %v", err)
 	}
 	// run is read-only and its produce switch is off by default.
 	for _, r := range []portal.Role{portal.Developer, portal.Admin} {
-		if _, err := w.Messages.Produce(as(r), portal.Scope{BU: "scada", Stage: "run"}, strings.Replace(topic, "-dev-", "-run-", 1), one("x")); !portal.Is(err, portal.ProduceDisabled) {
+		if _, err := w.Messages.Produce(servicetest.AsRole(r), portal.Scope{BU: "scada", Stage: "run"}, strings.Replace(topic, "-dev-", "-run-", 1), one("x")); !portal.Is(err, portal.ProduceDisabled) {
 			t.Errorf("%s in run: %v", r, err)
 		}
 	}
 
-	res, err := w.Messages.Produce(as(portal.Developer), dev, topic, portal.ProduceRequest{Records: []portal.OutRecord{
+	res, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, portal.ProduceRequest{Records: []portal.OutRecord{
 		{Key: ptr("k1"), Value: ptr("secret-text-value"), Headers: []portal.RecordHeader{{Key: "source", Value: "test"}}},
 		{Value: nil, Partition: ptr(0)},
 	}})
@@ -41,12 +41,12 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	}
 
 	// Avro with the topic's value subject (the seed's record {a: string}).
-	res, err = w.Messages.Produce(as(portal.Developer), dev, topic, portal.ProduceRequest{ValueFormat: portal.FormatSchema,
+	res, err = w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, portal.ProduceRequest{ValueFormat: portal.FormatSchema,
 		Records: []portal.OutRecord{{Value: ptr(`{"a": "avro-hello"}`)}}})
 	if err != nil || res.SchemaID == 0 || res.Written() != 1 {
 		t.Fatalf("avro: %+v %v", res, err)
 	}
-	page, err := w.Messages.Read(as(portal.Developer), dev, topic, portal.MessageQuery{Limit: 3})
+	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, portal.MessageQuery{Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 		{portal.ProduceRequest{}, "records"},
 		{portal.ProduceRequest{Records: []portal.OutRecord{{Value: ptr(strings.Repeat("x", portal.MaxProduceBytes+1))}}}, "records"},
 	} {
-		_, err := w.Messages.Produce(as(portal.Developer), dev, topic, c.req)
+		_, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, c.req)
 		ps := portal.Problems(err)
 		if len(ps) == 0 || ps[0].Field != c.field {
 			t.Errorf("%+v: want a problem at %s, got %v", c.req.ValueFormat, c.field, err)
@@ -82,20 +82,20 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	}
 
 	// JSON Schema: a subject of the unit, validated with the field.
-	if _, err := w.Schemas.Create(as(portal.Developer), dev, portal.NewSchema{Topic: "existing", SubjectType: "key",
+	if _, err := w.Schemas.Create(servicetest.AsRole(portal.Developer), dev, portal.NewSchema{Topic: "existing", SubjectType: "key",
 		SchemaDef: portal.SchemaDef{SchemaType: "JSON", Schema: `{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`}}); err != nil {
 		t.Fatal(err)
 	}
 	js := func(v string) portal.ProduceRequest {
 		return portal.ProduceRequest{ValueFormat: portal.FormatSchema, Subject: "existing-key", Records: []portal.OutRecord{{Value: ptr(v)}}}
 	}
-	if _, err := w.Messages.Produce(as(portal.Developer), dev, topic, js(`{"n": 0}`)); len(portal.Problems(err)) == 0 || portal.Problems(err)[0].Field != "records[0].value.n" {
+	if _, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, js(`{"n": 0}`)); len(portal.Problems(err)) == 0 || portal.Problems(err)[0].Field != "records[0].value.n" {
 		t.Errorf("a JSON Schema violation: %v", err)
 	}
-	if res, err := w.Messages.Produce(as(portal.Developer), dev, topic, js(`{"n": 3}`)); err != nil || res.SchemaID == 0 {
+	if res, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, js(`{"n": 3}`)); err != nil || res.SchemaID == 0 {
 		t.Errorf("a JSON Schema value: %+v %v", res, err)
 	}
-	if page, _ = w.Messages.Read(as(portal.Developer), dev, topic, portal.MessageQuery{Limit: 10}); len(page.Items) != before+1 {
+	if page, _ = w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, portal.MessageQuery{Limit: 10}); len(page.Items) != before+1 {
 		t.Errorf("refused requests wrote records: %d then %d", before, len(page.Items))
 	}
 
@@ -127,7 +127,7 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 func TestRecordFiltersAndTail(t *testing.T) {
 	w, topic := groupWorld(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	ctx := as(portal.Developer)
+	ctx := servicetest.AsRole(portal.Developer)
 	var recs []portal.OutRecord
 	for i, src := range []string{"meter", "pump", "meter", "valve"} {
 		recs = append(recs, portal.OutRecord{Key: ptr(fmt.Sprintf("dev-%d", i)), Value: ptr(fmt.Sprintf(`{"amount": %d, "site": "North"}`, i*10)),
@@ -206,7 +206,7 @@ func TestCreateBatch(t *testing.T) {
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	c := w.Clusters["edh-shared/dev"]
 	before := c.BatchCreates()
-	errs := w.Topics.CreateBatch(as(portal.Developer), dev, []portal.NewTopic{
+	errs := w.Topics.CreateBatch(servicetest.AsRole(portal.Developer), dev, []portal.NewTopic{
 		{Name: "made-1", Partitions: ptr(2)}, {Name: "bad name!"}, {Name: strings.TrimPrefix(sd.Topic, "edh-shared-scada-dev-")}, {Name: "made-2"},
 	})
 	if errs[0] != nil || !portal.Is(errs[1], portal.InvalidParameter) || !portal.Is(errs[2], portal.AlreadyExists) || errs[3] != nil || c.BatchCreates()-before != 1 {
@@ -221,7 +221,7 @@ func TestCreateBatch(t *testing.T) {
 	if !seen["edh-shared-scada-dev-made-1 ok"] || !seen["edh-shared-scada-dev-made-2 ok"] || !seen[sd.Topic+" "+string(portal.AlreadyExists)] {
 		t.Errorf("audited %v", seen)
 	}
-	if errs := w.Topics.CreateBatch(as(portal.Viewer), dev, []portal.NewTopic{{Name: "nope"}}); !portal.Is(errs[0], portal.InsufficientRole) {
+	if errs := w.Topics.CreateBatch(servicetest.AsRole(portal.Viewer), dev, []portal.NewTopic{{Name: "nope"}}); !portal.Is(errs[0], portal.InsufficientRole) {
 		t.Errorf("a Viewer's batch: %v", errs)
 	}
 }
@@ -233,7 +233,7 @@ func TestCreateBatch(t *testing.T) {
 func TestATailIsOneAuditEvent(t *testing.T) {
 	w, topic := groupWorld(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	ctx := as(portal.Developer)
+	ctx := servicetest.AsRole(portal.Developer)
 	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	records.SetTailClock(w.Messages, func() time.Time { return now })
 	page, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/hamba/avro/v2"
 )
 
@@ -15,20 +16,20 @@ import (
 // Avro values with their schema, and audits each read.
 func TestRecordsAccessAndDecoding(t *testing.T) {
 	w, topic := groupWorld(t)
-	if _, err := w.Messages.Read(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{}); !portal.Is(err, portal.InsufficientRole) {
+	if _, err := w.Messages.Read(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{}); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("a Viewer in dev: %v", err)
 	}
 	for _, r := range []portal.Role{portal.Developer, portal.Admin, portal.SuperAdmin} {
-		if _, err := w.Messages.Read(as(r), portal.Scope{BU: "scada", Stage: "run"}, topic, portal.MessageQuery{}); !portal.Is(err, portal.DataAccessDisabled) {
+		if _, err := w.Messages.Read(servicetest.AsRole(r), portal.Scope{BU: "scada", Stage: "run"}, topic, portal.MessageQuery{}); !portal.Is(err, portal.DataAccessDisabled) {
 			t.Errorf("%s in run: %v", r, err)
 		}
 	}
-	if _, err := w.Messages.Read(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{Limit: 101}); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := w.Messages.Read(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{Limit: 101}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("limit 101: %v", err)
 	}
 
 	// An Avro value in the wire format, with the seeded subject's schema.
-	v, err := w.Schemas.Get(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic+"-value", "latest")
+	v, err := w.Schemas.Get(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic+"-value", "latest")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestRecordsAccessAndDecoding(t *testing.T) {
 		{Partition: 0, Offset: 98, Key: []byte("k1"), Value: wire},
 		{Partition: 0, Offset: 99, Key: []byte{0xff, 0x01}, Value: []byte("plain text")},
 	})
-	page, err := w.Messages.Read(as(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{Limit: 2})
+	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{Limit: 2})
 	msgs := page.Items
 	if err != nil || len(msgs) != 2 {
 		t.Fatalf("read: %+v %v", msgs, err)

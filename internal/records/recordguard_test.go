@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 // TestAHostileAvroRecordIsNotDecoded: a record whose Avro data declares
@@ -18,7 +19,7 @@ import (
 func TestAHostileAvroRecordIsNotDecoded(t *testing.T) {
 	w, topic := groupWorld(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	v, err := w.Schemas.Create(as(portal.Developer), dev, portal.NewSchema{Topic: "hostile", SubjectType: "value",
+	v, err := w.Schemas.Create(servicetest.AsRole(portal.Developer), dev, portal.NewSchema{Topic: "hostile", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"record","name":"R","fields":[{"name":"xs","type":{"type":"array","items":"null"}}]}`}})
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +36,7 @@ func TestAHostileAvroRecordIsNotDecoded(t *testing.T) {
 		{Partition: 0, Offset: 99, Value: wire(0x04, 0x00)}, // two nulls
 	})
 	start := time.Now()
-	page, err := w.Messages.Read(as(portal.Developer), dev, topic, portal.MessageQuery{Limit: 2})
+	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, portal.MessageQuery{Limit: 2})
 	if err != nil || len(page.Items) != 2 {
 		t.Fatalf("read: %+v %v", page.Items, err)
 	}

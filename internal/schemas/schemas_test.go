@@ -46,8 +46,8 @@ func TestSchemaLifecycle(t *testing.T) {
 	if got, err := w.Schemas.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", "1"); err != nil || got.ID != v1.ID {
 		t.Errorf("get v1: %+v %v", got, err)
 	}
-	if _, err := w.Schemas.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", "first"); !strings.Contains(problems(err), "INVALID_PARAMETER version") {
-		t.Errorf("bad version: %s", problems(err))
+	if _, err := w.Schemas.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", "first"); !strings.Contains(servicetest.Problems(err), "INVALID_PARAMETER version") {
+		t.Errorf("bad version: %s", servicetest.Problems(err))
 	}
 	// Another unit cannot see or touch it.
 	if _, err := w.Schemas.Get(servicetest.As("crm", portal.Admin), portal.Scope{BU: "crm", Stage: "dev"}, "edh-shared-scada-dev-readings-value", "latest"); !portal.Is(err, portal.NotFound) {
@@ -72,7 +72,7 @@ func TestSchemaValidation(t *testing.T) {
 		"INVALID_PARAMETER subject_type: subject_type must be key or value, not \"both\"\n" +
 		"INVALID_PARAMETER schema_type: PROTOBUF schemas are not supported yet; use AVRO or JSON\n" +
 		"MISSING_PARAMETER schema: schema is required"
-	if got := problems(err); got != want {
+	if got := servicetest.Problems(err); got != want {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
 	}
 	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"recrd"}`}})
@@ -81,8 +81,8 @@ func TestSchemaValidation(t *testing.T) {
 	}
 	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1,
 		References: []portal.SchemaReference{{Name: "x"}}}})
-	if !strings.Contains(problems(err), "references[0]") {
-		t.Errorf("bad reference: %s", problems(err))
+	if !strings.Contains(servicetest.Problems(err), "references[0]") {
+		t.Errorf("bad reference: %s", servicetest.Problems(err))
 	}
 }
 
@@ -114,7 +114,7 @@ func TestConcurrentRegistrations(t *testing.T) {
 	}
 	in.Topic, in.Schema = "dupes", `{"type":"record","name":"R","fields":[{"name":"a","type":"string"},{"name":"a","type":"int"}]}`
 	_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, in)
-	if got := problems(err); !strings.Contains(got, "INVALID_PARAMETER schema") || !strings.Contains(got, "two fields named a") {
+	if got := servicetest.Problems(err); !strings.Contains(got, "INVALID_PARAMETER schema") || !strings.Contains(got, "two fields named a") {
 		t.Errorf("duplicate fields: %s", got)
 	}
 }

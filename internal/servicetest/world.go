@@ -9,10 +9,12 @@ package servicetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/netip"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -272,4 +274,19 @@ func (w *World) CheckDone(t testing.TB, before, want int) {
 			t.Errorf("an event of the write: %s by %q on %q, outcome %q", e.Action, e.Actor, e.Resource, e.Outcome)
 		}
 	}
+}
+
+// AsRole is a context whose caller, named after the role, has role in
+// scada (and no other role).
+func AsRole(role portal.Role) context.Context {
+	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles(role.String(), map[string]portal.Role{"scada": role}))
+}
+
+// Problems is an error's problems, one per line: kind, field and message.
+func Problems(err error) string {
+	var parts []string
+	for _, p := range portal.Problems(err) {
+		parts = append(parts, fmt.Sprintf("%s %s: %s", p.Kind, p.Field, p.Message))
+	}
+	return strings.Join(parts, "\n")
 }

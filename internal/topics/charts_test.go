@@ -57,7 +57,7 @@ func lastOf(t *testing.T, c portal.Charts, chart, series string) float64 {
 // newest over the 20 s it covered), with the range's window and source.
 func TestChartsAddUpTheUnit(t *testing.T) {
 	w, topic, now := chartWorld(t)
-	m, err := w.Topics.ClusterMetrics(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "")
+	m, err := w.Topics.ClusterMetrics(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestChartsAddUpTheUnit(t *testing.T) {
 	if len(lag.Series) != 2 || lag.Series[0].Name != "edh-shared-scada-dev-billing" || lag.Series[0].Last() != 40 || lag.Series[1].Last() != 7 {
 		t.Errorf("lag %+v", lag.Series)
 	}
-	tm, err := w.Topics.TopicMetrics(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic, "6h")
+	tm, err := w.Topics.TopicMetrics(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic, "6h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestChartsAddUpTheUnit(t *testing.T) {
 	if v := lastOf(t, tm.Charts, "bytes", "in"); v != 100 {
 		t.Errorf("topic bytes in now %v", v)
 	}
-	if _, err := w.Topics.ClusterMetrics(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "2h"); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := w.Topics.ClusterMetrics(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "2h"); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("range 2h: %v", err)
 	}
 }
@@ -106,7 +106,7 @@ func TestChartsCachedAndStale(t *testing.T) {
 	w, _, now := chartWorld(t)
 	clock := now
 	w.Charts.SetClock(func() time.Time { return clock })
-	if _, err := w.Topics.ClusterMetrics(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "1h"); err != nil {
+	if _, err := w.Topics.ClusterMetrics(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "1h"); err != nil {
 		t.Fatal(err)
 	}
 	if n := w.Metrics.Queries(); n != 6 {
@@ -115,7 +115,7 @@ func TestChartsCachedAndStale(t *testing.T) {
 	// Another viewer, another unit of the same cluster, a moment later:
 	// the same answers.
 	clock = now.Add(30 * time.Second)
-	if _, err := w.Topics.ClusterMetrics(as(portal.Admin), portal.Scope{BU: "scada", Stage: "dev"}, "1h"); err != nil {
+	if _, err := w.Topics.ClusterMetrics(servicetest.AsRole(portal.Admin), portal.Scope{BU: "scada", Stage: "dev"}, "1h"); err != nil {
 		t.Fatal(err)
 	}
 	if n := w.Metrics.Queries(); n != 6 {
@@ -123,7 +123,7 @@ func TestChartsCachedAndStale(t *testing.T) {
 	}
 	clock = now.Add(3 * time.Minute)
 	w.Metrics.Fail(portal.New(portal.RateLimited, "rate limit reached"))
-	m, err := w.Topics.ClusterMetrics(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "1h")
+	m, err := w.Topics.ClusterMetrics(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "1h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestChartsCachedAndStale(t *testing.T) {
 		t.Errorf("stale page asked %d queries, want 12", n)
 	}
 	// Nothing stored for 24h: each chart says why, nothing is a zero.
-	m, err = w.Topics.ClusterMetrics(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "24h")
+	m, err = w.Topics.ClusterMetrics(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "24h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestChartsCachedAndStale(t *testing.T) {
 	// Refusals that old values cannot excuse are not hidden.
 	w.Metrics.Fail(nil)
 	w.Env("edh-shared", "dev").Metrics = platform.Unconfigured{What: "the Confluent Cloud Metrics API", Env: "edh-shared/dev"}
-	m, err = w.Topics.ClusterMetrics(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "7d")
+	m, err = w.Topics.ClusterMetrics(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "7d")
 	if err != nil || m.Charts.Chart("bytes").Unavailable != "the Confluent Cloud Metrics API is not configured for edh-shared/dev" {
 		t.Errorf("unconfigured: %+v %v", m.Charts.Chart("bytes"), err)
 	}
@@ -157,7 +157,7 @@ func TestChartsCachedAndStale(t *testing.T) {
 func TestChartsWithoutClusterID(t *testing.T) {
 	w, _, _ := chartWorld(t)
 	w.Env("edh-shared", "dev").ClusterID = ""
-	m, err := w.Topics.ClusterMetrics(as(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "")
+	m, err := w.Topics.ClusterMetrics(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,11 @@
 package topics_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-// as is a context whose caller has role in scada.
-func as(role portal.Role) context.Context {
-	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles(role.String(), map[string]portal.Role{"scada": role}))
-}
 
 func intp(n int) *int       { return &n }
 func strp(s string) *string { return &s }

@@ -13,14 +13,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
-func problems(err error) string {
-	var parts []string
-	for _, p := range portal.Problems(err) {
-		parts = append(parts, fmt.Sprintf("%s %s: %s", p.Kind, p.Field, p.Message))
-	}
-	return strings.Join(parts, "\n")
-}
-
 func TestCreateQualifiesAndValidates(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
@@ -52,7 +44,7 @@ func TestCreateQualifiesAndValidates(t *testing.T) {
 		"INVALID_PARAMETER config.retention.ms: retention.ms must be a whole number (milliseconds), not \"soon\"",
 		"INVALID_PARAMETER config.segment.bytes: segment.bytes must be between 52428800 and 1073741824 (bytes)",
 	}, "\n")
-	if got := problems(err); got != want {
+	if got := servicetest.Problems(err); got != want {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
 	}
 	if n := w.Cluster("edh-shared", "dev").Calls(); n != calls {
@@ -159,7 +151,7 @@ func TestPaging(t *testing.T) {
 		t.Errorf("a page holding everything offers a next page %q", exact.NextPageToken)
 	}
 	_, err := w.Topics.List(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{PageSize: 1001, PageToken: "%%%"})
-	if got := problems(err); !strings.Contains(got, "page_size: must be between 1 and 1000") || !strings.Contains(got, "page_token: is not a token") {
+	if got := servicetest.Problems(err); !strings.Contains(got, "page_size: must be between 1 and 1000") || !strings.Contains(got, "page_token: is not a token") {
 		t.Errorf("bad paging: %s", got)
 	}
 }
@@ -175,7 +167,7 @@ func TestReplaceAndPatch(t *testing.T) {
 	w.Cluster("edh-shared", "dev").SetConfig("edh-shared-scada-dev-t", "unclean.leader.election.enable", "false")
 
 	_, err := w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(3)})
-	if got := problems(err); !strings.HasPrefix(got, "MISSING_PARAMETER config: config is required") {
+	if got := servicetest.Problems(err); !strings.HasPrefix(got, "MISSING_PARAMETER config: config is required") {
 		t.Errorf("PUT without config: %s", got)
 	}
 	d, err := w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(4), ConfigGiven: true,
@@ -187,12 +179,12 @@ func TestReplaceAndPatch(t *testing.T) {
 		t.Errorf("after PUT: %d partitions, config %v", d.Partitions, d.Config)
 	}
 	_, err = w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(2), ConfigGiven: true})
-	if got := problems(err); got != "INVALID_PARAMETER partitions_count: topic edh-shared-scada-dev-t has 4 partitions; Kafka cannot remove partitions, so 2 is not possible" {
+	if got := servicetest.Problems(err); got != "INVALID_PARAMETER partitions_count: topic edh-shared-scada-dev-t has 4 partitions; Kafka cannot remove partitions, so 2 is not possible" {
 		t.Errorf("decrease: %s", got)
 	}
 	// Every problem in one round: a bad setting and a decrease together.
 	_, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicPatch{Partitions: intp(2), Config: map[string]*string{"retention.ms": strp("x")}})
-	if got := problems(err); !strings.Contains(got, "config.retention.ms") || !strings.Contains(got, "partitions_count: topic edh-shared-scada-dev-t has 4 partitions") {
+	if got := servicetest.Problems(err); !strings.Contains(got, "config.retention.ms") || !strings.Contains(got, "partitions_count: topic edh-shared-scada-dev-t has 4 partitions") {
 		t.Errorf("bad setting and decrease: %s", got)
 	}
 	d, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-scada-dev-t", portal.TopicPatch{
@@ -204,7 +196,7 @@ func TestReplaceAndPatch(t *testing.T) {
 		t.Errorf("after PATCH: %d partitions, config %v", d.Partitions, d.Config)
 	}
 	_, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicPatch{Config: map[string]*string{"bogus": nil, "retention.ms": strp("x")}})
-	if got := problems(err); !strings.Contains(got, "config.bogus") || !strings.Contains(got, "config.retention.ms") {
+	if got := servicetest.Problems(err); !strings.Contains(got, "config.bogus") || !strings.Contains(got, "config.retention.ms") {
 		t.Errorf("bad patch: %s", got)
 	}
 	if _, err := w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "missing", portal.TopicPatch{Partitions: intp(2)}); !portal.Is(err, portal.NotFound) {
@@ -291,7 +283,7 @@ func TestWriteAnswersWithinItsBudget(t *testing.T) {
 	start := time.Now()
 	_, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "frozen"})
 	took := time.Since(start)
-	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(problems(err), "not known yet") {
+	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(servicetest.Problems(err), "not known yet") {
 		t.Fatalf("create on a frozen cluster: %v", err)
 	}
 	if took > servicetest.Budget+200*time.Millisecond {
@@ -334,7 +326,7 @@ func TestTimedOutWriteIsChecked(t *testing.T) {
 	}
 	slow.applied = false
 	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "lost"})
-	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(problems(err), "is not known yet: it may still happen (the audit trail says once the portal knows); GET the topic to see") {
+	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(servicetest.Problems(err), "is not known yet: it may still happen (the audit trail says once the portal knows); GET the topic to see") {
 		t.Fatalf("not applied: %v", err)
 	}
 	ev := w.AuditEvents(t)
