@@ -535,7 +535,7 @@ func TestRateLimits(t *testing.T) {
 	w := servicetest.New(t)
 	w.Guard = gate.New(gate.Options{Tenancy: w.Tenancy, Envs: w.Envs, Audit: w.Audit, Notify: w.Store,
 		Logger: servicetest.Discard(), Limits: gate.Limits{Caller: gate.Rate{PerSecond: 0.01, Burst: 3}, Unit: gate.Rate{PerSecond: 0.01, Burst: 5}}})
-	topics := topics.NewTopics(w.Guard, worker.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
+	topics := topics.New(w.Guard, worker.NewSampler(time.Minute, time.Hour, 10, w.Store, servicetest.Discard()), w.Charts)
 	s := newServer(t, func(o *api.Options) { o.Services.Topics = topics })
 	for i := range 3 {
 		if r := s.do("GET", "/api/v1/scada/dev/topics", "carol", ""); r.status != 200 {

@@ -17,9 +17,9 @@ import (
 // rules are its AlertRule resources (the platform's defaults are not the
 // unit's, and are not exported); pruning one brings back a default of its
 // name.
-func (s *Alerts) AsCode() plans.Kind { return alertRuleCode{s} }
+func (s *Service) AsCode() plans.Kind { return alertRuleCode{s} }
 
-type alertRuleCode struct{ s *Alerts }
+type alertRuleCode struct{ s *Service }
 
 func (alertRuleCode) Kind() string          { return portal.KindAlertRule }
 func (alertRuleCode) Action() access.Action { return access.Write }

@@ -17,7 +17,7 @@ import (
 // portal's: the webhooks and the units' channels get it from there. A
 // read that fails leaves its rules' alerts as they are: an outage is
 // neither a resolution nor a new alert.
-func (s *Alerts) AlertRound(ctx context.Context) (int, error) {
+func (s *Service) AlertRound(ctx context.Context) (int, error) {
 	ten := s.guard.Tenancy()
 	now := s.guard.Now()
 	// Two queries a round, whatever the number of environments.
@@ -64,7 +64,7 @@ type envScope struct {
 	open []store.AlertRecord
 }
 
-func (s *Alerts) roundIn(ctx context.Context, es envScope, reads *envReads, now time.Time) (int, error) {
+func (s *Service) roundIn(ctx context.Context, es envScope, reads *envReads, now time.Time) (int, error) {
 	zone, stage, own, open := es.z.ID, es.st.Name, es.own, es.open
 	var err error
 	ten := s.guard.Tenancy()
@@ -104,7 +104,7 @@ func (s *Alerts) roundIn(ctx context.Context, es envScope, reads *envReads, now 
 
 // step saves a rule's alerts as a round leaves them, and records those
 // that fired or resolved.
-func (s *Alerts) step(ctx context.Context, rule store.AlertRuleRecord, open map[string]store.AlertRecord, seen []Observation, now time.Time) (int, error) {
+func (s *Service) step(ctx context.Context, rule store.AlertRuleRecord, open map[string]store.AlertRecord, seen []Observation, now time.Time) (int, error) {
 	save, changes := Step(rule, open, seen, now)
 	for _, a := range save {
 		if err := s.store.SaveAlert(ctx, a); err != nil {

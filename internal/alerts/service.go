@@ -15,9 +15,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-// Alerts are the units' alert rules, their alerts, and the round that
+// Service is the units' alert rules, their alerts, and the round that
 // evaluates them (AlertRound).
-type Alerts struct {
+type Service struct {
 	guard    *gate.Guard
 	store    AlertStore
 	defaults []store.AlertRuleRecord
@@ -31,15 +31,15 @@ type AlertStore interface {
 	AutoRestartsIn(ctx context.Context, zone, stage string) ([]store.AutoRestart, error)
 }
 
-// NewAlerts returns the alerts' service: defaults are the platform's
+// New returns the alerts' service: defaults are the platform's
 // rules of every unit (by name, without zone, stage or unit; nil for
 // DefaultAlertRules, empty for none); groups and budgets are where lag
 // and budgets are read.
-func NewAlerts(g *gate.Guard, st AlertStore, defaults []store.AlertRuleRecord, groups *groups.Groups, budgets Budgets) *Alerts {
+func New(g *gate.Guard, st AlertStore, defaults []store.AlertRuleRecord, groups *groups.Service, budgets Budgets) *Service {
 	if defaults == nil {
 		defaults = DefaultAlertRules()
 	}
-	return &Alerts{guard: g, store: st, defaults: defaults, sources: newAlertSources(groups, budgets)}
+	return &Service{guard: g, store: st, defaults: defaults, sources: newAlertSources(groups, budgets)}
 }
 
 // Budgets reads a unit's use of its budget in a stage (the guardrails).
@@ -62,7 +62,7 @@ func DefaultAlertRules() []store.AlertRuleRecord {
 
 // effective merges the platform's defaults with a unit's own rules: a
 // rule of a default's name replaces it.
-func (s *Alerts) effective(zone, stage, unit string, own []store.AlertRuleRecord) []store.AlertRuleRecord {
+func (s *Service) effective(zone, stage, unit string, own []store.AlertRuleRecord) []store.AlertRuleRecord {
 	var out []store.AlertRuleRecord
 	for _, d := range s.defaults {
 		if !slices.ContainsFunc(own, func(r store.AlertRuleRecord) bool { return r.Name == d.Name && r.BU == unit }) {
@@ -79,11 +79,11 @@ func (s *Alerts) effective(zone, stage, unit string, own []store.AlertRuleRecord
 	return out
 }
 
-func (s *Alerts) isDefault(r store.AlertRuleRecord, own []store.AlertRuleRecord) bool {
+func (s *Service) isDefault(r store.AlertRuleRecord, own []store.AlertRuleRecord) bool {
 	return !slices.ContainsFunc(own, func(o store.AlertRuleRecord) bool { return o.Name == r.Name })
 }
 
-func (s *Alerts) ruleView(r store.AlertRuleRecord, isDefault bool) portal.AlertRule {
+func (s *Service) ruleView(r store.AlertRuleRecord, isDefault bool) portal.AlertRule {
 	return portal.AlertRule{Silenced: s.guard.Now().Before(r.SilencedUntil), Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: r.Enabled, Default: isDefault,
 		Description: Describe(r), SilencedUntil: r.SilencedUntil, SilenceReason: r.SilenceReason, SilencedBy: r.SilencedBy,
 		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt}
@@ -91,7 +91,7 @@ func (s *Alerts) ruleView(r store.AlertRuleRecord, isDefault bool) portal.AlertR
 
 // Rules lists a unit's rules in a stage: its own, and the platform's
 // defaults it did not replace.
-func (s *Alerts) Rules(ctx context.Context, scope portal.Scope) ([]portal.AlertRule, error) {
+func (s *Service) Rules(ctx context.Context, scope portal.Scope) ([]portal.AlertRule, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read alert rules")
 	if err != nil {
 		return nil, err
@@ -109,7 +109,7 @@ func (s *Alerts) Rules(ctx context.Context, scope portal.Scope) ([]portal.AlertR
 
 // PutRule saves a unit's rule (replacing a default of its name): a change
 // of the unit (Developers and up, not in read-only stages), audited.
-func (s *Alerts) PutRule(ctx context.Context, scope portal.Scope, in portal.AlertRule) (_ portal.AlertRule, err error) {
+func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in portal.AlertRule) (_ portal.AlertRule, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", "alert-rule.update", in.Name)
 	if err != nil {
 		return portal.AlertRule{}, err
@@ -187,7 +187,7 @@ func checkRule(in portal.AlertRule) error {
 }
 
 // DeleteRule deletes a unit's rule; a default of its name applies again.
-func (s *Alerts) DeleteRule(ctx context.Context, scope portal.Scope, name string) (err error) {
+func (s *Service) DeleteRule(ctx context.Context, scope portal.Scope, name string) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", "alert-rule.delete", name)
 	if err != nil {
 		return err
@@ -205,7 +205,7 @@ func (s *Alerts) DeleteRule(ctx context.Context, scope portal.Scope, name string
 // Silence silences a rule until a time or for a while (neither: ends a
 // silence), with a reason: its alerts are still kept, but not told. A default rule is
 // saved as the unit's own with the silence.
-func (s *Alerts) Silence(ctx context.Context, scope portal.Scope, name string, in portal.Silence) (_ portal.AlertRule, err error) {
+func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, in portal.Silence) (_ portal.AlertRule, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "silence alert rules", "alert-rule.silence", name)
 	if err != nil {
 		return portal.AlertRule{}, err
@@ -262,7 +262,7 @@ func (s *Alerts) Silence(ctx context.Context, scope portal.Scope, name string, i
 
 // History lists a unit's alerts in a stage that fired, open first, then
 // newest first (at most 200).
-func (s *Alerts) History(ctx context.Context, scope portal.Scope) ([]portal.Alert, error) {
+func (s *Service) History(ctx context.Context, scope portal.Scope) ([]portal.Alert, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read alerts")
 	if err != nil {
 		return nil, err
@@ -289,7 +289,7 @@ func (s *Alerts) History(ctx context.Context, scope portal.Scope) ([]portal.Aler
 
 // Firing lists the firing alerts of the caller's units (at most 50),
 // newest first.
-func (s *Alerts) Firing(ctx context.Context) ([]portal.Alert, error) {
+func (s *Service) Firing(ctx context.Context) ([]portal.Alert, error) {
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")

@@ -23,7 +23,7 @@ import (
 // What a rate or a stall needs from earlier rounds is kept here, on the
 // replica that runs them.
 type alertSources struct {
-	groups  *groups.Groups
+	groups  *groups.Service
 	budgets Budgets
 
 	mu     sync.Mutex
@@ -59,7 +59,7 @@ type topicMark struct {
 	at   time.Time
 }
 
-func newAlertSources(groups *groups.Groups, budgets Budgets) *alertSources {
+func newAlertSources(groups *groups.Service, budgets Budgets) *alertSources {
 	return &alertSources{groups: groups, budgets: budgets, moves: map[string]groupMark{}, growth: map[string]topicMark{}, quiet: map[string]time.Time{}}
 }
 

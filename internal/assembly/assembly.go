@@ -33,7 +33,7 @@ type Deps struct {
 	Guard *gate.Guard
 	Store store.Store
 	// Sampler keeps growth samples of viewed topics (worker.Sampler).
-	Sampler topics.TopicSampler
+	Sampler topics.Sampler
 	// Charts answers the Metrics API's charts, cached in the store.
 	Charts *topics.MetricCache
 	// Jobs runs background jobs (bulk creates) journalled in Store.
@@ -70,14 +70,14 @@ type Deps struct {
 
 // Built holds every service, by its own type.
 type Built struct {
-	Topics     *topics.Topics
-	Connectors *connectors.Connectors
-	Schemas    *schemas.Schemas
-	Accounts   *identity.ServiceAccounts
+	Topics     *topics.Service
+	Connectors *connectors.Service
+	Schemas    *schemas.Service
+	Accounts   *identity.Accounts
 	APIKeys    *identity.APIKeys
-	Pools      *identity.IdentityPools
-	Groups     *groups.Groups
-	Messages   *records.Messages
+	Pools      *identity.Pools
+	Groups     *groups.Service
+	Messages   *records.Service
 	Me         *service.Me
 	Trail      *service.AuditTrail
 	Admin      *admin.Admin
@@ -87,7 +87,7 @@ type Built struct {
 	Requests   *changerequests.Service
 	Grants     *grants.Service
 	Find       *service.Finder
-	Alerts     *alerts.Alerts
+	Alerts     *alerts.Service
 	Catalog    *catalog.Service
 }
 
@@ -99,14 +99,14 @@ func New(d Deps) (*Built, error) {
 		return nil, err
 	}
 	b := &Built{
-		Topics:     topics.NewTopics(g, d.Sampler, d.Charts).WithImpact(d.Store),
-		Connectors: connectors.NewConnectors(g).WithAutoRestart(d.Store, d.Backoff),
-		Schemas:    schemas.NewSchemas(g),
-		Accounts:   identity.NewServiceAccounts(g, d.Jobs, d.Store),
+		Topics:     topics.New(g, d.Sampler, d.Charts).WithImpact(d.Store),
+		Connectors: connectors.New(g).WithAutoRestart(d.Store, d.Backoff),
+		Schemas:    schemas.New(g),
+		Accounts:   identity.NewAccounts(g, d.Jobs, d.Store),
 		APIKeys:    identity.NewAPIKeys(g, d.Store),
-		Pools:      identity.NewIdentityPools(g, filters),
-		Groups:     groups.NewGroups(g),
-		Messages:   records.NewMessages(g, d.Costly).MaskWith(d.Masking),
+		Pools:      identity.NewPools(g, filters),
+		Groups:     groups.New(g),
+		Messages:   records.New(g, d.Costly).MaskWith(d.Masking),
 		Me:         service.NewMe(g, d.Store),
 		Trail:      service.NewAuditTrail(g, d.Store),
 	}
@@ -123,7 +123,7 @@ func New(d Deps) (*Built, error) {
 		return nil, err
 	}
 	g.UseRules(b.Rules)
-	b.Alerts = alerts.NewAlerts(g, d.Store, d.AlertDefaults, b.Groups, b.Rules)
+	b.Alerts = alerts.New(g, d.Store, d.AlertDefaults, b.Groups, b.Rules)
 	b.Webhooks = events.NewService(g, d.Store, d.Webhooks)
 	// Creates and updates are applied in this order (what others need
 	// first), deletes the other way round. Policies come last: a plan is

@@ -18,9 +18,9 @@ import (
 )
 
 // AsCode is the connectors' part of resources as code.
-func (s *Connectors) AsCode() plans.Kind { return connectorCode{s} }
+func (s *Service) AsCode() plans.Kind { return connectorCode{s} }
 
-type connectorCode struct{ s *Connectors }
+type connectorCode struct{ s *Service }
 
 func (connectorCode) Kind() string          { return portal.KindConnector }
 func (connectorCode) Action() access.Action { return access.Write }

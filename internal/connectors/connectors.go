@@ -19,18 +19,18 @@ import (
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-// Connectors manages a business unit's fully-managed connectors.
-type Connectors struct {
+// Service manages a business unit's fully-managed connectors.
+type Service struct {
 	guard *gate.Guard
 	// restarts keeps the auto-restarts (none when nil), paced by backoff.
 	restarts AutoRestartStore
 	backoff  Backoff
 }
 
-// NewConnectors returns the connector service.
-func NewConnectors(g *gate.Guard) *Connectors { return &Connectors{guard: g} }
+// New returns the connector service.
+func New(g *gate.Guard) *Service { return &Service{guard: g} }
 
-func (s *Connectors) view(ctx context.Context, call *gate.Call, c platform.Connector, withConfig bool) portal.Connector {
+func (s *Service) view(ctx context.Context, call *gate.Call, c platform.Connector, withConfig bool) portal.Connector {
 	o := call.Owner(c.Name, tenancy.ConnectorSuffix)
 	v := portal.Connector{Name: c.Name, Identifier: o.Identifier, BU: o.Unit, OutsideConvention: o.Outside,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: c.Tasks}
@@ -52,7 +52,7 @@ func (s *Connectors) view(ctx context.Context, call *gate.Call, c platform.Conne
 }
 
 // version is a connector's version: its configuration's digest.
-func (s *Connectors) version(c platform.Connector) string { return s.guard.Version(c.Config) }
+func (s *Service) version(c platform.Connector) string { return s.guard.Version(c.Config) }
 
 // connectorLock names the lock of a connector's changes.
 func connectorLock(call *gate.Call, full string) string {
@@ -61,7 +61,7 @@ func connectorLock(call *gate.Call, full string) string {
 
 // sensitive lists the keys of cfg to mask: those the plugin defines as
 // passwords, and those whose names say they hold secrets.
-func (s *Connectors) sensitive(ctx context.Context, call *gate.Call, class string, cfg map[string]string) []string {
+func (s *Service) sensitive(ctx context.Context, call *gate.Call, class string, cfg map[string]string) []string {
 	var defined []string
 	if d, err := call.Env.Connectors.Definition(ctx, class); err == nil {
 		defined = d.Sensitive
@@ -77,7 +77,7 @@ func (s *Connectors) sensitive(ctx context.Context, call *gate.Call, class strin
 }
 
 // List returns one page of the unit's connectors with their states.
-func (s *Connectors) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Connector], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Connector], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list connectors")
 	if err != nil {
 		return portal.Page[portal.Connector]{}, err
@@ -112,7 +112,7 @@ func (s *Connectors) List(ctx context.Context, scope portal.Scope, q portal.List
 
 // resolve turns a given name into the connector's full name; in a
 // whole-cluster view an existing name is taken as it is.
-func (s *Connectors) resolve(ctx context.Context, call *gate.Call, name string) (string, error) {
+func (s *Service) resolve(ctx context.Context, call *gate.Call, name string) (string, error) {
 	if call.WholeCluster {
 		if _, err := call.Env.Connectors.GetConnector(ctx, name); err == nil {
 			return name, nil
@@ -126,7 +126,7 @@ func (s *Connectors) resolve(ctx context.Context, call *gate.Call, name string) 
 
 // Get returns a connector with its status, and its masked configuration
 // when showConfig is set.
-func (s *Connectors) Get(ctx context.Context, scope portal.Scope, name string, showConfig bool) (portal.Connector, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, name string, showConfig bool) (portal.Connector, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connectors")
 	if err != nil {
 		return portal.Connector{}, err
@@ -153,7 +153,7 @@ func (s *Connectors) Get(ctx context.Context, scope portal.Scope, name string, s
 }
 
 // autoRestartsIn reads a stage's auto-restarts once, for a list.
-func (s *Connectors) autoRestartsIn(ctx context.Context, call *gate.Call) (map[string]store.AutoRestart, error) {
+func (s *Service) autoRestartsIn(ctx context.Context, call *gate.Call) (map[string]store.AutoRestart, error) {
 	out := map[string]store.AutoRestart{}
 	if s.restarts == nil {
 		return out, nil
@@ -166,7 +166,7 @@ func (s *Connectors) autoRestartsIn(ctx context.Context, call *gate.Call) (map[s
 }
 
 // Plugins lists the connector classes offered in a scope.
-func (s *Connectors) Plugins(ctx context.Context, scope portal.Scope) ([]portal.ConnectorPlugin, error) {
+func (s *Service) Plugins(ctx context.Context, scope portal.Scope) ([]portal.ConnectorPlugin, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list connector classes")
 	if err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ func (s *Connectors) Plugins(ctx context.Context, scope portal.Scope) ([]portal.
 }
 
 // Definition describes a connector class's settings.
-func (s *Connectors) Definition(ctx context.Context, scope portal.Scope, class string) (portal.ConnectorDefinition, error) {
+func (s *Service) Definition(ctx context.Context, scope portal.Scope, class string) (portal.ConnectorDefinition, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connector classes")
 	if err != nil {
 		return portal.ConnectorDefinition{}, err
@@ -189,7 +189,7 @@ const maxConnectorName = 249
 
 // prepare checks and completes a configuration: the name, the topics
 // qualified into the scope, and no topic patterns that could escape it.
-func (s *Connectors) prepare(call *gate.Call, full string, cfg map[string]string, v *portal.Validation) map[string]string {
+func (s *Service) prepare(call *gate.Call, full string, cfg map[string]string, v *portal.Validation) map[string]string {
 	out := maps.Clone(cfg)
 	if out == nil {
 		out = map[string]string{}
@@ -261,7 +261,7 @@ func validateConnector(ctx context.Context, call *gate.Call, cfg map[string]stri
 
 // Create validates a configuration with its plugin and creates the
 // connector, named "{prefix}{identifier}-connector".
-func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.NewConnector) (_ portal.Connector, err error) {
+func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewConnector) (_ portal.Connector, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create connectors", "connector.create", in.Name)
 	if err != nil {
 		return portal.Connector{}, err
@@ -323,7 +323,7 @@ func (s *Connectors) Create(ctx context.Context, scope portal.Scope, in portal.N
 
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
-func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (_ portal.Connector, err error) {
+func (s *Service) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (_ portal.Connector, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", "connector.update", name)
 	if err != nil {
 		return portal.Connector{}, err
@@ -394,7 +394,7 @@ func (s *Connectors) Update(ctx context.Context, scope portal.Scope, name string
 }
 
 // lifecycle runs one of delete, pause, resume and restart.
-func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, what string, action portal.Action, ifMatch portal.IfMatch,
+func (s *Service) lifecycle(ctx context.Context, scope portal.Scope, name, what string, action portal.Action, ifMatch portal.IfMatch,
 	do func(platform.Connectors, string) error) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, what, action, name)
 	if err != nil {
@@ -441,35 +441,35 @@ func (s *Connectors) lifecycle(ctx context.Context, scope portal.Scope, name, wh
 }
 
 // Delete deletes a connector.
-func (s *Connectors) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) error {
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) error {
 	return s.lifecycle(ctx, scope, name, "delete connectors", "connector.delete", ifMatch, func(c platform.Connectors, n string) error {
 		return c.DeleteConnector(ctx, n)
 	})
 }
 
 // Pause pauses a connector.
-func (s *Connectors) Pause(ctx context.Context, scope portal.Scope, name string) error {
+func (s *Service) Pause(ctx context.Context, scope portal.Scope, name string) error {
 	return s.lifecycle(ctx, scope, name, "pause connectors", "connector.pause", "", func(c platform.Connectors, n string) error {
 		return c.PauseConnector(ctx, n)
 	})
 }
 
 // Resume resumes a paused connector.
-func (s *Connectors) Resume(ctx context.Context, scope portal.Scope, name string) error {
+func (s *Service) Resume(ctx context.Context, scope portal.Scope, name string) error {
 	return s.lifecycle(ctx, scope, name, "resume connectors", "connector.resume", "", func(c platform.Connectors, n string) error {
 		return c.ResumeConnector(ctx, n)
 	})
 }
 
 // Restart restarts a connector and its tasks, or only the failed ones.
-func (s *Connectors) Restart(ctx context.Context, scope portal.Scope, name string, onlyFailed bool) error {
+func (s *Service) Restart(ctx context.Context, scope portal.Scope, name string, onlyFailed bool) error {
 	return s.lifecycle(ctx, scope, name, "restart connectors", "connector.restart", "", func(c platform.Connectors, n string) error {
 		return c.RestartConnector(ctx, n, onlyFailed)
 	})
 }
 
 // configChanges lists what an update changes, with secrets masked.
-func (s *Connectors) configChanges(ctx context.Context, call *gate.Call, cur platform.Connector, next map[string]string) []portal.Change {
+func (s *Service) configChanges(ctx context.Context, call *gate.Call, cur platform.Connector, next map[string]string) []portal.Change {
 	secret := s.sensitive(ctx, call, cur.Class, next)
 	show := func(k, v string) string {
 		if v != "" && (slices.Contains(secret, k) || portal.IsSensitiveKey(k)) {
@@ -494,5 +494,5 @@ func (s *Connectors) configChanges(ctx context.Context, call *gate.Call, cur pla
 	return out
 }
 
-// Connectors implements the contract of the front doors.
-var _ portal.ConnectorService = (*Connectors)(nil)
+// Service implements the contract of the front doors.
+var _ portal.ConnectorService = (*Service)(nil)

@@ -12,7 +12,7 @@ import (
 
 // Impact lists what depends on a connector: the topics it reads or
 // writes (they stay), with the groups reading those it writes.
-func (s *Connectors) Impact(ctx context.Context, scope portal.Scope, name string) (portal.Impact, error) {
+func (s *Service) Impact(ctx context.Context, scope portal.Scope, name string) (portal.Impact, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connectors")
 	if err != nil {
 		return portal.Impact{}, err

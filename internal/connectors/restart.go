@@ -81,7 +81,7 @@ func (b Backoff) step(a store.AutoRestart, c platform.Connector, now time.Time) 
 
 // WithAutoRestart keeps the connectors' auto-restarts in st, paced by b
 // (a minute, doubling up to an hour, where b leaves it unset).
-func (s *Connectors) WithAutoRestart(st AutoRestartStore, b Backoff) *Connectors {
+func (s *Service) WithAutoRestart(st AutoRestartStore, b Backoff) *Service {
 	if b.First <= 0 {
 		b.First = time.Minute
 	}
@@ -100,7 +100,7 @@ type AutoRestartStore interface {
 }
 
 // autoRestartView is how a connector's auto-restart shows; nil when off.
-func (s *Connectors) autoRestartView(a store.AutoRestart, c platform.Connector) *portal.AutoRestart {
+func (s *Service) autoRestartView(a store.AutoRestart, c platform.Connector) *portal.AutoRestart {
 	v := &portal.AutoRestart{MaxRestarts: a.MaxRestarts, Attempts: a.Attempts, GivenUp: a.GivenUp, LastAt: a.LastAt, SetBy: a.SetBy, SetAt: a.SetAt}
 	if c.Failing() && !a.GivenUp && c.State != portal.StatePaused {
 		if a.FailingSince.IsZero() {
@@ -113,7 +113,7 @@ func (s *Connectors) autoRestartView(a store.AutoRestart, c platform.Connector) 
 
 // SetAutoRestart turns a connector's auto-restart on or off: a change of
 // the connector (Developers and up, not in read-only stages), audited.
-func (s *Connectors) SetAutoRestart(ctx context.Context, scope portal.Scope, name string, spec portal.AutoRestartSpec) (_ *portal.AutoRestart, err error) {
+func (s *Service) SetAutoRestart(ctx context.Context, scope portal.Scope, name string, spec portal.AutoRestartSpec) (_ *portal.AutoRestart, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change connectors' auto-restart", "connector.set-auto-restart", name)
 	if err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func (s *Connectors) SetAutoRestart(ctx context.Context, scope portal.Scope, nam
 
 // setAutoRestart records the switch of an existing connector (a person's,
 // or an applied document's).
-func (s *Connectors) setAutoRestart(ctx context.Context, call *gate.Call, c platform.Connector, spec portal.AutoRestartSpec) (*portal.AutoRestart, error) {
+func (s *Service) setAutoRestart(ctx context.Context, call *gate.Call, c platform.Connector, spec portal.AutoRestartSpec) (*portal.AutoRestart, error) {
 	cur, err := s.restarts.AutoRestartOf(ctx, call.Env.Zone, call.Env.Stage, c.Name)
 	on := err == nil
 	if err != nil && err != store.ErrNotFound {
@@ -182,7 +182,7 @@ func describeAutoRestart(on bool, most int) string {
 
 // RestartHistory lists the portal's latest restarts of a connector, and
 // its giving up, newest first.
-func (s *Connectors) RestartHistory(ctx context.Context, scope portal.Scope, name string) ([]portal.ConnectorRestart, error) {
+func (s *Service) RestartHistory(ctx context.Context, scope portal.Scope, name string) ([]portal.ConnectorRestart, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connectors")
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ import (
 // auto-restart is on, one listing of the cluster's connectors with their
 // states, and the restarts their backoffs allow. It returns how many
 // connectors it restarted.
-func (s *Connectors) AutoRestart(ctx context.Context) (int, error) {
+func (s *Service) AutoRestart(ctx context.Context) (int, error) {
 	if s.restarts == nil {
 		return 0, nil
 	}
@@ -42,7 +42,7 @@ func (s *Connectors) AutoRestart(ctx context.Context) (int, error) {
 	return restarted, errors.Join(errs...)
 }
 
-func (s *Connectors) autoRestartIn(ctx context.Context, env *platform.Environment) (int, error) {
+func (s *Service) autoRestartIn(ctx context.Context, env *platform.Environment) (int, error) {
 	ars, err := s.restarts.AutoRestartsIn(ctx, env.Zone, env.Stage)
 	if err != nil || len(ars) == 0 {
 		return 0, err
@@ -97,7 +97,7 @@ func (s *Connectors) autoRestartIn(ctx context.Context, env *platform.Environmen
 // restartFailed restarts a failed connector (a failed task: the failed
 // tasks only), audited as the portal's with the attempt and the
 // failure's first line.
-func (s *Connectors) restartFailed(ctx context.Context, env *platform.Environment, a store.AutoRestart, c platform.Connector) error {
+func (s *Service) restartFailed(ctx context.Context, env *platform.Environment, a store.AutoRestart, c platform.Connector) error {
 	unlock, err := s.guard.Lock(ctx, "connector "+env.Name()+" "+c.Name)
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func failure(c platform.Connector) string {
 
 // resetAutoRestart starts a connector's backoff again after a person
 // paused, resumed or restarted it, or turns it off with its deletion.
-func (s *Connectors) resetAutoRestart(ctx context.Context, env *platform.Environment, full string, action portal.Action) error {
+func (s *Service) resetAutoRestart(ctx context.Context, env *platform.Environment, full string, action portal.Action) error {
 	if s.restarts == nil {
 		return nil
 	}

@@ -41,7 +41,7 @@ func connectorRule(call *gate.Call, full string, config map[string]string, secre
 }
 
 // Holder reads the unit's connectors for the guardrails: one list.
-func (s *Connectors) Holder() gate.Holder {
+func (s *Service) Holder() gate.Holder {
 	return gate.HolderOf(rules.KindConnector, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		cs, err := call.Env.Connectors.ListConnectors(ctx)
 		if err != nil {

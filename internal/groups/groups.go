@@ -18,17 +18,17 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// Groups manages a unit's consumer groups: the groups whose id carries
+// Service manages a unit's consumer groups: the groups whose id carries
 // the unit's prefix (the pattern its service accounts are granted).
-type Groups struct {
+type Service struct {
 	guard *gate.Guard
 	lag   *groupLag
 }
 
-var _ portal.GroupService = (*Groups)(nil)
+var _ portal.GroupService = (*Service)(nil)
 
-// NewGroups returns the consumer group service.
-func NewGroups(g *gate.Guard) *Groups { return &Groups{guard: g, lag: newGroupLag()} }
+// New returns the consumer group service.
+func New(g *gate.Guard) *Service { return &Service{guard: g, lag: newGroupLag()} }
 
 // groupsOf lists the groups of the call's scope, sorted by id.
 func groupsOf(ctx context.Context, call *gate.Call, q portal.ListQuery) ([]platform.Group, error) {
@@ -76,7 +76,7 @@ func Positions(ctx context.Context, env *platform.Environment, ids []string) (ma
 
 func lagOf(committed, end int64) int64 { return max(0, end-committed) }
 
-func (s *Groups) summary(call *gate.Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) portal.ConsumerGroup {
+func (s *Service) summary(call *gate.Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) portal.ConsumerGroup {
 	late := portal.LagTime{}
 	for _, o := range offs {
 		late = latest(late, s.lag.estimate(call.Env, g.ID, o, ends[o.TopicPartition]))
@@ -100,7 +100,7 @@ func (s *Groups) summary(call *gate.Call, g platform.Group, offs []platform.Grou
 
 // List returns a page of the unit's groups with state, members and lag.
 // Only the page's groups are described and measured.
-func (s *Groups) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ConsumerGroup], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ConsumerGroup], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list consumer groups")
 	if err != nil {
 		return portal.Page[portal.ConsumerGroup]{}, err
@@ -169,7 +169,7 @@ func qualify(call *gate.Call, id string) string {
 }
 
 // group finds one of the unit's groups, described.
-func (s *Groups) group(ctx context.Context, call *gate.Call, id string) (platform.Group, error) {
+func (s *Service) group(ctx context.Context, call *gate.Call, id string) (platform.Group, error) {
 	full := qualify(call, id)
 	if !call.WholeCluster && !call.Scope.Owns(full) {
 		return platform.Group{}, groupMissing(id)
@@ -194,7 +194,7 @@ func groupMissing(id string) error {
 
 // Get returns a group with its members and, per partition, the committed
 // offset, the end offset and the lag.
-func (s *Groups) Get(ctx context.Context, scope portal.Scope, id string) (portal.GroupDetail, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (portal.GroupDetail, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
 	if err != nil {
 		return portal.GroupDetail{}, err
@@ -235,7 +235,7 @@ func (s *Groups) Get(ctx context.Context, scope portal.Scope, id string) (portal
 
 // Consumers lists the unit's groups that have committed offsets on a
 // topic, with their lag there.
-func (s *Groups) Consumers(ctx context.Context, scope portal.Scope, topic string) ([]portal.TopicConsumer, error) {
+func (s *Service) Consumers(ctx context.Context, scope portal.Scope, topic string) ([]portal.TopicConsumer, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
 	if err != nil {
 		return nil, err
@@ -299,7 +299,7 @@ func (s *Groups) Consumers(ctx context.Context, scope portal.Scope, topic string
 }
 
 // Delete deletes an empty group; one with members is refused (409).
-func (s *Groups) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete consumer groups", "consumer-group.delete", id)
 	if err != nil {
 		return err
@@ -336,7 +336,7 @@ func clientIDs(g platform.Group) []string {
 // offset; a dry run shows the plan without committing it. The group must
 // have no active member: Kafka would refuse, and the members would
 // overwrite the offsets anyway.
-func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string, r portal.OffsetReset) (_ portal.ResetResult, err error) {
+func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id string, r portal.OffsetReset) (_ portal.ResetResult, err error) {
 	// A dry run needs the same role as the reset, so that it never
 	// promises what the caller may not do; only the reset is audited.
 	var call *gate.Call
@@ -411,7 +411,7 @@ func (s *Groups) ResetOffsets(ctx context.Context, scope portal.Scope, id string
 }
 
 // refused audits a refused reset (not a dry run) and returns err.
-func (s *Groups) refused(ctx context.Context, call *gate.Call, r portal.OffsetReset, id string, err error) error {
+func (s *Service) refused(ctx context.Context, call *gate.Call, r portal.OffsetReset, id string, err error) error {
 	if !r.DryRun {
 		s.guard.Record(ctx, call, "consumer-group.reset-offsets", id, err)
 	}
@@ -419,7 +419,7 @@ func (s *Groups) refused(ctx context.Context, call *gate.Call, r portal.OffsetRe
 }
 
 // plan computes the new offsets of a reset.
-func (s *Groups) plan(ctx context.Context, call *gate.Call, g platform.Group, r portal.OffsetReset) ([]portal.OffsetChange, error) {
+func (s *Service) plan(ctx context.Context, call *gate.Call, g platform.Group, r portal.OffsetReset) ([]portal.OffsetChange, error) {
 	committed, err := call.Env.Groups.GroupOffsets(ctx, []string{g.ID})
 	if err != nil {
 		return nil, err
@@ -494,12 +494,12 @@ func (s *Groups) plan(ctx context.Context, call *gate.Call, g platform.Group, r 
 
 // Observe records the positions a round read (Positions), from which the
 // groups' lag in time is learnt.
-func (s *Groups) Observe(env *platform.Environment, committed map[string][]platform.GroupOffset, ends map[platform.TopicPartition]int64) {
+func (s *Service) Observe(env *platform.Environment, committed map[string][]platform.GroupOffset, ends map[platform.TopicPartition]int64) {
 	s.lag.observe(env, committed, ends)
 }
 
 // Lateness is how late a group is on a partition in time, from what was
 // observed; unknown until the portal has seen it move.
-func (s *Groups) Lateness(env *platform.Environment, group string, o platform.GroupOffset, end int64) portal.LagTime {
+func (s *Service) Lateness(env *platform.Environment, group string, o platform.GroupOffset, end int64) portal.LagTime {
 	return s.lag.estimate(env, group, o, end)
 }

@@ -92,12 +92,12 @@ func latest(a, b portal.LagTime) portal.LagTime {
 }
 
 // SetClock replaces the clock the lag in time is reckoned by (tests).
-func (s *Groups) SetClock(now func() time.Time) { s.lag.now = now }
+func (s *Service) SetClock(now func() time.Time) { s.lag.now = now }
 
 // SampleLag reads, for each environment, the positions of the groups
 // shown in the last ten minutes (two requests an environment), so that
 // their lag in time is known when they are next shown.
-func (s *Groups) SampleLag(ctx context.Context) {
+func (s *Service) SampleLag(ctx context.Context) {
 	l := s.lag
 	l.mu.Lock()
 	var envs []*watchedEnv

@@ -14,7 +14,7 @@ import (
 )
 
 // Update changes an account's description.
-func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.ServiceAccount, err error) {
+func (s *Accounts) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.ServiceAccount, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change service accounts", "service-account.update", id)
 	if err != nil {
 		return portal.ServiceAccount{}, err
@@ -51,7 +51,7 @@ func (s *ServiceAccounts) Update(ctx context.Context, scope portal.Scope, id, de
 // keys, as one audited action that lists what it removed. An account
 // that owns keys is not deleted otherwise: its clients would lose access
 // without anyone having said so.
-func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (_ portal.AccountDeletion, err error) {
+func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (_ portal.AccountDeletion, err error) {
 	withKeys := opt.WithKeys
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete service accounts", "service-account.delete", id)
 	if err != nil {
@@ -143,7 +143,7 @@ func (s *ServiceAccounts) Delete(ctx context.Context, scope portal.Scope, id str
 
 // Impact lists what depends on an account: its API keys (their clients
 // break), the grants other units gave it, its role bindings.
-func (s *ServiceAccounts) Impact(ctx context.Context, scope portal.Scope, id string) (portal.Impact, error) {
+func (s *Accounts) Impact(ctx context.Context, scope portal.Scope, id string) (portal.Impact, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
 	if err != nil {
 		return portal.Impact{}, err
@@ -176,7 +176,7 @@ func (s *ServiceAccounts) Impact(ctx context.Context, scope portal.Scope, id str
 
 // WithImpact lets deletes see the zone's grants among an account's
 // dependants, and close those of a deleted account.
-func (s *ServiceAccounts) WithImpact(g store.ZoneGrants, close GrantCloser) *ServiceAccounts {
+func (s *Accounts) WithImpact(g store.ZoneGrants, close GrantCloser) *Accounts {
 	s.grants, s.closeGrants = g, close
 	return s
 }
@@ -184,7 +184,7 @@ func (s *ServiceAccounts) WithImpact(g store.ZoneGrants, close GrantCloser) *Ser
 // Use lists the connectors that run as the account (kafka.auth.mode
 // SERVICE_ACCOUNT). Connectors that use one of its API keys cannot be
 // told: Confluent Cloud masks kafka.api.key on reads.
-func (s *ServiceAccounts) Use(ctx context.Context, scope portal.Scope, id string) (portal.AccountUse, error) {
+func (s *Accounts) Use(ctx context.Context, scope portal.Scope, id string) (portal.AccountUse, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
 	if err != nil {
 		return portal.AccountUse{}, err

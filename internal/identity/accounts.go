@@ -31,9 +31,9 @@ const (
 	MaxBulk = portal.MaxBulkAccounts
 )
 
-// ServiceAccounts manages a business unit's service accounts. Only Admins
+// Accounts manages a business unit's service accounts. Only Admins
 // and Super Admins change them; every role of the unit reads them.
-type ServiceAccounts struct {
+type Accounts struct {
 	guard    *gate.Guard
 	jobs     *jobs.Runner
 	jobStore JobStore
@@ -51,17 +51,17 @@ type AccountStore interface {
 	KeyStore
 }
 
-// NewServiceAccounts returns the service account service; bulk creates
+// NewAccounts returns the service account service; bulk creates
 // run as jobs of runner, kept in st.
-func NewServiceAccounts(g *gate.Guard, runner *jobs.Runner, st AccountStore) *ServiceAccounts {
-	s := &ServiceAccounts{guard: g, jobs: runner, jobStore: st, keys: st}
+func NewAccounts(g *gate.Guard, runner *jobs.Runner, st AccountStore) *Accounts {
+	s := &Accounts{guard: g, jobs: runner, jobStore: st, keys: st}
 	runner.Handle(jobKindBulk, s.runBulk)
 	return s
 }
 
 // view is an account as call sees it; false when call may not see it
 // (orgOwnerOf).
-func (s *ServiceAccounts) view(call *gate.Call, a platform.ServiceAccount) (portal.ServiceAccount, bool) {
+func (s *Accounts) view(call *gate.Call, a platform.ServiceAccount) (portal.ServiceAccount, bool) {
 	o, ok := call.OrgOwner(tenancy.OrgAccount, a.DisplayName)
 	if !ok {
 		return portal.ServiceAccount{}, false
@@ -72,7 +72,7 @@ func (s *ServiceAccounts) view(call *gate.Call, a platform.ServiceAccount) (port
 
 // List returns one page of the unit's service accounts (without their
 // bindings, which would cost a request each).
-func (s *ServiceAccounts) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ServiceAccount], error) {
+func (s *Accounts) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ServiceAccount], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list service accounts")
 	if err != nil {
 		return portal.Page[portal.ServiceAccount]{}, err
@@ -92,7 +92,7 @@ func (s *ServiceAccounts) List(ctx context.Context, scope portal.Scope, q portal
 }
 
 // Get returns one of the unit's service accounts with its role bindings.
-func (s *ServiceAccounts) Get(ctx context.Context, scope portal.Scope, id string) (portal.ServiceAccount, error) {
+func (s *Accounts) Get(ctx context.Context, scope portal.Scope, id string) (portal.ServiceAccount, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
 	if err != nil {
 		return portal.ServiceAccount{}, err
@@ -114,7 +114,7 @@ func (s *ServiceAccounts) Get(ctx context.Context, scope portal.Scope, id string
 
 // check validates one account to create and returns its display name;
 // field prefixes problems ("" or "items[3].").
-func (s *ServiceAccounts) check(call *gate.Call, in portal.NewServiceAccount, field string, v *portal.Validation) string {
+func (s *Accounts) check(call *gate.Call, in portal.NewServiceAccount, field string, v *portal.Validation) string {
 	in.Name = strings.TrimSpace(in.Name)
 	name := ""
 	if gate.Identifier(v, field+"name", "name", in.Name) && isAccountType(in.Type) {
@@ -143,7 +143,7 @@ const accountWait = 15 * time.Second
 // stops half way leaves the job to another, which completes the account
 // (never an account without its bindings reported as made). An account
 // that exists without all of its type's bindings is completed.
-func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (_ portal.ServiceAccount, err error) {
+func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (_ portal.ServiceAccount, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
 	if err != nil {
 		return portal.ServiceAccount{}, err
@@ -199,7 +199,7 @@ func (s *ServiceAccounts) Create(ctx context.Context, scope portal.Scope, in por
 // (the Cloud API is slow) it looks for the account until pendingWindow has
 // passed: a job waits for the account rather than leave it without its
 // role bindings.
-func (s *ServiceAccounts) createAccount(ctx context.Context, call *gate.Call, w *gate.Write, name, description string) (platform.ServiceAccount, error) {
+func (s *Accounts) createAccount(ctx context.Context, call *gate.Call, w *gate.Write, name, description string) (platform.ServiceAccount, error) {
 	bctx, cancel := w.Bound(ctx)
 	a, err := call.Env.IAM.CreateServiceAccount(bctx, name, strings.TrimSpace(description))
 	cancel()
@@ -274,6 +274,6 @@ func rollback(ctx context.Context, call *gate.Call, id string, made []portal.Rol
 
 // The services implement the contract of the front doors.
 var (
-	_ portal.AccountService = (*ServiceAccounts)(nil)
-	_ portal.PoolService    = (*IdentityPools)(nil)
+	_ portal.AccountService = (*Accounts)(nil)
+	_ portal.PoolService    = (*Pools)(nil)
 )

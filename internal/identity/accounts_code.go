@@ -19,10 +19,10 @@ import (
 // API keys a document declares they should have (made through keys).
 // Accounts are never pruned: deleting one deletes what its applications
 // run with; nor are keys.
-func (s *ServiceAccounts) AsCode(keys *APIKeys) plans.Kind { return accountCode{s: s, keys: keys} }
+func (s *Accounts) AsCode(keys *APIKeys) plans.Kind { return accountCode{s: s, keys: keys} }
 
 type accountCode struct {
-	s    *ServiceAccounts
+	s    *Accounts
 	keys *APIKeys
 }
 

@@ -46,7 +46,7 @@ type bulk struct {
 }
 
 // prepareBulk authorizes and validates a batch.
-func (s *ServiceAccounts) prepareBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (*bulk, error) {
+func (s *Accounts) prepareBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (*bulk, error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.bulk-create", fmt.Sprintf("%d accounts", len(items)))
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func (c caller) context(ctx context.Context, g *gate.Guard) context.Context {
 // StartBulk validates a batch and journals it as a job in the store; it
 // returns before anything is created. The job runs in the background, on
 // this replica or, if it stops, on another.
-func (s *ServiceAccounts) StartBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (portal.BulkJob, error) {
+func (s *Accounts) StartBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (portal.BulkJob, error) {
 	b, err := s.prepareBulk(ctx, scope, items)
 	if err != nil {
 		return portal.BulkJob{}, err
@@ -139,7 +139,7 @@ func (s *ServiceAccounts) StartBulk(ctx context.Context, scope portal.Scope, ite
 }
 
 // startJob journals validated items as a job and starts it.
-func (s *ServiceAccounts) startJob(ctx context.Context, call *gate.Call, scope portal.Scope, items []portal.NewServiceAccount) (portal.BulkJob, error) {
+func (s *Accounts) startJob(ctx context.Context, call *gate.Call, scope portal.Scope, items []portal.NewServiceAccount) (portal.BulkJob, error) {
 	counts, err := s.jobStore.CountJobs(ctx)
 	if err != nil {
 		return portal.BulkJob{}, err
@@ -168,7 +168,7 @@ func (s *ServiceAccounts) startJob(ctx context.Context, call *gate.Call, scope p
 
 // BulkJob returns a batch's progress to whoever started it, or to a
 // platform admin; to anyone else it does not exist.
-func (s *ServiceAccounts) BulkJob(ctx context.Context, scope portal.Scope, id string, wait time.Duration) (portal.BulkJob, error) {
+func (s *Accounts) BulkJob(ctx context.Context, scope portal.Scope, id string, wait time.Duration) (portal.BulkJob, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read bulk creates")
 	if err != nil {
 		return portal.BulkJob{}, err
@@ -188,7 +188,7 @@ func (s *ServiceAccounts) BulkJob(ctx context.Context, scope portal.Scope, id st
 }
 
 // waitJob reads a job until it is no longer running or wait has passed.
-func (s *ServiceAccounts) waitJob(ctx context.Context, id string, wait time.Duration) (portal.BulkJob, error) {
+func (s *Accounts) waitJob(ctx context.Context, id string, wait time.Duration) (portal.BulkJob, error) {
 	raw, err := jobs.Waiter{Jobs: s.jobStore, Notify: s.jobStore}.Wait(ctx, id, wait)
 	if err != nil {
 		return portal.BulkJob{}, err

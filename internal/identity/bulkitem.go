@@ -16,7 +16,7 @@ import (
 // existed before the job (existed) and has all of them is reported as
 // existing, as a single create would; one with role bindings outside its
 // type's template is not touched.
-func (s *ServiceAccounts) ensureAccount(ctx context.Context, call *gate.Call, name string, in portal.NewServiceAccount,
+func (s *Accounts) ensureAccount(ctx context.Context, call *gate.Call, name string, in portal.NewServiceAccount,
 	byName map[string]platform.ServiceAccount, existed bool, w *gate.Write) (portal.ServiceAccount, string, error) {
 	want := BindingsFor(in.Type, call.Scope.Prefix())
 	a, found := byName[name]

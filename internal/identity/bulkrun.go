@@ -90,7 +90,7 @@ func jobFromStore(j store.Job) (portal.BulkJob, error) {
 // done after its last, a few at a time. An item found started (its
 // replica died) is completed: the account is found by name and given the
 // bindings it lacks. It stops between two items when the run must stop.
-func (s *ServiceAccounts) runBulk(ctx context.Context, run *jobs.Run) (state, message string) {
+func (s *Accounts) runBulk(ctx context.Context, run *jobs.Run) (state, message string) {
 	ctx, cancel := context.WithTimeout(ctx, bulkRunTime)
 	defer cancel()
 	j := run.Job
@@ -169,7 +169,7 @@ func countDone(recs []itemRecord) int {
 
 // bulkItem runs one item: journalled as started, audited ahead, made
 // idempotently, journalled as done, its outcome settled.
-func (s *ServiceAccounts) bulkItem(ctx context.Context, run *jobs.Run, call *gate.Call, i int, name string, in portal.NewServiceAccount,
+func (s *Accounts) bulkItem(ctx context.Context, run *jobs.Run, call *gate.Call, i int, name string, in portal.NewServiceAccount,
 	rec itemRecord, byName map[string]platform.ServiceAccount) {
 	if rec.State != itemStarted {
 		_, existed := byName[name]
@@ -201,7 +201,7 @@ func (s *ServiceAccounts) bulkItem(ctx context.Context, run *jobs.Run, call *gat
 }
 
 // saveOutcome journals an item's outcome and tells the job's waiters.
-func (s *ServiceAccounts) saveOutcome(ctx context.Context, run *jobs.Run, i int, rec itemRecord) bool {
+func (s *Accounts) saveOutcome(ctx context.Context, run *jobs.Run, i int, rec itemRecord) bool {
 	raw, _ := json.Marshal(rec)
 	if err := run.Save(ctx, i, raw); err != nil {
 		s.guard.Log().ErrorContext(ctx, "a bulk item's outcome was not journalled; whoever resumes the job completes it", "job", run.Job.ID, "index", i, "error", err)
@@ -214,7 +214,7 @@ func (s *ServiceAccounts) saveOutcome(ctx context.Context, run *jobs.Run, i int,
 // settleDone writes a done item's outcome to the trail, for the replica
 // that died between journalling it and settling it (settling an outcome
 // the trail has changes nothing).
-func (s *ServiceAccounts) settleDone(ctx context.Context, run *jobs.Run, call *gate.Call, i int, name string, rec itemRecord) {
+func (s *Accounts) settleDone(ctx context.Context, run *jobs.Run, call *gate.Call, i int, name string, rec itemRecord) {
 	if rec.Event == 0 {
 		return
 	}

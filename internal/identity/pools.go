@@ -14,10 +14,10 @@ import (
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-// IdentityPools manages a business unit's identity pools: tokens of the
+// Pools manages a business unit's identity pools: tokens of the
 // stage's identity provider whose claims pass a pool's filter act as the
 // pool, with the role bindings of its type.
-type IdentityPools struct {
+type Pools struct {
 	guard   *gate.Guard
 	filters *Filters
 	// grants are the zone's grants (a pool's dependants), which
@@ -28,14 +28,14 @@ type IdentityPools struct {
 
 // WithImpact lets deletes see the zone's grants among a pool's
 // dependants, and close those of a deleted pool.
-func (s *IdentityPools) WithImpact(g store.ZoneGrants, close GrantCloser) *IdentityPools {
+func (s *Pools) WithImpact(g store.ZoneGrants, close GrantCloser) *Pools {
 	s.grants, s.closeGrants = g, close
 	return s
 }
 
 // Impact lists what depends on a pool: the grants other units gave it,
 // its role bindings.
-func (s *IdentityPools) Impact(ctx context.Context, scope portal.Scope, id string) (portal.Impact, error) {
+func (s *Pools) Impact(ctx context.Context, scope portal.Scope, id string) (portal.Impact, error) {
 	p, err := s.Get(ctx, scope, id)
 	if err != nil {
 		return portal.Impact{}, err
@@ -55,16 +55,16 @@ func (s *IdentityPools) Impact(ctx context.Context, scope portal.Scope, id strin
 	return portal.Impact{Kind: "identity pool", Name: p.Name, Dependants: append(grants, bindingDependants(call.Scope.Unit.ID, bindings)...)}, nil
 }
 
-// NewIdentityPools returns the identity pool service.
-func NewIdentityPools(g *gate.Guard, f *Filters) *IdentityPools {
-	return &IdentityPools{guard: g, filters: f}
+// NewPools returns the identity pool service.
+func NewPools(g *gate.Guard, f *Filters) *Pools {
+	return &Pools{guard: g, filters: f}
 }
 
 var claimPath = regexp.MustCompile(`^claims(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 
 // view is a pool as call sees it; false when call may not see it
 // (orgOwnerOf).
-func (s *IdentityPools) view(call *gate.Call, p platform.IdentityPool) (portal.Pool, bool) {
+func (s *Pools) view(call *gate.Call, p platform.IdentityPool) (portal.Pool, bool) {
 	o, ok := call.OrgOwner(tenancy.OrgPool, p.DisplayName)
 	if !ok {
 		return portal.Pool{}, false
@@ -75,13 +75,13 @@ func (s *IdentityPools) view(call *gate.Call, p platform.IdentityPool) (portal.P
 }
 
 // version is a pool's version: the digest of what can change of it.
-func (s *IdentityPools) version(p platform.IdentityPool) string {
+func (s *Pools) version(p platform.IdentityPool) string {
 	return s.guard.Version([]string{p.DisplayName, p.Description, p.IdentityClaim, p.Filter})
 }
 
 // lockToWrite takes the lock of a pool's changes, then reads the pool as
 // findToWrite does and checks the caller's precondition.
-func (s *IdentityPools) lockToWrite(ctx context.Context, call *gate.Call, id, what string, event portal.Action, ifMatch portal.IfMatch) (platform.IdentityPool, *gate.Call, func(), error) {
+func (s *Pools) lockToWrite(ctx context.Context, call *gate.Call, id, what string, event portal.Action, ifMatch portal.IfMatch) (platform.IdentityPool, *gate.Call, func(), error) {
 	unlock, err := s.guard.Lock(ctx, "identity-pool "+id)
 	if err != nil {
 		return platform.IdentityPool{}, nil, nil, err
@@ -98,7 +98,7 @@ func (s *IdentityPools) lockToWrite(ctx context.Context, call *gate.Call, id, wh
 }
 
 // List returns one page of the unit's pools.
-func (s *IdentityPools) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Pool], error) {
+func (s *Pools) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Pool], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list identity pools")
 	if err != nil {
 		return portal.Page[portal.Pool]{}, err
@@ -118,7 +118,7 @@ func (s *IdentityPools) List(ctx context.Context, scope portal.Scope, q portal.L
 }
 
 // find reads a pool that call may see, with its owner.
-func (s *IdentityPools) find(ctx context.Context, call *gate.Call, id string) (platform.IdentityPool, gate.OrgOwner, error) {
+func (s *Pools) find(ctx context.Context, call *gate.Call, id string) (platform.IdentityPool, gate.OrgOwner, error) {
 	p, err := call.Env.Pools.GetPool(ctx, id)
 	if err != nil && !portal.Is(err, portal.NotFound) {
 		return p, gate.OrgOwner{}, err
@@ -132,7 +132,7 @@ func (s *IdentityPools) find(ctx context.Context, call *gate.Call, id string) (p
 
 // findToWrite reads a pool that call may see and enters the scope of the
 // unit that owns it, where the write is authorized and audited.
-func (s *IdentityPools) findToWrite(ctx context.Context, call *gate.Call, id, what string, event portal.Action) (platform.IdentityPool, *gate.Call, error) {
+func (s *Pools) findToWrite(ctx context.Context, call *gate.Call, id, what string, event portal.Action) (platform.IdentityPool, *gate.Call, error) {
 	p, o, err := s.find(ctx, call, id)
 	if err != nil {
 		return p, nil, err
@@ -142,7 +142,7 @@ func (s *IdentityPools) findToWrite(ctx context.Context, call *gate.Call, id, wh
 }
 
 // Get returns one of the unit's pools with its role bindings.
-func (s *IdentityPools) Get(ctx context.Context, scope portal.Scope, id string) (portal.Pool, error) {
+func (s *Pools) Get(ctx context.Context, scope portal.Scope, id string) (portal.Pool, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read identity pools")
 	if err != nil {
 		return portal.Pool{}, err
@@ -161,7 +161,7 @@ func (s *IdentityPools) Get(ctx context.Context, scope portal.Scope, id string) 
 
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
-func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (_ portal.Pool, err error) {
+func (s *Pools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (_ portal.Pool, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create identity pools", "identity-pool.create", in.Name)
 	if err != nil {
 		return portal.Pool{}, err
@@ -180,7 +180,7 @@ func (s *IdentityPools) Create(ctx context.Context, scope portal.Scope, in porta
 
 // check validates a pool to create, completing its defaults, and returns
 // its display name.
-func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Validation) string {
+func (s *Pools) check(call *gate.Call, in *portal.NewPool, v *portal.Validation) string {
 	name := ""
 	in.Name = strings.TrimSpace(in.Name)
 	if gate.Identifier(v, "name", "name", in.Name) && isAccountType(in.Type) {
@@ -204,7 +204,7 @@ func (s *IdentityPools) check(call *gate.Call, in *portal.NewPool, v *portal.Val
 	return name
 }
 
-func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
+func (s *Pools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
 	desired := poolRule(call, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description), IdentityClaim: in.IdentityClaim, Filter: in.Filter})
 	if err := s.guard.Check(ctx, call, "identity-pool.create", rules.NewChange(rules.KindIdentityPool, rules.OpCreate, name, desired, nil)); err != nil {
 		return portal.Pool{}, err
@@ -247,7 +247,7 @@ func (s *IdentityPools) create(ctx context.Context, call *gate.Call, name string
 }
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
-func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (_ portal.Pool, err error) {
+func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (_ portal.Pool, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
 	if err != nil {
 		return portal.Pool{}, err
@@ -285,7 +285,7 @@ func (s *IdentityPools) UpdateFilter(ctx context.Context, scope portal.Scope, id
 }
 
 // Delete removes a pool's role bindings, then the pool.
-func (s *IdentityPools) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (err error) {
+func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
 	if err != nil {
 		return err
@@ -344,7 +344,7 @@ func bindingText(b portal.RoleBinding) string {
 
 // TestFilter says whether a filter matches a sample token's claims. It
 // changes nothing, so every role of the unit may use it.
-func (s *IdentityPools) TestFilter(ctx context.Context, scope portal.Scope, filter string, claims map[string]any) (portal.FilterResult, error) {
+func (s *Pools) TestFilter(ctx context.Context, scope portal.Scope, filter string, claims map[string]any) (portal.FilterResult, error) {
 	if _, _, err := s.guard.Enter(ctx, scope, access.Read, "test identity pool filters"); err != nil {
 		return portal.FilterResult{}, err
 	}

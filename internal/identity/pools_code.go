@@ -15,9 +15,9 @@ import (
 )
 
 // AsCode is the identity pools' part of resources as code.
-func (s *IdentityPools) AsCode() plans.Kind { return poolCode{s} }
+func (s *Pools) AsCode() plans.Kind { return poolCode{s} }
 
-type poolCode struct{ s *IdentityPools }
+type poolCode struct{ s *Pools }
 
 func (poolCode) Kind() string          { return portal.KindIdentityPool }
 func (poolCode) Action() access.Action { return access.ManageIdentity }

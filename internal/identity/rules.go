@@ -38,7 +38,7 @@ func accountIdentifier(call *gate.Call, name string) string {
 }
 
 // Holder reads the unit's service accounts for the guardrails: one list.
-func (s *ServiceAccounts) Holder() gate.Holder {
+func (s *Accounts) Holder() gate.Holder {
 	return gate.HolderOf(rules.KindServiceAccount, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		as, err := call.Env.IAM.ListServiceAccounts(ctx)
 		if err != nil {
@@ -62,7 +62,7 @@ func poolRule(call *gate.Call, p platform.IdentityPool) *rules.IdentityPool {
 }
 
 // Holder reads the unit's identity pools for the guardrails: one list.
-func (s *IdentityPools) Holder() gate.Holder {
+func (s *Pools) Holder() gate.Holder {
 	return gate.HolderOf(rules.KindIdentityPool, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		ps, err := call.Env.Pools.ListPools(ctx)
 		if err != nil {

@@ -30,10 +30,10 @@ const (
 	filterTimeout = 2 * time.Second
 )
 
-// Messages reads a topic's records for people: decoded with the schema the
+// Service reads a topic's records for people: decoded with the schema the
 // value names, audited per read, allowed per stage by its data_access
 // switch.
-type Messages struct {
+type Service struct {
 	guard   *gate.Guard
 	filters *recordFilters
 	scans   *scanGate
@@ -42,16 +42,16 @@ type Messages struct {
 	mask    Masking
 }
 
-var _ portal.MessageService = (*Messages)(nil)
+var _ portal.MessageService = (*Service)(nil)
 
-// NewMessages returns the message browser's service; filtered reads run
+// New returns the message browser's service; filtered reads run
 // within the replica's shares of costly work (ratelimit.Shares' defaults
 // when nil).
-func NewMessages(g *gate.Guard, costly *ratelimit.Concurrency) *Messages {
+func New(g *gate.Guard, costly *ratelimit.Concurrency) *Service {
 	if costly == nil {
 		costly = ratelimit.NewConcurrency(ratelimit.Shares{})
 	}
-	return &Messages{guard: g, filters: newRecordFilters(), scans: &scanGate{c: costly}, tails: newTails(time.Now),
+	return &Service{guard: g, filters: newRecordFilters(), scans: &scanGate{c: costly}, tails: newTails(time.Now),
 		mask: Masking{Tags: masking.NewTags("PII"), Unmasked: portal.Admin}}
 }
 
@@ -60,7 +60,7 @@ func NewMessages(g *gate.Guard, costly *ratelimit.Concurrency) *Messages {
 // of an earlier read (a tail), in one partition or all. A filtered read
 // looks at up to MaxScan records and keeps the first q.Limit that match.
 // No consumer group is joined or committed to.
-func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) (portal.RecordPage, error) {
+func (s *Service) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) (portal.RecordPage, error) {
 	ctx, call, err := s.enterData(ctx, scope, topic, "read records", "topic.read-records", access.CheckData)
 	if err != nil {
 		return portal.RecordPage{}, err
@@ -87,7 +87,7 @@ func (s *Messages) Read(ctx context.Context, scope portal.Scope, topic string, q
 }
 
 // read is Read's work once the caller is admitted.
-func (s *Messages) read(ctx context.Context, call *gate.Call, topic string, q portal.MessageQuery,
+func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q portal.MessageQuery,
 	match func(context.Context, portal.BrowsedMessage) bool) (portal.RecordPage, error) {
 	full, err := call.Topic(ctx, topic)
 	if err != nil {
@@ -190,7 +190,7 @@ func tailEnds(ends map[int]int64, ranges []platform.ReadRange, raw []platform.Me
 // enterData enters a call on a topic's records: the unit and stage, then
 // the stage's switch for it (check); a refusal is audited (a rate limit is
 // not, or a runaway script would fill the trail).
-func (s *Messages) enterData(ctx context.Context, scope portal.Scope, topic, what string, event portal.Action,
+func (s *Service) enterData(ctx context.Context, scope portal.Scope, topic, what string, event portal.Action,
 	check func(*portal.Principal, tenancy.Scope) error) (context.Context, *gate.Call, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, what)
 	if err == nil {
@@ -237,7 +237,7 @@ func checkRecordQuery(q *portal.MessageQuery, filters *recordFilters) (func(cont
 
 // ranges works out where each partition's read starts and how many
 // records it takes, and the partitions' end offsets.
-func (s *Messages) ranges(ctx context.Context, call *gate.Call, parts []platform.TopicPartition, q portal.MessageQuery, count int) ([]platform.ReadRange, map[int]int64, error) {
+func (s *Service) ranges(ctx context.Context, call *gate.Call, parts []platform.TopicPartition, q portal.MessageQuery, count int) ([]platform.ReadRange, map[int]int64, error) {
 	earliest, latest, err := platform.Retained(ctx, call.Env.Groups, parts)
 	if err != nil {
 		return nil, nil, err

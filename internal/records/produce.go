@@ -18,7 +18,7 @@ import (
 // Produce writes records to a topic by hand. Every record is encoded and
 // checked before the first is sent, so that a problem in one (a value its
 // schema refuses, a partition that does not exist) sends none.
-func (s *Messages) Produce(ctx context.Context, scope portal.Scope, topic string, req portal.ProduceRequest) (_ portal.ProduceResult, err error) {
+func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string, req portal.ProduceRequest) (_ portal.ProduceResult, err error) {
 	ctx, call, err := s.enterData(ctx, scope, topic, "produce records", "topic.produce", access.CheckProduce)
 	if err != nil {
 		return portal.ProduceResult{}, err
@@ -231,7 +231,7 @@ type valueEncoder struct {
 // encoder chooses how values are written: as text, as checked JSON, or
 // with the subject's schema in the Schema Registry's wire format (a zero
 // byte, the schema's id in four bytes, then the payload).
-func (s *Messages) encoder(ctx context.Context, call *gate.Call, topic string, req portal.ProduceRequest) (valueEncoder, error) {
+func (s *Service) encoder(ctx context.Context, call *gate.Call, topic string, req portal.ProduceRequest) (valueEncoder, error) {
 	switch req.ValueFormat {
 	case "", portal.FormatText:
 		return valueEncoder{encode: func(v, _ string) ([]byte, []*portal.Error) { return []byte(v), nil }}, nil

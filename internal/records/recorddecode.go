@@ -32,7 +32,7 @@ type Masking struct {
 
 // MaskWith sets what record reads mask; what m leaves unset stays as it
 // was (the PII tag, for roles below Admin).
-func (s *Messages) MaskWith(m Masking) *Messages {
+func (s *Service) MaskWith(m Masking) *Service {
 	if !m.Tags.IsZero() {
 		s.mask.Tags = m.Tags
 	}
@@ -55,7 +55,7 @@ type readSchema struct {
 }
 
 // readSchema parses a value schema, or finds it parsed.
-func (s *Messages) readSchema(env *platform.Environment, id int, schema portal.SchemaVersion) *readSchema {
+func (s *Service) readSchema(env *platform.Environment, id int, schema portal.SchemaVersion) *readSchema {
 	key := env.Name() + "/" + fmt.Sprint(id)
 	if cached, ok := s.schemas.Load(key); ok {
 		return cached.(*readSchema)
@@ -84,7 +84,7 @@ func (s *Messages) readSchema(env *platform.Environment, id int, schema portal.S
 // format (magic byte 0, schema id) is decoded with its schema (Avro, JSON
 // Schema), its tagged fields masked when mask is set; anything else is
 // UTF-8 text or hex.
-func (s *Messages) decode(ctx context.Context, env *platform.Environment, m platform.Message, mask bool) (out portal.BrowsedMessage) {
+func (s *Service) decode(ctx context.Context, env *platform.Environment, m platform.Message, mask bool) (out portal.BrowsedMessage) {
 	out = portal.BrowsedMessage{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp, Truncated: m.Truncated,
 		Headers: []portal.MessageHeader{}}
 	out.Key, out.KeyEncoding = plain(m.Key)
@@ -130,7 +130,7 @@ func (s *Messages) decode(ctx context.Context, env *platform.Environment, m plat
 }
 
 // decodeAvro decodes an Avro value into out.
-func (s *Messages) decodeAvro(out *portal.BrowsedMessage, rs *readSchema, payload []byte, mask bool) {
+func (s *Service) decodeAvro(out *portal.BrowsedMessage, rs *readSchema, payload []byte, mask bool) {
 	if rs.failed != "" {
 		out.DecodeError = rs.failed
 		return
@@ -159,7 +159,7 @@ func (s *Messages) decodeAvro(out *portal.BrowsedMessage, rs *readSchema, payloa
 
 // decodeJSON shows a JSON Schema value indented, as it was written, or
 // with its tagged properties masked.
-func (s *Messages) decodeJSON(out *portal.BrowsedMessage, rs *readSchema, payload []byte, mask bool) {
+func (s *Service) decodeJSON(out *portal.BrowsedMessage, rs *readSchema, payload []byte, mask bool) {
 	if mask && rs.failed != "" {
 		// What to mask is not known: nothing of the value is shown.
 		out.DecodeError = rs.failed
@@ -223,7 +223,7 @@ type maskNote struct {
 }
 
 // masked notes a read's masking; nil where the stage does not mask.
-func (s *Messages) masked(call *gate.Call, mask bool, items []portal.BrowsedMessage) *maskNote {
+func (s *Service) masked(call *gate.Call, mask bool, items []portal.BrowsedMessage) *maskNote {
 	if call.Scope.Stage.Masking != tenancy.MaskingTags {
 		return nil
 	}

@@ -22,9 +22,9 @@ import (
 
 // AsCode is the schemas' part of resources as code. Subjects are never
 // pruned: their versions are history.
-func (s *Schemas) AsCode() plans.Kind { return schemaCode{s} }
+func (s *Service) AsCode() plans.Kind { return schemaCode{s} }
 
-type schemaCode struct{ s *Schemas }
+type schemaCode struct{ s *Service }
 
 func (schemaCode) Kind() string          { return portal.KindSchema }
 func (schemaCode) Action() access.Action { return access.Write }

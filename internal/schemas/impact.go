@@ -13,7 +13,7 @@ import (
 // Impact lists what depends on a subject: the latest schemas that
 // reference it (live: the registry refuses to delete what is referenced)
 // and the topic whose records it describes, with the groups reading it.
-func (s *Schemas) Impact(ctx context.Context, scope portal.Scope, subject string) (portal.Impact, error) {
+func (s *Service) Impact(ctx context.Context, scope portal.Scope, subject string) (portal.Impact, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return portal.Impact{}, err

@@ -27,7 +27,7 @@ func schemaRule(ctx context.Context, call *gate.Call, subject string, def platfo
 
 // Holder reads the latest version of each of the unit's subjects for the
 // guardrails: one list, and each subject's compatibility level.
-func (s *Schemas) Holder() gate.Holder {
+func (s *Service) Holder() gate.Holder {
 	return gate.HolderOf(rules.KindSchema, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		vs, err := call.Env.Schemas.ListSchemas(ctx, call.Scope.Prefix(), true)
 		if err != nil {

@@ -17,13 +17,13 @@ import (
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
-// Schemas manages a business unit's Schema Registry subjects.
-type Schemas struct {
+// Service manages a business unit's Schema Registry subjects.
+type Service struct {
 	guard *gate.Guard
 }
 
-// NewSchemas returns the schema service.
-func NewSchemas(g *gate.Guard) *Schemas { return &Schemas{guard: g} }
+// New returns the schema service.
+func New(g *gate.Guard) *Service { return &Service{guard: g} }
 
 // schemaKey orders versions by subject, then version, for paging.
 func schemaKey(v portal.SchemaVersion) string {
@@ -32,7 +32,7 @@ func schemaKey(v portal.SchemaVersion) string {
 
 // List returns the unit's subjects: the latest version of each, or every
 // version, from one request.
-func (s *Schemas) List(ctx context.Context, scope portal.Scope, latestOnly bool, q portal.ListQuery) (portal.Page[portal.SchemaVersion], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, latestOnly bool, q portal.ListQuery) (portal.Page[portal.SchemaVersion], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list schemas")
 	if err != nil {
 		return portal.Page[portal.SchemaVersion]{}, err
@@ -55,7 +55,7 @@ func (s *Schemas) List(ctx context.Context, scope portal.Scope, latestOnly bool,
 }
 
 // Get returns one version of a subject ("latest" or a number).
-func (s *Schemas) Get(ctx context.Context, scope portal.Scope, subject, version string) (portal.SchemaVersion, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, subject, version string) (portal.SchemaVersion, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return portal.SchemaVersion{}, err
@@ -72,7 +72,7 @@ func (s *Schemas) Get(ctx context.Context, scope portal.Scope, subject, version 
 }
 
 // Versions returns every version of one subject, oldest first.
-func (s *Schemas) Versions(ctx context.Context, scope portal.Scope, subject string) ([]portal.SchemaVersion, error) {
+func (s *Service) Versions(ctx context.Context, scope portal.Scope, subject string) ([]portal.SchemaVersion, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (s *Schemas) Versions(ctx context.Context, scope portal.Scope, subject stri
 }
 
 // checkDef validates a schema definition before anything goes upstream.
-func (s *Schemas) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Validation, defaultType string) platform.SchemaDef {
+func (s *Service) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Validation, defaultType string) platform.SchemaDef {
 	if d.SchemaType == "" {
 		d.SchemaType = defaultType
 	}
@@ -135,7 +135,7 @@ func (s *Schemas) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Valid
 }
 
 // Create registers the first version of a topic's key or value subject.
-func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (_ portal.SchemaVersion, err error) {
+func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (_ portal.SchemaVersion, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.create", in.Topic+"-"+in.SubjectType)
 	if err != nil {
 		return portal.SchemaVersion{}, err
@@ -184,7 +184,7 @@ func (s *Schemas) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
-func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (_ portal.SchemaVersion, err error) {
+func (s *Service) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (_ portal.SchemaVersion, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.version", subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
@@ -206,7 +206,7 @@ func (s *Schemas) Update(ctx context.Context, scope portal.Scope, subject string
 
 // prepareVersion resolves an existing subject and checks a new version's
 // definition; the type defaults to the subject's current one.
-func (s *Schemas) prepareVersion(ctx context.Context, call *gate.Call, subject string, in portal.SchemaDef) (string, platform.SchemaDef, error) {
+func (s *Service) prepareVersion(ctx context.Context, call *gate.Call, subject string, in portal.SchemaDef) (string, platform.SchemaDef, error) {
 	full, err := call.Subject(subject)
 	if err != nil {
 		return "", platform.SchemaDef{}, err
@@ -222,7 +222,7 @@ func (s *Schemas) prepareVersion(ctx context.Context, call *gate.Call, subject s
 
 // Check tells whether a schema could be registered as the subject's next
 // version, and why not; it changes nothing.
-func (s *Schemas) Check(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.Compatibility, error) {
+func (s *Service) Check(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.Compatibility, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "check schemas")
 	if err != nil {
 		return portal.Compatibility{}, err
@@ -236,7 +236,7 @@ func (s *Schemas) Check(ctx context.Context, scope portal.Scope, subject string,
 
 // Delete deletes a version: softly, or for good (permanent) once it was
 // soft-deleted, as the registry requires.
-func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) (err error) {
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete schemas", "schema.delete", subject+"/"+version)
 	if err != nil {
 		return err
@@ -268,7 +268,7 @@ func (s *Schemas) Delete(ctx context.Context, scope portal.Scope, subject, versi
 // existing subject against its latest version, or the delete (def nil)
 // of a version (a soft-deleted one, deleted for good, is judged by its
 // subject alone: the registry no longer shows it).
-func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event portal.Action, op, subject string, def *platform.SchemaDef, version int) error {
+func (s *Service) checkVersion(ctx context.Context, call *gate.Call, event portal.Action, op, subject string, def *platform.SchemaDef, version int) error {
 	if s.guard.Rules() == nil {
 		return nil
 	}
@@ -289,7 +289,7 @@ func (s *Schemas) checkVersion(ctx context.Context, call *gate.Call, event porta
 // register is the change that registers def under subject, confirmed by
 // the subject's latest version when the registry did not answer in time;
 // out is what was registered.
-func (s *Schemas) register(call *gate.Call, subject string, def platform.SchemaDef, out *portal.SchemaVersion) gate.Change {
+func (s *Service) register(call *gate.Call, subject string, def platform.SchemaDef, out *portal.SchemaVersion) gate.Change {
 	return gate.Change{Resource: subject,
 		Do: func(ctx context.Context) error {
 			v, err := call.Env.Schemas.Register(ctx, subject, def)
@@ -308,5 +308,5 @@ func (s *Schemas) register(call *gate.Call, subject string, def platform.SchemaD
 	}
 }
 
-// Schemas implements the contract of the front doors.
-var _ portal.SchemaService = (*Schemas)(nil)
+// Service implements the contract of the front doors.
+var _ portal.SchemaService = (*Service)(nil)

@@ -16,37 +16,37 @@ import (
 var topicOps = []struct {
 	name  string
 	write bool
-	run   func(ctx context.Context, s *topics.Topics, stage string) error
+	run   func(ctx context.Context, s *topics.Service, stage string) error
 }{
-	{"list", false, func(ctx context.Context, s *topics.Topics, st string) error {
+	{"list", false, func(ctx context.Context, s *topics.Service, st string) error {
 		_, err := s.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.ListQuery{})
 		return err
 	}},
-	{"get", false, func(ctx context.Context, s *topics.Topics, st string) error {
+	{"get", false, func(ctx context.Context, s *topics.Service, st string) error {
 		_, err := s.Get(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", true)
 		return err
 	}},
-	{"cluster metrics", false, func(ctx context.Context, s *topics.Topics, st string) error {
+	{"cluster metrics", false, func(ctx context.Context, s *topics.Service, st string) error {
 		_, err := s.ClusterMetrics(ctx, portal.Scope{BU: "scada", Stage: st}, "")
 		return err
 	}},
-	{"topic metrics", false, func(ctx context.Context, s *topics.Topics, st string) error {
+	{"topic metrics", false, func(ctx context.Context, s *topics.Service, st string) error {
 		_, err := s.TopicMetrics(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", "")
 		return err
 	}},
-	{"create", true, func(ctx context.Context, s *topics.Topics, st string) error {
+	{"create", true, func(ctx context.Context, s *topics.Service, st string) error {
 		_, err := s.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewTopic{Name: "fresh", Partitions: intp(2)})
 		return err
 	}},
-	{"replace", true, func(ctx context.Context, s *topics.Topics, st string) error {
+	{"replace", true, func(ctx context.Context, s *topics.Service, st string) error {
 		_, err := s.Replace(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", portal.TopicState{Partitions: intp(2), Config: map[string]string{}, ConfigGiven: true})
 		return err
 	}},
-	{"patch", true, func(ctx context.Context, s *topics.Topics, st string) error {
+	{"patch", true, func(ctx context.Context, s *topics.Service, st string) error {
 		_, err := s.Patch(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
 		return err
 	}},
-	{"delete", true, func(ctx context.Context, s *topics.Topics, st string) error {
+	{"delete", true, func(ctx context.Context, s *topics.Service, st string) error {
 		return s.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", portal.DeleteOptions{})
 	}},
 }

@@ -16,7 +16,7 @@ import (
 // apply's creates): each is checked and its attempt audited first, as a
 // single create is, and each gets its own outcome. The answer has one
 // error per topic, nil for those made.
-func (s *Topics) CreateBatch(ctx context.Context, scope portal.Scope, ins []portal.NewTopic) []error {
+func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []portal.NewTopic) []error {
 	out := make([]error, len(ins))
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", "")
 	if err != nil {
@@ -111,7 +111,7 @@ type pendingUpdate struct {
 // one request and the partition counts in another, and each topic gets
 // its own outcome (a topic whose settings failed keeps its partitions).
 // The answer has one error per topic, nil for those set.
-func (s *Topics) updateBatch(ctx context.Context, scope portal.Scope, ins []topicUpdate) []error {
+func (s *Service) updateBatch(ctx context.Context, scope portal.Scope, ins []topicUpdate) []error {
 	out := make([]error, len(ins))
 	failAll := func(err error) []error {
 		for i := range out {
@@ -216,7 +216,7 @@ func (s *Topics) updateBatch(ctx context.Context, scope portal.Scope, ins []topi
 // request, each audited, patched into the topic lists and answered on its
 // own; a topic whose settings were changed says so when its partitions
 // were not.
-func (s *Topics) growBatch(ctx context.Context, call *gate.Call, grow []*pendingUpdate, out []error) {
+func (s *Service) growBatch(ctx context.Context, call *gate.Call, grow []*pendingUpdate, out []error) {
 	var todo []*pendingUpdate
 	for _, p := range grow {
 		w, err := s.guard.Begin(ctx, call, "topic.partitions", p.full)

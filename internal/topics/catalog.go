@@ -12,14 +12,14 @@ import (
 
 // WithCatalog lets Topic documents declare their catalog entries, and
 // exports write them.
-func (s *Topics) WithCatalog(c *catalog.Service) *Topics {
+func (s *Service) WithCatalog(c *catalog.Service) *Service {
 	s.catalog = c
 	return s
 }
 
 // said reads what the unit's zone says about its topics (one query); nil
 // without a catalog.
-func (s *Topics) said(ctx context.Context, call *gate.Call) (map[string]portal.TopicMetadata, error) {
+func (s *Service) said(ctx context.Context, call *gate.Call) (map[string]portal.TopicMetadata, error) {
 	if s.catalog == nil {
 		return nil, nil
 	}

@@ -59,7 +59,7 @@ func updateRule(call *gate.Call, full string, cur portal.TopicDetail, partitions
 
 // settingsChanged tells whether a topic's settings show a change, for a
 // change whose answer was lost.
-func (s *Topics) settingsChanged(call *gate.Call, full string, cc platform.ConfigChange) func(ctx context.Context) (bool, error) {
+func (s *Service) settingsChanged(call *gate.Call, full string, cc platform.ConfigChange) func(ctx context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		d, err := s.detail(ctx, call, full, false)
 		if err != nil {

@@ -16,9 +16,9 @@ import (
 )
 
 // AsCode is the topics' part of resources as code.
-func (s *Topics) AsCode() plans.Kind { return topicCode{s} }
+func (s *Service) AsCode() plans.Kind { return topicCode{s} }
 
-type topicCode struct{ s *Topics }
+type topicCode struct{ s *Service }
 
 func (topicCode) Kind() string          { return portal.KindTopic }
 func (topicCode) Action() access.Action { return access.Write }

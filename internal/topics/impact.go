@@ -14,13 +14,13 @@ import (
 
 // WithImpact lets deletes see the zone's grants among a topic's
 // dependants.
-func (s *Topics) WithImpact(g store.ZoneGrants) *Topics {
+func (s *Service) WithImpact(g store.ZoneGrants) *Service {
 	s.grants = g
 	return s
 }
 
 // Impact lists what depends on one of the unit's topics.
-func (s *Topics) Impact(ctx context.Context, scope portal.Scope, name string) (portal.Impact, error) {
+func (s *Service) Impact(ctx context.Context, scope portal.Scope, name string) (portal.Impact, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
 		return portal.Impact{}, err
@@ -39,7 +39,7 @@ func (s *Topics) Impact(ctx context.Context, scope portal.Scope, name string) (p
 // one batch of offsets and descriptions, one request for its ends), the
 // zone's grants on it (one query), the connectors naming it (one list)
 // and its subjects (one list).
-func (s *Topics) impact(ctx context.Context, call *gate.Call, full string) (portal.Impact, error) {
+func (s *Service) impact(ctx context.Context, call *gate.Call, full string) (portal.Impact, error) {
 	out := portal.Impact{Kind: "topic", Name: full}
 	groups, err := catalog.Consumers(ctx, call.Env, full)
 	if err != nil {

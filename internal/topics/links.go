@@ -12,7 +12,7 @@ import (
 // (TopicNameStrategy: <topic>-key, <topic>-value), with one list of
 // connectors and one of subjects. A part whose upstream fails says why;
 // the other is still given.
-func (s *Topics) Links(ctx context.Context, scope portal.Scope, name string) (portal.TopicLinks, error) {
+func (s *Service) Links(ctx context.Context, scope portal.Scope, name string) (portal.TopicLinks, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
 		return portal.TopicLinks{}, err

@@ -10,7 +10,7 @@ import (
 // ClusterMetrics counts the cluster's topics and partitions, and the
 // scope's, from one metadata request, and charts the scope's throughput,
 // storage and lag over rng from the Metrics API.
-func (s *Topics) ClusterMetrics(ctx context.Context, scope portal.Scope, rng string) (portal.ClusterMetrics, error) {
+func (s *Service) ClusterMetrics(ctx context.Context, scope portal.Scope, rng string) (portal.ClusterMetrics, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read metrics")
 	if err != nil {
 		return portal.ClusterMetrics{}, err
@@ -43,7 +43,7 @@ func (s *Topics) ClusterMetrics(ctx context.Context, scope portal.Scope, rng str
 // TopicMetrics returns a topic's partitions with offsets, the samples
 // taken so far (viewing a topic makes the portal sample it for a while),
 // and its charts over rng from the Metrics API.
-func (s *Topics) TopicMetrics(ctx context.Context, scope portal.Scope, name, rng string) (portal.TopicMetrics, error) {
+func (s *Service) TopicMetrics(ctx context.Context, scope portal.Scope, name, rng string) (portal.TopicMetrics, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read metrics")
 	if err != nil {
 		return portal.TopicMetrics{}, err

@@ -21,7 +21,7 @@ func topicRule(call *gate.Call, full string, partitions int, config map[string]s
 
 // Holder reads the unit's topics with their overrides for the
 // guardrails: one list and one batched describe.
-func (s *Topics) Holder() gate.Holder {
+func (s *Service) Holder() gate.Holder {
 	return gate.HolderOf(rules.KindTopic, func(ctx context.Context, call *gate.Call) (map[string]any, error) {
 		all, err := call.Env.Topics.ListTopics(ctx)
 		if err != nil {

@@ -25,10 +25,10 @@ import (
 // maxTopicName is the longest topic name Kafka accepts.
 const maxTopicName = portal.MaxTopicName
 
-// Topics manages a business unit's Kafka topics.
-type Topics struct {
+// Service manages a business unit's Kafka topics.
+type Service struct {
 	guard   *gate.Guard
-	sampler TopicSampler
+	sampler Sampler
 	charts  *MetricCache
 	memo    *listMemo
 	// grants are the zone's grants, among a topic's dependants.
@@ -37,22 +37,22 @@ type Topics struct {
 	catalog *catalog.Service
 }
 
-// NewTopics returns the topic service; sampler keeps topic growth samples
+// New returns the topic service; sampler keeps topic growth samples
 // and charts answers the Metrics API's charts.
-func NewTopics(g *gate.Guard, sampler TopicSampler, charts *MetricCache) *Topics {
-	return &Topics{guard: g, sampler: sampler, charts: charts, memo: newListMemo()}
+func New(g *gate.Guard, sampler Sampler, charts *MetricCache) *Service {
+	return &Service{guard: g, sampler: sampler, charts: charts, memo: newListMemo()}
 }
 
-// TopicSampler keeps growth samples of the topics people look at
+// Sampler keeps growth samples of the topics people look at
 // (worker.Sampler).
-type TopicSampler interface {
+type Sampler interface {
 	Observe(ctx context.Context, env *platform.Environment, topic string, partitions int, produced int64) ([]portal.Sample, error)
 	Every() time.Duration
 }
 
 // List returns one page of the unit's topics. A Super Admin viewing the
 // main unit sees the whole cluster.
-func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Topic], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Topic], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list topics")
 	if err != nil {
 		return portal.Page[portal.Topic]{}, err
@@ -112,14 +112,14 @@ func (s *Topics) List(ctx context.Context, scope portal.Scope, q portal.ListQuer
 }
 
 // describeName works out who owns a topic name by the naming convention.
-func (s *Topics) describeName(call *gate.Call, name string, partitions int) portal.Topic {
+func (s *Service) describeName(call *gate.Call, name string, partitions int) portal.Topic {
 	o := call.Owner(name, "")
 	return portal.Topic{Name: name, Partitions: partitions, BU: o.Unit, Identifier: o.Identifier, OutsideConvention: o.Outside}
 }
 
 // Get returns a topic with its overrides, and with every inherited setting
 // when includeDefaults is set.
-func (s *Topics) Get(ctx context.Context, scope portal.Scope, name string, includeDefaults bool) (portal.TopicDetail, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, name string, includeDefaults bool) (portal.TopicDetail, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -131,7 +131,7 @@ func (s *Topics) Get(ctx context.Context, scope portal.Scope, name string, inclu
 	return s.detail(ctx, call, full, includeDefaults)
 }
 
-func (s *Topics) detail(ctx context.Context, call *gate.Call, full string, includeDefaults bool) (portal.TopicDetail, error) {
+func (s *Service) detail(ctx context.Context, call *gate.Call, full string, includeDefaults bool) (portal.TopicDetail, error) {
 	d, err := call.Env.Topics.DescribeTopic(ctx, full)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -141,7 +141,7 @@ func (s *Topics) detail(ctx context.Context, call *gate.Call, full string, inclu
 
 // detailOf is a described topic as the portal shows it (partitions gives
 // the count when d has no partition list: a batched describe's).
-func (s *Topics) detailOf(call *gate.Call, d platform.TopicDetail, partitions int, includeDefaults bool) portal.TopicDetail {
+func (s *Service) detailOf(call *gate.Call, d platform.TopicDetail, partitions int, includeDefaults bool) portal.TopicDetail {
 	out := portal.TopicDetail{Topic: s.describeName(call, d.Name, partitions), Config: map[string]string{}}
 	if includeDefaults {
 		out.Defaults = map[string]string{}
@@ -174,12 +174,12 @@ func (s *Topics) detailOf(call *gate.Call, d platform.TopicDetail, partitions in
 // resolve turns the name a caller gave into the full topic name. In a
 // whole-cluster view a name that exists as given is taken literally, so
 // topics outside the convention can be addressed.
-func (s *Topics) resolve(ctx context.Context, call *gate.Call, name string) (string, error) {
+func (s *Service) resolve(ctx context.Context, call *gate.Call, name string) (string, error) {
 	return call.Topic(ctx, name)
 }
 
 // Create creates a topic named by the convention.
-func (s *Topics) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (_ portal.TopicDetail, err error) {
+func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (_ portal.TopicDetail, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", in.Name)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -283,7 +283,7 @@ func settingKeys() string {
 // Replace sets a topic to a desired state: its partition count and the full
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
-func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (_ portal.TopicDetail, err error) {
+func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (_ portal.TopicDetail, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -310,7 +310,7 @@ func (s *Topics) Replace(ctx context.Context, scope portal.Scope, name string, i
 
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
-func (s *Topics) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (_ portal.TopicDetail, err error) {
+func (s *Service) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (_ portal.TopicDetail, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
 	if err != nil {
 		return portal.TopicDetail{}, err
@@ -349,7 +349,7 @@ func (s *Topics) Patch(ctx context.Context, scope portal.Scope, name string, in 
 // problems already found, so that a caller learns about every problem in
 // one round. Without other problems apply checks it (it reads the topic
 // anyway), which keeps the happy path at one read.
-func (s *Topics) checkShrink(ctx context.Context, call *gate.Call, name string, partitions *int, v *portal.Validation) {
+func (s *Service) checkShrink(ctx context.Context, call *gate.Call, name string, partitions *int, v *portal.Validation) {
 	if len(v.Problems) == 0 || partitions == nil || *partitions < 1 {
 		return
 	}
@@ -373,7 +373,7 @@ func shrinkProblem(full string, current, asked int) *portal.Error {
 
 // apply reads the topic, works out the change, and makes it: settings
 // first (reversible), then partitions (not). partitions 0 keeps the count.
-func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partitions int, ifMatch portal.IfMatch,
+func (s *Service) apply(ctx context.Context, call *gate.Call, name string, partitions int, ifMatch portal.IfMatch,
 	change func(current map[string]string) (reset []string, set map[string]string)) (portal.TopicDetail, error) {
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
@@ -429,12 +429,12 @@ func (s *Topics) apply(ctx context.Context, call *gate.Call, name string, partit
 }
 
 // announce brings every replica's topic list up to a topic write.
-func (s *Topics) announce(call *gate.Call, c platform.TopicChange) func(context.Context, error) {
+func (s *Service) announce(call *gate.Call, c platform.TopicChange) func(context.Context, error) {
 	return func(ctx context.Context, err error) { s.guard.TopicChanged(ctx, call.Env, err, c) }
 }
 
 // Delete deletes a topic and its data.
-func (s *Topics) Delete(ctx context.Context, scope portal.Scope, name string, opt portal.DeleteOptions) (err error) {
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, opt portal.DeleteOptions) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", "topic.delete", name)
 	if err != nil {
 		return err
@@ -504,8 +504,8 @@ func configChanges(before map[string]string, cc platform.ConfigChange) []portal.
 	return out
 }
 
-// Topics implements the contract of the front doors.
+// Service implements the contract of the front doors.
 var (
-	_ portal.TopicService   = (*Topics)(nil)
-	_ portal.MetricsService = (*Topics)(nil)
+	_ portal.TopicService   = (*Service)(nil)
+	_ portal.MetricsService = (*Service)(nil)
 )
