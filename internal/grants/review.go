@@ -79,11 +79,11 @@ func receives(r store.GrantRecord, unit string) bool { return r.Grantee == unit 
 func holds(r store.GrantRecord, unit string) bool    { return r.Owner == unit || r.Grantee == unit }
 
 // update writes a grant that was in state from; a grant no longer in it
-// was decided meanwhile (conflict says how).
-func (s *Service) update(ctx context.Context, r store.GrantRecord, from, conflict string) error {
+// was decided meanwhile.
+func (s *Service) update(ctx context.Context, r store.GrantRecord, from string) error {
 	ok, err := s.store.UpdateGrant(ctx, r, from)
 	if err == nil && !ok {
-		return portal.New(portal.Conflict, conflict, r.ID)
+		return portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
 	}
 	return err
 }
@@ -93,7 +93,7 @@ func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecor
 	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
 	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
 		Changes: append([]portal.Change{{Field: "state", Before: from, After: state}}, changes...),
-		Do:      func(ctx context.Context) error { return s.update(ctx, r, from, "grant %s was decided meanwhile") }})
+		Do:      func(ctx context.Context) error { return s.update(ctx, r, from) }})
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
@@ -141,7 +141,7 @@ func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.Gr
 		Changes: []portal.Change{{Field: "approvals", Before: strconv.Itoa(len(r.Approvals) - 1), After: strconv.Itoa(len(r.Approvals)) + " of " + strconv.Itoa(need)},
 			{Field: "classification", After: r.Classification}},
 		Do: func(ctx context.Context) error {
-			return s.update(ctx, r, portal.GrantRequested, "grant %s was decided meanwhile")
+			return s.update(ctx, r, portal.GrantRequested)
 		}})
 	if err != nil {
 		return portal.TopicGrant{}, err
