@@ -107,7 +107,7 @@ func TestAlertRulesFireAndResolveThroughTheirSources(t *testing.T) {
 	dev2 := servicetest.AsRole(portal.Developer)
 	sd := w.Seed(t, "scada", "dev")
 	w.Connect["edh-shared/dev"].SetTiming(0, 0)
-	cfg := datagenConfig()
+	cfg := servicetest.DatagenConfig()
 	cfg["dev.failure"] = "connector"
 	if _, err := w.Connectors.Create(dev2, dev, portal.NewConnector{Name: "broken", Config: cfg}); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 	w := servicetest.New(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	w.Connect["edh-shared/dev"].SetTiming(0, 0)
-	cfg := datagenConfig()
+	cfg := servicetest.DatagenConfig()
 	cfg["dev.failure"] = "task-always"
 	if _, err := w.Connectors.Create(servicetest.AsRole(portal.Developer), dev, portal.NewConnector{Name: "flaky", Config: cfg}); err != nil {
 		t.Fatal(err)

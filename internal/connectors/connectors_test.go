@@ -10,23 +10,15 @@ import (
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
-const avroV1 = `{"type":"record","name":"Reading","fields":[{"name":"id","type":"string"}]}`
-const avroV2 = `{"type":"record","name":"Reading","fields":[{"name":"id","type":"string"},{"name":"value","type":"double","default":0}]}`
-
-func datagenConfig() map[string]string {
-	return map[string]string{"connector.class": "DatagenSource", "kafka.topic": "readings", "output.data.format": "JSON",
-		"quickstart": "ORDERS", "kafka.api.key": "KEY", "kafka.api.secret": "SECRET"}
-}
-
 // seedScada gives scada, in stage, an existing connector and subject.
 func seedScada(t *testing.T, w *servicetest.World, stage string) {
 	t.Helper()
 	ctx := servicetest.As("scada", portal.SuperAdmin)
-	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewConnector{Name: "existing", Config: datagenConfig()}); err != nil {
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewConnector{Name: "existing", Config: servicetest.DatagenConfig()}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewSchema{Topic: "existing", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}}); err != nil {
+		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -51,11 +43,11 @@ var connectorAndSchemaOps = []op{
 		return err
 	}},
 	{"create connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewConnector{Name: "fresh", Config: datagenConfig()})
+		_, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewConnector{Name: "fresh", Config: servicetest.DatagenConfig()})
 		return err
 	}},
 	{"update connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", datagenConfig(), "")
+		_, err := w.Connectors.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", servicetest.DatagenConfig(), "")
 		return err
 	}},
 	{"pause connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
@@ -83,15 +75,15 @@ var connectorAndSchemaOps = []op{
 		return err
 	}},
 	{"check schema", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", portal.SchemaDef{Schema: avroV2})
+		_, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", portal.SchemaDef{Schema: servicetest.AvroV2})
 		return err
 	}},
 	{"create schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1}})
+		_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1}})
 		return err
 	}},
 	{"update schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", portal.SchemaDef{Schema: avroV2})
+		_, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", portal.SchemaDef{Schema: servicetest.AvroV2})
 		return err
 	}},
 	{"delete schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
@@ -126,7 +118,7 @@ func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
 func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	cfg := datagenConfig()
+	cfg := servicetest.DatagenConfig()
 	cfg["kafka.topic"] = "Pump_Readings"
 	c, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "pump_source", Config: cfg})
 	if err != nil {
@@ -173,7 +165,7 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 	if got := servicetest.Problems(err); !strings.Contains(got, "MISSING_PARAMETER name") || !strings.Contains(got, "MISSING_PARAMETER config") {
 		t.Errorf("empty create: %s", got)
 	}
-	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "pump_source", Config: datagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "pump_source", Config: servicetest.DatagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 

@@ -10,27 +10,10 @@ import (
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
-// groupWorld has, in scada's dev and run, a seeded topic, a group with an
-// active member and a group without one.
-func groupWorld(t *testing.T) (*servicetest.World, string) {
-	w := servicetest.New(t)
-	var topic string
-	for _, st := range []string{"dev", "run"} {
-		sd := w.Seed(t, "scada", st)
-		topic = sd.Topic
-		c := w.Clusters["edh-shared/"+st]
-		tp := platform.TopicPartition{Topic: sd.Topic, Partition: 0}
-		c.AddGroup("edh-shared-scada-"+st+"-billing", []string{"billing-1"}, map[platform.TopicPartition]int64{tp: 60})
-		c.AddGroup("edh-shared-scada-"+st+"-replay", nil, map[platform.TopicPartition]int64{tp: 30})
-		c.AddGroup("edh-shared-crm-"+st+"-other", nil, map[platform.TopicPartition]int64{tp: 1})
-	}
-	return w, strings.Replace(topic, "-run-", "-dev-", 1)
-}
-
 // TestGroupsListAndDetail: the unit's groups only, with state, members and
 // lag; a detail with per-partition positions and the member holding them.
 func TestGroupsListAndDetail(t *testing.T) {
-	w, topic := groupWorld(t)
+	w, topic := servicetest.NewWithGroups(t)
 	page, err := w.Groups.List(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, portal.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +51,7 @@ func (d *describing) DescribeGroups(ctx context.Context, ids []string) ([]platfo
 // groups the list says have members; those without (Empty) are shown
 // with none, and their lag is measured all the same.
 func TestGroupListDescribesOnlyGroupsWithMembers(t *testing.T) {
-	w, _ := groupWorld(t)
+	w, _ := servicetest.NewWithGroups(t)
 	env := w.Env("edh-shared", "dev")
 	d := &describing{Groups: env.Groups}
 	env.Groups = d
@@ -87,7 +70,7 @@ func TestGroupListDescribesOnlyGroupsWithMembers(t *testing.T) {
 // TestGroupAccessMatrix: resets and deletes by role and stage; refusals
 // change nothing.
 func TestGroupAccessMatrix(t *testing.T) {
-	w, _ := groupWorld(t)
+	w, _ := servicetest.NewWithGroups(t)
 	before := w.Snapshot(t)
 	for _, c := range []struct {
 		role  portal.Role

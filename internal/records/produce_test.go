@@ -17,7 +17,7 @@ import (
 // one bad record refuses them all with its field; each produce is audited
 // with partitions, offsets and sizes, never the data.
 func TestProduceAccessAndEncoding(t *testing.T) {
-	w, topic := groupWorld(t)
+	w, topic := servicetest.NewWithGroups(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	one := func(v string) portal.ProduceRequest {
 		return portal.ProduceRequest{Records: []portal.OutRecord{{Key: ptr("k"), Value: ptr(v)}}}
@@ -125,7 +125,7 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 // expression over the decoded record (its problems with their place), and
 // a tail that reads only what came after a page's ends.
 func TestRecordFiltersAndTail(t *testing.T) {
-	w, topic := groupWorld(t)
+	w, topic := servicetest.NewWithGroups(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	ctx := servicetest.AsRole(portal.Developer)
 	var recs []portal.OutRecord
@@ -231,7 +231,7 @@ func TestCreateBatch(t *testing.T) {
 // makes, its polls and records counted and amended as it goes; a tail
 // that went idle and starts again is a new event.
 func TestATailIsOneAuditEvent(t *testing.T) {
-	w, topic := groupWorld(t)
+	w, topic := servicetest.NewWithGroups(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	ctx := servicetest.AsRole(portal.Developer)
 	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)

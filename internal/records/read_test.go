@@ -15,7 +15,7 @@ import (
 // data_access switch (developers in dev, off in run by default), decodes
 // Avro values with their schema, and audits each read.
 func TestRecordsAccessAndDecoding(t *testing.T) {
-	w, topic := groupWorld(t)
+	w, topic := servicetest.NewWithGroups(t)
 	if _, err := w.Messages.Read(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{}); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("a Viewer in dev: %v", err)
 	}

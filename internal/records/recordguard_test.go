@@ -17,7 +17,7 @@ import (
 // reason, at once; the record beside it, two nulls, on which the decoder
 // panics, reads back with that said, and the page is served.
 func TestAHostileAvroRecordIsNotDecoded(t *testing.T) {
-	w, topic := groupWorld(t)
+	w, topic := servicetest.NewWithGroups(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	v, err := w.Schemas.Create(servicetest.AsRole(portal.Developer), dev, portal.NewSchema{Topic: "hostile", SubjectType: "value",
 		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"record","name":"R","fields":[{"name":"xs","type":{"type":"array","items":"null"}}]}`}})

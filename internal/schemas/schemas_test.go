@@ -13,19 +13,19 @@ func TestSchemaLifecycle(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
 	v1, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "Readings", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "avro", Schema: avroV1}})
+		SchemaDef: portal.SchemaDef{SchemaType: "avro", Schema: servicetest.AvroV1}})
 	if err != nil || v1.Subject != "edh-shared-scada-dev-readings-value" || v1.Version != 1 {
 		t.Fatalf("create: %+v %v", v1, err)
 	}
 	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "readings", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV2}}); !portal.Is(err, portal.AlreadyExists) {
+		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV2}}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("second create: %v", err)
 	}
-	c, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", portal.SchemaDef{Schema: avroV2})
+	c, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", portal.SchemaDef{Schema: servicetest.AvroV2})
 	if err != nil || !c.Compatible {
 		t.Errorf("check: %+v %v", c, err)
 	}
-	v2, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", portal.SchemaDef{Schema: avroV2})
+	v2, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", portal.SchemaDef{Schema: servicetest.AvroV2})
 	if err != nil || v2.Version != 2 {
 		t.Fatalf("update: %+v %v", v2, err)
 	}
@@ -79,7 +79,7 @@ func TestSchemaValidation(t *testing.T) {
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "schema" || !strings.Contains(ps[0].Message, "recrd") {
 		t.Errorf("unparsable: %v", err)
 	}
-	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: avroV1,
+	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1,
 		References: []portal.SchemaReference{{Name: "x"}}}})
 	if !strings.Contains(servicetest.Problems(err), "references[0]") {
 		t.Errorf("bad reference: %s", servicetest.Problems(err))
