@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,24 +19,21 @@ import (
 // BenchmarkNoisyNeighbour measures what one unit's flood costs another.
 // crm's readers (alice reading crm's topic list, a topic, its schemas and
 // consumer groups through the API, 40 requests a second) run alone for a
-// phase, then
-// again while scada's Developer floods the same shared cluster and
-// registry: records larger than the topic takes and near the portal's own
-// limit, schemas of 100,000 enum symbols, record reads with costly CEL
-// filters, and tails. It reports crm's p50 and p99 in both phases, their
-// ratio, crm's 5xx answers (the target: none, and a p99 within twice the
-// quiet one) and how scada's requests were answered. The portal runs in a
-// process of its own, the load in the benchmark's. NOISY_SECONDS sets
-// each phase's length (20 by default).
+// phase, then again while scada's Developer floods the same shared
+// cluster and registry: records larger than the topic takes and near the
+// portal's own limit, schemas of 100,000 enum symbols, record reads with
+// costly CEL filters, and tails. It reports crm's p50 and p99 in both
+// phases, their ratio, crm's 5xx answers (the target: none, and a p99
+// within twice the quiet one) and how scada's requests were answered. The
+// portal, its upstreams and the flood each run in a process of their own
+// (noisyPortal, floodApart). NOISY_SECONDS sets each phase's length (20
+// by default).
 func BenchmarkNoisyNeighbour(b *testing.B) {
 	phase := 20 * time.Second
 	if s, err := strconv.Atoi(os.Getenv("NOISY_SECONDS")); err == nil && s > 0 {
 		phase = time.Duration(s) * time.Second
 	}
-	// The portal in a process of its own (dev mode, everything embedded):
-	// the load's goroutines are not scheduled with the portal's.
-	dev := startProcess(b, "portal", []string{"dev", "--data", b.TempDir()})
-	tp := &testPortal{t: b, url: dev.url, tokens: &tokenCache{m: map[string]cachedToken{}}}
+	tp := noisyPortal(b)
 	sfx := suffix()
 	noisy := newNoisyUnit(b, tp, sfx)
 	for range b.N {
@@ -60,6 +57,43 @@ func BenchmarkNoisyNeighbour(b *testing.B) {
 		b.Logf("crm beside the flood, by read: %s", loud.paths())
 		b.Logf("scada's flood was answered: %s", answers)
 	}
+}
+
+// noisyPortal starts the portal that BenchmarkNoisyNeighbour measures,
+// in a process of its own: the load's goroutines are not scheduled with
+// the portal's. By default the upstreams (the Kafka cluster, the schema
+// registry, the identity provider, Confluent Cloud's stand-ins) are a dev
+// instance's, in another process at the lowest priority (lowPriority),
+// and the portal is a serve replica of its configuration: on a platform
+// they are Confluent's machines, so the flood's cost to them (kfake
+// decoding megabyte batches, the embedded registry parsing 100,000
+// symbols) must not be counted as the portal's, nor given the processors
+// ahead of it. NOISY_UPSTREAMS=embedded measures one dev portal with
+// everything embedded instead; NOISY_PROFILE=host:port serves the
+// measured portal's runtime profiles there.
+func noisyPortal(b *testing.B) *testPortal {
+	tokens := &tokenCache{m: map[string]cachedToken{}}
+	if os.Getenv("NOISY_UPSTREAMS") == "embedded" {
+		dev := startProcess(b, "portal", []string{"dev", "--data", b.TempDir()})
+		return &testPortal{t: b, url: dev.url, tokens: tokens}
+	}
+	dir := b.TempDir()
+	serveConfig := filepath.Join(dir, "serve.yaml")
+	dev := startAt(b, true, "", "dev upstreams", []string{"dev", "--write-serve-config", serveConfig, "--data", filepath.Join(dir, "dev")})
+	// Tokens come from the dev instance's identity provider, which the
+	// replica trusts.
+	idp := &testPortal{t: b, url: dev.url, tokens: tokens}
+	for _, user := range []string{"alice", "carol", "frank"} {
+		idp.token(user)
+	}
+	if addr := os.Getenv("NOISY_PROFILE"); addr != "" {
+		// Runtime profiles of the measured portal, to see where its time goes.
+		editServeConfig(b, serveConfig, func(doc map[string]any) {
+			doc["metrics"] = map[string]any{"listen": addr, "profiling": true}
+		})
+	}
+	serve := startProcess(b, "portal", []string{"serve", "--config", serveConfig}, "DATABASE_URL=sqlite:"+filepath.Join(dir, "serve.db"))
+	return &testPortal{t: b, url: serve.url, tokens: tokens}
 }
 
 // readings are one phase's crm latencies and failures.
@@ -191,14 +225,14 @@ func hugeEnum() string {
 	return `{"type":"enum","name":"Huge","symbols":[` + strings.Join(symbols, ",") + `]}`
 }
 
-// floodApart runs scada's flood in a process of its own, at nice 10
-// (TestNoisyFlood): on a platform the noisy unit's clients are its own
-// machines, so their work (writing megabyte bodies, reading answers)
-// must not be scheduled with crm's readers, whose latency is measured,
-// nor given the processors ahead of the portal. The function returned
-// stops it and says how its requests were answered.
+// floodApart runs scada's flood in a process of its own at the lowest
+// priority (TestNoisyFlood): on a platform the noisy unit's clients are
+// its own machines, so their work (writing megabyte bodies, reading
+// answers) must not be scheduled with crm's readers, whose latency is
+// measured, nor given the processors ahead of the portal. The function
+// returned stops it and says how its requests were answered.
 func (n *noisyUnit) floodApart(b *testing.B) func() string {
-	cmd := exec.Command("nice", "-n", "10", os.Args[0], "-test.run=^TestNoisyFlood$", "-test.count=1")
+	cmd := lowPriority(os.Args[0], "-test.run=^TestNoisyFlood$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "NOISY_FLOOD_URL="+n.tp.url, "NOISY_FLOOD_TOKEN="+n.token,
 		"NOISY_FLOOD_TOPICS="+n.small+","+n.big+","+n.sfx)
 	stdin, err := cmd.StdinPipe()

@@ -76,6 +76,9 @@ type process struct {
 	done chan struct{}
 	// binary, when set, is run instead of the test build.
 	binary string
+	// apart, when set, runs it at the lowest priority (every thread of
+	// it): lowPriority.
+	apart bool
 }
 
 func freePort(t testing.TB) int {
@@ -100,8 +103,15 @@ func startProcess(t testing.TB, name string, args []string, env ...string) *proc
 // ("" for the test build).
 func startBinary(t testing.TB, binary, name string, args []string, env ...string) *process {
 	t.Helper()
+	return startAt(t, false, binary, name, args, env...)
+}
+
+// startAt is startBinary, at the lowest priority when apart: for what
+// stands in for other machines (lowPriority).
+func startAt(t testing.TB, apart bool, binary, name string, args []string, env ...string) *process {
+	t.Helper()
 	port := freePort(t)
-	p := &process{t: t, name: name, binary: binary, url: fmt.Sprintf("http://127.0.0.1:%d", port), args: args,
+	p := &process{t: t, name: name, binary: binary, url: fmt.Sprintf("http://127.0.0.1:%d", port), args: args, apart: apart,
 		env: append([]string{fmt.Sprintf("PORT=%d", port), fmt.Sprintf("BASE_URL=http://127.0.0.1:%d", port)}, env...)}
 	p.start()
 	t.Cleanup(func() {
@@ -121,6 +131,9 @@ func (p *process) start() {
 		bin = portalBinary(p.t)
 	}
 	p.cmd = exec.Command(bin, p.args...)
+	if p.apart {
+		p.cmd = lowPriority(bin, p.args...)
+	}
 	p.cmd.Env = append(os.Environ(), p.env...)
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	if err := p.cmd.Start(); err != nil {
@@ -188,4 +201,15 @@ func (p *process) restart() {
 	p.t.Helper()
 	p.kill()
 	p.start()
+}
+
+// lowPriority is a command that runs at the lowest priority (SCHED_IDLE
+// with chrt, else nice 19), for what a benchmark runs on this machine but
+// a platform runs on others (a tenant's clients, Confluent's clusters):
+// it gets the processors only when the measured process leaves them.
+func lowPriority(bin string, args ...string) *exec.Cmd {
+	if _, err := exec.LookPath("chrt"); err == nil {
+		return exec.Command("chrt", append([]string{"--idle", "0", bin}, args...)...)
+	}
+	return exec.Command("nice", append([]string{"-n", "19", bin}, args...)...)
 }
