@@ -39,7 +39,7 @@ func TestActionsAreDeclared(t *testing.T) {
 		}
 		seen++
 		if !portal.Action(v).Declared() {
-			t.Errorf("%s: action %q is not declared in internal/portal/actions.go", fset.Position(lit.Pos()), v)
+			t.Errorf("%s: action %q is not declared (its kind's Verbs in internal/portal/kinds.go, or internal/portal/actions.go)", fset.Position(lit.Pos()), v)
 		}
 	}
 	root := filepath.Join("..", "..")
@@ -91,5 +91,54 @@ func TestActionsAreDeclared(t *testing.T) {
 	}
 	if seen < 100 {
 		t.Errorf("found only %d action literals: the walk misses the code", seen)
+	}
+}
+
+// TestActionConstantsAreDeclared: every Action constant of the portal
+// package (a kind's, declared beside it, or the platform's) names a
+// declared action, so a constant cannot stand for a verb its kind does
+// not declare with a past tense.
+func TestActionConstantsAreDeclared(t *testing.T) {
+	fset := token.NewFileSet()
+	matches, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, path := range matches {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Action" {
+					continue
+				}
+				for i, name := range vs.Names {
+					lit, ok := vs.Values[i].(*ast.BasicLit)
+					if !ok {
+						t.Errorf("%s: %s is not a literal", fset.Position(name.Pos()), name.Name)
+						continue
+					}
+					v, _ := strconv.Unquote(lit.Value)
+					found++
+					if !portal.Action(v).Declared() {
+						t.Errorf("%s: %s = %q is not declared by its kind's Verbs", fset.Position(name.Pos()), name.Name, v)
+					}
+				}
+			}
+		}
+	}
+	if found != len(portal.Actions()) {
+		t.Errorf("%d Action constants for %d declared actions: each declared action has one constant", found, len(portal.Actions()))
 	}
 }

@@ -80,3 +80,22 @@ type AlertChannelService interface {
 	CreateChannel(ctx context.Context, scope Scope, format, url string) (Webhook, error)
 	DeleteChannel(ctx context.Context, scope Scope, id string) error
 }
+
+// The alert rule's actions; its KindInfo declares their past tenses.
+const (
+	ActAlertRuleUpdate  Action = "alert-rule.update"
+	ActAlertRuleDelete  Action = "alert-rule.delete"
+	ActAlertRuleSilence Action = "alert-rule.silence"
+)
+
+// The alert channel's actions; its KindInfo declares their past tenses.
+const (
+	ActAlertChannelCreate Action = "alert-channel.create"
+	ActAlertChannelDelete Action = "alert-channel.delete"
+)
+
+// The alert's actions; its KindInfo declares their past tenses.
+const (
+	ActAlertFire    Action = "alert.fire"
+	ActAlertResolve Action = "alert.resolve"
+)

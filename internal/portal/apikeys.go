@@ -160,3 +160,12 @@ func ParseSpan(s string) (time.Duration, error) {
 	}
 	return time.ParseDuration(s)
 }
+
+// The api key's actions; its KindInfo declares their past tenses.
+const (
+	ActAPIKeyCreate Action = "api-key.create"
+	ActAPIKeyUpdate Action = "api-key.update"
+	ActAPIKeyRotate Action = "api-key.rotate"
+	ActAPIKeyDelete Action = "api-key.delete"
+	ActAPIKeyExpire Action = "api-key.expire"
+)

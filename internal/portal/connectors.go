@@ -207,3 +207,16 @@ func ConnectorTopics(cfg map[string]string) []string {
 	}
 	return out
 }
+
+// The connector's actions; its KindInfo declares their past tenses.
+const (
+	ActConnectorCreate         Action = "connector.create"
+	ActConnectorUpdate         Action = "connector.update"
+	ActConnectorDelete         Action = "connector.delete"
+	ActConnectorPause          Action = "connector.pause"
+	ActConnectorResume         Action = "connector.resume"
+	ActConnectorRestart        Action = "connector.restart"
+	ActConnectorAutoRestart    Action = "connector.auto-restart"
+	ActConnectorGiveUp         Action = "connector.give-up"
+	ActConnectorSetAutoRestart Action = "connector.set-auto-restart"
+)

@@ -170,3 +170,15 @@ type GrantService interface {
 	// side) that end soon, soonest first.
 	ExpiringGrants(ctx context.Context) ([]TopicGrant, error)
 }
+
+// The grant's actions; its KindInfo declares their past tenses.
+const (
+	ActGrantRequest  Action = "grant.request"
+	ActGrantApprove  Action = "grant.approve"
+	ActGrantReject   Action = "grant.reject"
+	ActGrantWithdraw Action = "grant.withdraw"
+	ActGrantRevoke   Action = "grant.revoke"
+	ActGrantCreate   Action = "grant.create"
+	ActGrantExpire   Action = "grant.expire"
+	ActGrantExpiring Action = "grant.expiring"
+)

@@ -267,3 +267,9 @@ func FormatOffsets(m map[int]int64) string {
 	}
 	return b.String()
 }
+
+// The consumer group's actions; its KindInfo declares their past tenses.
+const (
+	ActConsumerGroupDelete       Action = "consumer-group.delete"
+	ActConsumerGroupResetOffsets Action = "consumer-group.reset-offsets"
+)

@@ -303,3 +303,10 @@ func csvSafe(s string) string {
 	}
 	return s
 }
+
+// The policy's actions; its KindInfo declares their past tenses.
+const (
+	ActPolicyCreate Action = "policy.create"
+	ActPolicyUpdate Action = "policy.update"
+	ActPolicyDelete Action = "policy.delete"
+)

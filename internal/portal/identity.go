@@ -244,3 +244,18 @@ type PoolService interface {
 	// so every role may call it.
 	TestFilter(ctx context.Context, scope Scope, filter string, claims map[string]any) (FilterResult, error)
 }
+
+// The service account's actions; its KindInfo declares their past tenses.
+const (
+	ActServiceAccountCreate     Action = "service-account.create"
+	ActServiceAccountBulkCreate Action = "service-account.bulk-create"
+	ActServiceAccountUpdate     Action = "service-account.update"
+	ActServiceAccountDelete     Action = "service-account.delete"
+)
+
+// The identity pool's actions; its KindInfo declares their past tenses.
+const (
+	ActIdentityPoolCreate Action = "identity-pool.create"
+	ActIdentityPoolFilter Action = "identity-pool.filter"
+	ActIdentityPoolDelete Action = "identity-pool.delete"
+)

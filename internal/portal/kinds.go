@@ -26,6 +26,18 @@ type KindInfo struct {
 	Columns []string
 	// Title is how people name one ("Service account").
 	Title string
+	// Verbs are what the audit trail records of it: its actions
+	// ("topic.create", declared as constants beside the kind) with the
+	// past tense that names their CloudEvents ("portal.topic.created").
+	Verbs []Verb
+}
+
+// Verb is one action on a kind and what it did.
+type Verb struct {
+	// Name is the action's second part ("create" in "topic.create").
+	Name string
+	// Past names the action done ("created").
+	Past string
 }
 
 // kinds are the resource kinds, documented ones in the order documents
@@ -33,29 +45,42 @@ type KindInfo struct {
 // connector its topics; a grant names topics and principals).
 var kinds = []KindInfo{
 	{Document: KindTopic, Change: "topic", Readable: true, Plural: "topics", Item: "topic", Title: "Topic",
-		Columns: []string{"name", "partitions_count"}},
+		Columns: []string{"name", "partitions_count"},
+		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"config", "configured"}, {"partitions", "repartitioned"}, {"delete", "deleted"}, {"describe", "described"}, {"produce", "produced"}, {"read-records", "read-records"}}},
 	{Document: KindSchema, Change: "schema", Readable: true, Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
-		Columns: []string{"subject", "version", "id", "schema_type"}},
+		Columns: []string{"subject", "version", "id", "schema_type"},
+		Verbs:   []Verb{{"create", "created"}, {"version", "versioned"}, {"delete", "deleted"}}},
 	{Document: KindConnector, Change: "connector", Readable: true, Plural: "connectors", Item: "connector", Title: "Connector",
-		Columns: []string{"name", "type", "class", "state"}},
+		Columns: []string{"name", "type", "class", "state"},
+		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}, {"pause", "paused"}, {"resume", "resumed"}, {"restart", "restarted"}, {"auto-restart", "auto-restarted"}, {"give-up", "given-up"}, {"set-auto-restart", "auto-restart-set"}}},
 	{Document: KindServiceAccount, Change: "service-account", Readable: true, Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
-		Title: "Service account", Columns: []string{"id", "name", "type", "description"}},
+		Title: "Service account", Columns: []string{"id", "name", "type", "description"},
+		Verbs: []Verb{{"create", "created"}, {"bulk-create", "bulk-created"}, {"update", "updated"}, {"delete", "deleted"}}},
 	{Document: KindIdentityPool, Change: "identity-pool", Readable: true, Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
-		Title: "Identity pool", Columns: []string{"id", "name", "type", "filter"}},
+		Title: "Identity pool", Columns: []string{"id", "name", "type", "filter"},
+		Verbs: []Verb{{"create", "created"}, {"filter", "updated"}, {"delete", "deleted"}}},
 	{Document: KindGrant, Change: "grant", Readable: true, Plural: "grants", Item: "grant", Title: "Grant",
-		Columns: []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"}},
+		Columns: []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"},
+		Verbs:   []Verb{{"request", "requested"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"revoke", "revoked"}, {"create", "created"}, {"expire", "expired"}, {"expiring", "expiring"}}},
 	{Document: KindAlertRule, Change: "alert-rule", Plural: "alert-rules", Item: "alert-rule", Aliases: []string{"rules"}, Title: "Alert rule",
-		Columns: []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"}},
-	{Document: KindPolicy, Change: "policy", Plural: "policies", Item: "policy", Title: "Policy"},
+		Columns: []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"},
+		Verbs:   []Verb{{"update", "updated"}, {"delete", "deleted"}, {"silence", "silenced"}}},
+	{Document: KindPolicy, Change: "policy", Plural: "policies", Item: "policy", Title: "Policy",
+		Verbs: []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}}},
 	{Change: "consumer-group", Readable: true, Plural: "consumer-groups", Item: "consumer-group", Aliases: []string{"group", "groups"}, Title: "Consumer group",
-		Columns: []string{"id", "state", "members", "lag"}},
+		Columns: []string{"id", "state", "members", "lag"},
+		Verbs:   []Verb{{"delete", "deleted"}, {"reset-offsets", "offsets-reset"}}},
 	{Change: "api-key", Readable: true, Plural: "api-keys", Item: "api-key", Aliases: []string{"key", "keys"}, Title: "API key",
-		Columns: []string{"id", "owner.name", "resource", "state", "description", "expires_at"}},
+		Columns: []string{"id", "owner.name", "resource", "state", "description", "expires_at"},
+		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"rotate", "rotated"}, {"delete", "deleted"}, {"expire", "expired"}}},
 	{Change: "change-request", Readable: true, Plural: "change-requests", Item: "change-request", Aliases: []string{"requests"}, Title: "Change request",
-		Columns: []string{"id", "state", "requester", "reason", "expires_at"}},
-	{Change: "alert", Plural: "alerts", Title: "Alert", Columns: []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"}},
+		Columns: []string{"id", "state", "requester", "reason", "expires_at"},
+		Verbs:   []Verb{{"create", "created"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"stale", "stale"}}},
+	{Change: "alert", Plural: "alerts", Title: "Alert", Columns: []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"},
+		Verbs: []Verb{{"fire", "fired"}, {"resolve", "resolved"}}},
 	{Change: "alert-channel", Plural: "alert-channels", Item: "alert-channel", Aliases: []string{"channels"}, Title: "Alert channel",
-		Columns: []string{"id", "format", "url", "created_by"}},
+		Columns: []string{"id", "format", "url", "created_by"},
+		Verbs:   []Verb{{"create", "created"}, {"delete", "deleted"}}},
 }
 
 // KindInfos lists the resource kinds, documented ones first in the order

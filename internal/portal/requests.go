@@ -62,3 +62,12 @@ type RequestService interface {
 	// Waiting lists the open requests the caller may review.
 	Waiting(ctx context.Context) ([]ChangeRequest, error)
 }
+
+// The change request's actions; its KindInfo declares their past tenses.
+const (
+	ActChangeRequestCreate   Action = "change-request.create"
+	ActChangeRequestApprove  Action = "change-request.approve"
+	ActChangeRequestReject   Action = "change-request.reject"
+	ActChangeRequestWithdraw Action = "change-request.withdraw"
+	ActChangeRequestStale    Action = "change-request.stale"
+)

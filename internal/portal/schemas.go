@@ -75,3 +75,10 @@ type SchemaService interface {
 	// Delete deletes a version softly, or for good once soft-deleted.
 	Delete(ctx context.Context, scope Scope, subject, version string, permanent bool) error
 }
+
+// The schema's actions; its KindInfo declares their past tenses.
+const (
+	ActSchemaCreate  Action = "schema.create"
+	ActSchemaVersion Action = "schema.version"
+	ActSchemaDelete  Action = "schema.delete"
+)

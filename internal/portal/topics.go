@@ -201,3 +201,15 @@ type LinkedConnector struct {
 	Type  string
 	State string
 }
+
+// The topic's actions; its KindInfo declares their past tenses.
+const (
+	ActTopicCreate      Action = "topic.create"
+	ActTopicUpdate      Action = "topic.update"
+	ActTopicConfig      Action = "topic.config"
+	ActTopicPartitions  Action = "topic.partitions"
+	ActTopicDelete      Action = "topic.delete"
+	ActTopicDescribe    Action = "topic.describe"
+	ActTopicProduce     Action = "topic.produce"
+	ActTopicReadRecords Action = "topic.read-records"
+)
