@@ -266,7 +266,7 @@ helm-lint:
 ## and the API document's schemas (api/openapi.yaml) from the wire types in internal/wire
 docs:
 	$(GO) test ./internal/config -run OperationsDoc -count=1 -update
-	$(GO) run ./cmd/mkapidoc api/openapi.yaml
+	$(GO) run ./cmd/mkapidoc api/openapi.yaml internal/document/schemas
 
 ## screenshots: run the browser tests and keep screenshots of the main pages in ./screenshots
 screenshots: browser

@@ -1,26 +1,30 @@
-// Command mkapidoc writes the API document's schemas from the wire types
-// (internal/wire), keeping the hand-written paths: `make docs` runs it.
+// Command mkapidoc writes what is generated of the published documents:
+// the API document's schemas from the wire types (internal/wire), keeping
+// its hand-written paths, and the JSON Schemas of the documented kinds
+// from their specs (internal/document). `make docs` runs it.
 package main
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
+	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 func main() {
-	path := "api/openapi.yaml"
-	if len(os.Args) > 1 {
-		path = os.Args[1]
+	path, schemas := "api/openapi.yaml", "internal/document/schemas"
+	if len(os.Args) > 2 {
+		path, schemas = os.Args[1], os.Args[2]
 	}
-	if err := run(path); err != nil {
+	if err := run(path, schemas); err != nil {
 		fmt.Fprintln(os.Stderr, "mkapidoc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string) error {
+func run(path, schemas string) error {
 	doc, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -29,5 +33,17 @@ func run(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, out, 0o644)
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		return err
+	}
+	files, err := document.GeneratedSchemas()
+	if err != nil {
+		return err
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(schemas, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

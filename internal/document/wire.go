@@ -23,13 +23,13 @@ type metadata struct {
 }
 
 type topicSpec struct {
-	Partitions *int              `json:"partitions,omitempty" yaml:"partitions,omitempty"`
-	Config     map[string]string `json:"config,omitempty" yaml:"config,omitempty"`
+	Partitions *int              `json:"partitions,omitempty" yaml:"partitions,omitempty" doc:"Partitions only grow; omit to keep the current count (1 for a new topic)." oa:"min=1,max=100"`
+	Config     map[string]string `json:"config,omitempty" yaml:"config,omitempty" doc:"Every override of an editable setting (retention.ms, cleanup.policy, ...); editable settings left out are reset."`
 	// The catalog entry: any of these declares it whole.
-	Description    *string  `json:"description,omitempty" yaml:"description,omitempty"`
-	Owner          *string  `json:"owner,omitempty" yaml:"owner,omitempty"`
-	Tags           []string `json:"tags,omitempty" yaml:"tags,omitempty"`
-	Classification *string  `json:"classification,omitempty" yaml:"classification,omitempty"`
+	Description    *string  `json:"description,omitempty" yaml:"description,omitempty" doc:"The zone's catalog: what the topic holds. Any of description, owner, tags and classification declares the catalog entry whole (the others are cleared)." oa:"maxlen=2000"`
+	Owner          *string  `json:"owner,omitempty" yaml:"owner,omitempty" doc:"The catalog's owner contact: a team, a mail address, a channel." oa:"maxlen=200"`
+	Tags           []string `json:"tags,omitempty" yaml:"tags,omitempty" doc:"Catalog tags (lower case)." pattern:"^[a-z0-9._-]{1,40}$" oa:"maxitems=20"`
+	Classification *string  `json:"classification,omitempty" yaml:"classification,omitempty" doc:"A data classification of the platform (public, internal, confidential, restricted by default): it bounds grants on the topic."`
 }
 
 // catalog is a topic spec's catalog entry, nil when it declares none.
@@ -65,80 +65,80 @@ func topicSpecOf(d *portal.TopicDecl) topicSpec {
 }
 
 type schemaSpec struct {
-	Topic       string      `json:"topic,omitempty" yaml:"topic,omitempty"`
-	SubjectType string      `json:"subjectType,omitempty" yaml:"subjectType,omitempty"`
-	SchemaType  string      `json:"schemaType,omitempty" yaml:"schemaType,omitempty"`
-	Schema      string      `json:"schema,omitempty" yaml:"schema,omitempty"`
-	SchemaFile  string      `json:"schemaFile,omitempty" yaml:"schemaFile,omitempty"`
+	Topic       string      `json:"topic,omitempty" yaml:"topic,omitempty" doc:"The topic; by default the name without -key or -value."`
+	SubjectType string      `json:"subjectType,omitempty" yaml:"subjectType,omitempty" doc:"By default the name's suffix." enum:"key,value"`
+	SchemaType  string      `json:"schemaType,omitempty" yaml:"schemaType,omitempty" enum:"AVRO,JSON" oa:"default=AVRO"`
+	Schema      string      `json:"schema,omitempty" yaml:"schema,omitempty" doc:"The schema's text."`
+	SchemaFile  string      `json:"schemaFile,omitempty" yaml:"schemaFile,omitempty" doc:"A file holding the schema, relative to the document; portalctl reads it."`
 	References  []reference `json:"references,omitempty" yaml:"references,omitempty"`
 }
 
 type reference struct {
-	Name    string `json:"name" yaml:"name"`
-	Subject string `json:"subject" yaml:"subject"`
-	Version int    `json:"version" yaml:"version"`
+	Name    string `json:"name" yaml:"name" oa:"required"`
+	Subject string `json:"subject" yaml:"subject" oa:"required"`
+	Version int    `json:"version" yaml:"version" oa:"required,min=1"`
 }
 
 type connectorSpec struct {
-	Class       string            `json:"class" yaml:"class"`
-	Config      map[string]string `json:"config,omitempty" yaml:"config,omitempty"`
-	Secrets     map[string]secret `json:"secrets,omitempty" yaml:"secrets,omitempty"`
-	AutoRestart *autoRestartSpec  `json:"autoRestart,omitempty" yaml:"autoRestart,omitempty"`
+	Class       string            `json:"class" yaml:"class" doc:"The connector class (connector.class)." oa:"required"`
+	Config      map[string]string `json:"config,omitempty" yaml:"config,omitempty" doc:"The configuration without secrets; topics and kafka.topic take identifiers."`
+	Secrets     map[string]secret `json:"secrets,omitempty" yaml:"secrets,omitempty" doc:"Secret settings by reference: the environment variable where portalctl runs holds the value."`
+	AutoRestart *autoRestartSpec  `json:"autoRestart,omitempty" yaml:"autoRestart,omitempty" doc:"The portal restarts the connector when it fails, with backoff (a minute, doubling up to an hour), until maxRestarts restarts did not help (0 or none: no limit). Left out, a plan leaves the switch as it is."`
 }
 
 // autoRestartSpec is a connector's auto-restart switch.
 type autoRestartSpec struct {
-	Enabled     bool `json:"enabled" yaml:"enabled"`
-	MaxRestarts int  `json:"maxRestarts,omitempty" yaml:"maxRestarts,omitempty"`
+	Enabled     bool `json:"enabled" yaml:"enabled" oa:"required"`
+	MaxRestarts int  `json:"maxRestarts,omitempty" yaml:"maxRestarts,omitempty" oa:"min=0,max=1000"`
 }
 
 // secret is a reference to an environment variable; value is what a
 // client read from it, sent to the portal and never written to a file.
 type secret struct {
-	FromEnv string `json:"fromEnv" yaml:"fromEnv"`
-	Value   string `json:"value,omitempty" yaml:"value,omitempty"`
+	FromEnv string `json:"fromEnv" yaml:"fromEnv" pattern:"^[A-Za-z_][A-Za-z0-9_]*$" oa:"required"`
+	Value   string `json:"value,omitempty" yaml:"value,omitempty" oa:"hidden"`
 }
 
 type accountSpec struct {
-	Type    string    `json:"type" yaml:"type"`
-	APIKeys []keySpec `json:"apiKeys,omitempty" yaml:"apiKeys,omitempty"`
+	Type    string    `json:"type" yaml:"type" doc:"Selects the role bindings, all scoped to the unit's prefix." enum:"producer,consumer,stream-processor,metrics" oa:"required"`
+	APIKeys []keySpec `json:"apiKeys,omitempty" yaml:"apiKeys,omitempty" doc:"Resources the account should have an API key for. A key is made at apply when the account has none for the resource; its secret is in the apply's answer only. Exports never carry keys, and plans never delete them." oa:"unique"`
 }
 
 // keySpec declares that an account has an API key for a resource.
 type keySpec struct {
-	Resource string `json:"resource" yaml:"resource"`
+	Resource string `json:"resource" yaml:"resource" doc:"The stage's Kafka cluster or its Schema Registry." enum:"kafka,schema-registry" oa:"required"`
 }
 
 type poolSpec struct {
-	Type          string `json:"type" yaml:"type"`
-	IdentityClaim string `json:"identityClaim,omitempty" yaml:"identityClaim,omitempty"`
-	Filter        string `json:"filter" yaml:"filter"`
+	Type          string `json:"type" yaml:"type" doc:"Selects the role bindings, all scoped to the unit's prefix." enum:"producer,consumer,stream-processor,metrics" oa:"required"`
+	IdentityClaim string `json:"identityClaim,omitempty" yaml:"identityClaim,omitempty" pattern:"^claims(\\.[A-Za-z_][A-Za-z0-9_]*)+$" oa:"default=claims.sub"`
+	Filter        string `json:"filter" yaml:"filter" doc:"A CEL expression over the token's claims." oa:"required"`
 }
 
 type policySpec struct {
-	Kind          string   `json:"kind" yaml:"kind"`
-	BusinessUnits []string `json:"businessUnits,omitempty" yaml:"businessUnits,omitempty"`
-	Stages        []string `json:"stages,omitempty" yaml:"stages,omitempty"`
-	Operations    []string `json:"operations,omitempty" yaml:"operations,omitempty"`
-	Expression    string   `json:"expression" yaml:"expression"`
-	Message       string   `json:"message" yaml:"message"`
-	Field         string   `json:"field,omitempty" yaml:"field,omitempty"`
-	Action        string   `json:"action" yaml:"action"`
+	Kind          string   `json:"kind" yaml:"kind" doc:"The kind of resource the rule is about." enum:"Topic,Connector,Schema,ServiceAccount,IdentityPool,APIKey" oa:"required"`
+	BusinessUnits []string `json:"businessUnits,omitempty" yaml:"businessUnits,omitempty" doc:"The units it applies to; every unit of the zone when empty."`
+	Stages        []string `json:"stages,omitempty" yaml:"stages,omitempty" doc:"The stages it applies to; every stage when empty."`
+	Operations    []string `json:"operations,omitempty" yaml:"operations,omitempty" doc:"What it checks; create and update when empty." enum:"create,update,delete"`
+	Expression    string   `json:"expression" yaml:"expression" doc:"A CEL expression over resource, before, scope, principal and operation; true when a change keeps the rule." oa:"required,maxlen=4096"`
+	Message       string   `json:"message" yaml:"message" doc:"What a refusal or warning says; ${expr} shows a value." oa:"required,maxlen=1024"`
+	Field         string   `json:"field,omitempty" yaml:"field,omitempty" doc:"The input a violation points at (partitions_count)."`
+	Action        string   `json:"action" yaml:"action" enum:"enforce,warn,report" oa:"required"`
 }
 
 type grantSpec struct {
-	BusinessUnit string `json:"businessUnit" yaml:"businessUnit"`
-	Principal    string `json:"principal" yaml:"principal"`
-	Access       string `json:"access" yaml:"access"`
-	Prefix       bool   `json:"prefix,omitempty" yaml:"prefix,omitempty"`
+	BusinessUnit string `json:"businessUnit" yaml:"businessUnit" doc:"The unit of the landing zone that receives access." oa:"required"`
+	Principal    string `json:"principal" yaml:"principal" doc:"One of that unit's service accounts or identity pools, by display name (of any stage) or id." oa:"required"`
+	Access       string `json:"access" yaml:"access" enum:"read,write" oa:"required"`
+	Prefix       bool   `json:"prefix,omitempty" yaml:"prefix,omitempty" doc:"The name is a prefix: the grant covers every topic of the unit whose name begins with it."`
 }
 
 type alertRuleSpec struct {
-	Kind      string  `json:"kind" yaml:"kind"`
-	Target    string  `json:"target,omitempty" yaml:"target,omitempty"`
-	Threshold float64 `json:"threshold,omitempty" yaml:"threshold,omitempty"`
-	For       string  `json:"for,omitempty" yaml:"for,omitempty"`
-	Enabled   *bool   `json:"enabled,omitempty" yaml:"enabled,omitempty"`
+	Kind      string  `json:"kind" yaml:"kind" doc:"What fires: a group's lag in time, a group not consuming while records arrive, a failed connector or task, an API key about to expire, a budget limit nearly used, a topic written fast." enum:"lag_time,stalled,connector_failed,key_expiring,budget_headroom,topic_growth" oa:"required"`
+	Target    string  `json:"target,omitempty" yaml:"target,omitempty" doc:"A group, connector or topic identifier of the unit, or * (the default) for all; none for key_expiring and budget_headroom."`
+	Threshold float64 `json:"threshold,omitempty" yaml:"threshold,omitempty" doc:"Seconds behind (lag_time), days before expiry (key_expiring), percent of a limit left (budget_headroom), records a second (topic_growth)." oa:"min=0"`
+	For       string  `json:"for,omitempty" yaml:"for,omitempty" doc:"How long the condition holds before the rule fires, as a duration (\"5m\", \"1h30m\")." pattern:"^([0-9]+(\\.[0-9]+)?(ns|us|ms|s|m|h))+$|^0$"`
+	Enabled   *bool   `json:"enabled,omitempty" yaml:"enabled,omitempty" oa:"default=True"`
 }
 
 // newSpec returns an empty spec for a kind, or nil for an unknown kind.

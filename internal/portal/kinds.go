@@ -26,6 +26,9 @@ type KindInfo struct {
 	Columns []string
 	// Title is how people name one ("Service account").
 	Title string
+	// About says what one is, for a documented kind's published JSON
+	// Schema ("A Kafka topic of the unit.").
+	About string
 	// Verbs are what the audit trail records of it: its actions
 	// ("topic.create", declared as constants beside the kind) with the
 	// past tense that names their CloudEvents ("portal.topic.created").
@@ -44,28 +47,44 @@ type Verb struct {
 // are applied: what others depend on first (a schema needs its topic, a
 // connector its topics; a grant names topics and principals).
 var kinds = []KindInfo{
-	{Document: KindTopic, Change: "topic", Readable: true, Plural: "topics", Item: "topic", Title: "Topic",
+	{Document: KindTopic, Change: "topic",
+		About:    "A Kafka topic of the unit.",
+		Readable: true, Plural: "topics", Item: "topic", Title: "Topic",
 		Columns: []string{"name", "partitions_count"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"config", "configured"}, {"partitions", "repartitioned"}, {"delete", "deleted"}, {"describe", "described"}, {"produce", "produced"}, {"read-records", "read-records"}}},
-	{Document: KindSchema, Change: "schema", Readable: true, Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
+	{Document: KindSchema, Change: "schema",
+		About:    "A Schema Registry subject of the unit, named <topic>-key or <topic>-value; its latest version is the schema given.",
+		Readable: true, Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
 		Columns: []string{"subject", "version", "id", "schema_type"},
 		Verbs:   []Verb{{"create", "created"}, {"version", "versioned"}, {"delete", "deleted"}}},
-	{Document: KindConnector, Change: "connector", Readable: true, Plural: "connectors", Item: "connector", Title: "Connector",
+	{Document: KindConnector, Change: "connector",
+		About:    "A fully-managed connector of the unit.",
+		Readable: true, Plural: "connectors", Item: "connector", Title: "Connector",
 		Columns: []string{"name", "type", "class", "state"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}, {"pause", "paused"}, {"resume", "resumed"}, {"restart", "restarted"}, {"auto-restart", "auto-restarted"}, {"give-up", "given-up"}, {"set-auto-restart", "auto-restart-set"}}},
-	{Document: KindServiceAccount, Change: "service-account", Readable: true, Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
+	{Document: KindServiceAccount, Change: "service-account",
+		About:    "A service account of the unit with its type's role bindings, and the resources it should have an API key for.",
+		Readable: true, Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
 		Title: "Service account", Columns: []string{"id", "name", "type", "description"},
 		Verbs: []Verb{{"create", "created"}, {"bulk-create", "bulk-created"}, {"update", "updated"}, {"delete", "deleted"}}},
-	{Document: KindIdentityPool, Change: "identity-pool", Readable: true, Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
+	{Document: KindIdentityPool, Change: "identity-pool",
+		About:    "An identity pool of the unit with its type's role bindings.",
+		Readable: true, Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
 		Title: "Identity pool", Columns: []string{"id", "name", "type", "filter"},
 		Verbs: []Verb{{"create", "created"}, {"filter", "updated"}, {"delete", "deleted"}}},
-	{Document: KindGrant, Change: "grant", Readable: true, Plural: "grants", Item: "grant", Title: "Grant",
+	{Document: KindGrant, Change: "grant",
+		About:    "Access the plan's unit gives another unit of its landing zone to one of its topics (metadata.name, an identifier or a full name) or, with prefix, to the topics whose names begin with it: DeveloperRead on the topic and the other unit's consumer groups for read, DeveloperWrite on the topic for write.",
+		Readable: true, Plural: "grants", Item: "grant", Title: "Grant",
 		Columns: []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"},
 		Verbs:   []Verb{{"request", "requested"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"revoke", "revoked"}, {"create", "created"}, {"expire", "expired"}, {"expiring", "expiring"}}},
-	{Document: KindAlertRule, Change: "alert-rule", Plural: "alert-rules", Item: "alert-rule", Aliases: []string{"rules"}, Title: "Alert rule",
+	{Document: KindAlertRule, Change: "alert-rule",
+		About:  "One of the plan's unit's alert rules in the stage (metadata.name is the rule's name; a rule of a platform default's name replaces it): fired when its condition holds for spec.for, resolved when it has ended as long, told to the unit's channels.",
+		Plural: "alert-rules", Item: "alert-rule", Aliases: []string{"rules"}, Title: "Alert rule",
 		Columns: []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"},
 		Verbs:   []Verb{{"update", "updated"}, {"delete", "deleted"}, {"silence", "silenced"}}},
-	{Document: KindPolicy, Change: "policy", Plural: "policies", Item: "policy", Title: "Policy",
+	{Document: KindPolicy, Change: "policy",
+		About:  "A guardrail of the plan's landing zone (platform admins only): a CEL rule that writes of one kind must keep. metadata.name is the policy's id.",
+		Plural: "policies", Item: "policy", Title: "Policy",
 		Verbs: []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}}},
 	{Change: "consumer-group", Readable: true, Plural: "consumer-groups", Item: "consumer-group", Aliases: []string{"group", "groups"}, Title: "Consumer group",
 		Columns: []string{"id", "state", "members", "lag"},

@@ -26,7 +26,9 @@ import (
 //	format:"..."    date-time, uri, ...
 //	pattern:"..."   a regular expression
 //	oa:"..."        comma-separated flags: required, readonly, nullable,
-//	                min=N, max=N, maxlen=N, minitems=N, maxitems=N, default=V
+//	                unique, min=N, max=N, minlen=N, maxlen=N, minitems=N,
+//	                maxitems=N, default=V; hidden leaves a field out of a
+//	                ClosedSchema (what a client adds to a file it read)
 //	schema:"{...}"  the whole property's schema as flow YAML, for fields
 //	                whose Go type says nothing (json.RawMessage)
 //
@@ -84,6 +86,9 @@ func SchemasYAML(comps []Component, indent int) ([]byte, error) {
 
 type generator struct {
 	names map[reflect.Type]string
+	// closed: every object refuses properties its type does not have
+	// (ClosedSchema).
+	closed bool
 }
 
 // component renders one named schema: a struct as an object, anything
@@ -195,6 +200,9 @@ func (g generator) object(t reflect.Type) (*schema, error) {
 		pn.Content = append(pn.Content, str(k), props.vals[k])
 	}
 	s.set("properties", pn)
+	if g.closed {
+		s.set("additionalProperties", scalar("!!bool", "false"))
+	}
 	return s, nil
 }
 
@@ -203,7 +211,7 @@ func (g generator) fields(t reflect.Type, props *schema, required *[]string) err
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
 		name, opts, _ := strings.Cut(tag, ",")
-		if name == "-" || (!f.IsExported() && !f.Anonymous) {
+		if name == "-" || (!f.IsExported() && !f.Anonymous) || (g.closed && flag(f, "hidden")) {
 			continue
 		}
 		if f.Anonymous && name == "" {
@@ -382,7 +390,7 @@ func annotate(s *schema, f reflect.StructField, t reflect.Type) error {
 	}
 	for _, o := range []struct{ flag, key, tag string }{
 		{"min", "minimum", "!!int"}, {"max", "maximum", "!!int"},
-		{"maxlen", "maxLength", "!!int"}, {"minitems", "minItems", "!!int"}, {"maxitems", "maxItems", "!!int"},
+		{"minlen", "minLength", "!!int"}, {"maxlen", "maxLength", "!!int"}, {"minitems", "minItems", "!!int"}, {"maxitems", "maxItems", "!!int"},
 	} {
 		if v, ok := option(f, o.flag); ok {
 			if _, err := strconv.Atoi(v); err != nil {
@@ -393,6 +401,9 @@ func annotate(s *schema, f reflect.StructField, t reflect.Type) error {
 	}
 	if v, ok := option(f, "default"); ok {
 		s.set("default", typedScalar(t, v))
+	}
+	if flag(f, "unique") {
+		s.set("uniqueItems", scalar("!!bool", "true"))
 	}
 	if flag(f, "readonly") {
 		s.set("readOnly", scalar("!!bool", "true"))

@@ -95,3 +95,39 @@ func TestSchemasFollowTheTypes(t *testing.T) {
 		t.Error("one type under two names was accepted")
 	}
 }
+
+// fileSpec is a file's part, for ClosedSchema.
+type fileSpec struct {
+	Name   string            `json:"name" oa:"required,minlen=1" doc:"A <name>."`
+	Keys   []fileKey         `json:"keys,omitempty" oa:"unique"`
+	Config map[string]string `json:"config,omitempty"`
+	Value  string            `json:"value,omitempty" oa:"hidden"`
+}
+
+type fileKey struct {
+	Resource string `json:"resource" enum:"a,b"`
+}
+
+func TestClosedSchemaRefusesWhatTheTypeHasNot(t *testing.T) {
+	n, err := ClosedSchema(&fileSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := JSON(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(strings.Fields(string(b)), "")
+	for _, want := range []string{
+		`{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"A<name>."}`, // spaces are dropped before comparing
+		`"keys":{"type":"array","items":{"type":"object","properties":{"resource":{"type":"string","enum":["a","b"]}},"additionalProperties":false},"uniqueItems":true}`,
+		`"config":{"type":"object","additionalProperties":{"type":"string"}}},"additionalProperties":false}`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "value") {
+		t.Errorf("a hidden field was published:\n%s", got)
+	}
+}
