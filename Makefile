@@ -263,9 +263,11 @@ helm-lint:
 	$(HELM) template portal deploy/helm/portal --kube-version 1.30.0 >/dev/null
 
 ## docs: rewrite the configuration reference in docs/operations.md from internal/config,
-## and the API document's schemas (api/openapi.yaml) from the wire types in internal/wire
+## the wire types' list (internal/wire/components_gen.go), the API document's schemas
+## (api/openapi.yaml) from the wire types, and the documented kinds' JSON Schemas from their specs
 docs:
 	$(GO) test ./internal/config -run OperationsDoc -count=1 -update
+	$(GO) test ./internal/wire -run ComponentsAreGenerated -count=1 -update
 	$(GO) run ./cmd/mkapidoc api/openapi.yaml internal/document/schemas
 
 ## screenshots: run the browser tests and keep screenshots of the main pages in ./screenshots

@@ -77,3 +77,6 @@ type DescriptionUpdate struct {
 type AccountUse struct {
 	Connectors []string `json:"connectors"`
 }
+
+// ServiceAccountList is a page of ServiceAccount.
+type ServiceAccountList = List[ServiceAccount]

@@ -82,3 +82,9 @@ type AccessPreview struct {
 // AdminConfig is the configuration in force, as a JSON object; secrets are
 // redacted.
 type AdminConfig map[string]any
+
+// UpstreamList is a page of Upstream.
+type UpstreamList = List[Upstream]
+
+// SessionList is a page of Session.
+type SessionList = List[Session]

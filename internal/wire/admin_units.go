@@ -78,3 +78,9 @@ type ReadOnlySet struct {
 	Reason   string `json:"reason" oa:"required,maxlen=500" example:"Quarterly release freeze"`
 	Until    string `json:"until" format:"date-time"`
 }
+
+// AdminUnitList is a page of AdminUnit.
+type AdminUnitList = List[AdminUnit]
+
+// ReadOnlyStateList is a page of ReadOnlyState.
+type ReadOnlyStateList = List[ReadOnlyState]

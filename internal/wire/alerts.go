@@ -68,3 +68,12 @@ type AlertChannelCreate struct {
 	Format string `json:"format" oa:"default=cloudevents" enum:"cloudevents,slack,alertmanager"`
 	URL    string `json:"url" oa:"required"`
 }
+
+// AlertRuleList is a page of AlertRule.
+type AlertRuleList = List[AlertRule]
+
+// AlertList is a page of Alert.
+type AlertList = List[Alert]
+
+// AlertChannelList is a page of AlertChannel.
+type AlertChannelList = List[AlertChannel]

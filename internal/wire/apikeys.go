@@ -46,3 +46,6 @@ type APIKeyCreate struct {
 type APIKeyRotate struct {
 	Overlap string `json:"overlap" example:"1h"`
 }
+
+// APIKeyList is a page of APIKey.
+type APIKeyList = List[APIKey]

@@ -52,3 +52,9 @@ type TopicMetadata struct {
 	Tags           []string `json:"tags" oa:"maxitems=20" pattern:"^[a-z0-9._-]{1,40}$"`
 	Classification string   `json:"classification" doc:"One of the platform's classifications (GET /classifications); empty for the default."`
 }
+
+// ClassificationList is a page of Classification.
+type ClassificationList = List[Classification]
+
+// CatalogEntryList is a page of CatalogEntry.
+type CatalogEntryList = List[CatalogEntry]

@@ -26,3 +26,6 @@ type Restart struct {
 	Outcome string `json:"outcome"`
 	Detail  string `json:"detail" doc:"The attempt and the failure's first line."`
 }
+
+// RestartList is a page of Restart.
+type RestartList = List[Restart]

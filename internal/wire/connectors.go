@@ -65,3 +65,9 @@ type ConnectorAction struct {
 	Action string `json:"action" enum:"pause,resume,restart"`
 	Status string `json:"status" example:"accepted"`
 }
+
+// ConnectorList is a page of Connector.
+type ConnectorList = List[Connector]
+
+// ConnectorPluginList is a page of ConnectorPlugin.
+type ConnectorPluginList = List[ConnectorPlugin]

@@ -44,3 +44,6 @@ type GrantRequest struct {
 	Duration  string `json:"duration" example:"7d" doc:"Days (7d), weeks (2w) or hours (36h); at most what the topic's classification allows, which is also what an empty duration asks for."`
 	Renews    string `json:"renews" doc:"An active grant of the same access that this request extends, once approved (its role bindings are kept)."`
 }
+
+// GrantList is a page of Grant.
+type GrantList = List[Grant]

@@ -105,3 +105,6 @@ type OffsetResetRequest struct {
 	Timestamp string `json:"timestamp" format:"date-time"`
 	Offset    *int64 `json:"offset,omitempty" oa:"min=0" format:"int64"`
 }
+
+// ConsumerGroupList is a page of ConsumerGroup.
+type ConsumerGroupList = List[ConsumerGroup]

@@ -94,3 +94,6 @@ type BudgetOverview struct {
 type BudgetSet struct {
 	Limits map[string]int64 `json:"limits" example:"{'partitions': 20, 'topics': 10}" doc:"Per dimension: topics, partitions, storage_bytes, connectors, connector_tasks, service_accounts, api_keys."`
 }
+
+// PolicyList is a page of Policy.
+type PolicyList = List[Policy]

@@ -41,3 +41,6 @@ type IdentityPoolCreate struct {
 type IdentityPoolFilterUpdate struct {
 	Filter *string `json:"filter,omitempty" oa:"required,maxlen=300"`
 }
+
+// IdentityPoolList is a page of IdentityPool.
+type IdentityPoolList = List[IdentityPool]

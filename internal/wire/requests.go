@@ -23,3 +23,6 @@ type ChangeRequest struct {
 type Decision struct {
 	Comment string `json:"comment" oa:"maxlen=2000"`
 }
+
+// ChangeRequestList is a page of ChangeRequest.
+type ChangeRequestList = List[ChangeRequest]

@@ -44,3 +44,9 @@ type Compatibility struct {
 	Messages   []string `json:"messages"`
 	Level      string   `json:"compatibility_level" example:"BACKWARD"`
 }
+
+// SchemaList is a page of SchemaItem.
+type SchemaList = List[SchemaItem]
+
+// SchemaVersionList is a page of Schema.
+type SchemaVersionList = List[Schema]

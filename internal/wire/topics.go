@@ -63,3 +63,6 @@ type TopicPatch struct {
 
 // TopicConfig is a topic's setting overrides; values are strings.
 type TopicConfig map[string]string
+
+// TopicList is a page of Topic.
+type TopicList = List[Topic]

@@ -39,3 +39,6 @@ type WebhookDeliveries struct {
 	Webhook Webhook    `json:"webhook"`
 	Items   []Delivery `json:"items"`
 }
+
+// WebhookList is a page of Webhook.
+type WebhookList = List[Webhook]
