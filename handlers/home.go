@@ -54,7 +54,7 @@ func (h *Handlers) home(c echo.Context) error {
 // to the chosen context's page of the same resource type.
 func (h *Handlers) switchContext(c echo.Context) error {
 	resource := c.QueryParam("resource")
-	if !slices.ContainsFunc(views.Resources, func(r struct{ ID, Label string }) bool { return r.ID == resource }) {
+	if !slices.ContainsFunc(views.Resources(), func(r views.NavItem) bool { return r.ID == resource }) {
 		resource = "topics"
 	}
 	scope, err := portal.ParseScope(c.QueryParam("bu"), c.QueryParam("stage"))

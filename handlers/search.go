@@ -39,7 +39,7 @@ func (h *Handlers) search(c echo.Context) error {
 func pagesNamed(p views.Page, q string) []views.SearchPageLink {
 	q = strings.ToLower(q)
 	var out []views.SearchPageLink
-	for _, r := range views.Resources {
+	for _, r := range views.Resources() {
 		if strings.Contains(strings.ToLower(r.Label), q) {
 			out = append(out, views.SearchPageLink{Label: r.Label, Href: p.Context.Path(r.ID)})
 		}

@@ -312,7 +312,8 @@ func iconSearch() templ.Component {
 	})
 }
 
-func resourceIcon(id string) templ.Component {
+// resourceIcon draws the icon of that name (NavItem.Icon).
+func resourceIcon(name string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -333,68 +334,68 @@ func resourceIcon(id string) templ.Component {
 			templ_7745c5c3_Var12 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		switch id {
+		switch name {
 		case "topics":
 			templ_7745c5c3_Err = iconTopics().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "metrics":
+		case "chart":
 			templ_7745c5c3_Err = iconChart().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "connectors":
+		case "plug":
 			templ_7745c5c3_Err = iconPlug().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "schemas":
+		case "document":
 			templ_7745c5c3_Err = iconDocument().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "service-accounts":
+		case "badge":
 			templ_7745c5c3_Err = iconBadge().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "api-keys":
+		case "key":
 			templ_7745c5c3_Err = iconKey().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "budget":
+		case "gauge":
 			templ_7745c5c3_Err = iconGauge().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "change-requests":
+		case "clipboard-check":
 			templ_7745c5c3_Err = iconClipboardCheck().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "grants":
+		case "shield-check":
 			templ_7745c5c3_Err = iconShieldCheck().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "identity-pools":
+		case "users":
 			templ_7745c5c3_Err = iconUsers().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "consumer-groups":
+		case "queue":
 			templ_7745c5c3_Err = iconQueue().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "alerts":
+		case "bell":
 			templ_7745c5c3_Err = iconBell().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "catalog":
+		case "book-open":
 			templ_7745c5c3_Err = iconBookOpen().Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

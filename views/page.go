@@ -6,6 +6,7 @@ package views
 
 import (
 	"net/url"
+	"slices"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -123,19 +124,25 @@ func (p Page) NavContext() *Context {
 	return p.DefaultContext
 }
 
-// Resources are the resource types of the navigation, in order.
-var Resources = []struct{ ID, Label string }{
-	{"topics", "Topics"},
-	{"consumer-groups", "Consumer groups"},
-	{"connectors", "Connectors"},
-	{"schemas", "Schemas"},
-	{"service-accounts", "Service accounts"},
-	{"api-keys", "API keys"},
-	{"identity-pools", "Identity pools"},
-	{"metrics", "Cluster metrics"},
-	{"alerts", "Alerts"},
-	{"budget", "Budget"},
-	{"change-requests", "Change requests"},
-	{"catalog", "Catalog"},
-	{"grants", "Grants"},
+// NavItem is one entry of a unit's navigation: a resource kind's list
+// or one of the unit's pages.
+type NavItem struct {
+	// ID is its path segment ("topics"), Label its name, Icon its icon's.
+	ID, Label, Icon string
+	at              int
+}
+
+// Resources are the entries of a unit's navigation, in order: the kinds
+// that declare a place in it (portal.KindInfo.Nav) among the unit's
+// pages that are no kind's.
+func Resources() []NavItem {
+	out := []NavItem{{ID: "metrics", Label: "Cluster metrics", Icon: "chart", at: 8}, {ID: "budget", Label: "Budget", Icon: "gauge", at: 10},
+		{ID: "catalog", Label: "Catalog", Icon: "book-open", at: 12}}
+	for _, k := range portal.KindInfos() {
+		if k.Nav > 0 {
+			out = append(out, NavItem{ID: k.Plural, Label: k.Titles, Icon: k.Icon, at: k.Nav})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b NavItem) int { return a.at - b.at })
+	return out
 }

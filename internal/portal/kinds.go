@@ -26,6 +26,12 @@ type KindInfo struct {
 	Columns []string
 	// Title is how people name one ("Service account").
 	Title string
+	// Nav is the kind's place in a unit's navigation (1 first; 0: not
+	// there), Titles its label there ("Service accounts"), Icon the name
+	// of its icon (one of the pages' icons: "topics", "queue", ...).
+	Nav    int
+	Titles string
+	Icon   string
 	// About says what one is, for a documented kind's published JSON
 	// Schema ("A Kafka topic of the unit.").
 	About string
@@ -47,32 +53,32 @@ type Verb struct {
 // are applied: what others depend on first (a schema needs its topic, a
 // connector its topics; a grant names topics and principals).
 var kinds = []KindInfo{
-	{Document: KindTopic, Change: "topic",
+	{Document: KindTopic, Change: "topic", Nav: 1, Titles: "Topics", Icon: "topics",
 		About:    "A Kafka topic of the unit.",
 		Readable: true, Plural: "topics", Item: "topic", Title: "Topic",
 		Columns: []string{"name", "partitions_count"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"config", "configured"}, {"partitions", "repartitioned"}, {"delete", "deleted"}, {"describe", "described"}, {"produce", "produced"}, {"read-records", "read-records"}}},
-	{Document: KindSchema, Change: "schema",
+	{Document: KindSchema, Change: "schema", Nav: 4, Titles: "Schemas", Icon: "document",
 		About:    "A Schema Registry subject of the unit, named <topic>-key or <topic>-value; its latest version is the schema given.",
 		Readable: true, Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
 		Columns: []string{"subject", "version", "id", "schema_type"},
 		Verbs:   []Verb{{"create", "created"}, {"version", "versioned"}, {"delete", "deleted"}}},
-	{Document: KindConnector, Change: "connector",
+	{Document: KindConnector, Change: "connector", Nav: 3, Titles: "Connectors", Icon: "plug",
 		About:    "A fully-managed connector of the unit.",
 		Readable: true, Plural: "connectors", Item: "connector", Title: "Connector",
 		Columns: []string{"name", "type", "class", "state"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}, {"pause", "paused"}, {"resume", "resumed"}, {"restart", "restarted"}, {"auto-restart", "auto-restarted"}, {"give-up", "given-up"}, {"set-auto-restart", "auto-restart-set"}}},
-	{Document: KindServiceAccount, Change: "service-account",
+	{Document: KindServiceAccount, Change: "service-account", Nav: 5, Titles: "Service accounts", Icon: "badge",
 		About:    "A service account of the unit with its type's role bindings, and the resources it should have an API key for.",
 		Readable: true, Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
 		Title: "Service account", Columns: []string{"id", "name", "type", "description"},
 		Verbs: []Verb{{"create", "created"}, {"bulk-create", "bulk-created"}, {"update", "updated"}, {"delete", "deleted"}}},
-	{Document: KindIdentityPool, Change: "identity-pool",
+	{Document: KindIdentityPool, Change: "identity-pool", Nav: 7, Titles: "Identity pools", Icon: "users",
 		About:    "An identity pool of the unit with its type's role bindings.",
 		Readable: true, Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
 		Title: "Identity pool", Columns: []string{"id", "name", "type", "filter"},
 		Verbs: []Verb{{"create", "created"}, {"filter", "updated"}, {"delete", "deleted"}}},
-	{Document: KindGrant, Change: "grant",
+	{Document: KindGrant, Change: "grant", Nav: 13, Titles: "Grants", Icon: "shield-check",
 		About:    "Access the plan's unit gives another unit of its landing zone to one of its topics (metadata.name, an identifier or a full name) or, with prefix, to the topics whose names begin with it: DeveloperRead on the topic and the other unit's consumer groups for read, DeveloperWrite on the topic for write.",
 		Readable: true, Plural: "grants", Item: "grant", Title: "Grant",
 		Columns: []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"},
@@ -86,16 +92,16 @@ var kinds = []KindInfo{
 		About:  "A guardrail of the plan's landing zone (platform admins only): a CEL rule that writes of one kind must keep. metadata.name is the policy's id.",
 		Plural: "policies", Item: "policy", Title: "Policy",
 		Verbs: []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}}},
-	{Change: "consumer-group", Readable: true, Plural: "consumer-groups", Item: "consumer-group", Aliases: []string{"group", "groups"}, Title: "Consumer group",
+	{Change: "consumer-group", Nav: 2, Titles: "Consumer groups", Icon: "queue", Readable: true, Plural: "consumer-groups", Item: "consumer-group", Aliases: []string{"group", "groups"}, Title: "Consumer group",
 		Columns: []string{"id", "state", "members", "lag"},
 		Verbs:   []Verb{{"delete", "deleted"}, {"reset-offsets", "offsets-reset"}}},
-	{Change: "api-key", Readable: true, Plural: "api-keys", Item: "api-key", Aliases: []string{"key", "keys"}, Title: "API key",
+	{Change: "api-key", Nav: 6, Titles: "API keys", Icon: "key", Readable: true, Plural: "api-keys", Item: "api-key", Aliases: []string{"key", "keys"}, Title: "API key",
 		Columns: []string{"id", "owner.name", "resource", "state", "description", "expires_at"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"rotate", "rotated"}, {"delete", "deleted"}, {"expire", "expired"}}},
-	{Change: "change-request", Readable: true, Plural: "change-requests", Item: "change-request", Aliases: []string{"requests"}, Title: "Change request",
+	{Change: "change-request", Nav: 11, Titles: "Change requests", Icon: "clipboard-check", Readable: true, Plural: "change-requests", Item: "change-request", Aliases: []string{"requests"}, Title: "Change request",
 		Columns: []string{"id", "state", "requester", "reason", "expires_at"},
 		Verbs:   []Verb{{"create", "created"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"stale", "stale"}}},
-	{Change: "alert", Plural: "alerts", Title: "Alert", Columns: []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"},
+	{Change: "alert", Nav: 9, Titles: "Alerts", Icon: "bell", Plural: "alerts", Title: "Alert", Columns: []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"},
 		Verbs: []Verb{{"fire", "fired"}, {"resolve", "resolved"}}},
 	{Change: "alert-channel", Plural: "alert-channels", Item: "alert-channel", Aliases: []string{"channels"}, Title: "Alert channel",
 		Columns: []string{"id", "format", "url", "created_by"},

@@ -18,7 +18,12 @@ import (
 func TestKindsAreComplete(t *testing.T) {
 	kebab := regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
 	seen := map[string]string{}
+	places := map[int]string{}
 	for _, k := range portal.KindInfos() {
+		if k.Nav > 0 && (k.Titles == "" || k.Icon == "" || places[k.Nav] != "") {
+			t.Errorf("kind %s has a place in the navigation (%d) without a label or an icon, or another kind's", k.Change, k.Nav)
+		}
+		places[k.Nav] = k.Change
 		if !kebab.MatchString(k.Change) || !kebab.MatchString(k.Plural) || k.Title == "" || (k.Item != "" && !kebab.MatchString(k.Item)) {
 			t.Errorf("kind %+v is not declared whole", k)
 		}
