@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/api"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // TestKindsHaveTheirRoutes: the API serves each kind at the addresses its
@@ -41,4 +43,23 @@ func TestKindsHaveTheirRoutes(t *testing.T) {
 			t.Errorf("kind %s: an item read at %q is %v, the declaration says %v", k.Change, k.Item, got, k.Readable)
 		}
 	}
+}
+
+// TestPolicyKindsAreDocumented: the API document's policy kinds are the
+// kinds that declare a policy view, in order.
+func TestPolicyKindsAreDocumented(t *testing.T) {
+	for _, c := range wire.Components() {
+		if c.Name != "Policy" {
+			continue
+		}
+		f, ok := reflect.TypeOf(c.Value).FieldByName("Kind")
+		if !ok {
+			t.Fatal("Policy has no Kind")
+		}
+		if got, want := f.Tag.Get("enum"), strings.Join(portal.PolicyKinds(), ","); got != want {
+			t.Errorf("the document's policy kinds %s, the declared ones %s", got, want)
+		}
+		return
+	}
+	t.Error("no Policy schema")
 }

@@ -182,20 +182,24 @@ const KindAPIKey = "APIKey"
 
 // PolicyKinds lists the kinds a policy may be about.
 func PolicyKinds() []string {
-	return []string{KindTopic, KindConnector, KindSchema, KindServiceAccount, KindIdentityPool, KindAPIKey}
+	var out []string
+	for _, k := range kinds {
+		if k.Policy != "" {
+			out = append(out, k.Policy)
+		}
+	}
+	return out
 }
 
-// PolicyFields names each kind's fields as policies see them (the
-// guardrails' declarations; a test holds the two equal).
+// PolicyFields names a kind's fields as policies see them (its
+// KindInfo's PolicyFields).
 func PolicyFields(kind string) string {
-	return map[string]string{
-		KindTopic:          "name, identifier, partitions, config",
-		KindConnector:      "name, identifier, class, tasks, topics, config",
-		KindSchema:         "subject, topic, subject_type, schema_type, compatibility, schema",
-		KindServiceAccount: "name, identifier, description",
-		KindIdentityPool:   "name, identifier, description, filter, identity_claim",
-		KindAPIKey:         "owner, owner_id, resource, description, max_age_hours",
-	}[kind]
+	for _, k := range kinds {
+		if k.Policy == kind && kind != "" {
+			return k.PolicyFields
+		}
+	}
+	return ""
 }
 
 // Budget dimensions: what a unit holds in a stage.

@@ -32,6 +32,11 @@ type KindInfo struct {
 	Nav    int
 	Titles string
 	Icon   string
+	// Policy is the kind as guardrail policies name it ("" when no
+	// policy can be about it); PolicyFields the fields they see of one
+	// (guardrails/rules declares them as a type; a test holds the two
+	// equal).
+	Policy, PolicyFields string
 	// About says what one is, for a documented kind's published JSON
 	// Schema ("A Kafka topic of the unit.").
 	About string
@@ -53,27 +58,32 @@ type Verb struct {
 // are applied: what others depend on first (a schema needs its topic, a
 // connector its topics; a grant names topics and principals).
 var kinds = []KindInfo{
-	{Document: KindTopic, Change: "topic", Nav: 1, Titles: "Topics", Icon: "topics",
+	{Document: KindTopic, Change: "topic",
+		Policy: KindTopic, PolicyFields: "name, identifier, partitions, config", Nav: 1, Titles: "Topics", Icon: "topics",
 		About:    "A Kafka topic of the unit.",
 		Readable: true, Plural: "topics", Item: "topic", Title: "Topic",
 		Columns: []string{"name", "partitions_count"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"config", "configured"}, {"partitions", "repartitioned"}, {"delete", "deleted"}, {"describe", "described"}, {"produce", "produced"}, {"read-records", "read-records"}}},
-	{Document: KindSchema, Change: "schema", Nav: 4, Titles: "Schemas", Icon: "document",
+	{Document: KindSchema, Change: "schema",
+		Policy: KindSchema, PolicyFields: "subject, topic, subject_type, schema_type, compatibility, schema", Nav: 4, Titles: "Schemas", Icon: "document",
 		About:    "A Schema Registry subject of the unit, named <topic>-key or <topic>-value; its latest version is the schema given.",
 		Readable: true, Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
 		Columns: []string{"subject", "version", "id", "schema_type"},
 		Verbs:   []Verb{{"create", "created"}, {"version", "versioned"}, {"delete", "deleted"}}},
-	{Document: KindConnector, Change: "connector", Nav: 3, Titles: "Connectors", Icon: "plug",
+	{Document: KindConnector, Change: "connector",
+		Policy: KindConnector, PolicyFields: "name, identifier, class, tasks, topics, config", Nav: 3, Titles: "Connectors", Icon: "plug",
 		About:    "A fully-managed connector of the unit.",
 		Readable: true, Plural: "connectors", Item: "connector", Title: "Connector",
 		Columns: []string{"name", "type", "class", "state"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}, {"pause", "paused"}, {"resume", "resumed"}, {"restart", "restarted"}, {"auto-restart", "auto-restarted"}, {"give-up", "given-up"}, {"set-auto-restart", "auto-restart-set"}}},
-	{Document: KindServiceAccount, Change: "service-account", Nav: 5, Titles: "Service accounts", Icon: "badge",
+	{Document: KindServiceAccount, Change: "service-account",
+		Policy: KindServiceAccount, PolicyFields: "name, identifier, description", Nav: 5, Titles: "Service accounts", Icon: "badge",
 		About:    "A service account of the unit with its type's role bindings, and the resources it should have an API key for.",
 		Readable: true, Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
 		Title: "Service account", Columns: []string{"id", "name", "type", "description"},
 		Verbs: []Verb{{"create", "created"}, {"bulk-create", "bulk-created"}, {"update", "updated"}, {"delete", "deleted"}}},
-	{Document: KindIdentityPool, Change: "identity-pool", Nav: 7, Titles: "Identity pools", Icon: "users",
+	{Document: KindIdentityPool, Change: "identity-pool",
+		Policy: KindIdentityPool, PolicyFields: "name, identifier, description, filter, identity_claim", Nav: 7, Titles: "Identity pools", Icon: "users",
 		About:    "An identity pool of the unit with its type's role bindings.",
 		Readable: true, Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
 		Title: "Identity pool", Columns: []string{"id", "name", "type", "filter"},
@@ -95,7 +105,8 @@ var kinds = []KindInfo{
 	{Change: "consumer-group", Nav: 2, Titles: "Consumer groups", Icon: "queue", Readable: true, Plural: "consumer-groups", Item: "consumer-group", Aliases: []string{"group", "groups"}, Title: "Consumer group",
 		Columns: []string{"id", "state", "members", "lag"},
 		Verbs:   []Verb{{"delete", "deleted"}, {"reset-offsets", "offsets-reset"}}},
-	{Change: "api-key", Nav: 6, Titles: "API keys", Icon: "key", Readable: true, Plural: "api-keys", Item: "api-key", Aliases: []string{"key", "keys"}, Title: "API key",
+	{Change: "api-key",
+		Policy: KindAPIKey, PolicyFields: "owner, owner_id, resource, description, max_age_hours", Nav: 6, Titles: "API keys", Icon: "key", Readable: true, Plural: "api-keys", Item: "api-key", Aliases: []string{"key", "keys"}, Title: "API key",
 		Columns: []string{"id", "owner.name", "resource", "state", "description", "expires_at"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"rotate", "rotated"}, {"delete", "deleted"}, {"expire", "expired"}}},
 	{Change: "change-request", Nav: 11, Titles: "Change requests", Icon: "clipboard-check", Readable: true, Plural: "change-requests", Item: "change-request", Aliases: []string{"requests"}, Title: "Change request",

@@ -7,7 +7,7 @@ type Policy struct {
 	ID          string   `json:"id" oa:"required" pattern:"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$" example:"dev-partitions"`
 	LandingZone string   `json:"landing_zone" oa:"required" example:"edh-shared"`
 	Description string   `json:"description"`
-	Kind        string   `json:"kind" oa:"required" enum:"Topic,Connector,Schema,ServiceAccount,IdentityPool,APIKey"`
+	Kind        string   `json:"kind" oa:"required" enum:"Topic,Schema,Connector,ServiceAccount,IdentityPool,APIKey"`
 	Units       []string `json:"business_units" doc:"Empty for every unit of the zone."`
 	Stages      []string `json:"stages" doc:"Empty for every stage."`
 	Operations  []string `json:"operations" enum:"create,update,delete" doc:"Empty for create and update."`
