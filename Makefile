@@ -65,7 +65,7 @@ bench: postgres static
 	$(GO) test -run '^$$' -bench NoisyNeighbour -benchtime 1x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'CatalogSearch|TopicImpact' -benchtime 2s ./cmd/portal/
 	$(GO) test -run '^$$' -bench GroupsWithLag1000 -benchtime 10x ./internal/platform/kafkaadmin/
-	$(GO) test -run '^$$' -bench GroupsPageWithLagTime -benchmem -benchtime 200x ./internal/service/
+	$(GO) test -run '^$$' -bench GroupsPageWithLagTime -benchmem -benchtime 200x ./internal/groups/
 	$(GO) test -run '^$$' -bench Middleware -benchmem ./internal/telemetry/
 	$(GO) test -run '^$$' -bench 'Session|Audit' -benchmem -benchtime 2000x ./internal/store/... ./internal/auth/
 	$(GO) test -run '^$$' -bench Migrate -benchtime 20x ./internal/store/...
