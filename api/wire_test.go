@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/document"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -107,7 +108,8 @@ func TestResourceDocumentIsWhatPlansRead(t *testing.T) {
 		t.Fatalf("read %+v", doc)
 	}
 	r := doc.Resources[0]
-	if r.Kind != "Topic" || r.Name != "orders" || r.Labels["team"] != "billing" || r.Description != "Orders" || r.Topic == nil || r.Topic.Partitions == nil || *r.Topic.Partitions != 3 {
-		t.Errorf("read %+v (topic %+v)", r, r.Topic)
+	d := portal.DeclOf[portal.TopicDecl](r)
+	if r.Kind != "Topic" || r.Name != "orders" || r.Labels["team"] != "billing" || r.Description != "Orders" || d == nil || d.Partitions == nil || *d.Partitions != 3 {
+		t.Errorf("read %+v (topic %+v)", r, d)
 	}
 }

@@ -81,7 +81,7 @@ func (h *Handlers) draftRequest(c echo.Context) error {
 		return portal.Missing("name")
 	}
 	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: name,
-		Topic: &portal.TopicDecl{Partitions: partitions, Config: cfg}}}}
+		Spec: &portal.TopicDecl{Partitions: partitions, Config: cfg}}}}
 	text, err := document.YAML(doc)
 	if err != nil {
 		return err

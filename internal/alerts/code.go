@@ -51,7 +51,7 @@ func ruleFields(r portal.AlertRule) map[string]string {
 
 // Plan compares a declared rule with the unit's own of its name.
 func (k alertRuleCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
-	d := r.AlertRule
+	d := portal.DeclOf[portal.AlertRuleDecl](r)
 	rule := portal.AlertRule{Name: r.Name, Kind: d.Kind, Target: d.Target, Threshold: d.Threshold, Enabled: d.Enabled == nil || *d.Enabled}
 	var v portal.Validation
 	if d.For != "" {
@@ -122,7 +122,7 @@ func (k alertRuleCode) Export(_ context.Context, _ *gate.Call, o plans.Observed)
 		if d.Target == "*" {
 			d.Target = ""
 		}
-		out = append(out, portal.Resource{Kind: portal.KindAlertRule, Name: r.Name, AlertRule: d})
+		out = append(out, portal.Resource{Kind: portal.KindAlertRule, Name: r.Name, Spec: d})
 	}
 	return out, nil
 }

@@ -256,10 +256,10 @@ func TestAlertRulesAsCode(t *testing.T) {
 	ctx := servicetest.AsRole(portal.Developer)
 	off := false
 	doc := portal.Document{Resources: []portal.Resource{
-		{Kind: portal.KindAlertRule, Name: "lag", AlertRule: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 120, For: "2m"}},
-		{Kind: portal.KindAlertRule, Name: "slow-sink", AlertRule: &portal.AlertRuleDecl{Kind: "connector_failed", Target: "sink", For: "1m", Enabled: &off}},
+		{Kind: portal.KindAlertRule, Name: "lag", Spec: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 120, For: "2m"}},
+		{Kind: portal.KindAlertRule, Name: "slow-sink", Spec: &portal.AlertRuleDecl{Kind: "connector_failed", Target: "sink", For: "1m", Enabled: &off}},
 	}}
-	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindAlertRule, Name: "x", AlertRule: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 1, For: "soon"}}}}
+	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindAlertRule, Name: "x", Spec: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 1, For: "soon"}}}}
 	if plan, err := w.Plans.Plan(ctx, dev, bad); err != nil || len(plan.Changes) != 1 || len(plan.Changes[0].Errors) == 0 || plan.Changes[0].Errors[0].Field != "items[0].spec.for" {
 		t.Errorf("a bad duration: %+v %v", plan.Changes, err)
 	}
@@ -288,7 +288,7 @@ func TestAlertRulesAsCode(t *testing.T) {
 	var kinds []string
 	for _, r := range exported.Resources {
 		if r.Kind == portal.KindAlertRule {
-			kinds = append(kinds, r.Name+" "+r.AlertRule.For)
+			kinds = append(kinds, r.Name+" "+portal.DeclOf[portal.AlertRuleDecl](r).For)
 		}
 	}
 	if strings.Join(kinds, ",") != "lag 2m0s,slow-sink 1m0s" {

@@ -30,9 +30,9 @@ func stopApply(t *testing.T) (*servicetest.World, portal.ChangeRequest) {
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	two := 2
 	doc := portal.Document{Resources: []portal.Resource{
-		{Kind: portal.KindTopic, Name: "orders", Topic: &portal.TopicDecl{Partitions: &two, Config: map[string]string{"retention.ms": "3600000"}}}}}
+		{Kind: portal.KindTopic, Name: "orders", Spec: &portal.TopicDecl{Partitions: &two, Config: map[string]string{"retention.ms": "3600000"}}}}}
 	for _, n := range []string{"a", "b", "c"} {
-		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: "new-" + n, Topic: &portal.TopicDecl{Partitions: &two}})
+		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: "new-" + n, Spec: &portal.TopicDecl{Partitions: &two}})
 	}
 	r, err := w.Requests.Request(as("carol", "scada", portal.Developer), dev, doc, "four topics")
 	if err != nil {

@@ -62,10 +62,11 @@ func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Do
 		v.Add(portal.CheckText("reason", reason, MaxReason, true))
 	}
 	for i, r := range doc.Resources {
-		if r.Connector == nil {
+		d := portal.DeclOf[portal.ConnectorDecl](r)
+		if d == nil {
 			continue
 		}
-		for k, ref := range r.Connector.Secrets {
+		for k, ref := range d.Secrets {
 			if ref.Value != "" {
 				// A request is stored and read later: a secret must not be.
 				v.Add(portal.Invalid(fmt.Sprintf("items[%d].spec.secrets.%s", i, k),

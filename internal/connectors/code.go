@@ -61,7 +61,7 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	s := k.s
 	st := &plans.Step{Change: portal.PlannedChange{Kind: "connector"}}
 	scope := call.Named()
-	d := r.Connector
+	d := portal.DeclOf[portal.ConnectorDecl](r)
 	var v portal.Validation
 	full := ""
 	if ident := s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name); gate.Identifier(&v, "name", "name", ident) {
@@ -307,7 +307,7 @@ func (k connectorCode) Export(ctx context.Context, call *gate.Call, o plans.Obse
 		if a, on := obs.restarts[c.Name]; on {
 			decl.AutoRestart = &portal.AutoRestartSpec{Enabled: true, MaxRestarts: a.MaxRestarts}
 		}
-		out = append(out, portal.Resource{Kind: portal.KindConnector, Name: ident, Connector: decl})
+		out = append(out, portal.Resource{Kind: portal.KindConnector, Name: ident, Spec: decl})
 	}
 	return out, nil
 }

@@ -56,13 +56,13 @@ prune: true
 		t.Fatalf("read %+v", doc)
 	}
 	topic := doc.Resources[0]
-	if topic.Name != "orders" || *topic.Topic.Partitions != 3 || topic.Topic.Config["retention.ms"] != "86400000" || topic.Labels["team"] != "a" {
-		t.Errorf("topic %+v %+v", topic, topic.Topic)
+	if topic.Name != "orders" || *portal.DeclOf[portal.TopicDecl](topic).Partitions != 3 || portal.DeclOf[portal.TopicDecl](topic).Config["retention.ms"] != "86400000" || topic.Labels["team"] != "a" {
+		t.Errorf("topic %+v %+v", topic, portal.DeclOf[portal.TopicDecl](topic))
 	}
-	if p := doc.Resources[1]; p.Pool.Filter != `claims.sub == "x"` || p.Description != "CI jobs" {
+	if p := doc.Resources[1]; portal.DeclOf[portal.PoolDecl](p).Filter != `claims.sub == "x"` || p.Description != "CI jobs" {
 		t.Errorf("pool %+v", p)
 	}
-	if a := doc.Resources[2].Account; a == nil || len(a.APIKeys) != 2 || a.APIKeys[1].Resource != "schema-registry" {
+	if a := portal.DeclOf[portal.AccountDecl](doc.Resources[2]); a == nil || len(a.APIKeys) != 2 || a.APIKeys[1].Resource != "schema-registry" {
 		t.Errorf("account %+v", a)
 	}
 
@@ -139,11 +139,11 @@ spec:
 	if err != nil {
 		t.Fatal(problems(err))
 	}
-	if got.Resources[0].Schema.Schema != `{"type":"string"}` || got.Resources[0].Schema.SchemaFile != "" {
-		t.Errorf("schema file not read: %+v", got.Resources[0].Schema)
+	if portal.DeclOf[portal.SchemaDecl](got.Resources[0]).Schema != `{"type":"string"}` || portal.DeclOf[portal.SchemaDecl](got.Resources[0]).SchemaFile != "" {
+		t.Errorf("schema file not read: %+v", portal.DeclOf[portal.SchemaDecl](got.Resources[0]))
 	}
-	if got.Resources[1].Connector.Secrets["http.password"].Value != "hunter2" || fmt.Sprint(missing) != "[UNSET_VARIABLE]" {
-		t.Errorf("secrets %+v, missing %v", got.Resources[1].Connector.Secrets, missing)
+	if portal.DeclOf[portal.ConnectorDecl](got.Resources[1]).Secrets["http.password"].Value != "hunter2" || fmt.Sprint(missing) != "[UNSET_VARIABLE]" {
+		t.Errorf("secrets %+v, missing %v", portal.DeclOf[portal.ConnectorDecl](got.Resources[1]).Secrets, missing)
 	}
 	// The value travels to the portal, never into a file.
 	sent, _ := document.JSON(got, true)

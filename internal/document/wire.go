@@ -169,13 +169,13 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 	r := portal.Resource{Kind: kind, Name: m.Name, Labels: m.Labels, Description: m.Description}
 	switch s := spec.(type) {
 	case *topicSpec:
-		r.Topic = &portal.TopicDecl{Partitions: s.Partitions, Config: s.Config, Catalog: s.catalog()}
+		r.Spec = &portal.TopicDecl{Partitions: s.Partitions, Config: s.Config, Catalog: s.catalog()}
 	case *schemaSpec:
 		d := &portal.SchemaDecl{Topic: s.Topic, SubjectType: s.SubjectType, SchemaType: s.SchemaType, Schema: s.Schema, SchemaFile: s.SchemaFile}
 		for _, ref := range s.References {
 			d.References = append(d.References, portal.SchemaReference(ref))
 		}
-		r.Schema = d
+		r.Spec = d
 	case *connectorSpec:
 		d := &portal.ConnectorDecl{Class: s.Class, Config: s.Config}
 		if s.AutoRestart != nil {
@@ -187,22 +187,22 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 				d.Secrets[k] = portal.SecretRef(v)
 			}
 		}
-		r.Connector = d
+		r.Spec = d
 	case *alertRuleSpec:
-		r.AlertRule = &portal.AlertRuleDecl{Kind: s.Kind, Target: s.Target, Threshold: s.Threshold, For: s.For, Enabled: s.Enabled}
+		r.Spec = &portal.AlertRuleDecl{Kind: s.Kind, Target: s.Target, Threshold: s.Threshold, For: s.For, Enabled: s.Enabled}
 	case *accountSpec:
 		d := &portal.AccountDecl{Type: s.Type}
 		for _, k := range s.APIKeys {
 			d.APIKeys = append(d.APIKeys, portal.KeyDecl(k))
 		}
-		r.Account = d
+		r.Spec = d
 	case *poolSpec:
-		r.Pool = &portal.PoolDecl{Type: s.Type, IdentityClaim: s.IdentityClaim, Filter: s.Filter}
+		r.Spec = &portal.PoolDecl{Type: s.Type, IdentityClaim: s.IdentityClaim, Filter: s.Filter}
 	case *policySpec:
-		r.Policy = &portal.PolicyDecl{Kind: s.Kind, Units: s.BusinessUnits, Stages: s.Stages, Operations: s.Operations,
+		r.Spec = &portal.PolicyDecl{Kind: s.Kind, Units: s.BusinessUnits, Stages: s.Stages, Operations: s.Operations,
 			Expression: s.Expression, Message: s.Message, Field: s.Field, Action: s.Action}
 	case *grantSpec:
-		r.Grant = &portal.GrantDecl{Unit: s.BusinessUnit, Principal: s.Principal, Access: s.Access, Prefix: s.Prefix}
+		r.Spec = &portal.GrantDecl{Unit: s.BusinessUnit, Principal: s.Principal, Access: s.Access, Prefix: s.Prefix}
 	}
 	return r
 }
@@ -212,24 +212,24 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 func fromResource(r portal.Resource, withValues bool) resource {
 	out := resource{APIVersion: portal.ResourceAPIVersion, Kind: r.Kind,
 		Metadata: metadata{Name: r.Name, Labels: r.Labels, Description: r.Description}}
-	switch {
-	case r.Topic != nil:
-		out.Spec = topicSpecOf(r.Topic)
-	case r.Schema != nil:
-		s := schemaSpec{Topic: r.Schema.Topic, SubjectType: r.Schema.SubjectType, SchemaType: r.Schema.SchemaType,
-			Schema: r.Schema.Schema, SchemaFile: r.Schema.SchemaFile}
-		for _, ref := range r.Schema.References {
+	switch d := r.Spec.(type) {
+	case *portal.TopicDecl:
+		out.Spec = topicSpecOf(d)
+	case *portal.SchemaDecl:
+		s := schemaSpec{Topic: d.Topic, SubjectType: d.SubjectType, SchemaType: d.SchemaType,
+			Schema: d.Schema, SchemaFile: d.SchemaFile}
+		for _, ref := range d.References {
 			s.References = append(s.References, reference(ref))
 		}
 		out.Spec = s
-	case r.Connector != nil:
-		s := connectorSpec{Class: r.Connector.Class, Config: r.Connector.Config}
-		if a := r.Connector.AutoRestart; a != nil {
+	case *portal.ConnectorDecl:
+		s := connectorSpec{Class: d.Class, Config: d.Config}
+		if a := d.AutoRestart; a != nil {
 			s.AutoRestart = &autoRestartSpec{Enabled: a.Enabled, MaxRestarts: a.MaxRestarts}
 		}
-		if len(r.Connector.Secrets) > 0 {
+		if len(d.Secrets) > 0 {
 			s.Secrets = map[string]secret{}
-			for k, v := range r.Connector.Secrets {
+			for k, v := range d.Secrets {
 				if !withValues {
 					v.Value = ""
 				}
@@ -237,23 +237,21 @@ func fromResource(r portal.Resource, withValues bool) resource {
 			}
 		}
 		out.Spec = s
-	case r.Account != nil:
-		s := accountSpec{Type: r.Account.Type}
-		for _, k := range r.Account.APIKeys {
+	case *portal.AccountDecl:
+		s := accountSpec{Type: d.Type}
+		for _, k := range d.APIKeys {
 			s.APIKeys = append(s.APIKeys, keySpec(k))
 		}
 		out.Spec = s
-	case r.Pool != nil:
-		out.Spec = poolSpec{Type: r.Pool.Type, IdentityClaim: r.Pool.IdentityClaim, Filter: r.Pool.Filter}
-	case r.Policy != nil:
-		d := r.Policy
+	case *portal.PoolDecl:
+		out.Spec = poolSpec{Type: d.Type, IdentityClaim: d.IdentityClaim, Filter: d.Filter}
+	case *portal.PolicyDecl:
 		out.Spec = policySpec{Kind: d.Kind, BusinessUnits: d.Units, Stages: d.Stages, Operations: d.Operations,
 			Expression: d.Expression, Message: d.Message, Field: d.Field, Action: d.Action}
-	case r.Grant != nil:
-		out.Spec = grantSpec{BusinessUnit: r.Grant.Unit, Principal: r.Grant.Principal, Access: r.Grant.Access, Prefix: r.Grant.Prefix}
-	case r.AlertRule != nil:
-		a := r.AlertRule
-		out.Spec = alertRuleSpec{Kind: a.Kind, Target: a.Target, Threshold: a.Threshold, For: a.For, Enabled: a.Enabled}
+	case *portal.GrantDecl:
+		out.Spec = grantSpec{BusinessUnit: d.Unit, Principal: d.Principal, Access: d.Access, Prefix: d.Prefix}
+	case *portal.AlertRuleDecl:
+		out.Spec = alertRuleSpec{Kind: d.Kind, Target: d.Target, Threshold: d.Threshold, For: d.For, Enabled: d.Enabled}
 	}
 	return out
 }

@@ -64,12 +64,12 @@ func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document,
 	for i := range doc.Resources {
 		r := &doc.Resources[i]
 		field := fmt.Sprintf("items[%d].spec.", i)
-		if r.Schema != nil && r.Schema.SchemaFile != "" {
-			if r.Schema.Schema != "" {
+		if sc := portal.DeclOf[portal.SchemaDecl](*r); sc != nil && sc.SchemaFile != "" {
+			if sc.Schema != "" {
 				v.Add(portal.Invalid(field+"schemaFile", "%s %s gives both schema and schemaFile; give one", r.Kind, r.Name))
 				continue
 			}
-			file := r.Schema.SchemaFile
+			file := sc.SchemaFile
 			if !filepath.IsAbs(file) {
 				file = filepath.Join(filepath.Dir(path), file)
 			}
@@ -78,12 +78,13 @@ func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document,
 				v.Add(portal.Invalid(field+"schemaFile", "%s %s: %v", r.Kind, r.Name, err))
 				continue
 			}
-			r.Schema.Schema, r.Schema.SchemaFile = string(text), ""
+			sc.Schema, sc.SchemaFile = string(text), ""
 		}
-		if r.Connector == nil {
+		cn := portal.DeclOf[portal.ConnectorDecl](*r)
+		if cn == nil {
 			continue
 		}
-		for k, s := range r.Connector.Secrets {
+		for k, s := range cn.Secrets {
 			switch {
 			case s.Value != "":
 				v.Add(portal.Invalid(field+"secrets."+k+".value", "%s %s: secrets are never written in files; give fromEnv, the environment variable that holds it", r.Kind, r.Name))
@@ -104,16 +105,17 @@ func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document,
 func ResolveSecrets(doc portal.Document, lookup func(string) (string, bool)) []string {
 	var missing []string
 	for _, r := range doc.Resources {
-		if r.Connector == nil {
+		cn := portal.DeclOf[portal.ConnectorDecl](r)
+		if cn == nil {
 			continue
 		}
-		for k, s := range r.Connector.Secrets {
+		for k, s := range cn.Secrets {
 			if s.FromEnv == "" {
 				continue
 			}
 			if val, ok := lookup(s.FromEnv); ok && val != "" {
 				s.Value = val
-				r.Connector.Secrets[k] = s
+				cn.Secrets[k] = s
 			} else {
 				missing = append(missing, s.FromEnv)
 			}

@@ -92,7 +92,7 @@ func inStage(t *tenancy.Tenancy, name string, stage tenancy.Stage) string {
 // refused when the same grant waits as a request (review it instead).
 func (k grantCode) Plan(_ context.Context, call *gate.Call, obs plans.Observed, r portal.Resource) (*plans.Step, error) {
 	o := obs.(observed)
-	d := r.Grant
+	d := portal.DeclOf[portal.GrantDecl](r)
 	t := k.s.guard.Tenancy()
 	var v portal.Validation
 	if err := access.CheckGrant(call.Principal, call.Scope.Unit.ID, access.ReviewGrant); err != nil {
@@ -183,7 +183,7 @@ func (k grantCode) Export(_ context.Context, call *gate.Call, obs plans.Observed
 			continue
 		}
 		out = append(out, portal.Resource{Kind: portal.KindGrant, Name: strings.TrimPrefix(g.Pattern, call.Scope.Prefix()), Description: g.Reason,
-			Grant: &portal.GrantDecl{Unit: g.Grantee, Principal: g.PrincipalName, Access: g.Access, Prefix: g.Prefixed}})
+			Spec: &portal.GrantDecl{Unit: g.Grantee, Principal: g.PrincipalName, Access: g.Access, Prefix: g.Prefixed}})
 	}
 	slices.SortStableFunc(out, func(a, b portal.Resource) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil

@@ -262,7 +262,7 @@ func TestGrantsAsCode(t *testing.T) {
 	reports := account(t, w, crmDev, crmAdmin, "reports", "metrics")
 	name := "sa-edh-shared-crm-dev-usr-reports-metrics"
 	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindGrant, Name: "orders",
-		Grant: &portal.GrantDecl{Unit: "crm", Principal: strings.Replace(name, "-dev-", "-qas-", 1), Access: "read"}}}}
+		Spec: &portal.GrantDecl{Unit: "crm", Principal: strings.Replace(name, "-dev-", "-qas-", 1), Access: "read"}}}}
 	dev := as("dan", map[string]portal.Role{"scada": portal.Developer})
 	p, err := w.Plans.Plan(dev, scadaDev, doc)
 	if err != nil || p.Changes[0].Action != portal.ActionRefused {
@@ -285,7 +285,7 @@ func TestGrantsAsCode(t *testing.T) {
 	var found *portal.GrantDecl
 	for _, r := range exp.Resources {
 		if r.Kind == portal.KindGrant && r.Name == "orders" {
-			found = r.Grant
+			found = portal.DeclOf[portal.GrantDecl](r)
 		}
 	}
 	if found == nil || found.Unit != "crm" || found.Principal != name || found.Access != "read" {
@@ -294,7 +294,7 @@ func TestGrantsAsCode(t *testing.T) {
 	if again, _ := w.Plans.Plan(bob, scadaDev, doc); again.Changes[0].Action != portal.ActionUnchanged {
 		t.Errorf("planned again: %+v", again.Changes[0])
 	}
-	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindGrant, Name: "orders", Grant: &portal.GrantDecl{Unit: "plant", Principal: reports, Access: "read"}}}}
+	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindGrant, Name: "orders", Spec: &portal.GrantDecl{Unit: "plant", Principal: reports, Access: "read"}}}}
 	if p, _ := w.Plans.Plan(bob, scadaDev, bad); p.Changes[0].Action != portal.ActionRefused {
 		t.Errorf("a grant to another zone's unit: %+v", p.Changes[0])
 	}

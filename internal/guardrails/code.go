@@ -45,7 +45,7 @@ func (k policyCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Res
 // expression type-checked) as a save would be.
 func (k policyCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
 	existing := o.(map[string]portal.Policy)
-	d := r.Policy
+	d := portal.DeclOf[portal.PolicyDecl](r)
 	pol := portal.Policy{ID: r.Name, Zone: call.Scope.Zone().ID, Description: r.Description, Kind: d.Kind, Units: d.Units, Stages: d.Stages,
 		Operations: d.Operations, Expression: d.Expression, Message: d.Message, Field: d.Field, Action: d.Action}
 	st := &plans.Step{Key: "policy/" + pol.ID, Change: portal.PlannedChange{Kind: "policy", Name: pol.ID, Identifier: pol.ID}}

@@ -142,8 +142,8 @@ func TestEveryDoorOfWritesIsJudged(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := portal.Document{Resources: []portal.Resource{
-		{Kind: portal.KindTopic, Name: "p1", Topic: &portal.TopicDecl{}}, {Kind: portal.KindTopic, Name: "p2", Topic: &portal.TopicDecl{}},
-		{Kind: portal.KindTopic, Name: "p3", Topic: &portal.TopicDecl{}}}}
+		{Kind: portal.KindTopic, Name: "p1", Spec: &portal.TopicDecl{}}, {Kind: portal.KindTopic, Name: "p2", Spec: &portal.TopicDecl{}},
+		{Kind: portal.KindTopic, Name: "p3", Spec: &portal.TopicDecl{}}}}
 	plan, err := w.Plans.Plan(dev, scope, doc)
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,10 @@ func (accountCode) Observe(ctx context.Context, call *gate.Call, declared []port
 		return nil, err
 	}
 	obs := observedAccounts{accounts: accounts, keys: map[string][]platform.APIKey{}}
-	if !slices.ContainsFunc(declared, func(r portal.Resource) bool { return r.Account != nil && len(r.Account.APIKeys) > 0 }) {
+	if !slices.ContainsFunc(declared, func(r portal.Resource) bool {
+		d := portal.DeclOf[portal.AccountDecl](r)
+		return d != nil && len(d.APIKeys) > 0
+	}) {
 		return obs, nil
 	}
 	keys, _, err := envKeys(ctx, call)
@@ -72,7 +75,7 @@ func (k accountCode) Export(_ context.Context, call *gate.Call, o plans.Observed
 			continue // not made by the portal: no type to declare
 		}
 		out = append(out, portal.Resource{Kind: portal.KindServiceAccount, Name: v.Identifier, Description: v.Description,
-			Account: &portal.AccountDecl{Type: v.Type}})
+			Spec: &portal.AccountDecl{Type: v.Type}})
 	}
 	return out, nil
 }
@@ -86,7 +89,8 @@ func (k accountCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, 
 	obs := o.(observedAccounts)
 	st := &plans.Step{Change: portal.PlannedChange{Kind: "service-account"}}
 	scope := call.Named()
-	in := portal.NewServiceAccount{Name: s.guard.Tenancy().RebaseOrg(tenancy.OrgAccount, call.Scope.Unit, r.Name, r.Account.Type), Type: r.Account.Type, Description: strings.TrimSpace(r.Description)}
+	d := portal.DeclOf[portal.AccountDecl](r)
+	in := portal.NewServiceAccount{Name: s.guard.Tenancy().RebaseOrg(tenancy.OrgAccount, call.Scope.Unit, r.Name, d.Type), Type: d.Type, Description: strings.TrimSpace(r.Description)}
 	var v portal.Validation
 	name := s.check(call, in, "", &v)
 	st.Change.Name, st.Key = name, "service-account/"+name
@@ -105,7 +109,7 @@ func (k accountCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, 
 		st.Diff("type", nil, plans.Ptr(in.Type))
 		st.Diff("description", nil, plans.Ptr(in.Description))
 	}
-	missing := k.missingKeys(call, r.Account.APIKeys, obs.keys[existing.ID], st, &v)
+	missing := k.missingKeys(call, d.APIKeys, obs.keys[existing.ID], st, &v)
 	st.Change.Errors = v.Problems
 	if !exists && name != "" {
 		rule := accountChange(call, rules.OpCreate, name, in.Description, nil)

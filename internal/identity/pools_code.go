@@ -64,7 +64,7 @@ func (k poolCode) Export(_ context.Context, call *gate.Call, o plans.Observed) (
 			continue
 		}
 		out = append(out, portal.Resource{Kind: portal.KindIdentityPool, Name: v.Identifier, Description: v.Description,
-			Pool: &portal.PoolDecl{Type: v.Type, IdentityClaim: v.IdentityClaim, Filter: v.Filter}})
+			Spec: &portal.PoolDecl{Type: v.Type, IdentityClaim: v.IdentityClaim, Filter: v.Filter}})
 	}
 	return out, nil
 }
@@ -76,7 +76,7 @@ func (k poolCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r p
 	s := k.s
 	st := &plans.Step{Change: portal.PlannedChange{Kind: "identity-pool"}}
 	scope := call.Named()
-	d := r.Pool
+	d := portal.DeclOf[portal.PoolDecl](r)
 	in := portal.NewPool{Name: s.guard.Tenancy().RebaseOrg(tenancy.OrgPool, call.Scope.Unit, r.Name, d.Type), Type: d.Type, Description: strings.TrimSpace(r.Description),
 		IdentityClaim: d.IdentityClaim, Filter: strings.TrimSpace(d.Filter)}
 	var v portal.Validation

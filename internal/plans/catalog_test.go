@@ -18,7 +18,7 @@ func TestTopicDocumentsDeclareTheirCatalogEntry(t *testing.T) {
 	dev := servicetest.As("scada", portal.Developer)
 	scope := portal.Scope{BU: "scada", Stage: "dev"}
 	meta := &portal.TopicMetadata{Description: "Orders as placed", Contact: "orders-team", Tags: []string{"sales", "pii"}, Classification: "confidential"}
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "described", Topic: &portal.TopicDecl{Partitions: intp(2), Catalog: meta}}}}
+	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "described", Spec: &portal.TopicDecl{Partitions: intp(2), Catalog: meta}}}}
 	plan, err := w.Plans.Plan(dev, scope, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestTopicDocumentsDeclareTheirCatalogEntry(t *testing.T) {
 	var got *portal.TopicMetadata
 	for _, r := range exported.Resources {
 		if r.Kind == portal.KindTopic && r.Name == "described" {
-			got = r.Topic.Catalog
+			got = portal.DeclOf[portal.TopicDecl](r).Catalog
 		}
 	}
 	if got == nil || !slices.Equal(got.Tags, []string{"sales"}) || got.Contact != "orders-team" {

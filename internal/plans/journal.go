@@ -50,15 +50,16 @@ func withoutSecrets(doc portal.Document) portal.Document {
 	out := doc
 	out.Resources = append([]portal.Resource(nil), doc.Resources...)
 	for i, r := range out.Resources {
-		if r.Connector == nil || len(r.Connector.Secrets) == 0 {
+		d := portal.DeclOf[portal.ConnectorDecl](r)
+		if d == nil || len(d.Secrets) == 0 {
 			continue
 		}
-		c := *r.Connector
+		c := *d
 		c.Secrets = map[string]portal.SecretRef{}
-		for k, ref := range r.Connector.Secrets {
+		for k, ref := range d.Secrets {
 			c.Secrets[k] = portal.SecretRef{FromEnv: ref.FromEnv}
 		}
-		out.Resources[i].Connector = &c
+		out.Resources[i].Spec = &c
 	}
 	return out
 }
@@ -68,7 +69,7 @@ func withoutSecrets(doc portal.Document) portal.Document {
 func needsSecrets(doc portal.Document, left portal.Plan) bool {
 	withSecrets := map[int]bool{}
 	for i, r := range doc.Resources {
-		if r.Connector != nil && len(r.Connector.Secrets) > 0 {
+		if d := portal.DeclOf[portal.ConnectorDecl](r); d != nil && len(d.Secrets) > 0 {
 			withSecrets[i] = true
 		}
 	}

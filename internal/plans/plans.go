@@ -96,7 +96,7 @@ func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Docume
 	call = call.Unit()
 	declared := map[string][]portal.Resource{}
 	for i, r := range doc.Resources {
-		if !hasSpec(r) {
+		if !portal.HasSpec(r) {
 			return portal.Plan{}, nil, portal.Missing(fmt.Sprintf("items[%d].spec", i))
 		}
 		if k, _ := s.kind(r.Kind); k == nil {
@@ -227,29 +227,6 @@ func kindOfChange(change string) string {
 		return k
 	}
 	return change
-}
-
-// hasSpec tells whether a resource carries the spec of its kind.
-func hasSpec(r portal.Resource) bool {
-	switch r.Kind {
-	case portal.KindTopic:
-		return r.Topic != nil
-	case portal.KindSchema:
-		return r.Schema != nil
-	case portal.KindConnector:
-		return r.Connector != nil
-	case portal.KindServiceAccount:
-		return r.Account != nil
-	case portal.KindIdentityPool:
-		return r.Pool != nil
-	case portal.KindPolicy:
-		return r.Policy != nil
-	case portal.KindGrant:
-		return r.Grant != nil
-	case portal.KindAlertRule:
-		return r.AlertRule != nil
-	}
-	return true // an unknown kind is refused by name
 }
 
 // refuseDuplicates refuses resources declared more than once.

@@ -17,11 +17,11 @@ const ordersAvro = `{"type":"record","name":"Order","fields":[{"name":"id","type
 // writing it.
 func unitDoc(retention string) portal.Document {
 	return portal.Document{Resources: []portal.Resource{
-		{Kind: portal.KindConnector, Name: "iac-orders-gen", Connector: &portal.ConnectorDecl{Class: "DatagenSource",
+		{Kind: portal.KindConnector, Name: "iac-orders-gen", Spec: &portal.ConnectorDecl{Class: "DatagenSource",
 			Config:  map[string]string{"kafka.topic": "iac-orders", "quickstart": "ORDERS", "output.data.format": "JSON"},
 			Secrets: map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET"}}}},
-		{Kind: portal.KindSchema, Name: "iac-orders-value", Schema: &portal.SchemaDecl{Schema: ordersAvro}},
-		{Kind: portal.KindTopic, Name: "iac-orders", Topic: &portal.TopicDecl{Partitions: intp(3), Config: map[string]string{"retention.ms": retention}}},
+		{Kind: portal.KindSchema, Name: "iac-orders-value", Spec: &portal.SchemaDecl{Schema: ordersAvro}},
+		{Kind: portal.KindTopic, Name: "iac-orders", Spec: &portal.TopicDecl{Partitions: intp(3), Config: map[string]string{"retention.ms": retention}}},
 	}}
 }
 
@@ -122,7 +122,7 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 func TestPlanReportsEveryRefusal(t *testing.T) {
 	w := servicetest.New(t)
 	doc := unitDoc("86400000")
-	doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: "iac-app", Account: &portal.AccountDecl{Type: "producer"}})
+	doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: "iac-app", Spec: &portal.AccountDecl{Type: "producer"}})
 
 	viewer, err := w.Plans.Plan(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
@@ -161,9 +161,9 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 	}
 
 	bad := portal.Document{Resources: []portal.Resource{
-		{Kind: portal.KindTopic, Name: "bad name!", Topic: &portal.TopicDecl{Partitions: intp(0), Config: map[string]string{"retention.ms": "soon"}}},
-		{Kind: portal.KindConnector, Name: "leaky", Connector: &portal.ConnectorDecl{Class: "DatagenSource", Config: map[string]string{"kafka.api.secret": "x"}}},
-		{Kind: portal.KindIdentityPool, Name: "p", Pool: &portal.PoolDecl{Type: "consumer", Filter: "claims.sub =="}},
+		{Kind: portal.KindTopic, Name: "bad name!", Spec: &portal.TopicDecl{Partitions: intp(0), Config: map[string]string{"retention.ms": "soon"}}},
+		{Kind: portal.KindConnector, Name: "leaky", Spec: &portal.ConnectorDecl{Class: "DatagenSource", Config: map[string]string{"kafka.api.secret": "x"}}},
+		{Kind: portal.KindIdentityPool, Name: "p", Spec: &portal.PoolDecl{Type: "consumer", Filter: "claims.sub =="}},
 	}}
 	admin := servicetest.As("scada", portal.Admin)
 	got, err := w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "dev"}, bad)
@@ -187,7 +187,7 @@ func TestPlanChecksSchemaCompatibility(t *testing.T) {
 	ctx := servicetest.As("scada", portal.Developer)
 	seeded := w.Seed(t, "scada", "dev")
 	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindSchema, Name: "existing-value",
-		Schema: &portal.SchemaDecl{Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}`}}}}
+		Spec: &portal.SchemaDecl{Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}`}}}}
 	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +214,7 @@ func TestApplySkipsWhatDependsOnAFailure(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	doc := unitDoc("86400000")
-	doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: "iac-app", Account: &portal.AccountDecl{Type: "producer"}})
+	doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindServiceAccount, Name: "iac-app", Spec: &portal.AccountDecl{Type: "producer"}})
 	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -255,12 +255,12 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 	var kinds []string
 	for _, r := range doc.Resources {
 		kinds = append(kinds, r.Kind+" "+r.Name)
-		if r.Connector != nil {
-			if _, ok := r.Connector.Config["kafka.api.secret"]; ok || r.Connector.Secrets["kafka.api.secret"].FromEnv != "SCADA_EXISTING_KAFKA_API_SECRET" {
-				t.Errorf("exported connector: %+v", r.Connector)
+		if portal.DeclOf[portal.ConnectorDecl](r) != nil {
+			if _, ok := portal.DeclOf[portal.ConnectorDecl](r).Config["kafka.api.secret"]; ok || portal.DeclOf[portal.ConnectorDecl](r).Secrets["kafka.api.secret"].FromEnv != "SCADA_EXISTING_KAFKA_API_SECRET" {
+				t.Errorf("exported connector: %+v", portal.DeclOf[portal.ConnectorDecl](r))
 			}
-			if r.Connector.Config["kafka.topic"] != "existing" {
-				t.Errorf("the connector's topic is not an identifier: %v", r.Connector.Config)
+			if portal.DeclOf[portal.ConnectorDecl](r).Config["kafka.topic"] != "existing" {
+				t.Errorf("the connector's topic is not an identifier: %v", portal.DeclOf[portal.ConnectorDecl](r).Config)
 			}
 		}
 	}
@@ -281,10 +281,10 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 		t.Errorf("without secret values only the connector is refused:\n%s", changes(plan))
 	}
 	for i, r := range doc.Resources {
-		if r.Connector != nil {
-			for k, ref := range r.Connector.Secrets {
+		if portal.DeclOf[portal.ConnectorDecl](r) != nil {
+			for k, ref := range portal.DeclOf[portal.ConnectorDecl](r).Secrets {
 				ref.Value = "from-" + ref.FromEnv
-				doc.Resources[i].Connector.Secrets[k] = ref
+				portal.DeclOf[portal.ConnectorDecl](doc.Resources[i]).Secrets[k] = ref
 			}
 		}
 	}
@@ -365,8 +365,8 @@ var declarationPolicy = map[string]map[portal.Role][2]portal.Kind{
 
 func TestDeclarationAccessMatrix(t *testing.T) {
 	docs := map[string]portal.Document{
-		portal.KindTopic:          {Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "fresh", Topic: &portal.TopicDecl{Partitions: intp(2)}}}},
-		portal.KindServiceAccount: {Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "fresh", Account: &portal.AccountDecl{Type: "consumer"}}}},
+		portal.KindTopic:          {Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "fresh", Spec: &portal.TopicDecl{Partitions: intp(2)}}}},
+		portal.KindServiceAccount: {Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "fresh", Spec: &portal.AccountDecl{Type: "consumer"}}}},
 	}
 	for kind, byRole := range declarationPolicy {
 		for _, role := range []portal.Role{portal.NoRole, portal.Viewer, portal.Developer, portal.Admin, portal.SuperAdmin} {
@@ -433,7 +433,7 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	edited := unitDoc("86400000")
-	conn := edited.Resources[0].Connector
+	conn := portal.DeclOf[portal.ConnectorDecl](edited.Resources[0])
 	conn.Config["quickstart"] = "USERS"
 	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K"}, "kafka.api.secret": {FromEnv: "S"}}
 	plan, err = w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
@@ -447,7 +447,7 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 	}
 	// Unchanged, the connector needs no secret values.
 	unchanged := unitDoc("86400000")
-	unchanged.Resources[0].Connector.Secrets = conn.Secrets
+	portal.DeclOf[portal.ConnectorDecl](unchanged.Resources[0]).Secrets = conn.Secrets
 	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.HasChanges() || p.Count(portal.ActionRefused) != 0 {
 		t.Errorf("an unchanged connector without secret values: %v\n%s", err, changes(p))
 	}
@@ -471,7 +471,7 @@ func TestPlanGuardsPruneAndNamesSecretsAsDeclared(t *testing.T) {
 	if _, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.Document{Prune: true}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("prune with nothing declared: %v", err)
 	}
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindConnector, Name: "gen", Connector: &portal.ConnectorDecl{Class: "DatagenSource",
+	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindConnector, Name: "gen", Spec: &portal.ConnectorDecl{Class: "DatagenSource",
 		Config:  map[string]string{"kafka.topic": "t", "quickstart": "ORDERS", "output.data.format": "JSON", "kafka.auth.mode": "SERVICE_ACCOUNT"},
 		Secrets: map[string]portal.SecretRef{"kafka.service.account.id": {FromEnv: "SA", Value: "not-an-account"}}}}}}
 	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
@@ -521,8 +521,8 @@ func TestSettingsTheCloudFillsInAreNotChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range exported.Resources {
-		if r.Connector != nil && r.Connector.Config["kafka.region"] != "" {
-			t.Errorf("the export holds the cloud's settings: %v", r.Connector.Config)
+		if portal.DeclOf[portal.ConnectorDecl](r) != nil && portal.DeclOf[portal.ConnectorDecl](r).Config["kafka.region"] != "" {
+			t.Errorf("the export holds the cloud's settings: %v", portal.DeclOf[portal.ConnectorDecl](r).Config)
 		}
 	}
 }
@@ -540,7 +540,7 @@ func TestDeclaredAPIKeys(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	qas := portal.Scope{BU: "scada", Stage: "qas"}
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "keyed", Account: &portal.AccountDecl{Type: "consumer",
+	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "keyed", Spec: &portal.AccountDecl{Type: "consumer",
 		APIKeys: []portal.KeyDecl{{Resource: portal.KeyForKafka}, {Resource: portal.KeyForSchemaRegistry}}}}}}
 	plan, err := w.Plans.Plan(ctx, qas, doc)
 	if err != nil {
@@ -586,7 +586,7 @@ func TestDeclaredAPIKeys(t *testing.T) {
 		t.Errorf("a key gone: %+v", a)
 	}
 
-	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "badkeys", Account: &portal.AccountDecl{Type: "consumer",
+	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "badkeys", Spec: &portal.AccountDecl{Type: "consumer",
 		APIKeys: []portal.KeyDecl{{Resource: "ksql"}, {Resource: portal.KeyForKafka}, {Resource: portal.KeyForKafka}}}}}}
 	p, err := w.Plans.Plan(ctx, qas, bad)
 	if err != nil {
@@ -601,7 +601,7 @@ func TestDeclaredAPIKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range exported.Resources {
-		if r.Account != nil && len(r.Account.APIKeys) > 0 {
+		if portal.DeclOf[portal.AccountDecl](r) != nil && len(portal.DeclOf[portal.AccountDecl](r).APIKeys) > 0 {
 			t.Errorf("an export declares keys: %+v", r)
 		}
 	}
@@ -615,8 +615,8 @@ func TestSkipForbidden(t *testing.T) {
 	ctx := servicetest.As("scada", portal.Developer)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	doc := portal.Document{Resources: []portal.Resource{
-		{Kind: portal.KindTopic, Name: "skipping", Topic: &portal.TopicDecl{Partitions: intp(1)}},
-		{Kind: portal.KindServiceAccount, Name: "not-mine", Account: &portal.AccountDecl{Type: "consumer"}},
+		{Kind: portal.KindTopic, Name: "skipping", Spec: &portal.TopicDecl{Partitions: intp(1)}},
+		{Kind: portal.KindServiceAccount, Name: "not-mine", Spec: &portal.AccountDecl{Type: "consumer"}},
 	}}
 	plan, err := w.Plans.Plan(ctx, dev, doc)
 	if err != nil || plan.Count(portal.ActionRefused) != 1 {
@@ -663,7 +663,7 @@ func TestApplyCreatesTopicsInOneRequest(t *testing.T) {
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	var doc portal.Document
 	for i := 0; i < 5; i++ {
-		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: fmt.Sprintf("batch-%d", i), Topic: &portal.TopicDecl{Partitions: intp(2)}})
+		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: fmt.Sprintf("batch-%d", i), Spec: &portal.TopicDecl{Partitions: intp(2)}})
 	}
 	plan, err := w.Plans.Plan(ctx, dev, doc)
 	if err != nil || plan.Count(portal.ActionCreate) != 5 {
@@ -725,7 +725,7 @@ func TestApplyUpdatesTopicsInOneRequest(t *testing.T) {
 		case 4:
 			decl.Config = map[string]string{"cleanup.policy": "compact"} // as it is
 		}
-		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: fmt.Sprintf("upd-%d", i), Topic: decl})
+		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: fmt.Sprintf("upd-%d", i), Spec: decl})
 	}
 	plan, err := w.Plans.Plan(ctx, dev, doc)
 	if err != nil || plan.Count(portal.ActionUpdate) != 4 || plan.Count(portal.ActionUnchanged) != 1 {

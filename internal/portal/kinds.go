@@ -32,6 +32,9 @@ type KindInfo struct {
 	Nav    int
 	Titles string
 	Icon   string
+	// Decl is a nil declaration of the type a documented kind's
+	// resources hold (Resource.Spec: (*TopicDecl)(nil)).
+	Decl any
 	// Policy is the kind as guardrail policies name it ("" when no
 	// policy can be about it); PolicyFields the fields they see of one
 	// (guardrails/rules declares them as a type; a test holds the two
@@ -58,47 +61,47 @@ type Verb struct {
 // are applied: what others depend on first (a schema needs its topic, a
 // connector its topics; a grant names topics and principals).
 var kinds = []KindInfo{
-	{Document: KindTopic, Change: "topic",
+	{Document: KindTopic, Change: "topic", Decl: (*TopicDecl)(nil),
 		Policy: KindTopic, PolicyFields: "name, identifier, partitions, config", Nav: 1, Titles: "Topics", Icon: "topics",
 		About:    "A Kafka topic of the unit.",
 		Readable: true, Plural: "topics", Item: "topic", Title: "Topic",
 		Columns: []string{"name", "partitions_count"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"config", "configured"}, {"partitions", "repartitioned"}, {"delete", "deleted"}, {"describe", "described"}, {"produce", "produced"}, {"read-records", "read-records"}}},
-	{Document: KindSchema, Change: "schema",
+	{Document: KindSchema, Change: "schema", Decl: (*SchemaDecl)(nil),
 		Policy: KindSchema, PolicyFields: "subject, topic, subject_type, schema_type, compatibility, schema", Nav: 4, Titles: "Schemas", Icon: "document",
 		About:    "A Schema Registry subject of the unit, named <topic>-key or <topic>-value; its latest version is the schema given.",
 		Readable: true, Plural: "schemas", Item: "schema", Aliases: []string{"subject", "subjects"}, Title: "Schema",
 		Columns: []string{"subject", "version", "id", "schema_type"},
 		Verbs:   []Verb{{"create", "created"}, {"version", "versioned"}, {"delete", "deleted"}}},
-	{Document: KindConnector, Change: "connector",
+	{Document: KindConnector, Change: "connector", Decl: (*ConnectorDecl)(nil),
 		Policy: KindConnector, PolicyFields: "name, identifier, class, tasks, topics, config", Nav: 3, Titles: "Connectors", Icon: "plug",
 		About:    "A fully-managed connector of the unit.",
 		Readable: true, Plural: "connectors", Item: "connector", Title: "Connector",
 		Columns: []string{"name", "type", "class", "state"},
 		Verbs:   []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}, {"pause", "paused"}, {"resume", "resumed"}, {"restart", "restarted"}, {"auto-restart", "auto-restarted"}, {"give-up", "given-up"}, {"set-auto-restart", "auto-restart-set"}}},
-	{Document: KindServiceAccount, Change: "service-account",
+	{Document: KindServiceAccount, Change: "service-account", Decl: (*AccountDecl)(nil),
 		Policy: KindServiceAccount, PolicyFields: "name, identifier, description", Nav: 5, Titles: "Service accounts", Icon: "badge",
 		About:    "A service account of the unit with its type's role bindings, and the resources it should have an API key for.",
 		Readable: true, Plural: "service-accounts", Item: "service-account", Aliases: []string{"sa"},
 		Title: "Service account", Columns: []string{"id", "name", "type", "description"},
 		Verbs: []Verb{{"create", "created"}, {"bulk-create", "bulk-created"}, {"update", "updated"}, {"delete", "deleted"}}},
-	{Document: KindIdentityPool, Change: "identity-pool",
+	{Document: KindIdentityPool, Change: "identity-pool", Decl: (*PoolDecl)(nil),
 		Policy: KindIdentityPool, PolicyFields: "name, identifier, description, filter, identity_claim", Nav: 7, Titles: "Identity pools", Icon: "users",
 		About:    "An identity pool of the unit with its type's role bindings.",
 		Readable: true, Plural: "identity-pools", Item: "identity-pool", Aliases: []string{"pool", "pools"},
 		Title: "Identity pool", Columns: []string{"id", "name", "type", "filter"},
 		Verbs: []Verb{{"create", "created"}, {"filter", "updated"}, {"delete", "deleted"}}},
-	{Document: KindGrant, Change: "grant", Nav: 13, Titles: "Grants", Icon: "shield-check",
+	{Document: KindGrant, Change: "grant", Decl: (*GrantDecl)(nil), Nav: 13, Titles: "Grants", Icon: "shield-check",
 		About:    "Access the plan's unit gives another unit of its landing zone to one of its topics (metadata.name, an identifier or a full name) or, with prefix, to the topics whose names begin with it: DeveloperRead on the topic and the other unit's consumer groups for read, DeveloperWrite on the topic for write.",
 		Readable: true, Plural: "grants", Item: "grant", Title: "Grant",
 		Columns: []string{"id", "topic", "owner", "grantee", "principal_name", "access", "state", "expires_at"},
 		Verbs:   []Verb{{"request", "requested"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"revoke", "revoked"}, {"create", "created"}, {"expire", "expired"}, {"expiring", "expiring"}}},
-	{Document: KindAlertRule, Change: "alert-rule",
+	{Document: KindAlertRule, Change: "alert-rule", Decl: (*AlertRuleDecl)(nil),
 		About:  "One of the plan's unit's alert rules in the stage (metadata.name is the rule's name; a rule of a platform default's name replaces it): fired when its condition holds for spec.for, resolved when it has ended as long, told to the unit's channels.",
 		Plural: "alert-rules", Item: "alert-rule", Aliases: []string{"rules"}, Title: "Alert rule",
 		Columns: []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"},
 		Verbs:   []Verb{{"update", "updated"}, {"delete", "deleted"}, {"silence", "silenced"}}},
-	{Document: KindPolicy, Change: "policy",
+	{Document: KindPolicy, Change: "policy", Decl: (*PolicyDecl)(nil),
 		About:  "A guardrail of the plan's landing zone (platform admins only): a CEL rule that writes of one kind must keep. metadata.name is the policy's id.",
 		Plural: "policies", Item: "policy", Title: "Policy",
 		Verbs: []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}}},

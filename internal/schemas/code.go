@@ -58,7 +58,7 @@ func (schemaCode) Export(_ context.Context, call *gate.Call, o plans.Observed) (
 			r.Subject = call.Scope.Identifier(r.Subject)
 			decl.References = append(decl.References, r)
 		}
-		out = append(out, portal.Resource{Kind: portal.KindSchema, Name: call.Scope.Identifier(subject), Schema: decl})
+		out = append(out, portal.Resource{Kind: portal.KindSchema, Name: call.Scope.Identifier(subject), Spec: decl})
 	}
 	return out, nil
 }
@@ -69,7 +69,7 @@ func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed,
 	s, schemas := k.s, o.(map[string]portal.SchemaVersion)
 	st := &plans.Step{Change: portal.PlannedChange{Kind: "schema"}}
 	scope := call.Named()
-	d := r.Schema
+	d := portal.DeclOf[portal.SchemaDecl](r)
 	var v portal.Validation
 	name := tenancy.Normalise(s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name))
 	nameTopic, namePart := "", ""

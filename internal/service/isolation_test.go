@@ -195,7 +195,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 			for _, r := range all {
 				if r.unit != "" && zoneOf[r.unit] != zone {
 					doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindIdentityPool, Name: r.pool.DisplayName,
-						Pool: &portal.PoolDecl{Type: "consumer", Filter: "true"}})
+						Spec: &portal.PoolDecl{Type: "consumer", Filter: "true"}})
 				}
 			}
 			doc.Prune = true

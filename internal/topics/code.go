@@ -52,7 +52,7 @@ func (k topicCode) Observe(ctx context.Context, call *gate.Call, declared []port
 	obs := &topicsObserved{all: all, details: map[string]portal.TopicDetail{}}
 	var existing []string
 	for _, r := range declared {
-		if r.Topic != nil && r.Topic.Catalog != nil && obs.said == nil {
+		if d := portal.DeclOf[portal.TopicDecl](r); d != nil && d.Catalog != nil && obs.said == nil {
 			if obs.said, err = k.s.said(ctx, call); err != nil {
 				return nil, err
 			}
@@ -92,7 +92,7 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 	s, obs := k.s, o.(*topicsObserved)
 	st := &plans.Step{Change: portal.PlannedChange{Kind: "topic"}}
 	scope := call.Named()
-	d := r.Topic
+	d := portal.DeclOf[portal.TopicDecl](r)
 	var v portal.Validation
 	full := topicName(call, &v, s.guard.Tenancy().Rebase(call.Scope.Unit, r.Name))
 	if d.Partitions != nil {
@@ -241,7 +241,7 @@ func (k topicCode) Export(ctx context.Context, call *gate.Call, o plans.Observed
 		if m, ok := obs.said[name]; ok {
 			decl.Catalog = &m
 		}
-		out = append(out, portal.Resource{Kind: portal.KindTopic, Name: call.Scope.Identifier(name), Topic: decl})
+		out = append(out, portal.Resource{Kind: portal.KindTopic, Name: call.Scope.Identifier(name), Spec: decl})
 	}
 	return out, nil
 }
