@@ -6,7 +6,11 @@
 // environment), and publishes a JSON Schema per kind.
 package document
 
-import "github.com/edh-platform/rms-portal/internal/portal"
+import (
+	"reflect"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
 
 // resource is one resource as files hold it.
 type resource struct {
@@ -109,12 +113,6 @@ type keySpec struct {
 	Resource string `json:"resource" yaml:"resource" doc:"The stage's Kafka cluster or its Schema Registry." enum:"kafka,schema-registry" oa:"required"`
 }
 
-type poolSpec struct {
-	Type          string `json:"type" yaml:"type" doc:"Selects the role bindings, all scoped to the unit's prefix." enum:"producer,consumer,stream-processor,metrics" oa:"required"`
-	IdentityClaim string `json:"identityClaim,omitempty" yaml:"identityClaim,omitempty" pattern:"^claims(\\.[A-Za-z_][A-Za-z0-9_]*)+$" oa:"default=claims.sub"`
-	Filter        string `json:"filter" yaml:"filter" doc:"A CEL expression over the token's claims." oa:"required"`
-}
-
 type policySpec struct {
 	Kind          string   `json:"kind" yaml:"kind" doc:"The kind of resource the rule is about." enum:"Topic,Connector,Schema,ServiceAccount,IdentityPool,APIKey" oa:"required"`
 	BusinessUnits []string `json:"businessUnits,omitempty" yaml:"businessUnits,omitempty" doc:"The units it applies to; every unit of the zone when empty."`
@@ -142,6 +140,8 @@ type alertRuleSpec struct {
 }
 
 // newSpec returns an empty spec for a kind, or nil for an unknown kind.
+// A kind whose file shape is its declaration (portal.KindInfo.Decl, with
+// json and yaml tags) needs no case here: its declaration is its spec.
 func newSpec(kind string) any {
 	switch kind {
 	case portal.KindTopic:
@@ -152,14 +152,15 @@ func newSpec(kind string) any {
 		return &connectorSpec{}
 	case portal.KindServiceAccount:
 		return &accountSpec{}
-	case portal.KindIdentityPool:
-		return &poolSpec{}
 	case portal.KindPolicy:
 		return &policySpec{}
 	case portal.KindGrant:
 		return &grantSpec{}
 	case portal.KindAlertRule:
 		return &alertRuleSpec{}
+	}
+	if k, ok := portal.KindNamed(kind); ok && k.Document == kind && k.Decl != nil {
+		return reflect.New(reflect.TypeOf(k.Decl).Elem()).Interface()
 	}
 	return nil
 }
@@ -196,13 +197,13 @@ func toResource(kind string, m metadata, spec any) portal.Resource {
 			d.APIKeys = append(d.APIKeys, portal.KeyDecl(k))
 		}
 		r.Spec = d
-	case *poolSpec:
-		r.Spec = &portal.PoolDecl{Type: s.Type, IdentityClaim: s.IdentityClaim, Filter: s.Filter}
 	case *policySpec:
 		r.Spec = &portal.PolicyDecl{Kind: s.Kind, Units: s.BusinessUnits, Stages: s.Stages, Operations: s.Operations,
 			Expression: s.Expression, Message: s.Message, Field: s.Field, Action: s.Action}
 	case *grantSpec:
 		r.Spec = &portal.GrantDecl{Unit: s.BusinessUnit, Principal: s.Principal, Access: s.Access, Prefix: s.Prefix}
+	default:
+		r.Spec = spec // a declaration that is its own spec
 	}
 	return r
 }
@@ -243,8 +244,6 @@ func fromResource(r portal.Resource, withValues bool) resource {
 			s.APIKeys = append(s.APIKeys, keySpec(k))
 		}
 		out.Spec = s
-	case *portal.PoolDecl:
-		out.Spec = poolSpec{Type: d.Type, IdentityClaim: d.IdentityClaim, Filter: d.Filter}
 	case *portal.PolicyDecl:
 		out.Spec = policySpec{Kind: d.Kind, BusinessUnits: d.Units, Stages: d.Stages, Operations: d.Operations,
 			Expression: d.Expression, Message: d.Message, Field: d.Field, Action: d.Action}
@@ -252,6 +251,8 @@ func fromResource(r portal.Resource, withValues bool) resource {
 		out.Spec = grantSpec{BusinessUnit: d.Unit, Principal: d.Principal, Access: d.Access, Prefix: d.Prefix}
 	case *portal.AlertRuleDecl:
 		out.Spec = alertRuleSpec{Kind: d.Kind, Target: d.Target, Threshold: d.Threshold, For: d.For, Enabled: d.Enabled}
+	default:
+		out.Spec = r.Spec // a declaration that is its own spec
 	}
 	return out
 }

@@ -226,11 +226,13 @@ type GrantDecl struct {
 	Prefix    bool
 }
 
-// PoolDecl is an identity pool's type, claim and filter.
+// PoolDecl is an identity pool's type, claim and filter; it is also its
+// spec in documents (its tags: the document's names, and what its JSON
+// Schema says), with no shape of its own there.
 type PoolDecl struct {
-	Type          string
-	IdentityClaim string
-	Filter        string
+	Type          string `json:"type" yaml:"type" doc:"Selects the role bindings, all scoped to the unit's prefix." enum:"producer,consumer,stream-processor,metrics" oa:"required"`
+	IdentityClaim string `json:"identityClaim,omitempty" yaml:"identityClaim,omitempty" pattern:"^claims(\\.[A-Za-z_][A-Za-z0-9_]*)+$" oa:"default=claims.sub"`
+	Filter        string `json:"filter" yaml:"filter" doc:"A CEL expression over the token's claims." oa:"required"`
 }
 
 // Document is a desired state: resources, and whether resources of the

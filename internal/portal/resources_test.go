@@ -42,6 +42,15 @@ func TestResourcesKeepTheirDeclarationsInJSON(t *testing.T) {
 	if d := portal.DeclOf[portal.TopicDecl](old); d == nil || *d.Partitions != 2 || !portal.HasSpec(old) {
 		t.Errorf("a resource written before Spec: %+v", old)
 	}
+	// A pool's declaration is its document spec (camelCase names): one
+	// written with Go's names still reads.
+	var pool portal.Resource
+	if err := json.Unmarshal([]byte(`{"Kind":"IdentityPool","Name":"ci","Pool":{"Type":"consumer","IdentityClaim":"claims.sub","Filter":"true"}}`), &pool); err != nil {
+		t.Fatal(err)
+	}
+	if d := portal.DeclOf[portal.PoolDecl](pool); d == nil || d.Type != "consumer" || d.IdentityClaim != "claims.sub" || d.Filter != "true" {
+		t.Errorf("a pool written before Spec: %+v", pool.Spec)
+	}
 	if portal.HasSpec(portal.Resource{Kind: portal.KindTopic, Spec: &portal.SchemaDecl{}}) || portal.HasSpec(portal.Resource{Kind: portal.KindTopic}) {
 		t.Error("a topic without a topic's declaration has its spec")
 	}
