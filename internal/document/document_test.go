@@ -56,8 +56,9 @@ prune: true
 		t.Fatalf("read %+v", doc)
 	}
 	topic := doc.Resources[0]
-	if topic.Name != "orders" || *portal.DeclOf[portal.TopicDecl](topic).Partitions != 3 || portal.DeclOf[portal.TopicDecl](topic).Config["retention.ms"] != "86400000" || topic.Labels["team"] != "a" {
-		t.Errorf("topic %+v %+v", topic, portal.DeclOf[portal.TopicDecl](topic))
+	td := portal.DeclOf[portal.TopicDecl](topic)
+	if topic.Name != "orders" || *td.Partitions != 3 || td.Config["retention.ms"] != "86400000" || topic.Labels["team"] != "a" {
+		t.Errorf("topic %+v %+v", topic, td)
 	}
 	if p := doc.Resources[1]; portal.DeclOf[portal.PoolDecl](p).Filter != `claims.sub == "x"` || p.Description != "CI jobs" {
 		t.Errorf("pool %+v", p)
@@ -139,8 +140,8 @@ spec:
 	if err != nil {
 		t.Fatal(problems(err))
 	}
-	if portal.DeclOf[portal.SchemaDecl](got.Resources[0]).Schema != `{"type":"string"}` || portal.DeclOf[portal.SchemaDecl](got.Resources[0]).SchemaFile != "" {
-		t.Errorf("schema file not read: %+v", portal.DeclOf[portal.SchemaDecl](got.Resources[0]))
+	if sd := portal.DeclOf[portal.SchemaDecl](got.Resources[0]); sd.Schema != `{"type":"string"}` || sd.SchemaFile != "" {
+		t.Errorf("schema file not read: %+v", sd)
 	}
 	if portal.DeclOf[portal.ConnectorDecl](got.Resources[1]).Secrets["http.password"].Value != "hunter2" || fmt.Sprint(missing) != "[UNSET_VARIABLE]" {
 		t.Errorf("secrets %+v, missing %v", portal.DeclOf[portal.ConnectorDecl](got.Resources[1]).Secrets, missing)

@@ -255,12 +255,12 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 	var kinds []string
 	for _, r := range doc.Resources {
 		kinds = append(kinds, r.Kind+" "+r.Name)
-		if portal.DeclOf[portal.ConnectorDecl](r) != nil {
-			if _, ok := portal.DeclOf[portal.ConnectorDecl](r).Config["kafka.api.secret"]; ok || portal.DeclOf[portal.ConnectorDecl](r).Secrets["kafka.api.secret"].FromEnv != "SCADA_EXISTING_KAFKA_API_SECRET" {
-				t.Errorf("exported connector: %+v", portal.DeclOf[portal.ConnectorDecl](r))
+		if cn := portal.DeclOf[portal.ConnectorDecl](r); cn != nil {
+			if _, ok := cn.Config["kafka.api.secret"]; ok || cn.Secrets["kafka.api.secret"].FromEnv != "SCADA_EXISTING_KAFKA_API_SECRET" {
+				t.Errorf("exported connector: %+v", cn)
 			}
-			if portal.DeclOf[portal.ConnectorDecl](r).Config["kafka.topic"] != "existing" {
-				t.Errorf("the connector's topic is not an identifier: %v", portal.DeclOf[portal.ConnectorDecl](r).Config)
+			if cn.Config["kafka.topic"] != "existing" {
+				t.Errorf("the connector's topic is not an identifier: %v", cn.Config)
 			}
 		}
 	}
@@ -281,8 +281,8 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 		t.Errorf("without secret values only the connector is refused:\n%s", changes(plan))
 	}
 	for i, r := range doc.Resources {
-		if portal.DeclOf[portal.ConnectorDecl](r) != nil {
-			for k, ref := range portal.DeclOf[portal.ConnectorDecl](r).Secrets {
+		if cn := portal.DeclOf[portal.ConnectorDecl](r); cn != nil {
+			for k, ref := range cn.Secrets {
 				ref.Value = "from-" + ref.FromEnv
 				portal.DeclOf[portal.ConnectorDecl](doc.Resources[i]).Secrets[k] = ref
 			}
@@ -521,8 +521,8 @@ func TestSettingsTheCloudFillsInAreNotChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range exported.Resources {
-		if portal.DeclOf[portal.ConnectorDecl](r) != nil && portal.DeclOf[portal.ConnectorDecl](r).Config["kafka.region"] != "" {
-			t.Errorf("the export holds the cloud's settings: %v", portal.DeclOf[portal.ConnectorDecl](r).Config)
+		if cn := portal.DeclOf[portal.ConnectorDecl](r); cn != nil && cn.Config["kafka.region"] != "" {
+			t.Errorf("the export holds the cloud's settings: %v", cn.Config)
 		}
 	}
 }
@@ -601,7 +601,7 @@ func TestDeclaredAPIKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range exported.Resources {
-		if portal.DeclOf[portal.AccountDecl](r) != nil && len(portal.DeclOf[portal.AccountDecl](r).APIKeys) > 0 {
+		if acc := portal.DeclOf[portal.AccountDecl](r); acc != nil && len(acc.APIKeys) > 0 {
 			t.Errorf("an export declares keys: %+v", r)
 		}
 	}
