@@ -16,7 +16,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
@@ -48,7 +47,7 @@ type Registry struct {
 	secret  string
 	timeout time.Duration
 	client  schemaregistry.Client
-	byID    sync.Map // schema id -> portal.SchemaVersion
+	byID    *idCache
 	http    *http.Client
 	up      *upstream.Upstream
 }
@@ -67,12 +66,16 @@ func New(o Options) (*Registry, error) {
 	ms := int(o.Timeout / time.Millisecond)
 	cfg.RequestTimeoutMs, cfg.ConnectionTimeoutMs = ms, ms
 	cfg.MaxRetries, cfg.RetriesWaitMs, cfg.RetriesMaxWaitMs = 1, 200, 1000
+	// The client keeps what it read with no bound unless told one; what it
+	// still reads for the adapter (a version by number, a deletion) needs
+	// few entries.
+	cfg.CacheCapacity = 256
 	c, err := schemaregistry.NewClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("schema registry %s: %w", o.Name, err)
 	}
 	return &Registry{name: o.Name, base: strings.TrimSuffix(o.URL, "/"), key: o.APIKey, secret: o.APISecret,
-		timeout: o.Timeout, client: c, http: &http.Client{Timeout: o.Timeout, Transport: o.Transport}, up: o.Upstream}, nil
+		timeout: o.Timeout, client: c, byID: newIDCache(idCacheBytes), http: &http.Client{Timeout: o.Timeout, Transport: o.Transport}, up: o.Upstream}, nil
 }
 
 // Close releases the client.
@@ -223,8 +226,8 @@ func (r *Registry) getSchema(ctx context.Context, subject string, version int) (
 // schemaByID reads GET /schemas/ids/{id}; schemas never change under an
 // id, so the answer is kept.
 func (r *Registry) schemaByID(ctx context.Context, id int) (portal.SchemaVersion, error) {
-	if v, ok := r.byID.Load(id); ok {
-		return v.(portal.SchemaVersion), nil
+	if v, ok := r.byID.get(id); ok {
+		return v, nil
 	}
 	var s schemaJSON
 	if err := r.raw(ctx, http.MethodGet, "/schemas/ids/"+strconv.Itoa(id), nil, &s); err != nil {
@@ -232,7 +235,7 @@ func (r *Registry) schemaByID(ctx context.Context, id int) (portal.SchemaVersion
 	}
 	s.ID = id
 	v := s.version()
-	r.byID.Store(id, v)
+	r.byID.put(id, v)
 	return v, nil
 }
 
@@ -255,25 +258,35 @@ func info(def platform.SchemaDef) schemaregistry.SchemaInfo {
 	return si
 }
 
-// Register adds a version (or finds the identical one) and returns it.
+// register adds a version (or finds the identical one) and returns it.
+// It is a plain request, not the client's: the client keeps every schema
+// text it registered, for the life of the process and with no bound (a
+// tenant's megabyte schemas would be held by every replica until it ran
+// out of memory), and answers a registration it remembers without asking
+// the registry, though another writer may have deleted the version since.
 func (r *Registry) register(ctx context.Context, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
 	si := info(def)
-	md, err := bounded(ctx, func() (schemaregistry.SchemaMetadata, error) {
-		return r.client.RegisterFullResponse(subject, si, false)
-	})
-	if err != nil {
+	path := "/subjects/" + url.PathEscape(subject)
+	// Only the numbers are read from the answers: some registries send the
+	// schema back.
+	type numbers struct {
+		ID      int `json:"id"`
+		Version int `json:"version"`
+	}
+	var got numbers
+	if err := r.raw(ctx, http.MethodPost, path+"/versions", si, &got); err != nil {
 		return portal.SchemaVersion{}, r.translate(err, subject)
 	}
-	if md.Version == 0 {
-		// Older registries answer with the id only.
-		v, err := bounded(ctx, func() (int, error) { return r.client.GetVersion(subject, si, false) })
-		if err != nil {
+	if got.Version == 0 {
+		// Older registries answer with the id only: the version is the
+		// one the subject holds the schema under.
+		var found numbers
+		if err := r.raw(ctx, http.MethodPost, path, si, &found); err != nil {
 			return portal.SchemaVersion{}, r.translate(err, subject)
 		}
-		md.Version = v
+		got.Version = found.Version
 	}
-	md.SchemaInfo = si
-	return metadata(subject, md), nil
+	return metadata(subject, schemaregistry.SchemaMetadata{SchemaInfo: si, ID: got.ID, Version: got.Version}), nil
 }
 
 // CheckCompatibility asks the registry, verbosely, whether def could be

@@ -191,3 +191,41 @@ func TestListsPastTheRegistrysPage(t *testing.T) {
 		}
 	}
 }
+
+// A registration is the registry's answer, never a remembered one: a
+// version another writer (another replica, a person with the CLI)
+// deleted is registered again, not reported as registered.
+func TestARegistrationIsAskedOfTheRegistryEachTime(t *testing.T) {
+	ctx := context.Background()
+	reg, err := registry.StartRegistry("SRKEY", "SRSECRET")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reg.Close)
+	adapter := func() *Registry {
+		r, err := New(Options{Name: "test", URL: reg.URL(), APIKey: "SRKEY", APISecret: "SRSECRET", Timeout: 3 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(r.Close)
+		return r
+	}
+	ours, other := adapter(), adapter()
+	if _, err := ours.Register(ctx, "orders-value", avro(orderV1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ours.Register(ctx, "orders-value", avro(orderV2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.DeleteVersion(ctx, "orders-value", 2, false); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ours.Register(ctx, "orders-value", avro(orderV2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest, err := other.GetSchema(ctx, "orders-value", 0)
+	if err != nil || latest.Version != again.Version || !strings.Contains(latest.Schema, "amount") {
+		t.Errorf("registered again as %+v, but the registry's latest is %+v (%v)", again, latest, err)
+	}
+}
