@@ -74,10 +74,11 @@ func (s *Service) Read(ctx context.Context, scope portal.Scope, topic string, q 
 		return portal.RecordPage{}, err
 	}
 	defer leave()
-	// A read makes a consumer of its own (librdkafka's threads, which
-	// take the priority of the thread that makes them), fetches, decodes
-	// and judges records: one unit's data work, at a lower priority than
-	// the pages other units wait on.
+	// A read takes one of the cluster's record readers (librdkafka's
+	// threads take the priority of the thread that makes them, so readers
+	// made here keep this one), fetches, decodes and judges records: one
+	// unit's data work, at a lower priority than the pages other units
+	// wait on.
 	var page portal.RecordPage
 	err = cpupriority.Run(func() (err error) {
 		page, err = s.read(ctx, call, topic, q, match)

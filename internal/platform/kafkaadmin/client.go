@@ -73,9 +73,6 @@ type Client struct {
 	now     func() time.Time
 	// reach keeps requests from a cluster that refuses connections.
 	reach *reach
-	// config is the connection part of the configuration, for the
-	// short-lived consumers of the message browser.
-	config kafka.ConfigMap
 	// down is set when librdkafka reports every broker unreachable and
 	// cleared by the next successful call; it turns timeouts into 503s.
 	down atomic.Bool
@@ -125,7 +122,7 @@ func New(o Options) (*Client, error) {
 		conn["sasl.mechanisms"], conn["sasl.username"], conn["sasl.password"] = o.SASLMechanism, o.APIKey, o.APISecret
 	}
 	c := &Client{
-		name: o.Name, timeout: o.Timeout, idle: o.IdleAfter, config: conn, now: time.Now,
+		name: o.Name, timeout: o.Timeout, idle: o.IdleAfter, now: time.Now,
 		log: o.Logger.With("cluster", o.Name), cache: newListCache(o.CacheTTL, o.MaxStaleness, o.Cache), up: o.Upstream,
 		reach: newReach(o.BootstrapServers, ReachEvery, min(o.Timeout, 2*time.Second)),
 	}
@@ -191,7 +188,7 @@ func openHandles(o Options, conn kafka.ConfigMap) (*handles, error) {
 		p.Close()
 		return nil, fmt.Errorf("kafka admin client for %s's topic list: %w", o.Name, err)
 	}
-	return &handles{producer: p, admin: a, lister: la, listerProducer: lp, logs: logs}, nil
+	return &handles{producer: p, admin: a, lister: la, listerProducer: lp, logs: logs, readers: &readers{conn: conn}}, nil
 }
 
 // acquire opens the client's handles unless open, and counts a call in

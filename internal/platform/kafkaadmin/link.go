@@ -167,6 +167,8 @@ type handles struct {
 	// lister asks for the topic list, on a handle of its own.
 	lister         *kafka.AdminClient
 	listerProducer *kafka.Producer
+	// readers read records for the message browser.
+	readers *readers
 	// logs carries librdkafka's log lines to slog.
 	logs  chan kafka.LogEvent
 	pumps sync.WaitGroup
@@ -175,6 +177,7 @@ type handles struct {
 // close releases the handles; the four librdkafka handles are closed
 // side by side, as each waits for its threads to end.
 func (h *handles) close() {
+	h.readers.close()
 	var wg sync.WaitGroup
 	for _, f := range []func(){h.admin.Close, h.lister.Close} {
 		wg.Add(1)

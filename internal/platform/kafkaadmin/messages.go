@@ -2,9 +2,8 @@ package kafkaadmin
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
+	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
@@ -15,9 +14,9 @@ import (
 // maxValueBytes bounds one record's key or value as read for display.
 const maxValueBytes = 64 << 10
 
-// ReadMessages reads records with a short-lived consumer that is only
-// assigned partitions: it never joins a group, never commits, and stops at
-// the counts, at maxBytes, or when ctx ends.
+// ReadMessages reads records with a consumer of the cluster's readers
+// that is only assigned partitions for the read: it never joins a group,
+// never commits, and stops at the counts, at maxBytes, or when ctx ends.
 func (c *Client) ReadMessages(ctx context.Context, topic string, ranges []platform.ReadRange, maxBytes int) (out []platform.Message, err error) {
 	err = c.call(ctx, "read_messages", func(ctx context.Context) error {
 		out, err = c.readMessages(ctx, topic, ranges, maxBytes)
@@ -29,40 +28,36 @@ func (c *Client) ReadMessages(ctx context.Context, topic string, ranges []platfo
 func (c *Client) readMessages(ctx context.Context, topic string, ranges []platform.ReadRange, maxBytes int) ([]platform.Message, error) {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	id := make([]byte, 6)
-	_, _ = rand.Read(id)
-	cm := kafka.ConfigMap{}
-	for k, v := range c.config {
-		cm[k] = v
-	}
-	// librdkafka wants a group id even for assign(); this one is never
-	// joined nor committed to.
-	cm["group.id"] = "rms-portal-browse-" + hex.EncodeToString(id)
-	cm["enable.auto.commit"] = false
-	cm["enable.auto.offset.store"] = false
-	cm["enable.partition.eof"] = true
-	cm["log_level"] = 3 // errors only: this consumer lives for one read
-	cm["log.connection.close"] = false
-	cm["fetch.max.bytes"] = max(maxBytes, 1<<20)
-	cm["max.partition.fetch.bytes"] = max(maxBytes, 1<<20)
-	cons, err := kafka.NewConsumer(&cm)
+	rs := c.h().readers
+	cons, err := rs.get()
 	if err != nil {
 		return nil, portal.Wrap(err, portal.Internal, "kafka consumer for %s", c.name)
 	}
-	defer cons.Close()
+	healthy := true
+	defer func() { rs.put(cons, healthy) }()
 	var assign []kafka.TopicPartition
-	want := map[int32]int{}
+	want, from := map[int32]int{}, map[int32]int64{}
 	for _, r := range ranges {
 		if r.Count <= 0 {
 			continue
 		}
 		assign = append(assign, kafka.TopicPartition{Topic: &topic, Partition: int32(r.Partition), Offset: kafka.Offset(r.From)})
 		want[int32(r.Partition)] = r.Count
+		from[int32(r.Partition)] = r.From
 	}
 	if len(assign) == 0 {
 		return nil, nil
 	}
+	// A reader learns of a topic it has not read before on its own only
+	// at its next scan, a second later; asked, at once. A failure here is
+	// the assignment's to report.
+	wait := c.timeout
+	if d, ok := ctx.Deadline(); ok {
+		wait = time.Until(d)
+	}
+	_, _ = cons.GetMetadata(&topic, false, max(int(wait/time.Millisecond), 1))
 	if err := cons.Assign(assign); err != nil {
+		healthy = false
 		return nil, c.translate(err, topic)
 	}
 	var out []platform.Message
@@ -75,7 +70,9 @@ func (c *Client) readMessages(ctx context.Context, topic string, ranges []platfo
 		switch e := ev.(type) {
 		case *kafka.Message:
 			p := e.TopicPartition.Partition
-			if want[p] == 0 {
+			// The reader was assigned other partitions for earlier reads:
+			// only this read's records count, however they came.
+			if want[p] == 0 || e.TopicPartition.Topic == nil || *e.TopicPartition.Topic != topic || int64(e.TopicPartition.Offset) < from[p] {
 				continue
 			}
 			m := platform.Message{Partition: int(p), Offset: int64(e.TopicPartition.Offset), Timestamp: e.Timestamp}
@@ -93,9 +90,12 @@ func (c *Client) readMessages(ctx context.Context, topic string, ranges []platfo
 				delete(want, p)
 			}
 		case kafka.PartitionEOF:
-			delete(want, e.Partition)
+			if e.Topic != nil && *e.Topic == topic {
+				delete(want, e.Partition)
+			}
 		case kafka.Error:
 			if e.IsFatal() || e.Code() == kafka.ErrUnknownTopicOrPart || e.Code() == kafka.ErrAllBrokersDown {
+				healthy = false
 				return nil, c.translate(e, topic)
 			}
 		}
