@@ -46,8 +46,14 @@ func decodeOptional(c echo.Context, v any) error {
 }
 
 func decodeBody(body []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
 	var fields map[string]json.RawMessage
+	// Most bodies are one well-formed object, read in place; the others
+	// are read again below to say what is wrong with them. (A decoder
+	// would copy every body into a buffer it grows.)
+	if json.Unmarshal(body, &fields) == nil && fields != nil {
+		return decodeFields(fields, v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&fields); err != nil {
 		return decodeError(err)
 	}
@@ -60,9 +66,25 @@ func decodeBody(body []byte, v any) error {
 	return decodeFields(fields, v)
 }
 
+// maxBodyHint bounds what a body's stated length may have allocated at
+// once: the server refuses a stated length past its limit before any
+// handler runs, so only a limit set higher than this reads in steps.
+const maxBodyHint = 64 << 20
+
 // readBody reads the request body within the server's size limit.
 func readBody(c echo.Context) ([]byte, error) {
-	body, err := io.ReadAll(c.Request().Body)
+	r := c.Request()
+	// A body that says its length is read into one buffer of that size,
+	// not one regrown as it comes: bodies of a megabyte are frequent
+	// enough (schemas, records) for the copies to show. The length is only
+	// a hint; the server's limit still ends a longer body.
+	hint := int64(bytes.MinRead)
+	if r.ContentLength > 0 && r.ContentLength < maxBodyHint {
+		hint += r.ContentLength
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, hint))
+	_, err := buf.ReadFrom(r.Body)
+	body := buf.Bytes()
 	if err != nil {
 		var he *echo.HTTPError
 		if errors.As(err, &he) {
