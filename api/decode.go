@@ -53,6 +53,7 @@ func decodeBody(body []byte, v any) error {
 	if json.Unmarshal(body, &fields) == nil && fields != nil {
 		return decodeFields(fields, v)
 	}
+	fields = nil
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&fields); err != nil {
 		return decodeError(err)
