@@ -1,10 +1,6 @@
 package wire
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -22,27 +18,13 @@ func TestEveryWireTypeIsAComponent(t *testing.T) {
 			t.Errorf("a note for %s, which is not a type of the package", name)
 		}
 	}
-	files, _ := filepath.Glob("*.go")
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.TYPE {
-				continue
-			}
-			for _, s := range g.Specs {
-				ts := s.(*ast.TypeSpec)
-				name := ts.Name.Name
-				if ast.IsExported(name) && name != "Component" && ts.TypeParams == nil && !named[name] {
-					t.Errorf("%s is not among Components()", name)
-				}
-			}
+	types, err := componentTypes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range types {
+		if !named[ts.Name.Name] {
+			t.Errorf("%s is not among Components()", ts.Name.Name)
 		}
 	}
 }
