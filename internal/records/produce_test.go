@@ -155,6 +155,9 @@ func TestRecordFiltersAndTail(t *testing.T) {
 			t.Errorf("%+v: %d records, want %d", q, got, want)
 		}
 	}
+	if got := count(portal.MessageQuery{Filter: `key.matches("^dev-[0-3]$") && !key.matches("1")`}); got != 3 {
+		t.Errorf("a CEL filter with patterns: %d records, want 3", got)
+	}
 	if got := count(portal.MessageQuery{Filter: `headers.source == "meter" && value.amount == 20`}); got != 1 {
 		t.Errorf("a CEL filter over headers and the value: %d", got)
 	}
@@ -162,6 +165,9 @@ func TestRecordFiltersAndTail(t *testing.T) {
 		`value.amount >`:    "at 1:",
 		`value.amount + 1`:  "must be true or false",
 		`key.size() > 1 &&`: "not valid CEL",
+		// A pattern that cannot match anything is refused before the scan,
+		// not answered with no records.
+		`key.matches("dev-(")`: "missing closing )",
 	} {
 		_, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{Filter: filter})
 		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "filter" || !strings.Contains(ps[0].Message, want) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/interpreter"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -58,8 +59,13 @@ func (f *recordFilters) compile(q portal.MessageQuery) (func(context.Context, po
 		if !ast.OutputType().IsExactType(cel.BoolType) {
 			return nil, portal.Invalid("filter", "the filter must be true or false for a record, but this one gives %s; compare, as in value.amount > 100", ast.OutputType())
 		}
+		// A constant pattern of matches() is compiled once here, not for
+		// each record the scan reads (which was nearly half of a filter's
+		// time), and a pattern that is not a valid expression is the
+		// caller's error now rather than no record matching.
 		var err error
-		if prg, err = f.env.Program(ast, cel.CostLimit(recordFilterCost), cel.InterruptCheckFrequency(100)); err != nil {
+		if prg, err = f.env.Program(ast, cel.CostLimit(recordFilterCost), cel.InterruptCheckFrequency(100),
+			cel.OptimizeRegex(interpreter.MatchesRegexOptimization)); err != nil {
 			return nil, portal.Invalid("filter", "the filter cannot run: %v", err)
 		}
 	}
