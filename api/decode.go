@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/json/jsontext"
 	"errors"
 	"io"
 	"maps"
@@ -46,14 +47,16 @@ func decodeOptional(c echo.Context, v any) error {
 }
 
 func decodeBody(body []byte, v any) error {
-	var fields map[string]json.RawMessage
-	// Most bodies are one well-formed object, read in place; the others
-	// are read again below to say what is wrong with them. (A decoder
-	// would copy every body into a buffer it grows.)
-	if json.Unmarshal(body, &fields) == nil && fields != nil {
-		return decodeFields(fields, v)
+	byName := map[string]reflect.Value{}
+	jsonFields(reflect.ValueOf(v).Elem(), byName)
+	// Most bodies are one well-formed object of known fields, decoded in
+	// place in one pass: a body of a megabyte (a schema, a record) is not
+	// copied field by field first. The others are read again below, field
+	// by field, to say everything that is wrong with them.
+	if keys, ok := objectKeys(body); ok && knownFields(keys, byName) && json.Unmarshal(body, v) == nil {
+		return nil
 	}
-	fields = nil
+	var fields map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&fields); err != nil {
 		return decodeError(err)
@@ -64,7 +67,46 @@ func decodeBody(body []byte, v any) error {
 	if fields == nil {
 		return portal.New(portal.MalformedBody, "the request body must be a JSON object, not null")
 	}
-	return decodeFields(fields, v)
+	return decodeFields(fields, byName)
+}
+
+// objectKeys returns the member names of raw when it is exactly one JSON
+// object, strictly read (valid UTF-8, no name twice), without copying its
+// values; false otherwise, when the lenient reading decides.
+func objectKeys(raw []byte) ([]string, bool) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw))
+	if t, err := dec.ReadToken(); err != nil || t.Kind() != '{' {
+		return nil, false
+	}
+	var keys []string
+	for dec.PeekKind() == '"' {
+		t, err := dec.ReadToken()
+		if err != nil {
+			return nil, false
+		}
+		keys = append(keys, t.String())
+		if dec.SkipValue() != nil {
+			return nil, false
+		}
+	}
+	if t, err := dec.ReadToken(); err != nil || t.Kind() != '}' {
+		return nil, false
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, false
+	}
+	return keys, true
+}
+
+// knownFields reports whether every key names a field exactly (encoding/json
+// would also take other cases of a name).
+func knownFields(keys []string, byName map[string]reflect.Value) bool {
+	for _, k := range keys {
+		if _, ok := byName[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // maxBodyHint bounds what a body's stated length may have allocated at
@@ -99,11 +141,9 @@ func readBody(c echo.Context) ([]byte, error) {
 	return body, nil
 }
 
-// decodeFields decodes each field of a JSON object into the struct v
-// points to, collecting every problem.
-func decodeFields(fields map[string]json.RawMessage, v any) error {
-	byName := map[string]reflect.Value{}
-	jsonFields(reflect.ValueOf(v).Elem(), byName)
+// decodeFields decodes each field of a JSON object into the struct
+// fields byName holds, collecting every problem.
+func decodeFields(fields map[string]json.RawMessage, byName map[string]reflect.Value) error {
 	var v2 portal.Validation
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		target, ok := byName[name]

@@ -3,7 +3,9 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/edh-platform/rms-portal/internal/wire"
 
@@ -45,18 +47,25 @@ func (a *API) produce(c echo.Context) error {
 // tombstone).
 func outRecord(raw json.RawMessage, i int) (wire.ProduceRecord, *portal.Error) {
 	at := fmt.Sprintf("records[%d]", i)
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return wire.ProduceRecord{}, portal.Invalid(at, "a record is an object with key, value, headers and partition")
+	// The names are read without copying the values (a value may be a
+	// mebibyte); a record the strict reading refuses (a name twice) is
+	// read leniently, as before.
+	keys, ok := objectKeys(raw)
+	if !ok {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return wire.ProduceRecord{}, portal.Invalid(at, "a record is an object with key, value, headers and partition")
+		}
+		keys = slices.Collect(maps.Keys(fields))
 	}
-	for k := range fields {
+	for _, k := range keys {
 		switch k {
 		case "key", "value", "headers", "partition":
 		default:
 			return wire.ProduceRecord{}, portal.Invalid(at+"."+k, "%s is not a field of a record (key, value, headers, partition)", k)
 		}
 	}
-	if _, ok := fields["value"]; !ok {
+	if !slices.Contains(keys, "value") {
 		e := portal.Missing(at + ".value")
 		e.Message = at + ".value is required (null writes a tombstone)"
 		return wire.ProduceRecord{}, e
@@ -92,11 +101,13 @@ func produceRequest(in wire.Produce) (portal.ProduceRequest, error) {
 			out.Headers = append(out.Headers, portal.RecordHeader(h))
 		}
 		if len(r.Value) > 0 && string(r.Value) != "null" {
-			text := string(r.Value)
+			var text string
 			if in.ValueFormat == "" || in.ValueFormat == portal.FormatText {
 				if err := json.Unmarshal(r.Value, &text); err != nil {
 					v.Add(portal.Invalid(fmt.Sprintf("records[%d].value", i), "with value_format text the value is a string; send value_format json for a JSON value"))
 				}
+			} else {
+				text = string(r.Value)
 			}
 			out.Value = &text
 		}
