@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,29 +17,50 @@ import (
 
 // BenchmarkNoisyNeighbour measures what one unit's flood costs another.
 // crm's readers (alice reading crm's topic list, a topic, its schemas and
-// consumer groups through the API, 40 requests a second) run alone for a
-// phase, then again while scada's Developer floods the same shared
+// consumer groups through the API, 40 requests a second) read while
+// scada's Developer is quiet, then while it floods the same shared
 // cluster and registry: records larger than the topic takes and near the
 // portal's own limit, schemas of 100,000 enum symbols, record reads with
-// costly CEL filters, and tails. It reports crm's p50 and p99 in both
-// phases, their ratio, crm's 5xx answers (the target: none, and a p99
-// within twice the quiet one) and how scada's requests were answered. The
-// portal, its upstreams and the flood each run in a process of their own
-// (noisyPortal, floodApart). NOISY_SECONDS sets each phase's length (20
-// by default).
+// costly CEL filters, and tails. Quiet and loud windows alternate
+// (NOISY_ROUNDS of each, 4 by default), so that what the machine does on
+// its own meanwhile (its other tenants, its hypervisor) falls on both
+// sides rather than on whichever phase it happened in; a window starts
+// once the flood has paused (none of its requests in flight) or resumed.
+// It reports crm's p50 and p99 over each side's windows, their ratio,
+// crm's 5xx answers (the target: none, and a p99 within twice the quiet
+// one) and how scada's requests were answered. The portal, its upstreams
+// and the flood each run in a process of their own (noisyPortal,
+// floodApart). NOISY_SECONDS sets each side's length (20 by default).
 func BenchmarkNoisyNeighbour(b *testing.B) {
 	phase := 20 * time.Second
 	if s, err := strconv.Atoi(os.Getenv("NOISY_SECONDS")); err == nil && s > 0 {
 		phase = time.Duration(s) * time.Second
 	}
+	rounds := 4
+	if r, err := strconv.Atoi(os.Getenv("NOISY_ROUNDS")); err == nil && r > 0 {
+		rounds = r
+	}
+	window := phase / time.Duration(rounds)
 	tp := noisyPortal(b)
 	sfx := suffix()
 	noisy := newNoisyUnit(b, tp, sfx)
 	for range b.N {
-		quiet := crmReaders(tp, phase)
+		// Unmeasured: the first reads after the set-up fill caches and
+		// connections, which is neither side's latency.
+		crmReaders(tp, 3*time.Second, nil)
+		quiet, loud := newReadings(), newReadings()
 		flood := noisy.floodApart(b)
-		loud := crmReaders(tp, phase)
-		answers := flood()
+		var ratios []string
+		for range rounds {
+			flood.pause()
+			q := crmReaders(tp, window, quiet)
+			flood.resume()
+			l := crmReaders(tp, window, loud)
+			_, qp99 := q.percentiles()
+			_, lp99 := l.percentiles()
+			ratios = append(ratios, fmt.Sprintf("%.1f/%.1f ms", lp99, qp99))
+		}
+		answers := flood.stop()
 		qp50, qp99 := quiet.percentiles()
 		lp50, lp99 := loud.percentiles()
 		b.ReportMetric(qp50, "quiet-p50-ms")
@@ -52,7 +72,8 @@ func BenchmarkNoisyNeighbour(b *testing.B) {
 		b.ReportMetric(float64(len(loud.ms)), "crm-reads")
 		b.ReportMetric(float64(loud.other.Load()+quiet.other.Load()), "crm-non-200")
 		b.Logf("crm alone: %d reads, p50 %.1f ms, p99 %.1f ms; beside scada's flood: %d reads, p50 %.1f ms, p99 %.1f ms, %d 5xx, %d other non-200",
-			len(quiet.ms), qp50, qp99, len(loud.ms), lp50, lp99, loud.fivexx.Load(), quiet.other.Load()+loud.other.Load())
+			len(quiet.ms), qp50, qp99, len(loud.ms), lp50, lp99, loud.fivexx.Load()+quiet.fivexx.Load(), quiet.other.Load()+loud.other.Load())
+		b.Logf("each round's p99, beside the flood/alone: %s", strings.Join(ratios, ", "))
 		b.Logf("crm alone, by read: %s", quiet.paths())
 		b.Logf("crm beside the flood, by read: %s", loud.paths())
 		b.Logf("scada's flood was answered: %s", answers)
@@ -63,23 +84,26 @@ func BenchmarkNoisyNeighbour(b *testing.B) {
 // in a process of its own: the load's goroutines are not scheduled with
 // the portal's. By default the upstreams (the Kafka cluster, the schema
 // registry, the identity provider, Confluent Cloud's stand-ins) are a dev
-// instance's, in another process at the lowest priority (lowPriority),
-// and the portal is a serve replica of its configuration: on a platform
-// they are Confluent's machines, so the flood's cost to them (kfake
-// decoding megabyte batches, the embedded registry parsing 100,000
-// symbols) must not be counted as the portal's, nor given the processors
-// ahead of it. NOISY_UPSTREAMS=embedded measures one dev portal with
-// everything embedded instead; NOISY_PROFILE=host:port serves the
-// measured portal's runtime profiles there.
+// instance's, in another process, and the portal is a serve replica of
+// its configuration: on a platform they are Confluent's machines, so the
+// flood's cost to them must not be counted as the portal's. The stand-ins
+// run at the normal priority, their costly work (the registry parsing a
+// schema of 100,000 symbols) at a lower one as the portal's does: at the
+// lowest priority (NOISY_UPSTREAMS=idle) their cheap answers to crm would
+// wait for the portal's own costly work for scada, which on a platform
+// runs on other processors than theirs. NOISY_UPSTREAMS=embedded measures
+// one dev portal with everything embedded instead; NOISY_PROFILE=host:port
+// serves the measured portal's runtime profiles there.
 func noisyPortal(b *testing.B) *testPortal {
 	tokens := &tokenCache{m: map[string]cachedToken{}}
-	if os.Getenv("NOISY_UPSTREAMS") == "embedded" {
+	upstreams := os.Getenv("NOISY_UPSTREAMS")
+	if upstreams == "embedded" {
 		dev := startProcess(b, "portal", []string{"dev", "--data", b.TempDir()})
 		return &testPortal{t: b, url: dev.url, tokens: tokens}
 	}
 	dir := b.TempDir()
 	serveConfig := filepath.Join(dir, "serve.yaml")
-	dev := startAt(b, true, "", "dev upstreams", []string{"dev", "--write-serve-config", serveConfig, "--data", filepath.Join(dir, "dev")})
+	dev := startAt(b, upstreams == "idle", "", "dev upstreams", []string{"dev", "--write-serve-config", serveConfig, "--data", filepath.Join(dir, "dev")})
 	// Tokens come from the dev instance's identity provider, which the
 	// replica trusts.
 	idp := &testPortal{t: b, url: dev.url, tokens: tokens}
@@ -106,6 +130,8 @@ type readings struct {
 	// crm's readers went past their own share).
 	other atomic.Int64
 }
+
+func newReadings() *readings { return &readings{byPath: map[string][]float64{}} }
 
 func (r *readings) percentiles() (p50, p99 float64) {
 	r.mu.Lock()
@@ -139,9 +165,23 @@ func percentiles(ms []float64) (p50, p99 float64) {
 // sending a request every 50 ms (40 a second in all: a busy person's
 // scripts, within one caller's rate of 50 a second, so that every read is
 // served and timed, none refused), so that the figures are the portal's
-// latency, not how fast a saturating client can be served.
-func crmReaders(tp *testPortal, d time.Duration) *readings {
-	out := &readings{byPath: map[string][]float64{}}
+// latency, not how fast a saturating client can be served. It returns
+// the window's readings, and adds them to all unless nil.
+func crmReaders(tp *testPortal, d time.Duration, all *readings) *readings {
+	out := newReadings()
+	defer func() {
+		if all == nil {
+			return
+		}
+		all.mu.Lock()
+		defer all.mu.Unlock()
+		all.ms = append(all.ms, out.ms...)
+		for path, ms := range out.byPath {
+			all.byPath[path] = append(all.byPath[path], ms...)
+		}
+		all.fivexx.Add(out.fivexx.Load())
+		all.other.Add(out.other.Load())
+	}()
 	token := tp.token("alice")
 	paths := []string{"/api/v1/crm/dev/topics?page_size=100", "/api/v1/crm/dev/topic/edh-shared-crm-dev-orders",
 		"/api/v1/crm/dev/schemas?latest_only=true", "/api/v1/crm/dev/consumer-groups"}
@@ -223,130 +263,4 @@ func hugeEnum() string {
 		symbols[i] = fmt.Sprintf(`"SYMBOL_%06d"`, i)
 	}
 	return `{"type":"enum","name":"Huge","symbols":[` + strings.Join(symbols, ",") + `]}`
-}
-
-// floodApart runs scada's flood in a process of its own at the lowest
-// priority (TestNoisyFlood): on a platform the noisy unit's clients are
-// its own machines, so their work (writing megabyte bodies, reading
-// answers) must not be scheduled with crm's readers, whose latency is
-// measured, nor given the processors ahead of the portal. The function
-// returned stops it and says how its requests were answered.
-func (n *noisyUnit) floodApart(b *testing.B) func() string {
-	cmd := lowPriority(os.Args[0], "-test.run=^TestNoisyFlood$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "NOISY_FLOOD_URL="+n.tp.url, "NOISY_FLOOD_TOKEN="+n.token,
-		"NOISY_FLOOD_TOPICS="+n.small+","+n.big+","+n.sfx)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	return func() string {
-		stdin.Close()
-		if err := cmd.Wait(); err != nil {
-			b.Fatalf("the flood's process: %v\n%s", err, out.String())
-		}
-		for _, line := range strings.Split(out.String(), "\n") {
-			if a, ok := strings.CutPrefix(line, "answered: "); ok {
-				return a
-			}
-		}
-		return "(not reported)"
-	}
-}
-
-// TestNoisyFlood is BenchmarkNoisyNeighbour's flood when that benchmark
-// runs it (floodApart): until its standard input closes, then it says how
-// its requests were answered.
-func TestNoisyFlood(t *testing.T) {
-	base := os.Getenv("NOISY_FLOOD_URL")
-	if base == "" {
-		t.Skip("run by BenchmarkNoisyNeighbour in a process of its own")
-	}
-	topics := strings.Split(os.Getenv("NOISY_FLOOD_TOPICS"), ",")
-	n := &noisyUnit{tp: &testPortal{t: t, url: base}, token: os.Getenv("NOISY_FLOOD_TOKEN"), small: topics[0], big: topics[1],
-		sfx: topics[2], huge: hugeEnum(), counts: map[string]map[int]int{}}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	n.flood(&wg, stop)
-	_, _ = io.Copy(io.Discard, os.Stdin)
-	close(stop)
-	wg.Wait()
-	fmt.Printf("answered: %s\n", n.answers())
-}
-
-// flood starts scada's workers until stop: one each for oversized
-// records, huge schemas, costly filters and tails.
-func (n *noisyUnit) flood(wg *sync.WaitGroup, stop chan struct{}) {
-	base := n.tp.url + "/api/v1/scada/dev"
-	filter := url.QueryEscape(`value.name.matches("^n[0-9]+-x+$") && value.amount % 3 == 1 && string(value.id).size() > 0`)
-	// The bodies are made once: the load's own work must not be what
-	// slows the replica it shares the machine with.
-	tooLarge := fmt.Sprintf(`{"records":[{"value":%q}]}`, strings.Repeat("y", 5000))
-	nearLimit := fmt.Sprintf(`{"records":[{"value":%q}]}`, strings.Repeat("y", 1_040_000))
-	hugeSchema := fmt.Sprintf(`,"subject_type":"value","schema_type":"AVRO","schema":%q}`, n.huge)
-	work := map[string]func(i int) (string, string, string){
-		"oversized record": func(i int) (string, string, string) {
-			if i%2 == 1 {
-				return "POST", base + "/topic/" + n.big + "/records", nearLimit
-			}
-			return "POST", base + "/topic/" + n.small + "/records", tooLarge
-		},
-		"huge schema": func(i int) (string, string, string) {
-			return "POST", base + "/schema", `{"topic":"huge-` + n.sfx + "-" + strconv.Itoa(i) + `"` + hugeSchema
-		},
-		"costly filter": func(int) (string, string, string) {
-			return "GET", base + "/topic/" + n.big + "/messages?limit=100&filter=" + filter, ""
-		},
-		"tail": func(int) (string, string, string) {
-			return "GET", base + "/topic/" + n.big + "/messages?after=0:0,1:0,2:0&limit=100", ""
-		},
-	}
-	only := os.Getenv("NOISY_ONLY")
-	for name, next := range work {
-		if only != "" && !strings.Contains(only, name) {
-			continue
-		}
-		for w := range 2 {
-			wg.Go(func() {
-				for i := w; ; i += 2 {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					method, u, body := next(i)
-					req, _ := http.NewRequest(method, u, strings.NewReader(body))
-					req.Header.Set("Authorization", "Bearer "+n.token)
-					req.Header.Set("Content-Type", "application/json")
-					status := 0
-					if resp, err := http.DefaultClient.Do(req); err == nil {
-						_, _ = io.Copy(io.Discard, resp.Body)
-						resp.Body.Close()
-						status = resp.StatusCode
-					}
-					n.mu.Lock()
-					if n.counts[name] == nil {
-						n.counts[name] = map[int]int{}
-					}
-					n.counts[name][status]++
-					n.mu.Unlock()
-				}
-			})
-		}
-	}
-}
-
-func (n *noisyUnit) answers() string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	var parts []string
-	for name, byStatus := range n.counts {
-		parts = append(parts, fmt.Sprintf("%s %v", name, byStatus))
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, "; ")
 }
