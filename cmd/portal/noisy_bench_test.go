@@ -84,16 +84,17 @@ func BenchmarkNoisyNeighbour(b *testing.B) {
 // in a process of its own: the load's goroutines are not scheduled with
 // the portal's. By default the upstreams (the Kafka cluster, the schema
 // registry, the identity provider, Confluent Cloud's stand-ins) are a dev
-// instance's, in another process, and the portal is a serve replica of
-// its configuration: on a platform they are Confluent's machines, so the
-// flood's cost to them must not be counted as the portal's. The stand-ins
-// run at the normal priority, their costly work (the registry parsing a
-// schema of 100,000 symbols) at a lower one as the portal's does: at the
-// lowest priority (NOISY_UPSTREAMS=idle) their cheap answers to crm would
-// wait for the portal's own costly work for scada, which on a platform
-// runs on other processors than theirs. NOISY_UPSTREAMS=embedded measures
-// one dev portal with everything embedded instead; NOISY_PROFILE=host:port
-// serves the measured portal's runtime profiles there.
+// instance's, in another process at the lowest priority (lowPriority),
+// and the portal is a serve replica of its configuration: on a platform
+// they are Confluent's machines, so the flood's cost to them (kfake
+// decoding megabyte batches, the embedded registry parsing 100,000
+// symbols and holding every schema it was given) must not be
+// counted as the portal's, nor given the processors ahead of it.
+// NOISY_UPSTREAMS=normal runs them at the normal priority instead: their
+// answers to crm then wait less for the portal's costly work, but their
+// own bursts of work land in the quiet windows too; =embedded measures
+// one dev portal with everything embedded; NOISY_PROFILE=host:port serves
+// the measured portal's runtime profiles there.
 func noisyPortal(b *testing.B) *testPortal {
 	tokens := &tokenCache{m: map[string]cachedToken{}}
 	upstreams := os.Getenv("NOISY_UPSTREAMS")
@@ -103,7 +104,7 @@ func noisyPortal(b *testing.B) *testPortal {
 	}
 	dir := b.TempDir()
 	serveConfig := filepath.Join(dir, "serve.yaml")
-	dev := startAt(b, upstreams == "idle", "", "dev upstreams", []string{"dev", "--write-serve-config", serveConfig, "--data", filepath.Join(dir, "dev")})
+	dev := startAt(b, upstreams != "normal", "", "dev upstreams", []string{"dev", "--write-serve-config", serveConfig, "--data", filepath.Join(dir, "dev")})
 	// Tokens come from the dev instance's identity provider, which the
 	// replica trusts.
 	idp := &testPortal{t: b, url: dev.url, tokens: tokens}
