@@ -151,14 +151,11 @@ func openHandles(o Options, conn kafka.ConfigMap) (*handles, error) {
 	// A producer hosts the admin client because only producers and
 	// consumers can route librdkafka's logs into Go (and so into slog).
 	p, err := kafka.NewProducer(handle(kafka.ConfigMap{
-		// The producer hosts the admin client, carries logs and errors,
-		// and writes the records people produce: its Go channels need not
-		// hold a million events each (the library's default, 24 MB per client).
+		// The producer hosts the admin client and carries logs and
+		// errors: its Go channels need not hold a million events each
+		// (the library's default, 24 MB per client).
 		"go.events.channel.size":  1000,
 		"go.produce.channel.size": 1,
-		// Records people produce are reported on within a call's time.
-		"message.timeout.ms": int(o.Timeout / time.Millisecond),
-		"linger.ms":          5,
 	}))
 	if err != nil {
 		return nil, fmt.Errorf("kafka client for %s: %w", o.Name, err)
@@ -188,7 +185,16 @@ func openHandles(o Options, conn kafka.ConfigMap) (*handles, error) {
 		p.Close()
 		return nil, fmt.Errorf("kafka admin client for %s's topic list: %w", o.Name, err)
 	}
-	return &handles{producer: p, admin: a, lister: la, listerProducer: lp, logs: logs, readers: &readers{conn: conn}}, nil
+	// The records people produce go out on a producer of their own,
+	// opened at the first produce (handles.recordsProducer).
+	newRecords := func() (*kafka.Producer, error) {
+		return kafka.NewProducer(handle(kafka.ConfigMap{"go.events.channel.size": 16, "go.produce.channel.size": 1,
+			// Records are reported on within a call's time.
+			"message.timeout.ms": int(o.Timeout / time.Millisecond),
+			"linger.ms":          5,
+		}))
+	}
+	return &handles{producer: p, admin: a, lister: la, listerProducer: lp, logs: logs, readers: &readers{conn: conn}, newRecords: newRecords}, nil
 }
 
 // acquire opens the client's handles unless open, and counts a call in

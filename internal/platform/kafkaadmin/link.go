@@ -69,10 +69,10 @@ type link struct {
 	mu      sync.Mutex
 	h       *handles
 	clients map[*Client]int
-	// connects and listConnects are librdkafka's counts of connection
-	// attempts of the open handles; closed carries those of handles
-	// closed before, so that the sum only grows.
-	connects, listConnects, closed atomic.Uint64
+	// connects, listConnects and recordConnects are librdkafka's counts
+	// of connection attempts of the open handles; closed carries those of
+	// handles closed before, so that the sum only grows.
+	connects, listConnects, recordConnects, closed atomic.Uint64
 	// stats counts librdkafka's statistics reports.
 	stats atomic.Uint64
 }
@@ -116,7 +116,7 @@ func (l *link) leave(c *Client) {
 	l.mu.Unlock()
 	if h != nil {
 		h.close()
-		l.closed.Add(l.connects.Swap(0) + l.listConnects.Swap(0))
+		l.closed.Add(l.connects.Swap(0) + l.listConnects.Swap(0) + l.recordConnects.Swap(0))
 	}
 }
 
@@ -129,7 +129,7 @@ func (l *link) current() *handles {
 
 // connectAttempts is every connection attempt of the link's handles.
 func (l *link) connectAttempts() uint64 {
-	return l.closed.Load() + l.connects.Load() + l.listConnects.Load()
+	return l.closed.Load() + l.connects.Load() + l.listConnects.Load() + l.recordConnects.Load()
 }
 
 // pumpEvents reads a handle's events: errors that say every broker is
@@ -160,10 +160,17 @@ func (l *link) pumpEvents(h *handles, events chan kafka.Event, connects *atomic.
 }
 
 // handles are the librdkafka handles of one cluster: a producer hosting
-// the admin client, and a second pair for the topic list.
+// the admin client, a second pair for the topic list, and once someone
+// produced, a producer for their records.
 type handles struct {
 	producer *kafka.Producer
 	admin    *kafka.AdminClient
+	// records writes the records people produce (recordsProducer);
+	// newRecords opens it.
+	recordsMu  sync.Mutex
+	records    *kafka.Producer
+	closed     bool
+	newRecords func() (*kafka.Producer, error)
 	// lister asks for the topic list, on a handle of its own.
 	lister         *kafka.AdminClient
 	listerProducer *kafka.Producer
@@ -178,13 +185,20 @@ type handles struct {
 // side by side, as each waits for its threads to end.
 func (h *handles) close() {
 	h.readers.close()
+	h.recordsMu.Lock()
+	h.closed = true
+	closers := []func(){h.producer.Close, h.listerProducer.Close}
+	if h.records != nil {
+		closers = append(closers, h.records.Close)
+	}
+	h.recordsMu.Unlock()
 	var wg sync.WaitGroup
 	for _, f := range []func(){h.admin.Close, h.lister.Close} {
 		wg.Add(1)
 		go func() { defer wg.Done(); f() }()
 	}
 	wg.Wait()
-	for _, f := range []func(){h.producer.Close, h.listerProducer.Close} {
+	for _, f := range closers {
 		wg.Add(1)
 		go func() { defer wg.Done(); f() }()
 	}

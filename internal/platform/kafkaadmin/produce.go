@@ -26,6 +26,10 @@ func (c *Client) Produce(ctx context.Context, topic string, records []platform.O
 func (c *Client) produce(ctx context.Context, topic string, records []platform.OutMessage) ([]platform.Delivery, error) {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
+	producer, err := c.recordsProducer()
+	if err != nil {
+		return nil, err
+	}
 	// Buffered for every report, so that late ones never block
 	// librdkafka's delivery thread after this call has returned.
 	reports := make(chan kafka.Event, len(records))
@@ -40,7 +44,7 @@ func (c *Client) produce(ctx context.Context, topic string, records []platform.O
 		for _, h := range r.Headers {
 			m.Headers = append(m.Headers, kafka.Header{Key: h.Key, Value: h.Value})
 		}
-		if err := c.h().producer.Produce(m, reports); err != nil {
+		if err := producer.Produce(m, reports); err != nil {
 			out[i] = platform.Delivery{Partition: r.Partition, Offset: -1, Err: recordError(c.translate(err, topic), i)}
 			continue
 		}
@@ -66,6 +70,33 @@ func (c *Client) produce(ctx context.Context, topic string, records []platform.O
 		}
 	}
 	return out, firstFailure(out, topic, c)
+}
+
+// recordsProducer returns the producer of the records people produce,
+// opened on first use. It is not the one hosting the admin client: a
+// broker answers one request at a time per connection, in order, so a
+// write it holds (acks=all waiting for the replicas, a megabyte batch)
+// would hold every describe, list and offsets request of every unit behind
+// it on the admin connection, and they would fail as timeouts. Its events
+// are read as the admin producer's are (link.pumpEvents).
+func (c *Client) recordsProducer() (*kafka.Producer, error) {
+	h := c.h()
+	h.recordsMu.Lock()
+	defer h.recordsMu.Unlock()
+	if h.records != nil {
+		return h.records, nil
+	}
+	if h.closed {
+		return nil, c.unreachable(errors.New("the cluster's handles were closed"))
+	}
+	p, err := h.newRecords()
+	if err != nil {
+		return nil, portal.Wrap(err, portal.Internal, "kafka producer for %s", c.name)
+	}
+	h.records = p
+	h.pumps.Add(1)
+	go c.link.pumpEvents(h, p.Events(), &c.link.recordConnects)
+	return p, nil
 }
 
 // recordError names the record a refusal is about (a record too large
