@@ -87,7 +87,9 @@ func (c *Client) recordsProducer() (*kafka.Producer, error) {
 		return h.records, nil
 	}
 	if h.closed {
-		return nil, c.unreachable(errors.New("the cluster's handles were closed"))
+		// A call holds the handles open (acquire): not the cluster's
+		// health, a fault of the portal's own.
+		return nil, portal.New(portal.Internal, "the handles of cluster %s were closed during a produce", c.name)
 	}
 	p, err := h.newRecords()
 	if err != nil {
