@@ -91,8 +91,18 @@ func (c *Client) recordsProducer() (*kafka.Producer, error) {
 		// health, a fault of the portal's own.
 		return nil, portal.New(portal.Internal, "the handles of cluster %s were closed during a produce", c.name)
 	}
-	p, err := h.newRecords()
-	if err != nil {
+	// Opened on a goroutine of its own: librdkafka's threads take the
+	// priority of the thread that starts them, and a produce of a large
+	// body runs on a thread of lowered priority (cpupriority), which must
+	// not be every later produce's.
+	var p *kafka.Producer
+	opened := make(chan error, 1)
+	go func() {
+		var err error
+		p, err = h.newRecords()
+		opened <- err
+	}()
+	if err := <-opened; err != nil {
 		return nil, portal.Wrap(err, portal.Internal, "kafka producer for %s", c.name)
 	}
 	h.records = p

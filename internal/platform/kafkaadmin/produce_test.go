@@ -2,12 +2,16 @@ package kafkaadmin
 
 import (
 	"context"
+	"os"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/edh-platform/rms-portal/internal/cpupriority"
 	"github.com/edh-platform/rms-portal/internal/platform"
 )
 
@@ -56,5 +60,48 @@ func TestAHeldProduceHoldsNoAdministration(t *testing.T) {
 	}
 	if err := <-produced; err != nil {
 		t.Errorf("the held produce, once released: %v", err)
+	}
+}
+
+// The first produce of a large body runs at a lowered priority
+// (cpupriority); the producer it opens must not keep that priority for
+// every later produce: librdkafka's threads take their starter's.
+func TestARecordsProducerKeepsTheNormalPriority(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("threads have no nice value of their own here")
+	}
+	ctx := context.Background()
+	c := newCluster(t)
+	cl := newClient(t, c, 0)
+	if err := cl.CreateTopic(ctx, platform.TopicSpec{Name: "niced", Partitions: 1}); err != nil {
+		t.Fatal(err)
+	}
+	err := cpupriority.Run(func() error {
+		_, err := cl.Produce(ctx, "niced", []platform.OutMessage{{Partition: -1, Value: []byte("v")}})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	seen := 0
+	for _, task := range tasks {
+		comm, _ := os.ReadFile("/proc/self/task/" + task.Name() + "/comm")
+		stat, err := os.ReadFile("/proc/self/task/" + task.Name() + "/stat")
+		if err != nil || !strings.HasPrefix(string(comm), "rdk:") {
+			continue
+		}
+		seen++
+		// nice is the 17th field after the command name's ')'.
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+		if f[16] != "0" {
+			t.Errorf("librdkafka's thread %s runs at nice %s", strings.TrimSpace(string(comm)), f[16])
+		}
+	}
+	if seen == 0 {
+		t.Skip("librdkafka's threads are not named here")
 	}
 }
