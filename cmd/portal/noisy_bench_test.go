@@ -28,7 +28,10 @@ import (
 // once the flood has paused (none of its requests in flight) or resumed.
 // It reports crm's p50 and p99 over each side's windows, their ratio,
 // crm's 5xx answers (the target: none, and a p99 within twice the quiet
-// one) and how scada's requests were answered. The portal, its upstreams
+// one) and how scada's requests were answered. It also reports crm's p99
+// without the reads' waits on upstreams (each answer's Server-Timing),
+// since the stand-ins answer on the same processors: which part of a slow
+// read was the portal's. The portal, its upstreams
 // and the flood each run in a process of their own (noisyPortal,
 // floodApart). NOISY_SECONDS sets each side's length (20 by default).
 func BenchmarkNoisyNeighbour(b *testing.B) {
@@ -74,6 +77,12 @@ func BenchmarkNoisyNeighbour(b *testing.B) {
 		b.Logf("crm alone: %d reads, p50 %.1f ms, p99 %.1f ms; beside scada's flood: %d reads, p50 %.1f ms, p99 %.1f ms, %d 5xx, %d other non-200",
 			len(quiet.ms), qp50, qp99, len(loud.ms), lp50, lp99, loud.fivexx.Load()+quiet.fivexx.Load(), quiet.other.Load()+loud.other.Load())
 		b.Logf("each round's p99, beside the flood/alone: %s", strings.Join(ratios, ", "))
+		_, qown := quiet.ownPercentiles()
+		_, lown := loud.ownPercentiles()
+		b.ReportMetric(qown, "quiet-own-p99-ms")
+		b.ReportMetric(lown, "noisy-own-p99-ms")
+		b.ReportMetric(lown/qown, "own-p99-ratio")
+		b.Logf("crm's reads without their waits on upstreams (Server-Timing), p99: alone %.1f ms, beside the flood %.1f ms (%.1fx)", qown, lown, lown/qown)
 		b.Logf("crm alone, by read: %s", quiet.paths())
 		b.Logf("crm beside the flood, by read: %s", loud.paths())
 		b.Logf("scada's flood was answered: %s", answers)
@@ -123,8 +132,11 @@ func noisyPortal(b *testing.B) *testPortal {
 
 // readings are one phase's crm latencies and failures.
 type readings struct {
-	mu     sync.Mutex
-	ms     []float64
+	mu sync.Mutex
+	ms []float64
+	// own are the same reads without their waits on upstreams (the
+	// answer's Server-Timing): the portal's part of crm's latency.
+	own    []float64
 	byPath map[string][]float64
 	fivexx atomic.Int64
 	// other counts the answers neither 200 nor 5xx (a 429 would say
@@ -138,6 +150,13 @@ func (r *readings) percentiles() (p50, p99 float64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return percentiles(r.ms)
+}
+
+// ownPercentiles are the percentiles of the reads' own times.
+func (r *readings) ownPercentiles() (p50, p99 float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return percentiles(r.own)
 }
 
 // paths says each path's p50 and p99, to tell which read slowed.
@@ -177,6 +196,7 @@ func crmReaders(tp *testPortal, d time.Duration, all *readings) *readings {
 		all.mu.Lock()
 		defer all.mu.Unlock()
 		all.ms = append(all.ms, out.ms...)
+		all.own = append(all.own, out.own...)
 		for path, ms := range out.byPath {
 			all.byPath[path] = append(all.byPath[path], ms...)
 		}
@@ -204,12 +224,15 @@ func crmReaders(tp *testPortal, d time.Duration, all *readings) *readings {
 				} else if resp.StatusCode != http.StatusOK {
 					out.other.Add(1)
 				}
+				own := took
 				if err == nil {
 					_, _ = io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()
+					own = took - upstreamMillis(resp.Header.Get("Server-Timing"))
 				}
 				out.mu.Lock()
 				out.ms = append(out.ms, took)
+				out.own = append(out.own, own)
 				out.byPath[paths[i%len(paths)]] = append(out.byPath[paths[i%len(paths)]], took)
 				out.mu.Unlock()
 			}
@@ -264,4 +287,22 @@ func hugeEnum() string {
 		symbols[i] = fmt.Sprintf(`"SYMBOL_%06d"`, i)
 	}
 	return `{"type":"enum","name":"Huge","symbols":[` + strings.Join(symbols, ",") + `]}`
+}
+
+// upstreamMillis is the upstream metric's duration of a Server-Timing
+// header (0 if it has none).
+func upstreamMillis(h string) float64 {
+	for _, metric := range strings.Split(h, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(metric), ";")
+		if name != "upstream" {
+			continue
+		}
+		for _, p := range strings.Split(params, ";") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "dur="); ok {
+				ms, _ := strconv.ParseFloat(v, 64)
+				return ms
+			}
+		}
+	}
+	return 0
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
+	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
 // ErrorRenderer renders an error for one front door.
@@ -113,7 +114,7 @@ func New(o Options) *echo.Echo {
 	if observe == nil {
 		observe = func(next echo.HandlerFunc) echo.HandlerFunc { return next }
 	}
-	e.Use(withRequestID, observe, logRequests(o.Logger), recoverPanics, securityHeaders(o), limitHeaders,
+	e.Use(withRequestID, timeRequests, observe, logRequests(o.Logger), recoverPanics, securityHeaders(o), limitHeaders,
 		compress(), middleware.BodyLimit(fmt.Sprintf("%dB", o.MaxBodyBytes)))
 	return e
 }
@@ -226,6 +227,9 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 				slog.String("method", portal.Clip(req.Method, 16)), slog.String("path", portal.Clip(req.URL.Path, 1024)), slog.String("route", c.Path()),
 				slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
 				slog.Float64("ms", float64(time.Since(start).Microseconds())/1000),
+			}
+			if up, calls := upstream.WaitsFrom(req.Context()).Total(time.Now()); calls > 0 {
+				attrs = append(attrs, slog.Float64("upstream_ms", millis(up)), slog.Int("upstream_calls", calls))
 			}
 			if p := portal.PrincipalFrom(c.Request().Context()); p != nil {
 				attrs = append(attrs, slog.String("actor", p.Actor()))

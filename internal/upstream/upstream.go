@@ -183,7 +183,11 @@ func (u *Upstream) Call(ctx context.Context, op string, fn func(ctx context.Cont
 		release = r
 	}
 	start := u.now()
+	// The request's waits are on the wall clock, as its own time is.
+	waits := waitsOf(ctx)
+	waits.begin(time.Now())
 	_, err := u.cb.Execute(func() (struct{}, error) { return struct{}{}, fn(ctx) })
+	waits.end(time.Now())
 	took := u.now().Sub(start)
 	release(took)
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
