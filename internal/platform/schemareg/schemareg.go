@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
@@ -50,6 +51,8 @@ type Registry struct {
 	byID    *idCache
 	http    *http.Client
 	up      *upstream.Upstream
+	// answers are buffers the registry's answers are read into (readAnswer).
+	answers sync.Pool
 }
 
 var _ platform.Schemas = (*Registry)(nil)
@@ -151,7 +154,8 @@ func (r *Registry) raw(ctx context.Context, method, path string, body, out any) 
 		return err
 	}
 	defer resp.Body.Close()
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, done := r.readAnswer(resp)
+	defer done()
 	if resp.StatusCode/100 != 2 {
 		re := &rest.Error{}
 		if json.Unmarshal(data, re) != nil || re.Code == 0 {
@@ -163,6 +167,37 @@ func (r *Registry) raw(ctx context.Context, method, path string, body, out any) 
 		return re
 	}
 	return json.Unmarshal(data, out)
+}
+
+// answerLimit bounds how much of one answer of the registry is read.
+const answerLimit = 64 << 20
+
+// keptAnswer is the largest buffer kept for the next answer.
+const keptAnswer = 4 << 20
+
+// readAnswer reads an answer's body whole (up to answerLimit) into a
+// buffer kept between calls, which done gives back; nothing may keep data
+// after done (json.Unmarshal copies what it decodes). A registry's answer
+// to a registration can echo a tenant's megabyte schema, and its answers
+// are often chunked: read with io.ReadAll, whose buffer grows by doubling,
+// each cost about three times its size, garbage that the replica's
+// collector then spent every unit's processors on.
+func (r *Registry) readAnswer(resp *http.Response) (data []byte, done func()) {
+	buf, _ := r.answers.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	buf.Reset()
+	if n := resp.ContentLength; n > 0 && n <= answerLimit {
+		// ReadFrom wants room to read past the end, to see it.
+		buf.Grow(int(n) + bytes.MinRead)
+	}
+	_, _ = buf.ReadFrom(io.LimitReader(resp.Body, answerLimit))
+	return buf.Bytes(), func() {
+		if buf.Cap() <= keptAnswer {
+			r.answers.Put(buf)
+		}
+	}
 }
 
 // listPage is how many schemas one GET /schemas asks for: the registry's

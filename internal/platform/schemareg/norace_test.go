@@ -1,0 +1,5 @@
+//go:build !race
+
+package schemareg
+
+const raceEnabled = false
