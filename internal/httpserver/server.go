@@ -226,7 +226,7 @@ func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 			attrs := []slog.Attr{
 				slog.String("method", portal.Clip(req.Method, 16)), slog.String("path", portal.Clip(req.URL.Path, 1024)), slog.String("route", c.Path()),
 				slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
-				slog.Float64("ms", float64(time.Since(start).Microseconds())/1000),
+				slog.Float64("ms", millis(time.Since(start))),
 			}
 			if up, calls := upstream.WaitsFrom(req.Context()).Total(time.Now()); calls > 0 {
 				attrs = append(attrs, slog.Float64("upstream_ms", millis(up)), slog.Int("upstream_calls", calls))
