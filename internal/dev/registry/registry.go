@@ -4,8 +4,7 @@
 package registry
 
 import (
-	"github.com/edh-platform/rms-portal/internal/cpupriority"
-
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/edh-platform/rms-portal/internal/cpupriority"
 )
 
 // Registry is the dev-mode Schema Registry: an HTTP server that speaks the
@@ -38,6 +39,7 @@ type Registry struct {
 	subjects map[string][]*regVersion
 	levels   map[string]string
 	global   string
+	parses   parseCache
 }
 
 type storedSchema struct {
@@ -45,6 +47,9 @@ type storedSchema struct {
 	Schema     string         `json:"schema"`
 	References []regReference `json:"references,omitempty"`
 	parsed     parsed
+	// key names the schema among those stored (canonKey), found with the
+	// parse, outside the registry's lock.
+	key string
 }
 
 type regReference struct {
@@ -322,11 +327,12 @@ func (r *Registry) parseRequest(req *http.Request) (storedSchema, *regError) {
 	if e != nil {
 		return in, e
 	}
-	p, err := parseSchema(in.Type, in.Schema, refs)
+	p, err := r.parses.parse(in.Type, in.Schema, refs)
 	if err != nil {
 		return in, &regError{422, 42201, err.Error()}
 	}
 	in.parsed = p
+	in.key = canonKey(in)
 	return in, nil
 }
 
@@ -345,9 +351,18 @@ func (r *Registry) referenced(refs []regReference) ([]string, *regError) {
 	return out, nil
 }
 
+// canonKey is a digest of a schema's type, canonical form and references:
+// a registration looks it up under the registry's lock, where a key as
+// long as a megabyte schema would be hashed and compared while every
+// other request waited.
 func canonKey(st storedSchema) string {
 	refs, _ := json.Marshal(st.References)
-	return st.Type + "\x00" + st.parsed.canonical + "\x00" + string(refs)
+	h := sha256.New()
+	for _, part := range []string{st.Type, st.parsed.canonical, string(refs)} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return string(h.Sum(nil))
 }
 
 func (r *Registry) earlier(s string) []parsed {
@@ -359,7 +374,7 @@ func (r *Registry) earlier(s string) []parsed {
 }
 
 func (r *Registry) register(s string, in storedSchema) (any, *regError) {
-	key := canonKey(in)
+	key := in.key
 	if id, ok := r.byCanon[key]; ok {
 		for _, v := range r.live(s, false) {
 			if v.id == id {
@@ -391,7 +406,7 @@ func (r *Registry) lookup(s string, in storedSchema) (any, *regError) {
 	if len(r.live(s, false)) == 0 {
 		return nil, subjectNotFound(s)
 	}
-	id := r.byCanon[canonKey(in)]
+	id := r.byCanon[in.key]
 	for _, v := range r.live(s, false) {
 		if v.id == id {
 			return r.describe(s, v), nil

@@ -207,3 +207,16 @@ func joinGroups(b testing.TB, c *kfake.Cluster, groups []string, topic string) {
 		}
 	}
 }
+
+// BenchmarkDescribeTopic is a topic's page (and every produce's check of
+// its topic's limits): its partitions and its settings, two requests.
+func BenchmarkDescribeTopic(b *testing.B) {
+	cl := newClient(b, newCluster(b), 0)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if d, err := cl.DescribeTopic(ctx, "legacy-orders"); err != nil || len(d.Config) == 0 {
+			b.Fatalf("%+v %v", d, err)
+		}
+	}
+}

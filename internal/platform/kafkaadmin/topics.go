@@ -55,11 +55,49 @@ func (c *Client) fetchTopics(ctx context.Context) ([]platform.TopicInfo, error) 
 	return out, nil
 }
 
-// DescribeTopic returns a topic's partitions and every setting.
+// describeTopic returns a topic's partitions and every setting. The two
+// requests are independent and asked side by side: a topic's page, and
+// every produce's check of the topic's limits, costs one round trip to
+// the cluster rather than two, and a broker that stalls holds it once.
 func (c *Client) describeTopic(ctx context.Context, name string) (platform.TopicDetail, error) {
 	ctx, cancel, _ := c.bound(ctx)
 	defer cancel()
-	res, err := c.h().admin.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{name}),
+	h := c.h()
+	type described struct {
+		res []kafka.ConfigResourceResult
+		err error
+	}
+	configs := make(chan described, 1)
+	go func() {
+		res, err := h.admin.DescribeConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name}},
+			kafka.SetAdminRequestTimeout(c.timeout))
+		configs <- described{res, err}
+	}()
+	d, err := c.describePartitions(ctx, h, name)
+	if err != nil {
+		// The topic's own answer says why: the settings' request is
+		// called off.
+		cancel()
+		<-configs
+		return platform.TopicDetail{}, err
+	}
+	cfg := <-configs
+	if cfg.err != nil {
+		return platform.TopicDetail{}, c.translate(cfg.err, name)
+	}
+	for _, r := range cfg.res {
+		if err := c.translate(r.Error, name); err != nil {
+			return platform.TopicDetail{}, err
+		}
+		d.Config = append(d.Config, configEntries(r.Config)...)
+	}
+	sort.Slice(d.Config, func(i, j int) bool { return d.Config[i].Name < d.Config[j].Name })
+	return d, nil
+}
+
+// describePartitions returns a topic's partitions, without its settings.
+func (c *Client) describePartitions(ctx context.Context, h *handles, name string) (platform.TopicDetail, error) {
+	res, err := h.admin.DescribeTopics(ctx, kafka.NewTopicCollectionOfTopicNames([]string{name}),
 		kafka.SetAdminRequestTimeout(c.timeout))
 	if err != nil {
 		return platform.TopicDetail{}, c.translate(err, name)
@@ -71,20 +109,7 @@ func (c *Client) describeTopic(ctx context.Context, name string) (platform.Topic
 	if err := c.translate(td.Error, name); err != nil {
 		return platform.TopicDetail{}, err
 	}
-	d := topicDetail(td)
-	cfg, err := c.h().admin.DescribeConfigs(ctx, []kafka.ConfigResource{{Type: kafka.ResourceTopic, Name: name}},
-		kafka.SetAdminRequestTimeout(c.timeout))
-	if err != nil {
-		return platform.TopicDetail{}, c.translate(err, name)
-	}
-	for _, r := range cfg {
-		if err := c.translate(r.Error, name); err != nil {
-			return platform.TopicDetail{}, err
-		}
-		d.Config = append(d.Config, configEntries(r.Config)...)
-	}
-	sort.Slice(d.Config, func(i, j int) bool { return d.Config[i].Name < d.Config[j].Name })
-	return d, nil
+	return topicDetail(td), nil
 }
 
 // createTopics creates topics with the cluster's default replication in
