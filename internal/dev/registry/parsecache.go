@@ -2,6 +2,7 @@ package registry
 
 import (
 	"crypto/sha256"
+	"io"
 	"sync"
 )
 
@@ -30,12 +31,13 @@ type cachedParse struct {
 	size int
 }
 
-// parseKey digests what a parse depends on.
-func parseKey(typ, text string, refs []string) [sha256.Size]byte {
+// digest is a SHA-256 of parts, each ended by a zero byte so that no two
+// lists of parts run together: the short key of a schema's texts.
+func digest(parts ...string) [sha256.Size]byte {
 	h := sha256.New()
-	for _, part := range append([]string{typ, text}, refs...) {
-		h.Write([]byte(part))
-		h.Write([]byte{0})
+	for _, part := range parts {
+		_, _ = io.WriteString(h, part)
+		_, _ = h.Write([]byte{0})
 	}
 	var k [sha256.Size]byte
 	h.Sum(k[:0])
@@ -45,7 +47,7 @@ func parseKey(typ, text string, refs []string) [sha256.Size]byte {
 // parse returns the parse of text, from the cache or parsed now; a
 // schema that does not parse is not kept.
 func (c *parseCache) parse(typ, text string, refs []string) (parsed, error) {
-	k := parseKey(typ, text, refs)
+	k := digest(append([]string{typ, text}, refs...)...)
 	c.mu.Lock()
 	hit, ok := c.byKey[k]
 	c.mu.Unlock()

@@ -4,7 +4,6 @@
 package registry
 
 import (
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -357,12 +356,8 @@ func (r *Registry) referenced(refs []regReference) ([]string, *regError) {
 // other request waited.
 func canonKey(st storedSchema) string {
 	refs, _ := json.Marshal(st.References)
-	h := sha256.New()
-	for _, part := range []string{st.Type, st.parsed.canonical, string(refs)} {
-		h.Write([]byte(part))
-		h.Write([]byte{0})
-	}
-	return string(h.Sum(nil))
+	k := digest(st.Type, st.parsed.canonical, string(refs))
+	return string(k[:])
 }
 
 func (r *Registry) earlier(s string) []parsed {
