@@ -48,6 +48,9 @@ func (h *Handlers) renderAlerts(c echo.Context, status int, secret, formError st
 	if err != nil {
 		return err
 	}
+	if secret != "" {
+		showsSecret(c)
+	}
 	return h.render(c, status, p, views.AlertsPage(p, rules, history, channels, secret, formError))
 }
 

@@ -173,7 +173,7 @@ func (h *Handlers) keySecret(c echo.Context) error {
 // showSecret is the one page that shows a key's secret: never cached,
 // never in htmx's history.
 func (h *Handlers) showSecret(c echo.Context, p views.Page, k portal.CreatedAPIKey, status int) error {
-	c.Response().Header().Set("Cache-Control", "no-store")
+	showsSecret(c)
 	p.Title, p.Subtitle = "API key "+k.ID, k.OwnerName
 	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: k.OwnerName, Href: p.Context.Path("service-account", k.Owner)}, views.Crumb{Label: "new key"})
 	return h.render(c, status, p, views.KeyCreatedPage(p, k, k.Owner))

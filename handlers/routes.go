@@ -14,23 +14,23 @@ import (
 // session middleware is attached per route: on a group, echo would route
 // every unknown path (API ones too) through it.
 func (h *Handlers) Register(e *echo.Echo) {
-	e.GET("/auth/login", h.login)
-	e.GET("/auth/callback", h.callback)
-	e.POST("/auth/logout", h.logout)
-	e.GET("/signed-out", h.signedOut)
+	e.GET("/auth/login", h.login, h.forgetSecretPages)
+	e.GET("/auth/callback", h.callback, h.forgetSecretPages)
+	e.POST("/auth/logout", h.logout, h.forgetSecretPages)
+	e.GET("/signed-out", h.signedOut, h.forgetSecretPages)
 
 	route := func(method, path string, handler echo.HandlerFunc) {
 		if strings.HasPrefix(path, "/:bu/:stage/") {
 			// The scope is parsed once here, after the session is known;
 			// then large bodies take their lane.
-			mw := []echo.MiddlewareFunc{h.requireSession, httpserver.ParseScope}
+			mw := []echo.MiddlewareFunc{h.forgetSecretPages, h.requireSession, httpserver.ParseScope}
 			if h.lane != nil {
 				mw = append(mw, h.lane.Middleware)
 			}
 			e.Add(method, path, handler, mw...)
 			return
 		}
-		e.Add(method, path, handler, h.requireSession)
+		e.Add(method, path, handler, h.forgetSecretPages, h.requireSession)
 	}
 	route(http.MethodGet, "/", h.home)
 	route(http.MethodGet, "/context", h.switchContext)

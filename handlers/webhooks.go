@@ -30,6 +30,7 @@ func (h *Handlers) listWebhooks(c echo.Context) error {
 			var w portal.Webhook
 			if json.Unmarshal(data, &w) == nil && w.ID == id {
 				created = &w
+				showsSecret(c)
 			}
 		}
 	}
@@ -61,6 +62,7 @@ func (h *Handlers) createWebhook(c echo.Context) error {
 	if data, err := json.Marshal(w); err == nil && h.sessions.Handoff(c.Request(), "webhook "+w.ID, data) == nil {
 		return c.Redirect(http.StatusSeeOther, "/admin/webhooks?created="+url.QueryEscape(w.ID))
 	}
+	showsSecret(c)
 	return h.render(c, http.StatusCreated, p, views.WebhooksPage(p, area, list, &w, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
 }
 

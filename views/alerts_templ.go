@@ -58,7 +58,7 @@ func AlertsPage(p Page, rules []portal.AlertRule, history []portal.Alert, channe
 			}
 		}
 		if secret != "" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<div class=\"mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900\" id=\"channel-secret\" role=\"status\">The channel's signing secret, shown this once: <code class=\"break-all font-mono\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<div class=\"mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900\" id=\"channel-secret\" role=\"status\" hx-history=\"false\" data-secret=\"The channel's signing secret was shown once, when the channel was made.\">The channel's signing secret, shown this once: <code class=\"break-all font-mono\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

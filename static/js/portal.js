@@ -258,7 +258,29 @@
     syncContext();
   });
   window.addEventListener("pageshow", function (e) {
-    if (e.persisted) syncContext();
+    if (!e.persisted) return;
+    // A page that showed a secret took it off as it was left; restored
+    // from the back/forward cache, it asks the server again, which says
+    // the secret was shown.
+    if (document.documentElement.dataset.secretGone) {
+      location.reload();
+      return;
+    }
+    syncContext();
+  });
+  // A secret is shown once: as its page is left (to the back/forward
+  // cache, too), the secret leaves the page, replaced by what its
+  // data-secret says.
+  window.addEventListener("pagehide", function () {
+    var found = document.querySelectorAll("[data-secret]");
+    if (!found.length) return;
+    found.forEach(function (el) {
+      var note = document.createElement("p");
+      note.textContent = el.getAttribute("data-secret");
+      el.replaceChildren(note);
+      el.removeAttribute("data-secret");
+    });
+    document.documentElement.dataset.secretGone = "true";
   });
 
   // While a request a person asked for is under way (a context switch,
