@@ -159,7 +159,7 @@ func (a *API) readMessages(c echo.Context) error {
 		mj := wire.Record{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format(time.RFC3339Nano),
 			Key: nullable(m.Key, m.KeyEncoding), KeyEncoding: m.KeyEncoding, Value: nullable(m.Value, m.ValueEncoding),
 			ValueEncoding: m.ValueEncoding, SchemaID: m.SchemaID, Headers: []wire.RecordHeader{}, Truncated: m.Truncated, DecodeError: m.DecodeError,
-			MaskedFields: m.Masked}
+			MaskedFields: m.Masked, ValueMasked: m.MaskedWhole}
 		for _, h := range m.Headers {
 			mj.Headers = append(mj.Headers, wire.RecordHeader(h))
 		}

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	"github.com/edh-platform/rms-portal/internal/config"
 )
@@ -201,7 +204,7 @@ func TestCatalogJourney(t *testing.T) {
 	skew.Store(int64(7*24*time.Hour + time.Minute))
 	for {
 		g := tp.call("GET", crm+"/grant/"+id, "alice", nil).json(t)
-		if g["state"] == "revoked" && g["decided_by"] == "portal" {
+		if g["state"] == "expired" && g["decided_by"] == "portal" {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -214,5 +217,123 @@ func TestCatalogJourney(t *testing.T) {
 	}
 	if trail := tp.call("GET", scada+"/audit?action=grant.expire", "bob", nil); !strings.Contains(string(trail.body), id) || !strings.Contains(string(trail.body), `"outcome":"ok"`) {
 		t.Errorf("the expiry is not in the trail: %s", trail.body)
+	}
+}
+
+// TestADeletedTopicTakesItsGrantsWithIt is the issue's first seam
+// through the binary and a real Kafka client: crm reads scada's topic
+// with its key through an approved grant; scada's Admin deletes the topic
+// (confirmed, with the impact shown); the grant reads ended, its end is
+// in the trail and reaches the zone's webhook naming the delete; the
+// topic made again under the name is refused to crm's consumer, and its
+// impact and catalog entry show no grant.
+func TestADeletedTopicTakesItsGrantsWithIt(t *testing.T) {
+	tp := sharedPortal(t)
+	rcv := newReceiver(t)
+	sfx := suffix()
+	topic := "ledger-" + sfx
+	full := "edh-shared-scada-dev-" + topic
+	scada, crm := "/api/v1/scada/dev", "/api/v1/crm/dev"
+	hook := tp.call("POST", "/api/v1/admin/webhooks", "frank", map[string]any{"landing_zone": "edh-shared", "business_unit": "scada", "url": rcv.srv.URL + "/ends-" + sfx})
+	if hook.status != http.StatusCreated {
+		t.Fatalf("the webhook: %d %s", hook.status, hook.body)
+	}
+	rcv.secret.Store(hook.json(t)["secret"].(string))
+	t.Cleanup(func() { tp.call("DELETE", "/api/v1/admin/webhook/"+hook.json(t)["id"].(string), "frank", nil) })
+	if r := tp.call("POST", scada+"/topic", "bob", map[string]any{"name": topic}); r.status != http.StatusCreated {
+		t.Fatalf("the topic: %d %s", r.status, r.body)
+	}
+	tp.removeAfter(scada + "/topic/" + topic)
+	r := tp.call("POST", crm+"/service-account", "alice", map[string]any{"name": "ledger-" + sfx, "type": "consumer"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("crm's account: %d %s", r.status, r.body)
+	}
+	acct := r.json(t)["id"].(string)
+	t.Cleanup(func() { tp.call("DELETE", crm+"/service-account/"+acct+"?delete_api_keys=true", "alice", nil) })
+	r = tp.call("POST", crm+"/service-account/"+acct+"/api-keys", "alice", map[string]string{"resource": "kafka"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("crm's key: %d %s", r.status, r.body)
+	}
+	created := r.json(t)
+	env := envSnippet(t, created)
+	waitReady(t, tp, crm, created["id"].(string), "alice")
+	r = tp.call("POST", crm+"/grants", "alice", map[string]any{"owner": "scada", "topic": topic, "access": "read", "principal": acct, "reason": "ledger"})
+	if r.status != http.StatusCreated {
+		t.Fatalf("asking: %d %s", r.status, r.body)
+	}
+	id := r.json(t)["id"].(string)
+	if r := tp.call("POST", scada+"/grant/"+id+"/approve", "bob", nil); r.status != http.StatusOK {
+		t.Fatalf("approving: %d %s", r.status, r.body)
+	}
+	produceOne := func() {
+		t.Helper()
+		if r := tp.call("POST", scada+"/topic/"+topic+"/records", "bob", map[string]any{"records": []any{map[string]any{"key": "k", "value": "1"}}}); r.status != http.StatusOK {
+			t.Fatalf("a record: %d %s", r.status, r.body)
+		}
+	}
+	produceOne()
+	group := "edh-shared-crm-dev-ledger-" + sfx
+	if err := consumeUntil(t, env, full, group, func(err error) bool { return err == nil }); err != nil {
+		t.Fatalf("crm's consumer with the grant: %v", err)
+	}
+
+	// The delete: the impact names the grant; confirmed, it ends it.
+	if r := tp.call("GET", scada+"/topic/"+topic+"/impact", "bob", nil); !strings.Contains(string(r.body), `"name":"`+id+`"`) {
+		t.Fatalf("impact: %d %s", r.status, r.body)
+	}
+	if r := tp.call("DELETE", scada+"/topic/"+topic+"?confirm="+topic+"&reason=replaced", "bob", nil); r.status != http.StatusNoContent {
+		t.Fatalf("the delete: %d %s", r.status, r.body)
+	}
+	g := tp.call("GET", crm+"/grant/"+id, "alice", nil).json(t)
+	if g["state"] != "ended" || g["decided_by"] != "bob" || len(g["role_bindings"].([]any)) != 0 {
+		t.Fatalf("the grant after its topic's delete: %v", g)
+	}
+	if trail := tp.call("GET", scada+"/audit?action=grant.end", "bob", nil); !strings.Contains(string(trail.body), id) ||
+		!strings.Contains(string(trail.body), "topic "+full+" is deleted by bob") {
+		t.Errorf("the grant's end in the trail: %s", trail.body)
+	}
+	waitFor(t, "the grant's end at the webhook", 20*time.Second, func() bool { return len(rcv.find("portal.grant.ended", id)) > 0 })
+	if ev := rcv.find("portal.grant.ended", id)[0]; ev.Data.Actor != "bob" || !strings.Contains(ev.Data.Detail, "topic "+full+" is deleted") {
+		t.Errorf("the webhook's event: %+v", ev)
+	}
+
+	// Made again under the name: crm reads nothing, and nothing says it may.
+	if r := tp.call("POST", scada+"/topic", "bob", map[string]any{"name": topic}); r.status != http.StatusCreated {
+		t.Fatalf("the topic again: %d %s", r.status, r.body)
+	}
+	produceOne()
+	if err := fetchFirst(env, full); !errors.Is(err, kerr.TopicAuthorizationFailed) {
+		t.Errorf("crm's key on the topic made again: %v, want TOPIC_AUTHORIZATION_FAILED", err)
+	}
+	if r := tp.call("GET", scada+"/topic/"+topic+"/impact", "bob", nil); strings.Contains(string(r.body), id) {
+		t.Errorf("the new topic's impact shows the old grant: %s", r.body)
+	}
+	if r := tp.call("GET", crm+"/catalog/"+full, "alice", nil); r.status != http.StatusOK || strings.Contains(string(r.body), id) {
+		t.Errorf("the new topic's catalog entry: %d %s", r.status, r.body)
+	}
+}
+
+// fetchFirst fetches a topic's partition 0 from its start with a key's
+// credentials (franz-go, which reports the broker's refusal of the fetch
+// or of its offsets as the partition's error), and returns that error, or
+// nil once a record came.
+func fetchFirst(env map[string]string, topic string) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(env["KAFKA_BOOTSTRAP_SERVERS"]),
+		kgo.SASL(scram.Auth{User: env["KAFKA_SASL_USERNAME"], Pass: env["KAFKA_SASL_PASSWORD"]}.AsSha256Mechanism()),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	for {
+		fs := cl.PollFetches(ctx)
+		for _, e := range fs.Errors() {
+			return e.Err
+		}
+		if fs.NumRecords() > 0 {
+			return nil
+		}
 	}
 }

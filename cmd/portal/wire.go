@@ -244,6 +244,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		Costly:   p.costly, KeySecrets: keySecrets, Masking: maskingRules(cfg.Masking),
 		Backoff:       connectors.Backoff{First: cfg.ConnectorAutoRestart.FirstAfter, Max: cfg.ConnectorAutoRestart.MaxBackoff},
 		AlertDefaults: alertDefaults, Classes: classes, GrantWarnBefore: cfg.Catalog.WarnBefore,
+		BindingDelay: cfg.ConfluentCloud.BindingDelay,
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {

@@ -146,7 +146,7 @@ func grantListCmd(o *options) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&side, "side", "", "given (on your unit's topics) or received (asked by your unit)")
-	cmd.Flags().StringVar(&state, "state", "", "requested, active, rejected, withdrawn or revoked")
+	cmd.Flags().StringVar(&state, "state", "", "requested, active, rejected, withdrawn, revoked, expired, ended or renewed")
 	cmd.Flags().StringVar(&topic, "topic", "", "only the grants covering this topic (full name)")
 	return cmd
 }

@@ -4,6 +4,7 @@
 package assembly
 
 import (
+	"context"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/admin"
@@ -63,6 +64,9 @@ type Deps struct {
 	// announced.
 	Classes         catalog.Classes
 	GrantWarnBefore time.Duration
+	// BindingDelay is how long the platform takes to enforce a removed
+	// role binding: a delete that ended grants waits it out.
+	BindingDelay time.Duration
 	// Masking is which schema tags mask a field in the stages that mask,
 	// and the lowest role that reads such fields whole.
 	Masking records.Masking
@@ -136,10 +140,17 @@ func New(d Deps) (*Built, error) {
 	}
 	b.Catalog = catalog.New(g, d.Store, classes)
 	b.Topics.WithCatalog(b.Catalog)
-	b.Grants = grants.New(g, d.Store).ClassifyWith(b.Catalog, d.GrantWarnBefore)
+	b.Grants = grants.New(g, d.Store).ClassifyWith(b.Catalog, d.GrantWarnBefore).WaitForBindings(d.BindingDelay)
 	b.Me.ExplainGrantsWith(b.Grants.Explain)
-	b.Accounts.WithImpact(d.Store, b.Grants.ClosePrincipal)
-	b.Pools.WithImpact(d.Store, b.Grants.ClosePrincipal)
+	// A delete ends the grants that name what it deletes, first.
+	endPrincipal := func(ctx context.Context, call *gate.Call, principal, cause string) ([]portal.Change, error) {
+		return b.Grants.End(ctx, call, grants.Ends{Principal: principal}, cause)
+	}
+	b.Accounts.WithImpact(d.Store, endPrincipal)
+	b.Pools.WithImpact(d.Store, endPrincipal)
+	b.Topics.EndGrantsWith(func(ctx context.Context, call *gate.Call, topic, cause string) ([]portal.Change, error) {
+		return b.Grants.End(ctx, call, grants.Ends{Topic: topic}, cause)
+	})
 	b.Admin.ExplainGrantsWith(b.Grants.Explain)
 	b.Plans = plans.New(g, b.Topics.AsCode(), b.Schemas.AsCode(), b.Connectors.AsCode(), b.Accounts.AsCode(b.APIKeys), b.Pools.AsCode(),
 		b.Grants.AsCode(), b.Alerts.AsCode(), b.Rules.AsCode())

@@ -504,6 +504,13 @@ type Stage struct {
 	// tails, the API) mask the fields the schema tags (masking.tags) for
 	// readers below masking.unmasked_role: off or tags.
 	Masking string `yaml:"masking" default:"tags in read-only stages, else off"`
+	// MaskingUnclassified says what masking does, for readers below
+	// masking.unmasked_role, with a record whose value it cannot classify
+	// (not in the Schema Registry's wire format: plain text, JSON without
+	// a registered schema): mask (the value masked whole, its encoding
+	// and the class of its length kept) or refuse (a read that meets one
+	// is refused with 403 DATA_ACCESS_DISABLED).
+	MaskingUnclassified string `yaml:"masking_unclassified" default:"mask"`
 }
 
 // LandingZone is a shared set of clusters, or a dedicated unit's clusters.
@@ -571,6 +578,13 @@ type CloudAPI struct {
 	// minutes and 90 s (dev mode only).
 	EmbeddedKeyDelay     time.Duration `yaml:"embedded_key_delay" default:"3s"`
 	EmbeddedBindingDelay time.Duration `yaml:"embedded_binding_delay" default:"2s"`
+	// BindingDelay is how long Confluent Cloud takes to enforce a removed
+	// role binding. A delete that ends other units' grants (its topic's,
+	// or its principal's) waits as long after removing their bindings
+	// before the resource goes, so that one made again under its name is
+	// not readable by the grant's principal meanwhile: at most 50s (the
+	// request must answer); the embedded stand-in's delay in dev mode.
+	BindingDelay time.Duration `yaml:"binding_delay" default:"30s (embedded_binding_delay in dev mode)"`
 	// OrganizationID scopes role bindings.
 	OrganizationID string `yaml:"organization_id"`
 	// URL of the Cloud API; https://api.confluent.cloud when an API key is set.

@@ -145,6 +145,12 @@ func (c *Config) applyDefaults() {
 	if c.ConfluentCloud.Embedded && c.ConfluentCloud.EmbeddedBindingDelay == 0 {
 		c.ConfluentCloud.EmbeddedBindingDelay = 2 * time.Second
 	}
+	if c.ConfluentCloud.BindingDelay == 0 {
+		c.ConfluentCloud.BindingDelay = 30 * time.Second
+		if c.ConfluentCloud.Embedded {
+			c.ConfluentCloud.BindingDelay = c.ConfluentCloud.EmbeddedBindingDelay
+		}
+	}
 	if c.UpstreamTimeout == 0 {
 		c.UpstreamTimeout = 5 * time.Second
 	}
@@ -198,6 +204,9 @@ func (c *Config) applyDefaults() {
 			if c.Stages[i].ReadOnly {
 				c.Stages[i].DataAccess = tenancy.DataOff
 			}
+		}
+		if c.Stages[i].MaskingUnclassified == "" {
+			c.Stages[i].MaskingUnclassified = tenancy.UnclassifiedMask
 		}
 		if c.Stages[i].Masking == "" {
 			c.Stages[i].Masking = tenancy.MaskingOff

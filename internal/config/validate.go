@@ -62,6 +62,9 @@ func (c *Config) validateServer(p *problems) {
 	if c.ConfluentCloud.EmbeddedKeyDelay < 0 || c.ConfluentCloud.EmbeddedBindingDelay < 0 {
 		p.add("confluent_cloud.embedded_key_delay", "the embedded stand-in's delays must not be negative")
 	}
+	if c.ConfluentCloud.BindingDelay < 0 || c.ConfluentCloud.BindingDelay > 50*time.Second {
+		p.add("confluent_cloud.binding_delay", "must be between 0s and 50s (a delete waits for it), not %s", c.ConfluentCloud.BindingDelay)
+	}
 	if c.MetadataMaxStaleness < c.MetadataCacheTTL {
 		p.add("metadata_max_staleness", "must be at least metadata_cache_ttl (%s)", c.MetadataCacheTTL)
 	}
@@ -250,6 +253,11 @@ func (c *Config) validateZones(p *problems) {
 		default:
 			p.add(fmt.Sprintf("stages[%d].masking", i), "must be off or tags, not %q", st.Masking)
 		}
+		switch st.MaskingUnclassified {
+		case tenancy.UnclassifiedMask, tenancy.UnclassifiedRefuse:
+		default:
+			p.add(fmt.Sprintf("stages[%d].masking_unclassified", i), "must be mask or refuse, not %q", st.MaskingUnclassified)
+		}
 		switch st.Produce {
 		case tenancy.ProduceOff, tenancy.ProduceDevelopers, tenancy.ProduceAdmins:
 		default:
@@ -382,7 +390,7 @@ func (c *Config) TenancySpec() tenancy.Spec {
 	spec := tenancy.Spec{}
 	for _, s := range c.Stages {
 		spec.Stages = append(spec.Stages, tenancy.Stage{Name: s.Name, ReadOnly: s.ReadOnly, DataAccess: s.DataAccess, Produce: s.Produce, APIKeyMaxAge: s.APIKeyMaxAge,
-			Changes: s.Changes, FourEyes: s.FourEyes, Masking: s.Masking})
+			Changes: s.Changes, FourEyes: s.FourEyes, Masking: s.Masking, Unclassified: s.MaskingUnclassified})
 	}
 	for _, z := range c.LandingZones {
 		zs := tenancy.ZoneSpec{ID: z.ID, Dedicated: z.Dedicated, MainBU: z.MainBU, SuperAdminGroups: z.SuperAdminGroups}

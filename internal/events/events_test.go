@@ -30,6 +30,7 @@ func TestEventTypes(t *testing.T) {
 		{"topic.describe", "ok", "portal.topic.described", true},
 		{"grant.expire", "ok", "portal.grant.expired", true},
 		{"grant.expiring", "ok", "portal.grant.expiring", true},
+		{"grant.end", "ok", "portal.grant.ended", true},
 		{"topic.read-records", "ok", "", false},
 		{"topic.create", "unknown", "", false},
 	}

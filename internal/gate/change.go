@@ -15,6 +15,10 @@ type Change struct {
 	// Rule, when it has a kind, is the change as the guardrails see it:
 	// checked before anything is recorded or sent.
 	Rule rules.Change
+	// Ahead, when set, is what must be done first, once the attempt is
+	// recorded (a delete ends the grants on what it deletes): its error
+	// ends the write before Do, and its changes join the outcome's.
+	Ahead func(ctx context.Context) ([]portal.Change, error)
 	// Do makes the change; within the write's budget when Confirm is set.
 	Do func(ctx context.Context) error
 	// Confirm, when set, tells whether a change that did not answer in
@@ -50,8 +54,16 @@ func (g *Guard) Write(ctx context.Context, c *Call, ch Change) error {
 	if err != nil {
 		return err
 	}
-	err = w.Run(ctx, ch)
-	w.Done(ctx, err, ch.Changes...)
+	var ahead []portal.Change
+	if ch.Ahead != nil {
+		ahead, err = ch.Ahead(ctx)
+		// The change's own budget starts when it is sent.
+		w.started = g.now()
+	}
+	if err == nil {
+		err = w.Run(ctx, ch)
+	}
+	w.Done(ctx, err, append(ahead, ch.Changes...)...)
 	return err
 }
 

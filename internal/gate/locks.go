@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -94,11 +95,15 @@ func (g *Guard) LockOuter(ctx context.Context, key string) (func(), error) {
 	return g.lock(ctx, []string{key}, key, g.outer)
 }
 
-// LockInner is Lock for a lock taken while another is held and under
-// which none is taken (a unit's budget, judged inside a change): its own
-// slots, so that holders of one never wait for slots they hold.
-func (g *Guard) LockInner(ctx context.Context, key string) (func(), error) {
-	return g.lock(ctx, []string{key}, key, g.inner)
+// LockInner is Lock for locks taken while another is held and under
+// which none is taken (a unit's budget, judged inside a change; the
+// grants a delete ends): its own slots, so that holders of one never wait
+// for slots they hold. Several keys are taken together, in order, as one.
+func (g *Guard) LockInner(ctx context.Context, keys ...string) (func(), error) {
+	keys = slices.Clone(keys)
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	return g.lock(ctx, keys, strings.Join(keys, ", "), g.inner)
 }
 
 // lock takes keys (sorted: within the process every holder of many takes

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/catalog"
-	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -108,7 +107,7 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 		return false, err
 	}
 	now.State, now.DecidedBy, now.Decided, now.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), w.ID()
-	now.Comment = "expired at " + now.Expires.UTC().Format(time.RFC3339)
+	now.Comment = expiryComment + now.Expires.UTC().Format(time.RFC3339)
 	ok, err := s.store.UpdateGrant(ctx, now, portal.GrantActive)
 	if err == nil && !ok {
 		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
@@ -117,7 +116,7 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 		w.Done(ctx, err)
 		return false, err
 	}
-	_, err = s.finishRevoke(ctx, call, w, now)
+	_, err = s.finishRevoke(ctx, call, w, now, portal.GrantExpired)
 	return err == nil, err
 }
 
@@ -201,41 +200,4 @@ func (s *Service) Explain(ctx context.Context, p *portal.Principal) ([]portal.Gr
 		}
 	}
 	return out, nil
-}
-
-// ClosePrincipal records as revoked the active grants of a principal
-// that call's unit just deleted (its role bindings went with it), each
-// with its audit event; it returns how many it closed.
-func (s *Service) ClosePrincipal(ctx context.Context, call *gate.Call, principal string) (int, error) {
-	recs, err := s.store.ZoneGrants(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, 10_000)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, r := range recs {
-		if r.Principal != principal || r.Grantee != call.Scope.Unit.ID || r.State != portal.GrantActive {
-			continue
-		}
-		w, err := s.guard.Begin(ctx, call, "grant.revoke", r.ID)
-		if err != nil {
-			return n, err
-		}
-		removed := decodeBindings(r.Bindings)
-		r.State, r.DecidedBy, r.Decided, r.Bindings, r.Event = portal.GrantRevoked, call.Principal.Actor(), s.guard.Now().UTC(), nil, 0
-		r.Comment = "its principal " + r.PrincipalName + " was deleted, with its role bindings"
-		ok, err := s.store.UpdateGrant(ctx, r, portal.GrantActive)
-		if err == nil && !ok {
-			err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
-		}
-		changes := append(describe(r), portal.Change{Field: "state", Before: portal.GrantActive, After: portal.GrantRevoked})
-		for _, b := range removed {
-			changes = append(changes, portal.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
-		}
-		w.Done(ctx, err, changes...)
-		if err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
 }

@@ -106,7 +106,7 @@ func TestGrantsExpire(t *testing.T) {
 		t.Fatalf("expire: %d %v", n, err)
 	}
 	ended, _ := w.Grants.Grant(crmAdmin, crmDev, g.ID)
-	if ended.State != portal.GrantRevoked || ended.DecidedBy != "portal" {
+	if ended.State != portal.GrantExpired || ended.DecidedBy != "portal" {
 		t.Fatalf("expired: %+v", ended)
 	}
 	if got := bindings(t, w, reports); !slices.Equal(got, before) {

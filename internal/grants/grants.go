@@ -40,6 +40,17 @@ type Service struct {
 	classes Classifier
 	// warnBefore is how long before its expiry a grant is announced.
 	warnBefore time.Duration
+	// bindingDelay is how long the platform takes to enforce a removed
+	// role binding, which a delete that ended grants waits out.
+	bindingDelay time.Duration
+}
+
+// WaitForBindings has a delete that ended grants wait d after removing
+// their role bindings, the time the platform takes to enforce it, before
+// the resource goes.
+func (s *Service) WaitForBindings(d time.Duration) *Service {
+	s.bindingDelay = d
+	return s
 }
 
 // Classifier tells the classification of a grant's topic or prefix and
@@ -392,9 +403,10 @@ func (s *Service) Grants(ctx context.Context, scope portal.Scope, q portal.Grant
 		v.Add(portal.Invalid("side", "side must be given or received, not %q", portal.Clip(q.Side, 32)))
 	}
 	switch q.State {
-	case "", portal.GrantRequested, portal.GrantActive, portal.GrantRejected, portal.GrantWithdrawn, portal.GrantRevoked, portal.GrantRenewed:
+	case "", portal.GrantRequested, portal.GrantActive, portal.GrantRejected, portal.GrantWithdrawn, portal.GrantRevoked, portal.GrantExpired,
+		portal.GrantEnded, portal.GrantRenewed:
 	default:
-		v.Add(portal.Invalid("state", "state must be requested, active, rejected, withdrawn, revoked or renewed, not %q", portal.Clip(q.State, 32)))
+		v.Add(portal.Invalid("state", "state must be requested, active, rejected, withdrawn, revoked, expired, ended or renewed, not %q", portal.Clip(q.State, 32)))
 	}
 	if err := v.Err(); err != nil {
 		return portal.Page[portal.TopicGrant]{}, err

@@ -108,12 +108,14 @@ func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantReco
 		w.Done(ctx, err)
 		return portal.TopicGrant{}, err
 	}
-	return s.finishRevoke(ctx, call, w, r)
+	return s.finishRevoke(ctx, call, w, r, portal.GrantRevoked)
 }
 
-// finishRevoke removes a revoking grant's bindings and records it
-// revoked, or active again with the bindings left.
-func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Write, r store.GrantRecord) (portal.TopicGrant, error) {
+// finishRevoke removes a revoking (or ending) grant's bindings and
+// records it in its final state (revoked, expired, ended), or active
+// again with the bindings left.
+func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Write, r store.GrantRecord, final string) (portal.TopicGrant, error) {
+	from := r.State
 	removed := decodeBindings(r.Bindings)
 	left, uerr := s.unbind(ctx, call, r)
 	if uerr == nil {
@@ -121,19 +123,19 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Wri
 	}
 	if uerr != nil {
 		r.Bindings, r.State, r.Event = left, portal.GrantActive, 0
-		if _, err := s.store.UpdateGrant(ctx, r, portal.GrantRevoking); err != nil {
+		if _, err := s.store.UpdateGrant(ctx, r, from); err != nil {
 			s.guard.Log().Error("a grant's remaining bindings could not be recorded", "grant", r.ID, "err", err)
 		}
 		w.Done(ctx, uerr, portal.Change{Field: "bindings_left", After: strings.Join(left, ", ")})
 		return portal.TopicGrant{}, portal.Wrap(uerr, portal.KindOf(uerr), "grant %s stays active: %d of its role bindings could not be removed (try again): %s",
 			r.ID, len(left), portal.FirstMessage(uerr))
 	}
-	r.Bindings, r.State, r.Event = nil, portal.GrantRevoked, 0
-	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantRevoking)
+	r.Bindings, r.State, r.Event = nil, final, 0
+	ok, err := s.store.UpdateGrant(ctx, r, from)
 	if err == nil && !ok {
 		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
 	}
-	changes := append(describe(r), portal.Change{Field: "state", Before: portal.GrantActive, After: portal.GrantRevoked})
+	changes := append(describe(r), portal.Change{Field: "state", Before: portal.GrantActive, After: final})
 	for _, b := range removed {
 		changes = append(changes, portal.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
 	}
@@ -151,7 +153,7 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Wri
 // it runs, so a slow one is waited for, never repeated.
 func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, error) {
 	n := 0
-	for _, state := range []string{portal.GrantApproving, portal.GrantRevoking} {
+	for _, state := range []string{portal.GrantApproving, portal.GrantRevoking, portal.GrantEnding} {
 		recs, err := s.store.GrantsInState(ctx, state, 100)
 		if err != nil {
 			return n, err
@@ -178,20 +180,26 @@ func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error)
 		return false, nil // finished meanwhile
 	}
 	event := portal.ActGrantApprove
-	switch {
-	case r.State == portal.GrantRevoking && strings.HasPrefix(r.Comment, "expired at "):
-		event = portal.ActGrantExpire
-	case r.State == portal.GrantRevoking:
-		event = portal.ActGrantRevoke
+	switch r.State {
+	case portal.GrantRevoking:
+		event = revokeEvent(r)
+	case portal.GrantEnding:
+		event = portal.ActGrantEnd
 	}
 	w, err := s.guard.ResumeWrite(ctx, call, event, r.ID, r.Event)
 	if err != nil {
 		return false, err
 	}
+	if r.State == portal.GrantEnding {
+		w.Note(r.Comment)
+	}
 	w.Note("finished by the portal after the replica that began it stopped")
-	if r.State == portal.GrantRevoking {
-		_, err = s.finishRevoke(ctx, call, w, now)
-	} else {
+	switch r.State {
+	case portal.GrantRevoking:
+		_, err = s.finishRevoke(ctx, call, w, now, revokedState(now))
+	case portal.GrantEnding:
+		_, err = s.finishRevoke(ctx, call, w, now, portal.GrantEnded)
+	default:
 		_, err = s.finishApproval(ctx, call, w, now, portal.GrantRequested)
 	}
 	if err != nil {
@@ -229,4 +237,26 @@ func (s *Service) asPortal(ctx context.Context, r store.GrantRecord) (context.Co
 		return ctx, nil, r, nil, err
 	}
 	return ctx, call, now, release, nil
+}
+
+// expiryComment begins the comment of a grant the portal revokes as its
+// time is up.
+const expiryComment = "expired at "
+
+// revokeEvent is the action of a revoking grant: an expiry's or a
+// person's revoke.
+func revokeEvent(r store.GrantRecord) portal.Action {
+	if strings.HasPrefix(r.Comment, expiryComment) {
+		return portal.ActGrantExpire
+	}
+	return portal.ActGrantRevoke
+}
+
+// revokedState is where a revoking grant ends: expired by time, or
+// revoked by a person.
+func revokedState(r store.GrantRecord) string {
+	if strings.HasPrefix(r.Comment, expiryComment) {
+		return portal.GrantExpired
+	}
+	return portal.GrantRevoked
 }

@@ -103,7 +103,11 @@ func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, op
 	}
 	v, _ := s.view(call, a)
 	out := portal.AccountDeletion{Account: v}
-	var removed []portal.Change
+	removed, bindings, err := endGrants(ctx, call, s.endGrants, id, "service account "+a.DisplayName+" ("+id+")", bindings)
+	if err != nil {
+		w.Done(ctx, err, removed...)
+		return out, err
+	}
 	fail := func(err error) (portal.AccountDeletion, error) {
 		err = portal.Partial(err, "%d of the account's %d API keys and %d of its %d role bindings were removed, the account was not",
 			len(out.Keys), len(keys), len(out.RoleBindings), len(bindings))
@@ -135,9 +139,6 @@ func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, op
 	err = call.Env.IAM.DeleteServiceAccount(ctx, id)
 	s.guard.Changed(ctx, call.Env, "accounts")
 	w.Done(ctx, err, append(removed, forced...)...)
-	if err == nil {
-		closeGrants(ctx, s.guard, call, s.closeGrants, id, len(grants))
-	}
 	return out, err
 }
 
@@ -175,9 +176,9 @@ func (s *Accounts) Impact(ctx context.Context, scope portal.Scope, id string) (p
 }
 
 // WithImpact lets deletes see the zone's grants among an account's
-// dependants, and close those of a deleted account.
-func (s *Accounts) WithImpact(g store.ZoneGrants, close GrantCloser) *Accounts {
-	s.grants, s.closeGrants = g, close
+// dependants, and end those of an account being deleted.
+func (s *Accounts) WithImpact(g store.ZoneGrants, end GrantEnder) *Accounts {
+	s.grants, s.endGrants = g, end
 	return s
 }
 

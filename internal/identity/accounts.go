@@ -39,9 +39,9 @@ type Accounts struct {
 	jobStore JobStore
 	keys     KeyStore
 	// grants are the zone's grants (an account's dependants), which
-	// closeGrants closes when the account goes.
-	grants      store.ZoneGrants
-	closeGrants GrantCloser
+	// endGrants ends ahead of the account's delete.
+	grants    store.ZoneGrants
+	endGrants GrantEnder
 }
 
 // AccountStore is what the service accounts keep in the store: bulk

@@ -21,15 +21,15 @@ type Pools struct {
 	guard   *gate.Guard
 	filters *Filters
 	// grants are the zone's grants (a pool's dependants), which
-	// closeGrants closes when the pool goes.
-	grants      store.ZoneGrants
-	closeGrants GrantCloser
+	// endGrants ends ahead of the pool's delete.
+	grants    store.ZoneGrants
+	endGrants GrantEnder
 }
 
 // WithImpact lets deletes see the zone's grants among a pool's
-// dependants, and close those of a deleted pool.
-func (s *Pools) WithImpact(g store.ZoneGrants, close GrantCloser) *Pools {
-	s.grants, s.closeGrants = g, close
+// dependants, and end those of a pool being deleted.
+func (s *Pools) WithImpact(g store.ZoneGrants, end GrantEnder) *Pools {
+	s.grants, s.endGrants = g, end
 	return s
 }
 
@@ -318,19 +318,21 @@ func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt p
 	if err != nil {
 		return err
 	}
-	var removed []portal.Change
-	for _, b := range bindings {
+	ended, bindings, err := endGrants(ctx, call, s.endGrants, id, "identity pool "+p.DisplayName+" ("+id+")", bindings)
+	if err != nil {
+		w.Done(ctx, err, ended...)
+		return err
+	}
+	removed := ended
+	for i, b := range bindings {
 		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
-			w.Done(ctx, portal.Partial(err, "%d of the pool's %d role bindings were removed, the pool was not", len(removed), len(bindings)), removed...)
+			w.Done(ctx, portal.Partial(err, "%d of the pool's %d role bindings were removed, the pool was not", i, len(bindings)), removed...)
 			return err
 		}
 		removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
 	}
 	err = call.Env.Pools.DeletePool(ctx, id)
 	w.Done(ctx, err, append(removed, forced...)...)
-	if err == nil {
-		closeGrants(ctx, s.guard, call, s.closeGrants, id, len(grants))
-	}
 	return err
 }
 

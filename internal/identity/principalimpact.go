@@ -2,16 +2,17 @@ package identity
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
-// GrantCloser records as revoked the active grants of a principal that
-// call's unit deleted.
-type GrantCloser func(ctx context.Context, call *gate.Call, principal string) (int, error)
+// GrantEnder ends, ahead of a principal's delete that call makes, the
+// grants for it (their role bindings removed, each with its own audit
+// event naming the delete), and returns the delete's changes; an error
+// stops the delete.
+type GrantEnder func(ctx context.Context, call *gate.Call, principal, cause string) ([]portal.Change, error)
 
 // principalGrants are the impact's part of the grants other units gave
 // a principal: each is live (another unit's consent, whose bindings go
@@ -56,15 +57,19 @@ func keyDependants(unit string, keys []string, resources []string) []portal.Depe
 	return out
 }
 
-// closeGrants closes a deleted principal's grants, saying in the log
-// (and the grants' trail) what it could not.
-func closeGrants(ctx context.Context, g *gate.Guard, call *gate.Call, close GrantCloser, id string, had int) {
-	if close == nil || had == 0 {
-		return
+// endGrants ends the grants for a principal about to be deleted, ahead
+// of its delete: no moment exists in which the principal is gone
+// and another unit's consent to it is still recorded active. The
+// principal's bindings are then read again, without those the grants
+// took away.
+func endGrants(ctx context.Context, call *gate.Call, end GrantEnder, id, what string, bindings []portal.RoleBinding) ([]portal.Change, []portal.RoleBinding, error) {
+	if end == nil {
+		return nil, bindings, nil
 	}
-	n, err := close(context.WithoutCancel(ctx), call, id)
-	if err != nil {
-		g.Log().ErrorContext(ctx, "the grants of a deleted principal could not all be closed; revoke them by hand", "principal", id,
-			"closed", strconv.Itoa(n)+" of "+strconv.Itoa(had), "err", err)
+	ended, err := end(ctx, call, id, what+" is deleted by "+call.Principal.Actor())
+	if err != nil || len(ended) == 0 {
+		return ended, bindings, err
 	}
+	bindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+id)
+	return ended, bindings, err
 }

@@ -14,11 +14,20 @@ const (
 	GrantApproving = "approving"
 	// GrantRevoking is revoked, its role bindings being removed.
 	GrantRevoking = "revoking"
+	// GrantEnding is ending with what it names (a topic, a principal)
+	// being deleted, its role bindings being removed.
+	GrantEnding = "ending"
 	// GrantActive holds role bindings upstream.
 	GrantActive    = "active"
 	GrantRejected  = "rejected"
 	GrantWithdrawn = "withdrawn"
-	GrantRevoked   = "revoked"
+	// GrantRevoked was revoked by a person of either unit.
+	GrantRevoked = "revoked"
+	// GrantExpired ended by time, revoked by the portal.
+	GrantExpired = "expired"
+	// GrantEnded ended with what it names: its topic or its principal was
+	// deleted (a request on it, too).
+	GrantEnded = "ended"
 	// GrantRenewed is a request that extended an active grant (Renews)
 	// when approved.
 	GrantRenewed = "renewed"
@@ -180,5 +189,6 @@ const (
 	ActGrantRevoke   Action = "grant.revoke"
 	ActGrantCreate   Action = "grant.create"
 	ActGrantExpire   Action = "grant.expire"
+	ActGrantEnd      Action = "grant.end"
 	ActGrantExpiring Action = "grant.expiring"
 )

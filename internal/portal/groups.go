@@ -209,6 +209,10 @@ type BrowsedMessage struct {
 	// sensitive, the stage masks them and the reader's role is below the
 	// one that sees them whole.
 	Masked []string
+	// MaskedWhole: the value is masked whole, as masking could not
+	// classify it (it is not in the Schema Registry's wire format); its
+	// encoding and the class of its length are kept.
+	MaskedWhole bool
 }
 
 // MessageHeader is one record header, as text or hex.

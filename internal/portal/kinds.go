@@ -113,7 +113,7 @@ var kinds = []KindInfo{
 		Nav:     13, Icon: "shield-check",
 		Decl:  (*GrantDecl)(nil),
 		About: "Access the plan's unit gives another unit of its landing zone to one of its topics (metadata.name, an identifier or a full name) or, with prefix, to the topics whose names begin with it: DeveloperRead on the topic and the other unit's consumer groups for read, DeveloperWrite on the topic for write.",
-		Verbs: []Verb{{"request", "requested"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"revoke", "revoked"}, {"create", "created"}, {"expire", "expired"}, {"expiring", "expiring"}},
+		Verbs: []Verb{{"request", "requested"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"revoke", "revoked"}, {"create", "created"}, {"expire", "expired"}, {"expiring", "expiring"}, {"end", "ended"}},
 	},
 	{
 		Document: KindAlertRule, Change: "alert-rule", Title: "Alert rule",

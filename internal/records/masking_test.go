@@ -111,3 +111,87 @@ func TestReadsMaskTaggedFieldsByRoleAndStage(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsNoSchemaClassifiesAreMaskedWhole is the issue's second
+// seam: in a stage that masks, a record that is not in the Schema
+// Registry's format (plain text, JSON without a registered schema, bytes)
+// is masked whole below the unmasked role, its encoding and length class
+// kept, and matches no filter on its content; an Admin reads it whole. A
+// stage set to refuse such reads refuses them, with the reason; a
+// tombstone (no value) reads as one.
+func TestRecordsNoSchemaClassifiesAreMaskedWhole(t *testing.T) {
+	w := servicetest.NewConfigured(t, func(c *config.Config) {
+		for i, st := range c.Stages {
+			switch st.Name {
+			case "qas":
+				c.Stages[i].DataAccess, c.Stages[i].Masking = tenancy.DataViewers, tenancy.MaskingTags
+			case "run":
+				c.Stages[i].DataAccess, c.Stages[i].Masking, c.Stages[i].MaskingUnclassified = tenancy.DataViewers, tenancy.MaskingTags, tenancy.UnclassifiedRefuse
+			}
+		}
+	})
+	records := []platform.Message{
+		{Partition: 0, Offset: 96, Key: []byte("c-1"), Value: []byte("ada@example.com signed up")},
+		{Partition: 0, Offset: 97, Key: []byte("c-2"), Value: []byte(`{"email":"grace@example.com","plan":"gold"}`)},
+		{Partition: 0, Offset: 98, Key: []byte("c-3"), Value: []byte{0xff, 0x00, 0x10, 0x20, 0x30, 0x40}},
+		{Partition: 0, Offset: 99, Key: []byte("c-4")},
+	}
+	for _, st := range []string{"qas", "run"} {
+		scope := portal.Scope{BU: "scada", Stage: st}
+		topic, err := w.Topics.Create(servicetest.AsRole(portal.SuperAdmin), scope, portal.NewTopic{Name: "signups", Partitions: ptr(1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Clusters["edh-shared/"+st].PutRecords(topic.Name, records)
+		for _, role := range []portal.Role{portal.Viewer, portal.Developer, portal.Admin} {
+			page, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, portal.MessageQuery{Limit: 10})
+			if st == "run" && role < portal.Admin {
+				if !portal.Is(err, portal.DataAccessDisabled) || !strings.Contains(err.Error(), "not in the Schema Registry's format") {
+					t.Errorf("%s in a stage that refuses unclassified records: %v %+v", role, err, page.Items)
+				}
+				continue
+			}
+			if err != nil || len(page.Items) != 4 {
+				t.Fatalf("%s in %s: %v %+v", role, st, err, page.Items)
+			}
+			for _, m := range page.Items {
+				whole := records[m.Offset-96].Value
+				switch {
+				case m.Offset == 99 && (m.ValueEncoding != portal.EncodingNone || m.MaskedWhole):
+					t.Errorf("%s in %s: a tombstone: %+v", role, st, m)
+				case m.Offset == 99:
+				case role >= portal.Admin && (m.MaskedWhole || (m.ValueEncoding == portal.EncodingText && m.Value != string(whole))):
+					t.Errorf("%s in %s: the value is masked for the unmasked role: %+v", role, st, m)
+				case role < portal.Admin && (!m.MaskedWhole || strings.Contains(m.Value, "example") || strings.Contains(m.Value, "ff00")):
+					t.Errorf("%s in %s: an unclassified value shows: %+v", role, st, m)
+				case role < portal.Admin && m.Offset == 96 && (m.ValueEncoding != portal.EncodingText || m.Value != strings.Repeat("*", 32)):
+					t.Errorf("%s in %s: the text's encoding or length class is lost: %+v", role, st, m)
+				case role < portal.Admin && m.Offset == 98 && (m.ValueEncoding != portal.EncodingHex || m.Value != strings.Repeat("00", 8)):
+					t.Errorf("%s in %s: the bytes' encoding or length class is lost: %+v", role, st, m)
+				}
+				if m.Key != "c-"+string(rune('1'+m.Offset-96)) {
+					t.Errorf("%s in %s: the key: %+v", role, st, m)
+				}
+			}
+			for _, q := range []portal.MessageQuery{{Limit: 10, Value: "ada@"}, {Limit: 10, Filter: `value.email == "grace@example.com"`}, {Limit: 10, Filter: `value.plan == "gold"`}} {
+				probe, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, q)
+				want := 0
+				if role >= portal.Admin {
+					want = 1
+				}
+				if err != nil || len(probe.Items) != want {
+					t.Errorf("%s in %s: a filter on the content (%+v) found %d: %v", role, st, q, len(probe.Items), err)
+				}
+			}
+		}
+	}
+	said := false
+	for _, e := range w.AuditEvents(t) {
+		for _, c := range e.Changes {
+			said = said || e.Action == "topic.read-records" && c.Field == "masking" && strings.Contains(c.After, "whole values")
+		}
+	}
+	if !said {
+		t.Error("no read's event says it masked whole values")
+	}
+}

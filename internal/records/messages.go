@@ -144,6 +144,13 @@ func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q por
 		}
 		out.Scanned++
 		b := s.decode(ctx, call.Env, m, mask)
+		if b.MaskedWhole && call.Scope.Stage.Unclassified == tenancy.UnclassifiedRefuse {
+			err := portal.New(portal.DataAccessDisabled, "%s holds records that are not in the Schema Registry's format (partition %d, offset %d): "+
+				"masking cannot tell what of them is sensitive, and stage %s refuses such reads below %s (stages[].masking_unclassified: refuse)",
+				full, m.Partition, m.Offset, call.Scope.Stage.Name, s.mask.Unmasked)
+			s.guard.Record(ctx, call, "topic.read-records", full, err)
+			return portal.RecordPage{}, err
+		}
 		if match != nil && !match(fctx, b) {
 			continue
 		}

@@ -104,6 +104,11 @@ func (s *Service) decode(ctx context.Context, env *platform.Environment, m platf
 			}
 		}()
 	}
+	if mask && !wire && len(m.Value) > 0 {
+		// No schema says which of it is sensitive: none of it shows.
+		out.Value, out.MaskedWhole = maskWhole(out.Value, out.ValueEncoding), true
+		return out
+	}
 	if !wire || m.Truncated {
 		if mask && wire {
 			out.DecodeError = "it was cut at the read's size bound"
@@ -190,6 +195,17 @@ func (s *Service) decodeJSON(out *portal.BrowsedMessage, rs *readSchema, payload
 	out.Value, out.ValueEncoding = string(text), portal.EncodingJSON
 }
 
+// maskWhole masks a value shown as text or hex whole: the same encoding
+// and the class of its length, never its content.
+func maskWhole(value, encoding string) string {
+	if encoding == portal.EncodingHex {
+		b, _ := masking.Value(make([]byte, len(value)/2)).([]byte)
+		return hex.EncodeToString(b)
+	}
+	s, _ := masking.Value(value).(string)
+	return s
+}
+
 // plain shows bytes as UTF-8 text when they are, else as hex.
 func plain(b []byte) (string, string) {
 	switch {
@@ -214,6 +230,9 @@ func unmarshalAvro(schema avro.Schema, payload []byte) (v any, err error) {
 	return v, err
 }
 
+// wholeValue names, in the trail's note, the values masked whole.
+const wholeValue = "whole values not in a schema's format"
+
 // maskNote is what the trail says of a read's masking in a stage that
 // masks: the fields masked in what it returned, or, for a role that sees
 // them whole, that role.
@@ -234,6 +253,9 @@ func (s *Service) masked(call *gate.Call, mask bool, items []portal.BrowsedMessa
 	for _, it := range items {
 		for _, f := range it.Masked {
 			n.fields[f] = true
+		}
+		if it.MaskedWhole {
+			n.fields[wholeValue] = true
 		}
 	}
 	return n

@@ -132,9 +132,11 @@ func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known
 // still under way is waited for (its resume settles it), a finished one
 // is done or not by its state.
 var decisions = map[string]func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error){
-	"grant.approve": grantState(map[string]bool{portal.GrantActive: true, portal.GrantRevoking: true, portal.GrantRevoked: true}),
-	"grant.create":  grantState(map[string]bool{portal.GrantActive: true, portal.GrantRevoking: true, portal.GrantRevoked: true}),
+	"grant.approve": grantState(approved),
+	"grant.create":  grantState(approved),
 	"grant.revoke":  grantState(map[string]bool{portal.GrantRevoked: true}),
+	"grant.expire":  grantState(map[string]bool{portal.GrantExpired: true}),
+	"grant.end":     grantState(map[string]bool{portal.GrantEnded: true}),
 	"change-request.approve": func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
 		rec, err := s.RequestRecord(ctx, name(e))
 		switch {
@@ -153,6 +155,11 @@ var decisions = map[string]func(ctx context.Context, s Unknowns, e portal.AuditE
 	},
 }
 
+// approved are the states of a grant whose approval was made: active, or
+// closed since.
+var approved = map[string]bool{portal.GrantActive: true, portal.GrantRevoking: true, portal.GrantRevoked: true,
+	portal.GrantExpired: true, portal.GrantEnding: true, portal.GrantEnded: true}
+
 // grantState tells a grant decision by the grant's state: under way
 // (waited for), one of done, or another (not made).
 func grantState(done map[string]bool) func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
@@ -163,7 +170,7 @@ func grantState(done map[string]bool) func(ctx context.Context, s Unknowns, e po
 			return false, true, nil // a grant given whose bindings could not be made is forgotten
 		case err != nil:
 			return false, false, err
-		case g.State == portal.GrantApproving || g.State == portal.GrantRevoking && !done[g.State]:
+		case g.State == portal.GrantApproving || (g.State == portal.GrantRevoking || g.State == portal.GrantEnding) && !done[g.State]:
 			return false, false, errInProgress
 		}
 		return done[g.State], true, nil

@@ -690,6 +690,11 @@ type Grants interface {
 	// ZoneGrants lists the active (and approving) grants of a zone in a
 	// stage, for the catalog's readers and the impact of deletes.
 	ZoneGrants(ctx context.Context, zone, stage string, limit int) ([]GrantRecord, error)
+	// GrantsNaming lists a zone's grants in a stage that are not closed
+	// (requested, approving, active, revoking, ending) and name exactly
+	// topic (not as a prefix) or are for principal ("" matches nothing),
+	// oldest first: what ends when a delete takes them away.
+	GrantsNaming(ctx context.Context, zone, stage, topic, principal string, limit int) ([]GrantRecord, error)
 	// MarkGrantWarned records that an active grant's expiry was
 	// announced; false when it was already, or is no longer active.
 	MarkGrantWarned(ctx context.Context, id string) (bool, error)

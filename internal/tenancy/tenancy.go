@@ -31,6 +31,10 @@ type Stage struct {
 	// Masking says whether record reads mask the fields their schema
 	// tags as sensitive: MaskingOff or MaskingTags.
 	Masking string
+	// Unclassified says what masking does with a record it cannot
+	// classify (a value not in the Schema Registry's wire format):
+	// UnclassifiedMask ("" too) or UnclassifiedRefuse.
+	Unclassified string
 	// Reason and Until come from a read-only switch of the landing zone
 	// (a change freeze): why, and when it ends by itself (zero: never).
 	Reason string
@@ -60,6 +64,11 @@ const (
 const (
 	MaskingOff  = "off"
 	MaskingTags = "tags"
+	// UnclassifiedMask masks such a value whole (its encoding and the
+	// class of its length kept); UnclassifiedRefuse refuses a read that
+	// meets one.
+	UnclassifiedMask   = "mask"
+	UnclassifiedRefuse = "refuse"
 )
 
 // Levels of producing records by hand.

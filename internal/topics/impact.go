@@ -12,6 +12,18 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
+// GrantEnder ends, ahead of a topic's delete that call makes, the grants
+// on it (their role bindings removed, each with its own audit event
+// naming the delete), and returns the delete's changes; an error stops
+// the delete.
+type GrantEnder func(ctx context.Context, call *gate.Call, topic, cause string) ([]portal.Change, error)
+
+// EndGrantsWith has deletes end the grants on the topics they delete.
+func (s *Service) EndGrantsWith(end GrantEnder) *Service {
+	s.endGrants = end
+	return s
+}
+
 // WithImpact lets deletes see the zone's grants among a topic's
 // dependants.
 func (s *Service) WithImpact(g store.ZoneGrants) *Service {

@@ -94,7 +94,7 @@ func TestDeleteShowsWhatItBreaks(t *testing.T) {
 
 // TestDeletingAPrincipalWithGrants: an account or pool other units gave
 // access to lists the grants; its delete needs the Admin's name and
-// reason, and closes the grants it leaves without bindings.
+// reason, and ends the grants for it first, each with its own event.
 func TestDeletingAPrincipalWithGrants(t *testing.T) {
 	const orders = "edh-shared-scada-dev-orders"
 	w := servicetest.New(t, orders)
@@ -130,8 +130,17 @@ func TestDeletingAPrincipalWithGrants(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed, err := w.Grants.Grant(hana, crm, g.ID)
-	if err != nil || closed.State != portal.GrantRevoked || len(closed.Bindings) != 0 {
+	if err != nil || closed.State != portal.GrantEnded || len(closed.Bindings) != 0 || !strings.Contains(closed.Comment, "is deleted by hana") {
 		t.Fatalf("the account's grant after its delete: %+v %v", closed, err)
+	}
+	ends := 0
+	for _, e := range w.AuditEvents(t) {
+		if e.Action == portal.ActGrantEnd && e.Resource == g.ID && e.Outcome == "ok" {
+			ends++
+		}
+	}
+	if ends != 1 {
+		t.Errorf("the grant's end in the trail: %d events", ends)
 	}
 }
 

@@ -35,6 +35,8 @@ type Service struct {
 	grants store.ZoneGrants
 	// catalog keeps the catalog entries Topic documents declare.
 	catalog *catalog.Service
+	// endGrants ends the grants on a topic ahead of its delete.
+	endGrants GrantEnder
 }
 
 // New returns the topic service; sampler keeps topic growth samples
@@ -466,7 +468,13 @@ func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, o
 	}
 	return s.guard.Write(ctx, call, gate.Change{Event: "topic.delete", Resource: full,
 		Rule: rules.NewChange(rules.KindTopic, rules.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
-		Do:   func(ctx context.Context) error { return call.Env.Topics.DeleteTopic(ctx, full) },
+		Ahead: func(ctx context.Context) ([]portal.Change, error) {
+			if s.endGrants == nil {
+				return nil, nil
+			}
+			return s.endGrants(ctx, call, full, "topic "+full+" is deleted by "+call.Principal.Actor())
+		},
+		Do: func(ctx context.Context) error { return call.Env.Topics.DeleteTopic(ctx, full) },
 		Confirm: &gate.Confirmation{What: "topic " + full + " was deleted", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
 			_, err := call.Env.Topics.DescribeTopic(ctx, full)
 			if portal.Is(err, portal.NotFound) {

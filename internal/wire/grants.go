@@ -12,7 +12,7 @@ type Grant struct {
 	Topic         string        `json:"topic" example:"edh-shared-scada-dev-orders" doc:"The full topic name, or the prefix when prefix is true."`
 	Prefix        bool          `json:"prefix"`
 	Access        string        `json:"access" enum:"read,write"`
-	State         string        `json:"state" enum:"requested,approving,active,revoking,rejected,withdrawn,revoked,renewed" doc:"approving and revoking: the role bindings of the decision are being made or removed; if the replica doing it stops, another finishes it within two minutes. renewed: a request that extended the grant it renews."`
+	State         string        `json:"state" enum:"requested,approving,active,revoking,ending,rejected,withdrawn,revoked,expired,ended,renewed" doc:"approving, revoking and ending: the role bindings of the decision are being made or removed; if the replica doing it stops, another finishes it within two minutes. revoked: by a person of either unit; expired: by time, as the portal; ended: its topic or its principal was deleted (the delete ends it first). renewed: a request that extended the grant it renews."`
 	Requester     string        `json:"requester"`
 	Reason        string        `json:"reason"`
 	Created       string        `json:"created_at" format:"date-time"`

@@ -66,6 +66,8 @@ type Record struct {
 	DecodeError   string         `json:"decode_error,omitempty"`
 	// MaskedFields are the value's fields whose content is masked.
 	MaskedFields []string `json:"masked_fields,omitempty" doc:"Fields of the value whose content is masked (\"customer.email\", \"items[].note\"): the schema tags them (confluent:tags, one of masking.tags), the stage masks (stages[].masking: tags) and your role on the unit is below masking.unmasked_role. A masked value keeps its type and the class of its length, never its content."`
+	// ValueMasked says the value is masked whole.
+	ValueMasked bool `json:"value_masked,omitempty" doc:"The value is masked whole: it is not in the Schema Registry's format (plain text, JSON without a registered schema), so masking cannot tell which of it is sensitive (stages[].masking_unclassified: mask, the default; refuse refuses such reads). Its encoding and the class of its length are kept, never its content."`
 }
 
 // RecordHeader is one header of a record read.

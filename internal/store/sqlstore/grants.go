@@ -91,6 +91,14 @@ func (d *DB) ZoneGrants(ctx context.Context, zone, stage string, limit int) ([]s
 		`ORDER BY pattern, id LIMIT ?`, zone, stage, limit)
 }
 
+// GrantsNaming lists the open grants on a topic or for a principal.
+func (d *DB) GrantsNaming(ctx context.Context, zone, stage, topic, principal string, limit int) ([]store.GrantRecord, error) {
+	return queryAll(ctx, d, scanGrant, `SELECT `+grantColumns+` FROM grants WHERE zone = ? AND stage = ? `+
+		`AND state IN ('requested', 'approving', 'active', 'revoking', 'ending') `+
+		`AND ((pattern = ? AND ? <> '' AND NOT prefixed) OR (principal = ? AND ? <> '')) ORDER BY created_at, id LIMIT ?`,
+		zone, stage, topic, topic, principal, principal, limit)
+}
+
 // MarkGrantWarned records an active grant's expiry warning, once.
 func (d *DB) MarkGrantWarned(ctx context.Context, id string) (bool, error) {
 	n, err := affected(d.exec(ctx, `UPDATE grants SET warned = ? WHERE id = ? AND state = 'active' AND NOT warned`, true, id))

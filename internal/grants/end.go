@@ -1,0 +1,142 @@
+package grants
+
+import (
+	"context"
+	"time"
+
+	"github.com/edh-platform/rms-portal/internal/gate"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/store"
+)
+
+// Nothing outlives what it was for: a grant names a topic and a principal,
+// and a delete of either ends it. The delete ends its grants first, as
+// the first step of its own write: each active grant is journalled as
+// ending (so that a replica that stops in between leaves it for any
+// other to finish, as a revoke), its role bindings are removed by
+// looking, and it is recorded ended; a request on it is closed. Only then
+// is the resource deleted, so that no moment exists in which it is gone
+// and its bindings are not: a topic made again under the name starts
+// with no other unit's access.
+
+// Ends is what a delete takes away that grants may name.
+type Ends struct {
+	// Topic is a full topic name: the grants on exactly that topic end (a
+	// grant on a prefix covers the topics made under it later, and stays).
+	Topic string
+	// Principal is a service account's or identity pool's id: the grants
+	// for it end.
+	Principal string
+}
+
+// End ends, ahead of a delete that call makes, every grant of call's zone
+// and stage that names what the delete takes away, each with its own
+// audit event (grant.end) that says why (cause: "topic x is deleted by
+// bob"). It returns the delete's changes, one per grant ended; an error
+// when a grant could not be ended (its role bindings still held), which
+// must stop the delete.
+func (s *Service) End(ctx context.Context, call *gate.Call, what Ends, cause string) ([]portal.Change, error) {
+	recs, err := s.store.GrantsNaming(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, what.Topic, what.Principal, maxListed)
+	if err != nil {
+		return nil, err
+	}
+	var changes []portal.Change
+	unbound := false
+	for _, r := range recs {
+		ended, err := s.end(ctx, call, r, cause)
+		if err != nil {
+			return changes, portal.Wrap(err, portal.KindOf(err), "grant %s (%s access of %s) could not be ended, so nothing was deleted: %s",
+				r.ID, r.Access, r.PrincipalName, portal.FirstMessage(err))
+		}
+		if ended {
+			changes = append(changes, portal.Change{Field: "grant", Before: r.ID + " (" + r.Access + " access of " + r.Grantee + "'s " + r.PrincipalName + ")",
+				After: portal.GrantEnded})
+			unbound = unbound || r.State != portal.GrantRequested
+		}
+	}
+	if unbound && s.bindingDelay > 0 {
+		// The platform enforces a removed binding some time after it is
+		// removed: until then the resource stays, so that nothing made
+		// again under its name is readable by the grant's principal.
+		t := time.NewTimer(s.bindingDelay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return changes, portal.Wrap(ctx.Err(), portal.UpstreamTimeout, "the grants on it were ended, but it was not deleted: ask again")
+		}
+	}
+	return changes, nil
+}
+
+// end ends one grant under the locks a decision takes (inner ones: the
+// delete holds its resource's), read again under them.
+func (s *Service) end(ctx context.Context, call *gate.Call, r store.GrantRecord, cause string) (bool, error) {
+	unlock, err := s.guard.LockInner(ctx, "grant "+r.ID, "grant-principal "+r.Principal)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	now, err := s.store.GrantRecord(ctx, r.ID)
+	if err != nil {
+		return false, err
+	}
+	switch now.State {
+	case portal.GrantRequested:
+		// A request holds no binding: it is closed.
+		w, err := s.beginEnd(ctx, call, now, cause)
+		if err != nil {
+			return false, err
+		}
+		now.State, now.DecidedBy, now.Decided, now.Comment = portal.GrantEnded, call.Principal.Actor(), s.guard.Now().UTC(), cause
+		err = s.update(ctx, now, portal.GrantRequested)
+		w.Done(ctx, err, append(describe(now), portal.Change{Field: "state", Before: portal.GrantRequested, After: portal.GrantEnded})...)
+		return err == nil, err
+	case portal.GrantActive, portal.GrantApproving, portal.GrantEnding:
+		// An approval or an ending whose replica stopped is ended too: what
+		// it made is removed by looking.
+		w, err := s.beginEnd(ctx, call, now, cause)
+		if err != nil {
+			return false, err
+		}
+		from := now.State
+		now.State, now.DecidedBy, now.Decided, now.Comment, now.Event = portal.GrantEnding, call.Principal.Actor(), s.guard.Now().UTC(), cause, w.ID()
+		if from != portal.GrantEnding {
+			if err := s.update(ctx, now, from); err != nil {
+				w.Done(ctx, err)
+				return false, err
+			}
+		}
+		_, err = s.finishRevoke(ctx, call, w, now, portal.GrantEnded)
+		return err == nil, err
+	case portal.GrantRevoking:
+		// A revoke (or an expiry) whose replica stopped: finished now, as
+		// what it was, before its topic or principal goes.
+		w, err := s.guard.ResumeWrite(ctx, call, revokeEvent(now), r.ID, now.Event)
+		if err != nil {
+			return false, err
+		}
+		w.Note("finished by a delete after the replica that began it stopped")
+		_, err = s.finishRevoke(ctx, call, w, now, revokedState(now))
+		return false, err
+	}
+	// Closed meanwhile.
+	return false, nil
+}
+
+// beginEnd records the attempt of a grant's end, which says why, or
+// takes up the one an ending whose replica stopped left.
+func (s *Service) beginEnd(ctx context.Context, call *gate.Call, r store.GrantRecord, cause string) (*gate.Write, error) {
+	if r.State == portal.GrantEnding && r.Event != 0 {
+		w, err := s.guard.ResumeWrite(ctx, call, portal.ActGrantEnd, r.ID, r.Event)
+		if err == nil {
+			w.Note(cause + "; finished by a later delete after the replica that began it stopped")
+		}
+		return w, err
+	}
+	w, err := s.guard.Begin(ctx, call, portal.ActGrantEnd, r.ID)
+	if err == nil {
+		w.Note(cause)
+	}
+	return w, err
+}
