@@ -151,7 +151,7 @@ func startRigOn(t *testing.T, db string) *rig {
 	}
 	cfg := strings.ReplaceAll(string(raw), dev.url+"/dev/cloud", cloud.srv.URL+"/dev/cloud")
 	cfg = strings.Replace(cfg, "\nwebhooks:\n", "\nwebhooks:\n  retry_base: 200ms\n  retry_max: 1s\n", 1)
-	cfg += "recovery:\n  every: 1s\n  stopped_after: 10s\n  settle_after: 12s\n"
+	cfg += "recovery:\n  every: 1s\n  stopped_after: 10s\n  settle_after: 12s\n  heartbeat: 1s\n"
 	if err := os.WriteFile(serveConfig, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

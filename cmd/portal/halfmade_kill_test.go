@@ -337,3 +337,52 @@ func (r *rig) applyKilled(t *testing.T) {
 		t.Errorf("%d of 2 accounts", n)
 	}
 }
+
+// unknownAfterKill: A is killed right after the Cloud deleted a
+// connector, before it recorded the delete's outcome. The attempt is
+// settled by B as soon as A's heartbeat is stale (by looking: the
+// connector is gone), well before recovery.settle_after, so that the
+// connector's events are held no longer than that.
+func (r *rig) unknownAfterKill(t *testing.T) {
+	defer r.a.restart()
+	sfx := suffix()
+	c := r.call(r.b, "POST", "/api/v1/scada/dev/connector", "bob", map[string]any{"name": "held-" + sfx, "config": map[string]string{
+		"connector.class": "DatagenSource", "kafka.topic": "held_" + sfx, "output.data.format": "JSON", "quickstart": "ORDERS",
+		"kafka.api.key": "KEY123", "kafka.api.secret": "TOP-SECRET", "tasks.max": "1"}})
+	if c.status != http.StatusCreated {
+		t.Fatalf("the connector: %d %s", c.status, c.body)
+	}
+	name := field(t, c, "name")
+	defer r.cloud.on(&fault{method: "DELETE", path: "/dev/cloud/connect/v1/", nth: 1, after: r.a.kill})()
+	if d, err := r.try(r.a, "DELETE", "/api/v1/scada/dev/connector/"+name, "bob", nil); err == nil {
+		t.Fatalf("the delete answered from a killed replica: %d %s", d.status, d.body)
+	}
+	killed := time.Now()
+	settled := func() map[string]any {
+		for _, e := range r.trail(t, "connector.delete", name) {
+			if e["outcome"] != "unknown" {
+				return e
+			}
+		}
+		return nil
+	}
+	eventually(t, "the delete's outcome settled", time.Minute, func() bool { return settled() != nil })
+	took := time.Since(killed)
+	if e := settled(); e["outcome"] != "ok" || !strings.Contains(e["detail"].(string), "confirmed by looking at the upstream") {
+		t.Errorf("the settled delete: %v", e)
+	}
+	// The rig settles what a running replica left unknown after 12 s; a
+	// stopped replica's is settled once its heartbeat (1 s) is stale.
+	if took > 10*time.Second {
+		t.Errorf("the killed replica's attempt was settled %v after the kill: not by its stale heartbeat", took)
+	}
+	eventually(t, "the delete's event at the receiver", 30*time.Second, func() bool {
+		for _, e := range r.hooks.received(name) {
+			if e.Data.Action == "connector.delete" && e.Data.Outcome == "ok" {
+				return true
+			}
+		}
+		return false
+	})
+	t.Logf("the attempt was settled %v after the kill", took.Round(100*time.Millisecond))
+}

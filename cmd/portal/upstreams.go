@@ -126,6 +126,14 @@ func (p *app) connectCloud(env *platform.Environment, cloud *confluent.Client, c
 	}
 }
 
+// schemaCache is the replica's one cache of schemas read by id.
+func (p *app) schemaCache() *schemareg.Cache {
+	if p.schemas == nil {
+		p.schemas = schemareg.NewCache(schemareg.DefaultCacheBytes)
+	}
+	return p.schemas
+}
+
 // connectRegistry sets up the environment's Schema Registry.
 func (p *app) connectRegistry(env *platform.Environment, sr config.SchemaRegistry) error {
 	if sr.URL == "" {
@@ -134,7 +142,7 @@ func (p *app) connectRegistry(env *platform.Environment, sr config.SchemaRegistr
 	}
 	schemas, err := schemareg.New(schemareg.Options{Name: env.Name(), URL: sr.URL, APIKey: sr.APIKey, APISecret: sr.APISecret,
 		Timeout: p.cfg.UpstreamTimeout, Upstream: p.upstreams.Get(upstream.SchemaRegistry, env.Name()),
-		Transport: p.telemetry.Transport(nil)})
+		Transport: p.telemetry.Transport(nil), Cache: p.schemaCache()})
 	if err != nil {
 		return err
 	}

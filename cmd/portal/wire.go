@@ -36,6 +36,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/masking"
 	"github.com/edh-platform/rms-portal/internal/platform"
+	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/records"
@@ -78,15 +79,17 @@ type app struct {
 	provider     *auth.Provider
 	sampler      *worker.Sampler
 	reconciler   *worker.Leased
-	costly       *ratelimit.Concurrency
-	lagSampler   *worker.LagSampler
-	cacheSync    *worker.CacheSync
-	sweeper      *worker.Sweeper
-	keySweeper   *worker.KeySweeper
-	keyChecker   *worker.Leased
-	restarter    *worker.Leased
-	alerter      *worker.Leased
-	grantExpiry  *worker.Leased
+	// heartbeat says this replica runs, and that it stopped.
+	heartbeat   *worker.Heartbeat
+	costly      *ratelimit.Concurrency
+	lagSampler  *worker.LagSampler
+	cacheSync   *worker.CacheSync
+	sweeper     *worker.Sweeper
+	keySweeper  *worker.KeySweeper
+	keyChecker  *worker.Leased
+	restarter   *worker.Leased
+	alerter     *worker.Leased
+	grantExpiry *worker.Leased
 	// events delivers the webhooks' events (one replica at a time).
 	events *events.Dispatcher
 	// jobs runs this replica's background jobs and resumes those of
@@ -102,6 +105,9 @@ type app struct {
 	built    *assembly.Built
 	resolver *access.Resolver
 	closers  []func()
+	// schemas keeps the schemas read by id, within one bound for all the
+	// replica's registries (made by the first).
+	schemas *schemareg.Cache
 	// settled is set in dev mode once the demo data is in (and the serve
 	// configuration written); until then the process is not ready.
 	settled atomic.Bool
@@ -194,6 +200,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	recorder.OnWrite(tel.Metrics.Audit)
 	recorder.OnFailure(tel.Metrics.AuditFailure)
 	p.recorder, p.replica = recorder, replicaID()
+	recorder.Replica(p.replica)
 	secrets, err := sessionSecrets(cfg)
 	if err != nil {
 		return nil, err
@@ -255,7 +262,8 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	// decisions, applies and change-request applies whose replica stopped are
 	// finished, on one replica.
 	every, stoppedAfter, settleAfter := cfg.Recovery.Values()
-	reconciler := service.NewReconciler(p.envs, st, settleAfter)
+	p.heartbeat = &worker.Heartbeat{Replicas: st, ID: p.replica, Every: cfg.Recovery.HeartbeatEvery(), Log: log}
+	reconciler := service.NewReconciler(p.envs, st, settleAfter).SettleStopped()
 	built.APIKeys.StopRotationsAfter(stoppedAfter)
 	p.reconciler = &worker.Leased{Name: "audit-reconcile", Leases: st, Holder: p.replica, Every: every, Log: log,
 		Round: func(ctx context.Context) (int, error) {
@@ -429,6 +437,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	})
 	wg.Go(func() { p.sweeper.Run(ctx, 5*time.Minute) })
 	wg.Go(func() { p.reconciler.Run(ctx) })
+	wg.Go(func() { p.heartbeat.Run(ctx) })
 	wg.Go(func() { p.jobs.Run(ctx) })
 	wg.Go(func() { p.keySweeper.Run(ctx) })
 	wg.Go(func() { p.keyChecker.Run(ctx) })

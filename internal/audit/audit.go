@@ -61,6 +61,8 @@ type Recorder struct {
 	// store refused and took, for readiness.
 	lastFailure, lastSuccess time.Time
 	anon                     *anonymous
+	// replica names the process in the events it records.
+	replica string
 }
 
 type settlement struct {
@@ -75,6 +77,10 @@ func New(s Store, log *slog.Logger) *Recorder {
 	r.anon = newAnonymous(r)
 	return r
 }
+
+// Replica names the process in the events it records: an attempt it
+// leaves unknown is settled as soon as it is known stopped.
+func (r *Recorder) Replica(id string) { r.replica = id }
 
 // OnWrite sets a function called for every event written (metrics).
 func (r *Recorder) OnWrite(f func(outcome string)) { r.written = f }
@@ -91,6 +97,9 @@ func (r *Recorder) complete(ctx context.Context, e portal.AuditEvent) portal.Aud
 	}
 	if e.RequestID == "" {
 		e.RequestID = requestid.From(ctx)
+	}
+	if e.Replica == "" {
+		e.Replica = r.replica
 	}
 	if c := requestid.ClientFrom(ctx); e.SourceIP == "" {
 		e.SourceIP, e.UserAgent = c.IP, c.UserAgent

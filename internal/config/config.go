@@ -252,6 +252,19 @@ type Recovery struct {
 	// SettleAfter is how long an attempt stays unknown before the
 	// upstream settles it: longer than a write waits for its upstream.
 	SettleAfter time.Duration `yaml:"settle_after" default:"2m"`
+	// Heartbeat is how often each replica says it runs; one not heard of
+	// for three heartbeats, or that said it stopped, is stopped, and what
+	// it left unknown is settled at the next look, without waiting for
+	// settle_after (at least 1s).
+	Heartbeat time.Duration `yaml:"heartbeat" default:"10s"`
+}
+
+// HeartbeatEvery is the replicas' heartbeat, with its default.
+func (r Recovery) HeartbeatEvery() time.Duration {
+	if r.Heartbeat <= 0 {
+		return 10 * time.Second
+	}
+	return max(r.Heartbeat, time.Second)
 }
 
 // Values are the recovery's settings, with their defaults.

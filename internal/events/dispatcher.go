@@ -23,7 +23,7 @@ type Store interface {
 	store.Leases
 	// UnknownAttempts are the attempts whose outcome is not known yet:
 	// their subjects' later events wait for them.
-	UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error)
+	UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]portal.AuditEvent, error)
 }
 
 // Timing of the dispatcher's lease and of a delivery's claim: the lease
@@ -177,7 +177,7 @@ func (d *Dispatcher) Round(ctx context.Context) error {
 // underWay are the subjects with an attempt whose outcome is not known
 // yet, with the oldest such attempt's event id: their later events wait.
 func (d *Dispatcher) underWay(ctx context.Context, now time.Time) (map[string]int64, error) {
-	attempts, err := d.o.Store.UnknownAttempts(ctx, now.Add(time.Second), 1000)
+	attempts, err := d.o.Store.UnknownAttempts(ctx, now.Add(time.Second), store.Gone{}, 1000)
 	out := map[string]int64{}
 	for _, e := range attempts {
 		if out[e.Resource] == 0 {

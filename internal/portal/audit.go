@@ -37,6 +37,9 @@ type AuditEvent struct {
 	Outcome string   `json:"outcome"`
 	Detail  string   `json:"detail,omitempty"`
 	Changes []Change `json:"changes,omitempty"`
+	// Replica is the process that recorded it: an attempt it left unknown
+	// is settled as soon as it is known stopped. Never shown.
+	Replica string `json:"-"`
 }
 
 // AuditQuery selects events; empty fields match everything.

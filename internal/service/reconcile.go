@@ -22,7 +22,7 @@ const ReconcileAfter = 2 * time.Minute
 
 // Unknowns is what the reconciler needs of the store.
 type Unknowns interface {
-	UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error)
+	UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]portal.AuditEvent, error)
 	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
 	PublishAudit(ctx context.Context, id int64) error
 	// The records of the decisions whose outcome the portal's own
@@ -40,13 +40,29 @@ type Reconciler struct {
 	envs  *platform.Environments
 	store Unknowns
 	after time.Duration
-	now   func() time.Time
+	// stopped settles the attempts of replicas known stopped at once.
+	stopped bool
+	now     func() time.Time
 }
 
 // NewReconciler returns the reconciler of the outcomes unknown for
 // longer than after (ReconcileAfter when 0).
 func NewReconciler(envs *platform.Environments, s Unknowns, after time.Duration) *Reconciler {
 	return &Reconciler{envs: envs, store: s, after: cmp.Or(after, ReconcileAfter), now: time.Now}
+}
+
+// minAge is how old an attempt of a replica known stopped is before it
+// is settled: a replica that said it stopped drained its requests first,
+// and one killed began nothing since it was last seen.
+const minAge = 2 * time.Second
+
+// SettleStopped has the reconciler also settle, at once, the attempts
+// left unknown by a replica known stopped (it said so, or its heartbeat
+// went stale): such a replica finishes nothing any more, so nothing is
+// gained by waiting, and its subject's later events wait for its attempt.
+func (r *Reconciler) SettleStopped() *Reconciler {
+	r.stopped = true
+	return r
 }
 
 // check reads the upstream for an attempt: whether its change is in
@@ -70,7 +86,12 @@ var checks = map[string]check{
 // Round settles (or publishes as unknown) the attempts unknown for long
 // enough; it returns how many it settled.
 func (r *Reconciler) Round(ctx context.Context) (int, error) {
-	attempts, err := r.store.UnknownAttempts(ctx, r.now().Add(-r.after), 200)
+	now := r.now()
+	var gone store.Gone
+	if r.stopped {
+		gone = store.Gone{At: now, Begun: now.Add(-minAge)}
+	}
+	attempts, err := r.store.UnknownAttempts(ctx, now.Add(-r.after), gone, 200)
 	if err != nil {
 		return 0, err
 	}

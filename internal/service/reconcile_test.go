@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,7 +79,7 @@ func TestUnknownOutcomesAreSettledByLooking(t *testing.T) {
 			t.Errorf("%s: %q in the outbox, want %q", k, got[id], want[k])
 		}
 	}
-	if left, _ := w.Store.UnknownAttempts(ctx, time.Now().Add(time.Hour), 10); len(left) != 0 {
+	if left, _ := w.Store.UnknownAttempts(ctx, time.Now().Add(time.Hour), store.Gone{}, 10); len(left) != 0 {
 		t.Errorf("still waiting: %+v", left)
 	}
 }
@@ -124,6 +125,59 @@ func TestDecisionsAreSettledByTheirRecords(t *testing.T) {
 	for g, id := range ids {
 		if got[id] != want[g] {
 			t.Errorf("%s: %q in the outbox, want %q", g, got[id], want[g])
+		}
+	}
+}
+
+// TestAStoppedReplicasUnknownsAreSettledAtOnce is the fifth seam
+// in the service: an attempt left unknown by a replica that said it
+// stopped, or whose heartbeat is stale, is settled by looking at the
+// next round, well before ReconcileAfter; one of a replica still seen is
+// left to it.
+func TestAStoppedReplicasUnknownsAreSettledAtOnce(t *testing.T) {
+	w := servicetest.New(t)
+	ctx := context.Background()
+	env, _ := w.Envs.Get("edh-shared", "dev")
+	sfx := time.Now().Format("150405.000000")
+	made := "edh-shared-scada-dev-stopped-" + strings.ReplaceAll(sfx, ".", "-")
+	if err := env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: made, Partitions: 1}); err != nil {
+		t.Fatal(err)
+	}
+	begun := time.Now().Add(-10 * time.Second)
+	attempt := func(replica string) int64 {
+		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: begun, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
+			Action: "topic.create", Resource: made, Outcome: "unknown", Replica: replica})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	for _, r := range []string{"a-" + sfx, "b-" + sfx, "c-" + sfx} {
+		if err := w.Store.ReplicaAlive(ctx, r, begun.Add(-time.Second), begun); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stopped, killed, alive := attempt("a-"+sfx), attempt("b-"+sfx), attempt("c-"+sfx)
+	if err := w.Store.ReplicaStopped(ctx, "a-"+sfx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Store.ReplicaAlive(ctx, "c-"+sfx, time.Now(), time.Now().Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	r := service.NewReconciler(w.Envs, w.Store, 0).SettleStopped()
+	if n, err := r.Round(ctx); err != nil || n != 2 {
+		t.Fatalf("a round settled %d, want the stopped and the killed replica's: %v", n, err)
+	}
+	left, _ := w.Store.UnknownAttempts(ctx, time.Now().Add(time.Hour), store.Gone{}, 10)
+	if len(left) != 1 || left[0].ID != alive {
+		t.Errorf("still unknown: %+v, want only %d (its replica runs)", left, alive)
+	}
+	for _, id := range []int64{stopped, killed} {
+		es, _ := w.Store.ListAudit(ctx, store.AuditFilter{Resource: made})
+		for _, e := range es {
+			if e.ID == id && e.Outcome != "ok" {
+				t.Errorf("attempt %d settled %q, want ok (the topic is there)", id, e.Outcome)
+			}
 		}
 	}
 }

@@ -40,6 +40,7 @@ type Store interface {
 	Notifier
 	Locks
 	Leases
+	Replicas
 	APIKeyRecords
 	Guardrails
 	Webhooks
@@ -126,8 +127,24 @@ type Locks interface {
 // dies, the lease lapses and another takes it.
 type Leases interface {
 	// AcquireLease takes or renews the lease name for holder until until;
-	// false while another holder's lease runs.
+	// false while another holder's lease runs, unless that holder is a
+	// replica known stopped at now (Replicas).
 	AcquireLease(ctx context.Context, name, holder string, until, now time.Time) (bool, error)
+}
+
+// Replicas say which replicas run, so that what a stopped one left
+// unknown is settled, and its leases taken over (AcquireLease), as soon
+// as it is known stopped: each replica says it is alive every so often,
+// and that it stops when it shuts down.
+type Replicas interface {
+	// ReplicaAlive records that replica id runs at at, and is to be taken
+	// for stopped after staleAt unless it says so again (its first call
+	// records its start).
+	ReplicaAlive(ctx context.Context, id string, at, staleAt time.Time) error
+	// ReplicaStopped records that replica id stopped at at.
+	ReplicaStopped(ctx context.Context, id string, at time.Time) error
+	// DeleteReplicasBefore forgets the replicas not seen since t.
+	DeleteReplicasBefore(ctx context.Context, t time.Time) (int, error)
 }
 
 // KeyRecord is what the portal knows of an API key that Confluent Cloud
@@ -288,9 +305,10 @@ type Audit interface {
 	// PublishAudit puts an event into the outbox as it is (an attempt
 	// whose outcome nobody can tell any more); once.
 	PublishAudit(ctx context.Context, id int64) error
-	// UnknownAttempts lists attempts still unknown that began before
-	// before, oldest first.
-	UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error)
+	// UnknownAttempts lists attempts still unknown, oldest first, that
+	// began before before, or before gone.Begun by a replica known
+	// stopped at gone.At (it said so, or its heartbeat went stale).
+	UnknownAttempts(ctx context.Context, before time.Time, gone Gone, limit int) ([]portal.AuditEvent, error)
 	// UnsettledAttempt finds the oldest attempt of a request (its id) on a
 	// resource whose outcome is still unknown, or was only confirmed by the
 	// reconciler's look (a job resuming it settles it again, in place);
@@ -299,6 +317,12 @@ type Audit interface {
 	ListAudit(ctx context.Context, f AuditFilter) ([]portal.AuditEvent, error)
 	// DeleteAuditBefore removes events older than t (retention).
 	DeleteAuditBefore(ctx context.Context, t time.Time) (int, error)
+}
+
+// Gone says whose attempts are settled at once: those begun before
+// Begun by a replica known stopped at At (zero times: none).
+type Gone struct {
+	At, Begun time.Time
 }
 
 // UnitRecord is a business unit onboarded through the admin area.

@@ -56,6 +56,9 @@ func (s *Sweeper) Sweep(ctx context.Context) {
 	report("lapsed budget reservations", n, err)
 	n, err = s.store.ForgetApplies(ctx, now.Add(-jobsKept))
 	report("finished apply journals", n, err)
+	// Long after what they left unknown was settled.
+	n, err = s.store.DeleteReplicasBefore(ctx, now.Add(-samplesKept))
+	report("replicas not seen for a week", n, err)
 }
 
 // Run sweeps every interval until ctx ends.

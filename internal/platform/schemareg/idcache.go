@@ -7,34 +7,44 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-// idCacheBytes bounds the schema texts kept by id: schemas never change
-// under an id, but a tenant may register (and its records name) as many
-// as it likes, each up to the registry's limit.
-const idCacheBytes = 32 << 20
+// DefaultCacheBytes bounds the schema texts a replica keeps by id, across
+// all its registries: schemas never change under an id, but a tenant may
+// register (and its records name) as many as it likes, each up to the
+// registry's limit, and a replica may serve hundreds of environments.
+const DefaultCacheBytes = 64 << 20
 
-// idCache keeps the schemas read by id, the least recently read given up
-// first once their texts pass max bytes.
-type idCache struct {
+// Cache keeps the schemas read by id, of every registry of a replica, the
+// least recently read given up first once their texts pass its bound in
+// bytes. It is safe for concurrent use.
+type Cache struct {
 	mu    sync.Mutex
 	max   int
 	size  int
 	order *list.List // of *idEntry, most recently read first
-	byID  map[int]*list.Element
+	byID  map[idKey]*list.Element
+}
+
+// idKey names a schema: its registry (the environment's, whose
+// credentials read it) and its id there.
+type idKey struct {
+	registry string
+	id       int
 }
 
 type idEntry struct {
-	id int
-	v  portal.SchemaVersion
+	key idKey
+	v   portal.SchemaVersion
 }
 
-func newIDCache(max int) *idCache {
-	return &idCache{max: max, order: list.New(), byID: map[int]*list.Element{}}
+// NewCache returns a cache of schemas within max bytes of text.
+func NewCache(max int) *Cache {
+	return &Cache{max: max, order: list.New(), byID: map[idKey]*list.Element{}}
 }
 
-func (c *idCache) get(id int) (portal.SchemaVersion, bool) {
+func (c *Cache) get(registry string, id int) (portal.SchemaVersion, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byID[id]
+	e, ok := c.byID[idKey{registry, id}]
 	if !ok {
 		return portal.SchemaVersion{}, false
 	}
@@ -43,21 +53,22 @@ func (c *idCache) get(id int) (portal.SchemaVersion, bool) {
 }
 
 // put keeps v unless its text alone passes the bound.
-func (c *idCache) put(id int, v portal.SchemaVersion) {
+func (c *Cache) put(registry string, id int, v portal.SchemaVersion) {
 	if len(v.Schema) > c.max {
 		return
 	}
+	k := idKey{registry, id}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.byID[id]; ok {
+	if _, ok := c.byID[k]; ok {
 		return
 	}
-	c.byID[id] = c.order.PushFront(&idEntry{id: id, v: v})
+	c.byID[k] = c.order.PushFront(&idEntry{key: k, v: v})
 	c.size += len(v.Schema)
 	for c.size > c.max {
 		last := c.order.Back()
 		e := c.order.Remove(last).(*idEntry)
-		delete(c.byID, e.id)
+		delete(c.byID, e.key)
 		c.size -= len(e.v.Schema)
 	}
 }

@@ -38,7 +38,18 @@ type Options struct {
 	Upstream *upstream.Upstream
 	// Transport, when set, carries the adapter's own requests (traces).
 	Transport http.RoundTripper
+	// Cache keeps the schemas read by id, shared by the replica's
+	// registries; one of its own (DefaultCacheBytes) when nil.
+	Cache *Cache
+	// IdleAfter is how long the registry client stays open after its
+	// last call (IdleAfter, the constant, by default).
+	IdleAfter time.Duration
 }
+
+// IdleAfter is how long a registry's client is kept after its last call:
+// a replica of hundreds of environments holds clients only for those in
+// use.
+const IdleAfter = 10 * time.Minute
 
 // Registry is the Schemas port on one Schema Registry.
 type Registry struct {
@@ -47,8 +58,8 @@ type Registry struct {
 	key     string
 	secret  string
 	timeout time.Duration
-	client  schemaregistry.Client
-	byID    *idCache
+	client  *lazyClient
+	byID    *Cache
 	http    *http.Client
 	up      *upstream.Upstream
 	// answers are buffers the registry's answers are read into (readAnswer).
@@ -73,16 +84,26 @@ func New(o Options) (*Registry, error) {
 	// still reads for the adapter (a version by number, a deletion) needs
 	// few entries.
 	cfg.CacheCapacity = 256
+	// The client is made now once, so that a configuration it refuses is
+	// the start's error, then made again when it is used.
 	c, err := schemaregistry.NewClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("schema registry %s: %w", o.Name, err)
 	}
+	_ = c.Close()
+	if o.Cache == nil {
+		o.Cache = NewCache(DefaultCacheBytes)
+	}
+	if o.IdleAfter <= 0 {
+		o.IdleAfter = IdleAfter
+	}
 	return &Registry{name: o.Name, base: strings.TrimSuffix(o.URL, "/"), key: o.APIKey, secret: o.APISecret,
-		timeout: o.Timeout, client: c, byID: newIDCache(idCacheBytes), http: &http.Client{Timeout: o.Timeout, Transport: o.Transport}, up: o.Upstream}, nil
+		timeout: o.Timeout, client: &lazyClient{cfg: cfg, idle: o.IdleAfter}, byID: o.Cache,
+		http: &http.Client{Timeout: o.Timeout, Transport: o.Transport}, up: o.Upstream}, nil
 }
 
 // Close releases the client.
-func (r *Registry) Close() { _ = r.client.Close() }
+func (r *Registry) Close() { r.client.close() }
 
 // bounded runs a call of the context-less client, giving up when ctx ends;
 // the client's own timeout ends the call itself.
@@ -249,8 +270,8 @@ func (r *Registry) getSchema(ctx context.Context, subject string, version int) (
 		latest.Subject = subject
 		return latest.version(), nil
 	}
-	md, err := bounded(ctx, func() (schemaregistry.SchemaMetadata, error) {
-		return r.client.GetSchemaMetadata(subject, version)
+	md, err := useClient(ctx, r.client, func(c schemaregistry.Client) (schemaregistry.SchemaMetadata, error) {
+		return c.GetSchemaMetadata(subject, version)
 	})
 	if err != nil {
 		return portal.SchemaVersion{}, r.translate(err, subject)
@@ -261,7 +282,7 @@ func (r *Registry) getSchema(ctx context.Context, subject string, version int) (
 // schemaByID reads GET /schemas/ids/{id}; schemas never change under an
 // id, so the answer is kept.
 func (r *Registry) schemaByID(ctx context.Context, id int) (portal.SchemaVersion, error) {
-	if v, ok := r.byID.get(id); ok {
+	if v, ok := r.byID.get(r.name, id); ok {
 		return v, nil
 	}
 	var s schemaJSON
@@ -270,7 +291,7 @@ func (r *Registry) schemaByID(ctx context.Context, id int) (portal.SchemaVersion
 	}
 	s.ID = id
 	v := s.version()
-	r.byID.put(id, v)
+	r.byID.put(r.name, id, v)
 	return v, nil
 }
 
@@ -344,6 +365,6 @@ func (r *Registry) checkCompatibility(ctx context.Context, subject string, def p
 
 // DeleteVersion deletes a version: softly, or for good once soft-deleted.
 func (r *Registry) deleteVersion(ctx context.Context, subject string, version int, permanent bool) error {
-	_, err := bounded(ctx, func() (int, error) { return r.client.DeleteSubjectVersion(subject, version, permanent) })
+	_, err := useClient(ctx, r.client, func(c schemaregistry.Client) (int, error) { return c.DeleteSubjectVersion(subject, version, permanent) })
 	return r.translate(err, subject)
 }

@@ -15,6 +15,10 @@ import (
 
 const auditColumns = `at, actor, actor_role, groups, service, source_ip, user_agent, request_id, bu, stage, action, resource, outcome, detail, changes, landing_zone`
 
+// auditInsert are the columns an event is stored with: its own and the
+// replica that recorded it.
+const auditInsert = auditColumns + `, replica`
+
 // AppendAudit stores an event and returns its id; a final event enters
 // the outbox in the same transaction.
 func (d *DB) AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error) {
@@ -25,10 +29,10 @@ func (d *DB) AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error
 	}
 	var id int64
 	err := d.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, d.q(`INSERT INTO audit_events (`+auditColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		if err := tx.QueryRowContext(ctx, d.q(`INSERT INTO audit_events (`+auditInsert+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			micros(e.Time), e.Actor, e.ActorRole, string(groups), e.Service, e.SourceIP, e.UserAgent, e.RequestID,
-			e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail, string(changes), e.LandingZone).Scan(&id); err != nil {
+			e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail, string(changes), e.LandingZone, e.Replica).Scan(&id); err != nil {
 			return err
 		}
 		if e.Outcome == "unknown" {
@@ -85,11 +89,31 @@ func (d *DB) PublishAudit(ctx context.Context, id int64) error {
 }
 
 // UnknownAttempts lists the attempts still unknown (and not published as
-// such) that began before before, oldest first.
-func (d *DB) UnknownAttempts(ctx context.Context, before time.Time, limit int) ([]portal.AuditEvent, error) {
+// such) that began before before, or were begun by a replica known
+// stopped, oldest first.
+func (d *DB) UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]portal.AuditEvent, error) {
 	return queryAll(ctx, d, scanAudit, `SELECT id, `+auditColumns+` FROM audit_events
-		WHERE outcome = 'unknown' AND at < ? AND NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.event_id = audit_events.id)
-		ORDER BY id LIMIT ?`, micros(before), limit)
+		WHERE outcome = 'unknown' AND NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.event_id = audit_events.id)
+		AND (at < ? OR (at < ? AND replica <> '' AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = audit_events.replica AND (r.stopped_at > 0 OR r.stale_at < ?))))
+		ORDER BY id LIMIT ?`, micros(before), micros(gone.Begun), micros(gone.At), limit)
+}
+
+// ReplicaAlive records that a replica runs.
+func (d *DB) ReplicaAlive(ctx context.Context, id string, at, staleAt time.Time) error {
+	_, err := d.exec(ctx, `INSERT INTO replicas (id, started_at, seen_at, stale_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at, stale_at = excluded.stale_at`, id, micros(at), micros(at), micros(staleAt))
+	return err
+}
+
+// ReplicaStopped records that a replica stopped.
+func (d *DB) ReplicaStopped(ctx context.Context, id string, at time.Time) error {
+	_, err := d.exec(ctx, `UPDATE replicas SET stopped_at = ?, seen_at = ? WHERE id = ?`, micros(at), micros(at), id)
+	return err
+}
+
+// DeleteReplicasBefore forgets the replicas not seen since t.
+func (d *DB) DeleteReplicasBefore(ctx context.Context, t time.Time) (int, error) {
+	return affected(d.exec(ctx, `DELETE FROM replicas WHERE seen_at < ?`, micros(t)))
 }
 
 // UnsettledAttempt finds a request's attempt on a resource whose outcome

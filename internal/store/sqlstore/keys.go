@@ -15,8 +15,9 @@ import (
 func (d *DB) AcquireLease(ctx context.Context, name, holder string, until, now time.Time) (bool, error) {
 	n, err := affected(d.exec(ctx, `INSERT INTO locks (key, holder, until) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, until = excluded.until
-		WHERE locks.until < ? OR locks.holder = excluded.holder`,
-		"lease:"+name, holder, micros(until), micros(now)))
+		WHERE locks.until < ? OR locks.holder = excluded.holder
+		OR EXISTS (SELECT 1 FROM replicas r WHERE r.id = locks.holder AND (r.stopped_at > 0 OR r.stale_at < ?))`,
+		"lease:"+name, holder, micros(until), micros(now), micros(now)))
 	return n == 1, err
 }
 

@@ -36,6 +36,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("alerts", func(t *testing.T) { testAlerts(t, open(t)) })
 	t.Run("catalog", func(t *testing.T) { testCatalog(t, open(t)) })
 	t.Run("grant expiry", func(t *testing.T) { testGrantExpiry(t, open(t)) })
+	t.Run("grants naming", func(t *testing.T) { testGrantsNaming(t, open(t)) })
+	t.Run("replicas", func(t *testing.T) { testReplicas(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {
@@ -636,7 +638,7 @@ func testWebhooks(t *testing.T, s store.Store) {
 		}
 		ids = append(ids, id)
 	}
-	if unknown, err := s.UnknownAttempts(ctx, time.Now(), 10); err != nil || len(unknown) != 1 || unknown[0].ID != ids[1] {
+	if unknown, err := s.UnknownAttempts(ctx, time.Now(), store.Gone{}, 10); err != nil || len(unknown) != 1 || unknown[0].ID != ids[1] {
 		t.Fatalf("unknown attempts: %+v %v", unknown, err)
 	}
 	for range 2 {
@@ -665,7 +667,7 @@ func testWebhooks(t *testing.T, s store.Store) {
 			t.Fatal(err)
 		}
 	}
-	if unknown, _ := s.UnknownAttempts(ctx, time.Now(), 10); len(unknown) != 0 {
+	if unknown, _ := s.UnknownAttempts(ctx, time.Now(), store.Gone{}, 10); len(unknown) != 0 {
 		t.Errorf("a published attempt is still listed: %+v", unknown)
 	}
 	published, _ := s.OutboxAfter(ctx, out[2].Pos, 10)
