@@ -105,9 +105,6 @@ func (a *API) createChannel(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	if in.Format == "cloudevents" {
-		in.Format = ""
-	}
 	w, err := a.Channels.CreateChannel(c.Request().Context(), httpserver.ScopeOf(c), in.Format, in.URL)
 	if err != nil {
 		return err

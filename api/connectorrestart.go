@@ -17,7 +17,7 @@ func autoRestartOut(a *portal.AutoRestart) wire.AutoRestart {
 		return wire.AutoRestart{}
 	}
 	return wire.AutoRestart{Enabled: true, MaxRestarts: a.MaxRestarts, Attempts: a.Attempts, GivenUp: a.GivenUp, LastAt: timeOrNil(a.LastAt),
-		NextAt: timeOrNil(a.NextAt), SetBy: a.SetBy, SetAt: timeOrNil(a.SetAt)}
+		NextAt: timeOrNil(a.NextAt), GivesUpAt: timeOrNil(a.GivesUpAt), SetBy: a.SetBy, SetAt: timeOrNil(a.SetAt)}
 }
 
 // timeOrNil is a time in RFC 3339, or nothing for none.

@@ -126,11 +126,7 @@ func (h *Handlers) silenceAlertRule(c echo.Context) error {
 // addAlertChannel makes a channel and hands it, with a CloudEvents
 // channel's secret, to the page's next answer by the session (303).
 func (h *Handlers) addAlertChannel(c echo.Context) error {
-	format := c.FormValue("format")
-	if format == "cloudevents" {
-		format = ""
-	}
-	w, err := h.Channels.CreateChannel(c.Request().Context(), httpserver.ScopeOf(c), format, strings.TrimSpace(c.FormValue("url")))
+	w, err := h.Channels.CreateChannel(c.Request().Context(), httpserver.ScopeOf(c), c.FormValue("format"), strings.TrimSpace(c.FormValue("url")))
 	if msg := formProblem(err); msg != "" {
 		return h.renderAlerts(c, http.StatusUnprocessableEntity, "", msg)
 	}

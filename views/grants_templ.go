@@ -1302,7 +1302,7 @@ func NewGrantPage(p Page, f GrantForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "\" placeholder=\"7d\" pattern=\"[0-9]+[dwh]|[0-9hms.]+\" aria-describedby=\"grant-duration-help\" class=\"mt-1 block w-40 rounded-md border-slate-300 text-sm\"><p id=\"grant-duration-help\" class=\"mt-1 text-xs text-slate-500\">Days (7d), weeks (2w) or hours (36h). Left empty: the longest the topic's classification allows. The portal removes the access when it ends.</p></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "\" placeholder=\"longest allowed\" pattern=\"[0-9]+[dwh]|[0-9hms.]+\" aria-describedby=\"grant-duration-help\" class=\"mt-1 block w-40 rounded-md border-slate-300 text-sm\"><p id=\"grant-duration-help\" class=\"mt-1 text-xs text-slate-500\">Days (7d), weeks (2w) or hours (36h). Left empty: the longest the topic's classification allows. The portal removes the access when it ends.</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

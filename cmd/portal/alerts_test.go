@@ -164,8 +164,12 @@ func TestAlertsPageForms(t *testing.T) {
 		t.Fatalf("saved: %d %.600s", saved.status, saved.body)
 	}
 	silenced := web.post("/scada/qas/alerts/rule/"+rule+"/silence", map[string][]string{"hours": {"2"}, "reason": {"load test tonight"}})
-	if !strings.Contains(silenced.body, "load test tonight") {
+	if !strings.Contains(silenced.body, "load test tonight") || !strings.Contains(silenced.body, "data-end-silence") || strings.Contains(silenced.body, "0 h: end") {
 		t.Errorf("silenced: %d %.600s", silenced.status, silenced.body)
+	}
+	if ended := web.post("/scada/qas/alerts/rule/"+rule+"/silence", map[string][]string{"hours": {"0"}}); strings.Contains(ended.body, "load test tonight") ||
+		strings.Contains(ended.body, "data-end-silence") {
+		t.Errorf("ending the silence: %d %.600s", ended.status, ended.body)
 	}
 	// Dev mode takes a receiver on this host, over http.
 	made := web.post("/scada/qas/alerts/channels", map[string][]string{"format": {"cloudevents"}, "url": {tp.url + "/receiver-" + sfx}})

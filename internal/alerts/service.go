@@ -153,8 +153,12 @@ func CheckRule(in portal.AlertRule) error { return checkRule(in) }
 // checkRule checks a rule as given.
 func checkRule(in portal.AlertRule) error {
 	var v portal.Validation
-	if p := tenancy.IdentifierProblem(in.Name); in.Name == "" || p != "" {
-		v.Add(portal.Invalid("name", "a rule's name is lower-case letters, digits and dashes: %q %s", portal.Clip(in.Name, 60), p))
+	switch {
+	case in.Name == "":
+		v.Add(portal.Missing("name"))
+	case tenancy.IdentifierProblem(in.Name) != "":
+		v.Add(portal.Invalid("name", "a rule's name is lower-case letters, digits and dashes, beginning and ending with a letter or digit, not %q",
+			portal.Clip(in.Name, 60)))
 	}
 	if !slices.Contains(Kinds(), in.Kind) {
 		v.Add(portal.Invalid("kind", "must be one of %s, not %q", strings.Join(Kinds(), ", "), portal.Clip(in.Kind, 40)))

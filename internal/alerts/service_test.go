@@ -57,6 +57,11 @@ func TestAlertRulesAccessAndDefaults(t *testing.T) {
 			t.Errorf("%+v: %v", bad, err)
 		}
 	}
+	// A bad name is told once, in one voice.
+	_, err = w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, portal.AlertRule{Name: "Bad Name", Kind: "lag_time", Threshold: 1})
+	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Message != `a rule's name is lower-case letters, digits and dashes, beginning and ending with a letter or digit, not "Bad Name"` {
+		t.Errorf("a bad name's problem: %+v", ps)
+	}
 	if rules, _ := w.Alerts.Rules(servicetest.AsRole(portal.Viewer), dev); len(rules) != 3 || rules[2].Threshold != 900 {
 		t.Fatalf("refusals changed the rules: %+v", rules)
 	}

@@ -55,8 +55,14 @@ func TestDurations(t *testing.T) {
 			t.Errorf("%q parsed", in)
 		}
 	}
-	if FormatDuration(7*day) != "7d" || FormatDuration(36*time.Hour) != "36h0m0s" {
-		t.Errorf("format: %s %s", FormatDuration(7*day), FormatDuration(36*time.Hour))
+	// In its largest whole unit, as people write them beside "90d".
+	for d, want := range map[time.Duration]string{7 * day: "7d", 36 * time.Hour: "36h", 2 * time.Hour: "2h", 90 * time.Minute: "90m", 90 * time.Second: "1m30s"} {
+		if got := FormatDuration(d); got != want {
+			t.Errorf("format %v: %s, want %s", d, got, want)
+		}
+	}
+	if FormatDuration(7*day) != "7d" {
+		t.Errorf("format: %s", FormatDuration(7*day))
 	}
 }
 

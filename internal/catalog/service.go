@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // maxEntries bounds a zone's catalog in a stage (its topics, and the
@@ -188,9 +189,9 @@ func (s *Service) Entry(ctx context.Context, scope portal.Scope, topic string) (
 	if err != nil {
 		return portal.CatalogEntry{}, err
 	}
-	e, ok := x.find(topic)
-	if !ok {
-		return e, portal.New(portal.NotFound, "the catalog of %s in %s has no topic %q", call.Scope.Zone().ID, call.Scope.Stage.Name, portal.Clip(topic, 64))
+	e, err := x.named(call, topic)
+	if err != nil {
+		return e, err
 	}
 	d, err := call.Env.Topics.DescribeTopic(ctx, e.Topic)
 	if err != nil {
@@ -224,6 +225,37 @@ func (x *index) find(topic string) (portal.CatalogEntry, bool) {
 		}
 	}
 	return portal.CatalogEntry{}, false
+}
+
+// named is the entry a caller names as the list shows it: by its full
+// name, by its name in the caller's own unit, or by the name it has in
+// its owner unit when only one unit of the zone has a topic of that name.
+func (x *index) named(call *gate.Call, name string) (portal.CatalogEntry, error) {
+	if e, ok := x.find(name); ok {
+		return e, nil
+	}
+	if e, ok := x.find(call.Scope.Qualify(tenancy.Normalise(name))); ok {
+		return e, nil
+	}
+	var found []portal.CatalogEntry
+	for i := range x.items {
+		if x.items[i].e.Identifier == tenancy.Normalise(name) {
+			found = append(found, x.items[i].e)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return portal.CatalogEntry{}, portal.New(portal.NotFound, "the catalog of %s in %s has no topic %q", call.Scope.Zone().ID, call.Scope.Stage.Name,
+			portal.Clip(name, 64))
+	}
+	full := make([]string, len(found))
+	for i, e := range found {
+		full[i] = e.Topic + " (" + e.Owner + ")"
+	}
+	return portal.CatalogEntry{}, portal.New(portal.NotFound, "%d units of %s have a topic %q (%s): ask for one by its full name", len(found),
+		call.Scope.Zone().ID, portal.Clip(name, 64), strings.Join(full, ", "))
 }
 
 // Describe replaces what the owner unit says about one of its topics.

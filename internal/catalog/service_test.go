@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -140,5 +141,32 @@ func TestEntryShowsWhoReads(t *testing.T) {
 	}
 	if _, err := w.Catalog.Entry(alice, crmDev, "edh-shared-scada-dev-nothing"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("a missing entry: %v", err)
+	}
+}
+
+// TestAnEntryIsFoundByTheNameTheListShows: the list shows a topic by its
+// name in its owner unit; that name finds the entry too (the caller's own
+// unit's first, else the one unit that has it), and a name two units
+// have is refused with both full names.
+func TestAnEntryIsFoundByTheNameTheListShows(t *testing.T) {
+	w := servicetest.New(t, orders, "edh-shared-crm-dev-ledger", "edh-shared-crm-dev-orders", "edh-shared-scada-dev-ledger", "edh-shared-scada-dev-meters")
+	for _, c := range []struct {
+		ctx        context.Context
+		scope      portal.Scope
+		name, want string
+	}{
+		{alice, crmDev, "orders", "edh-shared-crm-dev-orders"},
+		{alice, crmDev, orders, orders},
+		{alice, crmDev, "meters", "edh-shared-scada-dev-meters"},
+	} {
+		e, err := w.Catalog.Entry(c.ctx, c.scope, c.name)
+		if err != nil || e.Topic != c.want {
+			t.Errorf("%s from %s: %s %v, want %s", c.name, c.scope.BU, e.Topic, err, c.want)
+		}
+	}
+	zoe := as("zoe", map[string]portal.Role{"platform": portal.Viewer})
+	_, err := w.Catalog.Entry(zoe, portal.Scope{BU: "platform", Stage: "dev"}, "ledger")
+	if !portal.Is(err, portal.NotFound) || !strings.Contains(err.Error(), "edh-shared-crm-dev-ledger") || !strings.Contains(err.Error(), "edh-shared-scada-dev-ledger") {
+		t.Errorf("a name two units have: %v", err)
 	}
 }

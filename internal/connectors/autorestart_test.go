@@ -62,6 +62,18 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 		if got := round(step.advance); got != step.want {
 			t.Errorf("round %d (+%v): %d restarts, want %d", i, step.advance, got, step.want)
 		}
+		if i != 4 {
+			continue
+		}
+		// Its last allowed restart made, no next restart is due: when it
+		// gives up if it still fails.
+		c, _ := w.Connectors.Get(servicetest.AsRole(portal.Viewer), dev, "flaky", false)
+		if a := c.AutoRestart; a == nil || !a.NextAt.IsZero() || !a.GivesUpAt.Equal(a.LastAt.Add(4*time.Minute)) {
+			t.Errorf("after its last restart: %+v", a)
+		}
+		if !strings.Contains(c.Tasks[0].Trace, "dev.failure=task-always") {
+			t.Errorf("the stand-in's failure names another setting: %q", c.Tasks[0].Trace)
+		}
 	}
 	c, err := w.Connectors.Get(servicetest.AsRole(portal.Viewer), dev, "flaky", false)
 	if err != nil || c.AutoRestart == nil || !c.AutoRestart.GivenUp || c.AutoRestart.Attempts != 2 || !c.AutoRestart.NextAt.IsZero() {

@@ -106,7 +106,13 @@ func (s *Service) autoRestartView(a store.AutoRestart, c platform.Connector) *po
 		if a.FailingSince.IsZero() {
 			a.FailingSince = s.guard.Now() // seen at the next round
 		}
-		v.NextAt = s.backoff.due(a)
+		if a.MaxRestarts > 0 && a.Attempts >= a.MaxRestarts {
+			// No restart is left: the round that finds it still failing
+			// then gives up.
+			v.GivesUpAt = s.backoff.due(a)
+		} else {
+			v.NextAt = s.backoff.due(a)
+		}
 	}
 	return v
 }
@@ -207,7 +213,7 @@ func (s *Service) RestartHistory(ctx context.Context, scope portal.Scope, name s
 // The portal's own actions on a connector whose auto-restart is on.
 const (
 	actionAutoRestart = "connector.auto-restart"
-	actionGiveUp      = "connector.give-up"
+	actionGiveUp      = portal.ActConnectorGiveUp
 )
 
 // firstLine is the first line of a failure's trace, for the trail.

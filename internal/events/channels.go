@@ -49,9 +49,11 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	switch format {
+	case "cloudevents":
+		format = store.FormatCloudEvents
 	case store.FormatCloudEvents, store.FormatSlack, store.FormatAlertmanager:
 	default:
-		v.Add(portal.Invalid("format", "must be cloudevents (\"\"), slack or alertmanager, not %q", portal.Clip(format, 40)))
+		v.Add(portal.Invalid("format", "must be cloudevents (the default), slack or alertmanager, not %q", portal.Clip(format, 40)))
 	}
 	u := s.checkURL(ctx, rawURL, &v)
 	if err := v.Err(); err != nil {
@@ -120,7 +122,7 @@ func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id stri
 		return err
 	}
 	defer s.guard.Settle(ctx, call, &err)
-	rec, err := s.find(ctx, id)
+	rec, err := s.find(ctx, id, "alert channel")
 	if err != nil {
 		return err
 	}

@@ -52,8 +52,10 @@ func TestChannelsTakeTheirStagesAlertsInTheirFormat(t *testing.T) {
 			Outcome: "ok", Detail: "any group's lag in time above 5m0s for 1m0s", Changes: []portal.Change{{Field: "rule", After: "lag"}, {Field: "kind", After: "lag_time"},
 				{Field: "subject", After: "edh-shared-scada-dev-billing"}, {Field: "value", After: "7m0s behind"}, {Field: "fired_at", After: "2026-11-28T12:00:00Z"}}}
 	}
+	giveUp := portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActConnectorGiveUp,
+		Resource: "edh-shared-scada-dev-sink-connector", Outcome: "ok", Detail: "3 restarts did not bring it back: write timed out"}
 	for _, e := range []portal.AuditEvent{alert("alert.fire", "dev"), {Time: now, LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: "topic.create",
-		Resource: "t", Outcome: "ok"}, alert("alert.fire", "qas"), alert("alert.resolve", "dev")} {
+		Resource: "t", Outcome: "ok"}, alert("alert.fire", "qas"), alert("alert.resolve", "dev"), giveUp} {
 		if _, err := w.Store.AppendAudit(ctx, e); err != nil {
 			t.Fatal(err)
 		}
@@ -67,16 +69,26 @@ func TestChannelsTakeTheirStagesAlertsInTheirFormat(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if s := got["/slack"]; len(s) != 2 || !strings.Contains(s[0], `{"text":":rotating_light: FIRING scada/dev: lag (any group's lag in time above 5m0s for 1m0s) for edh-shared-scada-dev-billing: 7m0s behind"}`) ||
-		!strings.Contains(s[1], "RESOLVED scada/dev") || !strings.HasPrefix(s[0], "application/json  ") {
-		t.Errorf("slack: %q", s)
+	if s := got["/slack"]; len(s) != 3 || !strings.Contains(s[0], `{"text":":rotating_light: FIRING scada/dev: lag (any group's lag in time above 5m0s for 1m0s) for edh-shared-scada-dev-billing: 7m0s behind"}`) ||
+		!strings.Contains(s[1], "RESOLVED scada/dev") || !strings.HasPrefix(s[0], "application/json  ") ||
+		!strings.Contains(s[2], ":x: GAVE UP scada/dev: the portal no longer restarts connector edh-shared-scada-dev-sink-connector: 3 restarts did not bring it back") {
+		t.Errorf("slack (an auto-restart's give-up too): %q", s)
 	}
 	if q := got["/qas"]; len(q) != 1 || !strings.Contains(q[0], "FIRING scada/qas") {
 		t.Errorf("qas's channel: %q", q)
 	}
 	am := got["/am"]
-	if len(am) != 2 {
+	if len(am) != 3 {
 		t.Fatalf("alertmanager: %q", am)
+	}
+	// Alertmanager's summaries are plain text: no chat's emoji.
+	for _, m := range am {
+		if strings.Contains(m, ":rotating_light:") || strings.Contains(m, ":white_check_mark:") || strings.Contains(m, ":x:") {
+			t.Errorf("an Alertmanager summary carries a chat's emoji: %s", m)
+		}
+	}
+	if !strings.Contains(am[2], `"alertname":"portal_connector_given-up"`) || !strings.Contains(am[2], `"subject":"edh-shared-scada-dev-sink-connector"`) {
+		t.Errorf("alertmanager's give-up: %s", am[2])
 	}
 	var alerts []struct {
 		Labels      map[string]string `json:"labels"`
@@ -90,7 +102,7 @@ func TestChannelsTakeTheirStagesAlertsInTheirFormat(t *testing.T) {
 		t.Errorf("alertmanager's resolved alert: %+v %v (%s)", alerts, err, am[1])
 	}
 	ce := got["/ce"]
-	if len(ce) != 2 || !strings.HasPrefix(ce[0], "application/cloudevents+json v1,") || !strings.Contains(ce[0], `"type":"portal.alert.fired"`) ||
+	if len(ce) != 3 || !strings.HasPrefix(ce[0], "application/cloudevents+json v1,") || !strings.Contains(ce[0], `"type":"portal.alert.fired"`) ||
 		!strings.Contains(ce[1], `"type":"portal.alert.resolved"`) {
 		t.Errorf("cloudevents: %q", ce)
 	}
@@ -113,6 +125,10 @@ func TestChannelsAreCheckedAndOwned(t *testing.T) {
 		if _, err := w.Webhooks.CreateChannel(dv, dev, bad.format, bad.url); err == nil || !portal.KindOf(err).IsValidation() {
 			t.Errorf("%v: %v", bad, err)
 		}
+	}
+	if _, err := w.Webhooks.CreateChannel(dv, dev, "teams", "https://hooks.example.com/x"); err == nil ||
+		err.Error() != `format: must be cloudevents (the default), slack or alertmanager, not "teams"` && !strings.Contains(err.Error(), `must be cloudevents (the default), slack or alertmanager, not "teams"`) {
+		t.Errorf("an unknown format's message: %v", err)
 	}
 	if chs, _ := w.Webhooks.Channels(dv, dev); len(chs) != 0 {
 		t.Fatalf("refusals made channels: %+v", chs)
@@ -155,6 +171,14 @@ func TestChannelsAreCheckedAndOwned(t *testing.T) {
 	if err := w.Webhooks.DeleteChannel(dv, dev, slack.ID); err != nil {
 		t.Fatal(err)
 	}
+	if err := w.Webhooks.DeleteChannel(dv, dev, slack.ID); !portal.Is(err, portal.NotFound) || !strings.Contains(err.Error(), "alert channel") || strings.Contains(err.Error(), "webhook") {
+		t.Errorf("deleting an unknown channel: %v", err)
+	}
+	if ce2, err := w.Webhooks.CreateChannel(dv, dev, "cloudevents", "https://receiver.example.com/named"); err != nil || ce2.Format != "" || ce2.Secret == "" {
+		t.Errorf("a channel asked for by the format's name: %+v %v", ce2, err)
+	} else if err := w.Webhooks.DeleteChannel(dv, dev, ce2.ID); err != nil {
+		t.Fatal(err)
+	}
 	// Ten at most per unit and stage, apart from the zone's webhooks.
 	for i := range events.MaxChannels - 1 {
 		if _, err := w.Webhooks.CreateChannel(dv, dev, "slack", fmt.Sprintf("https://hooks.example.com/%d", i)); err != nil {
@@ -174,7 +198,7 @@ func TestChannelsAreCheckedAndOwned(t *testing.T) {
 			}
 		}
 	}
-	if made != 11 || refused != 7 {
+	if made != 12 || refused != 8 {
 		t.Errorf("the trail: %d made, %d refused", made, refused)
 	}
 }

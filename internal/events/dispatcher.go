@@ -227,12 +227,13 @@ func errText(h store.WebhookRecord, err error) string {
 }
 
 // forChannel tells whether a unit's alert channel takes an event: its
-// stage's alerts only (a webhook of the admin area takes every event).
+// stage's alerts, and its auto-restarts that gave up, only (a webhook of
+// the admin area takes every event).
 func forChannel(h store.WebhookRecord, e portal.AuditEvent) bool {
 	if !h.AlertsOnly {
 		return true
 	}
-	return (e.Action == ActionAlertFire || e.Action == ActionAlertResolve) && (h.Stage == "" || e.Stage == h.Stage)
+	return (e.Action == ActionAlertFire || e.Action == ActionAlertResolve || e.Action == ActionGiveUp) && (h.Stage == "" || e.Stage == h.Stage)
 }
 
 // deliver makes one attempt; false when it failed.

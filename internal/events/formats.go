@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/alerts"
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -44,23 +45,42 @@ func change(ev CloudEvent, field string) string {
 	return ""
 }
 
-// Text says an event in one line for people: an alert's state, unit,
-// rule, subject and value; another event's type and subject.
+// Text says an event in one line for a chat (Slack, Teams): its
+// Summary after an emoji of its kind.
 func Text(ev CloudEvent) string {
+	switch ev.Data.Action {
+	case ActionAlertFire:
+		return ":rotating_light: " + Summary(ev)
+	case ActionAlertResolve:
+		return ":white_check_mark: " + Summary(ev)
+	case string(ActionGiveUp):
+		return ":x: " + Summary(ev)
+	}
+	return Summary(ev)
+}
+
+// Summary says an event in one line of plain text for people: an
+// alert's state, unit, rule, subject and value; an auto-restart that
+// gave up; another event's type and subject.
+func Summary(ev CloudEvent) string {
 	where := ev.Data.Scope.BusinessUnit + "/" + ev.Data.Scope.Stage
 	switch ev.Data.Action {
 	case ActionAlertFire:
-		return fmt.Sprintf(":rotating_light: FIRING %s: %s (%s) for %s: %s", where, change(ev, "rule"), ev.Data.Detail, change(ev, "subject"), change(ev, "value"))
+		return fmt.Sprintf("FIRING %s: %s (%s) for %s: %s", where, change(ev, "rule"), ev.Data.Detail, change(ev, "subject"), change(ev, "value"))
 	case ActionAlertResolve:
-		return fmt.Sprintf(":white_check_mark: RESOLVED %s: %s for %s: %s", where, change(ev, "rule"), change(ev, "subject"), change(ev, "value"))
+		return fmt.Sprintf("RESOLVED %s: %s for %s: %s", where, change(ev, "rule"), change(ev, "subject"), change(ev, "value"))
+	case string(ActionGiveUp):
+		return fmt.Sprintf("GAVE UP %s: the portal no longer restarts connector %s: %s", where, ev.Subject, ev.Data.Detail)
 	}
 	return fmt.Sprintf("%s %s: %s (%s by %s)", ev.Type, where, ev.Subject, ev.Data.Outcome, ev.Data.Actor)
 }
 
-// Actions of alerts in the trail.
+// Actions the units' alert channels take: alerts, and an auto-restart
+// that gave up (the connector stays failed until a person acts).
 const (
 	ActionAlertFire    = alerts.ActionFire
 	ActionAlertResolve = alerts.ActionResolve
+	ActionGiveUp       = portal.ActConnectorGiveUp
 )
 
 type alertmanagerAlert struct {
@@ -77,11 +97,14 @@ func alertmanagerOf(ev CloudEvent) alertmanagerAlert {
 	a := alertmanagerAlert{Labels: map[string]string{"alertname": change(ev, "rule"), "landing_zone": ev.Data.Scope.LandingZone,
 		"business_unit": ev.Data.Scope.BusinessUnit, "stage": ev.Data.Scope.Stage, "subject": change(ev, "subject"), "kind": change(ev, "kind"),
 		"source": "rms-portal"},
-		Annotations: map[string]string{"summary": Text(ev), "description": ev.Data.Detail, "value": change(ev, "value")},
+		Annotations: map[string]string{"summary": Summary(ev), "description": ev.Data.Detail, "value": change(ev, "value")},
 		StartsAt:    change(ev, "fired_at")}
 	if a.Labels["alertname"] == "" {
 		a.Labels["alertname"] = strings.ReplaceAll(ev.Type, ".", "_")
 		a.StartsAt = ev.Time.UTC().Format(time.RFC3339)
+	}
+	if a.Labels["subject"] == "" {
+		a.Labels["subject"] = ev.Subject
 	}
 	if ev.Data.Action == ActionAlertResolve {
 		a.EndsAt = ev.Time.UTC().Format(time.RFC3339)

@@ -219,7 +219,8 @@ func (s *Service) checkRoom(ctx context.Context, zone string) error {
 	return nil
 }
 
-func (s *Service) find(ctx context.Context, id string) (store.WebhookRecord, error) {
+// find reads a webhook or a channel (what names it in the refusal).
+func (s *Service) find(ctx context.Context, id, what string) (store.WebhookRecord, error) {
 	recs, err := s.store.WebhookRecords(ctx)
 	if err != nil {
 		return store.WebhookRecord{}, err
@@ -229,7 +230,7 @@ func (s *Service) find(ctx context.Context, id string) (store.WebhookRecord, err
 			return r, nil
 		}
 	}
-	return store.WebhookRecord{}, portal.New(portal.NotFound, "webhook %q not found", portal.Clip(id, 64))
+	return store.WebhookRecord{}, portal.New(portal.NotFound, "%s %q not found", what, portal.Clip(id, 64))
 }
 
 // DeleteWebhook removes a webhook and its deliveries.
@@ -238,7 +239,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.find(ctx, id)
+	rec, err := s.find(ctx, id, "webhook")
 	if err != nil {
 		return err
 	}
@@ -260,7 +261,7 @@ func (s *Service) Deliveries(ctx context.Context, id string) (portal.Webhook, []
 	if _, err := s.enter(ctx); err != nil {
 		return portal.Webhook{}, nil, err
 	}
-	rec, err := s.find(ctx, id)
+	rec, err := s.find(ctx, id, "webhook")
 	if err != nil {
 		return portal.Webhook{}, nil, err
 	}

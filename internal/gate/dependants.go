@@ -15,7 +15,7 @@ func CheckDependants(call *Call, im portal.Impact, identifier string, opt portal
 	if len(live) == 0 {
 		return nil, nil
 	}
-	what := im.Kind + " " + im.Name
+	what := strings.ReplaceAll(im.Kind, "_", " ") + " " + im.Name
 	var v portal.Validation
 	admin := access.DecideGrant(call.Role, access.ReviewGrant).Allowed
 	typed := strings.TrimSpace(opt.Confirm)

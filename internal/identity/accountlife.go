@@ -87,7 +87,7 @@ func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, op
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
-	forced, err := gate.CheckDependants(call, portal.Impact{Kind: "service account", Name: id, Dependants: grants}, a.DisplayName, opt)
+	forced, err := gate.CheckDependants(call, portal.Impact{Kind: "service_account", Name: id, Dependants: grants}, a.DisplayName, opt)
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
@@ -170,7 +170,7 @@ func (s *Accounts) Impact(ctx context.Context, scope portal.Scope, id string) (p
 		ids[i], resources[i] = k.ID, k.Resource
 	}
 	unit := call.Scope.Unit.ID
-	im := portal.Impact{Kind: "service account", Name: a.DisplayName}
+	im := portal.Impact{Kind: "service_account", Name: a.DisplayName}
 	im.Dependants = append(append(keyDependants(unit, ids, resources), grants...), bindingDependants(unit, bindings)...)
 	return im, nil
 }

@@ -380,7 +380,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	case overlap < 0:
 		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "overlap must not be negative")
 	case maxAge > 0 && overlap > maxAge:
-		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", overlap, call.Scope.Stage.Name, days(maxAge))
+		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", portal.FormatDuration(overlap), call.Scope.Stage.Name, days(maxAge))
 	}
 	// The key's lock: expiry and the sweeper's end of abandoned rotations
 	// take it too.

@@ -52,7 +52,7 @@ func (s *Pools) Impact(ctx context.Context, scope portal.Scope, id string) (port
 	if err != nil {
 		return portal.Impact{}, err
 	}
-	return portal.Impact{Kind: "identity pool", Name: p.Name, Dependants: append(grants, bindingDependants(call.Scope.Unit.ID, bindings)...)}, nil
+	return portal.Impact{Kind: "identity_pool", Name: p.Name, Dependants: append(grants, bindingDependants(call.Scope.Unit.ID, bindings)...)}, nil
 }
 
 // NewPools returns the identity pool service.
@@ -304,7 +304,7 @@ func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt p
 	if err != nil {
 		return err
 	}
-	forced, err := gate.CheckDependants(call, portal.Impact{Kind: "identity pool", Name: id, Dependants: grants}, p.DisplayName, opt)
+	forced, err := gate.CheckDependants(call, portal.Impact{Kind: "identity_pool", Name: id, Dependants: grants}, p.DisplayName, opt)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func (k poolCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool)
 		st.Rule = &rule
 		st.Impact = func(ctx context.Context) (portal.Impact, error) {
 			grants, err := principalGrants(ctx, call, k.s.grants, id)
-			return portal.Impact{Kind: "identity pool", Name: p.DisplayName, Dependants: grants}, err
+			return portal.Impact{Kind: "identity_pool", Name: p.DisplayName, Dependants: grants}, err
 		}
 		st.Do = func(ctx context.Context) error {
 			return k.s.Delete(ctx, scope, id, portal.DeleteOptions{Forced: st.Force})

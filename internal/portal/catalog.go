@@ -101,11 +101,19 @@ type CatalogService interface {
 	Classifications() []Classification
 }
 
-// FormatDuration writes a grant's duration as requests give it: whole
-// days as days ("7d"), else as Go writes durations ("36h0m0s").
+// FormatDuration writes a duration as people and requests give it, in
+// its largest whole unit: days ("7d"), hours ("36h"), minutes ("90m"),
+// else as Go writes durations ("1m30s").
 func FormatDuration(d time.Duration) string {
-	if d > 0 && d%(24*time.Hour) == 0 {
+	switch {
+	case d <= 0:
+		return d.String()
+	case d%(24*time.Hour) == 0:
 		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	case d%time.Hour == 0:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	case d%time.Minute == 0:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
 	}
 	return d.String()
 }

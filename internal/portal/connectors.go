@@ -73,8 +73,9 @@ type AutoRestart struct {
 	// restart starts again.
 	GivenUp bool
 	// LastAt is the portal's last restart; NextAt when the next one is due
-	// while it is failing (zero otherwise).
-	LastAt, NextAt time.Time
+	// while it is failing (zero otherwise); GivesUpAt, when its restarts
+	// are spent, when it gives up if the connector still fails then.
+	LastAt, NextAt, GivesUpAt time.Time
 	SetBy          string
 	SetAt          time.Time
 }

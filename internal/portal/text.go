@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"strconv"
 	"unicode"
 	"unicode/utf8"
 )
@@ -37,4 +38,13 @@ func CheckText(field, value string, max int, multiline bool) *Error {
 		}
 	}
 	return nil
+}
+
+// Count says n with its noun in the right number ("1 member", "3
+// members").
+func Count[T ~int | ~int64](n T, singular, plural string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return strconv.FormatInt(int64(n), 10) + " " + plural
 }

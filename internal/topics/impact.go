@@ -58,7 +58,7 @@ func (s *Service) impact(ctx context.Context, call *gate.Call, full string) (por
 		return out, err
 	}
 	for _, g := range groups {
-		detail := strconv.Itoa(g.Members) + " members, " + strconv.FormatInt(g.Lag, 10) + " records behind"
+		detail := portal.Count(g.Members, "member", "members") + ", " + portal.Count(g.Lag, "record", "records") + " behind"
 		out.Dependants = append(out.Dependants, portal.Dependant{Kind: "consumer_group", Name: g.Group, Unit: call.Owner(g.Group, "").Unit, Detail: detail, Live: g.Live()})
 	}
 	if s.grants != nil {

@@ -46,6 +46,9 @@ func TestDeleteShowsWhatItBreaks(t *testing.T) {
 	if want := []string{"consumer_group edh-shared-crm-dev-billing crm", "grant " + g.ID + " crm"}; !slices.Equal(got, want) || len(im.Live()) != 2 {
 		t.Fatalf("impact: %v, want %v", got, want)
 	}
+	if d := im.Dependants[0].Detail; d != "1 member, 60 records behind" {
+		t.Errorf("the group's detail: %q", d)
+	}
 
 	err = w.Topics.Delete(dev, scada, "orders", portal.DeleteOptions{Confirm: "orders", Reason: "cleanup"})
 	ps := portal.Problems(err)
@@ -120,7 +123,7 @@ func TestDeletingAPrincipalWithGrants(t *testing.T) {
 	for _, d := range im.Dependants {
 		kinds[d.Kind]++
 	}
-	if kinds["grant"] != 1 || kinds["role_binding"] < 2 || len(im.Live()) != 1 {
+	if kinds["grant"] != 1 || kinds["role_binding"] < 2 || len(im.Live()) != 1 || im.Kind != "service_account" {
 		t.Fatalf("impact: %+v", im)
 	}
 	if _, err := w.Accounts.Delete(hana, crm, acct.ID, portal.DeleteOptions{}); !portal.Is(err, portal.Conflict) || !strings.Contains(portal.Problems(err)[1].Message, g.ID) {

@@ -9,6 +9,7 @@ type AutoRestart struct {
 	GivenUp     bool    `json:"given_up"`
 	LastAt      *string `json:"last_restart_at,omitempty" format:"date-time"`
 	NextAt      *string `json:"next_restart_at,omitempty" format:"date-time" doc:"When the next restart is due while it is failing."`
+	GivesUpAt   *string `json:"gives_up_at,omitempty" format:"date-time" doc:"When its restarts are spent: when the portal gives up if it still fails then (and tells the unit's alert channels)."`
 	SetBy       string  `json:"set_by,omitempty"`
 	SetAt       *string `json:"set_at,omitempty" format:"date-time"`
 }

@@ -77,7 +77,7 @@ func (k *Connect) view(name string, c *standInConnector) platform.Connector {
 		return out
 	case failing && failure == "connector":
 		out.State = portal.StateFailed
-		out.Trace = "org.apache.kafka.connect.errors.ConnectException: the target system refused the connection (simulated by dev.failure=connector)"
+		out.Trace = "org.apache.kafka.connect.errors.ConnectException: the target system refused the connection (simulated by dev.failure=" + c.config["dev.failure"] + ")"
 		return out
 	case c.paused:
 		out.State = portal.StatePaused
@@ -89,7 +89,7 @@ func (k *Connect) view(name string, c *standInConnector) platform.Connector {
 		t := portal.ConnectorTask{ID: i, State: out.State}
 		if i == 0 && failing && failure == "task" && !c.paused {
 			t.State = portal.StateFailed
-			t.Trace = "org.apache.kafka.connect.errors.RetriableException: write timed out (simulated by dev.failure=task)"
+			t.Trace = "org.apache.kafka.connect.errors.RetriableException: write timed out (simulated by dev.failure=" + c.config["dev.failure"] + ")"
 			failed++
 		}
 		out.Tasks = append(out.Tasks, t)
