@@ -63,7 +63,7 @@ func auditPage(page portal.Page[portal.AuditEvent]) wire.AuditPage {
 // auditOut is one event as the API writes it: as the JSON export does.
 func auditOut(e portal.AuditEvent) wire.AuditEvent {
 	out := wire.AuditEvent{ID: e.ID, Time: e.Time.Format(time.RFC3339Nano), Actor: e.Actor, ActorRole: e.ActorRole, Groups: e.Groups,
-		Service: e.Service, SourceIP: e.SourceIP, UserAgent: e.UserAgent, RequestID: e.RequestID, LandingZone: e.LandingZone,
+		Service: e.Service, SourceIP: e.SourceIP, UserAgent: e.UserAgent, Door: e.Door, RequestID: e.RequestID, LandingZone: e.LandingZone,
 		BU: e.BU, Stage: e.Stage, Action: string(e.Action), Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
 	for _, c := range e.Changes {
 		out.Changes = append(out.Changes, wire.AuditChange(c))

@@ -126,12 +126,14 @@ func WriteProblem(c echo.Context, err error) error {
 		h.Set("Retry-After", strconv.Itoa(int((p.RetryAfter+time.Second-1)/time.Second)))
 	}
 	h.Set("Cache-Control", "no-store")
-	rec := wire.ErrorRecord{
-		Status: StatusName(p.Status), Code: p.Status,
-		Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Errors: p.Items,
-	}
 	if c.Request().Method == http.MethodHead {
 		return c.NoContent(p.Status)
 	}
-	return c.JSON(p.Status, rec)
+	return c.JSON(p.Status, p.Record())
+}
+
+// Record is the error record of a problem, as the API answers it.
+func (p Problem) Record() wire.ErrorRecord {
+	return wire.ErrorRecord{Status: StatusName(p.Status), Code: p.Status,
+		Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Errors: p.Items}
 }

@@ -34,6 +34,7 @@ func TestNothingHalfMadeAcrossReplicas(t *testing.T) {
 	t.Run("a rotation killed after its new key", r.rotationKilled)
 	t.Run("a change request killed mid-apply", r.requestKilled)
 	t.Run("an attempt a killed replica left unknown", r.unknownAfterKill)
+	t.Run("an assistant's session across replicas", r.assistantAcrossReplicas)
 	t.Run("an apply of 200 topics killed mid-way", r.applyKilled)
 	t.Run("a slow Cloud API and an account's bindings", r.slowAccount)
 	t.Run("the key sweeper deletes each key once", r.sweepOnce(expiring, keys))

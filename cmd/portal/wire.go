@@ -20,6 +20,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/assistants"
 	"github.com/edh-platform/rms-portal/handlers"
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/admin"
@@ -308,7 +309,9 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		BaseURL: cfg.BaseURL, Logger: log})
 	e := httpserver.New(httpserver.Options{
 		Logger: log, MaxBodyBytes: cfg.MaxBodyBytes, APIErrors: api.WriteProblem,
-		IsAPI:      func(path string) bool { return api.IsAPIPath(path) || httpserver.MachinePath(path) },
+		IsAPI: func(path string) bool {
+			return api.IsAPIPath(path) || httpserver.MachinePath(path) || assistants.IsDoorPath(path)
+		},
 		PageErrors: pages.RenderError, IdentityOrigin: origin(cfg.Identity.Issuer), HSTS: strings.HasPrefix(cfg.BaseURL, "https://"),
 		Observe: tel.Middleware, TrustedProxies: cfg.TrustedProxyPrefixes(),
 	})
@@ -323,6 +326,13 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
 	api.New(api.Options{Services: built.Services(), Throttle: throttle, Verifier: verifier, Docs: docs, Logger: log, Lane: lane}).Register(e)
+	// Assistants call the API through their own door, as the person.
+	door, err := assistants.New(assistants.Options{Services: built.Services(), API: e, Verifier: verifier, Throttle: throttle,
+		BaseURL: cfg.BaseURL, Issuer: cfg.Identity.Issuer, Audience: cfg.Identity.Audience, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	door.Register(e)
 	pages.Register(e)
 	files := http.StripPrefix("/static/", static.Handler())
 	e.GET("/static/*", func(c echo.Context) error {

@@ -103,6 +103,9 @@ func (r *Recorder) complete(ctx context.Context, e portal.AuditEvent) portal.Aud
 	}
 	if c := requestid.ClientFrom(ctx); e.SourceIP == "" {
 		e.SourceIP, e.UserAgent = c.IP, c.UserAgent
+		if e.Door == "" {
+			e.Door = c.Door
+		}
 	}
 	return Bound(e)
 }

@@ -18,7 +18,7 @@ var Formats = []string{"csv", "json"}
 
 // header names the columns of a CSV export.
 var header = []string{"id", "time", "actor", "actor_role", "service", "landing_zone", "business_unit", "stage",
-	"action", "resource", "outcome", "detail", "changes", "source_ip", "request_id"}
+	"action", "resource", "outcome", "detail", "changes", "source_ip", "request_id", "door"}
 
 // Audit streams the events run gives as a download in format (csv or
 // json). The status is sent with the first event, so that an error
@@ -58,7 +58,7 @@ func Audit(w http.ResponseWriter, format string, run func(emit func(portal.Audit
 			}
 			row := []string{strconv.FormatInt(e.ID, 10), e.Time.UTC().Format(time.RFC3339Nano), e.Actor, e.ActorRole,
 				strconv.FormatBool(e.Service), e.LandingZone, e.BU, e.Stage, string(e.Action), e.Resource, e.Outcome, e.Detail,
-				strings.Join(changes, "; "), e.SourceIP, e.RequestID}
+				strings.Join(changes, "; "), e.SourceIP, e.RequestID, e.Door}
 			for i := range row {
 				row[i] = CSVCell(row[i])
 			}

@@ -41,6 +41,8 @@ type Data struct {
 	Detail    string          `json:"detail,omitempty"`
 	Changes   []portal.Change `json:"changes"`
 	RequestID string          `json:"request_id,omitempty"`
+	// Door is the front door the change came through (portal, api, mcp).
+	Door string `json:"door,omitempty"`
 }
 
 // Scope is where it happened.
@@ -84,7 +86,7 @@ func FromAudit(e portal.AuditEvent) CloudEvent {
 	return CloudEvent{SpecVersion: "1.0", ID: strconv.FormatInt(e.ID, 10), Source: source, Type: typ, Subject: e.Resource, Time: e.Time.UTC(),
 		DataContentType: "application/json", Data: Data{Actor: e.Actor, ActorRole: e.ActorRole, Service: e.Service,
 			Scope: Scope{LandingZone: e.LandingZone, BusinessUnit: e.BU, Stage: e.Stage}, Action: string(e.Action), Outcome: e.Outcome,
-			Detail: e.Detail, Changes: changes, RequestID: e.RequestID}}
+			Detail: e.Detail, Changes: changes, RequestID: e.RequestID, Door: e.Door}}
 }
 
 // SecretPrefix starts every webhook secret, as Standard Webhooks writes

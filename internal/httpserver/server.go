@@ -114,7 +114,7 @@ func New(o Options) *echo.Echo {
 	if observe == nil {
 		observe = func(next echo.HandlerFunc) echo.HandlerFunc { return next }
 	}
-	e.Use(withRequestID, timeRequests, observe, logRequests(o.Logger), recoverPanics, securityHeaders(o), limitHeaders,
+	e.Use(withRequestID(o.IsAPI), timeRequests, observe, logRequests(o.Logger), recoverPanics, securityHeaders(o), limitHeaders,
 		compress(), middleware.BodyLimit(fmt.Sprintf("%dB", o.MaxBodyBytes)))
 	return e
 }
@@ -163,7 +163,15 @@ func compress() echo.MiddlewareFunc {
 	}
 }
 
-func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
+// withRequestID gives the request its id and its client (address, user
+// agent, and the door: isAPI tells the API's paths).
+func withRequestID(isAPI func(path string) bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return requestIDs(isAPI, next)
+	}
+}
+
+func requestIDs(isAPI func(path string) bool, next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(requestid.Header)
 		if !requestid.Valid(id) {
@@ -176,7 +184,14 @@ func withRequestID(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(ua) > 300 {
 			ua = ua[:300]
 		}
-		ctx = requestid.WithClient(ctx, requestid.Client{IP: c.RealIP(), UserAgent: ua})
+		door := requestid.DoorOf(ctx)
+		if door == "" {
+			door = requestid.DoorPortal
+			if isAPI != nil && isAPI(req.URL.Path) {
+				door = requestid.DoorAPI
+			}
+		}
+		ctx = requestid.WithClient(ctx, requestid.Client{IP: c.RealIP(), UserAgent: ua, Door: door})
 		// What a write let through with a warning (a policy in warn mode)
 		// goes out with the answer as Warning headers (RFC 9111 §5.5, as
 		// Kubernetes answers its admission warnings), whichever door.

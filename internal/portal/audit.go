@@ -37,6 +37,9 @@ type AuditEvent struct {
 	Outcome string   `json:"outcome"`
 	Detail  string   `json:"detail,omitempty"`
 	Changes []Change `json:"changes,omitempty"`
+	// Door is the front door the write came through (portal, api, mcp;
+	// "" for the portal's own work).
+	Door string `json:"door,omitempty"`
 	// Replica is the process that recorded it: an attempt it left unknown
 	// is settled as soon as it is known stopped. Never shown.
 	Replica string `json:"-"`

@@ -98,6 +98,10 @@ type CallerService interface {
 	// Layout describes the caller and, when bu is given, its standing in
 	// bu/stage. Errors: NotFound (no such unit or stage, or no role there).
 	Layout(ctx context.Context, scope Scope) (Layout, error)
+	// Outlooks are the caller's standing in every context where it has a
+	// role: each unit of its own in each stage (a door that offers only
+	// what the caller may do reads them). Errors: Unauthenticated.
+	Outlooks(ctx context.Context) ([]Outlook, error)
 	// Access explains the caller's access: per unit the role and the
 	// groups that gave it, the groups that match nothing, and a groups
 	// overage.

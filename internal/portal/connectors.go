@@ -76,8 +76,8 @@ type AutoRestart struct {
 	// while it is failing (zero otherwise); GivesUpAt, when its restarts
 	// are spent, when it gives up if the connector still fails then.
 	LastAt, NextAt, GivesUpAt time.Time
-	SetBy          string
-	SetAt          time.Time
+	SetBy                     string
+	SetAt                     time.Time
 }
 
 // AutoRestartSpec turns a connector's auto-restart on or off.

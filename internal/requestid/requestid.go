@@ -70,6 +70,31 @@ func (h Handler) WithGroup(name string) slog.Handler { return Handler{h.Handler.
 type Client struct {
 	IP        string
 	UserAgent string
+	// Door is the front door it came through: DoorPortal, DoorAPI or
+	// DoorMCP.
+	Door string
+}
+
+// The front doors.
+const (
+	DoorPortal = "portal"
+	DoorAPI    = "api"
+	DoorMCP    = "mcp"
+)
+
+type doorKey struct{}
+
+// ThroughDoor marks a request one door makes of another in process (an
+// assistant's tool call, answered by the API): the trail names the door
+// the caller came through.
+func ThroughDoor(ctx context.Context, door string) context.Context {
+	return context.WithValue(ctx, doorKey{}, door)
+}
+
+// DoorOf is the door ThroughDoor marked ctx with, or "".
+func DoorOf(ctx context.Context) string {
+	d, _ := ctx.Value(doorKey{}).(string)
+	return d
 }
 
 type clientKey struct{}

@@ -97,6 +97,26 @@ func (m *Me) Layout(ctx context.Context, named portal.Scope) (portal.Layout, err
 	return l, nil
 }
 
+// Outlooks describe the caller's standing in each of its units in each
+// stage.
+func (m *Me) Outlooks(ctx context.Context) ([]portal.Outlook, error) {
+	c, err := m.Me(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []portal.Outlook
+	for _, u := range c.Units {
+		for _, st := range c.Stages {
+			scope, err := m.guard.Resolve(c.Principal, portal.Scope{BU: u.ID, Stage: st.Name})
+			if err != nil {
+				continue // the unit has no such stage
+			}
+			out = append(out, *outlook(c.Principal, scope))
+		}
+	}
+	return out, nil
+}
+
 // outlook applies the policy to every action, for pages to show controls.
 func outlook(p *portal.Principal, scope tenancy.Scope) *portal.Outlook {
 	role := p.Role(scope.Unit.ID)

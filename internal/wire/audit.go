@@ -11,6 +11,7 @@ type AuditEvent struct {
 	Service     bool          `json:"service" doc:"True for a machine identity."`
 	SourceIP    string        `json:"source_ip"`
 	UserAgent   string        `json:"user_agent"`
+	Door        string        `json:"door,omitempty" enum:"portal,api,mcp" doc:"The front door the write came through: the portal's pages, the API, or an assistant's MCP tool call."`
 	RequestID   string        `json:"request_id"`
 	LandingZone string        `json:"landing_zone,omitempty"`
 	BU          string        `json:"business_unit"`

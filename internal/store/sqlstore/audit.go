@@ -13,7 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
-const auditColumns = `at, actor, actor_role, groups, service, source_ip, user_agent, request_id, bu, stage, action, resource, outcome, detail, changes, landing_zone`
+const auditColumns = `at, actor, actor_role, groups, service, source_ip, user_agent, request_id, bu, stage, action, resource, outcome, detail, changes, landing_zone, door`
 
 // auditInsert are the columns an event is stored with: its own and the
 // replica that recorded it.
@@ -30,9 +30,9 @@ func (d *DB) AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error
 	var id int64
 	err := d.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, d.q(`INSERT INTO audit_events (`+auditInsert+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			micros(e.Time), e.Actor, e.ActorRole, string(groups), e.Service, e.SourceIP, e.UserAgent, e.RequestID,
-			e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail, string(changes), e.LandingZone, e.Replica).Scan(&id); err != nil {
+			e.BU, e.Stage, e.Action, e.Resource, e.Outcome, e.Detail, string(changes), e.LandingZone, e.Door, e.Replica).Scan(&id); err != nil {
 			return err
 		}
 		if e.Outcome == "unknown" {
@@ -205,19 +205,33 @@ func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.Audit
 // scanAudit reads one audit event row (id, then auditColumns).
 func scanAudit(row interface{ Scan(...any) error }) (portal.AuditEvent, error) {
 	var e portal.AuditEvent
-	var at int64
-	var groups, changes string
-	if err := row.Scan(&e.ID, &at, &e.Actor, &e.ActorRole, &groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
-		&e.BU, &e.Stage, &e.Action, &e.Resource, &e.Outcome, &e.Detail, &changes, &e.LandingZone); err != nil {
-		return e, err
-	}
-	e.Time = fromMicros(at)
-	_ = json.Unmarshal([]byte(groups), &e.Groups)
+	var r auditRow
+	err := row.Scan(r.into(&e)...)
+	r.finish(&e)
+	return e, err
+}
+
+// auditRow is what an event's row holds in another form than the
+// event's: its time in microseconds, its groups and changes as JSON.
+type auditRow struct {
+	at              int64
+	groups, changes string
+}
+
+// into are the scan destinations of an event's id and auditColumns.
+func (r *auditRow) into(e *portal.AuditEvent) []any {
+	return []any{&e.ID, &r.at, &e.Actor, &e.ActorRole, &r.groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
+		&e.BU, &e.Stage, &e.Action, &e.Resource, &e.Outcome, &e.Detail, &r.changes, &e.LandingZone, &e.Door}
+}
+
+// finish fills what the row held in another form.
+func (r *auditRow) finish(e *portal.AuditEvent) {
+	e.Time = fromMicros(r.at)
+	_ = json.Unmarshal([]byte(r.groups), &e.Groups)
 	if e.Groups == nil {
 		e.Groups = []string{}
 	}
-	_ = json.Unmarshal([]byte(changes), &e.Changes)
-	return e, nil
+	_ = json.Unmarshal([]byte(r.changes), &e.Changes)
 }
 
 // OutboxAfter lists the final events after a position in the outbox.
@@ -239,20 +253,10 @@ func (d *DB) OutboxAfter(ctx context.Context, after store.OutboxPos, limit int) 
 
 func scanOutbox(row interface{ Scan(...any) error }) (store.OutboxEvent, error) {
 	var x store.OutboxEvent
-	var at int64
-	var groups, changes string
-	e := &x.Event
-	if err := row.Scan(&x.Pos.TxID, &x.Pos.Seq, &e.ID, &at, &e.Actor, &e.ActorRole, &groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
-		&e.BU, &e.Stage, &e.Action, &e.Resource, &e.Outcome, &e.Detail, &changes, &e.LandingZone); err != nil {
-		return x, err
-	}
-	e.Time = fromMicros(at)
-	_ = json.Unmarshal([]byte(groups), &e.Groups)
-	if e.Groups == nil {
-		e.Groups = []string{}
-	}
-	_ = json.Unmarshal([]byte(changes), &e.Changes)
-	return x, nil
+	var r auditRow
+	err := row.Scan(append([]any{&x.Pos.TxID, &x.Pos.Seq}, r.into(&x.Event)...)...)
+	r.finish(&x.Event)
+	return x, err
 }
 
 // OutboxEnd is the outbox's last position.

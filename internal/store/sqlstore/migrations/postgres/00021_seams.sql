@@ -19,10 +19,13 @@ CREATE TABLE replicas (
     stopped_at BIGINT NOT NULL DEFAULT 0
 );
 ALTER TABLE audit_events ADD COLUMN replica TEXT NOT NULL DEFAULT '';
+-- The front door a write came through (portal, api, mcp).
+ALTER TABLE audit_events ADD COLUMN door TEXT NOT NULL DEFAULT '';
 CREATE INDEX audit_unknown ON audit_events (id) WHERE outcome = 'unknown';
 
 -- +goose Down
 DROP INDEX audit_unknown;
+ALTER TABLE audit_events DROP COLUMN door;
 ALTER TABLE audit_events DROP COLUMN replica;
 DROP TABLE replicas;
 DROP INDEX grants_principal;

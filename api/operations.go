@@ -1,0 +1,143 @@
+package api
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Operation is one operation of the API document, as a door generated
+// from it (the assistants' MCP tools) takes it: the same path,
+// parameters and body, so that what it offers is the API itself.
+type Operation struct {
+	// ID is the document's operationId ("createTopic").
+	ID string
+	// Method and Path (under Base, with {name} parameters) locate it.
+	Method, Path string
+	Tags         []string
+	Summary      string
+	Description  string
+	Params       []Param
+	// Body is the JSON schema of its request body (refs into Schemas);
+	// nil when it takes none.
+	Body         map[string]any
+	BodyRequired bool
+	// Public operations need no token.
+	Public bool
+}
+
+// Param is one parameter of an operation: in path, query or header.
+type Param struct {
+	Name, In, Description string
+	Required              bool
+	Schema                map[string]any
+}
+
+// Document is the API document's operations, in path and method order,
+// and its named schemas, which their bodies refer to
+// ("#/components/schemas/TopicCreate").
+type Document struct {
+	Operations []Operation
+	Schemas    map[string]any
+}
+
+// ReadDocument reads the API document the portal serves.
+func ReadDocument() (Document, error) {
+	// The placeholders the served document fills in (its servers and
+	// sign-in endpoints) are not YAML until filled.
+	filled := render(openAPITemplate, map[string]string{"SERVER_URL": Base, "API_AUDIENCE": "api", "API_SCOPE": "api/.default",
+		"AUTHORIZATION_URL": "/authorize", "TOKEN_URL": "/token", "CLIENT_ID": "client", "TOPIC_SETTINGS": settingsMarkdown()})
+	var raw struct {
+		Paths      map[string]map[string]any `yaml:"paths"`
+		Components struct {
+			Schemas       map[string]any            `yaml:"schemas"`
+			Parameters    map[string]map[string]any `yaml:"parameters"`
+			RequestBodies map[string]map[string]any `yaml:"requestBodies"`
+		} `yaml:"components"`
+	}
+	if err := yaml.Unmarshal(filled, &raw); err != nil {
+		return Document{}, fmt.Errorf("the API document: %w", err)
+	}
+	doc := Document{Schemas: raw.Components.Schemas}
+	param := func(v any) (Param, error) {
+		m, _ := v.(map[string]any)
+		if ref, ok := m["$ref"].(string); ok {
+			name, ok := strings.CutPrefix(ref, "#/components/parameters/")
+			if !ok || raw.Components.Parameters[name] == nil {
+				return Param{}, fmt.Errorf("unknown parameter %s", ref)
+			}
+			m = raw.Components.Parameters[name]
+		}
+		p := Param{}
+		p.Name, _ = m["name"].(string)
+		p.In, _ = m["in"].(string)
+		p.Description, _ = m["description"].(string)
+		p.Required, _ = m["required"].(bool)
+		p.Schema, _ = m["schema"].(map[string]any)
+		return p, nil
+	}
+	for _, path := range slices.Sorted(maps.Keys(raw.Paths)) {
+		item := raw.Paths[path]
+		var shared []Param
+		if ps, ok := item["parameters"].([]any); ok {
+			for _, v := range ps {
+				p, err := param(v)
+				if err != nil {
+					return Document{}, fmt.Errorf("%s: %w", path, err)
+				}
+				shared = append(shared, p)
+			}
+		}
+		for _, method := range []string{"get", "put", "post", "patch", "delete"} {
+			o, ok := item[method].(map[string]any)
+			if !ok {
+				continue
+			}
+			op := Operation{Method: strings.ToUpper(method), Path: path, Params: slices.Clone(shared)}
+			op.ID, _ = o["operationId"].(string)
+			op.Summary, _ = o["summary"].(string)
+			op.Description, _ = o["description"].(string)
+			for _, t := range anyList(o["tags"]) {
+				if s, ok := t.(string); ok {
+					op.Tags = append(op.Tags, s)
+				}
+			}
+			if sec, ok := o["security"].([]any); ok && len(sec) == 0 {
+				op.Public = true
+			}
+			for _, v := range anyList(o["parameters"]) {
+				p, err := param(v)
+				if err != nil {
+					return Document{}, fmt.Errorf("%s %s: %w", op.Method, path, err)
+				}
+				op.Params = append(op.Params, p)
+			}
+			if rb, ok := o["requestBody"].(map[string]any); ok {
+				if ref, ok := rb["$ref"].(string); ok {
+					name, _ := strings.CutPrefix(ref, "#/components/requestBodies/")
+					if rb = raw.Components.RequestBodies[name]; rb == nil {
+						return Document{}, fmt.Errorf("%s %s: unknown request body %s", op.Method, path, ref)
+					}
+				}
+				op.BodyRequired, _ = rb["required"].(bool)
+				content, _ := rb["content"].(map[string]any)
+				if j, ok := content["application/json"].(map[string]any); ok {
+					op.Body, _ = j["schema"].(map[string]any)
+				}
+			}
+			if op.ID == "" {
+				return Document{}, fmt.Errorf("%s %s has no operationId", op.Method, path)
+			}
+			doc.Operations = append(doc.Operations, op)
+		}
+	}
+	return doc, nil
+}
+
+func anyList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
