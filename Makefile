@@ -264,11 +264,13 @@ helm-lint:
 
 ## docs: rewrite the configuration reference in docs/operations.md from internal/config,
 ## the wire types' list (internal/wire/components_gen.go), the API document's schemas
-## (api/openapi.yaml) from the wire types, and the documented kinds' JSON Schemas from their specs
+## (api/openapi.yaml) from the wire types, the documented kinds' JSON Schemas from their specs,
+## and the typed client's operations (client/operations_gen.go) from the API document
 docs:
 	$(GO) test ./internal/config -run OperationsDoc -count=1 -update
 	$(GO) test ./internal/wire -run ComponentsAreGenerated -count=1 -update
 	$(GO) run ./cmd/mkapidoc api/openapi.yaml internal/document/schemas
+	$(GO) test ./client -run OperationsAreGenerated -count=1 -update
 
 ## screenshots: run the browser tests and keep screenshots of the main pages in ./screenshots
 screenshots: browser

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -25,6 +26,10 @@ type Operation struct {
 	// nil when it takes none.
 	Body         map[string]any
 	BodyRequired bool
+	// Answer is the named schema of its JSON answer, its first 2xx's
+	// ("" for none: 202, 204); Status that answer's status.
+	Answer string
+	Status int
 	// Public operations need no token.
 	Public bool
 }
@@ -128,6 +133,7 @@ func ReadDocument() (Document, error) {
 					op.Body, _ = j["schema"].(map[string]any)
 				}
 			}
+			op.Answer, op.Status = answerOf(o)
 			if op.ID == "" {
 				return Document{}, fmt.Errorf("%s %s has no operationId", op.Method, path)
 			}
@@ -140,4 +146,32 @@ func ReadDocument() (Document, error) {
 func anyList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// answerOf is an operation's first 2xx answer with a JSON body that names
+// a schema, and its status; or its first 2xx status alone.
+func answerOf(o map[string]any) (string, int) {
+	responses, _ := o["responses"].(map[string]any)
+	var codes []string
+	for code := range responses {
+		if strings.HasPrefix(code, "2") {
+			codes = append(codes, code)
+		}
+	}
+	slices.Sort(codes)
+	first := 0
+	for _, code := range codes {
+		status, _ := strconv.Atoi(code)
+		if first == 0 {
+			first = status
+		}
+		r, _ := responses[code].(map[string]any)
+		content, _ := r["content"].(map[string]any)
+		j, _ := content["application/json"].(map[string]any)
+		s, _ := j["schema"].(map[string]any)
+		if ref, ok := s["$ref"].(string); ok {
+			return strings.TrimPrefix(ref, "#/components/schemas/"), status
+		}
+	}
+	return "", first
 }

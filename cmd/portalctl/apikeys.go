@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,20 +42,23 @@ func createCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			in := map[string]any{"resource": resource, "description": description}
+			in := wire.APIKeyCreate{Resource: resource, Description: description}
 			if expires != "" {
 				at, err := expiryFlag(expires, time.Now())
 				if err != nil {
 					return err
 				}
-				in["expires_at"] = at
+				in.Expires = &at
 			}
-			body, _ := json.Marshal(in)
-			raw, _, err := o.call(cmd.Context(), "POST", "/"+url.PathEscape(bu)+"/"+url.PathEscape(stage)+"/service-account/"+url.PathEscape(args[0])+"/api-keys", body, nil)
+			c, err := o.api(cmd.Context())
 			if err != nil {
 				return err
 			}
-			return o.handOver(raw, f)
+			k, _, err := c.CreateAPIKey(cmd.Context(), bu, stage, args[0], in)
+			if err != nil {
+				return err
+			}
+			return o.handOver(k, f)
 		},
 	}
 	key.Flags().StringVar(&resource, "resource", "kafka", "kafka or schema-registry")
@@ -82,12 +84,15 @@ func rotateCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			body, _ := json.Marshal(map[string]string{"overlap": overlap})
-			raw, _, err := o.call(cmd.Context(), "POST", "/"+url.PathEscape(bu)+"/"+url.PathEscape(stage)+"/api-key/"+url.PathEscape(args[0])+"/rotate", body, nil)
+			c, err := o.api(cmd.Context())
 			if err != nil {
 				return err
 			}
-			return o.handOver(raw, f)
+			k, _, err := c.RotateAPIKey(cmd.Context(), bu, stage, args[0], wire.APIKeyRotate{Overlap: overlap})
+			if err != nil {
+				return err
+			}
+			return o.handOver(k, f)
 		},
 	}
 	key.Flags().StringVar(&overlap, "overlap", "24h", "how long the old key keeps working: days (1d) or a duration (36h)")
@@ -115,11 +120,15 @@ func expiryFlag(s string, now time.Time) (time.Time, error) {
 
 // handOver prints a new key, and its secret once: to the standard output,
 // or into a file only its owner may read.
-func (o *options) handOver(raw []byte, f keyFlags) error {
-	var k wire.CreatedAPIKey
-	if err := json.Unmarshal(raw, &k); err != nil || k.Secret == "" {
+func (o *options) handOver(k wire.CreatedAPIKey, f keyFlags) error {
+	if k.Secret == "" {
 		return errors.New("the portal's answer carries no key")
 	}
+	raw, err := json.Marshal(k)
+	if err != nil {
+		return err
+	}
+	raw = append(raw, '\n')
 	expiry := "never expires"
 	if k.Expires != nil {
 		expiry = "expires " + *k.Expires

@@ -1,24 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
-	"github.com/edh-platform/rms-portal/internal/wire"
+	"github.com/edh-platform/rms-portal/client"
+	"github.com/edh-platform/rms-portal/internal/version"
 )
 
-// apiError is a portal error record.
-type apiError wire.ErrorRecord
-
-func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Status) }
-
-// print writes the record's messages with their fields.
-func (e *apiError) print(w io.Writer) {
+// printError writes a refusal's messages with their fields.
+func printError(w io.Writer, e *client.Error) {
 	fmt.Fprintf(w, "Error: %d %s\n", e.Code, e.Status)
 	for _, it := range e.Errors {
 		field := ""
@@ -29,51 +23,47 @@ func (e *apiError) print(w io.Writer) {
 	}
 }
 
-// call sends a request to the API and returns the body of a 2xx answer;
-// other answers become an *apiError.
-func (o *options) call(ctx context.Context, method, path string, body []byte, header map[string]string) ([]byte, http.Header, error) {
-	client, err := o.httpClient(ctx)
+// api is the portal's typed client, signed in as o's credentials say.
+// What a write was let through with (a policy in warn mode) is printed as
+// kubectl prints admission warnings.
+func (o *options) api(ctx context.Context) (*client.Client, error) {
+	hc, err := o.httpClient(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
+	warned := *hc
+	warned.Transport = warnings{base: hc.Transport, out: o.stderr}
+	c := client.New(o.serverKey(), &warned)
+	c.UserAgent = "portalctl/" + version.Get().Version
+	return c, nil
+}
+
+// warnings prints the Warning headers of every answer.
+type warnings struct {
+	base http.RoundTripper
+	out  io.Writer
+}
+
+func (w warnings) RoundTrip(r *http.Request) (*http.Response, error) {
+	base := w.base
+	if base == nil {
+		base = http.DefaultTransport
 	}
-	req, err := http.NewRequestWithContext(ctx, method, o.serverKey()+"/api/v1"+path, rd)
-	if err != nil {
-		return nil, nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json")
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, nil, err
-	}
-	// What a write was let through with (a policy in warn mode), as
-	// kubectl shows admission warnings.
-	for _, w := range resp.Header.Values("Warning") {
-		if text, ok := strings.CutPrefix(w, `299 - "`); ok {
-			w = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(strings.TrimSuffix(text, `"`))
+	resp, err := base.RoundTrip(r)
+	if err == nil {
+		for _, text := range (client.Meta{Header: resp.Header}).Warnings() {
+			fmt.Fprintln(w.out, "Warning:", text)
 		}
-		fmt.Fprintln(o.stderr, "Warning:", w)
 	}
-	if resp.StatusCode >= 300 {
-		e := &apiError{Code: resp.StatusCode, Status: http.StatusText(resp.StatusCode)}
-		if json.Unmarshal(out, e) != nil || len(e.Errors) == 0 {
-			return nil, nil, fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, strings.TrimSpace(string(out)))
-		}
-		return nil, nil, e
+	return resp, err
+}
+
+// printJSON writes an answer as the portal wrote it, and a blank line.
+func (o *options) printJSON(v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
 	}
-	return out, resp.Header, nil
+	_, err = o.stdout.Write(append(raw, '\n', '\n'))
+	return err
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"io"
-	"net/url"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -26,7 +25,11 @@ func exportCmd(o *options) *cobra.Command {
 			if format == "" || format == "table" {
 				format = "yaml"
 			}
-			raw, _, err := o.call(cmd.Context(), "POST", "/"+url.PathEscape(bu)+"/"+url.PathEscape(stage)+"/export?format="+url.QueryEscape(format), nil, nil)
+			c, err := o.api(cmd.Context())
+			if err != nil {
+				return err
+			}
+			raw, _, err := c.ExportDocument(cmd.Context(), bu, stage, format)
 			if err != nil {
 				return err
 			}
@@ -56,7 +59,11 @@ func promoteCmd(o *options) *cobra.Command {
 			if o.bu == "" || from == "" || to == "" {
 				return errors.New("give the business unit and both stages: --bu BU --from STAGE --to STAGE")
 			}
-			raw, _, err := o.call(cmd.Context(), "POST", "/"+url.PathEscape(o.bu)+"/"+url.PathEscape(from)+"/export", nil, nil)
+			c, err := o.api(cmd.Context())
+			if err != nil {
+				return err
+			}
+			raw, _, err := c.ExportDocument(cmd.Context(), o.bu, from, "")
 			if err != nil {
 				return err
 			}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -90,24 +89,20 @@ func getCmd(o *options, describe bool) *cobra.Command {
 					format = "yaml"
 				}
 			}
-			base := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage) + "/"
 			if len(args) == 2 && t.one == "" {
 				return fmt.Errorf("%s are listed, not shown one by one: portalctl get %s", t.list, t.list)
 			}
+			c, err := o.api(cmd.Context())
+			if err != nil {
+				return err
+			}
 			if len(args) == 2 {
-				path := base + t.one + "/" + url.PathEscape(args[1])
-				switch t.one {
-				case "schema":
-					path += "/latest"
-				case "connector":
-					path += "?show_config=true"
-				}
-				body, _, err := o.call(cmd.Context(), "GET", path, nil, nil)
+				v, err := reads[t.list].one(cmd.Context(), c, bu, stage, args[1])
 				if err != nil {
 					return err
 				}
-				var item map[string]any
-				if err := json.Unmarshal(body, &item); err != nil {
+				item, err := shown(v)
+				if err != nil {
 					return err
 				}
 				return write(o.stdout, format, item, []map[string]any{item}, t.columns)
@@ -115,33 +110,27 @@ func getCmd(o *options, describe bool) *cobra.Command {
 			if describe {
 				return fmt.Errorf("describe needs a name: portalctl describe %s NAME", args[0])
 			}
+			params := map[string]string{}
+			for _, w := range where {
+				k, v, ok := strings.Cut(w, "=")
+				if !ok {
+					return fmt.Errorf("--where takes key=value (search=, tag=, field=, owner=, classification=, state=, side=), not %q", w)
+				}
+				params[k] = v
+			}
 			var items []map[string]any
 			token := ""
 			for {
-				path := base + t.list + "?page_size=500"
-				for _, w := range where {
-					k, v, ok := strings.Cut(w, "=")
-					if !ok {
-						return fmt.Errorf("--where takes key=value (search=, tag=, field=, owner=, classification=, state=, side=), not %q", w)
-					}
-					path += "&" + url.QueryEscape(k) + "=" + url.QueryEscape(v)
-				}
-				if token != "" {
-					path += "&page_token=" + url.QueryEscape(token)
-				}
-				body, _, err := o.call(cmd.Context(), "GET", path, nil, nil)
+				page, next, err := reads[t.list].list(cmd.Context(), c, bu, stage, params, token)
 				if err != nil {
 					return err
 				}
-				var page struct {
-					Items []map[string]any `json:"items"`
-					Next  string           `json:"next_page_token"`
-				}
-				if err := json.Unmarshal(body, &page); err != nil {
+				rows, err := shownItems(page)
+				if err != nil {
 					return err
 				}
-				items = append(items, page.Items...)
-				if token = page.Next; token == "" {
+				items = append(items, rows...)
+				if token = next; token == "" {
 					break
 				}
 			}

@@ -1,14 +1,15 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"text/tabwriter"
 
-	"github.com/edh-platform/rms-portal/internal/wire"
 	"github.com/spf13/cobra"
+
+	"github.com/edh-platform/rms-portal/client"
+	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // grantCmd is access across units: ask another unit of the zone for
@@ -34,20 +35,11 @@ func grantPattern(g wire.Grant) string {
 	return g.Topic
 }
 
-// unitPath is a unit's API path in a stage, with more segments.
-func unitPath(bu, stage string, more ...string) string {
-	p := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage)
-	for _, m := range more {
-		p += "/" + url.PathEscape(m)
-	}
-	return p
-}
-
-// showGrants prints grants as JSON when asked, else as a table.
-func (o *options) showGrants(raw []byte, list []wire.Grant) error {
+// showGrants prints grants as JSON when asked (answer, as the portal
+// wrote it), else as a table.
+func (o *options) showGrants(answer any, list []wire.Grant) error {
 	if o.output == "json" {
-		_, err := o.stdout.Write(append(raw, '\n'))
-		return err
+		return o.printJSON(answer)
 	}
 	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tTOPIC\tOWNER\tGRANTEE\tPRINCIPAL\tACCESS\tSTATE")
@@ -71,16 +63,15 @@ func grantRequestCmd(o *options) *cobra.Command {
 			if in.Reason == "" {
 				return errors.New("say why with --reason: the owner's Admins read it")
 			}
-			body, _ := json.Marshal(in)
-			raw, _, err := o.call(cmd.Context(), "POST", unitPath(bu, stage, "grants"), body, nil)
+			c, err := o.api(cmd.Context())
 			if err != nil {
 				return err
 			}
-			var g wire.Grant
-			if err := json.Unmarshal(raw, &g); err != nil {
+			g, _, err := c.RequestGrant(cmd.Context(), bu, stage, in)
+			if err != nil {
 				return err
 			}
-			if err := o.showGrants(raw, []wire.Grant{g}); err != nil || o.output == "json" {
+			if err := o.showGrants(g, []wire.Grant{g}); err != nil || o.output == "json" {
 				return err
 			}
 			fmt.Fprintf(o.stdout, "Grant %s is %s: an Admin of %s reviews it.\n", g.ID, g.State, g.Owner)
@@ -110,39 +101,23 @@ func grantListCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			q := url.Values{}
-			for k, v := range map[string]string{"side": side, "state": state, "topic": topic} {
-				if v != "" {
-					q.Set(k, v)
-				}
+			c, err := o.api(cmd.Context())
+			if err != nil {
+				return err
 			}
 			var all []wire.Grant
-			var raw []byte
-			token := ""
+			var page wire.GrantList
+			p := &client.ListGrantsParams{Side: side, State: state, Topic: topic}
 			for {
-				if token != "" {
-					q.Set("page_token", token)
-				}
-				path := unitPath(bu, stage, "grants")
-				if len(q) > 0 {
-					path += "?" + q.Encode()
-				}
-				if raw, _, err = o.call(cmd.Context(), "GET", path, nil, nil); err != nil {
-					return err
-				}
-				var page struct {
-					Items []wire.Grant `json:"items"`
-					Next  string       `json:"next_page_token"`
-				}
-				if err := json.Unmarshal(raw, &page); err != nil {
+				if page, _, err = c.ListGrants(cmd.Context(), bu, stage, p); err != nil {
 					return err
 				}
 				all = append(all, page.Items...)
-				if token = page.Next; token == "" || o.output == "json" {
+				if p.PageToken = page.NextPageToken; p.PageToken == "" || o.output == "json" {
 					break
 				}
 			}
-			return o.showGrants(raw, all)
+			return o.showGrants(page, all)
 		},
 	}
 	cmd.Flags().StringVar(&side, "side", "", "given (on your unit's topics) or received (asked by your unit)")
@@ -162,16 +137,17 @@ func grantStepCmd(o *options, step, short string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			body, _ := json.Marshal(map[string]string{"comment": comment})
-			raw, _, err := o.call(cmd.Context(), "POST", unitPath(bu, stage, "grant", args[0], step), body, nil)
+			c, err := o.api(cmd.Context())
 			if err != nil {
 				return err
 			}
-			var g wire.Grant
-			if err := json.Unmarshal(raw, &g); err != nil {
+			steps := map[string]func(context.Context, string, string, string, wire.Decision) (wire.Grant, client.Meta, error){
+				"approve": c.ApproveGrant, "reject": c.RejectGrant, "withdraw": c.WithdrawGrant, "revoke": c.RevokeGrant}
+			g, _, err := steps[step](cmd.Context(), bu, stage, args[0], wire.Decision{Comment: comment})
+			if err != nil {
 				return err
 			}
-			return o.showGrants(raw, []wire.Grant{g})
+			return o.showGrants(g, []wire.Grant{g})
 		},
 	}
 	if step != "withdraw" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/edh-platform/rms-portal/client"
 	"github.com/edh-platform/rms-portal/internal/version"
 )
 
@@ -54,9 +55,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	case errors.As(err, &code):
 		return int(code)
 	}
-	var ae *apiError
+	var ae *client.Error
 	if errors.As(err, &ae) {
-		ae.print(stderr)
+		printError(stderr, ae)
 	} else {
 		fmt.Fprintln(stderr, "Error:", err)
 	}

@@ -6,22 +6,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/edh-platform/rms-portal/client"
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
-// plan is the API's plan, and after an apply each change's outcome, with
-// the answer as it came.
+// plan is the API's plan, and after an apply each change's outcome.
 type plan struct {
 	wire.Plan
-	raw []byte
 }
 
 // itemText is an error item for people.
@@ -101,33 +99,33 @@ func (o *options) encodeDoc(doc portal.Document, missing []string) ([]byte, erro
 }
 
 func (o *options) plan(ctx context.Context, bu, stage string, body []byte, f docFlags) (*plan, error) {
-	raw, _, err := o.call(ctx, "POST", docPath(bu, stage, "plan", f), body, nil)
+	doc, err := wireDoc(body)
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{raw: raw}
-	return p, json.Unmarshal(raw, p)
+	c, err := o.api(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, _, err := c.PlanResources(ctx, bu, stage, doc, &client.PlanResourcesParams{Prune: f.prune, SkipForbidden: f.skipForbidden})
+	if err != nil {
+		return nil, err
+	}
+	return &plan{p}, nil
 }
 
-func docPath(bu, stage, verb string, f docFlags) string {
-	q := url.Values{}
-	if f.prune {
-		q.Set("prune", "true")
-	}
-	if f.skipForbidden {
-		q.Set("skip_forbidden", "true")
-	}
-	p := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage) + "/" + verb
-	if len(q) > 0 {
-		p += "?" + q.Encode()
-	}
-	return p
+// wireDoc is a document as the API takes it.
+func wireDoc(body []byte) (wire.ResourceDocument, error) {
+	var doc wire.ResourceDocument
+	err := json.Unmarshal(body, &doc)
+	return doc, err
 }
 
 // show prints a plan (or an apply's outcomes) for people, or as JSON.
 func (o *options) show(p *plan) {
 	if o.output == "json" {
-		o.stdout.Write(p.raw)
+		raw, _ := json.Marshal(p.Plan)
+		o.stdout.Write(append(raw, '\n'))
 		fmt.Fprintln(o.stdout)
 		return
 	}
@@ -319,20 +317,25 @@ func (o *options) planAndApply(ctx context.Context, bu, stage string, body []byt
 			return exitCode(1)
 		}
 	}
-	raw, _, err := o.call(ctx, "POST", docPath(bu, stage, "apply", f), body, map[string]string{"If-Match": `"` + p.Fingerprint + `"`})
+	doc, err := wireDoc(body)
 	if err != nil {
 		return err
 	}
-	done := &plan{raw: raw}
-	if err := json.Unmarshal(raw, done); err != nil {
+	c, err := o.api(ctx)
+	if err != nil {
 		return err
 	}
+	applied, _, err := c.ApplyResources(ctx, bu, stage, doc, &client.ApplyResourcesParams{Prune: f.prune, SkipForbidden: f.skipForbidden,
+		IfMatch: `"` + p.Fingerprint + `"`})
+	if err != nil {
+		return err
+	}
+	done := &plan{applied}
 	o.show(done)
 	if o.output != "json" {
 		for _, c := range done.Changes {
 			for _, k := range c.APIKeys {
-				raw, _ := json.Marshal(k)
-				if err := o.handOver(raw, keyFlags{dir: f.credentials}); err != nil {
+				if err := o.handOver(k, keyFlags{dir: f.credentials}); err != nil {
 					return err
 				}
 			}

@@ -6,25 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-)
 
-// producedAnswer is the API's answer to a produce.
-type producedAnswer struct {
-	Topic    string `json:"topic"`
-	SchemaID int    `json:"schema_id"`
-	Written  int    `json:"written"`
-	Records  []struct {
-		Partition int    `json:"partition"`
-		Offset    *int64 `json:"offset"`
-		Size      int    `json:"size"`
-		Error     string `json:"error"`
-	} `json:"records"`
-}
+	"github.com/edh-platform/rms-portal/internal/wire"
+)
 
 func produceCmd(o *options) *cobra.Command {
 	var (
@@ -46,37 +34,34 @@ func produceCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			in := map[string]any{"value_format": format}
-			if subject != "" {
-				in["subject"] = subject
-			}
+			in := wire.Produce{ValueFormat: format, Subject: subject}
 			if version != "" {
-				in["version"] = version
+				in.Version, _ = json.Marshal(version)
 			}
 			if file != "" {
 				recs, err := readRecordLines(file, o.stdin)
 				if err != nil {
 					return err
 				}
-				in["records"] = recs
+				in.Records = recs
 			} else {
 				rec, err := oneRecord(cmd, key, value, format, headers, partition)
 				if err != nil {
 					return err
 				}
-				in["records"] = []any{rec}
+				raw, _ := json.Marshal(rec)
+				in.Records = []json.RawMessage{raw}
 			}
-			body, _ := json.Marshal(in)
-			raw, _, err := o.call(cmd.Context(), "POST", "/"+url.PathEscape(bu)+"/"+url.PathEscape(stage)+"/topic/"+url.PathEscape(args[0])+"/records", body, nil)
+			c, err := o.api(cmd.Context())
 			if err != nil {
 				return err
 			}
-			var a producedAnswer
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return fmt.Errorf("the portal's answer: %w", err)
+			a, _, err := c.ProduceRecords(cmd.Context(), bu, stage, args[0], in)
+			if err != nil {
+				return err
 			}
 			if o.output == "json" {
-				_, _ = o.stdout.Write(append(raw, '\n'))
+				_ = o.printJSON(a)
 			} else {
 				for i, r := range a.Records {
 					if r.Error != "" {

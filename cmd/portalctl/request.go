@@ -1,13 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 
-	"github.com/edh-platform/rms-portal/internal/wire"
 	"github.com/spf13/cobra"
+
+	"github.com/edh-platform/rms-portal/client"
 )
 
 // requestCmd files a document as a change request: the plan an Admin of
@@ -31,18 +30,20 @@ func requestCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			path := "/" + url.PathEscape(bu) + "/" + url.PathEscape(stage) + "/change-requests?reason=" + url.QueryEscape(reason)
-			raw, _, err := o.call(cmd.Context(), "POST", path, body, nil)
+			doc, err := wireDoc(body)
+			if err != nil {
+				return err
+			}
+			c, err := o.api(cmd.Context())
+			if err != nil {
+				return err
+			}
+			r, _, err := c.FileChangeRequest(cmd.Context(), bu, stage, doc, &client.FileChangeRequestParams{Reason: reason})
 			if err != nil {
 				return err
 			}
 			if o.output == "json" {
-				_, err := o.stdout.Write(append(raw, '\n'))
-				return err
-			}
-			var r wire.ChangeRequest
-			if err := json.Unmarshal(raw, &r); err != nil {
-				return err
+				return o.printJSON(r)
 			}
 			o.show(&plan{Plan: r.Plan})
 			fmt.Fprintf(o.stdout, "Change request %s is %s: an Admin of %s reviews it (%s/%s/%s/change-request/%s).\n", r.ID, r.State, bu, o.serverKey(), bu, stage, r.ID)

@@ -1,20 +1,20 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/url"
 	"text/tabwriter"
 
-	"github.com/edh-platform/rms-portal/internal/wire"
 	"github.com/spf13/cobra"
+
+	"github.com/edh-platform/rms-portal/client"
+	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
-// showRequests prints change requests as JSON when asked, else as a table.
-func (o *options) showRequests(raw []byte, list []wire.ChangeRequest) error {
+// showRequests prints change requests as JSON when asked (answer, as the
+// portal wrote it), else as a table.
+func (o *options) showRequests(answer any, list []wire.ChangeRequest) error {
 	if o.output == "json" {
-		_, err := o.stdout.Write(append(raw, '\n'))
-		return err
+		return o.printJSON(answer)
 	}
 	tw := tabwriter.NewWriter(o.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tREQUESTER\tCREATED\tDECIDED BY\tREASON")
@@ -36,21 +36,15 @@ func requestListCmd(o *options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			path := unitPath(bu, stage, "change-requests")
-			if state != "" {
-				path += "?state=" + url.QueryEscape(state)
-			}
-			raw, _, err := o.call(cmd.Context(), "GET", path, nil, nil)
+			c, err := o.api(cmd.Context())
 			if err != nil {
 				return err
 			}
-			var page struct {
-				Items []wire.ChangeRequest `json:"items"`
-			}
-			if err := json.Unmarshal(raw, &page); err != nil {
+			page, _, err := c.ListChangeRequests(cmd.Context(), bu, stage, &client.ListChangeRequestsParams{State: state})
+			if err != nil {
 				return err
 			}
-			return o.showRequests(raw, page.Items)
+			return o.showRequests(page, page.Items)
 		},
 	}
 	cmd.Flags().StringVar(&state, "state", "", "open, applied, partly_applied, rejected, withdrawn, stale or expired")
@@ -69,24 +63,29 @@ func requestStepCmd(o *options, step, short string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			method, path, body := "POST", unitPath(bu, stage, "change-request", args[0], step), []byte(nil)
-			if step == "show" {
-				method, path = "GET", unitPath(bu, stage, "change-request", args[0])
-			} else {
-				body, _ = json.Marshal(map[string]string{"comment": comment})
-			}
-			raw, _, err := o.call(cmd.Context(), method, path, body, nil)
+			c, err := o.api(cmd.Context())
 			if err != nil {
 				return err
 			}
+			ctx, decision := cmd.Context(), wire.Decision{Comment: comment}
 			var r wire.ChangeRequest
-			if err := json.Unmarshal(raw, &r); err != nil {
+			switch step {
+			case "show":
+				r, _, err = c.GetChangeRequest(ctx, bu, stage, args[0])
+			case "approve":
+				r, _, err = c.ApproveChangeRequest(ctx, bu, stage, args[0], decision)
+			case "reject":
+				r, _, err = c.RejectChangeRequest(ctx, bu, stage, args[0], decision)
+			case "withdraw":
+				r, _, err = c.WithdrawChangeRequest(ctx, bu, stage, args[0])
+			}
+			if err != nil {
 				return err
 			}
 			if o.output != "json" && step == "show" {
 				o.show(&plan{Plan: r.Plan})
 			}
-			return o.showRequests(raw, []wire.ChangeRequest{r})
+			return o.showRequests(r, []wire.ChangeRequest{r})
 		},
 	}
 	if step == "approve" || step == "reject" {
