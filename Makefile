@@ -9,7 +9,9 @@ PORT      ?= 8080
 TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: vulncheck release arm64 helm check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
+TERRAFORM_VERSION := v1.5.7
+
+.PHONY: terraform provider vulncheck release arm64 helm check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
 
 # The build's identity, stamped into the binary (portal version, /api/v1/version,
 # rms_build_info, the page footer) and the image's labels. The date is the
@@ -33,9 +35,20 @@ portalctl:
 ## test: every test, race detector on (installs Chromium, PostgreSQL's server and
 ## musl-tools where missing; builds the image, which one test runs, and Helm,
 ## which the chart's tests run, before the tests start rather than during them)
-test: browser postgres npm image node_modules helm
+test: browser postgres npm image node_modules helm terraform
 	$(GO) vet ./...
 	PORTAL_IMAGE_REQUIRED=1 $(GO) test -race -count=1 -timeout 30m ./...
+
+## terraform: the Terraform CLI the provider's tests drive, built from the
+## module proxy into build/tools (Terraform 1.5.7, MPL-licensed; a few
+## minutes the first time)
+terraform:
+	@[ -x build/tools/terraform ] || { echo "building Terraform $(TERRAFORM_VERSION) for the provider's tests"; \
+	  GOBIN=$(CURDIR)/build/tools GOFLAGS=-buildvcs=false $(GO) install github.com/hashicorp/terraform@$(TERRAFORM_VERSION); }
+
+## provider: build the Terraform/OpenTofu provider into build/terraform-provider-portal
+provider:
+	$(GO) build -ldflags '$(LDFLAGS)' -o build/terraform-provider-portal ./cmd/terraform-provider-portal
 
 ## test-short: the tests without the browser
 test-short:
@@ -55,14 +68,16 @@ test-short:
 ## on each store, migrating an empty database, what a killed cluster costs a
 ## serve replica for each kind of request (CPU, connection attempts), an idle
 ## replica over 300 environments (threads, RSS, CPU, SIGTERM to exit, the first
-## request to an environment nobody used)
-bench: postgres static
+## request to an environment nobody used), terraform plan of a unit's 500 topics
+## (ms and portal requests a plan)
+bench: postgres static terraform
 	SERVE_BINARY=$(CURDIR)/build/portal $(GO) test -run '^$$' -bench 'ListLatency|ServeRSS|OutageCost' -benchtime 1x -timeout 60m ./cmd/portal/
 	SERVE_BINARY=$(CURDIR)/build/portal $(GO) test -run '^$$' -bench ManyEnvironments -benchtime 1x -timeout 20m ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'ListTopicsAPI|MetricsPage|Search' -benchmem -benchtime 2s ./cmd/portal/
 	$(GO) test -run '^$$' -bench Plan500Topics -benchtime 20x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'Apply500Topic(Creates|Updates)' -benchtime 3x ./cmd/portal/
 	$(GO) test -run '^$$' -bench NoisyNeighbour -benchtime 1x ./cmd/portal/
+	$(GO) test -run '^$$' -bench TerraformPlan500Topics -benchtime 5x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'CatalogSearch|TopicImpact' -benchtime 2s ./cmd/portal/
 	$(GO) test -run '^$$' -bench GroupsWithLag1000 -benchtime 10x ./internal/platform/kafkaadmin/
 	$(GO) test -run '^$$' -bench GroupsPageWithLagTime -benchmem -benchtime 200x ./internal/groups/
@@ -153,16 +168,21 @@ image: static
 ## (an index of both architectures), the Helm chart with appVersion VERSION,
 ## a CycloneDX SBOM (cyclonedx-gomod's Go modules with hashes, licences and
 ## their graph, completed with librdkafka and the C libraries linked with it,
-## musl and the image's CA bundle), release notes and SHA256SUMS (the OCI
-## layout included); then it checks them (sums, SBOM, each binary's version,
-## the arm64 one under qemu) and scans the SBOM with osv-scanner, offline.
+## musl and the image's CA bundle), the Terraform provider for each portalctl
+## platform as a provider registry publishes it (terraform-provider/: a zip per
+## platform, its manifest and SHA256SUMS) and as a filesystem mirror holds it
+## (terraform-mirror/), release notes and SHA256SUMS (the OCI layout
+## included); then it checks them (sums, SBOM, each binary's version, the
+## arm64 one under qemu, Terraform installing the provider from the mirror)
+## and scans the SBOM with osv-scanner, offline.
 RELEASE_DIR := build/release
 CYCLONEDX_GOMOD := $(GO) run github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0
 OSV_SCANNER_VERSION := v2.2.4
 OSV_SCANNER := $(GO) run github.com/google/osv-scanner/v2/cmd/osv-scanner@$(OSV_SCANNER_VERSION)
 PORTALCTL_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-release: musl arm64
+release: musl arm64 terraform
 	@echo '$(VERSION)' | grep -Eq '^v[0-9]+\.[0-9]+\.[0-9]+$$' || { echo "VERSION=vX.Y.Z is required, not '$(VERSION)'"; exit 1; }
+	@[ '$(VERSION)' != v0.0.0 ] || { echo "VERSION v0.0.0: Terraform never installs a provider 0.0.0; take v0.0.1 for a trial"; exit 1; }
 	@[ -n "$(RELEASE_UNTAGGED)" ] || [ "$$(git describe --tags --exact-match 2>/dev/null)" = "$(VERSION)" ] || { \
 	  echo "HEAD is not tagged $(VERSION): tag it (git tag $(VERSION)), or RELEASE_UNTAGGED=1 for a trial"; exit 1; }
 	rm -rf $(RELEASE_DIR) && mkdir -p $(RELEASE_DIR)
@@ -179,6 +199,16 @@ release: musl arm64
 	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' \
 	    -o $(RELEASE_DIR)/portalctl-$$os-$$arch$$ext ./cmd/portalctl || exit 1; \
 	done
+	@for t in $(PORTALCTL_TARGETS); do \
+	  os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+	  echo "terraform-provider-portal $$os/$$arch"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' \
+	    -o build/provider/$${os}_$$arch/terraform-provider-portal$$ext ./cmd/terraform-provider-portal || exit 1; \
+	done
+	$(GO) run ./cmd/mkrelease provider --version '$(VERSION)' --out $(RELEASE_DIR)/terraform-provider \
+	  --mirror $(RELEASE_DIR)/terraform-mirror/registry.terraform.io/edh-platform/portal \
+	  $$(for t in $(PORTALCTL_TARGETS); do os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+	    echo "$${os}_$$arch=build/provider/$${os}_$$arch/terraform-provider-portal$$ext"; done)
 	$(GO) run ./cmd/mkimage --binary $(RELEASE_DIR)/portal-linux-amd64 --out $(RELEASE_DIR)/image \
 	  $$( [ -f $(RELEASE_DIR)/portal-linux-arm64 ] && echo --binary-arm64 $(RELEASE_DIR)/portal-linux-arm64 ) \
 	  --version '$(VERSION)' --commit '$(COMMIT)' --date '$(DATE)'
@@ -207,6 +237,13 @@ release: musl arm64
 	@if [ -f $(RELEASE_DIR)/portal-linux-arm64 ] && command -v qemu-aarch64-static >/dev/null 2>&1; then \
 	  qemu-aarch64-static $(RELEASE_DIR)/portal-linux-arm64 version | grep -q '^portal $(VERSION) ' || { echo "the arm64 binary does not say $(VERSION)"; exit 1; }; fi
 	@tar -xOzf $(RELEASE_DIR)/portal-$(patsubst v%,%,$(VERSION)).tgz portal/Chart.yaml | grep -q 'appVersion: $(VERSION)' || { echo "the chart's appVersion is not $(VERSION)"; exit 1; }
+	@echo "installing the provider from the release's filesystem mirror with Terraform"
+	@work=$$(mktemp -d) && \
+	  printf 'provider_installation {\n  filesystem_mirror {\n    path = "%s"\n  }\n}\n' "$(CURDIR)/$(RELEASE_DIR)/terraform-mirror" > $$work/cli.tfrc && \
+	  printf 'terraform {\n  required_providers {\n    portal = { source = "edh-platform/portal", version = "%s" }\n  }\n}\n' "$(patsubst v%,%,$(VERSION))" > $$work/main.tf && \
+	  ( cd $$work && TF_CLI_CONFIG_FILE=$$work/cli.tfrc CHECKPOINT_DISABLE=1 $(CURDIR)/build/tools/terraform init -no-color -input=false >$$work/init.log 2>&1 && \
+	    TF_CLI_CONFIG_FILE=$$work/cli.tfrc CHECKPOINT_DISABLE=1 $(CURDIR)/build/tools/terraform providers schema -json | grep -q '"portal_topic"' ) || \
+	  { cat $$work/init.log; echo "Terraform does not install the provider from the mirror"; rm -rf $$work; exit 1; }; rm -rf $$work
 	@echo "release $(VERSION) in $(RELEASE_DIR):" && ls $(RELEASE_DIR)
 
 ## vulncheck: govulncheck over the Go vulnerability database as the module
@@ -265,12 +302,14 @@ helm-lint:
 ## docs: rewrite the configuration reference in docs/operations.md from internal/config,
 ## the wire types' list (internal/wire/components_gen.go), the API document's schemas
 ## (api/openapi.yaml) from the wire types, the documented kinds' JSON Schemas from their specs,
-## and the typed client's operations (client/operations_gen.go) from the API document
+## the typed client's operations (client/operations_gen.go) from the API document, and
+## the Terraform provider's registry pages (docs/terraform) from its schemas and examples
 docs:
 	$(GO) test ./internal/config -run OperationsDoc -count=1 -update
 	$(GO) test ./internal/wire -run ComponentsAreGenerated -count=1 -update
 	$(GO) run ./cmd/mkapidoc api/openapi.yaml internal/document/schemas
 	$(GO) test ./client -run OperationsAreGenerated -count=1 -update
+	$(GO) test ./tfprovider -run RegistryDocsAreGenerated -count=1 -update
 
 ## screenshots: run the browser tests and keep screenshots of the main pages in ./screenshots
 screenshots: browser

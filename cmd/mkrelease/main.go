@@ -9,6 +9,8 @@
 //	    --version v1.4.0 --out build/release/sbom.cdx.json
 //	go run ./cmd/mkrelease notes --version v1.4.0 --out build/release/RELEASE_NOTES.md
 //	go run ./cmd/mkrelease osvdb --vulns DIR --version - --out build/osvdb/osv-scanner
+//	go run ./cmd/mkrelease provider --version v1.4.0 --out build/release/terraform-provider \
+//	    --mirror build/release/terraform-mirror/registry.terraform.io/edh-platform/portal linux_amd64=bin1 darwin_arm64=bin2 ...
 package main
 
 import (
@@ -31,7 +33,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: mkrelease sbom|notes [flags]")
+		return errors.New("usage: mkrelease sbom|notes|osvdb|provider [flags]")
 	}
 	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	var in sbomInput
@@ -44,6 +46,7 @@ func run(args []string) error {
 	out := fs.String("out", "", "the file to write")
 	vulns := fs.String("vulns", "", "osvdb: the directory of OSV files")
 	date := fs.String("date", "", "the release's time (RFC 3339; the commit's)")
+	mirror := fs.String("mirror", "", "provider: the filesystem mirror's directory of the provider")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -58,6 +61,19 @@ func run(args []string) error {
 			return err
 		}
 		return os.WriteFile(*out, b, 0o644)
+	case "provider":
+		bins := map[string]string{}
+		for _, a := range fs.Args() {
+			target, bin, ok := strings.Cut(a, "=")
+			if !ok {
+				return fmt.Errorf("provider takes OS_ARCH=BINARY, not %q", a)
+			}
+			bins[target] = bin
+		}
+		if len(bins) == 0 || *mirror == "" {
+			return errors.New("provider needs --mirror and OS_ARCH=BINARY for each platform")
+		}
+		return packProvider(*out, *mirror, *version, bins)
 	case "osvdb":
 		return osvDatabase(*vulns, *out)
 	case "notes":

@@ -140,8 +140,10 @@ func (c *cleanupRecorder) run() {
 
 func TestMain(m *testing.M) {
 	code := pgtest.Main(m)
-	if binDir != "" {
-		os.RemoveAll(binDir)
+	for _, dir := range []string{binDir, providerDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	if stopShared != nil {
 		stopShared()

@@ -104,7 +104,7 @@ func New(d Deps) (*Built, error) {
 	}
 	b := &Built{
 		Topics:     topics.New(g, d.Sampler, d.Charts).WithImpact(d.Store),
-		Connectors: connectors.New(g).WithAutoRestart(d.Store, d.Backoff),
+		Connectors: connectors.New(g).WithAutoRestart(d.Store, d.Backoff).WithSecretDigests(d.Store),
 		Schemas:    schemas.New(g),
 		Accounts:   identity.NewAccounts(g, d.Jobs, d.Store),
 		APIKeys:    identity.NewAPIKeys(g, d.Store),

@@ -75,8 +75,10 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	obs := o.(observedConnectors)
 	cur, exists := connectorNamed(obs.all, full)
 	before, stored := map[string]string{}, map[string]bool{}
+	var changed []string
 	if exists {
 		before, stored = k.current(ctx, call, cur, d)
+		changed = s.changedSecrets(call, full, d.Secrets, s.digestsOf(ctx, call, full))
 		st.State = cur.ID + " " + cur.Class
 		if cur.Class != d.Class && d.Class != "" {
 			v.Add(portal.Invalid("class", "the class of %s is %s and cannot change; declare a connector under another name instead", full, cur.Class))
@@ -89,7 +91,7 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	delete(after, "name")
 	delete(after, "connector.class")
 	st.DiffMaps("config.", before, after)
-	send := planSecrets(st, d, cfg, stored, &v)
+	send := planSecrets(st, d, cfg, stored, changed, &v)
 	configChanged := !exists || len(st.Change.Diff) > 0
 	if configChanged {
 		if err := validateDeclared(ctx, call, d, send, &v); err != nil {
@@ -194,10 +196,11 @@ func (k connectorCode) current(ctx context.Context, call *gate.Call, cur platfor
 }
 
 // planSecrets diffs the declared secrets against the stored ones (by
-// presence) and returns the configuration to send, with every secret
+// presence, and by digest where the portal kept the one it sent:
+// changed) and returns the configuration to send, with every secret
 // value the client read. Confluent Cloud replaces a configuration whole
 // and never reveals a stored secret, so an update must send them all.
-func planSecrets(st *plans.Step, d *portal.ConnectorDecl, cfg map[string]string, stored map[string]bool, v *portal.Validation) map[string]string {
+func planSecrets(st *plans.Step, d *portal.ConnectorDecl, cfg map[string]string, stored map[string]bool, changed []string, v *portal.Validation) map[string]string {
 	send := maps.Clone(cfg)
 	var unsent []string
 	for _, key := range slices.Sorted(maps.Keys(d.Secrets)) {
@@ -205,8 +208,11 @@ func planSecrets(st *plans.Step, d *portal.ConnectorDecl, cfg map[string]string,
 		switch {
 		case ref.Value != "":
 			send[key] = ref.Value
-			if !stored[key] {
+			switch {
+			case !stored[key]:
 				st.Diff("secrets."+key, nil, plans.Ptr("(from $"+ref.FromEnv+")"))
+			case slices.Contains(changed, key):
+				st.Diff("secrets."+key, plans.Ptr("(set)"), plans.Ptr("(changed, from $"+ref.FromEnv+")"))
 			}
 		case stored[key]:
 			unsent = append(unsent, key)

@@ -25,6 +25,8 @@ type Service struct {
 	// restarts keeps the auto-restarts (none when nil), paced by backoff.
 	restarts AutoRestartStore
 	backoff  Backoff
+	// secrets keeps the digests of the secrets sent (none when nil).
+	secrets store.ConnectorSecrets
 }
 
 // New returns the connector service.
@@ -318,6 +320,7 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewC
 	if err != nil {
 		return portal.Connector{}, err
 	}
+	s.keepDigests(ctx, call, full, cfg, secret)
 	return s.view(ctx, call, c, true), nil
 }
 
@@ -390,6 +393,7 @@ func (s *Service) Update(ctx context.Context, scope portal.Scope, name string, c
 	if err != nil {
 		return portal.Connector{}, err
 	}
+	s.keepDigests(ctx, call, full, cfg, secret)
 	return s.view(ctx, call, c, true), nil
 }
 
@@ -435,6 +439,9 @@ func (s *Service) lifecycle(ctx context.Context, scope portal.Scope, name, what 
 		// backoff again; a delete ends it. The change is made either way.
 		if rerr := s.resetAutoRestart(ctx, call.Env, full, action); rerr != nil {
 			s.guard.Log().WarnContext(ctx, "the connector's auto-restart was not reset", "connector", full, "error", rerr)
+		}
+		if action == portal.ActConnectorDelete {
+			s.forgetDigests(ctx, call, full)
 		}
 	}
 	return err

@@ -86,7 +86,7 @@ type reference struct {
 type connectorSpec struct {
 	Class       string            `json:"class" yaml:"class" doc:"The connector class (connector.class)." oa:"required"`
 	Config      map[string]string `json:"config,omitempty" yaml:"config,omitempty" doc:"The configuration without secrets; topics and kafka.topic take identifiers."`
-	Secrets     map[string]secret `json:"secrets,omitempty" yaml:"secrets,omitempty" doc:"Secret settings by reference: the environment variable where portalctl runs holds the value."`
+	Secrets     map[string]secret `json:"secrets,omitempty" yaml:"secrets,omitempty" doc:"Secret settings by reference: the environment variable where portalctl runs holds the value. A plan tells a value that differs from the one the portal last sent (it keeps a keyed digest of each, never the value); a secret set outside the portal is compared by presence."`
 	AutoRestart *autoRestartSpec  `json:"autoRestart,omitempty" yaml:"autoRestart,omitempty" doc:"The portal restarts the connector when it fails, with backoff (a minute, doubling up to an hour), until maxRestarts restarts did not help (0 or none: no limit). Left out, a plan leaves the switch as it is."`
 }
 

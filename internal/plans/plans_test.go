@@ -451,10 +451,24 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.HasChanges() || p.Count(portal.ActionRefused) != 0 {
 		t.Errorf("an unchanged connector without secret values: %v\n%s", err, changes(p))
 	}
-	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY2"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET2"}}
+	// The same secrets as sent: only the setting differs.
+	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET"}}
 	plan, err = w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
 	if err != nil || plan.Changes[2].Action != portal.ActionUpdate || len(plan.Changes[2].Diff) != 1 || plan.Changes[2].Diff[0].Field != "config.quickstart" {
-		t.Fatalf("an update with the secrets: %v %s %+v", err, changes(plan), plan.Changes[2].Diff)
+		t.Fatalf("an update with the same secrets: %v %s %+v", err, changes(plan), plan.Changes[2].Diff)
+	}
+	// Another value of a secret is told by the digest of the one sent,
+	// and alone makes an update.
+	portal.DeclOf[portal.ConnectorDecl](unchanged.Resources[0]).Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY"},
+		"kafka.api.secret": {FromEnv: "S", Value: "ROTATED"}}
+	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.Changes[2].Action != portal.ActionUpdate ||
+		len(p.Changes[2].Diff) != 1 || p.Changes[2].Diff[0].Field != "secrets.kafka.api.secret" || *p.Changes[2].Diff[0].After != "(changed, from $S)" {
+		t.Fatalf("a changed secret: %v %s %+v", err, changes(p), p.Changes[2].Diff)
+	}
+	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY2"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET2"}}
+	plan, err = w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
+	if err != nil || plan.Changes[2].Action != portal.ActionUpdate || len(plan.Changes[2].Diff) != 3 {
+		t.Fatalf("an update with new secrets: %v %s %+v", err, changes(plan), plan.Changes[2].Diff)
 	}
 	if _, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited, plan.Fingerprint); err != nil {
 		t.Fatal(err)
@@ -462,6 +476,10 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 	got, err := w.Connectors.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "iac-orders-gen", true)
 	if err != nil || got.Config["quickstart"] != "USERS" || got.Config["kafka.api.secret"] != portal.Mask {
 		t.Errorf("after the update: %+v %v", got.Config, err)
+	}
+	// The digests follow what was sent: the new secrets plan unchanged.
+	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited); err != nil || p.HasChanges() {
+		t.Errorf("the secrets just sent: %v\n%s", err, changes(p))
 	}
 }
 

@@ -48,6 +48,7 @@ type Store interface {
 	Grants
 	Applies
 	AutoRestarts
+	ConnectorSecrets
 	Alerts
 	Catalog
 	// Ping checks that the database answers.
@@ -790,6 +791,17 @@ type AutoRestarts interface {
 	UpdateAutoRestart(ctx context.Context, a AutoRestart) (bool, error)
 	// DeleteAutoRestart turns it off (nothing when it was).
 	DeleteAutoRestart(ctx context.Context, zone, stage, connector string) error
+}
+
+// ConnectorSecrets keeps a keyed digest of each secret setting the
+// portal last sent to a connector: Confluent Cloud never gives a stored
+// secret back, so the digest is how a plan tells a value changed.
+type ConnectorSecrets interface {
+	// SecretDigests returns a connector's digests by setting (empty when
+	// none are kept).
+	SecretDigests(ctx context.Context, zone, stage, connector string) (map[string]string, error)
+	// SetSecretDigests replaces them; none removes the connector's.
+	SetSecretDigests(ctx context.Context, zone, stage, connector string, digests map[string]string) error
 }
 
 // Formats of a webhook's messages.

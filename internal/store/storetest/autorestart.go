@@ -55,3 +55,31 @@ func testAutoRestarts(t *testing.T, s store.Store) {
 		t.Errorf("turned off twice: %v", err)
 	}
 }
+
+func testConnectorSecrets(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	if d, err := s.SecretDigests(ctx, "z", "dev", "c-1"); err != nil || len(d) != 0 {
+		t.Fatalf("none kept: %v %v", d, err)
+	}
+	if err := s.SetSecretDigests(ctx, "z", "dev", "c-1", map[string]string{"kafka.api.secret": "d1", "kafka.api.key": "d2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSecretDigests(ctx, "z", "qas", "c-1", map[string]string{"kafka.api.secret": "other"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSecretDigests(ctx, "z", "dev", "c-1", map[string]string{"kafka.api.secret": "d3"}); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := s.SecretDigests(ctx, "z", "dev", "c-1"); err != nil || len(d) != 1 || d["kafka.api.secret"] != "d3" {
+		t.Errorf("replaced: %v %v", d, err)
+	}
+	if err := s.SetSecretDigests(ctx, "z", "dev", "c-1", nil); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := s.SecretDigests(ctx, "z", "dev", "c-1"); err != nil || len(d) != 0 {
+		t.Errorf("removed: %v %v", d, err)
+	}
+	if d, _ := s.SecretDigests(ctx, "z", "qas", "c-1"); d["kafka.api.secret"] != "other" {
+		t.Errorf("another stage's: %v", d)
+	}
+}

@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("apply journals", func(t *testing.T) { testApplies(t, open(t)) })
 	t.Run("rate buckets", func(t *testing.T) { testRateBuckets(t, open(t)) })
 	t.Run("auto restarts", func(t *testing.T) { testAutoRestarts(t, open(t)) })
+	t.Run("connector secrets", func(t *testing.T) { testConnectorSecrets(t, open(t)) })
 	t.Run("alerts", func(t *testing.T) { testAlerts(t, open(t)) })
 	t.Run("catalog", func(t *testing.T) { testCatalog(t, open(t)) })
 	t.Run("grant expiry", func(t *testing.T) { testGrantExpiry(t, open(t)) })

@@ -1,0 +1,3 @@
+data "portal_topics" "sensors" {
+  search = "sensor"
+}

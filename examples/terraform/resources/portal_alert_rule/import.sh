@@ -1,0 +1,1 @@
+terraform import portal_alert_rule.billing_lag scada/dev/billing-lag

@@ -1,0 +1,1 @@
+terraform import portal_connector.orders_gen scada/dev/orders-gen

@@ -1,0 +1,1 @@
+terraform import portal_connector_auto_restart.orders_gen scada/dev/orders-gen

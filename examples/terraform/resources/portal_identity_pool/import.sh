@@ -1,0 +1,1 @@
+terraform import portal_identity_pool.ci scada/dev/ci

@@ -1,0 +1,1 @@
+terraform import portal_schema.orders_value scada/dev/orders-value

@@ -1,0 +1,1 @@
+terraform import portal_service_account.billing scada/dev/billing-app

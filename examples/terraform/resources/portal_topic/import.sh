@@ -1,0 +1,1 @@
+terraform import portal_topic.orders scada/dev/orders
