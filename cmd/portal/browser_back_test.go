@@ -101,7 +101,11 @@ func TestBrowserBackIsLiveAndForgetsSecrets(t *testing.T) {
 		t.Errorf("after Enter: focus on %s, %d toasts, at %s", focused, b.count("#toasts .toast"), b.location())
 	}
 	tp.removeAfter("/api/v1/scada/run/topic/" + name)
-	b.run(chromedp.SendKeys("#confirm-stage", "run\r", chromedp.ByID), chromedp.WaitVisible(`#page[data-resource="topics"]`))
+	// The form's own page is a topics page too: wait for the created topic's.
+	b.run(chromedp.SendKeys("#confirm-stage", "run\r", chromedp.ByID), chromedp.WaitVisible("#settings", chromedp.ByID))
+	if loc := b.location(); loc != "/scada/run/topic/edh-shared-scada-run-"+name {
+		t.Errorf("after the confirmed create: at %s", loc)
+	}
 	if r := tp.call("GET", "/api/v1/scada/run/topic/"+name, "bob", nil); r.status != http.StatusOK {
 		t.Errorf("the confirmed create: %d %s", r.status, r.body)
 	}
