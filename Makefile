@@ -62,7 +62,8 @@ test-short:
 ## 10,000- and a 100,000-topic cluster after 10 minutes (RSS_SOAK) of a write
 ## per second and lists, listing a unit's topics (traces off and on), a search of the
 ## search box over 10,000 topics, the zone's catalog searched at 10,000 topics,
-## a topic's delete impact with 100 groups, a metrics page cold and
+## a topic's delete impact with 100 groups, a unit's month of costs at 10,000
+## topics and the zone report of 100 units, the cost collector's Metrics API requests an hour, a metrics page cold and
 ## warm, 1,000 consumer groups with lag, the metrics and tracing middleware, a page
 ## of the audit trail among a million events, a session lookup and an audit write
 ## on each store, migrating an empty database, what a killed cluster costs a
@@ -79,6 +80,8 @@ bench: postgres static terraform
 	$(GO) test -run '^$$' -bench NoisyNeighbour -benchtime 1x ./cmd/portal/
 	$(GO) test -run '^$$' -bench TerraformPlan500Topics -benchtime 5x ./cmd/portal/
 	$(GO) test -run '^$$' -bench 'CatalogSearch|TopicImpact' -benchtime 2s ./cmd/portal/
+	$(GO) test -run '^$$' -bench 'CostsMonthView|ZoneCostReport' -benchtime 20x ./cmd/portal/
+	$(GO) test -run '^$$' -bench CollectorRequests -benchtime 3x ./internal/costs/
 	$(GO) test -run '^$$' -bench GroupsWithLag1000 -benchtime 10x ./internal/platform/kafkaadmin/
 	$(GO) test -run '^$$' -bench GroupsPageWithLagTime -benchmem -benchtime 200x ./internal/groups/
 	$(GO) test -run '^$$' -bench Middleware -benchmem ./internal/telemetry/

@@ -26,6 +26,7 @@ var adminSamples = map[string]struct{ path, body string }{
 	"GET /api/v1/admin/audit":                          {"/api/v1/admin/audit", ""},
 	"GET /api/v1/admin/audit/export":                   {"/api/v1/admin/audit/export?format=json", ""},
 	"GET /api/v1/admin/upstreams":                      {"/api/v1/admin/upstreams", ""},
+	"GET /api/v1/admin/costs/:landing_zone":            {"/api/v1/admin/costs/edh-shared", ""},
 	"GET /api/v1/admin/config":                         {"/api/v1/admin/config", ""},
 	"GET /api/v1/admin/sessions":                       {"/api/v1/admin/sessions", ""},
 	"DELETE /api/v1/admin/session/:id":                 {"/api/v1/admin/session/nope", ""},
@@ -50,7 +51,7 @@ const seededPolicy = `{"landing_zone":"edh-shared","kind":"Topic","expression":"
 
 // zoneReads are what a landing zone's Super Admins may do.
 var zoneReads = map[string]bool{"GET /api/v1/admin": true, "GET /api/v1/admin/audit": true,
-	"GET /api/v1/admin/audit/export": true, "GET /api/v1/admin/upstreams": true,
+	"GET /api/v1/admin/audit/export": true, "GET /api/v1/admin/upstreams": true, "GET /api/v1/admin/costs/:landing_zone": true,
 	"GET /api/v1/admin/policies": true, "POST /api/v1/admin/policies/test": true, "GET /api/v1/admin/policy/:id": true,
 	"GET /api/v1/admin/policy/:id/report": true, "GET /api/v1/admin/budgets": true}
 

@@ -137,7 +137,8 @@ func budgetOut(b portal.Budget) wire.Budget {
 	if w == nil {
 		w = []string{}
 	}
-	return wire.Budget{BU: b.BU, Stage: b.Stage, Zone: b.Zone, Lines: budgetLines(b.Lines), UpdatedBy: b.UpdatedBy, Updated: stamp(b.Updated), Warnings: w}
+	return wire.Budget{BU: b.BU, Stage: b.Stage, Zone: b.Zone, Lines: budgetLines(b.Lines), UpdatedBy: b.UpdatedBy, Updated: stamp(b.Updated), Warnings: w,
+		MonthlyCost: b.MonthlyCost}
 }
 
 func (a *API) unitBudget(c echo.Context) error {

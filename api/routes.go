@@ -41,6 +41,8 @@ func (a *API) Register(e *echo.Echo) {
 
 	route(http.MethodGet, "/:bu/:stage/metrics", a.clusterMetrics)
 	route(http.MethodGet, "/:bu/:stage/topic/:name/metrics", a.topicMetrics)
+	route(http.MethodGet, "/:bu/:stage/usage", a.getUsage)
+	route(http.MethodGet, "/:bu/:stage/costs", a.getCosts)
 
 	route(http.MethodGet, "/:bu/:stage/connectors", a.listConnectors)
 	route(http.MethodGet, "/:bu/:stage/connector-plugins", a.listConnectorPlugins)
@@ -139,6 +141,7 @@ func (a *API) Register(e *echo.Echo) {
 	route(http.MethodGet, "/admin/audit", a.adminAudit)
 	route(http.MethodGet, "/admin/audit/export", a.exportAudit)
 	route(http.MethodGet, "/admin/upstreams", a.adminUpstreams)
+	route(http.MethodGet, "/admin/costs/:landing_zone", a.zoneCosts)
 	route(http.MethodGet, "/admin/config", a.adminConfig)
 	route(http.MethodGet, "/admin/sessions", a.adminSessions)
 	route(http.MethodDelete, "/admin/session/:id", a.endSession)

@@ -94,7 +94,7 @@ func (n need) allows(o portal.Outlook) bool {
 var needs = map[string]need{
 	"getVersion": anyone, "getMe": anyone,
 
-	"adminArea": zoneAdmin, "adminAudit": zoneAdmin, "exportAudit": zoneAdmin, "adminUpstreams": zoneAdmin,
+	"adminArea": zoneAdmin, "adminAudit": zoneAdmin, "exportAudit": zoneAdmin, "adminUpstreams": zoneAdmin, "adminZoneCosts": zoneAdmin,
 	"listAdminUnits": platform, "onboardUnit": platform, "getAdminUnit": platform, "updateAdminUnit": platform, "offboardUnit": platform,
 	"listReadOnly": platform, "setReadOnly": platform, "adminConfig": platform, "adminSessions": platform, "endSession": platform,
 	"previewAccess": platform, "listPolicies": platform, "createPolicy": platform, "testPolicy": platform, "getPolicy": platform,
@@ -102,7 +102,7 @@ var needs = map[string]need{
 	"listWebhooks": platform, "createWebhook": withheld, "deleteWebhook": platform, "webhookDeliveries": platform,
 
 	"search": reads, "listTopics": reads, "getTopic": reads, "topicImpact": reads, "listCatalog": reads, "getCatalogEntry": reads,
-	"listClassifications": reads, "listGroups": reads, "getGroup": reads, "getClusterMetrics": reads, "getTopicMetrics": reads,
+	"listClassifications": reads, "listGroups": reads, "getGroup": reads, "getClusterMetrics": reads, "getUsage": reads, "getCosts": reads, "getTopicMetrics": reads,
 	"listConnectors": reads, "listConnectorPlugins": reads, "getConnector": reads, "connectorImpact": reads, "listConnectorRestarts": reads,
 	"listAlertRules": reads, "listAlerts": reads, "listAlertChannels": reads, "listSchemas": reads, "subjectImpact": reads,
 	"listSchemaVersions": reads, "checkSchemaCompatibility": reads, "getSchema": reads, "listServiceAccounts": reads,

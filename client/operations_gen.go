@@ -227,6 +227,39 @@ func (c *Client) AdminConfig(ctx context.Context) (wire.AdminConfig, Meta, error
 	return out, m, err
 }
 
+// AdminZoneCostsParams are AdminZoneCosts's query and header parameters.
+type AdminZoneCostsParams struct {
+	// The month, yyyy-mm; this month when left out.
+	Month string
+	// json, or csv for the same numbers as a table.
+	Format string
+}
+
+// Set sets a parameter by its name in the API (a command line's key=value).
+func (p *AdminZoneCostsParams) Set(name, value string) error {
+	switch name {
+	case "month":
+		p.Month = value
+	case "format":
+		p.Format = value
+	default:
+		return fmt.Errorf("no parameter %q", name)
+	}
+	return nil
+}
+
+// AdminZoneCosts is GET /admin/costs/{landing_zone}: every business unit of a landing zone side by side for a month.
+func (c *Client) AdminZoneCosts(ctx context.Context, landingZone string, p *AdminZoneCostsParams) (wire.ZoneCostReport, Meta, error) {
+	var out wire.ZoneCostReport
+	q, h := query{}, http.Header{}
+	if p != nil {
+		q.str("month", p.Month)
+		q.str("format", p.Format)
+	}
+	m, err := c.do(ctx, "GET", "/admin/costs/"+esc(landingZone), url.Values(q), h, nil, &out)
+	return out, m, err
+}
+
 // ListPoliciesParams are ListPolicies's query and header parameters.
 type ListPoliciesParams struct {
 	// Only this zone's policies.
@@ -1170,6 +1203,57 @@ func (c *Client) ListGroups(ctx context.Context, bu, stage string, p *ListGroups
 		q.str("order", p.Order)
 	}
 	m, err := c.do(ctx, "GET", "/"+esc(bu)+"/"+esc(stage)+"/consumer-groups", url.Values(q), h, nil, &out)
+	return out, m, err
+}
+
+// GetCostsParams are GetCosts's query and header parameters.
+type GetCostsParams struct {
+	// The start, a date (2026-11-01) or a date-time; the start of this month when left out.
+	From string
+	// The end (not included), a date or a date-time; now when left out.
+	To      string
+	GroupBy string
+	// The topics listed with group_by=topic (100 by default, at most 1000).
+	Limit int
+	// json, or csv for the same numbers as a table.
+	Format string
+}
+
+// Set sets a parameter by its name in the API (a command line's key=value).
+func (p *GetCostsParams) Set(name, value string) error {
+	switch name {
+	case "from":
+		p.From = value
+	case "to":
+		p.To = value
+	case "group_by":
+		p.GroupBy = value
+	case "limit":
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return fmt.Errorf("%s takes a number, not %q", name, value)
+		}
+		p.Limit = n
+	case "format":
+		p.Format = value
+	default:
+		return fmt.Errorf("no parameter %q", name)
+	}
+	return nil
+}
+
+// GetCosts is GET /{bu}/{stage}/costs: the business unit's costs in a stage, by day and category, with the month's forecast.
+func (c *Client) GetCosts(ctx context.Context, bu, stage string, p *GetCostsParams) (wire.CostReport, Meta, error) {
+	var out wire.CostReport
+	q, h := query{}, http.Header{}
+	if p != nil {
+		q.str("from", p.From)
+		q.str("to", p.To)
+		q.str("group_by", p.GroupBy)
+		q.num("limit", p.Limit)
+		q.str("format", p.Format)
+	}
+	m, err := c.do(ctx, "GET", "/"+esc(bu)+"/"+esc(stage)+"/costs", url.Values(q), h, nil, &out)
 	return out, m, err
 }
 
@@ -2295,5 +2379,53 @@ func (c *Client) ListTopics(ctx context.Context, bu, stage string, p *ListTopics
 		q.str("order", p.Order)
 	}
 	m, err := c.do(ctx, "GET", "/"+esc(bu)+"/"+esc(stage)+"/topics", url.Values(q), h, nil, &out)
+	return out, m, err
+}
+
+// GetUsageParams are GetUsage's query and header parameters.
+type GetUsageParams struct {
+	// The start, a date (2026-11-01) or a date-time; the start of this month when left out.
+	From string
+	// The end (not included), a date or a date-time; now when left out.
+	To string
+	// Hourly (31 days at most) or daily (400 days at most).
+	Granularity string
+	// By topic; summed over the unit's topics when left out.
+	GroupBy string
+	// json, or csv for the same numbers as a table.
+	Format string
+}
+
+// Set sets a parameter by its name in the API (a command line's key=value).
+func (p *GetUsageParams) Set(name, value string) error {
+	switch name {
+	case "from":
+		p.From = value
+	case "to":
+		p.To = value
+	case "granularity":
+		p.Granularity = value
+	case "group_by":
+		p.GroupBy = value
+	case "format":
+		p.Format = value
+	default:
+		return fmt.Errorf("no parameter %q", name)
+	}
+	return nil
+}
+
+// GetUsage is GET /{bu}/{stage}/usage: the business unit's usage in a stage, by hour or by day, summed or by topic.
+func (c *Client) GetUsage(ctx context.Context, bu, stage string, p *GetUsageParams) (wire.UsageReport, Meta, error) {
+	var out wire.UsageReport
+	q, h := query{}, http.Header{}
+	if p != nil {
+		q.str("from", p.From)
+		q.str("to", p.To)
+		q.str("granularity", p.Granularity)
+		q.str("group_by", p.GroupBy)
+		q.str("format", p.Format)
+	}
+	m, err := c.do(ctx, "GET", "/"+esc(bu)+"/"+esc(stage)+"/usage", url.Values(q), h, nil, &out)
 	return out, m, err
 }

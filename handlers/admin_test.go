@@ -26,6 +26,7 @@ var adminPages = map[string]struct {
 	"GET /admin/audit":                           {"/admin/audit", nil},
 	"GET /admin/audit/export":                    {"/admin/audit/export?format=csv", nil},
 	"GET /admin/upstreams":                       {"/admin/upstreams", nil},
+	"GET /admin/costs":                           {"/admin/costs?zone=edh-shared", nil},
 	"GET /admin/config":                          {"/admin/config", nil},
 	"GET /admin/sessions":                        {"/admin/sessions", nil},
 	"POST /admin/session/:id/end":                {"/admin/session/nope/end", url.Values{}},
@@ -60,7 +61,7 @@ func policyForm(id, action string) url.Values {
 }
 
 var zonePages = map[string]bool{"GET /admin": true, "GET /admin/audit": true, "GET /admin/audit/export": true, "GET /admin/upstreams": true,
-	"GET /admin/policies": true, "GET /admin/budgets": true, "POST /admin/policies/test": true}
+	"GET /admin/costs": true, "GET /admin/policies": true, "GET /admin/budgets": true, "POST /admin/policies/test": true}
 
 // TestAdminPagesHidden walks the admin pages: everyone but platform admins
 // gets the 404 page (a zone's Super Admin gets the zone pages); nothing
@@ -111,7 +112,7 @@ func TestAdminPagesHidden(t *testing.T) {
 	for _, key := range []string{"GET /admin/business-units", "POST /admin/business-units", "GET /admin/business-unit/:id",
 		"POST /admin/business-unit/:id", "GET /admin/business-unit/:id/offboard", "POST /admin/business-unit/:id/offboard",
 		"GET /admin/read-only", "POST /admin/read-only/:landing_zone/:stage", "GET /admin/audit", "GET /admin/audit/export",
-		"GET /admin/upstreams", "GET /admin/config", "GET /admin/sessions", "GET /admin/access", "POST /admin/access",
+		"GET /admin/upstreams", "GET /admin/costs", "GET /admin/config", "GET /admin/sessions", "GET /admin/access", "POST /admin/access",
 		"GET /admin/policies/new", "POST /admin/policies", "GET /admin/policies", "GET /admin/policy/:id", "POST /admin/policy/:id",
 		"GET /admin/policy/:id/report", "POST /admin/policies/test", "GET /admin/budgets", "POST /admin/budgets/:bu/:stage",
 		"POST /admin/policy/:id/delete", "GET /admin/webhooks", "POST /admin/webhooks"} {

@@ -51,6 +51,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/admin/audit", h.adminAudit)
 	route(http.MethodGet, "/admin/audit/export", h.exportAudit)
 	route(http.MethodGet, "/admin/upstreams", h.adminUpstreams)
+	route(http.MethodGet, "/admin/costs", h.zoneCosts)
 	route(http.MethodGet, "/admin/config", h.adminConfig)
 	route(http.MethodGet, "/admin/sessions", h.adminSessions)
 	route(http.MethodPost, "/admin/session/:id/end", h.endSession)
@@ -97,6 +98,7 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/:bu/:stage/consumer-group/:id/delete", h.deleteGroup)
 
 	route(http.MethodGet, "/:bu/:stage/metrics", h.clusterMetrics)
+	route(http.MethodGet, "/:bu/:stage/costs", h.costs)
 	route(http.MethodGet, "/:bu/:stage/budget", h.unitBudget)
 	route(http.MethodGet, "/:bu/:stage/change-requests", h.listRequests)
 	route(http.MethodPost, "/:bu/:stage/change-requests", h.fileRequest)

@@ -698,6 +698,7 @@ var alertKinds = [][2]string{
 	{"connector_failed", "Connector or task failed"},
 	{"key_expiring", "API key expires within (days)"},
 	{"budget_headroom", "Budget left below (%)"},
+	{"cost_forecast", "Cost forecast above (% of the monthly amount)"},
 	{"topic_growth", "Topic written faster than (records/s)"},
 }
 

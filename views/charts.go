@@ -32,16 +32,7 @@ func chartMax(c portal.Chart) float64 {
 			hi = math.Max(hi, p.Value)
 		}
 	}
-	if hi <= 0 {
-		return 1
-	}
-	mag := math.Pow(10, math.Floor(math.Log10(hi)))
-	for _, f := range []float64{1, 2, 2.5, 5, 10} {
-		if f*mag >= hi {
-			return f * mag
-		}
-	}
-	return 10 * mag
+	return roundUp(hi)
 }
 
 // chartX places a time on the range's axis.

@@ -31,7 +31,7 @@ func TestNavigationFollowsTheKinds(t *testing.T) {
 			t.Errorf("entry %s: no icon named %q", r.ID, r.Icon)
 		}
 	}
-	want := "topics consumer-groups connectors schemas service-accounts api-keys identity-pools metrics alerts budget change-requests catalog grants"
+	want := "topics consumer-groups connectors schemas service-accounts api-keys identity-pools metrics alerts budget costs change-requests catalog grants"
 	if got := strings.Join(ids, " "); got != want {
 		t.Errorf("navigation %s, want %s", got, want)
 	}

@@ -137,6 +137,7 @@ type NavItem struct {
 // pages that are no kind's.
 func Resources() []NavItem {
 	out := []NavItem{{ID: "metrics", Label: "Cluster metrics", Icon: "chart", at: 8}, {ID: "budget", Label: "Budget", Icon: "gauge", at: 10},
+		{ID: "costs", Label: "Costs", Icon: "banknotes", at: 11},
 		{ID: "catalog", Label: "Catalog", Icon: "book-open", at: 12}}
 	for _, k := range portal.KindInfos() {
 		if k.Nav > 0 {

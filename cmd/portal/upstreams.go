@@ -36,6 +36,7 @@ func (p *app) connect(log *slog.Logger) error {
 		cloud = client("confluent-cloud", cc.URL, cc.APIKey, cc.APISecret, 0)
 		q := confluent.NewQuotas(cloud)
 		p.limits.quotas = &q
+		p.billing = confluent.NewBilling(cloud)
 		if cc.MetricsURL != "" {
 			// The Metrics API is rate-limited per organisation: one retry
 			// at most, and the portal's cache answers meanwhile.
@@ -45,6 +46,7 @@ func (p *app) connect(log *slog.Logger) error {
 			if p.store != nil {
 				b := p.cfg.RateLimits.MetricsAPI
 				budget = topics.MetricsBudget(p.store, b.PerSecond, b.Burst, time.Now)
+				p.metricsBudget = budget
 			}
 			metrics = confluent.NewMetrics(client("confluent-metrics", cc.MetricsURL, cc.APIKey, cc.APISecret, 1), budget)
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/connectors"
+	"github.com/edh-platform/rms-portal/internal/costs"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
@@ -91,6 +92,12 @@ type app struct {
 	restarter   *worker.Leased
 	alerter     *worker.Leased
 	grantExpiry *worker.Leased
+	// costs reads usage and costs (one replica at a time); billing is
+	// the Billing API (nil without a Cloud API).
+	costs   *worker.Leased
+	billing platform.Billing
+	// metricsBudget takes Metrics API requests from the fleet's budget.
+	metricsBudget func(ctx context.Context, requests int, owed, urgent bool) error
 	// events delivers the webhooks' events (one replica at a time).
 	events *events.Dispatcher
 	// jobs runs this replica's background jobs and resumes those of
@@ -252,7 +259,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 		Costly:   p.costly, KeySecrets: keySecrets, Masking: maskingRules(cfg.Masking),
 		Backoff:       connectors.Backoff{First: cfg.ConnectorAutoRestart.FirstAfter, Max: cfg.ConnectorAutoRestart.MaxBackoff},
 		AlertDefaults: alertDefaults, Classes: classes, GrantWarnBefore: cfg.Catalog.WarnBefore,
-		BindingDelay: cfg.ConfluentCloud.BindingDelay,
+		BindingDelay: cfg.ConfluentCloud.BindingDelay, CostBaseRule: cfg.Costs.BaseRule,
 		Admin: admin.Options{Sync: p.tenancySync, Health: p.upstreams.Report, Config: cfg.Effective, Ignored: cfg.Unknown, Resolver: resolver,
 			GroupsClaim: cfg.Identity.GroupsClaim}})
 	if err != nil {
@@ -289,6 +296,20 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 	// Grants whose time is up are revoked, and those ending soon
 	// announced, by one replica at a time.
 	p.grantExpiry = &worker.Leased{Name: "grant-expiry", Leases: st, Holder: p.replica, Every: cfg.Catalog.ExpiryEvery, Log: log, Round: built.Grants.Expire}
+	// Usage and costs are read by one replica at a time, a few stages a
+	// round.
+	collector := costs.NewCollector(costs.Options{Store: st, Tenancy: p.live.Current, Envs: p.envs.All, Billing: p.billing, Admit: p.metricsBudget,
+		BaseRule: cfg.Costs.BaseRule, Backfill: cfg.Costs.Backfill, StagesPerRound: cfg.Costs.StagesPerRound,
+		HourlyRetention: cfg.Costs.HourlyRetention, DailyRetention: cfg.Costs.DailyRetention, Log: log.With("component", "costs")})
+	p.costs = &worker.Leased{Name: "usage-and-costs", Leases: st, Holder: p.replica, Every: cfg.Costs.Every, Log: log,
+		Round: func(ctx context.Context) (int, error) {
+			// Dev mode's stand-ins have their month of history once the
+			// demo data is in.
+			if p.dev != nil && !p.settled.Load() {
+				return 0, nil
+			}
+			return collector.Round(ctx)
+		}}
 	p.events = events.NewDispatcher(events.DispatcherOptions{Store: st, Holder: p.replica, Log: log, Backoff: cfg.Webhooks.Backoff,
 		GiveUp: cfg.Webhooks.GiveUp, Client: &http.Client{Timeout: 10 * time.Second, Transport: p.telemetry.Transport(receivers.Transport())},
 		Produce: events.EnvironmentProducer(p.envs), Secrets: webhookSecrets})
@@ -454,6 +475,7 @@ func (p *app) background(ctx context.Context, log *slog.Logger) (wait func()) {
 	wg.Go(func() { p.restarter.Run(ctx) })
 	wg.Go(func() { p.alerter.Run(ctx) })
 	wg.Go(func() { p.grantExpiry.Run(ctx) })
+	wg.Go(func() { p.costs.Run(ctx) })
 	wg.Go(func() { p.events.Run(ctx) })
 	wg.Go(func() { p.lagSampler.Run(ctx) })
 	wg.Go(func() { p.tenancySync.Run(ctx) })

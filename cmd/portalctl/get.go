@@ -71,12 +71,19 @@ func getCmd(o *options, describe bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: short,
-		Long:  short + ". Types: " + typeNames() + ".",
+		Long:  short + ". Types: " + typeNames() + "; and the reports usage and costs (--where from=, to=, granularity=, group_by=).",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bu, stage, err := o.scope()
 			if err != nil {
 				return err
+			}
+			if _, ok := reports[args[0]]; ok && !describe && len(args) == 1 {
+				format := o.output
+				if format == "" {
+					format = "table"
+				}
+				return o.getReport(cmd.Context(), args[0], bu, stage, format, where)
 			}
 			t, ok := lookupType(args[0])
 			if !ok {

@@ -12,7 +12,7 @@ import (
 type AdminAction int
 
 // Admin actions. Platform admins may do all of them; a landing zone's
-// Super Admins may read its audit trail, upstream health and guardrails; nobody else
+// Super Admins may read its audit trail, upstream health, guardrails and costs; nobody else
 // may do any, nor learn that the area exists.
 const (
 	ManageTenancy    AdminAction = iota // onboard, change, offboard units; switch stages read-only
@@ -24,19 +24,20 @@ const (
 	ManageGuardrails                    // change policies and budgets
 	ReadGuardrails                      // read a zone's policies, their reports and budgets
 	ManageWebhooks                      // configure webhooks and read their deliveries
+	ReadZoneCosts                       // read the usage and costs of a zone's units side by side
 )
 
 // AdminActions lists every admin action, for tests and the docs.
-var AdminActions = []AdminAction{ManageTenancy, ReadZoneAudit, ReadZoneHealth, ReadConfig, ManageSessions, PreviewAccess, ManageGuardrails, ReadGuardrails, ManageWebhooks}
+var AdminActions = []AdminAction{ManageTenancy, ReadZoneAudit, ReadZoneHealth, ReadConfig, ManageSessions, PreviewAccess, ManageGuardrails, ReadGuardrails, ManageWebhooks, ReadZoneCosts}
 
 func (a AdminAction) String() string {
 	return [...]string{"manage tenancy", "read zone audit", "read zone health", "read config", "manage sessions", "preview access",
-		"manage guardrails", "read guardrails", "manage webhooks"}[a]
+		"manage guardrails", "read guardrails", "manage webhooks", "read zone costs"}[a]
 }
 
 // zoneScoped actions may be done by a zone's Super Admins in their zone.
 func (a AdminAction) zoneScoped() bool {
-	return a == ReadZoneAudit || a == ReadZoneHealth || a == ReadGuardrails
+	return a == ReadZoneAudit || a == ReadZoneHealth || a == ReadGuardrails || a == ReadZoneCosts
 }
 
 // AdminZones are the landing zones whose Super Admin groups the principal

@@ -37,11 +37,15 @@ const (
 	// TopicGrowth: records written to a topic, a second, above the
 	// threshold; target a topic's identifier or "*".
 	TopicGrowth = "topic_growth"
+	// CostForecast: the month-end forecast of the unit's costs in the
+	// stage, in percent of its budget's monthly amount, above the
+	// threshold (100: over the amount).
+	CostForecast = "cost_forecast"
 )
 
 // Kinds lists the kinds of rules.
 func Kinds() []string {
-	return []string{LagTime, Stalled, ConnectorFailed, KeyExpiring, BudgetHeadroom, TopicGrowth}
+	return []string{LagTime, Stalled, ConnectorFailed, KeyExpiring, BudgetHeadroom, TopicGrowth, CostForecast}
 }
 
 // Below tells whether a kind fires when its value falls below the

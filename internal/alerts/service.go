@@ -42,6 +42,19 @@ func New(g *gate.Guard, st AlertStore, defaults []store.AlertRuleRecord, groups 
 	return &Service{guard: g, store: st, defaults: defaults, sources: newAlertSources(groups, budgets)}
 }
 
+// WithForecasts has cost_forecast rules read the units' month-end
+// forecasts.
+func (s *Service) WithForecasts(f Forecasts) *Service {
+	s.sources.forecasts = f
+	return s
+}
+
+// Forecasts gives a unit's month-end cost forecast in a stage and its
+// budget's monthly amount (0: none).
+type Forecasts interface {
+	MonthForecast(ctx context.Context, zone, stage, unit string) (forecast, amount float64, err error)
+}
+
 // Budgets reads a unit's use of its budget in a stage (the guardrails).
 type Budgets interface {
 	Headroom(ctx context.Context, zone, stage, unit string) (map[string]float64, error)
@@ -176,9 +189,13 @@ func checkRule(in portal.AlertRule) error {
 		if in.Threshold <= 0 || in.Threshold > 100 {
 			v.Add(portal.Invalid("threshold", "must be a percentage above 0, at most 100"))
 		}
+	case CostForecast:
+		if in.Threshold <= 0 || in.Threshold > 1000 {
+			v.Add(portal.Invalid("threshold", "must be a percentage of the monthly amount above 0, at most 1000 (100: the forecast is over it)"))
+		}
 	}
 	if in.Target != "" && in.Target != "*" {
-		if in.Kind == KeyExpiring || in.Kind == BudgetHeadroom {
+		if in.Kind == KeyExpiring || in.Kind == BudgetHeadroom || in.Kind == CostForecast {
 			v.Add(portal.Invalid("target", "a %s rule covers the whole unit: leave target out", in.Kind))
 		} else if p := tenancy.IdentifierProblem(tenancy.Normalise(in.Target)); p != "" {
 			v.Add(portal.Invalid("target", "give an identifier of the unit's, or *: %q %s", portal.Clip(in.Target, 60), p))

@@ -23,8 +23,9 @@ import (
 // What a rate or a stall needs from earlier rounds is kept here, on the
 // replica that runs them.
 type alertSources struct {
-	groups  *groups.Service
-	budgets Budgets
+	groups    *groups.Service
+	budgets   Budgets
+	forecasts Forecasts
 
 	mu     sync.Mutex
 	moves  map[string]groupMark
@@ -117,6 +118,8 @@ func (r *envReads) observe(ctx context.Context, rule store.AlertRuleRecord, scop
 		return r.keysExpiring(ctx, rule, scope)
 	case BudgetHeadroom:
 		return r.budgetLeft(ctx, rule, scope)
+	case CostForecast:
+		return r.costForecast(ctx, rule, scope)
 	}
 	return nil, nil
 }
@@ -382,4 +385,20 @@ func (r *envReads) budgetLeft(ctx context.Context, rule store.AlertRuleRecord, s
 		out = append(out, Observation{Subject: dim, Bad: bad, Clear: clear, Value: fmt.Sprintf("%.0f%% of the limit left", pct)})
 	}
 	return out, nil
+}
+
+// costForecast observes the unit's month-end forecast against its
+// monthly amount; a unit without one is not observed.
+func (r *envReads) costForecast(ctx context.Context, rule store.AlertRuleRecord, scope tenancy.Scope) ([]Observation, error) {
+	if r.src.forecasts == nil {
+		return nil, nil
+	}
+	forecast, amount, err := r.src.forecasts.MonthForecast(ctx, r.env.Zone, r.env.Stage, scope.Unit.ID)
+	if err != nil || amount <= 0 {
+		return nil, err
+	}
+	pct := forecast * 100 / amount
+	bad, clear := Judge(rule.Kind, rule.Threshold, pct)
+	return []Observation{{Subject: "monthly_cost", Bad: bad, Clear: clear,
+		Value: fmt.Sprintf("month-end forecast $%.2f, %.0f%% of the $%.0f budget", forecast, pct, amount)}}, nil
 }

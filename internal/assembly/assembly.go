@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/changerequests"
 	"github.com/edh-platform/rms-portal/internal/connectors"
+	"github.com/edh-platform/rms-portal/internal/costs"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/grants"
@@ -67,6 +68,9 @@ type Deps struct {
 	// BindingDelay is how long the platform takes to enforce a removed
 	// role binding: a delete that ended grants waits it out.
 	BindingDelay time.Duration
+	// CostBaseRule splits shared clusters' base capacity across their
+	// units (costs.BaseEqual when "").
+	CostBaseRule string
 	// Masking is which schema tags mask a field in the stages that mask,
 	// and the lowest role that reads such fields whole.
 	Masking records.Masking
@@ -93,6 +97,7 @@ type Built struct {
 	Find       *service.Finder
 	Alerts     *alerts.Service
 	Catalog    *catalog.Service
+	Costs      *costs.Service
 }
 
 // New builds the services.
@@ -156,6 +161,8 @@ func New(d Deps) (*Built, error) {
 		b.Grants.AsCode(), b.Alerts.AsCode(), b.Rules.AsCode())
 	b.Plans.Journal(d.Store)
 	b.Requests = changerequests.New(g, b.Plans, d.Store, d.RequestMaxAge)
+	b.Costs = costs.NewService(g, d.Store, d.CostBaseRule, nil)
+	b.Alerts.WithForecasts(b.Costs)
 	b.Find = service.NewFinder(g, b.Services())
 	return b, nil
 }
@@ -164,5 +171,5 @@ func New(d Deps) (*Built, error) {
 func (b *Built) Services() portal.Services {
 	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
 		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks, Requests: b.Requests,
-		Grants: b.Grants, Find: b.Find, Alerts: b.Alerts, Channels: b.Webhooks, Catalog: b.Catalog}
+		Grants: b.Grants, Find: b.Find, Alerts: b.Alerts, Channels: b.Webhooks, Catalog: b.Catalog, Costs: b.Costs}
 }

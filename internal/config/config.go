@@ -82,6 +82,10 @@ type Config struct {
 	// Masking says which schema tags mark a field as sensitive, and who
 	// sees such fields whole where a stage masks them.
 	Masking Masking `yaml:"masking"`
+	// Costs configures what each unit uses and costs: how often usage and
+	// costs are read, how shared clusters' base capacity is split, and how
+	// long the rollups are kept.
+	Costs Costs `yaml:"costs"`
 	// Recovery is how the replicas finish what a stopped replica left.
 	Recovery Recovery `yaml:"recovery"`
 	// DevIDP configures the development identity provider (dev mode only).
@@ -157,6 +161,28 @@ type Catalog struct {
 	WarnBefore time.Duration `yaml:"warn_before" default:"72h"`
 }
 
+// Costs: usage read from the Metrics API by one replica at a time (a few
+// stages a round, each stage's hours since it was last read, grouped by
+// topic) and daily costs from the Billing API, split across each shared
+// cluster's units by their share of the matching usage.
+type Costs struct {
+	// BaseRule splits a shared cluster's base capacity and its Schema
+	// Registry across its units: equal, partitions or bytes (in and out).
+	BaseRule string `yaml:"base_rule" default:"equal"`
+	// Every is how often a round runs.
+	Every time.Duration `yaml:"every" default:"5m"`
+	// StagesPerRound bounds the stages read a round, so that a round takes
+	// few Metrics API requests (three a stage, more past 1,000 topics).
+	StagesPerRound int `yaml:"stages_per_round" default:"3"`
+	// Backfill is how far back a stage is read the first time, and how
+	// long a gap is read again: the Metrics API's retention.
+	Backfill time.Duration `yaml:"backfill" default:"168h (744h in dev mode, whose stand-in keeps a month)"`
+	// HourlyRetention and DailyRetention bound what the database keeps of
+	// the hourly and the daily rollups (and the costs).
+	HourlyRetention time.Duration `yaml:"hourly_retention" default:"840h"`
+	DailyRetention  time.Duration `yaml:"daily_retention" default:"9504h (13 months)"`
+}
+
 // Classification is a data classification and what grants on its topics
 // may be.
 type Classification struct {
@@ -190,7 +216,7 @@ type AlertRule struct {
 	// Name identifies the rule in every unit (lower case, digits, dashes).
 	Name string `yaml:"name"`
 	// Kind is lag_time, stalled, connector_failed, key_expiring,
-	// budget_headroom or topic_growth.
+	// budget_headroom, topic_growth or cost_forecast.
 	Kind string `yaml:"kind"`
 	// Target is a group, connector or topic identifier, or * for all.
 	Target string `yaml:"target"`

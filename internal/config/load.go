@@ -236,6 +236,24 @@ func (c *Config) applyDefaults() {
 	if c.Catalog.WarnBefore == 0 {
 		c.Catalog.WarnBefore = 72 * time.Hour
 	}
+	if c.Costs.Every == 0 {
+		c.Costs.Every = 5 * time.Minute
+	}
+	if c.Costs.BaseRule == "" {
+		c.Costs.BaseRule = "equal"
+	}
+	if c.Costs.StagesPerRound == 0 {
+		c.Costs.StagesPerRound = 3
+	}
+	if c.Costs.Backfill == 0 {
+		c.Costs.Backfill = 7 * 24 * time.Hour
+	}
+	if c.Costs.HourlyRetention == 0 {
+		c.Costs.HourlyRetention = 35 * 24 * time.Hour
+	}
+	if c.Costs.DailyRetention == 0 {
+		c.Costs.DailyRetention = 396 * 24 * time.Hour
+	}
 	if c.Alerts.Every == 0 {
 		c.Alerts.Every = 30 * time.Second
 	}

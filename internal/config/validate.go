@@ -35,6 +35,7 @@ func (c *Config) Validate() error {
 	c.validateCloud(&p)
 	c.validateZones(&p)
 	c.validateMasking(&p)
+	c.validateCosts(&p)
 	c.validateAutoRestart(&p)
 	if len(p) == 0 {
 		if _, err := c.Tenancy(); err != nil {
@@ -222,6 +223,26 @@ func (c *Config) validateAutoRestart(p *problems) {
 	}
 	if a.MaxBackoff < a.FirstAfter {
 		p.add("connector_auto_restart.max_backoff", "must not be below first_after (%s)", a.FirstAfter)
+	}
+}
+
+func (c *Config) validateCosts(p *problems) {
+	switch c.Costs.BaseRule {
+	case "equal", "partitions", "bytes":
+	default:
+		p.add("costs.base_rule", "must be equal, partitions or bytes, not %q", c.Costs.BaseRule)
+	}
+	if c.Costs.Every < 10*time.Second {
+		p.add("costs.every", "must be at least 10s, not %s", c.Costs.Every)
+	}
+	if c.Costs.StagesPerRound < 1 {
+		p.add("costs.stages_per_round", "must be at least 1")
+	}
+	if c.Costs.HourlyRetention < c.Costs.Backfill {
+		p.add("costs.hourly_retention", "must be at least costs.backfill (%s)", c.Costs.Backfill)
+	}
+	if c.Costs.DailyRetention < c.Costs.HourlyRetention {
+		p.add("costs.daily_retention", "must be at least costs.hourly_retention (%s)", c.Costs.HourlyRetention)
 	}
 }
 

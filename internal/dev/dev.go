@@ -126,13 +126,19 @@ func Start(cfg *config.Config) (_ *Platform, err error) {
 			}
 			if p.Cloud != nil {
 				envID, clusterID, registryID, providerID := IDs(z.ID, st.Name)
-				p.Cloud.AddCluster(envID, clusterID, cloud.NewConnect())
+				connect := cloud.NewConnect()
+				p.Cloud.AddCluster(envID, clusterID, connect)
+				billed := cloud.Billed{EnvironmentID: envID, ClusterID: clusterID, RegistryID: registryID, Name: z.ID + "-" + st.Name,
+					Dedicated: z.Dedicated, Connect: connect}
 				if cl := p.Clusters[name]; cl != nil {
 					p.byID[clusterID] = cl
+					billed.Partitions = cl.Partitions
 				}
 				if t := p.Watched[name]; t != nil {
 					p.Cloud.AddTelemetry(clusterID, t)
+					billed.Telemetry = t
 				}
+				p.Cloud.AddBilled(billed)
 				ec.EnvironmentID, ec.KafkaClusterID, ec.SchemaRegistry.ClusterID, ec.IdentityProviderID = envID, clusterID, registryID, providerID
 			}
 			z.Environments[st.Name] = ec

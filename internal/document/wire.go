@@ -132,7 +132,7 @@ type grantSpec struct {
 }
 
 type alertRuleSpec struct {
-	Kind      string  `json:"kind" yaml:"kind" doc:"What fires: a group's lag in time, a group not consuming while records arrive, a failed connector or task, an API key about to expire, a budget limit nearly used, a topic written fast." enum:"lag_time,stalled,connector_failed,key_expiring,budget_headroom,topic_growth" oa:"required"`
+	Kind      string  `json:"kind" yaml:"kind" doc:"What fires: a group's lag in time, a group not consuming while records arrive, a failed connector or task, an API key about to expire, a budget limit nearly used, a topic written fast, a month-end cost forecast over the budget's monthly amount." enum:"lag_time,stalled,connector_failed,key_expiring,budget_headroom,topic_growth,cost_forecast" oa:"required"`
 	Target    string  `json:"target,omitempty" yaml:"target,omitempty" doc:"A group, connector or topic identifier of the unit, or * (the default) for all; none for key_expiring and budget_headroom."`
 	Threshold float64 `json:"threshold,omitempty" yaml:"threshold,omitempty" doc:"Seconds behind (lag_time), days before expiry (key_expiring), percent of a limit left (budget_headroom), records a second (topic_growth)." oa:"min=0"`
 	For       string  `json:"for,omitempty" yaml:"for,omitempty" doc:"How long the condition holds before the rule fires, as a duration (\"5m\", \"1h30m\")." pattern:"^([0-9]+(\\.[0-9]+)?(ns|us|ms|s|m|h))+$|^0$"`

@@ -45,7 +45,8 @@ func (gr *Service) budgetOf(ctx context.Context, call *gate.Call) (portal.Budget
 	if err != nil {
 		return portal.Budget{}, err
 	}
-	b := portal.Budget{BU: unit, Stage: stage, Zone: call.Scope.Zone().ID, UpdatedBy: rec.UpdatedBy, Updated: rec.Updated}
+	b := portal.Budget{BU: unit, Stage: stage, Zone: call.Scope.Zone().ID, UpdatedBy: rec.UpdatedBy, Updated: rec.Updated,
+		MonthlyCost: limits[portal.BudgetMonthlyCost]}
 	use, unbounded, _, err := gr.usage(ctx, call, nil)
 	if err != nil {
 		return portal.Budget{}, err
@@ -77,6 +78,9 @@ func (gr *Service) SetBudget(ctx context.Context, bu, stage string, limits map[s
 	var v portal.Validation
 	for _, k := range slices.Sorted(maps.Keys(limits)) {
 		switch {
+		case k == portal.BudgetMonthlyCost:
+			// An amount of money, not a judged dimension: a forecast over it
+			// warns (the cost_forecast alert), no write is refused for it.
 		case !rules.KnownDimension(k):
 			v.Add(portal.Invalid("limits."+k, "%s is not a budget; budgets are %s", k, strings.Join(rules.Dimensions(), ", ")))
 		case limits[k] < 0:
@@ -210,7 +214,7 @@ func (gr *Service) Headroom(ctx context.Context, zone, stage, unit string) (map[
 	}
 	out := map[string]float64{}
 	for d, l := range limits {
-		if l > 0 {
+		if l > 0 && d != portal.BudgetMonthlyCost {
 			out[d] = max(0, float64(l-use[d])) * 100 / float64(l)
 		}
 	}

@@ -39,6 +39,11 @@ type MetricQuery struct {
 	// last answer's), so that a budget of requests is asked for them at
 	// once; 0 is one.
 	ExpectPages int
+	// Prepaid: the caller took the requests of the expected pages from
+	// the budget already (with those of the queries it sends with this
+	// one, so that a budget too short for all refuses them before any is
+	// spent).
+	Prepaid bool
 	// Urgent: there is no answer to show, or only one many steps old; such
 	// a query goes before the refreshes of recent answers when a budget of
 	// requests is short.

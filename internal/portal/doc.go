@@ -40,4 +40,5 @@ type Services struct {
 	Alerts     AlertService
 	Channels   AlertChannelService
 	Catalog    CatalogService
+	Costs      CostService
 }

@@ -90,6 +90,9 @@ type Budget struct {
 	Lines     []BudgetLine
 	UpdatedBy string
 	Updated   time.Time
+	// MonthlyCost is the unit's monthly amount in the stage (the Billing
+	// API's currency; 0: none): a forecast over it warns.
+	MonthlyCost int64
 	// Warnings say which limits are at or below the use (new writes that
 	// add to them are refused; nothing is deleted).
 	Warnings []string
@@ -204,6 +207,9 @@ func PolicyFields(kind string) string {
 
 // Budget dimensions: what a unit holds in a stage.
 const (
+	// BudgetMonthlyCost is a monthly amount of money, not a judged
+	// dimension.
+	BudgetMonthlyCost     = "monthly_cost"
 	BudgetTopics          = "topics"
 	BudgetPartitions      = "partitions"
 	BudgetStorageBytes    = "storage_bytes"

@@ -51,6 +51,8 @@ type Store interface {
 	ConnectorSecrets
 	Alerts
 	Catalog
+	Usage
+	Costs
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// CheckWritable checks that the database takes writes (readiness);

@@ -30,6 +30,7 @@ const (
 	SchemaRegistry   = "schema-registry"
 	IdentityProvider = "identity-provider"
 	Metrics          = "metrics"
+	Billing          = "billing"
 )
 
 // Outcomes of a call.

@@ -23,8 +23,8 @@ type AlertRule struct {
 // AlertRuleUpdate is a rule to save; enabled is true when left out.
 type AlertRuleUpdate struct {
 	Kind       AlertKind `json:"kind" oa:"required"`
-	Target     string    `json:"target" doc:"A group, connector or topic identifier of the unit, or * (the default) for all; none for key_expiring and budget_headroom."`
-	Threshold  float64   `json:"threshold" doc:"Seconds behind (lag_time), days before expiry (key_expiring, 1-365), percent of a limit left (budget_headroom), records a second (topic_growth)."`
+	Target     string    `json:"target" doc:"A group, connector or topic identifier of the unit, or * (the default) for all; none for key_expiring, budget_headroom and cost_forecast."`
+	Threshold  float64   `json:"threshold" doc:"Seconds behind (lag_time), days before expiry (key_expiring, 1-365), percent of a limit left (budget_headroom), records a second (topic_growth), percent of the monthly amount (cost_forecast, 100: over it)."`
 	ForSeconds int64     `json:"for_seconds" oa:"min=0,max=86400" doc:"How long the condition holds before the rule fires, and ends before it resolves."`
 	Enabled    *bool     `json:"enabled" oa:"default=true"`
 }

@@ -54,7 +54,9 @@ type Budget struct {
 	Lines     []BudgetLine `json:"budgets"`
 	UpdatedBy string       `json:"updated_by,omitempty"`
 	Updated   string       `json:"updated_at,omitempty" format:"date-time"`
-	Warnings  []string     `json:"warnings"`
+	// MonthlyCost is set with limits.monthly_cost.
+	MonthlyCost int64    `json:"monthly_cost,omitempty" doc:"The unit's monthly amount in the stage (USD, whole units): the month-end forecast of its costs is compared with it (the cost_forecast alert, the costs page); no write is refused for it."`
+	Warnings    []string `json:"warnings"`
 }
 
 // ClusterUse is a shared cluster's partitions against its limit.

@@ -34,6 +34,26 @@ type CloudAPI struct {
 	metricsLimit perMinute
 	// lacks are the roles the key does not hold (none by default).
 	lacks map[string]bool
+	// billed are the clusters the Billing API bills.
+	billed []Billed
+	// down are the APIs stopped ("metrics", "billing"): they answer 503.
+	down map[string]bool
+}
+
+// Stop makes an API of the stand-in ("metrics", "billing") answer 503
+// until Start: an outage, for the portal to record as a gap.
+func (c *CloudAPI) Stop(api string) { c.setDown(api, true) }
+
+// Start ends Stop.
+func (c *CloudAPI) Start(api string) { c.setDown(api, false) }
+
+func (c *CloudAPI) setDown(api string, down bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.down == nil {
+		c.down = map[string]bool{}
+	}
+	c.down[api] = down
 }
 
 // Roles the stand-in's key may hold, by the APIs they open, as Confluent
@@ -42,6 +62,9 @@ const (
 	RoleAccountAdmin      = "AccountAdmin"
 	RoleCloudClusterAdmin = "CloudClusterAdmin"
 	RoleMetricsViewer     = "MetricsViewer"
+	// RoleBillingAdmin opens the Billing API; the portal needs it only
+	// where it reports costs.
+	RoleBillingAdmin = "BillingAdmin"
 )
 
 // Roles are every role the portal's Cloud API key needs.
@@ -71,6 +94,8 @@ func roleFor(path string) string {
 		return RoleCloudClusterAdmin
 	case strings.HasPrefix(path, "/iam/"):
 		return RoleAccountAdmin
+	case strings.HasPrefix(path, "/billing/"):
+		return RoleBillingAdmin
 	}
 	return ""
 }
@@ -131,6 +156,7 @@ func (c *CloudAPI) routes() *http.ServeMux {
 	c.poolRoutes(mux, "/iam/v2/identity-providers/{provider}/identity-pools")
 	c.quotasRoutes(mux)
 	mux.HandleFunc("POST /v2/metrics/cloud/query", c.metricsQuery)
+	mux.HandleFunc("GET /billing/v1/costs", c.billingCosts)
 	mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint in the dev stand-in")
 	})

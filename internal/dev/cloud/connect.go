@@ -25,6 +25,9 @@ type Connect struct {
 	// FailAfter is how long a dev.failure connector runs before failing.
 	FailAfter time.Duration
 	now       func() time.Time
+	// born is when the stand-in started: connectors made in its first
+	// minutes are the demo's, billed over the stand-ins' past.
+	born time.Time
 
 	mu         sync.Mutex
 	connectors map[string]*standInConnector
@@ -35,6 +38,7 @@ type standInConnector struct {
 	class     string
 	config    map[string]string
 	started   time.Time
+	created   time.Time
 	paused    bool
 	recovered bool
 }
@@ -51,7 +55,7 @@ func (k *Connect) SetTiming(provision, failAfter time.Duration) {
 
 // NewConnect returns an empty stand-in.
 func NewConnect() *Connect {
-	return &Connect{Provision: 3 * time.Second, FailAfter: 5 * time.Second, now: time.Now, connectors: map[string]*standInConnector{}}
+	return &Connect{Provision: 3 * time.Second, FailAfter: 5 * time.Second, now: time.Now, born: time.Now(), connectors: map[string]*standInConnector{}}
 }
 
 const secretMask = "****************"
@@ -195,7 +199,7 @@ func (k *Connect) CreateConnector(_ context.Context, name string, config map[str
 	}
 	b := make([]byte, 3)
 	_, _ = rand.Read(b)
-	c := &standInConnector{id: "lcc-" + hex.EncodeToString(b), class: class, config: maps.Clone(config), started: k.now()}
+	c := &standInConnector{id: "lcc-" + hex.EncodeToString(b), class: class, config: maps.Clone(config), started: k.now(), created: k.now()}
 	k.connectors[name] = c
 	return k.view(name, c), nil
 }
@@ -290,4 +294,40 @@ func (k *Connect) RestartConnector(_ context.Context, name string, onlyFailed bo
 	}
 	c.recovered = true
 	return nil
+}
+
+// BilledConnector is what the Billing API stand-in bills of a connector.
+type BilledConnector struct {
+	ID, Name string
+	Tasks    int
+	// Topics are those it writes or reads.
+	Topics []string
+	// Since is when it is billed from: its creation, or for the demo's
+	// (made as the stand-in started) as long as the stand-ins' past.
+	Since time.Time
+}
+
+// Billed lists the connectors with what the Billing API stand-in bills.
+func (k *Connect) Billed() []BilledConnector {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	out := make([]BilledConnector, 0, len(k.connectors))
+	for name, c := range k.connectors {
+		b := BilledConnector{ID: c.id, Name: name, Tasks: 1, Since: c.created}
+		if n, err := strconv.Atoi(c.config["tasks.max"]); err == nil && n > 0 {
+			b.Tasks = n
+		}
+		for _, key := range []string{"kafka.topic", "topics"} {
+			for _, t := range strings.Split(c.config[key], ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					b.Topics = append(b.Topics, t)
+				}
+			}
+		}
+		if c.created.Sub(k.born) < 10*time.Minute {
+			b.Since = time.Time{}
+		}
+		out = append(out, b)
+	}
+	return out
 }

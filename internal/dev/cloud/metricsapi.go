@@ -43,6 +43,13 @@ type metricsFilter struct {
 // cluster, topic and consumer group, group_by those labels, an interval
 // "start/end" or "start/duration", FLAT answers.
 func (c *CloudAPI) metricsQuery(w http.ResponseWriter, r *http.Request) {
+	c.mu.Lock()
+	down := c.down["metrics"]
+	c.mu.Unlock()
+	if down {
+		writeError(w, http.StatusServiceUnavailable, "the Metrics API is unavailable (stopped stand-in)")
+		return
+	}
 	if wait := c.metricsLimit.take(r, time.Now()); wait > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		writeError(w, http.StatusTooManyRequests, "rate limit exceeded: 60 requests a minute per source address")

@@ -33,6 +33,15 @@ type Cluster struct {
 	encoders map[string]func(i int) []byte
 	// closers run after the cluster has stopped.
 	closers []func()
+	// telemetry is what Watch records, nil before.
+	telemetry *Telemetry
+}
+
+// Telemetry is what the cluster's Watch records (nil when unwatched).
+func (c *Cluster) Telemetry() *Telemetry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.telemetry
 }
 
 // Admin is a cluster's superuser: it signs in with SASL/PLAIN and is
@@ -237,4 +246,24 @@ func (c *Cluster) Consume(ctx context.Context, group, topic string, perSecond in
 		}
 	}()
 	return nil
+}
+
+// Partitions returns the cluster's topics with their partition counts.
+func (c *Cluster) Partitions(ctx context.Context) (map[string]int, error) {
+	cl, err := c.client()
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	resp, err := kmsg.NewPtrMetadataRequest().RequestWith(ctx, cl)
+	if err != nil {
+		return nil, fmt.Errorf("metadata of %s: %w", c.name, err)
+	}
+	out := make(map[string]int, len(resp.Topics))
+	for _, t := range resp.Topics {
+		if t.Topic != nil {
+			out[*t.Topic] = len(t.Partitions)
+		}
+	}
+	return out, nil
 }

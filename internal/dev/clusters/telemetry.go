@@ -29,6 +29,8 @@ type Telemetry struct {
 	names   map[[16]byte]string
 	resolve func(id [16]byte) string
 	work    chan func()
+	// pasts are the topics given a past (Remember), by name.
+	pasts map[string]past
 }
 
 type seriesKey struct {
@@ -65,7 +67,7 @@ const keep = 7 * 24 * time.Hour
 func (c *Cluster) Watch() *Telemetry {
 	t := &Telemetry{minutes: map[seriesKey]map[int64]float64{}, produced: map[partKey]int64{}, bytesIn: map[string]float64{},
 		recsIn: map[string]float64{}, commits: map[groupPart]int64{}, now: time.Now, names: map[[16]byte]string{},
-		work: make(chan func(), 4096), resolve: func(id [16]byte) string {
+		pasts: map[string]past{}, work: make(chan func(), 4096), resolve: func(id [16]byte) string {
 			if i := c.fake.TopicIDInfo(id); i != nil {
 				return i.Topic
 			}
@@ -78,6 +80,7 @@ func (c *Cluster) Watch() *Telemetry {
 	}()
 	c.mu.Lock()
 	c.closers = append(c.closers, func() { close(t.work) })
+	c.telemetry = t
 	c.mu.Unlock()
 	observe := func(fn func()) {
 		select {
@@ -108,7 +111,7 @@ func (c *Cluster) Watch() *Telemetry {
 // in, for tests of what is served from it.
 func NewTelemetry() *Telemetry {
 	return &Telemetry{minutes: map[seriesKey]map[int64]float64{}, produced: map[partKey]int64{}, bytesIn: map[string]float64{},
-		recsIn: map[string]float64{}, commits: map[groupPart]int64{}, now: time.Now, names: map[[16]byte]string{}}
+		recsIn: map[string]float64{}, commits: map[groupPart]int64{}, now: time.Now, names: map[[16]byte]string{}, pasts: map[string]past{}}
 }
 
 // Record adds v to a counter metric (received_bytes, ...) of a topic, or
@@ -274,6 +277,12 @@ func (t *Telemetry) Sample() {
 	}
 }
 
+// bucketKey is a bucket of a query's answer.
+type bucketKey struct {
+	at           int64
+	topic, group string
+}
+
 // Point is one bucket of a series, for the query stand-in.
 type Point struct {
 	At    time.Time
@@ -289,10 +298,6 @@ func (t *Telemetry) Query(metric string, start, end time.Time, step time.Duratio
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	gauge := metric == seriesRetained || metric == seriesLag
-	type bucketKey struct {
-		at           int64
-		topic, group string
-	}
 	sums := map[bucketKey]float64{}
 	lastMinute := map[bucketKey]int64{}
 	for k, m := range t.minutes {
@@ -314,6 +319,7 @@ func (t *Telemetry) Query(metric string, start, end time.Time, step time.Duratio
 			}
 		}
 	}
+	t.addPasts(sums, metric, start, end, step, topic, group)
 	out := make([]Point, 0, len(sums))
 	for b, v := range sums {
 		out = append(out, Point{At: time.Unix(b.at, 0).UTC(), Value: v, Topic: b.topic, Group: b.group})

@@ -43,6 +43,10 @@ var demoTopics = map[string][]demoTopic{
 	},
 }
 
+// stageTraffic scales the demo topics' past by stage (dev, qas, run):
+// production takes the most.
+var stageTraffic = []float64{1, 0.6, 2.5}
+
 // LegacyTopic lies outside the naming convention on every shared cluster.
 const LegacyTopic = "legacy-orders"
 
@@ -68,6 +72,10 @@ func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, 
 				if err := create(ctx, env, platform.TopicSpec{Name: LegacyTopic, Partitions: 2}); err != nil {
 					return err
 				}
+				if cl != nil && cl.Telemetry() != nil {
+					// Traffic of no unit: what a shared cluster's split leaves unallocated.
+					cl.Telemetry().Remember(LegacyTopic, 0.3)
+				}
 			}
 			for _, id := range z.BusinessUnits {
 				u, _ := t.Unit(id)
@@ -84,6 +92,11 @@ func Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.Environments, 
 					name := scope.Qualify(d.id)
 					if err := create(ctx, env, platform.TopicSpec{Name: name, Partitions: d.partitions, Config: d.config}); err != nil {
 						return err
+					}
+					if cl != nil && cl.Telemetry() != nil {
+						// A month of believable usage before now, for the
+						// usage and cost pages.
+						cl.Telemetry().Remember(name, stageTraffic[i%len(stageTraffic)])
 					}
 					if d.records > 0 && cl != nil {
 						if err := cl.Produce(ctx, name, d.records/(i+1)); err != nil {

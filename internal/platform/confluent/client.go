@@ -136,6 +136,8 @@ func operation(method, path string) (kind, op string) {
 	switch {
 	case strings.HasPrefix(path, "/v2/metrics/"):
 		return upstream.Metrics, method + " " + path
+	case strings.HasPrefix(path, "/billing/"):
+		return upstream.Billing, method + " " + path
 	case strings.HasPrefix(path, "/connect/"):
 		kind = upstream.Connect
 	case strings.Contains(path, "/identity-pools"):

@@ -86,6 +86,7 @@ var roles = map[string]string{
 	upstream.IAM:           "AccountAdmin on the organisation (service accounts, API keys) and ResourceOwner on the resources it binds roles to",
 	upstream.IdentityPools: "AccountAdmin on the organisation (identity providers and their pools)",
 	upstream.Metrics:       "MetricsViewer on the organisation",
+	upstream.Billing:       "BillingAdmin (or OrganizationAdmin) on the organisation",
 }
 
 // permissionFor completes a refusal of the portal's key with the

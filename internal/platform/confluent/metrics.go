@@ -99,7 +99,7 @@ func (m *Metrics) QueryMetric(ctx context.Context, q platform.MetricQuery) ([]pl
 		if token != "" {
 			query = url.Values{"page_token": {token}}
 		}
-		if m.admit != nil && (page == 0 || page >= prepaid) {
+		if m.admit != nil && !q.Prepaid && page == 0 || m.admit != nil && page >= prepaid {
 			n := 1
 			if page == 0 {
 				n = prepaid

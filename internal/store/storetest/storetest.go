@@ -39,6 +39,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("grant expiry", func(t *testing.T) { testGrantExpiry(t, open(t)) })
 	t.Run("grants naming", func(t *testing.T) { testGrantsNaming(t, open(t)) })
 	t.Run("replicas", func(t *testing.T) { testReplicas(t, open(t)) })
+	t.Run("usage", func(t *testing.T) { testUsage(t, open(t)) })
+	t.Run("costs", func(t *testing.T) { testCosts(t, open(t)) })
 }
 
 func testMetricResults(t *testing.T, s store.Store) {

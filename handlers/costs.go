@@ -1,0 +1,88 @@
+package handlers
+
+import (
+	"encoding/csv"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/views"
+)
+
+// costs is a unit's month in a stage; ?format=csv is the same numbers as
+// a table (the days, or with group_by=line the shares, or topic).
+func (h *Handlers) costs(c echo.Context) error {
+	scope := httpserver.ScopeOf(c)
+	now := time.Now().UTC()
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if m := c.QueryParam("month"); m != "" {
+		t, err := time.Parse("2006-01", m)
+		if err != nil {
+			return portal.Invalid("month", "month is yyyy-mm (2026-11), not %q", m)
+		}
+		month = t
+	}
+	to := month.AddDate(0, 1, 0)
+	ctx := c.Request().Context()
+	if c.QueryParam("format") == "csv" {
+		r, err := h.Costs.Costs(ctx, scope, portal.CostQuery{From: month, To: to, GroupBy: c.QueryParam("group_by"), Limit: 1000})
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+		c.Response().Header().Set("Content-Disposition", `attachment; filename="costs-`+r.Unit+"-"+r.Stage+"-"+month.Format("2006-01")+`.csv"`)
+		c.Response().WriteHeader(http.StatusOK)
+		return csv.NewWriter(c.Response()).WriteAll(r.Rows())
+	}
+	p, err := h.page(c, "Costs", "costs", scope)
+	if err != nil {
+		return err
+	}
+	r, err := h.Costs.Costs(ctx, scope, portal.CostQuery{From: month, To: to, GroupBy: "topic", Limit: 20})
+	if err != nil {
+		return err
+	}
+	var lines portal.CostReport
+	if n := len(r.Days); n > 0 {
+		last := r.Days[n-1].Day
+		if lines, err = h.Costs.Costs(ctx, scope, portal.CostQuery{From: last, To: last.AddDate(0, 0, 1), GroupBy: "line"}); err != nil {
+			return err
+		}
+	}
+	p.Subtitle = "what " + scope.BU + " used and cost in " + scope.Stage + ", split from Confluent Cloud's bill"
+	return h.render(c, http.StatusOK, p, views.CostsPage(p, r, month, lines))
+}
+
+// zoneCosts is a zone's units side by side for a month (the zone's
+// Super Admins, platform admins); ?format=csv has the same numbers.
+func (h *Handlers) zoneCosts(c echo.Context) error {
+	p, area, err := h.adminPage(c, "Costs by unit")
+	if err != nil {
+		return err
+	}
+	zones := area.Zones
+	zone := c.QueryParam("zone")
+	if zone == "" && len(zones) > 0 {
+		zone = zones[0]
+	}
+	var month time.Time
+	if m := c.QueryParam("month"); m != "" {
+		if month, err = time.Parse("2006-01", m); err != nil {
+			return portal.Invalid("month", "month is yyyy-mm (2026-11), not %q", m)
+		}
+	}
+	r, err := h.Costs.ZoneCosts(c.Request().Context(), zone, month)
+	if err != nil {
+		return err
+	}
+	if c.QueryParam("format") == "csv" {
+		c.Response().Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+		c.Response().Header().Set("Content-Disposition", `attachment; filename="costs-`+r.Zone+"-"+r.Month.Format("2006-01")+`.csv"`)
+		c.Response().WriteHeader(http.StatusOK)
+		return csv.NewWriter(c.Response()).WriteAll(r.Rows())
+	}
+	return h.render(c, http.StatusOK, p, views.ZoneCostsPage(p, area, zones, r))
+}
