@@ -2388,7 +2388,7 @@ type GetUsageParams struct {
 	From string
 	// The end (not included), a date or a date-time; now when left out.
 	To string
-	// Hourly (31 days at most) or daily (400 days at most).
+	// Hourly (31 days at most; by topic, a day) or daily (400 days at most; by topic, 31 days). Left out, from is the start of the month, or as far back as the range allows.
 	Granularity string
 	// By topic; summed over the unit's topics when left out.
 	GroupBy string

@@ -255,3 +255,24 @@ func TestCostsJourney(t *testing.T) {
 		t.Errorf("portalctl get usage: %d\n%s", code, out)
 	}
 }
+
+// TestUsageRangesAreBounded: a question by topic and by the hour spans a
+// day at most (the answer has a point a topic an hour); left out, the
+// range is the longest allowed.
+func TestUsageRangesAreBounded(t *testing.T) {
+	tp := sharedPortal(t)
+	if r := tp.call("GET", "/api/v1/scada/dev/usage?granularity=hour&group_by=topic&from=2026-11-01&to=2026-11-03", "dave", nil); r.status != http.StatusBadRequest ||
+		!strings.Contains(string(r.body), `"field":"to"`) {
+		t.Errorf("two days by topic and hour: %d %s", r.status, r.body)
+	}
+	r := tp.call("GET", "/api/v1/scada/dev/usage?granularity=hour&group_by=topic", "dave", nil)
+	var u wire.UsageReport
+	if err := json.Unmarshal(r.body, &u); r.status != http.StatusOK || err != nil {
+		t.Fatalf("the default range: %d %s", r.status, r.body)
+	}
+	from, _ := time.Parse(time.RFC3339, u.From)
+	to, _ := time.Parse(time.RFC3339, u.To)
+	if to.Sub(from) > 24*time.Hour || to.Sub(from) <= 0 {
+		t.Errorf("the default range by topic and hour: %s to %s", u.From, u.To)
+	}
+}

@@ -16,10 +16,14 @@ import (
 // Currency is the Billing API's.
 const Currency = "USD"
 
-// Longest ranges a question may span.
+// Longest ranges a question may span: by topic, the answer holds a
+// point a topic a bucket, so its ranges are shorter (a day by the hour,
+// a month by the day: 310,000 points at 10,000 topics at most).
 const (
-	maxHourRange = 31 * 24 * time.Hour
-	maxDayRange  = 400 * 24 * time.Hour
+	maxHourRange      = 31 * 24 * time.Hour
+	maxDayRange       = 400 * 24 * time.Hour
+	maxTopicHourRange = 24 * time.Hour
+	maxTopicDayRange  = 31 * 24 * time.Hour
 )
 
 // Service answers usage and costs from the rollups (never from the
@@ -48,17 +52,20 @@ func NewService(g *gate.Guard, s store.Store, baseRule string, now func() time.T
 // refuses one that is upside down or too long.
 func (s *Service) checkRange(from, to *time.Time, longest time.Duration) error {
 	now := s.now().UTC()
-	if from.IsZero() {
-		*from = MonthOf(now)
-	}
 	if to.IsZero() {
 		*to = now.Truncate(time.Hour).Add(time.Hour)
+	}
+	if from.IsZero() {
+		*from = MonthOf(now)
+		if to.Sub(*from) > longest {
+			*from = to.Add(-longest)
+		}
 	}
 	switch {
 	case !from.Before(*to):
 		return portal.Invalid("from", "from must be before to")
 	case to.Sub(*from) > longest:
-		return portal.Invalid("to", "the range is at most %s at this granularity", portal.FormatDuration(longest))
+		return portal.Invalid("to", "the range is at most %s at this granularity (by topic: a day by the hour, 31 days by the day)", portal.FormatDuration(longest))
 	}
 	return nil
 }
@@ -80,8 +87,13 @@ func (s *Service) Usage(ctx context.Context, scope portal.Scope, q portal.UsageQ
 	default:
 		return portal.UsageReport{}, portal.Invalid("granularity", "granularity is hour or day, not %q", q.Granularity)
 	}
-	if q.GroupBy != "" && q.GroupBy != "topic" {
+	switch {
+	case q.GroupBy != "" && q.GroupBy != "topic":
 		return portal.UsageReport{}, portal.Invalid("group_by", "usage is grouped by topic or not at all, not %q", q.GroupBy)
+	case q.GroupBy == "topic" && q.Granularity == "hour":
+		longest = maxTopicHourRange
+	case q.GroupBy == "topic":
+		longest = maxTopicDayRange
 	}
 	if q.Granularity == "day" {
 		q.From, q.To = q.From.Truncate(24*time.Hour), q.To.Truncate(24*time.Hour)
