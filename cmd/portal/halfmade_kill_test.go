@@ -70,7 +70,13 @@ func (r *rig) grantKilled(t *testing.T) {
 	if bs, _ := grant()["role_bindings"].([]any); len(bs) != 2 {
 		t.Errorf("the grant's bindings: %v", grant()["role_bindings"])
 	}
-	approvals := r.trail(t, "grant.approve", id)
+	// The grant reads active once its state is written; the approval's
+	// event is settled by the write that follows.
+	var approvals []map[string]any
+	eventually(t, "the approval's trail settled", 10*time.Second, func() bool {
+		approvals = r.trail(t, "grant.approve", id)
+		return len(approvals) == 1 && approvals[0]["outcome"] != "unknown"
+	})
 	if len(approvals) != 1 || approvals[0]["outcome"] != "ok" || approvals[0]["actor"] != "bob" {
 		t.Errorf("the approval's trail: %v", approvals)
 	}

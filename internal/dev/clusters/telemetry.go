@@ -78,11 +78,25 @@ func (c *Cluster) Watch() *Telemetry {
 			fn()
 		}
 	}()
+	// kfake may still run a control function while the cluster closes:
+	// no send after the close.
+	var sending sync.Mutex
+	closed := false
 	c.mu.Lock()
-	c.closers = append(c.closers, func() { close(t.work) })
+	c.closers = append(c.closers, func() {
+		sending.Lock()
+		defer sending.Unlock()
+		closed = true
+		close(t.work)
+	})
 	c.telemetry = t
 	c.mu.Unlock()
 	observe := func(fn func()) {
+		sending.Lock()
+		defer sending.Unlock()
+		if closed {
+			return
+		}
 		select {
 		case t.work <- fn:
 		default:
