@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -43,7 +44,13 @@ type Options struct {
 
 // Collector reads usage and costs, one replica at a time (a leased
 // round).
-type Collector struct{ o Options }
+type Collector struct {
+	o Options
+	// tried is when each stage was last tried on this replica, so that
+	// stages that keep failing do not hold the others back.
+	mu    sync.Mutex
+	tried map[string]time.Time
+}
 
 // NewCollector returns a collector.
 func NewCollector(o Options) *Collector {
@@ -59,7 +66,7 @@ func NewCollector(o Options) *Collector {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Collector{o: o}
+	return &Collector{o: o, tried: map[string]time.Time{}}
 }
 
 // hoursPerQuery bounds one query's span: a month of hourly points of a
@@ -113,24 +120,34 @@ func (c *Collector) Round(ctx context.Context) (int, error) {
 	return n, errors.Join(errs...)
 }
 
-// oldestFirst are the stages read longest ago, at most StagesPerRound.
+// oldestFirst are the stages tried longest ago, and among those the
+// ones read longest ago, at most StagesPerRound; they count as tried.
 func (c *Collector) oldestFirst(ctx context.Context) ([]*platform.Environment, error) {
 	type marked struct {
-		env  *platform.Environment
-		mark time.Time
+		env         *platform.Environment
+		tried, mark time.Time
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	var all []marked
 	for _, env := range c.o.Envs() {
 		m, err := c.o.Store.UsageMark(ctx, env.Zone, env.Stage)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, marked{env, m})
+		all = append(all, marked{env, c.tried[env.Name()], m})
 	}
-	slices.SortStableFunc(all, func(a, b marked) int { return a.mark.Compare(b.mark) })
+	slices.SortStableFunc(all, func(a, b marked) int {
+		if n := a.tried.Compare(b.tried); n != 0 {
+			return n
+		}
+		return a.mark.Compare(b.mark)
+	})
 	var out []*platform.Environment
+	now := c.o.Now()
 	for _, m := range all[:min(len(all), c.o.StagesPerRound)] {
 		out = append(out, m.env)
+		c.tried[m.env.Name()] = now
 	}
 	return out, nil
 }

@@ -112,3 +112,34 @@ func TestCollectorGapsAreFilledLater(t *testing.T) {
 		t.Errorf("filled hours: %+v", hours)
 	}
 }
+
+// TestStagesThatFailDoNotHoldOthersBack: with one stage a round, a stage
+// whose API is down is tried again only after the others had their turn.
+func TestStagesThatFailDoNotHoldOthersBack(t *testing.T) {
+	ctx := context.Background()
+	st, _, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "costs.db"), 5*time.Second, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ten, err := tenancy.New(tenancy.Spec{Stages: []tenancy.Stage{{Name: "dev"}, {Name: "qas"}}, LandingZones: []tenancy.ZoneSpec{
+		{ID: "z", MainBU: "a", Units: []tenancy.UnitSpec{{ID: "a"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := &fakeMetrics{down: portal.New(portal.UpstreamUnavailable, "down")}
+	up := &fakeMetrics{topics: []string{"z-a-qas-t"}}
+	envs := []*platform.Environment{
+		{Zone: "z", Stage: "dev", Metrics: down, ClusterID: "lkc-dev", Topics: listed{}},
+		{Zone: "z", Stage: "qas", Metrics: up, ClusterID: "lkc-qas", Topics: listed{topics: []platform.TopicInfo{{Name: "z-a-qas-t", Partitions: 1}}}},
+	}
+	now := time.Date(2026, 11, 20, 10, 30, 0, 0, time.UTC)
+	c := NewCollector(Options{Store: st, Tenancy: func() *tenancy.Tenancy { return ten }, Envs: func() []*platform.Environment { return envs },
+		Backfill: 24 * time.Hour, StagesPerRound: 1, Now: func() time.Time { now = now.Add(time.Second); return now }})
+	for range 3 {
+		_, _ = c.Round(ctx)
+	}
+	if m, _ := st.UsageMark(ctx, "z", "qas"); m.IsZero() || down.queries != 2 || up.queries != 3 {
+		t.Errorf("qas read %v, dev tried %d times, qas queried %d times", m, down.queries, up.queries)
+	}
+}
