@@ -698,7 +698,7 @@ func TestSuperAdminsStayInTheirZone(t *testing.T) {
 	if r := s.do("PATCH", "/api/v1/platform/dev/identity-pool/"+scada.PoolID, "alice", `{"filter": "claims.sub == \"ci\""}`); r.status != 200 {
 		t.Errorf("alice changes scada's pool: %d %s", r.status, r.raw)
 	}
-	if ev := s.w.AuditEvents(t); len(ev) == 0 || ev[0].BU != "scada" || ev[0].Action != "identity-pool.filter" || ev[0].Outcome != "ok" {
+	if ev := s.w.AuditEvents(t); len(ev) == 0 || ev[0].BU != "scada" || ev[0].Action != portal.ActIdentityPoolFilter || ev[0].Outcome != "ok" {
 		t.Errorf("alice's change of scada's pool is audited as %+v", ev[0])
 	}
 }

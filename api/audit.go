@@ -64,7 +64,7 @@ func auditPage(page portal.Page[portal.AuditEvent]) wire.AuditPage {
 func auditOut(e portal.AuditEvent) wire.AuditEvent {
 	out := wire.AuditEvent{ID: e.ID, Time: e.Time.Format(time.RFC3339Nano), Actor: e.Actor, ActorRole: e.ActorRole, Groups: e.Groups,
 		Service: e.Service, SourceIP: e.SourceIP, UserAgent: e.UserAgent, Door: e.Door, RequestID: e.RequestID, LandingZone: e.LandingZone,
-		BU: e.BU, Stage: e.Stage, Action: string(e.Action), Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
+		BU: e.BU, Stage: e.Stage, Action: e.Action.String(), Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
 	for _, c := range e.Changes {
 		out.Changes = append(out.Changes, wire.AuditChange(c))
 	}

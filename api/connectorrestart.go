@@ -52,7 +52,7 @@ func (a *API) restartHistory(c echo.Context) error {
 	}
 	out := make([]wire.Restart, len(rs))
 	for i, r := range rs {
-		out[i] = wire.Restart{At: stamp(r.At), Action: r.Action, Outcome: r.Outcome, Detail: r.Detail}
+		out[i] = wire.Restart{At: stamp(r.At), Action: r.Action.String(), Outcome: r.Outcome, Detail: r.Detail}
 	}
 	return listOf(c, out)
 }

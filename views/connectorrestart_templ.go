@@ -231,9 +231,9 @@ func ConnectorAutoRestart(p Page, c portal.Connector, history []portal.Connector
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var12 string
-				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(r.Action)
+				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(r.Action.String())
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/connectorrestart.templ`, Line: 59, Col: 34}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/connectorrestart.templ`, Line: 59, Col: 43}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {
@@ -325,7 +325,7 @@ func maxRestartsValue(a *portal.AutoRestart) string {
 
 func restartWhat(r portal.ConnectorRestart) string {
 	switch {
-	case r.Action == "connector.give-up":
+	case r.Action == portal.ActConnectorGiveUp:
 		return "Gave up"
 	case r.Outcome == "ok":
 		return "Restarted"

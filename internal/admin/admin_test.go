@@ -57,7 +57,7 @@ func TestOnboardingIsInForceAndValidated(t *testing.T) {
 	events := w.AuditEvents(t)
 	var onboards, refusals int
 	for _, e := range events {
-		if e.Action == "business_unit.onboard" {
+		if e.Action == portal.ActBusinessUnitOnboard {
 			if e.Outcome == "ok" {
 				onboards++
 			} else {
@@ -111,7 +111,7 @@ func TestReadOnlySwitch(t *testing.T) {
 	}
 	var found bool
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "read_only.set" && e.Outcome == "ok" && e.LandingZone == "edh-shared" && e.Stage == "qas" {
+		if e.Action == portal.ActReadOnlySet && e.Outcome == "ok" && e.LandingZone == "edh-shared" && e.Stage == "qas" {
 			found = len(e.Changes) >= 2 && e.Changes[0].Field == "read_only" && e.Changes[0].Before == "false" && e.Changes[0].After == "true"
 		}
 	}

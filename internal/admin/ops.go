@@ -42,7 +42,7 @@ func (a *Admin) ReadOnly(ctx context.Context) ([]portal.ReadOnlyState, error) {
 // end; in force everywhere as soon as the replicas hear of it.
 func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.ReadOnlyChange) (portal.ReadOnlyState, error) {
 	target := auditTarget{zone: zone, stage: stage, resource: zone + "/" + stage}
-	p, t, err := a.enterWrite(ctx, access.ManageTenancy, "read_only.set", target)
+	p, t, err := a.enterWrite(ctx, access.ManageTenancy, portal.ActReadOnlySet, target)
 	if err != nil {
 		return portal.ReadOnlyState{}, err
 	}
@@ -69,12 +69,12 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 		v.Add(portal.Invalid("until", "must be in the future"))
 	}
 	if err := v.Err(); err != nil {
-		a.record(ctx, p, "read_only.set", target, err)
+		a.record(ctx, p, portal.ActReadOnlySet, target, err)
 		return portal.ReadOnlyState{}, err
 	}
 	before, _ := t.StageIn(z, stage, now)
 	rec := store.SwitchRecord{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Reason: c.Reason, Until: c.Until, SetBy: p.Actor(), SetAt: now}
-	w, err := a.begin(ctx, p, "read_only.set", target)
+	w, err := a.begin(ctx, p, portal.ActReadOnlySet, target)
 	if err != nil {
 		return portal.ReadOnlyState{}, err
 	}
@@ -229,18 +229,18 @@ func (a *Admin) Sessions(ctx context.Context, user string) ([]portal.SessionInfo
 // in the database).
 func (a *Admin) EndSession(ctx context.Context, id string) error {
 	target := auditTarget{resource: "session " + id}
-	p, _, err := a.enterWrite(ctx, access.ManageSessions, "session.end", target)
+	p, _, err := a.enterWrite(ctx, access.ManageSessions, portal.ActSessionEnd, target)
 	if err != nil {
 		return err
 	}
 	sess, err := a.o.Store.Session(ctx, id, a.guard.Now())
 	if err != nil {
 		err = storeErr(err, "session (it ended or expired)")
-		a.record(ctx, p, "session.end", target, err)
+		a.record(ctx, p, portal.ActSessionEnd, target, err)
 		return err
 	}
 	target.resource = "session of " + sess.Username
-	w, err := a.begin(ctx, p, "session.end", target)
+	w, err := a.begin(ctx, p, portal.ActSessionEnd, target)
 	if err != nil {
 		return err
 	}

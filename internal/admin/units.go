@@ -205,7 +205,7 @@ var reservedUnitIDs = []string{"admin", "api", "api-docs", "auth", "context", "d
 // replica at once and on the others as soon as they hear of it.
 func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminUnit, error) {
 	target := auditTarget{zone: o.LandingZone, unit: o.ID, resource: o.ID}
-	p, t, err := a.enterWrite(ctx, access.ManageTenancy, "business_unit.onboard", target)
+	p, t, err := a.enterWrite(ctx, access.ManageTenancy, portal.ActBusinessUnitOnboard, target)
 	if err != nil {
 		return portal.AdminUnit{}, err
 	}
@@ -233,12 +233,12 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 	}
 	groups := checkGroups(&v, o.Groups)
 	if err := v.Err(); err != nil {
-		a.record(ctx, p, "business_unit.onboard", target, err)
+		a.record(ctx, p, portal.ActBusinessUnitOnboard, target, err)
 		return portal.AdminUnit{}, err
 	}
 	if _, taken := t.Unit(id); taken {
 		err := portal.New(portal.AlreadyExists, "business unit %q exists already", id)
-		a.record(ctx, p, "business_unit.onboard", target, err)
+		a.record(ctx, p, portal.ActBusinessUnitOnboard, target, err)
 		return portal.AdminUnit{}, err
 	}
 	// The naming convention is the tenant boundary: refuse a unit whose
@@ -252,13 +252,13 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 	}
 	if _, err := tenancy.New(next); err != nil {
 		err := portal.Invalid("id", "%v", err)
-		a.record(ctx, p, "business_unit.onboard", target, err)
+		a.record(ctx, p, portal.ActBusinessUnitOnboard, target, err)
 		return portal.AdminUnit{}, err
 	}
 	now := a.guard.Now()
 	rec := store.UnitRecord{ID: id, LandingZone: zone.ID, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer,
 		CreatedBy: p.Actor(), Created: now, UpdatedBy: p.Actor(), Updated: now}
-	w, err := a.begin(ctx, p, "business_unit.onboard", target)
+	w, err := a.begin(ctx, p, portal.ActBusinessUnitOnboard, target)
 	if err != nil {
 		return portal.AdminUnit{}, err
 	}
@@ -293,7 +293,7 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups
 	if u, ok := a.guard.Tenancy().Unit(id); ok {
 		target.zone = u.LandingZone.ID
 	}
-	p, t, err := a.enterWrite(ctx, access.ManageTenancy, "business_unit.update", target)
+	p, t, err := a.enterWrite(ctx, access.ManageTenancy, portal.ActBusinessUnitUpdate, target)
 	if err != nil {
 		return portal.AdminUnit{}, err
 	}
@@ -303,18 +303,18 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups
 	}
 	if u.Source != tenancy.FromPortal {
 		err := portal.New(portal.Conflict, "business unit %q is defined in the configuration file; change its groups there", id)
-		a.record(ctx, p, "business_unit.update", target, err)
+		a.record(ctx, p, portal.ActBusinessUnitUpdate, target, err)
 		return portal.AdminUnit{}, err
 	}
 	var v portal.Validation
 	groups := checkGroups(&v, g)
 	if err := v.Err(); err != nil {
-		a.record(ctx, p, "business_unit.update", target, err)
+		a.record(ctx, p, portal.ActBusinessUnitUpdate, target, err)
 		return portal.AdminUnit{}, err
 	}
 	before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
 	rec := store.UnitRecord{ID: id, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer, UpdatedBy: p.Actor(), Updated: a.guard.Now()}
-	w, err := a.begin(ctx, p, "business_unit.update", target)
+	w, err := a.begin(ctx, p, portal.ActBusinessUnitUpdate, target)
 	if err != nil {
 		return portal.AdminUnit{}, err
 	}
@@ -336,7 +336,7 @@ func (a *Admin) Offboard(ctx context.Context, id string) (portal.Offboarding, er
 	if u, ok := a.guard.Tenancy().Unit(id); ok {
 		target.zone = u.LandingZone.ID
 	}
-	p, t, err := a.enterWrite(ctx, access.ManageTenancy, "business_unit.offboard", target)
+	p, t, err := a.enterWrite(ctx, access.ManageTenancy, portal.ActBusinessUnitOffboard, target)
 	if err != nil {
 		return portal.Offboarding{}, err
 	}
@@ -346,11 +346,11 @@ func (a *Admin) Offboard(ctx context.Context, id string) (portal.Offboarding, er
 	}
 	if u.Source != tenancy.FromPortal {
 		err := portal.New(portal.Conflict, "business unit %q is defined in the configuration file; remove it there", id)
-		a.record(ctx, p, "business_unit.offboard", target, err)
+		a.record(ctx, p, portal.ActBusinessUnitOffboard, target, err)
 		return portal.Offboarding{}, err
 	}
 	out := a.leftovers(ctx, t, u)
-	w, err := a.begin(ctx, p, "business_unit.offboard", target)
+	w, err := a.begin(ctx, p, portal.ActBusinessUnitOffboard, target)
 	if err != nil {
 		return portal.Offboarding{}, err
 	}

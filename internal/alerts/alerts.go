@@ -56,14 +56,6 @@ func Below(kind string) bool { return kind == KeyExpiring || kind == BudgetHeadr
 // alert resolves: a tenth of it.
 const Margin = 0.1
 
-// Actions of alerts in the trail (and so the CloudEvents portal.alert.fired
-// and portal.alert.resolved): a rule fired for a subject, or its alert
-// resolved.
-const (
-	ActionFire    = "alert.fire"
-	ActionResolve = "alert.resolve"
-)
-
 // States of an alert.
 const (
 	Pending  = "pending"

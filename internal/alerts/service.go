@@ -123,7 +123,7 @@ func (s *Service) Rules(ctx context.Context, scope portal.Scope) ([]portal.Alert
 // PutRule saves a unit's rule (replacing a default of its name): a change
 // of the unit (Developers and up, not in read-only stages), audited.
 func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in portal.AlertRule) (_ portal.AlertRule, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", "alert-rule.update", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", portal.ActAlertRuleUpdate, in.Name)
 	if err != nil {
 		return portal.AlertRule{}, err
 	}
@@ -150,7 +150,7 @@ func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in portal.Ale
 	if !rec.Enabled {
 		after = "off: " + after
 	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: "alert-rule.update", Resource: in.Name,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleUpdate, Resource: in.Name,
 		Changes: []portal.Change{{Field: "rule", Before: before, After: after}},
 		Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
 	if err != nil {
@@ -209,12 +209,12 @@ func checkRule(in portal.AlertRule) error {
 
 // DeleteRule deletes a unit's rule; a default of its name applies again.
 func (s *Service) DeleteRule(ctx context.Context, scope portal.Scope, name string) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", "alert-rule.delete", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", portal.ActAlertRuleDelete, name)
 	if err != nil {
 		return err
 	}
 	defer s.guard.Settle(ctx, call, &err)
-	return s.guard.Write(ctx, call, gate.Change{Event: "alert-rule.delete", Resource: name, Do: func(ctx context.Context) error {
+	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleDelete, Resource: name, Do: func(ctx context.Context) error {
 		err := s.store.DeleteAlertRule(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, name)
 		if errors.Is(err, store.ErrNotFound) {
 			return portal.New(portal.NotFound, "alert rule %q of %s not found (a platform default cannot be deleted; turn it off)", portal.Clip(name, 60), call.Scope)
@@ -227,7 +227,7 @@ func (s *Service) DeleteRule(ctx context.Context, scope portal.Scope, name strin
 // silence), with a reason: its alerts are still kept, but not told. A default rule is
 // saved as the unit's own with the silence.
 func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, in portal.Silence) (_ portal.AlertRule, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "silence alert rules", "alert-rule.silence", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "silence alert rules", portal.ActAlertRuleSilence, name)
 	if err != nil {
 		return portal.AlertRule{}, err
 	}
@@ -272,7 +272,7 @@ func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, 
 	if !until.IsZero() {
 		after = "until " + until.UTC().Format(time.RFC3339) + ": " + rec.SilenceReason
 	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: "alert-rule.silence", Resource: name,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleSilence, Resource: name,
 		Changes: []portal.Change{{Field: "silence", After: after}},
 		Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
 	if err != nil {

@@ -20,8 +20,8 @@ func firedAndResolved(t *testing.T, w *servicetest.World) []string {
 	evs := w.AuditEvents(t)
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := evs[i]
-		if (e.Action == "alert.fire" || e.Action == "alert.resolve") && e.Actor == "portal" {
-			out = append(out, strings.TrimPrefix(string(e.Action), "alert.")+" "+e.BU+"/"+e.Stage+" "+e.Resource)
+		if (e.Action == portal.ActAlertFire || e.Action == portal.ActAlertResolve) && e.Actor == "portal" {
+			out = append(out, strings.TrimPrefix(e.Action.String(), "alert.")+" "+e.BU+"/"+e.Stage+" "+e.Resource)
 		}
 	}
 	return out

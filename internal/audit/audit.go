@@ -41,7 +41,7 @@ const (
 type Store interface {
 	AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error)
 	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
-	UnsettledAttempt(ctx context.Context, requestID, action, resource string) (int64, error)
+	UnsettledAttempt(ctx context.Context, requestID string, action portal.Action, resource string) (int64, error)
 }
 
 // Recorder writes events.
@@ -111,7 +111,7 @@ func (r *Recorder) complete(ctx context.Context, e portal.AuditEvent) portal.Aud
 }
 
 func attrs(e portal.AuditEvent) []slog.Attr {
-	return []slog.Attr{slog.String("actor", e.Actor), slog.String("role", e.ActorRole), slog.String("action", string(e.Action)),
+	return []slog.Attr{slog.String("actor", e.Actor), slog.String("role", e.ActorRole), slog.String("action", e.Action.String()),
 		slog.String("resource", e.Resource), slog.String("scope", e.BU+"/"+e.Stage), slog.String("outcome", e.Outcome)}
 }
 
@@ -202,7 +202,7 @@ func (r *Recorder) Resume(ctx context.Context, e portal.AuditEvent, id int64) (*
 	}
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
-	found, err := r.store.UnsettledAttempt(lctx, e.RequestID, string(e.Action), e.Resource)
+	found, err := r.store.UnsettledAttempt(lctx, e.RequestID, e.Action, e.Resource)
 	switch {
 	case err == nil:
 		return &Attempt{r: r, id: found, e: e}, nil

@@ -50,14 +50,14 @@ func (m *memStore) SettleAudit(_ context.Context, id int64, outcome, detail, res
 	return nil
 }
 
-func (m *memStore) UnsettledAttempt(_ context.Context, requestID, action, resource string) (int64, error) {
+func (m *memStore) UnsettledAttempt(_ context.Context, requestID string, action portal.Action, resource string) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.down {
 		return 0, errors.New("database down")
 	}
 	for id := int64(1); id <= m.next; id++ {
-		if e := m.events[id]; e.RequestID == requestID && string(e.Action) == action && e.Resource == resource && e.Outcome == Unknown {
+		if e := m.events[id]; e.RequestID == requestID && e.Action == action && e.Resource == resource && e.Outcome == Unknown {
 			return id, nil
 		}
 	}
@@ -95,7 +95,7 @@ func TestWriteAhead(t *testing.T) {
 	r.OnFailure(func(phase string) { failures[phase]++ })
 	ctx := context.Background()
 
-	att, err := r.Begin(ctx, portal.AuditEvent{Action: "topic.create", Resource: "t", Outcome: OK})
+	att, err := r.Begin(ctx, portal.AuditEvent{Action: portal.ActTopicCreate, Resource: "t", Outcome: OK})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestWriteAhead(t *testing.T) {
 	}
 
 	m.setDown(true)
-	if _, err := r.Begin(ctx, portal.AuditEvent{Action: "topic.create"}); !portal.Is(err, portal.UpstreamUnavailable) ||
+	if _, err := r.Begin(ctx, portal.AuditEvent{Action: portal.ActTopicCreate}); !portal.Is(err, portal.UpstreamUnavailable) ||
 		!strings.Contains(err.Error(), "nothing was changed") {
 		t.Errorf("attempt while down: %v", err)
 	}
@@ -116,7 +116,7 @@ func TestWriteAhead(t *testing.T) {
 		t.Error("healthy while the trail cannot be written")
 	}
 	m.setDown(false)
-	att, err = r.Begin(ctx, portal.AuditEvent{Action: "topic.delete", Resource: "u"})
+	att, err = r.Begin(ctx, portal.AuditEvent{Action: portal.ActTopicDelete, Resource: "u"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestResume(t *testing.T) {
 	m := newMem()
 	ctx := requestid.With(context.Background(), "req-bulk")
 	dead, other := New(m, quiet()), New(m, quiet())
-	e := portal.AuditEvent{Action: "service-account.create", Resource: "sa-a"}
+	e := portal.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-a"}
 	att, err := dead.Begin(ctx, e)
 	if err != nil {
 		t.Fatal(err)
@@ -166,12 +166,12 @@ func TestResume(t *testing.T) {
 		t.Fatalf("by id: %v %v", byID, err)
 	}
 	// Another item, never begun: a new attempt.
-	fresh, err := other.Resume(ctx, portal.AuditEvent{Action: "service-account.create", Resource: "sa-b"}, 0)
+	fresh, err := other.Resume(ctx, portal.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-b"}, 0)
 	if err != nil || fresh.ID() == att.ID() || m.event(fresh.ID()).Outcome != Unknown || m.event(fresh.ID()).RequestID != "req-bulk" {
 		t.Errorf("a write never begun: %+v %v", fresh, err)
 	}
 	m.setDown(true)
-	if _, err := other.Resume(ctx, portal.AuditEvent{Action: "service-account.create", Resource: "sa-c"}, 0); !portal.Is(err, portal.UpstreamUnavailable) {
+	if _, err := other.Resume(ctx, portal.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-c"}, 0); !portal.Is(err, portal.UpstreamUnavailable) {
 		t.Errorf("resuming while the trail is down: %v", err)
 	}
 }
@@ -186,7 +186,7 @@ func TestBound(t *testing.T) {
 	for i := range changes {
 		changes[i] = portal.Change{Field: huge, After: huge}
 	}
-	r.Record(context.Background(), portal.AuditEvent{Action: "topic.create", Resource: huge, Detail: huge, Changes: changes, Outcome: "INVALID_PARAMETER"})
+	r.Record(context.Background(), portal.AuditEvent{Action: portal.ActTopicCreate, Resource: huge, Detail: huge, Changes: changes, Outcome: "INVALID_PARAMETER"})
 	e := m.event(1)
 	size := len(e.Resource) + len(e.Detail)
 	for _, c := range e.Changes {
@@ -212,9 +212,9 @@ func TestAnonymousRefusalsAreAggregated(t *testing.T) {
 		return requestid.WithClient(context.Background(), requestid.Client{IP: ip})
 	}
 	for range 300 {
-		r.RefusedAnonymous(from("10.0.0.1"), portal.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED", Detail: "the token is not valid"})
+		r.RefusedAnonymous(from("10.0.0.1"), portal.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED", Detail: "the token is not valid"})
 	}
-	r.RefusedAnonymous(from("10.0.0.2"), portal.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED"})
+	r.RefusedAnonymous(from("10.0.0.2"), portal.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED"})
 	r.Flush(context.Background())
 	if m.count() != 2 {
 		t.Fatalf("%d events for two sources in one minute", m.count())
@@ -223,7 +223,7 @@ func TestAnonymousRefusalsAreAggregated(t *testing.T) {
 		t.Errorf("first source: %+v", e)
 	}
 	now = now.Add(time.Minute)
-	r.RefusedAnonymous(from("10.0.0.1"), portal.AuditEvent{Action: "POST /:bu/:stage/topic", Outcome: "UNAUTHENTICATED"})
+	r.RefusedAnonymous(from("10.0.0.1"), portal.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED"})
 	if m.count() != 3 || m.event(3).Changes[0].After != "1" {
 		t.Errorf("a new minute: %d events, last %+v", m.count(), m.event(3))
 	}

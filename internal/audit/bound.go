@@ -25,7 +25,7 @@ func Cut(s string, n int) string { return portal.Clip(s, n) }
 
 // Bound cuts what a caller supplied in an event to the bounds above.
 func Bound(e portal.AuditEvent) portal.AuditEvent {
-	e.Actor, e.ActorRole, e.Action = Cut(e.Actor, MaxShort), Cut(e.ActorRole, MaxShort), portal.Action(Cut(string(e.Action), MaxShort))
+	e.Actor, e.ActorRole, e.Action = Cut(e.Actor, MaxShort), Cut(e.ActorRole, MaxShort), portal.ActionNamed(Cut(e.Action.String(), MaxShort))
 	e.BU, e.Stage, e.LandingZone = Cut(e.BU, MaxShort), Cut(e.Stage, MaxShort), Cut(e.LandingZone, MaxShort)
 	e.Resource, e.Detail, e.UserAgent = Cut(e.Resource, MaxText), Cut(e.Detail, MaxText), Cut(e.UserAgent, MaxText)
 	if len(e.Groups) > MaxChanges {

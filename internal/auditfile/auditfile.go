@@ -57,7 +57,7 @@ func Audit(w http.ResponseWriter, format string, run func(emit func(portal.Audit
 				changes = append(changes, ch.Field+": "+ch.Before+" -> "+ch.After)
 			}
 			row := []string{strconv.FormatInt(e.ID, 10), e.Time.UTC().Format(time.RFC3339Nano), e.Actor, e.ActorRole,
-				strconv.FormatBool(e.Service), e.LandingZone, e.BU, e.Stage, string(e.Action), e.Resource, e.Outcome, e.Detail,
+				strconv.FormatBool(e.Service), e.LandingZone, e.BU, e.Stage, e.Action.String(), e.Resource, e.Outcome, e.Detail,
 				strings.Join(changes, "; "), e.SourceIP, e.RequestID, e.Door}
 			for i := range row {
 				row[i] = CSVCell(row[i])

@@ -15,7 +15,7 @@ import (
 func TestCSVNeutralisesFormulas(t *testing.T) {
 	rec := httptest.NewRecorder()
 	_, err := Audit(rec, "csv", func(emit func(portal.AuditEvent) error) error {
-		return emit(portal.AuditEvent{ID: 1, Time: time.Unix(0, 0), Actor: "@carol", Action: "topic.create",
+		return emit(portal.AuditEvent{ID: 1, Time: time.Unix(0, 0), Actor: "@carol", Action: portal.ActTopicCreate,
 			Resource: `=HYPERLINK("http://evil.example","x")`, Outcome: "INVALID_PARAMETER", Detail: "+1", SourceIP: "-2",
 			RequestID: "\tcmd", Changes: []portal.Change{{Field: "f", After: "v"}}})
 	})

@@ -260,7 +260,7 @@ func (x *index) named(call *gate.Call, name string) (portal.CatalogEntry, error)
 
 // Describe replaces what the owner unit says about one of its topics.
 func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string, in portal.TopicMetadata) (_ portal.CatalogEntry, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "describe topics", "topic.describe", topic)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "describe topics", portal.ActTopicDescribe, topic)
 	if err != nil {
 		return portal.CatalogEntry{}, err
 	}
@@ -292,7 +292,7 @@ func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string
 	}
 	after := store.CatalogEntry{Zone: zone, Stage: stage, Topic: full, BU: call.Scope.Unit.ID, Description: m.Description, Contact: m.Contact,
 		Tags: m.Tags, Classification: m.Classification, UpdatedBy: call.Principal.Actor(), Updated: s.guard.Now().UTC()}
-	err = s.guard.Write(ctx, call, gate.Change{Event: "topic.describe", Resource: full, Changes: metadataChanges(before, after),
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicDescribe, Resource: full, Changes: metadataChanges(before, after),
 		Do: func(ctx context.Context) error { return s.store.PutCatalogEntry(ctx, after) }})
 	if err != nil {
 		return portal.CatalogEntry{}, err

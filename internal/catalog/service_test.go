@@ -107,7 +107,7 @@ func TestOwnersDescribeAndOthersFind(t *testing.T) {
 	}
 	var edits int
 	for _, ev := range events {
-		if ev.Action == "topic.describe" && ev.Outcome == "ok" {
+		if ev.Action == portal.ActTopicDescribe && ev.Outcome == "ok" {
 			edits++
 		}
 	}

@@ -23,7 +23,7 @@ import (
 // request), applies it as the caller and records the outcome.
 func (s *Service) apply(ctx context.Context, call *gate.Call, scope portal.Scope, r store.RequestRecord, doc portal.Document, planned portal.Plan,
 	comment string) (portal.ChangeRequest, error) {
-	w, err := s.guard.Begin(ctx, call, "change-request.approve", r.ID)
+	w, err := s.guard.Begin(ctx, call, portal.ActChangeRequestApprove, r.ID)
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}
@@ -127,7 +127,7 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 	if err != nil {
 		return false, nil // the upstream cannot be planned now: next round
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, "change-request.approve", r.ID, r.Event)
+	w, err := s.guard.ResumeWrite(ctx, call, portal.ActChangeRequestApprove, r.ID, r.Event)
 	if err != nil {
 		return false, err
 	}

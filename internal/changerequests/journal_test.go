@@ -110,7 +110,7 @@ func TestAStoppedApplyIsFinished(t *testing.T) {
 	}
 	var approvals []portal.AuditEvent
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "change-request.approve" && e.Resource == r.ID && e.Actor == "bob" {
+		if e.Action == portal.ActChangeRequestApprove && e.Resource == r.ID && e.Actor == "bob" {
 			approvals = append(approvals, e)
 		}
 	}

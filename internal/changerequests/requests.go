@@ -102,7 +102,7 @@ func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Do
 	rec := store.RequestRecord{ID: newID(), Zone: call.Scope.Zone().ID, BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Requester: p.Actor(),
 		RequesterSubject: p.Subject, Reason: reason, Document: docJSON, Fingerprint: plan.Fingerprint, Plan: planJSON, State: portal.RequestOpen,
 		Created: s.guard.Now().UTC()}
-	err = s.guard.Write(ctx, call, gate.Change{Event: "change-request.create", Resource: rec.ID, Changes: summary(plan),
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestCreate, Resource: rec.ID, Changes: summary(plan),
 		Do: func(ctx context.Context) error { return s.store.CreateRequestRecord(ctx, rec) }})
 	if err != nil {
 		return portal.ChangeRequest{}, err

@@ -77,7 +77,7 @@ func (s *Service) decide(ctx context.Context, call *gate.Call, r store.RequestRe
 // Approve applies exactly the requested plan as the caller: planned again
 // first, a plan whose upstream state changed is stale and is not applied.
 func (s *Service) Approve(ctx context.Context, scope portal.Scope, id, comment string) (portal.ChangeRequest, error) {
-	call, r, unlock, err := s.review(ctx, scope, id, comment, "change-request.approve")
+	call, r, unlock, err := s.review(ctx, scope, id, comment, portal.ActChangeRequestApprove)
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}
@@ -92,7 +92,7 @@ func (s *Service) Approve(ctx context.Context, scope portal.Scope, id, comment s
 	}
 	if again.Fingerprint != r.Fingerprint || refused(again) != nil {
 		stale := "the unit's resources changed since the request (or a change is now refused): plan the document again and file a new request"
-		if _, err := s.decide(ctx, call, r, "change-request.stale", portal.RequestStale, stale); err != nil {
+		if _, err := s.decide(ctx, call, r, portal.ActChangeRequestStale, portal.RequestStale, stale); err != nil {
 			return portal.ChangeRequest{}, err
 		}
 		return portal.ChangeRequest{}, portal.New(portal.Conflict, "change request %s is stale: %s", id, stale)
@@ -102,17 +102,17 @@ func (s *Service) Approve(ctx context.Context, scope portal.Scope, id, comment s
 
 // Reject closes an open request with the reviewer's comment.
 func (s *Service) Reject(ctx context.Context, scope portal.Scope, id, comment string) (portal.ChangeRequest, error) {
-	call, r, unlock, err := s.review(ctx, scope, id, comment, "change-request.reject")
+	call, r, unlock, err := s.review(ctx, scope, id, comment, portal.ActChangeRequestReject)
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}
 	defer unlock()
-	return s.decide(ctx, call, r, "change-request.reject", portal.RequestRejected, comment)
+	return s.decide(ctx, call, r, portal.ActChangeRequestReject, portal.RequestRejected, comment)
 }
 
 // Withdraw closes the caller's own open request.
 func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (_ portal.ChangeRequest, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "withdraw change requests", "change-request.withdraw", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "withdraw change requests", portal.ActChangeRequestWithdraw, id)
 	if err != nil {
 		return portal.ChangeRequest{}, err
 	}
@@ -123,7 +123,7 @@ func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (
 	}
 	if call.Principal.Subject != r.RequesterSubject {
 		e := portal.New(portal.InsufficientRole, "only %s, who filed change request %s, may withdraw it; reviewers reject it", r.Requester, id)
-		s.guard.Record(ctx, call, "change-request.withdraw", id, e)
+		s.guard.Record(ctx, call, portal.ActChangeRequestWithdraw, id, e)
 		return portal.ChangeRequest{}, e
 	}
 	unlock, err := s.guard.Lock(ctx, "change-request "+id)
@@ -137,7 +137,7 @@ func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (
 	if v := s.view(call, r); v.State != portal.RequestOpen {
 		return portal.ChangeRequest{}, portal.New(portal.Conflict, "change request %s is %s: only an open request can be withdrawn", id, v.State)
 	}
-	return s.decide(ctx, call, r, "change-request.withdraw", portal.RequestWithdrawn, "")
+	return s.decide(ctx, call, r, portal.ActChangeRequestWithdraw, portal.RequestWithdrawn, "")
 }
 
 // Waiting lists the open requests the caller may review, oldest first.

@@ -80,12 +80,12 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 		t.Fatalf("after giving up: %+v %v", c.AutoRestart, err)
 	}
 	history, err := w.Connectors.RestartHistory(servicetest.AsRole(portal.Viewer), dev, "flaky")
-	if err != nil || len(history) != 3 || history[0].Action != "connector.give-up" || history[1].Action != "connector.auto-restart" ||
+	if err != nil || len(history) != 3 || history[0].Action != portal.ActConnectorGiveUp || history[1].Action != portal.ActConnectorAutoRestart ||
 		!strings.Contains(history[1].Detail, "attempt 2 (of 2): task 0: org.apache.kafka.connect.errors.RetriableException") || history[1].Outcome != "ok" {
 		t.Errorf("history: %+v %v", history, err)
 	}
 	for _, e := range w.AuditEvents(t) {
-		if (e.Action == "connector.auto-restart" || e.Action == "connector.give-up") && (e.Actor != "portal" || e.BU != "scada" || e.Resource != full) {
+		if (e.Action == portal.ActConnectorAutoRestart || e.Action == portal.ActConnectorGiveUp) && (e.Actor != "portal" || e.BU != "scada" || e.Resource != full) {
 			t.Errorf("the portal's event: %+v", e)
 		}
 	}
@@ -133,7 +133,7 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 	}
 	var sets []string
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "connector.set-auto-restart" {
+		if e.Action == portal.ActConnectorSetAutoRestart {
 			said := e.Outcome
 			for _, c := range e.Changes {
 				said += " " + c.Before + " -> " + c.After

@@ -264,7 +264,7 @@ func validateConnector(ctx context.Context, call *gate.Call, cfg map[string]stri
 // Create validates a configuration with its plugin and creates the
 // connector, named "{prefix}{identifier}-connector".
 func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewConnector) (_ portal.Connector, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create connectors", "connector.create", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create connectors", portal.ActConnectorCreate, in.Name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -293,14 +293,14 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewC
 		return portal.Connector{}, err
 	}
 	secret := s.sensitive(ctx, call, cfg["connector.class"], cfg)
-	if err := s.guard.Check(ctx, call, "connector.create", rules.NewChange(rules.KindConnector, rules.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActConnectorCreate, rules.NewChange(rules.KindConnector, rules.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
 		return portal.Connector{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
 	var c platform.Connector
-	err = s.guard.Write(ctx, call, gate.Change{Event: "connector.create", Resource: full,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConnectorCreate, Resource: full,
 		Do: func(ctx context.Context) (err error) {
 			c, err = call.Env.Connectors.CreateConnector(ctx, full, cfg)
 			return err
@@ -327,7 +327,7 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewC
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
 func (s *Service) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (_ portal.Connector, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", "connector.update", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", portal.ActConnectorUpdate, name)
 	if err != nil {
 		return portal.Connector{}, err
 	}
@@ -378,14 +378,14 @@ func (s *Service) Update(ctx context.Context, scope portal.Scope, name string, c
 	}
 	secret := s.sensitive(ctx, call, cur.Class, cfg)
 	ch := rules.NewChange(rules.KindConnector, rules.OpUpdate, full, connectorRule(call, full, cfg, secret), connectorRule(call, full, cur.Config, secret))
-	if err := s.guard.Check(ctx, call, "connector.update", ch); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActConnectorUpdate, ch); err != nil {
 		return portal.Connector{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.Connector{}, err
 	}
 	var c platform.Connector
-	err = s.guard.Write(ctx, call, gate.Change{Event: "connector.update", Resource: full, Changes: s.configChanges(ctx, call, cur, cfg),
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConnectorUpdate, Resource: full, Changes: s.configChanges(ctx, call, cur, cfg),
 		Do: func(ctx context.Context) (err error) {
 			c, err = call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
 			return err
@@ -414,7 +414,7 @@ func (s *Service) lifecycle(ctx context.Context, scope portal.Scope, name, what 
 		return err
 	}
 	defer unlock()
-	if ifMatch != "" || action == "connector.delete" {
+	if ifMatch != "" || action == portal.ActConnectorDelete {
 		cur, err := call.Env.Connectors.GetConnector(ctx, full)
 		if err != nil {
 			return err
@@ -422,7 +422,7 @@ func (s *Service) lifecycle(ctx context.Context, scope portal.Scope, name, what 
 		if err := ifMatch.Check("connector "+full, s.version(cur)); err != nil {
 			return err
 		}
-		if action == "connector.delete" {
+		if action == portal.ActConnectorDelete {
 			before := connectorRule(call, full, cur.Config, s.sensitive(ctx, call, cur.Class, cur.Config))
 			if err := s.guard.Check(ctx, call, action, rules.NewChange(rules.KindConnector, rules.OpDelete, full, nil, before)); err != nil {
 				return err
@@ -449,28 +449,28 @@ func (s *Service) lifecycle(ctx context.Context, scope portal.Scope, name, what 
 
 // Delete deletes a connector.
 func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) error {
-	return s.lifecycle(ctx, scope, name, "delete connectors", "connector.delete", ifMatch, func(c platform.Connectors, n string) error {
+	return s.lifecycle(ctx, scope, name, "delete connectors", portal.ActConnectorDelete, ifMatch, func(c platform.Connectors, n string) error {
 		return c.DeleteConnector(ctx, n)
 	})
 }
 
 // Pause pauses a connector.
 func (s *Service) Pause(ctx context.Context, scope portal.Scope, name string) error {
-	return s.lifecycle(ctx, scope, name, "pause connectors", "connector.pause", "", func(c platform.Connectors, n string) error {
+	return s.lifecycle(ctx, scope, name, "pause connectors", portal.ActConnectorPause, "", func(c platform.Connectors, n string) error {
 		return c.PauseConnector(ctx, n)
 	})
 }
 
 // Resume resumes a paused connector.
 func (s *Service) Resume(ctx context.Context, scope portal.Scope, name string) error {
-	return s.lifecycle(ctx, scope, name, "resume connectors", "connector.resume", "", func(c platform.Connectors, n string) error {
+	return s.lifecycle(ctx, scope, name, "resume connectors", portal.ActConnectorResume, "", func(c platform.Connectors, n string) error {
 		return c.ResumeConnector(ctx, n)
 	})
 }
 
 // Restart restarts a connector and its tasks, or only the failed ones.
 func (s *Service) Restart(ctx context.Context, scope portal.Scope, name string, onlyFailed bool) error {
-	return s.lifecycle(ctx, scope, name, "restart connectors", "connector.restart", "", func(c platform.Connectors, n string) error {
+	return s.lifecycle(ctx, scope, name, "restart connectors", portal.ActConnectorRestart, "", func(c platform.Connectors, n string) error {
 		return c.RestartConnector(ctx, n, onlyFailed)
 	})
 }

@@ -120,7 +120,7 @@ func (s *Service) autoRestartView(a store.AutoRestart, c platform.Connector) *po
 // SetAutoRestart turns a connector's auto-restart on or off: a change of
 // the connector (Developers and up, not in read-only stages), audited.
 func (s *Service) SetAutoRestart(ctx context.Context, scope portal.Scope, name string, spec portal.AutoRestartSpec) (_ *portal.AutoRestart, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change connectors' auto-restart", "connector.set-auto-restart", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change connectors' auto-restart", portal.ActConnectorSetAutoRestart, name)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func (s *Service) setAutoRestart(ctx context.Context, call *gate.Call, c platfor
 	if a.BU == "" {
 		a.BU = call.Scope.Unit.ID
 	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: "connector.set-auto-restart", Resource: c.Name,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConnectorSetAutoRestart, Resource: c.Name,
 		Changes: []portal.Change{{Field: "auto_restart", Before: before, After: describeAutoRestart(spec.Enabled, spec.MaxRestarts)}},
 		Do: func(ctx context.Context) error {
 			if spec.Enabled {
@@ -204,15 +204,15 @@ func (s *Service) RestartHistory(ctx context.Context, scope portal.Scope, name s
 	out := []portal.ConnectorRestart{}
 	for _, e := range events {
 		if e.Action == actionAutoRestart || e.Action == actionGiveUp {
-			out = append(out, portal.ConnectorRestart{At: e.Time, Action: string(e.Action), Outcome: e.Outcome, Detail: e.Detail})
+			out = append(out, portal.ConnectorRestart{At: e.Time, Action: e.Action, Outcome: e.Outcome, Detail: e.Detail})
 		}
 	}
 	return out, nil
 }
 
 // The portal's own actions on a connector whose auto-restart is on.
-const (
-	actionAutoRestart = "connector.auto-restart"
+var (
+	actionAutoRestart = portal.ActConnectorAutoRestart
 	actionGiveUp      = portal.ActConnectorGiveUp
 )
 

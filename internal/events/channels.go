@@ -42,7 +42,7 @@ func (s *Service) Channels(ctx context.Context, scope portal.Scope) ([]portal.We
 // (https, no credentials, no internal address); a CloudEvents channel
 // gets a signing secret, in this answer only.
 func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format, rawURL string) (_ portal.Webhook, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "add alert channels", "alert-channel.create", rawURL)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "add alert channels", portal.ActAlertChannelCreate, rawURL)
 	if err != nil {
 		return portal.Webhook{}, err
 	}
@@ -76,7 +76,7 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
 		return portal.Webhook{}, err
 	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: "alert-channel.create", Resource: rec.ID,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelCreate, Resource: rec.ID,
 		Changes: []portal.Change{{Field: "url", After: Redact(rec.URL)}, {Field: "format", After: formatName(format)}},
 		Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) }})
 	if err != nil {
@@ -117,7 +117,7 @@ func formatName(format string) string {
 
 // DeleteChannel removes one of a unit's alert channels.
 func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id string) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "remove alert channels", "alert-channel.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "remove alert channels", portal.ActAlertChannelDelete, id)
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id stri
 	if !rec.AlertsOnly || rec.BU != call.Scope.Unit.ID || rec.Stage != call.Scope.Stage.Name || rec.Zone != call.Scope.Zone().ID {
 		return portal.New(portal.NotFound, "alert channel %q not found in %s", portal.Clip(id, 64), call.Scope)
 	}
-	return s.guard.Write(ctx, call, gate.Change{Event: "alert-channel.delete", Resource: rec.ID,
+	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelDelete, Resource: rec.ID,
 		Changes: []portal.Change{{Field: "url", Before: Redact(rec.URL)}},
 		Do: func(ctx context.Context) error {
 			err := s.store.DeleteWebhookRecord(ctx, id)

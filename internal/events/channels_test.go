@@ -54,8 +54,8 @@ func TestChannelsTakeTheirStagesAlertsInTheirFormat(t *testing.T) {
 	}
 	giveUp := portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActConnectorGiveUp,
 		Resource: "edh-shared-scada-dev-sink-connector", Outcome: "ok", Detail: "3 restarts did not bring it back: write timed out"}
-	for _, e := range []portal.AuditEvent{alert("alert.fire", "dev"), {Time: now, LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: "topic.create",
-		Resource: "t", Outcome: "ok"}, alert("alert.fire", "qas"), alert("alert.resolve", "dev"), giveUp} {
+	for _, e := range []portal.AuditEvent{alert(portal.ActAlertFire, "dev"), {Time: now, LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActTopicCreate,
+		Resource: "t", Outcome: "ok"}, alert(portal.ActAlertFire, "qas"), alert(portal.ActAlertResolve, "dev"), giveUp} {
 		if _, err := w.Store.AppendAudit(ctx, e); err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestChannelsAreCheckedAndOwned(t *testing.T) {
 	}
 	var refused, made int
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "alert-channel.create" {
+		if e.Action == portal.ActAlertChannelCreate {
 			if e.Outcome == "ok" {
 				made++
 			} else {
@@ -215,7 +215,7 @@ func TestAFailedChannelDeliveryKeepsItsTokenOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
-		Action: "alert.fire", Resource: "r s", Outcome: "ok"}); err != nil {
+		Action: portal.ActAlertFire, Resource: "r s", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	d := events.NewDispatcher(events.DispatcherOptions{Store: w.Store, Holder: "a", Log: servicetest.Discard(), Now: func() time.Time { return now }})

@@ -56,15 +56,15 @@ type Scope struct {
 // write, done, refused or failed; not a read, not an attempt still under
 // way, and not an anonymous refusal.
 func Published(e portal.AuditEvent) bool {
-	return e.Outcome != "" && e.Outcome != "unknown" && e.LandingZone != "" && !strings.HasSuffix(string(e.Action), "read-records") &&
-		!strings.HasPrefix(string(e.Action), "auth.")
+	return e.Outcome != "" && e.Outcome != "unknown" && e.LandingZone != "" && !strings.HasSuffix(e.Action.String(), "read-records") &&
+		!strings.HasPrefix(e.Action.String(), "auth.")
 }
 
 // FromAudit is the CloudEvent of an audit event: type portal.<kind>.<past
 // tense> when it was done ("portal.topic.created"), portal.<action>.refused
 // or .failed when it was not.
 func FromAudit(e portal.AuditEvent) CloudEvent {
-	typ := "portal." + string(e.Action)
+	typ := "portal." + e.Action.String()
 	switch {
 	case e.Outcome == "ok":
 		if p := e.Action.Past(); p != "" {
@@ -85,7 +85,7 @@ func FromAudit(e portal.AuditEvent) CloudEvent {
 	}
 	return CloudEvent{SpecVersion: "1.0", ID: strconv.FormatInt(e.ID, 10), Source: source, Type: typ, Subject: e.Resource, Time: e.Time.UTC(),
 		DataContentType: "application/json", Data: Data{Actor: e.Actor, ActorRole: e.ActorRole, Service: e.Service,
-			Scope: Scope{LandingZone: e.LandingZone, BusinessUnit: e.BU, Stage: e.Stage}, Action: string(e.Action), Outcome: e.Outcome,
+			Scope: Scope{LandingZone: e.LandingZone, BusinessUnit: e.BU, Stage: e.Stage}, Action: e.Action.String(), Outcome: e.Outcome,
 			Detail: e.Detail, Changes: changes, RequestID: e.RequestID, Door: e.Door}}
 }
 

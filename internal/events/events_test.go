@@ -35,7 +35,7 @@ func TestEventTypes(t *testing.T) {
 		{"topic.create", "unknown", "", false},
 	}
 	for _, c := range cases {
-		e := portal.AuditEvent{ID: 7, Time: at, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.Action(c.action), Outcome: c.outcome, Resource: "r"}
+		e := portal.AuditEvent{ID: 7, Time: at, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActionNamed(c.action), Outcome: c.outcome, Resource: "r"}
 		if got := events.Published(e); got != c.published {
 			t.Errorf("%s %s published: %v", c.action, c.outcome, got)
 		}

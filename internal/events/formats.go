@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/alerts"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -48,12 +47,12 @@ func change(ev CloudEvent, field string) string {
 // Text says an event in one line for a chat (Slack, Teams): its
 // Summary after an emoji of its kind.
 func Text(ev CloudEvent) string {
-	switch ev.Data.Action {
+	switch portal.ActionNamed(ev.Data.Action) {
 	case ActionAlertFire:
 		return ":rotating_light: " + Summary(ev)
 	case ActionAlertResolve:
 		return ":white_check_mark: " + Summary(ev)
-	case string(ActionGiveUp):
+	case ActionGiveUp:
 		return ":x: " + Summary(ev)
 	}
 	return Summary(ev)
@@ -64,12 +63,12 @@ func Text(ev CloudEvent) string {
 // gave up; another event's type and subject.
 func Summary(ev CloudEvent) string {
 	where := ev.Data.Scope.BusinessUnit + "/" + ev.Data.Scope.Stage
-	switch ev.Data.Action {
+	switch portal.ActionNamed(ev.Data.Action) {
 	case ActionAlertFire:
 		return fmt.Sprintf("FIRING %s: %s (%s) for %s: %s", where, change(ev, "rule"), ev.Data.Detail, change(ev, "subject"), change(ev, "value"))
 	case ActionAlertResolve:
 		return fmt.Sprintf("RESOLVED %s: %s for %s: %s", where, change(ev, "rule"), change(ev, "subject"), change(ev, "value"))
-	case string(ActionGiveUp):
+	case ActionGiveUp:
 		return fmt.Sprintf("GAVE UP %s: the portal no longer restarts connector %s: %s", where, ev.Subject, ev.Data.Detail)
 	}
 	return fmt.Sprintf("%s %s: %s (%s by %s)", ev.Type, where, ev.Subject, ev.Data.Outcome, ev.Data.Actor)
@@ -77,9 +76,9 @@ func Summary(ev CloudEvent) string {
 
 // Actions the units' alert channels take: alerts, and an auto-restart
 // that gave up (the connector stays failed until a person acts).
-const (
-	ActionAlertFire    = alerts.ActionFire
-	ActionAlertResolve = alerts.ActionResolve
+var (
+	ActionAlertFire    = portal.ActAlertFire
+	ActionAlertResolve = portal.ActAlertResolve
 	ActionGiveUp       = portal.ActConnectorGiveUp
 )
 
@@ -106,7 +105,7 @@ func alertmanagerOf(ev CloudEvent) alertmanagerAlert {
 	if a.Labels["subject"] == "" {
 		a.Labels["subject"] = ev.Subject
 	}
-	if ev.Data.Action == ActionAlertResolve {
+	if portal.ActionNamed(ev.Data.Action) == ActionAlertResolve {
 		a.EndsAt = ev.Time.UTC().Format(time.RFC3339)
 	}
 	return a

@@ -155,7 +155,7 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 		return portal.Webhook{}, err
 	}
 	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
-		LandingZone: in.Zone, BU: in.BU, Action: "webhook.create", Resource: rec.ID})
+		LandingZone: in.Zone, BU: in.BU, Action: portal.ActWebhookCreate, Resource: rec.ID})
 	if err != nil {
 		return portal.Webhook{}, err
 	}
@@ -244,7 +244,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 		return err
 	}
 	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
-		LandingZone: rec.Zone, BU: rec.BU, Action: "webhook.delete", Resource: rec.ID})
+		LandingZone: rec.Zone, BU: rec.BU, Action: portal.ActWebhookDelete, Resource: rec.ID})
 	if err != nil {
 		return err
 	}

@@ -84,7 +84,7 @@ func (g *Guard) Begin(ctx context.Context, c *Call, event portal.Action, resourc
 
 // reservation is the budget use a create of the call may have reserved.
 func (g *Guard) reservation(c *Call, event portal.Action, resource string) *reservation {
-	if g.reserved == nil || !strings.HasSuffix(string(event), ".create") {
+	if g.reserved == nil || !strings.HasSuffix(event.String(), ".create") {
 		return nil
 	}
 	return &reservation{g: g, unit: c.Scope.Unit.ID, stage: c.Scope.Stage.Name, event: event, named: resource}

@@ -169,7 +169,7 @@ func (s *Service) give(ctx context.Context, call *gate.Call, rec store.GrantReco
 		return portal.TopicGrant{}, err
 	}
 	rec.ID, rec.Created = newID(), s.guard.Now().UTC()
-	return s.approve(ctx, call, rec, "grant.create", "", "")
+	return s.approve(ctx, call, rec, portal.ActGrantCreate, "", "")
 }
 
 // Prune is never asked of grants.

@@ -102,7 +102,7 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 	if now.State != portal.GrantActive || now.Expires.IsZero() || now.Expires.After(s.guard.Now()) {
 		return false, nil // renewed, revoked or expired meanwhile
 	}
-	w, err := s.guard.Begin(ctx, call, "grant.expire", r.ID)
+	w, err := s.guard.Begin(ctx, call, portal.ActGrantExpire, r.ID)
 	if err != nil {
 		return false, err
 	}
@@ -125,7 +125,7 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 func (s *Service) announce(ctx context.Context, r store.GrantRecord) {
 	zone := r.Zone
 	s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: "portal", ActorRole: "system", LandingZone: zone, BU: r.Grantee, Stage: r.Stage,
-		Action: "grant.expiring", Resource: r.ID, Outcome: "ok",
+		Action: portal.ActGrantExpiring, Resource: r.ID, Outcome: "ok",
 		Detail: r.Access + " access of " + r.PrincipalName + " to " + r.Pattern + " ends at " + r.Expires.UTC().Format(time.RFC3339) +
 			": ask " + r.Owner + " to renew it",
 		Changes: []portal.Change{{Field: "owner", After: r.Owner}, {Field: "topic", After: r.Pattern}, {Field: "expires_at", After: r.Expires.UTC().Format(time.RFC3339)}}})

@@ -24,7 +24,7 @@ func portalEvents(t *testing.T, w *servicetest.World, id string) []string {
 	var out []string
 	for _, e := range w.AuditEvents(t) {
 		if e.Resource == id && e.Actor == "portal" {
-			out = append(out, string(e.Action)+" "+e.BU+" "+e.Outcome)
+			out = append(out, e.Action.String()+" "+e.BU+" "+e.Outcome)
 		}
 	}
 	return out
@@ -176,7 +176,7 @@ func TestDecisionsOnNoGrantAreAudited(t *testing.T) {
 	}
 	var got []string
 	for _, e := range w.AuditEvents(t)[before:] {
-		got = append(got, string(e.Action)+" "+e.Outcome)
+		got = append(got, e.Action.String()+" "+e.Outcome)
 	}
 	slices.Sort(got)
 	if want := []string{"grant.approve NOT_FOUND", "grant.reject NOT_FOUND", "grant.revoke NOT_FOUND", "grant.withdraw NOT_FOUND"}; !slices.Equal(got, want) {

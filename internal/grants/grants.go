@@ -101,7 +101,7 @@ func (s *Service) enter(ctx context.Context, scope portal.Scope, step access.Gra
 // RequestGrant asks the owner unit for access for one of the caller's
 // unit's principals.
 func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in portal.NewTopicGrant) (portal.TopicGrant, error) {
-	ctx, call, err := s.enter(ctx, scope, access.AskGrant, "grant.request", in.Topic)
+	ctx, call, err := s.enter(ctx, scope, access.AskGrant, portal.ActGrantRequest, in.Topic)
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
@@ -117,11 +117,11 @@ func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in porta
 	}
 	defer unlock()
 	if err := s.refuseDuplicate(ctx, rec); err != nil {
-		s.guard.Record(ctx, call, "grant.request", rec.Pattern, err)
+		s.guard.Record(ctx, call, portal.ActGrantRequest, rec.Pattern, err)
 		return portal.TopicGrant{}, err
 	}
 	rec.ID, rec.State, rec.Created = newID(), portal.GrantRequested, s.guard.Now().UTC()
-	err = s.guard.Write(ctx, call, gate.Change{Event: "grant.request", Resource: rec.ID, Changes: describe(rec),
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantRequest, Resource: rec.ID, Changes: describe(rec),
 		Do: func(ctx context.Context) error { return s.store.CreateGrantRecord(ctx, rec) }})
 	if err != nil {
 		return portal.TopicGrant{}, err
@@ -173,7 +173,7 @@ func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopic
 	rec.Principal, rec.PrincipalName = s.principal(ctx, call, strings.TrimSpace(in.Principal), &v)
 	if rec.Pattern != "" {
 		if err := s.classify(ctx, &rec, in, &v); err != nil {
-			s.guard.Record(ctx, call, "grant.request", in.Topic, err)
+			s.guard.Record(ctx, call, portal.ActGrantRequest, in.Topic, err)
 			return rec, err
 		}
 	}
@@ -187,7 +187,7 @@ func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopic
 		v.Add(portal.CheckText("reason", rec.Reason, MaxReason, true))
 	}
 	if err := v.Err(); err != nil {
-		s.guard.Record(ctx, call, "grant.request", in.Topic, err)
+		s.guard.Record(ctx, call, portal.ActGrantRequest, in.Topic, err)
 		return rec, err
 	}
 	return rec, nil
@@ -392,7 +392,7 @@ func made(enc []string) []portal.RoleBinding {
 // Grants lists the grants the caller's unit gave or received in the
 // stage, by topic.
 func (s *Service) Grants(ctx context.Context, scope portal.Scope, q portal.GrantQuery) (portal.Page[portal.TopicGrant], error) {
-	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
+	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, portal.Action{}, "")
 	if err != nil {
 		return portal.Page[portal.TopicGrant]{}, err
 	}
@@ -445,7 +445,7 @@ func (s *Service) find(ctx context.Context, call *gate.Call, id string) (store.G
 
 // Grant returns one of the grants the caller's unit gave or received.
 func (s *Service) Grant(ctx context.Context, scope portal.Scope, id string) (portal.TopicGrant, error) {
-	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
+	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, portal.Action{}, "")
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}

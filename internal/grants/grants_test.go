@@ -133,8 +133,8 @@ func TestGrantJourney(t *testing.T) {
 	}
 	var trail []string
 	for _, e := range w.AuditEvents(t) {
-		if strings.HasPrefix(string(e.Action), "grant.") && e.Resource == g.ID {
-			trail = append(trail, string(e.Action)+" "+e.BU+" "+e.Outcome)
+		if strings.HasPrefix(e.Action.String(), "grant.") && e.Resource == g.ID {
+			trail = append(trail, e.Action.String()+" "+e.BU+" "+e.Outcome)
 		}
 	}
 	slices.Sort(trail)
@@ -364,7 +364,7 @@ func TestGrantUpstreamFailures(t *testing.T) {
 	outcomes := map[string]int{}
 	for _, e := range w.AuditEvents(t) {
 		if e.Resource == g.ID {
-			outcomes[string(e.Action)+" "+e.Outcome]++
+			outcomes[e.Action.String()+" "+e.Outcome]++
 		}
 	}
 	if outcomes["grant.approve UPSTREAM_UNAVAILABLE"] != 1 || outcomes["grant.revoke UPSTREAM_UNAVAILABLE"] != 1 || outcomes["grant.revoke ok"] != 1 {

@@ -95,7 +95,7 @@ func (s *Service) undecide(ctx context.Context, r store.GrantRecord, from string
 // it revoked; when a binding cannot be removed the grant stays active
 // with what is left, and says so.
 func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
-	w, err := s.guard.Begin(ctx, call, "grant.revoke", r.ID)
+	w, err := s.guard.Begin(ctx, call, portal.ActGrantRevoke, r.ID)
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}

@@ -136,7 +136,7 @@ func backdate(t *testing.T, w *servicetest.World, id string) {
 func events(t *testing.T, w *servicetest.World, resource, action string) []portal.AuditEvent {
 	var out []portal.AuditEvent
 	for _, e := range w.AuditEvents(t) {
-		if e.Resource == resource && string(e.Action) == action {
+		if e.Resource == resource && e.Action.String() == action {
 			out = append(out, e)
 		}
 	}

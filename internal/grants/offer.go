@@ -19,7 +19,7 @@ const maxOffered = 500
 // that unit's topics (names only, from the cluster's one cached listing:
 // what the topic holds stays behind its owner's grant).
 func (s *Service) Offer(ctx context.Context, scope portal.Scope, owner string) (portal.GrantOffer, error) {
-	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, "", "")
+	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, portal.Action{}, "")
 	if err != nil {
 		return portal.GrantOffer{}, err
 	}

@@ -102,19 +102,19 @@ func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecor
 
 // ApproveGrant makes the grant's role bindings and records it active.
 func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
-	call, r, release, err := s.decision(ctx, scope, id, comment, "grant.approve", access.ReviewGrant, portal.GrantRequested, owns)
+	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantApprove, access.ReviewGrant, portal.GrantRequested, owns)
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
 	defer release()
 	if call.Principal.Subject == r.RequesterSubject {
 		err := portal.New(portal.InsufficientRole, "you asked for grant %s: another Admin of %s approves it", id, r.Owner)
-		s.guard.Record(ctx, call, "grant.approve", id, err)
+		s.guard.Record(ctx, call, portal.ActGrantApprove, id, err)
 		return portal.TopicGrant{}, err
 	}
 	if approvedBy(r, call.Principal.Subject) {
 		err := portal.New(portal.InsufficientRole, "you approved grant %s already: a %s grant needs another Admin of %s", id, r.Classification, r.Owner)
-		s.guard.Record(ctx, call, "grant.approve", id, err)
+		s.guard.Record(ctx, call, portal.ActGrantApprove, id, err)
 		return portal.TopicGrant{}, err
 	}
 	need := s.approvalsNeeded(r)
@@ -127,7 +127,7 @@ func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comm
 	if r.Renews != "" {
 		return s.renew(ctx, call, r, comment)
 	}
-	return s.approve(ctx, call, r, "grant.approve", portal.GrantRequested, comment)
+	return s.approve(ctx, call, r, portal.ActGrantApprove, portal.GrantRequested, comment)
 }
 
 // firstApproval records one Admin's approval of a grant that needs two;
@@ -137,7 +137,7 @@ func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.Gr
 	if c := strings.TrimSpace(comment); c != "" {
 		r.Comment = c
 	}
-	err := s.guard.Write(ctx, call, gate.Change{Event: "grant.approve", Resource: r.ID,
+	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantApprove, Resource: r.ID,
 		Changes: []portal.Change{{Field: "approvals", Before: strconv.Itoa(len(r.Approvals) - 1), After: strconv.Itoa(len(r.Approvals)) + " of " + strconv.Itoa(need)},
 			{Field: "classification", After: r.Classification}},
 		Do: func(ctx context.Context) error {
@@ -153,7 +153,7 @@ func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.Gr
 // duration (from now), and closes the request as renewed: the grant's
 // bindings stay as they are.
 func (s *Service) renew(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
-	w, err := s.guard.Begin(ctx, call, "grant.approve", r.ID)
+	w, err := s.guard.Begin(ctx, call, portal.ActGrantApprove, r.ID)
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
@@ -194,27 +194,27 @@ func stampOf(t time.Time) string {
 
 // RejectGrant closes a request with the owner's comment.
 func (s *Service) RejectGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
-	call, r, release, err := s.decision(ctx, scope, id, comment, "grant.reject", access.ReviewGrant, portal.GrantRequested, owns)
+	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantReject, access.ReviewGrant, portal.GrantRequested, owns)
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
 	defer release()
-	return s.close(ctx, call, r, "grant.reject", portal.GrantRequested, portal.GrantRejected, comment)
+	return s.close(ctx, call, r, portal.ActGrantReject, portal.GrantRequested, portal.GrantRejected, comment)
 }
 
 // WithdrawGrant closes the caller's unit's request.
 func (s *Service) WithdrawGrant(ctx context.Context, scope portal.Scope, id string) (portal.TopicGrant, error) {
-	call, r, release, err := s.decision(ctx, scope, id, "", "grant.withdraw", access.WithdrawGrant, portal.GrantRequested, receives)
+	call, r, release, err := s.decision(ctx, scope, id, "", portal.ActGrantWithdraw, access.WithdrawGrant, portal.GrantRequested, receives)
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
 	defer release()
-	return s.close(ctx, call, r, "grant.withdraw", portal.GrantRequested, portal.GrantWithdrawn, "")
+	return s.close(ctx, call, r, portal.ActGrantWithdraw, portal.GrantRequested, portal.GrantWithdrawn, "")
 }
 
 // RevokeGrant removes an active grant's bindings, from either side.
 func (s *Service) RevokeGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
-	call, r, release, err := s.decision(ctx, scope, id, comment, "grant.revoke", access.RevokeGrant, portal.GrantActive, holds)
+	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantRevoke, access.RevokeGrant, portal.GrantActive, holds)
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}

@@ -300,7 +300,7 @@ func (s *Service) Consumers(ctx context.Context, scope portal.Scope, topic strin
 
 // Delete deletes an empty group; one with members is refused (409).
 func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete consumer groups", "consumer-group.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete consumer groups", portal.ActConsumerGroupDelete, id)
 	if err != nil {
 		return err
 	}
@@ -311,10 +311,10 @@ func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) (er
 	}
 	if len(g.Members) > 0 {
 		err = activeMembers(g)
-		s.guard.Record(ctx, call, "consumer-group.delete", g.ID, err)
+		s.guard.Record(ctx, call, portal.ActConsumerGroupDelete, g.ID, err)
 		return err
 	}
-	return s.guard.Write(ctx, call, gate.Change{Event: "consumer-group.delete", Resource: g.ID,
+	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActConsumerGroupDelete, Resource: g.ID,
 		Do: func(ctx context.Context) error { return call.Env.Groups.DeleteGroup(ctx, g.ID) }})
 }
 
@@ -343,7 +343,7 @@ func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id strin
 	if r.DryRun {
 		ctx, call, err = s.guard.Enter(ctx, scope, access.Write, "reset consumer group offsets")
 	} else {
-		ctx, call, err = s.guard.EnterWrite(ctx, scope, access.Write, "reset consumer group offsets", "consumer-group.reset-offsets", id)
+		ctx, call, err = s.guard.EnterWrite(ctx, scope, access.Write, "reset consumer group offsets", portal.ActConsumerGroupResetOffsets, id)
 	}
 	if err != nil {
 		return portal.ResetResult{}, err
@@ -402,7 +402,7 @@ func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id strin
 		}
 		changes[i] = portal.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
 	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: "consumer-group.reset-offsets", Resource: g.ID, Changes: changes,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConsumerGroupResetOffsets, Resource: g.ID, Changes: changes,
 		Do: func(ctx context.Context) error { return call.Env.Groups.CommitGroupOffsets(ctx, g.ID, offsets) }})
 	if err != nil {
 		return portal.ResetResult{}, err
@@ -413,7 +413,7 @@ func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id strin
 // refused audits a refused reset (not a dry run) and returns err.
 func (s *Service) refused(ctx context.Context, call *gate.Call, r portal.OffsetReset, id string, err error) error {
 	if !r.DryRun {
-		s.guard.Record(ctx, call, "consumer-group.reset-offsets", id, err)
+		s.guard.Record(ctx, call, portal.ActConsumerGroupResetOffsets, id, err)
 	}
 	return err
 }

@@ -123,7 +123,7 @@ func TestGroupAccessMatrix(t *testing.T) {
 	}
 	var audited bool
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "consumer-group.reset-offsets" && e.Outcome == "ok" && len(e.Changes) == 1 && e.Changes[0].Before == "30" && e.Changes[0].After == "42" {
+		if e.Action == portal.ActConsumerGroupResetOffsets && e.Outcome == "ok" && len(e.Changes) == 1 && e.Changes[0].Before == "30" && e.Changes[0].After == "42" {
 			audited = true
 		}
 	}

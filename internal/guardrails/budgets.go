@@ -99,7 +99,7 @@ func (gr *Service) SetBudget(ctx context.Context, bu, stage string, limits map[s
 	if err != nil {
 		return portal.Budget{}, err
 	}
-	w, err := gr.guard.BeginEvent(ctx, event(p, "budget.set", call.Scope.Zone().ID, bu, stage, "budget "+bu+"/"+stage))
+	w, err := gr.guard.BeginEvent(ctx, event(p, portal.ActBudgetSet, call.Scope.Zone().ID, bu, stage, "budget "+bu+"/"+stage))
 	if err != nil {
 		return portal.Budget{}, err
 	}

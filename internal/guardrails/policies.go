@@ -170,7 +170,7 @@ func (gr *Service) DeletePolicy(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	w, err := gr.guard.BeginEvent(ctx, event(p, "policy.delete", before.Zone, "", "", id))
+	w, err := gr.guard.BeginEvent(ctx, event(p, portal.ActPolicyDelete, before.Zone, "", "", id))
 	if err != nil {
 		return err
 	}

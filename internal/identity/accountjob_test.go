@@ -47,7 +47,7 @@ func TestASlowCloudNeverLeavesAnAccountWithoutBindings(t *testing.T) {
 		t.Errorf("upstream the account has %d of %d bindings", len(have), len(producerTemplate))
 	}
 	last := w.AuditEvents(t)[0]
-	if last.Action != "service-account.create" || last.Outcome != "ok" || last.Resource != a.Name+" ("+a.ID+")" {
+	if last.Action != portal.ActServiceAccountCreate || last.Outcome != "ok" || last.Resource != a.Name+" ("+a.ID+")" {
 		t.Errorf("event: %+v", last)
 	}
 	if _, err := w.Accounts.Create(ctx, dev, portal.NewServiceAccount{Name: "slowpoke", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {

@@ -15,7 +15,7 @@ import (
 
 // Update changes an account's description.
 func (s *Accounts) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.ServiceAccount, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change service accounts", "service-account.update", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change service accounts", portal.ActServiceAccountUpdate, id)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
@@ -28,11 +28,11 @@ func (s *Accounts) Update(ctx context.Context, scope portal.Scope, id, descripti
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change", "service-account.update", a.DisplayName); err != nil {
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change", portal.ActServiceAccountUpdate, a.DisplayName); err != nil {
 		return portal.ServiceAccount{}, err
 	}
 	var updated platform.ServiceAccount
-	err = s.guard.Write(ctx, call, gate.Change{Event: "service-account.update", Resource: a.DisplayName + " (" + id + ")",
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActServiceAccountUpdate, Resource: a.DisplayName + " (" + id + ")",
 		Rule:    accountChange(call, rules.OpUpdate, a.DisplayName, description, accountRule(call, a)),
 		Changes: []portal.Change{{Field: "description", Before: a.Description, After: description}},
 		Do: func(ctx context.Context) (err error) {
@@ -53,7 +53,7 @@ func (s *Accounts) Update(ctx context.Context, scope portal.Scope, id, descripti
 // without anyone having said so.
 func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (_ portal.AccountDeletion, err error) {
 	withKeys := opt.WithKeys
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete service accounts", "service-account.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete service accounts", portal.ActServiceAccountDelete, id)
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
@@ -62,7 +62,7 @@ func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, op
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete", "service-account.delete", a.DisplayName); err != nil {
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete", portal.ActServiceAccountDelete, a.DisplayName); err != nil {
 		return portal.AccountDeletion{}, err
 	}
 	keys, err := call.Env.APIKeys.ListAPIKeys(ctx, id, "")
@@ -91,13 +91,13 @@ func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, op
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
-	if err := s.guard.Check(ctx, call, "service-account.delete", accountChange(call, rules.OpDelete, a.DisplayName, "", accountRule(call, a))); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActServiceAccountDelete, accountChange(call, rules.OpDelete, a.DisplayName, "", accountRule(call, a))); err != nil {
 		return portal.AccountDeletion{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.AccountDeletion{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, "service-account.delete", a.DisplayName+" ("+id+")")
+	w, err := s.guard.Begin(ctx, call, portal.ActServiceAccountDelete, a.DisplayName+" ("+id+")")
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}

@@ -144,7 +144,7 @@ const accountWait = 15 * time.Second
 // (never an account without its bindings reported as made). An account
 // that exists without all of its type's bindings is completed.
 func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (_ portal.ServiceAccount, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.create", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", portal.ActServiceAccountCreate, in.Name)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
@@ -170,7 +170,7 @@ func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in portal.New
 			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
 		}
 	}
-	if err := s.guard.Check(ctx, call, "service-account.create", accountChange(call, rules.OpCreate, name, in.Description, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActServiceAccountCreate, accountChange(call, rules.OpCreate, name, in.Description, nil)); err != nil {
 		return portal.ServiceAccount{}, err
 	}
 	job, err := s.startJob(ctx, call, scope, []portal.NewServiceAccount{in})

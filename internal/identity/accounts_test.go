@@ -224,7 +224,7 @@ func TestBulkCreate(t *testing.T) {
 	// Each item is one event in the trail.
 	created := 0
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "service-account.create" && e.Outcome == "ok" {
+		if e.Action == portal.ActServiceAccountCreate && e.Outcome == "ok" {
 			created++
 		}
 	}

@@ -220,7 +220,7 @@ func findAccount(ctx context.Context, call *gate.Call, id string) (platform.Serv
 
 // Create makes a key for one of the unit's service accounts.
 func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (_ portal.CreatedAPIKey, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create API keys", "api-key.create", account)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create API keys", portal.ActAPIKeyCreate, account)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
@@ -250,17 +250,17 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "create API keys for", "api-key.create", a.DisplayName); err != nil {
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "create API keys for", portal.ActAPIKeyCreate, a.DisplayName); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
 	desired := keyRule(call.Env, a, resource, strings.TrimSpace(in.Description), now, expires)
-	if err := s.guard.Check(ctx, call, "api-key.create", rules.NewChange(rules.KindAPIKey, rules.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActAPIKeyCreate, rules.NewChange(rules.KindAPIKey, rules.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
-	k, err := s.create(ctx, call, a, o, resource, strings.TrimSpace(in.Description), expires, "api-key.create", nil)
+	k, err := s.create(ctx, call, a, o, resource, strings.TrimSpace(in.Description), expires, portal.ActAPIKeyCreate, nil)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
@@ -370,7 +370,7 @@ func (s *APIKeys) Get(ctx context.Context, scope portal.Scope, id string) (porta
 // Rotate makes a key in place of another and has the old one expire
 // after the overlap, so that clients move to the new one without a gap.
 func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (_ portal.CreatedAPIKey, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "rotate API keys", "api-key.rotate", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "rotate API keys", portal.ActAPIKeyRotate, id)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
@@ -393,7 +393,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "rotate API keys of", "api-key.rotate", a.DisplayName); err != nil {
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "rotate API keys of", portal.ActAPIKeyRotate, a.DisplayName); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
 	if recorded && rec.ReplacedBy != "" {
@@ -408,7 +408,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	// nothing to the unit's keys.
 	ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
 		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
-	if err := s.guard.Check(ctx, call, "api-key.rotate", ch); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActAPIKeyRotate, ch); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
 	oldExpires := now.Add(overlap)
@@ -436,7 +436,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 		r.Expires, r.ReplacedBy = oldExpires, id
 		return s.store.SaveKey(ctx, r)
 	}
-	k, err := s.create(ctx, call, a, o, old.Resource, old.Description, expires, "api-key.rotate", endOld,
+	k, err := s.create(ctx, call, a, o, old.Resource, old.Description, expires, portal.ActAPIKeyRotate, endOld,
 		portal.Change{Field: "rotates", Before: old.ID, After: "expires " + formatExpiry(oldExpires)})
 	if err != nil && gate.Outcome(err) != audit.Unknown {
 		// No new key stands: the old one may be rotated again.
@@ -459,7 +459,7 @@ func rotatedAlready(id, replacedBy string) error {
 
 // Update changes a key's description.
 func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.APIKey, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change API keys", "api-key.update", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change API keys", portal.ActAPIKeyUpdate, id)
 	if err != nil {
 		return portal.APIKey{}, err
 	}
@@ -472,13 +472,13 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 	if err != nil {
 		return portal.APIKey{}, err
 	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", "api-key.update", a.DisplayName); err != nil {
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", portal.ActAPIKeyUpdate, a.DisplayName); err != nil {
 		return portal.APIKey{}, err
 	}
 	ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
 		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
 	var k platform.APIKey
-	err = s.guard.Write(ctx, call, gate.Change{Event: "api-key.update", Resource: id + " (" + a.DisplayName + ")", Rule: ch,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAPIKeyUpdate, Resource: id + " (" + a.DisplayName + ")", Rule: ch,
 		Changes: []portal.Change{{Field: "description", Before: old.Description, After: description}},
 		Do: func(ctx context.Context) (err error) {
 			k, err = call.Env.APIKeys.UpdateAPIKey(ctx, id, description)
@@ -493,7 +493,7 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 
 // Delete deletes a key.
 func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete API keys", "api-key.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete API keys", portal.ActAPIKeyDelete, id)
 	if err != nil {
 		return err
 	}
@@ -502,12 +502,12 @@ func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) (er
 	if err != nil {
 		return err
 	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete API keys of", "api-key.delete", a.DisplayName); err != nil {
+	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete API keys of", portal.ActAPIKeyDelete, a.DisplayName); err != nil {
 		return err
 	}
 	before := keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires)
 	named := id + " (" + a.DisplayName + ")"
-	err = s.guard.Write(ctx, call, gate.Change{Event: "api-key.delete", Resource: named,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAPIKeyDelete, Resource: named,
 		Rule: rules.NewChange(rules.KindAPIKey, rules.OpDelete, named, nil, before),
 		Do:   func(ctx context.Context) error { return call.Env.APIKeys.DeleteAPIKey(ctx, id) }})
 	if err != nil {

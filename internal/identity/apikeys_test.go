@@ -179,7 +179,7 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	}
 	var expired *portal.AuditEvent
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "api-key.expire" {
+		if e.Action == portal.ActAPIKeyExpire {
 			expired = &e
 		}
 	}
@@ -287,7 +287,7 @@ func TestAccountLifecycle(t *testing.T) {
 		t.Fatalf("delete with keys: %+v %v", gone, err)
 	}
 	ev := w.AuditEvents(t)
-	if len(ev) != events+1 || ev[0].Action != "service-account.delete" || ev[0].Outcome != "ok" || len(ev[0].Changes) != 6 {
+	if len(ev) != events+1 || ev[0].Action != portal.ActServiceAccountDelete || ev[0].Outcome != "ok" || len(ev[0].Changes) != 6 {
 		t.Errorf("the delete's event: %+v", ev[0])
 	}
 	if _, err := w.Accounts.Get(ctx, dev, sa.ID); !portal.Is(err, portal.NotFound) {
@@ -345,7 +345,7 @@ func TestRotationIsAllOrNothing(t *testing.T) {
 		if recs, _ := w.Store.Keys(context.Background(), []string{k.ID}); recs[k.ID].ReplacedBy != "" || recs[k.ID].Expires.Sub(k.Expires).Abs() > time.Millisecond {
 			t.Errorf("%s: the old key's record changed: %+v", name, recs[k.ID])
 		}
-		if last := w.AuditEvents(t)[0]; last.Action != "api-key.rotate" || last.Outcome != string(portal.UpstreamUnavailable) {
+		if last := w.AuditEvents(t)[0]; last.Action != portal.ActAPIKeyRotate || last.Outcome != string(portal.UpstreamUnavailable) {
 			t.Errorf("%s: event %+v", name, last)
 		}
 	}
@@ -434,7 +434,7 @@ func TestAnAbandonedRotationLeavesNoKey(t *testing.T) {
 	if len(recs) != 1 || recs[k.ID].ReplacedBy != "" {
 		t.Errorf("records after the sweep: %+v", recs)
 	}
-	if e := w.AuditEvents(t)[0]; e.Action != "api-key.delete" || e.Actor != portal.SystemActor || !strings.Contains(e.Resource, orphan.ID) {
+	if e := w.AuditEvents(t)[0]; e.Action != portal.ActAPIKeyDelete || e.Actor != portal.SystemActor || !strings.Contains(e.Resource, orphan.ID) {
 		t.Errorf("the sweep's event: %+v", e)
 	}
 	if n, _ := w.APIKeys.Expire(bg); n != 0 {

@@ -171,7 +171,7 @@ func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec sto
 		return false, s.store.DeleteKeys(ctx, []string{rec.ID})
 	}
 	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
-		Action: "api-key.expire", Resource: rec.ID + " (" + rec.Owner + " on " + rec.Resource + ")"})
+		Action: portal.ActAPIKeyExpire, Resource: rec.ID + " (" + rec.Owner + " on " + rec.Resource + ")"})
 	if err != nil {
 		return false, err
 	}
@@ -240,7 +240,7 @@ func (s *APIKeys) endRotation(ctx context.Context, rec store.KeyRecord) (int, er
 			continue
 		}
 		w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
-			Action: "api-key.delete", Resource: k.ID + " (" + rec.Owner + " on " + rec.Resource + ")",
+			Action: portal.ActAPIKeyDelete, Resource: k.ID + " (" + rec.Owner + " on " + rec.Resource + ")",
 			Detail: "made by a rotation of " + rec.ID + " whose replica stopped before recording it; nobody has its secret"})
 		if err != nil {
 			return n, err

@@ -47,7 +47,7 @@ type bulk struct {
 
 // prepareBulk authorizes and validates a batch.
 func (s *Accounts) prepareBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (*bulk, error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", "service-account.bulk-create", fmt.Sprintf("%d accounts", len(items)))
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", portal.ActServiceAccountBulkCreate, fmt.Sprintf("%d accounts", len(items)))
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (s *Accounts) prepareBulk(ctx context.Context, scope portal.Scope, items []
 	for i, in := range items {
 		changes[i] = accountChange(call, rules.OpCreate, names[i], in.Description, nil)
 	}
-	refused, err := s.guard.CheckAll(ctx, call, "service-account.create", changes)
+	refused, err := s.guard.CheckAll(ctx, call, portal.ActServiceAccountCreate, changes)
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	attempt := func(id string) int64 {
 		t.Helper()
 		n, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "u", BU: "scada", Stage: "dev", LandingZone: "edh-shared",
-			Action: "service-account.create", Resource: saName(id), Outcome: "unknown", RequestID: req})
+			Action: portal.ActServiceAccountCreate, Resource: saName(id), Outcome: "unknown", RequestID: req})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	// The trail: one event per item, the dead replica's attempts settled.
 	events := map[string][]portal.AuditEvent{}
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "service-account.create" {
+		if e.Action == portal.ActServiceAccountCreate {
 			name, _, _ := strings.Cut(e.Resource, " ")
 			events[name] = append(events[name], e)
 		}

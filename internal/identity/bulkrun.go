@@ -179,7 +179,7 @@ func (s *Accounts) bulkItem(ctx context.Context, run *jobs.Run, call *gate.Call,
 			return // another replica runs the job, or the store is down: the item stays pending
 		}
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, "service-account.create", name, 0)
+	w, err := s.guard.ResumeWrite(ctx, call, portal.ActServiceAccountCreate, name, 0)
 	if err != nil {
 		s.saveOutcome(ctx, run, i, itemRecord{State: itemDone, Existed: rec.Existed, Kind: portal.KindOf(err), Message: portal.FirstMessage(err)})
 		return
@@ -218,7 +218,7 @@ func (s *Accounts) settleDone(ctx context.Context, run *jobs.Run, call *gate.Cal
 	if rec.Event == 0 {
 		return
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, "service-account.create", name, rec.Event)
+	w, err := s.guard.ResumeWrite(ctx, call, portal.ActServiceAccountCreate, name, rec.Event)
 	if err != nil {
 		return
 	}

@@ -162,7 +162,7 @@ func (s *Pools) Get(ctx context.Context, scope portal.Scope, id string) (portal.
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
 func (s *Pools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (_ portal.Pool, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create identity pools", "identity-pool.create", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create identity pools", portal.ActIdentityPoolCreate, in.Name)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -206,10 +206,10 @@ func (s *Pools) check(call *gate.Call, in *portal.NewPool, v *portal.Validation)
 
 func (s *Pools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
 	desired := poolRule(call, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description), IdentityClaim: in.IdentityClaim, Filter: in.Filter})
-	if err := s.guard.Check(ctx, call, "identity-pool.create", rules.NewChange(rules.KindIdentityPool, rules.OpCreate, name, desired, nil)); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActIdentityPoolCreate, rules.NewChange(rules.KindIdentityPool, rules.OpCreate, name, desired, nil)); err != nil {
 		return portal.Pool{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, "identity-pool.create", name)
+	w, err := s.guard.Begin(ctx, call, portal.ActIdentityPoolCreate, name)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -248,7 +248,7 @@ func (s *Pools) create(ctx context.Context, call *gate.Call, name string, in por
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
 func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (_ portal.Pool, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", "identity-pool.filter", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", portal.ActIdentityPoolFilter, id)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -256,7 +256,7 @@ func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter
 	if e := s.filters.Check("filter", filter); e != nil {
 		return portal.Pool{}, e
 	}
-	cur, call, unlock, err := s.lockToWrite(ctx, call, id, "change", "identity-pool.filter", ifMatch)
+	cur, call, unlock, err := s.lockToWrite(ctx, call, id, "change", portal.ActIdentityPoolFilter, ifMatch)
 	if err != nil {
 		return portal.Pool{}, err
 	}
@@ -264,14 +264,14 @@ func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter
 	after := cur
 	after.Filter = filter
 	rule := rules.NewChange(rules.KindIdentityPool, rules.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
-	if err := s.guard.Check(ctx, call, "identity-pool.filter", rule); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActIdentityPoolFilter, rule); err != nil {
 		return portal.Pool{}, err
 	}
 	if err := call.Pace(ctx); err != nil {
 		return portal.Pool{}, err
 	}
 	var p platform.IdentityPool
-	err = s.guard.Write(ctx, call, gate.Change{Event: "identity-pool.filter", Resource: cur.DisplayName + " (" + id + ")",
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolFilter, Resource: cur.DisplayName + " (" + id + ")",
 		Changes: []portal.Change{{Field: "filter", Before: cur.Filter, After: filter}},
 		Do: func(ctx context.Context) (err error) {
 			p, err = call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
@@ -286,12 +286,12 @@ func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter
 
 // Delete removes a pool's role bindings, then the pool.
 func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", "identity-pool.delete", id)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", portal.ActIdentityPoolDelete, id)
 	if err != nil {
 		return err
 	}
 	defer s.guard.Settle(ctx, call, &err)
-	p, call, unlock, err := s.lockToWrite(ctx, call, id, "delete", "identity-pool.delete", opt.IfMatch)
+	p, call, unlock, err := s.lockToWrite(ctx, call, id, "delete", portal.ActIdentityPoolDelete, opt.IfMatch)
 	if err != nil {
 		return err
 	}
@@ -308,13 +308,13 @@ func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt p
 	if err != nil {
 		return err
 	}
-	if err := s.guard.Check(ctx, call, "identity-pool.delete", rules.NewChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
+	if err := s.guard.Check(ctx, call, portal.ActIdentityPoolDelete, rules.NewChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
 		return err
 	}
 	if err := call.Pace(ctx); err != nil {
 		return err
 	}
-	w, err := s.guard.Begin(ctx, call, "identity-pool.delete", p.DisplayName+" ("+id+")")
+	w, err := s.guard.Begin(ctx, call, portal.ActIdentityPoolDelete, p.DisplayName+" ("+id+")")
 	if err != nil {
 		return err
 	}

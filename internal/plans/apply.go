@@ -39,7 +39,7 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 		return portal.Plan{}, err
 	}
 	if err := refusals(plan); err != nil {
-		s.guard.Record(ctx, call, "resources.apply", call.Scope.String(), err)
+		s.guard.Record(ctx, call, portal.ActResourcesApply, call.Scope.String(), err)
 		return plan, err
 	}
 	fingerprint = strings.Trim(strings.TrimSpace(fingerprint), `"`)
@@ -57,7 +57,7 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 		return plan, nil
 	}
 	plan.AuditID = requestid.From(ctx)
-	w, err := s.guard.Begin(ctx, call, "resources.apply", call.Scope.String())
+	w, err := s.guard.Begin(ctx, call, portal.ActResourcesApply, call.Scope.String())
 	if err != nil {
 		return plan, err
 	}

@@ -151,7 +151,7 @@ func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error)
 	if err != nil {
 		return false, nil // the upstream cannot be planned now: next round
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, "resources.apply", call.Scope.String(), now.Event)
+	w, err := s.guard.ResumeWrite(ctx, call, portal.ActResourcesApply, call.Scope.String(), now.Event)
 	if err != nil {
 		return false, err
 	}

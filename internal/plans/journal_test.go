@@ -75,7 +75,7 @@ func TestAStoppedApplyIsFinished(t *testing.T) {
 	}
 	var applies []portal.AuditEvent
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "resources.apply" && e.Actor == "tester" {
+		if e.Action == portal.ActResourcesApply && e.Actor == "tester" {
 			applies = append(applies, e)
 		}
 	}
@@ -111,7 +111,7 @@ func TestAJournalKeepsNoSecret(t *testing.T) {
 		t.Errorf("the journal: %s %s", j.State, j.Result)
 	}
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "resources.apply" && e.Actor == "tester" && e.Outcome != string(portal.Conflict) {
+		if e.Action == portal.ActResourcesApply && e.Actor == "tester" && e.Outcome != string(portal.Conflict) {
 			t.Errorf("the apply's event: %+v", e)
 		}
 	}

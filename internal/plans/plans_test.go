@@ -136,7 +136,7 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 	if !portal.Is(err, portal.InsufficientRole) || w.Snapshot(t) != before {
 		t.Errorf("a viewer's apply: %v", err)
 	}
-	if ev := w.AuditEvents(t); len(ev) == 0 || ev[0].Action != "resources.apply" || ev[0].Outcome != string(portal.InsufficientRole) {
+	if ev := w.AuditEvents(t); len(ev) == 0 || ev[0].Action != portal.ActResourcesApply || ev[0].Outcome != string(portal.InsufficientRole) {
 		t.Errorf("the refused apply is not audited: %+v", ev)
 	}
 
@@ -235,7 +235,7 @@ func TestApplySkipsWhatDependsOnAFailure(t *testing.T) {
 	}
 	var summary bool
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "resources.apply" && e.Outcome == string(portal.Conflict) && len(e.Changes) == 5 {
+		if e.Action == portal.ActResourcesApply && e.Outcome == string(portal.Conflict) && len(e.Changes) == 5 {
 			summary = true
 		}
 	}
@@ -711,7 +711,7 @@ func TestApplyCreatesTopicsInOneRequest(t *testing.T) {
 	}
 	created := 0
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "topic.create" && e.Outcome == "ok" && strings.Contains(e.Resource, "batch-") {
+		if e.Action == portal.ActTopicCreate && e.Outcome == "ok" && strings.Contains(e.Resource, "batch-") {
 			created++
 		}
 	}
@@ -783,8 +783,8 @@ func TestApplyUpdatesTopicsInOneRequest(t *testing.T) {
 	}
 	audited := map[string]string{}
 	for _, e := range w.AuditEvents(t) {
-		if (e.Action == "topic.config" || e.Action == "topic.partitions") && strings.Contains(e.Resource, "upd-") {
-			audited[string(e.Action)+" "+e.Resource[strings.LastIndex(e.Resource, "-")+1:]] = e.Outcome
+		if (e.Action == portal.ActTopicConfig || e.Action == portal.ActTopicPartitions) && strings.Contains(e.Resource, "upd-") {
+			audited[e.Action.String()+" "+e.Resource[strings.LastIndex(e.Resource, "-")+1:]] = e.Outcome
 		}
 	}
 	if fmt.Sprint(audited) != "map[topic.config 0:ok topic.config 1:ok topic.config 2:INVALID_PARAMETER topic.config 3:ok topic.partitions 1:ok]" {

@@ -82,20 +82,20 @@ type AlertChannelService interface {
 }
 
 // The alert rule's actions; its KindInfo declares their past tenses.
-const (
-	ActAlertRuleUpdate  Action = "alert-rule.update"
-	ActAlertRuleDelete  Action = "alert-rule.delete"
-	ActAlertRuleSilence Action = "alert-rule.silence"
+var (
+	ActAlertRuleUpdate  = Action{"alert-rule.update", "updated"}
+	ActAlertRuleDelete  = Action{"alert-rule.delete", "deleted"}
+	ActAlertRuleSilence = Action{"alert-rule.silence", "silenced"}
 )
 
 // The alert channel's actions; its KindInfo declares their past tenses.
-const (
-	ActAlertChannelCreate Action = "alert-channel.create"
-	ActAlertChannelDelete Action = "alert-channel.delete"
+var (
+	ActAlertChannelCreate = Action{"alert-channel.create", "created"}
+	ActAlertChannelDelete = Action{"alert-channel.delete", "deleted"}
 )
 
 // The alert's actions; its KindInfo declares their past tenses.
-const (
-	ActAlertFire    Action = "alert.fire"
-	ActAlertResolve Action = "alert.resolve"
+var (
+	ActAlertFire    = Action{"alert.fire", "fired"}
+	ActAlertResolve = Action{"alert.resolve", "resolved"}
 )

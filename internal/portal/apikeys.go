@@ -162,10 +162,10 @@ func ParseSpan(s string) (time.Duration, error) {
 }
 
 // The api key's actions; its KindInfo declares their past tenses.
-const (
-	ActAPIKeyCreate Action = "api-key.create"
-	ActAPIKeyUpdate Action = "api-key.update"
-	ActAPIKeyRotate Action = "api-key.rotate"
-	ActAPIKeyDelete Action = "api-key.delete"
-	ActAPIKeyExpire Action = "api-key.expire"
+var (
+	ActAPIKeyCreate = Action{"api-key.create", "created"}
+	ActAPIKeyUpdate = Action{"api-key.update", "updated"}
+	ActAPIKeyRotate = Action{"api-key.rotate", "rotated"}
+	ActAPIKeyDelete = Action{"api-key.delete", "deleted"}
+	ActAPIKeyExpire = Action{"api-key.expire", "expired"}
 )

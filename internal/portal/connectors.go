@@ -95,7 +95,7 @@ const MaxAutoRestarts = 1000
 // giving up, as the trail holds it.
 type ConnectorRestart struct {
 	At      time.Time
-	Action  string
+	Action  Action
 	Outcome string
 	// Detail is the attempt and the failure's first line.
 	Detail string
@@ -210,14 +210,14 @@ func ConnectorTopics(cfg map[string]string) []string {
 }
 
 // The connector's actions; its KindInfo declares their past tenses.
-const (
-	ActConnectorCreate         Action = "connector.create"
-	ActConnectorUpdate         Action = "connector.update"
-	ActConnectorDelete         Action = "connector.delete"
-	ActConnectorPause          Action = "connector.pause"
-	ActConnectorResume         Action = "connector.resume"
-	ActConnectorRestart        Action = "connector.restart"
-	ActConnectorAutoRestart    Action = "connector.auto-restart"
-	ActConnectorGiveUp         Action = "connector.give-up"
-	ActConnectorSetAutoRestart Action = "connector.set-auto-restart"
+var (
+	ActConnectorCreate         = Action{"connector.create", "created"}
+	ActConnectorUpdate         = Action{"connector.update", "updated"}
+	ActConnectorDelete         = Action{"connector.delete", "deleted"}
+	ActConnectorPause          = Action{"connector.pause", "paused"}
+	ActConnectorResume         = Action{"connector.resume", "resumed"}
+	ActConnectorRestart        = Action{"connector.restart", "restarted"}
+	ActConnectorAutoRestart    = Action{"connector.auto-restart", "auto-restarted"}
+	ActConnectorGiveUp         = Action{"connector.give-up", "given-up"}
+	ActConnectorSetAutoRestart = Action{"connector.set-auto-restart", "auto-restart-set"}
 )

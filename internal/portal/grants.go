@@ -181,14 +181,14 @@ type GrantService interface {
 }
 
 // The grant's actions; its KindInfo declares their past tenses.
-const (
-	ActGrantRequest  Action = "grant.request"
-	ActGrantApprove  Action = "grant.approve"
-	ActGrantReject   Action = "grant.reject"
-	ActGrantWithdraw Action = "grant.withdraw"
-	ActGrantRevoke   Action = "grant.revoke"
-	ActGrantCreate   Action = "grant.create"
-	ActGrantExpire   Action = "grant.expire"
-	ActGrantEnd      Action = "grant.end"
-	ActGrantExpiring Action = "grant.expiring"
+var (
+	ActGrantRequest  = Action{"grant.request", "requested"}
+	ActGrantApprove  = Action{"grant.approve", "approved"}
+	ActGrantReject   = Action{"grant.reject", "rejected"}
+	ActGrantWithdraw = Action{"grant.withdraw", "withdrawn"}
+	ActGrantRevoke   = Action{"grant.revoke", "revoked"}
+	ActGrantCreate   = Action{"grant.create", "created"}
+	ActGrantExpire   = Action{"grant.expire", "expired"}
+	ActGrantEnd      = Action{"grant.end", "ended"}
+	ActGrantExpiring = Action{"grant.expiring", "expiring"}
 )

@@ -273,7 +273,7 @@ func FormatOffsets(m map[int]int64) string {
 }
 
 // The consumer group's actions; its KindInfo declares their past tenses.
-const (
-	ActConsumerGroupDelete       Action = "consumer-group.delete"
-	ActConsumerGroupResetOffsets Action = "consumer-group.reset-offsets"
+var (
+	ActConsumerGroupDelete       = Action{"consumer-group.delete", "deleted"}
+	ActConsumerGroupResetOffsets = Action{"consumer-group.reset-offsets", "offsets-reset"}
 )

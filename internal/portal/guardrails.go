@@ -315,8 +315,8 @@ func csvSafe(s string) string {
 }
 
 // The policy's actions; its KindInfo declares their past tenses.
-const (
-	ActPolicyCreate Action = "policy.create"
-	ActPolicyUpdate Action = "policy.update"
-	ActPolicyDelete Action = "policy.delete"
+var (
+	ActPolicyCreate = Action{"policy.create", "created"}
+	ActPolicyUpdate = Action{"policy.update", "updated"}
+	ActPolicyDelete = Action{"policy.delete", "deleted"}
 )

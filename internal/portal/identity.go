@@ -246,16 +246,16 @@ type PoolService interface {
 }
 
 // The service account's actions; its KindInfo declares their past tenses.
-const (
-	ActServiceAccountCreate     Action = "service-account.create"
-	ActServiceAccountBulkCreate Action = "service-account.bulk-create"
-	ActServiceAccountUpdate     Action = "service-account.update"
-	ActServiceAccountDelete     Action = "service-account.delete"
+var (
+	ActServiceAccountCreate     = Action{"service-account.create", "created"}
+	ActServiceAccountBulkCreate = Action{"service-account.bulk-create", "bulk-created"}
+	ActServiceAccountUpdate     = Action{"service-account.update", "updated"}
+	ActServiceAccountDelete     = Action{"service-account.delete", "deleted"}
 )
 
 // The identity pool's actions; its KindInfo declares their past tenses.
-const (
-	ActIdentityPoolCreate Action = "identity-pool.create"
-	ActIdentityPoolFilter Action = "identity-pool.filter"
-	ActIdentityPoolDelete Action = "identity-pool.delete"
+var (
+	ActIdentityPoolCreate = Action{"identity-pool.create", "created"}
+	ActIdentityPoolFilter = Action{"identity-pool.filter", "updated"}
+	ActIdentityPoolDelete = Action{"identity-pool.delete", "deleted"}
 )

@@ -44,17 +44,9 @@ type KindInfo struct {
 	// Schema ("A Kafka topic of the unit.").
 	About string
 	// Verbs are what the audit trail records of it: its actions
-	// ("topic.create", declared as constants beside the kind) with the
-	// past tense that names their CloudEvents ("portal.topic.created").
-	Verbs []Verb
-}
-
-// Verb is one action on a kind and what it did.
-type Verb struct {
-	// Name is the action's second part ("create" in "topic.create").
-	Name string
-	// Past names the action done ("created").
-	Past string
+	// ("topic.create", declared beside the kind with the past tense that
+	// names their CloudEvents, "portal.topic.created").
+	Verbs []Action
 }
 
 // kinds are the resource kinds, documented ones in the order documents
@@ -68,7 +60,7 @@ var kinds = []KindInfo{
 		Nav:     1, Icon: "topics",
 		Decl: (*TopicDecl)(nil), Policy: KindTopic, PolicyFields: "name, identifier, partitions, config",
 		About: "A Kafka topic of the unit.",
-		Verbs: []Verb{{"create", "created"}, {"update", "updated"}, {"config", "configured"}, {"partitions", "repartitioned"}, {"delete", "deleted"}, {"describe", "described"}, {"produce", "produced"}, {"read-records", "read-records"}},
+		Verbs: []Action{ActTopicCreate, ActTopicUpdate, ActTopicConfig, ActTopicPartitions, ActTopicDelete, ActTopicDescribe, ActTopicProduce, ActTopicReadRecords},
 	},
 	{
 		Document: KindSchema, Change: "schema", Title: "Schema", Titles: "Schemas",
@@ -77,7 +69,7 @@ var kinds = []KindInfo{
 		Nav:     4, Icon: "document",
 		Decl: (*SchemaDecl)(nil), Policy: KindSchema, PolicyFields: "subject, topic, subject_type, schema_type, compatibility, schema",
 		About: "A Schema Registry subject of the unit, named <topic>-key or <topic>-value; its latest version is the schema given.",
-		Verbs: []Verb{{"create", "created"}, {"version", "versioned"}, {"delete", "deleted"}},
+		Verbs: []Action{ActSchemaCreate, ActSchemaVersion, ActSchemaDelete},
 	},
 	{
 		Document: KindConnector, Change: "connector", Title: "Connector", Titles: "Connectors",
@@ -86,7 +78,7 @@ var kinds = []KindInfo{
 		Nav:     3, Icon: "plug",
 		Decl: (*ConnectorDecl)(nil), Policy: KindConnector, PolicyFields: "name, identifier, class, tasks, topics, config",
 		About: "A fully-managed connector of the unit.",
-		Verbs: []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}, {"pause", "paused"}, {"resume", "resumed"}, {"restart", "restarted"}, {"auto-restart", "auto-restarted"}, {"give-up", "given-up"}, {"set-auto-restart", "auto-restart-set"}},
+		Verbs: []Action{ActConnectorCreate, ActConnectorUpdate, ActConnectorDelete, ActConnectorPause, ActConnectorResume, ActConnectorRestart, ActConnectorAutoRestart, ActConnectorGiveUp, ActConnectorSetAutoRestart},
 	},
 	{
 		Document: KindServiceAccount, Change: "service-account", Title: "Service account", Titles: "Service accounts",
@@ -95,7 +87,7 @@ var kinds = []KindInfo{
 		Nav:     5, Icon: "badge",
 		Decl: (*AccountDecl)(nil), Policy: KindServiceAccount, PolicyFields: "name, identifier, description",
 		About: "A service account of the unit with its type's role bindings, and the resources it should have an API key for.",
-		Verbs: []Verb{{"create", "created"}, {"bulk-create", "bulk-created"}, {"update", "updated"}, {"delete", "deleted"}},
+		Verbs: []Action{ActServiceAccountCreate, ActServiceAccountBulkCreate, ActServiceAccountUpdate, ActServiceAccountDelete},
 	},
 	{
 		Document: KindIdentityPool, Change: "identity-pool", Title: "Identity pool", Titles: "Identity pools",
@@ -104,7 +96,7 @@ var kinds = []KindInfo{
 		Nav:     7, Icon: "users",
 		Decl: (*PoolDecl)(nil), Policy: KindIdentityPool, PolicyFields: "name, identifier, description, filter, identity_claim",
 		About: "An identity pool of the unit with its type's role bindings.",
-		Verbs: []Verb{{"create", "created"}, {"filter", "updated"}, {"delete", "deleted"}},
+		Verbs: []Action{ActIdentityPoolCreate, ActIdentityPoolFilter, ActIdentityPoolDelete},
 	},
 	{
 		Document: KindGrant, Change: "grant", Title: "Grant", Titles: "Grants",
@@ -113,7 +105,7 @@ var kinds = []KindInfo{
 		Nav:     13, Icon: "shield-check",
 		Decl:  (*GrantDecl)(nil),
 		About: "Access the plan's unit gives another unit of its landing zone to one of its topics (metadata.name, an identifier or a full name) or, with prefix, to the topics whose names begin with it: DeveloperRead on the topic and the other unit's consumer groups for read, DeveloperWrite on the topic for write.",
-		Verbs: []Verb{{"request", "requested"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"revoke", "revoked"}, {"create", "created"}, {"expire", "expired"}, {"expiring", "expiring"}, {"end", "ended"}},
+		Verbs: []Action{ActGrantRequest, ActGrantApprove, ActGrantReject, ActGrantWithdraw, ActGrantRevoke, ActGrantCreate, ActGrantExpire, ActGrantExpiring, ActGrantEnd},
 	},
 	{
 		Document: KindAlertRule, Change: "alert-rule", Title: "Alert rule",
@@ -121,21 +113,21 @@ var kinds = []KindInfo{
 		Columns: []string{"name", "kind", "target", "threshold", "for_seconds", "enabled", "default", "silenced_until"},
 		Decl:    (*AlertRuleDecl)(nil),
 		About:   "One of the plan's unit's alert rules in the stage (metadata.name is the rule's name; a rule of a platform default's name replaces it): fired when its condition holds for spec.for, resolved when it has ended as long, told to the unit's channels.",
-		Verbs:   []Verb{{"update", "updated"}, {"delete", "deleted"}, {"silence", "silenced"}},
+		Verbs:   []Action{ActAlertRuleUpdate, ActAlertRuleDelete, ActAlertRuleSilence},
 	},
 	{
 		Document: KindPolicy, Change: "policy", Title: "Policy",
 		Plural: "policies", Item: "policy",
 		Decl:  (*PolicyDecl)(nil),
 		About: "A guardrail of the plan's landing zone (platform admins only): a CEL rule that writes of one kind must keep. metadata.name is the policy's id.",
-		Verbs: []Verb{{"create", "created"}, {"update", "updated"}, {"delete", "deleted"}},
+		Verbs: []Action{ActPolicyCreate, ActPolicyUpdate, ActPolicyDelete},
 	},
 	{
 		Change: "consumer-group", Title: "Consumer group", Titles: "Consumer groups",
 		Plural: "consumer-groups", Item: "consumer-group", Readable: true, Aliases: []string{"group", "groups"},
 		Columns: []string{"id", "state", "members", "lag"},
 		Nav:     2, Icon: "queue",
-		Verbs: []Verb{{"delete", "deleted"}, {"reset-offsets", "offsets-reset"}},
+		Verbs: []Action{ActConsumerGroupDelete, ActConsumerGroupResetOffsets},
 	},
 	{
 		Change: "api-key", Title: "API key", Titles: "API keys",
@@ -143,27 +135,27 @@ var kinds = []KindInfo{
 		Columns: []string{"id", "owner.name", "resource", "state", "description", "expires_at"},
 		Nav:     6, Icon: "key",
 		Policy: KindAPIKey, PolicyFields: "owner, owner_id, resource, description, max_age_hours",
-		Verbs: []Verb{{"create", "created"}, {"update", "updated"}, {"rotate", "rotated"}, {"delete", "deleted"}, {"expire", "expired"}},
+		Verbs: []Action{ActAPIKeyCreate, ActAPIKeyUpdate, ActAPIKeyRotate, ActAPIKeyDelete, ActAPIKeyExpire},
 	},
 	{
 		Change: "change-request", Title: "Change request", Titles: "Change requests",
 		Plural: "change-requests", Item: "change-request", Readable: true, Aliases: []string{"requests"},
 		Columns: []string{"id", "state", "requester", "reason", "expires_at"},
 		Nav:     11, Icon: "clipboard-check",
-		Verbs: []Verb{{"create", "created"}, {"approve", "approved"}, {"reject", "rejected"}, {"withdraw", "withdrawn"}, {"stale", "stale"}},
+		Verbs: []Action{ActChangeRequestCreate, ActChangeRequestApprove, ActChangeRequestReject, ActChangeRequestWithdraw, ActChangeRequestStale},
 	},
 	{
 		Change: "alert", Title: "Alert", Titles: "Alerts",
 		Plural:  "alerts",
 		Columns: []string{"state", "rule", "subject", "value", "fired_at", "resolved_at"},
 		Nav:     9, Icon: "bell",
-		Verbs: []Verb{{"fire", "fired"}, {"resolve", "resolved"}},
+		Verbs: []Action{ActAlertFire, ActAlertResolve},
 	},
 	{
 		Change: "alert-channel", Title: "Alert channel",
 		Plural: "alert-channels", Item: "alert-channel", Aliases: []string{"channels"},
 		Columns: []string{"id", "format", "url", "created_by"},
-		Verbs:   []Verb{{"create", "created"}, {"delete", "deleted"}},
+		Verbs:   []Action{ActAlertChannelCreate, ActAlertChannelDelete},
 	},
 }
 

@@ -64,10 +64,10 @@ type RequestService interface {
 }
 
 // The change request's actions; its KindInfo declares their past tenses.
-const (
-	ActChangeRequestCreate   Action = "change-request.create"
-	ActChangeRequestApprove  Action = "change-request.approve"
-	ActChangeRequestReject   Action = "change-request.reject"
-	ActChangeRequestWithdraw Action = "change-request.withdraw"
-	ActChangeRequestStale    Action = "change-request.stale"
+var (
+	ActChangeRequestCreate   = Action{"change-request.create", "created"}
+	ActChangeRequestApprove  = Action{"change-request.approve", "approved"}
+	ActChangeRequestReject   = Action{"change-request.reject", "rejected"}
+	ActChangeRequestWithdraw = Action{"change-request.withdraw", "withdrawn"}
+	ActChangeRequestStale    = Action{"change-request.stale", "stale"}
 )

@@ -77,8 +77,8 @@ type SchemaService interface {
 }
 
 // The schema's actions; its KindInfo declares their past tenses.
-const (
-	ActSchemaCreate  Action = "schema.create"
-	ActSchemaVersion Action = "schema.version"
-	ActSchemaDelete  Action = "schema.delete"
+var (
+	ActSchemaCreate  = Action{"schema.create", "created"}
+	ActSchemaVersion = Action{"schema.version", "versioned"}
+	ActSchemaDelete  = Action{"schema.delete", "deleted"}
 )

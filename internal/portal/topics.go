@@ -203,13 +203,13 @@ type LinkedConnector struct {
 }
 
 // The topic's actions; its KindInfo declares their past tenses.
-const (
-	ActTopicCreate      Action = "topic.create"
-	ActTopicUpdate      Action = "topic.update"
-	ActTopicConfig      Action = "topic.config"
-	ActTopicPartitions  Action = "topic.partitions"
-	ActTopicDelete      Action = "topic.delete"
-	ActTopicDescribe    Action = "topic.describe"
-	ActTopicProduce     Action = "topic.produce"
-	ActTopicReadRecords Action = "topic.read-records"
+var (
+	ActTopicCreate      = Action{"topic.create", "created"}
+	ActTopicUpdate      = Action{"topic.update", "updated"}
+	ActTopicConfig      = Action{"topic.config", "configured"}
+	ActTopicPartitions  = Action{"topic.partitions", "repartitioned"}
+	ActTopicDelete      = Action{"topic.delete", "deleted"}
+	ActTopicDescribe    = Action{"topic.describe", "described"}
+	ActTopicProduce     = Action{"topic.produce", "produced"}
+	ActTopicReadRecords = Action{"topic.read-records", "read-records"}
 )

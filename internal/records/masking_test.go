@@ -89,14 +89,14 @@ func TestReadsMaskTaggedFieldsByRoleAndStage(t *testing.T) {
 		if len(e.Changes) == 2 && e.Changes[0].Field == "tail" && e.Changes[1].After == "masked email" {
 			tailSaid = true
 		}
-		if e.Action == "topic.read-records" && e.Stage == "qas" {
+		if e.Action == portal.ActTopicReadRecords && e.Stage == "qas" {
 			for _, c := range e.Changes {
 				if c.Field == "masking" {
 					said = append(said, e.ActorRole+": "+c.After)
 				}
 			}
 		}
-		if e.Action == "topic.read-records" && e.Stage == "dev" && len(e.Changes) > 1 {
+		if e.Action == portal.ActTopicReadRecords && e.Stage == "dev" && len(e.Changes) > 1 {
 			t.Errorf("a read in a stage that does not mask says %v", e.Changes)
 		}
 	}
@@ -188,7 +188,7 @@ func TestRecordsNoSchemaClassifiesAreMaskedWhole(t *testing.T) {
 	said := false
 	for _, e := range w.AuditEvents(t) {
 		for _, c := range e.Changes {
-			said = said || e.Action == "topic.read-records" && c.Field == "masking" && strings.Contains(c.After, "whole values")
+			said = said || e.Action == portal.ActTopicReadRecords && c.Field == "masking" && strings.Contains(c.After, "whole values")
 		}
 	}
 	if !said {

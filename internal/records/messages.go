@@ -61,7 +61,7 @@ func New(g *gate.Guard, costly *ratelimit.Concurrency) *Service {
 // looks at up to MaxScan records and keeps the first q.Limit that match.
 // No consumer group is joined or committed to.
 func (s *Service) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) (portal.RecordPage, error) {
-	ctx, call, err := s.enterData(ctx, scope, topic, "read records", "topic.read-records", access.CheckData)
+	ctx, call, err := s.enterData(ctx, scope, topic, "read records", portal.ActTopicReadRecords, access.CheckData)
 	if err != nil {
 		return portal.RecordPage{}, err
 	}
@@ -122,7 +122,7 @@ func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q por
 	defer cancel()
 	raw, err := call.Env.Messages.ReadMessages(rctx, full, ranges, readMaxBytes)
 	if err != nil {
-		s.guard.Record(ctx, call, "topic.read-records", full, err)
+		s.guard.Record(ctx, call, portal.ActTopicReadRecords, full, err)
 		return portal.RecordPage{}, err
 	}
 	latest := q.Offset == nil && q.Timestamp.IsZero() && q.After == nil
@@ -148,7 +148,7 @@ func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q por
 			err := portal.New(portal.DataAccessDisabled, "%s holds records that are not in the Schema Registry's format (partition %d, offset %d): "+
 				"masking cannot tell what of them is sensitive, and stage %s refuses such reads below %s (stages[].masking_unclassified: refuse)",
 				full, m.Partition, m.Offset, call.Scope.Stage.Name, s.mask.Unmasked)
-			s.guard.Record(ctx, call, "topic.read-records", full, err)
+			s.guard.Record(ctx, call, portal.ActTopicReadRecords, full, err)
 			return portal.RecordPage{}, err
 		}
 		if match != nil && !match(fctx, b) {
@@ -168,7 +168,7 @@ func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q por
 	if m := s.masked(call, mask, out.Items); m != nil {
 		changes = append(changes, m.change())
 	}
-	s.guard.Record(ctx, call, "topic.read-records", full, nil, changes...)
+	s.guard.Record(ctx, call, portal.ActTopicReadRecords, full, nil, changes...)
 	return out, nil
 }
 

@@ -19,11 +19,11 @@ import (
 // checked before the first is sent, so that a problem in one (a value its
 // schema refuses, a partition that does not exist) sends none.
 func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string, req portal.ProduceRequest) (_ portal.ProduceResult, err error) {
-	ctx, call, err := s.enterData(ctx, scope, topic, "produce records", "topic.produce", access.CheckProduce)
+	ctx, call, err := s.enterData(ctx, scope, topic, "produce records", portal.ActTopicProduce, access.CheckProduce)
 	if err != nil {
 		return portal.ProduceResult{}, err
 	}
-	defer s.guard.Settle(ctx, call.Writes("topic.produce", topic), &err)
+	defer s.guard.Settle(ctx, call.Writes(portal.ActTopicProduce, topic), &err)
 	if err := checkProduceShape(req); err != nil {
 		return portal.ProduceResult{}, err
 	}
@@ -46,7 +46,7 @@ func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string,
 	if err := fitTopic(out, d); err != nil {
 		return portal.ProduceResult{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, "topic.produce", full)
+	w, err := s.guard.Begin(ctx, call, portal.ActTopicProduce, full)
 	if err != nil {
 		return portal.ProduceResult{}, err
 	}

@@ -101,7 +101,7 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 
 	var ok, refused int
 	for _, e := range w.AuditEvents(t) {
-		if e.Action != "topic.produce" {
+		if e.Action != portal.ActTopicProduce {
 			continue
 		}
 		for _, c := range e.Changes {
@@ -220,7 +220,7 @@ func TestCreateBatch(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "topic.create" {
+		if e.Action == portal.ActTopicCreate {
 			seen[e.Resource+" "+e.Outcome] = true
 		}
 	}
@@ -249,7 +249,7 @@ func TestATailIsOneAuditEvent(t *testing.T) {
 	tails := func() []portal.AuditEvent {
 		var out []portal.AuditEvent
 		for _, e := range w.AuditEvents(t) {
-			if e.Action == "topic.read-records" && len(e.Changes) == 1 && e.Changes[0].Field == "tail" {
+			if e.Action == portal.ActTopicReadRecords && len(e.Changes) == 1 && e.Changes[0].Field == "tail" {
 				out = append(out, e)
 			}
 		}

@@ -63,7 +63,7 @@ func TestRecordsAccessAndDecoding(t *testing.T) {
 	}
 	var audited, refused int
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "topic.read-records" {
+		if e.Action == portal.ActTopicReadRecords {
 			if e.Outcome == "ok" && len(e.Changes) == 1 && strings.Contains(e.Changes[0].After, "latest 2") && !strings.Contains(e.Changes[0].After, "hello") {
 				audited++
 			} else if e.Outcome != "ok" {

@@ -77,7 +77,7 @@ func (ts *tails) poll(ctx context.Context, g *gate.Guard, call *gate.Call, topic
 	}
 	switch {
 	case first:
-		ev := call.Event("topic.read-records", topic)
+		ev := call.Event(portal.ActTopicReadRecords, topic)
 		ev.Outcome, ev.Changes = "ok", changes
 		att := g.Audit().Note(ctx, ev)
 		ts.mu.Lock()

@@ -136,7 +136,7 @@ func (s *Service) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Valid
 
 // Create registers the first version of a topic's key or value subject.
 func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (_ portal.SchemaVersion, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.create", in.Topic+"-"+in.SubjectType)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", portal.ActSchemaCreate, in.Topic+"-"+in.SubjectType)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -177,7 +177,7 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 	}
 	var out portal.SchemaVersion
 	ch := s.register(call, subject, def, &out)
-	ch.Event, ch.Rule = "schema.create", rules.NewChange(rules.KindSchema, rules.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
+	ch.Event, ch.Rule = portal.ActSchemaCreate, rules.NewChange(rules.KindSchema, rules.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
 	err = s.guard.Write(ctx, call, ch)
 	return out, err
 }
@@ -185,7 +185,7 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
 func (s *Service) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (_ portal.SchemaVersion, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", "schema.version", subject)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", portal.ActSchemaVersion, subject)
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
@@ -194,12 +194,12 @@ func (s *Service) Update(ctx context.Context, scope portal.Scope, subject string
 	if err != nil {
 		return portal.SchemaVersion{}, err
 	}
-	if err := s.checkVersion(ctx, call, "schema.version", rules.OpUpdate, full, &def, 0); err != nil {
+	if err := s.checkVersion(ctx, call, portal.ActSchemaVersion, rules.OpUpdate, full, &def, 0); err != nil {
 		return portal.SchemaVersion{}, err
 	}
 	var out portal.SchemaVersion
 	ch := s.register(call, full, def, &out)
-	ch.Event = "schema.version"
+	ch.Event = portal.ActSchemaVersion
 	err = s.guard.Write(ctx, call, ch)
 	return out, err
 }
@@ -237,7 +237,7 @@ func (s *Service) Check(ctx context.Context, scope portal.Scope, subject string,
 // Delete deletes a version: softly, or for good (permanent) once it was
 // soft-deleted, as the registry requires.
 func (s *Service) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete schemas", "schema.delete", subject+"/"+version)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete schemas", portal.ActSchemaDelete, subject+"/"+version)
 	if err != nil {
 		return err
 	}
@@ -257,10 +257,10 @@ func (s *Service) Delete(ctx context.Context, scope portal.Scope, subject, versi
 		}
 		n = cur.Version
 	}
-	if err := s.checkVersion(ctx, call, "schema.delete", rules.OpDelete, full, nil, n); err != nil {
+	if err := s.checkVersion(ctx, call, portal.ActSchemaDelete, rules.OpDelete, full, nil, n); err != nil {
 		return err
 	}
-	return s.guard.Write(ctx, call, gate.Change{Event: "schema.delete", Resource: fmt.Sprintf("%s/%d", full, n),
+	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActSchemaDelete, Resource: fmt.Sprintf("%s/%d", full, n),
 		Do: func(ctx context.Context) error { return call.Env.Schemas.DeleteVersion(ctx, full, n, permanent) }})
 }
 

@@ -133,7 +133,7 @@ func TestWritesAreAudited(t *testing.T) {
 		t.Fatalf("audit %+v", ev)
 	}
 	patch, refused, dup, created := ev[0], ev[1], ev[2], ev[3]
-	if created.Outcome != "ok" || created.Resource != "edh-shared-scada-dev-a" || created.Action != "topic.create" ||
+	if created.Outcome != "ok" || created.Resource != "edh-shared-scada-dev-a" || created.Action != portal.ActTopicCreate ||
 		created.BU != "scada" || created.Stage != "dev" || created.Actor != "tester" || created.ActorRole != "developer" {
 		t.Errorf("create %+v", created)
 	}
@@ -143,7 +143,7 @@ func TestWritesAreAudited(t *testing.T) {
 	if refused.Outcome != "INSUFFICIENT_ROLE" || refused.Resource != "b" || refused.ActorRole != "viewer" {
 		t.Errorf("refusal %+v", refused)
 	}
-	if patch.Action != "topic.config" || len(patch.Changes) != 1 || patch.Changes[0] != (portal.Change{Field: "config.retention.ms", After: "1000"}) {
+	if patch.Action != portal.ActTopicConfig || len(patch.Changes) != 1 || patch.Changes[0] != (portal.Change{Field: "config.retention.ms", After: "1000"}) {
 		t.Errorf("patch %+v", patch)
 	}
 }

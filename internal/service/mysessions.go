@@ -52,7 +52,7 @@ func (m *Me) EndSession(ctx context.Context, id string) error {
 		return notFound
 	}
 	w, err := m.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
-		Action: "session.end", Resource: "own session (" + s.UserAgent + ")"})
+		Action: portal.ActSessionEnd, Resource: "own session (" + s.UserAgent + ")"})
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func TestPeopleSeeAndEndTheirOwnSessions(t *testing.T) {
 	if _, err := w.Store.Session(ctx, "carol-1", now); err != nil {
 		t.Errorf("carol's session: %v", err)
 	}
-	if ev := w.AuditEvents(t); len(ev) == 0 || ev[0].Action != "session.end" || ev[0].Outcome != "ok" || ev[0].Actor != "u" {
+	if ev := w.AuditEvents(t); len(ev) == 0 || ev[0].Action != portal.ActSessionEnd || ev[0].Outcome != "ok" || ev[0].Actor != "u" {
 		t.Errorf("audit %+v", ev)
 	}
 	if _, err := w.Me.Sessions(context.Background()); !portal.Is(err, portal.Unauthenticated) {

@@ -70,17 +70,17 @@ func (r *Reconciler) SettleStopped() *Reconciler {
 type check func(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (done, known bool, err error)
 
 // checks are the attempts the upstream tells, by action.
-var checks = map[string]check{
-	"topic.create":           there(true, getTopic),
-	"topic.delete":           there(false, getTopic),
-	"topic.partitions":       topicPartitions,
-	"topic.config":           topicConfig,
-	"schema.create":          subjectThere,
-	"schema.version":         subjectThere,
-	"connector.create":       there(true, getConnector),
-	"connector.delete":       there(false, getConnector),
-	"service-account.create": accountThere,
-	"identity-pool.create":   poolThere,
+var checks = map[portal.Action]check{
+	portal.ActTopicCreate:          there(true, getTopic),
+	portal.ActTopicDelete:          there(false, getTopic),
+	portal.ActTopicPartitions:      topicPartitions,
+	portal.ActTopicConfig:          topicConfig,
+	portal.ActSchemaCreate:         subjectThere,
+	portal.ActSchemaVersion:        subjectThere,
+	portal.ActConnectorCreate:      there(true, getConnector),
+	portal.ActConnectorDelete:      there(false, getConnector),
+	portal.ActServiceAccountCreate: accountThere,
+	portal.ActIdentityPoolCreate:   poolThere,
 }
 
 // Round settles (or publishes as unknown) the attempts unknown for long
@@ -129,10 +129,10 @@ func (r *Reconciler) Round(ctx context.Context) (int, error) {
 // look runs the action's check in the attempt's environment; an action
 // without one, or in no environment, cannot be told.
 func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known bool, err error) {
-	if d, ok := decisions[string(e.Action)]; ok {
+	if d, ok := decisions[e.Action]; ok {
 		return d(ctx, r.store, e)
 	}
-	c, ok := checks[string(e.Action)]
+	c, ok := checks[e.Action]
 	if !ok {
 		return false, false, nil
 	}
@@ -152,13 +152,13 @@ func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known
 // decisions are the attempts the portal's own records tell: a decision
 // still under way is waited for (its resume settles it), a finished one
 // is done or not by its state.
-var decisions = map[string]func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error){
-	"grant.approve": grantState(approved),
-	"grant.create":  grantState(approved),
-	"grant.revoke":  grantState(map[string]bool{portal.GrantRevoked: true}),
-	"grant.expire":  grantState(map[string]bool{portal.GrantExpired: true}),
-	"grant.end":     grantState(map[string]bool{portal.GrantEnded: true}),
-	"change-request.approve": func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
+var decisions = map[portal.Action]func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error){
+	portal.ActGrantApprove: grantState(approved),
+	portal.ActGrantCreate:  grantState(approved),
+	portal.ActGrantRevoke:  grantState(map[string]bool{portal.GrantRevoked: true}),
+	portal.ActGrantExpire:  grantState(map[string]bool{portal.GrantExpired: true}),
+	portal.ActGrantEnd:     grantState(map[string]bool{portal.GrantEnded: true}),
+	portal.ActChangeRequestApprove: func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
 		rec, err := s.RequestRecord(ctx, name(e))
 		switch {
 		case errors.Is(err, store.ErrNotFound):

@@ -38,7 +38,7 @@ func TestUnknownOutcomesAreSettledByLooking(t *testing.T) {
 	start, _ := w.Store.OutboxEnd(ctx)
 	attempt := func(action, resource string) int64 {
 		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
-			Action: portal.Action(action), Resource: resource, Outcome: "unknown"})
+			Action: portal.ActionNamed(action), Resource: resource, Outcome: "unknown"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestDecisionsAreSettledByTheirRecords(t *testing.T) {
 	ids := map[string]int64{}
 	for _, g := range []string{"gr-active", "gr-approving", "gr-back", "gr-gone"} {
 		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, Actor: "bob", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
-			Action: "grant.approve", Resource: g, Outcome: "unknown"})
+			Action: portal.ActGrantApprove, Resource: g, Outcome: "unknown"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestAStoppedReplicasUnknownsAreSettledAtOnce(t *testing.T) {
 	begun := time.Now().Add(-10 * time.Second)
 	attempt := func(replica string) int64 {
 		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: begun, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
-			Action: "topic.create", Resource: made, Outcome: "unknown", Replica: replica})
+			Action: portal.ActTopicCreate, Resource: made, Outcome: "unknown", Replica: replica})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -264,7 +264,7 @@ func (w *World) CheckDone(t testing.TB, before, want int) {
 	added := evs[:len(evs)-before]
 	var seen []string
 	for _, e := range added {
-		seen = append(seen, string(e.Action)+" "+e.Outcome)
+		seen = append(seen, e.Action.String()+" "+e.Outcome)
 	}
 	if len(added) != want {
 		t.Fatalf("the trail has %d new events %v, want %d", len(added), seen, want)

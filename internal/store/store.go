@@ -316,7 +316,7 @@ type Audit interface {
 	// resource whose outcome is still unknown, or was only confirmed by the
 	// reconciler's look (a job resuming it settles it again, in place);
 	// ErrNotFound when none is.
-	UnsettledAttempt(ctx context.Context, requestID, action, resource string) (int64, error)
+	UnsettledAttempt(ctx context.Context, requestID string, action portal.Action, resource string) (int64, error)
 	ListAudit(ctx context.Context, f AuditFilter) ([]portal.AuditEvent, error)
 	// DeleteAuditBefore removes events older than t (retention).
 	DeleteAuditBefore(ctx context.Context, t time.Time) (int, error)

@@ -18,7 +18,7 @@ import (
 // error per topic, nil for those made.
 func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []portal.NewTopic) []error {
 	out := make([]error, len(ins))
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", "")
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", portal.ActTopicCreate, "")
 	if err != nil {
 		for i := range out {
 			out[i] = err
@@ -40,7 +40,7 @@ func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []por
 		valid = append(valid, pending{i: i, spec: spec})
 		changes = append(changes, rules.NewChange(rules.KindTopic, rules.OpCreate, spec.Name, topicRule(call, spec.Name, spec.Partitions, spec.Config), nil))
 	}
-	refused, err := s.guard.CheckAll(ctx, call, "topic.create", changes)
+	refused, err := s.guard.CheckAll(ctx, call, portal.ActTopicCreate, changes)
 	var todo []pending
 	for j, p := range valid {
 		if err != nil {
@@ -51,7 +51,7 @@ func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []por
 			out[p.i] = refused[j]
 			continue
 		}
-		w, err := s.guard.Begin(ctx, call, "topic.create", p.spec.Name)
+		w, err := s.guard.Begin(ctx, call, portal.ActTopicCreate, p.spec.Name)
 		if out[p.i] = err; err != nil {
 			continue
 		}
@@ -121,7 +121,7 @@ func (s *Service) updateBatch(ctx context.Context, scope portal.Scope, ins []top
 		}
 		return out
 	}
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", "")
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", portal.ActTopicUpdate, "")
 	if err != nil {
 		return failAll(err)
 	}
@@ -172,7 +172,7 @@ func (s *Service) updateBatch(ctx context.Context, scope portal.Scope, ins []top
 		todo = append(todo, p)
 		checks = append(checks, updateRule(call, p.full, p.cur, p.partitions, p.cc))
 	}
-	refused, err := s.guard.CheckAll(ctx, call, "topic.update", checks)
+	refused, err := s.guard.CheckAll(ctx, call, portal.ActTopicUpdate, checks)
 	var settings, grow []*pendingUpdate
 	for j, p := range todo {
 		switch {
@@ -183,7 +183,7 @@ func (s *Service) updateBatch(ctx context.Context, scope portal.Scope, ins []top
 		case p.cc.Empty():
 			grow = append(grow, p)
 		default:
-			if p.w, out[p.i] = s.guard.Begin(ctx, call, "topic.config", p.full); out[p.i] == nil {
+			if p.w, out[p.i] = s.guard.Begin(ctx, call, portal.ActTopicConfig, p.full); out[p.i] == nil {
 				settings = append(settings, p)
 			}
 		}
@@ -219,7 +219,7 @@ func (s *Service) updateBatch(ctx context.Context, scope portal.Scope, ins []top
 func (s *Service) growBatch(ctx context.Context, call *gate.Call, grow []*pendingUpdate, out []error) {
 	var todo []*pendingUpdate
 	for _, p := range grow {
-		w, err := s.guard.Begin(ctx, call, "topic.partitions", p.full)
+		w, err := s.guard.Begin(ctx, call, portal.ActTopicPartitions, p.full)
 		if err != nil {
 			out[p.i] = grownPartly(p, err)
 			continue

@@ -69,9 +69,9 @@ func TestDeleteShowsWhatItBreaks(t *testing.T) {
 	var forced *portal.AuditEvent
 	refusals := 0
 	for _, e := range w.AuditEvents(t) {
-		if e.Action == "topic.delete" && e.Outcome == "ok" {
+		if e.Action == portal.ActTopicDelete && e.Outcome == "ok" {
 			forced = &e
-		} else if e.Action == "topic.delete" {
+		} else if e.Action == portal.ActTopicDelete {
 			refusals++
 		}
 	}

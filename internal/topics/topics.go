@@ -182,7 +182,7 @@ func (s *Service) resolve(ctx context.Context, call *gate.Call, name string) (st
 
 // Create creates a topic named by the convention.
 func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (_ portal.TopicDetail, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", "topic.create", in.Name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", portal.ActTopicCreate, in.Name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -192,7 +192,7 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewT
 		return portal.TopicDetail{}, err
 	}
 	full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
-	err = s.guard.Write(ctx, call, gate.Change{Event: "topic.create", Resource: full,
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicCreate, Resource: full,
 		Rule: rules.NewChange(rules.KindTopic, rules.OpCreate, full, topicRule(call, full, partitions, cfg), nil),
 		Do: func(ctx context.Context) error {
 			return call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
@@ -286,7 +286,7 @@ func settingKeys() string {
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
 func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (_ portal.TopicDetail, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", portal.ActTopicUpdate, name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -313,7 +313,7 @@ func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, 
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
 func (s *Service) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (_ portal.TopicDetail, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", "topic.update", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", portal.ActTopicUpdate, name)
 	if err != nil {
 		return portal.TopicDetail{}, err
 	}
@@ -398,12 +398,12 @@ func (s *Service) apply(ctx context.Context, call *gate.Call, name string, parti
 	}
 	cc := configChange(cur.Config, change)
 	if !cc.Empty() || partitions > cur.Partitions {
-		if err := s.guard.Check(ctx, call, "topic.update", updateRule(call, full, cur, partitions, cc)); err != nil {
+		if err := s.guard.Check(ctx, call, portal.ActTopicUpdate, updateRule(call, full, cur, partitions, cc)); err != nil {
 			return portal.TopicDetail{}, err
 		}
 	}
 	if !cc.Empty() {
-		err := s.guard.Write(ctx, call, gate.Change{Event: "topic.config", Resource: full,
+		err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicConfig, Resource: full,
 			Do:      func(ctx context.Context) error { return call.Env.Topics.AlterTopicConfig(ctx, full, cc) },
 			Confirm: &gate.Confirmation{What: "the settings of " + full + " changed", How: "GET the topic to see", Check: s.settingsChanged(call, full, cc)},
 			Changes: configChanges(cur.Config, cc),
@@ -413,7 +413,7 @@ func (s *Service) apply(ctx context.Context, call *gate.Call, name string, parti
 		}
 	}
 	if partitions > cur.Partitions {
-		err := s.guard.Write(ctx, call, gate.Change{Event: "topic.partitions", Resource: full,
+		err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicPartitions, Resource: full,
 			Do: func(ctx context.Context) error { return call.Env.Topics.CreatePartitions(ctx, full, partitions) },
 			Confirm: &gate.Confirmation{What: full + " has " + strconv.Itoa(partitions) + " partitions", How: "GET the topic to see",
 				Check: partitionsAre(call, full, partitions)},
@@ -437,7 +437,7 @@ func (s *Service) announce(call *gate.Call, c platform.TopicChange) func(context
 
 // Delete deletes a topic and its data.
 func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, opt portal.DeleteOptions) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", "topic.delete", name)
+	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", portal.ActTopicDelete, name)
 	if err != nil {
 		return err
 	}
@@ -466,7 +466,7 @@ func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, o
 	if err != nil {
 		return err
 	}
-	return s.guard.Write(ctx, call, gate.Change{Event: "topic.delete", Resource: full,
+	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicDelete, Resource: full,
 		Rule: rules.NewChange(rules.KindTopic, rules.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
 		Ahead: func(ctx context.Context) ([]portal.Change, error) {
 			if s.endGrants == nil {

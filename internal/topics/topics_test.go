@@ -291,7 +291,7 @@ func TestWriteAnswersWithinItsBudget(t *testing.T) {
 	}
 	event := func() portal.AuditEvent {
 		for _, e := range w.AuditEvents(t) {
-			if e.Action == "topic.create" {
+			if e.Action == portal.ActTopicCreate {
 				return e
 			}
 		}

@@ -35,7 +35,7 @@ func TestDocumentedBackupRestoresIntoAnEmptyDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := src.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "bob", BU: "scada", Stage: "dev",
-		Action: "topic.create", Resource: "kept", Outcome: "ok"}); err != nil {
+		Action: portal.ActTopicCreate, Resource: "kept", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	src.Close()

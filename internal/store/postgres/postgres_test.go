@@ -56,7 +56,7 @@ func TestOutboxSkipsNoLateCommit(t *testing.T) {
 	if _, err := late.ExecContext(ctx, `INSERT INTO event_outbox (event_id) VALUES ($1)`, lateID); err != nil {
 		t.Fatal(err)
 	}
-	early, err := s.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "b", LandingZone: "edh-shared", Action: "topic.create", Resource: "early", Outcome: "ok"})
+	early, err := s.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "b", LandingZone: "edh-shared", Action: portal.ActTopicCreate, Resource: "early", Outcome: "ok"})
 	if err != nil {
 		t.Fatal(err)
 	}

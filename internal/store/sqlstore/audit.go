@@ -118,7 +118,7 @@ func (d *DB) DeleteReplicasBefore(ctx context.Context, t time.Time) (int, error)
 
 // UnsettledAttempt finds a request's attempt on a resource whose outcome
 // is unknown.
-func (d *DB) UnsettledAttempt(ctx context.Context, requestID, action, resource string) (int64, error) {
+func (d *DB) UnsettledAttempt(ctx context.Context, requestID string, action portal.Action, resource string) (int64, error) {
 	ctx, cancel := d.ctx(ctx)
 	defer cancel()
 	var id int64

@@ -36,7 +36,7 @@ func testReplicas(t *testing.T, s store.Store) {
 		if a.name == "fresh" {
 			at = now
 		}
-		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: at, Actor: "carol", Action: "topic.config", Outcome: "unknown", Resource: "t-" + a.name, Replica: a.replica})
+		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: at, Actor: "carol", Action: portal.ActTopicConfig, Outcome: "unknown", Resource: "t-" + a.name, Replica: a.replica})
 		if err != nil {
 			t.Fatal(err)
 		}

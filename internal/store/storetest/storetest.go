@@ -293,10 +293,10 @@ func testAudit(t *testing.T, s store.Store) {
 		t.Errorf("time range: %d", len(got))
 	}
 	if _, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Hour), Actor: "frank", LandingZone: "edh-shared", Stage: "qas",
-		Action: "read_only.set", Resource: "edh-shared/qas", Outcome: "ok"}); err != nil {
+		Action: portal.ActReadOnlySet, Resource: "edh-shared/qas", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.ListAudit(ctx, store.AuditFilter{LandingZone: "edh-shared"}); len(got) != 1 || got[0].LandingZone != "edh-shared" || got[0].Action != "read_only.set" {
+	if got, _ := s.ListAudit(ctx, store.AuditFilter{LandingZone: "edh-shared"}); len(got) != 1 || got[0].LandingZone != "edh-shared" || got[0].Action != portal.ActReadOnlySet {
 		t.Errorf("by landing zone: %+v", got)
 	}
 	if got, _ := s.ListAudit(ctx, store.AuditFilter{Resource: "t7"}); len(got) != 1 || got[0].Resource != "t7" {
@@ -308,20 +308,20 @@ func testAudit(t *testing.T, s store.Store) {
 	// An attempt recorded ahead of its write, found by its request
 	// (a bulk job resumed elsewhere), then settled once.
 	id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(2 * time.Hour), Actor: "bob", BU: "scada", Stage: "dev",
-		Action: "service-account.create", Resource: "sa-x", Outcome: "unknown", RequestID: "req-bulk"})
+		Action: portal.ActServiceAccountCreate, Resource: "sa-x", Outcome: "unknown", RequestID: "req-bulk"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if found, err := s.UnsettledAttempt(ctx, "req-bulk", "service-account.create", "sa-x"); err != nil || found != id {
+	if found, err := s.UnsettledAttempt(ctx, "req-bulk", portal.ActServiceAccountCreate, "sa-x"); err != nil || found != id {
 		t.Errorf("the request's attempt: %d %v, want %d", found, err, id)
 	}
-	if _, err := s.UnsettledAttempt(ctx, "req-other", "service-account.create", "sa-x"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.UnsettledAttempt(ctx, "req-other", portal.ActServiceAccountCreate, "sa-x"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("another request's attempt: %v", err)
 	}
 	if err := s.SettleAudit(ctx, id, "ok", "", "sa-x (sa-1)", []portal.Change{{Field: "role_binding", After: "Operator"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.UnsettledAttempt(ctx, "req-bulk", "service-account.create", "sa-x"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.UnsettledAttempt(ctx, "req-bulk", portal.ActServiceAccountCreate, "sa-x"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a settled attempt was found unsettled: %v", err)
 	}
 	// Settling again (an answer lost, retried) changes nothing.
@@ -635,7 +635,7 @@ func testWebhooks(t *testing.T, s store.Store) {
 	// outcome (amended), it does not enter it twice.
 	var ids []int64
 	for i, outcome := range []string{"ok", "unknown", "INVALID_PARAMETER"} {
-		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Second), Actor: "carol", Action: "topic.create", Outcome: outcome, Resource: fmt.Sprint("t", i)})
+		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Second), Actor: "carol", Action: portal.ActTopicCreate, Outcome: outcome, Resource: fmt.Sprint("t", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -661,7 +661,7 @@ func testWebhooks(t *testing.T, s store.Store) {
 		t.Fatalf("outbox end %+v, want %+v: %v", end, out[2].Pos, err)
 	}
 	// An attempt nobody can settle any more is published as it is, once.
-	stale, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base, Actor: "carol", Action: "topic.delete", Outcome: "unknown", Resource: "t9"})
+	stale, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base, Actor: "carol", Action: portal.ActTopicDelete, Outcome: "unknown", Resource: "t9"})
 	if err != nil {
 		t.Fatal(err)
 	}
