@@ -76,6 +76,7 @@ func TestAdminAreaHidden(t *testing.T) {
 // shows both changes with their diffs, alice reads it for edh-shared;
 // frank offboards billing and is told what it left upstream.
 func TestAdminJourneyThroughAPI(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	onboard := map[string]any{"id": "billing", "landing_zone": "edh-shared",
 		"groups": map[string]any{"developer": []string{"sg-scada-developers"}, "viewer": []string{"sg-crm-viewers"}}}
@@ -198,6 +199,7 @@ func mustJSON(v any) []byte {
 // TestAdminConfigRedactsSecrets: the configuration in force holds no
 // secret value, in the API or on the page, whatever key carries it.
 func TestAdminConfigRedactsSecrets(t *testing.T) {
+	t.Parallel()
 	secrets := []string{"session-key-" + suffix() + "-0123456789abcdef0123456789", "metrics-pw-" + suffix(), "metrics-token-" + suffix(),
 		"cloud-secret-" + suffix(), "oidc-secret-" + suffix()}
 	tp := startPortal(t, func(c *config.Config) {
@@ -261,6 +263,7 @@ func TestAccessPreviewAndMyAccess(t *testing.T) {
 // TestEndASession: frank lists carol's web sessions and ends one; her
 // browser is signed out at once; the trail records it.
 func TestEndASession(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	carol := tp.webClient(t)
 	carol.signIn("carol")

@@ -23,6 +23,7 @@ import (
 // alert (well within a minute of the threshold), then the resolved one
 // after it catches up; the alerts page and portalctl show it.
 func TestAlertJourney(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, func(c *config.Config) { c.Alerts.Every = 300 * time.Millisecond })
 	var mu sync.Mutex
 	got := map[string][]string{}

@@ -107,6 +107,7 @@ func waitReady(t *testing.T, tp *testPortal, base, key string, user ...string) {
 // only; alice sees no key of another zone; the account goes with its keys
 // in one audited action.
 func TestAPIKeysJourney(t *testing.T) {
+	t.Parallel()
 	// A new key takes 6 s to spread (Confluent Cloud: up to about two
 	// minutes), long enough that the first sign-in surely comes before.
 	tp := startPortal(t, func(c *config.Config) { c.ConfluentCloud.EmbeddedKeyDelay = 6 * time.Second })
@@ -290,6 +291,7 @@ func TestAPIKeysJourney(t *testing.T) {
 // that expiry; an expiry in the past or beyond it, an overlap longer than
 // it and a resource that is not the unit's are refused and change nothing.
 func TestAPIKeyExpiryRules(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	base := "/api/v1/scada/qas"
 	r := tp.call("POST", base+"/service-account", "bob", map[string]string{"name": "short", "type": "consumer"})

@@ -47,6 +47,7 @@ func (tp *testPortal) waitReadyz(t *testing.T, want int, limit time.Duration) re
 // once the database is back, readiness returns and writes go through,
 // each with its event.
 func TestWritesNeedTheirAuditTrail(t *testing.T) {
+	t.Parallel()
 	srv := pgtest.Own(t)
 	tp := startPortal(t, func(c *config.Config) {
 		c.Database.URL = strings.Replace(srv.URL, "/postgres?", "/postgres?connect_timeout=2&", 1)
@@ -90,6 +91,7 @@ func TestWritesNeedTheirAuditTrail(t *testing.T) {
 // TestReadinessFollowsTheSQLiteFile: an SQLite file removed or replaced
 // under the process makes it unready: it would write a trail nobody reads.
 func TestReadinessFollowsTheSQLiteFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "portal.db")
 	tp := startPortal(t, func(c *config.Config) { c.Database.URL = "sqlite:" + path })
@@ -113,6 +115,7 @@ func TestReadinessFollowsTheSQLiteFile(t *testing.T) {
 // cluster, and readiness fails. It mounts a tmpfs, which needs root (as
 // the project's machines and CI run); elsewhere it says so and stops.
 func TestWritesOnAFullDisk(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Log("mounting a small filesystem needs root; the full-disk case is covered where tests run as root")
 		return

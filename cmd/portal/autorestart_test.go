@@ -17,6 +17,7 @@ import (
 // restarts, visibly: the API's auto_restart, its restarts, the page and
 // an event; her restart by hand starts again; export declares the switch.
 func TestAutoRestartJourney(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, func(c *config.Config) {
 		c.ConnectorAutoRestart = config.ConnectorAutoRestart{FirstAfter: time.Second, MaxBackoff: 4 * time.Second, Every: 200 * time.Millisecond}
 	})

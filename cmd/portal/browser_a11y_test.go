@@ -42,6 +42,7 @@ func (b *browser) axeViolations(src string) []string {
 // in both themes (the system's setting): no serious or critical
 // violation, and no page wider than the screen.
 func TestBrowserAccessibility(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	src := axeSource(t)
 	pages := map[string][]string{

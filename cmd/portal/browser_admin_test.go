@@ -12,6 +12,7 @@ import (
 // watches upstream health refresh, and previews access; carol then sees
 // the banner's reason. Every admin page is captured (make screenshots).
 func TestBrowserAdmin(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.signIn("frank")

@@ -17,6 +17,7 @@ import (
 // confirmation, which is the first field, focused and marked, with no
 // toast.
 func TestBrowserBackIsLiveAndForgetsSecrets(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.signIn("bob")

@@ -26,6 +26,7 @@ func (b *browser) waitFor(js string) {
 // it provision then run, pauses and resumes it, and reads its masked
 // configuration.
 func TestBrowserConnector(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	quickConnect(t, tp, "edh-shared/dev")
 	// The connector's topic exists first: the form warns about one that
@@ -83,6 +84,7 @@ func TestBrowserConnector(t *testing.T) {
 // compatibility check, see an incompatible change refused, compare
 // versions.
 func TestBrowserSchemas(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	if r := tp.call("POST", "/api/v1/scada/dev/topic", "carol", map[string]any{"name": "gauges"}); r.status != http.StatusCreated {
 		t.Fatalf("topic: %d %s", r.status, r.body)

@@ -22,6 +22,7 @@ import (
 // grant form offers the zone's units and the chosen unit's topics; the
 // resource icons are distinct; the admin area's tabs stand on one line.
 func TestBrowserContextSearchAndGuidedRequests(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.signIn("carol")

@@ -12,6 +12,7 @@ import (
 // exists already, watches the progress, and reads each row's outcome; carol
 // sees the accounts without write controls.
 func TestBrowserBulkServiceAccounts(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	// Confluent Cloud takes a few hundred milliseconds per IAM change; a
 	// slower stand-in makes the progress visible.
@@ -61,6 +62,7 @@ func TestBrowserBulkServiceAccounts(t *testing.T) {
 // TestBrowserIdentityPool: bob creates a pool, is refused a filter that
 // does not parse, tests a filter on sample claims and saves it.
 func TestBrowserIdentityPool(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.signIn("bob")

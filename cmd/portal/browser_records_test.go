@@ -17,6 +17,7 @@ import (
 // follows the topic while a pipeline writes and sees the new record come
 // in, and downloads the records shown as JSON lines.
 func TestBrowserRecords(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.signIn("carol")
@@ -99,6 +100,7 @@ var millisUTC = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC`)
 // TestBrowserTheme: the theme follows the system, and the sidebar's
 // button chooses dark or light for this browser, kept across pages.
 func TestBrowserTheme(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.signIn("carol")

@@ -21,6 +21,7 @@ import (
 // address, or for another site, Back, Forward and Back again, and a reload, never show the
 // secret again, with scripts on or off.
 func TestBrowserSecretPagesNeverComeBack(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	rcv := newReceiver(t)
 	// Another site, which knows nothing of the portal's cookies.

@@ -235,6 +235,7 @@ func strconvQuote(s string) string {
 // TestBrowserCarol follows carol, a Developer of scada and Viewer of crm,
 // through the portal in Chromium.
 func TestBrowserCarol(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.screenshot("00-sign-in")
@@ -337,6 +338,7 @@ func TestBrowserCarol(t *testing.T) {
 // TestBrowserBobAndErin: an Admin creates in the read-only stage; someone
 // without groups sees how to get onboarded.
 func TestBrowserBobAndErin(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.signIn("bob")

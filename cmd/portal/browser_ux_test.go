@@ -15,6 +15,7 @@ import (
 // kept by the sidebar's links; a form with problems shows them all and
 // focuses the first; a form dave may not send says so and is disabled.
 func TestBrowserContextNeverLies(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	b := newBrowser(t, tp)
 	b.signIn("carol")

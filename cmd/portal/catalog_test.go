@@ -77,6 +77,7 @@ func refused(err error) bool {
 // refused for the Developer; 7 days on, the portal revokes the grant and
 // the consumer is refused.
 func TestCatalogJourney(t *testing.T) {
+	t.Parallel()
 	var skew atomic.Int64
 	tp := startPortalWith(t, func(c *config.Config) { c.Catalog.ExpiryEvery = 100 * time.Millisecond },
 		hooks{clock: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})

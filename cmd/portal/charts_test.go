@@ -11,6 +11,7 @@ import (
 // stand-in derives from what the demo producer and the billing consumer
 // really do, in the API and on the page.
 func TestClusterChartsFromTheStandIn(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	// The charts are cached for a minute: ask once the consumer has
 	// committed something and storage was sampled (every 5 s), so that

@@ -13,6 +13,7 @@ import (
 // read-only, fails, and says which operation lacks which role; against one
 // whose key holds every role, every check passes. It needs no database.
 func TestCheckUpstreamNamesTheMissingRole(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts two dev platforms")
 	}

@@ -60,6 +60,7 @@ func (tp *testPortal) waitState(t *testing.T, user, path, want string) map[strin
 // an update must send the secrets again, and one that does not is refused
 // with the settings named.
 func TestConnectorJourney(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	quickConnect(t, tp, "edh-shared/dev")
 	base := "/api/v1/scada/dev"
@@ -149,6 +150,7 @@ func TestConnectorJourney(t *testing.T) {
 // TestConnectorRestart: the seeded crm webhook fails a task; restarting
 // only the failed tasks brings it back to RUNNING.
 func TestConnectorRestart(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	tp.standIn(t, "edh-shared/dev").SetTiming(0, 0)
 	path := "/api/v1/crm/dev/connector/orders-webhook"

@@ -13,6 +13,7 @@ import (
 // records of sensor-readings come decoded with their Avro schema; in run
 // reading records is refused.
 func TestConsumerGroupsJourney(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	base := "/api/v1/scada/dev"
 	list := tp.call("GET", base+"/consumer-groups", "carol", nil)

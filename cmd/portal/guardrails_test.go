@@ -16,6 +16,7 @@ import (
 // would pass it and the unit's pages show the use. Only platform admins
 // change policies and budgets, also as code.
 func TestGuardrailsJourney(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	sfx := suffix()
 	id := "dev-partitions-" + sfx

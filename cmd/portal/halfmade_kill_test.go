@@ -253,6 +253,7 @@ func (r *rig) sweepOnce(acct string, ids []string) func(t *testing.T) {
 // returns: the outcome A knew is not lost with it. Once the database is
 // back, B settles the event ok, the account holding all its bindings.
 func TestAnOutcomeOutlivesADatabaseOutage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts three portal processes and PostgreSQL")
 	}

@@ -20,6 +20,7 @@ import (
 // leaves an account without its bindings; the key sweeper deletes each
 // expired key once however slow the Cloud API.
 func TestNothingHalfMadeAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	r := startRig(t)
 	hook := r.call(r.b, "POST", "/api/v1/admin/webhooks", "frank", map[string]any{"landing_zone": "edh-shared", "business_unit": "scada",
 		"url": r.hooks.srv.URL + "/portal"})

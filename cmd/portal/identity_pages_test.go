@@ -43,6 +43,7 @@ func statuses(body string) string {
 // CSV file and reads each row's outcome; a list with a bad row creates
 // nothing; carol sees no write controls and is refused.
 func TestServiceAccountPages(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	bob := tp.webClient(t)
 	bob.signIn("bob")
@@ -113,6 +114,7 @@ func TestServiceAccountPages(t *testing.T) {
 // TestBulkProgress: with htmx, a slow batch answers with its progress and
 // is polled to the end; the poll belongs to whoever started it.
 func TestBulkProgress(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	tp.app.dev.platform.Org.SetLatency(60 * time.Millisecond)
 	bob := tp.webClient(t)
@@ -162,6 +164,7 @@ func TestBulkProgress(t *testing.T) {
 // a filter that does not parse, tests and saves a filter; carol may test
 // but not save.
 func TestIdentityPoolPages(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	bob := tp.webClient(t)
 	bob.signIn("bob")

@@ -32,6 +32,7 @@ func names(list []map[string]any) []string {
 // same request again creates nothing; an invalid item stops the whole
 // batch; carol is refused.
 func TestServiceAccountsAPI(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	base := "/api/v1/scada/dev"
 	seeded := items(t, tp.call("GET", base+"/service-accounts", "dave", nil))
@@ -154,6 +155,7 @@ func TestServiceAccountsAPI(t *testing.T) {
 // filter that does not parse, test a filter against sample claims, and
 // delete the pool.
 func TestIdentityPoolsAPI(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	base := "/api/v1/scada/dev"
 	seeded := items(t, tp.call("GET", base+"/identity-pools", "carol", nil))

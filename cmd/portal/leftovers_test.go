@@ -14,6 +14,7 @@ import (
 // TestTheLastProbesLeftovers: what the last hostile probe found, through
 // the API as callers meet it.
 func TestTheLastProbesLeftovers(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, func(c *config.Config) {
 		// One loopback address is this test's receiver; the others are
 		// internal, as in production.

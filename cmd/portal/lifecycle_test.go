@@ -34,6 +34,7 @@ import (
 // plan over both replicas at once; the identity provider stopped in the
 // middle of a sign-in.
 func TestReplicaLifecycle(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts three portal processes and PostgreSQL")
 	}

@@ -379,6 +379,7 @@ func TestContextNavigationWithoutJavaScript(t *testing.T) {
 // expiry three times: pages keep working because the session renews the
 // token with the refresh token each time.
 func TestSessionRenewal(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, func(c *config.Config) { c.DevIDP.AccessTokenLifetime = 2 * time.Minute })
 	w := tp.webClient(t)
 	w.signIn("carol")
@@ -393,6 +394,7 @@ func TestSessionRenewal(t *testing.T) {
 // TestPagesWithoutTheDatabase: when the database is gone, a signed-in
 // page shows an error page that says so (503), not a sign-in page.
 func TestPagesWithoutTheDatabase(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	w := tp.webClient(t)
 	w.signIn("carol")

@@ -71,6 +71,7 @@ func (c ctl) run(args ...string) (int, string) {
 // edits a retention (exactly that diff, exit 2), is refused in run, and
 // promotes dev to qas; a person signs in with PKCE through the loopback.
 func TestPortalctlJourney(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "scada-dev.yaml")
@@ -259,6 +260,7 @@ func copyFile(t *testing.T, from, to string) {
 // rotates one into an env file; the pipeline (a Developer) is refused
 // with the error record.
 func TestPortalctlAPIKeys(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	dir := t.TempDir()
 	bob := ctl{t: t, bin: portalctlBinary(t), env: []string{"PORTALCTL_SERVER=" + tp.url, "PORTALCTL_BU=scada", "PORTALCTL_STAGE=qas",

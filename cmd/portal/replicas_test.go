@@ -25,6 +25,7 @@ import (
 // within a second; a replica killed and restarted keeps everyone signed
 // in; and the audit trail, shared, holds everything, refusals included.
 func TestTwoReplicasOnOneDatabase(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts three portal processes and PostgreSQL")
 	}

@@ -126,6 +126,7 @@ func TestChangeRequestJourney(t *testing.T) {
 // is refused with the way to a change request; another person's approval
 // applies it.
 func TestFourEyes(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, func(c *config.Config) {
 		for i := range c.Stages {
 			if c.Stages[i].Name == "qas" {

@@ -17,6 +17,7 @@ import (
 // out of the load balancer) and the upstream report names the failing
 // cluster.
 func TestStoppedClusterAndReadiness(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, func(c *config.Config) {
 		c.UpstreamTimeout = 2 * time.Second
 		// A TTL long enough that the first read after the stop is the

@@ -93,6 +93,7 @@ func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) 
 // down the deliveries are retried, and it gets them when it is back; the
 // secret is answered once and nowhere else.
 func TestWebhooksGetEveryEventOnceSigned(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, func(c *config.Config) {
 		c.Webhooks.RetryBase, c.Webhooks.RetryMax = 200*time.Millisecond, time.Second
 	})
@@ -180,6 +181,7 @@ func TestWebhooksGetEveryEventOnceSigned(t *testing.T) {
 // in its headers, through the portal's own Kafka client. A target that
 // does not exist is refused.
 func TestEventsToAKafkaTopic(t *testing.T) {
+	t.Parallel()
 	tp := startPortal(t, nil)
 	sfx := suffix()
 	events := "portal-events-" + sfx

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -31,22 +32,29 @@ func (d *DB) PutUsageHours(ctx context.Context, zone, stage string, hours []time
 			_, err := tx.ExecContext(ctx, d.q(q), args...)
 			return err
 		}
-		for _, h := range hours {
-			if err := exec(`DELETE FROM usage_hours WHERE zone = ? AND stage = ? AND hour = ?`, zone, stage, unix(h)); err != nil {
+		// Many rows a statement: a month of a stage is tens of thousands
+		// of rows, and a statement each costs more than the rows.
+		for chunk := range slices.Chunk(hours, hoursPerDelete) {
+			in := placeholders(len(chunk))
+			args := []any{zone, stage}
+			for _, h := range chunk {
+				args = append(args, unix(h))
+			}
+			if err := exec(`DELETE FROM usage_hours WHERE zone = ? AND stage = ? AND hour IN (`+in+`)`, args...); err != nil {
 				return err
 			}
-			if err := exec(`DELETE FROM usage_gaps WHERE zone = ? AND stage = ? AND hour = ?`, zone, stage, unix(h)); err != nil {
+			if err := exec(`DELETE FROM usage_gaps WHERE zone = ? AND stage = ? AND hour IN (`+in+`)`, args...); err != nil {
 				return err
 			}
 		}
-		ins, err := tx.PrepareContext(ctx, d.q(`INSERT INTO usage_hours (zone, stage, topic, hour, bu, retained, bytes_in, bytes_out, partitions)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`))
-		if err != nil {
-			return err
-		}
-		defer ins.Close()
-		for _, r := range rows {
-			if _, err := ins.ExecContext(ctx, zone, stage, r.Topic, unix(r.Hour), r.BU, r.RetainedBytes, r.BytesIn, r.BytesOut, r.Partitions); err != nil {
+		for chunk := range slices.Chunk(rows, rowsPerInsert) {
+			values := strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?), ", len(chunk))
+			args := make([]any, 0, 9*len(chunk))
+			for _, r := range chunk {
+				args = append(args, zone, stage, r.Topic, unix(r.Hour), r.BU, r.RetainedBytes, r.BytesIn, r.BytesOut, r.Partitions)
+			}
+			if err := exec(`INSERT INTO usage_hours (zone, stage, topic, hour, bu, retained, bytes_in, bytes_out, partitions)
+			VALUES `+strings.TrimSuffix(values, ", "), args...); err != nil {
 				return err
 			}
 		}
@@ -74,6 +82,18 @@ func (d *DB) PutUsageHours(ctx context.Context, zone, stage string, hours []time
 			SELECT zone, stage, bu, day, SUM(retained), SUM(bytes_in), SUM(bytes_out), SUM(partitions), MAX(hours), COUNT(*)
 			FROM usage_days WHERE zone = ? AND stage = ? AND day >= ? AND day < ? GROUP BY zone, stage, bu, day`, zone, stage, dayLo, dayHi)
 	})
+}
+
+// How many hours a delete names and rows an insert writes: well inside
+// SQLite's and PostgreSQL's limits on a statement's parameters.
+const (
+	hoursPerDelete = 500
+	rowsPerInsert  = 200
+)
+
+// placeholders is n parameters, comma-separated.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 // UsageMark is the last hour collected of a stage.
