@@ -23,8 +23,11 @@ import (
 
 const docsPath = "/api-docs"
 
+// openAPIDocument is the API document as committed: valid as it stands,
+// naming example URLs that Document replaces with the deployment's.
+//
 //go:embed openapi.yaml
-var openAPITemplate string
+var openAPIDocument string
 
 // AuthEndpoints gives the identity provider's authorization and token
 // endpoints, for the document's OAuth 2.0 flow.
@@ -76,15 +79,13 @@ func (d *Docs) Document(ctx context.Context) []byte {
 		return d.rendered
 	}
 	authURL, tokenURL, err := d.o.Provider.AuthEndpoints(ctx)
-	doc := render(openAPITemplate, map[string]string{
-		"SERVER_URL":        d.o.BaseURL + Base,
-		"API_AUDIENCE":      d.o.Audience,
-		"API_SCOPE":         d.o.Audience + "/.default",
-		"AUTHORIZATION_URL": authURL,
-		"TOKEN_URL":         tokenURL,
-		"CLIENT_ID":         d.o.ClientID,
-		"TOPIC_SETTINGS":    settingsMarkdown(),
-	})
+	doc, ferr := deploymentDocument(Deployment{Server: d.o.BaseURL + Base, Audience: d.o.Audience, ClientID: d.o.ClientID,
+		AuthorizationURL: authURL, TokenURL: tokenURL})
+	if ferr != nil {
+		// The committed document is whole: serve it as it stands.
+		d.o.Logger.ErrorContext(ctx, "API docs not filled in for this deployment", "error", ferr)
+		return []byte(openAPIDocument)
+	}
 	if err != nil {
 		d.o.Logger.WarnContext(ctx, "API docs rendered without sign-in endpoints", "error", err)
 		return doc
@@ -93,19 +94,72 @@ func (d *Docs) Document(ctx context.Context) []byte {
 	return doc
 }
 
-// render replaces {{KEY}} placeholders; a multi-line value is indented
-// like the line that holds its placeholder, so YAML block scalars survive.
-func render(tmpl string, values map[string]string) []byte {
-	var out bytes.Buffer
-	for _, line := range strings.SplitAfter(tmpl, "\n") {
-		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
-		for k, v := range values {
-			v = strings.ReplaceAll(strings.TrimRight(v, "\n"), "\n", "\n"+indent)
-			line = strings.ReplaceAll(line, "{{"+k+"}}", v)
-		}
-		out.WriteString(line)
+// Deployment is what the served document says of this deployment: its
+// server, the audience and scope tokens are asked for, the client and
+// endpoints its sign-in uses. The committed document names examples.
+type Deployment struct {
+	Server, Audience, ClientID, AuthorizationURL, TokenURL string
+}
+
+// deploymentDocument is the committed document with the deployment's
+// values in place of its examples (an empty value keeps the example):
+// the server, and the oidc scheme's client, audience, endpoints and the
+// scope of the API.
+func deploymentDocument(dep Deployment) ([]byte, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(openAPIDocument), &root); err != nil || len(root.Content) == 0 {
+		return nil, fmt.Errorf("the API document: %w", err)
 	}
-	return out.Bytes()
+	doc := root.Content[0]
+	set := func(n *yaml.Node, v string) {
+		if n != nil && v != "" {
+			n.Value, n.Tag, n.Style = v, "!!str", 0
+		}
+	}
+	if servers := mapValue(doc, "servers"); servers != nil && len(servers.Content) > 0 {
+		set(mapValue(servers.Content[0], "url"), dep.Server)
+	}
+	oidc := mapValue(mapValue(mapValue(doc, "components"), "securitySchemes"), "oidc")
+	if oidc == nil {
+		return nil, fmt.Errorf("the API document has no oidc security scheme")
+	}
+	set(mapValue(oidc, "x-client-id"), dep.ClientID)
+	set(mapValue(oidc, "x-audience"), dep.Audience)
+	flow := mapValue(mapValue(oidc, "flows"), "authorizationCode")
+	set(mapValue(flow, "authorizationUrl"), dep.AuthorizationURL)
+	set(mapValue(flow, "tokenUrl"), dep.TokenURL)
+	// The first scope is the API's: the audience's default scope.
+	if scopes := mapValue(flow, "scopes"); scopes != nil && len(scopes.Content) > 1 && dep.Audience != "" {
+		set(scopes.Content[0], dep.Audience+"/.default")
+	}
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	if err := enc.Encode(&root); err != nil {
+		return nil, fmt.Errorf("the API document: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// mapValue is the value under key in a YAML mapping, nil when n is not a
+// mapping or has no such key.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// DocumentTexts are the texts the document's generated schemas name that
+// the wire types cannot know (the topic settings the portal edits, from
+// their declarations): make docs fills them in.
+func DocumentTexts() map[string]string {
+	return map[string]string{"TOPIC_SETTINGS": settingsMarkdown()}
 }
 
 func settingsMarkdown() string {

@@ -18,24 +18,38 @@ import (
 )
 
 // TestOpenAPIDocumentIsValid: the document users' client generators read
-// is valid OpenAPI 3.0 (kin-openapi loads and validates it), rendered as
-// the portal serves it. A description with an unquoted ": " once made
-// keys no schema has.
+// is valid OpenAPI 3.0 (kin-openapi loads and validates it), as committed
+// (no template: a generator may read the file itself) and as the portal
+// serves it, with the deployment's URLs, client and audience in place. A
+// description with an unquoted ": " once made keys no schema has.
 func TestOpenAPIDocumentIsValid(t *testing.T) {
-	doc := DocumentForTest()
-	loader := openapi3.NewLoader()
-	spec, err := loader.LoadFromData(doc)
-	if err != nil {
-		t.Fatalf("loading: %v", err)
-	}
-	if err := spec.Validate(context.Background()); err != nil {
-		t.Fatalf("validating: %v", err)
+	for name, doc := range map[string][]byte{"committed": CommittedDocument(), "served": DocumentForTest()} {
+		if bytes.Contains(doc, []byte("{{")) {
+			t.Errorf("%s: the document holds a placeholder", name)
+		}
+		loader := openapi3.NewLoader()
+		spec, err := loader.LoadFromData(doc)
+		if err != nil {
+			t.Fatalf("%s: loading: %v", name, err)
+		}
+		if err := spec.Validate(context.Background()); err != nil {
+			t.Fatalf("%s: validating: %v", name, err)
+		}
+		oidc := spec.Components.SecuritySchemes["oidc"].Value
+		want := map[string]string{"committed": "api://portal", "served": "api://portal-test"}[name]
+		if oidc.Extensions["x-audience"] != want || oidc.Flows.AuthorizationCode.Scopes[want+"/.default"] == "" {
+			t.Errorf("%s: the oidc scheme names audience %v and scopes %v, not %s", name, oidc.Extensions["x-audience"], oidc.Flows.AuthorizationCode.Scopes, want)
+		}
+		if name == "served" && spec.Servers[0].URL != "https://portal.example.com/api/v1" {
+			t.Errorf("served: server %s", spec.Servers[0].URL)
+		}
 	}
 }
 
 // TestOpenAPIDocumentIsValidElsewhere: a second validator, independent of
 // kin-openapi (swagger-parser, from the project's npm packages, which
-// make test installs), accepts the document as the portal serves it.
+// make test installs), accepts the document as committed and as the
+// portal serves it.
 func TestOpenAPIDocumentIsValidElsewhere(t *testing.T) {
 	root, _ := filepath.Abs("..")
 	if _, err := os.Stat(filepath.Join(root, "node_modules", "@apidevtools", "swagger-parser")); err != nil {
@@ -44,15 +58,17 @@ func TestOpenAPIDocumentIsValidElsewhere(t *testing.T) {
 		}
 		t.Fatalf("swagger-parser is not installed (npm ci): %v", err)
 	}
-	file := filepath.Join(t.TempDir(), "openapi.yaml")
-	if err := os.WriteFile(file, DocumentForTest(), 0o600); err != nil {
+	served := filepath.Join(t.TempDir(), "openapi.yaml")
+	if err := os.WriteFile(served, DocumentForTest(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("node", filepath.Join("testdata", "swagger-parser.cjs"), file)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(root, "node_modules"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("swagger-parser: %v\n%s", err, out)
+	for _, file := range []string{"openapi.yaml", served} {
+		cmd := exec.Command("node", filepath.Join("testdata", "swagger-parser.cjs"), file)
+		cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(root, "node_modules"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("swagger-parser %s: %v\n%s", file, err, out)
+		}
 	}
 }
 
@@ -64,7 +80,7 @@ func TestDocumentSchemasAreGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := wire.Document(committed)
+	want, err := wire.Document(committed, DocumentTexts())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,13 @@ package api
 // DocumentForTest is the API document as the portal serves it, for the
 // tests that check answers against it.
 func DocumentForTest() []byte {
-	return render(openAPITemplate, map[string]string{"SERVER_URL": "https://portal.example.com/api/v1", "API_AUDIENCE": "api://portal",
-		"API_SCOPE": "api://portal/.default", "AUTHORIZATION_URL": "https://idp.example.com/authorize", "TOKEN_URL": "https://idp.example.com/token",
-		"CLIENT_ID": "portal-docs", "TOPIC_SETTINGS": settingsMarkdown()})
+	doc, err := deploymentDocument(Deployment{Server: "https://portal.example.com/api/v1", Audience: "api://portal-test",
+		ClientID: "portal-docs", AuthorizationURL: "https://idp.example.com/authorize", TokenURL: "https://idp.example.com/token"})
+	if err != nil {
+		panic(err)
+	}
+	return doc
 }
+
+// CommittedDocument is the API document as committed.
+func CommittedDocument() []byte { return []byte(openAPIDocument) }

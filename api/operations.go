@@ -51,10 +51,7 @@ type Document struct {
 
 // ReadDocument reads the API document the portal serves.
 func ReadDocument() (Document, error) {
-	// The placeholders the served document fills in (its servers and
-	// sign-in endpoints) are not YAML until filled.
-	filled := render(openAPITemplate, map[string]string{"SERVER_URL": Base, "API_AUDIENCE": "api", "API_SCOPE": "api/.default",
-		"AUTHORIZATION_URL": "/authorize", "TOKEN_URL": "/token", "CLIENT_ID": "client", "TOPIC_SETTINGS": settingsMarkdown()})
+	filled := []byte(openAPIDocument)
 	var raw struct {
 		Paths      map[string]map[string]any `yaml:"paths"`
 		Components struct {

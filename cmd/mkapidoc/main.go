@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/edh-platform/rms-portal/api"
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
@@ -29,7 +30,7 @@ func run(path, schemas string) error {
 	if err != nil {
 		return err
 	}
-	out, err := wire.Document(doc)
+	out, err := wire.Document(doc, api.DocumentTexts())
 	if err != nil {
 		return err
 	}

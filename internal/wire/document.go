@@ -3,6 +3,8 @@ package wire
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 )
 
 // schemasLine opens the document's generated part: everything after it is
@@ -11,13 +13,26 @@ const schemasLine = "\n  schemas:\n"
 
 // Document returns the API document doc with its components' schemas
 // written anew from the wire types; the rest (paths, parameters,
-// responses) is kept as written.
-func Document(doc []byte) ([]byte, error) {
+// responses) is kept as written. A schema's description may name a text
+// the package cannot know ({{TOPIC_SETTINGS}}, the settings the portal
+// edits): texts fills it, and one left unfilled is an error, so the
+// document is whole as committed.
+func Document(doc []byte, texts map[string]string) ([]byte, error) {
 	i := bytes.LastIndex(doc, []byte(schemasLine))
 	if i < 0 {
 		return nil, errors.New("wire: the document has no components.schemas section")
 	}
-	schemas, err := SchemasYAML(Components(), 4)
+	components := Components()
+	for j, c := range components {
+		for k, v := range texts {
+			c.Doc = strings.ReplaceAll(c.Doc, "{{"+k+"}}", strings.TrimRight(v, "\n"))
+		}
+		if strings.Contains(c.Doc, "{{") {
+			return nil, fmt.Errorf("wire: %s's description names a text not given: %q", c.Name, c.Doc)
+		}
+		components[j] = c
+	}
+	schemas, err := SchemasYAML(components, 4)
 	if err != nil {
 		return nil, err
 	}
