@@ -128,7 +128,7 @@ func (a *Admin) record(ctx context.Context, p *portal.Principal, event portal.Ac
 	if err != nil {
 		e.Detail = portal.FirstMessage(err)
 	}
-	a.guard.Audit().Record(ctx, e)
+	a.guard.RecordEvent(ctx, e)
 }
 
 // begin records an admin change ahead of making it (Guard.begin).

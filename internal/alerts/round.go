@@ -116,7 +116,7 @@ func (s *Service) step(ctx context.Context, rule store.AlertRuleRecord, open map
 		if c.Fired {
 			action = portal.ActAlertFire
 		}
-		s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
+		s.guard.RecordEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
 			Action: action, Resource: rule.Name + " " + c.Alert.Subject, Outcome: "ok", Detail: Describe(rule),
 			Changes: []portal.Change{{Field: "rule", After: rule.Name}, {Field: "kind", After: rule.Kind}, {Field: "subject", After: c.Alert.Subject},
 				{Field: "value", After: c.Alert.Value}, {Field: "fired_at", After: c.Alert.FiredAt.UTC().Format(time.RFC3339)}}})

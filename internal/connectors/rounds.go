@@ -86,7 +86,7 @@ func (s *Service) autoRestartIn(ctx context.Context, env *platform.Environment) 
 				restarted++
 			}
 		case restartGiveUp:
-			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
+			s.guard.RecordEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
 				Action: actionGiveUp, Resource: c.Name, Outcome: "ok",
 				Detail: fmt.Sprintf("%d restarts did not bring it back: %s", next.Attempts, firstLine(failure(c)))})
 		}

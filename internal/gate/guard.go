@@ -130,10 +130,6 @@ func (g *Guard) Now() time.Time { return g.now() }
 // Log is the logger of the services.
 func (g *Guard) Log() *slog.Logger { return g.log }
 
-// Audit is the audit trail, for the refusals and reads the services
-// record themselves.
-func (g *Guard) Audit() Recorder { return g.audit }
-
 // Pages signs and checks page tokens.
 func (g *Guard) Pages() *Pages { return g.pages }
 

@@ -124,7 +124,7 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 // in the grantee unit that loses access.
 func (s *Service) announce(ctx context.Context, r store.GrantRecord) {
 	zone := r.Zone
-	s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: "portal", ActorRole: "system", LandingZone: zone, BU: r.Grantee, Stage: r.Stage,
+	s.guard.RecordEvent(ctx, portal.AuditEvent{Actor: "portal", ActorRole: "system", LandingZone: zone, BU: r.Grantee, Stage: r.Stage,
 		Action: portal.ActGrantExpiring, Resource: r.ID, Outcome: "ok",
 		Detail: r.Access + " access of " + r.PrincipalName + " to " + r.Pattern + " ends at " + r.Expires.UTC().Format(time.RFC3339) +
 			": ask " + r.Owner + " to renew it",

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -438,7 +437,7 @@ func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	}
 	k, err := s.create(ctx, call, a, o, old.Resource, old.Description, expires, portal.ActAPIKeyRotate, endOld,
 		portal.Change{Field: "rotates", Before: old.ID, After: "expires " + formatExpiry(oldExpires)})
-	if err != nil && gate.Outcome(err) != audit.Unknown {
+	if err != nil && gate.Outcome(err) != gate.Unknown {
 		// No new key stands: the old one may be rotated again.
 		if cerr := s.store.ClearRotation(context.WithoutCancel(ctx), id, marker); cerr != nil {
 			s.guard.Log().WarnContext(ctx, "a failed rotation's mark could not be cleared; the key sweeper will", "key", id, "error", cerr)

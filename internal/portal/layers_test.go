@@ -3,7 +3,10 @@ package portal_test
 import (
 	"encoding/json"
 	"io"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +22,11 @@ var doors = []string{"api", "handlers", "views", "assistants"}
 // the project (services, platform ports and adapters, stores, the policy,
 // configuration) is a forbidden edge.
 var doorMay = []string{"internal/portal", "internal/wire", "internal/document", "internal/auth", "internal/auditfile", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
+
+// trailMay are the packages that may reach the audit trail's recorder:
+// the guard, which every write and event passes, and the wiring that
+// makes it (the binary's and the tests' world).
+var trailMay = []string{"internal/gate", "cmd/portal", "internal/servicetest"}
 
 // kafkaClients may be imported only by the adapters named here.
 var kafkaClients = map[string][]string{
@@ -133,6 +141,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports %s: the front doors reach behaviour only through internal/portal", p.ImportPath, own)
 			case p.ImportPath == "internal/portal" && ok:
 				t.Errorf("internal/portal imports %s: the contract depends on nothing of the project", own)
+			case own == "internal/audit" && !slices.Contains(trailMay, p.ImportPath):
+				t.Errorf("%s imports internal/audit: the trail is the guard's (internal/gate); services record through it", p.ImportPath)
 			case p.ImportPath == "internal/wire" && ok:
 				t.Errorf("internal/wire imports %s: the wire contract depends on nothing of the project", own)
 			case p.ImportPath == "client" && ok && own != "internal/wire":
@@ -180,5 +190,54 @@ func TestImageBinaryHasNoDevMode(t *testing.T) {
 	}
 	if !strings.Contains(string(all), module+"internal/dev\n") {
 		t.Error("the default build has no dev mode: the check above proves nothing")
+	}
+}
+
+// TestOneWayIntoTheTrail: the store's append of audit events is called by
+// the recorder alone, and its outbox (the events the trail announces) is
+// read by the events package alone: no service writes an event, or
+// delivers one, past the guard's one path.
+func TestOneWayIntoTheTrail(t *testing.T) {
+	only := map[string][]string{
+		".AppendAudit(": {"internal/audit/"},
+		".OutboxAfter(": {"internal/events/"},
+		".OutboxEnd(":   {"internal/events/"},
+	}
+	root := filepath.Join("..", "..")
+	found := map[string]int{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() || !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || under(rel, "internal/store/") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for call, allowed := range only {
+			if !strings.Contains(string(b), call) {
+				continue
+			}
+			found[call]++
+			if !slices.ContainsFunc(allowed, func(a string) bool { return strings.HasPrefix(rel, a) }) {
+				t.Errorf("%s calls %s: only %v may", rel, strings.Trim(call, ".("), allowed)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for call := range only {
+		if found[call] == 0 {
+			t.Errorf("no file calls %s: the walk misses the code", call)
+		}
 	}
 }

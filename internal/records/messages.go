@@ -206,7 +206,7 @@ func (s *Service) enterData(ctx context.Context, scope portal.Scope, topic, what
 	}
 	if err != nil {
 		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
-			s.guard.Audit().Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
+			s.guard.RecordEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
 				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: event, Resource: topic, Outcome: gate.Outcome(err), Detail: portal.FirstMessage(err)})
 		}
 		return ctx, nil, err

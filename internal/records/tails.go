@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -32,7 +31,7 @@ type tails struct {
 }
 
 type tail struct {
-	event          *audit.Attempt
+	event          *gate.Trace
 	polls, records int
 	// masking is what the tail's polls masked (nil where the stage does
 	// not mask).
@@ -77,9 +76,7 @@ func (ts *tails) poll(ctx context.Context, g *gate.Guard, call *gate.Call, topic
 	}
 	switch {
 	case first:
-		ev := call.Event(portal.ActTopicReadRecords, topic)
-		ev.Outcome, ev.Changes = "ok", changes
-		att := g.Audit().Note(ctx, ev)
+		att := g.Traced(ctx, call, portal.ActTopicReadRecords, topic, changes)
 		ts.mu.Lock()
 		t.event = att
 		ts.mu.Unlock()

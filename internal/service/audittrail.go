@@ -92,9 +92,9 @@ func (a *AuditTrail) Refused(ctx context.Context, scope portal.Scope, action por
 		Detail: portal.FirstMessage(err)}
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
-		a.guard.Audit().RefusedAnonymous(ctx, e)
+		a.guard.RefusedAnonymous(ctx, e)
 		return
 	}
 	e.Actor, e.ActorRole, e.Groups, e.Service = p.Actor(), p.Role(scope.BU).String(), p.Grant(scope.BU).Groups, p.Service
-	a.guard.Audit().Record(ctx, e)
+	a.guard.RecordEvent(ctx, e)
 }
