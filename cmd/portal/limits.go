@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // clusterLimits gives each zone stage's cluster partition limit: the
@@ -13,12 +15,11 @@ import (
 // most every ten minutes (a failed read is tried again after one).
 type clusterLimits struct {
 	quotas *confluent.Quotas
-	// configured and ids are by "zone/stage".
-	configured map[string]int64
-	ids        map[string][2]string // environment id, cluster id
+	configured map[portal.ZoneStage]int64
+	ids        map[portal.ZoneStage][2]string // environment id, cluster id
 
 	mu    sync.Mutex
-	known map[string]knownLimit
+	known map[portal.ZoneStage]knownLimit
 }
 
 type knownLimit struct {
@@ -27,19 +28,19 @@ type knownLimit struct {
 }
 
 func newClusterLimits(quotas *confluent.Quotas) *clusterLimits {
-	return &clusterLimits{quotas: quotas, configured: map[string]int64{}, ids: map[string][2]string{}, known: map[string]knownLimit{}}
+	return &clusterLimits{quotas: quotas, configured: map[portal.ZoneStage]int64{}, ids: map[portal.ZoneStage][2]string{}, known: map[portal.ZoneStage]knownLimit{}}
 }
 
 // add records a zone stage's configured limit and cluster.
 func (c *clusterLimits) add(zone, stage string, limit int64, environmentID, clusterID string) {
-	key := zone + "/" + stage
+	key := portal.ZoneStage{Zone: zone, Stage: stage}
 	c.configured[key] = limit
 	c.ids[key] = [2]string{environmentID, clusterID}
 }
 
 // Limit is guardrails.ClusterLimit.
 func (c *clusterLimits) Limit(ctx context.Context, zone, stage string) (int64, string) {
-	key := zone + "/" + stage
+	key := portal.ZoneStage{Zone: zone, Stage: stage}
 	if l := c.configured[key]; l > 0 {
 		return l, "configuration"
 	}

@@ -29,12 +29,14 @@ func (s *Service) AlertRound(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ownIn, openIn := map[string][]store.AlertRuleRecord{}, map[string][]store.AlertRecord{}
+	ownIn, openIn := map[portal.ZoneStage][]store.AlertRuleRecord{}, map[portal.ZoneStage][]store.AlertRecord{}
 	for _, r := range own {
-		ownIn[r.Zone+"/"+r.Stage] = append(ownIn[r.Zone+"/"+r.Stage], r)
+		k := portal.ZoneStage{Zone: r.Zone, Stage: r.Stage}
+		ownIn[k] = append(ownIn[k], r)
 	}
 	for _, a := range open {
-		openIn[a.Zone+"/"+a.Stage] = append(openIn[a.Zone+"/"+a.Stage], a)
+		k := portal.ZoneStage{Zone: a.Zone, Stage: a.Stage}
+		openIn[k] = append(openIn[k], a)
 	}
 	told := 0
 	var errs []error
@@ -45,7 +47,7 @@ func (s *Service) AlertRound(ctx context.Context) (int, error) {
 		if !zok || !sok {
 			continue
 		}
-		es := envScope{z: z, st: st, own: ownIn[env.Name()], open: openIn[env.Name()]}
+		es := envScope{z: z, st: st, own: ownIn[env.Key()], open: openIn[env.Key()]}
 		n, err := s.roundIn(ctx, es, &envReads{src: s.sources, round: shared, env: env, store: s.store, now: now}, now)
 		told += n
 		if err != nil {

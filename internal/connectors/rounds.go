@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
@@ -28,8 +27,7 @@ func (s *Service) AutoRestart(ctx context.Context) (int, error) {
 	restarted := 0
 	var errs []error
 	for _, zs := range stages {
-		zone, stage, _ := strings.Cut(zs, "/")
-		env, err := s.guard.Environments().Get(zone, stage)
+		env, err := s.guard.Environments().Get(zs.Zone, zs.Stage)
 		if err != nil {
 			continue // a zone or stage no longer configured
 		}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Base rules split a shared cluster's base capacity (and its Schema
@@ -51,12 +53,9 @@ type Cluster struct {
 type Inputs struct {
 	Clusters   map[string]Cluster
 	Connectors map[string]store.CostShare
-	Usage      map[string][]store.UsageDay // by zone/stage
+	Usage      map[portal.ZoneStage][]store.UsageDay
 	BaseRule   string
 }
-
-// StageKey keys Inputs.Usage.
-func StageKey(zone, stage string) string { return zone + "/" + stage }
 
 // Allocate splits a day's cost lines into the units' shares. Every
 // line's amount is split whole: the shares of a line add up to it, what
@@ -87,7 +86,7 @@ func Allocate(day time.Time, lines []store.CostRecord, in Inputs) []store.CostSh
 			out = append(out, s)
 			continue
 		}
-		out = append(out, split(base, ruleOf(l.LineType, in.BaseRule), in.Usage[StageKey(c.Zone, c.Stage)])...)
+		out = append(out, split(base, ruleOf(l.LineType, in.BaseRule), in.Usage[portal.ZoneStage{Zone: c.Zone, Stage: c.Stage}])...)
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 var day = time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)
@@ -23,7 +25,7 @@ func inputs(rule string) Inputs {
 		Clusters: map[string]Cluster{"lkc-shared": {Zone: "edh-shared", Stage: "dev"}, "lsrc-shared": {Zone: "edh-shared", Stage: "dev"},
 			"lkc-sales": {Zone: "sales", Stage: "dev", Dedicated: "sales"}},
 		Connectors: map[string]store.CostShare{"lcc-1": {Zone: "edh-shared", Stage: "dev", BU: "crm"}},
-		Usage:      map[string][]store.UsageDay{StageKey("edh-shared", "dev"): usageOf()},
+		Usage:      map[portal.ZoneStage][]store.UsageDay{{Zone: "edh-shared", Stage: "dev"}: usageOf()},
 		BaseRule:   rule,
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // refreshDays are the last days read again every round: the Billing API
@@ -110,7 +112,7 @@ func (c *Collector) Allocate(ctx context.Context, day time.Time) error {
 		return err
 	}
 	clusters, envs := c.places()
-	in := Inputs{Clusters: clusters, Connectors: map[string]store.CostShare{}, Usage: map[string][]store.UsageDay{}, BaseRule: c.o.BaseRule}
+	in := Inputs{Clusters: clusters, Connectors: map[string]store.CostShare{}, Usage: map[portal.ZoneStage][]store.UsageDay{}, BaseRule: c.o.BaseRule}
 	t := c.o.Tenancy()
 	for _, l := range lines {
 		// A connector is its unit's by its name's prefix, in the stage of
@@ -128,7 +130,7 @@ func (c *Collector) Allocate(ctx context.Context, day time.Time) error {
 		if err != nil {
 			return err
 		}
-		in.Usage[StageKey(env.Zone, env.Stage)] = u
+		in.Usage[env.Key()] = u
 	}
 	return c.o.Store.PutCostShares(ctx, day, Allocate(day, lines, in))
 }

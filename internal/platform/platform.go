@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // TopicInfo is a topic as a list shows it.
@@ -161,24 +163,27 @@ type Environment struct {
 }
 
 // Name identifies the environment in logs and health reports.
-func (e *Environment) Name() string { return e.Zone + "/" + e.Stage }
+func (e *Environment) Name() string { return e.Key().String() }
+
+// Key is the environment's zone and stage, which registries key by.
+func (e *Environment) Key() portal.ZoneStage { return portal.ZoneStage{Zone: e.Zone, Stage: e.Stage} }
 
 // Environments is the registry of environments, built once at start.
 type Environments struct {
-	byKey map[string]*Environment
+	byKey map[portal.ZoneStage]*Environment
 }
 
 // NewEnvironments returns an empty registry.
 func NewEnvironments() *Environments {
-	return &Environments{byKey: map[string]*Environment{}}
+	return &Environments{byKey: map[portal.ZoneStage]*Environment{}}
 }
 
 // Add registers an environment.
-func (e *Environments) Add(env *Environment) { e.byKey[env.Name()] = env }
+func (e *Environments) Add(env *Environment) { e.byKey[env.Key()] = env }
 
 // Get returns the environment of a landing zone in a stage.
 func (e *Environments) Get(zone, stage string) (*Environment, error) {
-	env, ok := e.byKey[zone+"/"+stage]
+	env, ok := e.byKey[portal.ZoneStage{Zone: zone, Stage: stage}]
 	if !ok {
 		return nil, fmt.Errorf("no environment configured for %s/%s", zone, stage)
 	}

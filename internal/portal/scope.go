@@ -44,3 +44,13 @@ func isScopeID(id string) bool {
 	}
 	return true
 }
+
+// ZoneStage names one stage of a landing zone: one cluster, one
+// environment. It is comparable, so maps of stages key by it rather than
+// by a "zone/stage" string that must be cut apart again.
+type ZoneStage struct {
+	Zone, Stage string
+}
+
+// String renders it as "zone/stage", for logs, labels and pages.
+func (z ZoneStage) String() string { return z.Zone + "/" + z.Stage }

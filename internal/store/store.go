@@ -787,7 +787,7 @@ type AutoRestarts interface {
 	AutoRestartsIn(ctx context.Context, zone, stage string) ([]AutoRestart, error)
 	// AutoRestartStages lists the zones and stages that have any, as
 	// "zone/stage".
-	AutoRestartStages(ctx context.Context) ([]string, error)
+	AutoRestartStages(ctx context.Context) ([]portal.ZoneStage, error)
 	// UpdateAutoRestart saves where a backoff stands (attempts, failing
 	// since, last restart, given up); false when it is off meanwhile.
 	UpdateAutoRestart(ctx context.Context, a AutoRestart) (bool, error)

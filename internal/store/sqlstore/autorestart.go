@@ -6,6 +6,8 @@ import (
 	"errors"
 
 	"github.com/edh-platform/rms-portal/internal/store"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 const autoRestartColumns = `zone, stage, connector, bu, max_restarts, attempts, failing_since, last_at, given_up, set_by, set_at`
@@ -47,11 +49,11 @@ func (d *DB) AutoRestartsIn(ctx context.Context, zone, stage string) ([]store.Au
 }
 
 // AutoRestartStages lists the stages that have auto-restarts.
-func (d *DB) AutoRestartStages(ctx context.Context) ([]string, error) {
-	return queryAll(ctx, d, func(row interface{ Scan(...any) error }) (string, error) {
-		var zone, stage string
-		err := row.Scan(&zone, &stage)
-		return zone + "/" + stage, err
+func (d *DB) AutoRestartStages(ctx context.Context) ([]portal.ZoneStage, error) {
+	return queryAll(ctx, d, func(row interface{ Scan(...any) error }) (portal.ZoneStage, error) {
+		var zs portal.ZoneStage
+		err := row.Scan(&zs.Zone, &zs.Stage)
+		return zs, err
 	}, `SELECT DISTINCT zone, stage FROM connector_auto_restart ORDER BY zone, stage`)
 }
 

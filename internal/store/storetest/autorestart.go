@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func testAutoRestarts(t *testing.T, s store.Store) {
@@ -42,7 +44,7 @@ func testAutoRestarts(t *testing.T, s store.Store) {
 	if err != nil || len(dev) != 2 || dev[0].Connector != "c-1" || dev[1].Connector != "c-2" {
 		t.Errorf("dev's: %+v %v", dev, err)
 	}
-	if stages, err := s.AutoRestartStages(ctx); err != nil || !slices.Equal(stages, []string{"z/dev", "z/run"}) {
+	if stages, err := s.AutoRestartStages(ctx); err != nil || !slices.Equal(stages, []portal.ZoneStage{{Zone: "z", Stage: "dev"}, {Zone: "z", Stage: "run"}}) {
 		t.Errorf("stages: %v %v", stages, err)
 	}
 	if err := s.DeleteAutoRestart(ctx, "z", "dev", "c-1"); err != nil {
