@@ -10,6 +10,10 @@ TEMPL     := $(GO) tool templ
 STATICCHECK_VERSION := v0.8.2
 
 TERRAFORM_VERSION := v1.5.7
+# How many tests of a package run at once: the journeys that start their
+# own portal mostly wait (for pages, processes, rounds), so more of them
+# than cores keep both cores busy.
+TEST_PARALLEL ?= 6
 
 .PHONY: terraform provider vulncheck release arm64 helm check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
 
@@ -37,7 +41,7 @@ portalctl:
 ## which the chart's tests run, before the tests start rather than during them)
 test: browser postgres npm image node_modules helm terraform
 	$(GO) vet ./...
-	PORTAL_IMAGE_REQUIRED=1 $(GO) test -race -count=1 -timeout 30m ./...
+	PORTAL_IMAGE_REQUIRED=1 $(GO) test -race -count=1 -parallel $(TEST_PARALLEL) -timeout 30m ./...
 
 ## terraform: the Terraform CLI the provider's tests drive, built from the
 ## module proxy into build/tools (Terraform 1.5.7, MPL-licensed; a few

@@ -54,34 +54,37 @@ func TestBrowserAccessibility(t *testing.T) {
 			"/scada/dev/catalog/edh-shared-crm-dev-orders", "/scada/dev/topic/edh-shared-scada-dev-sensor-readings/delete", "/scada/dev/grants"},
 		"frank": {"/admin", "/admin/audit", "/admin/upstreams", "/admin/sessions", "/admin/access-preview", "/admin/config"},
 	}
-	var failures []string
+	// A browser a user and round, the rounds side by side: each browser
+	// has its own time limit, and most of a round is waiting for pages.
 	for _, user := range []string{"carol", "frank"} {
 		for _, round := range []struct {
 			width int64
 			theme string
 		}{{1440, "light"}, {390, "light"}, {1440, "dark"}, {390, "dark"}} {
-			width := round.width
-			// A browser per round: each has its own time limit.
-			b := newBrowser(t, tp)
-			b.signIn(user)
-			b.run(chromedp.EmulateViewport(width, 900),
-				emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: round.theme}}))
-			for _, path := range pages[user] {
-				t.Logf("axe %s %s %d %s", user, path, width, round.theme)
-				b.run(chromedp.Navigate(tp.url+path), chromedp.WaitReady("body", chromedp.ByQuery))
-				for _, v := range b.axeViolations(src) {
-					failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: %s", user, path, width, round.theme, v))
+			t.Run(fmt.Sprintf("%s-%d-%s", user, round.width, round.theme), func(t *testing.T) {
+				t.Parallel()
+				width := round.width
+				b := newBrowser(t, tp)
+				b.signIn(user)
+				b.run(chromedp.EmulateViewport(width, 900),
+					emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: round.theme}}))
+				var failures []string
+				for _, path := range pages[user] {
+					b.run(chromedp.Navigate(tp.url+path), chromedp.WaitReady("body", chromedp.ByQuery))
+					for _, v := range b.axeViolations(src) {
+						failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: %s", user, path, width, round.theme, v))
+					}
+					// Nothing wider than the screen: tables scroll in their box.
+					var wide int64
+					b.run(chromedp.Evaluate(`document.documentElement.scrollWidth`, &wide))
+					if wide > width {
+						failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: the page is %d px wide", user, path, width, round.theme, wide))
+					}
 				}
-				// Nothing wider than the screen: tables scroll in their box.
-				var wide int64
-				b.run(chromedp.Evaluate(`document.documentElement.scrollWidth`, &wide))
-				if wide > width {
-					failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: the page is %d px wide", user, path, width, round.theme, wide))
+				if len(failures) > 0 {
+					t.Errorf("%d axe violations:\n%s", len(failures), strings.Join(failures, "\n"))
 				}
-			}
+			})
 		}
-	}
-	if len(failures) > 0 {
-		t.Errorf("%d axe violations:\n%s", len(failures), strings.Join(failures, "\n"))
 	}
 }

@@ -53,7 +53,9 @@ func TestBrowserContextSearchAndGuidedRequests(t *testing.T) {
 	if focused != "search-q" {
 		t.Fatalf("Ctrl+K focused %q", focused)
 	}
-	b.run(chromedp.SendKeys("#search-q", "sensor-read"), chromedp.WaitVisible(`#search-results a[data-hit="topic"]`),
+	// The results of the whole query, not of the letters typed so far:
+	// a later answer would replace the hit focused in an earlier one.
+	b.run(chromedp.SendKeys("#search-q", "sensor-read"), chromedp.WaitVisible(`#search-results [data-search="sensor-read"] a[data-hit="topic"]`),
 		chromedp.KeyEvent(kb.ArrowDown),
 	)
 	b.run(chromedp.Evaluate(`document.activeElement && document.activeElement.getAttribute("data-hit")`, &focused))
