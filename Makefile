@@ -13,7 +13,7 @@ TERRAFORM_VERSION := v1.5.7
 # How many tests of a package run at once: the journeys that start their
 # own portal mostly wait (for pages, processes, rounds), so more of them
 # than cores keep both cores busy.
-TEST_PARALLEL ?= 6
+TEST_PARALLEL ?= 4
 
 .PHONY: terraform provider vulncheck release arm64 helm check-size run test test-short bench lint generate templ css check-generated browser postgres screenshots tools musl static image helm-lint docs npm portalctl
 

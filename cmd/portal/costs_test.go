@@ -48,7 +48,7 @@ func TestCostsJourney(t *testing.T) {
 	first := monthOf + "-01"
 	// Every stage read once: the shares made from then on have every
 	// unit's usage.
-	waitFor(t, "every stage's usage read", 90*time.Second, func() bool {
+	waitFor(t, "every stage's usage read", 3*time.Minute, func() bool {
 		for _, env := range tp.app.envs.All() {
 			if m, err := tp.app.store.UsageMark(context.Background(), env.Zone, env.Stage); err != nil || m.IsZero() {
 				return false
@@ -157,7 +157,7 @@ func TestCostsJourney(t *testing.T) {
 	// scada's stages add up to its line of the zone report (read again
 	// until a round that was splitting the days meanwhile is over).
 	var stages, inReport float64
-	waitFor(t, "scada's stages adding up to the zone report", 30*time.Second, func() bool {
+	waitFor(t, "scada's stages adding up to the zone report", time.Minute, func() bool {
 		stages, inReport = 0, 0
 		for _, st := range []string{"dev", "qas", "run"} {
 			var x wire.CostReport
@@ -239,7 +239,7 @@ func TestCostsJourney(t *testing.T) {
 	// The unit home shows the alert while it fires.
 	web := tp.webClient(t)
 	web.signIn("dave")
-	waitFor(t, "the home page's firing alert", 10*time.Second, func() bool {
+	waitFor(t, "the home page's firing alert", 30*time.Second, func() bool {
 		home := web.get("/")
 		return strings.Contains(home.body, `id="firing-alerts"`) && strings.Contains(home.body, "over-budget")
 	})

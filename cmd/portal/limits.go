@@ -14,7 +14,7 @@ import (
 // configuration's, else Confluent Cloud's Service Quotas API's, read at
 // most every ten minutes (a failed read is tried again after one).
 type clusterLimits struct {
-	quotas *confluent.Quotas
+	quotas     *confluent.Quotas
 	configured map[portal.ZoneStage]int64
 	ids        map[portal.ZoneStage][2]string // environment id, cluster id
 

@@ -35,4 +35,6 @@ func (g *Guard) Traced(ctx context.Context, c *Call, event portal.Action, resour
 // RefusedAnonymous counts a refusal of a caller that could not be
 // authenticated in its source's event of the minute, so that a flood of
 // bad tokens cannot flood the trail.
-func (g *Guard) RefusedAnonymous(ctx context.Context, e portal.AuditEvent) { g.audit.RefusedAnonymous(ctx, e) }
+func (g *Guard) RefusedAnonymous(ctx context.Context, e portal.AuditEvent) {
+	g.audit.RefusedAnonymous(ctx, e)
+}
