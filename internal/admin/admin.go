@@ -131,9 +131,11 @@ func (a *Admin) record(ctx context.Context, p *portal.Principal, event portal.Ac
 	a.guard.RecordEvent(ctx, e)
 }
 
-// begin records an admin change ahead of making it (Guard.begin).
-func (a *Admin) begin(ctx context.Context, p *portal.Principal, event portal.Action, t auditTarget) (*gate.Write, error) {
-	return a.guard.BeginEvent(ctx, a.event(p, event, t))
+// write makes an admin change the one way every change is made
+// (Guard.WriteEvent), with the area's event: do returns what it changed.
+func (a *Admin) write(ctx context.Context, p *portal.Principal, event portal.Action, t auditTarget, do func(ctx context.Context) ([]portal.Change, error)) error {
+	return a.guard.WriteEvent(ctx, a.event(p, event, t), gate.Change{
+		Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) { return do(ctx) }})
 }
 
 // Area says what the caller may see.

@@ -74,15 +74,14 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 	}
 	before, _ := t.StageIn(z, stage, now)
 	rec := store.SwitchRecord{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Reason: c.Reason, Until: c.Until, SetBy: p.Actor(), SetAt: now}
-	w, err := a.begin(ctx, p, portal.ActReadOnlySet, target)
-	if err != nil {
+	if err := a.write(ctx, p, portal.ActReadOnlySet, target, func(ctx context.Context) ([]portal.Change, error) {
+		if err := a.o.Store.PutSwitchRecord(ctx, rec); err != nil {
+			return nil, err
+		}
+		return switchChanges(before, rec), nil
+	}); err != nil {
 		return portal.ReadOnlyState{}, err
 	}
-	if err := a.o.Store.PutSwitchRecord(ctx, rec); err != nil {
-		w.Done(ctx, err)
-		return portal.ReadOnlyState{}, err
-	}
-	w.Done(ctx, nil, switchChanges(before, rec)...)
 	a.o.Sync.Announce(ctx, "switches")
 	return portal.ReadOnlyState{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Configured: st.ReadOnly, Switched: true,
 		Reason: c.Reason, Until: c.Until, SetBy: rec.SetBy, SetAt: now}, nil
@@ -240,17 +239,12 @@ func (a *Admin) EndSession(ctx context.Context, id string) error {
 		return err
 	}
 	target.resource = "session of " + sess.Username
-	w, err := a.begin(ctx, p, portal.ActSessionEnd, target)
-	if err != nil {
-		return err
-	}
-	if err := a.o.Store.DeleteSession(ctx, id); err != nil {
-		err = storeErr(err, "session")
-		w.Done(ctx, err)
-		return err
-	}
-	w.Done(ctx, nil)
-	return nil
+	return a.write(ctx, p, portal.ActSessionEnd, target, func(ctx context.Context) ([]portal.Change, error) {
+		if err := a.o.Store.DeleteSession(ctx, id); err != nil {
+			return nil, storeErr(err, "session")
+		}
+		return nil, nil
+	})
 }
 
 // PreviewAccess explains the access that groups (or a token's claims)

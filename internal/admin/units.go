@@ -258,16 +258,14 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 	now := a.guard.Now()
 	rec := store.UnitRecord{ID: id, LandingZone: zone.ID, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer,
 		CreatedBy: p.Actor(), Created: now, UpdatedBy: p.Actor(), Updated: now}
-	w, err := a.begin(ctx, p, portal.ActBusinessUnitOnboard, target)
-	if err != nil {
+	if err := a.write(ctx, p, portal.ActBusinessUnitOnboard, target, func(ctx context.Context) ([]portal.Change, error) {
+		if err := a.o.Store.CreateUnitRecord(ctx, rec); err != nil {
+			return nil, storeErr(err, "business unit "+id)
+		}
+		return groupChanges(portal.UnitGroups{}, groups), nil
+	}); err != nil {
 		return portal.AdminUnit{}, err
 	}
-	if err := a.o.Store.CreateUnitRecord(ctx, rec); err != nil {
-		err = storeErr(err, "business unit "+id)
-		w.Done(ctx, err)
-		return portal.AdminUnit{}, err
-	}
-	w.Done(ctx, nil, groupChanges(portal.UnitGroups{}, groups)...)
 	a.o.Sync.Announce(ctx, "units")
 	return a.Unit(ctx, id)
 }
@@ -314,16 +312,14 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups
 	}
 	before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
 	rec := store.UnitRecord{ID: id, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer, UpdatedBy: p.Actor(), Updated: a.guard.Now()}
-	w, err := a.begin(ctx, p, portal.ActBusinessUnitUpdate, target)
-	if err != nil {
+	if err := a.write(ctx, p, portal.ActBusinessUnitUpdate, target, func(ctx context.Context) ([]portal.Change, error) {
+		if err := a.o.Store.UpdateUnitRecord(ctx, rec); err != nil {
+			return nil, storeErr(err, "business unit "+id)
+		}
+		return groupChanges(before, groups), nil
+	}); err != nil {
 		return portal.AdminUnit{}, err
 	}
-	if err := a.o.Store.UpdateUnitRecord(ctx, rec); err != nil {
-		err = storeErr(err, "business unit "+id)
-		w.Done(ctx, err)
-		return portal.AdminUnit{}, err
-	}
-	w.Done(ctx, nil, groupChanges(before, groups)...)
 	a.o.Sync.Announce(ctx, "units")
 	return a.Unit(ctx, id)
 }
@@ -350,17 +346,15 @@ func (a *Admin) Offboard(ctx context.Context, id string) (portal.Offboarding, er
 		return portal.Offboarding{}, err
 	}
 	out := a.leftovers(ctx, t, u)
-	w, err := a.begin(ctx, p, portal.ActBusinessUnitOffboard, target)
-	if err != nil {
+	if err := a.write(ctx, p, portal.ActBusinessUnitOffboard, target, func(ctx context.Context) ([]portal.Change, error) {
+		if err := a.o.Store.DeleteUnitRecord(ctx, id); err != nil {
+			return nil, storeErr(err, "business unit "+id)
+		}
+		before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
+		return groupChanges(before, portal.UnitGroups{}), nil
+	}); err != nil {
 		return portal.Offboarding{}, err
 	}
-	if err := a.o.Store.DeleteUnitRecord(ctx, id); err != nil {
-		err = storeErr(err, "business unit "+id)
-		w.Done(ctx, err)
-		return portal.Offboarding{}, err
-	}
-	before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
-	w.Done(ctx, nil, groupChanges(before, portal.UnitGroups{})...)
 	a.o.Sync.Announce(ctx, "units")
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -108,20 +109,31 @@ func (s *Service) roundIn(ctx context.Context, es envScope, reads *envReads, now
 // that fired or resolved.
 func (s *Service) step(ctx context.Context, rule store.AlertRuleRecord, open map[string]store.AlertRecord, seen []Observation, now time.Time) (int, error) {
 	save, changes := Step(rule, open, seen, now)
-	for _, a := range save {
-		if err := s.store.SaveAlert(ctx, a); err != nil {
-			return 0, err
-		}
-	}
+	told := make(map[string]Change, len(changes))
 	for _, c := range changes {
+		told[c.Alert.ID] = c
+	}
+	for _, a := range save {
+		c, ok := told[a.ID]
+		if !ok {
+			// Still pending or firing: its value, not an event.
+			if err := s.store.SaveAlert(ctx, a); err != nil {
+				return 0, err
+			}
+			continue
+		}
 		action := portal.ActAlertResolve
 		if c.Fired {
 			action = portal.ActAlertFire
 		}
-		s.guard.RecordEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
-			Action: action, Resource: rule.Name + " " + c.Alert.Subject, Outcome: "ok", Detail: Describe(rule),
+		err := s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
+			Action: action, Resource: rule.Name + " " + c.Alert.Subject, Detail: Describe(rule)}, gate.Change{
+			Do: func(ctx context.Context) error { return s.store.SaveAlert(ctx, a) },
 			Changes: []portal.Change{{Field: "rule", After: rule.Name}, {Field: "kind", After: rule.Kind}, {Field: "subject", After: c.Alert.Subject},
 				{Field: "value", After: c.Alert.Value}, {Field: "fired_at", After: c.Alert.FiredAt.UTC().Format(time.RFC3339)}}})
+		if err != nil {
+			return 0, err
+		}
 	}
 	return len(changes), nil
 }

@@ -23,29 +23,44 @@ import (
 // request), applies it as the caller and records the outcome.
 func (s *Service) apply(ctx context.Context, call *gate.Call, scope portal.Scope, r store.RequestRecord, doc portal.Document, planned portal.Plan,
 	comment string) (portal.ChangeRequest, error) {
-	w, err := s.guard.Begin(ctx, call, portal.ActChangeRequestApprove, r.ID)
+	var next store.RequestRecord
+	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestApprove, Resource: r.ID,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = portal.RequestApplying, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
+			r.Result, _ = json.Marshal(planned)
+			ok, err := s.store.DecideRequest(ctx, r, portal.RequestOpen)
+			if err == nil && !ok {
+				err = portal.New(portal.Conflict, "change request %s was decided meanwhile", r.ID)
+			}
+			if err != nil {
+				return nil, err
+			}
+			// Every change's event says on whose request it was made.
+			applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+call.Principal.Actor()+" on change request "+r.ID+" of "+r.Requester))
+			result, err := s.plans.Apply(applyCtx, scope, doc, r.Fingerprint)
+			var changes []portal.Change
+			next, changes, err = s.finish(ctx, r, result, err)
+			return changes, err
+		}})
+	return s.answer(call, next, err)
+}
+
+// answer is an approval's answer: the request as it is now, or why its
+// apply failed (a stale request's says so).
+func (s *Service) answer(call *gate.Call, next store.RequestRecord, err error) (portal.ChangeRequest, error) {
 	if err != nil {
+		if next.State == portal.RequestStale {
+			return portal.ChangeRequest{}, portal.Wrap(err, portal.Conflict, "change request %s is stale: %s", next.ID, portal.FirstMessage(err))
+		}
 		return portal.ChangeRequest{}, err
 	}
-	r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = portal.RequestApplying, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
-	r.Result, _ = json.Marshal(planned)
-	ok, err := s.store.DecideRequest(ctx, r, portal.RequestOpen)
-	if err == nil && !ok {
-		err = portal.New(portal.Conflict, "change request %s was decided meanwhile", r.ID)
-	}
-	if err != nil {
-		w.Done(ctx, err)
-		return portal.ChangeRequest{}, err
-	}
-	// Every change's event says on whose request it was made.
-	applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+call.Principal.Actor()+" on change request "+r.ID+" of "+r.Requester))
-	result, err := s.plans.Apply(applyCtx, scope, doc, r.Fingerprint)
-	return s.finish(ctx, call, w, r, result, err)
+	return s.view(call, next), nil
 }
 
 // finish records the outcome of an applying request's apply (result, or
-// err when nothing was applied).
-func (s *Service) finish(ctx context.Context, call *gate.Call, w *gate.Write, r store.RequestRecord, result portal.Plan, err error) (portal.ChangeRequest, error) {
+// err when nothing was applied): the request as it is now, what changed
+// for the trail and the outcome.
+func (s *Service) finish(ctx context.Context, r store.RequestRecord, result portal.Plan, err error) (store.RequestRecord, []portal.Change, error) {
 	next := r
 	next.Event = 0
 	switch {
@@ -75,15 +90,8 @@ func (s *Service) finish(ctx context.Context, call *gate.Call, w *gate.Write, r 
 	} else if derr != nil {
 		s.guard.Log().ErrorContext(ctx, "a change request's outcome could not be recorded; it will be finished later", "request", r.ID, "err", derr)
 	}
-	w.Done(ctx, err, portal.Change{Field: "state", Before: portal.RequestOpen, After: next.State}, portal.Change{Field: "requester", After: r.Requester},
-		portal.Change{Field: "apply_request_id", After: result.AuditID})
-	if err != nil {
-		if next.State == portal.RequestStale {
-			return portal.ChangeRequest{}, portal.Wrap(err, portal.Conflict, "change request %s is stale: %s", r.ID, portal.FirstMessage(err))
-		}
-		return portal.ChangeRequest{}, err
-	}
-	return s.view(call, next), nil
+	return next, []portal.Change{{Field: "state", Before: portal.RequestOpen, After: next.State}, {Field: "requester", After: r.Requester},
+		{Field: "apply_request_id", After: result.AuditID}}, err
 }
 
 // Resume finishes the approved requests applying for longer than
@@ -127,34 +135,34 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 	if err != nil {
 		return false, nil // the upstream cannot be planned now: next round
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, portal.ActChangeRequestApprove, r.ID, r.Event)
-	if err != nil {
-		return false, err
-	}
-	w.Note("finished by the portal after the replica applying it stopped")
-	scope := call.Named()
-	if plans.Within(left, approved) {
-		applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+now.DecidedBy+" on change request "+r.ID+" of "+r.Requester+
-			", finished by the portal after the replica applying it stopped"))
-		result, err := s.plans.Apply(applyCtx, scope, doc, left.Fingerprint)
-		if err == nil {
-			result = plans.Merged(approved, result)
-		}
-		_, err = s.finish(ctx, call, w, now, result, err)
-		if err != nil {
-			s.guard.Log().WarnContext(ctx, "a stopped apply could not be finished", "request", r.ID, "err", err)
-		}
-		return true, nil
-	}
-	result := plans.Merged(approved, left)
-	for i, c := range result.Changes {
-		if c.Outcome == portal.OutcomeSkipped {
-			result.Changes[i].Error = portal.New(portal.Conflict, "not applied: the apply stopped part way and the unit's resources changed since; plan the document again")
-		}
-	}
-	_, err = s.finish(ctx, call, w, now, result, nil)
-	if err != nil {
-		s.guard.Log().WarnContext(ctx, "a stopped apply could not be recorded", "request", r.ID, "err", err)
-	}
+	_ = s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestApprove, Resource: r.ID, Resume: true, Attempt: r.Event,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			w.Note("finished by the portal after the replica applying it stopped")
+			scope := call.Named()
+			if plans.Within(left, approved) {
+				applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+now.DecidedBy+" on change request "+r.ID+" of "+r.Requester+
+					", finished by the portal after the replica applying it stopped"))
+				result, err := s.plans.Apply(applyCtx, scope, doc, left.Fingerprint)
+				if err == nil {
+					result = plans.Merged(approved, result)
+				}
+				_, changes, err := s.finish(ctx, now, result, err)
+				if err != nil {
+					s.guard.Log().WarnContext(ctx, "a stopped apply could not be finished", "request", r.ID, "err", err)
+				}
+				return changes, err
+			}
+			result := plans.Merged(approved, left)
+			for i, c := range result.Changes {
+				if c.Outcome == portal.OutcomeSkipped {
+					result.Changes[i].Error = portal.New(portal.Conflict, "not applied: the apply stopped part way and the unit's resources changed since; plan the document again")
+				}
+			}
+			_, changes, err := s.finish(ctx, now, result, nil)
+			if err != nil {
+				s.guard.Log().WarnContext(ctx, "a stopped apply could not be recorded", "request", r.ID, "err", err)
+			}
+			return changes, err
+		}})
 	return true, nil
 }

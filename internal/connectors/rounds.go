@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -105,15 +106,13 @@ func (s *Service) restartFailed(ctx context.Context, env *platform.Environment, 
 	if a.MaxRestarts > 0 {
 		of = fmt.Sprintf("of %d", a.MaxRestarts)
 	}
-	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
-		Action: actionAutoRestart, Resource: c.Name})
-	if err != nil {
-		return err
-	}
-	w.Note(fmt.Sprintf("attempt %d (%s): %s", a.Attempts, of, firstLine(failure(c))))
-	err = env.Connectors.RestartConnector(ctx, c.Name, c.State != portal.StateFailed)
-	w.Done(ctx, err, portal.Change{Field: "attempt", After: fmt.Sprint(a.Attempts)})
-	return err
+	return s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
+		Action: actionAutoRestart, Resource: c.Name}, gate.Change{
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			w.Note(fmt.Sprintf("attempt %d (%s): %s", a.Attempts, of, firstLine(failure(c))))
+			return nil, env.Connectors.RestartConnector(ctx, c.Name, c.State != portal.StateFailed)
+		},
+		Changes: []portal.Change{{Field: "attempt", After: fmt.Sprint(a.Attempts)}}})
 }
 
 // failure is the trace of a connector's failure: its own, or its first

@@ -154,13 +154,10 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
 		return portal.Webhook{}, err
 	}
-	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
-		LandingZone: in.Zone, BU: in.BU, Action: portal.ActWebhookCreate, Resource: rec.ID})
-	if err != nil {
-		return portal.Webhook{}, err
-	}
-	err = s.store.CreateWebhookRecord(ctx, rec)
-	w.Done(ctx, err, portal.Change{Field: "url", After: rec.URL})
+	err = s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
+		LandingZone: in.Zone, BU: in.BU, Action: portal.ActWebhookCreate, Resource: rec.ID}, gate.Change{
+		Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) },
+		Changes: []portal.Change{{Field: "url", After: rec.URL}}})
 	if err != nil {
 		return portal.Webhook{}, err
 	}
@@ -243,17 +240,16 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
-		LandingZone: rec.Zone, BU: rec.BU, Action: portal.ActWebhookDelete, Resource: rec.ID})
-	if err != nil {
-		return err
-	}
-	err = s.store.DeleteWebhookRecord(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		err = portal.New(portal.NotFound, "webhook %q not found", id)
-	}
-	w.Done(ctx, err, portal.Change{Field: "url", Before: rec.URL})
-	return err
+	return s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
+		LandingZone: rec.Zone, BU: rec.BU, Action: portal.ActWebhookDelete, Resource: rec.ID}, gate.Change{
+		Do: func(ctx context.Context) error {
+			err := s.store.DeleteWebhookRecord(ctx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				err = portal.New(portal.NotFound, "webhook %q not found", id)
+			}
+			return err
+		},
+		Changes: []portal.Change{{Field: "url", Before: rec.URL}}})
 }
 
 // Deliveries lists a webhook's latest 200 deliveries, newest first.

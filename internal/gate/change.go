@@ -26,6 +26,16 @@ type Change struct {
 	Confirm *Confirmation
 	// Changes are the fields the change sets, for its outcome.
 	Changes []portal.Change
+	// Steps, set instead of Do, makes a change of several steps: it is
+	// handed the begun write (to name the resource once its id is known,
+	// bound and confirm an upstream call, keep the attempt's id in a
+	// journal) and returns what it changed, before a failure too.
+	Steps func(ctx context.Context, w *Write) ([]portal.Change, error)
+	// Resume continues the attempt another process began (a journal's
+	// change, resumed) instead of recording a new one: Attempt is its
+	// event id; 0 finds it by the request, or begins one.
+	Resume  bool
+	Attempt int64
 	// Announce, when set, tells the replicas what changed, whatever the
 	// outcome, before the outcome is settled.
 	Announce func(ctx context.Context, err error)
@@ -43,45 +53,75 @@ type Confirmation struct {
 // (no record, no change), the upstream call is bounded by the write's
 // budget and confirmed when it timed out, the replicas are told, and the
 // attempt is settled with the outcome and the fields changed, once,
-// whatever Do returns.
+// whatever Do returns. With WriteEvent and WriteBatch it is the only
+// way to a begun write: begin and done are the gate's own.
 func (g *Guard) Write(ctx context.Context, c *Call, ch Change) error {
 	if ch.Rule.Kind != "" {
 		if err := g.Check(ctx, c, ch.Event, ch.Rule); err != nil {
 			return err
 		}
 	}
-	w, err := g.Begin(ctx, c, ch.Event, ch.Resource)
+	var w *Write
+	var err error
+	if ch.Resume {
+		w, err = g.resume(ctx, c, ch.Event, ch.Resource, ch.Attempt)
+	} else {
+		w, err = g.begin(ctx, c, ch.Event, ch.Resource)
+	}
 	if err != nil {
 		return err
 	}
-	var ahead []portal.Change
+	return g.run(ctx, w, ch)
+}
+
+// WriteEvent is Write for a change whose event is made without a unit's
+// call: the portal's own rounds (its actor is the portal) and the
+// platform's settings, which no unit holds. Its guardrails, when it has
+// any, were checked by the caller.
+func (g *Guard) WriteEvent(ctx context.Context, e portal.AuditEvent, ch Change) error {
+	w, err := g.beginEvent(ctx, e)
+	if err != nil {
+		return err
+	}
+	return g.run(ctx, w, ch)
+}
+
+// run does a begun write's change and settles it.
+func (g *Guard) run(ctx context.Context, w *Write, ch Change) error {
+	var ahead, made []portal.Change
+	var err error
 	if ch.Ahead != nil {
 		ahead, err = ch.Ahead(ctx)
 		// The change's own budget starts when it is sent.
 		w.started = g.now()
 	}
 	if err == nil {
-		err = w.Run(ctx, ch)
+		made, err = w.step(ctx, ch)
 	}
-	w.Done(ctx, err, append(ahead, ch.Changes...)...)
+	if !w.left {
+		w.done(ctx, err, append(append(ahead, made...), ch.Changes...)...)
+	}
 	return err
 }
 
-// Run makes a begun write's change: bounded and confirmed when ch says
-// how, then announced. The caller settles the write (Done), for a write
-// of several steps.
-func (w *Write) Run(ctx context.Context, ch Change) error {
+// step makes a begun write's change: its steps, or its call bounded and
+// confirmed when ch says how; then announced.
+func (w *Write) step(ctx context.Context, ch Change) ([]portal.Change, error) {
+	var made []portal.Change
 	var err error
-	if ch.Confirm != nil {
+	switch {
+	case ch.Steps != nil:
+		made, err = ch.Steps(ctx, w)
+	case ch.Confirm != nil:
 		bctx, cancel := w.Bound(ctx)
 		err = ch.Do(bctx)
 		cancel()
 		err = w.Confirm(ctx, err, ch.Confirm.What, ch.Confirm.How, ch.Confirm.Check)
-	} else {
+	default:
 		err = ch.Do(ctx)
 	}
 	if ch.Announce != nil {
 		ch.Announce(ctx, err)
 	}
-	return err
+	return made, err
 }

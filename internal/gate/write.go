@@ -55,6 +55,8 @@ type Write struct {
 	// create is the budget use a create may have reserved: released when
 	// it fails, named after the resource when it learnt its id.
 	create *reservation
+	// left is set by Leave.
+	left bool
 }
 
 // reservation names a create's reserved budget use.
@@ -64,17 +66,17 @@ type reservation struct {
 	event              portal.Action
 }
 
-// Begin records the attempt of a change before its first upstream call:
+// begin records the attempt of a change before its first upstream call:
 // no record, no change. When the trail cannot be written, the error
 // (UpstreamUnavailable) says that nothing was changed.
-func (g *Guard) Begin(ctx context.Context, c *Call, event portal.Action, resource string) (*Write, error) {
+func (g *Guard) begin(ctx context.Context, c *Call, event portal.Action, resource string) (*Write, error) {
 	c.recorded()
 	e := c.Event(event, resource)
 	note := noteOf(ctx)
 	if note != "" {
 		e.Detail = joinDetail(note, e.Detail)
 	}
-	w, err := g.BeginEvent(ctx, e)
+	w, err := g.beginEvent(ctx, e)
 	if w != nil {
 		w.warnings, w.note = c.warnings, note
 		w.create = g.reservation(c, event, resource)
@@ -101,19 +103,20 @@ func joinDetail(a, b string) string {
 	return a + "; " + b
 }
 
-// BeginEvent is Begin for an event made elsewhere (the admin area's).
-func (g *Guard) BeginEvent(ctx context.Context, e portal.AuditEvent) (*Write, error) {
+// beginEvent is begin for an event made elsewhere (WriteEvent).
+func (g *Guard) beginEvent(ctx context.Context, e portal.AuditEvent) (*Write, error) {
 	att, err := g.audit.Begin(ctx, e)
 	if err != nil {
 		return nil, err
 	}
-	return &Write{att: att, resource: e.Resource, started: g.now(), budget: g.budget}, nil
+	// The event's detail stays the outcome's.
+	return &Write{att: att, resource: e.Resource, started: g.now(), budget: g.budget, note: e.Detail}, nil
 }
 
-// ResumeWrite continues a change another process began (a bulk job's
+// resume continues a change another process began (a bulk job's
 // item, resumed): its attempt (id, or found by the request, or a new one)
 // is settled once, here.
-func (g *Guard) ResumeWrite(ctx context.Context, c *Call, event portal.Action, resource string, id int64) (*Write, error) {
+func (g *Guard) resume(ctx context.Context, c *Call, event portal.Action, resource string, id int64) (*Write, error) {
 	att, err := g.audit.Resume(ctx, c.Event(event, resource), id)
 	if err != nil {
 		return nil, err
@@ -127,14 +130,19 @@ func (w *Write) Note(note string) { w.note = joinDetail(w.note, note) }
 // ID is the attempt's event id, for a journal that may resume the change.
 func (w *Write) ID() int64 { return w.att.ID() }
 
+// Leave leaves the attempt unsettled when the change's steps end: for a
+// journal that could not keep the change's outcome, so that whoever
+// resumes it finds the attempt (by the request) and settles it once.
+func (w *Write) Leave() { w.left = true }
+
 // Rename names the resource as it is now known (with an id learned on
 // the way), for the outcome.
 func (w *Write) Rename(resource string) { w.resource = resource }
 
-// Done settles a change's attempt with its outcome and what it changed.
+// done settles a change's attempt with its outcome and what it changed.
 // A change still unconfirmed when it answered (Confirm) is checked again
 // in the background, and its event settled when it is confirmed.
-func (w *Write) Done(ctx context.Context, err error, changes ...portal.Change) {
+func (w *Write) done(ctx context.Context, err error, changes ...portal.Change) {
 	detail := ""
 	if err != nil {
 		detail = portal.FirstMessage(err)

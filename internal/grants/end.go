@@ -84,59 +84,53 @@ func (s *Service) end(ctx context.Context, call *gate.Call, r store.GrantRecord,
 	switch now.State {
 	case portal.GrantRequested:
 		// A request holds no binding: it is closed.
-		w, err := s.beginEnd(ctx, call, now, cause)
-		if err != nil {
-			return false, err
-		}
-		now.State, now.DecidedBy, now.Decided, now.Comment = portal.GrantEnded, call.Principal.Actor(), s.guard.Now().UTC(), cause
-		err = s.update(ctx, now, portal.GrantRequested)
-		w.Done(ctx, err, append(describe(now), portal.Change{Field: "state", Before: portal.GrantRequested, After: portal.GrantEnded})...)
+		err := s.endWrite(ctx, call, now, cause, func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
+			now.State, now.DecidedBy, now.Decided, now.Comment = portal.GrantEnded, call.Principal.Actor(), s.guard.Now().UTC(), cause
+			err := s.update(ctx, now, portal.GrantRequested)
+			return append(describe(now), portal.Change{Field: "state", Before: portal.GrantRequested, After: portal.GrantEnded}), err
+		})
 		return err == nil, err
 	case portal.GrantActive, portal.GrantApproving, portal.GrantEnding:
 		// An approval or an ending whose replica stopped is ended too: what
 		// it made is removed by looking.
-		w, err := s.beginEnd(ctx, call, now, cause)
-		if err != nil {
-			return false, err
-		}
-		from := now.State
-		now.State, now.DecidedBy, now.Decided, now.Comment, now.Event = portal.GrantEnding, call.Principal.Actor(), s.guard.Now().UTC(), cause, w.ID()
-		if from != portal.GrantEnding {
-			if err := s.update(ctx, now, from); err != nil {
-				w.Done(ctx, err)
-				return false, err
+		err := s.endWrite(ctx, call, now, cause, func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			from := now.State
+			now.State, now.DecidedBy, now.Decided, now.Comment, now.Event = portal.GrantEnding, call.Principal.Actor(), s.guard.Now().UTC(), cause, w.ID()
+			if from != portal.GrantEnding {
+				if err := s.update(ctx, now, from); err != nil {
+					return nil, err
+				}
 			}
-		}
-		_, err = s.finishRevoke(ctx, call, w, now, portal.GrantEnded)
+			_, changes, err := s.finishRevoke(ctx, call, now, portal.GrantEnded)
+			return changes, err
+		})
 		return err == nil, err
 	case portal.GrantRevoking:
 		// A revoke (or an expiry) whose replica stopped: finished now, as
 		// what it was, before its topic or principal goes.
-		w, err := s.guard.ResumeWrite(ctx, call, revokeEvent(now), r.ID, now.Event)
-		if err != nil {
-			return false, err
-		}
-		w.Note("finished by a delete after the replica that began it stopped")
-		_, err = s.finishRevoke(ctx, call, w, now, revokedState(now))
+		err := s.guard.Write(ctx, call, gate.Change{Event: revokeEvent(now), Resource: r.ID, Resume: true, Attempt: now.Event,
+			Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+				w.Note("finished by a delete after the replica that began it stopped")
+				_, changes, err := s.finishRevoke(ctx, call, now, revokedState(now))
+				return changes, err
+			}})
 		return false, err
 	}
 	// Closed meanwhile.
 	return false, nil
 }
 
-// beginEnd records the attempt of a grant's end, which says why, or
-// takes up the one an ending whose replica stopped left.
-func (s *Service) beginEnd(ctx context.Context, call *gate.Call, r store.GrantRecord, cause string) (*gate.Write, error) {
-	if r.State == portal.GrantEnding && r.Event != 0 {
-		w, err := s.guard.ResumeWrite(ctx, call, portal.ActGrantEnd, r.ID, r.Event)
-		if err == nil {
-			w.Note(cause + "; finished by a later delete after the replica that began it stopped")
-		}
-		return w, err
+// endWrite makes a grant's end (steps) as a write whose attempt says
+// why, or takes up the one an ending whose replica stopped left.
+func (s *Service) endWrite(ctx context.Context, call *gate.Call, r store.GrantRecord, cause string, steps func(ctx context.Context, w *gate.Write) ([]portal.Change, error)) error {
+	resume := r.State == portal.GrantEnding && r.Event != 0
+	note := cause
+	if resume {
+		note = cause + "; finished by a later delete after the replica that began it stopped"
 	}
-	w, err := s.guard.Begin(ctx, call, portal.ActGrantEnd, r.ID)
-	if err == nil {
-		w.Note(cause)
-	}
-	return w, err
+	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantEnd, Resource: r.ID, Resume: resume, Attempt: r.Event,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			w.Note(note)
+			return steps(ctx, w)
+		}})
 }

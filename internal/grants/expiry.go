@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/catalog"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -102,21 +103,20 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 	if now.State != portal.GrantActive || now.Expires.IsZero() || now.Expires.After(s.guard.Now()) {
 		return false, nil // renewed, revoked or expired meanwhile
 	}
-	w, err := s.guard.Begin(ctx, call, portal.ActGrantExpire, r.ID)
-	if err != nil {
-		return false, err
-	}
-	now.State, now.DecidedBy, now.Decided, now.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), w.ID()
-	now.Comment = expiryComment + now.Expires.UTC().Format(time.RFC3339)
-	ok, err := s.store.UpdateGrant(ctx, now, portal.GrantActive)
-	if err == nil && !ok {
-		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
-	}
-	if err != nil {
-		w.Done(ctx, err)
-		return false, err
-	}
-	_, err = s.finishRevoke(ctx, call, w, now, portal.GrantExpired)
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantExpire, Resource: r.ID,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			now.State, now.DecidedBy, now.Decided, now.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), w.ID()
+			now.Comment = expiryComment + now.Expires.UTC().Format(time.RFC3339)
+			ok, err := s.store.UpdateGrant(ctx, now, portal.GrantActive)
+			if err == nil && !ok {
+				err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
+			}
+			if err != nil {
+				return nil, err
+			}
+			_, changes, err := s.finishRevoke(ctx, call, now, portal.GrantExpired)
+			return changes, err
+		}})
 	return err == nil, err
 }
 

@@ -22,41 +22,45 @@ import (
 // without a request, recorded here), then makes its bindings and records
 // it active, with its audit event (attempted before anything is made).
 func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, comment string) (portal.TopicGrant, error) {
-	w, err := s.guard.Begin(ctx, call, event, r.ID)
+	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			planned, err := s.journal(ctx, call, r)
+			if err == nil {
+				r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantApproving, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
+				r.Bindings, r.Event, r.Expires = planned, w.ID(), s.expiryOf(r)
+				ok := false
+				if from == "" {
+					err = s.store.CreateGrantRecord(ctx, r)
+					ok = err == nil
+				} else {
+					ok, err = s.store.UpdateGrant(ctx, r, from)
+				}
+				if err == nil && !ok {
+					err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
+				}
+			}
+			if err != nil {
+				return describe(r), err
+			}
+			var changes []portal.Change
+			r, changes, err = s.finishApproval(ctx, call, r, from)
+			return changes, err
+		}})
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
-	planned, err := s.journal(ctx, call, r)
-	if err == nil {
-		r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantApproving, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
-		r.Bindings, r.Event, r.Expires = planned, w.ID(), s.expiryOf(r)
-		ok := false
-		if from == "" {
-			err = s.store.CreateGrantRecord(ctx, r)
-			ok = err == nil
-		} else {
-			ok, err = s.store.UpdateGrant(ctx, r, from)
-		}
-		if err == nil && !ok {
-			err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
-		}
-	}
-	if err != nil {
-		w.Done(ctx, err, describe(r)...)
-		return portal.TopicGrant{}, err
-	}
-	return s.finishApproval(ctx, call, w, r, from)
+	return s.view(call, r), nil
 }
 
 // finishApproval makes the bindings an approving grant's journal lists
-// and records it active. When they cannot be made the grant goes back
-// to from, holding none (a given one is forgotten).
-func (s *Service) finishApproval(ctx context.Context, call *gate.Call, w *gate.Write, r store.GrantRecord, from string) (portal.TopicGrant, error) {
+// and records it active: the grant as recorded, what changed and the
+// outcome, for the decision's write. When they cannot be made the grant
+// goes back to from, holding none (a given one is forgotten).
+func (s *Service) finishApproval(ctx context.Context, call *gate.Call, r store.GrantRecord, from string) (store.GrantRecord, []portal.Change, error) {
 	bindings, err := s.bind(ctx, call, r)
 	if err != nil {
 		s.undecide(context.WithoutCancel(ctx), r, from)
-		w.Done(ctx, err, describe(r)...)
-		return portal.TopicGrant{}, err
+		return r, describe(r), err
 	}
 	r.Bindings, r.State, r.Event = bindings, portal.GrantActive, 0
 	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantApproving)
@@ -67,11 +71,7 @@ func (s *Service) finishApproval(ctx context.Context, call *gate.Call, w *gate.W
 	for _, b := range decodeBindings(r.Bindings) {
 		changes = append(changes, portal.Change{Field: "binding", After: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
 	}
-	w.Done(ctx, err, changes...)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	return s.view(call, r), nil
+	return r, changes, err
 }
 
 // undecide takes back an approval that made nothing.
@@ -95,26 +95,31 @@ func (s *Service) undecide(ctx context.Context, r store.GrantRecord, from string
 // it revoked; when a binding cannot be removed the grant stays active
 // with what is left, and says so.
 func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
-	w, err := s.guard.Begin(ctx, call, portal.ActGrantRevoke, r.ID)
+	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantRevoke, Resource: r.ID,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
+			ok, err := s.store.UpdateGrant(ctx, r, portal.GrantActive)
+			if err == nil && !ok {
+				err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
+			}
+			if err != nil {
+				return nil, err
+			}
+			var changes []portal.Change
+			r, changes, err = s.finishRevoke(ctx, call, r, portal.GrantRevoked)
+			return changes, err
+		}})
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}
-	r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
-	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantActive)
-	if err == nil && !ok {
-		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
-	}
-	if err != nil {
-		w.Done(ctx, err)
-		return portal.TopicGrant{}, err
-	}
-	return s.finishRevoke(ctx, call, w, r, portal.GrantRevoked)
+	return s.view(call, r), nil
 }
 
 // finishRevoke removes a revoking (or ending) grant's bindings and
 // records it in its final state (revoked, expired, ended), or active
-// again with the bindings left.
-func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Write, r store.GrantRecord, final string) (portal.TopicGrant, error) {
+// again with the bindings left: the grant as recorded, what changed and
+// the outcome, for the decision's write.
+func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, r store.GrantRecord, final string) (store.GrantRecord, []portal.Change, error) {
 	from := r.State
 	removed := decodeBindings(r.Bindings)
 	left, uerr := s.unbind(ctx, call, r)
@@ -126,9 +131,9 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Wri
 		if _, err := s.store.UpdateGrant(ctx, r, from); err != nil {
 			s.guard.Log().Error("a grant's remaining bindings could not be recorded", "grant", r.ID, "err", err)
 		}
-		w.Done(ctx, uerr, portal.Change{Field: "bindings_left", After: strings.Join(left, ", ")})
-		return portal.TopicGrant{}, portal.Wrap(uerr, portal.KindOf(uerr), "grant %s stays active: %d of its role bindings could not be removed (try again): %s",
-			r.ID, len(left), portal.FirstMessage(uerr))
+		return r, []portal.Change{{Field: "bindings_left", After: strings.Join(left, ", ")}},
+			portal.Wrap(uerr, portal.KindOf(uerr), "grant %s stays active: %d of its role bindings could not be removed (try again): %s",
+				r.ID, len(left), portal.FirstMessage(uerr))
 	}
 	r.Bindings, r.State, r.Event = nil, final, 0
 	ok, err := s.store.UpdateGrant(ctx, r, from)
@@ -139,11 +144,7 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, w *gate.Wri
 	for _, b := range removed {
 		changes = append(changes, portal.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
 	}
-	w.Done(ctx, err, changes...)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	return s.view(call, r), nil
+	return r, changes, err
 }
 
 // Resume finishes the decisions under way for longer than stoppedAfter,
@@ -186,21 +187,28 @@ func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error)
 	case portal.GrantEnding:
 		event = portal.ActGrantEnd
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, event, r.ID, r.Event)
-	if err != nil {
+	ran := false
+	err = s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID, Resume: true, Attempt: r.Event,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			ran = true
+			if r.State == portal.GrantEnding {
+				w.Note(r.Comment)
+			}
+			w.Note("finished by the portal after the replica that began it stopped")
+			var changes []portal.Change
+			var err error
+			switch r.State {
+			case portal.GrantRevoking:
+				_, changes, err = s.finishRevoke(ctx, call, now, revokedState(now))
+			case portal.GrantEnding:
+				_, changes, err = s.finishRevoke(ctx, call, now, portal.GrantEnded)
+			default:
+				_, changes, err = s.finishApproval(ctx, call, now, portal.GrantRequested)
+			}
+			return changes, err
+		}})
+	if !ran {
 		return false, err
-	}
-	if r.State == portal.GrantEnding {
-		w.Note(r.Comment)
-	}
-	w.Note("finished by the portal after the replica that began it stopped")
-	switch r.State {
-	case portal.GrantRevoking:
-		_, err = s.finishRevoke(ctx, call, w, now, revokedState(now))
-	case portal.GrantEnding:
-		_, err = s.finishRevoke(ctx, call, w, now, portal.GrantEnded)
-	default:
-		_, err = s.finishApproval(ctx, call, w, now, portal.GrantRequested)
 	}
 	if err != nil {
 		s.guard.Log().WarnContext(ctx, "a stopped grant decision could not be finished", "grant", r.ID, "state", r.State, "err", err)

@@ -153,32 +153,31 @@ func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.Gr
 // duration (from now), and closes the request as renewed: the grant's
 // bindings stay as they are.
 func (s *Service) renew(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
-	w, err := s.guard.Begin(ctx, call, portal.ActGrantApprove, r.ID)
-	if err != nil {
-		return portal.TopicGrant{}, err
-	}
-	old, err := s.store.GrantRecord(ctx, r.Renews)
-	expires := s.expiryOf(r)
-	if err == nil && old.State != portal.GrantActive {
-		err = portal.New(portal.Conflict, "grant %s is %s, no longer active: withdraw this renewal and ask for a new grant", r.Renews, old.State)
-	}
-	if err == nil {
-		var ok bool
-		ok, err = s.store.ExtendGrant(ctx, r.Renews, expires)
-		if err == nil && !ok {
-			err = portal.New(portal.Conflict, "grant %s is no longer active: withdraw this renewal and ask for a new grant", r.Renews)
-		}
-	}
-	if err == nil {
-		r.State, r.DecidedBy, r.Decided, r.Comment, r.Expires = portal.GrantRenewed, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), expires
-		var ok bool
-		ok, err = s.store.UpdateGrant(ctx, r, portal.GrantRequested)
-		if err == nil && !ok {
-			err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
-		}
-	}
-	w.Done(ctx, err, portal.Change{Field: "renews", After: r.Renews}, portal.Change{Field: "expires_at", Before: stampOf(old.Expires), After: stampOf(expires)},
-		portal.Change{Field: "state", Before: portal.GrantRequested, After: portal.GrantRenewed})
+	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantApprove, Resource: r.ID,
+		Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
+			old, err := s.store.GrantRecord(ctx, r.Renews)
+			expires := s.expiryOf(r)
+			if err == nil && old.State != portal.GrantActive {
+				err = portal.New(portal.Conflict, "grant %s is %s, no longer active: withdraw this renewal and ask for a new grant", r.Renews, old.State)
+			}
+			if err == nil {
+				var ok bool
+				ok, err = s.store.ExtendGrant(ctx, r.Renews, expires)
+				if err == nil && !ok {
+					err = portal.New(portal.Conflict, "grant %s is no longer active: withdraw this renewal and ask for a new grant", r.Renews)
+				}
+			}
+			if err == nil {
+				r.State, r.DecidedBy, r.Decided, r.Comment, r.Expires = portal.GrantRenewed, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), expires
+				var ok bool
+				ok, err = s.store.UpdateGrant(ctx, r, portal.GrantRequested)
+				if err == nil && !ok {
+					err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
+				}
+			}
+			return []portal.Change{{Field: "renews", After: r.Renews}, {Field: "expires_at", Before: stampOf(old.Expires), After: stampOf(expires)},
+				{Field: "state", Before: portal.GrantRequested, After: portal.GrantRenewed}}, err
+		}})
 	if err != nil {
 		return portal.TopicGrant{}, err
 	}

@@ -99,20 +99,18 @@ func (gr *Service) SetBudget(ctx context.Context, bu, stage string, limits map[s
 	if err != nil {
 		return portal.Budget{}, err
 	}
-	w, err := gr.guard.BeginEvent(ctx, event(p, portal.ActBudgetSet, call.Scope.Zone().ID, bu, stage, "budget "+bu+"/"+stage))
-	if err != nil {
-		return portal.Budget{}, err
-	}
-	if len(limits) == 0 {
-		err = gr.o.Store.DeleteBudgetRecord(ctx, bu, stage)
-		if errors.Is(err, store.ErrNotFound) {
-			err = nil
-		}
-	} else {
-		body, _ := json.Marshal(limits)
-		err = gr.o.Store.PutBudgetRecord(ctx, store.BudgetRecord{BU: bu, Stage: stage, Zone: call.Scope.Zone().ID, Limits: body, UpdatedBy: p.Actor(), Updated: gr.guard.Now().UTC()})
-	}
-	w.Done(ctx, err, limitChanges(before, limits)...)
+	err = gr.guard.WriteEvent(ctx, event(p, portal.ActBudgetSet, call.Scope.Zone().ID, bu, stage, "budget "+bu+"/"+stage), gate.Change{
+		Do: func(ctx context.Context) error {
+			if len(limits) == 0 {
+				if err := gr.o.Store.DeleteBudgetRecord(ctx, bu, stage); !errors.Is(err, store.ErrNotFound) {
+					return err
+				}
+				return nil
+			}
+			body, _ := json.Marshal(limits)
+			return gr.o.Store.PutBudgetRecord(ctx, store.BudgetRecord{BU: bu, Stage: stage, Zone: call.Scope.Zone().ID, Limits: body, UpdatedBy: p.Actor(), Updated: gr.guard.Now().UTC()})
+		},
+		Changes: limitChanges(before, limits)})
 	if err != nil {
 		return portal.Budget{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -144,16 +145,15 @@ func (gr *Service) PutPolicy(ctx context.Context, pol portal.Policy, create bool
 		action = portal.ActPolicyUpdate
 	}
 	pol.UpdatedBy, pol.Updated = p.Actor(), gr.guard.Now().UTC()
-	w, err := gr.guard.BeginEvent(ctx, event(p, action, pol.Zone, "", "", pol.ID))
-	if err != nil {
-		return portal.Policy{}, false, err
-	}
-	err = gr.o.Store.PutPolicyRecord(ctx, store.PolicyRecord{ID: pol.ID, Zone: pol.Zone, Body: encodePolicy(pol), UpdatedBy: pol.UpdatedBy, Updated: pol.Updated})
 	var old *portal.Policy
 	if exists {
 		old = &before
 	}
-	w.Done(ctx, err, policyChanges(old, &pol)...)
+	err = gr.guard.WriteEvent(ctx, event(p, action, pol.Zone, "", "", pol.ID), gate.Change{
+		Do: func(ctx context.Context) error {
+			return gr.o.Store.PutPolicyRecord(ctx, store.PolicyRecord{ID: pol.ID, Zone: pol.Zone, Body: encodePolicy(pol), UpdatedBy: pol.UpdatedBy, Updated: pol.Updated})
+		},
+		Changes: policyChanges(old, &pol)})
 	if err != nil {
 		return portal.Policy{}, false, err
 	}
@@ -170,16 +170,15 @@ func (gr *Service) DeletePolicy(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	w, err := gr.guard.BeginEvent(ctx, event(p, portal.ActPolicyDelete, before.Zone, "", "", id))
-	if err != nil {
-		return err
-	}
-	err = gr.o.Store.DeletePolicyRecord(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		err = policyNotFound(id)
-	}
-	w.Done(ctx, err, policyChanges(&before, nil)...)
-	return err
+	return gr.guard.WriteEvent(ctx, event(p, portal.ActPolicyDelete, before.Zone, "", "", id), gate.Change{
+		Do: func(ctx context.Context) error {
+			err := gr.o.Store.DeletePolicyRecord(ctx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				err = policyNotFound(id)
+			}
+			return err
+		},
+		Changes: policyChanges(&before, nil)})
 }
 
 // policyChanges lists a policy's fields before and after, for the trail.

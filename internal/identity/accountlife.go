@@ -97,48 +97,45 @@ func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, op
 	if err := call.Pace(ctx); err != nil {
 		return portal.AccountDeletion{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, portal.ActServiceAccountDelete, a.DisplayName+" ("+id+")")
-	if err != nil {
-		return portal.AccountDeletion{}, err
-	}
-	v, _ := s.view(call, a)
-	out := portal.AccountDeletion{Account: v}
-	removed, bindings, err := endGrants(ctx, call, s.endGrants, id, "service account "+a.DisplayName+" ("+id+")", bindings)
-	if err != nil {
-		w.Done(ctx, err, removed...)
-		return out, err
-	}
-	fail := func(err error) (portal.AccountDeletion, error) {
-		err = portal.Partial(err, "%d of the account's %d API keys and %d of its %d role bindings were removed, the account was not",
-			len(out.Keys), len(keys), len(out.RoleBindings), len(bindings))
-		w.Done(ctx, err, removed...)
-		return out, err
-	}
-	for _, k := range keys {
-		if err := call.Env.APIKeys.DeleteAPIKey(ctx, k.ID); err != nil && !portal.Is(err, portal.NotFound) {
-			return fail(err)
-		}
-		out.Keys = append(out.Keys, portal.APIKey{ID: k.ID, Owner: id, OwnerName: a.DisplayName, ResourceID: k.Resource,
-			Resource: resourceOf(call.Env, k.Resource), Description: k.Description, Created: k.Created, State: portal.KeyDeleted})
-		removed = append(removed, portal.Change{Field: "api_key", Before: k.ID + " on " + k.Resource})
-	}
-	for _, b := range bindings {
-		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
-			return fail(err)
-		}
-		out.RoleBindings = append(out.RoleBindings, b)
-		removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
-	}
-	ids := make([]string, len(keys))
-	for i, k := range keys {
-		ids[i] = k.ID
-	}
-	if err := s.keys.DeleteKeys(ctx, ids); err != nil {
-		return fail(err)
-	}
-	err = call.Env.IAM.DeleteServiceAccount(ctx, id)
-	s.guard.Changed(ctx, call.Env, "accounts")
-	w.Done(ctx, err, append(removed, forced...)...)
+	var out portal.AccountDeletion
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActServiceAccountDelete, Resource: a.DisplayName + " (" + id + ")",
+		Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
+			v, _ := s.view(call, a)
+			out = portal.AccountDeletion{Account: v}
+			removed, bindings, err := endGrants(ctx, call, s.endGrants, id, "service account "+a.DisplayName+" ("+id+")", bindings)
+			if err != nil {
+				return removed, err
+			}
+			fail := func(err error) ([]portal.Change, error) {
+				return removed, portal.Partial(err, "%d of the account's %d API keys and %d of its %d role bindings were removed, the account was not",
+					len(out.Keys), len(keys), len(out.RoleBindings), len(bindings))
+			}
+			for _, k := range keys {
+				if err := call.Env.APIKeys.DeleteAPIKey(ctx, k.ID); err != nil && !portal.Is(err, portal.NotFound) {
+					return fail(err)
+				}
+				out.Keys = append(out.Keys, portal.APIKey{ID: k.ID, Owner: id, OwnerName: a.DisplayName, ResourceID: k.Resource,
+					Resource: resourceOf(call.Env, k.Resource), Description: k.Description, Created: k.Created, State: portal.KeyDeleted})
+				removed = append(removed, portal.Change{Field: "api_key", Before: k.ID + " on " + k.Resource})
+			}
+			for _, b := range bindings {
+				if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
+					return fail(err)
+				}
+				out.RoleBindings = append(out.RoleBindings, b)
+				removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
+			}
+			ids := make([]string, len(keys))
+			for i, k := range keys {
+				ids[i] = k.ID
+			}
+			if err := s.keys.DeleteKeys(ctx, ids); err != nil {
+				return fail(err)
+			}
+			err = call.Env.IAM.DeleteServiceAccount(ctx, id)
+			s.guard.Changed(ctx, call.Env, "accounts")
+			return append(removed, forced...), err
+		}})
 	return out, err
 }
 

@@ -272,40 +272,42 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 // and a rotation never leaves two keys without an end to the old one.
 func (s *APIKeys) create(ctx context.Context, call *gate.Call, a platform.ServiceAccount, o gate.OrgOwner, resource, description string,
 	expires time.Time, event portal.Action, then func(ctx context.Context, id string) error, changes ...portal.Change) (portal.CreatedAPIKey, error) {
-	w, err := s.guard.Begin(ctx, call, event, a.DisplayName+" on "+resource)
+	var k platform.APIKey
+	var rec store.KeyRecord
+	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: a.DisplayName + " on " + resource,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			bctx, cancel := w.Bound(ctx)
+			var err error
+			k, err = call.Env.APIKeys.CreateAPIKey(bctx, platform.NewAPIKey{Owner: a.ID, Resource: resource, Environment: call.Env.Scope.EnvironmentID,
+				DisplayName: keyName(a.DisplayName), Description: description})
+			cancel()
+			if err != nil {
+				return nil, err
+			}
+			now := s.guard.Now()
+			rec = store.KeyRecord{ID: k.ID, Owner: a.ID, Resource: resource, Zone: call.Scope.Zone().ID, BU: cmp.Or(o.Unit(), call.Scope.Unit.ID),
+				Stage: call.Scope.Stage.Name, CreatedBy: call.Principal.Actor(), Created: cmp.Or(k.Created, now), Expires: expires}
+			s.provisioning(call.Env, &rec, k.Secret)
+			err = s.store.SaveKey(ctx, rec)
+			if err == nil && then != nil {
+				if err = then(ctx, k.ID); err != nil {
+					err = errors.Join(err, s.store.DeleteKeys(context.WithoutCancel(ctx), []string{k.ID}))
+				}
+			}
+			if err != nil {
+				undo := call.Env.APIKeys.DeleteAPIKey(context.WithoutCancel(ctx), k.ID)
+				msg := "the key's expiry could not be recorded, so the key was deleted again and nothing changed; try again shortly"
+				if undo != nil {
+					msg = fmt.Sprintf("the key's expiry could not be recorded, and deleting the key %s again failed too: delete it yourself", k.ID)
+				}
+				return nil, portal.Wrap(errors.Join(err, undo), portal.UpstreamUnavailable, "%s", msg)
+			}
+			w.Rename(k.ID + " (" + a.DisplayName + " on " + resource + ")")
+			return append(changes, portal.Change{Field: "expires_at", After: formatExpiry(expires)}), nil
+		}})
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
-	bctx, cancel := w.Bound(ctx)
-	k, err := call.Env.APIKeys.CreateAPIKey(bctx, platform.NewAPIKey{Owner: a.ID, Resource: resource, Environment: call.Env.Scope.EnvironmentID,
-		DisplayName: keyName(a.DisplayName), Description: description})
-	cancel()
-	if err != nil {
-		w.Done(ctx, err)
-		return portal.CreatedAPIKey{}, err
-	}
-	now := s.guard.Now()
-	rec := store.KeyRecord{ID: k.ID, Owner: a.ID, Resource: resource, Zone: call.Scope.Zone().ID, BU: cmp.Or(o.Unit(), call.Scope.Unit.ID),
-		Stage: call.Scope.Stage.Name, CreatedBy: call.Principal.Actor(), Created: cmp.Or(k.Created, now), Expires: expires}
-	s.provisioning(call.Env, &rec, k.Secret)
-	err = s.store.SaveKey(ctx, rec)
-	if err == nil && then != nil {
-		if err = then(ctx, k.ID); err != nil {
-			err = errors.Join(err, s.store.DeleteKeys(context.WithoutCancel(ctx), []string{k.ID}))
-		}
-	}
-	if err != nil {
-		undo := call.Env.APIKeys.DeleteAPIKey(context.WithoutCancel(ctx), k.ID)
-		msg := "the key's expiry could not be recorded, so the key was deleted again and nothing changed; try again shortly"
-		if undo != nil {
-			msg = fmt.Sprintf("the key's expiry could not be recorded, and deleting the key %s again failed too: delete it yourself", k.ID)
-		}
-		err = portal.Wrap(errors.Join(err, undo), portal.UpstreamUnavailable, "%s", msg)
-		w.Done(ctx, err)
-		return portal.CreatedAPIKey{}, err
-	}
-	w.Rename(k.ID + " (" + a.DisplayName + " on " + resource + ")")
-	w.Done(ctx, nil, append(changes, portal.Change{Field: "expires_at", After: formatExpiry(expires)})...)
 	v := portal.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BU: o.Unit(), Resource: resourceOf(call.Env, resource), ResourceID: resource,
 		Description: description, Created: rec.Created, CreatedBy: rec.CreatedBy, Expires: expires, State: rec.State}
 	return credentials(call.Env.Access, v, k.Secret), nil

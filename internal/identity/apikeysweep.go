@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -170,19 +171,15 @@ func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec sto
 		// for the portal to do or audit but forget it.
 		return false, s.store.DeleteKeys(ctx, []string{rec.ID})
 	}
-	w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
-		Action: portal.ActAPIKeyExpire, Resource: rec.ID + " (" + rec.Owner + " on " + rec.Resource + ")"})
-	if err != nil {
-		return false, err
-	}
-	err = env.APIKeys.DeleteAPIKey(ctx, rec.ID)
-	if portal.Is(err, portal.NotFound) {
-		err = nil // deleted meanwhile, elsewhere
-	}
-	if err == nil {
-		err = s.store.DeleteKeys(ctx, []string{rec.ID})
-	}
-	w.Done(ctx, err, portal.Change{Field: "expires_at", Before: rec.Expires.UTC().Format(time.RFC3339)})
+	err = s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
+		Action: portal.ActAPIKeyExpire, Resource: rec.ID + " (" + rec.Owner + " on " + rec.Resource + ")"}, gate.Change{
+		Do: func(ctx context.Context) error {
+			if err := env.APIKeys.DeleteAPIKey(ctx, rec.ID); err != nil && !portal.Is(err, portal.NotFound) {
+				return err // (one not found was deleted meanwhile, elsewhere)
+			}
+			return s.store.DeleteKeys(ctx, []string{rec.ID})
+		},
+		Changes: []portal.Change{{Field: "expires_at", Before: rec.Expires.UTC().Format(time.RFC3339)}}})
 	return err == nil, err
 }
 
@@ -239,17 +236,15 @@ func (s *APIKeys) endRotation(ctx context.Context, rec store.KeyRecord) (int, er
 		if _, recorded := known[k.ID]; recorded || k.ID == rec.ID || k.Created.Before(began.Add(-time.Second)) {
 			continue
 		}
-		w, err := s.guard.BeginEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
+		err := s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
 			Action: portal.ActAPIKeyDelete, Resource: k.ID + " (" + rec.Owner + " on " + rec.Resource + ")",
-			Detail: "made by a rotation of " + rec.ID + " whose replica stopped before recording it; nobody has its secret"})
-		if err != nil {
-			return n, err
-		}
-		err = env.APIKeys.DeleteAPIKey(ctx, k.ID)
-		if portal.Is(err, portal.NotFound) {
-			err = nil
-		}
-		w.Done(ctx, err)
+			Detail: "made by a rotation of " + rec.ID + " whose replica stopped before recording it; nobody has its secret"}, gate.Change{
+			Do: func(ctx context.Context) error {
+				if err := env.APIKeys.DeleteAPIKey(ctx, k.ID); !portal.Is(err, portal.NotFound) {
+					return err
+				}
+				return nil
+			}})
 		if err != nil {
 			return n, err
 		}

@@ -179,25 +179,32 @@ func (s *Accounts) bulkItem(ctx context.Context, run *jobs.Run, call *gate.Call,
 			return // another replica runs the job, or the store is down: the item stays pending
 		}
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, portal.ActServiceAccountCreate, name, 0)
-	if err != nil {
+	var out *itemRecord
+	began := false
+	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActServiceAccountCreate, Resource: name, Resume: true,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			began = true
+			a, outcome, err := s.ensureAccount(ctx, call, name, in, byName, rec.Existed, w)
+			out = &itemRecord{State: itemDone, Existed: rec.Existed, Event: w.ID(), Outcome: outcome}
+			if err != nil {
+				out.Kind, out.Message = portal.KindOf(err), portal.FirstMessage(err)
+			} else {
+				out.Item = &a
+			}
+			if !s.saveOutcome(ctx, run, i, *out) {
+				w.Leave() // whoever resumes the job settles the attempt
+				out = nil
+			}
+			return nil, err
+		}})
+	switch {
+	case !began:
 		s.saveOutcome(ctx, run, i, itemRecord{State: itemDone, Existed: rec.Existed, Kind: portal.KindOf(err), Message: portal.FirstMessage(err)})
-		return
+	case out != nil:
+		out.Settled = true
+		raw, _ := json.Marshal(*out)
+		_ = run.Save(ctx, i, raw)
 	}
-	a, outcome, err := s.ensureAccount(ctx, call, name, in, byName, rec.Existed, w)
-	out := itemRecord{State: itemDone, Existed: rec.Existed, Event: w.ID(), Outcome: outcome}
-	if err != nil {
-		out.Kind, out.Message = portal.KindOf(err), portal.FirstMessage(err)
-	} else {
-		out.Item = &a
-	}
-	if !s.saveOutcome(ctx, run, i, out) {
-		return // whoever resumes the job settles the attempt
-	}
-	w.Done(ctx, err)
-	out.Settled = true
-	raw, _ := json.Marshal(out)
-	_ = run.Save(ctx, i, raw)
 }
 
 // saveOutcome journals an item's outcome and tells the job's waiters.
@@ -218,17 +225,21 @@ func (s *Accounts) settleDone(ctx context.Context, run *jobs.Run, call *gate.Cal
 	if rec.Event == 0 {
 		return
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, portal.ActServiceAccountCreate, name, rec.Event)
-	if err != nil {
+	ran := false
+	_ = s.guard.Write(ctx, call, gate.Change{Event: portal.ActServiceAccountCreate, Resource: name, Resume: true, Attempt: rec.Event,
+		Steps: func(_ context.Context, w *gate.Write) ([]portal.Change, error) {
+			ran = true
+			if rec.Kind != "" {
+				return nil, portal.New(rec.Kind, "%s", rec.Message)
+			}
+			if rec.Item != nil {
+				w.Rename(name + " (" + rec.Item.ID + ")")
+			}
+			return nil, nil
+		}})
+	if !ran {
 		return
 	}
-	var outcome error
-	if rec.Kind != "" {
-		outcome = portal.New(rec.Kind, "%s", rec.Message)
-	} else if rec.Item != nil {
-		w.Rename(name + " (" + rec.Item.ID + ")")
-	}
-	w.Done(ctx, outcome)
 	rec.Settled = true
 	raw, _ := json.Marshal(rec)
 	_ = run.Save(ctx, i, raw)

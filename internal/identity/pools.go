@@ -209,40 +209,41 @@ func (s *Pools) create(ctx context.Context, call *gate.Call, name string, in por
 	if err := s.guard.Check(ctx, call, portal.ActIdentityPoolCreate, rules.NewChange(rules.KindIdentityPool, rules.OpCreate, name, desired, nil)); err != nil {
 		return portal.Pool{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, portal.ActIdentityPoolCreate, name)
-	if err != nil {
-		return portal.Pool{}, err
-	}
-	bctx, cancel := w.Bound(ctx)
-	p, err := call.Env.Pools.CreatePool(bctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
-		IdentityClaim: in.IdentityClaim, Filter: in.Filter})
-	cancel()
-	err = w.Confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",
-		func(ctx context.Context) (bool, error) {
-			all, err := call.Env.Pools.ListPools(ctx)
-			for _, x := range all {
-				if x.DisplayName == name {
-					p = x
-					return true, nil
-				}
+	var out portal.Pool
+	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolCreate, Resource: name,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			bctx, cancel := w.Bound(ctx)
+			p, err := call.Env.Pools.CreatePool(bctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
+				IdentityClaim: in.IdentityClaim, Filter: in.Filter})
+			cancel()
+			err = w.Confirm(ctx, err, "identity pool "+name+" was created", "list the identity pools to see, and create it again if it is not there",
+				func(ctx context.Context) (bool, error) {
+					all, err := call.Env.Pools.ListPools(ctx)
+					for _, x := range all {
+						if x.DisplayName == name {
+							p = x
+							return true, nil
+						}
+					}
+					return false, err
+				})
+			if err != nil {
+				return nil, err
 			}
-			return false, err
-		})
+			w.Rename(name + " (" + p.ID + ")")
+			out, _ = s.view(call, p)
+			out.RoleBindings, err = applyBindings(ctx, call, "User:"+p.ID, in.Type)
+			if err != nil {
+				err = rollback(ctx, call, p.ID, out.RoleBindings, err, "identity pool", func(id string) error {
+					return call.Env.Pools.DeletePool(ctx, id)
+				})
+				return nil, err
+			}
+			return nil, nil
+		}})
 	if err != nil {
-		w.Done(ctx, err)
 		return portal.Pool{}, err
 	}
-	w.Rename(name + " (" + p.ID + ")")
-	out, _ := s.view(call, p)
-	out.RoleBindings, err = applyBindings(ctx, call, "User:"+p.ID, in.Type)
-	if err != nil {
-		err = rollback(ctx, call, p.ID, out.RoleBindings, err, "identity pool", func(id string) error {
-			return call.Env.Pools.DeletePool(ctx, id)
-		})
-		w.Done(ctx, err)
-		return portal.Pool{}, err
-	}
-	w.Done(ctx, nil)
 	return out, nil
 }
 
@@ -314,26 +315,22 @@ func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt p
 	if err := call.Pace(ctx); err != nil {
 		return err
 	}
-	w, err := s.guard.Begin(ctx, call, portal.ActIdentityPoolDelete, p.DisplayName+" ("+id+")")
-	if err != nil {
-		return err
-	}
-	ended, bindings, err := endGrants(ctx, call, s.endGrants, id, "identity pool "+p.DisplayName+" ("+id+")", bindings)
-	if err != nil {
-		w.Done(ctx, err, ended...)
-		return err
-	}
-	removed := ended
-	for i, b := range bindings {
-		if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
-			w.Done(ctx, portal.Partial(err, "%d of the pool's %d role bindings were removed, the pool was not", i, len(bindings)), removed...)
-			return err
-		}
-		removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
-	}
-	err = call.Env.Pools.DeletePool(ctx, id)
-	w.Done(ctx, err, append(removed, forced...)...)
-	return err
+	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolDelete, Resource: p.DisplayName + " (" + id + ")",
+		Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
+			ended, bindings, err := endGrants(ctx, call, s.endGrants, id, "identity pool "+p.DisplayName+" ("+id+")", bindings)
+			if err != nil {
+				return ended, err
+			}
+			removed := ended
+			for i, b := range bindings {
+				if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
+					return removed, portal.Partial(err, "%d of the pool's %d role bindings were removed, the pool was not", i, len(bindings))
+				}
+				removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
+			}
+			err = call.Env.Pools.DeletePool(ctx, id)
+			return append(removed, forced...), err
+		}})
 }
 
 // bindingText describes a role binding in the audit trail.

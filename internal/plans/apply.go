@@ -57,68 +57,18 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 		return plan, nil
 	}
 	plan.AuditID = requestid.From(ctx)
-	w, err := s.guard.Begin(ctx, call, portal.ActResourcesApply, call.Scope.String())
-	if err != nil {
+	// The apply's own outcome (how many changes failed) is the trail's;
+	// its answer is the plan, each change with its outcome.
+	finished := false
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActResourcesApply, Resource: call.Scope.String(),
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			changes, journalled, err := s.run(ctx, w, call, doc, &plan, steps)
+			finished = journalled
+			return changes, err
+		}})
+	if !finished {
 		return plan, err
 	}
-	journal, err := s.journalApply(ctx, call, doc, plan, w.ID())
-	if err != nil {
-		w.Done(ctx, err)
-		return plan, err
-	}
-	// An apply that started finishes even when its caller goes away: a
-	// half-made plan is worse than a finished one nobody waited for. The
-	// budget bounds it; what it does not reach is skipped and reported.
-	stepCtx, cancel := context.WithTimeout(gate.WithApplyStep(context.WithoutCancel(ctx)), ApplyBudget)
-	defer cancel()
-	broken := map[string]string{}
-	for _, st := range steps {
-		if st.Change.Action == portal.ActionSkipped {
-			broken[st.Key] = st.Change.Kind + " " + st.Change.Name + " is not yours to change"
-		}
-	}
-	var changes []portal.Change
-	failed := 0
-	done := map[int]error{}
-	for i, st := range steps {
-		c := &plan.Changes[i]
-		if st.Do == nil {
-			continue
-		}
-		if st.Batch != nil && stepCtx.Err() == nil && firstBroken(st, broken) == "" {
-			if _, made := done[i]; !made {
-				runBatch(stepCtx, steps, i, broken, done)
-			}
-		}
-		if stepCtx.Err() != nil {
-			broken[st.Key] = fmt.Sprintf("the apply ran out of time (%s)", ApplyBudget)
-		}
-		if why := firstBroken(st, broken); why != "" {
-			c.Outcome = portal.OutcomeSkipped
-			c.Error = portal.New(portal.Conflict, "not tried: %s", why)
-			broken[st.Key] = c.Kind + " " + c.Name + " was skipped"
-		} else if err := doStep(stepCtx, st, i, done); err != nil {
-			c.Issued = st.Issued
-			c.Outcome = portal.OutcomeFailed
-			c.Error = portal.ItemError(err)
-			if c.Error.Kind == portal.Internal {
-				s.guard.Log().ErrorContext(ctx, "a change of an apply failed", "change", st.Key, "error", err)
-			}
-			broken[st.Key] = c.Kind + " " + c.Name + " failed"
-			failed++
-		} else {
-			c.Issued = st.Issued
-			c.Outcome = portal.OutcomeApplied
-		}
-		changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
-	}
-	var summary error
-	if failed > 0 {
-		summary = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
-	}
-	changes = append(changes, portal.Change{Field: "fingerprint", After: plan.Fingerprint})
-	s.finishJournal(ctx, journal, plan)
-	w.Done(ctx, summary, changes...)
 	return plan, nil
 }
 
@@ -186,4 +136,68 @@ func short(fp string) string {
 		return fp[:12]
 	}
 	return fp
+}
+
+// run makes an apply's steps as its write's steps: the journal first
+// (which names the write's attempt), then each change in order, each
+// with its outcome in plan; journalled says whether the journal holds
+// the outcome. The write's outcome says how many changes failed.
+func (s *Service) run(ctx context.Context, w *gate.Write, call *gate.Call, doc portal.Document, plan *portal.Plan, steps []*Step) (_ []portal.Change, journalled bool, _ error) {
+	journal, err := s.journalApply(ctx, call, doc, *plan, w.ID())
+	if err != nil {
+		return nil, false, err
+	}
+	// An apply that started finishes even when its caller goes away: a
+	// half-made plan is worse than a finished one nobody waited for. The
+	// budget bounds it; what it does not reach is skipped and reported.
+	stepCtx, cancel := context.WithTimeout(gate.WithApplyStep(context.WithoutCancel(ctx)), ApplyBudget)
+	defer cancel()
+	broken := map[string]string{}
+	for _, st := range steps {
+		if st.Change.Action == portal.ActionSkipped {
+			broken[st.Key] = st.Change.Kind + " " + st.Change.Name + " is not yours to change"
+		}
+	}
+	var changes []portal.Change
+	failed := 0
+	done := map[int]error{}
+	for i, st := range steps {
+		c := &plan.Changes[i]
+		if st.Do == nil {
+			continue
+		}
+		if st.Batch != nil && stepCtx.Err() == nil && firstBroken(st, broken) == "" {
+			if _, made := done[i]; !made {
+				runBatch(stepCtx, steps, i, broken, done)
+			}
+		}
+		if stepCtx.Err() != nil {
+			broken[st.Key] = fmt.Sprintf("the apply ran out of time (%s)", ApplyBudget)
+		}
+		if why := firstBroken(st, broken); why != "" {
+			c.Outcome = portal.OutcomeSkipped
+			c.Error = portal.New(portal.Conflict, "not tried: %s", why)
+			broken[st.Key] = c.Kind + " " + c.Name + " was skipped"
+		} else if err := doStep(stepCtx, st, i, done); err != nil {
+			c.Issued = st.Issued
+			c.Outcome = portal.OutcomeFailed
+			c.Error = portal.ItemError(err)
+			if c.Error.Kind == portal.Internal {
+				s.guard.Log().ErrorContext(ctx, "a change of an apply failed", "change", st.Key, "error", err)
+			}
+			broken[st.Key] = c.Kind + " " + c.Name + " failed"
+			failed++
+		} else {
+			c.Issued = st.Issued
+			c.Outcome = portal.OutcomeApplied
+		}
+		changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
+	}
+	var summary error
+	if failed > 0 {
+		summary = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
+	}
+	changes = append(changes, portal.Change{Field: "fingerprint", After: plan.Fingerprint})
+	s.finishJournal(ctx, journal, *plan)
+	return changes, true, summary
 }

@@ -151,46 +151,56 @@ func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error)
 	if err != nil {
 		return false, nil // the upstream cannot be planned now: next round
 	}
-	w, err := s.guard.ResumeWrite(ctx, call, portal.ActResourcesApply, call.Scope.String(), now.Event)
-	if err != nil {
-		return false, err
-	}
-	w.Note("finished by the portal after the replica applying it stopped")
-	result := Merged(journaled, left)
-	var outcome error
+	// The journal's state is written before the attempt is settled: a
+	// crash between the two leaves the attempt to the next round.
+	ran, finishErr := false, error(nil)
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActResourcesApply, Resource: call.Scope.String(), Resume: true, Attempt: now.Event,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			ran = true
+			w.Note("finished by the portal after the replica applying it stopped")
+			result := Merged(journaled, left)
+			var outcome error
+			switch {
+			case needsSecrets(doc, left):
+				outcome = portal.New(portal.Conflict, "the apply stopped before a connector with secrets was made, and the portal does not keep secrets: apply the document again")
+			case Within(left, journaled):
+				rctx := context.WithValue(gate.WithNote(ctx, "applied by "+now.Actor+", finished by the portal after the replica applying it stopped"), resumingKey{}, true)
+				after, err := s.Apply(rctx, call.Named(), doc, left.Fingerprint)
+				if err == nil {
+					result = Merged(journaled, after)
+				}
+				outcome = err
+			default:
+				outcome = portal.New(portal.Conflict, "the apply stopped part way and the unit's resources changed since: plan the document again")
+			}
+			failed := 0
+			var changes []portal.Change
+			for i, c := range result.Changes {
+				if !pending(c) {
+					continue
+				}
+				if c.Outcome == portal.OutcomeSkipped && c.Error == nil {
+					result.Changes[i].Error = portal.New(portal.Conflict, "not applied: %s", portal.FirstMessage(outcome))
+				}
+				if c.Outcome != portal.OutcomeApplied {
+					failed++
+				}
+				changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
+			}
+			if outcome == nil && failed > 0 {
+				outcome = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
+			}
+			if finishErr = s.finish(ctx, j.ID, result); finishErr != nil {
+				w.Leave() // the next round finds the journal applying, and settles it
+				return changes, finishErr
+			}
+			return changes, outcome
+		}})
 	switch {
-	case needsSecrets(doc, left):
-		outcome = portal.New(portal.Conflict, "the apply stopped before a connector with secrets was made, and the portal does not keep secrets: apply the document again")
-	case Within(left, journaled):
-		rctx := context.WithValue(gate.WithNote(ctx, "applied by "+now.Actor+", finished by the portal after the replica applying it stopped"), resumingKey{}, true)
-		after, err := s.Apply(rctx, call.Named(), doc, left.Fingerprint)
-		if err == nil {
-			result = Merged(journaled, after)
-		}
-		outcome = err
-	default:
-		outcome = portal.New(portal.Conflict, "the apply stopped part way and the unit's resources changed since: plan the document again")
-	}
-	failed := 0
-	var changes []portal.Change
-	for i, c := range result.Changes {
-		if !pending(c) {
-			continue
-		}
-		if c.Outcome == portal.OutcomeSkipped && c.Error == nil {
-			result.Changes[i].Error = portal.New(portal.Conflict, "not applied: %s", portal.FirstMessage(outcome))
-		}
-		if c.Outcome != portal.OutcomeApplied {
-			failed++
-		}
-		changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
-	}
-	if outcome == nil && failed > 0 {
-		outcome = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
-	}
-	if err := s.finish(ctx, j.ID, result); err != nil {
+	case !ran:
 		return false, err
+	case finishErr != nil:
+		return false, finishErr
 	}
-	w.Done(ctx, outcome, changes...)
 	return true, nil
 }

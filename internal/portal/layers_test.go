@@ -203,23 +203,10 @@ func TestOneWayIntoTheTrail(t *testing.T) {
 		".OutboxAfter(": {"internal/events/"},
 		".OutboxEnd(":   {"internal/events/"},
 	}
-	root := filepath.Join("..", "..")
 	found := map[string]int{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() || !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || under(rel, "internal/store/") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
+	walkSources(t, func(rel string, b []byte) {
+		if under(rel, "internal/store/") {
+			return
 		}
 		for call, allowed := range only {
 			if !strings.Contains(string(b), call) {
@@ -230,14 +217,39 @@ func TestOneWayIntoTheTrail(t *testing.T) {
 				t.Errorf("%s calls %s: only %v may", rel, strings.Trim(call, ".("), allowed)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for call := range only {
 		if found[call] == 0 {
 			t.Errorf("no file calls %s: the walk misses the code", call)
 		}
+	}
+}
+
+// walkSources hands fn every hand-written Go file of the module that is
+// not a test, by its path from the module's root.
+func walkSources(t *testing.T, fn func(rel string, src []byte)) {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() || !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fn(rel, b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

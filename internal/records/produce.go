@@ -46,27 +46,34 @@ func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string,
 	if err := fitTopic(out, d); err != nil {
 		return portal.ProduceResult{}, err
 	}
-	w, err := s.guard.Begin(ctx, call, portal.ActTopicProduce, full)
-	if err != nil {
-		return portal.ProduceResult{}, err
-	}
-	deliveries, err := call.Env.Messages.Produce(ctx, full, out)
-	res := portal.ProduceResult{Topic: full, SchemaID: enc.id, Records: make([]portal.ProducedRecord, len(out))}
-	for i, m := range out {
-		r := portal.ProducedRecord{Partition: m.Partition, Offset: -1, Size: recordSize(m)}
-		if i < len(deliveries) {
-			dl := deliveries[i]
-			r.Partition, r.Offset = dl.Partition, dl.Offset
-			if dl.Err != nil {
-				r.Error, r.Unconfirmed = portal.FirstMessage(dl.Err), portal.Is(dl.Err, portal.UpstreamTimeout)
+	// The trail's outcome is the records' (one not delivered fails it);
+	// the answer fails only when the produce did.
+	var res portal.ProduceResult
+	var produced error
+	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicProduce, Resource: full,
+		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			var deliveries []platform.Delivery
+			deliveries, produced = call.Env.Messages.Produce(ctx, full, out)
+			res = portal.ProduceResult{Topic: full, SchemaID: enc.id, Records: make([]portal.ProducedRecord, len(out))}
+			for i, m := range out {
+				r := portal.ProducedRecord{Partition: m.Partition, Offset: -1, Size: recordSize(m)}
+				if i < len(deliveries) {
+					dl := deliveries[i]
+					r.Partition, r.Offset = dl.Partition, dl.Offset
+					if dl.Err != nil {
+						r.Error, r.Unconfirmed = portal.FirstMessage(dl.Err), portal.Is(dl.Err, portal.UpstreamTimeout)
+					}
+				} else if produced != nil {
+					r.Error = portal.FirstMessage(produced)
+				}
+				res.Records[i] = r
 			}
-		} else if err != nil {
-			r.Error = portal.FirstMessage(err)
+			return []portal.Change{{Field: "records", After: describeProduce(res, req)}}, outcomeOf(res, produced)
+		}})
+	if res.Records == nil || produced != nil {
+		if produced != nil {
+			err = produced
 		}
-		res.Records[i] = r
-	}
-	w.Done(ctx, outcomeOf(res, err), portal.Change{Field: "records", After: describeProduce(res, req)})
-	if err != nil {
 		return portal.ProduceResult{}, err
 	}
 	return res, nil

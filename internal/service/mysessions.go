@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -51,12 +52,7 @@ func (m *Me) EndSession(ctx context.Context, id string) error {
 	case s.Subject != p.Subject:
 		return notFound
 	}
-	w, err := m.guard.BeginEvent(ctx, portal.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
-		Action: portal.ActSessionEnd, Resource: "own session (" + s.UserAgent + ")"})
-	if err != nil {
-		return err
-	}
-	err = m.sessions.DeleteSession(ctx, id)
-	w.Done(ctx, err)
-	return err
+	return m.guard.WriteEvent(ctx, portal.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
+		Action: portal.ActSessionEnd, Resource: "own session (" + s.UserAgent + ")"},
+		gate.Change{Do: func(ctx context.Context) error { return m.sessions.DeleteSession(ctx, id) }})
 }

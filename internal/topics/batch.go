@@ -27,7 +27,6 @@ func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []por
 	}
 	type pending struct {
 		i    int
-		w    *gate.Write
 		spec platform.TopicSpec
 	}
 	var valid []pending
@@ -43,43 +42,42 @@ func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []por
 	refused, err := s.guard.CheckAll(ctx, call, portal.ActTopicCreate, changes)
 	var todo []pending
 	for j, p := range valid {
-		if err != nil {
+		switch {
+		case err != nil:
 			out[p.i] = err
-			continue
-		}
-		if refused[j] != nil {
+		case refused[j] != nil:
 			out[p.i] = refused[j]
-			continue
+		default:
+			todo = append(todo, p)
 		}
-		w, err := s.guard.Begin(ctx, call, portal.ActTopicCreate, p.spec.Name)
-		if out[p.i] = err; err != nil {
-			continue
-		}
-		p.w = w
-		todo = append(todo, p)
 	}
 	if len(todo) == 0 {
 		return out
 	}
-	specs := make([]platform.TopicSpec, len(todo))
+	names := make([]string, len(todo))
 	for j, p := range todo {
-		specs[j] = p.spec
+		names[j] = p.spec.Name
 	}
-	bctx, cancel := todo[0].w.Bound(ctx)
-	errs, err := call.Env.Topics.CreateTopics(bctx, specs)
-	cancel()
+	errs := s.guard.WriteBatch(ctx, call, gate.Batch{Event: portal.ActTopicCreate, Resources: names,
+		Send: func(ctx context.Context, begun []int) ([]error, error) {
+			specs := make([]platform.TopicSpec, len(begun))
+			for j, i := range begun {
+				specs[j] = todo[i].spec
+			}
+			return call.Env.Topics.CreateTopics(ctx, specs)
+		},
+		Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]portal.Change, error) {
+			spec := todo[i].spec
+			err = w.Confirm(ctx, err, "topic "+spec.Name+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
+				d, err := call.Env.Topics.DescribeTopic(ctx, spec.Name)
+				return err == nil && len(d.Partitions) == spec.Partitions, err
+			})
+			s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: spec.Name, Partitions: spec.Partitions})
+			return nil, err
+		},
+	})
 	for j, p := range todo {
-		e := err
-		if e == nil {
-			e = errs[j]
-		}
-		e = p.w.Confirm(ctx, e, "topic "+p.spec.Name+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
-			d, err := call.Env.Topics.DescribeTopic(ctx, p.spec.Name)
-			return err == nil && len(d.Partitions) == p.spec.Partitions, err
-		})
-		s.guard.TopicChanged(ctx, call.Env, e, platform.TopicChange{Name: p.spec.Name, Partitions: p.spec.Partitions})
-		p.w.Done(ctx, e)
-		out[p.i] = e
+		out[p.i] = errs[j]
 	}
 	return out
 }
@@ -101,7 +99,6 @@ type pendingUpdate struct {
 	desired    map[string]string
 	cur        portal.TopicDetail
 	cc         platform.ConfigChange
-	w          *gate.Write
 }
 
 // updateBatch sets many topics to their declared state as Replace does
@@ -183,27 +180,27 @@ func (s *Service) updateBatch(ctx context.Context, scope portal.Scope, ins []top
 		case p.cc.Empty():
 			grow = append(grow, p)
 		default:
-			if p.w, out[p.i] = s.guard.Begin(ctx, call, portal.ActTopicConfig, p.full); out[p.i] == nil {
-				settings = append(settings, p)
-			}
+			settings = append(settings, p)
 		}
 	}
 	if len(settings) > 0 {
-		changes := make(map[string]platform.ConfigChange, len(settings))
-		for _, p := range settings {
-			changes[p.full] = p.cc
-		}
-		bctx, cancel := settings[0].w.Bound(ctx)
-		errs, err := call.Env.Topics.AlterTopicConfigs(bctx, changes)
-		cancel()
-		for _, p := range settings {
-			e := err
-			if e == nil {
-				e = errs[p.full]
-			}
-			e = p.w.Confirm(ctx, e, "the settings of "+p.full+" changed", "GET the topic to see", s.settingsChanged(call, p.full, p.cc))
-			p.w.Done(ctx, e, configChanges(p.cur.Config, p.cc)...)
-			if out[p.i] = e; e == nil && p.partitions > p.cur.Partitions {
+		errs := s.guard.WriteBatch(ctx, call, gate.Batch{Event: portal.ActTopicConfig, Resources: fullNames(settings),
+			Send: func(ctx context.Context, begun []int) ([]error, error) {
+				changes := make(map[string]platform.ConfigChange, len(begun))
+				for _, i := range begun {
+					changes[settings[i].full] = settings[i].cc
+				}
+				errs, err := call.Env.Topics.AlterTopicConfigs(ctx, changes)
+				return inOrder(settings, begun, errs), err
+			},
+			Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]portal.Change, error) {
+				p := settings[i]
+				err = w.Confirm(ctx, err, "the settings of "+p.full+" changed", "GET the topic to see", s.settingsChanged(call, p.full, p.cc))
+				return configChanges(p.cur.Config, p.cc), err
+			},
+		})
+		for j, p := range settings {
+			if out[p.i] = errs[j]; errs[j] == nil && p.partitions > p.cur.Partitions {
 				grow = append(grow, p)
 			}
 		}
@@ -217,38 +214,49 @@ func (s *Service) updateBatch(ctx context.Context, scope portal.Scope, ins []top
 // own; a topic whose settings were changed says so when its partitions
 // were not.
 func (s *Service) growBatch(ctx context.Context, call *gate.Call, grow []*pendingUpdate, out []error) {
-	var todo []*pendingUpdate
-	for _, p := range grow {
-		w, err := s.guard.Begin(ctx, call, portal.ActTopicPartitions, p.full)
-		if err != nil {
-			out[p.i] = grownPartly(p, err)
-			continue
-		}
-		p.w = w
-		todo = append(todo, p)
-	}
-	if len(todo) == 0 {
+	if len(grow) == 0 {
 		return
 	}
-	totals := make(map[string]int, len(todo))
-	for _, p := range todo {
-		totals[p.full] = p.partitions
-	}
-	bctx, cancel := todo[0].w.Bound(ctx)
-	errs, err := call.Env.Topics.AddPartitions(bctx, totals)
-	cancel()
-	for _, p := range todo {
-		e := err
-		if e == nil {
-			e = errs[p.full]
+	errs := s.guard.WriteBatch(ctx, call, gate.Batch{Event: portal.ActTopicPartitions, Resources: fullNames(grow),
+		Send: func(ctx context.Context, begun []int) ([]error, error) {
+			totals := make(map[string]int, len(begun))
+			for _, i := range begun {
+				totals[grow[i].full] = grow[i].partitions
+			}
+			errs, err := call.Env.Topics.AddPartitions(ctx, totals)
+			return inOrder(grow, begun, errs), err
+		},
+		Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]portal.Change, error) {
+			p := grow[i]
+			err = w.Confirm(ctx, err, p.full+" has "+strconv.Itoa(p.partitions)+" partitions", "GET the topic to see", partitionsAre(call, p.full, p.partitions))
+			s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: p.full, Partitions: p.partitions})
+			return []portal.Change{{Field: "partitions_count", Before: strconv.Itoa(p.cur.Partitions), After: strconv.Itoa(p.partitions)}}, err
+		},
+	})
+	for j, p := range grow {
+		if errs[j] != nil {
+			out[p.i] = grownPartly(p, errs[j])
 		}
-		e = p.w.Confirm(ctx, e, p.full+" has "+strconv.Itoa(p.partitions)+" partitions", "GET the topic to see", partitionsAre(call, p.full, p.partitions))
-		s.guard.TopicChanged(ctx, call.Env, e, platform.TopicChange{Name: p.full, Partitions: p.partitions})
-		p.w.Done(ctx, e, portal.Change{Field: "partitions_count", Before: strconv.Itoa(p.cur.Partitions), After: strconv.Itoa(p.partitions)})
-		if e != nil {
-			out[p.i] = grownPartly(p, e)
-		}
 	}
+}
+
+// fullNames are the topics of a batch, for its writes' resources.
+func fullNames(ps []*pendingUpdate) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.full
+	}
+	return out
+}
+
+// inOrder puts a batch request's errors by topic in the order of the
+// changes begun.
+func inOrder(ps []*pendingUpdate, begun []int, errs map[string]error) []error {
+	out := make([]error, len(begun))
+	for j, i := range begun {
+		out[j] = errs[ps[i].full]
+	}
+	return out
 }
 
 // grownPartly is a failure to raise a topic's partitions, saying that its
