@@ -2,6 +2,7 @@ package dev
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -42,70 +43,96 @@ func newKeyAccess(org *cloud.Org, byID map[string]*clusters.Cluster, keyDelay, b
 
 // handle follows one change of the organization: a deleted key is refused
 // at once, a new key and a changed binding take effect after their delay.
+// A step the cluster does not take (a busy machine's admin client timing
+// out) is taken again until it is: Confluent Cloud enforces a change in
+// the end, and a key left with a revoked binding's ACLs would not be.
 func (a *keyAccess) handle(e cloud.Event) {
 	switch {
 	case e.Key != nil && e.Deleted:
-		a.deleteKey(e.Key.ID, e.Key.Resource)
+		id, resource := e.Key.ID, e.Key.Resource
+		a.until(0, func() error { return a.deleteKey(id, resource) })
 	case e.Key != nil:
 		k := *e.Key
-		a.after(a.keyDelay, func() { a.spread(k.ID, k.Resource, k.Owner, k.Secret) })
+		a.until(a.keyDelay, func() error { return a.spread(k.ID, k.Resource, k.Owner, k.Secret) })
 	case e.Principal != "":
 		owner := strings.TrimPrefix(e.Principal, "User:")
-		a.after(a.bindingDelay, func() { a.enforce(owner) })
+		a.until(a.bindingDelay, func() error { return a.enforce(owner) })
 	}
 }
 
-func (a *keyAccess) after(d time.Duration, f func()) {
+// retryFor bounds how long a step is taken again.
+const retryFor = 2 * time.Minute
+
+// until runs f after d, and again a second later each time it fails,
+// for retryFor at most.
+func (a *keyAccess) until(d time.Duration, f func() error) {
+	give := time.Now().Add(d + retryFor)
+	var run func()
+	run = func() {
+		if err := f(); err != nil && time.Now().Before(give) {
+			time.AfterFunc(time.Second, run)
+		}
+	}
 	if d <= 0 {
-		f()
+		run()
 		return
 	}
-	time.AfterFunc(d, f)
+	time.AfterFunc(d, run)
 }
 
-func (a *keyAccess) deleteKey(id, resource string) {
+func (a *keyAccess) deleteKey(id, resource string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.live, id)
-	if cl := a.clusters[resource]; cl != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		a.report(id, "delete user", cl.DeleteUser(ctx, id))
-		a.report(id, "delete ACLs", cl.SetACLs(ctx, "User:"+id, nil))
+	cl := a.clusters[resource]
+	if cl == nil {
+		return nil
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.report(id, "delete user", cl.DeleteUser(ctx, id)); err != nil {
+		return err
+	}
+	return a.report(id, "delete ACLs", cl.SetACLs(ctx, "User:"+id, nil))
 }
 
 // spread lets a new key in, unless it was deleted meanwhile.
-func (a *keyAccess) spread(id, resource, owner, secret string) {
+func (a *keyAccess) spread(id, resource, owner, secret string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := a.org.APIKeys().GetAPIKey(ctx, id); err != nil {
-		return
+		return nil
 	}
 	a.live[id] = liveKey{secret: secret, resource: resource}
-	if cl := a.clusters[resource]; cl != nil {
-		a.report(id, "add user", cl.PutUser(ctx, id, secret))
-		a.sync(ctx, cl, resource, id, owner)
+	cl := a.clusters[resource]
+	if cl == nil {
+		return nil
 	}
+	if err := a.report(id, "add user", cl.PutUser(ctx, id, secret)); err != nil {
+		return err
+	}
+	return a.sync(ctx, cl, resource, id, owner)
 }
 
 // enforce gives the live keys of owner what its bindings allow now.
-func (a *keyAccess) enforce(owner string) {
+func (a *keyAccess) enforce(owner string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	keys, _ := a.org.APIKeys().ListAPIKeys(ctx, owner, "")
+	var errs []error
 	for _, k := range keys {
 		if _, live := a.live[k.ID]; !live {
 			continue // its own spreading sets its ACLs
 		}
 		if cl := a.clusters[k.Resource]; cl != nil {
-			a.sync(ctx, cl, k.Resource, k.ID, owner)
+			errs = append(errs, a.sync(ctx, cl, k.Resource, k.ID, owner))
 		}
 	}
+	return errors.Join(errs...)
 }
 
 // registryTaken says whether user and pass are a live key of registry.
@@ -119,15 +146,23 @@ func (a *keyAccess) registryTaken(registry string) func(user, pass string) bool 
 }
 
 // sync gives a key's principal the ACLs of its owner's bindings.
-func (a *keyAccess) sync(ctx context.Context, cl *clusters.Cluster, clusterID, key, owner string) {
+func (a *keyAccess) sync(ctx context.Context, cl *clusters.Cluster, clusterID, key, owner string) error {
 	acls := bindingACLs(a.org.ClusterBindings("User:"+owner, clusterID))
-	a.report(key, "set ACLs", cl.SetACLs(ctx, "User:"+key, acls))
+	return a.report(key, "set ACLs", cl.SetACLs(ctx, "User:"+key, acls))
 }
 
-func (a *keyAccess) report(key, what string, err error) {
-	if err != nil {
+// report logs a step the cluster did not take, and says whether it is
+// worth taking again (not on a cluster that takes no credentials).
+func (a *keyAccess) report(key, what string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, clusters.ErrNotSecured):
 		a.log.Warn("dev cluster: API key access", "key", key, "step", what, "err", err)
+		return nil
 	}
+	a.log.Warn("dev cluster: API key access (taken again)", "key", key, "step", what, "err", err)
+	return err
 }
 
 // roleOps are the Kafka operations a Confluent Cloud role grants on a
