@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
@@ -35,6 +36,35 @@ func (b *browser) axeViolations(src string) []string {
 		})`
 	b.run(chromedp.Evaluate(script, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
 	return out
+}
+
+// widest names the elements that widen the page (at most five): those
+// reaching past the screen's right edge, or whose content does, that no
+// scrolling box holds; for a page found too wide.
+func (b *browser) widest() string {
+	b.t.Helper()
+	var out []string
+	b.run(chromedp.Evaluate(`(function () {
+		var w = window.innerWidth + 1;
+		function held(e) {
+			for (var p = e.parentElement; p; p = p.parentElement) {
+				if (getComputedStyle(p).overflowX !== "visible") { return true; }
+			}
+			return false;
+		}
+		function name(e) {
+			var c = typeof e.className === "string" && e.className ? "." + e.className.split(/\s+/).slice(0, 4).join(".") : "";
+			return e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + c;
+		}
+		return Array.from(document.querySelectorAll("body *")).filter(function (e) {
+			var r = e.getBoundingClientRect();
+			var spills = r.right > w || (r.left + e.scrollWidth > w && getComputedStyle(e).overflowX === "visible");
+			return spills && !held(e);
+		}).slice(-5).map(function (e) {
+			return name(e) + " (" + Math.round(e.getBoundingClientRect().left + e.scrollWidth) + " px): " + (e.textContent || "").trim().slice(0, 60);
+		});
+	})()`, &out))
+	return strings.Join(out, "; ")
 }
 
 // TestBrowserAccessibility runs axe-core over every kind of page, as carol
@@ -70,7 +100,10 @@ func TestBrowserAccessibility(t *testing.T) {
 					emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: round.theme}}))
 				var failures []string
 				for _, path := range pages[user] {
-					b.run(chromedp.Navigate(tp.url+path), chromedp.WaitReady("body", chromedp.ByQuery))
+					// The page whole: its styles applied and its fragments in.
+					b.run(chromedp.Navigate(tp.url+path), chromedp.WaitReady("body", chromedp.ByQuery),
+						chromedp.Poll(`document.readyState === "complete" && !document.querySelector(".htmx-request")`, nil,
+							chromedp.WithPollingInterval(20*time.Millisecond)))
 					for _, v := range b.axeViolations(src) {
 						failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: %s", user, path, width, round.theme, v))
 					}
@@ -78,7 +111,7 @@ func TestBrowserAccessibility(t *testing.T) {
 					var wide int64
 					b.run(chromedp.Evaluate(`document.documentElement.scrollWidth`, &wide))
 					if wide > width {
-						failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: the page is %d px wide", user, path, width, round.theme, wide))
+						failures = append(failures, fmt.Sprintf("%s %s at %d px, %s: the page is %d px wide: %s", user, path, width, round.theme, wide, b.widest()))
 					}
 				}
 				if len(failures) > 0 {

@@ -23,11 +23,11 @@ var (
 )
 
 // bypasses lists, for the Go files of one package (name to source), the
-// upstream changes made outside the one write path: a change is inside it
-// when it is in a function given to a gate.Change or gate.Batch (Do,
-// Steps, Ahead, Send, Each, Announce) or to a helper of the package that runs its
-// argument there, or in a function of the package called only from
-// inside it.
+// upstream changes made outside the one write path: a change is inside
+// it when it is in a function given to a gate.Change or gate.Batch (Do,
+// Steps, Ahead, Send, Each, Announce) or to a helper of the package that
+// runs its argument there, or in a function of the package called only
+// from inside it.
 func bypasses(t *testing.T, files map[string]string) []string {
 	t.Helper()
 	fset := token.NewFileSet()
