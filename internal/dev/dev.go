@@ -187,6 +187,7 @@ func (p *Platform) Handlers(baseURL, audience string, log *slog.Logger) (map[str
 			reg.TakeKeys(ka.registryTaken(id))
 		}
 		p.Org.OnChange(ka.handle)
+		p.closers = append(p.closers, ka.stop)
 	}
 	return out, nil
 }

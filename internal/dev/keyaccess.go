@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -33,7 +34,12 @@ type keyAccess struct {
 	mu sync.Mutex
 	// live are the keys spread already: their secret and resource.
 	live map[string]liveKey
+	// stopped ends the steps still to take, once the clusters close.
+	stopped atomic.Bool
 }
+
+// stop takes no step from now on (the platform closes).
+func (a *keyAccess) stop() { a.stopped.Store(true) }
 
 type liveKey struct{ secret, resource string }
 
@@ -69,6 +75,9 @@ func (a *keyAccess) until(d time.Duration, f func() error) {
 	give := time.Now().Add(d + retryFor)
 	var run func()
 	run = func() {
+		if a.stopped.Load() {
+			return
+		}
 		if err := f(); err != nil && time.Now().Before(give) {
 			time.AfterFunc(time.Second, run)
 		}
