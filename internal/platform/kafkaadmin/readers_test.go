@@ -56,8 +56,11 @@ func TestReadsShareTheirReadersAndKeepTheirRecords(t *testing.T) {
 	if got := read("right", 1, 17, 5); !slices.Equal(got, []int64{17, 18, 19}) {
 		t.Errorf("read to the end: %v", got)
 	}
-	if n := connections.Load(); n != 0 {
-		t.Errorf("12 reads opened %d connections to the cluster, want none", n)
+	// On a busy machine a kept reader may still be connecting to the broker
+	// it learnt of, or connect again after a request that timed out: two
+	// at most, never one a read (there were 37).
+	if n := connections.Load(); n > 2 {
+		t.Errorf("12 reads opened %d connections to the cluster, want none of their own", n)
 	}
 }
 
