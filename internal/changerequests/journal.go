@@ -138,29 +138,27 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 	_ = s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestApprove, Resource: r.ID, Resume: true, Attempt: r.Event,
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
 			w.Note("finished by the portal after the replica applying it stopped")
-			scope := call.Named()
+			var result portal.Plan
+			var applied error
+			failure := "a stopped apply could not be recorded"
 			if plans.Within(left, approved) {
 				applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+now.DecidedBy+" on change request "+r.ID+" of "+r.Requester+
 					", finished by the portal after the replica applying it stopped"))
-				result, err := s.plans.Apply(applyCtx, scope, doc, left.Fingerprint)
-				if err == nil {
+				if result, applied = s.plans.Apply(applyCtx, call.Named(), doc, left.Fingerprint); applied == nil {
 					result = plans.Merged(approved, result)
 				}
-				_, changes, err := s.finish(ctx, now, result, err)
-				if err != nil {
-					s.guard.Log().WarnContext(ctx, "a stopped apply could not be finished", "request", r.ID, "err", err)
-				}
-				return changes, err
-			}
-			result := plans.Merged(approved, left)
-			for i, c := range result.Changes {
-				if c.Outcome == portal.OutcomeSkipped {
-					result.Changes[i].Error = portal.New(portal.Conflict, "not applied: the apply stopped part way and the unit's resources changed since; plan the document again")
+				failure = "a stopped apply could not be finished"
+			} else {
+				result = plans.Merged(approved, left)
+				for i, c := range result.Changes {
+					if c.Outcome == portal.OutcomeSkipped {
+						result.Changes[i].Error = portal.New(portal.Conflict, "not applied: the apply stopped part way and the unit's resources changed since; plan the document again")
+					}
 				}
 			}
-			_, changes, err := s.finish(ctx, now, result, nil)
+			_, changes, err := s.finish(ctx, now, result, applied)
 			if err != nil {
-				s.guard.Log().WarnContext(ctx, "a stopped apply could not be recorded", "request", r.ID, "err", err)
+				s.guard.Log().WarnContext(ctx, failure, "request", r.ID, "err", err)
 			}
 			return changes, err
 		}})

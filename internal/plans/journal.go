@@ -153,7 +153,8 @@ func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error)
 	}
 	// The journal's state is written before the attempt is settled: a
 	// crash between the two leaves the attempt to the next round.
-	ran, finishErr := false, error(nil)
+	var ran bool
+	var finishErr error
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActResourcesApply, Resource: call.Scope.String(), Resume: true, Attempt: now.Event,
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
 			ran = true
