@@ -9,6 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/admin"
 	"github.com/edh-platform/rms-portal/internal/alerts"
+	"github.com/edh-platform/rms-portal/internal/apikeys"
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/changerequests"
 	"github.com/edh-platform/rms-portal/internal/connectors"
@@ -55,7 +56,7 @@ type Deps struct {
 	Costly *ratelimit.Concurrency
 	// KeySecrets seals new API keys' secrets until a check with them
 	// succeeds; nil: new keys are recorded unverified.
-	KeySecrets identity.KeySecrets
+	KeySecrets apikeys.KeySecrets
 	// Backoff paces the restarts of connectors whose auto-restart is on.
 	Backoff connectors.Backoff
 	// AlertDefaults are every unit's alert rules until it saves its own.
@@ -82,7 +83,7 @@ type Built struct {
 	Connectors *connectors.Service
 	Schemas    *schemas.Service
 	Accounts   *identity.Accounts
-	APIKeys    *identity.APIKeys
+	APIKeys    *apikeys.Service
 	Pools      *identity.Pools
 	Groups     *groups.Service
 	Messages   *records.Service
@@ -112,7 +113,7 @@ func New(d Deps) (*Built, error) {
 		Connectors: connectors.New(g).WithAutoRestart(d.Store, d.Backoff).WithSecretDigests(d.Store),
 		Schemas:    schemas.New(g),
 		Accounts:   identity.NewAccounts(g, d.Jobs, d.Store),
-		APIKeys:    identity.NewAPIKeys(g, d.Store),
+		APIKeys:    apikeys.New(g, d.Store),
 		Pools:      identity.NewPools(g, filters),
 		Groups:     groups.New(g),
 		Messages:   records.New(g, d.Costly).MaskWith(d.Masking),

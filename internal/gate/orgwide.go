@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -61,6 +62,20 @@ func (c *Call) OrgOwner(k tenancy.OrgKind, name string) (OrgOwner, bool) {
 		return OrgOwner{Scope: tenancy.Scope{Unit: s.Unit, Stage: c.Scope.Stage}}, true
 	}
 	return OrgOwner{}, false
+}
+
+// Account reads the service account id if the call may see it (see
+// OrgOwner), with its owner; NotFound when it may not.
+func (c *Call) Account(ctx context.Context, id string) (platform.ServiceAccount, OrgOwner, error) {
+	a, err := c.Env.IAM.GetServiceAccount(ctx, id)
+	if err != nil && !portal.Is(err, portal.NotFound) {
+		return a, OrgOwner{}, err
+	}
+	o, visible := c.OrgOwner(tenancy.OrgAccount, a.DisplayName)
+	if err != nil || !visible {
+		return a, o, portal.New(portal.NotFound, "service account %s not found", id)
+	}
+	return a, o, nil
 }
 
 // EnterOwner authorizes action on an existing organisation-wide resource

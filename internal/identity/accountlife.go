@@ -24,7 +24,7 @@ func (s *Accounts) Update(ctx context.Context, scope portal.Scope, id, descripti
 	if len(description) > maxDescription {
 		return portal.ServiceAccount{}, portal.Invalid("description", "description must be at most %d characters", maxDescription)
 	}
-	a, o, err := findAccount(ctx, call, id)
+	a, o, err := call.Account(ctx, id)
 	if err != nil {
 		return portal.ServiceAccount{}, err
 	}
@@ -58,7 +58,7 @@ func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, op
 		return portal.AccountDeletion{}, err
 	}
 	defer s.guard.Settle(ctx, call, &err)
-	a, o, err := findAccount(ctx, call, id)
+	a, o, err := call.Account(ctx, id)
 	if err != nil {
 		return portal.AccountDeletion{}, err
 	}
@@ -115,7 +115,7 @@ func (s *Accounts) Delete(ctx context.Context, scope portal.Scope, id string, op
 					return fail(err)
 				}
 				out.Keys = append(out.Keys, portal.APIKey{ID: k.ID, Owner: id, OwnerName: a.DisplayName, ResourceID: k.Resource,
-					Resource: resourceOf(call.Env, k.Resource), Description: k.Description, Created: k.Created, State: portal.KeyDeleted})
+					Resource: call.Env.KeyResource(k.Resource), Description: k.Description, Created: k.Created, State: portal.KeyDeleted})
 				removed = append(removed, portal.Change{Field: "api_key", Before: k.ID + " on " + k.Resource})
 			}
 			for _, b := range bindings {
@@ -146,7 +146,7 @@ func (s *Accounts) Impact(ctx context.Context, scope portal.Scope, id string) (p
 	if err != nil {
 		return portal.Impact{}, err
 	}
-	a, _, err := findAccount(ctx, call, id)
+	a, _, err := call.Account(ctx, id)
 	if err != nil {
 		return portal.Impact{}, err
 	}
@@ -187,7 +187,7 @@ func (s *Accounts) Use(ctx context.Context, scope portal.Scope, id string) (port
 	if err != nil {
 		return portal.AccountUse{}, err
 	}
-	if _, _, err := findAccount(ctx, call, id); err != nil {
+	if _, _, err := call.Account(ctx, id); err != nil {
 		return portal.AccountUse{}, err
 	}
 	connectors, err := call.Env.Connectors.ListConnectors(ctx)

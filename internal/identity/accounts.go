@@ -1,8 +1,7 @@
 // Package identity is the services of who connects to a unit's resources:
 // service accounts (one by one and in bulk jobs) with the role bindings
-// of their type, identity pools with their filters, and API keys (made,
-// rotated, checked until ready, swept when expired), with their parts of
-// resources as code.
+// of their type and identity pools with their filters, with their parts
+// of resources as code. Their API keys are internal/apikeys'.
 package identity
 
 import (
@@ -37,7 +36,7 @@ type Accounts struct {
 	guard    *gate.Guard
 	jobs     *jobs.Runner
 	jobStore JobStore
-	keys     KeyStore
+	keys     store.APIKeyRecords
 	// grants are the zone's grants (an account's dependants), which
 	// endGrants ends ahead of the account's delete.
 	grants    store.ZoneGrants
@@ -48,7 +47,7 @@ type Accounts struct {
 // jobs, and the records of the keys an account's delete removes.
 type AccountStore interface {
 	JobStore
-	KeyStore
+	store.APIKeyRecords
 }
 
 // NewAccounts returns the service account service; bulk creates

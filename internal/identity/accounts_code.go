@@ -19,11 +19,11 @@ import (
 // API keys a document declares they should have (made through keys).
 // Accounts are never pruned: deleting one deletes what its applications
 // run with; nor are keys.
-func (s *Accounts) AsCode(keys *APIKeys) plans.Kind { return accountCode{s: s, keys: keys} }
+func (s *Accounts) AsCode(keys portal.APIKeyService) plans.Kind { return accountCode{s: s, keys: keys} }
 
 type accountCode struct {
 	s    *Accounts
-	keys *APIKeys
+	keys portal.APIKeyService
 }
 
 // observedAccounts are the organisation's accounts and, when the document
@@ -52,7 +52,7 @@ func (accountCode) Observe(ctx context.Context, call *gate.Call, declared []port
 	}) {
 		return obs, nil
 	}
-	keys, _, err := envKeys(ctx, call)
+	keys, err := call.Env.ListKeys(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -13,16 +13,6 @@ import (
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
-// identityPolicy: reads for every role of the unit, changes for Admins
-// and up, who may also change them in a read-only stage.
-var identityPolicy = map[portal.Role]map[string][2]portal.Kind{
-	portal.NoRole:     {"dev": {portal.NotFound, portal.NotFound}, "run": {portal.NotFound, portal.NotFound}},
-	portal.Viewer:     {"dev": {"", portal.InsufficientRole}, "run": {"", portal.InsufficientRole}},
-	portal.Developer:  {"dev": {"", portal.InsufficientRole}, "run": {"", portal.InsufficientRole}},
-	portal.Admin:      {"dev": {"", ""}, "run": {"", ""}},
-	portal.SuperAdmin: {"dev": {"", ""}, "run": {"", ""}},
-}
-
 const goodFilter = `claims.aud == "confluent" && claims.sub.startsWith("ci-")`
 
 func seedIdentity(t *testing.T, w *servicetest.World, stage string) (saID, poolID string) {
@@ -44,62 +34,48 @@ func TestIdentityAccessMatrix(t *testing.T) {
 		for _, stage := range []string{"dev", "run"} {
 			w := servicetest.New(t)
 			saID, poolID := seedIdentity(t, w, stage)
-			ops := []op{
-				{"list accounts", false, func(ctx context.Context, w *servicetest.World, st string) error {
+			ops := []servicetest.Op{
+				{Name: "list accounts", Write: false, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Accounts.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.ListQuery{})
 					return err
 				}},
-				{"get account", false, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "get account", Write: false, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Accounts.Get(ctx, portal.Scope{BU: "scada", Stage: st}, saID)
 					return err
 				}},
-				{"list pools", false, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "list pools", Write: false, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Pools.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.ListQuery{})
 					return err
 				}},
-				{"get pool", false, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "get pool", Write: false, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Pools.Get(ctx, portal.Scope{BU: "scada", Stage: st}, poolID)
 					return err
 				}},
-				{"test filter", false, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "test filter", Write: false, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Pools.TestFilter(ctx, portal.Scope{BU: "scada", Stage: st}, goodFilter, map[string]any{"aud": "confluent", "sub": "ci-1"})
 					return err
 				}},
-				{"create account", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "create account", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewServiceAccount{Name: "fresh", Type: "producer"})
 					return err
 				}},
-				{"bulk create", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "bulk create", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := bulk(ctx, w, portal.Scope{BU: "scada", Stage: st}, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}})
 					return err
 				}},
-				{"create pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "create pool", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
 					return err
 				}},
-				{"update filter", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "update filter", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Pools.UpdateFilter(ctx, portal.Scope{BU: "scada", Stage: st}, poolID, `claims.aud == "other"`, "")
 					return err
 				}},
-				{"delete pool", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "delete pool", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					return w.Pools.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, poolID, portal.DeleteOptions{})
 				}},
 			}
-			for _, o := range ops {
-				want := identityPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
-				before := len(w.AuditEvents(t))
-				err := o.run(servicetest.As("scada", role), w, stage)
-				switch {
-				case want == "" && err != nil:
-					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
-				case want != "" && portal.KindOf(err) != want:
-					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
-				case want != "" && o.write && len(w.AuditEvents(t)) != before+1:
-					t.Errorf("%s %s in %s: a refused write must leave one audit event", role, o.name, stage)
-				case want != "" && !o.write && len(w.AuditEvents(t)) != before:
-					t.Errorf("%s %s in %s: a refused read left an audit event", role, o.name, stage)
-				}
-			}
+			w.CheckOps(t, "scada", role, stage, servicetest.IdentityPolicy, ops)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // APIKey is a Confluent Cloud API key: the credential of a service
@@ -44,6 +46,36 @@ type APIKeys interface {
 	UpdateAPIKey(ctx context.Context, id, description string) (APIKey, error)
 	// DeleteAPIKey deletes a key: clients using it are refused from then.
 	DeleteAPIKey(ctx context.Context, id string) error
+}
+
+// KeyResource names what a key for resource id is in the environment:
+// portal.KeyForKafka for its cluster, portal.KeyForSchemaRegistry for its
+// registry, "" for another environment's.
+func (e *Environment) KeyResource(id string) string {
+	switch {
+	case id != "" && id == e.Scope.KafkaClusterID:
+		return portal.KeyForKafka
+	case id != "" && id == e.Scope.SchemaRegistryID:
+		return portal.KeyForSchemaRegistry
+	}
+	return ""
+}
+
+// ListKeys lists the keys of the environment's cluster and of its
+// registry: one request for each, whoever owns them.
+func (e *Environment) ListKeys(ctx context.Context) ([]APIKey, error) {
+	var keys []APIKey
+	for _, r := range []string{e.Scope.KafkaClusterID, e.Scope.SchemaRegistryID} {
+		if r == "" {
+			continue
+		}
+		ks, err := e.APIKeys.ListAPIKeys(ctx, "", r)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, ks...)
+	}
+	return keys, nil
 }
 
 // ClientAccess is how a client of the stage connects to its cluster and

@@ -4,11 +4,11 @@
 // service, with each kind's actions (declared once, with their past
 // tenses; only this package makes an Action). The kinds' packages
 // (internal/topics, internal/connectors, internal/schemas,
-// internal/identity, internal/grants, internal/alerts, internal/costs,
-// ...) and internal/service, internal/plans and internal/admin implement
-// the interfaces, assembled in internal/assembly; the doors import this
-// package (and internal/auth) and nothing below it, which TestImportRules
-// in this package enforces.
+// internal/identity, internal/apikeys, internal/grants, internal/alerts,
+// internal/costs, ...) and internal/service, internal/plans and
+// internal/admin implement the interfaces, assembled in
+// internal/assembly; the doors import this package (and internal/auth)
+// and nothing below it, which TestImportRules in this package enforces.
 //
 // Every service method takes the caller from its context
 // (WithPrincipal) and checks access before anything else, failing closed

@@ -85,6 +85,7 @@ var rooms = []struct {
 	{"internal/changerequests", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
 	{"internal/grants", "a concept's service knows only the gate, the policy, the plans and the store", conceptNever},
 	{"internal/identity", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
+	{"internal/apikeys", "a kind's service knows the gate, the policy and the platform's ports, never the other services", append(conceptNever, "internal/identity")},
 	{"internal/alerts", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
 	{"internal/topics", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
 	{"internal/connectors", "a kind's service knows the gate, the policy and the platform's ports, never the other services", conceptNever},
@@ -105,7 +106,7 @@ var rooms = []struct {
 }
 
 // kinds are the packages of the kinds' services.
-var kinds = []string{"internal/topics", "internal/records", "internal/groups", "internal/schemas", "internal/connectors", "internal/identity", "internal/alerts"}
+var kinds = []string{"internal/topics", "internal/records", "internal/groups", "internal/schemas", "internal/connectors", "internal/identity", "internal/apikeys", "internal/alerts"}
 
 // conceptNever are what a concept's own service package never imports.
 var conceptNever = []string{"internal/service", "internal/admin", "internal/assembly", "internal/worker"}

@@ -10,7 +10,7 @@ import (
 )
 
 // KeyExpiry adopts the API keys made outside the portal and deletes the
-// expired ones (identity.APIKeys).
+// expired ones (apikeys.Service).
 type KeyExpiry interface {
 	Adopt(ctx context.Context) (int, error)
 	Expire(ctx context.Context) (int, error)

@@ -1,4 +1,4 @@
-package identity_test
+package apikeys_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
-	"github.com/edh-platform/rms-portal/internal/identity"
+	"github.com/edh-platform/rms-portal/internal/apikeys"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
@@ -31,45 +31,33 @@ func TestAPIKeyAccessMatrix(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ops := []op{
-				{"list keys", false, func(ctx context.Context, w *servicetest.World, st string) error {
+			ops := []servicetest.Op{
+				{Name: "list keys", Write: false, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.APIKeys.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.APIKeyQuery{})
 					return err
 				}},
-				{"create key", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "create key", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.APIKeys.Create(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry})
 					return err
 				}},
-				{"change key", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "change key", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.APIKeys.Update(ctx, portal.Scope{BU: "scada", Stage: st}, k.ID, "changed")
 					return err
 				}},
-				{"rotate key", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "rotate key", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.APIKeys.Rotate(ctx, portal.Scope{BU: "scada", Stage: st}, k.ID, time.Hour)
 					return err
 				}},
-				{"change account", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "change account", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Accounts.Update(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, "changed")
 					return err
 				}},
-				{"delete account", true, func(ctx context.Context, w *servicetest.World, st string) error {
+				{Name: "delete account", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
 					_, err := w.Accounts.Delete(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, portal.DeleteOptions{WithKeys: true})
 					return err
 				}},
 			}
-			for _, o := range ops {
-				want := identityPolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]
-				before := len(w.AuditEvents(t))
-				err := o.run(servicetest.As("scada", role), w, stage)
-				switch {
-				case want == "" && err != nil:
-					t.Errorf("%s %s in %s: refused: %v", role, o.name, stage, err)
-				case want != "" && portal.KindOf(err) != want:
-					t.Errorf("%s %s in %s: got %v, want %s", role, o.name, stage, err, want)
-				case want != "" && o.write && len(w.AuditEvents(t)) != before+1:
-					t.Errorf("%s %s in %s: a refused write must leave one audit event", role, o.name, stage)
-				}
-			}
+			w.CheckOps(t, "scada", role, stage, servicetest.IdentityPolicy, ops)
 		}
 	}
 }
@@ -333,7 +321,7 @@ func TestRotationIsAllOrNothing(t *testing.T) {
 		"old key's end":    func(r store.KeyRecord) bool { return r.ID == k.ID },
 		"new key's expiry": func(r store.KeyRecord) bool { return r.ID != k.ID },
 	} {
-		keys := identity.NewAPIKeys(w.Guard, failingKeys{Store: w.Store, fail: fail})
+		keys := apikeys.New(w.Guard, failingKeys{Store: w.Store, fail: fail})
 		_, err := keys.Rotate(ctx, qas, k.ID, time.Hour)
 		if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "nothing changed") {
 			t.Errorf("%s: %v", name, err)

@@ -1,4 +1,4 @@
-package identity
+package apikeys
 
 import (
 	"cmp"
@@ -20,7 +20,7 @@ import (
 // (the portal's cluster key among them) are outside every convention. It
 // also forgets the records of keys deleted outside the portal, so that
 // they are not counted as expiring.
-func (s *APIKeys) Adopt(ctx context.Context) (int, error) {
+func (s *Service) Adopt(ctx context.Context) (int, error) {
 	now := s.guard.Now()
 	adopted := 0
 	for _, env := range s.guard.Environments().All() {
@@ -38,7 +38,7 @@ func (s *APIKeys) Adopt(ctx context.Context) (int, error) {
 // listing taken between the two must not forget it.
 const recordSettle = 10 * time.Minute
 
-func (s *APIKeys) adoptIn(ctx context.Context, env *platform.Environment, now time.Time) (int, error) {
+func (s *Service) adoptIn(ctx context.Context, env *platform.Environment, now time.Time) (int, error) {
 	ten := s.guard.Tenancy()
 	st, ok := ten.Stage(env.Stage)
 	if !ok {
@@ -116,7 +116,7 @@ const rotationAbandoned = 2 * time.Minute
 
 // StopRotationsAfter sets how long a rotation may run before the sweeper
 // takes its replica for stopped (config recovery.stopped_after).
-func (s *APIKeys) StopRotationsAfter(d time.Duration) {
+func (s *Service) StopRotationsAfter(d time.Duration) {
 	if d > 0 {
 		s.rotationStopped = d
 	}
@@ -125,7 +125,7 @@ func (s *APIKeys) StopRotationsAfter(d time.Duration) {
 // Expire deletes the keys whose expiry has passed, each audited as the
 // portal's own action under its unit, and forgets them; it also ends the
 // rotations whose replica stopped in the middle.
-func (s *APIKeys) Expire(ctx context.Context) (int, error) {
+func (s *Service) Expire(ctx context.Context) (int, error) {
 	n, err := s.endAbandonedRotations(ctx)
 	if err != nil {
 		return n, err
@@ -153,7 +153,7 @@ func (s *APIKeys) Expire(ctx context.Context) (int, error) {
 // expire deletes one expired key, under the key's lock (rotations take
 // it too), if its record is still there: a round of another replica that
 // took over never deletes or audits a key twice.
-func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec store.KeyRecord) (bool, error) {
+func (s *Service) expire(ctx context.Context, env *platform.Environment, rec store.KeyRecord) (bool, error) {
 	unlock, err := s.guard.Lock(ctx, "api-key "+rec.ID)
 	if err != nil {
 		return false, err
@@ -187,7 +187,7 @@ func (s *APIKeys) expire(ctx context.Context, env *platform.Environment, rec sto
 // middle: a key made for one but never recorded (its secret reached
 // nobody) is deleted again, audited as the portal's, and the old key may
 // be rotated anew.
-func (s *APIKeys) endAbandonedRotations(ctx context.Context) (int, error) {
+func (s *Service) endAbandonedRotations(ctx context.Context) (int, error) {
 	recs, err := s.store.RotatingKeys(ctx, s.guard.Now().Add(-cmp.Or(s.rotationStopped, rotationAbandoned)))
 	if err != nil {
 		return 0, err
@@ -205,7 +205,7 @@ func (s *APIKeys) endAbandonedRotations(ctx context.Context) (int, error) {
 
 // endRotation ends one abandoned rotation, under the key's lock, if it
 // is still marked as it was.
-func (s *APIKeys) endRotation(ctx context.Context, rec store.KeyRecord) (int, error) {
+func (s *Service) endRotation(ctx context.Context, rec store.KeyRecord) (int, error) {
 	env, err := s.guard.Environments().Get(rec.Zone, rec.Stage)
 	if err != nil {
 		return 0, nil

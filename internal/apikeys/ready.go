@@ -1,4 +1,4 @@
-package identity
+package apikeys
 
 import (
 	"context"
@@ -37,13 +37,13 @@ type readiness struct {
 // CheckKeysWith lets the service keep a new key's secret sealed until a
 // check with it succeeds. Without it, new keys cannot be checked and are
 // recorded unverified.
-func (s *APIKeys) CheckKeysWith(secrets KeySecrets) {
+func (s *Service) CheckKeysWith(secrets KeySecrets) {
 	s.ready = &readiness{secrets: secrets, checked: map[string]time.Time{}}
 }
 
 // provisioning gives a new key's readiness as recorded: provisioning
 // with its sealed secret when the portal can check it, else unverified.
-func (s *APIKeys) provisioning(env *platform.Environment, rec *store.KeyRecord, secret string) {
+func (s *Service) provisioning(env *platform.Environment, rec *store.KeyRecord, secret string) {
 	if s.ready == nil || env.KeyCheck == nil {
 		rec.State = store.KeyUnverified
 		return
@@ -99,7 +99,7 @@ func (r *readiness) forget(id string) {
 // secrets, as a client would sign in, and records each ready when it
 // signs in, or unverified once the portal gives up. Any replica may run
 // it: a key is settled once.
-func (s *APIKeys) CheckProvisioning(ctx context.Context) (int, error) {
+func (s *Service) CheckProvisioning(ctx context.Context) (int, error) {
 	if s.ready == nil {
 		return 0, nil
 	}
@@ -130,7 +130,7 @@ func (s *APIKeys) CheckProvisioning(ctx context.Context) (int, error) {
 
 // check tries one provisioning key and settles it when it signs in, or
 // gives up after keyCheckGiveUp; it returns the key's state.
-func (s *APIKeys) check(ctx context.Context, rec store.KeyRecord, now time.Time) (string, error) {
+func (s *Service) check(ctx context.Context, rec store.KeyRecord, now time.Time) (string, error) {
 	env, err := s.guard.Environments().Get(rec.Zone, rec.Stage)
 	state := store.KeyUnverified
 	if err == nil && env.KeyCheck != nil && now.Sub(rec.Created) < keyCheckGiveUp {
@@ -164,7 +164,7 @@ func (s *APIKeys) check(ctx context.Context, rec store.KeyRecord, now time.Time)
 // successorProvisioning says whether a rotated key's successor is still
 // provisioning: the old key then stays past its expiry, so that clients
 // never hold only a key that does not sign in yet.
-func (s *APIKeys) successorProvisioning(ctx context.Context, rec store.KeyRecord) (bool, error) {
+func (s *Service) successorProvisioning(ctx context.Context, rec store.KeyRecord) (bool, error) {
 	if rec.ReplacedBy == "" || strings.HasPrefix(rec.ReplacedBy, store.RotatingPrefix) {
 		return false, nil
 	}

@@ -1,4 +1,7 @@
-package identity
+// Package apikeys is the service of the API keys of a unit's service
+// accounts: made, rotated, checked until ready, adopted when made
+// elsewhere and swept when expired, with its part of the guardrails.
+package apikeys
 
 import (
 	"cmp"
@@ -19,17 +22,23 @@ import (
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
+// Limits of a key's names, as Confluent Cloud sets them.
+const (
+	maxDisplayName = 64
+	maxDescription = 128
+)
+
 // KeyStore keeps the portal's records of API keys.
 type KeyStore interface {
 	store.APIKeyRecords
 }
 
-// APIKeys manages the API keys of a unit's service accounts: the
+// Service manages the API keys of a unit's service accounts: the
 // credentials its applications connect with. Keys live upstream; the
 // portal keeps who made each and when it expires (the stage's maximum
 // age, or a rotation's overlap), and deletes expired keys itself. A
 // secret is in the answer that creates its key and nowhere else.
-type APIKeys struct {
+type Service struct {
 	guard *gate.Guard
 	store KeyStore
 	// rotationStopped is how long a rotation may run before the sweeper
@@ -40,25 +49,13 @@ type APIKeys struct {
 	ready *readiness
 }
 
-var _ portal.APIKeyService = (*APIKeys)(nil)
+var _ portal.APIKeyService = (*Service)(nil)
 
-// NewAPIKeys returns the API key service.
-func NewAPIKeys(g *gate.Guard, st KeyStore) *APIKeys { return &APIKeys{guard: g, store: st} }
+// New returns the API key service.
+func New(g *gate.Guard, st KeyStore) *Service { return &Service{guard: g, store: st} }
 
 // keyOwners are the accounts a call may see, by id.
 type keyOwners map[string]platform.ServiceAccount
-
-// resourceOf names a key's resource in the call's environment: kafka,
-// schema-registry, or "" when the key is for another environment's.
-func resourceOf(env *platform.Environment, id string) string {
-	switch {
-	case id != "" && id == env.Scope.KafkaClusterID:
-		return portal.KeyForKafka
-	case id != "" && id == env.Scope.SchemaRegistryID:
-		return portal.KeyForSchemaRegistry
-	}
-	return ""
-}
 
 // envKeys lists the keys of the call's environment (its cluster and its
 // registry) with their owners.
@@ -71,22 +68,15 @@ func envKeys(ctx context.Context, call *gate.Call) ([]platform.APIKey, keyOwners
 	for _, a := range accounts {
 		owners[a.ID] = a
 	}
-	var keys []platform.APIKey
-	for _, r := range []string{call.Env.Scope.KafkaClusterID, call.Env.Scope.SchemaRegistryID} {
-		if r == "" {
-			continue
-		}
-		ks, err := call.Env.APIKeys.ListAPIKeys(ctx, "", r)
-		if err != nil {
-			return nil, nil, err
-		}
-		keys = append(keys, ks...)
+	keys, err := call.Env.ListKeys(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	return keys, owners, nil
 }
 
 // view is a key as call sees it; false when call may not see its owner.
-func (s *APIKeys) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec store.KeyRecord, recorded bool) (portal.APIKey, gate.OrgOwner, bool) {
+func (s *Service) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec store.KeyRecord, recorded bool) (portal.APIKey, gate.OrgOwner, bool) {
 	a, known := owners[k.Owner]
 	if !known {
 		return portal.APIKey{}, gate.OrgOwner{}, false // a user's key, or an account already gone
@@ -95,7 +85,7 @@ func (s *APIKeys) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec
 	if !visible {
 		return portal.APIKey{}, o, false
 	}
-	v := portal.APIKey{ID: k.ID, Owner: k.Owner, OwnerName: a.DisplayName, BU: o.Unit(), Resource: resourceOf(call.Env, k.Resource),
+	v := portal.APIKey{ID: k.ID, Owner: k.Owner, OwnerName: a.DisplayName, BU: o.Unit(), Resource: call.Env.KeyResource(k.Resource),
 		ResourceID: k.Resource, Description: k.Description, Created: k.Created, ReadOnly: o.ReadOnly(call)}
 	v.State, v.ReadyAt = keyState(rec, recorded)
 	if recorded {
@@ -127,7 +117,7 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 // List returns one page of the unit's keys, newest first.
-func (s *APIKeys) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQuery) (portal.Page[portal.APIKey], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQuery) (portal.Page[portal.APIKey], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list API keys")
 	if err != nil {
 		return portal.Page[portal.APIKey]{}, err
@@ -204,21 +194,8 @@ func days(d time.Duration) string {
 	return d.String()
 }
 
-// findAccount reads an account the call may see, with its owner.
-func findAccount(ctx context.Context, call *gate.Call, id string) (platform.ServiceAccount, gate.OrgOwner, error) {
-	a, err := call.Env.IAM.GetServiceAccount(ctx, id)
-	if err != nil && !portal.Is(err, portal.NotFound) {
-		return a, gate.OrgOwner{}, err
-	}
-	o, visible := call.OrgOwner(tenancy.OrgAccount, a.DisplayName)
-	if err != nil || !visible {
-		return a, o, portal.New(portal.NotFound, "service account %s not found", id)
-	}
-	return a, o, nil
-}
-
 // Create makes a key for one of the unit's service accounts.
-func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (_ portal.CreatedAPIKey, err error) {
+func (s *Service) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (_ portal.CreatedAPIKey, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create API keys", portal.ActAPIKeyCreate, account)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
@@ -245,7 +222,7 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 	if err := v.Err(); err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
-	a, o, err := findAccount(ctx, call, account)
+	a, o, err := call.Account(ctx, account)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
@@ -270,7 +247,7 @@ func (s *APIKeys) Create(ctx context.Context, scope portal.Scope, account string
 // nil) with the new key's id; a key that cannot be recorded, or whose
 // then fails, is deleted again, so that none exists without its expiry
 // and a rotation never leaves two keys without an end to the old one.
-func (s *APIKeys) create(ctx context.Context, call *gate.Call, a platform.ServiceAccount, o gate.OrgOwner, resource, description string,
+func (s *Service) create(ctx context.Context, call *gate.Call, a platform.ServiceAccount, o gate.OrgOwner, resource, description string,
 	expires time.Time, event portal.Action, then func(ctx context.Context, id string) error, changes ...portal.Change) (portal.CreatedAPIKey, error) {
 	var k platform.APIKey
 	var rec store.KeyRecord
@@ -308,7 +285,7 @@ func (s *APIKeys) create(ctx context.Context, call *gate.Call, a platform.Servic
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
 	}
-	v := portal.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BU: o.Unit(), Resource: resourceOf(call.Env, resource), ResourceID: resource,
+	v := portal.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BU: o.Unit(), Resource: call.Env.KeyResource(resource), ResourceID: resource,
 		Description: description, Created: rec.Created, CreatedBy: rec.CreatedBy, Expires: expires, State: rec.State}
 	return credentials(call.Env.Access, v, k.Secret), nil
 }
@@ -330,7 +307,7 @@ func formatExpiry(t time.Time) string {
 
 // findKey reads a key of the call's environment whose owner the call may
 // see, with the owner and the portal's record.
-func (s *APIKeys) findKey(ctx context.Context, call *gate.Call, id string) (platform.APIKey, platform.ServiceAccount, gate.OrgOwner, store.KeyRecord, bool, error) {
+func (s *Service) findKey(ctx context.Context, call *gate.Call, id string) (platform.APIKey, platform.ServiceAccount, gate.OrgOwner, store.KeyRecord, bool, error) {
 	notFound := portal.New(portal.NotFound, "API key %s not found", id)
 	k, err := call.Env.APIKeys.GetAPIKey(ctx, id)
 	if portal.Is(err, portal.NotFound) {
@@ -339,10 +316,10 @@ func (s *APIKeys) findKey(ctx context.Context, call *gate.Call, id string) (plat
 	if err != nil {
 		return k, platform.ServiceAccount{}, gate.OrgOwner{}, store.KeyRecord{}, false, err
 	}
-	if resourceOf(call.Env, k.Resource) == "" {
+	if call.Env.KeyResource(k.Resource) == "" {
 		return k, platform.ServiceAccount{}, gate.OrgOwner{}, store.KeyRecord{}, false, notFound // another stage's or zone's
 	}
-	a, o, err := findAccount(ctx, call, k.Owner)
+	a, o, err := call.Account(ctx, k.Owner)
 	if err != nil {
 		return k, a, o, store.KeyRecord{}, false, notFound
 	}
@@ -355,7 +332,7 @@ func (s *APIKeys) findKey(ctx context.Context, call *gate.Call, id string) (plat
 }
 
 // Get returns one of the unit's keys.
-func (s *APIKeys) Get(ctx context.Context, scope portal.Scope, id string) (portal.APIKey, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (portal.APIKey, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read API keys")
 	if err != nil {
 		return portal.APIKey{}, err
@@ -370,7 +347,7 @@ func (s *APIKeys) Get(ctx context.Context, scope portal.Scope, id string) (porta
 
 // Rotate makes a key in place of another and has the old one expire
 // after the overlap, so that clients move to the new one without a gap.
-func (s *APIKeys) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (_ portal.CreatedAPIKey, err error) {
+func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (_ portal.CreatedAPIKey, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "rotate API keys", portal.ActAPIKeyRotate, id)
 	if err != nil {
 		return portal.CreatedAPIKey{}, err
@@ -459,7 +436,7 @@ func rotatedAlready(id, replacedBy string) error {
 }
 
 // Update changes a key's description.
-func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.APIKey, err error) {
+func (s *Service) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.APIKey, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change API keys", portal.ActAPIKeyUpdate, id)
 	if err != nil {
 		return portal.APIKey{}, err
@@ -493,7 +470,7 @@ func (s *APIKeys) Update(ctx context.Context, scope portal.Scope, id, descriptio
 }
 
 // Delete deletes a key.
-func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete API keys", portal.ActAPIKeyDelete, id)
 	if err != nil {
 		return err
@@ -522,7 +499,7 @@ func (s *APIKeys) Delete(ctx context.Context, scope portal.Scope, id string) (er
 
 // Notices counts the caller's units' keys that expire within a span,
 // from the portal's records (one query, whatever the number of units).
-func (s *APIKeys) Notices(ctx context.Context, within time.Duration) ([]portal.KeyNotice, error) {
+func (s *Service) Notices(ctx context.Context, within time.Duration) ([]portal.KeyNotice, error) {
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")

@@ -1,4 +1,4 @@
-package identity
+package apikeys
 
 import (
 	"fmt"
