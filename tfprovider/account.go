@@ -92,7 +92,7 @@ func newAccount() resource.Resource {
 
 // accountFacts reads an account's id and full name from the unit's list.
 func accountFacts(ctx context.Context, d *portalData, m *accountModel) error {
-	list, err := d.reads.accounts(ctx, str(m.BusinessUnit), str(m.Stage))
+	list, err := d.reads.Accounts(ctx, str(m.BusinessUnit), str(m.Stage))
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func testFilter(ctx context.Context, d *portalData, m *poolModel, diags *diag.Di
 
 // poolFacts reads a pool's id and full name from the unit's list.
 func poolFacts(ctx context.Context, d *portalData, m *poolModel) error {
-	list, err := d.reads.pools(ctx, str(m.BusinessUnit), str(m.Stage))
+	list, err := d.reads.Pools(ctx, str(m.BusinessUnit), str(m.Stage))
 	if err != nil {
 		return err
 	}

@@ -144,7 +144,7 @@ func (r *apiKeyResource) Create(ctx context.Context, req resource.CreateRequest,
 		in.Expires = &t
 	}
 	k, _, err := r.d.api.CreateAPIKey(ctx, bu, stage, str(m.Account), in)
-	r.d.reads.forget(bu, stage)
+	r.d.reads.Forget(bu, stage)
 	if err != nil {
 		r.refusal(&resp.Diagnostics, "Making the API key", err, apiKeyFields)
 		return
@@ -208,7 +208,7 @@ func (r *apiKeyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, err := r.d.reads.keys(ctx, str(m.BusinessUnit), str(m.Stage))
+	list, err := r.d.reads.Keys(ctx, str(m.BusinessUnit), str(m.Stage))
 	if err != nil {
 		r.refusal(&resp.Diagnostics, "Reading API keys", err, nil)
 		return
@@ -235,7 +235,7 @@ func (r *apiKeyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 	bu, stage := str(prior.BusinessUnit), str(prior.Stage)
-	defer r.d.reads.forget(bu, stage)
+	defer r.d.reads.Forget(bu, stage)
 	if rotates(m, prior) {
 		k, _, err := r.d.api.RotateAPIKey(ctx, bu, stage, str(prior.KeyID), wire.APIKeyRotate{Overlap: str(m.Overlap)})
 		if err != nil {
@@ -280,7 +280,7 @@ func (r *apiKeyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 			}
 		}
 	}
-	defer r.d.reads.forget(bu, stage)
+	defer r.d.reads.Forget(bu, stage)
 	for _, id := range doomed {
 		if _, err := r.d.api.DeleteAPIKey(ctx, bu, stage, id); err != nil && !client.IsNotFound(err) {
 			r.refusal(&resp.Diagnostics, "Deleting API key "+id, err, apiKeyFields)

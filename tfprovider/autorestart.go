@@ -78,7 +78,7 @@ func (r *autoRestartResource) write(ctx context.Context, m *autoRestartModel) er
 	on := m.Enabled.ValueBool()
 	a, _, err := r.d.api.SetConnectorAutoRestart(ctx, str(m.BusinessUnit), str(m.Stage), str(m.Connector),
 		wire.AutoRestartUpdate{Enabled: &on, MaxRestarts: int(m.MaxRestarts.ValueInt64())})
-	r.d.reads.forget(str(m.BusinessUnit), str(m.Stage))
+	r.d.reads.Forget(str(m.BusinessUnit), str(m.Stage))
 	if err == nil {
 		m.GivenUp = types.BoolValue(a.GivenUp)
 		m.ID = types.StringValue(str(m.BusinessUnit) + "/" + str(m.Stage) + "/" + str(m.Connector))
@@ -115,7 +115,7 @@ func (r *autoRestartResource) Read(ctx context.Context, req resource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, err := r.d.reads.connectors(ctx, str(m.BusinessUnit), str(m.Stage))
+	list, err := r.d.reads.Connectors(ctx, str(m.BusinessUnit), str(m.Stage))
 	if err != nil {
 		r.refusal(&resp.Diagnostics, "Reading connectors", err, nil)
 		return

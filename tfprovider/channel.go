@@ -80,7 +80,7 @@ func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	c, _, err := r.d.api.CreateAlertChannel(ctx, bu, stage, wire.AlertChannelCreate{Format: str(m.Format), URL: str(m.URL)})
-	r.d.reads.forget(bu, stage)
+	r.d.reads.Forget(bu, stage)
 	if err != nil {
 		r.refusal(&resp.Diagnostics, "Making the alert channel", err, channelFields)
 		return
@@ -104,7 +104,7 @@ func (r *channelResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, err := r.d.reads.channels(ctx, str(m.BusinessUnit), str(m.Stage))
+	list, err := r.d.reads.Channels(ctx, str(m.BusinessUnit), str(m.Stage))
 	if err != nil {
 		r.refusal(&resp.Diagnostics, "Reading alert channels", err, nil)
 		return
@@ -126,7 +126,7 @@ func (r *channelResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	_, err := r.d.api.DeleteAlertChannel(ctx, str(m.BusinessUnit), str(m.Stage), str(m.ChannelID))
-	r.d.reads.forget(str(m.BusinessUnit), str(m.Stage))
+	r.d.reads.Forget(str(m.BusinessUnit), str(m.Stage))
 	if err != nil && !client.IsNotFound(err) {
 		r.refusal(&resp.Diagnostics, "Deleting alert channel "+str(m.ChannelID), err, channelFields)
 	}

@@ -147,7 +147,7 @@ func secretsChanged(ctx context.Context, d *portalData, m *connectorModel) error
 // connectorFacts reads a connector's id, full name and state from the
 // unit's list.
 func connectorFacts(ctx context.Context, d *portalData, m *connectorModel) error {
-	list, err := d.reads.connectors(ctx, str(m.BusinessUnit), str(m.Stage))
+	list, err := d.reads.Connectors(ctx, str(m.BusinessUnit), str(m.Stage))
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/client"
 	"github.com/edh-platform/rms-portal/internal/wire"
+	"github.com/edh-platform/rms-portal/tfprovider/reads"
 )
 
 // source is what every data source holds: the provider's data.
@@ -151,7 +152,7 @@ func (s *topicsSource) Read(ctx context.Context, req datasource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	topics, err := all(ctx, func(ctx context.Context, token string) (wire.TopicList, error) {
+	topics, err := reads.All(ctx, func(ctx context.Context, token string) (wire.TopicList, error) {
 		l, _, err := s.d.api.ListTopics(ctx, bu, stage, &client.ListTopicsParams{PageSize: 1000, PageToken: token, Search: str(search)})
 		return l, err
 	})
@@ -227,7 +228,7 @@ func (s *catalogSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		}
 		return *p
 	}
-	entries, err := all(ctx, func(ctx context.Context, token string) (wire.CatalogEntryList, error) {
+	entries, err := reads.All(ctx, func(ctx context.Context, token string) (wire.CatalogEntryList, error) {
 		l, _, err := s.d.api.ListCatalog(ctx, bu, stage, &client.ListCatalogParams{Search: deref(m.Search), Tag: deref(m.Tag),
 			Classification: deref(m.Classification), Owner: deref(m.Owner), PageSize: 500, PageToken: token})
 		return l, err
@@ -291,7 +292,7 @@ func (s *groupsSource) Read(ctx context.Context, req datasource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	groups, err := all(ctx, func(ctx context.Context, token string) (wire.ConsumerGroupList, error) {
+	groups, err := reads.All(ctx, func(ctx context.Context, token string) (wire.ConsumerGroupList, error) {
 		l, _, err := s.d.api.ListGroups(ctx, bu, stage, &client.ListGroupsParams{PageSize: 1000, PageToken: token, Search: str(search)})
 		return l, err
 	})

@@ -100,7 +100,7 @@ func (r *declaredResource[M]) Read(ctx context.Context, req resource.ReadRequest
 	}
 	k := r.k.keys(&m)
 	bu, stage, name := str(*k.BU), str(*k.Stage), str(*k.Name)
-	it, found, err := r.d.reads.item(ctx, bu, stage, r.k.kind, name)
+	it, found, err := r.d.reads.Item(ctx, bu, stage, r.k.kind, name)
 	if err != nil {
 		r.refusal(&resp.Diagnostics, fmt.Sprintf("Reading %s %s/%s", r.k.what, bu, stage), err, nil)
 		return
@@ -178,7 +178,7 @@ func (r *declaredResource[M]) Update(ctx context.Context, req resource.UpdateReq
 	if r.k.update != nil {
 		k := r.k.keys(&m)
 		err := r.k.update(ctx, r.d, &m, &prior)
-		r.d.reads.forget(str(*k.BU), str(*k.Stage))
+		r.d.reads.Forget(str(*k.BU), str(*k.Stage))
 		if err != nil {
 			r.refusal(&resp.Diagnostics, fmt.Sprintf("Updating %s %s", r.k.what, str(*k.Name)), err, r.k.fields)
 		}
@@ -199,7 +199,7 @@ func (r *declaredResource[M]) Delete(ctx context.Context, req resource.DeleteReq
 	}
 	k := r.k.keys(&m)
 	err := r.k.remove(ctx, r.d, &m)
-	r.d.reads.forget(str(*k.BU), str(*k.Stage))
+	r.d.reads.Forget(str(*k.BU), str(*k.Stage))
 	if err != nil && !client.IsNotFound(err) {
 		r.refusal(&resp.Diagnostics, fmt.Sprintf("Deleting %s %s", r.k.what, str(*k.Name)), err, r.k.fields)
 	}
@@ -268,7 +268,7 @@ func (r *declaredResource[M]) save(ctx context.Context, m, prior *M, diags *diag
 	}
 	if c.Action != "unchanged" {
 		ap, _, err := api.ApplyResources(ctx, bu, stage, doc, &client.ApplyResourcesParams{IfMatch: p.Fingerprint})
-		r.d.reads.forget(bu, stage)
+		r.d.reads.Forget(bu, stage)
 		if err != nil {
 			if client.StatusOf(err) == 412 {
 				diags.AddError(fmt.Sprintf("The %s changed while applying", r.k.what),

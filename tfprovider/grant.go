@@ -120,7 +120,7 @@ func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	g, _, err := r.d.api.RequestGrant(ctx, bu, stage, wire.GrantRequest{Owner: str(m.Owner), Topic: str(m.Topic), Prefix: m.Prefix.ValueBool(),
 		Access: str(m.Access), Principal: str(m.Principal), Reason: str(m.Reason), Duration: str(m.Duration)})
-	r.d.reads.forget(bu, stage)
+	r.d.reads.Forget(bu, stage)
 	if err != nil {
 		r.refusal(&resp.Diagnostics, "Asking for the grant", err, grantFields)
 		return
@@ -155,7 +155,7 @@ func (r *grantResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, err := r.d.reads.grants(ctx, str(m.BusinessUnit), str(m.Stage))
+	list, err := r.d.reads.Grants(ctx, str(m.BusinessUnit), str(m.Stage))
 	if err != nil {
 		r.refusal(&resp.Diagnostics, "Reading grants", err, nil)
 		return
@@ -204,7 +204,7 @@ func (r *grantResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 			_, _, err = r.d.api.RevokeGrant(ctx, bu, stage, id, why)
 		}
 	}
-	r.d.reads.forget(bu, stage)
+	r.d.reads.Forget(bu, stage)
 	if err != nil && !client.IsNotFound(err) {
 		r.refusal(&resp.Diagnostics, "Ending grant "+id, err, grantFields)
 	}

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 
 	"github.com/edh-platform/rms-portal/client"
+	"github.com/edh-platform/rms-portal/tfprovider/reads"
 )
 
 // Provider is the portal provider.
@@ -81,7 +82,7 @@ type portalData struct {
 	api            *client.Client
 	bu, stage      string
 	changeRequests bool
-	reads          *reads
+	reads          *reads.Reads
 	planned        *plannedDocs
 }
 
@@ -129,7 +130,7 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	api := client.New(base, hc)
 	api.UserAgent = "terraform-provider-portal/" + p.version
 	d := &portalData{api: api, bu: or(c.BusinessUnit, "PORTAL_BU", ""), stage: or(c.Stage, "PORTAL_STAGE", ""),
-		changeRequests: c.ChangeRequests.ValueBool(), reads: newReads(api), planned: newPlannedDocs()}
+		changeRequests: c.ChangeRequests.ValueBool(), reads: reads.New(api), planned: newPlannedDocs()}
 	resp.ResourceData, resp.DataSourceData = d, d
 }
 

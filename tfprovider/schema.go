@@ -18,6 +18,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/client"
 	"github.com/edh-platform/rms-portal/internal/wire"
+	"github.com/edh-platform/rms-portal/tfprovider/reads"
 )
 
 // schemaModel is portal_schema: a subject of the stage's Schema Registry.
@@ -162,7 +163,7 @@ func schemaItem(m *schemaModel) (wire.DocumentItem, bool) {
 // stage's list of subjects.
 func schemaVersion(ctx context.Context, d *portalData, m *schemaModel) error {
 	bu, stage := str(m.BusinessUnit), str(m.Stage)
-	latest, err := listed(ctx, d.reads, bu, stage, "schemas", func(ctx context.Context, token string) (wire.SchemaList, error) {
+	latest, err := reads.Listed(ctx, d.reads, bu, stage, "schemas", func(ctx context.Context, token string) (wire.SchemaList, error) {
 		l, _, err := d.api.ListSchemas(ctx, bu, stage, &client.ListSchemasParams{LatestOnly: true, PageSize: 1000, PageToken: token})
 		return l, err
 	})

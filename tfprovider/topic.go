@@ -155,7 +155,7 @@ func topicItem(m *topicModel) (wire.DocumentItem, bool) {
 
 // topicFullName finds an imported topic's name on the cluster.
 func topicFullName(ctx context.Context, d *portalData, m *topicModel) error {
-	topics, err := d.reads.topics(ctx, str(m.BusinessUnit), str(m.Stage))
+	topics, err := d.reads.Topics(ctx, str(m.BusinessUnit), str(m.Stage))
 	if err != nil {
 		return err
 	}
