@@ -308,13 +308,13 @@ helm-lint:
 
 ## docs: rewrite the configuration reference in docs/operations.md from internal/config,
 ## the wire types' list (internal/wire/components_gen.go), the API document's schemas
-## (api/openapi.yaml) from the wire types, the documented kinds' JSON Schemas from their specs,
+## (api/openapi/openapi.yaml) from the wire types, the documented kinds' JSON Schemas from their specs,
 ## the typed client's operations (client/operations_gen.go) from the API document, and
 ## the Terraform provider's registry pages (docs/terraform) from its schemas and examples
 docs:
 	$(GO) test ./internal/config -run OperationsDoc -count=1 -update
 	$(GO) test ./internal/wire -run ComponentsAreGenerated -count=1 -update
-	$(GO) run ./cmd/mkapidoc api/openapi.yaml internal/document/schemas
+	$(GO) run ./cmd/mkapidoc api/openapi/openapi.yaml internal/document/schemas
 	$(GO) test ./client -run OperationsAreGenerated -count=1 -update
 	$(GO) test ./tfprovider -run RegistryDocsAreGenerated -count=1 -update
 

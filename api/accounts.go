@@ -1,7 +1,6 @@
 package api
 
 import (
-	"cmp"
 	"net/http"
 	"time"
 
@@ -9,26 +8,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func bindingsOut(bs []portal.RoleBinding) []wire.RoleBinding {
-	out := []wire.RoleBinding{}
-	for _, b := range bs {
-		out = append(out, wire.RoleBinding{Role: b.Role, Resource: b.Resource, Pattern: b.Pattern, CRN: b.CRN})
-	}
-	return out
-}
-
-func accountOut(s portal.ServiceAccount, withBindings bool) wire.ServiceAccount {
-	out := wire.ServiceAccount{ID: s.ID, Name: s.Name, Identifier: s.Identifier, BusinessUnit: s.BU, Outside: s.OutsideConvention,
-		ReadOnly: s.ReadOnly, Type: s.Type, Description: s.Description, Job: s.Job}
-	if withBindings {
-		out.RoleBindings = bindingsOut(s.RoleBindings)
-	}
-	return out
-}
 
 func (a *API) listAccounts(c echo.Context) error {
 	q, err := listQuery(c)
@@ -41,7 +24,7 @@ func (a *API) listAccounts(c echo.Context) error {
 	}
 	out := wire.List[wire.ServiceAccount]{Items: make([]wire.ServiceAccount, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, s := range page.Items {
-		out.Items[i] = accountOut(s, false)
+		out.Items[i] = present.Account(s, false)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -51,7 +34,7 @@ func (a *API) getAccount(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, accountOut(s, true))
+	return c.JSON(http.StatusOK, present.Account(s, true))
 }
 
 // accountIn is the service account a create asks for.
@@ -72,33 +55,10 @@ func (a *API) createAccount(c echo.Context) error {
 	if s.Job != "" {
 		// Behind a slow Cloud API: the job goes on, and says how it ended.
 		location(c, scope, "service-accounts", "bulk", s.Job)
-		return c.JSON(http.StatusAccepted, accountOut(s, true))
+		return c.JSON(http.StatusAccepted, present.Account(s, true))
 	}
 	location(c, scope, "service-account", s.ID)
-	return c.JSON(http.StatusCreated, accountOut(s, true))
-}
-
-func bulkJobOut(j portal.BulkJob) wire.BulkResults {
-	out := wire.BulkResults{ID: j.ID, State: j.State, Total: len(j.Items), Done: j.Done(), Error: j.Error,
-		Results: make([]wire.BulkResult, len(j.Items))}
-	for i, it := range j.Items {
-		row := wire.BulkResult{Index: i, Name: it.Name, Pending: true}
-		if r := j.Results[i]; r != nil {
-			row.Pending = false
-			if r.Error != nil {
-				row.Status = r.Error.Kind.Status()
-				row.Error = &wire.ErrorItem{Type: string(r.Error.Kind), Message: r.Error.Message}
-			} else {
-				item := accountOut(*r.Item, true)
-				row.Status, row.Name, row.Item, row.Outcome = http.StatusCreated, r.Item.Name, &item, cmp.Or(r.Outcome, portal.BulkCreated)
-				if r.Outcome == portal.BulkCompleted {
-					row.Status = http.StatusOK
-				}
-			}
-		}
-		out.Results[i] = row
-	}
-	return out
+	return c.JSON(http.StatusCreated, present.Account(s, true))
 }
 
 // bulkCreateAccounts starts a batch and answers 202 with its Location at
@@ -119,7 +79,7 @@ func (a *API) bulkCreateAccounts(c echo.Context) error {
 		return err
 	}
 	location(c, scope, "service-accounts", "bulk", job.ID)
-	return c.JSON(http.StatusAccepted, bulkJobOut(job))
+	return c.JSON(http.StatusAccepted, present.BulkJob(job))
 }
 
 // bulkJob reports a batch's progress; ?wait=5s waits for its end.
@@ -132,7 +92,7 @@ func (a *API) bulkJob(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, bulkJobOut(job))
+	return c.JSON(http.StatusOK, present.BulkJob(job))
 }
 
 func (a *API) updateAccount(c echo.Context) error {
@@ -147,7 +107,7 @@ func (a *API) updateAccount(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, accountOut(s, false))
+	return c.JSON(http.StatusOK, present.Account(s, false))
 }
 
 // deleteAccount deletes an account; ?delete_api_keys=true deletes its
@@ -172,9 +132,9 @@ func (a *API) deleteAccount(c echo.Context) error {
 	}
 	keys := make([]wire.APIKey, len(d.Keys))
 	for i, k := range d.Keys {
-		keys[i] = keyOut(k)
+		keys[i] = present.APIKey(k)
 	}
-	return c.JSON(http.StatusOK, wire.AccountDeletion{Deleted: accountOut(d.Account, false), APIKeys: keys, RoleBindings: bindingsOut(d.RoleBindings)})
+	return c.JSON(http.StatusOK, wire.AccountDeletion{Deleted: present.Account(d.Account, false), APIKeys: keys, RoleBindings: present.Bindings(d.RoleBindings)})
 }
 
 // accountUse lists what uses an account.
@@ -192,5 +152,5 @@ func (a *API) accountImpact(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, impactOut(im))
+	return c.JSON(http.StatusOK, present.Impact(im))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/auditfile"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -28,7 +29,7 @@ func (a *API) adminAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, auditPage(page))
+	return c.JSON(http.StatusOK, present.AuditPage(page))
 }
 
 // exportAudit streams the filtered trail as CSV or JSON (an array),
@@ -58,8 +59,8 @@ func (a *API) adminUpstreams(c echo.Context) error {
 	out := make([]wire.Upstream, len(list))
 	for i, u := range list {
 		out[i] = wire.Upstream{Kind: u.Kind, Name: u.Name, LandingZone: u.LandingZone, State: u.State, Circuit: u.Circuit,
-			Since: stamp(u.Since), LatencyMS: u.LatencyMS, LastError: u.LastError, LastErrorAt: stamp(u.LastErrAt),
-			LastOK: stamp(u.LastOK), Calls: u.Calls}
+			Since: present.Stamp(u.Since), LatencyMS: u.LatencyMS, LastError: u.LastError, LastErrorAt: present.Stamp(u.LastErrAt),
+			LastOK: present.Stamp(u.LastOK), Calls: u.Calls}
 	}
 	return listOf(c, out)
 }
@@ -87,7 +88,7 @@ func (a *API) adminSessions(c echo.Context) error {
 	out := make([]wire.Session, len(list))
 	for i, s := range list {
 		out[i] = wire.Session{ID: s.ID, Subject: s.Subject, Username: s.Username, UserAgent: s.UserAgent, IP: s.IP,
-			Created: stamp(s.Created), LastSeen: stamp(s.LastSeen), Expires: stamp(s.Expires)}
+			Created: present.Stamp(s.Created), LastSeen: present.Stamp(s.LastSeen), Expires: present.Stamp(s.Expires)}
 	}
 	return listOf(c, out)
 }
@@ -99,24 +100,6 @@ func (a *API) endSession(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-func grantAccessOut(gs []portal.GrantAccess) []wire.GrantedAccess {
-	out := []wire.GrantedAccess{}
-	for _, g := range gs {
-		out = append(out, wire.GrantedAccess{Unit: g.Unit, Stage: g.Stage, Grant: g.Grant, Access: g.Access, Topic: g.Topic, Principal: g.Principal,
-			Expires: stamp(g.Expires), Line: g.Line})
-	}
-	return out
-}
-
-func accessOut(r portal.AccessReport) wire.AccessReport {
-	out := wire.AccessReport{PlatformAdmin: r.PlatformAdmin, Groups: r.Groups, Units: []wire.UnitAccess{}, Unmatched: r.Unmatched,
-		Overage: r.Overage, Explanation: r.Explanation, Grants: grantAccessOut(r.Grants)}
-	for _, u := range r.Units {
-		out.Units = append(out.Units, wire.UnitAccess{ID: u.Unit, LandingZone: u.LandingZone, Role: u.Role.String(), Groups: u.Groups})
-	}
-	return out
-}
-
 func (a *API) previewAccess(c echo.Context) error {
 	var in wire.AccessPreview
 	if err := decode(c, &in); err != nil {
@@ -126,5 +109,5 @@ func (a *API) previewAccess(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, accessOut(r))
+	return c.JSON(http.StatusOK, present.AccessReport(r))
 }

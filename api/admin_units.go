@@ -8,26 +8,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func stamp(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
-func adminUnitOut(u portal.AdminUnit) wire.AdminUnit {
-	out := wire.AdminUnit{ID: u.ID, LandingZone: u.LandingZone, Dedicated: u.Dedicated, Main: u.Main, Source: u.Source,
-		Groups:    wire.UnitGroups{Admin: u.Groups.Admin, Developer: u.Groups.Developer, Viewer: u.Groups.Viewer},
-		Stages:    []wire.AdminStage{},
-		CreatedBy: u.CreatedBy, Created: stamp(u.Created), UpdatedBy: u.UpdatedBy, Updated: stamp(u.Updated)}
-	for _, s := range u.Stages {
-		out.Stages = append(out.Stages, wire.AdminStage(s))
-	}
-	return out
-}
 
 func (a *API) adminArea(c echo.Context) error {
 	area, err := a.Admin.Area(c.Request().Context())
@@ -44,7 +27,7 @@ func (a *API) listAdminUnits(c echo.Context) error {
 	}
 	out := make([]wire.AdminUnit, len(units))
 	for i, u := range units {
-		out[i] = adminUnitOut(u)
+		out[i] = present.AdminUnit(u)
 	}
 	return listOf(c, out)
 }
@@ -54,7 +37,7 @@ func (a *API) getAdminUnit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, adminUnitOut(u))
+	return c.JSON(http.StatusOK, present.AdminUnit(u))
 }
 
 func (a *API) onboardUnit(c echo.Context) error {
@@ -68,7 +51,7 @@ func (a *API) onboardUnit(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, Base+"/admin/business-unit/"+u.ID)
-	return c.JSON(http.StatusCreated, adminUnitOut(u))
+	return c.JSON(http.StatusCreated, present.AdminUnit(u))
 }
 
 func (a *API) updateAdminUnit(c echo.Context) error {
@@ -80,7 +63,7 @@ func (a *API) updateAdminUnit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, adminUnitOut(u))
+	return c.JSON(http.StatusOK, present.AdminUnit(u))
 }
 
 func (a *API) offboardUnit(c echo.Context) error {
@@ -95,11 +78,6 @@ func (a *API) offboardUnit(c echo.Context) error {
 	return c.JSON(http.StatusOK, wire.UnitOffboard{Offboarded: off.Unit, LeftUpstream: left, Incomplete: off.Incomplete})
 }
 
-func readOnlyOut(s portal.ReadOnlyState) wire.ReadOnlyState {
-	return wire.ReadOnlyState{LandingZone: s.LandingZone, Stage: s.Stage, ReadOnly: s.ReadOnly, Configured: s.Configured, Switched: s.Switched,
-		Reason: s.Reason, Until: stamp(s.Until), SetBy: s.SetBy, SetAt: stamp(s.SetAt)}
-}
-
 func (a *API) listReadOnly(c echo.Context) error {
 	states, err := a.Admin.ReadOnly(c.Request().Context())
 	if err != nil {
@@ -107,7 +85,7 @@ func (a *API) listReadOnly(c echo.Context) error {
 	}
 	out := make([]wire.ReadOnlyState, len(states))
 	for i, s := range states {
-		out[i] = readOnlyOut(s)
+		out[i] = present.ReadOnly(s)
 	}
 	return listOf(c, out)
 }
@@ -137,5 +115,5 @@ func (a *API) setReadOnly(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, readOnlyOut(s))
+	return c.JSON(http.StatusOK, present.ReadOnly(s))
 }

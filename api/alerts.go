@@ -8,15 +8,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func alertRuleOut(r portal.AlertRule) wire.AlertRule {
-	return wire.AlertRule{Name: r.Name, Kind: wire.AlertKind(r.Kind), Target: r.Target, Threshold: r.Threshold, ForSeconds: int64(r.For / time.Second), Enabled: r.Enabled,
-		Default: r.Default, Description: r.Description, SilencedUntil: timeOrNil(r.SilencedUntil), SilenceReason: r.SilenceReason, SilencedBy: r.SilencedBy,
-		UpdatedBy: r.UpdatedBy, UpdatedAt: timeOrNil(r.UpdatedAt)}
-}
 
 func (a *API) listAlertRules(c echo.Context) error {
 	rules, err := a.Alerts.Rules(c.Request().Context(), httpserver.ScopeOf(c))
@@ -25,7 +20,7 @@ func (a *API) listAlertRules(c echo.Context) error {
 	}
 	out := wire.List[wire.AlertRule]{Items: make([]wire.AlertRule, len(rules)), TotalSize: len(rules)}
 	for i, r := range rules {
-		out.Items[i] = alertRuleOut(r)
+		out.Items[i] = present.AlertRule(r)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -41,7 +36,7 @@ func (a *API) putAlertRule(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, alertRuleOut(r))
+	return c.JSON(http.StatusOK, present.AlertRule(r))
 }
 
 func (a *API) deleteAlertRule(c echo.Context) error {
@@ -64,7 +59,7 @@ func (a *API) silenceAlertRule(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, alertRuleOut(r))
+	return c.JSON(http.StatusOK, present.AlertRule(r))
 }
 
 func (a *API) listAlerts(c echo.Context) error {
@@ -75,17 +70,9 @@ func (a *API) listAlerts(c echo.Context) error {
 	out := wire.List[wire.Alert]{Items: make([]wire.Alert, len(as)), TotalSize: len(as)}
 	for i, x := range as {
 		out.Items[i] = wire.Alert{ID: x.ID, Rule: x.Rule, Kind: wire.AlertKind(x.Kind), Subject: x.Subject, State: x.State, Value: x.Value,
-			FiredAt: stamp(x.FiredAt), ResolvedAt: timeOrNil(x.ResolvedAt), Silenced: x.Silenced}
+			FiredAt: present.Stamp(x.FiredAt), ResolvedAt: present.TimeOrNil(x.ResolvedAt), Silenced: x.Silenced}
 	}
 	return c.JSON(http.StatusOK, out)
-}
-
-func channelOut(w portal.Webhook) wire.AlertChannel {
-	format := w.Format
-	if format == "" {
-		format = "cloudevents"
-	}
-	return wire.AlertChannel{ID: w.ID, Format: format, URL: w.URL, Secret: w.Secret, CreatedBy: w.CreatedBy, CreatedAt: stamp(w.Created)}
 }
 
 func (a *API) listChannels(c echo.Context) error {
@@ -95,7 +82,7 @@ func (a *API) listChannels(c echo.Context) error {
 	}
 	out := wire.List[wire.AlertChannel]{Items: make([]wire.AlertChannel, len(ws)), TotalSize: len(ws)}
 	for i, w := range ws {
-		out.Items[i] = channelOut(w)
+		out.Items[i] = present.Channel(w)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -111,7 +98,7 @@ func (a *API) createChannel(c echo.Context) error {
 	}
 	// The signing secret is in this answer only.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusCreated, channelOut(w))
+	return c.JSON(http.StatusCreated, present.Channel(w))
 }
 
 func (a *API) deleteChannel(c echo.Context) error {

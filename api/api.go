@@ -1,6 +1,7 @@
 // Package api is the JSON front door: the REST API under /api/v1 and its
-// documentation under /api-docs. Handlers authenticate, decode, call one
-// service method and encode; they never decide access.
+// documentation under /api-docs (api/openapi). Handlers authenticate,
+// decode (internal/jsonbody), call one service method and answer
+// (api/present); they never decide access.
 package api
 
 import (
@@ -11,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/openapi"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -32,7 +34,7 @@ type Options struct {
 	// Throttle bounds the requests of callers that fail to authenticate,
 	// per source address; nil for none.
 	Throttle *auth.Throttle
-	Docs     *Docs
+	Docs     *openapi.Docs
 	Logger   *slog.Logger
 	// Lane admits the requests with large bodies; nil for none.
 	Lane *httpserver.Lane
@@ -43,7 +45,7 @@ type API struct {
 	portal.Services
 	verifier TokenVerifier
 	throttle *auth.Throttle
-	docs     *Docs
+	docs     *openapi.Docs
 	log      *slog.Logger
 	lane     *httpserver.Lane
 }
@@ -56,7 +58,7 @@ func New(o Options) *API {
 // IsAPIPath reports whether a request path belongs to the JSON front door,
 // whose errors are rendered as error records.
 func IsAPIPath(path string) bool {
-	return path == Base || strings.HasPrefix(path, Base+"/") || strings.HasPrefix(path, docsPath)
+	return path == Base || strings.HasPrefix(path, Base+"/") || strings.HasPrefix(path, openapi.Path)
 }
 
 // authenticate verifies the bearer token and puts the principal into the

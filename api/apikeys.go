@@ -8,34 +8,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func keyOut(k portal.APIKey) wire.APIKey {
-	out := wire.APIKey{ID: k.ID, Owner: wire.KeyOwner{ID: k.Owner, Name: k.OwnerName}, BusinessUnit: k.BU, Resource: k.Resource,
-		ResourceID: k.ResourceID, Description: k.Description, Created: stamp(k.Created), CreatedBy: k.CreatedBy, Adopted: k.Adopted,
-		ReplacedBy: k.ReplacedBy, ReadOnly: k.ReadOnly, State: k.State}
-	if !k.ReadyAt.IsZero() {
-		out.ReadyAt = stamp(k.ReadyAt)
-	}
-	if !k.Expires.IsZero() {
-		e := stamp(k.Expires)
-		out.Expires = &e
-	}
-	return out
-}
 
 // createdKey answers a key just made: its secret and client configuration
 // once, never cached.
 func createdKey(c echo.Context, scope portal.Scope, k portal.CreatedAPIKey) error {
 	location(c, scope, "api-key", k.ID)
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusCreated, createdKeyOut(k))
-}
-
-func createdKeyOut(k portal.CreatedAPIKey) wire.CreatedAPIKey {
-	return wire.CreatedAPIKey{APIKey: keyOut(k.APIKey), Secret: k.Secret, ClientConfig: map[string]string{"properties": k.Properties, "env": k.Env}}
+	return c.JSON(http.StatusCreated, present.CreatedAPIKey(k))
 }
 
 // spanParam reads an optional span of time ("7d", "36h").
@@ -70,7 +53,7 @@ func (a *API) listAPIKeys(c echo.Context) error {
 	}
 	out := wire.List[wire.APIKey]{Items: make([]wire.APIKey, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, k := range page.Items {
-		out.Items[i] = keyOut(k)
+		out.Items[i] = present.APIKey(k)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -80,7 +63,7 @@ func (a *API) getAPIKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, keyOut(k))
+	return c.JSON(http.StatusOK, present.APIKey(k))
 }
 
 func (a *API) createAPIKey(c echo.Context) error {
@@ -133,7 +116,7 @@ func (a *API) updateAPIKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, keyOut(k))
+	return c.JSON(http.StatusOK, present.APIKey(k))
 }
 
 func (a *API) deleteAPIKey(c echo.Context) error {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
-	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // auditQuery reads the filters of an audit list.
@@ -48,25 +48,5 @@ func (a *API) listAudit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, auditPage(page))
-}
-
-// auditPage is a page of the trail as the API writes it.
-func auditPage(page portal.Page[portal.AuditEvent]) wire.AuditPage {
-	out := wire.AuditPage{Items: make([]wire.AuditEvent, len(page.Items)), NextPageToken: page.NextPageToken}
-	for i, e := range page.Items {
-		out.Items[i] = auditOut(e)
-	}
-	return out
-}
-
-// auditOut is one event as the API writes it: as the JSON export does.
-func auditOut(e portal.AuditEvent) wire.AuditEvent {
-	out := wire.AuditEvent{ID: e.ID, Time: e.Time.Format(time.RFC3339Nano), Actor: e.Actor, ActorRole: e.ActorRole, Groups: e.Groups,
-		Service: e.Service, SourceIP: e.SourceIP, UserAgent: e.UserAgent, Door: e.Door, RequestID: e.RequestID, LandingZone: e.LandingZone,
-		BU: e.BU, Stage: e.Stage, Action: e.Action.String(), Resource: e.Resource, Outcome: e.Outcome, Detail: e.Detail}
-	for _, c := range e.Changes {
-		out.Changes = append(out.Changes, wire.AuditChange(c))
-	}
-	return out
+	return c.JSON(http.StatusOK, present.AuditPage(page))
 }

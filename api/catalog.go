@@ -7,21 +7,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func catalogOut(e portal.CatalogEntry) wire.CatalogEntry {
-	out := wire.CatalogEntry{Topic: e.Topic, Identifier: e.Identifier, Owner: e.Owner, Description: e.Description, Contact: e.Contact, Tags: nonNil(e.Tags),
-		Classification: e.Classification, Classified: e.Classified, Partitions: e.Partitions, RetentionMs: e.RetentionMs, KeySubject: e.KeySubject,
-		ValueSubject: e.ValueSubject, Fields: nonNil(e.Fields), Readers: []wire.CatalogReader{}, UpdatedBy: e.UpdatedBy, Updated: stamp(e.Updated),
-		Editable: e.Editable, MayAskWrite: e.MayAskWrite, MaxGrant: durationOut(e.MaxGrant), Approvals: e.Approvals}
-	for _, r := range e.Readers {
-		out.Readers = append(out.Readers, wire.CatalogReader{Unit: r.Unit, Grant: r.Grant, Access: r.Access, Principal: r.Principal, Expires: stamp(r.Expires),
-			Group: r.Group, Members: r.Members, Lag: r.Lag})
-	}
-	return out
-}
 
 // listCatalog searches the zone's topics (?search=, ?tag=,
 // ?classification=, ?owner=, ?field=).
@@ -38,7 +27,7 @@ func (a *API) listCatalog(c echo.Context) error {
 	}
 	out := wire.List[wire.CatalogEntry]{Items: make([]wire.CatalogEntry, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, e := range page.Items {
-		out.Items[i] = catalogOut(e)
+		out.Items[i] = present.CatalogEntry(e)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -48,7 +37,7 @@ func (a *API) getCatalogEntry(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, catalogOut(e))
+	return c.JSON(http.StatusOK, present.CatalogEntry(e))
 }
 
 // describeTopic replaces what the owner says about its topic.
@@ -61,7 +50,7 @@ func (a *API) describeTopic(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, catalogOut(e))
+	return c.JSON(http.StatusOK, present.CatalogEntry(e))
 }
 
 // listClassifications are the platform's data classifications.

@@ -7,19 +7,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func connectorOut(c portal.Connector) wire.Connector {
-	out := wire.Connector{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BU, OutsideConvention: c.OutsideConvention,
-		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []wire.ConnectorTask{}, Config: c.Config, Sensitive: c.Sensitive,
-		AutoRestart: autoRestartOut(c.AutoRestart)}
-	for _, t := range c.Tasks {
-		out.Tasks = append(out.Tasks, wire.ConnectorTask{ID: t.ID, State: t.State, Trace: t.Trace})
-	}
-	return out
-}
 
 func (a *API) listConnectors(c echo.Context) error {
 	q, err := listQuery(c)
@@ -32,7 +23,7 @@ func (a *API) listConnectors(c echo.Context) error {
 	}
 	out := wire.List[wire.Connector]{Items: make([]wire.Connector, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, x := range page.Items {
-		out.Items[i] = connectorOut(x)
+		out.Items[i] = present.Connector(x)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -59,7 +50,7 @@ func (a *API) getConnector(c echo.Context) error {
 		return err
 	}
 	etag(c, x.Version)
-	return c.JSON(http.StatusOK, connectorOut(x))
+	return c.JSON(http.StatusOK, present.Connector(x))
 }
 
 func (a *API) createConnector(c echo.Context) error {
@@ -73,7 +64,7 @@ func (a *API) createConnector(c echo.Context) error {
 		return err
 	}
 	location(c, scope, "connector", x.Name)
-	return c.JSON(http.StatusCreated, connectorOut(x))
+	return c.JSON(http.StatusCreated, present.Connector(x))
 }
 
 func (a *API) updateConnector(c echo.Context) error {
@@ -86,7 +77,7 @@ func (a *API) updateConnector(c echo.Context) error {
 		return err
 	}
 	etag(c, x.Version)
-	return c.JSON(http.StatusOK, connectorOut(x))
+	return c.JSON(http.StatusOK, present.Connector(x))
 }
 
 func (a *API) deleteConnector(c echo.Context) error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -58,8 +59,6 @@ func writeCSV(c echo.Context, name string, rows [][]string) error {
 	return w.Error()
 }
 
-func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
 func (a *API) getUsage(c echo.Context) error {
 	from, to, err := rangeParams(c)
 	if err != nil {
@@ -74,11 +73,11 @@ func (a *API) getUsage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := usageOut(r)
+	out := present.Usage(r)
 	if asCSV {
 		rows := [][]string{{"time", "topic", "retained_bytes", "bytes_in", "bytes_out", "partitions", "hours"}}
 		for _, p := range out.Points {
-			rows = append(rows, []string{p.Time, p.Topic, num(p.RetainedBytes), num(p.BytesIn), num(p.BytesOut), num(p.Partitions), strconv.Itoa(p.Hours)})
+			rows = append(rows, []string{p.Time, p.Topic, present.Number(p.RetainedBytes), present.Number(p.BytesIn), present.Number(p.BytesOut), present.Number(p.Partitions), strconv.Itoa(p.Hours)})
 		}
 		return writeCSV(c, "usage-"+r.Unit+"-"+r.Stage, rows)
 	}
@@ -102,7 +101,7 @@ func (a *API) getCosts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := costsOut(r)
+	out := present.Costs(r)
 	if asCSV {
 		return writeCSV(c, "costs-"+r.Unit+"-"+r.Stage, r.Rows())
 	}
@@ -126,7 +125,7 @@ func (a *API) zoneCosts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := zoneCostsOut(r)
+	out := present.ZoneCosts(r)
 	if asCSV {
 		return writeCSV(c, "costs-"+out.LandingZone+"-"+out.Month, r.Rows())
 	}

@@ -2,38 +2,15 @@ package api
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func grantOut(g portal.TopicGrant) wire.Grant {
-	return wire.Grant{ID: g.ID, Zone: g.Zone, Stage: g.Stage, Owner: g.Owner, Grantee: g.Grantee, Principal: g.Principal, PrincipalName: g.PrincipalName,
-		Topic: g.Topic, Prefix: g.Prefix, Access: g.Access, State: g.State, Requester: g.Requester, Reason: g.Reason, Created: stamp(g.Created),
-		DecidedBy: g.DecidedBy, Decided: stamp(g.Decided), Comment: g.Comment, RoleBindings: bindingsOut(g.Bindings), Reviewable: g.Reviewable,
-		Withdrawable: g.Withdrawable, Revocable: g.Revocable, Duration: durationOut(g.Duration), Expires: stamp(g.Expires), Expiring: g.Expiring,
-		Classification: g.Classification, Approvals: nonNil(g.Approvals), ApprovalsNeeded: g.ApprovalsNeeded, Renews: g.Renews}
-}
-
-// durationOut writes a grant's duration as requests give it.
-func durationOut(d time.Duration) string {
-	if d <= 0 {
-		return ""
-	}
-	return portal.FormatDuration(d)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
 
 // requestGrant asks another unit of the zone for access to its topic.
 func (a *API) requestGrant(c echo.Context) error {
@@ -45,7 +22,7 @@ func (a *API) requestGrant(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, grantOut(g))
+	return c.JSON(http.StatusCreated, present.Grant(g))
 }
 
 // listGrants lists the grants the unit gave or received (?side=, ?state=,
@@ -63,7 +40,7 @@ func (a *API) listGrants(c echo.Context) error {
 	}
 	out := wire.List[wire.Grant]{Items: make([]wire.Grant, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, g := range page.Items {
-		out.Items[i] = grantOut(g)
+		out.Items[i] = present.Grant(g)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -73,7 +50,7 @@ func (a *API) getGrant(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, grantOut(g))
+	return c.JSON(http.StatusOK, present.Grant(g))
 }
 
 // grantStep runs one step on a grant with the body's optional comment.
@@ -87,7 +64,7 @@ func (a *API) grantStep(step func(*API, echo.Context, string) (portal.TopicGrant
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, grantOut(g))
+		return c.JSON(http.StatusOK, present.Grant(g))
 	}
 }
 

@@ -9,28 +9,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func lagTimeOut(l portal.LagTime) wire.LagTime {
-	var out wire.LagTime
-	if l.Known {
-		age := l.Age.Seconds()
-		out.AgeSeconds, out.AtLeast = &age, l.AtLeast
-	}
-	if l.CatchUpKnown && !l.Falling {
-		eta := l.CatchUp.Seconds()
-		out.CatchUpSeconds = &eta
-	}
-	out.FallingBehind = l.CatchUpKnown && l.Falling
-	return out
-}
-
-func groupOut(g portal.ConsumerGroup) wire.ConsumerGroup {
-	return wire.ConsumerGroup{ID: g.ID, Identifier: g.Identifier, BusinessUnit: g.BU, State: g.State, Protocol: g.Protocol, Members: g.Members, Lag: g.Lag, Topics: g.Topics,
-		LagTime: lagTimeOut(g.Late)}
-}
 
 func (a *API) listGroups(c echo.Context) error {
 	q, err := listQuery(c)
@@ -43,7 +25,7 @@ func (a *API) listGroups(c echo.Context) error {
 	}
 	out := wire.List[wire.ConsumerGroup]{Items: make([]wire.ConsumerGroup, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, g := range page.Items {
-		out.Items[i] = groupOut(g)
+		out.Items[i] = present.Group(g)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -53,13 +35,13 @@ func (a *API) getGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := wire.ConsumerGroupDetail{ConsumerGroup: groupOut(d.ConsumerGroup), MemberList: []wire.GroupMember{}, Partitions: []wire.GroupPartition{}}
+	out := wire.ConsumerGroupDetail{ConsumerGroup: present.Group(d.ConsumerGroup), MemberList: []wire.GroupMember{}, Partitions: []wire.GroupPartition{}}
 	for _, m := range d.MemberList {
 		out.MemberList = append(out.MemberList, wire.GroupMember(m))
 	}
 	for _, p := range d.Partitions {
 		out.Partitions = append(out.Partitions, wire.GroupPartition{Topic: p.Topic, Partition: p.Partition, Committed: p.Committed,
-			End: p.End, Lag: p.Lag, Member: p.Member, LagTime: lagTimeOut(p.Late)})
+			End: p.End, Lag: p.Lag, Member: p.Member, LagTime: present.LagTime(p.Late)})
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -102,13 +84,6 @@ func (a *API) resetOffsets(c echo.Context) error {
 		out.Changes = append(out.Changes, co)
 	}
 	return c.JSON(http.StatusOK, out)
-}
-
-func nullable(s, enc string) *string {
-	if enc == portal.EncodingNone {
-		return nil
-	}
-	return &s
 }
 
 func (a *API) readMessages(c echo.Context) error {
@@ -157,7 +132,7 @@ func (a *API) readMessages(c echo.Context) error {
 	out := wire.RecordPage{Items: make([]wire.Record, len(msgs)), Scanned: page.Scanned, After: portal.FormatOffsets(page.Ends)}
 	for i, m := range msgs {
 		mj := wire.Record{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format(time.RFC3339Nano),
-			Key: nullable(m.Key, m.KeyEncoding), KeyEncoding: m.KeyEncoding, Value: nullable(m.Value, m.ValueEncoding),
+			Key: present.Nullable(m.Key, m.KeyEncoding), KeyEncoding: m.KeyEncoding, Value: present.Nullable(m.Value, m.ValueEncoding),
 			ValueEncoding: m.ValueEncoding, SchemaID: m.SchemaID, Headers: []wire.RecordHeader{}, Truncated: m.Truncated, DecodeError: m.DecodeError,
 			MaskedFields: m.Masked, ValueMasked: m.MaskedWhole}
 		for _, h := range m.Headers {

@@ -8,21 +8,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func policyOut(p portal.Policy) wire.Policy {
-	nonNil := func(s []string) []string {
-		if s == nil {
-			return []string{}
-		}
-		return s
-	}
-	return wire.Policy{ID: p.ID, LandingZone: p.Zone, Description: p.Description, Kind: p.Kind, Units: nonNil(p.Units), Stages: nonNil(p.Stages),
-		Operations: nonNil(p.Operations), Expression: p.Expression, Message: p.Message, Field: p.Field, Action: p.Action,
-		UpdatedBy: p.UpdatedBy, Updated: stamp(p.Updated)}
-}
 
 // policyIn is the policy a create or replace asks for.
 func policyIn(j wire.Policy) portal.Policy {
@@ -37,7 +26,7 @@ func (a *API) listPolicies(c echo.Context) error {
 	}
 	out := make([]wire.Policy, len(list))
 	for i, p := range list {
-		out[i] = policyOut(p)
+		out[i] = present.Policy(p)
 	}
 	return listOf(c, out)
 }
@@ -47,7 +36,7 @@ func (a *API) getPolicy(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, policyOut(p))
+	return c.JSON(http.StatusOK, present.Policy(p))
 }
 
 func (a *API) createPolicy(c echo.Context) error {
@@ -59,7 +48,7 @@ func (a *API) createPolicy(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, policyOut(p))
+	return c.JSON(http.StatusCreated, present.Policy(p))
 }
 
 func (a *API) putPolicy(c echo.Context) error {
@@ -79,7 +68,7 @@ func (a *API) putPolicy(c echo.Context) error {
 	if created {
 		status = http.StatusCreated
 	}
-	return c.JSON(status, policyOut(p))
+	return c.JSON(status, present.Policy(p))
 }
 
 func (a *API) deletePolicy(c echo.Context) error {
@@ -120,25 +109,8 @@ func (a *API) policyReport(c echo.Context) error {
 	if unread == nil {
 		unread = []string{}
 	}
-	return c.JSON(http.StatusOK, wire.PolicyReport{Policy: policyOut(r.Policy), Checked: r.Checked, Violations: len(r.Violators),
+	return c.JSON(http.StatusOK, wire.PolicyReport{Policy: present.Policy(r.Policy), Checked: r.Checked, Violations: len(r.Violators),
 		Violators: out, Unread: unread})
-}
-
-func budgetLines(lines []portal.BudgetLine) []wire.BudgetLine {
-	out := make([]wire.BudgetLine, len(lines))
-	for i, l := range lines {
-		out[i] = wire.BudgetLine(l)
-	}
-	return out
-}
-
-func budgetOut(b portal.Budget) wire.Budget {
-	w := b.Warnings
-	if w == nil {
-		w = []string{}
-	}
-	return wire.Budget{BU: b.BU, Stage: b.Stage, Zone: b.Zone, Lines: budgetLines(b.Lines), UpdatedBy: b.UpdatedBy, Updated: stamp(b.Updated), Warnings: w,
-		MonthlyCost: b.MonthlyCost}
 }
 
 func (a *API) unitBudget(c echo.Context) error {
@@ -146,7 +118,7 @@ func (a *API) unitBudget(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, budgetOut(b))
+	return c.JSON(http.StatusOK, present.Budget(b))
 }
 
 func (a *API) listBudgets(c echo.Context) error {
@@ -156,7 +128,7 @@ func (a *API) listBudgets(c echo.Context) error {
 	}
 	budgets := make([]wire.Budget, len(o.Budgets))
 	for i, b := range o.Budgets {
-		budgets[i] = budgetOut(b)
+		budgets[i] = present.Budget(b)
 	}
 	clusters := make([]wire.ClusterUse, len(o.Clusters))
 	for i, cl := range o.Clusters {
@@ -174,5 +146,5 @@ func (a *API) setBudget(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, budgetOut(b))
+	return c.JSON(http.StatusOK, present.Budget(b))
 }

@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/api/present"
+
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -32,7 +34,7 @@ func (a *API) getMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out.GroupsOverage, out.Access = r.Overage, wire.MeAccess{Unmatched: r.Unmatched, Explanation: r.Explanation, Grants: grantAccessOut(r.Grants)}
+	out.GroupsOverage, out.Access = r.Overage, wire.MeAccess{Unmatched: r.Unmatched, Explanation: r.Explanation, Grants: present.GrantAccess(r.Grants)}
 	return c.JSON(http.StatusOK, out)
 }
 

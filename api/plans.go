@@ -5,10 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/wire"
-
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -16,41 +15,6 @@ import (
 
 // mimeYAML is the media type of YAML documents.
 const mimeYAML = "application/yaml"
-
-func planOut(p portal.Plan) wire.Plan {
-	out := wire.Plan{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Force: p.Force, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
-		Summary: map[string]int{}, Changes: make([]wire.PlanChange, len(p.Changes)), Budget: budgetLines(p.Budget)}
-	for _, a := range []string{portal.ActionCreate, portal.ActionUpdate, portal.ActionUnchanged, portal.ActionDelete, portal.ActionRefused, portal.ActionSkipped} {
-		out.Summary[a] = p.Count(a)
-	}
-	for i, c := range p.Changes {
-		cj := wire.PlanChange{Kind: c.Kind, Name: c.Name, Identifier: c.Identifier, Action: c.Action, Refused: c.Wanted,
-			Warnings: c.Warnings, Outcome: c.Outcome}
-		if c.Index >= 0 {
-			cj.Item = &c.Index
-		}
-		if len(c.Diff) > 0 {
-			cj.Diff = map[string]wire.FieldDiff{}
-			for _, d := range c.Diff {
-				cj.Diff[d.Field] = wire.FieldDiff{Before: d.Before, After: d.After}
-			}
-		}
-		for _, e := range c.Errors {
-			cj.Errors = append(cj.Errors, wire.ErrorItem{Type: string(e.Kind), Message: e.Message, Field: e.Field, Rule: e.Rule})
-		}
-		if c.Error != nil {
-			cj.Error = &wire.ErrorItem{Type: string(c.Error.Kind), Message: c.Error.Message, Field: c.Error.Field}
-		}
-		if c.Outcome != "" {
-			out.Summary[c.Outcome]++
-		}
-		for _, k := range c.Issued {
-			cj.APIKeys = append(cj.APIKeys, createdKeyOut(k))
-		}
-		out.Changes[i] = cj
-	}
-	return out
-}
 
 // readDocument reads a desired-state document sent as JSON or YAML;
 // prune=true in the query prunes too (YAML streams have no place for it).
@@ -95,7 +59,7 @@ func (a *API) planDocument(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("ETag", `"`+plan.Fingerprint+`"`)
-	return c.JSON(http.StatusOK, planOut(plan))
+	return c.JSON(http.StatusOK, present.Plan(plan))
 }
 
 // applyPatience is how long an apply's answer may take: the changes'
@@ -114,7 +78,7 @@ func (a *API) applyDocument(c echo.Context) error {
 	}
 	// It may carry the secrets of keys it made.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, planOut(plan))
+	return c.JSON(http.StatusOK, present.Plan(plan))
 }
 
 func (a *API) exportDocument(c echo.Context) error {

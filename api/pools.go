@@ -7,19 +7,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func poolOut(p portal.Pool, withBindings bool) wire.IdentityPool {
-	out := wire.IdentityPool{ID: p.ID, Name: p.Name, Identifier: p.Identifier, BusinessUnit: p.BU, Outside: p.OutsideConvention,
-		ReadOnly: p.ReadOnly, Type: p.Type, Description: p.Description,
-		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State}
-	if withBindings {
-		out.RoleBindings = bindingsOut(p.RoleBindings)
-	}
-	return out
-}
 
 func (a *API) listPools(c echo.Context) error {
 	q, err := listQuery(c)
@@ -32,7 +23,7 @@ func (a *API) listPools(c echo.Context) error {
 	}
 	out := wire.List[wire.IdentityPool]{Items: make([]wire.IdentityPool, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, p := range page.Items {
-		out.Items[i] = poolOut(p, false)
+		out.Items[i] = present.Pool(p, false)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -43,7 +34,7 @@ func (a *API) getPool(c echo.Context) error {
 		return err
 	}
 	etag(c, p.Version)
-	return c.JSON(http.StatusOK, poolOut(p, true))
+	return c.JSON(http.StatusOK, present.Pool(p, true))
 }
 
 func (a *API) createPool(c echo.Context) error {
@@ -57,7 +48,7 @@ func (a *API) createPool(c echo.Context) error {
 		return err
 	}
 	location(c, scope, "identity-pool", p.ID)
-	return c.JSON(http.StatusCreated, poolOut(p, true))
+	return c.JSON(http.StatusCreated, present.Pool(p, true))
 }
 
 func (a *API) updatePool(c echo.Context) error {
@@ -74,7 +65,7 @@ func (a *API) updatePool(c echo.Context) error {
 		return err
 	}
 	etag(c, p.Version)
-	return c.JSON(http.StatusOK, poolOut(p, false))
+	return c.JSON(http.StatusOK, present.Pool(p, false))
 }
 
 // deletePool deletes a pool; with other units' grants given to it, an
@@ -100,7 +91,7 @@ func (a *API) poolImpact(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, impactOut(im))
+	return c.JSON(http.StatusOK, present.Impact(im))
 }
 
 func (a *API) testFilter(c echo.Context) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/internal/jsonbody"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
@@ -50,7 +51,7 @@ func outRecord(raw json.RawMessage, i int) (wire.ProduceRecord, *portal.Error) {
 	// The names are read without copying the values (a value may be a
 	// mebibyte); a record the strict reading refuses (a name twice) is
 	// read leniently, as before.
-	keys, ok := objectKeys(raw)
+	keys, ok := jsonbody.ObjectKeys(raw)
 	if !ok {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &fields); err != nil {

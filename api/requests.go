@@ -7,19 +7,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func requestOut(r portal.ChangeRequest) wire.ChangeRequest {
-	out := wire.ChangeRequest{ID: r.ID, BU: r.BU, Stage: r.Stage, Requester: r.Requester, Reason: r.Reason, State: r.State, Created: stamp(r.Created),
-		Expires: stamp(r.Expires), DecidedBy: r.DecidedBy, Decided: stamp(r.Decided), Comment: r.Comment, Reviewable: r.Reviewable, Withdrawable: r.Withdrawable, Plan: planOut(r.Plan)}
-	if r.Result != nil {
-		res := planOut(*r.Result)
-		out.Result = &res
-	}
-	return out
-}
 
 // fileRequest files the body's document (JSON or YAML, as a plan takes
 // it) as a change request; ?reason= says why.
@@ -32,7 +22,7 @@ func (a *API) fileRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, requestOut(r))
+	return c.JSON(http.StatusCreated, present.ChangeRequest(r))
 }
 
 func (a *API) listRequests(c echo.Context) error {
@@ -42,7 +32,7 @@ func (a *API) listRequests(c echo.Context) error {
 	}
 	out := make([]wire.ChangeRequest, len(list))
 	for i, r := range list {
-		out[i] = requestOut(r)
+		out[i] = present.ChangeRequest(r)
 	}
 	return listOf(c, out)
 }
@@ -52,7 +42,7 @@ func (a *API) getRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, requestOut(r))
+	return c.JSON(http.StatusOK, present.ChangeRequest(r))
 }
 
 // decision reads a reviewer's optional comment.
@@ -72,7 +62,7 @@ func (a *API) approveRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, requestOut(r))
+	return c.JSON(http.StatusOK, present.ChangeRequest(r))
 }
 
 func (a *API) rejectRequest(c echo.Context) error {
@@ -84,7 +74,7 @@ func (a *API) rejectRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, requestOut(r))
+	return c.JSON(http.StatusOK, present.ChangeRequest(r))
 }
 
 func (a *API) withdrawRequest(c echo.Context) error {
@@ -92,5 +82,5 @@ func (a *API) withdrawRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, requestOut(r))
+	return c.JSON(http.StatusOK, present.ChangeRequest(r))
 }

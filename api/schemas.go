@@ -8,21 +8,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func schemaItemOut(v portal.SchemaVersion) wire.SchemaItem {
-	return wire.SchemaItem{Subject: v.Subject, Version: v.Version, ID: v.ID, SchemaType: v.Type}
-}
-
-func schemaOut(v portal.SchemaVersion) wire.Schema {
-	out := wire.Schema{SchemaItem: schemaItemOut(v), Schema: v.Schema, References: []wire.SchemaReference{}}
-	for _, r := range v.References {
-		out.References = append(out.References, wire.SchemaReference(r))
-	}
-	return out
-}
 
 func (a *API) listSchemas(c echo.Context) error {
 	q, err := listQuery(c)
@@ -39,7 +28,7 @@ func (a *API) listSchemas(c echo.Context) error {
 	}
 	out := wire.List[wire.SchemaItem]{Items: make([]wire.SchemaItem, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, v := range page.Items {
-		out.Items[i] = schemaItemOut(v)
+		out.Items[i] = present.SchemaItem(v)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -49,7 +38,7 @@ func (a *API) getSchema(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, schemaOut(v))
+	return c.JSON(http.StatusOK, present.Schema(v))
 }
 
 func (a *API) schemaVersions(c echo.Context) error {
@@ -59,7 +48,7 @@ func (a *API) schemaVersions(c echo.Context) error {
 	}
 	out := wire.List[wire.Schema]{Items: []wire.Schema{}, TotalSize: len(vs)}
 	for _, v := range vs {
-		out.Items = append(out.Items, schemaOut(v))
+		out.Items = append(out.Items, present.Schema(v))
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -84,7 +73,7 @@ func (a *API) createSchema(c echo.Context) error {
 		return err
 	}
 	location(c, scope, "schema", v.Subject, strconv.Itoa(v.Version))
-	return c.JSON(http.StatusCreated, schemaOut(v))
+	return c.JSON(http.StatusCreated, present.Schema(v))
 }
 
 func (a *API) updateSchema(c echo.Context) error {
@@ -96,7 +85,7 @@ func (a *API) updateSchema(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, schemaOut(v))
+	return c.JSON(http.StatusOK, present.Schema(v))
 }
 
 func (a *API) checkSchema(c echo.Context) error {

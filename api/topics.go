@@ -7,30 +7,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func topicOut(t portal.Topic) wire.Topic {
-	out := wire.Topic{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BU,
-		PartitionsCount: t.Partitions, OutsideConvention: t.OutsideConvention}
-	if t.Stats != nil {
-		out.Records, out.RetentionMs, out.CleanupPolicy = &t.Stats.Records, t.Stats.RetentionMs, t.Stats.CleanupPolicy
-	}
-	return out
-}
-
-func topicDetailOut(d portal.TopicDetail) wire.TopicDetail {
-	out := wire.TopicDetail{Topic: topicOut(d.Topic), ReplicationFactor: d.ReplicationFactor,
-		Config: d.Config, Defaults: d.Defaults, Partitions: []wire.TopicPartition{}}
-	if out.Config == nil {
-		out.Config = map[string]string{}
-	}
-	for _, p := range d.PartitionList {
-		out.Partitions = append(out.Partitions, wire.TopicPartition{Partition: p.ID, Leader: p.Leader, Replicas: p.Replicas, ISR: p.ISR})
-	}
-	return out
-}
 
 func (a *API) listTopics(c echo.Context) error {
 	q, err := listQuery(c)
@@ -47,7 +27,7 @@ func (a *API) listTopics(c echo.Context) error {
 	}
 	out := wire.List[wire.Topic]{Items: make([]wire.Topic, len(page.Items)), NextPageToken: page.NextPageToken, TotalSize: page.Total}
 	for i, t := range page.Items {
-		out.Items[i] = topicOut(t)
+		out.Items[i] = present.Topic(t)
 	}
 	return writeTopicList(c, out)
 }
@@ -62,7 +42,7 @@ func (a *API) getTopic(c echo.Context) error {
 		return err
 	}
 	etag(c, d.Version)
-	return c.JSON(http.StatusOK, topicDetailOut(d))
+	return c.JSON(http.StatusOK, present.TopicDetail(d))
 }
 
 func (a *API) createTopic(c echo.Context) error {
@@ -78,7 +58,7 @@ func (a *API) createTopic(c echo.Context) error {
 	}
 	location(c, scope, "topic", d.Name)
 	etag(c, d.Version)
-	return c.JSON(http.StatusCreated, topicDetailOut(d))
+	return c.JSON(http.StatusCreated, present.TopicDetail(d))
 }
 
 func (a *API) replaceTopic(c echo.Context) error {
@@ -92,7 +72,7 @@ func (a *API) replaceTopic(c echo.Context) error {
 		return err
 	}
 	etag(c, d.Version)
-	return c.JSON(http.StatusOK, topicDetailOut(d))
+	return c.JSON(http.StatusOK, present.TopicDetail(d))
 }
 
 func (a *API) patchTopic(c echo.Context) error {
@@ -106,7 +86,7 @@ func (a *API) patchTopic(c echo.Context) error {
 		return err
 	}
 	etag(c, d.Version)
-	return c.JSON(http.StatusOK, topicDetailOut(d))
+	return c.JSON(http.StatusOK, present.TopicDetail(d))
 }
 
 // deleteTopic deletes a topic; ?dry_run=true answers its impact instead.
@@ -133,5 +113,5 @@ func (a *API) topicImpact(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, impactOut(im))
+	return c.JSON(http.StatusOK, present.Impact(im))
 }

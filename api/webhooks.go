@@ -7,13 +7,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
-
-func webhookOut(w portal.Webhook) wire.Webhook {
-	return wire.Webhook{ID: w.ID, LandingZone: w.Zone, BU: w.BU, URL: w.URL, Secret: w.Secret, CreatedBy: w.CreatedBy, Created: stamp(w.Created),
-		Pending: w.Pending, Failed: w.Failed}
-}
 
 func (a *API) listWebhooks(c echo.Context) error {
 	list, err := a.Webhooks.Webhooks(c.Request().Context())
@@ -22,7 +18,7 @@ func (a *API) listWebhooks(c echo.Context) error {
 	}
 	out := make([]wire.Webhook, len(list))
 	for i, w := range list {
-		out[i] = webhookOut(w)
+		out[i] = present.Webhook(w)
 	}
 	return listOf(c, out)
 }
@@ -38,7 +34,7 @@ func (a *API) createWebhook(c echo.Context) error {
 	}
 	// The secret is in this answer only.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusCreated, webhookOut(w))
+	return c.JSON(http.StatusCreated, present.Webhook(w))
 }
 
 func (a *API) deleteWebhook(c echo.Context) error {
@@ -55,11 +51,11 @@ func (a *API) webhookDeliveries(c echo.Context) error {
 	}
 	out := make([]wire.Delivery, len(list))
 	for i, d := range list {
-		out[i] = wire.Delivery{EventID: d.EventID, EventAt: stamp(d.EventAt), Type: d.Type, State: d.State, Attempts: d.Attempts,
-			LastStatus: d.LastStatus, LastError: d.LastError, Done: stamp(d.Done)}
+		out[i] = wire.Delivery{EventID: d.EventID, EventAt: present.Stamp(d.EventAt), Type: d.Type, State: d.State, Attempts: d.Attempts,
+			LastStatus: d.LastStatus, LastError: d.LastError, Done: present.Stamp(d.Done)}
 		if d.State == "pending" {
-			out[i].Next = stamp(d.Next)
+			out[i].Next = present.Stamp(d.Next)
 		}
 	}
-	return c.JSON(http.StatusOK, wire.WebhookDeliveries{Webhook: webhookOut(w), Items: out})
+	return c.JSON(http.StatusOK, wire.WebhookDeliveries{Webhook: present.Webhook(w), Items: out})
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/api/openapi"
 	rmsauth "github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
@@ -66,7 +67,7 @@ type Door struct {
 
 // New reads the API document and makes the door's tools from it.
 func New(o Options) (*Door, error) {
-	doc, err := api.ReadDocument()
+	doc, err := openapi.ReadDocument()
 	if err != nil {
 		return nil, err
 	}

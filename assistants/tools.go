@@ -10,13 +10,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/api/openapi"
 )
 
 // tool is one operation of the API as an assistant's tool: its MCP
 // definition, and what calling it takes.
 type tool struct {
 	def  *mcp.Tool
-	op   api.Operation
+	op   openapi.Operation
 	need need
 	// confirm names the path parameter whose value a person types to
 	// confirm a destructive call ("" for none).
@@ -35,7 +36,7 @@ const confirmArg = "confirm"
 // toolsOf makes a tool of every operation of the document that has a
 // need, in the document's order: the same parameters and body as the
 // API's, so that a tool's input is what the API takes.
-func toolsOf(doc api.Document) ([]tool, error) {
+func toolsOf(doc openapi.Document) ([]tool, error) {
 	var out []tool
 	for _, op := range doc.Operations {
 		n, ok := needs[op.ID]
@@ -66,13 +67,13 @@ func ptr[T any](v T) *T { return &v }
 
 // destructive operations delete, or move a consumer group's offsets:
 // a person confirms them by the resource's name.
-func destructive(op api.Operation) bool {
+func destructive(op openapi.Operation) bool {
 	return op.Method == "DELETE" || op.ID == "resetOffsets"
 }
 
 // confirmParam is the path parameter that names what a destructive
 // operation acts on: its last.
-func confirmParam(op api.Operation) string {
+func confirmParam(op openapi.Operation) string {
 	name := ""
 	for _, p := range op.Params {
 		if p.In == "path" {
@@ -100,7 +101,7 @@ func toolName(id string) string {
 
 // description is a tool's description: the operation's, with what an
 // assistant must know on top (confirmation, records as data).
-func description(op api.Operation, t tool) string {
+func description(op openapi.Operation, t tool) string {
 	parts := []string{op.Summary}
 	if op.Description != "" {
 		parts = append(parts, op.Description)
@@ -120,7 +121,7 @@ func description(op api.Operation, t tool) string {
 // inputSchema is an operation's input as one JSON Schema object: its
 // path, query and header parameters as properties, and its body as
 // "body", with the document's named schemas it refers to under $defs.
-func inputSchema(op api.Operation, schemas map[string]any, confirm string) (map[string]any, error) {
+func inputSchema(op openapi.Operation, schemas map[string]any, confirm string) (map[string]any, error) {
 	props := map[string]any{}
 	var required []string
 	for _, p := range op.Params {
@@ -165,7 +166,7 @@ func inputSchema(op api.Operation, schemas map[string]any, confirm string) (map[
 
 // argName is the argument a parameter is: its name, in snake case for a
 // header ("If-Match": "if_match").
-func argName(p api.Param) string {
+func argName(p openapi.Param) string {
 	if p.In == "header" {
 		return strings.ReplaceAll(strings.ToLower(p.Name), "-", "_")
 	}

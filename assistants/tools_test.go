@@ -8,7 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/api/openapi"
 )
 
 // TestEveryOperationIsAToolOrWithheld: the door's tools are the API
@@ -18,7 +18,7 @@ import (
 // else; destructive tools take a confirmation and say so; the record
 // read says its records are data; what hands out a secret is no tool.
 func TestEveryOperationIsAToolOrWithheld(t *testing.T) {
-	doc, err := api.ReadDocument()
+	doc, err := openapi.ReadDocument()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestEveryOperationIsAToolOrWithheld(t *testing.T) {
 		byOp[tl.op.ID] = tl
 	}
 	for id := range needs {
-		if !slices.ContainsFunc(doc.Operations, func(o api.Operation) bool { return o.ID == id }) {
+		if !slices.ContainsFunc(doc.Operations, func(o openapi.Operation) bool { return o.ID == id }) {
 			t.Errorf("the door knows an operation the document has not: %s", id)
 		}
 	}
@@ -97,7 +97,7 @@ func TestEveryOperationIsAToolOrWithheld(t *testing.T) {
 // given); an argument the operation does not take, or a missing one, is
 // refused by field before anything is sent.
 func TestACallIsTheAPIsRequest(t *testing.T) {
-	doc, _ := api.ReadDocument()
+	doc, _ := openapi.ReadDocument()
 	tools, _ := toolsOf(doc)
 	find := func(id string) tool {
 		for _, tl := range tools {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/api/openapi"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite operations_gen.go")
 // query and header parameters in a struct, its body and answer the wire
 // types the document names (make docs rewrites it).
 func TestOperationsAreGenerated(t *testing.T) {
-	doc, err := api.ReadDocument()
+	doc, err := openapi.ReadDocument()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestOperationsAreGenerated(t *testing.T) {
 }
 
 // generate writes the client's operations.
-func generate(doc api.Document) ([]byte, error) {
+func generate(doc openapi.Document) ([]byte, error) {
 	types := map[string]bool{}
 	for _, c := range wire.Components() {
 		types[c.Name] = true
@@ -60,10 +60,10 @@ func generate(doc api.Document) ([]byte, error) {
 }
 
 // method writes one operation's method, and its parameters' struct.
-func method(b *bytes.Buffer, op api.Operation, types map[string]bool) error {
+func method(b *bytes.Buffer, op openapi.Operation, types map[string]bool) error {
 	name := exported(op.ID)
 	var pathArgs []string
-	var extra []api.Param
+	var extra []openapi.Param
 	path := op.Path
 	for _, p := range op.Params {
 		if p.In == "path" {
@@ -172,7 +172,7 @@ func method(b *bytes.Buffer, op api.Operation, types map[string]bool) error {
 }
 
 // goType is a query or header parameter's Go type.
-func goType(p api.Param) string {
+func goType(p openapi.Param) string {
 	switch p.Schema["type"] {
 	case "integer":
 		return "int"

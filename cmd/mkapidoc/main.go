@@ -9,13 +9,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/api/openapi"
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 func main() {
-	path, schemas := "api/openapi.yaml", "internal/document/schemas"
+	path, schemas := "api/openapi/openapi.yaml", "internal/document/schemas"
 	if len(os.Args) > 2 {
 		path, schemas = os.Args[1], os.Args[2]
 	}
@@ -30,7 +30,7 @@ func run(path, schemas string) error {
 	if err != nil {
 		return err
 	}
-	out, err := wire.Document(doc, api.DocumentTexts())
+	out, err := wire.Document(doc, openapi.DocumentTexts())
 	if err != nil {
 		return err
 	}

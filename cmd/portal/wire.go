@@ -20,6 +20,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/edh-platform/rms-portal/api"
+	"github.com/edh-platform/rms-portal/api/openapi"
 	"github.com/edh-platform/rms-portal/assistants"
 	"github.com/edh-platform/rms-portal/handlers"
 	"github.com/edh-platform/rms-portal/internal/access"
@@ -344,7 +345,7 @@ func assemble(ctx context.Context, cfg *config.Config, log *slog.Logger, h hooks
 			return nil, err
 		}
 	}
-	docs := api.NewDocs(api.DocsOptions{BaseURL: cfg.BaseURL, ClientID: cfg.Identity.ClientID,
+	docs := openapi.NewDocs(openapi.DocsOptions{BaseURL: cfg.BaseURL, Server: cfg.BaseURL + api.Base, ClientID: cfg.Identity.ClientID,
 		Audience: cfg.Identity.Audience, Provider: provider, Logger: log})
 	api.New(api.Options{Services: built.Services(), Throttle: throttle, Verifier: verifier, Docs: docs, Logger: log, Lane: lane}).Register(e)
 	// Assistants call the API through their own door, as the person.

@@ -16,12 +16,12 @@ const module = "github.com/edh-platform/rms-portal/"
 
 // doors are the front doors and their views: they reach behaviour only
 // through this package's interfaces, and authenticate through auth.
-var doors = []string{"api", "handlers", "views", "assistants"}
+var doors = []string{"api", "api/openapi", "api/present", "handlers", "views", "assistants"}
 
 // doorMay lists the project packages a door may import; anything else of
 // the project (services, platform ports and adapters, stores, the policy,
 // configuration) is a forbidden edge.
-var doorMay = []string{"internal/portal", "internal/wire", "internal/document", "internal/auth", "internal/auditfile", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
+var doorMay = []string{"internal/portal", "internal/wire", "internal/jsonbody", "internal/document", "internal/auth", "internal/auditfile", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
 
 // trailMay are the packages that may reach the audit trail's recorder:
 // the guard, which every write and event passes, and the wiring that
@@ -101,6 +101,8 @@ var rooms = []struct {
 		[]string{"internal/access", "internal/gate", "internal/service", "internal/store", "internal/platform", "internal/tenancy", "internal/guardrails"}},
 	{"internal/recordcodec", "encoding knows schemas and values, not who writes them nor where",
 		[]string{"internal/access", "internal/gate", "internal/service", "internal/tenancy", "internal/platform", "internal/store"}},
+	{"internal/jsonbody", "decoding a body knows the error record, nothing of who sent it nor what it asks",
+		[]string{"internal/access", "internal/gate", "internal/service", "internal/tenancy", "internal/platform", "internal/store", "internal/wire"}},
 	{"internal/masking", "masking knows schemas and values, not who reads them (the service and the policy decide)",
 		[]string{"internal/portal", "internal/access", "internal/gate", "internal/service", "internal/tenancy", "internal/config"}},
 }
@@ -135,7 +137,9 @@ func TestImportRules(t *testing.T) {
 		for _, imp := range p.Imports {
 			own, ok := strings.CutPrefix(imp, module)
 			switch {
-			case p.ImportPath == "assistants" && own == "api":
+			case p.ImportPath == "api" && (own == "api/openapi" || own == "api/present"):
+				// The API serves its document, and writes its answers.
+			case p.ImportPath == "assistants" && (own == "api" || own == "api/openapi"):
 				// The assistants' door is made of the API's operations, and
 				// calls them.
 			case slices.Contains(doors, p.ImportPath) && ok && !slices.Contains(doorMay, own):

@@ -1,4 +1,7 @@
-package api
+// Package openapi is the API document: served with Swagger UI, filled in
+// with the deployment's server and sign-in, and read for its operations
+// by the doors made of them (the assistants' tools, the typed client).
+package openapi
 
 import (
 	"bytes"
@@ -21,13 +24,14 @@ import (
 	"github.com/edh-platform/rms-portal/static"
 )
 
-const docsPath = "/api-docs"
+// Path is where the document and Swagger UI are served.
+const Path = "/api-docs"
 
-// openAPIDocument is the API document as committed: valid as it stands,
-// naming example URLs that Document replaces with the deployment's.
+// committed is the API document as committed: valid as it stands, naming
+// example URLs that Document replaces with the deployment's.
 //
 //go:embed openapi.yaml
-var openAPIDocument string
+var committed string
 
 // AuthEndpoints gives the identity provider's authorization and token
 // endpoints, for the document's OAuth 2.0 flow.
@@ -37,7 +41,10 @@ type AuthEndpoints interface {
 
 // DocsOptions configure the documentation.
 type DocsOptions struct {
+	// BaseURL is the portal's; Server the API's (BaseURL and the API's
+	// base path).
 	BaseURL  string
+	Server   string
 	ClientID string
 	Audience string
 	Provider AuthEndpoints
@@ -58,15 +65,15 @@ func NewDocs(o DocsOptions) *Docs { return &Docs{o: o} }
 
 // Register mounts the documentation routes.
 func (d *Docs) Register(e *echo.Echo) {
-	e.GET(docsPath, func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, docsPath+"/") })
-	e.GET(docsPath+"/", d.index)
-	e.GET(docsPath+"/openapi.yaml", d.yaml)
-	e.GET(docsPath+"/openapi.json", d.json)
-	e.GET(docsPath+"/oauth2-redirect.html", d.asset("swagger/oauth2-redirect.html", "text/html; charset=utf-8"))
-	e.GET(docsPath+"/oauth2-redirect.js", d.asset("swagger/oauth2-redirect.js", "text/javascript; charset=utf-8"))
-	e.GET(docsPath+"/schemas/", schemaIndex)
-	e.GET(docsPath+"/schemas/:name", schemaFile)
-	e.RouteNotFound(docsPath+"/*", func(echo.Context) error { return echo.ErrNotFound })
+	e.GET(Path, func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, Path+"/") })
+	e.GET(Path+"/", d.index)
+	e.GET(Path+"/openapi.yaml", d.yaml)
+	e.GET(Path+"/openapi.json", d.json)
+	e.GET(Path+"/oauth2-redirect.html", d.asset("swagger/oauth2-redirect.html", "text/html; charset=utf-8"))
+	e.GET(Path+"/oauth2-redirect.js", d.asset("swagger/oauth2-redirect.js", "text/javascript; charset=utf-8"))
+	e.GET(Path+"/schemas/", schemaIndex)
+	e.GET(Path+"/schemas/:name", schemaFile)
+	e.RouteNotFound(Path+"/*", func(echo.Context) error { return echo.ErrNotFound })
 }
 
 // Document returns the OpenAPI document as YAML, with the deployment's
@@ -79,12 +86,12 @@ func (d *Docs) Document(ctx context.Context) []byte {
 		return d.rendered
 	}
 	authURL, tokenURL, err := d.o.Provider.AuthEndpoints(ctx)
-	doc, ferr := deploymentDocument(Deployment{Server: d.o.BaseURL + Base, Audience: d.o.Audience, ClientID: d.o.ClientID,
+	doc, ferr := ForDeployment(Deployment{Server: d.o.Server, Audience: d.o.Audience, ClientID: d.o.ClientID,
 		AuthorizationURL: authURL, TokenURL: tokenURL})
 	if ferr != nil {
 		// The committed document is whole: serve it as it stands.
 		d.o.Logger.ErrorContext(ctx, "API docs not filled in for this deployment", "error", ferr)
-		return []byte(openAPIDocument)
+		return []byte(committed)
 	}
 	if err != nil {
 		d.o.Logger.WarnContext(ctx, "API docs rendered without sign-in endpoints", "error", err)
@@ -101,13 +108,13 @@ type Deployment struct {
 	Server, Audience, ClientID, AuthorizationURL, TokenURL string
 }
 
-// deploymentDocument is the committed document with the deployment's
+// ForDeployment is the committed document with the deployment's
 // values in place of its examples (an empty value keeps the example):
 // the server, and the oidc scheme's client, audience, endpoints and the
 // scope of the API.
-func deploymentDocument(dep Deployment) ([]byte, error) {
+func ForDeployment(dep Deployment) ([]byte, error) {
 	var root yaml.Node
-	if err := yaml.Unmarshal([]byte(openAPIDocument), &root); err != nil || len(root.Content) == 0 {
+	if err := yaml.Unmarshal([]byte(committed), &root); err != nil || len(root.Content) == 0 {
 		return nil, fmt.Errorf("the API document: %w", err)
 	}
 	doc := root.Content[0]
@@ -230,8 +237,8 @@ Use <strong>Authorize</strong> to sign in; tokens stay in this page's memory onl
 func (d *Docs) index(c echo.Context) error {
 	var buf bytes.Buffer
 	err := swaggerPage.Execute(&buf, map[string]string{
-		"Spec": docsPath + "/openapi.yaml", "JSON": docsPath + "/openapi.json",
-		"Redirect": d.o.BaseURL + docsPath + "/oauth2-redirect.html", "ClientID": d.o.ClientID,
+		"Spec": Path + "/openapi.yaml", "JSON": Path + "/openapi.json",
+		"Redirect": d.o.BaseURL + Path + "/oauth2-redirect.html", "ClientID": d.o.ClientID,
 		"Scopes": "openid profile " + d.o.Audience + "/.default",
 	})
 	if err != nil {
@@ -244,7 +251,7 @@ func (d *Docs) index(c echo.Context) error {
 func schemaIndex(c echo.Context) error {
 	var out []string
 	for _, n := range document.JSONSchemaNames() {
-		out = append(out, docsPath+"/schemas/"+n)
+		out = append(out, Path+"/schemas/"+n)
 	}
 	return c.JSON(http.StatusOK, map[string][]string{"items": out})
 }
@@ -253,7 +260,7 @@ func schemaIndex(c echo.Context) error {
 func schemaFile(c echo.Context) error {
 	b, ok := document.JSONSchema(c.Param("name"))
 	if !ok {
-		return portal.New(portal.NotFound, "no schema %q; the schemas are listed at %s/schemas/", c.Param("name"), docsPath)
+		return portal.New(portal.NotFound, "no schema %q; the schemas are listed at %s/schemas/", c.Param("name"), Path)
 	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=300")
 	return c.Blob(http.StatusOK, "application/schema+json", b)

@@ -1,4 +1,4 @@
-package api
+package openapi
 
 import (
 	"fmt"
@@ -16,7 +16,8 @@ import (
 type Operation struct {
 	// ID is the document's operationId ("createTopic").
 	ID string
-	// Method and Path (under Base, with {name} parameters) locate it.
+	// Method and Path (under the API's base path, with {name}
+	// parameters) locate it.
 	Method, Path string
 	Tags         []string
 	Summary      string
@@ -49,9 +50,9 @@ type Document struct {
 	Schemas    map[string]any
 }
 
-// ReadDocument reads the API document the portal serves.
+// ReadDocument reads the operations and schemas of the API document.
 func ReadDocument() (Document, error) {
-	filled := []byte(openAPIDocument)
+	filled := []byte(committed)
 	var raw struct {
 		Paths      map[string]map[string]any `yaml:"paths"`
 		Components struct {
