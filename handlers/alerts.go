@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
@@ -20,7 +21,7 @@ import (
 func (h *Handlers) alertsPage(c echo.Context) error {
 	secret := ""
 	if id := c.QueryParam("created"); id != "" {
-		if data, ok := h.sessions.TakeHandoff(c.Request(), "alert channel "+id); ok {
+		if data, ok := h.Sessions.TakeHandoff(c.Request(), "alert channel "+id); ok {
 			var w portal.Webhook
 			if json.Unmarshal(data, &w) == nil && w.ID == id {
 				secret = w.Secret
@@ -31,7 +32,7 @@ func (h *Handlers) alertsPage(c echo.Context) error {
 }
 
 func (h *Handlers) renderAlerts(c echo.Context, status int, secret, formError string) error {
-	p, err := h.scopedPage(c, "alerts", "Alerts")
+	p, err := h.Scoped(c, "alerts", "Alerts")
 	if err != nil {
 		return err
 	}
@@ -49,9 +50,9 @@ func (h *Handlers) renderAlerts(c echo.Context, status int, secret, formError st
 		return err
 	}
 	if secret != "" {
-		showsSecret(c)
+		page.ShowsSecret(c)
 	}
-	return h.render(c, status, p, views.AlertsPage(p, rules, history, channels, secret, formError))
+	return h.Render(c, status, p, views.AlertsPage(p, rules, history, channels, secret, formError))
 }
 
 // formProblem is a refusal said on the form's page (a bad value), or nil
@@ -136,11 +137,11 @@ func (h *Handlers) addAlertChannel(c echo.Context) error {
 	if w.Secret == "" {
 		return h.alertsDone(c, "Channel added.")
 	}
-	p, err := h.scopedPage(c, "alerts", "Alerts")
+	p, err := h.Scoped(c, "alerts", "Alerts")
 	if err != nil {
 		return err
 	}
-	if data, err := json.Marshal(w); err == nil && h.sessions.Handoff(c.Request(), "alert channel "+w.ID, data) == nil {
+	if data, err := json.Marshal(w); err == nil && h.Sessions.Handoff(c.Request(), "alert channel "+w.ID, data) == nil {
 		return c.Redirect(http.StatusSeeOther, p.Context.Path("alerts")+"?created="+url.QueryEscape(w.ID))
 	}
 	return h.renderAlerts(c, http.StatusCreated, w.Secret, "")
@@ -155,9 +156,9 @@ func (h *Handlers) deleteAlertChannel(c echo.Context) error {
 
 // alertsDone goes back to the alerts page, saying what was done.
 func (h *Handlers) alertsDone(c echo.Context, message string) error {
-	p, err := h.scopedPage(c, "alerts", "Alerts")
+	p, err := h.Scoped(c, "alerts", "Alerts")
 	if err != nil {
 		return err
 	}
-	return h.done(c, message, p.Context.Path("alerts"))
+	return h.Done(c, message, p.Context.Path("alerts"))
 }

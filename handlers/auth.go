@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
@@ -18,7 +19,7 @@ func (h *Handlers) login(c echo.Context) error {
 	if err := h.throttle.Take(c.RealIP()); err != nil {
 		return err
 	}
-	u, err := h.sessions.Begin(c.Request().Context(), c.Response(), auth.SafeNext(c.QueryParam("next")), c.QueryParam("login_hint"))
+	u, err := h.Sessions.Begin(c.Request().Context(), c.Response(), auth.SafeNext(c.QueryParam("next")), c.QueryParam("login_hint"))
 	if err != nil {
 		return err
 	}
@@ -27,12 +28,12 @@ func (h *Handlers) login(c echo.Context) error {
 
 // callback completes the sign-in and starts a fresh session.
 func (h *Handlers) callback(c echo.Context) error {
-	next, err := h.sessions.Finish(c.Response(), c.Request())
+	next, err := h.Sessions.Finish(c.Response(), c.Request())
 	if err != nil {
 		if portal.Is(err, portal.Unauthenticated) {
 			_ = h.throttle.Take(c.RealIP())
-			h.log.WarnContext(c.Request().Context(), "sign-in failed", "error", err)
-			return renderFragment(c, http.StatusUnauthorized, views.SignIn("/", "Sign-in failed: "+portal.Problems(err)[0].Message))
+			h.Log.WarnContext(c.Request().Context(), "sign-in failed", "error", err)
+			return page.Fragment(c, http.StatusUnauthorized, views.SignIn("/", "Sign-in failed: "+portal.Problems(err)[0].Message))
 		}
 		return err
 	}
@@ -43,22 +44,22 @@ func (h *Handlers) callback(c echo.Context) error {
 // provider supports it, its session there too.
 func (h *Handlers) logout(c echo.Context) error {
 	r := c.Request()
-	sess, _ := h.sessions.Current(c.Response(), r)
+	sess, _ := h.Sessions.Current(c.Response(), r)
 	if sess == nil {
 		return c.Redirect(http.StatusSeeOther, "/signed-out")
 	}
 	if err := h.checkCSRF(c, sess); err != nil {
 		return err
 	}
-	if _, err := h.sessions.End(c.Response(), r); err != nil {
+	if _, err := h.Sessions.End(c.Response(), r); err != nil {
 		return err
 	}
-	if u := h.sessions.EndSessionURL(r.Context(), sess.IDToken, h.baseURL+"/signed-out"); u != "" {
+	if u := h.Sessions.EndSessionURL(r.Context(), sess.IDToken, h.baseURL+"/signed-out"); u != "" {
 		return c.Redirect(http.StatusSeeOther, u)
 	}
 	return c.Redirect(http.StatusSeeOther, "/signed-out")
 }
 
 func (h *Handlers) signedOut(c echo.Context) error {
-	return renderFragment(c, http.StatusOK, views.SignedOut())
+	return page.Fragment(c, http.StatusOK, views.SignedOut())
 }

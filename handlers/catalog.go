@@ -7,6 +7,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
@@ -14,7 +15,7 @@ import (
 
 // catalogPage searches the zone's topics.
 func (h *Handlers) catalogPage(c echo.Context) error {
-	p, err := h.scopedPage(c, "catalog", "Catalog")
+	p, err := h.Scoped(c, "catalog", "Catalog")
 	if err != nil {
 		return err
 	}
@@ -25,13 +26,13 @@ func (h *Handlers) catalogPage(c echo.Context) error {
 	if s.Found, err = h.Catalog.Catalog(c.Request().Context(), httpserver.ScopeOf(c), q); err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.CatalogPage(p, s))
+	return h.Render(c, http.StatusOK, p, views.CatalogPage(p, s))
 }
 
 // catalogEntry shows one topic of the zone.
 func (h *Handlers) catalogEntry(c echo.Context) error {
 	topic := c.Param("name")
-	p, err := h.scopedPage(c, "catalog", topic, views.Crumb{Label: topic})
+	p, err := h.Scoped(c, "catalog", topic, views.Crumb{Label: topic})
 	if err != nil {
 		return err
 	}
@@ -43,13 +44,13 @@ func (h *Handlers) catalogEntry(c echo.Context) error {
 	if e.Classified {
 		f.In.Classification = e.Classification
 	}
-	return h.render(c, http.StatusOK, p, views.CatalogEntryPage(p, e, f, h.Catalog.Classifications()))
+	return h.Render(c, http.StatusOK, p, views.CatalogEntryPage(p, e, f, h.Catalog.Classifications()))
 }
 
 // describeTopic saves an owner's description of its topic.
 func (h *Handlers) describeTopic(c echo.Context) error {
 	topic := c.Param("name")
-	p, err := h.scopedPage(c, "catalog", topic, views.Crumb{Label: topic})
+	p, err := h.Scoped(c, "catalog", topic, views.Crumb{Label: topic})
 	if err != nil {
 		return err
 	}
@@ -58,18 +59,18 @@ func (h *Handlers) describeTopic(c echo.Context) error {
 	ctx, scope := c.Request().Context(), httpserver.ScopeOf(c)
 	e, err := h.Catalog.Describe(ctx, scope, topic, f.In)
 	if err == nil {
-		return h.done(c, "The catalog entry of "+e.Topic+" is saved.", p.Context.Path("catalog", e.Topic))
+		return h.Done(c, "The catalog entry of "+e.Topic+" is saved.", p.Context.Path("catalog", e.Topic))
 	}
 	ps := portal.Problems(err)
 	if len(ps) == 0 || !portal.KindOf(err).IsValidation() {
 		return err
 	}
-	f.Errors = problemLines(ps)
+	f.Errors = page.ProblemLines(ps)
 	cur, rerr := h.Catalog.Entry(ctx, scope, topic)
 	if rerr != nil {
 		return err
 	}
-	return h.failedForm(c, p, err, func() templ.Component { return views.CatalogEntryPage(p, cur, f, h.Catalog.Classifications()) })
+	return h.FailedForm(c, p, err, func() templ.Component { return views.CatalogEntryPage(p, cur, f, h.Catalog.Classifications()) })
 }
 
 // splitTags reads the tags typed in one field, separated by commas or

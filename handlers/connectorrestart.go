@@ -26,7 +26,7 @@ func (h *Handlers) setAutoRestart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.scopedPage(c, "connectors", "Connector")
+	p, err := h.Scoped(c, "connectors", "Connector")
 	if err != nil {
 		return err
 	}
@@ -37,6 +37,6 @@ func (h *Handlers) setAutoRestart(c echo.Context) error {
 	case x != nil:
 		done = "Auto-restart is on, at most " + strconv.Itoa(spec.MaxRestarts) + " restarts."
 	}
-	h.sessions.AddToast(c.Response(), c.Request(), toastOK(done))
+	h.Sessions.AddToast(c.Response(), c.Request(), toastOK(done))
 	return c.Redirect(http.StatusSeeOther, p.Context.Path("connector", c.Param("name"))+"#auto-restart")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
@@ -18,11 +19,11 @@ import (
 
 func (h *Handlers) listConnectors(c echo.Context) error {
 	scope := httpserver.ScopeOf(c)
-	p, err := h.page(c, "Connectors", "connectors", scope)
+	p, err := h.Page(c, "Connectors", "connectors", scope)
 	if err != nil {
 		return err
 	}
-	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
+	q := portal.ListQuery{PageSize: page.Size, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
 	res, err := h.Connectors.List(c.Request().Context(), scope, q)
 	if err != nil {
 		return err
@@ -32,11 +33,11 @@ func (h *Handlers) listConnectors(c echo.Context) error {
 		l.Poll = l.Poll || x.State == portal.StateProvisioning
 	}
 	p.Subtitle = p.Context.Prefix + "*-connector"
-	return h.render(c, http.StatusOK, p, views.ConnectorsPage(p, l))
+	return h.Render(c, http.StatusOK, p, views.ConnectorsPage(p, l))
 }
 
 func (h *Handlers) showConnector(c echo.Context) error {
-	p, err := h.scopedPage(c, "connectors", "Connector")
+	p, err := h.Scoped(c, "connectors", "Connector")
 	if err != nil {
 		return err
 	}
@@ -49,8 +50,8 @@ func (h *Handlers) showConnector(c echo.Context) error {
 		return err
 	}
 	p.Title, p.Subtitle = x.Identifier, x.Name
-	p.Crumbs = crumbs(p.Context, "connectors", views.Crumb{Label: x.Identifier})
-	return h.render(c, http.StatusOK, p, views.ConnectorPage(p, x, history))
+	p.Crumbs = page.Crumbs(p.Context, "connectors", views.Crumb{Label: x.Identifier})
+	return h.Render(c, http.StatusOK, p, views.ConnectorPage(p, x, history))
 }
 
 // connectorLifecycle runs pause, resume, restart and restart-failed; htmx
@@ -75,7 +76,7 @@ func (h *Handlers) connectorLifecycle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.scopedPage(c, "connectors", "Connector")
+	p, err := h.Scoped(c, "connectors", "Connector")
 	if err != nil {
 		return err
 	}
@@ -83,11 +84,11 @@ func (h *Handlers) connectorLifecycle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if isHTMX(c) {
-		trigger(c, "success", done)
-		return renderFragment(c, http.StatusOK, views.ConnectorStatus(p, x))
+	if page.IsHTMX(c) {
+		page.Trigger(c, "success", done)
+		return page.Fragment(c, http.StatusOK, views.ConnectorStatus(p, x))
 	}
-	h.sessions.AddToast(c.Response(), c.Request(), toastOK(done))
+	h.Sessions.AddToast(c.Response(), c.Request(), toastOK(done))
 	return c.Redirect(http.StatusSeeOther, p.Context.Path("connector", x.Name))
 }
 
@@ -100,14 +101,14 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 	if err != nil {
 		// The form still works with a class typed by hand; say why the
 		// list is empty rather than pretend there are no classes.
-		f.ClassesError = "The connector classes could not be listed: " + explain(err, requestid.From(ctx)).message
+		f.ClassesError = "The connector classes could not be listed: " + page.Explain(err, requestid.From(ctx)).Message
 	}
 	f.Classes = classes
 	var def *portal.ConnectorDefinition
 	if class != "" {
 		d, err := h.Connectors.Definition(ctx, httpserver.ScopeOf(c), class)
 		if err != nil {
-			f.Errors["config.connector.class"] = "The settings of " + class + " could not be read: " + explain(err, requestid.From(ctx)).message
+			f.Errors["config.connector.class"] = "The settings of " + class + " could not be read: " + page.Explain(err, requestid.From(ctx)).Message
 		} else {
 			def = &d
 		}
@@ -188,16 +189,16 @@ func connectorRows(def *portal.ConnectorDefinition, cfg map[string]string) []vie
 }
 
 func (h *Handlers) newConnector(c echo.Context) error {
-	p, err := h.scopedPage(c, "connectors", "Create connector", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "connectors", "Create connector", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
 	f := h.connectorForm(c, p, c.QueryParam("connector.class"), map[string]string{})
 	f.Name = c.QueryParam("name")
-	if isHTMX(c) {
-		return renderFragment(c, http.StatusOK, views.ConnectorFormView(p, f))
+	if page.IsHTMX(c) {
+		return page.Fragment(c, http.StatusOK, views.ConnectorFormView(p, f))
 	}
-	return h.render(c, http.StatusOK, p, views.ConnectorFormView(p, f))
+	return h.Render(c, http.StatusOK, p, views.ConnectorFormView(p, f))
 }
 
 // readConnectorForm reads the rows and the pasted JSON into one
@@ -241,7 +242,7 @@ func readConnectorForm(c echo.Context, errs map[string]string) map[string]string
 
 // connectorFormFailed shows the form again with the problems on their rows.
 func (h *Handlers) connectorFormFailed(c echo.Context, p views.Page, f views.ConnectorForm, err error) error {
-	if !fieldErrors(err, f.Errors, "name") {
+	if !page.FieldErrors(err, f.Errors, "name") {
 		return err
 	}
 	forgetSecrets(&f)
@@ -252,12 +253,12 @@ func (h *Handlers) connectorFormFailed(c echo.Context, p views.Page, f views.Con
 			f.Rows = append([]views.ConfigRow{{Key: key}}, f.Rows...)
 		}
 	}
-	return h.failedForm(c, p, err, func() templ.Component { return views.ConnectorFormView(p, f) })
+	return h.FailedForm(c, p, err, func() templ.Component { return views.ConnectorFormView(p, f) })
 }
 
 func (h *Handlers) createConnector(c echo.Context) error {
 	scope := httpserver.ScopeOf(c)
-	p, err := h.scopedPage(c, "connectors", "Create connector", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "connectors", "Create connector", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -276,12 +277,12 @@ func (h *Handlers) createConnector(c echo.Context) error {
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
-	return h.done(c, "Connector "+x.Name+" created; it is provisioning.", p.Context.Path("connector", x.Name))
+	return h.Done(c, "Connector "+x.Name+" created; it is provisioning.", p.Context.Path("connector", x.Name))
 }
 
 func (h *Handlers) editConnector(c echo.Context) error {
 	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.scopedPage(c, "connectors", "Edit connector")
+	p, err := h.Scoped(c, "connectors", "Edit connector")
 	if err != nil {
 		return err
 	}
@@ -290,7 +291,7 @@ func (h *Handlers) editConnector(c echo.Context) error {
 		return err
 	}
 	f := h.editForm(c, p, x, x.Config)
-	return h.render(c, http.StatusOK, p, views.ConnectorFormView(p, f))
+	return h.Render(c, http.StatusOK, p, views.ConnectorFormView(p, f))
 }
 
 func (h *Handlers) editForm(c echo.Context, p views.Page, x portal.Connector, cfg map[string]string) views.ConnectorForm {
@@ -303,7 +304,7 @@ func (h *Handlers) editForm(c echo.Context, p views.Page, x portal.Connector, cf
 
 func (h *Handlers) updateConnector(c echo.Context) error {
 	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.scopedPage(c, "connectors", "Edit connector")
+	p, err := h.Scoped(c, "connectors", "Edit connector")
 	if err != nil {
 		return err
 	}
@@ -313,7 +314,7 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 		return err
 	}
 	p.Title, p.Subtitle = "Edit "+cur.Identifier, cur.Name
-	p.Crumbs = crumbs(p.Context, "connectors", views.Crumb{Label: cur.Identifier, Href: p.Context.Path("connector", cur.Name)}, views.Crumb{Label: "edit"})
+	p.Crumbs = page.Crumbs(p.Context, "connectors", views.Crumb{Label: cur.Identifier, Href: p.Context.Path("connector", cur.Name)}, views.Crumb{Label: "edit"})
 	errs := map[string]string{}
 	cfg := readConnectorForm(c, errs)
 	f := h.editForm(c, p, cur, cfg)
@@ -327,12 +328,12 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	}
 	x, err := h.Connectors.Update(ctx, scope, cur.Name, cfg, portal.IfMatch(f.Version))
 	if portal.Is(err, portal.PreconditionFailed) {
-		err = changedMeanwhile("connector "+cur.Name, p.Context.Path("connector", cur.Name, "edit"))
+		err = page.ChangedMeanwhile("connector "+cur.Name, p.Context.Path("connector", cur.Name, "edit"))
 	}
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
-	return h.done(c, "Connector "+x.Name+" saved; it is provisioning the change.", p.Context.Path("connector", x.Name))
+	return h.Done(c, "Connector "+x.Name+" saved; it is provisioning the change.", p.Context.Path("connector", x.Name))
 }
 
 func connectorDeletion(p views.Page, x portal.Connector, typed, problem string) views.Deletion {
@@ -352,11 +353,11 @@ func (h *Handlers) confirmDeleteConnector(c echo.Context) error {
 		return err
 	}
 	d.Dependants = im.Dependants
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
 func (h *Handlers) connectorForDeletion(c echo.Context) (portal.Connector, views.Page, error) {
-	p, err := h.scopedPage(c, "connectors", "Delete connector")
+	p, err := h.Scoped(c, "connectors", "Delete connector")
 	if err != nil {
 		return portal.Connector{}, p, err
 	}
@@ -365,7 +366,7 @@ func (h *Handlers) connectorForDeletion(c echo.Context) (portal.Connector, views
 		return x, p, err
 	}
 	p.Subtitle = x.Name
-	p.Crumbs = crumbs(p.Context, "connectors", views.Crumb{Label: x.Identifier, Href: p.Context.Path("connector", x.Name)}, views.Crumb{Label: "delete"})
+	p.Crumbs = page.Crumbs(p.Context, "connectors", views.Crumb{Label: x.Identifier, Href: p.Context.Path("connector", x.Name)}, views.Crumb{Label: "delete"})
 	return x, p, nil
 }
 
@@ -376,12 +377,12 @@ func (h *Handlers) deleteConnector(c echo.Context) error {
 	}
 	typed := strings.TrimSpace(c.FormValue("confirm"))
 	if typed != x.Identifier && typed != x.Name {
-		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, connectorDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, connectorDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
 	}
 	if err := h.Connectors.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.Name, ""); err != nil {
 		return err
 	}
-	return h.done(c, "Connector "+x.Name+" deleted.", p.Context.Path("connectors"))
+	return h.Done(c, "Connector "+x.Name+" deleted.", p.Context.Path("connectors"))
 }
 
 // forgetSecrets blanks the secrets of a form shown again after a refusal:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
@@ -37,7 +38,7 @@ func (h *Handlers) costs(c echo.Context) error {
 		c.Response().WriteHeader(http.StatusOK)
 		return csv.NewWriter(c.Response()).WriteAll(r.Rows())
 	}
-	p, err := h.page(c, "Costs", "costs", scope)
+	p, err := h.Page(c, "Costs", "costs", scope)
 	if err != nil {
 		return err
 	}
@@ -53,36 +54,36 @@ func (h *Handlers) costs(c echo.Context) error {
 		}
 	}
 	p.Subtitle = "what " + scope.BU + " used and cost in " + scope.Stage + ", split from Confluent Cloud's bill"
-	return h.render(c, http.StatusOK, p, views.CostsPage(p, r, month, lines))
+	return h.Render(c, http.StatusOK, p, views.CostsPage(p, r, month, lines))
 }
 
-// zoneCosts is a zone's units side by side for a month (the zone's
-// Super Admins, platform admins); ?format=csv has the same numbers.
-func (h *Handlers) zoneCosts(c echo.Context) error {
-	p, area, err := h.adminPage(c, "Costs by unit")
-	if err != nil {
-		return err
-	}
-	zones := area.Zones
-	zone := c.QueryParam("zone")
-	if zone == "" && len(zones) > 0 {
-		zone = zones[0]
-	}
-	var month time.Time
-	if m := c.QueryParam("month"); m != "" {
-		if month, err = time.Parse("2006-01", m); err != nil {
-			return portal.Invalid("month", "month is yyyy-mm (2026-11), not %q", m)
+// unitBudget is a unit's use against its budget; ?panel=1 answers the
+// topics page's panel alone.
+func (h *Handlers) unitBudget(c echo.Context) error {
+	panel := c.QueryParam("panel") == "1"
+	if c.QueryParam("panel") == "headroom" {
+		// The room left, on a form that spends it (topics); a form does
+		// without it when the budget cannot be read.
+		b, err := h.Guardrails.UnitBudget(c.Request().Context(), httpserver.ScopeOf(c), true)
+		if err != nil {
+			return c.NoContent(http.StatusNoContent)
 		}
+		return page.Fragment(c, http.StatusOK, views.BudgetHeadroom(b, []string{portal.BudgetTopics, portal.BudgetPartitions, portal.BudgetStorageBytes}))
 	}
-	r, err := h.Costs.ZoneCosts(c.Request().Context(), zone, month)
+	b, err := h.Guardrails.UnitBudget(c.Request().Context(), httpserver.ScopeOf(c), panel)
+	if panel {
+		if err != nil {
+			// The panel is an extra: the topics page does without it.
+			return c.NoContent(http.StatusNoContent)
+		}
+		return page.Fragment(c, http.StatusOK, views.BudgetPanel(b))
+	}
 	if err != nil {
 		return err
 	}
-	if c.QueryParam("format") == "csv" {
-		c.Response().Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-		c.Response().Header().Set("Content-Disposition", `attachment; filename="costs-`+r.Zone+"-"+r.Month.Format("2006-01")+`.csv"`)
-		c.Response().WriteHeader(http.StatusOK)
-		return csv.NewWriter(c.Response()).WriteAll(r.Rows())
+	p, err := h.Scoped(c, "budget", "Budget")
+	if err != nil {
+		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ZoneCostsPage(p, area, zones, r))
+	return h.Render(c, http.StatusOK, p, views.UnitBudgetPage(p, b))
 }

@@ -6,28 +6,29 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 func (h *Handlers) listGrants(c echo.Context) error {
-	p, err := h.scopedPage(c, "grants", "Grants")
+	p, err := h.Scoped(c, "grants", "Grants")
 	if err != nil {
 		return err
 	}
 	q := portal.GrantQuery{ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize}, Side: c.QueryParam("side"), State: c.QueryParam("state"),
 		Expiring: c.QueryParam("expiring") == "true"}
-	page, err := h.Grants.Grants(c.Request().Context(), httpserver.ScopeOf(c), q)
+	list, err := h.Grants.Grants(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.GrantsPage(p, page.Items, p.Context != nil && p.Context.AskGrants))
+	return h.Render(c, http.StatusOK, p, views.GrantsPage(p, list.Items, p.Context != nil && p.Context.AskGrants))
 }
 
 func (h *Handlers) showGrant(c echo.Context) error {
 	id := c.Param("id")
-	p, err := h.scopedPage(c, "grants", "Grant "+id, views.Crumb{Label: id})
+	p, err := h.Scoped(c, "grants", "Grant "+id, views.Crumb{Label: id})
 	if err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func (h *Handlers) showGrant(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.GrantPage(p, g))
+	return h.Render(c, http.StatusOK, p, views.GrantPage(p, g))
 }
 
 // principals are the unit's accounts and pools to ask access for.
@@ -61,7 +62,7 @@ func (h *Handlers) principals(c echo.Context) ([][2]string, error) {
 }
 
 func (h *Handlers) newGrant(c echo.Context) error {
-	p, err := h.scopedPage(c, "grants", "Ask for access", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "grants", "Ask for access", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -81,12 +82,12 @@ func (h *Handlers) newGrant(c echo.Context) error {
 	if f.Offer, err = h.Grants.Offer(c.Request().Context(), httpserver.ScopeOf(c), f.In.Owner); err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.NewGrantPage(p, f))
+	return h.Render(c, http.StatusOK, p, views.NewGrantPage(p, f))
 }
 
 // requestGrant asks for access from the form.
 func (h *Handlers) requestGrant(c echo.Context) error {
-	p, err := h.scopedPage(c, "grants", "Ask for access", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "grants", "Ask for access", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -95,23 +96,23 @@ func (h *Handlers) requestGrant(c echo.Context) error {
 		Renews: c.FormValue("renews")}}
 	g, err := h.Grants.RequestGrant(c.Request().Context(), httpserver.ScopeOf(c), f.In)
 	if err == nil {
-		return h.done(c, "Access asked of "+g.Owner+" ("+g.ID+"); its Admins review it.", p.Context.Path("grant", g.ID))
+		return h.Done(c, "Access asked of "+g.Owner+" ("+g.ID+"); its Admins review it.", p.Context.Path("grant", g.ID))
 	}
 	ps := portal.Problems(err)
 	if len(ps) == 0 {
 		return err
 	}
-	f.Errors = problemLines(ps)
+	f.Errors = page.ProblemLines(ps)
 	f.Principals, _ = h.principals(c)
 	f.Offer, _ = h.Grants.Offer(c.Request().Context(), httpserver.ScopeOf(c), f.In.Owner)
-	return h.failedForm(c, p, err, func() templ.Component { return views.NewGrantPage(p, f) })
+	return h.FailedForm(c, p, err, func() templ.Component { return views.NewGrantPage(p, f) })
 }
 
 // grantStep approves, rejects, withdraws or revokes a grant from its page.
 func (h *Handlers) grantStep(c echo.Context) error {
 	id, step := c.Param("id"), c.Param("action")
 	scope, ctx := httpserver.ScopeOf(c), c.Request().Context()
-	p, err := h.scopedPage(c, "grants", "Grant "+id)
+	p, err := h.Scoped(c, "grants", "Grant "+id)
 	if err != nil {
 		return err
 	}
@@ -136,5 +137,5 @@ func (h *Handlers) grantStep(c echo.Context) error {
 		// Role bindings take effect upstream some time after they are made.
 		msg += " Confluent Cloud enforces new role bindings within about 90 seconds."
 	}
-	return h.done(c, msg, p.Context.Path("grant", id))
+	return h.Done(c, msg, p.Context.Path("grant", id))
 }

@@ -8,18 +8,19 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 func (h *Handlers) listGroups(c echo.Context) error {
-	p, err := h.scopedPage(c, "consumer-groups", "Consumer groups")
+	p, err := h.Scoped(c, "consumer-groups", "Consumer groups")
 	if err != nil {
 		return err
 	}
 	res, err := h.Groups.List(c.Request().Context(), httpserver.ScopeOf(c),
-		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token"), Unit: p.UnitFilter})
+		portal.ListQuery{PageSize: page.Size, PageToken: c.QueryParam("page_token"), Unit: p.UnitFilter})
 	if err != nil {
 		return err
 	}
@@ -27,11 +28,11 @@ func (h *Handlers) listGroups(c echo.Context) error {
 	if p.Context.WholeCluster {
 		p.Subtitle = "the whole " + p.Context.LandingZone + " cluster"
 	}
-	return h.render(c, http.StatusOK, p, views.GroupsPage(p, res.Items, res.Total, res.NextPageToken))
+	return h.Render(c, http.StatusOK, p, views.GroupsPage(p, res.Items, res.Total, res.NextPageToken))
 }
 
 func (h *Handlers) groupForPage(c echo.Context) (portal.GroupDetail, views.Page, error) {
-	p, err := h.scopedPage(c, "consumer-groups", "Consumer group")
+	p, err := h.Scoped(c, "consumer-groups", "Consumer group")
 	if err != nil {
 		return portal.GroupDetail{}, p, err
 	}
@@ -40,7 +41,7 @@ func (h *Handlers) groupForPage(c echo.Context) (portal.GroupDetail, views.Page,
 		return g, p, err
 	}
 	p.Title, p.Subtitle = g.Identifier, g.ID
-	p.Crumbs = crumbs(p.Context, "consumer-groups", views.Crumb{Label: g.Identifier})
+	p.Crumbs = page.Crumbs(p.Context, "consumer-groups", views.Crumb{Label: g.Identifier})
 	return g, p, nil
 }
 
@@ -49,7 +50,7 @@ func (h *Handlers) showGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.GroupPage(p, g, views.ResetForm{Topics: g.Topics}))
+	return h.Render(c, http.StatusOK, p, views.GroupPage(p, g, views.ResetForm{Topics: g.Topics}))
 }
 
 // resetGroup plans a reset (op=plan, a dry run) or applies it (op=apply).
@@ -63,7 +64,7 @@ func (h *Handlers) resetGroup(c echo.Context) error {
 	r := portal.OffsetReset{Topic: f.Topic, To: f.To, DryRun: c.FormValue("op") != "apply"}
 	var perr error
 	if f.To == portal.ResetTimestamp && f.Timestamp != "" {
-		t, err := time.Parse(localTime, f.Timestamp)
+		t, err := time.Parse(page.LocalTime, f.Timestamp)
 		if err != nil {
 			perr = portal.Invalid("timestamp", "must be a date and time, such as 2026-11-22T10:00")
 		}
@@ -82,29 +83,29 @@ func (h *Handlers) resetGroup(c echo.Context) error {
 		plan, err = h.Groups.ResetOffsets(c.Request().Context(), httpserver.ScopeOf(c), g.ID, r)
 	}
 	form := func() templ.Component {
-		if isHTMX(c) {
+		if page.IsHTMX(c) {
 			return views.ResetFormView(p, g, f)
 		}
 		return views.GroupPage(p, g, f)
 	}
 	if err != nil {
 		errs := map[string]string{}
-		if !fieldErrors(err, errs, "") {
+		if !page.FieldErrors(err, errs, "") {
 			return err
 		}
 		for _, m := range errs {
 			f.Error = m
 		}
-		return h.failedForm(c, p, err, form)
+		return h.FailedForm(c, p, err, form)
 	}
 	f.Plan, f.Done = &plan, !plan.DryRun
 	if f.Done {
-		return h.done(c, "Offsets of "+g.Identifier+" reset.", p.Context.Path("consumer-group", g.ID))
+		return h.Done(c, "Offsets of "+g.Identifier+" reset.", p.Context.Path("consumer-group", g.ID))
 	}
-	if isHTMX(c) {
-		return renderFragment(c, http.StatusOK, form())
+	if page.IsHTMX(c) {
+		return page.Fragment(c, http.StatusOK, form())
 	}
-	return h.render(c, http.StatusOK, p, form())
+	return h.Render(c, http.StatusOK, p, form())
 }
 
 func (h *Handlers) confirmDeleteGroup(c echo.Context) error {
@@ -112,7 +113,7 @@ func (h *Handlers) confirmDeleteGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, groupDeletion(p, g, "", "")))
+	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, groupDeletion(p, g, "", "")))
 }
 
 func groupDeletion(p views.Page, g portal.GroupDetail, typed, problem string) views.Deletion {
@@ -127,10 +128,10 @@ func (h *Handlers) deleteGroup(c echo.Context) error {
 		return err
 	}
 	if typed := c.FormValue("confirm"); typed != g.Identifier {
-		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, groupDeletion(p, g, typed, "Type "+g.Identifier+" exactly to confirm.")))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, groupDeletion(p, g, typed, "Type "+g.Identifier+" exactly to confirm.")))
 	}
 	if err := h.Groups.Delete(c.Request().Context(), httpserver.ScopeOf(c), g.ID); err != nil {
 		return err
 	}
-	return h.done(c, "Consumer group "+g.Identifier+" deleted.", p.Context.Path("consumer-groups"))
+	return h.Done(c, "Consumer group "+g.Identifier+" deleted.", p.Context.Path("consumer-groups"))
 }

@@ -13,41 +13,41 @@ import (
 
 // home greets the caller; people without any role see how to get one.
 func (h *Handlers) home(c echo.Context) error {
-	p, err := h.page(c, "Home", "", portal.Scope{})
+	p, err := h.Page(c, "Home", "", portal.Scope{})
 	if err != nil {
 		return err
 	}
 	if len(p.Units) == 0 {
 		p.Title = "Welcome"
-		return h.render(c, http.StatusOK, p, views.NotOnboarded(p))
+		return h.Render(c, http.StatusOK, p, views.NotOnboarded(p))
 	}
 	p.Title = "Welcome, " + p.User.Name
 	// Keys about to expire are worth a line on the home page; the page
 	// does without it when the database cannot say.
 	notices, err := h.APIKeys.Notices(c.Request().Context(), 7*24*time.Hour)
 	if err != nil {
-		h.log.WarnContext(c.Request().Context(), "expiring API keys could not be counted for the home page", "error", err)
+		h.Log.WarnContext(c.Request().Context(), "expiring API keys could not be counted for the home page", "error", err)
 	}
 	// So do the change requests waiting for the caller's review.
 	waiting, err := h.Requests.Waiting(c.Request().Context())
 	if err != nil {
-		h.log.WarnContext(c.Request().Context(), "change requests waiting for review could not be read for the home page", "error", err)
+		h.Log.WarnContext(c.Request().Context(), "change requests waiting for review could not be read for the home page", "error", err)
 	}
 	grants, err := h.Grants.WaitingGrants(c.Request().Context())
 	if err != nil {
-		h.log.WarnContext(c.Request().Context(), "access requests waiting for review could not be read for the home page", "error", err)
+		h.Log.WarnContext(c.Request().Context(), "access requests waiting for review could not be read for the home page", "error", err)
 	}
 	// And the units' alerts firing now.
 	firing, err := h.Alerts.Firing(c.Request().Context())
 	if err != nil {
-		h.log.WarnContext(c.Request().Context(), "firing alerts could not be read for the home page", "error", err)
+		h.Log.WarnContext(c.Request().Context(), "firing alerts could not be read for the home page", "error", err)
 	}
 	// And the grants of the caller's units that end soon.
 	expiring, err := h.Grants.ExpiringGrants(c.Request().Context())
 	if err != nil {
-		h.log.WarnContext(c.Request().Context(), "expiring grants could not be read for the home page", "error", err)
+		h.Log.WarnContext(c.Request().Context(), "expiring grants could not be read for the home page", "error", err)
 	}
-	return h.render(c, http.StatusOK, p, views.Home(p, notices, waiting, grants, firing, expiring))
+	return h.Render(c, http.StatusOK, p, views.Home(p, notices, waiting, grants, firing, expiring))
 }
 
 // switchContext is the context selector without JavaScript: it redirects

@@ -35,7 +35,7 @@ func (h *Handlers) produceForm(c echo.Context) error {
 				f.Format, f.Subject = "schema", t.Name+"-value"
 			}
 		}
-		return h.render(c, http.StatusOK, p, views.ProducePage(p, t.Name, f, nil))
+		return h.Render(c, http.StatusOK, p, views.ProducePage(p, t.Name, f, nil))
 	}
 	req, batch, err := produceFromForm(c, f)
 	var res portal.ProduceResult
@@ -46,9 +46,9 @@ func (h *Handlers) produceForm(c echo.Context) error {
 		if !formProblems(err, f.Errors, batch) {
 			return err
 		}
-		return h.render(c, http.StatusUnprocessableEntity, p, views.ProducePage(p, t.Name, f, nil))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.ProducePage(p, t.Name, f, nil))
 	}
-	return h.render(c, http.StatusOK, p, views.ProducePage(p, t.Name, f, &res))
+	return h.Render(c, http.StatusOK, p, views.ProducePage(p, t.Name, f, &res))
 }
 
 // formProblems puts a validation's problems at the form's fields: in a

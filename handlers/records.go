@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
@@ -25,9 +26,9 @@ func (h *Handlers) readRecords(c echo.Context) error {
 	ctx, scope := c.Request().Context(), httpserver.ScopeOf(c)
 	f := recordsForm(c, t.Partitions)
 	q, err := recordsQuery(f)
-	var page portal.RecordPage
+	var got portal.RecordPage
 	if err == nil {
-		page, err = h.Messages.Read(ctx, scope, t.Name, q)
+		got, err = h.Messages.Read(ctx, scope, t.Name, q)
 	}
 	status := http.StatusOK
 	if err != nil {
@@ -45,11 +46,11 @@ func (h *Handlers) readRecords(c echo.Context) error {
 			f.Error = ps[0].Message
 		}
 	}
-	v := views.RecordsView{Items: page.Items, Scanned: page.Scanned, Filtered: q.Filtered()}
+	v := views.RecordsView{Items: got.Items, Scanned: got.Scanned, Filtered: q.Filtered()}
 	if err == nil {
-		v.After = portal.FormatOffsets(page.Ends)
+		v.After = portal.FormatOffsets(got.Ends)
 	}
-	return h.render(c, status, p, templ.Join(views.TopicTabs(p, t.Name, "records"), views.RecordsPage(p, t.Name, f, v)))
+	return h.Render(c, status, p, templ.Join(views.TopicTabs(p, t.Name, "records"), views.RecordsPage(p, t.Name, f, v)))
 }
 
 // downloadRecords gives the records a browser query shows as JSON lines.
@@ -58,12 +59,12 @@ func (h *Handlers) downloadRecords(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := h.Messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
+	got, err := h.Messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
-	for _, m := range page.Items {
+	for _, m := range got.Items {
 		b.WriteString(views.RecordJSON(m))
 		b.WriteByte('\n')
 	}
@@ -85,16 +86,16 @@ func (h *Handlers) tailRecords(c echo.Context) error {
 	if q.After, err = portal.ParseOffsets(c.QueryParam("after")); err != nil {
 		return err
 	}
-	page, err := h.Messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
+	got, err := h.Messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("X-Records-After", portal.FormatOffsets(page.Ends))
-	rows := make([]portal.BrowsedMessage, len(page.Items))
-	for i, m := range page.Items {
+	c.Response().Header().Set("X-Records-After", portal.FormatOffsets(got.Ends))
+	rows := make([]portal.BrowsedMessage, len(got.Items))
+	for i, m := range got.Items {
 		rows[len(rows)-1-i] = m
 	}
-	return renderFragment(c, http.StatusOK, views.RecordRows(rows))
+	return page.Fragment(c, http.StatusOK, views.RecordRows(rows))
 }
 
 // recordsForm reads the browser's query; Query keeps it for the page's
@@ -140,7 +141,7 @@ func recordsQuery(f views.RecordsForm) (portal.MessageQuery, error) {
 		q.Offset = &o
 	}
 	if f.Timestamp != "" {
-		t, err := time.Parse(localTime, f.Timestamp)
+		t, err := time.Parse(page.LocalTime, f.Timestamp)
 		if err != nil {
 			v.Add(portal.Invalid("timestamp", "must be a date and time, such as 2026-11-22T10:00"))
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
@@ -14,7 +15,7 @@ import (
 )
 
 func (h *Handlers) listRequests(c echo.Context) error {
-	p, err := h.scopedPage(c, "change-requests", "Change requests")
+	p, err := h.Scoped(c, "change-requests", "Change requests")
 	if err != nil {
 		return err
 	}
@@ -22,12 +23,12 @@ func (h *Handlers) listRequests(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.RequestsPage(p, list))
+	return h.Render(c, http.StatusOK, p, views.RequestsPage(p, list))
 }
 
 func (h *Handlers) showRequest(c echo.Context) error {
 	id := c.Param("id")
-	p, err := h.scopedPage(c, "change-requests", "Change request "+id, views.Crumb{Label: id})
+	p, err := h.Scoped(c, "change-requests", "Change request "+id, views.Crumb{Label: id})
 	if err != nil {
 		return err
 	}
@@ -35,11 +36,11 @@ func (h *Handlers) showRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.RequestPage(p, r))
+	return h.Render(c, http.StatusOK, p, views.RequestPage(p, r))
 }
 
 func (h *Handlers) newRequest(c echo.Context) error {
-	p, err := h.scopedPage(c, "change-requests", "New change request", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "change-requests", "New change request", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func (h *Handlers) newRequest(c echo.Context) error {
 		}
 		f.Document, f.Drafted = string(b), true
 	}
-	return h.render(c, http.StatusOK, p, views.NewRequestPage(p, f))
+	return h.Render(c, http.StatusOK, p, views.NewRequestPage(p, f))
 }
 
 // draftRequest turns a topic form that a Developer may not send in a
@@ -64,7 +65,7 @@ func (h *Handlers) newRequest(c echo.Context) error {
 // request form to review, explain and file: nothing is changed or filed
 // yet.
 func (h *Handlers) draftRequest(c echo.Context) error {
-	p, err := h.scopedPage(c, "change-requests", "New change request", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "change-requests", "New change request", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -87,12 +88,12 @@ func (h *Handlers) draftRequest(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("HX-Push-Url", p.Context.Path("change-requests", "new"))
-	return h.render(c, http.StatusOK, p, views.NewRequestPage(p, views.RequestForm{Document: string(text), Drafted: true}))
+	return h.Render(c, http.StatusOK, p, views.NewRequestPage(p, views.RequestForm{Document: string(text), Drafted: true}))
 }
 
 // fileRequest files the pasted document as a change request.
 func (h *Handlers) fileRequest(c echo.Context) error {
-	p, err := h.scopedPage(c, "change-requests", "New change request", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "change-requests", "New change request", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -103,21 +104,21 @@ func (h *Handlers) fileRequest(c echo.Context) error {
 		r, err = h.Requests.Request(c.Request().Context(), httpserver.ScopeOf(c), doc, f.Reason)
 	}
 	if err == nil {
-		return h.done(c, "Change request "+r.ID+" filed; it waits for a review.", p.Context.Path("change-request", r.ID))
+		return h.Done(c, "Change request "+r.ID+" filed; it waits for a review.", p.Context.Path("change-request", r.ID))
 	}
 	ps := portal.Problems(err)
 	if len(ps) == 0 {
 		return err
 	}
-	f.Errors = problemLines(ps)
-	return h.failedForm(c, p, err, func() templ.Component { return views.NewRequestPage(p, f) })
+	f.Errors = page.ProblemLines(ps)
+	return h.FailedForm(c, p, err, func() templ.Component { return views.NewRequestPage(p, f) })
 }
 
 // decideRequest approves, rejects or withdraws a request from its page.
 func (h *Handlers) decideRequest(c echo.Context) error {
 	id, what := c.Param("id"), c.Param("action")
 	scope, ctx := httpserver.ScopeOf(c), c.Request().Context()
-	p, err := h.scopedPage(c, "change-requests", "Change request "+id)
+	p, err := h.Scoped(c, "change-requests", "Change request "+id)
 	if err != nil {
 		return err
 	}
@@ -135,5 +136,5 @@ func (h *Handlers) decideRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.done(c, "Change request "+r.ID+" is "+r.State+".", p.Context.Path("change-request", id))
+	return h.Done(c, "Change request "+r.ID+" is "+r.State+".", p.Context.Path("change-request", id))
 }

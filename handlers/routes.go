@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 )
 
@@ -14,23 +15,24 @@ import (
 // session middleware is attached per route: on a group, echo would route
 // every unknown path (API ones too) through it.
 func (h *Handlers) Register(e *echo.Echo) {
-	e.GET("/auth/login", h.login, h.forgetSecretPages)
-	e.GET("/auth/callback", h.callback, h.forgetSecretPages)
-	e.POST("/auth/logout", h.logout, h.forgetSecretPages)
-	e.GET("/signed-out", h.signedOut, h.forgetSecretPages)
+	forget := page.ForgetSecretPages(h.baseURL)
+	e.GET("/auth/login", h.login, forget)
+	e.GET("/auth/callback", h.callback, forget)
+	e.POST("/auth/logout", h.logout, forget)
+	e.GET("/signed-out", h.signedOut, forget)
 
 	route := func(method, path string, handler echo.HandlerFunc) {
 		if strings.HasPrefix(path, "/:bu/:stage/") {
 			// The scope is parsed once here, after the session is known;
 			// then large bodies take their lane.
-			mw := []echo.MiddlewareFunc{h.forgetSecretPages, h.requireSession, httpserver.ParseScope}
+			mw := []echo.MiddlewareFunc{forget, h.requireSession, httpserver.ParseScope}
 			if h.lane != nil {
 				mw = append(mw, h.lane.Middleware)
 			}
 			e.Add(method, path, handler, mw...)
 			return
 		}
-		e.Add(method, path, handler, h.forgetSecretPages, h.requireSession)
+		e.Add(method, path, handler, forget, h.requireSession)
 	}
 	route(http.MethodGet, "/", h.home)
 	route(http.MethodGet, "/context", h.switchContext)
@@ -39,39 +41,9 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodPost, "/me/session/:id/end", h.endMySession)
 
 	// The platform admin area: NotFound for everyone who may not use it.
-	route(http.MethodGet, "/admin", h.adminHome)
-	route(http.MethodGet, "/admin/business-units", h.listAdminUnits)
-	route(http.MethodPost, "/admin/business-units", h.onboardUnit)
-	route(http.MethodGet, "/admin/business-unit/:id", h.showAdminUnit)
-	route(http.MethodPost, "/admin/business-unit/:id", h.updateAdminUnit)
-	route(http.MethodGet, "/admin/business-unit/:id/offboard", h.confirmOffboard)
-	route(http.MethodPost, "/admin/business-unit/:id/offboard", h.offboardUnit)
-	route(http.MethodGet, "/admin/read-only", h.listReadOnly)
-	route(http.MethodPost, "/admin/read-only/:landing_zone/:stage", h.setReadOnly)
-	route(http.MethodGet, "/admin/audit", h.adminAudit)
-	route(http.MethodGet, "/admin/audit/export", h.exportAudit)
-	route(http.MethodGet, "/admin/upstreams", h.adminUpstreams)
-	route(http.MethodGet, "/admin/costs", h.zoneCosts)
-	route(http.MethodGet, "/admin/config", h.adminConfig)
-	route(http.MethodGet, "/admin/sessions", h.adminSessions)
-	route(http.MethodPost, "/admin/session/:id/end", h.endSession)
-	route(http.MethodGet, "/admin/access", h.accessPreview)
-	route(http.MethodPost, "/admin/access", h.accessPreview)
-	route(http.MethodGet, "/admin/policies", h.listPolicies)
-	route(http.MethodPost, "/admin/policies", h.savePolicy)
-	route(http.MethodGet, "/admin/policies/new", h.newPolicy)
-	route(http.MethodPost, "/admin/policies/test", h.testPolicy)
-	route(http.MethodGet, "/admin/policy/:id", h.showPolicy)
-	route(http.MethodPost, "/admin/policy/:id", h.savePolicy)
-	route(http.MethodGet, "/admin/policy/:id/report", h.policyReport)
-	route(http.MethodPost, "/admin/policy/:id/delete", h.deletePolicy)
-	route(http.MethodGet, "/admin/budgets", h.listBudgets)
-	route(http.MethodPost, "/admin/budgets/:bu/:stage", h.setBudget)
-	route(http.MethodGet, "/admin/webhooks", h.listWebhooks)
-	route(http.MethodPost, "/admin/webhooks", h.createWebhook)
-	route(http.MethodGet, "/admin/webhooks/:id", h.webhookDeliveries)
-	route(http.MethodPost, "/admin/webhooks/:id/delete", h.deleteWebhook)
+	h.admin.Register(route)
 
+	h.identity.Register(route)
 	route(http.MethodGet, "/:bu/:stage/search", h.search)
 	route(http.MethodGet, "/:bu/:stage/topics", h.listTopics)
 	route(http.MethodGet, "/:bu/:stage/export", h.exportDocument)
@@ -144,30 +116,6 @@ func (h *Handlers) Register(e *echo.Echo) {
 	route(http.MethodGet, "/:bu/:stage/schema/:subject/:version/delete", h.confirmDeleteVersion)
 	route(http.MethodPost, "/:bu/:stage/schema/:subject/:version/delete", h.deleteVersion)
 
-	route(http.MethodGet, "/:bu/:stage/service-accounts", h.listAccounts)
-	route(http.MethodGet, "/:bu/:stage/service-accounts/new", h.newAccount)
-	route(http.MethodPost, "/:bu/:stage/service-accounts", h.createAccount)
-	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk", h.bulkForm)
-	route(http.MethodPost, "/:bu/:stage/service-accounts/bulk", h.bulkCreate)
-	route(http.MethodGet, "/:bu/:stage/service-accounts/bulk/:job", h.bulkProgress)
-	route(http.MethodGet, "/:bu/:stage/service-account/:id", h.showAccount)
-	route(http.MethodPost, "/:bu/:stage/service-account/:id/edit", h.updateAccount)
-	route(http.MethodGet, "/:bu/:stage/service-account/:id/delete", h.confirmAccountDelete)
-	route(http.MethodPost, "/:bu/:stage/service-account/:id/delete", h.deleteAccount)
-	route(http.MethodPost, "/:bu/:stage/service-account/:id/api-keys", h.createKey)
-	route(http.MethodGet, "/:bu/:stage/api-keys", h.listKeys)
-	route(http.MethodPost, "/:bu/:stage/api-key/:id/rotate", h.rotateKey)
-	route(http.MethodGet, "/:bu/:stage/api-key/:id/secret", h.keySecret)
-	route(http.MethodGet, "/:bu/:stage/api-key/:id/delete", h.confirmKeyDelete)
-	route(http.MethodPost, "/:bu/:stage/api-key/:id/delete", h.deleteKey)
-
-	route(http.MethodGet, "/:bu/:stage/identity-pools", h.listPools)
-	route(http.MethodGet, "/:bu/:stage/identity-pools/new", h.newPool)
-	route(http.MethodPost, "/:bu/:stage/identity-pools", h.createPool)
-	route(http.MethodGet, "/:bu/:stage/identity-pool/:id", h.showPool)
-	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/filter", h.poolFilter)
-	route(http.MethodGet, "/:bu/:stage/identity-pool/:id/delete", h.confirmDeletePool)
-	route(http.MethodPost, "/:bu/:stage/identity-pool/:id/delete", h.deletePool)
 }
 
 // moved answers an item page's earlier address (plural, as its list's)

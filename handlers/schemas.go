@@ -8,31 +8,32 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 func (h *Handlers) listSchemas(c echo.Context) error {
-	p, err := h.scopedPage(c, "schemas", "Schemas")
+	p, err := h.Scoped(c, "schemas", "Schemas")
 	if err != nil {
 		return err
 	}
 	latest := c.QueryParam("all") != "1"
-	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
+	q := portal.ListQuery{PageSize: page.Size, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
 	res, err := h.Schemas.List(c.Request().Context(), httpserver.ScopeOf(c), latest, q)
 	if err != nil {
 		return err
 	}
 	p.Subtitle = p.Context.Prefix + "*-key, " + p.Context.Prefix + "*-value"
-	return h.render(c, http.StatusOK, p, views.SchemasPage(p, views.SchemaList{Items: res.Items, Total: res.Total, Search: q.Search,
+	return h.Render(c, http.StatusOK, p, views.SchemasPage(p, views.SchemaList{Items: res.Items, Total: res.Total, Search: q.Search,
 		LatestOnly: latest, Next: res.NextPageToken}))
 }
 
 // showSubject shows a version (?version=, the latest by default) or the
 // differences between two (?from=&to=).
 func (h *Handlers) showSubject(c echo.Context) error {
-	p, err := h.scopedPage(c, "schemas", "Schema")
+	p, err := h.Scoped(c, "schemas", "Schema")
 	if err != nil {
 		return err
 	}
@@ -67,12 +68,12 @@ func (h *Handlers) showSubject(c echo.Context) error {
 	}
 	ident := strings.TrimPrefix(s.Name, p.Context.Prefix)
 	p.Title, p.Subtitle = ident, s.Name
-	p.Crumbs = crumbs(p.Context, "schemas", views.Crumb{Label: ident})
-	return h.render(c, http.StatusOK, p, views.SubjectPage(p, s))
+	p.Crumbs = page.Crumbs(p.Context, "schemas", views.Crumb{Label: ident})
+	return h.Render(c, http.StatusOK, p, views.SubjectPage(p, s))
 }
 
 func (h *Handlers) newSchema(c echo.Context) error {
-	p, err := h.scopedPage(c, "schemas", "Register schema", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "schemas", "Register schema", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ func (h *Handlers) newSchema(c echo.Context) error {
 		SchemaType: "AVRO", Errors: map[string]string{}, Cancel: p.Context.Path("schemas"),
 		Schema: "{\n  \"type\": \"record\",\n  \"name\": \"Example\",\n  \"fields\": [\n    {\"name\": \"id\", \"type\": \"string\"}\n  ]\n}"}
 	f.Topics = h.topicChoices(c.Request().Context(), httpserver.ScopeOf(c))
-	return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
+	return h.Render(c, http.StatusOK, p, views.SchemaFormView(p, f))
 }
 
 // schemaFormFailed shows the form again with the problems by field.
@@ -89,14 +90,14 @@ func (h *Handlers) schemaFormFailed(c echo.Context, p views.Page, f views.Schema
 	if f.NewSubject {
 		conflict = "topic"
 	}
-	if !fieldErrors(err, f.Errors, conflict) {
+	if !page.FieldErrors(err, f.Errors, conflict) {
 		return err
 	}
-	return h.failedForm(c, p, err, func() templ.Component { return views.SchemaFormView(p, f) })
+	return h.FailedForm(c, p, err, func() templ.Component { return views.SchemaFormView(p, f) })
 }
 
 func (h *Handlers) createSchema(c echo.Context) error {
-	p, err := h.scopedPage(c, "schemas", "Register schema", views.Crumb{Label: "new"})
+	p, err := h.Scoped(c, "schemas", "Register schema", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -119,12 +120,12 @@ func (h *Handlers) createSchema(c echo.Context) error {
 	if err != nil {
 		return h.schemaFormFailed(c, p, f, err)
 	}
-	return h.done(c, "Subject "+v.Subject+" registered (version 1).", p.Context.Path("schema", v.Subject))
+	return h.Done(c, "Subject "+v.Subject+" registered (version 1).", p.Context.Path("schema", v.Subject))
 }
 
 // versionForm reads a new-version form, or starts one from the latest.
 func (h *Handlers) versionForm(c echo.Context) (views.Page, views.SchemaForm, error) {
-	p, err := h.scopedPage(c, "schemas", "New version")
+	p, err := h.Scoped(c, "schemas", "New version")
 	if err != nil {
 		return p, views.SchemaForm{}, err
 	}
@@ -135,7 +136,7 @@ func (h *Handlers) versionForm(c echo.Context) (views.Page, views.SchemaForm, er
 	latest := vs[len(vs)-1]
 	ident := strings.TrimPrefix(latest.Subject, p.Context.Prefix)
 	p.Title, p.Subtitle = "New version of "+ident, latest.Subject
-	p.Crumbs = crumbs(p.Context, "schemas", views.Crumb{Label: ident, Href: p.Context.Path("schema", latest.Subject)}, views.Crumb{Label: "new version"})
+	p.Crumbs = page.Crumbs(p.Context, "schemas", views.Crumb{Label: ident, Href: p.Context.Path("schema", latest.Subject)}, views.Crumb{Label: "new version"})
 	f := views.SchemaForm{Subject: latest.Subject, Action: p.Context.Path("schema", latest.Subject, "new-version"),
 		CheckURL: p.Context.Path("schema", latest.Subject, "check"), Errors: map[string]string{},
 		Cancel: p.Context.Path("schema", latest.Subject), SchemaType: latest.Type, Schema: views.Pretty(latest.Schema)}
@@ -150,7 +151,7 @@ func (h *Handlers) newVersion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
+	return h.Render(c, http.StatusOK, p, views.SchemaFormView(p, f))
 }
 
 // registerVersion registers, or (action=check, without JavaScript) shows
@@ -168,13 +169,13 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 			return h.schemaFormFailed(c, p, f, err)
 		}
 		f.Check = &res
-		return h.render(c, http.StatusOK, p, views.SchemaFormView(p, f))
+		return h.Render(c, http.StatusOK, p, views.SchemaFormView(p, f))
 	}
 	v, err := h.Schemas.Update(ctx, httpserver.ScopeOf(c), f.Subject, def)
 	if err != nil {
 		return h.schemaFormFailed(c, p, f, err)
 	}
-	return h.done(c, "Version "+strconv.Itoa(v.Version)+" of "+v.Subject+" registered.", p.Context.Path("schema", v.Subject))
+	return h.Done(c, "Version "+strconv.Itoa(v.Version)+" of "+v.Subject+" registered.", p.Context.Path("schema", v.Subject))
 }
 
 // checkVersion answers the form's htmx compatibility check.
@@ -184,15 +185,15 @@ func (h *Handlers) checkVersion(c echo.Context) error {
 	if err != nil {
 		if ps := portal.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
 			res = portal.Compatibility{Messages: []string{ps[0].Message}, Level: "invalid schema"}
-			return renderFragment(c, http.StatusOK, views.CompatResult(res))
+			return page.Fragment(c, http.StatusOK, views.CompatResult(res))
 		}
 		return err
 	}
-	return renderFragment(c, http.StatusOK, views.CompatAnswer(res))
+	return page.Fragment(c, http.StatusOK, views.CompatAnswer(res))
 }
 
 func (h *Handlers) versionDeletion(c echo.Context) (views.Page, views.Deletion, error) {
-	p, err := h.scopedPage(c, "schemas", "Delete schema version")
+	p, err := h.Scoped(c, "schemas", "Delete schema version")
 	if err != nil {
 		return p, views.Deletion{}, err
 	}
@@ -203,7 +204,7 @@ func (h *Handlers) versionDeletion(c echo.Context) (views.Page, views.Deletion, 
 	subject, version := vs[0].Subject, c.Param("version")
 	ident := strings.TrimPrefix(subject, p.Context.Prefix)
 	p.Subtitle = subject + " version " + version
-	p.Crumbs = crumbs(p.Context, "schemas", views.Crumb{Label: ident, Href: p.Context.Path("schema", subject)}, views.Crumb{Label: "delete"})
+	p.Crumbs = page.Crumbs(p.Context, "schemas", views.Crumb{Label: ident, Href: p.Context.Path("schema", subject)}, views.Crumb{Label: "delete"})
 	d := views.Deletion{Kind: "schema version", Name: subject + " version " + version, Identifier: ident + " v" + version,
 		Consequence: "consumers that look this version up by id fail once it is deleted for good.",
 		Action:      p.Context.Path("schema", subject, version, "delete"), Cancel: p.Context.Path("schema", subject) + "?version=" + version,
@@ -221,7 +222,7 @@ func (h *Handlers) confirmDeleteVersion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
 // deleteVersion soft-deletes, then hard-deletes when asked to.
@@ -232,7 +233,7 @@ func (h *Handlers) deleteVersion(c echo.Context) error {
 	}
 	if d.Typed = strings.TrimSpace(c.FormValue("confirm")); d.Typed != d.Identifier {
 		d.Problem = "Type " + d.Identifier + " exactly to confirm."
-		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
 	}
 	ctx, scope, subject, version := c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), c.Param("version")
 	if err := h.Schemas.Delete(ctx, scope, subject, version, false); err != nil {
@@ -245,5 +246,5 @@ func (h *Handlers) deleteVersion(c echo.Context) error {
 		}
 		msg = "Version " + version + " deleted for good."
 	}
-	return h.done(c, msg, p.Context.Path("schemas"))
+	return h.Done(c, msg, p.Context.Path("schemas"))
 }

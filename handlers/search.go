@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -14,24 +15,24 @@ import (
 // titled so: under the search box (htmx), or as a page of its own.
 func (h *Handlers) search(c echo.Context) error {
 	q := strings.TrimSpace(c.QueryParam("q"))
-	if q == "" && isHTMX(c) {
+	if q == "" && page.IsHTMX(c) {
 		return c.NoContent(http.StatusOK) // the box emptied: no results shown
 	}
 	r, err := h.Find.Find(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
-	p, err := h.scopedPage(c, "", "Search")
+	p, err := h.Scoped(c, "", "Search")
 	if err != nil {
 		return err
 	}
 	p.Nav = "search"
 	pages := pagesNamed(p, q)
-	if isHTMX(c) && !isMainSwap(c) {
-		return renderFragment(c, http.StatusOK, views.SearchResults(p.Context, q, r, pages))
+	if page.IsHTMX(c) && !page.IsMainSwap(c) {
+		return page.Fragment(c, http.StatusOK, views.SearchResults(p.Context, q, r, pages))
 	}
 	p.Title = "Search: " + q
-	return h.render(c, http.StatusOK, p, views.SearchPage(p, q, r, pages))
+	return h.Render(c, http.StatusOK, p, views.SearchPage(p, q, r, pages))
 }
 
 // pagesNamed are the unit's pages, and the admin area's for those who

@@ -8,13 +8,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
-
-const sessionKey = "session"
 
 // requireSession puts the signed-in principal into the request context,
 // renewing tokens as needed, and refuses cross-site state changes. Without
@@ -23,7 +22,7 @@ const sessionKey = "session"
 func (h *Handlers) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		sess, err := h.sessions.Current(c.Response(), r)
+		sess, err := h.Sessions.Current(c.Response(), r)
 		if sess == nil {
 			if err != nil && !errors.Is(err, auth.ErrSessionExpired) {
 				return err
@@ -39,14 +38,14 @@ func (h *Handlers) requireSession(next echo.HandlerFunc) echo.HandlerFunc {
 				return err
 			}
 		}
-		c.Set(sessionKey, sess)
+		page.SetSession(c, sess)
 		return next(c)
 	}
 }
 
 func (h *Handlers) signInRequired(c echo.Context, expired bool) error {
 	next := c.Request().URL.RequestURI()
-	if isHTMX(c) {
+	if page.IsHTMX(c) {
 		// A page asked for (a navigation, a context switch) comes back
 		// after signing in: every GET here is a page. After a form sent
 		// from a page, that page does.
@@ -64,7 +63,7 @@ func (h *Handlers) signInRequired(c echo.Context, expired bool) error {
 	if c.Request().Method != http.MethodGet {
 		status = http.StatusUnauthorized
 	}
-	return renderFragment(c, status, views.SignIn(auth.SafeNext(next), msg))
+	return page.Fragment(c, status, views.SignIn(auth.SafeNext(next), msg))
 }
 
 // checkCSRF refuses state-changing requests that come from another site
@@ -82,11 +81,6 @@ func (h *Handlers) checkCSRF(c echo.Context, sess *auth.Session) error {
 		return portal.New(portal.CSRFRejected, "this form has expired or did not come from the portal; reload the page and try again")
 	}
 	return nil
-}
-
-func currentSession(c echo.Context) *auth.Session {
-	s, _ := c.Get(sessionKey).(*auth.Session)
-	return s
 }
 
 // refused audits a form refused before it reached a service: no session,

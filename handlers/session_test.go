@@ -9,12 +9,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/auth"
 )
 
 // expiredSessions is a session manager whose sessions cannot be renewed
 // any more, as when the identity provider refuses the refresh token.
-type expiredSessions struct{ Sessions }
+type expiredSessions struct{ page.Sessions }
 
 func (expiredSessions) Current(http.ResponseWriter, *http.Request) (*auth.Session, error) {
 	return nil, auth.ErrSessionExpired

@@ -10,17 +10,15 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
-// pageSize is the number of topics a list page shows.
-const pageSize = 50
-
 func (h *Handlers) listTopics(c echo.Context) error {
 	scope := httpserver.ScopeOf(c)
-	p, err := h.page(c, "Topics", "topics", scope)
+	p, err := h.Page(c, "Topics", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -29,16 +27,16 @@ func (h *Handlers) listTopics(c echo.Context) error {
 	if n, err := strconv.Atoi(c.QueryParam("page_size")); err == nil && slices.Contains(views.PageSizes, n) {
 		size = n
 	}
-	page, err := strconv.Atoi(c.QueryParam("page"))
-	if err != nil || page < 1 {
-		page = 1
+	number, err := strconv.Atoi(c.QueryParam("page"))
+	if err != nil || number < 1 {
+		number = 1
 	}
 	sortBy := c.QueryParam("sort")
 	if sortBy != portal.SortByPartitions {
 		sortBy = ""
 	}
 	q := portal.ListQuery{PageSize: size, Search: c.QueryParam("q"), Descending: c.QueryParam("order") == "desc", Unit: c.QueryParam("unit"),
-		SortBy: sortBy, Offset: (page - 1) * size, Stats: true}
+		SortBy: sortBy, Offset: (number - 1) * size, Stats: true}
 	res, err := h.Topics.List(c.Request().Context(), scope, q)
 	if err != nil {
 		return err
@@ -49,15 +47,15 @@ func (h *Handlers) listTopics(c echo.Context) error {
 	if p.Context.WholeCluster {
 		p.Subtitle = "the whole " + p.Context.LandingZone + " cluster in " + scope.Stage
 	}
-	if isHTMX(c) && c.Request().Header.Get("HX-Target") == "topic-results" {
-		return renderFragment(c, http.StatusOK, views.TopicResults(p, l))
+	if page.IsHTMX(c) && c.Request().Header.Get("HX-Target") == "topic-results" {
+		return page.Fragment(c, http.StatusOK, views.TopicResults(p, l))
 	}
-	return h.render(c, http.StatusOK, p, views.TopicsPage(p, l))
+	return h.Render(c, http.StatusOK, p, views.TopicsPage(p, l))
 }
 
 func (h *Handlers) showTopic(c echo.Context) error {
 	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.page(c, "Topic", "topics", scope)
+	p, err := h.Page(c, "Topic", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -67,7 +65,7 @@ func (h *Handlers) showTopic(c echo.Context) error {
 		return err
 	}
 	p.Title, p.Subtitle = t.Identifier, t.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier})
+	p.Crumbs = page.Crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier})
 	links, err := h.Topics.Links(c.Request().Context(), scope, t.Name)
 	if err != nil {
 		return err
@@ -80,7 +78,7 @@ func (h *Handlers) showTopic(c echo.Context) error {
 	if err != nil {
 		problem = portal.Problems(err)[0].Message
 	}
-	return h.render(c, http.StatusOK, p, views.TopicPage(p, t, defaults, templ.Join(views.TopicLinksView(p, links), views.TopicGrantsView(p, shared.Items, problem))))
+	return h.Render(c, http.StatusOK, p, views.TopicPage(p, t, defaults, templ.Join(views.TopicLinksView(p, links), views.TopicGrantsView(p, shared.Items, problem))))
 }
 
 // topicSettings is a topic's Settings tab: every setting in force.
@@ -89,7 +87,7 @@ func (h *Handlers) topicSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.TopicSettingsPage(p, t))
+	return h.Render(c, http.StatusOK, p, views.TopicSettingsPage(p, t))
 }
 
 // topicConsumers is a topic's Consumers tab: the unit's groups reading
@@ -104,7 +102,7 @@ func (h *Handlers) topicConsumers(c echo.Context) error {
 	if err != nil {
 		problem = portal.Problems(err)[0].Message
 	}
-	return h.render(c, http.StatusOK, p, views.TopicConsumersPage(p, t.Name, views.Consumers(p, consumers, problem)))
+	return h.Render(c, http.StatusOK, p, views.TopicConsumersPage(p, t.Name, views.Consumers(p, consumers, problem)))
 }
 
 // topicForm starts a form with the settings and the caller's prefix.
@@ -115,14 +113,14 @@ func topicForm(p views.Page) views.TopicForm {
 
 func (h *Handlers) newTopic(c echo.Context) error {
 	scope := httpserver.ScopeOf(c)
-	p, err := h.page(c, "Create topic", "topics", scope)
+	p, err := h.Page(c, "Create topic", "topics", scope)
 	if err != nil {
 		return err
 	}
 	f := topicForm(p)
 	f.Action, f.Cancel = p.Context.Path("topics"), p.Context.Path("topics")
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: "new"})
-	return h.render(c, http.StatusOK, p, views.TopicFormView(p, f))
+	p.Crumbs = page.Crumbs(p.Context, "topics", views.Crumb{Label: "new"})
+	return h.Render(c, http.StatusOK, p, views.TopicFormView(p, f))
 }
 
 // readTopicForm reads the posted form into f and returns the partition
@@ -151,19 +149,19 @@ func readTopicForm(c echo.Context, f *views.TopicForm) (*int, map[string]string)
 // formFailed shows the form again with the service's complaints next to
 // their fields.
 func (h *Handlers) formFailed(c echo.Context, p views.Page, f views.TopicForm, err error) error {
-	if !fieldErrors(err, f.Errors, "name") {
+	if !page.FieldErrors(err, f.Errors, "name") {
 		return err
 	}
-	return h.failedForm(c, p, err, func() templ.Component { return views.TopicFormView(p, f) })
+	return h.FailedForm(c, p, err, func() templ.Component { return views.TopicFormView(p, f) })
 }
 
 func (h *Handlers) createTopic(c echo.Context) error {
 	scope := httpserver.ScopeOf(c)
-	p, err := h.page(c, "Create topic", "topics", scope)
+	p, err := h.Page(c, "Create topic", "topics", scope)
 	if err != nil {
 		return err
 	}
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: "new"})
+	p.Crumbs = page.Crumbs(p.Context, "topics", views.Crumb{Label: "new"})
 	f := topicForm(p)
 	f.Action, f.Cancel = p.Context.Path("topics"), p.Context.Path("topics")
 	partitions, cfg := readTopicForm(c, &f)
@@ -174,12 +172,12 @@ func (h *Handlers) createTopic(c echo.Context) error {
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
-	return h.done(c, "Topic "+t.Name+" created.", p.Context.Path("topic", t.Name))
+	return h.Done(c, "Topic "+t.Name+" created.", p.Context.Path("topic", t.Name))
 }
 
 func (h *Handlers) editTopic(c echo.Context) error {
 	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.page(c, "Edit topic", "topics", scope)
+	p, err := h.Page(c, "Edit topic", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -192,8 +190,8 @@ func (h *Handlers) editTopic(c echo.Context) error {
 		f.Values[k] = v
 	}
 	p.Title, p.Subtitle = "Edit "+t.Identifier, t.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "edit"})
-	return h.render(c, http.StatusOK, p, views.TopicFormView(p, f))
+	p.Crumbs = page.Crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "edit"})
+	return h.Render(c, http.StatusOK, p, views.TopicFormView(p, f))
 }
 
 func editForm(p views.Page, t portal.TopicDetail) views.TopicForm {
@@ -208,7 +206,7 @@ func editForm(p views.Page, t portal.TopicDetail) views.TopicForm {
 // settings filled in (emptied settings go back to their defaults).
 func (h *Handlers) updateTopic(c echo.Context) error {
 	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.page(c, "Edit topic", "topics", scope)
+	p, err := h.Page(c, "Edit topic", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -218,7 +216,7 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 		return err
 	}
 	p.Title, p.Subtitle = "Edit "+cur.Identifier, cur.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: cur.Identifier, Href: p.Context.Path("topic", cur.Name)}, views.Crumb{Label: "edit"})
+	p.Crumbs = page.Crumbs(p.Context, "topics", views.Crumb{Label: cur.Identifier, Href: p.Context.Path("topic", cur.Name)}, views.Crumb{Label: "edit"})
 	f := editForm(p, cur)
 	// The version the form was opened at; a form from before versions
 	// (or a script) without it saves over whatever is there.
@@ -231,23 +229,17 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 	t, err := h.Topics.Replace(ctx, scope, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true,
 		IfMatch: portal.IfMatch(f.Version)})
 	if portal.Is(err, portal.PreconditionFailed) {
-		err = changedMeanwhile("topic "+cur.Name, p.Context.Path("topic", cur.Name, "edit"))
+		err = page.ChangedMeanwhile("topic "+cur.Name, p.Context.Path("topic", cur.Name, "edit"))
 	}
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
-	return h.done(c, "Topic "+t.Name+" saved.", p.Context.Path("topic", t.Name))
-}
-
-// changedMeanwhile is the form's message when someone else changed the
-// resource after the form was opened: nothing was saved.
-func changedMeanwhile(what, form string) error {
-	return portal.New(portal.PreconditionFailed, "Someone changed %s after you opened this form, so nothing was saved. Open the form again (%s) to see their change, then make yours.", what, form)
+	return h.Done(c, "Topic "+t.Name+" saved.", p.Context.Path("topic", t.Name))
 }
 
 func (h *Handlers) confirmDelete(c echo.Context) error {
 	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.page(c, "Delete topic", "topics", scope)
+	p, err := h.Page(c, "Delete topic", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -256,7 +248,7 @@ func (h *Handlers) confirmDelete(c echo.Context) error {
 		return err
 	}
 	p.Subtitle = t.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
+	p.Crumbs = page.Crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
 	d := topicDeletion(p, t, "", "")
 	// What the delete would break, before it is asked for.
 	im, err := h.Topics.Impact(c.Request().Context(), scope, t.Name)
@@ -264,14 +256,14 @@ func (h *Handlers) confirmDelete(c echo.Context) error {
 		return err
 	}
 	d.Dependants = im.Dependants
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
 // deleteTopic deletes once the person typed the topic's identifier (or
 // its full name).
 func (h *Handlers) deleteTopic(c echo.Context) error {
 	scope, name := httpserver.ScopeOf(c), c.Param("name")
-	p, err := h.page(c, "Delete topic", "topics", scope)
+	p, err := h.Page(c, "Delete topic", "topics", scope)
 	if err != nil {
 		return err
 	}
@@ -283,10 +275,10 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 	typed, reason := strings.TrimSpace(c.FormValue("confirm")), c.FormValue("reason")
 	again := func(status int, problem string, dependants []portal.Dependant) error {
 		p.Subtitle = t.Name
-		p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
+		p.Crumbs = page.Crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: "delete"})
 		d := topicDeletion(p, t, typed, problem)
 		d.Dependants, d.Reason = dependants, reason
-		return h.render(c, status, p, views.ConfirmDelete(p, d))
+		return h.Render(c, status, p, views.ConfirmDelete(p, d))
 	}
 	if typed != t.Identifier && typed != t.Name {
 		im, err := h.Topics.Impact(ctx, scope, t.Name)
@@ -302,11 +294,11 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 			if ierr != nil {
 				return err
 			}
-			return again(explain(err, "").status, ps[0].Message, im.Dependants)
+			return again(page.Explain(err, "").Status, ps[0].Message, im.Dependants)
 		}
 		return err
 	}
-	return h.done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))
+	return h.Done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))
 }
 
 func topicDeletion(p views.Page, t portal.TopicDetail, typed, problem string) views.Deletion {
@@ -320,7 +312,7 @@ func topicDeletion(p views.Page, t portal.TopicDetail, typed, problem string) vi
 // and crumbs "<identifier>: <what>".
 func (h *Handlers) topicSubpage(c echo.Context, what string, defaults bool) (views.Page, portal.TopicDetail, error) {
 	scope := httpserver.ScopeOf(c)
-	p, err := h.page(c, "Topic", "topics", scope)
+	p, err := h.Page(c, "Topic", "topics", scope)
 	if err != nil {
 		return p, portal.TopicDetail{}, err
 	}
@@ -329,6 +321,6 @@ func (h *Handlers) topicSubpage(c echo.Context, what string, defaults bool) (vie
 		return p, t, err
 	}
 	p.Title, p.Subtitle = t.Identifier+": "+what, t.Name
-	p.Crumbs = crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: what})
+	p.Crumbs = page.Crumbs(p.Context, "topics", views.Crumb{Label: t.Identifier, Href: p.Context.Path("topic", t.Name)}, views.Crumb{Label: what})
 	return p, t, nil
 }

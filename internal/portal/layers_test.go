@@ -16,7 +16,7 @@ const module = "github.com/edh-platform/rms-portal/"
 
 // doors are the front doors and their views: they reach behaviour only
 // through this package's interfaces, and authenticate through auth.
-var doors = []string{"api", "api/openapi", "api/present", "handlers", "views", "assistants"}
+var doors = []string{"api", "api/openapi", "api/present", "handlers", "handlers/page", "handlers/admin", "handlers/identity", "views", "assistants"}
 
 // doorMay lists the project packages a door may import; anything else of
 // the project (services, platform ports and adapters, stores, the policy,
@@ -139,6 +139,11 @@ func TestImportRules(t *testing.T) {
 			switch {
 			case p.ImportPath == "api" && (own == "api/openapi" || own == "api/present"):
 				// The API serves its document, and writes its answers.
+			case p.ImportPath == "handlers" && under(own, "handlers/"):
+				// The pages mount their areas, each on the one page kit.
+			case under(p.ImportPath, "handlers/") && own == "handlers/page":
+				// An area's pages are built on the kit; areas do not import
+				// each other (the door rule below refuses it).
 			case p.ImportPath == "assistants" && (own == "api" || own == "api/openapi"):
 				// The assistants' door is made of the API's operations, and
 				// calls them.

@@ -1,4 +1,4 @@
-package handlers
+package admin
 
 import (
 	"encoding/json"
@@ -10,15 +10,13 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/auditfile"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
-// localTime is the form of a datetime-local input, read as UTC.
-const localTime = "2006-01-02T15:04"
-
-func (h *Handlers) listReadOnly(c echo.Context) error {
+func (h *Pages) listReadOnly(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Read-only stages")
 	if err != nil {
 		return err
@@ -27,10 +25,10 @@ func (h *Handlers) listReadOnly(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ReadOnlyPage(p, area, states, map[string]string{}))
+	return h.Render(c, http.StatusOK, p, views.ReadOnlyPage(p, area, states, map[string]string{}))
 }
 
-func (h *Handlers) setReadOnly(c echo.Context) error {
+func (h *Pages) setReadOnly(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Read-only stages")
 	if err != nil {
 		return err
@@ -38,7 +36,7 @@ func (h *Handlers) setReadOnly(c echo.Context) error {
 	ctx := c.Request().Context()
 	change := portal.ReadOnlyChange{ReadOnly: c.FormValue("read_only") == "true", Reason: c.FormValue("reason")}
 	if s := c.FormValue("until"); s != "" {
-		t, perr := time.Parse(localTime, s)
+		t, perr := time.Parse(page.LocalTime, s)
 		if perr != nil {
 			err = portal.Invalid("until", "must be a date and time, such as 2026-12-01T18:00")
 		}
@@ -49,10 +47,10 @@ func (h *Handlers) setReadOnly(c echo.Context) error {
 		st, err = h.Admin.SetReadOnly(ctx, c.Param("landing_zone"), c.Param("stage"), change)
 	}
 	if err == nil {
-		return h.done(c, st.LandingZone+"/"+st.Stage+" is now "+map[bool]string{true: "read-only", false: "writable"}[st.ReadOnly]+".", "/admin/read-only")
+		return h.Done(c, st.LandingZone+"/"+st.Stage+" is now "+map[bool]string{true: "read-only", false: "writable"}[st.ReadOnly]+".", "/admin/read-only")
 	}
 	errs := map[string]string{}
-	if !fieldErrors(err, errs, "") {
+	if !page.FieldErrors(err, errs, "") {
 		return err
 	}
 	states, lerr := h.Admin.ReadOnly(ctx)
@@ -63,7 +61,7 @@ func (h *Handlers) setReadOnly(c echo.Context) error {
 	for _, m := range errs {
 		msg += m + " "
 	}
-	return h.failedForm(c, p, err, func() templ.Component {
+	return h.FailedForm(c, p, err, func() templ.Component {
 		return views.ReadOnlyPage(p, area, states, map[string]string{"": strings.TrimSpace(msg)})
 	})
 }
@@ -83,7 +81,7 @@ func auditForm(c echo.Context) (views.AuditFilterForm, portal.AuditQuery, error)
 		if x.value == "" {
 			continue
 		}
-		t, err := time.Parse(localTime, x.value)
+		t, err := time.Parse(page.LocalTime, x.value)
 		if err != nil {
 			if t, err = time.Parse(time.RFC3339, x.value); err != nil {
 				v.Add(portal.Invalid(x.name, "%s must be a date and time, such as 2026-11-22T10:00", x.name))
@@ -102,15 +100,15 @@ func auditForm(c echo.Context) (views.AuditFilterForm, portal.AuditQuery, error)
 	return f, q, v.Err()
 }
 
-func (h *Handlers) adminAudit(c echo.Context) error {
+func (h *Pages) adminAudit(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Audit trail")
 	if err != nil {
 		return err
 	}
 	f, q, err := auditForm(c)
-	var page portal.Page[portal.AuditEvent]
+	var events portal.Page[portal.AuditEvent]
 	if err == nil {
-		page, err = h.Admin.Audit(c.Request().Context(), q)
+		events, err = h.Admin.Audit(c.Request().Context(), q)
 	}
 	status := http.StatusOK
 	if err != nil {
@@ -119,11 +117,11 @@ func (h *Handlers) adminAudit(c echo.Context) error {
 		}
 		f.Error, status = portal.Problems(err)[0].Message, http.StatusUnprocessableEntity
 	}
-	return h.render(c, status, p, views.AdminAuditPage(p, area, f, page.Items, page.NextPageToken))
+	return h.Render(c, status, p, views.AdminAuditPage(p, area, f, events.Items, events.NextPageToken))
 }
 
 // exportAudit downloads the filtered trail (the page's export links).
-func (h *Handlers) exportAudit(c echo.Context) error {
+func (h *Pages) exportAudit(c echo.Context) error {
 	_, q, err := auditForm(c)
 	if err != nil {
 		return err
@@ -133,13 +131,13 @@ func (h *Handlers) exportAudit(c echo.Context) error {
 		return h.Admin.ExportAudit(ctx, q, emit)
 	})
 	if err != nil && started {
-		h.log.ErrorContext(ctx, "audit export cut short", "error", err)
+		h.Log.ErrorContext(ctx, "audit export cut short", "error", err)
 		return nil
 	}
 	return err
 }
 
-func (h *Handlers) adminUpstreams(c echo.Context) error {
+func (h *Pages) adminUpstreams(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Upstream health")
 	if err != nil {
 		return err
@@ -148,13 +146,13 @@ func (h *Handlers) adminUpstreams(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if isHTMX(c) && !isMainSwap(c) {
-		return renderFragment(c, http.StatusOK, views.UpstreamsTable(list))
+	if page.IsHTMX(c) && !page.IsMainSwap(c) {
+		return page.Fragment(c, http.StatusOK, views.UpstreamsTable(list))
 	}
-	return h.render(c, http.StatusOK, p, views.UpstreamsPage(p, area, list))
+	return h.Render(c, http.StatusOK, p, views.UpstreamsPage(p, area, list))
 }
 
-func (h *Handlers) adminConfig(c echo.Context) error {
+func (h *Pages) adminConfig(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Configuration in force")
 	if err != nil {
 		return err
@@ -163,10 +161,10 @@ func (h *Handlers) adminConfig(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfigPage(p, area, cfg))
+	return h.Render(c, http.StatusOK, p, views.ConfigPage(p, area, cfg))
 }
 
-func (h *Handlers) adminSessions(c echo.Context) error {
+func (h *Pages) adminSessions(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Sessions")
 	if err != nil {
 		return err
@@ -176,10 +174,10 @@ func (h *Handlers) adminSessions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.SessionsPage(p, area, user, list))
+	return h.Render(c, http.StatusOK, p, views.SessionsPage(p, area, user, list))
 }
 
-func (h *Handlers) endSession(c echo.Context) error {
+func (h *Pages) endSession(c echo.Context) error {
 	if err := h.Admin.EndSession(c.Request().Context(), c.Param("id")); err != nil {
 		return err
 	}
@@ -187,10 +185,10 @@ func (h *Handlers) endSession(c echo.Context) error {
 	if u := c.FormValue("user"); u != "" {
 		next += "?user=" + url.QueryEscape(u)
 	}
-	return h.done(c, "Session ended: that browser is signed out.", next)
+	return h.Done(c, "Session ended: that browser is signed out.", next)
 }
 
-func (h *Handlers) accessPreview(c echo.Context) error {
+func (h *Pages) accessPreview(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Access preview")
 	if err != nil {
 		return err
@@ -202,13 +200,13 @@ func (h *Handlers) accessPreview(c echo.Context) error {
 		if _, err := h.Admin.PreviewAccess(c.Request().Context(), portal.AccessQuery{}); !portal.KindOf(err).IsValidation() {
 			return err
 		}
-		return h.render(c, http.StatusOK, p, views.AccessPreviewPage(p, area, f, nil))
+		return h.Render(c, http.StatusOK, p, views.AccessPreviewPage(p, area, f, nil))
 	}
 	q := portal.AccessQuery{Groups: splitGroups(f.Groups)}
 	if strings.TrimSpace(f.Claims) != "" {
 		if err := json.Unmarshal([]byte(f.Claims), &q.Claims); err != nil {
 			f.Error = "The claims are not a JSON object: " + err.Error()
-			return h.render(c, http.StatusUnprocessableEntity, p, views.AccessPreviewPage(p, area, f, nil))
+			return h.Render(c, http.StatusUnprocessableEntity, p, views.AccessPreviewPage(p, area, f, nil))
 		}
 	}
 	r, err := h.Admin.PreviewAccess(c.Request().Context(), q)
@@ -217,44 +215,7 @@ func (h *Handlers) accessPreview(c echo.Context) error {
 			return err
 		}
 		f.Error = portal.Problems(err)[0].Message
-		return h.render(c, http.StatusUnprocessableEntity, p, views.AccessPreviewPage(p, area, f, nil))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.AccessPreviewPage(p, area, f, nil))
 	}
-	return h.render(c, http.StatusOK, p, views.AccessPreviewPage(p, area, f, &r))
-}
-
-// myAccess explains the signed-in person's roles.
-func (h *Handlers) myAccess(c echo.Context) error {
-	p, err := h.page(c, "My access", "", portal.Scope{})
-	if err != nil {
-		return err
-	}
-	p.Nav = "my-access"
-	r, err := h.Me.Access(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	p.Crumbs = []views.Crumb{{Label: "home", Href: "/"}, {Label: "my access"}}
-	return h.render(c, http.StatusOK, p, views.MyAccessPage(p, r))
-}
-
-// mySessions lists where the signed-in person is signed in.
-func (h *Handlers) mySessions(c echo.Context) error {
-	p, err := h.page(c, "My sessions", "", portal.Scope{})
-	if err != nil {
-		return err
-	}
-	list, err := h.Me.Sessions(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	p.Crumbs = []views.Crumb{{Label: "home", Href: "/"}, {Label: "my access", Href: "/me/access"}, {Label: "my sessions"}}
-	return h.render(c, http.StatusOK, p, views.MySessionsPage(p, list, h.sessions.Key(c.Request())))
-}
-
-// endMySession signs out one of the person's own sessions.
-func (h *Handlers) endMySession(c echo.Context) error {
-	if err := h.Me.EndSession(c.Request().Context(), c.Param("id")); err != nil {
-		return err
-	}
-	return h.done(c, "Session ended: that browser is signed out.", "/me/sessions")
+	return h.Render(c, http.StatusOK, p, views.AccessPreviewPage(p, area, f, &r))
 }

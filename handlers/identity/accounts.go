@@ -1,4 +1,4 @@
-package handlers
+package identity
 
 import (
 	"encoding/csv"
@@ -12,23 +12,24 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
-func (h *Handlers) listAccounts(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Service accounts")
+func (h *Pages) listAccounts(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Service accounts")
 	if err != nil {
 		return err
 	}
-	q := portal.ListQuery{PageSize: pageSize, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
+	q := portal.ListQuery{PageSize: page.Size, Search: c.QueryParam("q"), PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")}
 	res, err := h.Accounts.List(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
 		return err
 	}
 	p.Subtitle = p.Context.AccountPrefix + "*"
-	return h.render(c, http.StatusOK, p, views.AccountsPage(p, res.Items, res.Total, res.NextPageToken, q.Search))
+	return h.Render(c, http.StatusOK, p, views.AccountsPage(p, res.Items, res.Total, res.NextPageToken, q.Search))
 }
 
 func accountForm(p views.Page) views.AccountForm {
@@ -36,49 +37,16 @@ func accountForm(p views.Page) views.AccountForm {
 		Type: "producer", Errors: map[string]string{}, Cancel: p.Context.Path("service-accounts")}
 }
 
-func (h *Handlers) newAccount(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Create service account", views.Crumb{Label: "new"})
+func (h *Pages) newAccount(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Create service account", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.AccountFormView(p, accountForm(p)))
+	return h.Render(c, http.StatusOK, p, views.AccountFormView(p, accountForm(p)))
 }
 
-// fieldErrors spreads a service error over form fields; anything without
-// a field goes to "".
-func fieldErrors(err error, errs map[string]string, conflictField string) bool {
-	ps := portal.Problems(err)
-	if len(ps) == 0 {
-		return false
-	}
-	for _, e := range ps {
-		switch {
-		case e.Kind == portal.AlreadyExists && conflictField != "":
-			errs[conflictField] = e.Message
-		case e.Field != "" && e.Kind.IsValidation():
-			errs[e.Field] = e.Message
-		default:
-			errs[""] = e.Message
-		}
-	}
-	return true
-}
-
-// failedForm answers a form that the service refused: the form again,
-// with 422 so that htmx swaps it.
-func (h *Handlers) failedForm(c echo.Context, p views.Page, err error, form func() templ.Component) error {
-	if isHTMX(c) {
-		return renderFragment(c, http.StatusUnprocessableEntity, form())
-	}
-	status := explain(err, "").status
-	if status == http.StatusBadRequest {
-		status = http.StatusUnprocessableEntity
-	}
-	return h.render(c, status, p, form())
-}
-
-func (h *Handlers) createAccount(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Create service account", views.Crumb{Label: "new"})
+func (h *Pages) createAccount(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Create service account", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -87,16 +55,16 @@ func (h *Handlers) createAccount(c echo.Context) error {
 	a, err := h.Accounts.Create(c.Request().Context(), httpserver.ScopeOf(c),
 		portal.NewServiceAccount{Name: f.Name, Type: f.Type, Description: f.Description})
 	if err != nil {
-		if !fieldErrors(err, f.Errors, "name") {
+		if !page.FieldErrors(err, f.Errors, "name") {
 			return err
 		}
-		return h.failedForm(c, p, err, func() templ.Component { return views.AccountFormView(p, f) })
+		return h.FailedForm(c, p, err, func() templ.Component { return views.AccountFormView(p, f) })
 	}
 	if a.Job != "" {
-		return h.done(c, "Service account "+a.Name+" is still being made (Confluent Cloud is slow to answer); this page shows when it has its role bindings.",
+		return h.Done(c, "Service account "+a.Name+" is still being made (Confluent Cloud is slow to answer); this page shows when it has its role bindings.",
 			p.Context.Path("service-accounts", "bulk", a.Job))
 	}
-	return h.done(c, "Service account "+a.Name+" ("+a.ID+") created with "+strconv.Itoa(len(a.RoleBindings))+
+	return h.Done(c, "Service account "+a.Name+" ("+a.ID+") created with "+strconv.Itoa(len(a.RoleBindings))+
 		" role bindings; Confluent Cloud enforces new role bindings within about 90 seconds.",
 		p.Context.Path("service-account", a.ID))
 }
@@ -105,12 +73,12 @@ func bulkForm(p views.Page) views.BulkForm {
 	return views.BulkForm{Action: p.Context.Path("service-accounts", "bulk"), Errors: map[string]string{}, Cancel: p.Context.Path("service-accounts")}
 }
 
-func (h *Handlers) bulkForm(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
+func (h *Pages) bulkForm(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.BulkFormView(p, bulkForm(p)))
+	return h.Render(c, http.StatusOK, p, views.BulkFormView(p, bulkForm(p)))
 }
 
 // readBulk reads the pasted list and the uploaded CSV into items.
@@ -197,21 +165,21 @@ const bulkRefresh = "2"
 // JavaScript the browser is sent to the job's page (POST, redirect, GET),
 // which reloads itself until the job is done: a reload never sends the
 // batch twice.
-func (h *Handlers) bulkCreate(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
+func (h *Pages) bulkCreate(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
 	if err != nil {
 		return err
 	}
 	f := bulkForm(p)
 	items := readBulk(c, &f)
 	if len(f.Errors) > 0 {
-		return h.failedForm(c, p, portal.New(portal.MalformedBody, "%s", f.Errors[""]), func() templ.Component { return views.BulkFormView(p, f) })
+		return h.FailedForm(c, p, portal.New(portal.MalformedBody, "%s", f.Errors[""]), func() templ.Component { return views.BulkFormView(p, f) })
 	}
 	job, err := h.Accounts.StartBulk(c.Request().Context(), httpserver.ScopeOf(c), items)
 	if err != nil {
 		return h.bulkFailed(c, p, f, err)
 	}
-	if !isHTMX(c) {
+	if !page.IsHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, p.Context.Path("service-accounts", "bulk", job.ID))
 	}
 	return h.bulkState(c, p, f, job)
@@ -219,8 +187,8 @@ func (h *Handlers) bulkCreate(c echo.Context) error {
 
 // bulkProgress shows a bulk create: the progress poll of htmx, and the
 // page a browser without JavaScript reloads.
-func (h *Handlers) bulkProgress(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
+func (h *Pages) bulkProgress(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Bulk create service accounts", views.Crumb{Label: "bulk"})
 	if err != nil {
 		return err
 	}
@@ -228,7 +196,7 @@ func (h *Handlers) bulkProgress(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if job.State == portal.JobRunning && !isHTMX(c) {
+	if job.State == portal.JobRunning && !page.IsHTMX(c) {
 		c.Response().Header().Set("Refresh", bulkRefresh)
 	}
 	return h.bulkState(c, p, bulkForm(p), job)
@@ -236,7 +204,7 @@ func (h *Handlers) bulkProgress(c echo.Context) error {
 
 // bulkState shows a bulk create as far as it has come: the rows known so
 // far with a progress bar, or the outcome.
-func (h *Handlers) bulkState(c echo.Context, p views.Page, f views.BulkForm, job portal.BulkJob) error {
+func (h *Pages) bulkState(c echo.Context, p views.Page, f views.BulkForm, job portal.BulkJob) error {
 	created := 0
 	for i, r := range job.Results {
 		row := bulkRow(job.Items, r, i)
@@ -254,22 +222,22 @@ func (h *Handlers) bulkState(c echo.Context, p views.Page, f views.BulkForm, job
 		f.PollURL = p.Context.Path("service-accounts", "bulk", job.ID)
 	case job.State == portal.JobFailed:
 		f.Errors[""] = "The batch stopped before every account was tried (" + job.Error + "); the rows show what was done."
-	case isHTMX(c):
-		trigger(c, "success", strconv.Itoa(created)+" of "+strconv.Itoa(len(job.Results))+" service accounts created or completed.")
+	case page.IsHTMX(c):
+		page.Trigger(c, "success", strconv.Itoa(created)+" of "+strconv.Itoa(len(job.Results))+" service accounts created or completed.")
 	}
-	if isHTMX(c) {
-		return renderFragment(c, http.StatusOK, views.BulkFormView(p, f))
+	if page.IsHTMX(c) {
+		return page.Fragment(c, http.StatusOK, views.BulkFormView(p, f))
 	}
-	return h.render(c, http.StatusOK, p, views.BulkFormView(p, f))
+	return h.Render(c, http.StatusOK, p, views.BulkFormView(p, f))
 }
 
 // bulkFailed shows the form again with the problems of a refused batch.
-func (h *Handlers) bulkFailed(c echo.Context, p views.Page, f views.BulkForm, err error) error {
-	if !fieldErrors(err, f.Errors, "") {
+func (h *Pages) bulkFailed(c echo.Context, p views.Page, f views.BulkForm, err error) error {
+	if !page.FieldErrors(err, f.Errors, "") {
 		return err
 	}
 	byLine(f.Errors, f.Lines)
-	return h.failedForm(c, p, err, func() templ.Component { return views.BulkFormView(p, f) })
+	return h.FailedForm(c, p, err, func() templ.Component { return views.BulkFormView(p, f) })
 }
 
 // bulkRow is one line of the outcome table; r is nil while pending.

@@ -1,4 +1,4 @@
-package handlers
+package admin
 
 import (
 	"net/http"
@@ -7,24 +7,25 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 // adminPage builds an admin page's frame and the caller's share of the
 // area; the service answers NotFound to everyone who may not see it.
-func (h *Handlers) adminPage(c echo.Context, title string, crumbs ...views.Crumb) (views.Page, portal.AdminArea, error) {
+func (h *Pages) adminPage(c echo.Context, title string, crumbs ...views.Crumb) (views.Page, portal.AdminArea, error) {
 	area, err := h.Admin.Area(c.Request().Context())
 	if err != nil {
 		return views.Page{}, area, err
 	}
-	p, err := h.page(c, title, "admin", portal.Scope{})
+	p, err := h.Page(c, title, "admin", portal.Scope{})
 	p.Crumbs = append([]views.Crumb{{Label: "home", Href: "/"}, {Label: "admin", Href: "/admin"}}, crumbs...)
 	return p, area, err
 }
 
 // adminHome opens the first tab the caller may use.
-func (h *Handlers) adminHome(c echo.Context) error {
+func (h *Pages) adminHome(c echo.Context) error {
 	area, err := h.Admin.Area(c.Request().Context())
 	if err != nil {
 		return err
@@ -46,7 +47,7 @@ func splitGroups(s string) []string {
 	return out
 }
 
-func (h *Handlers) unitForm(area portal.AdminArea, units []portal.AdminUnit) views.UnitForm {
+func (h *Pages) unitForm(area portal.AdminArea, units []portal.AdminUnit) views.UnitForm {
 	f := views.UnitForm{Action: "/admin/business-units", Errors: map[string]string{}}
 	// Units can be onboarded only into shared landing zones.
 	dedicated := map[string]bool{}
@@ -63,7 +64,7 @@ func (h *Handlers) unitForm(area portal.AdminArea, units []portal.AdminUnit) vie
 	return f
 }
 
-func (h *Handlers) listAdminUnits(c echo.Context) error {
+func (h *Pages) listAdminUnits(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Business units")
 	if err != nil {
 		return err
@@ -72,10 +73,10 @@ func (h *Handlers) listAdminUnits(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.BusinessUnitsPage(p, area, units, h.unitForm(area, units)))
+	return h.Render(c, http.StatusOK, p, views.BusinessUnitsPage(p, area, units, h.unitForm(area, units)))
 }
 
-func (h *Handlers) onboardUnit(c echo.Context) error {
+func (h *Pages) onboardUnit(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Business units")
 	if err != nil {
 		return err
@@ -85,7 +86,7 @@ func (h *Handlers) onboardUnit(c echo.Context) error {
 		Viewer: splitGroups(c.FormValue("groups.viewer"))}
 	u, err := h.Admin.Onboard(ctx, portal.Onboarding{ID: strings.TrimSpace(c.FormValue("id")), LandingZone: c.FormValue("landing_zone"), Groups: groups})
 	if err == nil {
-		return h.done(c, "Business unit "+u.ID+" onboarded: it is in force now.", "/admin/business-unit/"+u.ID)
+		return h.Done(c, "Business unit "+u.ID+" onboarded: it is in force now.", "/admin/business-unit/"+u.ID)
 	}
 	units, lerr := h.Admin.Units(ctx)
 	if lerr != nil {
@@ -94,11 +95,11 @@ func (h *Handlers) onboardUnit(c echo.Context) error {
 	f := h.unitForm(area, units)
 	f.ID, f.LandingZone = c.FormValue("id"), c.FormValue("landing_zone")
 	f.Admin, f.Developer, f.Viewer = c.FormValue("groups.admin"), c.FormValue("groups.developer"), c.FormValue("groups.viewer")
-	if !fieldErrors(err, f.Errors, "id") {
+	if !page.FieldErrors(err, f.Errors, "id") {
 		return err
 	}
-	return h.failedForm(c, p, err, func() templ.Component {
-		if isHTMX(c) {
+	return h.FailedForm(c, p, err, func() templ.Component {
+		if page.IsHTMX(c) {
 			return views.UnitFormView(p, f)
 		}
 		return views.BusinessUnitsPage(p, area, units, f)
@@ -111,7 +112,7 @@ func groupsForm(u portal.AdminUnit) views.UnitForm {
 		Errors: map[string]string{}}
 }
 
-func (h *Handlers) showAdminUnit(c echo.Context) error {
+func (h *Pages) showAdminUnit(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Business unit", views.Crumb{Label: "business units", Href: "/admin/business-units"}, views.Crumb{Label: c.Param("id")})
 	if err != nil {
 		return err
@@ -121,10 +122,10 @@ func (h *Handlers) showAdminUnit(c echo.Context) error {
 		return err
 	}
 	p.Title = u.ID
-	return h.render(c, http.StatusOK, p, views.BusinessUnitPage(p, area, u, groupsForm(u)))
+	return h.Render(c, http.StatusOK, p, views.BusinessUnitPage(p, area, u, groupsForm(u)))
 }
 
-func (h *Handlers) updateAdminUnit(c echo.Context) error {
+func (h *Pages) updateAdminUnit(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Business unit", views.Crumb{Label: "business units", Href: "/admin/business-units"}, views.Crumb{Label: c.Param("id")})
 	if err != nil {
 		return err
@@ -134,7 +135,7 @@ func (h *Handlers) updateAdminUnit(c echo.Context) error {
 		Viewer: splitGroups(c.FormValue("groups.viewer"))}
 	u, err := h.Admin.UpdateGroups(ctx, id, groups)
 	if err == nil {
-		return h.done(c, "Groups of "+u.ID+" saved: they count from the next request.", "/admin/business-unit/"+u.ID)
+		return h.Done(c, "Groups of "+u.ID+" saved: they count from the next request.", "/admin/business-unit/"+u.ID)
 	}
 	cur, gerr := h.Admin.Unit(ctx, id)
 	if gerr != nil {
@@ -142,19 +143,19 @@ func (h *Handlers) updateAdminUnit(c echo.Context) error {
 	}
 	f := groupsForm(cur)
 	f.Admin, f.Developer, f.Viewer = c.FormValue("groups.admin"), c.FormValue("groups.developer"), c.FormValue("groups.viewer")
-	if !fieldErrors(err, f.Errors, "") {
+	if !page.FieldErrors(err, f.Errors, "") {
 		return err
 	}
 	p.Title = cur.ID
-	return h.failedForm(c, p, err, func() templ.Component {
-		if isHTMX(c) {
+	return h.FailedForm(c, p, err, func() templ.Component {
+		if page.IsHTMX(c) {
 			return views.UnitFormView(p, f)
 		}
 		return views.BusinessUnitPage(p, area, cur, f)
 	})
 }
 
-func (h *Handlers) confirmOffboard(c echo.Context) error {
+func (h *Pages) confirmOffboard(c echo.Context) error {
 	id := c.Param("id")
 	p, _, err := h.adminPage(c, "Offboard "+id, views.Crumb{Label: "business units", Href: "/admin/business-units"}, views.Crumb{Label: id})
 	if err != nil {
@@ -164,7 +165,7 @@ func (h *Handlers) confirmOffboard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, offboarding(u, "", "")))
+	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, offboarding(u, "", "")))
 }
 
 func offboarding(u portal.AdminUnit, typed, problem string) views.Deletion {
@@ -173,7 +174,7 @@ func offboarding(u portal.AdminUnit, typed, problem string) views.Deletion {
 		Action:      "/admin/business-unit/" + u.ID + "/offboard", Cancel: "/admin/business-unit/" + u.ID, Typed: typed, Problem: problem}
 }
 
-func (h *Handlers) offboardUnit(c echo.Context) error {
+func (h *Pages) offboardUnit(c echo.Context) error {
 	id := c.Param("id")
 	p, area, err := h.adminPage(c, "Offboard "+id, views.Crumb{Label: "business units", Href: "/admin/business-units"}, views.Crumb{Label: id})
 	if err != nil {
@@ -185,12 +186,12 @@ func (h *Handlers) offboardUnit(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, offboarding(u, typed, "Type "+id+" exactly to confirm.")))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, offboarding(u, typed, "Type "+id+" exactly to confirm.")))
 	}
 	off, err := h.Admin.Offboard(ctx, id)
 	if err != nil {
 		return err
 	}
 	p.Title = id + " offboarded"
-	return h.render(c, http.StatusOK, p, views.OffboardedPage(p, area, off))
+	return h.Render(c, http.StatusOK, p, views.OffboardedPage(p, area, off))
 }

@@ -1,4 +1,4 @@
-package handlers
+package identity
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
@@ -20,18 +21,18 @@ const sampleClaims = `{
   "groups": ["ops"]
 }`
 
-func (h *Handlers) listPools(c echo.Context) error {
-	p, err := h.scopedPage(c, "identity-pools", "Identity pools")
+func (h *Pages) listPools(c echo.Context) error {
+	p, err := h.Scoped(c, "identity-pools", "Identity pools")
 	if err != nil {
 		return err
 	}
 	res, err := h.Pools.List(c.Request().Context(), httpserver.ScopeOf(c),
-		portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")})
+		portal.ListQuery{PageSize: page.Size, PageToken: c.QueryParam("page_token"), Unit: c.QueryParam("unit")})
 	if err != nil {
 		return err
 	}
 	p.Subtitle = p.Context.Prefix + "*"
-	return h.render(c, http.StatusOK, p, views.PoolsPage(p, res.Items, res.Total, res.NextPageToken))
+	return h.Render(c, http.StatusOK, p, views.PoolsPage(p, res.Items, res.Total, res.NextPageToken))
 }
 
 // editor starts the filter editor of a pool; only those who may change the
@@ -44,8 +45,8 @@ func editor(p views.Page, x portal.Pool) views.FilterEditor {
 	return e
 }
 
-func (h *Handlers) poolForPage(c echo.Context) (portal.Pool, views.Page, error) {
-	p, err := h.scopedPage(c, "identity-pools", "Identity pool")
+func (h *Pages) poolForPage(c echo.Context) (portal.Pool, views.Page, error) {
+	p, err := h.Scoped(c, "identity-pools", "Identity pool")
 	if err != nil {
 		return portal.Pool{}, p, err
 	}
@@ -54,20 +55,20 @@ func (h *Handlers) poolForPage(c echo.Context) (portal.Pool, views.Page, error) 
 		return x, p, err
 	}
 	p.Title, p.Subtitle = x.Identifier, x.Name
-	p.Crumbs = crumbs(p.Context, "identity-pools", views.Crumb{Label: x.Identifier})
+	p.Crumbs = page.Crumbs(p.Context, "identity-pools", views.Crumb{Label: x.Identifier})
 	return x, p, nil
 }
 
-func (h *Handlers) showPool(c echo.Context) error {
+func (h *Pages) showPool(c echo.Context) error {
 	x, p, err := h.poolForPage(c)
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.PoolPage(p, x, editor(p, x)))
+	return h.Render(c, http.StatusOK, p, views.PoolPage(p, x, editor(p, x)))
 }
 
 // poolFilter tests the filter on the sample claims (op=test) or saves it.
-func (h *Handlers) poolFilter(c echo.Context) error {
+func (h *Pages) poolFilter(c echo.Context) error {
 	x, p, err := h.poolForPage(c)
 	if err != nil {
 		return err
@@ -81,26 +82,26 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 	// refused shows the editor again with the service's objection.
 	refused := func(err error) error {
 		errs := map[string]string{}
-		if !fieldErrors(err, errs, "") {
+		if !page.FieldErrors(err, errs, "") {
 			return err
 		}
 		e.Error = cmp.Or(errs["filter"], errs["claims"], errs[""])
-		return h.failedForm(c, p, err, func() templ.Component { return views.FilterEditorView(p, e) })
+		return h.FailedForm(c, p, err, func() templ.Component { return views.FilterEditorView(p, e) })
 	}
 	if c.FormValue("op") == "save" {
 		saved, err := h.Pools.UpdateFilter(ctx, scope, x.ID, e.Filter, portal.IfMatch(e.Version))
 		if portal.Is(err, portal.PreconditionFailed) {
-			err = changedMeanwhile("identity pool "+x.Name, p.Context.Path("identity-pool", x.ID))
+			err = page.ChangedMeanwhile("identity pool "+x.Name, p.Context.Path("identity-pool", x.ID))
 		}
 		if err != nil {
 			return refused(err)
 		}
 		x, e.Filter, e.TestNote, e.Version = saved, saved.Filter, "Filter saved.", saved.Version
-		if !isHTMX(c) {
-			return h.done(c, "Filter of "+x.Name+" saved.", p.Context.Path("identity-pool", x.ID))
+		if !page.IsHTMX(c) {
+			return h.Done(c, "Filter of "+x.Name+" saved.", p.Context.Path("identity-pool", x.ID))
 		}
-		trigger(c, "success", "Filter of "+x.Name+" saved.")
-		return renderFragment(c, http.StatusOK, views.FilterEditorView(p, e))
+		page.Trigger(c, "success", "Filter of "+x.Name+" saved.")
+		return page.Fragment(c, http.StatusOK, views.FilterEditorView(p, e))
 	}
 	var claims map[string]any
 	if err := json.Unmarshal([]byte(e.Claims), &claims); err != nil {
@@ -111,10 +112,10 @@ func (h *Handlers) poolFilter(c echo.Context) error {
 		return refused(err)
 	}
 	e.Tested, e.Matches, e.Reason = true, res.Matches, res.Reason
-	if isHTMX(c) {
-		return renderFragment(c, http.StatusOK, views.FilterEditorView(p, e))
+	if page.IsHTMX(c) {
+		return page.Fragment(c, http.StatusOK, views.FilterEditorView(p, e))
 	}
-	return h.render(c, http.StatusOK, p, views.PoolPage(p, x, e))
+	return h.Render(c, http.StatusOK, p, views.PoolPage(p, x, e))
 }
 
 func poolForm(p views.Page) views.PoolForm {
@@ -122,16 +123,16 @@ func poolForm(p views.Page) views.PoolForm {
 		IdentityClaim: portal.DefaultIdentityClaim, Errors: map[string]string{}, Cancel: p.Context.Path("identity-pools")}
 }
 
-func (h *Handlers) newPool(c echo.Context) error {
-	p, err := h.scopedPage(c, "identity-pools", "Create identity pool", views.Crumb{Label: "new"})
+func (h *Pages) newPool(c echo.Context) error {
+	p, err := h.Scoped(c, "identity-pools", "Create identity pool", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.PoolFormView(p, poolForm(p)))
+	return h.Render(c, http.StatusOK, p, views.PoolFormView(p, poolForm(p)))
 }
 
-func (h *Handlers) createPool(c echo.Context) error {
-	p, err := h.scopedPage(c, "identity-pools", "Create identity pool", views.Crumb{Label: "new"})
+func (h *Pages) createPool(c echo.Context) error {
+	p, err := h.Scoped(c, "identity-pools", "Create identity pool", views.Crumb{Label: "new"})
 	if err != nil {
 		return err
 	}
@@ -141,12 +142,12 @@ func (h *Handlers) createPool(c echo.Context) error {
 	x, err := h.Pools.Create(c.Request().Context(), httpserver.ScopeOf(c), portal.NewPool{Name: f.Name, Type: f.Type,
 		Description: f.Description, IdentityClaim: f.IdentityClaim, Filter: f.Filter})
 	if err != nil {
-		if !fieldErrors(err, f.Errors, "name") {
+		if !page.FieldErrors(err, f.Errors, "name") {
 			return err
 		}
-		return h.failedForm(c, p, err, func() templ.Component { return views.PoolFormView(p, f) })
+		return h.FailedForm(c, p, err, func() templ.Component { return views.PoolFormView(p, f) })
 	}
-	return h.done(c, "Identity pool "+x.Name+" ("+x.ID+") created.", p.Context.Path("identity-pool", x.ID))
+	return h.Done(c, "Identity pool "+x.Name+" ("+x.ID+") created.", p.Context.Path("identity-pool", x.ID))
 }
 
 func poolDeletion(p views.Page, x portal.Pool, typed, problem string) views.Deletion {
@@ -155,7 +156,7 @@ func poolDeletion(p views.Page, x portal.Pool, typed, problem string) views.Dele
 		Action:      p.Context.Path("identity-pool", x.ID, "delete"), Cancel: p.Context.Path("identity-pool", x.ID)}
 }
 
-func (h *Handlers) confirmDeletePool(c echo.Context) error {
+func (h *Pages) confirmDeletePool(c echo.Context) error {
 	x, p, err := h.poolForPage(c)
 	if err != nil {
 		return err
@@ -166,16 +167,16 @@ func (h *Handlers) confirmDeletePool(c echo.Context) error {
 		return err
 	}
 	d.Dependants = im.Dependants
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
-func (h *Handlers) deletePool(c echo.Context) error {
+func (h *Pages) deletePool(c echo.Context) error {
 	x, p, err := h.poolForPage(c)
 	if err != nil {
 		return err
 	}
 	if typed := strings.TrimSpace(c.FormValue("confirm")); typed != x.Identifier {
-		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, poolDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, poolDeletion(p, x, typed, "Type "+x.Identifier+" exactly to confirm.")))
 	}
 	// The name was typed: the service is told the pool's id.
 	err = h.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), x.ID, portal.DeleteOptions{Confirm: x.ID, Reason: c.FormValue("reason")})
@@ -185,10 +186,10 @@ func (h *Handlers) deletePool(c echo.Context) error {
 			d.Dependants = im.Dependants
 		}
 		d.Reason = c.FormValue("reason")
-		return h.render(c, explain(err, "").status, p, views.ConfirmDelete(p, d))
+		return h.Render(c, page.Explain(err, "").Status, p, views.ConfirmDelete(p, d))
 	}
 	if err != nil {
 		return err
 	}
-	return h.done(c, "Identity pool "+x.Name+" deleted.", p.Context.Path("identity-pools"))
+	return h.Done(c, "Identity pool "+x.Name+" deleted.", p.Context.Path("identity-pools"))
 }

@@ -1,4 +1,4 @@
-package handlers
+package admin
 
 import (
 	"encoding/json"
@@ -9,11 +9,12 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
-func (h *Handlers) listWebhooks(c echo.Context) error {
+func (h *Pages) listWebhooks(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Webhooks", views.Crumb{Label: "webhooks"})
 	if err != nil {
 		return err
@@ -26,21 +27,21 @@ func (h *Handlers) listWebhooks(c echo.Context) error {
 	// on this answer alone (a reload or Back finds none).
 	var created *portal.Webhook
 	if id := c.QueryParam("created"); id != "" {
-		if data, ok := h.sessions.TakeHandoff(c.Request(), "webhook "+id); ok {
+		if data, ok := h.Sessions.TakeHandoff(c.Request(), "webhook "+id); ok {
 			var w portal.Webhook
 			if json.Unmarshal(data, &w) == nil && w.ID == id {
 				created = &w
-				showsSecret(c)
+				page.ShowsSecret(c)
 			}
 		}
 	}
-	return h.render(c, http.StatusOK, p, views.WebhooksPage(p, area, list, created, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
+	return h.Render(c, http.StatusOK, p, views.WebhooksPage(p, area, list, created, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
 }
 
 // createWebhook makes a webhook and hands it, with its secret, to the
 // list's next answer by the session (303): the history holds the list's
 // address, never the form's post.
-func (h *Handlers) createWebhook(c echo.Context) error {
+func (h *Pages) createWebhook(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Webhooks", views.Crumb{Label: "webhooks"})
 	if err != nil {
 		return err
@@ -49,7 +50,7 @@ func (h *Handlers) createWebhook(c echo.Context) error {
 		Zones: area.Zones, Errors: map[string]string{}}
 	ctx := c.Request().Context()
 	w, err := h.Webhooks.CreateWebhook(ctx, portal.NewWebhook{Zone: f.Zone, BU: f.BU, URL: f.URL})
-	if err != nil && !fieldErrors(err, f.Errors, "") {
+	if err != nil && !page.FieldErrors(err, f.Errors, "") {
 		return err
 	}
 	list, lerr := h.Webhooks.Webhooks(ctx)
@@ -57,16 +58,16 @@ func (h *Handlers) createWebhook(c echo.Context) error {
 		return lerr
 	}
 	if err != nil {
-		return h.failedForm(c, p, err, func() templ.Component { return views.WebhooksPage(p, area, list, nil, f) })
+		return h.FailedForm(c, p, err, func() templ.Component { return views.WebhooksPage(p, area, list, nil, f) })
 	}
-	if data, err := json.Marshal(w); err == nil && h.sessions.Handoff(c.Request(), "webhook "+w.ID, data) == nil {
+	if data, err := json.Marshal(w); err == nil && h.Sessions.Handoff(c.Request(), "webhook "+w.ID, data) == nil {
 		return c.Redirect(http.StatusSeeOther, "/admin/webhooks?created="+url.QueryEscape(w.ID))
 	}
-	showsSecret(c)
-	return h.render(c, http.StatusCreated, p, views.WebhooksPage(p, area, list, &w, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
+	page.ShowsSecret(c)
+	return h.Render(c, http.StatusCreated, p, views.WebhooksPage(p, area, list, &w, views.WebhookForm{Zones: area.Zones, Errors: map[string]string{}}))
 }
 
-func (h *Handlers) deleteWebhook(c echo.Context) error {
+func (h *Pages) deleteWebhook(c echo.Context) error {
 	if _, _, err := h.adminPage(c, "Webhooks"); err != nil {
 		return err
 	}
@@ -74,10 +75,10 @@ func (h *Handlers) deleteWebhook(c echo.Context) error {
 	if err := h.Webhooks.DeleteWebhook(c.Request().Context(), id); err != nil {
 		return err
 	}
-	return h.done(c, "Webhook "+id+" deleted.", "/admin/webhooks")
+	return h.Done(c, "Webhook "+id+" deleted.", "/admin/webhooks")
 }
 
-func (h *Handlers) webhookDeliveries(c echo.Context) error {
+func (h *Pages) webhookDeliveries(c echo.Context) error {
 	id := c.Param("id")
 	p, area, err := h.adminPage(c, "Webhook "+id, views.Crumb{Label: "webhooks", Href: "/admin/webhooks"}, views.Crumb{Label: id})
 	if err != nil {
@@ -87,5 +88,5 @@ func (h *Handlers) webhookDeliveries(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.DeliveriesPage(p, area, w, list))
+	return h.Render(c, http.StatusOK, p, views.DeliveriesPage(p, area, w, list))
 }

@@ -1,4 +1,4 @@
-package handlers
+package identity
 
 import (
 	"encoding/json"
@@ -9,19 +9,20 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 // listKeys shows the unit's API keys, optionally those expiring soon.
-func (h *Handlers) listKeys(c echo.Context) error {
-	p, err := h.scopedPage(c, "api-keys", "API keys")
+func (h *Pages) listKeys(c echo.Context) error {
+	p, err := h.Scoped(c, "api-keys", "API keys")
 	if err != nil {
 		return err
 	}
 	within := c.QueryParam("expiring_within")
-	q := portal.APIKeyQuery{ListQuery: portal.ListQuery{PageSize: pageSize, PageToken: c.QueryParam("page_token")}}
+	q := portal.APIKeyQuery{ListQuery: portal.ListQuery{PageSize: page.Size, PageToken: c.QueryParam("page_token")}}
 	if within != "" {
 		d, err := portal.ParseSpan(within)
 		if err != nil {
@@ -33,13 +34,13 @@ func (h *Handlers) listKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.APIKeysPage(p, res.Items, within, res.NextPageToken, time.Now()))
+	return h.Render(c, http.StatusOK, p, views.APIKeysPage(p, res.Items, within, res.NextPageToken, time.Now()))
 }
 
 // accountPage gathers an account's page: the account with its bindings,
 // its keys on the stage's resources, and what uses it.
-func (h *Handlers) accountPage(c echo.Context, f *views.KeyForm) (views.Page, views.AccountView, error) {
-	p, err := h.scopedPage(c, "service-accounts", "Service account")
+func (h *Pages) accountPage(c echo.Context, f *views.KeyForm) (views.Page, views.AccountView, error) {
+	p, err := h.Scoped(c, "service-accounts", "Service account")
 	if err != nil {
 		return p, views.AccountView{}, err
 	}
@@ -57,7 +58,7 @@ func (h *Handlers) accountPage(c echo.Context, f *views.KeyForm) (views.Page, vi
 		return p, views.AccountView{}, err
 	}
 	p.Title, p.Subtitle = a.Identifier, a.Name
-	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: a.Identifier})
+	p.Crumbs = page.Crumbs(p.Context, "service-accounts", views.Crumb{Label: a.Identifier})
 	v := views.AccountView{Account: a, Keys: keys.Items, Use: use, Description: a.Description, Now: time.Now()}
 	if f == nil {
 		v.Form = h.keyForm(p, id)
@@ -68,7 +69,7 @@ func (h *Handlers) accountPage(c echo.Context, f *views.KeyForm) (views.Page, vi
 }
 
 // keyForm is an empty create-a-key form for an account.
-func (h *Handlers) keyForm(p views.Page, account string) views.KeyForm {
+func (h *Pages) keyForm(p views.Page, account string) views.KeyForm {
 	f := views.KeyForm{Action: p.Context.Path("service-account", account, "api-keys"), Resource: portal.KeyForKafka, Errors: map[string]string{},
 		Registry: p.Context.HasRegistry}
 	if p.Context.KeyMaxAge > 0 {
@@ -84,18 +85,18 @@ func days(d time.Duration) string {
 	return d.String()
 }
 
-func (h *Handlers) showAccount(c echo.Context) error {
+func (h *Pages) showAccount(c echo.Context) error {
 	p, v, err := h.accountPage(c, nil)
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.AccountPage(p, v))
+	return h.Render(c, http.StatusOK, p, views.AccountPage(p, v))
 }
 
 // createKey makes a key and hands out its secret on a page of its own,
 // never cached; problems show the account's page again with the form.
-func (h *Handlers) createKey(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Service account")
+func (h *Pages) createKey(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Service account")
 	if err != nil {
 		return err
 	}
@@ -118,19 +119,19 @@ func (h *Handlers) createKey(c echo.Context) error {
 }
 
 // keyFormFailed shows the account's page with the form's problems.
-func (h *Handlers) keyFormFailed(c echo.Context, f views.KeyForm, err error) error {
-	if !fieldErrors(err, f.Errors, "") {
+func (h *Pages) keyFormFailed(c echo.Context, f views.KeyForm, err error) error {
+	if !page.FieldErrors(err, f.Errors, "") {
 		return err
 	}
 	p, v, perr := h.accountPage(c, &f)
 	if perr != nil {
 		return perr
 	}
-	status := explain(err, "").status
+	status := page.Explain(err, "").Status
 	if status == http.StatusBadRequest {
 		status = http.StatusUnprocessableEntity
 	}
-	return h.render(c, status, p, views.AccountPage(p, v))
+	return h.Render(c, status, p, views.AccountPage(p, v))
 }
 
 // keyCreated hands a new key to the one page that shows its secret, by
@@ -138,10 +139,10 @@ func (h *Handlers) keyFormFailed(c echo.Context, f views.KeyForm, err error) err
 // that page's address, never the form's post, and the page shows the
 // secret once. Without a session to hand it by, the secret is shown in
 // this answer.
-func (h *Handlers) keyCreated(c echo.Context, p views.Page, k portal.CreatedAPIKey) error {
+func (h *Pages) keyCreated(c echo.Context, p views.Page, k portal.CreatedAPIKey) error {
 	data, err := json.Marshal(k)
 	if err == nil {
-		err = h.sessions.Handoff(c.Request(), handoffKey(k.ID), data)
+		err = h.Sessions.Handoff(c.Request(), handoffKey(k.ID), data)
 	}
 	if err != nil {
 		return h.showSecret(c, p, k, http.StatusCreated)
@@ -153,35 +154,35 @@ func handoffKey(id string) string { return "api-key " + id }
 
 // keySecret is the page of a new key's secret: the secret the first time,
 // then (Back, a reload, a shared link) a page that says it was shown.
-func (h *Handlers) keySecret(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Service account")
+func (h *Pages) keySecret(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Service account")
 	if err != nil {
 		return err
 	}
 	id := c.Param("id")
-	if data, ok := h.sessions.TakeHandoff(c.Request(), handoffKey(id)); ok {
+	if data, ok := h.Sessions.TakeHandoff(c.Request(), handoffKey(id)); ok {
 		var k portal.CreatedAPIKey
 		if json.Unmarshal(data, &k) == nil && k.ID == id {
 			return h.showSecret(c, p, k, http.StatusOK)
 		}
 	}
 	p.Title = "API key " + id
-	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: "API keys", Href: p.Context.Path("api-keys")}, views.Crumb{Label: id})
-	return h.render(c, http.StatusOK, p, views.KeySecretShownPage(p, id))
+	p.Crumbs = page.Crumbs(p.Context, "service-accounts", views.Crumb{Label: "API keys", Href: p.Context.Path("api-keys")}, views.Crumb{Label: id})
+	return h.Render(c, http.StatusOK, p, views.KeySecretShownPage(p, id))
 }
 
 // showSecret is the one page that shows a key's secret: never cached,
 // never in htmx's history.
-func (h *Handlers) showSecret(c echo.Context, p views.Page, k portal.CreatedAPIKey, status int) error {
-	showsSecret(c)
+func (h *Pages) showSecret(c echo.Context, p views.Page, k portal.CreatedAPIKey, status int) error {
+	page.ShowsSecret(c)
 	p.Title, p.Subtitle = "API key "+k.ID, k.OwnerName
-	p.Crumbs = crumbs(p.Context, "service-accounts", views.Crumb{Label: k.OwnerName, Href: p.Context.Path("service-account", k.Owner)}, views.Crumb{Label: "new key"})
-	return h.render(c, status, p, views.KeyCreatedPage(p, k, k.Owner))
+	p.Crumbs = page.Crumbs(p.Context, "service-accounts", views.Crumb{Label: k.OwnerName, Href: p.Context.Path("service-account", k.Owner)}, views.Crumb{Label: "new key"})
+	return h.Render(c, status, p, views.KeyCreatedPage(p, k, k.Owner))
 }
 
 // rotateKey makes a key's successor and shows its secret.
-func (h *Handlers) rotateKey(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Service account")
+func (h *Pages) rotateKey(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Service account")
 	if err != nil {
 		return err
 	}
@@ -199,8 +200,8 @@ func (h *Handlers) rotateKey(c echo.Context) error {
 }
 
 // updateAccount changes an account's description.
-func (h *Handlers) updateAccount(c echo.Context) error {
-	p, err := h.scopedPage(c, "service-accounts", "Service account")
+func (h *Pages) updateAccount(c echo.Context) error {
+	p, err := h.Scoped(c, "service-accounts", "Service account")
 	if err != nil {
 		return err
 	}
@@ -208,7 +209,7 @@ func (h *Handlers) updateAccount(c echo.Context) error {
 	a, err := h.Accounts.Update(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), description)
 	if err != nil {
 		errs := map[string]string{}
-		if !fieldErrors(err, errs, "") {
+		if !page.FieldErrors(err, errs, "") {
 			return err
 		}
 		p, v, perr := h.accountPage(c, nil)
@@ -216,18 +217,18 @@ func (h *Handlers) updateAccount(c echo.Context) error {
 			return perr
 		}
 		v.Description, v.DescriptionError = description, errs["description"]+errs[""]
-		status := explain(err, "").status
+		status := page.Explain(err, "").Status
 		if status == http.StatusBadRequest {
 			status = http.StatusUnprocessableEntity
 		}
-		return h.render(c, status, p, views.AccountPage(p, v))
+		return h.Render(c, status, p, views.AccountPage(p, v))
 	}
-	return h.done(c, "Description of "+a.Name+" saved.", p.Context.Path("service-account", a.ID))
+	return h.Done(c, "Description of "+a.Name+" saved.", p.Context.Path("service-account", a.ID))
 }
 
 // accountDeletion is the confirmation of an account's delete, which
 // offers to delete its keys with it.
-func (h *Handlers) accountDeletion(c echo.Context, typed, problem string) (views.Page, views.Deletion, error) {
+func (h *Pages) accountDeletion(c echo.Context, typed, problem string) (views.Page, views.Deletion, error) {
 	p, v, err := h.accountPage(c, nil)
 	if err != nil {
 		return p, views.Deletion{}, err
@@ -245,15 +246,15 @@ func (h *Handlers) accountDeletion(c echo.Context, typed, problem string) (views
 	return p, d, nil
 }
 
-func (h *Handlers) confirmAccountDelete(c echo.Context) error {
+func (h *Pages) confirmAccountDelete(c echo.Context) error {
 	p, d, err := h.accountDeletion(c, "", "")
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
-func (h *Handlers) deleteAccount(c echo.Context) error {
+func (h *Pages) deleteAccount(c echo.Context) error {
 	typed := strings.TrimSpace(c.FormValue("confirm"))
 	p, d, err := h.accountDeletion(c, typed, "")
 	if err != nil {
@@ -261,14 +262,14 @@ func (h *Handlers) deleteAccount(c echo.Context) error {
 	}
 	if typed != d.Identifier && typed != d.Name {
 		d.Problem = "Type " + d.Identifier + " exactly to confirm."
-		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
 	}
 	// The name was typed: the service is told the account's full name.
 	opt := portal.DeleteOptions{WithKeys: c.FormValue("with_keys") == "true", Confirm: d.Name, Reason: c.FormValue("reason")}
 	gone, err := h.Accounts.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), opt)
 	if portal.Is(err, portal.Conflict) {
 		d.Problem = portal.FirstMessage(err)
-		return h.render(c, http.StatusConflict, p, views.ConfirmDelete(p, d))
+		return h.Render(c, http.StatusConflict, p, views.ConfirmDelete(p, d))
 	}
 	if err != nil {
 		return err
@@ -281,12 +282,12 @@ func (h *Handlers) deleteAccount(c echo.Context) error {
 	default:
 		msg += ", with its " + strconv.Itoa(n) + " API keys"
 	}
-	return h.done(c, msg+".", p.Context.Path("service-accounts"))
+	return h.Done(c, msg+".", p.Context.Path("service-accounts"))
 }
 
 // keyDeletion asks to type a key's id before deleting it.
-func (h *Handlers) keyDeletion(c echo.Context, typed, problem string) (views.Page, views.Deletion, error) {
-	p, err := h.scopedPage(c, "api-keys", "Delete API key")
+func (h *Pages) keyDeletion(c echo.Context, typed, problem string) (views.Page, views.Deletion, error) {
+	p, err := h.Scoped(c, "api-keys", "Delete API key")
 	if err != nil {
 		return p, views.Deletion{}, err
 	}
@@ -294,7 +295,7 @@ func (h *Handlers) keyDeletion(c echo.Context, typed, problem string) (views.Pag
 	if err != nil {
 		return p, views.Deletion{}, err
 	}
-	p.Crumbs = crumbs(p.Context, "api-keys", views.Crumb{Label: k.ID}, views.Crumb{Label: "delete"})
+	p.Crumbs = page.Crumbs(p.Context, "api-keys", views.Crumb{Label: k.ID}, views.Crumb{Label: "delete"})
 	d := views.Deletion{Kind: "API key", Name: k.ID, Identifier: k.ID, Typed: typed, Problem: problem,
 		Consequence: "applications using it (" + k.OwnerName + " on " + k.Resource + ") can no longer connect. " +
 			"This cannot be undone; rotate a key to replace it without a gap.",
@@ -302,15 +303,15 @@ func (h *Handlers) keyDeletion(c echo.Context, typed, problem string) (views.Pag
 	return p, d, nil
 }
 
-func (h *Handlers) confirmKeyDelete(c echo.Context) error {
+func (h *Pages) confirmKeyDelete(c echo.Context) error {
 	p, d, err := h.keyDeletion(c, "", "")
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
+	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
-func (h *Handlers) deleteKey(c echo.Context) error {
+func (h *Pages) deleteKey(c echo.Context) error {
 	typed := strings.TrimSpace(c.FormValue("confirm"))
 	p, d, err := h.keyDeletion(c, typed, "")
 	if err != nil {
@@ -318,10 +319,10 @@ func (h *Handlers) deleteKey(c echo.Context) error {
 	}
 	if typed != d.Identifier {
 		d.Problem = "Type " + d.Identifier + " exactly to confirm."
-		return h.render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
+		return h.Render(c, http.StatusUnprocessableEntity, p, views.ConfirmDelete(p, d))
 	}
 	if err := h.APIKeys.Delete(c.Request().Context(), httpserver.ScopeOf(c), d.Name); err != nil {
 		return err
 	}
-	return h.done(c, "API key "+d.Name+" deleted.", p.Context.Path("api-keys"))
+	return h.Done(c, "API key "+d.Name+" deleted.", p.Context.Path("api-keys"))
 }

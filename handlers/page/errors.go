@@ -1,4 +1,4 @@
-package handlers
+package page
 
 import (
 	"cmp"
@@ -18,41 +18,41 @@ import (
 	"github.com/edh-platform/rms-portal/views"
 )
 
-// problem is how a page explains an error.
-type problem struct {
-	status  int
-	title   string
-	message string
+// Problem is how a page explains an error.
+type Problem struct {
+	Status  int
+	Title   string
+	Message string
 }
 
-// explain maps an error to a page problem, once for the HTML front door.
-func explain(err error, reqID string) problem {
+// Explain maps an error to a page problem, once for the HTML front door.
+func Explain(err error, reqID string) Problem {
 	ps := portal.Problems(err)
 	if len(ps) == 0 {
 		var he *echo.HTTPError
 		if errors.As(err, &he) {
 			switch he.Code {
 			case http.StatusNotFound:
-				return problem{he.Code, "Page not found", "There is no page at this address."}
+				return Problem{he.Code, "Page not found", "There is no page at this address."}
 			case http.StatusMethodNotAllowed:
-				return problem{he.Code, "Not allowed", "This page does not accept that request."}
+				return Problem{he.Code, "Not allowed", "This page does not accept that request."}
 			case http.StatusRequestEntityTooLarge:
-				return problem{he.Code, "Too large", "What you sent is too large."}
+				return Problem{he.Code, "Too large", "What you sent is too large."}
 			}
 		}
-		return problem{http.StatusInternalServerError, "Something went wrong",
+		return Problem{http.StatusInternalServerError, "Something went wrong",
 			fmt.Sprintf("The portal failed unexpectedly. If it happens again, give the platform team the request id %s.", reqID)}
 	}
 	e := ps[0]
 	status := e.Kind.Status()
 	switch {
 	case e.Kind == portal.UpstreamUnavailable || e.Kind == portal.UpstreamTimeout:
-		return problem{status, titles[e.Kind], e.Message + ". Try again in a moment."}
+		return Problem{status, titles[e.Kind], e.Message + ". Try again in a moment."}
 	case status == http.StatusInternalServerError:
-		return problem{status, "Something went wrong",
+		return Problem{status, "Something went wrong",
 			fmt.Sprintf("The portal failed unexpectedly. If it happens again, give the platform team the request id %s.", reqID)}
 	}
-	return problem{status, cmp.Or(titles[e.Kind], http.StatusText(status)), e.Message}
+	return Problem{status, cmp.Or(titles[e.Kind], http.StatusText(status)), e.Message}
 }
 
 // titles head the error page of each kind; the status comes from the
@@ -71,60 +71,46 @@ var titles = map[portal.Kind]string{
 // RenderError is the HTML front door's error renderer. htmx requests get
 // the status and a toast (nothing is swapped); pages get an error page, in
 // the layout when someone is signed in.
-func (h *Handlers) RenderError(c echo.Context, err error) error {
-	pr := explain(err, requestid.From(c.Request().Context()))
+func (k *Kit) RenderError(c echo.Context, err error) error {
+	pr := Explain(err, requestid.From(c.Request().Context()))
 	if ps := portal.Problems(err); len(ps) > 0 && ps[0].RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(ps[0].RetryAfter.Seconds())))))
 	}
-	if isHTMX(c) {
-		trigger(c, "error", pr.message)
-		return c.NoContent(pr.status)
+	if IsHTMX(c) {
+		Trigger(c, "error", pr.Message)
+		return c.NoContent(pr.Status)
 	}
 	if portal.PrincipalFrom(c.Request().Context()) == nil {
-		return renderFragment(c, pr.status, views.BareError(pr.status, pr.title, pr.message))
+		return Fragment(c, pr.Status, views.BareError(pr.Status, pr.Title, pr.Message))
 	}
-	p, perr := h.page(c, pr.title, "", portal.Scope{})
+	p, perr := k.Page(c, pr.Title, "", portal.Scope{})
 	if perr != nil {
-		return renderFragment(c, pr.status, views.BareError(pr.status, pr.title, pr.message))
+		return Fragment(c, pr.Status, views.BareError(pr.Status, pr.Title, pr.Message))
 	}
-	return h.render(c, pr.status, p, views.ErrorPanel(pr.status, pr.title, pr.message))
+	return k.Render(c, pr.Status, p, views.ErrorPanel(pr.Status, pr.Title, pr.Message))
 }
 
-// trigger asks the page to show a toast after an htmx request.
-func trigger(c echo.Context, kind, message string) {
+// Trigger asks the page to show a toast after an htmx request.
+func Trigger(c echo.Context, kind, message string) {
 	b, _ := json.Marshal(map[string]any{"toast": map[string]string{"kind": kind, "message": message}})
 	c.Response().Header().Set("HX-Trigger", string(b))
 }
 
-// done finishes a successful form: a toast, then the next page. htmx
+// Done finishes a successful form: a toast, then the next page. htmx
 // loads that page into the main column; without JavaScript the browser is
 // redirected and the toast waits in the session.
-func (h *Handlers) done(c echo.Context, message, next string) error {
+func (k *Kit) Done(c echo.Context, message, next string) error {
 	kind := "success"
 	if w := portal.WarningsFrom(c.Request().Context()); len(w) > 0 {
 		// Let through with a warning (a policy in warn mode): said with it.
 		kind, message = "warning", message+" Warning: "+strings.Join(w, "; ")
 	}
-	if isHTMX(c) {
-		trigger(c, kind, message)
+	if IsHTMX(c) {
+		Trigger(c, kind, message)
 		loc, _ := json.Marshal(map[string]string{"path": next, "target": "#main"})
 		c.Response().Header().Set("HX-Location", string(loc))
 		return c.NoContent(http.StatusOK)
 	}
-	h.sessions.AddToast(c.Response(), c.Request(), auth.Toast{Kind: kind, Message: message})
+	k.Sessions.AddToast(c.Response(), c.Request(), auth.Toast{Kind: kind, Message: message})
 	return c.Redirect(http.StatusSeeOther, next)
-}
-
-// problemLines are a refusal's problems as a form shows them above its
-// fields: "field: message".
-func problemLines(ps []*portal.Error) []string {
-	out := make([]string, 0, len(ps))
-	for _, e := range ps {
-		msg := e.Message
-		if e.Field != "" {
-			msg = e.Field + ": " + msg
-		}
-		out = append(out, msg)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package handlers
+package admin
 
 import (
 	"encoding/json"
@@ -8,12 +8,12 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/edh-platform/rms-portal/internal/httpserver"
+	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/views"
 )
 
-func (h *Handlers) listPolicies(c echo.Context) error {
+func (h *Pages) listPolicies(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Policies", views.Crumb{Label: "policies"})
 	if err != nil {
 		return err
@@ -22,7 +22,7 @@ func (h *Handlers) listPolicies(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.PoliciesPage(p, area, list))
+	return h.Render(c, http.StatusOK, p, views.PoliciesPage(p, area, list))
 }
 
 // policySamples are a sample resource per kind for the test box.
@@ -36,7 +36,7 @@ var policySamples = map[string]string{
 }
 
 // policyForm fills the editor from a policy.
-func (h *Handlers) policyForm(area portal.AdminArea, pol portal.Policy, isNew bool) views.PolicyForm {
+func (h *Pages) policyForm(area portal.AdminArea, pol portal.Policy, isNew bool) views.PolicyForm {
 	f := views.PolicyForm{New: isNew, ID: pol.ID, Zone: pol.Zone, Description: pol.Description, Kind: pol.Kind, Units: strings.Join(pol.Units, ", "),
 		Stages: strings.Join(pol.Stages, ", "), Operations: portal.PolicyOps(pol), Expression: pol.Expression, Message: pol.Message, Field: pol.Field,
 		Action: pol.Action, Zones: area.Zones, Errors: map[string]string{}, TestOperation: portal.OpCreate, TestStage: "dev"}
@@ -47,7 +47,7 @@ func (h *Handlers) policyForm(area portal.AdminArea, pol portal.Policy, isNew bo
 	return f
 }
 
-func (h *Handlers) newPolicy(c echo.Context) error {
+func (h *Pages) newPolicy(c echo.Context) error {
 	p, area, err := h.adminPage(c, "New policy", views.Crumb{Label: "policies", Href: "/admin/policies"}, views.Crumb{Label: "new"})
 	if err != nil {
 		return err
@@ -61,10 +61,10 @@ func (h *Handlers) newPolicy(c echo.Context) error {
 	if len(area.Zones) > 0 {
 		pol.Zone = area.Zones[0]
 	}
-	return h.render(c, http.StatusOK, p, views.PolicyPage(p, area, h.policyForm(area, pol, true)))
+	return h.Render(c, http.StatusOK, p, views.PolicyPage(p, area, h.policyForm(area, pol, true)))
 }
 
-func (h *Handlers) showPolicy(c echo.Context) error {
+func (h *Pages) showPolicy(c echo.Context) error {
 	id := c.Param("id")
 	p, area, err := h.adminPage(c, "Policy "+id, views.Crumb{Label: "policies", Href: "/admin/policies"}, views.Crumb{Label: id})
 	if err != nil {
@@ -74,7 +74,7 @@ func (h *Handlers) showPolicy(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.PolicyPage(p, area, h.policyForm(area, pol, false)))
+	return h.Render(c, http.StatusOK, p, views.PolicyPage(p, area, h.policyForm(area, pol, false)))
 }
 
 // readPolicyForm reads the editor (and its test box) as sent.
@@ -105,7 +105,7 @@ func readPolicyForm(c echo.Context, f *views.PolicyForm) portal.Policy {
 
 // savePolicy creates (path without id) or replaces a policy from the
 // editor, then shows its report.
-func (h *Handlers) savePolicy(c echo.Context) error {
+func (h *Pages) savePolicy(c echo.Context) error {
 	id := c.Param("id")
 	p, area, err := h.adminPage(c, "Policy", views.Crumb{Label: "policies", Href: "/admin/policies"}, views.Crumb{Label: "edit"})
 	if err != nil {
@@ -118,16 +118,16 @@ func (h *Handlers) savePolicy(c echo.Context) error {
 	}
 	saved, _, err := h.Guardrails.PutPolicy(c.Request().Context(), pol, id == "")
 	if err == nil {
-		return h.done(c, "Policy "+saved.ID+" saved ("+saved.Action+").", "/admin/policy/"+saved.ID+"/report")
+		return h.Done(c, "Policy "+saved.ID+" saved ("+saved.Action+").", "/admin/policy/"+saved.ID+"/report")
 	}
-	if !fieldErrors(err, f.Errors, "id") {
+	if !page.FieldErrors(err, f.Errors, "id") {
 		return err
 	}
-	return h.failedForm(c, p, err, func() templ.Component { return views.PolicyPage(p, area, f) })
+	return h.FailedForm(c, p, err, func() templ.Component { return views.PolicyPage(p, area, f) })
 }
 
 // testPolicy judges the test box's sample with the policy as written.
-func (h *Handlers) testPolicy(c echo.Context) error {
+func (h *Pages) testPolicy(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Policy", views.Crumb{Label: "policies", Href: "/admin/policies"}, views.Crumb{Label: "test"})
 	if err != nil {
 		return err
@@ -144,16 +144,16 @@ func (h *Handlers) testPolicy(c echo.Context) error {
 	v, err := h.Guardrails.TestPolicy(c.Request().Context(), portal.PolicyTest{Policy: pol, BU: f.TestBU, Stage: f.TestStage,
 		Operation: f.TestOperation, Resource: raw(f.TestSample), Before: raw(f.TestBefore)})
 	if err != nil {
-		if !fieldErrors(err, f.Errors, "") {
+		if !page.FieldErrors(err, f.Errors, "") {
 			return err
 		}
-		return h.failedForm(c, p, err, func() templ.Component { return views.PolicyPage(p, area, f) })
+		return h.FailedForm(c, p, err, func() templ.Component { return views.PolicyPage(p, area, f) })
 	}
 	f.Verdict = &v
-	return h.render(c, http.StatusOK, p, views.PolicyPage(p, area, f))
+	return h.Render(c, http.StatusOK, p, views.PolicyPage(p, area, f))
 }
 
-func (h *Handlers) policyReport(c echo.Context) error {
+func (h *Pages) policyReport(c echo.Context) error {
 	id := c.Param("id")
 	p, area, err := h.adminPage(c, "Report of "+id, views.Crumb{Label: "policies", Href: "/admin/policies"},
 		views.Crumb{Label: id, Href: "/admin/policy/" + id}, views.Crumb{Label: "report"})
@@ -167,10 +167,10 @@ func (h *Handlers) policyReport(c echo.Context) error {
 	if c.QueryParam("format") == "csv" {
 		return portal.ServePolicyReportCSV(c.Response(), r)
 	}
-	return h.render(c, http.StatusOK, p, views.PolicyReportPage(p, area, r))
+	return h.Render(c, http.StatusOK, p, views.PolicyReportPage(p, area, r))
 }
 
-func (h *Handlers) deletePolicy(c echo.Context) error {
+func (h *Pages) deletePolicy(c echo.Context) error {
 	if _, _, err := h.adminPage(c, "Policy"); err != nil {
 		return err
 	}
@@ -178,10 +178,10 @@ func (h *Handlers) deletePolicy(c echo.Context) error {
 	if err := h.Guardrails.DeletePolicy(c.Request().Context(), id); err != nil {
 		return err
 	}
-	return h.done(c, "Policy "+id+" deleted.", "/admin/policies")
+	return h.Done(c, "Policy "+id+" deleted.", "/admin/policies")
 }
 
-func (h *Handlers) listBudgets(c echo.Context) error {
+func (h *Pages) listBudgets(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Budgets", views.Crumb{Label: "budgets"})
 	if err != nil {
 		return err
@@ -190,12 +190,12 @@ func (h *Handlers) listBudgets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.render(c, http.StatusOK, p, views.BudgetsPage(p, area, o, map[string]string{}))
+	return h.Render(c, http.StatusOK, p, views.BudgetsPage(p, area, o, map[string]string{}))
 }
 
 // setBudget sets a unit's limits from the budgets page: an empty field
 // is no limit.
-func (h *Handlers) setBudget(c echo.Context) error {
+func (h *Pages) setBudget(c echo.Context) error {
 	p, area, err := h.adminPage(c, "Budgets", views.Crumb{Label: "budgets"})
 	if err != nil {
 		return err
@@ -225,7 +225,7 @@ func (h *Handlers) setBudget(c echo.Context) error {
 		if len(b.Warnings) > 0 {
 			msg += " " + strings.Join(b.Warnings, " ")
 		}
-		return h.done(c, msg, "/admin/budgets")
+		return h.Done(c, msg, "/admin/budgets")
 	}
 	if len(portal.Problems(err)) == 0 {
 		return err
@@ -234,38 +234,7 @@ func (h *Handlers) setBudget(c echo.Context) error {
 	if lerr != nil {
 		return lerr
 	}
-	return h.failedForm(c, p, err, func() templ.Component {
+	return h.FailedForm(c, p, err, func() templ.Component {
 		return views.BudgetsPage(p, area, o, map[string]string{"": bu + "/" + stage + ": " + portal.FirstMessage(err)})
 	})
-}
-
-// unitBudget is a unit's use against its budget; ?panel=1 answers the
-// topics page's panel alone.
-func (h *Handlers) unitBudget(c echo.Context) error {
-	panel := c.QueryParam("panel") == "1"
-	if c.QueryParam("panel") == "headroom" {
-		// The room left, on a form that spends it (topics); a form does
-		// without it when the budget cannot be read.
-		b, err := h.Guardrails.UnitBudget(c.Request().Context(), httpserver.ScopeOf(c), true)
-		if err != nil {
-			return c.NoContent(http.StatusNoContent)
-		}
-		return renderFragment(c, http.StatusOK, views.BudgetHeadroom(b, []string{portal.BudgetTopics, portal.BudgetPartitions, portal.BudgetStorageBytes}))
-	}
-	b, err := h.Guardrails.UnitBudget(c.Request().Context(), httpserver.ScopeOf(c), panel)
-	if panel {
-		if err != nil {
-			// The panel is an extra: the topics page does without it.
-			return c.NoContent(http.StatusNoContent)
-		}
-		return renderFragment(c, http.StatusOK, views.BudgetPanel(b))
-	}
-	if err != nil {
-		return err
-	}
-	p, err := h.scopedPage(c, "budget", "Budget")
-	if err != nil {
-		return err
-	}
-	return h.render(c, http.StatusOK, p, views.UnitBudgetPage(p, b))
 }

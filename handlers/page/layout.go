@@ -1,4 +1,4 @@
-package handlers
+package page
 
 import (
 	"net/http"
@@ -12,11 +12,11 @@ import (
 	"github.com/edh-platform/rms-portal/views"
 )
 
-// page builds the layout data for the signed-in caller from one service
+// Page builds the layout data for the signed-in caller from one service
 // call; the scope is empty for pages without a context. A context the
 // caller may not see is refused by the service, as NotFound.
-func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Scope) (views.Page, error) {
-	l, err := h.Me.Layout(c.Request().Context(), scope)
+func (k *Kit) Page(c echo.Context, title, resource string, scope portal.Scope) (views.Page, error) {
+	l, err := k.Me.Layout(c.Request().Context(), scope)
 	if err != nil {
 		return views.Page{}, err
 	}
@@ -24,7 +24,7 @@ func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Sco
 	pr := l.Caller.Principal
 	p.User = views.User{Name: pr.Display(), Username: pr.Username, PlatformAdmin: pr.PlatformAdmin, Admin: l.Caller.Admin,
 		GroupsOverage: pr.GroupsOverage}
-	if s := currentSession(c); s != nil {
+	if s := Session(c); s != nil {
 		p.CSRF = s.CSRF
 	}
 	for _, u := range l.Caller.Units {
@@ -35,7 +35,7 @@ func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Sco
 	}
 	p.Context, p.DefaultContext = viewContext(l.Context), viewContext(l.Default)
 	if p.Context != nil {
-		p.Crumbs = crumbs(p.Context, resource)
+		p.Crumbs = Crumbs(p.Context, resource)
 	}
 	if p.Context != nil && p.Context.WholeCluster {
 		p.UnitFilter = c.QueryParam("unit")
@@ -48,18 +48,18 @@ func (h *Handlers) page(c echo.Context, title, resource string, scope portal.Sco
 
 // reviews counts what waits for the caller's review, for the navigation;
 // a page does without the counts when the database cannot say.
-func (h *Handlers) reviews(c echo.Context) views.Reviews {
+func (k *Kit) reviews(c echo.Context) views.Reviews {
 	ctx := c.Request().Context()
 	var r views.Reviews
-	if waiting, err := h.Requests.Waiting(ctx); err == nil {
+	if waiting, err := k.Requests.Waiting(ctx); err == nil {
 		r.Requests = len(waiting)
 	} else {
-		h.log.WarnContext(ctx, "change requests waiting for review could not be counted", "error", err)
+		k.Log.WarnContext(ctx, "change requests waiting for review could not be counted", "error", err)
 	}
-	if grants, err := h.Grants.WaitingGrants(ctx); err == nil {
+	if grants, err := k.Grants.WaitingGrants(ctx); err == nil {
 		r.Grants = len(grants)
 	} else {
-		h.log.WarnContext(ctx, "access requests waiting for review could not be counted", "error", err)
+		k.Log.WarnContext(ctx, "access requests waiting for review could not be counted", "error", err)
 	}
 	return r
 }
@@ -78,12 +78,12 @@ func stageConfirmed(c echo.Context, ctx *views.Context) error {
 	return nil
 }
 
-// scopedPage is page for a resource in the context the route names
+// Scoped is Page for a resource in the context the route names
 // (:bu, :stage), with extra crumbs after the resource's.
-func (h *Handlers) scopedPage(c echo.Context, resource, title string, extra ...views.Crumb) (views.Page, error) {
-	p, err := h.page(c, title, resource, httpserver.ScopeOf(c))
+func (k *Kit) Scoped(c echo.Context, resource, title string, extra ...views.Crumb) (views.Page, error) {
+	p, err := k.Page(c, title, resource, httpserver.ScopeOf(c))
 	if err == nil && len(extra) > 0 {
-		p.Crumbs = crumbs(p.Context, resource, extra...)
+		p.Crumbs = Crumbs(p.Context, resource, extra...)
 	}
 	return p, err
 }
@@ -95,9 +95,9 @@ func viewContext(o *portal.Outlook) *views.Context {
 	return &views.Context{Outlook: *o}
 }
 
-// crumbs are "home / resource / landing zone / unit / stage"; the landing
+// Crumbs are "home / resource / landing zone / unit / stage"; the landing
 // zone appears only for units on a shared cluster.
-func crumbs(ctx *views.Context, resource string, more ...views.Crumb) []views.Crumb {
+func Crumbs(ctx *views.Context, resource string, more ...views.Crumb) []views.Crumb {
 	list := ctx.Path(resource)
 	out := []views.Crumb{{Label: "home", Href: "/"}, {Label: resource, Href: list}}
 	if !ctx.Dedicated {
