@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -45,8 +46,8 @@ func (a *API) onboardUnit(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	u, err := a.Admin.Onboard(c.Request().Context(), portal.Onboarding{ID: in.ID, LandingZone: in.LandingZone,
-		Groups: portal.UnitGroups(in.Groups)})
+	u, err := a.Admin.Onboard(c.Request().Context(), adminarea.Onboarding{ID: in.ID, LandingZone: in.LandingZone,
+		Groups: adminarea.UnitGroups(in.Groups)})
 	if err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func (a *API) updateAdminUnit(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	u, err := a.Admin.UpdateGroups(c.Request().Context(), c.Param("id"), portal.UnitGroups(in.Groups))
+	u, err := a.Admin.UpdateGroups(c.Request().Context(), c.Param("id"), adminarea.UnitGroups(in.Groups))
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func (a *API) setReadOnly(c echo.Context) error {
 		return err
 	}
 	s, err := a.Admin.SetReadOnly(c.Request().Context(), c.Param("landing_zone"), c.Param("stage"),
-		portal.ReadOnlyChange{ReadOnly: *in.ReadOnly, Reason: in.Reason, Until: until})
+		adminarea.ReadOnlyChange{ReadOnly: *in.ReadOnly, Reason: in.Reason, Until: until})
 	if err != nil {
 		return err
 	}

@@ -4,13 +4,13 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal/alert"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func (a *API) listAlertRules(c echo.Context) error {
@@ -30,7 +30,7 @@ func (a *API) putAlertRule(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	rule := portal.AlertRule{Name: c.Param("name"), Kind: string(in.Kind), Target: in.Target, Threshold: in.Threshold, For: time.Duration(in.ForSeconds) * time.Second,
+	rule := alert.AlertRule{Name: c.Param("name"), Kind: string(in.Kind), Target: in.Target, Threshold: in.Threshold, For: time.Duration(in.ForSeconds) * time.Second,
 		Enabled: in.Enabled == nil || *in.Enabled}
 	r, err := a.Alerts.PutRule(c.Request().Context(), httpserver.ScopeOf(c), rule)
 	if err != nil {
@@ -51,7 +51,7 @@ func (a *API) silenceAlertRule(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	sil := portal.Silence{For: time.Duration(in.ForSeconds) * time.Second, Reason: in.Reason}
+	sil := alert.Silence{For: time.Duration(in.ForSeconds) * time.Second, Reason: in.Reason}
 	if in.Until != nil {
 		sil.Until = *in.Until
 	}

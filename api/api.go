@@ -14,6 +14,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/api/openapi"
 	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/contract"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -29,7 +30,7 @@ type TokenVerifier interface {
 // Options are the API's dependencies.
 type Options struct {
 	// Services are what every handler calls.
-	Services portal.Services
+	Services contract.Services
 	Verifier TokenVerifier
 	// Throttle bounds the requests of callers that fail to authenticate,
 	// per source address; nil for none.
@@ -42,7 +43,7 @@ type Options struct {
 
 // API is the JSON front door.
 type API struct {
-	portal.Services
+	contract.Services
 	verifier TokenVerifier
 	throttle *auth.Throttle
 	docs     *openapi.Docs

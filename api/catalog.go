@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -19,7 +20,7 @@ func (a *API) listCatalog(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := portal.CatalogQuery{ListQuery: lq, Tag: c.QueryParam("tag"), Classification: c.QueryParam("classification"), Owner: c.QueryParam("owner"),
+	q := topiccatalog.CatalogQuery{ListQuery: lq, Tag: c.QueryParam("tag"), Classification: c.QueryParam("classification"), Owner: c.QueryParam("owner"),
 		Field: c.QueryParam("field")}
 	page, err := a.Catalog.Catalog(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
@@ -57,7 +58,7 @@ func (a *API) describeTopic(c echo.Context) error {
 func (a *API) listClassifications(c echo.Context) error {
 	out := []wire.Classification{}
 	for _, k := range a.Catalog.Classifications() {
-		out = append(out, wire.Classification{Name: k.Name, MaxGrant: portal.FormatDuration(k.MaxGrant), Write: k.Write, Approvals: k.Approvals, Default: k.Default})
+		out = append(out, wire.Classification{Name: k.Name, MaxGrant: topiccatalog.FormatDuration(k.MaxGrant), Write: k.Write, Approvals: k.Approvals, Default: k.Default})
 	}
 	return listOf(c, out)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/cost"
 )
 
 // timeParam reads a date (yyyy-mm-dd) or a date-time (RFC 3339).
@@ -69,7 +70,7 @@ func (a *API) getUsage(c echo.Context) error {
 		return err
 	}
 	r, err := a.Costs.Usage(c.Request().Context(), httpserver.ScopeOf(c),
-		portal.UsageQuery{From: from, To: to, Granularity: c.QueryParam("granularity"), GroupBy: c.QueryParam("group_by")})
+		cost.UsageQuery{From: from, To: to, Granularity: c.QueryParam("granularity"), GroupBy: c.QueryParam("group_by")})
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func (a *API) getCosts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := a.Costs.Costs(c.Request().Context(), httpserver.ScopeOf(c), portal.CostQuery{From: from, To: to, GroupBy: c.QueryParam("group_by"), Limit: limit})
+	r, err := a.Costs.Costs(c.Request().Context(), httpserver.ScopeOf(c), cost.CostQuery{From: from, To: to, GroupBy: c.QueryParam("group_by"), Limit: limit})
 	if err != nil {
 		return err
 	}

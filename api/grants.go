@@ -3,13 +3,13 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // requestGrant asks another unit of the zone for access to its topic.
@@ -18,7 +18,7 @@ func (a *API) requestGrant(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	g, err := a.Grants.RequestGrant(c.Request().Context(), httpserver.ScopeOf(c), portal.NewTopicGrant(in))
+	g, err := a.Grants.RequestGrant(c.Request().Context(), httpserver.ScopeOf(c), grant.NewTopicGrant(in))
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (a *API) listGrants(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := portal.GrantQuery{ListQuery: lq, Side: c.QueryParam("side"), State: c.QueryParam("state"), Topic: c.QueryParam("topic"),
+	q := grant.GrantQuery{ListQuery: lq, Side: c.QueryParam("side"), State: c.QueryParam("state"), Topic: c.QueryParam("topic"),
 		Expiring: c.QueryParam("expiring") == "true"}
 	page, err := a.Grants.Grants(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
@@ -54,7 +54,7 @@ func (a *API) getGrant(c echo.Context) error {
 }
 
 // grantStep runs one step on a grant with the body's optional comment.
-func (a *API) grantStep(step func(*API, echo.Context, string) (portal.TopicGrant, error)) echo.HandlerFunc {
+func (a *API) grantStep(step func(*API, echo.Context, string) (grant.TopicGrant, error)) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		comment, err := decision(c)
 		if err != nil {
@@ -68,18 +68,18 @@ func (a *API) grantStep(step func(*API, echo.Context, string) (portal.TopicGrant
 	}
 }
 
-func approveGrant(a *API, c echo.Context, comment string) (portal.TopicGrant, error) {
+func approveGrant(a *API, c echo.Context, comment string) (grant.TopicGrant, error) {
 	return a.Grants.ApproveGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
 }
 
-func rejectGrant(a *API, c echo.Context, comment string) (portal.TopicGrant, error) {
+func rejectGrant(a *API, c echo.Context, comment string) (grant.TopicGrant, error) {
 	return a.Grants.RejectGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
 }
 
-func revokeGrant(a *API, c echo.Context, comment string) (portal.TopicGrant, error) {
+func revokeGrant(a *API, c echo.Context, comment string) (grant.TopicGrant, error) {
 	return a.Grants.RevokeGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
 }
 
-func withdrawGrant(a *API, c echo.Context, _ string) (portal.TopicGrant, error) {
+func withdrawGrant(a *API, c echo.Context, _ string) (grant.TopicGrant, error) {
 	return a.Grants.WithdrawGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 }

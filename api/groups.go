@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal/group"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -62,7 +64,7 @@ func (a *API) resetOffsets(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r := portal.OffsetReset{Topic: in.Topic, To: in.To, Offset: in.Offset, DryRun: dry}
+	r := group.OffsetReset{Topic: in.Topic, To: in.To, Offset: in.Offset, DryRun: dry}
 	if in.Timestamp != "" {
 		t, err := time.Parse(time.RFC3339, in.Timestamp)
 		if err != nil {
@@ -88,7 +90,7 @@ func (a *API) resetOffsets(c echo.Context) error {
 
 func (a *API) readMessages(c echo.Context) error {
 	var v portal.Validation
-	var q portal.MessageQuery
+	var q record.MessageQuery
 	for _, p := range []struct {
 		name string
 		set  func(int64)
@@ -114,7 +116,7 @@ func (a *API) readMessages(c echo.Context) error {
 		q.Timestamp = t
 	}
 	if s := c.QueryParam("after"); s != "" {
-		after, err := portal.ParseOffsets(s)
+		after, err := record.ParseOffsets(s)
 		if err != nil {
 			v.Add(err.(*portal.Error))
 		}
@@ -129,7 +131,7 @@ func (a *API) readMessages(c echo.Context) error {
 		return err
 	}
 	msgs := page.Items
-	out := wire.RecordPage{Items: make([]wire.Record, len(msgs)), Scanned: page.Scanned, After: portal.FormatOffsets(page.Ends)}
+	out := wire.RecordPage{Items: make([]wire.Record, len(msgs)), Scanned: page.Scanned, After: record.FormatOffsets(page.Ends)}
 	for i, m := range msgs {
 		mj := wire.Record{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format(time.RFC3339Nano),
 			Key: present.Nullable(m.Key, m.KeyEncoding), KeyEncoding: m.KeyEncoding, Value: present.Nullable(m.Value, m.ValueEncoding),

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -14,8 +15,8 @@ import (
 )
 
 // policyIn is the policy a create or replace asks for.
-func policyIn(j wire.Policy) portal.Policy {
-	return portal.Policy{ID: j.ID, Zone: j.LandingZone, Description: j.Description, Kind: j.Kind, Units: j.Units, Stages: j.Stages,
+func policyIn(j wire.Policy) policy.Policy {
+	return policy.Policy{ID: j.ID, Zone: j.LandingZone, Description: j.Description, Kind: j.Kind, Units: j.Units, Stages: j.Stages,
 		Operations: j.Operations, Expression: j.Expression, Message: j.Message, Field: j.Field, Action: j.Action}
 }
 
@@ -83,7 +84,7 @@ func (a *API) testPolicy(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	v, err := a.Guardrails.TestPolicy(c.Request().Context(), portal.PolicyTest{Policy: policyIn(in.Policy), BU: in.BU, Stage: in.Stage,
+	v, err := a.Guardrails.TestPolicy(c.Request().Context(), policy.PolicyTest{Policy: policyIn(in.Policy), BU: in.BU, Stage: in.Stage,
 		Operation: in.Operation, Resource: in.Resource, Before: in.Before})
 	if err != nil {
 		return err
@@ -99,7 +100,7 @@ func (a *API) policyReport(c echo.Context) error {
 		return err
 	}
 	if strings.EqualFold(c.QueryParam("format"), "csv") {
-		return portal.ServePolicyReportCSV(c.Response(), r)
+		return policy.ServePolicyReportCSV(c.Response(), r)
 	}
 	out := make([]wire.PolicyViolator, len(r.Violators))
 	for i, v := range r.Violators {

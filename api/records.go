@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -80,8 +81,8 @@ func outRecord(raw json.RawMessage, i int) (wire.ProduceRecord, *portal.Error) {
 
 // produceRequest reads the body's records: a value is a JSON string for
 // text, any JSON value (kept as written) for json and schema.
-func produceRequest(in wire.Produce) (portal.ProduceRequest, error) {
-	req := portal.ProduceRequest{ValueFormat: in.ValueFormat, Subject: in.Subject}
+func produceRequest(in wire.Produce) (record.ProduceRequest, error) {
+	req := record.ProduceRequest{ValueFormat: in.ValueFormat, Subject: in.Subject}
 	var v portal.Validation
 	if len(in.Version) > 0 && string(in.Version) != "null" {
 		var n int
@@ -97,13 +98,13 @@ func produceRequest(in wire.Produce) (portal.ProduceRequest, error) {
 			v.Add(err)
 			continue
 		}
-		out := portal.OutRecord{Key: r.Key, Partition: r.Partition}
+		out := record.OutRecord{Key: r.Key, Partition: r.Partition}
 		for _, h := range r.Headers {
-			out.Headers = append(out.Headers, portal.RecordHeader(h))
+			out.Headers = append(out.Headers, record.RecordHeader(h))
 		}
 		if len(r.Value) > 0 && string(r.Value) != "null" {
 			var text string
-			if in.ValueFormat == "" || in.ValueFormat == portal.FormatText {
+			if in.ValueFormat == "" || in.ValueFormat == record.FormatText {
 				if err := json.Unmarshal(r.Value, &text); err != nil {
 					v.Add(portal.Invalid(fmt.Sprintf("records[%d].value", i), "with value_format text the value is a string; send value_format json for a JSON value"))
 				}

@@ -3,12 +3,12 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/api/present"
-	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func (a *API) listWebhooks(c echo.Context) error {
@@ -28,7 +28,7 @@ func (a *API) createWebhook(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	w, err := a.Webhooks.CreateWebhook(c.Request().Context(), portal.NewWebhook{Zone: in.LandingZone, BU: in.BU, URL: in.URL})
+	w, err := a.Webhooks.CreateWebhook(c.Request().Context(), webhook.NewWebhook{Zone: in.LandingZone, BU: in.BU, URL: in.URL})
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/edh-platform/rms-portal/api"
 	"github.com/edh-platform/rms-portal/api/openapi"
 	rmsauth "github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/contract"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/version"
@@ -40,7 +41,7 @@ const metadataPath = "/.well-known/oauth-protected-resource"
 type Options struct {
 	// Services answer who the caller is and where it may work (which
 	// tools are offered); the API answers the calls.
-	Services portal.Services
+	Services contract.Services
 	API      http.Handler
 	Verifier api.TokenVerifier
 	// Throttle bounds the requests of callers that fail to authenticate,

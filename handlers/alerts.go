@@ -13,6 +13,8 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/alert"
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -22,7 +24,7 @@ func (h *Handlers) alertsPage(c echo.Context) error {
 	secret := ""
 	if id := c.QueryParam("created"); id != "" {
 		if data, ok := h.Sessions.TakeHandoff(c.Request(), "alert channel "+id); ok {
-			var w portal.Webhook
+			var w webhook.Webhook
 			if json.Unmarshal(data, &w) == nil && w.ID == id {
 				secret = w.Secret
 			}
@@ -92,7 +94,7 @@ func (h *Handlers) saveAlertRule(c echo.Context) error {
 		forSeconds, err = number(c, "for_seconds")
 	}
 	if err == nil {
-		_, err = h.Alerts.PutRule(c.Request().Context(), httpserver.ScopeOf(c), portal.AlertRule{Name: strings.TrimSpace(c.FormValue("name")),
+		_, err = h.Alerts.PutRule(c.Request().Context(), httpserver.ScopeOf(c), alert.AlertRule{Name: strings.TrimSpace(c.FormValue("name")),
 			Kind: c.FormValue("kind"), Target: strings.TrimSpace(c.FormValue("target")), Threshold: threshold,
 			For: time.Duration(forSeconds) * time.Second, Enabled: c.FormValue("enabled") == "true"})
 	}
@@ -109,7 +111,7 @@ func (h *Handlers) silenceAlertRule(c echo.Context) error {
 	hours, err := number(c, "hours")
 	if err == nil {
 		_, err = h.Alerts.Silence(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
-			portal.Silence{For: time.Duration(hours * float64(time.Hour)), Reason: c.FormValue("reason")})
+			alert.Silence{For: time.Duration(hours * float64(time.Hour)), Reason: c.FormValue("reason")})
 	}
 	if msg := formProblem(err); msg != "" {
 		return h.renderAlerts(c, http.StatusUnprocessableEntity, "", msg)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -146,7 +147,7 @@ func (s *site) prepare(t *testing.T, route, verb string) formWalk {
 // asks for crm's (bob withdraws his own).
 func (s *site) grantFor(t *testing.T, step string, sd, crm servicetest.Seeded) string {
 	t.Helper()
-	in := portal.NewTopicGrant{Owner: "scada", Topic: "existing", Access: "read", Principal: crm.AccountID, Reason: "walk"}
+	in := grant.NewTopicGrant{Owner: "scada", Topic: "existing", Access: "read", Principal: crm.AccountID, Reason: "walk"}
 	requester, scope := "alice", portal.Scope{BU: "crm", Stage: "dev"}
 	if step == "withdraw" {
 		in.Owner, in.Principal, requester, scope = "crm", sd.AccountID, "bob", portal.Scope{BU: "scada", Stage: "dev"}

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -21,7 +22,7 @@ func (h *Handlers) catalogPage(c echo.Context) error {
 	}
 	s := views.CatalogSearch{Text: c.QueryParam("q"), Tag: c.QueryParam("tag"), Classification: c.QueryParam("classification"),
 		Owner: c.QueryParam("owner"), Field: c.QueryParam("field"), Classes: h.Catalog.Classifications()}
-	q := portal.CatalogQuery{ListQuery: portal.ListQuery{PageSize: 50, PageToken: c.QueryParam("page_token"), Search: s.Text}, Tag: s.Tag,
+	q := topiccatalog.CatalogQuery{ListQuery: portal.ListQuery{PageSize: 50, PageToken: c.QueryParam("page_token"), Search: s.Text}, Tag: s.Tag,
 		Classification: s.Classification, Owner: s.Owner, Field: s.Field}
 	if s.Found, err = h.Catalog.Catalog(c.Request().Context(), httpserver.ScopeOf(c), q); err != nil {
 		return err

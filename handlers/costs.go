@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/cost"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -29,7 +30,7 @@ func (h *Handlers) costs(c echo.Context) error {
 	to := month.AddDate(0, 1, 0)
 	ctx := c.Request().Context()
 	if c.QueryParam("format") == "csv" {
-		r, err := h.Costs.Costs(ctx, scope, portal.CostQuery{From: month, To: to, GroupBy: c.QueryParam("group_by"), Limit: 1000})
+		r, err := h.Costs.Costs(ctx, scope, cost.CostQuery{From: month, To: to, GroupBy: c.QueryParam("group_by"), Limit: 1000})
 		if err != nil {
 			return err
 		}
@@ -42,14 +43,14 @@ func (h *Handlers) costs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.Costs.Costs(ctx, scope, portal.CostQuery{From: month, To: to, GroupBy: "topic", Limit: 20})
+	r, err := h.Costs.Costs(ctx, scope, cost.CostQuery{From: month, To: to, GroupBy: "topic", Limit: 20})
 	if err != nil {
 		return err
 	}
-	var lines portal.CostReport
+	var lines cost.CostReport
 	if n := len(r.Days); n > 0 {
 		last := r.Days[n-1].Day
-		if lines, err = h.Costs.Costs(ctx, scope, portal.CostQuery{From: last, To: last.AddDate(0, 0, 1), GroupBy: "line"}); err != nil {
+		if lines, err = h.Costs.Costs(ctx, scope, cost.CostQuery{From: last, To: last.AddDate(0, 0, 1), GroupBy: "line"}); err != nil {
 			return err
 		}
 	}

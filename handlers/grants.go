@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -17,7 +18,7 @@ func (h *Handlers) listGrants(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	q := portal.GrantQuery{ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize}, Side: c.QueryParam("side"), State: c.QueryParam("state"),
+	q := grant.GrantQuery{ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize}, Side: c.QueryParam("side"), State: c.QueryParam("state"),
 		Expiring: c.QueryParam("expiring") == "true"}
 	list, err := h.Grants.Grants(c.Request().Context(), httpserver.ScopeOf(c), q)
 	if err != nil {
@@ -66,7 +67,7 @@ func (h *Handlers) newGrant(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := views.GrantForm{In: portal.NewTopicGrant{Owner: c.QueryParam("owner"), Topic: c.QueryParam("topic"), Access: c.QueryParam("access"),
+	f := views.GrantForm{In: grant.NewTopicGrant{Owner: c.QueryParam("owner"), Topic: c.QueryParam("topic"), Access: c.QueryParam("access"),
 		Renews: c.QueryParam("renews")}}
 	if f.In.Renews != "" {
 		// A renewal asks for the same access as the grant it renews.
@@ -91,7 +92,7 @@ func (h *Handlers) requestGrant(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := views.GrantForm{In: portal.NewTopicGrant{Owner: c.FormValue("owner"), Topic: c.FormValue("topic"), Prefix: c.FormValue("prefix") == "true",
+	f := views.GrantForm{In: grant.NewTopicGrant{Owner: c.FormValue("owner"), Topic: c.FormValue("topic"), Prefix: c.FormValue("prefix") == "true",
 		Access: c.FormValue("access"), Principal: c.FormValue("principal"), Reason: c.FormValue("reason"), Duration: c.FormValue("duration"),
 		Renews: c.FormValue("renews")}}
 	g, err := h.Grants.RequestGrant(c.Request().Context(), httpserver.ScopeOf(c), f.In)
@@ -116,7 +117,7 @@ func (h *Handlers) grantStep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var g portal.TopicGrant
+	var g grant.TopicGrant
 	switch step {
 	case "approve":
 		g, err = h.Grants.ApproveGrant(ctx, scope, id, c.FormValue("comment"))
@@ -133,7 +134,7 @@ func (h *Handlers) grantStep(c echo.Context) error {
 		return err
 	}
 	msg := "Grant " + g.ID + " is " + g.State + "."
-	if g.State == portal.GrantActive {
+	if g.State == grant.GrantActive {
 		// Role bindings take effect upstream some time after they are made.
 		msg += " Confluent Cloud enforces new role bindings within about 90 seconds."
 	}

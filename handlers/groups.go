@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -31,10 +32,10 @@ func (h *Handlers) listGroups(c echo.Context) error {
 	return h.Render(c, http.StatusOK, p, views.GroupsPage(p, res.Items, res.Total, res.NextPageToken))
 }
 
-func (h *Handlers) groupForPage(c echo.Context) (portal.GroupDetail, views.Page, error) {
+func (h *Handlers) groupForPage(c echo.Context) (group.GroupDetail, views.Page, error) {
 	p, err := h.Scoped(c, "consumer-groups", "Consumer group")
 	if err != nil {
-		return portal.GroupDetail{}, p, err
+		return group.GroupDetail{}, p, err
 	}
 	g, err := h.Groups.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
@@ -61,23 +62,23 @@ func (h *Handlers) resetGroup(c echo.Context) error {
 	}
 	f := views.ResetForm{Topic: c.FormValue("topic"), To: c.FormValue("to"), Timestamp: c.FormValue("timestamp"),
 		Offset: c.FormValue("offset"), Topics: g.Topics}
-	r := portal.OffsetReset{Topic: f.Topic, To: f.To, DryRun: c.FormValue("op") != "apply"}
+	r := group.OffsetReset{Topic: f.Topic, To: f.To, DryRun: c.FormValue("op") != "apply"}
 	var perr error
-	if f.To == portal.ResetTimestamp && f.Timestamp != "" {
+	if f.To == group.ResetTimestamp && f.Timestamp != "" {
 		t, err := time.Parse(page.LocalTime, f.Timestamp)
 		if err != nil {
 			perr = portal.Invalid("timestamp", "must be a date and time, such as 2026-11-22T10:00")
 		}
 		r.Timestamp = t
 	}
-	if f.To == portal.ResetOffset && f.Offset != "" {
+	if f.To == group.ResetOffset && f.Offset != "" {
 		n, err := strconv.ParseInt(f.Offset, 10, 64)
 		if err != nil {
 			perr = portal.Invalid("offset", "must be a whole number")
 		}
 		r.Offset = &n
 	}
-	var plan portal.ResetResult
+	var plan group.ResetResult
 	err = perr
 	if err == nil {
 		plan, err = h.Groups.ResetOffsets(c.Request().Context(), httpserver.ScopeOf(c), g.ID, r)
@@ -116,7 +117,7 @@ func (h *Handlers) confirmDeleteGroup(c echo.Context) error {
 	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, groupDeletion(p, g, "", "")))
 }
 
-func groupDeletion(p views.Page, g portal.GroupDetail, typed, problem string) views.Deletion {
+func groupDeletion(p views.Page, g group.GroupDetail, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "consumer group", Name: g.ID, Identifier: g.Identifier,
 		Consequence: "its committed offsets are lost; consumers that join it again start where their auto.offset.reset says.",
 		Action:      p.Context.Path("consumer-group", g.ID, "delete"), Cancel: p.Context.Path("consumer-group", g.ID), Typed: typed, Problem: problem}

@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/identity"
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/auth"
+	"github.com/edh-platform/rms-portal/internal/contract"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
@@ -24,7 +25,7 @@ type Resolver interface {
 // Options are the HTML front door's dependencies.
 type Options struct {
 	// Services are what every handler calls.
-	Services portal.Services
+	Services contract.Services
 	Sessions page.Sessions
 	Resolver Resolver
 	// Throttle bounds sign-in starts and failed sign-ins per source

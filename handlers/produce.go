@@ -14,6 +14,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -38,7 +39,7 @@ func (h *Handlers) produceForm(c echo.Context) error {
 		return h.Render(c, http.StatusOK, p, views.ProducePage(p, t.Name, f, nil))
 	}
 	req, batch, err := produceFromForm(c, f)
-	var res portal.ProduceResult
+	var res record.ProduceResult
 	if err == nil {
 		res, err = h.Messages.Produce(ctx, scope, t.Name, req)
 	}
@@ -89,18 +90,18 @@ func at(place, msg string) string {
 }
 
 // maxBatchLine bounds one JSON line of a batch.
-const maxBatchLine = portal.MaxProduceBytes + 4096
+const maxBatchLine = record.MaxProduceBytes + 4096
 
 // produceFromForm reads the form: the batch (pasted or uploaded JSON
 // lines) when given, else one record from the fields.
-func produceFromForm(c echo.Context, f views.ProduceForm) (portal.ProduceRequest, bool, error) {
-	req := portal.ProduceRequest{ValueFormat: f.Format}
-	if f.Format == portal.FormatSchema {
+func produceFromForm(c echo.Context, f views.ProduceForm) (record.ProduceRequest, bool, error) {
+	req := record.ProduceRequest{ValueFormat: f.Format}
+	if f.Format == record.FormatSchema {
 		req.Subject, req.Version = strings.TrimSpace(f.Subject), strings.TrimSpace(f.Version)
 	}
 	batch := []byte(f.Batch)
 	if fh, err := c.FormFile("file"); err == nil && fh.Size > 0 {
-		if fh.Size > portal.MaxProduceBytes {
+		if fh.Size > record.MaxProduceBytes {
 			return req, true, portal.Invalid("batch", "the file holds %d bytes; at most 1 MiB", fh.Size)
 		}
 		file, err := fh.Open()
@@ -108,7 +109,7 @@ func produceFromForm(c echo.Context, f views.ProduceForm) (portal.ProduceRequest
 			return req, true, portal.Wrap(err, portal.MalformedBody, "the file could not be read")
 		}
 		defer file.Close()
-		if batch, err = io.ReadAll(io.LimitReader(file, portal.MaxProduceBytes+1)); err != nil {
+		if batch, err = io.ReadAll(io.LimitReader(file, record.MaxProduceBytes+1)); err != nil {
 			return req, true, portal.Wrap(err, portal.MalformedBody, "the file could not be read")
 		}
 	}
@@ -117,7 +118,7 @@ func produceFromForm(c echo.Context, f views.ProduceForm) (portal.ProduceRequest
 		req.Records = recs
 		return req, true, err
 	}
-	r := portal.OutRecord{}
+	r := record.OutRecord{}
 	if f.Key != "" {
 		r.Key = &f.Key
 	}
@@ -138,9 +139,9 @@ func produceFromForm(c echo.Context, f views.ProduceForm) (portal.ProduceRequest
 		if !ok || strings.TrimSpace(k) == "" {
 			return req, false, portal.Invalid("headers", "line %d: write a header as name: value", i+1)
 		}
-		r.Headers = append(r.Headers, portal.RecordHeader{Key: strings.TrimSpace(k), Value: strings.TrimSpace(val)})
+		r.Headers = append(r.Headers, record.RecordHeader{Key: strings.TrimSpace(k), Value: strings.TrimSpace(val)})
 	}
-	req.Records = []portal.OutRecord{r}
+	req.Records = []record.OutRecord{r}
 	return req, false, nil
 }
 
@@ -148,12 +149,12 @@ func produceFromForm(c echo.Context, f views.ProduceForm) (portal.ProduceRequest
 type batchLine struct {
 	Key       *string               `json:"key"`
 	Value     json.RawMessage       `json:"value"`
-	Headers   []portal.RecordHeader `json:"headers"`
+	Headers   []record.RecordHeader `json:"headers"`
 	Partition *int                  `json:"partition"`
 }
 
-func batchRecords(b []byte, format string) ([]portal.OutRecord, error) {
-	var out []portal.OutRecord
+func batchRecords(b []byte, format string) ([]record.OutRecord, error) {
+	var out []record.OutRecord
 	var v portal.Validation
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64<<10), maxBatchLine)
@@ -174,10 +175,10 @@ func batchRecords(b []byte, format string) ([]portal.OutRecord, error) {
 			v.Add(portal.Invalid("batch", "line %d has no value (write \"value\": null for a tombstone)", n))
 			continue
 		}
-		r := portal.OutRecord{Key: l.Key, Headers: l.Headers, Partition: l.Partition}
+		r := record.OutRecord{Key: l.Key, Headers: l.Headers, Partition: l.Partition}
 		if len(l.Value) > 0 && string(l.Value) != "null" {
 			text := string(l.Value)
-			if format == "" || format == portal.FormatText {
+			if format == "" || format == record.FormatText {
 				if json.Unmarshal(l.Value, &text) != nil {
 					v.Add(portal.Invalid("batch", "line %d: with text values, value is a JSON string", n))
 				}

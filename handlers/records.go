@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -26,7 +27,7 @@ func (h *Handlers) readRecords(c echo.Context) error {
 	ctx, scope := c.Request().Context(), httpserver.ScopeOf(c)
 	f := recordsForm(c, t.Partitions)
 	q, err := recordsQuery(f)
-	var got portal.RecordPage
+	var got record.RecordPage
 	if err == nil {
 		got, err = h.Messages.Read(ctx, scope, t.Name, q)
 	}
@@ -48,7 +49,7 @@ func (h *Handlers) readRecords(c echo.Context) error {
 	}
 	v := views.RecordsView{Items: got.Items, Scanned: got.Scanned, Filtered: q.Filtered()}
 	if err == nil {
-		v.After = portal.FormatOffsets(got.Ends)
+		v.After = record.FormatOffsets(got.Ends)
 	}
 	return h.Render(c, status, p, templ.Join(views.TopicTabs(p, t.Name, "records"), views.RecordsPage(p, t.Name, f, v)))
 }
@@ -83,15 +84,15 @@ func (h *Handlers) tailRecords(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if q.After, err = portal.ParseOffsets(c.QueryParam("after")); err != nil {
+	if q.After, err = record.ParseOffsets(c.QueryParam("after")); err != nil {
 		return err
 	}
 	got, err := h.Messages.Read(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), q)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("X-Records-After", portal.FormatOffsets(got.Ends))
-	rows := make([]portal.BrowsedMessage, len(got.Items))
+	c.Response().Header().Set("X-Records-After", record.FormatOffsets(got.Ends))
+	rows := make([]record.BrowsedMessage, len(got.Items))
 	for i, m := range got.Items {
 		rows[len(rows)-1-i] = m
 	}
@@ -118,12 +119,12 @@ func recordsForm(c echo.Context, partitions int) views.RecordsForm {
 	return f
 }
 
-func recordsQuery(f views.RecordsForm) (portal.MessageQuery, error) {
-	q := portal.MessageQuery{Key: f.Key, Value: f.Value, Header: f.Header, Filter: f.Filter}
+func recordsQuery(f views.RecordsForm) (record.MessageQuery, error) {
+	q := record.MessageQuery{Key: f.Key, Value: f.Value, Header: f.Header, Filter: f.Filter}
 	var v portal.Validation
 	n, err := strconv.Atoi(f.Limit)
 	if err != nil {
-		v.Add(portal.Invalid("limit", "must be a whole number between 1 and %d", portal.MaxMessages))
+		v.Add(portal.Invalid("limit", "must be a whole number between 1 and %d", record.MaxMessages))
 	}
 	q.Limit = n
 	if f.Partition != "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -99,7 +100,7 @@ func (h *Handlers) fileRequest(c echo.Context) error {
 	}
 	f := views.RequestForm{Document: c.FormValue("document"), Reason: c.FormValue("reason")}
 	doc, err := document.Read([]byte(f.Document))
-	var r portal.ChangeRequest
+	var r changerequest.ChangeRequest
 	if err == nil {
 		r, err = h.Requests.Request(c.Request().Context(), httpserver.ScopeOf(c), doc, f.Reason)
 	}
@@ -122,7 +123,7 @@ func (h *Handlers) decideRequest(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var r portal.ChangeRequest
+	var r changerequest.ChangeRequest
 	switch what {
 	case "approve":
 		r, err = h.Requests.Approve(ctx, scope, id, c.FormValue("comment"))

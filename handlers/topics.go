@@ -13,6 +13,8 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -72,8 +74,8 @@ func (h *Handlers) showTopic(c echo.Context) error {
 	}
 	// Who else reads it: the page does without when the database cannot
 	// say.
-	shared, err := h.Grants.Grants(c.Request().Context(), scope, portal.GrantQuery{ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize},
-		Topic: t.Name, State: portal.GrantActive})
+	shared, err := h.Grants.Grants(c.Request().Context(), scope, grant.GrantQuery{ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize},
+		Topic: t.Name, State: grant.GrantActive})
 	problem := ""
 	if err != nil {
 		problem = portal.Problems(err)[0].Message
@@ -108,7 +110,7 @@ func (h *Handlers) topicConsumers(c echo.Context) error {
 // topicForm starts a form with the settings and the caller's prefix.
 func topicForm(p views.Page) views.TopicForm {
 	return views.TopicForm{Prefix: p.Context.Prefix, Values: map[string]string{}, Errors: map[string]string{},
-		Settings: portal.TopicSettings(), MinPartitions: 1, Partitions: "1"}
+		Settings: topicconfig.TopicSettings(), MinPartitions: 1, Partitions: "1"}
 }
 
 func (h *Handlers) newTopic(c echo.Context) error {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 )
 
 // AdminTabs are the admin area's pages; Zone pages are open to a landing
@@ -36,7 +36,7 @@ var AdminTabs = []struct {
 }
 
 // AdminNav is the admin area's tab bar.
-func AdminNav(area portal.AdminArea, current string) templ.Component {
+func AdminNav(area adminarea.AdminArea, current string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -163,7 +163,7 @@ type UnitForm struct {
 }
 
 // BusinessUnitsPage lists the units and offers the onboarding form.
-func BusinessUnitsPage(p Page, area portal.AdminArea, units []portal.AdminUnit, f UnitForm) templ.Component {
+func BusinessUnitsPage(p Page, area adminarea.AdminArea, units []adminarea.AdminUnit, f UnitForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -386,7 +386,7 @@ func BusinessUnitsPage(p Page, area portal.AdminArea, units []portal.AdminUnit, 
 	})
 }
 
-func zoneNote(u portal.AdminUnit) string {
+func zoneNote(u adminarea.AdminUnit) string {
 	switch {
 	case u.Dedicated:
 		return " · dedicated"
@@ -432,7 +432,7 @@ func sourceBadge(source string) templ.Component {
 	})
 }
 
-func groupLines(g portal.UnitGroups) templ.Component {
+func groupLines(g adminarea.UnitGroups) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -880,7 +880,7 @@ func groupField(name, label, value string, errs map[string]string) templ.Compone
 
 // BusinessUnitPage shows one unit: stages, groups, and for units onboarded
 // here the group editor and the offboarding button.
-func BusinessUnitPage(p Page, area portal.AdminArea, u portal.AdminUnit, f UnitForm) templ.Component {
+func BusinessUnitPage(p Page, area adminarea.AdminArea, u adminarea.AdminUnit, f UnitForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1177,7 +1177,7 @@ func BusinessUnitPage(p Page, area portal.AdminArea, u portal.AdminUnit, f UnitF
 }
 
 // OffboardedPage lists what an offboarded unit left upstream.
-func OffboardedPage(p Page, area portal.AdminArea, off portal.Offboarding) templ.Component {
+func OffboardedPage(p Page, area adminarea.AdminArea, off adminarea.Offboarding) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

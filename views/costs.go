@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/cost"
 )
 
-// categoryColours draw the cost categories (portal.CostCategories), each
+// categoryColours draw the cost categories (cost.CostCategories), each
 // legible on a light and a dark page.
 var categoryColours = map[string]string{"storage": "#4f46e5", "network": "#0d9488", "partitions": "#d97706", "base": "#64748b",
 	"connect": "#db2777", "other": "#65a30d"}
@@ -33,7 +33,7 @@ type costBar struct {
 
 // costBars lays out the days of a month as stacked bars (one a day of
 // the month, empty where no day is billed), and the axis's bound.
-func costBars(r portal.CostReport, month time.Time) ([]costBar, float64) {
+func costBars(r cost.CostReport, month time.Time) ([]costBar, float64) {
 	days := month.AddDate(0, 1, 0).Sub(month).Hours() / 24
 	hi := 0.0
 	for _, d := range r.Days {
@@ -48,7 +48,7 @@ func costBars(r portal.CostReport, month time.Time) ([]costBar, float64) {
 			continue
 		}
 		y := chartBottom
-		for _, c := range portal.CostCategories {
+		for _, c := range cost.CostCategories {
 			v := d.ByCategory[c]
 			if v <= 0 {
 				continue

@@ -11,13 +11,13 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/cost"
 )
 
 // CostsPage is a unit's month in a stage: what it cost by category, day
 // by day, its costliest topics, and how each line was split, so that a
 // unit can check its bill.
-func CostsPage(p Page, r portal.CostReport, month time.Time, lines portal.CostReport) templ.Component {
+func CostsPage(p Page, r cost.CostReport, month time.Time, lines cost.CostReport) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -429,7 +429,7 @@ func CostsPage(p Page, r portal.CostReport, month time.Time, lines portal.CostRe
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, c := range portal.CostCategories {
+			for _, c := range cost.CostCategories {
 				if r.ByCategory[c] > 0 {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<li class=\"inline-flex items-center gap-1.5\" data-legend=\"")
 					if templ_7745c5c3_Err != nil {

@@ -13,11 +13,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
 )
 
 // GroupsPage lists the unit's consumer groups.
-func GroupsPage(p Page, items []portal.ConsumerGroup, total int, next string) templ.Component {
+func GroupsPage(p Page, items []group.ConsumerGroup, total int, next string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -467,13 +467,13 @@ type ResetForm struct {
 	Offset    string
 	Topics    []string
 	Error     string
-	Plan      *portal.ResetResult
+	Plan      *group.ResetResult
 	Done      bool
 }
 
 // GroupPage shows a group: members, positions per partition, and the
 // reset form for those who may.
-func GroupPage(p Page, g portal.GroupDetail, f ResetForm) templ.Component {
+func GroupPage(p Page, g group.GroupDetail, f ResetForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -812,7 +812,7 @@ func readOnlyNote(p Page) string {
 }
 
 // ResetFormView plans a reset (dry run) and applies the plan.
-func ResetFormView(p Page, g portal.GroupDetail, f ResetForm) templ.Component {
+func ResetFormView(p Page, g group.GroupDetail, f ResetForm) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1219,7 +1219,7 @@ func beforeText(n int64) string {
 }
 
 // Consumers lists the groups that read a topic, on its page.
-func Consumers(p Page, list []portal.TopicConsumer, problem string) templ.Component {
+func Consumers(p Page, list []group.TopicConsumer, problem string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1388,7 +1388,7 @@ func Consumers(p Page, list []portal.TopicConsumer, problem string) templ.Compon
 // lagTime shows how late a group is in time: the age of the oldest record
 // it has not consumed and when it catches up, or that it is falling
 // behind; "learning" until the portal has seen its offsets move.
-func lagTime(l portal.LagTime) templ.Component {
+func lagTime(l group.LagTime) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

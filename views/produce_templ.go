@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 )
 
 // ProduceForm is the produce form's values and problems (by field, ""
@@ -32,7 +32,7 @@ type ProduceForm struct {
 
 // ProducePage writes records to a topic: one from the fields, or many as
 // JSON lines pasted or uploaded; the outcome of the last send on top.
-func ProducePage(p Page, topic string, f ProduceForm, res *portal.ProduceResult) templ.Component {
+func ProducePage(p Page, topic string, f ProduceForm, res *record.ProduceResult) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

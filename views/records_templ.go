@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 )
 
 // RecordsForm is the record browser's query, as given, and its problems.
@@ -32,7 +32,7 @@ type RecordsForm struct {
 
 // RecordsView is what a read found.
 type RecordsView struct {
-	Items   []portal.BrowsedMessage
+	Items   []record.BrowsedMessage
 	Scanned int
 	// After is where a live tail continues ("0:120,1:98").
 	After    string
@@ -407,7 +407,7 @@ func RecordsPage(p Page, topic string, f RecordsForm, v RecordsView) templ.Compo
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var29 string
-		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(portal.MaxScan))
+		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(record.MaxScan))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/records.templ`, Line: 63, Col: 387}
 		}
@@ -614,7 +614,7 @@ func RecordsPage(p Page, topic string, f RecordsForm, v RecordsView) templ.Compo
 
 // RecordRow is one record: a line that opens to the whole value, its
 // headers and a copy button.
-func RecordRow(m portal.BrowsedMessage) templ.Component {
+func RecordRow(m record.BrowsedMessage) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -996,13 +996,13 @@ type recordLine struct {
 }
 
 // RecordJSON is a record as one line of JSON, as copied and downloaded.
-func RecordJSON(m portal.BrowsedMessage) string {
+func RecordJSON(m record.BrowsedMessage) string {
 	l := recordLine{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
 		KeyEncoding: m.KeyEncoding, ValueEncoding: m.ValueEncoding, SchemaID: m.SchemaID, MaskedFields: m.Masked, ValueMasked: m.MaskedWhole}
-	if m.KeyEncoding != portal.EncodingNone {
+	if m.KeyEncoding != record.EncodingNone {
 		l.Key = &m.Key
 	}
-	if m.ValueEncoding != portal.EncodingNone {
+	if m.ValueEncoding != record.EncodingNone {
 		l.Value = &m.Value
 	}
 	if len(m.Headers) > 0 {
@@ -1042,7 +1042,7 @@ func millisText(t time.Time) string {
 }
 
 // RecordRows are rows of a live tail's poll.
-func RecordRows(rows []portal.BrowsedMessage) templ.Component {
+func RecordRows(rows []record.BrowsedMessage) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1074,7 +1074,7 @@ func RecordRows(rows []portal.BrowsedMessage) templ.Component {
 }
 
 // maskedTitle says what of a record's value is masked, and why.
-func maskedTitle(m portal.BrowsedMessage) string {
+func maskedTitle(m record.BrowsedMessage) string {
 	if m.MaskedWhole {
 		return "Masked whole: the value is not in the Schema Registry's format, so nothing tells which of it is sensitive (its encoding and size class are kept)."
 	}

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strings"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/search"
 )
 
 // SearchBox finds anything of the unit in the stage; Ctrl+K (or /) puts
@@ -102,7 +102,7 @@ func SearchBox(p Page) templ.Component {
 
 // SearchResults are a search's hits, grouped by kind: under the box, and
 // on the results page.
-func SearchResults(c *Context, q string, r portal.FindResult, pages []SearchPageLink) templ.Component {
+func SearchResults(c *Context, q string, r search.FindResult, pages []SearchPageLink) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -185,7 +185,7 @@ func SearchResults(c *Context, q string, r portal.FindResult, pages []SearchPage
 				return templ_7745c5c3_Err
 			}
 		}
-		for _, kind := range portal.FindKinds() {
+		for _, kind := range search.FindKinds() {
 			if hs := hitsOf(r, kind); len(hs) > 0 {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<p class=\"px-2 pt-1 text-xs font-semibold uppercase tracking-wider text-slate-500\">")
 				if templ_7745c5c3_Err != nil {
@@ -325,7 +325,7 @@ func SearchResults(c *Context, q string, r portal.FindResult, pages []SearchPage
 }
 
 // SearchPage is the results page, for a search sent without JavaScript.
-func SearchPage(p Page, q string, r portal.FindResult, pages []SearchPageLink) templ.Component {
+func SearchPage(p Page, q string, r search.FindResult, pages []SearchPageLink) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -367,8 +367,8 @@ type SearchPageLink struct {
 	Label, Href string
 }
 
-func hitsOf(r portal.FindResult, kind string) []portal.FindHit {
-	var out []portal.FindHit
+func hitsOf(r search.FindResult, kind string) []search.FindHit {
+	var out []search.FindHit
 	for _, h := range r.Hits {
 		if h.Kind == kind {
 			out = append(out, h)
@@ -379,17 +379,17 @@ func hitsOf(r portal.FindResult, kind string) []portal.FindHit {
 
 func findKindLabel(kind string) string {
 	switch kind {
-	case portal.FindTopic:
+	case search.FindTopic:
 		return "Topics"
-	case portal.FindConsumerGroup:
+	case search.FindConsumerGroup:
 		return "Consumer groups"
-	case portal.FindConnector:
+	case search.FindConnector:
 		return "Connectors"
-	case portal.FindSubject:
+	case search.FindSubject:
 		return "Schemas"
-	case portal.FindServiceAccount:
+	case search.FindServiceAccount:
 		return "Service accounts"
-	case portal.FindIdentityPool:
+	case search.FindIdentityPool:
 		return "Identity pools"
 	}
 	return kind

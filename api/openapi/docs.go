@@ -21,6 +21,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 	"github.com/edh-platform/rms-portal/static"
 )
 
@@ -171,15 +172,15 @@ func DocumentTexts() map[string]string {
 
 func settingsMarkdown() string {
 	var b strings.Builder
-	for _, s := range portal.TopicSettings() {
+	for _, s := range topicconfig.TopicSettings() {
 		rule := string(s.Type)
 		switch {
 		case len(s.Options) > 0:
 			rule = "one of " + strings.Join(s.Options, ", ")
-			if s.Type == portal.TypeList {
+			if s.Type == topicconfig.TypeList {
 				rule = "comma-separated list of " + strings.Join(s.Options, ", ")
 			}
-		case s.Type == portal.TypeLong || s.Type == portal.TypeInt:
+		case s.Type == topicconfig.TypeLong || s.Type == topicconfig.TypeInt:
 			rule = fmt.Sprintf("%s, at least %d", s.Type, s.Min)
 			if s.Max < 1<<62 {
 				rule = fmt.Sprintf("%s, %d to %d", s.Type, s.Min, s.Max)

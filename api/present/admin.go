@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
@@ -36,7 +37,7 @@ func Stamp(t time.Time) string {
 }
 
 // AdminUnit is a business unit as the platform admins manage it.
-func AdminUnit(u portal.AdminUnit) wire.AdminUnit {
+func AdminUnit(u adminarea.AdminUnit) wire.AdminUnit {
 	out := wire.AdminUnit{ID: u.ID, LandingZone: u.LandingZone, Dedicated: u.Dedicated, Main: u.Main, Source: u.Source,
 		Groups:    wire.UnitGroups{Admin: u.Groups.Admin, Developer: u.Groups.Developer, Viewer: u.Groups.Viewer},
 		Stages:    []wire.AdminStage{},
@@ -48,7 +49,7 @@ func AdminUnit(u portal.AdminUnit) wire.AdminUnit {
 }
 
 // ReadOnly is a stage's read-only switch.
-func ReadOnly(s portal.ReadOnlyState) wire.ReadOnlyState {
+func ReadOnly(s adminarea.ReadOnlyState) wire.ReadOnlyState {
 	return wire.ReadOnlyState{LandingZone: s.LandingZone, Stage: s.Stage, ReadOnly: s.ReadOnly, Configured: s.Configured, Switched: s.Switched,
 		Reason: s.Reason, Until: Stamp(s.Until), SetBy: s.SetBy, SetAt: Stamp(s.SetAt)}
 }

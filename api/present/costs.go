@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/cost"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
@@ -15,7 +15,7 @@ func Number(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func Day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // UsageGaps is the hours a usage report could not read, with why.
-func UsageGaps(gaps []portal.UsageGap) []wire.UsageGap {
+func UsageGaps(gaps []cost.UsageGap) []wire.UsageGap {
 	out := make([]wire.UsageGap, 0, len(gaps))
 	for _, g := range gaps {
 		out = append(out, wire.UsageGap{Hour: Stamp(g.Hour), Reason: g.Reason})
@@ -24,7 +24,7 @@ func UsageGaps(gaps []portal.UsageGap) []wire.UsageGap {
 }
 
 // Usage is a unit's usage over a range.
-func Usage(r portal.UsageReport) wire.UsageReport {
+func Usage(r cost.UsageReport) wire.UsageReport {
 	out := wire.UsageReport{BusinessUnit: r.Unit, Stage: r.Stage, From: Stamp(r.Query.From), To: Stamp(r.Query.To), Granularity: r.Query.Granularity,
 		GroupBy: r.Query.GroupBy, Source: r.Source, Points: make([]wire.UsagePoint, 0, len(r.Points)), Gaps: UsageGaps(r.Gaps)}
 	for _, p := range r.Points {
@@ -35,7 +35,7 @@ func Usage(r portal.UsageReport) wire.UsageReport {
 }
 
 // Costs is a unit's costs over a range, by resource and by day.
-func Costs(r portal.CostReport) wire.CostReport {
+func Costs(r cost.CostReport) wire.CostReport {
 	f := r.Forecast
 	out := wire.CostReport{BusinessUnit: r.Unit, Stage: r.Stage, From: Day(r.Query.From), To: Day(r.Query.To), GroupBy: r.Query.GroupBy,
 		Currency: r.Currency, BaseRule: r.BaseRule, Total: r.Total, ByCategory: r.ByCategory, Days: make([]wire.CostDay, 0, len(r.Days)),
@@ -56,7 +56,7 @@ func Costs(r portal.CostReport) wire.CostReport {
 }
 
 // ZoneCosts is a zone's costs, unit by unit.
-func ZoneCosts(r portal.ZoneCostReport) wire.ZoneCostReport {
+func ZoneCosts(r cost.ZoneCostReport) wire.ZoneCostReport {
 	out := wire.ZoneCostReport{LandingZone: r.Zone, Month: r.Month.Format("2006-01"), Currency: r.Currency, BaseRule: r.BaseRule,
 		Units: make([]wire.UnitCost, 0, len(r.Units)), Unallocated: r.Unallocated, Organisation: r.Organisation, OtherZones: r.OtherZones, Total: r.Total}
 	for _, u := range r.Units {

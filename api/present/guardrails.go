@@ -2,11 +2,12 @@ package present
 
 import (
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // Policy is a guardrail policy.
-func Policy(p portal.Policy) wire.Policy {
+func Policy(p policy.Policy) wire.Policy {
 	return wire.Policy{ID: p.ID, LandingZone: p.Zone, Description: p.Description, Kind: p.Kind, Units: Strings(p.Units), Stages: Strings(p.Stages),
 		Operations: Strings(p.Operations), Expression: p.Expression, Message: p.Message, Field: p.Field, Action: p.Action,
 		UpdatedBy: p.UpdatedBy, Updated: Stamp(p.Updated)}

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
 	"github.com/edh-platform/rms-portal/static"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -25,12 +26,12 @@ import (
 // moment (lag, its age, catch-up time); this one fixes the worst case.
 func TestBrowserDataNeverWidensThePage(t *testing.T) {
 	long := "edh-shared-scada-dev-" + strings.Repeat("a-very-long-consumer-group-name-", 6) + "end"
-	consumers := []portal.TopicConsumer{
+	consumers := []group.TopicConsumer{
 		{Group: long, State: "PreparingRebalance", Members: 120, Lag: 987_654_321_012,
-			Late: portal.LagTime{Known: true, Age: 49 * time.Hour, AtLeast: true, CatchUpKnown: true, CatchUp: 47*time.Hour + 59*time.Minute}},
+			Late: group.LagTime{Known: true, Age: 49 * time.Hour, AtLeast: true, CatchUpKnown: true, CatchUp: 47*time.Hour + 59*time.Minute}},
 		{Group: long + "-2", State: "CompletingRebalance", Lag: 12_345,
-			Late: portal.LagTime{Known: true, Age: 2*time.Hour + 59*time.Minute, CatchUpKnown: true, Falling: true}},
-		{Group: "edh-shared-scada-dev-short", State: "Stable", Late: portal.LagTime{}},
+			Late: group.LagTime{Known: true, Age: 2*time.Hour + 59*time.Minute, CatchUpKnown: true, Falling: true}},
+		{Group: "edh-shared-scada-dev-short", State: "Stable", Late: group.LagTime{}},
 	}
 	ctx := &views.Context{Outlook: portal.Outlook{BU: "scada", Stage: "dev", LandingZone: "edh-shared", Role: portal.Developer, CanWrite: true, ReadRecords: true}}
 	p := views.Page{Title: long, User: views.User{Name: "Carol Developer", Username: "carol"}, Context: ctx,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/api"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 )
 
 // TestOpenAPIDocumentMatchesRoutes keeps the document and the router in
@@ -104,7 +105,7 @@ func TestOpenAPIDocumentMatchesRoutes(t *testing.T) {
 	}
 	// Every editable topic setting is documented.
 	cfg := string(doc.Comps.Schemas["TopicConfig"])
-	for _, s := range portal.TopicSettings() {
+	for _, s := range topicconfig.TopicSettings() {
 		if !strings.Contains(cfg, "`"+s.Key+"`") {
 			t.Errorf("setting %s is not documented", s.Key)
 		}

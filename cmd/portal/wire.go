@@ -41,6 +41,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/alert"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/records"
 	"github.com/edh-platform/rms-portal/internal/requestid"
@@ -514,7 +515,7 @@ func alertRules(cfg config.Alerts) ([]store.AlertRuleRecord, error) {
 	}
 	out := []store.AlertRuleRecord{}
 	for i, r := range cfg.Defaults {
-		rule := portal.AlertRule{Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: !r.Disabled}
+		rule := alert.AlertRule{Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: !r.Disabled}
 		if err := alerts.CheckRule(rule); err != nil {
 			return nil, fmt.Errorf("alerts.defaults[%d]: %w", i, err)
 		}

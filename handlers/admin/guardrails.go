@@ -10,6 +10,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -36,10 +38,10 @@ var policySamples = map[string]string{
 }
 
 // policyForm fills the editor from a policy.
-func (h *Pages) policyForm(area portal.AdminArea, pol portal.Policy, isNew bool) views.PolicyForm {
+func (h *Pages) policyForm(area adminarea.AdminArea, pol policy.Policy, isNew bool) views.PolicyForm {
 	f := views.PolicyForm{New: isNew, ID: pol.ID, Zone: pol.Zone, Description: pol.Description, Kind: pol.Kind, Units: strings.Join(pol.Units, ", "),
-		Stages: strings.Join(pol.Stages, ", "), Operations: portal.PolicyOps(pol), Expression: pol.Expression, Message: pol.Message, Field: pol.Field,
-		Action: pol.Action, Zones: area.Zones, Errors: map[string]string{}, TestOperation: portal.OpCreate, TestStage: "dev"}
+		Stages: strings.Join(pol.Stages, ", "), Operations: policy.PolicyOps(pol), Expression: pol.Expression, Message: pol.Message, Field: pol.Field,
+		Action: pol.Action, Zones: area.Zones, Errors: map[string]string{}, TestOperation: policy.OpCreate, TestStage: "dev"}
 	if f.Kind == "" {
 		f.Kind = portal.KindTopic
 	}
@@ -56,7 +58,7 @@ func (h *Pages) newPolicy(c echo.Context) error {
 		// Only platform admins write policies: the form is theirs.
 		return portal.New(portal.NotFound, "not found")
 	}
-	pol := portal.Policy{Kind: portal.KindTopic, Action: portal.PolicyReportOnly, Expression: "resource.partitions <= 12",
+	pol := policy.Policy{Kind: portal.KindTopic, Action: policy.PolicyReportOnly, Expression: "resource.partitions <= 12",
 		Message: "at most 12 partitions, not ${resource.partitions}", Field: "partitions_count"}
 	if len(area.Zones) > 0 {
 		pol.Zone = area.Zones[0]
@@ -78,7 +80,7 @@ func (h *Pages) showPolicy(c echo.Context) error {
 }
 
 // readPolicyForm reads the editor (and its test box) as sent.
-func readPolicyForm(c echo.Context, f *views.PolicyForm) portal.Policy {
+func readPolicyForm(c echo.Context, f *views.PolicyForm) policy.Policy {
 	split := func(s string) []string {
 		var out []string
 		for _, x := range strings.Split(s, ",") {
@@ -96,10 +98,10 @@ func readPolicyForm(c echo.Context, f *views.PolicyForm) portal.Policy {
 	f.TestBU, f.TestStage, f.TestOperation = c.FormValue("test_business_unit"), c.FormValue("test_stage"), c.FormValue("test_operation")
 	f.TestSample, f.TestBefore = c.FormValue("test_resource"), c.FormValue("test_before")
 	ops := f.Operations
-	if len(ops) == 2 && ops[0] == portal.OpCreate && ops[1] == portal.OpUpdate {
+	if len(ops) == 2 && ops[0] == policy.OpCreate && ops[1] == policy.OpUpdate {
 		ops = nil // the default
 	}
-	return portal.Policy{ID: f.ID, Zone: f.Zone, Description: f.Description, Kind: f.Kind, Units: split(f.Units), Stages: split(f.Stages),
+	return policy.Policy{ID: f.ID, Zone: f.Zone, Description: f.Description, Kind: f.Kind, Units: split(f.Units), Stages: split(f.Stages),
 		Operations: ops, Expression: f.Expression, Message: f.Message, Field: f.Field, Action: f.Action}
 }
 
@@ -141,7 +143,7 @@ func (h *Pages) testPolicy(c echo.Context) error {
 		}
 		return json.RawMessage(s)
 	}
-	v, err := h.Guardrails.TestPolicy(c.Request().Context(), portal.PolicyTest{Policy: pol, BU: f.TestBU, Stage: f.TestStage,
+	v, err := h.Guardrails.TestPolicy(c.Request().Context(), policy.PolicyTest{Policy: pol, BU: f.TestBU, Stage: f.TestStage,
 		Operation: f.TestOperation, Resource: raw(f.TestSample), Before: raw(f.TestBefore)})
 	if err != nil {
 		if !page.FieldErrors(err, f.Errors, "") {
@@ -165,7 +167,7 @@ func (h *Pages) policyReport(c echo.Context) error {
 		return err
 	}
 	if c.QueryParam("format") == "csv" {
-		return portal.ServePolicyReportCSV(c.Response(), r)
+		return policy.ServePolicyReportCSV(c.Response(), r)
 	}
 	return h.Render(c, http.StatusOK, p, views.PolicyReportPage(p, area, r))
 }
@@ -203,12 +205,12 @@ func (h *Pages) setBudget(c echo.Context) error {
 	bu, stage := c.Param("bu"), c.Param("stage")
 	limits := map[string]int64{}
 	var v portal.Validation
-	for _, d := range portal.BudgetDimensions() {
+	for _, d := range policy.BudgetDimensions() {
 		s := strings.TrimSpace(c.FormValue(d))
 		if s == "" {
 			continue
 		}
-		n, perr := portal.ParseAmount(d, s)
+		n, perr := policy.ParseAmount(d, s)
 		if perr != nil {
 			v.Add(portal.Invalid("limits."+d, "%s", perr.Error()))
 			continue

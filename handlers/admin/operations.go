@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/auditfile"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -34,7 +35,7 @@ func (h *Pages) setReadOnly(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	change := portal.ReadOnlyChange{ReadOnly: c.FormValue("read_only") == "true", Reason: c.FormValue("reason")}
+	change := adminarea.ReadOnlyChange{ReadOnly: c.FormValue("read_only") == "true", Reason: c.FormValue("reason")}
 	if s := c.FormValue("until"); s != "" {
 		t, perr := time.Parse(page.LocalTime, s)
 		if perr != nil {
@@ -42,7 +43,7 @@ func (h *Pages) setReadOnly(c echo.Context) error {
 		}
 		change.Until = t
 	}
-	var st portal.ReadOnlyState
+	var st adminarea.ReadOnlyState
 	if err == nil {
 		st, err = h.Admin.SetReadOnly(ctx, c.Param("landing_zone"), c.Param("stage"), change)
 	}

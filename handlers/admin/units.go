@@ -9,12 +9,13 @@ import (
 
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/views"
 )
 
 // adminPage builds an admin page's frame and the caller's share of the
 // area; the service answers NotFound to everyone who may not see it.
-func (h *Pages) adminPage(c echo.Context, title string, crumbs ...views.Crumb) (views.Page, portal.AdminArea, error) {
+func (h *Pages) adminPage(c echo.Context, title string, crumbs ...views.Crumb) (views.Page, adminarea.AdminArea, error) {
 	area, err := h.Admin.Area(c.Request().Context())
 	if err != nil {
 		return views.Page{}, area, err
@@ -47,7 +48,7 @@ func splitGroups(s string) []string {
 	return out
 }
 
-func (h *Pages) unitForm(area portal.AdminArea, units []portal.AdminUnit) views.UnitForm {
+func (h *Pages) unitForm(area adminarea.AdminArea, units []adminarea.AdminUnit) views.UnitForm {
 	f := views.UnitForm{Action: "/admin/business-units", Errors: map[string]string{}}
 	// Units can be onboarded only into shared landing zones.
 	dedicated := map[string]bool{}
@@ -82,9 +83,9 @@ func (h *Pages) onboardUnit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	groups := portal.UnitGroups{Admin: splitGroups(c.FormValue("groups.admin")), Developer: splitGroups(c.FormValue("groups.developer")),
+	groups := adminarea.UnitGroups{Admin: splitGroups(c.FormValue("groups.admin")), Developer: splitGroups(c.FormValue("groups.developer")),
 		Viewer: splitGroups(c.FormValue("groups.viewer"))}
-	u, err := h.Admin.Onboard(ctx, portal.Onboarding{ID: strings.TrimSpace(c.FormValue("id")), LandingZone: c.FormValue("landing_zone"), Groups: groups})
+	u, err := h.Admin.Onboard(ctx, adminarea.Onboarding{ID: strings.TrimSpace(c.FormValue("id")), LandingZone: c.FormValue("landing_zone"), Groups: groups})
 	if err == nil {
 		return h.Done(c, "Business unit "+u.ID+" onboarded: it is in force now.", "/admin/business-unit/"+u.ID)
 	}
@@ -106,7 +107,7 @@ func (h *Pages) onboardUnit(c echo.Context) error {
 	})
 }
 
-func groupsForm(u portal.AdminUnit) views.UnitForm {
+func groupsForm(u adminarea.AdminUnit) views.UnitForm {
 	return views.UnitForm{Action: "/admin/business-unit/" + u.ID, Edit: true, ID: u.ID, LandingZone: u.LandingZone,
 		Admin: strings.Join(u.Groups.Admin, "\n"), Developer: strings.Join(u.Groups.Developer, "\n"), Viewer: strings.Join(u.Groups.Viewer, "\n"),
 		Errors: map[string]string{}}
@@ -131,7 +132,7 @@ func (h *Pages) updateAdminUnit(c echo.Context) error {
 		return err
 	}
 	ctx, id := c.Request().Context(), c.Param("id")
-	groups := portal.UnitGroups{Admin: splitGroups(c.FormValue("groups.admin")), Developer: splitGroups(c.FormValue("groups.developer")),
+	groups := adminarea.UnitGroups{Admin: splitGroups(c.FormValue("groups.admin")), Developer: splitGroups(c.FormValue("groups.developer")),
 		Viewer: splitGroups(c.FormValue("groups.viewer"))}
 	u, err := h.Admin.UpdateGroups(ctx, id, groups)
 	if err == nil {
@@ -168,7 +169,7 @@ func (h *Pages) confirmOffboard(c echo.Context) error {
 	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, offboarding(u, "", "")))
 }
 
-func offboarding(u portal.AdminUnit, typed, problem string) views.Deletion {
+func offboarding(u adminarea.AdminUnit, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "business unit", Name: u.LandingZone + " / " + u.ID, Identifier: u.ID,
 		Consequence: "offboarding removes it from every selector and takes away every role in it, at once. Nothing upstream is deleted: its topics, connectors, subjects and service accounts are listed afterwards for you to clean up.",
 		Action:      "/admin/business-unit/" + u.ID + "/offboard", Cancel: "/admin/business-unit/" + u.ID, Typed: typed, Problem: problem}

@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/handlers/page"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -25,10 +25,10 @@ func (h *Pages) listWebhooks(c echo.Context) error {
 	}
 	// The webhook just made, handed over by the form once: its secret is
 	// on this answer alone (a reload or Back finds none).
-	var created *portal.Webhook
+	var created *webhook.Webhook
 	if id := c.QueryParam("created"); id != "" {
 		if data, ok := h.Sessions.TakeHandoff(c.Request(), "webhook "+id); ok {
-			var w portal.Webhook
+			var w webhook.Webhook
 			if json.Unmarshal(data, &w) == nil && w.ID == id {
 				created = &w
 				page.ShowsSecret(c)
@@ -49,7 +49,7 @@ func (h *Pages) createWebhook(c echo.Context) error {
 	f := views.WebhookForm{Zone: c.FormValue("landing_zone"), BU: strings.TrimSpace(c.FormValue("business_unit")), URL: strings.TrimSpace(c.FormValue("url")),
 		Zones: area.Zones, Errors: map[string]string{}}
 	ctx := c.Request().Context()
-	w, err := h.Webhooks.CreateWebhook(ctx, portal.NewWebhook{Zone: f.Zone, BU: f.BU, URL: f.URL})
+	w, err := h.Webhooks.CreateWebhook(ctx, webhook.NewWebhook{Zone: f.Zone, BU: f.BU, URL: f.URL})
 	if err != nil && !page.FieldErrors(err, f.Errors, "") {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/internal/auth"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/contract"
 )
 
 // Size is how many rows a list page shows at once.
@@ -39,7 +39,7 @@ type Sessions interface {
 // Kit is what a page handler reaches: the services it calls, the
 // sessions that keep its toasts and handoffs, and the log.
 type Kit struct {
-	portal.Services
+	contract.Services
 	Sessions Sessions
 	Log      *slog.Logger
 }

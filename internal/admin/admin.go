@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -75,7 +76,7 @@ type Admin struct {
 // ExplainGrantsWith lets the access preview list grant-based access.
 func (a *Admin) ExplainGrantsWith(g service.GrantExplainer) { a.grants = g }
 
-var _ portal.AdminService = (*Admin)(nil)
+var _ adminarea.AdminService = (*Admin)(nil)
 
 // New returns the admin area's service.
 func New(g *gate.Guard, o Options) *Admin {
@@ -139,19 +140,19 @@ func (a *Admin) write(ctx context.Context, p *portal.Principal, event portal.Act
 }
 
 // Area says what the caller may see.
-func (a *Admin) Area(ctx context.Context) (portal.AdminArea, error) {
+func (a *Admin) Area(ctx context.Context) (adminarea.AdminArea, error) {
 	p, t, err := a.enter(ctx, access.ReadZoneAudit, "")
 	if err != nil {
-		return portal.AdminArea{}, err
+		return adminarea.AdminArea{}, err
 	}
 	if p.PlatformAdmin {
 		zones := []string{}
 		for _, z := range t.LandingZones() {
 			zones = append(zones, z.ID)
 		}
-		return portal.AdminArea{Platform: true, Zones: zones}, nil
+		return adminarea.AdminArea{Platform: true, Zones: zones}, nil
 	}
-	return portal.AdminArea{Zones: access.AdminZones(p, t)}, nil
+	return adminarea.AdminArea{Zones: access.AdminZones(p, t)}, nil
 }
 
 // storeErr maps a store's not-found and exists onto the domain's errors.

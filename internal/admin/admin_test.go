@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -22,16 +23,16 @@ func TestOnboardingIsInForceAndValidated(t *testing.T) {
 	w := servicetest.New(t)
 	frank := w.AsGroups("platform-admins")
 	for _, c := range []struct {
-		o    portal.Onboarding
+		o    adminarea.Onboarding
 		want string
 	}{
-		{portal.Onboarding{ID: "", LandingZone: "edh-shared", Groups: portal.UnitGroups{Viewer: []string{"g"}}}, "MISSING_PARAMETER:id"},
-		{portal.Onboarding{ID: "Bad_ID", LandingZone: "edh-shared", Groups: portal.UnitGroups{Viewer: []string{"g"}}}, "INVALID_PARAMETER:id"},
-		{portal.Onboarding{ID: "admin", LandingZone: "edh-shared", Groups: portal.UnitGroups{Viewer: []string{"g"}}}, "INVALID_PARAMETER:id"},
-		{portal.Onboarding{ID: "scada", LandingZone: "edh-shared", Groups: portal.UnitGroups{Viewer: []string{"g"}}}, "ALREADY_EXISTS"},
-		{portal.Onboarding{ID: "scada-dev", LandingZone: "edh-shared", Groups: portal.UnitGroups{Viewer: []string{"g"}}}, "INVALID_PARAMETER:id"},
-		{portal.Onboarding{ID: "extra", LandingZone: "sales", Groups: portal.UnitGroups{Viewer: []string{"g"}}}, "INVALID_PARAMETER:landing_zone"},
-		{portal.Onboarding{ID: "extra", LandingZone: "edh-shared", Groups: portal.UnitGroups{Viewer: []string{" "}}}, "INVALID_PARAMETER:groups.viewer INVALID_PARAMETER:groups"},
+		{adminarea.Onboarding{ID: "", LandingZone: "edh-shared", Groups: adminarea.UnitGroups{Viewer: []string{"g"}}}, "MISSING_PARAMETER:id"},
+		{adminarea.Onboarding{ID: "Bad_ID", LandingZone: "edh-shared", Groups: adminarea.UnitGroups{Viewer: []string{"g"}}}, "INVALID_PARAMETER:id"},
+		{adminarea.Onboarding{ID: "admin", LandingZone: "edh-shared", Groups: adminarea.UnitGroups{Viewer: []string{"g"}}}, "INVALID_PARAMETER:id"},
+		{adminarea.Onboarding{ID: "scada", LandingZone: "edh-shared", Groups: adminarea.UnitGroups{Viewer: []string{"g"}}}, "ALREADY_EXISTS"},
+		{adminarea.Onboarding{ID: "scada-dev", LandingZone: "edh-shared", Groups: adminarea.UnitGroups{Viewer: []string{"g"}}}, "INVALID_PARAMETER:id"},
+		{adminarea.Onboarding{ID: "extra", LandingZone: "sales", Groups: adminarea.UnitGroups{Viewer: []string{"g"}}}, "INVALID_PARAMETER:landing_zone"},
+		{adminarea.Onboarding{ID: "extra", LandingZone: "edh-shared", Groups: adminarea.UnitGroups{Viewer: []string{" "}}}, "INVALID_PARAMETER:groups.viewer INVALID_PARAMETER:groups"},
 	} {
 		_, err := w.Admin.Onboard(frank, c.o)
 		if got := kinds(err); got != c.want {
@@ -42,8 +43,8 @@ func TestOnboardingIsInForceAndValidated(t *testing.T) {
 		t.Fatalf("refused onboardings stored %v", recs)
 	}
 
-	u, err := w.Admin.Onboard(frank, portal.Onboarding{ID: "billing", LandingZone: "edh-shared",
-		Groups: portal.UnitGroups{Developer: []string{"sg-scada-developers", "SG-SCADA-DEVELOPERS"}}})
+	u, err := w.Admin.Onboard(frank, adminarea.Onboarding{ID: "billing", LandingZone: "edh-shared",
+		Groups: adminarea.UnitGroups{Developer: []string{"sg-scada-developers", "SG-SCADA-DEVELOPERS"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,16 +89,16 @@ func kinds(err error) string {
 func TestReadOnlySwitch(t *testing.T) {
 	w := servicetest.New(t)
 	frank := w.AsGroups("platform-admins")
-	if _, err := w.Admin.SetReadOnly(frank, "edh-shared", "qas", portal.ReadOnlyChange{ReadOnly: true}); kinds(err) != "INVALID_PARAMETER:reason" {
+	if _, err := w.Admin.SetReadOnly(frank, "edh-shared", "qas", adminarea.ReadOnlyChange{ReadOnly: true}); kinds(err) != "INVALID_PARAMETER:reason" {
 		t.Errorf("no reason: %v", err)
 	}
-	if _, err := w.Admin.SetReadOnly(frank, "edh-shared", "qas", portal.ReadOnlyChange{ReadOnly: true, Reason: "r", Until: time.Now().Add(-time.Hour)}); kinds(err) != "INVALID_PARAMETER:until" {
+	if _, err := w.Admin.SetReadOnly(frank, "edh-shared", "qas", adminarea.ReadOnlyChange{ReadOnly: true, Reason: "r", Until: time.Now().Add(-time.Hour)}); kinds(err) != "INVALID_PARAMETER:until" {
 		t.Errorf("past end: %v", err)
 	}
-	if _, err := w.Admin.SetReadOnly(frank, "nowhere", "qas", portal.ReadOnlyChange{ReadOnly: true, Reason: "r"}); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Admin.SetReadOnly(frank, "nowhere", "qas", adminarea.ReadOnlyChange{ReadOnly: true, Reason: "r"}); !portal.Is(err, portal.NotFound) {
 		t.Errorf("unknown zone: %v", err)
 	}
-	if _, err := w.Admin.SetReadOnly(frank, "edh-shared", "qas", portal.ReadOnlyChange{ReadOnly: true, Reason: "Quarterly freeze", Until: time.Now().Add(time.Hour)}); err != nil {
+	if _, err := w.Admin.SetReadOnly(frank, "edh-shared", "qas", adminarea.ReadOnlyChange{ReadOnly: true, Reason: "Quarterly freeze", Until: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	carol := w.AsGroups("sg-scada-developers")
@@ -161,8 +162,8 @@ func TestReplicasFollowOneAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	go sync.Run(ctx)
-	if _, err := w.Admin.Onboard(w.AsGroups("platform-admins"), portal.Onboarding{ID: "billing", LandingZone: "edh-shared",
-		Groups: portal.UnitGroups{Viewer: []string{"g"}}}); err != nil {
+	if _, err := w.Admin.Onboard(w.AsGroups("platform-admins"), adminarea.Onboarding{ID: "billing", LandingZone: "edh-shared",
+		Groups: adminarea.UnitGroups{Viewer: []string{"g"}}}); err != nil {
 		t.Fatal(err)
 	}
 	go func() {

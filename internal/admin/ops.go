@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -17,17 +18,17 @@ import (
 
 // ReadOnly lists every landing zone's stages: the configured default, the
 // switch, and what applies now.
-func (a *Admin) ReadOnly(ctx context.Context) ([]portal.ReadOnlyState, error) {
+func (a *Admin) ReadOnly(ctx context.Context) ([]adminarea.ReadOnlyState, error) {
 	_, t, err := a.enter(ctx, access.ManageTenancy, "")
 	if err != nil {
 		return nil, err
 	}
 	now := a.guard.Now()
-	var out []portal.ReadOnlyState
+	var out []adminarea.ReadOnlyState
 	for _, z := range t.LandingZones() {
 		for _, st := range t.Stages() {
 			eff, _ := t.StageIn(z, st.Name, now)
-			s := portal.ReadOnlyState{LandingZone: z.ID, Stage: st.Name, ReadOnly: eff.ReadOnly, Configured: st.ReadOnly}
+			s := adminarea.ReadOnlyState{LandingZone: z.ID, Stage: st.Name, ReadOnly: eff.ReadOnly, Configured: st.ReadOnly}
 			if sw, ok := z.Switch(st.Name); ok {
 				s.Switched = sw.Active(now)
 				s.Reason, s.Until, s.SetBy, s.SetAt = sw.Reason, sw.Until, sw.SetBy, sw.SetAt
@@ -40,21 +41,21 @@ func (a *Admin) ReadOnly(ctx context.Context) ([]portal.ReadOnlyState, error) {
 
 // SetReadOnly switches one zone's stage, with a reason and an optional
 // end; in force everywhere as soon as the replicas hear of it.
-func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.ReadOnlyChange) (portal.ReadOnlyState, error) {
+func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c adminarea.ReadOnlyChange) (adminarea.ReadOnlyState, error) {
 	target := auditTarget{zone: zone, stage: stage, resource: zone + "/" + stage}
 	p, t, err := a.enterWrite(ctx, access.ManageTenancy, portal.ActReadOnlySet, target)
 	if err != nil {
-		return portal.ReadOnlyState{}, err
+		return adminarea.ReadOnlyState{}, err
 	}
 	z, ok := t.LandingZone(zone)
 	if !ok {
 		e := portal.New(portal.NotFound, "landing zone %q not found", zone)
 		e.Field = "landing_zone"
-		return portal.ReadOnlyState{}, e
+		return adminarea.ReadOnlyState{}, e
 	}
 	st, ok := t.Stage(stage)
 	if !ok {
-		return portal.ReadOnlyState{}, gate.StageNotFound(t, stage)
+		return adminarea.ReadOnlyState{}, gate.StageNotFound(t, stage)
 	}
 	now := a.guard.Now()
 	var v portal.Validation
@@ -70,7 +71,7 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 	}
 	if err := v.Err(); err != nil {
 		a.record(ctx, p, portal.ActReadOnlySet, target, err)
-		return portal.ReadOnlyState{}, err
+		return adminarea.ReadOnlyState{}, err
 	}
 	before, _ := t.StageIn(z, stage, now)
 	rec := store.SwitchRecord{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Reason: c.Reason, Until: c.Until, SetBy: p.Actor(), SetAt: now}
@@ -80,10 +81,10 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c portal.Re
 		}
 		return switchChanges(before, rec), nil
 	}); err != nil {
-		return portal.ReadOnlyState{}, err
+		return adminarea.ReadOnlyState{}, err
 	}
 	a.o.Sync.Announce(ctx, "switches")
-	return portal.ReadOnlyState{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Configured: st.ReadOnly, Switched: true,
+	return adminarea.ReadOnlyState{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Configured: st.ReadOnly, Switched: true,
 		Reason: c.Reason, Until: c.Until, SetBy: rec.SetBy, SetAt: now}, nil
 }
 
@@ -137,7 +138,7 @@ func (a *Admin) Audit(ctx context.Context, q portal.AuditQuery) (portal.Page[por
 }
 
 // ExportAudit gives every matching event to emit, newest first, at most
-// portal.MaxExport of them, reading the trail a page at a time.
+// adminarea.MaxExport of them, reading the trail a page at a time.
 func (a *Admin) ExportAudit(ctx context.Context, q portal.AuditQuery, emit func(portal.AuditEvent) error) error {
 	q.PageToken, q.PageSize = "", 0
 	f, zones, err := a.adminQuery(ctx, q)
@@ -147,7 +148,7 @@ func (a *Admin) ExportAudit(ctx context.Context, q portal.AuditQuery, emit func(
 	f.Zones = zones
 	f.Limit = 1000
 	sent := 0
-	for sent < portal.MaxExport {
+	for sent < adminarea.MaxExport {
 		events, err := a.o.Store.ListAudit(ctx, f)
 		if err != nil {
 			return err
@@ -169,7 +170,7 @@ func (a *Admin) ExportAudit(ctx context.Context, q portal.AuditQuery, emit func(
 
 // Upstreams reports the upstreams' health; a zone's Super Admins see
 // their zones' clusters and registries.
-func (a *Admin) Upstreams(ctx context.Context) ([]portal.UpstreamStatus, error) {
+func (a *Admin) Upstreams(ctx context.Context) ([]adminarea.UpstreamStatus, error) {
 	p, t, err := a.enter(ctx, access.ReadZoneHealth, "")
 	if err != nil {
 		return nil, err
@@ -178,7 +179,7 @@ func (a *Admin) Upstreams(ctx context.Context) ([]portal.UpstreamStatus, error) 
 	for _, z := range access.AdminZones(p, t) {
 		zones[z] = true
 	}
-	out := []portal.UpstreamStatus{}
+	out := []adminarea.UpstreamStatus{}
 	for _, h := range a.o.Health() {
 		zone := ""
 		if h.Kind == upstream.Cluster || h.Kind == upstream.SchemaRegistry {
@@ -187,20 +188,20 @@ func (a *Admin) Upstreams(ctx context.Context) ([]portal.UpstreamStatus, error) 
 		if !p.PlatformAdmin && !zones[zone] {
 			continue
 		}
-		out = append(out, portal.UpstreamStatus{Kind: h.Kind, Name: h.Name, LandingZone: zone, State: h.State, Circuit: h.Circuit,
+		out = append(out, adminarea.UpstreamStatus{Kind: h.Kind, Name: h.Name, LandingZone: zone, State: h.State, Circuit: h.Circuit,
 			Since: h.Since, LatencyMS: h.LatencyMS, LastError: h.LastError, LastErrAt: h.LastErrAt, LastOK: h.LastOK, Calls: h.Calls})
 	}
 	return out, nil
 }
 
 // Config is the configuration in force, secrets redacted.
-func (a *Admin) Config(ctx context.Context) (portal.EffectiveConfig, error) {
+func (a *Admin) Config(ctx context.Context) (adminarea.EffectiveConfig, error) {
 	_, t, err := a.enter(ctx, access.ReadConfig, "")
 	if err != nil {
-		return portal.EffectiveConfig{}, err
+		return adminarea.EffectiveConfig{}, err
 	}
 	text, err := a.o.Config(t)
-	return portal.EffectiveConfig{YAML: text, Ignored: a.o.Ignored}, err
+	return adminarea.EffectiveConfig{YAML: text, Ignored: a.o.Ignored}, err
 }
 
 // Sessions lists live browser sessions of a user (by username or

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -16,7 +17,7 @@ import (
 // Units lists every landing zone's units with their groups, clusters and
 // resource counts (one list per cluster, registry and Connect API, shared
 // by all the zone's units).
-func (a *Admin) Units(ctx context.Context) ([]portal.AdminUnit, error) {
+func (a *Admin) Units(ctx context.Context) ([]adminarea.AdminUnit, error) {
 	_, t, err := a.enter(ctx, access.ManageTenancy, "")
 	if err != nil {
 		return nil, err
@@ -26,7 +27,7 @@ func (a *Admin) Units(ctx context.Context) ([]portal.AdminUnit, error) {
 		return nil, err
 	}
 	counts := a.count(ctx, t, t.LandingZones())
-	out := make([]portal.AdminUnit, 0, len(t.Units()))
+	out := make([]adminarea.AdminUnit, 0, len(t.Units()))
 	for _, u := range t.Units() {
 		out = append(out, a.unitOut(t, u, records[u.ID], counts))
 	}
@@ -34,18 +35,18 @@ func (a *Admin) Units(ctx context.Context) ([]portal.AdminUnit, error) {
 }
 
 // Unit describes one unit.
-func (a *Admin) Unit(ctx context.Context, id string) (portal.AdminUnit, error) {
+func (a *Admin) Unit(ctx context.Context, id string) (adminarea.AdminUnit, error) {
 	_, t, err := a.enter(ctx, access.ManageTenancy, "")
 	if err != nil {
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	u, ok := t.Unit(id)
 	if !ok {
-		return portal.AdminUnit{}, unitMissing(id)
+		return adminarea.AdminUnit{}, unitMissing(id)
 	}
 	records, err := a.records(ctx)
 	if err != nil {
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	return a.unitOut(t, u, records[id], a.count(ctx, t, []*tenancy.LandingZone{u.LandingZone})), nil
 }
@@ -68,15 +69,15 @@ func (a *Admin) records(ctx context.Context) (map[string]store.UnitRecord, error
 	return m, nil
 }
 
-func (a *Admin) unitOut(t *tenancy.Tenancy, u *tenancy.BusinessUnit, r store.UnitRecord, counts map[string]unitCounts) portal.AdminUnit {
-	out := portal.AdminUnit{ID: u.ID, LandingZone: u.LandingZone.ID, Dedicated: u.LandingZone.Dedicated, Main: u.IsMain(),
-		Source: u.Source, Groups: portal.UnitGroups{Admin: nonNil(u.AdminGroups), Developer: nonNil(u.DeveloperGroups), Viewer: nonNil(u.ViewerGroups)},
+func (a *Admin) unitOut(t *tenancy.Tenancy, u *tenancy.BusinessUnit, r store.UnitRecord, counts map[string]unitCounts) adminarea.AdminUnit {
+	out := adminarea.AdminUnit{ID: u.ID, LandingZone: u.LandingZone.ID, Dedicated: u.LandingZone.Dedicated, Main: u.IsMain(),
+		Source: u.Source, Groups: adminarea.UnitGroups{Admin: nonNil(u.AdminGroups), Developer: nonNil(u.DeveloperGroups), Viewer: nonNil(u.ViewerGroups)},
 		CreatedBy: r.CreatedBy, Created: r.Created, UpdatedBy: r.UpdatedBy, Updated: r.Updated}
 	for _, st := range t.Stages() {
 		scope := tenancy.Scope{Unit: u, Stage: st}
 		env := u.LandingZone.ID + "/" + st.Name
 		c := counts[env]
-		s := portal.AdminUnitStage{Stage: st.Name, Cluster: env, Prefix: scope.Prefix(), CountError: c.err}
+		s := adminarea.AdminUnitStage{Stage: st.Name, Cluster: env, Prefix: scope.Prefix(), CountError: c.err}
 		if c.err == "" {
 			s.Topics, s.Connectors, s.Subjects = c.owned(scope, c.topics), c.owned(scope, c.connectors), c.owned(scope, c.subjects)
 		}
@@ -170,7 +171,7 @@ func listNames(ctx context.Context, env *platform.Environment, prefix string) un
 
 // checkGroups validates a unit's groups: trimmed, unique, not empty, and
 // at least one group in some role.
-func checkGroups(v *portal.Validation, g portal.UnitGroups) portal.UnitGroups {
+func checkGroups(v *portal.Validation, g adminarea.UnitGroups) adminarea.UnitGroups {
 	clean := func(field string, in []string) []string {
 		out := []string{}
 		for i, x := range in {
@@ -186,7 +187,7 @@ func checkGroups(v *portal.Validation, g portal.UnitGroups) portal.UnitGroups {
 		}
 		return out
 	}
-	g = portal.UnitGroups{Admin: clean("groups.admin", g.Admin), Developer: clean("groups.developer", g.Developer), Viewer: clean("groups.viewer", g.Viewer)}
+	g = adminarea.UnitGroups{Admin: clean("groups.admin", g.Admin), Developer: clean("groups.developer", g.Developer), Viewer: clean("groups.viewer", g.Viewer)}
 	if len(g.Admin)+len(g.Developer)+len(g.Viewer) == 0 {
 		v.Add(portal.Invalid("groups", "give at least one group to one role (admin, developer or viewer), or nobody could use the unit"))
 	}
@@ -203,11 +204,11 @@ var reservedUnitIDs = []string{"admin", "api", "api-docs", "auth", "context", "d
 
 // Onboard adds a unit to a shared landing zone; it is in force on this
 // replica at once and on the others as soon as they hear of it.
-func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminUnit, error) {
+func (a *Admin) Onboard(ctx context.Context, o adminarea.Onboarding) (adminarea.AdminUnit, error) {
 	target := auditTarget{zone: o.LandingZone, unit: o.ID, resource: o.ID}
 	p, t, err := a.enterWrite(ctx, access.ManageTenancy, portal.ActBusinessUnitOnboard, target)
 	if err != nil {
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	var v portal.Validation
 	id := strings.TrimSpace(o.ID)
@@ -234,12 +235,12 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 	groups := checkGroups(&v, o.Groups)
 	if err := v.Err(); err != nil {
 		a.record(ctx, p, portal.ActBusinessUnitOnboard, target, err)
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	if _, taken := t.Unit(id); taken {
 		err := portal.New(portal.AlreadyExists, "business unit %q exists already", id)
 		a.record(ctx, p, portal.ActBusinessUnitOnboard, target, err)
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	// The naming convention is the tenant boundary: refuse a unit whose
 	// prefix would overlap another's before storing it.
@@ -253,7 +254,7 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 	if _, err := tenancy.New(next); err != nil {
 		err := portal.Invalid("id", "%v", err)
 		a.record(ctx, p, portal.ActBusinessUnitOnboard, target, err)
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	now := a.guard.Now()
 	rec := store.UnitRecord{ID: id, LandingZone: zone.ID, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer,
@@ -262,16 +263,16 @@ func (a *Admin) Onboard(ctx context.Context, o portal.Onboarding) (portal.AdminU
 		if err := a.o.Store.CreateUnitRecord(ctx, rec); err != nil {
 			return nil, storeErr(err, "business unit "+id)
 		}
-		return groupChanges(portal.UnitGroups{}, groups), nil
+		return groupChanges(adminarea.UnitGroups{}, groups), nil
 	}); err != nil {
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	a.o.Sync.Announce(ctx, "units")
 	return a.Unit(ctx, id)
 }
 
 // groupChanges are the before and after of a unit's groups per role.
-func groupChanges(before, after portal.UnitGroups) []portal.Change {
+func groupChanges(before, after adminarea.UnitGroups) []portal.Change {
 	var out []portal.Change
 	for _, r := range []struct {
 		field string
@@ -286,31 +287,31 @@ func groupChanges(before, after portal.UnitGroups) []portal.Change {
 }
 
 // UpdateGroups replaces an onboarded unit's groups.
-func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups) (portal.AdminUnit, error) {
+func (a *Admin) UpdateGroups(ctx context.Context, id string, g adminarea.UnitGroups) (adminarea.AdminUnit, error) {
 	target := auditTarget{unit: id, resource: id}
 	if u, ok := a.guard.Tenancy().Unit(id); ok {
 		target.zone = u.LandingZone.ID
 	}
 	p, t, err := a.enterWrite(ctx, access.ManageTenancy, portal.ActBusinessUnitUpdate, target)
 	if err != nil {
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	u, ok := t.Unit(id)
 	if !ok {
-		return portal.AdminUnit{}, unitMissing(id)
+		return adminarea.AdminUnit{}, unitMissing(id)
 	}
 	if u.Source != tenancy.FromPortal {
 		err := portal.New(portal.Conflict, "business unit %q is defined in the configuration file; change its groups there", id)
 		a.record(ctx, p, portal.ActBusinessUnitUpdate, target, err)
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	var v portal.Validation
 	groups := checkGroups(&v, g)
 	if err := v.Err(); err != nil {
 		a.record(ctx, p, portal.ActBusinessUnitUpdate, target, err)
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
-	before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
+	before := adminarea.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
 	rec := store.UnitRecord{ID: id, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer, UpdatedBy: p.Actor(), Updated: a.guard.Now()}
 	if err := a.write(ctx, p, portal.ActBusinessUnitUpdate, target, func(ctx context.Context) ([]portal.Change, error) {
 		if err := a.o.Store.UpdateUnitRecord(ctx, rec); err != nil {
@@ -318,7 +319,7 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups
 		}
 		return groupChanges(before, groups), nil
 	}); err != nil {
-		return portal.AdminUnit{}, err
+		return adminarea.AdminUnit{}, err
 	}
 	a.o.Sync.Announce(ctx, "units")
 	return a.Unit(ctx, id)
@@ -327,41 +328,41 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g portal.UnitGroups
 // Offboard removes an onboarded unit: it disappears from every selector
 // and role at once. Nothing upstream is deleted; what still carries the
 // unit's names is listed for the platform team to clean up.
-func (a *Admin) Offboard(ctx context.Context, id string) (portal.Offboarding, error) {
+func (a *Admin) Offboard(ctx context.Context, id string) (adminarea.Offboarding, error) {
 	target := auditTarget{unit: id, resource: id}
 	if u, ok := a.guard.Tenancy().Unit(id); ok {
 		target.zone = u.LandingZone.ID
 	}
 	p, t, err := a.enterWrite(ctx, access.ManageTenancy, portal.ActBusinessUnitOffboard, target)
 	if err != nil {
-		return portal.Offboarding{}, err
+		return adminarea.Offboarding{}, err
 	}
 	u, ok := t.Unit(id)
 	if !ok {
-		return portal.Offboarding{}, unitMissing(id)
+		return adminarea.Offboarding{}, unitMissing(id)
 	}
 	if u.Source != tenancy.FromPortal {
 		err := portal.New(portal.Conflict, "business unit %q is defined in the configuration file; remove it there", id)
 		a.record(ctx, p, portal.ActBusinessUnitOffboard, target, err)
-		return portal.Offboarding{}, err
+		return adminarea.Offboarding{}, err
 	}
 	out := a.leftovers(ctx, t, u)
 	if err := a.write(ctx, p, portal.ActBusinessUnitOffboard, target, func(ctx context.Context) ([]portal.Change, error) {
 		if err := a.o.Store.DeleteUnitRecord(ctx, id); err != nil {
 			return nil, storeErr(err, "business unit "+id)
 		}
-		before := portal.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
-		return groupChanges(before, portal.UnitGroups{}), nil
+		before := adminarea.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
+		return groupChanges(before, adminarea.UnitGroups{}), nil
 	}); err != nil {
-		return portal.Offboarding{}, err
+		return adminarea.Offboarding{}, err
 	}
 	a.o.Sync.Announce(ctx, "units")
 	return out, nil
 }
 
 // leftovers lists what carries a unit's names in each stage.
-func (a *Admin) leftovers(ctx context.Context, t *tenancy.Tenancy, u *tenancy.BusinessUnit) portal.Offboarding {
-	out := portal.Offboarding{Unit: u.ID, Left: []portal.LeftResource{}, Incomplete: []string{}}
+func (a *Admin) leftovers(ctx context.Context, t *tenancy.Tenancy, u *tenancy.BusinessUnit) adminarea.Offboarding {
+	out := adminarea.Offboarding{Unit: u.ID, Left: []adminarea.LeftResource{}, Incomplete: []string{}}
 	counts := a.count(ctx, t, []*tenancy.LandingZone{u.LandingZone})
 	for _, st := range t.Stages() {
 		scope := tenancy.Scope{Unit: u, Stage: st}
@@ -376,7 +377,7 @@ func (a *Admin) leftovers(ctx context.Context, t *tenancy.Tenancy, u *tenancy.Bu
 		for kind, names := range map[string][]string{"topic": c.topics, "connector": c.connectors, "subject": c.subjects} {
 			for _, n := range names {
 				if scope.Owns(n) {
-					out.Left = append(out.Left, portal.LeftResource{Stage: st.Name, Kind: kind, Name: n})
+					out.Left = append(out.Left, adminarea.LeftResource{Stage: st.Name, Kind: kind, Name: n})
 				}
 			}
 		}
@@ -386,13 +387,13 @@ func (a *Admin) leftovers(ctx context.Context, t *tenancy.Tenancy, u *tenancy.Bu
 			} else {
 				for _, sa := range accounts {
 					if strings.HasPrefix(sa.DisplayName, scope.ServiceAccountPrefix()) {
-						out.Left = append(out.Left, portal.LeftResource{Stage: st.Name, Kind: "service_account", Name: sa.DisplayName})
+						out.Left = append(out.Left, adminarea.LeftResource{Stage: st.Name, Kind: "service_account", Name: sa.DisplayName})
 					}
 				}
 			}
 		}
 	}
-	slices.SortFunc(out.Left, func(x, y portal.LeftResource) int {
+	slices.SortFunc(out.Left, func(x, y adminarea.LeftResource) int {
 		return strings.Compare(x.Stage+x.Kind+x.Name, y.Stage+y.Kind+y.Name)
 	})
 	return out

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/alert"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -40,7 +41,7 @@ func ruleNamed(own []store.AlertRuleRecord, name string) (store.AlertRuleRecord,
 }
 
 // ruleFields are a rule's fields as plans compare them.
-func ruleFields(r portal.AlertRule) map[string]string {
+func ruleFields(r alert.AlertRule) map[string]string {
 	target := r.Target
 	if target == "" {
 		target = "*"
@@ -52,7 +53,7 @@ func ruleFields(r portal.AlertRule) map[string]string {
 // Plan compares a declared rule with the unit's own of its name.
 func (k alertRuleCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
 	d := portal.DeclOf[portal.AlertRuleDecl](r)
-	rule := portal.AlertRule{Name: r.Name, Kind: d.Kind, Target: d.Target, Threshold: d.Threshold, Enabled: d.Enabled == nil || *d.Enabled}
+	rule := alert.AlertRule{Name: r.Name, Kind: d.Kind, Target: d.Target, Threshold: d.Threshold, Enabled: d.Enabled == nil || *d.Enabled}
 	var v portal.Validation
 	if d.For != "" {
 		f, err := time.ParseDuration(d.For)
@@ -74,7 +75,7 @@ func (k alertRuleCode) Plan(_ context.Context, call *gate.Call, o plans.Observed
 	cur, exists := ruleNamed(o.([]store.AlertRuleRecord), r.Name)
 	before := map[string]string{}
 	if exists {
-		before = ruleFields(portal.AlertRule{Kind: cur.Kind, Target: cur.Target, Threshold: cur.Threshold, For: cur.For, Enabled: cur.Enabled})
+		before = ruleFields(alert.AlertRule{Kind: cur.Kind, Target: cur.Target, Threshold: cur.Threshold, For: cur.For, Enabled: cur.Enabled})
 		st.State = cur.UpdatedAt.UTC().Format(time.RFC3339Nano)
 	}
 	st.DiffMaps("", before, ruleFields(rule))

@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/alert"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -96,15 +97,15 @@ func (s *Service) isDefault(r store.AlertRuleRecord, own []store.AlertRuleRecord
 	return !slices.ContainsFunc(own, func(o store.AlertRuleRecord) bool { return o.Name == r.Name })
 }
 
-func (s *Service) ruleView(r store.AlertRuleRecord, isDefault bool) portal.AlertRule {
-	return portal.AlertRule{Silenced: s.guard.Now().Before(r.SilencedUntil), Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: r.Enabled, Default: isDefault,
+func (s *Service) ruleView(r store.AlertRuleRecord, isDefault bool) alert.AlertRule {
+	return alert.AlertRule{Silenced: s.guard.Now().Before(r.SilencedUntil), Name: r.Name, Kind: r.Kind, Target: r.Target, Threshold: r.Threshold, For: r.For, Enabled: r.Enabled, Default: isDefault,
 		Description: Describe(r), SilencedUntil: r.SilencedUntil, SilenceReason: r.SilenceReason, SilencedBy: r.SilencedBy,
 		UpdatedBy: r.UpdatedBy, UpdatedAt: r.UpdatedAt}
 }
 
 // Rules lists a unit's rules in a stage: its own, and the platform's
 // defaults it did not replace.
-func (s *Service) Rules(ctx context.Context, scope portal.Scope) ([]portal.AlertRule, error) {
+func (s *Service) Rules(ctx context.Context, scope portal.Scope) ([]alert.AlertRule, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read alert rules")
 	if err != nil {
 		return nil, err
@@ -113,7 +114,7 @@ func (s *Service) Rules(ctx context.Context, scope portal.Scope) ([]portal.Alert
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.AlertRule{}
+	out := []alert.AlertRule{}
 	for _, r := range s.effective(call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, own) {
 		out = append(out, s.ruleView(r, s.isDefault(r, own)))
 	}
@@ -122,19 +123,19 @@ func (s *Service) Rules(ctx context.Context, scope portal.Scope) ([]portal.Alert
 
 // PutRule saves a unit's rule (replacing a default of its name): a change
 // of the unit (Developers and up, not in read-only stages), audited.
-func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in portal.AlertRule) (_ portal.AlertRule, err error) {
+func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in alert.AlertRule) (_ alert.AlertRule, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", portal.ActAlertRuleUpdate, in.Name)
 	if err != nil {
-		return portal.AlertRule{}, err
+		return alert.AlertRule{}, err
 	}
 	defer s.guard.Settle(ctx, call, &err)
 	if err := checkRule(in); err != nil {
-		return portal.AlertRule{}, err
+		return alert.AlertRule{}, err
 	}
 	zone, stage, unit := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
 	own, err := s.store.AlertRules(ctx, zone, stage, unit)
 	if err != nil {
-		return portal.AlertRule{}, err
+		return alert.AlertRule{}, err
 	}
 	before := ""
 	rules := s.effective(zone, stage, unit, own)
@@ -154,17 +155,17 @@ func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in portal.Ale
 		Changes: []portal.Change{{Field: "rule", Before: before, After: after}},
 		Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
 	if err != nil {
-		return portal.AlertRule{}, err
+		return alert.AlertRule{}, err
 	}
 	return s.ruleView(rec, false), nil
 }
 
 // CheckRule checks a rule as given (a unit's, or a default of the
 // configuration).
-func CheckRule(in portal.AlertRule) error { return checkRule(in) }
+func CheckRule(in alert.AlertRule) error { return checkRule(in) }
 
 // checkRule checks a rule as given.
-func checkRule(in portal.AlertRule) error {
+func checkRule(in alert.AlertRule) error {
 	var v portal.Validation
 	switch {
 	case in.Name == "":
@@ -201,8 +202,8 @@ func checkRule(in portal.AlertRule) error {
 			v.Add(portal.Invalid("target", "give an identifier of the unit's, or *: %q %s", portal.Clip(in.Target, 60), p))
 		}
 	}
-	if in.For < 0 || in.For > portal.MaxAlertFor {
-		v.Add(portal.Invalid("for_seconds", "must be between 0 and %s", portal.MaxAlertFor))
+	if in.For < 0 || in.For > alert.MaxAlertFor {
+		v.Add(portal.Invalid("for_seconds", "must be between 0 and %s", alert.MaxAlertFor))
 	}
 	return v.Err()
 }
@@ -226,10 +227,10 @@ func (s *Service) DeleteRule(ctx context.Context, scope portal.Scope, name strin
 // Silence silences a rule until a time or for a while (neither: ends a
 // silence), with a reason: its alerts are still kept, but not told. A default rule is
 // saved as the unit's own with the silence.
-func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, in portal.Silence) (_ portal.AlertRule, err error) {
+func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, in alert.Silence) (_ alert.AlertRule, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "silence alert rules", portal.ActAlertRuleSilence, name)
 	if err != nil {
-		return portal.AlertRule{}, err
+		return alert.AlertRule{}, err
 	}
 	defer s.guard.Settle(ctx, call, &err)
 	now := s.guard.Now()
@@ -243,25 +244,25 @@ func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, 
 	case in.For > 0:
 		until = now.Add(in.For)
 	}
-	if !until.IsZero() && (!until.After(now) || until.Sub(now) > portal.MaxAlertSilence) {
-		v.Add(portal.Invalid("until", "must be in the next %d days", int(portal.MaxAlertSilence/(24*time.Hour))))
+	if !until.IsZero() && (!until.After(now) || until.Sub(now) > alert.MaxAlertSilence) {
+		v.Add(portal.Invalid("until", "must be in the next %d days", int(alert.MaxAlertSilence/(24*time.Hour))))
 	}
 	if !until.IsZero() && strings.TrimSpace(reason) == "" {
 		v.Add(portal.Missing("reason"))
 	}
 	v.Add(portal.CheckText("reason", reason, 300, true))
 	if err := v.Err(); err != nil {
-		return portal.AlertRule{}, err
+		return alert.AlertRule{}, err
 	}
 	zone, stage, unit := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
 	own, err := s.store.AlertRules(ctx, zone, stage, unit)
 	if err != nil {
-		return portal.AlertRule{}, err
+		return alert.AlertRule{}, err
 	}
 	rules := s.effective(zone, stage, unit, own)
 	i := slices.IndexFunc(rules, func(r store.AlertRuleRecord) bool { return r.Name == name })
 	if i < 0 {
-		return portal.AlertRule{}, portal.New(portal.NotFound, "alert rule %q of %s not found", portal.Clip(name, 60), call.Scope)
+		return alert.AlertRule{}, portal.New(portal.NotFound, "alert rule %q of %s not found", portal.Clip(name, 60), call.Scope)
 	}
 	rec := rules[i]
 	rec.SilencedUntil, rec.SilenceReason, rec.SilencedBy = until, strings.TrimSpace(reason), call.Principal.Actor()
@@ -276,14 +277,14 @@ func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, 
 		Changes: []portal.Change{{Field: "silence", After: after}},
 		Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
 	if err != nil {
-		return portal.AlertRule{}, err
+		return alert.AlertRule{}, err
 	}
 	return s.ruleView(rec, false), nil
 }
 
 // History lists a unit's alerts in a stage that fired, open first, then
 // newest first (at most 200).
-func (s *Service) History(ctx context.Context, scope portal.Scope) ([]portal.Alert, error) {
+func (s *Service) History(ctx context.Context, scope portal.Scope) ([]alert.Alert, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read alerts")
 	if err != nil {
 		return nil, err
@@ -292,14 +293,14 @@ func (s *Service) History(ctx context.Context, scope portal.Scope) ([]portal.Ale
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.Alert{}
+	out := []alert.Alert{}
 	for _, a := range recs {
 		if a.FiredAt.IsZero() {
 			continue // pending, or ended before it fired
 		}
 		out = append(out, alertView(a))
 	}
-	slices.SortStableFunc(out, func(a, b portal.Alert) int {
+	slices.SortStableFunc(out, func(a, b alert.Alert) int {
 		return boolOrder(a.State != Firing, b.State != Firing)
 	})
 	if len(out) > 200 {
@@ -310,7 +311,7 @@ func (s *Service) History(ctx context.Context, scope portal.Scope) ([]portal.Ale
 
 // Firing lists the firing alerts of the caller's units (at most 50),
 // newest first.
-func (s *Service) Firing(ctx context.Context) ([]portal.Alert, error) {
+func (s *Service) Firing(ctx context.Context) ([]alert.Alert, error) {
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
@@ -325,15 +326,15 @@ func (s *Service) Firing(ctx context.Context) ([]portal.Alert, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.Alert{}
+	out := []alert.Alert{}
 	for _, a := range recs {
 		out = append(out, alertView(a))
 	}
 	return out, nil
 }
 
-func alertView(a store.AlertRecord) portal.Alert {
-	return portal.Alert{ID: a.ID, BU: a.BU, Stage: a.Stage, Rule: a.Rule, Kind: a.Kind, Subject: a.Subject, State: a.State, Value: a.Value, Since: a.Since,
+func alertView(a store.AlertRecord) alert.Alert {
+	return alert.Alert{ID: a.ID, BU: a.BU, Stage: a.Stage, Rule: a.Rule, Kind: a.Kind, Subject: a.Subject, State: a.State, Value: a.Value, Since: a.Since,
 		FiredAt: a.FiredAt, ResolvedAt: a.ResolvedAt, Silenced: a.Silenced}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/alert"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -40,17 +41,17 @@ func TestAlertRulesAccessAndDefaults(t *testing.T) {
 		t.Fatalf("defaults: %+v %v", rules, err)
 	}
 	// The unit's lag rule; then one of a default's name replaces it.
-	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, portal.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 900, Enabled: true}); err != nil {
+	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, alert.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 900, Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
-	lag := portal.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 60, For: time.Minute, Enabled: true}
+	lag := alert.AlertRule{Name: "lag", Kind: "lag_time", Threshold: 60, For: time.Minute, Enabled: true}
 	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Viewer), dev, lag); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("a Viewer: %v", err)
 	}
 	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "run"}, lag); !portal.Is(err, portal.ReadOnlyEnvironment) {
 		t.Errorf("a Developer in run: %v", err)
 	}
-	for _, bad := range []portal.AlertRule{{Name: "x", Kind: "nope"}, {Name: "Bad Name", Kind: "lag_time", Threshold: 1},
+	for _, bad := range []alert.AlertRule{{Name: "x", Kind: "nope"}, {Name: "Bad Name", Kind: "lag_time", Threshold: 1},
 		{Name: "k", Kind: "key_expiring", Threshold: 0}, {Name: "k", Kind: "key_expiring", Threshold: 7, Target: "orders"},
 		{Name: "l", Kind: "lag_time", Threshold: 10, For: 48 * time.Hour}, {Name: "b", Kind: "budget_headroom", Threshold: 150}} {
 		if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, bad); !portal.Is(err, portal.InvalidParameter) {
@@ -58,7 +59,7 @@ func TestAlertRulesAccessAndDefaults(t *testing.T) {
 		}
 	}
 	// A bad name is told once, in one voice.
-	_, err = w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, portal.AlertRule{Name: "Bad Name", Kind: "lag_time", Threshold: 1})
+	_, err = w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, alert.AlertRule{Name: "Bad Name", Kind: "lag_time", Threshold: 1})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Message != `a rule's name is lower-case letters, digits and dashes, beginning and ending with a letter or digit, not "Bad Name"` {
 		t.Errorf("a bad name's problem: %+v", ps)
 	}
@@ -72,16 +73,16 @@ func TestAlertRulesAccessAndDefaults(t *testing.T) {
 	if rules, _ := w.Alerts.Rules(servicetest.AsRole(portal.Viewer), dev); len(rules) != 3 || rules[2].Default || rules[2].Threshold != 60 {
 		t.Errorf("after the save: %+v", rules)
 	}
-	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, portal.AlertRule{Name: "connector-failed", Kind: "connector_failed", For: time.Hour, Enabled: true}); err != nil {
+	if _, err := w.Alerts.PutRule(servicetest.AsRole(portal.Developer), dev, alert.AlertRule{Name: "connector-failed", Kind: "connector_failed", For: time.Hour, Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
 	if rules, _ := w.Alerts.Rules(servicetest.AsRole(portal.Viewer), dev); rules[0].Default || rules[0].For != time.Hour {
 		t.Errorf("a default replaced: %+v", rules[0])
 	}
-	if _, err := w.Alerts.Silence(servicetest.AsRole(portal.Developer), dev, "key-expiring", portal.Silence{For: time.Hour}); !strings.Contains(servicetest.Problems(err), "reason") {
+	if _, err := w.Alerts.Silence(servicetest.AsRole(portal.Developer), dev, "key-expiring", alert.Silence{For: time.Hour}); !strings.Contains(servicetest.Problems(err), "reason") {
 		t.Errorf("a silence without a reason: %v", err)
 	}
-	if r, err := w.Alerts.Silence(servicetest.AsRole(portal.Developer), dev, "key-expiring", portal.Silence{For: time.Hour, Reason: "rotating all keys"}); err != nil ||
+	if r, err := w.Alerts.Silence(servicetest.AsRole(portal.Developer), dev, "key-expiring", alert.Silence{For: time.Hour, Reason: "rotating all keys"}); err != nil ||
 		r.SilenceReason != "rotating all keys" || r.SilencedUntil.IsZero() {
 		t.Errorf("silence: %+v %v", r, err)
 	}
@@ -117,7 +118,7 @@ func TestAlertRulesFireAndResolveThroughTheirSources(t *testing.T) {
 	if _, err := w.Connectors.Create(dev2, dev, portal.NewConnector{Name: "broken", Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []portal.AlertRule{
+	for _, r := range []alert.AlertRule{
 		{Name: "connector-failed", Kind: "connector_failed", Target: "broken", For: time.Minute, Enabled: true},
 		{Name: "lag", Kind: "lag_time", Threshold: 60, For: 0, Enabled: true},
 		{Name: "stalled", Kind: "stalled", For: 0, Enabled: true},
@@ -194,7 +195,7 @@ func TestAlertRulesFireAndResolveThroughTheirSources(t *testing.T) {
 		t.Errorf("history: %+v %v", hist, err)
 	}
 	// More rules of the same kinds read nothing more.
-	for _, r := range []portal.AlertRule{{Name: "lag-2", Kind: "lag_time", Threshold: 1, Enabled: true}, {Name: "growth-2", Kind: "topic_growth", Threshold: 1, Enabled: true},
+	for _, r := range []alert.AlertRule{{Name: "lag-2", Kind: "lag_time", Threshold: 1, Enabled: true}, {Name: "growth-2", Kind: "topic_growth", Threshold: 1, Enabled: true},
 		{Name: "stalled-2", Kind: "stalled", Target: "billing", Enabled: true}, {Name: "budget-2", Kind: "budget_headroom", Threshold: 10, Enabled: true}} {
 		if _, err := w.Alerts.PutRule(dev2, dev, r); err != nil {
 			t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -358,7 +359,7 @@ func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 	case overlap < 0:
 		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "overlap must not be negative")
 	case maxAge > 0 && overlap > maxAge:
-		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", portal.FormatDuration(overlap), call.Scope.Stage.Name, days(maxAge))
+		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", topiccatalog.FormatDuration(overlap), call.Scope.Stage.Name, days(maxAge))
 	}
 	// The key's lock: expiry and the sweeper's end of abandoned rotations
 	// take it too.

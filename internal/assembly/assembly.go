@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/changerequests"
 	"github.com/edh-platform/rms-portal/internal/connectors"
+	"github.com/edh-platform/rms-portal/internal/contract"
 	"github.com/edh-platform/rms-portal/internal/costs"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -169,8 +170,8 @@ func New(d Deps) (*Built, error) {
 }
 
 // Services are the services as the front doors take them.
-func (b *Built) Services() portal.Services {
-	return portal.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
+func (b *Built) Services() contract.Services {
+	return contract.Services{Topics: b.Topics, Metrics: b.Topics, Connectors: b.Connectors, Schemas: b.Schemas, Accounts: b.Accounts, APIKeys: b.APIKeys,
 		Pools: b.Pools, Groups: b.Groups, Messages: b.Messages, Me: b.Me, Audit: b.Trail, Admin: b.Admin, Plans: b.Plans, Guardrails: b.Rules, Webhooks: b.Webhooks, Requests: b.Requests,
 		Grants: b.Grants, Find: b.Find, Alerts: b.Alerts, Channels: b.Webhooks, Catalog: b.Catalog, Costs: b.Costs}
 }

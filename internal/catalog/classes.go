@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 )
 
 // Class is a data classification and what it allows grants to do.
@@ -149,7 +150,7 @@ func ParseDuration(s string) (time.Duration, error) {
 
 // FormatDuration writes a duration as ParseDuration reads it (whole days
 // as days).
-func FormatDuration(d time.Duration) string { return portal.FormatDuration(d) }
+func FormatDuration(d time.Duration) string { return topiccatalog.FormatDuration(d) }
 
 func clip(s string) string {
 	if len(s) > 32 {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 )
 
 func TestClassesRefuseWhatCannotBeEnforced(t *testing.T) {
@@ -109,7 +109,7 @@ func TestFieldsOfEachSchemaType(t *testing.T) {
 }
 
 func TestQueries(t *testing.T) {
-	it := newItem(portal.CatalogEntry{Topic: "edh-shared-scada-dev-orders", Owner: "scada", Description: "Orders as placed", Contact: "team-orders@example.com",
+	it := newItem(topiccatalog.CatalogEntry{Topic: "edh-shared-scada-dev-orders", Owner: "scada", Description: "Orders as placed", Contact: "team-orders@example.com",
 		Tags: []string{"pii", "sales"}, Classification: "confidential", Fields: []string{"email", "orderid"}})
 	for q, want := range map[Query]bool{
 		{}: true, {Text: "placed"}: true, {Text: "email"}: true, {Text: "nothing"}: false,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 )
 
 // indexTTL is how long a built index answers searches: an edit on this
@@ -16,11 +17,11 @@ const indexTTL = 15 * time.Second
 // item is an entry with its search text (lower case, every searchable
 // field on one line), made once per build.
 type item struct {
-	e    portal.CatalogEntry
+	e    topiccatalog.CatalogEntry
 	text string
 }
 
-func newItem(e portal.CatalogEntry) item {
+func newItem(e topiccatalog.CatalogEntry) item {
 	var b strings.Builder
 	for _, s := range []string{e.Topic, e.Owner, e.Description, e.Contact, e.Classification} {
 		b.WriteString(strings.ToLower(s))
@@ -41,7 +42,7 @@ type Query struct {
 }
 
 // NewQuery lower-cases a catalog query.
-func NewQuery(q portal.CatalogQuery) Query {
+func NewQuery(q topiccatalog.CatalogQuery) Query {
 	l := func(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 	return Query{Text: l(q.Search), Tag: l(q.Tag), Classification: l(q.Classification), Owner: l(q.Owner), Field: l(q.Field)}
 }
@@ -89,8 +90,8 @@ func (x *index) of(topics []platform.TopicInfo) bool {
 }
 
 // search returns the entries a query finds, in topic order.
-func (x *index) search(q Query) []portal.CatalogEntry {
-	out := []portal.CatalogEntry{}
+func (x *index) search(q Query) []topiccatalog.CatalogEntry {
+	out := []topiccatalog.CatalogEntry{}
 	for i := range x.items {
 		if q.matches(&x.items[i]) {
 			out = append(out, x.items[i].e)

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -32,7 +33,7 @@ type Service struct {
 	idx     *indexes
 }
 
-var _ portal.CatalogService = (*Service)(nil)
+var _ topiccatalog.CatalogService = (*Service)(nil)
 
 // New returns the catalog.
 func New(g *gate.Guard, s Store, classes Classes) *Service {
@@ -53,25 +54,25 @@ func (s *Service) Classifications() []portal.Classification {
 }
 
 // Catalog lists one page of the zone's topics that a query finds.
-func (s *Service) Catalog(ctx context.Context, scope portal.Scope, q portal.CatalogQuery) (portal.Page[portal.CatalogEntry], error) {
+func (s *Service) Catalog(ctx context.Context, scope portal.Scope, q topiccatalog.CatalogQuery) (portal.Page[topiccatalog.CatalogEntry], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read the catalog")
 	if err != nil {
-		return portal.Page[portal.CatalogEntry]{}, err
+		return portal.Page[topiccatalog.CatalogEntry]{}, err
 	}
 	if q.Classification != "" && !s.classes.Known(strings.ToLower(strings.TrimSpace(q.Classification))) {
-		return portal.Page[portal.CatalogEntry]{}, portal.Invalid("classification", "classification %q is not one of %s",
+		return portal.Page[topiccatalog.CatalogEntry]{}, portal.Invalid("classification", "classification %q is not one of %s",
 			portal.Clip(q.Classification, 32), strings.Join(s.classes.Names(), ", "))
 	}
 	x, err := s.index(ctx, call)
 	if err != nil {
-		return portal.Page[portal.CatalogEntry]{}, err
+		return portal.Page[topiccatalog.CatalogEntry]{}, err
 	}
 	found := x.search(NewQuery(q))
 	// The text is matched above, over every field; the page's own search
 	// is by name only.
 	lq := q.ListQuery
 	lq.Search = ""
-	page, err := gate.Paginate(s.guard.Pages(), "catalog "+call.Env.Name(), found, func(e portal.CatalogEntry) string { return e.Topic }, lq)
+	page, err := gate.Paginate(s.guard.Pages(), "catalog "+call.Env.Name(), found, func(e topiccatalog.CatalogEntry) string { return e.Topic }, lq)
 	if err != nil {
 		return page, err
 	}
@@ -82,7 +83,7 @@ func (s *Service) Catalog(ctx context.Context, scope portal.Scope, q portal.Cata
 }
 
 // decorate says what the caller may do with an entry.
-func (s *Service) decorate(call *gate.Call, e *portal.CatalogEntry) {
+func (s *Service) decorate(call *gate.Call, e *topiccatalog.CatalogEntry) {
 	e.Editable = e.Owner == call.Scope.Unit.ID && access.Decide(call.Role, access.Write, call.Scope.Stage).Allowed
 	c := s.classes.Of(e.Classification)
 	e.MayAskWrite, e.MaxGrant, e.Approvals = c.Write, c.MaxGrant, c.Approvals
@@ -136,7 +137,7 @@ func (s *Service) index(ctx context.Context, call *gate.Call) (*index, error) {
 		if o.Outside {
 			continue
 		}
-		e := portal.CatalogEntry{Topic: t.Name, Identifier: o.Identifier, Owner: o.Unit, Partitions: t.Partitions}
+		e := topiccatalog.CatalogEntry{Topic: t.Name, Identifier: o.Identifier, Owner: o.Unit, Partitions: t.Partitions}
 		if r, ok := said[t.Name]; ok {
 			e.Description, e.Contact, e.Tags, e.UpdatedBy, e.Updated = r.Description, r.Contact, r.Tags, r.UpdatedBy, r.Updated
 			e.Classification, e.Classified = r.Classification, r.Classification != ""
@@ -151,7 +152,7 @@ func (s *Service) index(ctx context.Context, call *gate.Call) (*index, error) {
 }
 
 // subjects fills an entry's subjects and their fields.
-func (s *Service) subjects(e *portal.CatalogEntry, all map[string]portal.SchemaVersion) {
+func (s *Service) subjects(e *topiccatalog.CatalogEntry, all map[string]portal.SchemaVersion) {
 	var fields []string
 	if v, ok := all[e.Topic+"-key"]; ok {
 		e.KeySubject = v.Subject
@@ -168,11 +169,11 @@ func (s *Service) subjects(e *portal.CatalogEntry, all map[string]portal.SchemaV
 }
 
 // grantReaders are the grants on a topic, as readers.
-func grantReaders(grants []store.GrantRecord, topic string) []portal.CatalogReader {
-	var out []portal.CatalogReader
+func grantReaders(grants []store.GrantRecord, topic string) []topiccatalog.CatalogReader {
+	var out []topiccatalog.CatalogReader
 	for _, g := range grants {
 		if g.Pattern == topic || g.Prefixed && strings.HasPrefix(topic, g.Pattern) {
-			out = append(out, portal.CatalogReader{Unit: g.Grantee, Grant: g.ID, Access: g.Access, Principal: g.PrincipalName, Expires: g.Expires})
+			out = append(out, topiccatalog.CatalogReader{Unit: g.Grantee, Grant: g.ID, Access: g.Access, Principal: g.PrincipalName, Expires: g.Expires})
 		}
 	}
 	return out
@@ -180,14 +181,14 @@ func grantReaders(grants []store.GrantRecord, topic string) []portal.CatalogRead
 
 // Entry is one topic of the zone with its retention and its readers,
 // consumer groups included.
-func (s *Service) Entry(ctx context.Context, scope portal.Scope, topic string) (portal.CatalogEntry, error) {
+func (s *Service) Entry(ctx context.Context, scope portal.Scope, topic string) (topiccatalog.CatalogEntry, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read the catalog")
 	if err != nil {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	x, err := s.index(ctx, call)
 	if err != nil {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	e, err := x.named(call, topic)
 	if err != nil {
@@ -211,33 +212,33 @@ func (s *Service) Entry(ctx context.Context, scope portal.Scope, topic string) (
 	e.Readers = slices.Clip(e.Readers)
 	for _, g := range groups {
 		o := call.Owner(g.Group, "")
-		e.Readers = append(e.Readers, portal.CatalogReader{Unit: o.Unit, Group: g.Group, Members: g.Members, Lag: g.Lag})
+		e.Readers = append(e.Readers, topiccatalog.CatalogReader{Unit: o.Unit, Group: g.Group, Members: g.Members, Lag: g.Lag})
 	}
 	s.decorate(call, &e)
 	return e, nil
 }
 
 // find is an entry by full name.
-func (x *index) find(topic string) (portal.CatalogEntry, bool) {
+func (x *index) find(topic string) (topiccatalog.CatalogEntry, bool) {
 	for i := range x.items {
 		if x.items[i].e.Topic == topic {
 			return x.items[i].e, true
 		}
 	}
-	return portal.CatalogEntry{}, false
+	return topiccatalog.CatalogEntry{}, false
 }
 
 // named is the entry a caller names as the list shows it: by its full
 // name, by its name in the caller's own unit, or by the name it has in
 // its owner unit when only one unit of the zone has a topic of that name.
-func (x *index) named(call *gate.Call, name string) (portal.CatalogEntry, error) {
+func (x *index) named(call *gate.Call, name string) (topiccatalog.CatalogEntry, error) {
 	if e, ok := x.find(name); ok {
 		return e, nil
 	}
 	if e, ok := x.find(call.Scope.Qualify(tenancy.Normalise(name))); ok {
 		return e, nil
 	}
-	var found []portal.CatalogEntry
+	var found []topiccatalog.CatalogEntry
 	for i := range x.items {
 		if x.items[i].e.Identifier == tenancy.Normalise(name) {
 			found = append(found, x.items[i].e)
@@ -247,22 +248,22 @@ func (x *index) named(call *gate.Call, name string) (portal.CatalogEntry, error)
 	case 1:
 		return found[0], nil
 	case 0:
-		return portal.CatalogEntry{}, portal.New(portal.NotFound, "the catalog of %s in %s has no topic %q", call.Scope.Zone().ID, call.Scope.Stage.Name,
+		return topiccatalog.CatalogEntry{}, portal.New(portal.NotFound, "the catalog of %s in %s has no topic %q", call.Scope.Zone().ID, call.Scope.Stage.Name,
 			portal.Clip(name, 64))
 	}
 	full := make([]string, len(found))
 	for i, e := range found {
 		full[i] = e.Topic + " (" + e.Owner + ")"
 	}
-	return portal.CatalogEntry{}, portal.New(portal.NotFound, "%d units of %s have a topic %q (%s): ask for one by its full name", len(found),
+	return topiccatalog.CatalogEntry{}, portal.New(portal.NotFound, "%d units of %s have a topic %q (%s): ask for one by its full name", len(found),
 		call.Scope.Zone().ID, portal.Clip(name, 64), strings.Join(full, ", "))
 }
 
 // Describe replaces what the owner unit says about one of its topics.
-func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string, in portal.TopicMetadata) (_ portal.CatalogEntry, err error) {
+func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string, in portal.TopicMetadata) (_ topiccatalog.CatalogEntry, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "describe topics", portal.ActTopicDescribe, topic)
 	if err != nil {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	defer s.guard.Settle(ctx, call, &err)
 	full := topic
@@ -275,32 +276,32 @@ func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string
 		v.Add(portal.Invalid(p.Field, "%s", p.Message))
 	}
 	if err := v.Err(); err != nil {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	if _, err := call.Env.Topics.DescribeTopic(ctx, full); err != nil {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	unlock, err := s.guard.Lock(ctx, "catalog "+call.Env.Name()+" "+full)
 	if err != nil {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	defer unlock()
 	zone, stage := call.Scope.Zone().ID, call.Scope.Stage.Name
 	before, err := s.store.CatalogEntry(ctx, zone, stage, full)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	after := store.CatalogEntry{Zone: zone, Stage: stage, Topic: full, BU: call.Scope.Unit.ID, Description: m.Description, Contact: m.Contact,
 		Tags: m.Tags, Classification: m.Classification, UpdatedBy: call.Principal.Actor(), Updated: s.guard.Now().UTC()}
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicDescribe, Resource: full, Changes: metadataChanges(before, after),
 		Do: func(ctx context.Context) error { return s.store.PutCatalogEntry(ctx, after) }})
 	if err != nil {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	s.idx.forget(call.Env.Name())
 	x, err := s.index(ctx, call)
 	if err != nil {
-		return portal.CatalogEntry{}, err
+		return topiccatalog.CatalogEntry{}, err
 	}
 	e, _ := x.find(full)
 	s.decorate(call, &e)

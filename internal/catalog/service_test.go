@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -55,16 +56,16 @@ func TestOwnersDescribeAndOthersFind(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		q    portal.CatalogQuery
+		q    topiccatalog.CatalogQuery
 		want []string
 	}{
-		{"everything of the zone, not outside the convention", portal.CatalogQuery{}, []string{leads, orders}},
-		{"by tag", portal.CatalogQuery{Tag: "pii"}, []string{orders}},
-		{"by schema field", portal.CatalogQuery{Field: "customerEmail"}, []string{orders}},
-		{"by text", portal.CatalogQuery{ListQuery: portal.ListQuery{Search: "as placed"}}, []string{orders}},
-		{"by owner contact", portal.CatalogQuery{Owner: "orders-team"}, []string{orders}},
-		{"by owner unit", portal.CatalogQuery{Owner: "crm"}, []string{leads}},
-		{"by classification (unclassified read as the default)", portal.CatalogQuery{Classification: "internal"}, []string{leads}},
+		{"everything of the zone, not outside the convention", topiccatalog.CatalogQuery{}, []string{leads, orders}},
+		{"by tag", topiccatalog.CatalogQuery{Tag: "pii"}, []string{orders}},
+		{"by schema field", topiccatalog.CatalogQuery{Field: "customerEmail"}, []string{orders}},
+		{"by text", topiccatalog.CatalogQuery{ListQuery: portal.ListQuery{Search: "as placed"}}, []string{orders}},
+		{"by owner contact", topiccatalog.CatalogQuery{Owner: "orders-team"}, []string{orders}},
+		{"by owner unit", topiccatalog.CatalogQuery{Owner: "crm"}, []string{leads}},
+		{"by classification (unclassified read as the default)", topiccatalog.CatalogQuery{Classification: "internal"}, []string{leads}},
 	} {
 		page, err := w.Catalog.Catalog(alice, crmDev, c.q)
 		if err != nil {
@@ -81,7 +82,7 @@ func TestOwnersDescribeAndOthersFind(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
-	if _, err := w.Catalog.Catalog(alice, crmDev, portal.CatalogQuery{Classification: "secret"}); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := w.Catalog.Catalog(alice, crmDev, topiccatalog.CatalogQuery{Classification: "secret"}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("an unknown classification: %v", err)
 	}
 	before := len(w.AuditEvents(t))

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -22,13 +23,13 @@ import (
 // apply records r applying the plan planned (checked against the
 // request), applies it as the caller and records the outcome.
 func (s *Service) apply(ctx context.Context, call *gate.Call, scope portal.Scope, r store.RequestRecord, doc portal.Document, planned portal.Plan,
-	comment string) (portal.ChangeRequest, error) {
+	comment string) (changerequest.ChangeRequest, error) {
 	var next store.RequestRecord
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestApprove, Resource: r.ID,
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
-			r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = portal.RequestApplying, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
+			r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = changerequest.RequestApplying, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
 			r.Result, _ = json.Marshal(planned)
-			ok, err := s.store.DecideRequest(ctx, r, portal.RequestOpen)
+			ok, err := s.store.DecideRequest(ctx, r, changerequest.RequestOpen)
 			if err == nil && !ok {
 				err = portal.New(portal.Conflict, "change request %s was decided meanwhile", r.ID)
 			}
@@ -47,12 +48,12 @@ func (s *Service) apply(ctx context.Context, call *gate.Call, scope portal.Scope
 
 // answer is an approval's answer: the request as it is now, or why its
 // apply failed (a stale request's says so).
-func (s *Service) answer(call *gate.Call, next store.RequestRecord, err error) (portal.ChangeRequest, error) {
+func (s *Service) answer(call *gate.Call, next store.RequestRecord, err error) (changerequest.ChangeRequest, error) {
 	if err != nil {
-		if next.State == portal.RequestStale {
-			return portal.ChangeRequest{}, portal.Wrap(err, portal.Conflict, "change request %s is stale: %s", next.ID, portal.FirstMessage(err))
+		if next.State == changerequest.RequestStale {
+			return changerequest.ChangeRequest{}, portal.Wrap(err, portal.Conflict, "change request %s is stale: %s", next.ID, portal.FirstMessage(err))
 		}
-		return portal.ChangeRequest{}, err
+		return changerequest.ChangeRequest{}, err
 	}
 	return s.view(call, next), nil
 }
@@ -65,15 +66,15 @@ func (s *Service) finish(ctx context.Context, r store.RequestRecord, result port
 	next.Event = 0
 	switch {
 	case err != nil && portal.Is(err, portal.Conflict):
-		next.State, next.Comment, next.Result = portal.RequestStale, portal.FirstMessage(err), nil
+		next.State, next.Comment, next.Result = changerequest.RequestStale, portal.FirstMessage(err), nil
 	case err != nil:
 		// Nothing was applied: the request is open again.
-		next.State, next.DecidedBy, next.Decided, next.Comment, next.Result = portal.RequestOpen, "", time.Time{}, "", nil
+		next.State, next.DecidedBy, next.Decided, next.Comment, next.Result = changerequest.RequestOpen, "", time.Time{}, "", nil
 	default:
-		next.State = portal.RequestApplied
+		next.State = changerequest.RequestApplied
 		for _, c := range result.Changes {
 			if c.Outcome == portal.OutcomeFailed || c.Outcome == portal.OutcomeSkipped {
-				next.State = portal.RequestPartlyApplied
+				next.State = changerequest.RequestPartlyApplied
 			}
 		}
 		for i := range result.Changes {
@@ -81,7 +82,7 @@ func (s *Service) finish(ctx context.Context, r store.RequestRecord, result port
 		}
 		next.Result, _ = json.Marshal(result)
 	}
-	ok, derr := s.store.DecideRequest(context.WithoutCancel(ctx), next, portal.RequestApplying)
+	ok, derr := s.store.DecideRequest(context.WithoutCancel(ctx), next, changerequest.RequestApplying)
 	if derr == nil && !ok {
 		derr = portal.New(portal.Conflict, "change request %s was finished meanwhile", r.ID)
 	}
@@ -90,7 +91,7 @@ func (s *Service) finish(ctx context.Context, r store.RequestRecord, result port
 	} else if derr != nil {
 		s.guard.Log().ErrorContext(ctx, "a change request's outcome could not be recorded; it will be finished later", "request", r.ID, "err", derr)
 	}
-	return next, []portal.Change{{Field: "state", Before: portal.RequestOpen, After: next.State}, {Field: "requester", After: r.Requester},
+	return next, []portal.Change{{Field: "state", Before: changerequest.RequestOpen, After: next.State}, {Field: "requester", After: r.Requester},
 		{Field: "apply_request_id", After: result.AuditID}}, err
 }
 
@@ -98,7 +99,7 @@ func (s *Service) finish(ctx context.Context, r store.RequestRecord, result port
 // stoppedAfter, whose replica stopped (a running apply holds the
 // request's lock, and is waited for). It returns how many it finished.
 func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, error) {
-	recs, err := s.store.RequestsInState(ctx, portal.RequestApplying, 50)
+	recs, err := s.store.RequestsInState(ctx, changerequest.RequestApplying, 50)
 	if err != nil {
 		return 0, err
 	}
@@ -122,7 +123,7 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 	}
 	defer unlock()
 	now, err := s.store.RequestRecord(ctx, r.ID)
-	if err != nil || now.State != portal.RequestApplying || now.Event != r.Event {
+	if err != nil || now.State != changerequest.RequestApplying || now.Event != r.Event {
 		return false, nil // finished meanwhile
 	}
 	var doc portal.Document

@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -24,7 +25,7 @@ func (s stoppingTopics) CreateTopics(ctx context.Context, specs []platform.Topic
 // stopApply approves a request of three new topics and one change of an
 // existing topic's settings, and stops the approval after the topics
 // are made, before the change.
-func stopApply(t *testing.T) (*servicetest.World, portal.ChangeRequest) {
+func stopApply(t *testing.T) (*servicetest.World, changerequest.ChangeRequest) {
 	t.Helper()
 	w := servicetest.New(t, "edh-shared-scada-dev-orders")
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
@@ -49,7 +50,7 @@ func stopApply(t *testing.T) (*servicetest.World, portal.ChangeRequest) {
 	<-done
 	env.Topics = real
 	got, _ := w.Requests.ChangeRequest(as("bob", "scada", portal.Admin), dev, r.ID)
-	if got.State != portal.RequestApplying {
+	if got.State != changerequest.RequestApplying {
 		t.Fatalf("a stopped apply: %s", got.State)
 	}
 	if _, err := w.Requests.Approve(as("dave", "scada", portal.Admin), dev, r.ID, ""); !portal.Is(err, portal.Conflict) {
@@ -87,7 +88,7 @@ func TestAStoppedApplyIsFinished(t *testing.T) {
 	}
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	got, _ := w.Requests.ChangeRequest(as("bob", "scada", portal.Admin), dev, r.ID)
-	if got.State != portal.RequestApplied || got.Result == nil || len(got.Result.Changes) != 4 {
+	if got.State != changerequest.RequestApplied || got.Result == nil || len(got.Result.Changes) != 4 {
 		t.Fatalf("after the resume: %s %+v", got.State, got.Result)
 	}
 	for _, c := range got.Result.Changes {
@@ -136,7 +137,7 @@ func TestAStoppedApplyOvertakenSaysWhatExists(t *testing.T) {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	got, _ := w.Requests.ChangeRequest(as("bob", "scada", portal.Admin), portal.Scope{BU: "scada", Stage: "dev"}, r.ID)
-	if got.State != portal.RequestPartlyApplied || got.Result == nil {
+	if got.State != changerequest.RequestPartlyApplied || got.Result == nil {
 		t.Fatalf("after the resume: %s", got.State)
 	}
 	outcomes := map[string]string{}
@@ -146,7 +147,7 @@ func TestAStoppedApplyOvertakenSaysWhatExists(t *testing.T) {
 	if outcomes["edh-shared-scada-dev-new-a"] != portal.OutcomeApplied || outcomes["edh-shared-scada-dev-orders"] != portal.OutcomeSkipped {
 		t.Errorf("outcomes: %v", outcomes)
 	}
-	if recs, _ := w.Store.RequestsInState(bg, portal.RequestApplying, 10); len(recs) != 0 {
+	if recs, _ := w.Store.RequestsInState(bg, changerequest.RequestApplying, 10); len(recs) != 0 {
 		t.Errorf("still applying: %d", len(recs))
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -35,7 +36,7 @@ type Service struct {
 	maxAge time.Duration
 }
 
-var _ portal.RequestService = (*Service)(nil)
+var _ changerequest.RequestService = (*Service)(nil)
 
 // New returns the service; an open request expires after maxAge (7 days
 // when 0).
@@ -47,10 +48,10 @@ func New(g *gate.Guard, p *plans.Service, s store.ChangeRequests, maxAge time.Du
 }
 
 // Request plans doc as a review would and stores it as an open request.
-func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (_ portal.ChangeRequest, err error) {
+func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (_ changerequest.ChangeRequest, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.RequestChange, "request changes", portal.ActChangeRequestCreate, scope.String())
 	if err != nil {
-		return portal.ChangeRequest{}, err
+		return changerequest.ChangeRequest{}, err
 	}
 	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
@@ -75,23 +76,23 @@ func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Do
 		}
 	}
 	if err := v.Err(); err != nil {
-		return portal.ChangeRequest{}, err
+		return changerequest.ChangeRequest{}, err
 	}
 	plan, err := s.plans.Review(ctx, call.Unit(), doc)
 	if err != nil {
-		return portal.ChangeRequest{}, err
+		return changerequest.ChangeRequest{}, err
 	}
 	if err := refused(plan); err != nil {
-		return portal.ChangeRequest{}, err
+		return changerequest.ChangeRequest{}, err
 	}
 	if !plan.HasChanges() {
-		return portal.ChangeRequest{}, portal.Invalid("items", "the document changes nothing in %s: there is nothing to request", call.Scope)
+		return changerequest.ChangeRequest{}, portal.Invalid("items", "the document changes nothing in %s: there is nothing to request", call.Scope)
 	}
 	for _, c := range plan.Changes {
 		for _, d := range c.Diff {
 			if strings.HasPrefix(d.Field, "apiKeys.") && d.Before == nil {
 				// A new key's secret goes to whoever applies: not a reviewer.
-				return portal.ChangeRequest{}, portal.Invalid(fmt.Sprintf("items[%d].spec.apiKeys", c.Index),
+				return changerequest.ChangeRequest{}, portal.Invalid(fmt.Sprintf("items[%d].spec.apiKeys", c.Index),
 					"a change request cannot make API keys (their secret is answered to whoever applies the plan): request the account, then create its keys yourself")
 			}
 		}
@@ -100,12 +101,12 @@ func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Do
 	planJSON, _ := json.Marshal(plan)
 	p := call.Principal
 	rec := store.RequestRecord{ID: newID(), Zone: call.Scope.Zone().ID, BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Requester: p.Actor(),
-		RequesterSubject: p.Subject, Reason: reason, Document: docJSON, Fingerprint: plan.Fingerprint, Plan: planJSON, State: portal.RequestOpen,
+		RequesterSubject: p.Subject, Reason: reason, Document: docJSON, Fingerprint: plan.Fingerprint, Plan: planJSON, State: changerequest.RequestOpen,
 		Created: s.guard.Now().UTC()}
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestCreate, Resource: rec.ID, Changes: summary(plan),
 		Do: func(ctx context.Context) error { return s.store.CreateRequestRecord(ctx, rec) }})
 	if err != nil {
-		return portal.ChangeRequest{}, err
+		return changerequest.ChangeRequest{}, err
 	}
 	return s.view(call, rec), nil
 }
@@ -140,8 +141,8 @@ func newID() string {
 
 // view is a stored request as the caller sees it (expired when its age
 // ran out, whether or not anyone closed it).
-func (s *Service) view(call *gate.Call, r store.RequestRecord) portal.ChangeRequest {
-	out := portal.ChangeRequest{ID: r.ID, BU: r.BU, Stage: r.Stage, Zone: r.Zone, Requester: r.Requester, Reason: r.Reason, State: r.State,
+func (s *Service) view(call *gate.Call, r store.RequestRecord) changerequest.ChangeRequest {
+	out := changerequest.ChangeRequest{ID: r.ID, BU: r.BU, Stage: r.Stage, Zone: r.Zone, Requester: r.Requester, Reason: r.Reason, State: r.State,
 		Created: r.Created, Expires: r.Created.Add(s.maxAge), DecidedBy: r.DecidedBy, Decided: r.Decided, Comment: r.Comment}
 	_ = json.Unmarshal(r.Plan, &out.Plan)
 	if len(r.Result) > 0 {
@@ -150,12 +151,12 @@ func (s *Service) view(call *gate.Call, r store.RequestRecord) portal.ChangeRequ
 			out.Result = &res
 		}
 	}
-	if out.State == portal.RequestOpen && s.guard.Now().After(out.Expires) {
-		out.State = portal.RequestExpired
+	if out.State == changerequest.RequestOpen && s.guard.Now().After(out.Expires) {
+		out.State = changerequest.RequestExpired
 	}
 	own := call.Principal.Subject == r.RequesterSubject
-	out.Reviewable = out.State == portal.RequestOpen && reviewer(call) && !own
-	out.Withdrawable = out.State == portal.RequestOpen && own
+	out.Reviewable = out.State == changerequest.RequestOpen && reviewer(call) && !own
+	out.Withdrawable = out.State == changerequest.RequestOpen && own
 	return out
 }
 
@@ -163,25 +164,25 @@ func (s *Service) view(call *gate.Call, r store.RequestRecord) portal.ChangeRequ
 func reviewer(call *gate.Call) bool { return call.Role >= portal.Admin }
 
 // Requests lists a unit's requests, newest first.
-func (s *Service) Requests(ctx context.Context, scope portal.Scope, state string) ([]portal.ChangeRequest, error) {
+func (s *Service) Requests(ctx context.Context, scope portal.Scope, state string) ([]changerequest.ChangeRequest, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read change requests")
 	if err != nil {
 		return nil, err
 	}
 	switch state {
-	case "", portal.RequestOpen, portal.RequestApplying, portal.RequestApplied, portal.RequestPartlyApplied, portal.RequestRejected, portal.RequestWithdrawn, portal.RequestStale, portal.RequestExpired:
+	case "", changerequest.RequestOpen, changerequest.RequestApplying, changerequest.RequestApplied, changerequest.RequestPartlyApplied, changerequest.RequestRejected, changerequest.RequestWithdrawn, changerequest.RequestStale, changerequest.RequestExpired:
 	default:
 		return nil, portal.Invalid("state", "state must be open, applied, partly_applied, rejected, withdrawn, stale or expired, not %q", state)
 	}
 	stored := state
-	if state == portal.RequestExpired {
-		stored = portal.RequestOpen // expiry is read, not written
+	if state == changerequest.RequestExpired {
+		stored = changerequest.RequestOpen // expiry is read, not written
 	}
 	recs, err := s.store.RequestRecords(ctx, call.Scope.Unit.ID, call.Scope.Stage.Name, stored, 200)
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.ChangeRequest{}
+	out := []changerequest.ChangeRequest{}
 	for _, r := range recs {
 		if v := s.view(call, r); state == "" || v.State == state {
 			out = append(out, v)
@@ -200,14 +201,14 @@ func (s *Service) find(ctx context.Context, call *gate.Call, id string) (store.R
 }
 
 // ChangeRequest returns one of the unit's requests.
-func (s *Service) ChangeRequest(ctx context.Context, scope portal.Scope, id string) (portal.ChangeRequest, error) {
+func (s *Service) ChangeRequest(ctx context.Context, scope portal.Scope, id string) (changerequest.ChangeRequest, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read change requests")
 	if err != nil {
-		return portal.ChangeRequest{}, err
+		return changerequest.ChangeRequest{}, err
 	}
 	r, err := s.find(ctx, call, id)
 	if err != nil {
-		return portal.ChangeRequest{}, err
+		return changerequest.ChangeRequest{}, err
 	}
 	return s.view(call, r), nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -61,7 +62,7 @@ func TestRequestAccessMatrix(t *testing.T) {
 			if _, err := w.Requests.Withdraw(as("dave", "scada", portal.Admin), run, own.ID); !portal.Is(err, portal.InsufficientRole) {
 				t.Errorf("someone else withdrew bob's request: %v", err)
 			}
-			if got, err := w.Requests.Withdraw(as("bob", "scada", role), run, own.ID); err != nil || got.State != portal.RequestWithdrawn {
+			if got, err := w.Requests.Withdraw(as("bob", "scada", role), run, own.ID); err != nil || got.State != changerequest.RequestWithdrawn {
 				t.Errorf("bob's withdrawal: %+v %v", got, err)
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/cost"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -35,7 +37,7 @@ type Service struct {
 	now      func() time.Time
 }
 
-var _ portal.CostService = (*Service)(nil)
+var _ cost.CostService = (*Service)(nil)
 
 // NewService returns the service.
 func NewService(g *gate.Guard, s store.Store, baseRule string, now func() time.Time) *Service {
@@ -65,16 +67,16 @@ func (s *Service) checkRange(from, to *time.Time, longest time.Duration) error {
 	case !from.Before(*to):
 		return portal.Invalid("from", "from must be before to")
 	case to.Sub(*from) > longest:
-		return portal.Invalid("to", "the range is at most %s at this granularity (by topic: a day by the hour, 31 days by the day)", portal.FormatDuration(longest))
+		return portal.Invalid("to", "the range is at most %s at this granularity (by topic: a day by the hour, 31 days by the day)", topiccatalog.FormatDuration(longest))
 	}
 	return nil
 }
 
 // Usage is a unit's usage in a stage.
-func (s *Service) Usage(ctx context.Context, scope portal.Scope, q portal.UsageQuery) (portal.UsageReport, error) {
+func (s *Service) Usage(ctx context.Context, scope portal.Scope, q cost.UsageQuery) (cost.UsageReport, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read usage")
 	if err != nil {
-		return portal.UsageReport{}, err
+		return cost.UsageReport{}, err
 	}
 	if q.Granularity == "" {
 		q.Granularity = "day"
@@ -85,11 +87,11 @@ func (s *Service) Usage(ctx context.Context, scope portal.Scope, q portal.UsageQ
 		longest = maxHourRange
 	case "day":
 	default:
-		return portal.UsageReport{}, portal.Invalid("granularity", "granularity is hour or day, not %q", q.Granularity)
+		return cost.UsageReport{}, portal.Invalid("granularity", "granularity is hour or day, not %q", q.Granularity)
 	}
 	switch {
 	case q.GroupBy != "" && q.GroupBy != "topic":
-		return portal.UsageReport{}, portal.Invalid("group_by", "usage is grouped by topic or not at all, not %q", q.GroupBy)
+		return cost.UsageReport{}, portal.Invalid("group_by", "usage is grouped by topic or not at all, not %q", q.GroupBy)
 	case q.GroupBy == "topic" && q.Granularity == "hour":
 		longest = maxTopicHourRange
 	case q.GroupBy == "topic":
@@ -99,10 +101,10 @@ func (s *Service) Usage(ctx context.Context, scope portal.Scope, q portal.UsageQ
 		q.From, q.To = q.From.Truncate(24*time.Hour), q.To.Truncate(24*time.Hour)
 	}
 	if err := s.checkRange(&q.From, &q.To, longest); err != nil {
-		return portal.UsageReport{}, err
+		return cost.UsageReport{}, err
 	}
 	zone, stage, bu := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
-	out := portal.UsageReport{Unit: bu, Stage: stage, Query: q, Points: []portal.UsagePoint{}, Gaps: []portal.UsageGap{},
+	out := cost.UsageReport{Unit: bu, Stage: stage, Query: q, Points: []cost.UsagePoint{}, Gaps: []cost.UsageGap{},
 		Source: "Confluent Cloud Metrics API, hourly, rolled up by the portal"}
 	switch {
 	case q.Granularity == "hour":
@@ -111,7 +113,7 @@ func (s *Service) Usage(ctx context.Context, scope portal.Scope, q portal.UsageQ
 			return out, err
 		}
 		for _, r := range rows {
-			out.Points = append(out.Points, portal.UsagePoint{At: r.Hour, Topic: r.Topic, RetainedBytes: r.RetainedBytes, BytesIn: r.BytesIn,
+			out.Points = append(out.Points, cost.UsagePoint{At: r.Hour, Topic: r.Topic, RetainedBytes: r.RetainedBytes, BytesIn: r.BytesIn,
 				BytesOut: r.BytesOut, Partitions: float64(r.Partitions), Hours: 1})
 		}
 	default:
@@ -124,7 +126,7 @@ func (s *Service) Usage(ctx context.Context, scope portal.Scope, q portal.UsageQ
 			return out, err
 		}
 		for _, r := range rows {
-			out.Points = append(out.Points, portal.UsagePoint{At: r.Day, Topic: r.Topic, RetainedBytes: r.RetainedBytes, BytesIn: r.BytesIn,
+			out.Points = append(out.Points, cost.UsagePoint{At: r.Day, Topic: r.Topic, RetainedBytes: r.RetainedBytes, BytesIn: r.BytesIn,
 				BytesOut: r.BytesOut, Partitions: r.Partitions, Hours: r.Hours})
 		}
 	}
@@ -132,18 +134,18 @@ func (s *Service) Usage(ctx context.Context, scope portal.Scope, q portal.UsageQ
 	return out, err
 }
 
-func (s *Service) hours(ctx context.Context, zone, stage, bu string, q portal.UsageQuery) ([]store.UsageHour, error) {
+func (s *Service) hours(ctx context.Context, zone, stage, bu string, q cost.UsageQuery) ([]store.UsageHour, error) {
 	if q.GroupBy == "topic" {
 		return s.store.TopicUsageHours(ctx, zone, stage, bu, q.From, q.To)
 	}
 	return s.store.UnitUsageHours(ctx, zone, stage, bu, q.From, q.To)
 }
 
-func (s *Service) gaps(ctx context.Context, zone, stage string, from, to time.Time) ([]portal.UsageGap, error) {
+func (s *Service) gaps(ctx context.Context, zone, stage string, from, to time.Time) ([]cost.UsageGap, error) {
 	gaps, err := s.store.UsageGaps(ctx, zone, stage, from, to)
-	out := []portal.UsageGap{}
+	out := []cost.UsageGap{}
 	for _, g := range gaps {
-		out = append(out, portal.UsageGap{Hour: g.Hour, Reason: g.Reason})
+		out = append(out, cost.UsageGap{Hour: g.Hour, Reason: g.Reason})
 	}
 	return out, err
 }
@@ -151,15 +153,15 @@ func (s *Service) gaps(ctx context.Context, zone, stage string, from, to time.Ti
 // Costs is a unit's costs in a stage: by day and category, its shares
 // of each line (group_by line) or its month's topics (group_by topic),
 // and the forecast of the month that the range ends in.
-func (s *Service) Costs(ctx context.Context, scope portal.Scope, q portal.CostQuery) (portal.CostReport, error) {
+func (s *Service) Costs(ctx context.Context, scope portal.Scope, q cost.CostQuery) (cost.CostReport, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read costs")
 	if err != nil {
-		return portal.CostReport{}, err
+		return cost.CostReport{}, err
 	}
 	switch q.GroupBy {
 	case "", "line", "topic":
 	default:
-		return portal.CostReport{}, portal.Invalid("group_by", "costs are grouped by line or topic, not %q", q.GroupBy)
+		return cost.CostReport{}, portal.Invalid("group_by", "costs are grouped by line or topic, not %q", q.GroupBy)
 	}
 	if q.Limit <= 0 || q.Limit > 1000 {
 		q.Limit = 100
@@ -169,21 +171,21 @@ func (s *Service) Costs(ctx context.Context, scope portal.Scope, q portal.CostQu
 		q.To = s.now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 1)
 	}
 	if err := s.checkRange(&q.From, &q.To, maxDayRange); err != nil {
-		return portal.CostReport{}, err
+		return cost.CostReport{}, err
 	}
 	zone, stage, bu := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
-	out := portal.CostReport{Unit: bu, Stage: stage, Query: q, Currency: Currency, BaseRule: s.baseRule, ByCategory: map[string]float64{},
-		Days: []portal.CostDay{}, Lines: []portal.CostShare{}, Topics: []portal.TopicCost{}}
+	out := cost.CostReport{Unit: bu, Stage: stage, Query: q, Currency: Currency, BaseRule: s.baseRule, ByCategory: map[string]float64{},
+		Days: []cost.CostDay{}, Lines: []cost.CostShare{}, Topics: []cost.TopicCost{}}
 	shares, err := s.store.CostShares(ctx, zone, stage, bu, q.From, q.To)
 	if err != nil {
 		return out, err
 	}
-	days := map[time.Time]*portal.CostDay{}
+	days := map[time.Time]*cost.CostDay{}
 	for _, sh := range shares {
 		cat := Category(sh.LineType)
 		d := days[sh.Day]
 		if d == nil {
-			d = &portal.CostDay{Day: sh.Day, ByCategory: map[string]float64{}}
+			d = &cost.CostDay{Day: sh.Day, ByCategory: map[string]float64{}}
 			days[sh.Day] = d
 		}
 		d.Amount += sh.Amount
@@ -191,7 +193,7 @@ func (s *Service) Costs(ctx context.Context, scope portal.Scope, q portal.CostQu
 		out.Total += sh.Amount
 		out.ByCategory[cat] += sh.Amount
 		if q.GroupBy == "line" {
-			out.Lines = append(out.Lines, portal.CostShare{Day: sh.Day, Stage: sh.Stage, LineType: sh.LineType, Category: cat, ResourceID: sh.ResourceID,
+			out.Lines = append(out.Lines, cost.CostShare{Day: sh.Day, Stage: sh.Stage, LineType: sh.LineType, Category: cat, ResourceID: sh.ResourceID,
 				ResourceName: sh.ResourceName, Rule: sh.Rule, LineAmount: sh.LineAmount, UnitUse: sh.UnitUse, TotalUse: sh.TotalUse, Amount: sh.Amount})
 		}
 	}
@@ -206,7 +208,7 @@ func (s *Service) Costs(ctx context.Context, scope portal.Scope, q portal.CostQu
 			return out, err
 		}
 		for _, t := range topics {
-			out.Topics = append(out.Topics, portal.TopicCost{Topic: t.Topic, Amount: t.Amount, Storage: t.Storage, Network: t.Network,
+			out.Topics = append(out.Topics, cost.TopicCost{Topic: t.Topic, Amount: t.Amount, Storage: t.Storage, Network: t.Network,
 				Partitions: t.Partitions, Base: t.Base})
 		}
 	}
@@ -222,17 +224,17 @@ func (s *Service) Costs(ctx context.Context, scope portal.Scope, q portal.CostQu
 }
 
 // forecast projects a unit's month in a stage ("" stage: every stage).
-func (s *Service) forecast(ctx context.Context, zone, stage, bu string, month time.Time) (portal.CostForecast, error) {
+func (s *Service) forecast(ctx context.Context, zone, stage, bu string, month time.Time) (cost.CostForecast, error) {
 	shares, err := s.store.CostShares(ctx, zone, stage, bu, month.AddDate(0, 0, -7), month.AddDate(0, 1, 0))
 	if err != nil {
-		return portal.CostForecast{}, err
+		return cost.CostForecast{}, err
 	}
 	daily := map[time.Time]float64{}
 	for _, sh := range shares {
 		daily[sh.Day] += sh.Amount
 	}
 	f := Project(month, daily)
-	return portal.CostForecast{Month: f.Month, SoFar: f.SoFar, Amount: f.Amount, Low: f.Low, High: f.High, DailyMean: f.DailyMean,
+	return cost.CostForecast{Month: f.Month, SoFar: f.SoFar, Amount: f.Amount, Low: f.Low, High: f.High, DailyMean: f.DailyMean,
 		DaysBilled: f.DaysBilled, DaysLeft: f.DaysLeft, Method: f.Method}, nil
 }
 
@@ -269,24 +271,24 @@ func (s *Service) monthlyAmount(ctx context.Context, unit, stage string) (float6
 // ZoneCosts is every unit of a zone side by side for a month, with what
 // no unit used, the organisation's own lines and the other zones', so
 // that the report adds up to the organisation's costs.
-func (s *Service) ZoneCosts(ctx context.Context, zone string, month time.Time) (portal.ZoneCostReport, error) {
+func (s *Service) ZoneCosts(ctx context.Context, zone string, month time.Time) (cost.ZoneCostReport, error) {
 	p, err := s.guard.EnterAdmin(ctx)
 	if err != nil {
-		return portal.ZoneCostReport{}, err
+		return cost.ZoneCostReport{}, err
 	}
 	t := s.guard.Tenancy()
 	if err := access.CheckAdmin(p, t, access.ReadZoneCosts, zone); err != nil {
-		return portal.ZoneCostReport{}, err
+		return cost.ZoneCostReport{}, err
 	}
 	z, ok := t.LandingZone(zone)
 	if !ok {
-		return portal.ZoneCostReport{}, portal.New(portal.NotFound, "landing zone %s not found", zone)
+		return cost.ZoneCostReport{}, portal.New(portal.NotFound, "landing zone %s not found", zone)
 	}
 	if month.IsZero() {
 		month = s.now()
 	}
 	month = MonthOf(month)
-	out := portal.ZoneCostReport{Zone: zone, Month: month, Currency: Currency, BaseRule: s.baseRule, Units: []portal.UnitCost{}}
+	out := cost.ZoneCostReport{Zone: zone, Month: month, Currency: Currency, BaseRule: s.baseRule, Units: []cost.UnitCost{}}
 	// One read: the month's shares, and the week before it for the
 	// forecasts of a month barely begun.
 	shares, err := s.store.CostShares(ctx, "", "", store.AllUnits, month.AddDate(0, 0, -7), month.AddDate(0, 1, 0))
@@ -294,9 +296,9 @@ func (s *Service) ZoneCosts(ctx context.Context, zone string, month time.Time) (
 		return out, err
 	}
 	daily := map[string]map[time.Time]float64{}
-	units := map[string]*portal.UnitCost{}
+	units := map[string]*cost.UnitCost{}
 	for _, id := range z.BusinessUnits {
-		units[id] = &portal.UnitCost{Unit: id, ByStage: map[string]float64{}, ByCategory: map[string]float64{}}
+		units[id] = &cost.UnitCost{Unit: id, ByStage: map[string]float64{}, ByCategory: map[string]float64{}}
 	}
 	for _, sh := range shares {
 		if sh.Zone == zone && units[sh.BU] != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -20,7 +21,7 @@ import (
 // remove them; anyone of the unit reads them.
 
 // Channels lists a unit's alert channels in a stage.
-func (s *Service) Channels(ctx context.Context, scope portal.Scope) ([]portal.Webhook, error) {
+func (s *Service) Channels(ctx context.Context, scope portal.Scope) ([]webhook.Webhook, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read alert channels")
 	if err != nil {
 		return nil, err
@@ -29,7 +30,7 @@ func (s *Service) Channels(ctx context.Context, scope portal.Scope) ([]portal.We
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.Webhook{}
+	out := []webhook.Webhook{}
 	for _, r := range recs {
 		if r.AlertsOnly && r.Zone == call.Scope.Zone().ID && r.BU == call.Scope.Unit.ID && r.Stage == call.Scope.Stage.Name {
 			out = append(out, view(r))
@@ -41,10 +42,10 @@ func (s *Service) Channels(ctx context.Context, scope portal.Scope) ([]portal.We
 // CreateChannel adds an alert channel: its URL is checked as a webhook's
 // (https, no credentials, no internal address); a CloudEvents channel
 // gets a signing secret, in this answer only.
-func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format, rawURL string) (_ portal.Webhook, err error) {
+func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format, rawURL string) (_ webhook.Webhook, err error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "add alert channels", portal.ActAlertChannelCreate, rawURL)
 	if err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
@@ -57,10 +58,10 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 	}
 	u := s.checkURL(ctx, rawURL, &v)
 	if err := v.Err(); err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	if err := s.checkChannelRoom(ctx, call.Scope.Zone().ID, call.Scope.Unit.ID, call.Scope.Stage.Name); err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	id := make([]byte, 6)
 	_, _ = rand.Read(id)
@@ -74,13 +75,13 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 	}
 	rec.Secret = sealSecret(s.o.Secrets, rec.ID, secret)
 	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelCreate, Resource: rec.ID,
 		Changes: []portal.Change{{Field: "url", After: Redact(rec.URL)}, {Field: "format", After: formatName(format)}},
 		Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) }})
 	if err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	out := view(rec)
 	out.URL, out.Secret = rec.URL, secret // the one answer that hands them out

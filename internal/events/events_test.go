@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -73,18 +74,18 @@ func TestWebhookURLs(t *testing.T) {
 	admin := w.AsGroups("platform-admins")
 	prod := events.NewService(w.Guard, w.Store, events.ServiceOptions{Receivers: servicetest.PublicReceivers()})
 	for url, field := range map[string]string{"http://hooks.example.test/x": "url", "ftp://x/y": "url", "https://u:p@hooks.example.test/": "url", "": "url"} {
-		_, err := prod.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", URL: url})
+		_, err := prod.CreateWebhook(admin, webhook.NewWebhook{Zone: "edh-shared", URL: url})
 		if ps := portal.Problems(err); len(ps) == 0 || ps[0].Field != field {
 			t.Errorf("%q: %v", url, err)
 		}
 	}
-	if _, err := prod.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", BU: "plant", URL: "https://hooks.example.test/x"}); err == nil || !strings.Contains(err.Error(), "plant") {
+	if _, err := prod.CreateWebhook(admin, webhook.NewWebhook{Zone: "edh-shared", BU: "plant", URL: "https://hooks.example.test/x"}); err == nil || !strings.Contains(err.Error(), "plant") {
 		t.Errorf("a unit of another zone: %v", err)
 	}
-	if _, err := prod.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", URL: "https://hooks.example.test/x"}); err != nil {
+	if _, err := prod.CreateWebhook(admin, webhook.NewWebhook{Zone: "edh-shared", URL: "https://hooks.example.test/x"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := prod.CreateWebhook(servicetest.As("scada", portal.SuperAdmin), portal.NewWebhook{Zone: "edh-shared", URL: "https://hooks.example.test/y"}); !portal.Is(err, portal.NotFound) {
+	if _, err := prod.CreateWebhook(servicetest.As("scada", portal.SuperAdmin), webhook.NewWebhook{Zone: "edh-shared", URL: "https://hooks.example.test/y"}); !portal.Is(err, portal.NotFound) {
 		t.Errorf("a Super Admin configured a webhook: %v", err)
 	}
 	if list, _ := prod.Webhooks(admin); len(list) != 1 || list[0].Secret != "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -42,7 +43,7 @@ type ServiceOptions struct {
 	MaxPerZone int
 }
 
-var _ portal.WebhookService = (*Service)(nil)
+var _ webhook.WebhookService = (*Service)(nil)
 
 // NewService returns the webhooks' admin service.
 func NewService(g *gate.Guard, s ServiceStore, o ServiceOptions) *Service {
@@ -61,7 +62,7 @@ func (s *Service) enter(ctx context.Context) (*portal.Principal, error) {
 }
 
 // Webhooks lists the webhooks with their deliveries waiting and given up.
-func (s *Service) Webhooks(ctx context.Context) ([]portal.Webhook, error) {
+func (s *Service) Webhooks(ctx context.Context) ([]webhook.Webhook, error) {
 	if _, err := s.enter(ctx); err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func (s *Service) Webhooks(ctx context.Context) ([]portal.Webhook, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.Webhook{}
+	out := []webhook.Webhook{}
 	for _, r := range recs {
 		w := view(r)
 		w.Pending, w.Failed = counts[r.ID][store.DeliveryPending], counts[r.ID][store.DeliveryFailed]
@@ -82,21 +83,21 @@ func (s *Service) Webhooks(ctx context.Context) ([]portal.Webhook, error) {
 	return out, nil
 }
 
-func view(r store.WebhookRecord) portal.Webhook {
+func view(r store.WebhookRecord) webhook.Webhook {
 	u := r.URL
 	if r.AlertsOnly {
 		u = Redact(u)
 	}
-	return portal.Webhook{ID: r.ID, Zone: r.Zone, BU: r.BU, URL: u, Stage: r.Stage, Format: r.Format, AlertsOnly: r.AlertsOnly,
+	return webhook.Webhook{ID: r.ID, Zone: r.Zone, BU: r.BU, URL: u, Stage: r.Stage, Format: r.Format, AlertsOnly: r.AlertsOnly,
 		CreatedBy: r.CreatedBy, Created: r.Created}
 }
 
 // CreateWebhook checks and stores a webhook with a new secret; its events
 // start with the next change. The secret is in this answer only.
-func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (portal.Webhook, error) {
+func (s *Service) CreateWebhook(ctx context.Context, in webhook.NewWebhook) (webhook.Webhook, error) {
 	p, err := s.enter(ctx)
 	if err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	var v portal.Validation
 	t := s.guard.Tenancy()
@@ -117,7 +118,7 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 	case toKafka:
 		if err := s.checkKafka(ctx, t, in.Zone, target); err != nil {
 			if !portal.KindOf(err).IsValidation() {
-				return portal.Webhook{}, err
+				return webhook.Webhook{}, err
 			}
 			v.Add(err.(*portal.Error))
 		}
@@ -137,10 +138,10 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 		}
 	}
 	if err := v.Err(); err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	if err := s.checkRoom(ctx, in.Zone); err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	key := make([]byte, 24)
 	_, _ = rand.Read(key)
@@ -152,14 +153,14 @@ func (s *Service) CreateWebhook(ctx context.Context, in portal.NewWebhook) (port
 	rec.Secret = sealSecret(s.o.Secrets, rec.ID, secret)
 	// Its events start after the trail as it is now.
 	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	err = s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
 		LandingZone: in.Zone, BU: in.BU, Action: portal.ActWebhookCreate, Resource: rec.ID}, gate.Change{
 		Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) },
 		Changes: []portal.Change{{Field: "url", After: rec.URL}}})
 	if err != nil {
-		return portal.Webhook{}, err
+		return webhook.Webhook{}, err
 	}
 	out := view(rec)
 	out.Secret = secret
@@ -253,25 +254,25 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 }
 
 // Deliveries lists a webhook's latest 200 deliveries, newest first.
-func (s *Service) Deliveries(ctx context.Context, id string) (portal.Webhook, []portal.WebhookDelivery, error) {
+func (s *Service) Deliveries(ctx context.Context, id string) (webhook.Webhook, []webhook.WebhookDelivery, error) {
 	if _, err := s.enter(ctx); err != nil {
-		return portal.Webhook{}, nil, err
+		return webhook.Webhook{}, nil, err
 	}
 	rec, err := s.find(ctx, id, "webhook")
 	if err != nil {
-		return portal.Webhook{}, nil, err
+		return webhook.Webhook{}, nil, err
 	}
 	ds, err := s.store.Deliveries(ctx, id, 200)
 	if err != nil {
-		return portal.Webhook{}, nil, err
+		return webhook.Webhook{}, nil, err
 	}
-	out := make([]portal.WebhookDelivery, len(ds))
+	out := make([]webhook.WebhookDelivery, len(ds))
 	for i, d := range ds {
 		var ev struct {
 			Type string `json:"type"`
 		}
 		_ = json.Unmarshal(d.Body, &ev)
-		out[i] = portal.WebhookDelivery{EventID: d.EventID, EventAt: d.EventAt, Type: ev.Type, State: d.State, Attempts: d.Attempts,
+		out[i] = webhook.WebhookDelivery{EventID: d.EventID, EventAt: d.EventAt, Type: ev.Type, State: d.State, Attempts: d.Attempts,
 			Next: d.Next, LastStatus: d.LastStatus, LastError: d.LastError, Done: d.Done}
 	}
 	return view(rec), out, nil

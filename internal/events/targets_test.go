@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/auth"
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -41,21 +42,21 @@ func TestWebhookTargetsStayOutside(t *testing.T) {
 		"169.254.169.254", "[fd00:ec2::254]", "10.0.0.1", "172.16.5.5", "192.168.1.1", "100.100.100.200", "0.0.0.0", "[::]",
 		"[fe80::1%25eth0]", "224.0.0.1", "localhost", "rebind.example.com", "metadata.internal", "nowhere.example.com",
 		"inside.example.com"} {
-		_, err := svc.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", URL: "https://" + host + "/hook"})
+		_, err := svc.CreateWebhook(admin, webhook.NewWebhook{Zone: "edh-shared", URL: "https://" + host + "/hook"})
 		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "url" || ps[0].Kind != portal.InvalidParameter {
 			t.Errorf("https://%s/hook: %v", host, err)
 		}
 	}
-	if _, err := svc.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", URL: "https://hooks.example.com/hook"}); err != nil {
+	if _, err := svc.CreateWebhook(admin, webhook.NewWebhook{Zone: "edh-shared", URL: "https://hooks.example.com/hook"}); err != nil {
 		t.Errorf("a public receiver: %v", err)
 	}
 	rc.Allowed = []netip.Prefix{netip.MustParsePrefix("10.20.0.0/16")}
 	svc = events.NewService(w.Guard, w.Store, events.ServiceOptions{Receivers: rc})
-	if _, err := svc.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", URL: "https://inside.example.com/hook"}); err != nil {
+	if _, err := svc.CreateWebhook(admin, webhook.NewWebhook{Zone: "edh-shared", URL: "https://inside.example.com/hook"}); err != nil {
 		t.Errorf("a receiver in a range the operator allows: %v", err)
 	}
 	for _, bad := range []string{"https://hooks.example.com/\x1b[31m", "https://hooks.example.com/" + strings.Repeat("a", 3000)} {
-		if _, err := svc.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", URL: bad}); !portal.Is(err, portal.InvalidParameter) {
+		if _, err := svc.CreateWebhook(admin, webhook.NewWebhook{Zone: "edh-shared", URL: bad}); !portal.Is(err, portal.InvalidParameter) {
 			t.Errorf("%.40q: %v", bad, err)
 		}
 	}
@@ -90,7 +91,7 @@ func TestWebhookSecretsAreSealed(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := events.NewService(w.Guard, w.Store, events.ServiceOptions{Receivers: servicetest.PublicReceivers(), Secrets: seal})
-	hook, err := svc.CreateWebhook(admin, portal.NewWebhook{Zone: "edh-shared", URL: "https://hooks.example.com/sealed"})
+	hook, err := svc.CreateWebhook(admin, webhook.NewWebhook{Zone: "edh-shared", URL: "https://hooks.example.com/sealed"})
 	if err != nil || !strings.HasPrefix(hook.Secret, events.SecretPrefix) {
 		t.Fatalf("create: %+v %v", hook, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -19,7 +20,7 @@ func wanted(r store.GrantRecord, granteePrefix string) []portal.RoleBinding {
 	if r.Prefixed {
 		pattern += "*"
 	}
-	if r.Access == portal.AccessWrite {
+	if r.Access == grant.AccessWrite {
 		return []portal.RoleBinding{{Role: "DeveloperWrite", Resource: portal.ResourceTopic, Pattern: pattern}}
 	}
 	return []portal.RoleBinding{{Role: "DeveloperRead", Resource: portal.ResourceTopic, Pattern: pattern},
@@ -206,11 +207,11 @@ func (s *Service) handOver(ctx context.Context, r store.GrantRecord, enc string)
 		return false, err
 	}
 	for _, o := range active {
-		if o.ID == r.ID || o.State != portal.GrantActive || o.Principal != r.Principal || o.Access != portal.AccessRead || o.Zone != r.Zone {
+		if o.ID == r.ID || o.State != grant.GrantActive || o.Principal != r.Principal || o.Access != grant.AccessRead || o.Zone != r.Zone {
 			continue
 		}
 		o.Bindings = append(o.Bindings, enc)
-		ok, err := s.store.UpdateGrant(ctx, o, portal.GrantActive)
+		ok, err := s.store.UpdateGrant(ctx, o, grant.GrantActive)
 		if err != nil || ok {
 			return ok, err
 		}

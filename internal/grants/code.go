@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -112,7 +113,7 @@ func (k grantCode) Plan(_ context.Context, call *gate.Call, obs plans.Observed, 
 	} else {
 		rec.Grantee = u.ID
 	}
-	if d.Access != portal.AccessRead && d.Access != portal.AccessWrite {
+	if d.Access != grant.AccessRead && d.Access != grant.AccessWrite {
 		v.Add(portal.Invalid("spec.access", "access must be read or write, not %q", portal.Clip(d.Access, 32)))
 	}
 	p, found := o.principals[d.Principal]
@@ -136,10 +137,10 @@ func (k grantCode) Plan(_ context.Context, call *gate.Call, obs plans.Observed, 
 	for _, g := range o.grants {
 		switch {
 		case !sameGrant(g, rec):
-		case g.State == portal.GrantActive:
+		case g.State == grant.GrantActive:
 			exists = true
 			st.State = g.ID
-		case g.State == portal.GrantRequested:
+		case g.State == grant.GrantRequested:
 			v.Add(portal.New(portal.Conflict, "%s asked for this grant (%s): approve or reject the request", g.Grantee, g.ID))
 		}
 	}
@@ -159,14 +160,14 @@ func (k grantCode) Plan(_ context.Context, call *gate.Call, obs plans.Observed, 
 }
 
 // give makes a grant active without a request: the owner's own decision.
-func (s *Service) give(ctx context.Context, call *gate.Call, rec store.GrantRecord) (portal.TopicGrant, error) {
+func (s *Service) give(ctx context.Context, call *gate.Call, rec store.GrantRecord) (grant.TopicGrant, error) {
 	unlock, err := s.guard.Lock(ctx, "grant-principal "+rec.Principal)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	defer unlock()
 	if err := s.refuseDuplicate(ctx, rec); err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	rec.ID, rec.Created = newID(), s.guard.Now().UTC()
 	return s.approve(ctx, call, rec, portal.ActGrantCreate, "", "")
@@ -179,7 +180,7 @@ func (grantCode) Prune(*gate.Call, plans.Observed, map[string]bool) []*plans.Ste
 func (k grantCode) Export(_ context.Context, call *gate.Call, obs plans.Observed) ([]portal.Resource, error) {
 	var out []portal.Resource
 	for _, g := range obs.(observed).grants {
-		if g.Owner != call.Scope.Unit.ID || g.State != portal.GrantActive {
+		if g.Owner != call.Scope.Unit.ID || g.State != grant.GrantActive {
 			continue
 		}
 		out = append(out, portal.Resource{Kind: portal.KindGrant, Name: strings.TrimPrefix(g.Pattern, call.Scope.Prefix()), Description: g.Reason,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -50,8 +51,8 @@ func (s *Service) End(ctx context.Context, call *gate.Call, what Ends, cause str
 		}
 		if ended {
 			changes = append(changes, portal.Change{Field: "grant", Before: r.ID + " (" + r.Access + " access of " + r.Grantee + "'s " + r.PrincipalName + ")",
-				After: portal.GrantEnded})
-			unbound = unbound || r.State != portal.GrantRequested
+				After: grant.GrantEnded})
+			unbound = unbound || r.State != grant.GrantRequested
 		}
 	}
 	if unbound && s.bindingDelay > 0 {
@@ -82,30 +83,30 @@ func (s *Service) end(ctx context.Context, call *gate.Call, r store.GrantRecord,
 		return false, err
 	}
 	switch now.State {
-	case portal.GrantRequested:
+	case grant.GrantRequested:
 		// A request holds no binding: it is closed.
 		err := s.endWrite(ctx, call, now, cause, func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
-			now.State, now.DecidedBy, now.Decided, now.Comment = portal.GrantEnded, call.Principal.Actor(), s.guard.Now().UTC(), cause
-			err := s.update(ctx, now, portal.GrantRequested)
-			return append(describe(now), portal.Change{Field: "state", Before: portal.GrantRequested, After: portal.GrantEnded}), err
+			now.State, now.DecidedBy, now.Decided, now.Comment = grant.GrantEnded, call.Principal.Actor(), s.guard.Now().UTC(), cause
+			err := s.update(ctx, now, grant.GrantRequested)
+			return append(describe(now), portal.Change{Field: "state", Before: grant.GrantRequested, After: grant.GrantEnded}), err
 		})
 		return err == nil, err
-	case portal.GrantActive, portal.GrantApproving, portal.GrantEnding:
+	case grant.GrantActive, grant.GrantApproving, grant.GrantEnding:
 		// An approval or an ending whose replica stopped is ended too: what
 		// it made is removed by looking.
 		err := s.endWrite(ctx, call, now, cause, func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
 			from := now.State
-			now.State, now.DecidedBy, now.Decided, now.Comment, now.Event = portal.GrantEnding, call.Principal.Actor(), s.guard.Now().UTC(), cause, w.ID()
-			if from != portal.GrantEnding {
+			now.State, now.DecidedBy, now.Decided, now.Comment, now.Event = grant.GrantEnding, call.Principal.Actor(), s.guard.Now().UTC(), cause, w.ID()
+			if from != grant.GrantEnding {
 				if err := s.update(ctx, now, from); err != nil {
 					return nil, err
 				}
 			}
-			_, changes, err := s.finishRevoke(ctx, call, now, portal.GrantEnded)
+			_, changes, err := s.finishRevoke(ctx, call, now, grant.GrantEnded)
 			return changes, err
 		})
 		return err == nil, err
-	case portal.GrantRevoking:
+	case grant.GrantRevoking:
 		// A revoke (or an expiry) whose replica stopped: finished now, as
 		// what it was, before its topic or principal goes.
 		err := s.guard.Write(ctx, call, gate.Change{Event: revokeEvent(now), Resource: r.ID, Resume: true, Attempt: now.Event,
@@ -123,7 +124,7 @@ func (s *Service) end(ctx context.Context, call *gate.Call, r store.GrantRecord,
 // endWrite makes a grant's end (steps) as a write whose attempt says
 // why, or takes up the one an ending whose replica stopped left.
 func (s *Service) endWrite(ctx context.Context, call *gate.Call, r store.GrantRecord, cause string, steps func(ctx context.Context, w *gate.Write) ([]portal.Change, error)) error {
-	resume := r.State == portal.GrantEnding && r.Event != 0
+	resume := r.State == grant.GrantEnding && r.Event != 0
 	note := cause
 	if resume {
 		note = cause + "; finished by a later delete after the replica that began it stopped"

@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 // grantTo asks for and approves read access to topic (a prefix with
 // prefix) for principal.
-func grantTo(t *testing.T, w *servicetest.World, topic string, prefix bool, principal string) portal.TopicGrant {
+func grantTo(t *testing.T, w *servicetest.World, topic string, prefix bool, principal string) grant.TopicGrant {
 	t.Helper()
-	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: topic, Prefix: prefix, Access: "read", Principal: principal, Reason: "reports"})
+	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: topic, Prefix: prefix, Access: "read", Principal: principal, Reason: "reports"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestADeleteEndsTheGrantsOnWhatItDeletes(t *testing.T) {
 	billing := account(t, w, crmDev, crmAdmin, "billing", "metrics")
 	audit := account(t, w, crmDev, crmAdmin, "audit", "metrics")
 	active := grantTo(t, w, "orders", false, reports)
-	asked, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: billing, Reason: "billing"})
+	asked, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: billing, Reason: "billing"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestADeleteEndsTheGrantsOnWhatItDeletes(t *testing.T) {
 	}
 	for _, id := range []string{active.ID, asked.ID} {
 		g, _ := w.Grants.Grant(crmAdmin, crmDev, id)
-		if g.State != portal.GrantEnded || g.DecidedBy != "bob" || !strings.Contains(g.Comment, "topic "+orders+" is deleted by bob") || len(g.Bindings) != 0 {
+		if g.State != grant.GrantEnded || g.DecidedBy != "bob" || !strings.Contains(g.Comment, "topic "+orders+" is deleted by bob") || len(g.Bindings) != 0 {
 			t.Errorf("grant %s after its topic's delete: %+v", id, g)
 		}
 		ends := events(t, w, id, "grant.end")
@@ -63,7 +64,7 @@ func TestADeleteEndsTheGrantsOnWhatItDeletes(t *testing.T) {
 	if got := bindings(t, w, reports); !slices.Equal(got, before) {
 		t.Errorf("the ended grant's bindings are still upstream: %v, want %v", got, before)
 	}
-	if g, _ := w.Grants.Grant(crmAdmin, crmDev, prefix.ID); g.State != portal.GrantActive {
+	if g, _ := w.Grants.Grant(crmAdmin, crmDev, prefix.ID); g.State != grant.GrantActive {
 		t.Errorf("a grant on a prefix ended with one of its topics: %+v", g)
 	}
 	deletes := events(t, w, orders, "topic.delete")
@@ -84,11 +85,11 @@ func TestADeleteEndsTheGrantsOnWhatItDeletes(t *testing.T) {
 			t.Errorf("the new topic's impact shows an ended grant: %+v", d)
 		}
 	}
-	page, err := w.Grants.Grants(crmAdmin, crmDev, portal.GrantQuery{State: portal.GrantActive, Topic: orders})
+	page, err := w.Grants.Grants(crmAdmin, crmDev, grant.GrantQuery{State: grant.GrantActive, Topic: orders})
 	if err != nil || len(page.Items) != 1 || page.Items[0].ID != prefix.ID {
 		t.Errorf("the new topic's active grants: %+v %v", page.Items, err)
 	}
-	if page, _ := w.Grants.Grants(crmAdmin, crmDev, portal.GrantQuery{State: portal.GrantEnded}); len(page.Items) != 2 {
+	if page, _ := w.Grants.Grants(crmAdmin, crmDev, grant.GrantQuery{State: grant.GrantEnded}); len(page.Items) != 2 {
 		t.Errorf("the ended grants listed: %+v", page.Items)
 	}
 }
@@ -110,7 +111,7 @@ func TestAGrantThatCannotEndStopsItsDelete(t *testing.T) {
 	if !w.Clusters["edh-shared/dev"].Has(orders) {
 		t.Fatal("the topic was deleted although its grant still holds bindings")
 	}
-	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != portal.GrantActive || len(now.Bindings) != 2 {
+	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != grant.GrantActive || len(now.Bindings) != 2 {
 		t.Fatalf("the grant after the refused delete: %+v", now)
 	}
 	if d := events(t, w, orders, "topic.delete"); len(d) != 1 || d[0].Outcome != string(portal.UpstreamUnavailable) {
@@ -120,7 +121,7 @@ func TestAGrantThatCannotEndStopsItsDelete(t *testing.T) {
 	if err := w.Topics.Delete(bob, scadaDev, "orders", forced); err != nil {
 		t.Fatalf("the delete again: %v", err)
 	}
-	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != portal.GrantEnded {
+	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != grant.GrantEnded {
 		t.Errorf("the grant after the delete: %+v", now)
 	}
 }
@@ -140,7 +141,7 @@ func TestADeleteStoppedAfterItsGrantsIsFinished(t *testing.T) {
 	env.IAM = &stoppingIAM{IAM: real, beforeDelete: true}
 	stopped(func() { _ = w.Topics.Delete(bob, scadaDev, "orders", forced) })
 	env.IAM = real
-	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != portal.GrantEnding {
+	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != grant.GrantEnding {
 		t.Fatalf("a delete stopped while it ended the grant: %+v", now)
 	}
 	if _, err := w.Grants.RevokeGrant(bob, scadaDev, g.ID, "now"); !portal.Is(err, portal.Conflict) {
@@ -151,7 +152,7 @@ func TestADeleteStoppedAfterItsGrantsIsFinished(t *testing.T) {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	now, _ := w.Grants.Grant(bob, scadaDev, g.ID)
-	if now.State != portal.GrantEnded || len(now.Bindings) != 0 {
+	if now.State != grant.GrantEnded || len(now.Bindings) != 0 {
 		t.Errorf("after the resume: %+v", now)
 	}
 	if got := bindings(t, w, reports); !slices.Equal(got, before) {

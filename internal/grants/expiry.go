@@ -8,6 +8,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -17,9 +18,9 @@ import (
 // then, as the portal. A grant made before grants expired has no end.
 
 // terms fills a grant's duration, expiry and approvals.
-func (s *Service) terms(g *portal.TopicGrant, r store.GrantRecord) {
+func (s *Service) terms(g *grant.TopicGrant, r store.GrantRecord) {
 	g.Duration, g.Expires, g.Classification, g.Renews = r.Duration, r.Expires, r.Classification, r.Renews
-	g.Expiring = r.State == portal.GrantActive && !r.Expires.IsZero() && r.Expires.Sub(s.guard.Now()) <= s.warnBefore
+	g.Expiring = r.State == grant.GrantActive && !r.Expires.IsZero() && r.Expires.Sub(s.guard.Now()) <= s.warnBefore
 	g.ApprovalsNeeded = s.approvalsNeeded(r)
 	for _, a := range r.Approvals {
 		_, actor, _ := strings.Cut(a, " ")
@@ -100,21 +101,21 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 		return false, err
 	}
 	defer release()
-	if now.State != portal.GrantActive || now.Expires.IsZero() || now.Expires.After(s.guard.Now()) {
+	if now.State != grant.GrantActive || now.Expires.IsZero() || now.Expires.After(s.guard.Now()) {
 		return false, nil // renewed, revoked or expired meanwhile
 	}
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantExpire, Resource: r.ID,
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
-			now.State, now.DecidedBy, now.Decided, now.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), w.ID()
+			now.State, now.DecidedBy, now.Decided, now.Event = grant.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), w.ID()
 			now.Comment = expiryComment + now.Expires.UTC().Format(time.RFC3339)
-			ok, err := s.store.UpdateGrant(ctx, now, portal.GrantActive)
+			ok, err := s.store.UpdateGrant(ctx, now, grant.GrantActive)
 			if err == nil && !ok {
 				err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
 			}
 			if err != nil {
 				return nil, err
 			}
-			_, changes, err := s.finishRevoke(ctx, call, now, portal.GrantExpired)
+			_, changes, err := s.finishRevoke(ctx, call, now, grant.GrantExpired)
 			return changes, err
 		}})
 	return err == nil, err
@@ -133,7 +134,7 @@ func (s *Service) announce(ctx context.Context, r store.GrantRecord) {
 
 // ExpiringGrants lists the active grants of the caller's units that end
 // within warnBefore, soonest first.
-func (s *Service) ExpiringGrants(ctx context.Context) ([]portal.TopicGrant, error) {
+func (s *Service) ExpiringGrants(ctx context.Context) ([]grant.TopicGrant, error) {
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
@@ -142,12 +143,12 @@ func (s *Service) ExpiringGrants(ctx context.Context) ([]portal.TopicGrant, erro
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.TopicGrant{}
+	out := []grant.TopicGrant{}
 	for _, r := range recs {
 		if p.Role(r.Grantee) <= portal.NoRole && p.Role(r.Owner) <= portal.NoRole {
 			continue
 		}
-		g := portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
+		g := grant.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
 			PrincipalName: r.PrincipalName, Topic: r.Pattern, Prefix: r.Prefixed, Access: r.Access, State: r.State}
 		s.terms(&g, r)
 		out = append(out, g)
@@ -181,7 +182,7 @@ func (s *Service) Explain(ctx context.Context, p *portal.Principal) ([]portal.Gr
 				return out, err
 			}
 			for _, r := range recs {
-				if r.Grantee != u.ID || r.State != portal.GrantActive {
+				if r.Grantee != u.ID || r.State != grant.GrantActive {
 					continue
 				}
 				topic := r.Pattern

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -38,7 +39,7 @@ func TestGrantsExpire(t *testing.T) {
 	w := servicetest.New(t, orders)
 	reports := account(t, w, crmDev, crmAdmin, "reports", "metrics")
 	before := bindings(t, w, reports)
-	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports,
+	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports,
 		Reason: "a week of reports", Duration: "7d"})
 	if err != nil {
 		t.Fatal(err)
@@ -74,26 +75,26 @@ func TestGrantsExpire(t *testing.T) {
 	if got := portalEvents(t, w, g.ID); !slices.Equal(got, []string{"grant.expiring crm ok"}) {
 		t.Fatalf("announcements: %v", got)
 	}
-	if page, _ := w.Grants.Grants(crmAdmin, crmDev, portal.GrantQuery{Expiring: true}); len(page.Items) != 1 || !page.Items[0].Expiring {
+	if page, _ := w.Grants.Grants(crmAdmin, crmDev, grant.GrantQuery{Expiring: true}); len(page.Items) != 1 || !page.Items[0].Expiring {
 		t.Fatalf("expiring: %+v", page)
 	}
 
 	// A renewal asks again, for 30 days; its approval moves the end and
 	// keeps the bindings.
-	if _, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "write", Principal: reports,
+	if _, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "write", Principal: reports,
 		Reason: "more", Renews: g.ID}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("a renewal of other access: %v", err)
 	}
-	r, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports,
+	r, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports,
 		Reason: "another month", Duration: "30d", Renews: g.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, err = w.Grants.ApproveGrant(bob, scadaDev, r.ID, ""); err != nil || r.State != portal.GrantRenewed {
+	if r, err = w.Grants.ApproveGrant(bob, scadaDev, r.ID, ""); err != nil || r.State != grant.GrantRenewed {
 		t.Fatalf("renewal: %+v %v", r, err)
 	}
 	renewed, _ := w.Grants.Grant(crmAdmin, crmDev, g.ID)
-	if d := renewed.Expires.Sub(w.Guard.Now()); d < 30*day-time.Minute || d > 30*day || renewed.Expiring || renewed.State != portal.GrantActive {
+	if d := renewed.Expires.Sub(w.Guard.Now()); d < 30*day-time.Minute || d > 30*day || renewed.Expiring || renewed.State != grant.GrantActive {
 		t.Fatalf("renewed grant: %+v", renewed)
 	}
 	if got := bindings(t, w, reports); !slices.Equal(got, granted) {
@@ -106,7 +107,7 @@ func TestGrantsExpire(t *testing.T) {
 		t.Fatalf("expire: %d %v", n, err)
 	}
 	ended, _ := w.Grants.Grant(crmAdmin, crmDev, g.ID)
-	if ended.State != portal.GrantExpired || ended.DecidedBy != "portal" {
+	if ended.State != grant.GrantExpired || ended.DecidedBy != "portal" {
 		t.Fatalf("expired: %+v", ended)
 	}
 	if got := bindings(t, w, reports); !slices.Equal(got, before) {
@@ -126,8 +127,8 @@ func TestClassificationBoundsGrants(t *testing.T) {
 	if _, err := w.Catalog.Describe(carol, scadaDev, "orders", portal.TopicMetadata{Classification: "restricted"}); err != nil {
 		t.Fatal(err)
 	}
-	ask := func(access, duration string) (portal.TopicGrant, error) {
-		return w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: access, Principal: reports,
+	ask := func(access, duration string) (grant.TopicGrant, error) {
+		return w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: access, Principal: reports,
 			Reason: "audit", Duration: duration})
 	}
 	for _, c := range []struct{ access, duration, field string }{{"read", "30d", "duration"}, {"write", "1d", "access"}, {"read", "soon", "duration"}} {
@@ -143,7 +144,7 @@ func TestClassificationBoundsGrants(t *testing.T) {
 		t.Fatalf("asked: %+v", g)
 	}
 	first, err := w.Grants.ApproveGrant(bob, scadaDev, g.ID, "one")
-	if err != nil || first.State != portal.GrantRequested || !slices.Equal(first.Approvals, []string{"bob"}) {
+	if err != nil || first.State != grant.GrantRequested || !slices.Equal(first.Approvals, []string{"bob"}) {
 		t.Fatalf("first approval: %+v %v", first, err)
 	}
 	if got := bindings(t, w, reports); !slices.Equal(got, before) || first.Reviewable {
@@ -153,7 +154,7 @@ func TestClassificationBoundsGrants(t *testing.T) {
 		t.Errorf("the same Admin approves twice: %v", err)
 	}
 	second, err := w.Grants.ApproveGrant(erin, scadaDev, g.ID, "two")
-	if err != nil || second.State != portal.GrantActive || !slices.Equal(second.Approvals, []string{"bob", "erin"}) || second.Expires.IsZero() {
+	if err != nil || second.State != grant.GrantActive || !slices.Equal(second.Approvals, []string{"bob", "erin"}) || second.Expires.IsZero() {
 		t.Fatalf("second approval: %+v %v", second, err)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -70,7 +71,7 @@ func (s *Service) ClassifyWith(c Classifier, warnBefore time.Duration) *Service 
 	return s
 }
 
-var _ portal.GrantService = (*Service)(nil)
+var _ grant.GrantService = (*Service)(nil)
 
 // New returns the service.
 func New(g *gate.Guard, s store.Grants) *Service { return &Service{guard: g, store: s} }
@@ -100,31 +101,31 @@ func (s *Service) enter(ctx context.Context, scope portal.Scope, step access.Gra
 
 // RequestGrant asks the owner unit for access for one of the caller's
 // unit's principals.
-func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in portal.NewTopicGrant) (portal.TopicGrant, error) {
+func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in grant.NewTopicGrant) (grant.TopicGrant, error) {
 	ctx, call, err := s.enter(ctx, scope, access.AskGrant, portal.ActGrantRequest, in.Topic)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	rec, err := s.check(ctx, call, in)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	// One request or decision per principal at a time: two same requests
 	// do not both get in.
 	unlock, err := s.guard.Lock(ctx, "grant-principal "+rec.Principal)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	defer unlock()
 	if err := s.refuseDuplicate(ctx, rec); err != nil {
 		s.guard.Record(ctx, call, portal.ActGrantRequest, rec.Pattern, err)
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
-	rec.ID, rec.State, rec.Created = newID(), portal.GrantRequested, s.guard.Now().UTC()
+	rec.ID, rec.State, rec.Created = newID(), grant.GrantRequested, s.guard.Now().UTC()
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantRequest, Resource: rec.ID, Changes: describe(rec),
 		Do: func(ctx context.Context) error { return s.store.CreateGrantRecord(ctx, rec) }})
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	return s.view(call, rec), nil
 }
@@ -152,7 +153,7 @@ func describe(r store.GrantRecord) []portal.Change {
 
 // check validates a request made from call's unit and returns its record
 // (without id, state or time). Every problem is named by its field.
-func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopicGrant) (store.GrantRecord, error) {
+func (s *Service) check(ctx context.Context, call *gate.Call, in grant.NewTopicGrant) (store.GrantRecord, error) {
 	t := s.guard.Tenancy()
 	p := call.Principal
 	rec := store.GrantRecord{Zone: call.Scope.Zone().ID, Stage: call.Scope.Stage.Name, Grantee: call.Scope.Unit.ID, Access: in.Access,
@@ -166,7 +167,7 @@ func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopic
 	switch in.Access {
 	case "":
 		v.Add(portal.Missing("access"))
-	case portal.AccessRead, portal.AccessWrite:
+	case grant.AccessRead, grant.AccessWrite:
 	default:
 		v.Add(portal.Invalid("access", "access must be read or write, not %q", portal.Clip(in.Access, 32)))
 	}
@@ -197,7 +198,7 @@ func (s *Service) check(ctx context.Context, call *gate.Call, in portal.NewTopic
 // duration asked for (the longest allowed when none is), and whether
 // write may be asked for.
 // It fails only when the classification cannot be read.
-func (s *Service) classify(ctx context.Context, rec *store.GrantRecord, in portal.NewTopicGrant, v *portal.Validation) error {
+func (s *Service) classify(ctx context.Context, rec *store.GrantRecord, in grant.NewTopicGrant, v *portal.Validation) error {
 	if s.classes == nil {
 		if in.Duration != "" {
 			d, err := catalog.ParseDuration(in.Duration)
@@ -225,7 +226,7 @@ func (s *Service) classify(ctx context.Context, rec *store.GrantRecord, in porta
 			rec.Duration = d
 		}
 	}
-	if in.Access == portal.AccessWrite && !class.Write {
+	if in.Access == grant.AccessWrite && !class.Write {
 		v.Add(portal.Invalid("access", "%s is classified %s: other units may ask for read access only", rec.Pattern, class.Name))
 	}
 	return nil
@@ -240,7 +241,7 @@ func (s *Service) checkRenewal(ctx context.Context, call *gate.Call, rec *store.
 		v.Add(portal.Invalid("renews", "%s received no grant %q in %s", call.Scope.Unit.ID, portal.Clip(id, 64), call.Scope.Stage.Name))
 	case err != nil:
 		v.Add(portal.Invalid("renews", "grant %s could not be read: %s", id, portal.FirstMessage(err)))
-	case r.State != portal.GrantActive:
+	case r.State != grant.GrantActive:
 		v.Add(portal.Invalid("renews", "grant %s is %s: only an active grant is renewed (ask for a new one)", id, r.State))
 	case rec.Pattern != "" && rec.Principal != "" && !sameGrant(r, *rec):
 		v.Add(portal.Invalid("renews", "grant %s is %s access of %s to %s: a renewal asks for the same", id, r.Access, r.PrincipalName, r.Pattern))
@@ -345,10 +346,10 @@ func (s *Service) refuseDuplicate(ctx context.Context, rec store.GrantRecord) er
 		return err
 	}
 	for _, r := range recs {
-		if r.ID == rec.Renews && r.State == portal.GrantActive {
+		if r.ID == rec.Renews && r.State == grant.GrantActive {
 			continue
 		}
-		if (r.State == portal.GrantRequested || r.State == portal.GrantActive) && sameGrant(r, rec) {
+		if (r.State == grant.GrantRequested || r.State == grant.GrantActive) && sameGrant(r, rec) {
 			return portal.New(portal.Conflict, "grant %s is %s already: %s access of %s to %s", r.ID, r.State, r.Access, r.PrincipalName, r.Pattern)
 		}
 	}
@@ -368,17 +369,17 @@ func newID() string {
 }
 
 // view is a record as call sees it, with what the caller may do with it.
-func (s *Service) view(call *gate.Call, r store.GrantRecord) portal.TopicGrant {
-	g := portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
+func (s *Service) view(call *gate.Call, r store.GrantRecord) grant.TopicGrant {
+	g := grant.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
 		PrincipalName: r.PrincipalName, Topic: r.Pattern, Prefix: r.Prefixed, Access: r.Access, State: r.State, Requester: r.Requester,
 		Reason: r.Reason, Created: r.Created, DecidedBy: r.DecidedBy, Comment: r.Comment, Decided: r.Decided, Bindings: made(r.Bindings)}
 	s.terms(&g, r)
 	p := call.Principal
 	admin := func(unit string) bool { return access.DecideGrant(p.Role(unit), access.ReviewGrant).Allowed }
-	g.Reviewable = r.State == portal.GrantRequested && admin(r.Owner) && p.Subject != r.RequesterSubject && !approvedBy(r, p.Subject)
-	g.Withdrawable = r.State == portal.GrantRequested && admin(r.Grantee)
-	g.Revocable = r.State == portal.GrantActive && (admin(r.Owner) || admin(r.Grantee))
-	g.Renewable = r.State == portal.GrantActive && !r.Expires.IsZero() && admin(r.Grantee)
+	g.Reviewable = r.State == grant.GrantRequested && admin(r.Owner) && p.Subject != r.RequesterSubject && !approvedBy(r, p.Subject)
+	g.Withdrawable = r.State == grant.GrantRequested && admin(r.Grantee)
+	g.Revocable = r.State == grant.GrantActive && (admin(r.Owner) || admin(r.Grantee))
+	g.Renewable = r.State == grant.GrantActive && !r.Expires.IsZero() && admin(r.Grantee)
 	return g
 }
 
@@ -391,36 +392,36 @@ func made(enc []string) []portal.RoleBinding {
 
 // Grants lists the grants the caller's unit gave or received in the
 // stage, by topic.
-func (s *Service) Grants(ctx context.Context, scope portal.Scope, q portal.GrantQuery) (portal.Page[portal.TopicGrant], error) {
+func (s *Service) Grants(ctx context.Context, scope portal.Scope, q grant.GrantQuery) (portal.Page[grant.TopicGrant], error) {
 	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, portal.Action{}, "")
 	if err != nil {
-		return portal.Page[portal.TopicGrant]{}, err
+		return portal.Page[grant.TopicGrant]{}, err
 	}
 	var v portal.Validation
 	switch q.Side {
-	case "", portal.GrantsGiven, portal.GrantsReceived:
+	case "", grant.GrantsGiven, grant.GrantsReceived:
 	default:
 		v.Add(portal.Invalid("side", "side must be given or received, not %q", portal.Clip(q.Side, 32)))
 	}
 	switch q.State {
-	case "", portal.GrantRequested, portal.GrantActive, portal.GrantRejected, portal.GrantWithdrawn, portal.GrantRevoked, portal.GrantExpired,
-		portal.GrantEnded, portal.GrantRenewed:
+	case "", grant.GrantRequested, grant.GrantActive, grant.GrantRejected, grant.GrantWithdrawn, grant.GrantRevoked, grant.GrantExpired,
+		grant.GrantEnded, grant.GrantRenewed:
 	default:
 		v.Add(portal.Invalid("state", "state must be requested, active, rejected, withdrawn, revoked, expired, ended or renewed, not %q", portal.Clip(q.State, 32)))
 	}
 	if err := v.Err(); err != nil {
-		return portal.Page[portal.TopicGrant]{}, err
+		return portal.Page[grant.TopicGrant]{}, err
 	}
 	recs, err := s.store.GrantRecords(ctx, call.Scope.Unit.ID, call.Scope.Stage.Name, maxListed)
 	if err != nil {
-		return portal.Page[portal.TopicGrant]{}, err
+		return portal.Page[grant.TopicGrant]{}, err
 	}
 	unit := call.Scope.Unit.ID
-	out := []portal.TopicGrant{}
+	out := []grant.TopicGrant{}
 	for _, r := range recs {
 		g := s.view(call, r)
 		switch {
-		case q.Side == portal.GrantsGiven && r.Owner != unit, q.Side == portal.GrantsReceived && r.Grantee != unit,
+		case q.Side == grant.GrantsGiven && r.Owner != unit, q.Side == grant.GrantsReceived && r.Grantee != unit,
 			q.State != "" && r.State != q.State, q.Topic != "" && !g.Covers(q.Topic), q.Expiring && !g.Expiring:
 			continue
 		}
@@ -431,7 +432,7 @@ func (s *Service) Grants(ctx context.Context, scope portal.Scope, q portal.Grant
 }
 
 // listName orders a unit's grants by topic, then by id.
-func listName(g portal.TopicGrant) string { return g.Topic + " " + g.ID }
+func listName(g grant.TopicGrant) string { return g.Topic + " " + g.ID }
 
 // find reads a grant the call's unit gave or received.
 func (s *Service) find(ctx context.Context, call *gate.Call, id string) (store.GrantRecord, error) {
@@ -444,14 +445,14 @@ func (s *Service) find(ctx context.Context, call *gate.Call, id string) (store.G
 }
 
 // Grant returns one of the grants the caller's unit gave or received.
-func (s *Service) Grant(ctx context.Context, scope portal.Scope, id string) (portal.TopicGrant, error) {
+func (s *Service) Grant(ctx context.Context, scope portal.Scope, id string) (grant.TopicGrant, error) {
 	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, portal.Action{}, "")
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	r, err := s.find(ctx, call, id)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	return s.view(call, r), nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -58,11 +59,11 @@ func TestGrantJourney(t *testing.T) {
 	reports := account(t, w, crmDev, crmAdmin, "reports", "metrics")
 	before := bindings(t, w, reports)
 
-	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports, Reason: "monthly reports"})
+	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports, Reason: "monthly reports"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.State != portal.GrantRequested || g.Topic != orders || g.Owner != "scada" || g.Grantee != "crm" || g.Reviewable || !g.Withdrawable {
+	if g.State != grant.GrantRequested || g.Topic != orders || g.Owner != "scada" || g.Grantee != "crm" || g.Reviewable || !g.Withdrawable {
 		t.Fatalf("request: %+v", g)
 	}
 	if got := bindings(t, w, reports); !slices.Equal(got, before) {
@@ -73,7 +74,7 @@ func TestGrantJourney(t *testing.T) {
 		ctx   context.Context
 		scope portal.Scope
 	}{{crmAdmin, crmDev}, {bob, scadaDev}, {dave, scadaDev}} {
-		page, err := w.Grants.Grants(c.ctx, c.scope, portal.GrantQuery{})
+		page, err := w.Grants.Grants(c.ctx, c.scope, grant.GrantQuery{})
 		if err != nil || len(page.Items) != 1 || page.Items[0].ID != g.ID {
 			t.Fatalf("%s lists: %+v %v", c.scope, page, err)
 		}
@@ -101,7 +102,7 @@ func TestGrantJourney(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.State != portal.GrantActive || a.DecidedBy != "bob" || len(a.Bindings) != 2 || !a.Revocable {
+	if a.State != grant.GrantActive || a.DecidedBy != "bob" || len(a.Bindings) != 2 || !a.Revocable {
 		t.Fatalf("approved: %+v", a)
 	}
 	want := append(slices.Clone(before), "DeveloperRead group=edh-shared-crm-dev-*", "DeveloperRead topic="+orders)
@@ -112,20 +113,20 @@ func TestGrantJourney(t *testing.T) {
 	if _, err := w.Grants.ApproveGrant(bob, scadaDev, g.ID, ""); !portal.Is(err, portal.Conflict) {
 		t.Errorf("a second approval: %v", err)
 	}
-	if _, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: orders, Access: "read", Principal: reports, Reason: "again"}); !portal.Is(err, portal.Conflict) {
+	if _, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: orders, Access: "read", Principal: reports, Reason: "again"}); !portal.Is(err, portal.Conflict) {
 		t.Errorf("the same grant asked again: %v", err)
 	}
 	// The topic's page asks who else reads it.
-	on, err := w.Grants.Grants(dave, scadaDev, portal.GrantQuery{Topic: orders, State: portal.GrantActive})
+	on, err := w.Grants.Grants(dave, scadaDev, grant.GrantQuery{Topic: orders, State: grant.GrantActive})
 	if err != nil || len(on.Items) != 1 || on.Items[0].Grantee != "crm" || on.Items[0].Revocable {
 		t.Fatalf("grants on the topic: %+v %v", on, err)
 	}
-	if off, _ := w.Grants.Grants(dave, scadaDev, portal.GrantQuery{Topic: orders + "-x"}); len(off.Items) != 0 {
+	if off, _ := w.Grants.Grants(dave, scadaDev, grant.GrantQuery{Topic: orders + "-x"}); len(off.Items) != 0 {
 		t.Errorf("a literal grant covers another topic: %+v", off)
 	}
 	// Revoking from the grantee's side removes the bindings.
 	r, err := w.Grants.RevokeGrant(crmAdmin, crmDev, g.ID, "reports moved")
-	if err != nil || r.State != portal.GrantRevoked {
+	if err != nil || r.State != grant.GrantRevoked {
 		t.Fatalf("revoke: %+v %v", r, err)
 	}
 	if got := bindings(t, w, reports); !slices.Equal(got, before) {
@@ -153,23 +154,23 @@ func TestGrantBadInput(t *testing.T) {
 	w := servicetest.New(t, orders, "mfg-shared-plant-dev-parts")
 	reports := account(t, w, crmDev, crmAdmin, "reports", "consumer")
 	scadaOwn := account(t, w, scadaDev, bob, "own", "consumer")
-	ok := portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports, Reason: "r"}
+	ok := grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports, Reason: "r"}
 	for name, c := range map[string]struct {
-		change func(*portal.NewTopicGrant)
+		change func(*grant.NewTopicGrant)
 		field  string
 	}{
-		"another zone's unit":    {func(g *portal.NewTopicGrant) { g.Owner = "plant" }, "owner"},
-		"own unit":               {func(g *portal.NewTopicGrant) { g.Owner = "crm" }, "owner"},
-		"no such unit":           {func(g *portal.NewTopicGrant) { g.Owner = "nobody" }, "owner"},
-		"another zone's topic":   {func(g *portal.NewTopicGrant) { g.Topic = "mfg-shared-plant-dev-parts" }, "topic"},
-		"a topic that is not":    {func(g *portal.NewTopicGrant) { g.Topic = "missing" }, "topic"},
-		"a wildcard prefix":      {func(g *portal.NewTopicGrant) { g.Topic, g.Prefix = "ord*", true }, "topic"},
-		"no topic":               {func(g *portal.NewTopicGrant) { g.Topic = "" }, "topic"},
-		"another unit's account": {func(g *portal.NewTopicGrant) { g.Principal = scadaOwn }, "principal"},
-		"no such account":        {func(g *portal.NewTopicGrant) { g.Principal = "sa-nobody" }, "principal"},
-		"not a principal":        {func(g *portal.NewTopicGrant) { g.Principal = "u-123" }, "principal"},
-		"admin access":           {func(g *portal.NewTopicGrant) { g.Access = "admin" }, "access"},
-		"no reason":              {func(g *portal.NewTopicGrant) { g.Reason = " " }, "reason"},
+		"another zone's unit":    {func(g *grant.NewTopicGrant) { g.Owner = "plant" }, "owner"},
+		"own unit":               {func(g *grant.NewTopicGrant) { g.Owner = "crm" }, "owner"},
+		"no such unit":           {func(g *grant.NewTopicGrant) { g.Owner = "nobody" }, "owner"},
+		"another zone's topic":   {func(g *grant.NewTopicGrant) { g.Topic = "mfg-shared-plant-dev-parts" }, "topic"},
+		"a topic that is not":    {func(g *grant.NewTopicGrant) { g.Topic = "missing" }, "topic"},
+		"a wildcard prefix":      {func(g *grant.NewTopicGrant) { g.Topic, g.Prefix = "ord*", true }, "topic"},
+		"no topic":               {func(g *grant.NewTopicGrant) { g.Topic = "" }, "topic"},
+		"another unit's account": {func(g *grant.NewTopicGrant) { g.Principal = scadaOwn }, "principal"},
+		"no such account":        {func(g *grant.NewTopicGrant) { g.Principal = "sa-nobody" }, "principal"},
+		"not a principal":        {func(g *grant.NewTopicGrant) { g.Principal = "u-123" }, "principal"},
+		"admin access":           {func(g *grant.NewTopicGrant) { g.Access = "admin" }, "access"},
+		"no reason":              {func(g *grant.NewTopicGrant) { g.Reason = " " }, "reason"},
 	} {
 		in := ok
 		c.change(&in)
@@ -188,10 +189,10 @@ func TestGrantBadInput(t *testing.T) {
 	if _, err := w.Grants.RequestGrant(as("x", map[string]portal.Role{"scada": portal.Admin}), crmDev, ok); !portal.Is(err, portal.NotFound) {
 		t.Errorf("someone without a role in crm asks: %v", err)
 	}
-	if page, _ := w.Grants.Grants(crmAdmin, crmDev, portal.GrantQuery{}); len(page.Items) != 0 {
+	if page, _ := w.Grants.Grants(crmAdmin, crmDev, grant.GrantQuery{}); len(page.Items) != 0 {
 		t.Errorf("refusals stored grants: %+v", page.Items)
 	}
-	if _, err := w.Grants.Grants(crmAdmin, crmDev, portal.GrantQuery{Side: "sideways"}); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := w.Grants.Grants(crmAdmin, crmDev, grant.GrantQuery{Side: "sideways"}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("a bad side: %v", err)
 	}
 }
@@ -205,7 +206,7 @@ func TestGrantSelfApprovalAndPrefixes(t *testing.T) {
 	alice := w.AsGroups("sg-edh-shared-superadmins")
 	consumer := account(t, w, crmDev, crmAdmin, "feed", "consumer")
 	before := bindings(t, w, consumer)
-	g, err := w.Grants.RequestGrant(alice, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders-", Prefix: true, Access: "write", Principal: consumer, Reason: "feed"})
+	g, err := w.Grants.RequestGrant(alice, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders-", Prefix: true, Access: "write", Principal: consumer, Reason: "feed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func TestGrantSelfApprovalAndPrefixes(t *testing.T) {
 	if got := bindings(t, w, consumer); !slices.Contains(got, "DeveloperWrite topic=edh-shared-scada-dev-orders-*") || len(got) != len(before)+1 {
 		t.Fatalf("write grant on a prefix: %v", got)
 	}
-	read, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: consumer, Reason: "feed"})
+	read, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: consumer, Reason: "feed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,15 +235,15 @@ func TestGrantSelfApprovalAndPrefixes(t *testing.T) {
 		t.Fatalf("after revoking: %v, want %v", got, before)
 	}
 	// Rejected and withdrawn requests make nothing and stay closed.
-	r1, _ := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "write", Principal: consumer, Reason: "x"})
-	if rj, err := w.Grants.RejectGrant(bob, scadaDev, r1.ID, "no"); err != nil || rj.State != portal.GrantRejected || rj.Comment != "no" {
+	r1, _ := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "write", Principal: consumer, Reason: "x"})
+	if rj, err := w.Grants.RejectGrant(bob, scadaDev, r1.ID, "no"); err != nil || rj.State != grant.GrantRejected || rj.Comment != "no" {
 		t.Fatalf("reject: %+v %v", rj, err)
 	}
-	r2, _ := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "write", Principal: consumer, Reason: "y"})
+	r2, _ := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "write", Principal: consumer, Reason: "y"})
 	if _, err := w.Grants.WithdrawGrant(bob, scadaDev, r2.ID); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("the owner withdraws: %v", err)
 	}
-	if wd, err := w.Grants.WithdrawGrant(crmAdmin, crmDev, r2.ID); err != nil || wd.State != portal.GrantWithdrawn {
+	if wd, err := w.Grants.WithdrawGrant(crmAdmin, crmDev, r2.ID); err != nil || wd.State != grant.GrantWithdrawn {
 		t.Fatalf("withdraw: %+v %v", wd, err)
 	}
 	for _, id := range []string{r1.ID, r2.ID} {
@@ -330,7 +331,7 @@ func TestGrantUpstreamFailures(t *testing.T) {
 	env := w.Env("edh-shared", "dev")
 	f := &failingIAM{IAM: env.IAM, creates: true}
 	env.IAM = f
-	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports, Reason: "r"})
+	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports, Reason: "r"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +341,7 @@ func TestGrantUpstreamFailures(t *testing.T) {
 	if got := bindings(t, w, reports); !slices.Equal(got, before) {
 		t.Fatalf("a failed approval left bindings: %v", got)
 	}
-	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != portal.GrantRequested {
+	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != grant.GrantRequested {
 		t.Fatalf("after a failed approval: %s", now.State)
 	}
 	f.creates = false
@@ -351,7 +352,7 @@ func TestGrantUpstreamFailures(t *testing.T) {
 	if _, err := w.Grants.RevokeGrant(bob, scadaDev, g.ID, ""); !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "stays active") {
 		t.Fatalf("revocation with IAM failing: %v", err)
 	}
-	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != portal.GrantActive || len(now.Bindings) != 2 {
+	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != grant.GrantActive || len(now.Bindings) != 2 {
 		t.Fatalf("after a failed revocation: %+v", now)
 	}
 	f.deletes = false
@@ -380,34 +381,34 @@ func TestGrantAccessMatrix(t *testing.T) {
 	w := servicetest.New(t, orders, "edh-shared-scada-run-orders")
 	type step struct {
 		name string
-		do   func(who func(string) context.Context, crm, scada portal.Scope, ask func() portal.TopicGrant) error
+		do   func(who func(string) context.Context, crm, scada portal.Scope, ask func() grant.TopicGrant) error
 	}
 	steps := []step{
-		{"read", func(who func(string) context.Context, _, scada portal.Scope, _ func() portal.TopicGrant) error {
-			_, err := w.Grants.Grants(who("scada"), scada, portal.GrantQuery{})
+		{"read", func(who func(string) context.Context, _, scada portal.Scope, _ func() grant.TopicGrant) error {
+			_, err := w.Grants.Grants(who("scada"), scada, grant.GrantQuery{})
 			return err
 		}},
-		{"ask", func(who func(string) context.Context, crm, _ portal.Scope, ask func() portal.TopicGrant) error {
+		{"ask", func(who func(string) context.Context, crm, _ portal.Scope, ask func() grant.TopicGrant) error {
 			g := ask() // the grant another Admin asked for, to be withdrawn first
 			if _, err := w.Grants.WithdrawGrant(crmAdmin, crm, g.ID); err != nil {
 				t.Fatal(err)
 			}
-			_, err := w.Grants.RequestGrant(who("crm"), crm, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: g.Principal, Reason: "m"})
+			_, err := w.Grants.RequestGrant(who("crm"), crm, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: g.Principal, Reason: "m"})
 			return err
 		}},
-		{"withdraw", func(who func(string) context.Context, crm, _ portal.Scope, ask func() portal.TopicGrant) error {
+		{"withdraw", func(who func(string) context.Context, crm, _ portal.Scope, ask func() grant.TopicGrant) error {
 			_, err := w.Grants.WithdrawGrant(who("crm"), crm, ask().ID)
 			return err
 		}},
-		{"approve", func(who func(string) context.Context, _, scada portal.Scope, ask func() portal.TopicGrant) error {
+		{"approve", func(who func(string) context.Context, _, scada portal.Scope, ask func() grant.TopicGrant) error {
 			_, err := w.Grants.ApproveGrant(who("scada"), scada, ask().ID, "")
 			return err
 		}},
-		{"reject", func(who func(string) context.Context, _, scada portal.Scope, ask func() portal.TopicGrant) error {
+		{"reject", func(who func(string) context.Context, _, scada portal.Scope, ask func() grant.TopicGrant) error {
 			_, err := w.Grants.RejectGrant(who("scada"), scada, ask().ID, "")
 			return err
 		}},
-		{"revoke", func(who func(string) context.Context, _, scada portal.Scope, ask func() portal.TopicGrant) error {
+		{"revoke", func(who func(string) context.Context, _, scada portal.Scope, ask func() grant.TopicGrant) error {
 			g, err := w.Grants.ApproveGrant(bob, scada, ask().ID, "")
 			if err != nil {
 				t.Fatal(err)
@@ -422,15 +423,15 @@ func TestGrantAccessMatrix(t *testing.T) {
 		before := bindings(t, w, acct)
 		clean := func() {
 			// Close whatever a cell left open or active, as the Admins.
-			page, err := w.Grants.Grants(bob, scada, portal.GrantQuery{})
+			page, err := w.Grants.Grants(bob, scada, grant.GrantQuery{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, g := range page.Items {
 				switch g.State {
-				case portal.GrantRequested:
+				case grant.GrantRequested:
 					_, err = w.Grants.RejectGrant(bob, scada, g.ID, "")
-				case portal.GrantActive:
+				case grant.GrantActive:
 					_, err = w.Grants.RevokeGrant(bob, scada, g.ID, "")
 				}
 				if err != nil {
@@ -438,8 +439,8 @@ func TestGrantAccessMatrix(t *testing.T) {
 				}
 			}
 		}
-		ask := func() portal.TopicGrant {
-			g, err := w.Grants.RequestGrant(crmAdmin, crm, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: acct, Reason: "m"})
+		ask := func() grant.TopicGrant {
+			g, err := w.Grants.RequestGrant(crmAdmin, crm, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: acct, Reason: "m"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -21,12 +22,12 @@ import (
 // approve records r approving, from state from ("" for a grant given
 // without a request, recorded here), then makes its bindings and records
 // it active, with its audit event (attempted before anything is made).
-func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, comment string) (portal.TopicGrant, error) {
+func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, comment string) (grant.TopicGrant, error) {
 	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
 			planned, err := s.journal(ctx, call, r)
 			if err == nil {
-				r.State, r.DecidedBy, r.Decided, r.Comment = portal.GrantApproving, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
+				r.State, r.DecidedBy, r.Decided, r.Comment = grant.GrantApproving, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
 				r.Bindings, r.Event, r.Expires = planned, w.ID(), s.expiryOf(r)
 				ok := false
 				if from == "" {
@@ -47,7 +48,7 @@ func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRec
 			return changes, err
 		}})
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	return s.view(call, r), nil
 }
@@ -62,12 +63,12 @@ func (s *Service) finishApproval(ctx context.Context, call *gate.Call, r store.G
 		s.undecide(context.WithoutCancel(ctx), r, from)
 		return r, describe(r), err
 	}
-	r.Bindings, r.State, r.Event = bindings, portal.GrantActive, 0
-	ok, err := s.store.UpdateGrant(ctx, r, portal.GrantApproving)
+	r.Bindings, r.State, r.Event = bindings, grant.GrantActive, 0
+	ok, err := s.store.UpdateGrant(ctx, r, grant.GrantApproving)
 	if err == nil && !ok {
 		err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
 	}
-	changes := append(describe(r), portal.Change{Field: "state", Before: from, After: portal.GrantActive})
+	changes := append(describe(r), portal.Change{Field: "state", Before: from, After: grant.GrantActive})
 	for _, b := range decodeBindings(r.Bindings) {
 		changes = append(changes, portal.Change{Field: "binding", After: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
 	}
@@ -78,10 +79,10 @@ func (s *Service) finishApproval(ctx context.Context, call *gate.Call, r store.G
 func (s *Service) undecide(ctx context.Context, r store.GrantRecord, from string) {
 	var err error
 	if from == "" {
-		_, err = s.store.DeleteGrant(ctx, r.ID, portal.GrantApproving)
+		_, err = s.store.DeleteGrant(ctx, r.ID, grant.GrantApproving)
 	} else {
 		r.State, r.DecidedBy, r.Decided, r.Comment, r.Bindings, r.Event, r.Expires = from, "", time.Time{}, "", nil, 0, time.Time{}
-		_, err = s.store.UpdateGrant(ctx, r, portal.GrantApproving)
+		_, err = s.store.UpdateGrant(ctx, r, grant.GrantApproving)
 	}
 	if err != nil {
 		// Left approving, the grant is finished by Resume: the bindings
@@ -94,11 +95,11 @@ func (s *Service) undecide(ctx context.Context, r store.GrantRecord, from string
 // stands for, if some stopped approval left it unrecorded), and records
 // it revoked; when a binding cannot be removed the grant stays active
 // with what is left, and says so.
-func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
+func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (grant.TopicGrant, error) {
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantRevoke, Resource: r.ID,
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
-			r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = portal.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
-			ok, err := s.store.UpdateGrant(ctx, r, portal.GrantActive)
+			r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = grant.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
+			ok, err := s.store.UpdateGrant(ctx, r, grant.GrantActive)
 			if err == nil && !ok {
 				err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
 			}
@@ -106,11 +107,11 @@ func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantReco
 				return nil, err
 			}
 			var changes []portal.Change
-			r, changes, err = s.finishRevoke(ctx, call, r, portal.GrantRevoked)
+			r, changes, err = s.finishRevoke(ctx, call, r, grant.GrantRevoked)
 			return changes, err
 		}})
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	return s.view(call, r), nil
 }
@@ -127,7 +128,7 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, r store.Gra
 		uerr = s.strays(ctx, call, r)
 	}
 	if uerr != nil {
-		r.Bindings, r.State, r.Event = left, portal.GrantActive, 0
+		r.Bindings, r.State, r.Event = left, grant.GrantActive, 0
 		if _, err := s.store.UpdateGrant(ctx, r, from); err != nil {
 			s.guard.Log().Error("a grant's remaining bindings could not be recorded", "grant", r.ID, "err", err)
 		}
@@ -140,7 +141,7 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, r store.Gra
 	if err == nil && !ok {
 		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
 	}
-	changes := append(describe(r), portal.Change{Field: "state", Before: portal.GrantActive, After: final})
+	changes := append(describe(r), portal.Change{Field: "state", Before: grant.GrantActive, After: final})
 	for _, b := range removed {
 		changes = append(changes, portal.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
 	}
@@ -154,7 +155,7 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, r store.Gra
 // it runs, so a slow one is waited for, never repeated.
 func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, error) {
 	n := 0
-	for _, state := range []string{portal.GrantApproving, portal.GrantRevoking, portal.GrantEnding} {
+	for _, state := range []string{grant.GrantApproving, grant.GrantRevoking, grant.GrantEnding} {
 		recs, err := s.store.GrantsInState(ctx, state, 100)
 		if err != nil {
 			return n, err
@@ -182,28 +183,28 @@ func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error)
 	}
 	event := portal.ActGrantApprove
 	switch r.State {
-	case portal.GrantRevoking:
+	case grant.GrantRevoking:
 		event = revokeEvent(r)
-	case portal.GrantEnding:
+	case grant.GrantEnding:
 		event = portal.ActGrantEnd
 	}
 	ran := false
 	err = s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID, Resume: true, Attempt: r.Event,
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
 			ran = true
-			if r.State == portal.GrantEnding {
+			if r.State == grant.GrantEnding {
 				w.Note(r.Comment)
 			}
 			w.Note("finished by the portal after the replica that began it stopped")
 			var changes []portal.Change
 			var err error
 			switch r.State {
-			case portal.GrantRevoking:
+			case grant.GrantRevoking:
 				_, changes, err = s.finishRevoke(ctx, call, now, revokedState(now))
-			case portal.GrantEnding:
-				_, changes, err = s.finishRevoke(ctx, call, now, portal.GrantEnded)
+			case grant.GrantEnding:
+				_, changes, err = s.finishRevoke(ctx, call, now, grant.GrantEnded)
 			default:
-				_, changes, err = s.finishApproval(ctx, call, now, portal.GrantRequested)
+				_, changes, err = s.finishApproval(ctx, call, now, grant.GrantRequested)
 			}
 			return changes, err
 		}})
@@ -264,7 +265,7 @@ func revokeEvent(r store.GrantRecord) portal.Action {
 // revoked by a person.
 func revokedState(r store.GrantRecord) string {
 	if strings.HasPrefix(r.Comment, expiryComment) {
-		return portal.GrantExpired
+		return grant.GrantExpired
 	}
-	return portal.GrantRevoked
+	return grant.GrantRevoked
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -59,7 +60,7 @@ func TestAStoppedDecisionIsFinished(t *testing.T) {
 	before := bindings(t, w, reports)
 	env := w.Env("edh-shared", "dev")
 	real := env.IAM
-	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports, Reason: "r"})
+	g, err := w.Grants.RequestGrant(crmAdmin, crmDev, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: reports, Reason: "r"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestAStoppedDecisionIsFinished(t *testing.T) {
 		t.Fatalf("after the stop: %v", got)
 	}
 	now, _ := w.Grants.Grant(bob, scadaDev, g.ID)
-	if now.State != portal.GrantApproving {
+	if now.State != grant.GrantApproving {
 		t.Fatalf("a stopped approval: %+v", now)
 	}
 	if _, err := w.Grants.RejectGrant(bob, scadaDev, g.ID, "no"); !portal.Is(err, portal.Conflict) {
@@ -88,7 +89,7 @@ func TestAStoppedDecisionIsFinished(t *testing.T) {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	now, _ = w.Grants.Grant(bob, scadaDev, g.ID)
-	if got := bindings(t, w, reports); now.State != portal.GrantActive || len(now.Bindings) != 2 || len(got) != len(before)+2 {
+	if got := bindings(t, w, reports); now.State != grant.GrantActive || len(now.Bindings) != 2 || len(got) != len(before)+2 {
 		t.Fatalf("after the resume: %+v, upstream %v", now, got)
 	}
 	approvals := events(t, w, g.ID, "grant.approve")
@@ -99,14 +100,14 @@ func TestAStoppedDecisionIsFinished(t *testing.T) {
 	env.IAM = &stoppingIAM{IAM: real, beforeDelete: true}
 	stopped(func() { _, _ = w.Grants.RevokeGrant(crmAdmin, crmDev, g.ID, "done") })
 	env.IAM = real
-	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != portal.GrantRevoking {
+	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != grant.GrantRevoking {
 		t.Fatalf("a stopped revoke: %+v", now)
 	}
 	backdate(t, w, g.ID)
 	if n, err := w.Grants.Resume(bg, time.Minute); n != 1 || err != nil {
 		t.Fatalf("resume: %d %v", n, err)
 	}
-	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != portal.GrantRevoked {
+	if now, _ := w.Grants.Grant(bob, scadaDev, g.ID); now.State != grant.GrantRevoked {
 		t.Errorf("after the resumed revoke: %+v", now)
 	}
 	if got := bindings(t, w, reports); !slices.Equal(got, before) {

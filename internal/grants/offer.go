@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -18,12 +19,12 @@ const maxOffered = 500
 // other units of its landing zone and, for owner, the identifiers of
 // that unit's topics (names only, from the cluster's one cached listing:
 // what the topic holds stays behind its owner's grant).
-func (s *Service) Offer(ctx context.Context, scope portal.Scope, owner string) (portal.GrantOffer, error) {
+func (s *Service) Offer(ctx context.Context, scope portal.Scope, owner string) (grant.GrantOffer, error) {
 	ctx, call, err := s.enter(ctx, scope, access.ReadGrants, portal.Action{}, "")
 	if err != nil {
-		return portal.GrantOffer{}, err
+		return grant.GrantOffer{}, err
 	}
-	var out portal.GrantOffer
+	var out grant.GrantOffer
 	var ownerScope *tenancy.Scope
 	for _, u := range s.guard.Tenancy().Units() {
 		if u.LandingZone.ID != call.Scope.Zone().ID || u.ID == call.Scope.Unit.ID {

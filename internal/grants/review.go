@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -54,7 +55,7 @@ func (s *Service) decision(ctx context.Context, scope portal.Scope, id, comment 
 		release()
 		return nil, r, nil, err
 	}
-	if r.State == portal.GrantApproving || r.State == portal.GrantRevoking {
+	if r.State == grant.GrantApproving || r.State == grant.GrantRevoking {
 		release()
 		return fail(busy(r))
 	}
@@ -89,33 +90,33 @@ func (s *Service) update(ctx context.Context, r store.GrantRecord, from string) 
 }
 
 // close records a grant's new state with its audit event.
-func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, state, comment string, changes ...portal.Change) (portal.TopicGrant, error) {
+func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, state, comment string, changes ...portal.Change) (grant.TopicGrant, error) {
 	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
 	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
 		Changes: append([]portal.Change{{Field: "state", Before: from, After: state}}, changes...),
 		Do:      func(ctx context.Context) error { return s.update(ctx, r, from) }})
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	return s.view(call, r), nil
 }
 
 // ApproveGrant makes the grant's role bindings and records it active.
-func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
-	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantApprove, access.ReviewGrant, portal.GrantRequested, owns)
+func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comment string) (grant.TopicGrant, error) {
+	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantApprove, access.ReviewGrant, grant.GrantRequested, owns)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	defer release()
 	if call.Principal.Subject == r.RequesterSubject {
 		err := portal.New(portal.InsufficientRole, "you asked for grant %s: another Admin of %s approves it", id, r.Owner)
 		s.guard.Record(ctx, call, portal.ActGrantApprove, id, err)
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	if approvedBy(r, call.Principal.Subject) {
 		err := portal.New(portal.InsufficientRole, "you approved grant %s already: a %s grant needs another Admin of %s", id, r.Classification, r.Owner)
 		s.guard.Record(ctx, call, portal.ActGrantApprove, id, err)
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	need := s.approvalsNeeded(r)
 	if len(r.Approvals)+1 < need {
@@ -127,12 +128,12 @@ func (s *Service) ApproveGrant(ctx context.Context, scope portal.Scope, id, comm
 	if r.Renews != "" {
 		return s.renew(ctx, call, r, comment)
 	}
-	return s.approve(ctx, call, r, portal.ActGrantApprove, portal.GrantRequested, comment)
+	return s.approve(ctx, call, r, portal.ActGrantApprove, grant.GrantRequested, comment)
 }
 
 // firstApproval records one Admin's approval of a grant that needs two;
 // the grant stays requested.
-func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string, need int) (portal.TopicGrant, error) {
+func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string, need int) (grant.TopicGrant, error) {
 	r.Approvals = append(r.Approvals, call.Principal.Subject+" "+call.Principal.Actor())
 	if c := strings.TrimSpace(comment); c != "" {
 		r.Comment = c
@@ -141,10 +142,10 @@ func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.Gr
 		Changes: []portal.Change{{Field: "approvals", Before: strconv.Itoa(len(r.Approvals) - 1), After: strconv.Itoa(len(r.Approvals)) + " of " + strconv.Itoa(need)},
 			{Field: "classification", After: r.Classification}},
 		Do: func(ctx context.Context) error {
-			return s.update(ctx, r, portal.GrantRequested)
+			return s.update(ctx, r, grant.GrantRequested)
 		}})
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	return s.view(call, r), nil
 }
@@ -152,12 +153,12 @@ func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.Gr
 // renew extends the active grant a request renews by the request's
 // duration (from now), and closes the request as renewed: the grant's
 // bindings stay as they are.
-func (s *Service) renew(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (portal.TopicGrant, error) {
+func (s *Service) renew(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (grant.TopicGrant, error) {
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantApprove, Resource: r.ID,
 		Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
 			old, err := s.store.GrantRecord(ctx, r.Renews)
 			expires := s.expiryOf(r)
-			if err == nil && old.State != portal.GrantActive {
+			if err == nil && old.State != grant.GrantActive {
 				err = portal.New(portal.Conflict, "grant %s is %s, no longer active: withdraw this renewal and ask for a new grant", r.Renews, old.State)
 			}
 			if err == nil {
@@ -168,18 +169,18 @@ func (s *Service) renew(ctx context.Context, call *gate.Call, r store.GrantRecor
 				}
 			}
 			if err == nil {
-				r.State, r.DecidedBy, r.Decided, r.Comment, r.Expires = portal.GrantRenewed, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), expires
+				r.State, r.DecidedBy, r.Decided, r.Comment, r.Expires = grant.GrantRenewed, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), expires
 				var ok bool
-				ok, err = s.store.UpdateGrant(ctx, r, portal.GrantRequested)
+				ok, err = s.store.UpdateGrant(ctx, r, grant.GrantRequested)
 				if err == nil && !ok {
 					err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
 				}
 			}
 			return []portal.Change{{Field: "renews", After: r.Renews}, {Field: "expires_at", Before: stampOf(old.Expires), After: stampOf(expires)},
-				{Field: "state", Before: portal.GrantRequested, After: portal.GrantRenewed}}, err
+				{Field: "state", Before: grant.GrantRequested, After: grant.GrantRenewed}}, err
 		}})
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	return s.view(call, r), nil
 }
@@ -192,30 +193,30 @@ func stampOf(t time.Time) string {
 }
 
 // RejectGrant closes a request with the owner's comment.
-func (s *Service) RejectGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
-	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantReject, access.ReviewGrant, portal.GrantRequested, owns)
+func (s *Service) RejectGrant(ctx context.Context, scope portal.Scope, id, comment string) (grant.TopicGrant, error) {
+	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantReject, access.ReviewGrant, grant.GrantRequested, owns)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	defer release()
-	return s.close(ctx, call, r, portal.ActGrantReject, portal.GrantRequested, portal.GrantRejected, comment)
+	return s.close(ctx, call, r, portal.ActGrantReject, grant.GrantRequested, grant.GrantRejected, comment)
 }
 
 // WithdrawGrant closes the caller's unit's request.
-func (s *Service) WithdrawGrant(ctx context.Context, scope portal.Scope, id string) (portal.TopicGrant, error) {
-	call, r, release, err := s.decision(ctx, scope, id, "", portal.ActGrantWithdraw, access.WithdrawGrant, portal.GrantRequested, receives)
+func (s *Service) WithdrawGrant(ctx context.Context, scope portal.Scope, id string) (grant.TopicGrant, error) {
+	call, r, release, err := s.decision(ctx, scope, id, "", portal.ActGrantWithdraw, access.WithdrawGrant, grant.GrantRequested, receives)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	defer release()
-	return s.close(ctx, call, r, portal.ActGrantWithdraw, portal.GrantRequested, portal.GrantWithdrawn, "")
+	return s.close(ctx, call, r, portal.ActGrantWithdraw, grant.GrantRequested, grant.GrantWithdrawn, "")
 }
 
 // RevokeGrant removes an active grant's bindings, from either side.
-func (s *Service) RevokeGrant(ctx context.Context, scope portal.Scope, id, comment string) (portal.TopicGrant, error) {
-	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantRevoke, access.RevokeGrant, portal.GrantActive, holds)
+func (s *Service) RevokeGrant(ctx context.Context, scope portal.Scope, id, comment string) (grant.TopicGrant, error) {
+	call, r, release, err := s.decision(ctx, scope, id, comment, portal.ActGrantRevoke, access.RevokeGrant, grant.GrantActive, holds)
 	if err != nil {
-		return portal.TopicGrant{}, err
+		return grant.TopicGrant{}, err
 	}
 	defer release()
 	return s.revoke(ctx, call, r, comment)
@@ -223,21 +224,21 @@ func (s *Service) RevokeGrant(ctx context.Context, scope portal.Scope, id, comme
 
 // WaitingGrants lists the requests on the caller's units' topics that
 // the caller may approve, oldest first.
-func (s *Service) WaitingGrants(ctx context.Context) ([]portal.TopicGrant, error) {
+func (s *Service) WaitingGrants(ctx context.Context) ([]grant.TopicGrant, error) {
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
 	}
-	recs, err := s.store.GrantsInState(ctx, portal.GrantRequested, 500)
+	recs, err := s.store.GrantsInState(ctx, grant.GrantRequested, 500)
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.TopicGrant{}
+	out := []grant.TopicGrant{}
 	for _, r := range recs {
 		if !access.DecideGrant(p.Role(r.Owner), access.ReviewGrant).Allowed || p.Subject == r.RequesterSubject || approvedBy(r, p.Subject) {
 			continue
 		}
-		out = append(out, portal.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
+		out = append(out, grant.TopicGrant{ID: r.ID, Zone: r.Zone, Stage: r.Stage, Owner: r.Owner, Grantee: r.Grantee, Principal: r.Principal,
 			PrincipalName: r.PrincipalName, Topic: r.Pattern, Prefix: r.Prefixed, Access: r.Access, State: r.State, Requester: r.Requester,
 			Reason: r.Reason, Created: r.Created, Reviewable: true})
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
 )
 
 // Service manages a unit's consumer groups: the groups whose id carries
@@ -25,7 +26,7 @@ type Service struct {
 	lag   *groupLag
 }
 
-var _ portal.GroupService = (*Service)(nil)
+var _ group.GroupService = (*Service)(nil)
 
 // New returns the consumer group service.
 func New(g *gate.Guard) *Service { return &Service{guard: g, lag: newGroupLag()} }
@@ -76,12 +77,12 @@ func Positions(ctx context.Context, env *platform.Environment, ids []string) (ma
 
 func lagOf(committed, end int64) int64 { return max(0, end-committed) }
 
-func (s *Service) summary(call *gate.Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) portal.ConsumerGroup {
-	late := portal.LagTime{}
+func (s *Service) summary(call *gate.Call, g platform.Group, offs []platform.GroupOffset, ends map[platform.TopicPartition]int64) group.ConsumerGroup {
+	late := group.LagTime{}
 	for _, o := range offs {
 		late = latest(late, s.lag.estimate(call.Env, g.ID, o, ends[o.TopicPartition]))
 	}
-	out := portal.ConsumerGroup{ID: g.ID, Identifier: strings.TrimPrefix(g.ID, call.Scope.Prefix()), State: g.State,
+	out := group.ConsumerGroup{ID: g.ID, Identifier: strings.TrimPrefix(g.ID, call.Scope.Prefix()), State: g.State,
 		Protocol: g.Protocol, Members: len(g.Members), Topics: []string{}}
 	if call.WholeCluster {
 		o := call.Owner(g.ID, "")
@@ -100,23 +101,23 @@ func (s *Service) summary(call *gate.Call, g platform.Group, offs []platform.Gro
 
 // List returns a page of the unit's groups with state, members and lag.
 // Only the page's groups are described and measured.
-func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ConsumerGroup], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[group.ConsumerGroup], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list consumer groups")
 	if err != nil {
-		return portal.Page[portal.ConsumerGroup]{}, err
+		return portal.Page[group.ConsumerGroup]{}, err
 	}
 	if call.WholeCluster && q.Unit != "" && q.Unit != portal.UnitNone {
 		if u, ok := s.guard.Tenancy().Unit(q.Unit); !ok || u.LandingZone.ID != call.Scope.Zone().ID {
-			return portal.Page[portal.ConsumerGroup]{}, portal.Invalid("unit", "%s is not a business unit of %s", q.Unit, call.Scope.Zone().ID)
+			return portal.Page[group.ConsumerGroup]{}, portal.Invalid("unit", "%s is not a business unit of %s", q.Unit, call.Scope.Zone().ID)
 		}
 	}
 	all, err := groupsOf(ctx, call, q)
 	if err != nil {
-		return portal.Page[portal.ConsumerGroup]{}, err
+		return portal.Page[group.ConsumerGroup]{}, err
 	}
 	page, err := gate.Paginate(s.guard.Pages(), "groups "+call.Scope.String()+" "+q.Unit, all, func(g platform.Group) string { return g.ID }, q)
 	if err != nil {
-		return portal.Page[portal.ConsumerGroup]{}, err
+		return portal.Page[group.ConsumerGroup]{}, err
 	}
 	ids := make([]string, len(page.Items))
 	// A group the list says is Empty or Dead has no members to describe:
@@ -143,14 +144,14 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQue
 		return err
 	})
 	if err := both.Wait(); err != nil {
-		return portal.Page[portal.ConsumerGroup]{}, err
+		return portal.Page[group.ConsumerGroup]{}, err
 	}
 	byID := map[string]platform.Group{}
 	for _, g := range described {
 		byID[g.ID] = g
 	}
 	s.lag.observe(call.Env, committed, ends)
-	out := portal.Page[portal.ConsumerGroup]{Total: page.Total, NextPageToken: page.NextPageToken, Items: make([]portal.ConsumerGroup, len(ids))}
+	out := portal.Page[group.ConsumerGroup]{Total: page.Total, NextPageToken: page.NextPageToken, Items: make([]group.ConsumerGroup, len(ids))}
 	for i, g := range page.Items {
 		if d, ok := byID[g.ID]; ok {
 			g = d
@@ -194,24 +195,24 @@ func groupMissing(id string) error {
 
 // Get returns a group with its members and, per partition, the committed
 // offset, the end offset and the lag.
-func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (portal.GroupDetail, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (group.GroupDetail, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
 	if err != nil {
-		return portal.GroupDetail{}, err
+		return group.GroupDetail{}, err
 	}
 	g, err := s.group(ctx, call, id)
 	if err != nil {
-		return portal.GroupDetail{}, err
+		return group.GroupDetail{}, err
 	}
 	committed, ends, err := Positions(ctx, call.Env, []string{g.ID})
 	if err != nil {
-		return portal.GroupDetail{}, err
+		return group.GroupDetail{}, err
 	}
 	s.lag.observe(call.Env, committed, ends)
-	out := portal.GroupDetail{ConsumerGroup: s.summary(call, g, committed[g.ID], ends)}
+	out := group.GroupDetail{ConsumerGroup: s.summary(call, g, committed[g.ID], ends)}
 	holder := map[platform.TopicPartition]string{}
 	for _, m := range g.Members {
-		gm := portal.GroupMember{ID: m.ID, ClientID: m.ClientID, Host: m.Host, Partitions: []string{}}
+		gm := group.GroupMember{ID: m.ID, ClientID: m.ClientID, Host: m.Host, Partitions: []string{}}
 		for _, tp := range m.Assigned {
 			gm.Partitions = append(gm.Partitions, fmt.Sprintf("%s[%d]", tp.Topic, tp.Partition))
 			holder[tp] = m.ClientID
@@ -221,10 +222,10 @@ func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (porta
 	}
 	for _, o := range committed[g.ID] {
 		end := ends[o.TopicPartition]
-		out.Partitions = append(out.Partitions, portal.GroupPartition{Topic: o.Topic, Partition: o.Partition, Committed: o.Offset,
+		out.Partitions = append(out.Partitions, group.GroupPartition{Topic: o.Topic, Partition: o.Partition, Committed: o.Offset,
 			End: end, Lag: lagOf(o.Offset, end), Member: holder[o.TopicPartition], Late: s.lag.estimate(call.Env, g.ID, o, end)})
 	}
-	slices.SortFunc(out.Partitions, func(a, b portal.GroupPartition) int {
+	slices.SortFunc(out.Partitions, func(a, b group.GroupPartition) int {
 		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
 			return c
 		}
@@ -235,7 +236,7 @@ func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (porta
 
 // Consumers lists the unit's groups that have committed offsets on a
 // topic, with their lag there.
-func (s *Service) Consumers(ctx context.Context, scope portal.Scope, topic string) ([]portal.TopicConsumer, error) {
+func (s *Service) Consumers(ctx context.Context, scope portal.Scope, topic string) ([]group.TopicConsumer, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read consumer groups")
 	if err != nil {
 		return nil, err
@@ -268,7 +269,7 @@ func (s *Service) Consumers(ctx context.Context, scope portal.Scope, topic strin
 			consuming = append(consuming, id)
 		}
 	}
-	out := []portal.TopicConsumer{}
+	out := []group.TopicConsumer{}
 	if len(consuming) == 0 {
 		return out, nil
 	}
@@ -286,7 +287,7 @@ func (s *Service) Consumers(ctx context.Context, scope portal.Scope, topic strin
 	}
 	s.lag.observe(call.Env, onTopic, ends)
 	for _, g := range described {
-		c := portal.TopicConsumer{Group: g.ID, State: g.State, Members: len(g.Members)}
+		c := group.TopicConsumer{Group: g.ID, State: g.State, Members: len(g.Members)}
 		for _, o := range committed[g.ID] {
 			if o.Topic == topic {
 				c.Lag += lagOf(o.Offset, ends[o.TopicPartition])
@@ -336,7 +337,7 @@ func clientIDs(g platform.Group) []string {
 // offset; a dry run shows the plan without committing it. The group must
 // have no active member: Kafka would refuse, and the members would
 // overwrite the offsets anyway.
-func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id string, r portal.OffsetReset) (_ portal.ResetResult, err error) {
+func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id string, r group.OffsetReset) (_ group.ResetResult, err error) {
 	// A dry run needs the same role as the reset, so that it never
 	// promises what the caller may not do; only the reset is audited.
 	var call *gate.Call
@@ -346,17 +347,17 @@ func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id strin
 		ctx, call, err = s.guard.EnterWrite(ctx, scope, access.Write, "reset consumer group offsets", portal.ActConsumerGroupResetOffsets, id)
 	}
 	if err != nil {
-		return portal.ResetResult{}, err
+		return group.ResetResult{}, err
 	}
 	defer s.guard.Settle(ctx, call, &err)
 	var v portal.Validation
 	switch r.To {
-	case portal.ResetEarliest, portal.ResetLatest:
-	case portal.ResetTimestamp:
+	case group.ResetEarliest, group.ResetLatest:
+	case group.ResetTimestamp:
 		if r.Timestamp.IsZero() {
 			v.Add(portal.Missing("timestamp"))
 		}
-	case portal.ResetOffset:
+	case group.ResetOffset:
 		if r.Offset == nil {
 			v.Add(portal.Missing("offset"))
 		} else if *r.Offset < 0 {
@@ -368,27 +369,27 @@ func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id strin
 		v.Add(portal.Invalid("to", "must be earliest, latest, timestamp or offset, not %q", r.To))
 	}
 	if err := v.Err(); err != nil {
-		return portal.ResetResult{}, s.refused(ctx, call, r, id, err)
+		return group.ResetResult{}, s.refused(ctx, call, r, id, err)
 	}
 	g, err := s.group(ctx, call, id)
 	if err != nil {
-		return portal.ResetResult{}, s.refused(ctx, call, r, id, err)
+		return group.ResetResult{}, s.refused(ctx, call, r, id, err)
 	}
 	// Two people's resets of one group, on any replica, must not
 	// interleave their reads and commits.
 	unlock, err := s.guard.Lock(ctx, "consumer-group "+call.Env.Name()+" "+g.ID)
 	if err != nil {
-		return portal.ResetResult{}, s.refused(ctx, call, r, g.ID, err)
+		return group.ResetResult{}, s.refused(ctx, call, r, g.ID, err)
 	}
 	defer unlock()
 	if len(g.Members) > 0 {
-		return portal.ResetResult{}, s.refused(ctx, call, r, g.ID, activeMembers(g))
+		return group.ResetResult{}, s.refused(ctx, call, r, g.ID, activeMembers(g))
 	}
 	plan, err := s.plan(ctx, call, g, r)
 	if err != nil {
-		return portal.ResetResult{}, s.refused(ctx, call, r, g.ID, err)
+		return group.ResetResult{}, s.refused(ctx, call, r, g.ID, err)
 	}
-	out := portal.ResetResult{Group: g.ID, DryRun: r.DryRun, Changes: plan}
+	out := group.ResetResult{Group: g.ID, DryRun: r.DryRun, Changes: plan}
 	if r.DryRun {
 		return out, nil
 	}
@@ -405,13 +406,13 @@ func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id strin
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConsumerGroupResetOffsets, Resource: g.ID, Changes: changes,
 		Do: func(ctx context.Context) error { return call.Env.Groups.CommitGroupOffsets(ctx, g.ID, offsets) }})
 	if err != nil {
-		return portal.ResetResult{}, err
+		return group.ResetResult{}, err
 	}
 	return out, nil
 }
 
 // refused audits a refused reset (not a dry run) and returns err.
-func (s *Service) refused(ctx context.Context, call *gate.Call, r portal.OffsetReset, id string, err error) error {
+func (s *Service) refused(ctx context.Context, call *gate.Call, r group.OffsetReset, id string, err error) error {
 	if !r.DryRun {
 		s.guard.Record(ctx, call, portal.ActConsumerGroupResetOffsets, id, err)
 	}
@@ -419,7 +420,7 @@ func (s *Service) refused(ctx context.Context, call *gate.Call, r portal.OffsetR
 }
 
 // plan computes the new offsets of a reset.
-func (s *Service) plan(ctx context.Context, call *gate.Call, g platform.Group, r portal.OffsetReset) ([]portal.OffsetChange, error) {
+func (s *Service) plan(ctx context.Context, call *gate.Call, g platform.Group, r group.OffsetReset) ([]group.OffsetChange, error) {
 	committed, err := call.Env.Groups.GroupOffsets(ctx, []string{g.ID})
 	if err != nil {
 		return nil, err
@@ -459,15 +460,15 @@ func (s *Service) plan(ctx context.Context, call *gate.Call, g platform.Group, r
 	}
 	target := map[platform.TopicPartition]int64{}
 	switch r.To {
-	case portal.ResetEarliest:
+	case group.ResetEarliest:
 		target = earliest
-	case portal.ResetLatest:
+	case group.ResetLatest:
 		target = latest
-	case portal.ResetTimestamp:
+	case group.ResetTimestamp:
 		if target, err = call.Env.Groups.Offsets(ctx, parts, platform.OffsetQuery{At: r.Timestamp}); err != nil {
 			return nil, err
 		}
-	case portal.ResetOffset:
+	case group.ResetOffset:
 		var v portal.Validation
 		for _, tp := range parts {
 			if *r.Offset < earliest[tp] || *r.Offset > latest[tp] {
@@ -479,11 +480,11 @@ func (s *Service) plan(ctx context.Context, call *gate.Call, g platform.Group, r
 			return nil, err
 		}
 	}
-	out := make([]portal.OffsetChange, 0, len(parts))
+	out := make([]group.OffsetChange, 0, len(parts))
 	for _, tp := range parts {
-		out = append(out, portal.OffsetChange{Topic: tp.Topic, Partition: tp.Partition, Before: before[tp], After: target[tp]})
+		out = append(out, group.OffsetChange{Topic: tp.Topic, Partition: tp.Partition, Before: before[tp], After: target[tp]})
 	}
-	slices.SortFunc(out, func(a, b portal.OffsetChange) int {
+	slices.SortFunc(out, func(a, b group.OffsetChange) int {
 		if c := strings.Compare(a.Topic, b.Topic); c != 0 {
 			return c
 		}
@@ -500,6 +501,6 @@ func (s *Service) Observe(env *platform.Environment, committed map[string][]plat
 
 // Lateness is how late a group is on a partition in time, from what was
 // observed; unknown until the portal has seen it move.
-func (s *Service) Lateness(env *platform.Environment, group string, o platform.GroupOffset, end int64) portal.LagTime {
+func (s *Service) Lateness(env *platform.Environment, group string, o platform.GroupOffset, end int64) group.LagTime {
 	return s.lag.estimate(env, group, o, end)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -83,7 +84,7 @@ func TestGroupAccessMatrix(t *testing.T) {
 		{portal.Developer, "run", portal.ReadOnlyEnvironment},
 	} {
 		for _, dry := range []bool{true, false} {
-			_, err := w.Groups.ResetOffsets(servicetest.AsRole(c.role), portal.Scope{BU: "scada", Stage: c.stage}, "replay", portal.OffsetReset{To: portal.ResetEarliest, DryRun: dry})
+			_, err := w.Groups.ResetOffsets(servicetest.AsRole(c.role), portal.Scope{BU: "scada", Stage: c.stage}, "replay", group.OffsetReset{To: group.ResetEarliest, DryRun: dry})
 			if !portal.Is(err, c.want) {
 				t.Errorf("%s resets in %s (dry run %v): %v, want %s", c.role, c.stage, dry, err, c.want)
 			}
@@ -92,15 +93,15 @@ func TestGroupAccessMatrix(t *testing.T) {
 			t.Errorf("%s deletes in %s: %v, want %s", c.role, c.stage, err, c.want)
 		}
 	}
-	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "billing", portal.OffsetReset{To: portal.ResetEarliest}); !portal.Is(err, portal.Conflict) ||
+	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "billing", group.OffsetReset{To: group.ResetEarliest}); !portal.Is(err, portal.Conflict) ||
 		!strings.Contains(err.Error(), "billing-1") {
 		t.Errorf("reset with an active member: %v", err)
 	}
 	if err := w.Groups.Delete(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "billing"); !portal.Is(err, portal.Conflict) {
 		t.Errorf("delete with an active member: %v", err)
 	}
-	for _, bad := range []portal.OffsetReset{{}, {To: "middle"}, {To: portal.ResetTimestamp}, {To: portal.ResetOffset},
-		{To: portal.ResetOffset, Offset: ptr(int64(500))}} {
+	for _, bad := range []group.OffsetReset{{}, {To: "middle"}, {To: group.ResetTimestamp}, {To: group.ResetOffset},
+		{To: group.ResetOffset, Offset: ptr(int64(500))}} {
 		if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", bad); !portal.KindOf(err).IsValidation() {
 			t.Errorf("reset %+v: %v", bad, err)
 		}
@@ -111,14 +112,14 @@ func TestGroupAccessMatrix(t *testing.T) {
 
 	// A dry run shows the plan and changes nothing; the reset applies it
 	// and is audited before and after; an Admin resets in run.
-	plan, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", portal.OffsetReset{To: portal.ResetEarliest, DryRun: true})
+	plan, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", group.OffsetReset{To: group.ResetEarliest, DryRun: true})
 	if err != nil || !plan.DryRun || len(plan.Changes) != 1 || plan.Changes[0].Before != 30 || plan.Changes[0].After != 10 {
 		t.Fatalf("dry run %+v %v", plan, err)
 	}
 	if after := w.Snapshot(t); after != before {
 		t.Error("a dry run changed something")
 	}
-	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", portal.OffsetReset{To: portal.ResetOffset, Offset: ptr(int64(42))}); err != nil {
+	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay", group.OffsetReset{To: group.ResetOffset, Offset: ptr(int64(42))}); err != nil {
 		t.Fatal(err)
 	}
 	var audited bool
@@ -130,7 +131,7 @@ func TestGroupAccessMatrix(t *testing.T) {
 	if !audited {
 		t.Error("the reset is not audited with before and after")
 	}
-	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Admin), portal.Scope{BU: "scada", Stage: "run"}, "replay", portal.OffsetReset{To: portal.ResetLatest}); err != nil {
+	if _, err := w.Groups.ResetOffsets(servicetest.AsRole(portal.Admin), portal.Scope{BU: "scada", Stage: "run"}, "replay", group.OffsetReset{To: group.ResetLatest}); err != nil {
 		t.Errorf("an Admin in run: %v", err)
 	}
 	if err := w.Groups.Delete(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "replay"); err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/lag"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
 )
 
 // lagWatch is how long a group stays sampled after it was last shown: a
@@ -71,14 +71,14 @@ func (l *groupLag) observe(env *platform.Environment, committed map[string][]pla
 }
 
 // estimate is a group's lag in time on a partition.
-func (l *groupLag) estimate(env *platform.Environment, group string, o platform.GroupOffset, end int64) portal.LagTime {
-	e := l.history.Estimate(endSeries(env, o.TopicPartition), groupSeries(env, group, o.TopicPartition), o.Offset, end, l.now())
-	return portal.LagTime{Known: e.Known, Age: e.Age, AtLeast: e.AtLeast, CatchUpKnown: e.CatchUpKnown, CatchUp: e.CatchUp, Falling: e.Falling}
+func (l *groupLag) estimate(env *platform.Environment, id string, o platform.GroupOffset, end int64) group.LagTime {
+	e := l.history.Estimate(endSeries(env, o.TopicPartition), groupSeries(env, id, o.TopicPartition), o.Offset, end, l.now())
+	return group.LagTime{Known: e.Known, Age: e.Age, AtLeast: e.AtLeast, CatchUpKnown: e.CatchUpKnown, CatchUp: e.CatchUp, Falling: e.Falling}
 }
 
 // latest keeps, of two partitions' lag in time, the later: the older
 // record, the longer catch-up (a falling behind wins).
-func latest(a, b portal.LagTime) portal.LagTime {
+func latest(a, b group.LagTime) group.LagTime {
 	out := a
 	if b.Known && (!a.Known || b.Age > a.Age) {
 		out.Known, out.Age, out.AtLeast = true, b.Age, b.AtLeast

@@ -8,6 +8,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -22,28 +24,28 @@ func TestLagInTime(t *testing.T) {
 	c := w.Clusters["edh-shared/dev"]
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	ctx := servicetest.AsRole(portal.Viewer)
-	group := "edh-shared-scada-dev-lagging"
+	groupID := "edh-shared-scada-dev-lagging"
 	tp := platform.TopicPartition{Topic: sd.Topic, Partition: 0}
-	c.AddGroup(group, nil, map[platform.TopicPartition]int64{tp: 1})
+	c.AddGroup(groupID, nil, map[platform.TopicPartition]int64{tp: 1})
 	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	w.Groups.SetClock(func() time.Time { return now })
 	produce := func(n int) {
 		t.Helper()
-		recs := make([]portal.OutRecord, n)
+		recs := make([]record.OutRecord, n)
 		for i := range recs {
-			recs[i] = portal.OutRecord{Value: ptr("x"), Partition: ptr(0)}
+			recs[i] = record.OutRecord{Value: ptr("x"), Partition: ptr(0)}
 		}
-		if _, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, sd.Topic, portal.ProduceRequest{Records: recs}); err != nil {
+		if _, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, sd.Topic, record.ProduceRequest{Records: recs}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	commit := func(off int64) {
 		t.Helper()
-		if err := c.CommitGroupOffsets(t.Context(), group, []platform.GroupOffset{{TopicPartition: tp, Offset: off}}); err != nil {
+		if err := c.CommitGroupOffsets(t.Context(), groupID, []platform.GroupOffset{{TopicPartition: tp, Offset: off}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	late := func() portal.LagTime {
+	late := func() group.LagTime {
 		t.Helper()
 		d, err := w.Groups.Get(ctx, dev, "lagging")
 		if err != nil || len(d.Partitions) != 1 {

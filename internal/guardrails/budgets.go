@@ -14,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -136,17 +137,17 @@ func limitChanges(before, after rules.Usage) []portal.Change {
 
 // Budgets is every unit's use against its budgets in the zones the caller
 // may read, and each zone cluster's partitions against its limit.
-func (gr *Service) Budgets(ctx context.Context) (portal.BudgetOverview, error) {
+func (gr *Service) Budgets(ctx context.Context) (policy.BudgetOverview, error) {
 	p, t, err := gr.enter(ctx, access.ReadGuardrails, "")
 	if err != nil {
-		return portal.BudgetOverview{}, err
+		return policy.BudgetOverview{}, err
 	}
-	out := portal.BudgetOverview{Budgets: []portal.Budget{}, Clusters: []portal.ClusterUse{}}
+	out := policy.BudgetOverview{Budgets: []portal.Budget{}, Clusters: []policy.ClusterUse{}}
 	for _, z := range t.LandingZones() {
 		if access.CheckAdmin(p, t, access.ReadGuardrails, z.ID) != nil {
 			continue
 		}
-		clusters := map[string]*portal.ClusterUse{}
+		clusters := map[string]*policy.ClusterUse{}
 		err := gr.eachScope(ctx, t, z.ID, nil, nil, func(call *gate.Call, err error) {
 			b := portal.Budget{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Zone: z.ID}
 			if err == nil {
@@ -164,7 +165,7 @@ func (gr *Service) Budgets(ctx context.Context) (portal.BudgetOverview, error) {
 			}
 		})
 		if err != nil {
-			return portal.BudgetOverview{}, err
+			return policy.BudgetOverview{}, err
 		}
 		for _, st := range t.Stages() {
 			if c := clusters[st.Name]; c != nil {
@@ -177,8 +178,8 @@ func (gr *Service) Budgets(ctx context.Context) (portal.BudgetOverview, error) {
 
 // clusterUse is the partitions of a zone stage's cluster (every topic,
 // of every unit and none) against its limit.
-func (gr *Service) clusterUse(ctx context.Context, call *gate.Call) *portal.ClusterUse {
-	c := &portal.ClusterUse{Zone: call.Scope.Zone().ID, Stage: call.Scope.Stage.Name, Cluster: call.Env.ClusterID}
+func (gr *Service) clusterUse(ctx context.Context, call *gate.Call) *policy.ClusterUse {
+	c := &policy.ClusterUse{Zone: call.Scope.Zone().ID, Stage: call.Scope.Stage.Name, Cluster: call.Env.ClusterID}
 	if all, err := call.Env.Topics.ListTopics(ctx); err == nil {
 		for _, t := range all {
 			c.Partitions += int64(t.Partitions)

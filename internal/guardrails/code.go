@@ -7,6 +7,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 )
 
 // AsCode is the policies' part of resources as code: a Policy document
@@ -30,7 +31,7 @@ func (k policyCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Res
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]portal.Policy{}
+	out := map[string]policy.Policy{}
 	for _, r := range recs {
 		p, err := decodePolicy(r)
 		if err != nil {
@@ -44,9 +45,9 @@ func (k policyCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Res
 // Plan diffs a declared policy against the stored one, checked (its
 // expression type-checked) as a save would be.
 func (k policyCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
-	existing := o.(map[string]portal.Policy)
+	existing := o.(map[string]policy.Policy)
 	d := portal.DeclOf[portal.PolicyDecl](r)
-	pol := portal.Policy{ID: r.Name, Zone: call.Scope.Zone().ID, Description: r.Description, Kind: d.Kind, Units: d.Units, Stages: d.Stages,
+	pol := policy.Policy{ID: r.Name, Zone: call.Scope.Zone().ID, Description: r.Description, Kind: d.Kind, Units: d.Units, Stages: d.Stages,
 		Operations: d.Operations, Expression: d.Expression, Message: d.Message, Field: d.Field, Action: d.Action}
 	st := &plans.Step{Key: "policy/" + pol.ID, Change: portal.PlannedChange{Kind: "policy", Name: pol.ID, Identifier: pol.ID}}
 	var v portal.Validation
@@ -60,7 +61,7 @@ func (k policyCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r
 	if exists && cur.Zone != pol.Zone {
 		v.Add(portal.Invalid("name", "policy %s belongs to landing zone %s; plan it from a unit of that zone", pol.ID, cur.Zone))
 	}
-	var before *portal.Policy
+	var before *policy.Policy
 	if exists {
 		before = &cur
 		st.State = string(encodePolicy(cur))

@@ -16,6 +16,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -58,7 +59,7 @@ type compiledRule struct {
 
 var (
 	_ gate.Rules              = (*Service)(nil)
-	_ portal.GuardrailService = (*Service)(nil)
+	_ policy.GuardrailService = (*Service)(nil)
 )
 
 // New returns the guardrails service.
@@ -83,25 +84,25 @@ type policyJSON struct {
 	Action      string   `json:"action"`
 }
 
-func encodePolicy(p portal.Policy) []byte {
+func encodePolicy(p policy.Policy) []byte {
 	b, _ := json.Marshal(policyJSON{Description: p.Description, Kind: p.Kind, Units: p.Units, Stages: p.Stages, Operations: p.Operations,
 		Expression: p.Expression, Message: p.Message, Field: p.Field, Action: p.Action})
 	return b
 }
 
-func decodePolicy(r store.PolicyRecord) (portal.Policy, error) {
+func decodePolicy(r store.PolicyRecord) (policy.Policy, error) {
 	var j policyJSON
 	if err := json.Unmarshal(r.Body, &j); err != nil {
-		return portal.Policy{}, fmt.Errorf("policy %s: %w", r.ID, err)
+		return policy.Policy{}, fmt.Errorf("policy %s: %w", r.ID, err)
 	}
-	return portal.Policy{ID: r.ID, Zone: r.Zone, Description: j.Description, Kind: j.Kind, Units: j.Units, Stages: j.Stages, Operations: j.Operations,
+	return policy.Policy{ID: r.ID, Zone: r.Zone, Description: j.Description, Kind: j.Kind, Units: j.Units, Stages: j.Stages, Operations: j.Operations,
 		Expression: j.Expression, Message: j.Message, Field: j.Field, Action: j.Action, UpdatedBy: r.UpdatedBy, Updated: r.Updated}, nil
 }
 
 // rules are the zone's policies in force, compiled. A stored policy that
 // no longer compiles (a release changed a kind's fields) refuses the
 // writes it covers: a guardrail is never silently dropped.
-func (gr *Service) rules(ctx context.Context, zone string) ([]*rules.Rule, []portal.Policy, error) {
+func (gr *Service) rules(ctx context.Context, zone string) ([]*rules.Rule, []policy.Policy, error) {
 	recs, err := gr.o.Store.PolicyRecords(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -109,7 +110,7 @@ func (gr *Service) rules(ctx context.Context, zone string) ([]*rules.Rule, []por
 	gr.mu.Lock()
 	defer gr.mu.Unlock()
 	var compiled []*rules.Rule
-	var broken []portal.Policy
+	var broken []policy.Policy
 	for _, r := range recs {
 		if r.Zone != zone {
 			continue

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -20,8 +21,8 @@ var callers = map[string][]string{
 	"no role":                {"unrelated"},
 }
 
-func devPolicy(id, zone, action string) portal.Policy {
-	return portal.Policy{ID: id, Zone: zone, Kind: "Topic", Stages: []string{"dev"}, Expression: "resource.partitions <= 12",
+func devPolicy(id, zone, action string) policy.Policy {
+	return policy.Policy{ID: id, Zone: zone, Kind: "Topic", Stages: []string{"dev"}, Expression: "resource.partitions <= 12",
 		Message: "at most 12, not ${resource.partitions}", Field: "partitions_count", Action: action}
 }
 
@@ -44,7 +45,7 @@ var guardrailOps = []struct {
 		return err
 	}},
 	{"test", func(ctx context.Context, w *servicetest.World) error {
-		_, err := w.Rules.TestPolicy(ctx, portal.PolicyTest{Policy: devPolicy("t", "edh-shared", "enforce"), BU: "scada", Stage: "dev", Resource: []byte(`{"partitions": 3}`)})
+		_, err := w.Rules.TestPolicy(ctx, policy.PolicyTest{Policy: devPolicy("t", "edh-shared", "enforce"), BU: "scada", Stage: "dev", Resource: []byte(`{"partitions": 3}`)})
 		return err
 	}},
 	{"budgets", func(ctx context.Context, w *servicetest.World) error { _, err := w.Rules.Budgets(ctx); return err }},
@@ -114,7 +115,7 @@ func TestEveryDoorOfWritesIsJudged(t *testing.T) {
 	admin := w.AsGroups("platform-admins")
 	dev := servicetest.As("scada", portal.Admin)
 	scope := portal.Scope{BU: "scada", Stage: "dev"}
-	for _, p := range []portal.Policy{
+	for _, p := range []policy.Policy{
 		{ID: "accounts-described", Zone: "edh-shared", Kind: "ServiceAccount", Expression: "resource.description != ''", Message: "describe ${resource.name}", Field: "description", Action: "enforce"},
 		{ID: "pools-department", Zone: "edh-shared", Kind: "IdentityPool", Expression: "resource.filter.contains('claims.department')", Message: "name the department", Field: "filter", Action: "enforce"},
 		{ID: "no-deletes", Zone: "edh-shared", Kind: "Topic", Operations: []string{"delete"}, Expression: "!before.name.endsWith('-keep')", Message: "keep ${before.identifier}", Action: "enforce"},

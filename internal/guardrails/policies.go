@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -38,7 +39,7 @@ func event(p *portal.Principal, action portal.Action, zone, unit, stage, resourc
 
 // Policies lists the policies of a zone, or of every zone the caller may
 // read.
-func (gr *Service) Policies(ctx context.Context, zone string) ([]portal.Policy, error) {
+func (gr *Service) Policies(ctx context.Context, zone string) ([]policy.Policy, error) {
 	p, t, err := gr.enter(ctx, access.ReadGuardrails, zone)
 	if err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func (gr *Service) Policies(ctx context.Context, zone string) ([]portal.Policy, 
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.Policy{}
+	out := []policy.Policy{}
 	for _, r := range recs {
 		if zone != "" && r.Zone != zone || access.CheckAdmin(p, t, access.ReadGuardrails, r.Zone) != nil {
 			continue
@@ -62,29 +63,29 @@ func (gr *Service) Policies(ctx context.Context, zone string) ([]portal.Policy, 
 }
 
 // Policy returns one policy.
-func (gr *Service) Policy(ctx context.Context, id string) (portal.Policy, error) {
+func (gr *Service) Policy(ctx context.Context, id string) (policy.Policy, error) {
 	p, t, err := gr.enter(ctx, access.ReadGuardrails, "")
 	if err != nil {
-		return portal.Policy{}, err
+		return policy.Policy{}, err
 	}
 	pol, err := gr.find(ctx, id)
 	if err != nil {
-		return portal.Policy{}, err
+		return policy.Policy{}, err
 	}
 	if access.CheckAdmin(p, t, access.ReadGuardrails, pol.Zone) != nil {
-		return portal.Policy{}, policyNotFound(id)
+		return policy.Policy{}, policyNotFound(id)
 	}
 	return pol, nil
 }
 
-func (gr *Service) find(ctx context.Context, id string) (portal.Policy, error) {
+func (gr *Service) find(ctx context.Context, id string) (policy.Policy, error) {
 	recs, err := gr.o.Store.PolicyRecords(ctx)
 	if err != nil {
-		return portal.Policy{}, err
+		return policy.Policy{}, err
 	}
 	i := slices.IndexFunc(recs, func(r store.PolicyRecord) bool { return r.ID == id })
 	if i < 0 {
-		return portal.Policy{}, policyNotFound(id)
+		return policy.Policy{}, policyNotFound(id)
 	}
 	return decodePolicy(recs[i])
 }
@@ -94,7 +95,7 @@ func policyNotFound(id string) error {
 }
 
 // validate checks a policy against the tenancy and compiles it.
-func (gr *Service) validate(t *tenancy.Tenancy, p portal.Policy) error {
+func (gr *Service) validate(t *tenancy.Tenancy, p policy.Policy) error {
 	var v portal.Validation
 	if _, err := gr.compiler.Compile(p); err != nil {
 		v.Problems = append(v.Problems, portal.Problems(err)...)
@@ -122,30 +123,30 @@ func (gr *Service) validate(t *tenancy.Tenancy, p portal.Policy) error {
 
 // PutPolicy creates or replaces a policy, audited with its before and
 // after.
-func (gr *Service) PutPolicy(ctx context.Context, pol portal.Policy, create bool) (portal.Policy, bool, error) {
+func (gr *Service) PutPolicy(ctx context.Context, pol policy.Policy, create bool) (policy.Policy, bool, error) {
 	p, t, err := gr.enter(ctx, access.ManageGuardrails, "")
 	if err != nil {
-		return portal.Policy{}, false, err
+		return policy.Policy{}, false, err
 	}
 	if err := gr.validate(t, pol); err != nil {
-		return portal.Policy{}, false, err
+		return policy.Policy{}, false, err
 	}
 	before, err := gr.find(ctx, pol.ID)
 	exists := err == nil
 	switch {
 	case err != nil && !portal.Is(err, portal.NotFound):
-		return portal.Policy{}, false, err
+		return policy.Policy{}, false, err
 	case exists && create:
-		return portal.Policy{}, false, portal.New(portal.AlreadyExists, "policy %s exists already; PUT /api/v1/admin/policy/%s replaces it", pol.ID, pol.ID)
+		return policy.Policy{}, false, portal.New(portal.AlreadyExists, "policy %s exists already; PUT /api/v1/admin/policy/%s replaces it", pol.ID, pol.ID)
 	case exists && before.Zone != pol.Zone:
-		return portal.Policy{}, false, portal.Invalid("landing_zone", "policy %s belongs to %s; delete it and create it in %s", pol.ID, before.Zone, pol.Zone)
+		return policy.Policy{}, false, portal.Invalid("landing_zone", "policy %s belongs to %s; delete it and create it in %s", pol.ID, before.Zone, pol.Zone)
 	}
 	action := portal.ActPolicyCreate
 	if exists {
 		action = portal.ActPolicyUpdate
 	}
 	pol.UpdatedBy, pol.Updated = p.Actor(), gr.guard.Now().UTC()
-	var old *portal.Policy
+	var old *policy.Policy
 	if exists {
 		old = &before
 	}
@@ -155,7 +156,7 @@ func (gr *Service) PutPolicy(ctx context.Context, pol portal.Policy, create bool
 		},
 		Changes: policyChanges(old, &pol)})
 	if err != nil {
-		return portal.Policy{}, false, err
+		return policy.Policy{}, false, err
 	}
 	return pol, !exists, nil
 }
@@ -182,8 +183,8 @@ func (gr *Service) DeletePolicy(ctx context.Context, id string) error {
 }
 
 // policyChanges lists a policy's fields before and after, for the trail.
-func policyChanges(before, after *portal.Policy) []portal.Change {
-	fields := func(p *portal.Policy) map[string]string {
+func policyChanges(before, after *policy.Policy) []portal.Change {
+	fields := func(p *policy.Policy) map[string]string {
 		if p == nil {
 			return map[string]string{}
 		}
@@ -202,10 +203,10 @@ func policyChanges(before, after *portal.Policy) []portal.Change {
 
 // TestPolicy judges a sample change with a policy as it is written (saved
 // or not), made by the caller in a unit and stage.
-func (gr *Service) TestPolicy(ctx context.Context, in portal.PolicyTest) (portal.PolicyVerdict, error) {
+func (gr *Service) TestPolicy(ctx context.Context, in policy.PolicyTest) (policy.PolicyVerdict, error) {
 	p, t, err := gr.enter(ctx, access.ReadGuardrails, in.Policy.Zone)
 	if err != nil {
-		return portal.PolicyVerdict{}, err
+		return policy.PolicyVerdict{}, err
 	}
 	if in.Policy.ID == "" {
 		in.Policy.ID = "test"
@@ -215,7 +216,7 @@ func (gr *Service) TestPolicy(ctx context.Context, in portal.PolicyTest) (portal
 	}
 	rule, err := gr.compiler.Compile(in.Policy)
 	if err != nil {
-		return portal.PolicyVerdict{}, err
+		return policy.PolicyVerdict{}, err
 	}
 	ch := rules.Change{Kind: in.Policy.Kind, Operation: in.Operation, Name: "the sample"}
 	if ch.Operation == "" {
@@ -233,12 +234,12 @@ func (gr *Service) TestPolicy(ctx context.Context, in portal.PolicyTest) (portal
 		v.Add(portal.Invalid("stage", "stage %q not found; stages are %s", in.Stage, strings.Join(t.StageNames(), ", ")))
 	}
 	if err := v.Err(); err != nil {
-		return portal.PolicyVerdict{}, err
+		return policy.PolicyVerdict{}, err
 	}
 	sc := tenancy.Scope{Unit: u, Stage: st}
 	ch.Scope = rules.Scope{Zone: u.LandingZone.ID, Unit: u.ID, Stage: st.Name, Prefix: sc.Prefix()}
 	ch.Principal = rules.Principal{Subject: p.Subject, Name: p.Actor(), Role: p.Role(u.ID).String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
-	out := portal.PolicyVerdict{Covers: rules.Covers(rule.Policy, ch.Kind, ch.Scope, ch.Operation)}
+	out := policy.PolicyVerdict{Covers: rules.Covers(rule.Policy, ch.Kind, ch.Scope, ch.Operation)}
 	verdict := rule.Judge(ctx, ch)
 	out.Kept, out.Message = verdict.Kept, verdict.Message
 	return out, nil

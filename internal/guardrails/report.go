@@ -8,29 +8,30 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Report evaluates a saved policy against every existing resource of its
 // kind in its units and stages, each judged as if it were created now by
 // the caller. The portal changes none of them.
-func (gr *Service) Report(ctx context.Context, id string) (portal.PolicyReport, error) {
+func (gr *Service) Report(ctx context.Context, id string) (policy.PolicyReport, error) {
 	p, t, err := gr.enter(ctx, access.ReadGuardrails, "")
 	if err != nil {
-		return portal.PolicyReport{}, err
+		return policy.PolicyReport{}, err
 	}
 	pol, err := gr.find(ctx, id)
 	if err != nil {
-		return portal.PolicyReport{}, err
+		return policy.PolicyReport{}, err
 	}
 	if access.CheckAdmin(p, t, access.ReadGuardrails, pol.Zone) != nil {
-		return portal.PolicyReport{}, policyNotFound(id)
+		return policy.PolicyReport{}, policyNotFound(id)
 	}
 	rule, err := gr.compiler.Compile(pol)
 	if err != nil {
-		return portal.PolicyReport{}, err
+		return policy.PolicyReport{}, err
 	}
-	out := portal.PolicyReport{Policy: pol, Violators: []portal.PolicyViolator{}}
+	out := policy.PolicyReport{Policy: pol, Violators: []policy.PolicyViolator{}}
 	holder := gr.holder(pol.Kind)
 	err = gr.eachScope(ctx, t, pol.Zone, pol.Units, pol.Stages, func(call *gate.Call, err error) {
 		if err == nil && holder == nil {
@@ -54,7 +55,7 @@ func (gr *Service) Report(ctx context.Context, id string) (portal.PolicyReport, 
 			ch := rules.Change{Kind: pol.Kind, Operation: rules.OpCreate, Name: n, Resource: held[n], Scope: scope, Principal: principal}
 			out.Checked++
 			if v := rule.Judge(ctx, ch); !v.Kept {
-				out.Violators = append(out.Violators, portal.PolicyViolator{BU: scope.Unit, Stage: scope.Stage, Kind: pol.Kind, Resource: n, Message: v.Message})
+				out.Violators = append(out.Violators, policy.PolicyViolator{BU: scope.Unit, Stage: scope.Stage, Kind: pol.Kind, Resource: n, Message: v.Message})
 			}
 		}
 	})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -27,7 +28,7 @@ func principalGrants(ctx context.Context, call *gate.Call, grants store.ZoneGran
 	}
 	var out []portal.Dependant
 	for _, g := range recs {
-		if g.Principal != id || g.State != portal.GrantActive {
+		if g.Principal != id || g.State != grant.GrantActive {
 			continue
 		}
 		detail := g.Access + " on " + g.Pattern + " given by " + g.Owner

@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -35,7 +36,7 @@ func (s *Service) journalApply(ctx context.Context, call *gate.Call, doc portal.
 	docJSON, _ := json.Marshal(withoutSecrets(doc))
 	planJSON, _ := json.Marshal(plan)
 	j := store.ApplyRecord{ID: "ap-" + rand.Text(), BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Actor: call.Principal.Actor(),
-		Document: docJSON, Plan: planJSON, State: portal.RequestApplying, Event: event, Started: s.guard.Now().UTC()}
+		Document: docJSON, Plan: planJSON, State: changerequest.RequestApplying, Event: event, Started: s.guard.Now().UTC()}
 	if err := s.journal.CreateApply(ctx, j); err != nil {
 		return "", portal.Wrap(err, portal.UpstreamUnavailable, "the apply could not be journaled, so nothing was changed; try again shortly")
 	}
@@ -96,10 +97,10 @@ func (s *Service) finishJournal(ctx context.Context, id string, result portal.Pl
 func (s *Service) finish(ctx context.Context, id string, result portal.Plan) error {
 	// A copy: the caller's answer keeps the keys it issued.
 	result.Changes = append([]portal.PlannedChange(nil), result.Changes...)
-	state := portal.RequestApplied
+	state := changerequest.RequestApplied
 	for i, c := range result.Changes {
 		if c.Outcome == portal.OutcomeFailed || c.Outcome == portal.OutcomeSkipped {
-			state = portal.RequestPartlyApplied
+			state = changerequest.RequestPartlyApplied
 		}
 		result.Changes[i].Issued = nil // secrets are never journaled
 	}
@@ -114,7 +115,7 @@ func (s *Service) Resume(ctx context.Context, stoppedAfter time.Duration) (int, 
 	if s.journal == nil {
 		return 0, nil
 	}
-	recs, err := s.journal.AppliesInState(ctx, portal.RequestApplying, 20)
+	recs, err := s.journal.AppliesInState(ctx, changerequest.RequestApplying, 20)
 	if err != nil {
 		return 0, err
 	}
@@ -138,7 +139,7 @@ func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error)
 	}
 	now, err := s.journal.ApplyRecord(ctx, j.ID)
 	unlock()
-	if err != nil || now.State != portal.RequestApplying {
+	if err != nil || now.State != changerequest.RequestApplying {
 		return false, nil // finished meanwhile
 	}
 	var doc portal.Document

@@ -9,6 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -55,7 +56,7 @@ func TestAStoppedApplyIsFinished(t *testing.T) {
 	doc.Resources = doc.Resources[1:] // the schema and the topic
 	stopApply(t, w, ctx, doc)
 	bg := context.Background()
-	journals, err := w.Store.AppliesInState(bg, portal.RequestApplying, 10)
+	journals, err := w.Store.AppliesInState(bg, changerequest.RequestApplying, 10)
 	if err != nil || len(journals) != 1 || journals[0].Actor != "tester" {
 		t.Fatalf("journals after the stop: %+v %v", journals, err)
 	}
@@ -66,7 +67,7 @@ func TestAStoppedApplyIsFinished(t *testing.T) {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	j, _ := w.Store.ApplyRecord(bg, journals[0].ID)
-	if j.State != portal.RequestApplied || !strings.Contains(string(j.Result), `"Outcome":"applied"`) {
+	if j.State != changerequest.RequestApplied || !strings.Contains(string(j.Result), `"Outcome":"applied"`) {
 		t.Errorf("the journal: %s %s", j.State, j.Result)
 	}
 	again, err := w.Plans.Plan(ctx, dev, doc)
@@ -96,7 +97,7 @@ func TestAJournalKeepsNoSecret(t *testing.T) {
 	ctx := servicetest.As("scada", portal.Developer)
 	stopApply(t, w, ctx, unitDoc("86400000"))
 	bg := context.Background()
-	journals, _ := w.Store.AppliesInState(bg, portal.RequestApplying, 10)
+	journals, _ := w.Store.AppliesInState(bg, changerequest.RequestApplying, 10)
 	if len(journals) != 1 {
 		t.Fatalf("journals: %d", len(journals))
 	}
@@ -107,7 +108,7 @@ func TestAJournalKeepsNoSecret(t *testing.T) {
 		t.Fatalf("resume: %d %v", n, err)
 	}
 	j, _ := w.Store.ApplyRecord(bg, journals[0].ID)
-	if j.State != portal.RequestPartlyApplied || !strings.Contains(string(j.Result), "apply the document again") {
+	if j.State != changerequest.RequestPartlyApplied || !strings.Contains(string(j.Result), "apply the document again") {
 		t.Errorf("the journal: %s %s", j.State, j.Result)
 	}
 	for _, e := range w.AuditEvents(t) {

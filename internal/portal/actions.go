@@ -118,3 +118,57 @@ func (a *Action) Scan(src any) error {
 	}
 	return nil
 }
+
+// The consumer group's actions; its KindInfo declares their past tenses.
+var (
+	ActConsumerGroupDelete       = Action{"consumer-group.delete", "deleted"}
+	ActConsumerGroupResetOffsets = Action{"consumer-group.reset-offsets", "offsets-reset"}
+)
+
+// The change request's actions; its KindInfo declares their past tenses.
+var (
+	ActChangeRequestCreate   = Action{"change-request.create", "created"}
+	ActChangeRequestApprove  = Action{"change-request.approve", "approved"}
+	ActChangeRequestReject   = Action{"change-request.reject", "rejected"}
+	ActChangeRequestWithdraw = Action{"change-request.withdraw", "withdrawn"}
+	ActChangeRequestStale    = Action{"change-request.stale", "stale"}
+)
+
+// The grant's actions; its KindInfo declares their past tenses.
+var (
+	ActGrantRequest  = Action{"grant.request", "requested"}
+	ActGrantApprove  = Action{"grant.approve", "approved"}
+	ActGrantReject   = Action{"grant.reject", "rejected"}
+	ActGrantWithdraw = Action{"grant.withdraw", "withdrawn"}
+	ActGrantRevoke   = Action{"grant.revoke", "revoked"}
+	ActGrantCreate   = Action{"grant.create", "created"}
+	ActGrantExpire   = Action{"grant.expire", "expired"}
+	ActGrantEnd      = Action{"grant.end", "ended"}
+	ActGrantExpiring = Action{"grant.expiring", "expiring"}
+)
+
+// The alert's actions; its KindInfo declares their past tenses.
+var (
+	ActAlertFire    = Action{"alert.fire", "fired"}
+	ActAlertResolve = Action{"alert.resolve", "resolved"}
+)
+
+// The alert channel's actions; its KindInfo declares their past tenses.
+var (
+	ActAlertChannelCreate = Action{"alert-channel.create", "created"}
+	ActAlertChannelDelete = Action{"alert-channel.delete", "deleted"}
+)
+
+// The alert rule's actions; its KindInfo declares their past tenses.
+var (
+	ActAlertRuleUpdate  = Action{"alert-rule.update", "updated"}
+	ActAlertRuleDelete  = Action{"alert-rule.delete", "deleted"}
+	ActAlertRuleSilence = Action{"alert-rule.silence", "silenced"}
+)
+
+// The policy's actions; its KindInfo declares their past tenses.
+var (
+	ActPolicyCreate = Action{"policy.create", "created"}
+	ActPolicyUpdate = Action{"policy.update", "updated"}
+	ActPolicyDelete = Action{"policy.delete", "deleted"}
+)

@@ -113,3 +113,55 @@ type CallerService interface {
 	// not found. Errors: NotFound.
 	EndSession(ctx context.Context, id string) error
 }
+
+// SessionInfo is one browser session, without its secrets.
+type SessionInfo struct {
+	ID        string
+	Subject   string
+	Username  string
+	UserAgent string
+	IP        string
+	Created   time.Time
+	LastSeen  time.Time
+	Expires   time.Time
+}
+
+// AccessQuery is what to explain: a list of groups, or a token's claims
+// (JSON object) from which the configured groups claim is read.
+type AccessQuery struct {
+	Groups []string
+	Claims map[string]any
+}
+
+// UnitAccess is the role a set of groups gives in one unit, and why.
+type UnitAccess struct {
+	Unit        string
+	LandingZone string
+	Role        Role
+	Groups      []string
+}
+
+// AccessReport explains access: per unit the role and the groups that gave
+// it; the groups that match no unit; and a groups overage.
+type AccessReport struct {
+	PlatformAdmin bool
+	Groups        []string
+	Units         []UnitAccess
+	// Unmatched are the groups that give no role anywhere.
+	Unmatched []string
+	// Overage: the token said the groups did not fit into it, so the list
+	// is incomplete (Entra ID's _claim_names); Explanation says what to do.
+	Overage     bool
+	Explanation string
+	// Grants are the access the principal's units hold on other units'
+	// topics through grants, each explained in a line.
+	Grants []GrantAccess
+}
+
+// GrantAccess is access a unit holds through a grant: "read on
+// edh-shared-scada-dev-orders through grant gr-12 until 2026-12-24".
+type GrantAccess struct {
+	Unit, Stage, Grant, Access, Topic, Principal string
+	Expires                                      time.Time
+	Line                                         string
+}

@@ -179,3 +179,29 @@ func KindNamed(name string) (KindInfo, bool) {
 	}
 	return KindInfo{}, false
 }
+
+// KindAPIKey is the kind of API keys in policies (keys are not declared
+// in documents).
+const KindAPIKey = "APIKey"
+
+// PolicyKinds lists the kinds a policy may be about.
+func PolicyKinds() []string {
+	var out []string
+	for _, k := range kinds {
+		if k.Policy != "" {
+			out = append(out, k.Policy)
+		}
+	}
+	return out
+}
+
+// PolicyFields names a kind's fields as policies see them (its
+// KindInfo's PolicyFields).
+func PolicyFields(kind string) string {
+	for _, k := range kinds {
+		if k.Policy == kind && kind != "" {
+			return k.PolicyFields
+		}
+	}
+	return ""
+}

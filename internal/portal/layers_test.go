@@ -21,7 +21,7 @@ var doors = []string{"api", "api/openapi", "api/present", "handlers", "handlers/
 // doorMay lists the project packages a door may import; anything else of
 // the project (services, platform ports and adapters, stores, the policy,
 // configuration) is a forbidden edge.
-var doorMay = []string{"internal/portal", "internal/wire", "internal/jsonbody", "internal/document", "internal/auth", "internal/auditfile", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
+var doorMay = []string{"internal/portal", "internal/portal/", "internal/contract", "internal/wire", "internal/jsonbody", "internal/document", "internal/auth", "internal/auditfile", "internal/httpserver", "internal/requestid", "internal/version", "static", "views"}
 
 // trailMay are the packages that may reach the audit trail's recorder:
 // the guard, which every write and event passes, and the wiring that
@@ -147,10 +147,14 @@ func TestImportRules(t *testing.T) {
 			case p.ImportPath == "assistants" && (own == "api" || own == "api/openapi"):
 				// The assistants' door is made of the API's operations, and
 				// calls them.
-			case slices.Contains(doors, p.ImportPath) && ok && !slices.Contains(doorMay, own):
+			case slices.Contains(doors, p.ImportPath) && ok && !slices.ContainsFunc(doorMay, func(m string) bool { return under(own, m) }):
 				t.Errorf("%s imports %s: the front doors reach behaviour only through internal/portal", p.ImportPath, own)
 			case p.ImportPath == "internal/portal" && ok:
 				t.Errorf("internal/portal imports %s: the contract depends on nothing of the project", own)
+			case under(p.ImportPath, "internal/portal/") && ok && !under(own, "internal/portal/"):
+				t.Errorf("%s imports %s: a kind's contract stands on internal/portal (and other contracts) only", p.ImportPath, own)
+			case p.ImportPath == "internal/contract" && ok && !under(own, "internal/portal/"):
+				t.Errorf("internal/contract imports %s: it only gathers the contracts", own)
 			case own == "internal/audit" && !slices.Contains(trailMay, p.ImportPath):
 				t.Errorf("%s imports internal/audit: the trail is the guard's (internal/gate); services record through it", p.ImportPath)
 			case p.ImportPath == "internal/wire" && ok:

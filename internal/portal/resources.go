@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"time"
 )
 
 // ResourceAPIVersion is the apiVersion of every resource of a desired-state
@@ -353,4 +354,23 @@ type PlanService interface {
 	// Export returns the unit's current state as a document with
 	// identifiers (portable to other stages) and secrets by reference.
 	Export(ctx context.Context, scope Scope) (Document, error)
+}
+
+// TopicMetadata is what an owner says about a topic (each field replaced
+// whole).
+type TopicMetadata struct {
+	Description    string
+	Contact        string
+	Tags           []string
+	Classification string
+}
+
+// Classification is a data classification as the platform configures
+// it.
+type Classification struct {
+	Name      string
+	MaxGrant  time.Duration
+	Write     bool
+	Approvals int
+	Default   bool
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -55,7 +56,7 @@ func TestReadsMaskTaggedFieldsByRoleAndStage(t *testing.T) {
 				continue // data_access: developers
 			}
 			masked := st == "qas" && role < portal.Admin
-			page, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, portal.MessageQuery{Limit: 10})
+			page, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, record.MessageQuery{Limit: 10})
 			if err != nil || len(page.Items) != 3 {
 				t.Fatalf("%s in %s: %v %v", role, st, page.Items, err)
 			}
@@ -72,14 +73,14 @@ func TestReadsMaskTaggedFieldsByRoleAndStage(t *testing.T) {
 					t.Errorf("%s in %s: an undecodable record is withheld: %+v", role, st, m)
 				}
 			}
-			probe, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, portal.MessageQuery{Limit: 10, Filter: `value.email.startsWith("ada")`})
+			probe, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, record.MessageQuery{Limit: 10, Filter: `value.email.startsWith("ada")`})
 			if err != nil || len(probe.Items) != map[bool]int{true: 0, false: 1}[masked] {
 				t.Errorf("%s in %s: a filter on the tagged field found %d: %v", role, st, len(probe.Items), err)
 			}
 		}
 	}
 	// A tail masks alike, and its one event says so.
-	tail, err := w.Messages.Read(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "qas"}, "customers", portal.MessageQuery{After: map[int]int64{0: 96}})
+	tail, err := w.Messages.Read(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "qas"}, "customers", record.MessageQuery{After: map[int]int64{0: 96}})
 	if err != nil || len(tail.Items) == 0 || strings.Contains(tail.Items[0].Value, "ada@") {
 		t.Errorf("a Viewer's tail: %+v %v", tail.Items, err)
 	}
@@ -144,7 +145,7 @@ func TestRecordsNoSchemaClassifiesAreMaskedWhole(t *testing.T) {
 		}
 		w.Clusters["edh-shared/"+st].PutRecords(topic.Name, records)
 		for _, role := range []portal.Role{portal.Viewer, portal.Developer, portal.Admin} {
-			page, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, portal.MessageQuery{Limit: 10})
+			page, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, record.MessageQuery{Limit: 10})
 			if st == "run" && role < portal.Admin {
 				if !portal.Is(err, portal.DataAccessDisabled) || !strings.Contains(err.Error(), "not in the Schema Registry's format") {
 					t.Errorf("%s in a stage that refuses unclassified records: %v %+v", role, err, page.Items)
@@ -157,23 +158,23 @@ func TestRecordsNoSchemaClassifiesAreMaskedWhole(t *testing.T) {
 			for _, m := range page.Items {
 				whole := records[m.Offset-96].Value
 				switch {
-				case m.Offset == 99 && (m.ValueEncoding != portal.EncodingNone || m.MaskedWhole):
+				case m.Offset == 99 && (m.ValueEncoding != record.EncodingNone || m.MaskedWhole):
 					t.Errorf("%s in %s: a tombstone: %+v", role, st, m)
 				case m.Offset == 99:
-				case role >= portal.Admin && (m.MaskedWhole || (m.ValueEncoding == portal.EncodingText && m.Value != string(whole))):
+				case role >= portal.Admin && (m.MaskedWhole || (m.ValueEncoding == record.EncodingText && m.Value != string(whole))):
 					t.Errorf("%s in %s: the value is masked for the unmasked role: %+v", role, st, m)
 				case role < portal.Admin && (!m.MaskedWhole || strings.Contains(m.Value, "example") || strings.Contains(m.Value, "ff00")):
 					t.Errorf("%s in %s: an unclassified value shows: %+v", role, st, m)
-				case role < portal.Admin && m.Offset == 96 && (m.ValueEncoding != portal.EncodingText || m.Value != strings.Repeat("*", 32)):
+				case role < portal.Admin && m.Offset == 96 && (m.ValueEncoding != record.EncodingText || m.Value != strings.Repeat("*", 32)):
 					t.Errorf("%s in %s: the text's encoding or length class is lost: %+v", role, st, m)
-				case role < portal.Admin && m.Offset == 98 && (m.ValueEncoding != portal.EncodingHex || m.Value != strings.Repeat("00", 8)):
+				case role < portal.Admin && m.Offset == 98 && (m.ValueEncoding != record.EncodingHex || m.Value != strings.Repeat("00", 8)):
 					t.Errorf("%s in %s: the bytes' encoding or length class is lost: %+v", role, st, m)
 				}
 				if m.Key != "c-"+string(rune('1'+m.Offset-96)) {
 					t.Errorf("%s in %s: the key: %+v", role, st, m)
 				}
 			}
-			for _, q := range []portal.MessageQuery{{Limit: 10, Value: "ada@"}, {Limit: 10, Filter: `value.email == "grace@example.com"`}, {Limit: 10, Filter: `value.plan == "gold"`}} {
+			for _, q := range []record.MessageQuery{{Limit: 10, Value: "ada@"}, {Limit: 10, Filter: `value.email == "grace@example.com"`}, {Limit: 10, Filter: `value.plan == "gold"`}} {
 				probe, err := w.Messages.Read(servicetest.AsRole(role), scope, topic.Name, q)
 				want := 0
 				if role >= portal.Admin {

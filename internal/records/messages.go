@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/masking"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -42,7 +43,7 @@ type Service struct {
 	mask    Masking
 }
 
-var _ portal.MessageService = (*Service)(nil)
+var _ record.MessageService = (*Service)(nil)
 
 // New returns the message browser's service; filtered reads run
 // within the replica's shares of costly work (ratelimit.Shares' defaults
@@ -60,18 +61,18 @@ func New(g *gate.Guard, costly *ratelimit.Concurrency) *Service {
 // of an earlier read (a tail), in one partition or all. A filtered read
 // looks at up to MaxScan records and keeps the first q.Limit that match.
 // No consumer group is joined or committed to.
-func (s *Service) Read(ctx context.Context, scope portal.Scope, topic string, q portal.MessageQuery) (portal.RecordPage, error) {
+func (s *Service) Read(ctx context.Context, scope portal.Scope, topic string, q record.MessageQuery) (record.RecordPage, error) {
 	ctx, call, err := s.enterData(ctx, scope, topic, "read records", portal.ActTopicReadRecords, access.CheckData)
 	if err != nil {
-		return portal.RecordPage{}, err
+		return record.RecordPage{}, err
 	}
 	match, err := checkRecordQuery(&q, s.filters)
 	if err != nil {
-		return portal.RecordPage{}, err
+		return record.RecordPage{}, err
 	}
 	leave, err := s.scans.enter(ctx, call.Principal.Subject, call.Scope.Unit.ID)
 	if err != nil {
-		return portal.RecordPage{}, err
+		return record.RecordPage{}, err
 	}
 	defer leave()
 	// A read takes one of the cluster's record readers (librdkafka's
@@ -79,7 +80,7 @@ func (s *Service) Read(ctx context.Context, scope portal.Scope, topic string, q 
 	// made here keep this one), fetches, decodes and judges records: one
 	// unit's data work, at a lower priority than the pages other units
 	// wait on.
-	var page portal.RecordPage
+	var page record.RecordPage
 	err = cpupriority.Run(func() (err error) {
 		page, err = s.read(ctx, call, topic, q, match)
 		return err
@@ -88,15 +89,15 @@ func (s *Service) Read(ctx context.Context, scope portal.Scope, topic string, q 
 }
 
 // read is Read's work once the caller is admitted.
-func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q portal.MessageQuery,
-	match func(context.Context, portal.BrowsedMessage) bool) (portal.RecordPage, error) {
+func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q record.MessageQuery,
+	match func(context.Context, record.BrowsedMessage) bool) (record.RecordPage, error) {
 	full, err := call.Topic(ctx, topic)
 	if err != nil {
-		return portal.RecordPage{}, err
+		return record.RecordPage{}, err
 	}
 	d, err := call.Env.Topics.DescribeTopic(ctx, full)
 	if err != nil {
-		return portal.RecordPage{}, err
+		return record.RecordPage{}, err
 	}
 	parts := make([]platform.TopicPartition, 0, len(d.Partitions))
 	for _, p := range d.Partitions {
@@ -108,22 +109,22 @@ func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q por
 	if len(parts) == 0 {
 		e := portal.New(portal.InvalidParameter, "topic %s has partitions 0 to %d", full, len(d.Partitions)-1)
 		e.Field = "partition"
-		return portal.RecordPage{}, e
+		return record.RecordPage{}, e
 	}
 	count := q.Limit
 	if q.Filtered() {
-		count = max(q.Limit, portal.MaxScan/len(parts))
+		count = max(q.Limit, record.MaxScan/len(parts))
 	}
 	ranges, ends, err := s.ranges(ctx, call, parts, q, count)
 	if err != nil {
-		return portal.RecordPage{}, err
+		return record.RecordPage{}, err
 	}
 	rctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
 	raw, err := call.Env.Messages.ReadMessages(rctx, full, ranges, readMaxBytes)
 	if err != nil {
 		s.guard.Record(ctx, call, portal.ActTopicReadRecords, full, err)
-		return portal.RecordPage{}, err
+		return record.RecordPage{}, err
 	}
 	latest := q.Offset == nil && q.Timestamp.IsZero() && q.After == nil
 	if latest {
@@ -133,7 +134,7 @@ func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q por
 		slices.SortFunc(raw, func(a, b platform.Message) int { return a.Timestamp.Compare(b.Timestamp) })
 	}
 	mask := access.DecideMasking(call.Principal.Role(call.Scope.Unit.ID), call.Scope.Stage, s.mask.Unmasked)
-	out := portal.RecordPage{Ends: ends, Items: []portal.BrowsedMessage{}}
+	out := record.RecordPage{Ends: ends, Items: []record.BrowsedMessage{}}
 	// Filtering has its own time bound: an expensive expression over
 	// thousands of records stops there, and Scanned says how far it got.
 	fctx, fcancel := context.WithTimeout(ctx, filterTimeout)
@@ -149,7 +150,7 @@ func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q por
 				"masking cannot tell what of them is sensitive, and stage %s refuses such reads below %s (stages[].masking_unclassified: refuse)",
 				full, m.Partition, m.Offset, call.Scope.Stage.Name, s.mask.Unmasked)
 			s.guard.Record(ctx, call, portal.ActTopicReadRecords, full, err)
-			return portal.RecordPage{}, err
+			return record.RecordPage{}, err
 		}
 		if match != nil && !match(fctx, b) {
 			continue
@@ -216,13 +217,13 @@ func (s *Service) enterData(ctx context.Context, scope portal.Scope, topic, what
 
 // checkRecordQuery checks a read's bounds and compiles its filters into
 // one test of a decoded record (nil for none).
-func checkRecordQuery(q *portal.MessageQuery, filters *recordFilters) (func(context.Context, portal.BrowsedMessage) bool, error) {
+func checkRecordQuery(q *record.MessageQuery, filters *recordFilters) (func(context.Context, record.BrowsedMessage) bool, error) {
 	var v portal.Validation
 	switch {
 	case q.Limit == 0:
 		q.Limit = 20
-	case q.Limit < 0 || q.Limit > portal.MaxMessages:
-		v.Add(portal.Invalid("limit", "must be between 1 and %d", portal.MaxMessages))
+	case q.Limit < 0 || q.Limit > record.MaxMessages:
+		v.Add(portal.Invalid("limit", "must be between 1 and %d", record.MaxMessages))
 	}
 	if q.Offset != nil && *q.Offset < 0 {
 		v.Add(portal.Invalid("offset", "must not be negative"))
@@ -245,7 +246,7 @@ func checkRecordQuery(q *portal.MessageQuery, filters *recordFilters) (func(cont
 
 // ranges works out where each partition's read starts and how many
 // records it takes, and the partitions' end offsets.
-func (s *Service) ranges(ctx context.Context, call *gate.Call, parts []platform.TopicPartition, q portal.MessageQuery, count int) ([]platform.ReadRange, map[int]int64, error) {
+func (s *Service) ranges(ctx context.Context, call *gate.Call, parts []platform.TopicPartition, q record.MessageQuery, count int) ([]platform.ReadRange, map[int]int64, error) {
 	earliest, latest, err := platform.Retained(ctx, call.Env.Groups, parts)
 	if err != nil {
 		return nil, nil, err
@@ -277,7 +278,7 @@ func (s *Service) ranges(ctx context.Context, call *gate.Call, parts []platform.
 }
 
 // describeRead says, for the trail, what was read (never the data).
-func describeRead(ranges []platform.ReadRange, q portal.MessageQuery, n int) string {
+func describeRead(ranges []platform.ReadRange, q record.MessageQuery, n int) string {
 	var b bytes.Buffer
 	switch {
 	case q.Offset != nil:

@@ -12,51 +12,52 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/recordcodec"
 )
 
 // Produce writes records to a topic by hand. Every record is encoded and
 // checked before the first is sent, so that a problem in one (a value its
 // schema refuses, a partition that does not exist) sends none.
-func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string, req portal.ProduceRequest) (_ portal.ProduceResult, err error) {
+func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string, req record.ProduceRequest) (_ record.ProduceResult, err error) {
 	ctx, call, err := s.enterData(ctx, scope, topic, "produce records", portal.ActTopicProduce, access.CheckProduce)
 	if err != nil {
-		return portal.ProduceResult{}, err
+		return record.ProduceResult{}, err
 	}
 	defer s.guard.Settle(ctx, call.Writes(portal.ActTopicProduce, topic), &err)
 	if err := checkProduceShape(req); err != nil {
-		return portal.ProduceResult{}, err
+		return record.ProduceResult{}, err
 	}
 	full, err := call.Topic(ctx, topic)
 	if err != nil {
-		return portal.ProduceResult{}, err
+		return record.ProduceResult{}, err
 	}
 	d, err := call.Env.Topics.DescribeTopic(ctx, full)
 	if err != nil {
-		return portal.ProduceResult{}, err
+		return record.ProduceResult{}, err
 	}
 	enc, err := s.encoder(ctx, call, full, req)
 	if err != nil {
-		return portal.ProduceResult{}, err
+		return record.ProduceResult{}, err
 	}
 	out, err := encodeRecords(req, enc, len(d.Partitions))
 	if err != nil {
-		return portal.ProduceResult{}, err
+		return record.ProduceResult{}, err
 	}
 	if err := fitTopic(out, d); err != nil {
-		return portal.ProduceResult{}, err
+		return record.ProduceResult{}, err
 	}
 	// The trail's outcome is the records' (one not delivered fails it);
 	// the answer fails only when the produce did.
-	var res portal.ProduceResult
+	var res record.ProduceResult
 	var produced error
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicProduce, Resource: full,
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
 			var deliveries []platform.Delivery
 			deliveries, produced = call.Env.Messages.Produce(ctx, full, out)
-			res = portal.ProduceResult{Topic: full, SchemaID: enc.id, Records: make([]portal.ProducedRecord, len(out))}
+			res = record.ProduceResult{Topic: full, SchemaID: enc.id, Records: make([]record.ProducedRecord, len(out))}
 			for i, m := range out {
-				r := portal.ProducedRecord{Partition: m.Partition, Offset: -1, Size: recordSize(m)}
+				r := record.ProducedRecord{Partition: m.Partition, Offset: -1, Size: recordSize(m)}
 				if i < len(deliveries) {
 					dl := deliveries[i]
 					r.Partition, r.Offset = dl.Partition, dl.Offset
@@ -74,14 +75,14 @@ func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string,
 		if produced != nil {
 			err = produced
 		}
-		return portal.ProduceResult{}, err
+		return record.ProduceResult{}, err
 	}
 	return res, nil
 }
 
 // outcomeOf is the produce's outcome for the trail: a failure when any
 // record was not written, unknown when one was not confirmed.
-func outcomeOf(res portal.ProduceResult, err error) error {
+func outcomeOf(res record.ProduceResult, err error) error {
 	if err != nil {
 		return err
 	}
@@ -98,11 +99,11 @@ func outcomeOf(res portal.ProduceResult, err error) error {
 
 // describeProduce says, for the trail, where the records went and how
 // large they were: never their keys, values or headers.
-func describeProduce(res portal.ProduceResult, req portal.ProduceRequest) string {
+func describeProduce(res record.ProduceResult, req record.ProduceRequest) string {
 	var b strings.Builder
 	format := req.ValueFormat
 	if format == "" {
-		format = portal.FormatText
+		format = record.FormatText
 	}
 	fmt.Fprintf(&b, "%d of %d record(s) written as %s", res.Written(), len(res.Records), format)
 	if res.SchemaID != 0 {
@@ -125,22 +126,22 @@ func describeProduce(res portal.ProduceResult, req portal.ProduceRequest) string
 
 // checkProduceShape checks what needs no cluster: the format, the count
 // and the size.
-func checkProduceShape(req portal.ProduceRequest) error {
+func checkProduceShape(req record.ProduceRequest) error {
 	var v portal.Validation
 	switch req.ValueFormat {
-	case "", portal.FormatText, portal.FormatJSON:
+	case "", record.FormatText, record.FormatJSON:
 		if req.Subject != "" || req.Version != "" {
 			v.Add(portal.Invalid("subject", "a subject goes with value_format schema only"))
 		}
-	case portal.FormatSchema:
+	case record.FormatSchema:
 	default:
 		v.Add(portal.Invalid("value_format", "must be text, json or schema, not %q", req.ValueFormat))
 	}
 	switch n := len(req.Records); {
 	case n == 0:
 		v.Add(portal.Missing("records"))
-	case n > portal.MaxProduceRecords:
-		v.Add(portal.Invalid("records", "%d records; at most %d at once", n, portal.MaxProduceRecords))
+	case n > record.MaxProduceRecords:
+		v.Add(portal.Invalid("records", "%d records; at most %d at once", n, record.MaxProduceRecords))
 	}
 	size := 0
 	for _, r := range req.Records {
@@ -149,15 +150,15 @@ func checkProduceShape(req portal.ProduceRequest) error {
 			size += len(h.Key) + len(h.Value)
 		}
 	}
-	if size > portal.MaxProduceBytes {
-		v.Add(portal.Invalid("records", "the records hold %d bytes; at most %d (1 MiB) at once", size, portal.MaxProduceBytes))
+	if size > record.MaxProduceBytes {
+		v.Add(portal.Invalid("records", "the records hold %d bytes; at most %d (1 MiB) at once", size, record.MaxProduceBytes))
 	}
 	return v.Err()
 }
 
 // encodeRecords turns the request's records into what is written, with
 // every problem at its record's field.
-func encodeRecords(req portal.ProduceRequest, enc valueEncoder, partitions int) ([]platform.OutMessage, error) {
+func encodeRecords(req record.ProduceRequest, enc valueEncoder, partitions int) ([]platform.OutMessage, error) {
 	var v portal.Validation
 	out := make([]platform.OutMessage, len(req.Records))
 	for i, r := range req.Records {
@@ -238,11 +239,11 @@ type valueEncoder struct {
 // encoder chooses how values are written: as text, as checked JSON, or
 // with the subject's schema in the Schema Registry's wire format (a zero
 // byte, the schema's id in four bytes, then the payload).
-func (s *Service) encoder(ctx context.Context, call *gate.Call, topic string, req portal.ProduceRequest) (valueEncoder, error) {
+func (s *Service) encoder(ctx context.Context, call *gate.Call, topic string, req record.ProduceRequest) (valueEncoder, error) {
 	switch req.ValueFormat {
-	case "", portal.FormatText:
+	case "", record.FormatText:
 		return valueEncoder{encode: func(v, _ string) ([]byte, []*portal.Error) { return []byte(v), nil }}, nil
-	case portal.FormatJSON:
+	case record.FormatJSON:
 		return valueEncoder{encode: func(v, field string) ([]byte, []*portal.Error) {
 			if !json.Valid([]byte(v)) {
 				return nil, []*portal.Error{portal.Invalid(field, "the value is not JSON")}

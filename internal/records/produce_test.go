@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/records"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
@@ -19,8 +20,8 @@ import (
 func TestProduceAccessAndEncoding(t *testing.T) {
 	w, topic := servicetest.NewWithGroups(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	one := func(v string) portal.ProduceRequest {
-		return portal.ProduceRequest{Records: []portal.OutRecord{{Key: ptr("k"), Value: ptr(v)}}}
+	one := func(v string) record.ProduceRequest {
+		return record.ProduceRequest{Records: []record.OutRecord{{Key: ptr("k"), Value: ptr(v)}}}
 	}
 	if _, err := w.Messages.Produce(servicetest.AsRole(portal.Viewer), dev, topic, one("x")); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("a Viewer in dev: %v", err)
@@ -32,8 +33,8 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 		}
 	}
 
-	res, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, portal.ProduceRequest{Records: []portal.OutRecord{
-		{Key: ptr("k1"), Value: ptr("secret-text-value"), Headers: []portal.RecordHeader{{Key: "source", Value: "test"}}},
+	res, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, record.ProduceRequest{Records: []record.OutRecord{
+		{Key: ptr("k1"), Value: ptr("secret-text-value"), Headers: []record.RecordHeader{{Key: "source", Value: "test"}}},
 		{Value: nil, Partition: ptr(0)},
 	}})
 	if err != nil || res.Written() != 2 || res.Records[0].Offset != 100 || res.Records[1].Offset != 101 || res.Records[0].Size != len("k1secret-text-valuesourcetest") {
@@ -41,19 +42,19 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	}
 
 	// Avro with the topic's value subject (the seed's record {a: string}).
-	res, err = w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, portal.ProduceRequest{ValueFormat: portal.FormatSchema,
-		Records: []portal.OutRecord{{Value: ptr(`{"a": "avro-hello"}`)}}})
+	res, err = w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, record.ProduceRequest{ValueFormat: record.FormatSchema,
+		Records: []record.OutRecord{{Value: ptr(`{"a": "avro-hello"}`)}}})
 	if err != nil || res.SchemaID == 0 || res.Written() != 1 {
 		t.Fatalf("avro: %+v %v", res, err)
 	}
-	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, portal.MessageQuery{Limit: 3})
+	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, record.MessageQuery{Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	msgs := page.Items
 	var decoded bool
 	for _, m := range msgs {
-		decoded = decoded || (m.ValueEncoding == portal.EncodingAvro && strings.Contains(m.Value, `"avro-hello"`) && m.SchemaID == res.SchemaID)
+		decoded = decoded || (m.ValueEncoding == record.EncodingAvro && strings.Contains(m.Value, `"avro-hello"`) && m.SchemaID == res.SchemaID)
 	}
 	if !decoded {
 		t.Errorf("the Avro record does not read back decoded: %+v", msgs)
@@ -62,17 +63,17 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	// Problems at their fields, and nothing written.
 	before := len(msgs)
 	for _, c := range []struct {
-		req   portal.ProduceRequest
+		req   record.ProduceRequest
 		field string
 	}{
-		{portal.ProduceRequest{ValueFormat: portal.FormatSchema, Records: []portal.OutRecord{{Value: ptr(`{"a": "fine"}`)}, {Value: ptr(`{"a": 5}`)}}}, "records[1].value.a"},
-		{portal.ProduceRequest{ValueFormat: portal.FormatSchema, Records: []portal.OutRecord{{Value: ptr(`{"b": "x"}`)}}}, "records[0].value.a"},
-		{portal.ProduceRequest{ValueFormat: portal.FormatJSON, Records: []portal.OutRecord{{Value: ptr(`{"a": `)}}}, "records[0].value"},
-		{portal.ProduceRequest{Records: []portal.OutRecord{{Value: ptr("x"), Partition: ptr(7)}}}, "records[0].partition"},
-		{portal.ProduceRequest{ValueFormat: "xml", Records: []portal.OutRecord{{Value: ptr("x")}}}, "value_format"},
-		{portal.ProduceRequest{ValueFormat: portal.FormatSchema, Subject: "nosuch", Records: []portal.OutRecord{{Value: ptr("{}")}}}, "subject"},
-		{portal.ProduceRequest{}, "records"},
-		{portal.ProduceRequest{Records: []portal.OutRecord{{Value: ptr(strings.Repeat("x", portal.MaxProduceBytes+1))}}}, "records"},
+		{record.ProduceRequest{ValueFormat: record.FormatSchema, Records: []record.OutRecord{{Value: ptr(`{"a": "fine"}`)}, {Value: ptr(`{"a": 5}`)}}}, "records[1].value.a"},
+		{record.ProduceRequest{ValueFormat: record.FormatSchema, Records: []record.OutRecord{{Value: ptr(`{"b": "x"}`)}}}, "records[0].value.a"},
+		{record.ProduceRequest{ValueFormat: record.FormatJSON, Records: []record.OutRecord{{Value: ptr(`{"a": `)}}}, "records[0].value"},
+		{record.ProduceRequest{Records: []record.OutRecord{{Value: ptr("x"), Partition: ptr(7)}}}, "records[0].partition"},
+		{record.ProduceRequest{ValueFormat: "xml", Records: []record.OutRecord{{Value: ptr("x")}}}, "value_format"},
+		{record.ProduceRequest{ValueFormat: record.FormatSchema, Subject: "nosuch", Records: []record.OutRecord{{Value: ptr("{}")}}}, "subject"},
+		{record.ProduceRequest{}, "records"},
+		{record.ProduceRequest{Records: []record.OutRecord{{Value: ptr(strings.Repeat("x", record.MaxProduceBytes+1))}}}, "records"},
 	} {
 		_, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, c.req)
 		ps := portal.Problems(err)
@@ -86,8 +87,8 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 		SchemaDef: portal.SchemaDef{SchemaType: "JSON", Schema: `{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`}}); err != nil {
 		t.Fatal(err)
 	}
-	js := func(v string) portal.ProduceRequest {
-		return portal.ProduceRequest{ValueFormat: portal.FormatSchema, Subject: "existing-key", Records: []portal.OutRecord{{Value: ptr(v)}}}
+	js := func(v string) record.ProduceRequest {
+		return record.ProduceRequest{ValueFormat: record.FormatSchema, Subject: "existing-key", Records: []record.OutRecord{{Value: ptr(v)}}}
 	}
 	if _, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, js(`{"n": 0}`)); len(portal.Problems(err)) == 0 || portal.Problems(err)[0].Field != "records[0].value.n" {
 		t.Errorf("a JSON Schema violation: %v", err)
@@ -95,7 +96,7 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	if res, err := w.Messages.Produce(servicetest.AsRole(portal.Developer), dev, topic, js(`{"n": 3}`)); err != nil || res.SchemaID == 0 {
 		t.Errorf("a JSON Schema value: %+v %v", res, err)
 	}
-	if page, _ = w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, portal.MessageQuery{Limit: 10}); len(page.Items) != before+1 {
+	if page, _ = w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, record.MessageQuery{Limit: 10}); len(page.Items) != before+1 {
 		t.Errorf("refused requests wrote records: %d then %d", before, len(page.Items))
 	}
 
@@ -128,15 +129,15 @@ func TestRecordFiltersAndTail(t *testing.T) {
 	w, topic := servicetest.NewWithGroups(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	ctx := servicetest.AsRole(portal.Developer)
-	var recs []portal.OutRecord
+	var recs []record.OutRecord
 	for i, src := range []string{"meter", "pump", "meter", "valve"} {
-		recs = append(recs, portal.OutRecord{Key: ptr(fmt.Sprintf("dev-%d", i)), Value: ptr(fmt.Sprintf(`{"amount": %d, "site": "North"}`, i*10)),
-			Headers: []portal.RecordHeader{{Key: "source", Value: src}}})
+		recs = append(recs, record.OutRecord{Key: ptr(fmt.Sprintf("dev-%d", i)), Value: ptr(fmt.Sprintf(`{"amount": %d, "site": "North"}`, i*10)),
+			Headers: []record.RecordHeader{{Key: "source", Value: src}}})
 	}
-	if _, err := w.Messages.Produce(ctx, dev, topic, portal.ProduceRequest{ValueFormat: portal.FormatJSON, Records: recs}); err != nil {
+	if _, err := w.Messages.Produce(ctx, dev, topic, record.ProduceRequest{ValueFormat: record.FormatJSON, Records: recs}); err != nil {
 		t.Fatal(err)
 	}
-	count := func(q portal.MessageQuery) int {
+	count := func(q record.MessageQuery) int {
 		t.Helper()
 		page, err := w.Messages.Read(ctx, dev, topic, q)
 		if err != nil {
@@ -144,7 +145,7 @@ func TestRecordFiltersAndTail(t *testing.T) {
 		}
 		return len(page.Items)
 	}
-	for want, q := range map[int]portal.MessageQuery{
+	for want, q := range map[int]record.MessageQuery{
 		1: {Key: "DEV-3"},
 		4: {Value: "north"},
 		2: {Header: "meter"},
@@ -155,10 +156,10 @@ func TestRecordFiltersAndTail(t *testing.T) {
 			t.Errorf("%+v: %d records, want %d", q, got, want)
 		}
 	}
-	if got := count(portal.MessageQuery{Filter: `key.matches("^dev-[0-3]$") && !key.matches("1")`}); got != 3 {
+	if got := count(record.MessageQuery{Filter: `key.matches("^dev-[0-3]$") && !key.matches("1")`}); got != 3 {
 		t.Errorf("a CEL filter with patterns: %d records, want 3", got)
 	}
-	if got := count(portal.MessageQuery{Filter: `headers.source == "meter" && value.amount == 20`}); got != 1 {
+	if got := count(record.MessageQuery{Filter: `headers.source == "meter" && value.amount == 20`}); got != 1 {
 		t.Errorf("a CEL filter over headers and the value: %d", got)
 	}
 	for filter, want := range map[string]string{
@@ -169,29 +170,29 @@ func TestRecordFiltersAndTail(t *testing.T) {
 		// not answered with no records.
 		`key.matches("dev-(")`: "missing closing )",
 	} {
-		_, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{Filter: filter})
+		_, err := w.Messages.Read(ctx, dev, topic, record.MessageQuery{Filter: filter})
 		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "filter" || !strings.Contains(ps[0].Message, want) {
 			t.Errorf("%q: %v, want %q", filter, err, want)
 		}
 	}
 
-	page, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{})
+	page, err := w.Messages.Read(ctx, dev, topic, record.MessageQuery{})
 	if err != nil || len(page.Ends) != 1 {
 		t.Fatalf("ends %+v %v", page.Ends, err)
 	}
-	if _, err := w.Messages.Produce(ctx, dev, topic, portal.ProduceRequest{Records: []portal.OutRecord{{Value: ptr("late-1")}, {Value: ptr("late-2")}}}); err != nil {
+	if _, err := w.Messages.Produce(ctx, dev, topic, record.ProduceRequest{Records: []record.OutRecord{{Value: ptr("late-1")}, {Value: ptr("late-2")}}}); err != nil {
 		t.Fatal(err)
 	}
-	tail, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends})
+	tail, err := w.Messages.Read(ctx, dev, topic, record.MessageQuery{After: page.Ends})
 	if err != nil || len(tail.Items) != 2 || tail.Items[0].Value != "late-1" || tail.Ends[0] != page.Ends[0]+2 {
 		t.Errorf("tail %+v %v", tail, err)
 	}
 	// A tail held to one record a poll continues where it stopped.
-	first, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends, Limit: 1})
+	first, err := w.Messages.Read(ctx, dev, topic, record.MessageQuery{After: page.Ends, Limit: 1})
 	if err != nil || len(first.Items) != 1 || first.Items[0].Value != "late-1" {
 		t.Fatalf("first poll %+v %v", first, err)
 	}
-	second, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: first.Ends, Limit: 1})
+	second, err := w.Messages.Read(ctx, dev, topic, record.MessageQuery{After: first.Ends, Limit: 1})
 	if err != nil || len(second.Items) != 1 || second.Items[0].Value != "late-2" {
 		t.Errorf("second poll %+v %v", second, err)
 	}
@@ -242,7 +243,7 @@ func TestATailIsOneAuditEvent(t *testing.T) {
 	ctx := servicetest.AsRole(portal.Developer)
 	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	records.SetTailClock(w.Messages, func() time.Time { return now })
-	page, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{})
+	page, err := w.Messages.Read(ctx, dev, topic, record.MessageQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,10 +258,10 @@ func TestATailIsOneAuditEvent(t *testing.T) {
 	}
 	for i := range 31 {
 		now = now.Add(time.Second)
-		if _, err := w.Messages.Produce(ctx, dev, topic, portal.ProduceRequest{Records: []portal.OutRecord{{Value: ptr(fmt.Sprint("poll-", i))}}}); err != nil {
+		if _, err := w.Messages.Produce(ctx, dev, topic, record.ProduceRequest{Records: []record.OutRecord{{Value: ptr(fmt.Sprint("poll-", i))}}}); err != nil {
 			t.Fatal(err)
 		}
-		if page, err = w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends}); err != nil || len(page.Items) != 1 {
+		if page, err = w.Messages.Read(ctx, dev, topic, record.MessageQuery{After: page.Ends}); err != nil || len(page.Items) != 1 {
 			t.Fatalf("poll %d: %+v %v", i, page, err)
 		}
 	}
@@ -270,7 +271,7 @@ func TestATailIsOneAuditEvent(t *testing.T) {
 		t.Fatalf("after 31 polls in 31 s: %+v", got)
 	}
 	now = now.Add(2 * records.TailIdle)
-	if _, err := w.Messages.Read(ctx, dev, topic, portal.MessageQuery{After: page.Ends}); err != nil {
+	if _, err := w.Messages.Read(ctx, dev, topic, record.MessageQuery{After: page.Ends}); err != nil {
 		t.Fatal(err)
 	}
 	if got := tails(); len(got) != 2 || !strings.HasPrefix(got[0].Changes[0].After, "1 polls") && !strings.HasPrefix(got[1].Changes[0].After, "1 polls") {

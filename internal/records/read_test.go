@@ -5,10 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hamba/avro/v2"
+
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
-	"github.com/hamba/avro/v2"
 )
 
 // TestRecordsAccessAndDecoding: reading records follows the stage's
@@ -16,15 +18,15 @@ import (
 // Avro values with their schema, and audits each read.
 func TestRecordsAccessAndDecoding(t *testing.T) {
 	w, topic := servicetest.NewWithGroups(t)
-	if _, err := w.Messages.Read(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{}); !portal.Is(err, portal.InsufficientRole) {
+	if _, err := w.Messages.Read(servicetest.AsRole(portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic, record.MessageQuery{}); !portal.Is(err, portal.InsufficientRole) {
 		t.Errorf("a Viewer in dev: %v", err)
 	}
 	for _, r := range []portal.Role{portal.Developer, portal.Admin, portal.SuperAdmin} {
-		if _, err := w.Messages.Read(servicetest.AsRole(r), portal.Scope{BU: "scada", Stage: "run"}, topic, portal.MessageQuery{}); !portal.Is(err, portal.DataAccessDisabled) {
+		if _, err := w.Messages.Read(servicetest.AsRole(r), portal.Scope{BU: "scada", Stage: "run"}, topic, record.MessageQuery{}); !portal.Is(err, portal.DataAccessDisabled) {
 			t.Errorf("%s in run: %v", r, err)
 		}
 	}
-	if _, err := w.Messages.Read(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{Limit: 101}); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := w.Messages.Read(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, record.MessageQuery{Limit: 101}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("limit 101: %v", err)
 	}
 
@@ -44,7 +46,7 @@ func TestRecordsAccessAndDecoding(t *testing.T) {
 		{Partition: 0, Offset: 98, Key: []byte("k1"), Value: wire},
 		{Partition: 0, Offset: 99, Key: []byte{0xff, 0x01}, Value: []byte("plain text")},
 	})
-	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, portal.MessageQuery{Limit: 2})
+	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic, record.MessageQuery{Limit: 2})
 	msgs := page.Items
 	if err != nil || len(msgs) != 2 {
 		t.Fatalf("read: %+v %v", msgs, err)
@@ -53,9 +55,9 @@ func TestRecordsAccessAndDecoding(t *testing.T) {
 	for _, m := range msgs {
 		switch m.Offset {
 		case 98:
-			decoded = m.ValueEncoding == portal.EncodingAvro && strings.Contains(m.Value, `"a": "hello"`) && m.SchemaID == v.ID
+			decoded = m.ValueEncoding == record.EncodingAvro && strings.Contains(m.Value, `"a": "hello"`) && m.SchemaID == v.ID
 		case 99:
-			text = m.ValueEncoding == portal.EncodingText && m.Value == "plain text" && m.KeyEncoding == portal.EncodingHex && m.Key == "ff01"
+			text = m.ValueEncoding == record.EncodingText && m.Value == "plain text" && m.KeyEncoding == record.EncodingHex && m.Key == "ff01"
 		}
 	}
 	if !decoded || !text {

@@ -19,6 +19,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/masking"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -84,22 +85,22 @@ func (s *Service) readSchema(env *platform.Environment, id int, schema portal.Sc
 // format (magic byte 0, schema id) is decoded with its schema (Avro, JSON
 // Schema), its tagged fields masked when mask is set; anything else is
 // UTF-8 text or hex.
-func (s *Service) decode(ctx context.Context, env *platform.Environment, m platform.Message, mask bool) (out portal.BrowsedMessage) {
-	out = portal.BrowsedMessage{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp, Truncated: m.Truncated,
-		Headers: []portal.MessageHeader{}}
+func (s *Service) decode(ctx context.Context, env *platform.Environment, m platform.Message, mask bool) (out record.BrowsedMessage) {
+	out = record.BrowsedMessage{Partition: m.Partition, Offset: m.Offset, Timestamp: m.Timestamp, Truncated: m.Truncated,
+		Headers: []record.MessageHeader{}}
 	out.Key, out.KeyEncoding = plain(m.Key)
 	out.Value, out.ValueEncoding = plain(m.Value)
 	for _, h := range m.Headers {
 		v, enc := plain(h.Value)
-		out.Headers = append(out.Headers, portal.MessageHeader{Key: h.Key, Value: v, Encoding: enc})
+		out.Headers = append(out.Headers, record.MessageHeader{Key: h.Key, Value: v, Encoding: enc})
 	}
 	wire := len(m.Value) >= 5 && m.Value[0] == 0
 	if mask && wire {
 		// Until it is decoded and masked, nothing of the value shows: its
 		// bytes hold the tagged fields' text.
-		out.Value, out.ValueEncoding = "", portal.EncodingNone
+		out.Value, out.ValueEncoding = "", record.EncodingNone
 		defer func() {
-			if out.DecodeError != "" && out.ValueEncoding == portal.EncodingNone {
+			if out.DecodeError != "" && out.ValueEncoding == record.EncodingNone {
 				out.DecodeError = "the value is withheld, as masking is on and it could not be masked: " + out.DecodeError
 			}
 		}()
@@ -135,7 +136,7 @@ func (s *Service) decode(ctx context.Context, env *platform.Environment, m platf
 }
 
 // decodeAvro decodes an Avro value into out.
-func (s *Service) decodeAvro(out *portal.BrowsedMessage, rs *readSchema, payload []byte, mask bool) {
+func (s *Service) decodeAvro(out *record.BrowsedMessage, rs *readSchema, payload []byte, mask bool) {
 	if rs.failed != "" {
 		out.DecodeError = rs.failed
 		return
@@ -159,12 +160,12 @@ func (s *Service) decodeAvro(out *portal.BrowsedMessage, rs *readSchema, payload
 		out.DecodeError = err.Error()
 		return
 	}
-	out.Value, out.ValueEncoding = string(text), portal.EncodingAvro
+	out.Value, out.ValueEncoding = string(text), record.EncodingAvro
 }
 
 // decodeJSON shows a JSON Schema value indented, as it was written, or
 // with its tagged properties masked.
-func (s *Service) decodeJSON(out *portal.BrowsedMessage, rs *readSchema, payload []byte, mask bool) {
+func (s *Service) decodeJSON(out *record.BrowsedMessage, rs *readSchema, payload []byte, mask bool) {
 	if mask && rs.failed != "" {
 		// What to mask is not known: nothing of the value is shown.
 		out.DecodeError = rs.failed
@@ -176,7 +177,7 @@ func (s *Service) decodeJSON(out *portal.BrowsedMessage, rs *readSchema, payload
 			out.DecodeError = "the value is not the JSON its schema describes"
 			return
 		}
-		out.Value, out.ValueEncoding = buf.String(), portal.EncodingJSON
+		out.Value, out.ValueEncoding = buf.String(), record.EncodingJSON
 		return
 	}
 	d := json.NewDecoder(bytes.NewReader(payload))
@@ -192,13 +193,13 @@ func (s *Service) decodeJSON(out *portal.BrowsedMessage, rs *readSchema, payload
 		out.DecodeError = err.Error()
 		return
 	}
-	out.Value, out.ValueEncoding = string(text), portal.EncodingJSON
+	out.Value, out.ValueEncoding = string(text), record.EncodingJSON
 }
 
 // maskWhole masks a value shown as text or hex whole: the same encoding
 // and the class of its length, never its content.
 func maskWhole(value, encoding string) string {
-	if encoding == portal.EncodingHex {
+	if encoding == record.EncodingHex {
 		b, _ := masking.Value(make([]byte, len(value)/2)).([]byte)
 		return hex.EncodeToString(b)
 	}
@@ -210,11 +211,11 @@ func maskWhole(value, encoding string) string {
 func plain(b []byte) (string, string) {
 	switch {
 	case b == nil:
-		return "", portal.EncodingNone
+		return "", record.EncodingNone
 	case utf8.Valid(b) && !bytes.ContainsRune(b, 0):
-		return string(b), portal.EncodingText
+		return string(b), record.EncodingText
 	}
-	return hex.EncodeToString(b), portal.EncodingHex
+	return hex.EncodeToString(b), record.EncodingHex
 }
 
 // unmarshalAvro decodes an Avro value; a panic of the decoder (it has
@@ -242,7 +243,7 @@ type maskNote struct {
 }
 
 // masked notes a read's masking; nil where the stage does not mask.
-func (s *Service) masked(call *gate.Call, mask bool, items []portal.BrowsedMessage) *maskNote {
+func (s *Service) masked(call *gate.Call, mask bool, items []record.BrowsedMessage) *maskNote {
 	if call.Scope.Stage.Masking != tenancy.MaskingTags {
 		return nil
 	}

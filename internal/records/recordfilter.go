@@ -10,6 +10,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 )
 
 // recordFilterCost bounds the work of one record's CEL evaluation; the
@@ -42,14 +43,14 @@ func newRecordFilters() *recordFilters {
 // compile turns a query's filters into one test, nil when it has none.
 // A CEL expression that does not compile, or is not a boolean, is an
 // InvalidParameter on filter with the place of the problem.
-func (f *recordFilters) compile(q portal.MessageQuery) (func(context.Context, portal.BrowsedMessage) bool, *portal.Error) {
+func (f *recordFilters) compile(q record.MessageQuery) (func(context.Context, record.BrowsedMessage) bool, *portal.Error) {
 	if !q.Filtered() {
 		return nil, nil
 	}
 	var prg cel.Program
 	if strings.TrimSpace(q.Filter) != "" {
-		if len(q.Filter) > portal.MaxRecordFilter {
-			return nil, portal.Invalid("filter", "the filter is %d characters long; at most %d", len(q.Filter), portal.MaxRecordFilter)
+		if len(q.Filter) > record.MaxRecordFilter {
+			return nil, portal.Invalid("filter", "the filter is %d characters long; at most %d", len(q.Filter), record.MaxRecordFilter)
 		}
 		ast, iss := f.env.Compile(q.Filter)
 		if iss.Err() != nil {
@@ -70,7 +71,7 @@ func (f *recordFilters) compile(q portal.MessageQuery) (func(context.Context, po
 		}
 	}
 	key, value, header := strings.ToLower(q.Key), strings.ToLower(q.Value), strings.ToLower(q.Header)
-	return func(ctx context.Context, m portal.BrowsedMessage) bool {
+	return func(ctx context.Context, m record.BrowsedMessage) bool {
 		if key != "" && !strings.Contains(strings.ToLower(m.Key), key) {
 			return false
 		}
@@ -94,7 +95,7 @@ func (f *recordFilters) compile(q portal.MessageQuery) (func(context.Context, po
 	}, nil
 }
 
-func hasHeader(m portal.BrowsedMessage, text string) bool {
+func hasHeader(m record.BrowsedMessage, text string) bool {
 	for _, h := range m.Headers {
 		if strings.Contains(strings.ToLower(h.Key), text) || strings.Contains(strings.ToLower(h.Value), text) {
 			return true
@@ -105,9 +106,9 @@ func hasHeader(m portal.BrowsedMessage, text string) bool {
 
 // recordVars are a decoded record as the filter sees it: the value as
 // JSON when it is (decoded Avro, JSON Schema or plain JSON), else text.
-func recordVars(m portal.BrowsedMessage) map[string]any {
+func recordVars(m record.BrowsedMessage) map[string]any {
 	var value any = m.Value
-	if m.ValueEncoding != portal.EncodingHex && m.ValueEncoding != portal.EncodingNone {
+	if m.ValueEncoding != record.EncodingHex && m.ValueEncoding != record.EncodingNone {
 		var doc any
 		if json.Unmarshal([]byte(m.Value), &doc) == nil {
 			value = doc

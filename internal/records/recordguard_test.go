@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -36,7 +37,7 @@ func TestAHostileAvroRecordIsNotDecoded(t *testing.T) {
 		{Partition: 0, Offset: 99, Value: wire(0x04, 0x00)}, // two nulls
 	})
 	start := time.Now()
-	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, portal.MessageQuery{Limit: 2})
+	page, err := w.Messages.Read(servicetest.AsRole(portal.Developer), dev, topic, record.MessageQuery{Limit: 2})
 	if err != nil || len(page.Items) != 2 {
 		t.Fatalf("read: %+v %v", page.Items, err)
 	}
@@ -46,7 +47,7 @@ func TestAHostileAvroRecordIsNotDecoded(t *testing.T) {
 	for _, m := range page.Items {
 		switch m.Offset {
 		case 98:
-			if !strings.Contains(m.DecodeError, "more than 1048576 items") || m.ValueEncoding == portal.EncodingAvro {
+			if !strings.Contains(m.DecodeError, "more than 1048576 items") || m.ValueEncoding == record.EncodingAvro {
 				t.Errorf("the hostile record: %+v", m)
 			}
 		case 99:

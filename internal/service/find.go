@@ -7,8 +7,11 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/access"
+	"github.com/edh-platform/rms-portal/internal/contract"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
+	"github.com/edh-platform/rms-portal/internal/portal/search"
 )
 
 // findPerKind is how many hits of each kind a search answers: enough to
@@ -29,57 +32,57 @@ type Finder struct {
 	schemas    portal.SchemaService
 	accounts   portal.AccountService
 	pools      portal.PoolService
-	groups     portal.GroupService
+	groups     group.GroupService
 }
 
-var _ portal.FindService = (*Finder)(nil)
+var _ search.FindService = (*Finder)(nil)
 
 // NewFinder returns the search over the services of each kind.
-func NewFinder(g *gate.Guard, s portal.Services) *Finder {
+func NewFinder(g *gate.Guard, s contract.Services) *Finder {
 	return &Finder{guard: g, topics: s.Topics, connectors: s.Connectors, schemas: s.Schemas, accounts: s.Accounts, pools: s.Pools, groups: s.Groups}
 }
 
 // Find searches each kind side by side.
-func (f *Finder) Find(ctx context.Context, scope portal.Scope, q string) (portal.FindResult, error) {
+func (f *Finder) Find(ctx context.Context, scope portal.Scope, q string) (search.FindResult, error) {
 	ctx, _, err := f.guard.Enter(ctx, scope, access.Read, "search")
 	if err != nil {
-		return portal.FindResult{}, err
+		return search.FindResult{}, err
 	}
 	q = strings.TrimSpace(q)
 	switch {
 	case q == "":
-		return portal.FindResult{}, portal.Missing("q")
+		return search.FindResult{}, portal.Missing("q")
 	case len(q) > 256:
-		return portal.FindResult{}, portal.Invalid("q", "a search is at most 256 characters")
+		return search.FindResult{}, portal.Invalid("q", "a search is at most 256 characters")
 	}
 	lq := portal.ListQuery{Search: q, PageSize: findPerKind}
-	searches := map[string]func(ctx context.Context) ([]portal.FindHit, error){
-		portal.FindTopic: func(ctx context.Context) ([]portal.FindHit, error) {
+	searches := map[string]func(ctx context.Context) ([]search.FindHit, error){
+		search.FindTopic: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.topics.List(ctx, scope, lq)
-			return hits(p.Items, err, func(t portal.Topic) portal.FindHit { return portal.FindHit{Key: t.Name, Label: t.Name} })
+			return hits(p.Items, err, func(t portal.Topic) search.FindHit { return search.FindHit{Key: t.Name, Label: t.Name} })
 		},
-		portal.FindConsumerGroup: func(ctx context.Context) ([]portal.FindHit, error) {
+		search.FindConsumerGroup: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.groups.List(ctx, scope, lq)
-			return hits(p.Items, err, func(g portal.ConsumerGroup) portal.FindHit { return portal.FindHit{Key: g.ID, Label: g.ID} })
+			return hits(p.Items, err, func(g group.ConsumerGroup) search.FindHit { return search.FindHit{Key: g.ID, Label: g.ID} })
 		},
-		portal.FindConnector: func(ctx context.Context) ([]portal.FindHit, error) {
+		search.FindConnector: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.connectors.List(ctx, scope, lq)
-			return hits(p.Items, err, func(c portal.Connector) portal.FindHit { return portal.FindHit{Key: c.Name, Label: c.Name} })
+			return hits(p.Items, err, func(c portal.Connector) search.FindHit { return search.FindHit{Key: c.Name, Label: c.Name} })
 		},
-		portal.FindSubject: func(ctx context.Context) ([]portal.FindHit, error) {
+		search.FindSubject: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.schemas.List(ctx, scope, true, lq)
-			return hits(p.Items, err, func(v portal.SchemaVersion) portal.FindHit { return portal.FindHit{Key: v.Subject, Label: v.Subject} })
+			return hits(p.Items, err, func(v portal.SchemaVersion) search.FindHit { return search.FindHit{Key: v.Subject, Label: v.Subject} })
 		},
-		portal.FindServiceAccount: func(ctx context.Context) ([]portal.FindHit, error) {
+		search.FindServiceAccount: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.accounts.List(ctx, scope, lq)
-			return hits(p.Items, err, func(a portal.ServiceAccount) portal.FindHit { return portal.FindHit{Key: a.ID, Label: a.Name} })
+			return hits(p.Items, err, func(a portal.ServiceAccount) search.FindHit { return search.FindHit{Key: a.ID, Label: a.Name} })
 		},
-		portal.FindIdentityPool: func(ctx context.Context) ([]portal.FindHit, error) {
+		search.FindIdentityPool: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.pools.List(ctx, scope, lq)
-			return hits(p.Items, err, func(p portal.Pool) portal.FindHit { return portal.FindHit{Key: p.ID, Label: p.Name} })
+			return hits(p.Items, err, func(p portal.Pool) search.FindHit { return search.FindHit{Key: p.ID, Label: p.Name} })
 		},
 	}
-	found := map[string][]portal.FindHit{}
+	found := map[string][]search.FindHit{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for kind, search := range searches {
@@ -104,8 +107,8 @@ func (f *Finder) Find(ctx context.Context, scope portal.Scope, q string) (portal
 		})
 	}
 	wg.Wait()
-	var out portal.FindResult
-	for _, kind := range portal.FindKinds() {
+	var out search.FindResult
+	for _, kind := range search.FindKinds() {
 		hs, ok := found[kind]
 		if ok && hs == nil {
 			out.Unavailable = append(out.Unavailable, kind)
@@ -117,11 +120,11 @@ func (f *Finder) Find(ctx context.Context, scope portal.Scope, q string) (portal
 
 // hits turns one kind's page into hits; an empty page is an empty, non-nil
 // list (nil means the kind could not be searched).
-func hits[T any](items []T, err error, hit func(T) portal.FindHit) ([]portal.FindHit, error) {
+func hits[T any](items []T, err error, hit func(T) search.FindHit) ([]search.FindHit, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]portal.FindHit, 0, len(items))
+	out := make([]search.FindHit, 0, len(items))
 	for _, it := range items {
 		out = append(out, hit(it))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/search"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -39,9 +40,9 @@ func TestFindSearchesEveryKindOfTheUnit(t *testing.T) {
 	var topics, accounts []string
 	for _, h := range r.Hits {
 		switch h.Kind {
-		case portal.FindTopic:
+		case search.FindTopic:
 			topics = append(topics, h.Key)
-		case portal.FindServiceAccount:
+		case search.FindServiceAccount:
 			accounts = append(accounts, h.Label)
 		}
 	}
@@ -51,7 +52,7 @@ func TestFindSearchesEveryKindOfTheUnit(t *testing.T) {
 
 	env := w.Env("edh-shared", "dev")
 	env.Connectors = downConnectors{env.Connectors}
-	if r, err = w.Find.Find(admin, dev, "meter"); err != nil || len(r.Unavailable) != 1 || r.Unavailable[0] != portal.FindConnector || len(r.Hits) == 0 {
+	if r, err = w.Find.Find(admin, dev, "meter"); err != nil || len(r.Unavailable) != 1 || r.Unavailable[0] != search.FindConnector || len(r.Hits) == 0 {
 		t.Errorf("with the Connect API down: %+v %v", r, err)
 	}
 	for _, q := range []string{"", "  ", strings.Repeat("m", 257)} {

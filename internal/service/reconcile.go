@@ -11,6 +11,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/identity"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -155,9 +157,9 @@ func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known
 var decisions = map[portal.Action]func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error){
 	portal.ActGrantApprove: grantState(approved),
 	portal.ActGrantCreate:  grantState(approved),
-	portal.ActGrantRevoke:  grantState(map[string]bool{portal.GrantRevoked: true}),
-	portal.ActGrantExpire:  grantState(map[string]bool{portal.GrantExpired: true}),
-	portal.ActGrantEnd:     grantState(map[string]bool{portal.GrantEnded: true}),
+	portal.ActGrantRevoke:  grantState(map[string]bool{grant.GrantRevoked: true}),
+	portal.ActGrantExpire:  grantState(map[string]bool{grant.GrantExpired: true}),
+	portal.ActGrantEnd:     grantState(map[string]bool{grant.GrantEnded: true}),
 	portal.ActChangeRequestApprove: func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
 		rec, err := s.RequestRecord(ctx, name(e))
 		switch {
@@ -165,11 +167,11 @@ var decisions = map[portal.Action]func(ctx context.Context, s Unknowns, e portal
 			return false, true, nil
 		case err != nil:
 			return false, false, err
-		case rec.State == portal.RequestApplying:
+		case rec.State == changerequest.RequestApplying:
 			return false, false, errInProgress
-		case rec.State == portal.RequestApplied:
+		case rec.State == changerequest.RequestApplied:
 			return true, true, nil
-		case rec.State == portal.RequestPartlyApplied:
+		case rec.State == changerequest.RequestPartlyApplied:
 			return false, false, nil // part of it: told as unknown, the request says what
 		}
 		return false, true, nil
@@ -178,8 +180,8 @@ var decisions = map[portal.Action]func(ctx context.Context, s Unknowns, e portal
 
 // approved are the states of a grant whose approval was made: active, or
 // closed since.
-var approved = map[string]bool{portal.GrantActive: true, portal.GrantRevoking: true, portal.GrantRevoked: true,
-	portal.GrantExpired: true, portal.GrantEnding: true, portal.GrantEnded: true}
+var approved = map[string]bool{grant.GrantActive: true, grant.GrantRevoking: true, grant.GrantRevoked: true,
+	grant.GrantExpired: true, grant.GrantEnding: true, grant.GrantEnded: true}
 
 // grantState tells a grant decision by the grant's state: under way
 // (waited for), one of done, or another (not made).
@@ -191,7 +193,7 @@ func grantState(done map[string]bool) func(ctx context.Context, s Unknowns, e po
 			return false, true, nil // a grant given whose bindings could not be made is forgotten
 		case err != nil:
 			return false, false, err
-		case g.State == portal.GrantApproving || (g.State == portal.GrantRevoking || g.State == portal.GrantEnding) && !done[g.State]:
+		case g.State == grant.GrantApproving || (g.State == grant.GrantRevoking || g.State == grant.GrantEnding) && !done[g.State]:
 			return false, false, errInProgress
 		}
 		return done[g.State], true, nil

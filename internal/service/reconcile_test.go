@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -92,15 +93,15 @@ func TestDecisionsAreSettledByTheirRecords(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := context.Background()
 	now := time.Now()
-	grant := func(id, state string) {
+	seed := func(id, state string) {
 		if err := w.Store.CreateGrantRecord(ctx, store.GrantRecord{ID: id, Zone: "edh-shared", Stage: "dev", Owner: "scada", Grantee: "crm",
 			Principal: "sa-x", Pattern: "edh-shared-scada-dev-t", Access: "read", State: state, Created: now}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	grant("gr-active", portal.GrantActive)
-	grant("gr-approving", portal.GrantApproving)
-	grant("gr-back", portal.GrantRequested)
+	seed("gr-active", grant.GrantActive)
+	seed("gr-approving", grant.GrantApproving)
+	seed("gr-back", grant.GrantRequested)
 	start, _ := w.Store.OutboxEnd(ctx)
 	ids := map[string]int64{}
 	for _, g := range []string{"gr-active", "gr-approving", "gr-back", "gr-gone"} {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 )
 
 // Cluster is an in-memory Kafka cluster behind the platform.Topics port;
@@ -136,7 +137,7 @@ func (f *Cluster) DescribeTopic(_ context.Context, name string) (platform.TopicD
 // entries are the topic's settings: overrides, else the defaults.
 func (t *clusterTopic) entries() []platform.ConfigEntry {
 	var out []platform.ConfigEntry
-	for _, s := range portal.TopicSettings() {
+	for _, s := range topicconfig.TopicSettings() {
 		v, over := t.config[s.Key]
 		if !over {
 			v = s.Default
@@ -144,7 +145,7 @@ func (t *clusterTopic) entries() []platform.ConfigEntry {
 		out = append(out, platform.ConfigEntry{Name: s.Key, Value: v, Override: over})
 	}
 	for k, v := range t.config {
-		if _, editable := portal.LookupTopicSetting(k); !editable {
+		if _, editable := topicconfig.LookupTopicSetting(k); !editable {
 			out = append(out, platform.ConfigEntry{Name: k, Value: v, Override: true})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 )
 
 // replaceState is Replace's change: the desired overrides set, every other
@@ -17,7 +18,7 @@ func replaceState(desired map[string]string) func(current map[string]string) ([]
 	return func(current map[string]string) ([]string, map[string]string) {
 		var reset []string
 		for k := range current {
-			if _, editable := portal.LookupTopicSetting(k); editable {
+			if _, editable := topicconfig.LookupTopicSetting(k); editable {
 				if _, keep := desired[k]; !keep {
 					reset = append(reset, k)
 				}

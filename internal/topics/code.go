@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 )
 
 // AsCode is the topics' part of resources as code.
@@ -120,7 +121,7 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 		}
 		for k, val := range detail.Config {
 			// Settings outside the allow-list are neither shown nor reset.
-			if _, editable := portal.LookupTopicSetting(k); editable {
+			if _, editable := topicconfig.LookupTopicSetting(k); editable {
 				current[k] = val
 			}
 		}
@@ -234,7 +235,7 @@ func (k topicCode) Export(ctx context.Context, call *gate.Call, o plans.Observed
 		d := obs.details[name]
 		decl := &portal.TopicDecl{Partitions: &d.Partitions, Config: map[string]string{}}
 		for key, v := range d.Config {
-			if _, editable := portal.LookupTopicSetting(key); editable {
+			if _, editable := topicconfig.LookupTopicSetting(key); editable {
 				decl.Config[key] = v
 			}
 		}

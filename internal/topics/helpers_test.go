@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 )
 
 func intp(n int) *int       { return &n }
@@ -21,7 +22,7 @@ func names(ts []portal.Topic) []string {
 // settingKeys lists the editable settings as refusals name them.
 func settingKeys() string {
 	var keys []string
-	for _, s := range portal.TopicSettings() {
+	for _, s := range topicconfig.TopicSettings() {
 		keys = append(keys, s.Key)
 	}
 	return strings.Join(keys, ", ")

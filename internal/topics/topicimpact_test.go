@@ -9,6 +9,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -28,7 +29,7 @@ func TestDeleteShowsWhatItBreaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := w.Grants.RequestGrant(crmAdmin, crm, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: acct.ID, Reason: "billing"})
+	g, err := w.Grants.RequestGrant(crmAdmin, crm, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: acct.ID, Reason: "billing"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestDeletingAPrincipalWithGrants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := w.Grants.RequestGrant(hana, crm, portal.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: acct.ID, Reason: "billing"})
+	g, err := w.Grants.RequestGrant(hana, crm, grant.NewTopicGrant{Owner: "scada", Topic: "orders", Access: "read", Principal: acct.ID, Reason: "billing"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestDeletingAPrincipalWithGrants(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed, err := w.Grants.Grant(hana, crm, g.ID)
-	if err != nil || closed.State != portal.GrantEnded || len(closed.Bindings) != 0 || !strings.Contains(closed.Comment, "is deleted by hana") {
+	if err != nil || closed.State != grant.GrantEnded || len(closed.Bindings) != 0 || !strings.Contains(closed.Comment, "is deleted by hana") {
 		t.Fatalf("the account's grant after its delete: %+v %v", closed, err)
 	}
 	ends := 0

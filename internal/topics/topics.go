@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -257,26 +258,26 @@ func checkConfig(v *portal.Validation, cfg map[string]string) map[string]string 
 			v.Add(p)
 			continue
 		}
-		st, _ := portal.LookupTopicSetting(k)
-		out[k] = portal.NormaliseSetting(st, cfg[k])
+		st, _ := topicconfig.LookupTopicSetting(k)
+		out[k] = topicconfig.NormaliseSetting(st, cfg[k])
 	}
 	return out
 }
 
 func checkSetting(key, value string) *portal.Error {
-	st, ok := portal.LookupTopicSetting(key)
+	st, ok := topicconfig.LookupTopicSetting(key)
 	if !ok {
 		return portal.Invalid("config."+key, "%s is not an editable topic setting; editable settings are %s", key, settingKeys())
 	}
-	if p := st.Check(portal.NormaliseSetting(st, value)); p != "" {
+	if p := st.Check(topicconfig.NormaliseSetting(st, value)); p != "" {
 		return portal.Invalid("config."+key, "%s %s", key, p)
 	}
 	return nil
 }
 
 func settingKeys() string {
-	keys := make([]string, len(portal.TopicSettings()))
-	for i, s := range portal.TopicSettings() {
+	keys := make([]string, len(topicconfig.TopicSettings()))
+	for i, s := range topicconfig.TopicSettings() {
 		keys[i] = s.Key
 	}
 	return strings.Join(keys, ", ")
@@ -326,7 +327,7 @@ func (s *Service) Patch(ctx context.Context, scope portal.Scope, name string, in
 	var reset []string
 	for _, k := range slices.Sorted(maps.Keys(in.Config)) {
 		if in.Config[k] == nil {
-			if _, ok := portal.LookupTopicSetting(k); !ok {
+			if _, ok := topicconfig.LookupTopicSetting(k); !ok {
 				v.Add(checkSetting(k, ""))
 			} else {
 				reset = append(reset, k)

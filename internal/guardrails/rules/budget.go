@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 )
 
 // Budget dimensions: what a unit holds in a stage.
@@ -18,7 +19,7 @@ const (
 )
 
 // Dimensions lists the budget dimensions in the order pages show them.
-func Dimensions() []string { return portal.BudgetDimensions() }
+func Dimensions() []string { return policy.BudgetDimensions() }
 
 // KnownDimension tells whether d is a budget dimension.
 func KnownDimension(d string) bool {
@@ -118,7 +119,7 @@ func Exceeded(limits, use, delta Usage) (dim string, after int64, over bool) {
 }
 
 // Show renders an amount of a dimension (bytes in binary units).
-func Show(dim string, v int64) string { return portal.ShowAmount(dim, v) }
+func Show(dim string, v int64) string { return policy.ShowAmount(dim, v) }
 
 // Judgement is the guardrails' answer to one change: problems that refuse
 // it (POLICY_VIOLATION, BUDGET_EXCEEDED) and warnings that let it through.

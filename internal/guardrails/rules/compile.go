@@ -12,6 +12,7 @@ import (
 	"github.com/google/cel-go/ext"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 )
 
 // costLimit bounds one evaluation of a policy: CEL cannot loop without
@@ -54,7 +55,7 @@ func NewCompiler() (*Compiler, error) {
 
 // Rule is a compiled policy.
 type Rule struct {
-	portal.Policy
+	policy.Policy
 	test    cel.Program
 	message []messagePart
 }
@@ -68,7 +69,7 @@ type messagePart struct {
 // Compile checks a policy and compiles its expression and message: an
 // expression that does not compile, or is not a boolean, is an
 // InvalidParameter on expression with the place of the problem.
-func (c *Compiler) Compile(p portal.Policy) (*Rule, error) {
+func (c *Compiler) Compile(p policy.Policy) (*Rule, error) {
 	var v portal.Validation
 	check(p, &v)
 	env := c.envs[p.Kind]

@@ -7,21 +7,22 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 )
 
 // Actions a policy takes on a change that breaks it.
 const (
 	// Enforce refuses the write (422 POLICY_VIOLATION).
-	Enforce = portal.PolicyEnforce
+	Enforce = policy.PolicyEnforce
 	// Warn lets the write through with a warning in the answer, the page
 	// and the audit event.
-	Warn = portal.PolicyWarn
+	Warn = policy.PolicyWarn
 	// Report only lists the existing resources that break the policy.
-	Report = portal.PolicyReportOnly
+	Report = policy.PolicyReportOnly
 )
 
 // Actions lists the actions a policy may take.
-func Actions() []string { return portal.PolicyActions() }
+func Actions() []string { return policy.PolicyActions() }
 
 // Bounds of a policy's texts.
 const (
@@ -33,11 +34,11 @@ const (
 var policyID = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
 
 // Ops are the operations a policy checks.
-func Ops(p portal.Policy) []string { return portal.PolicyOps(p) }
+func Ops(p policy.Policy) []string { return policy.PolicyOps(p) }
 
 // Covers tells whether a policy is about a change of kind in this zone,
 // unit, stage and operation.
-func Covers(p portal.Policy, kind string, s Scope, op string) bool {
+func Covers(p policy.Policy, kind string, s Scope, op string) bool {
 	return p.Kind == kind && p.Zone == s.Zone &&
 		(len(p.Units) == 0 || slices.Contains(p.Units, s.Unit)) &&
 		(len(p.Stages) == 0 || slices.Contains(p.Stages, s.Stage)) &&
@@ -46,7 +47,7 @@ func Covers(p portal.Policy, kind string, s Scope, op string) bool {
 
 // check adds what is wrong with a policy's plain fields to v (the
 // expression is the compiler's).
-func check(p portal.Policy, v *portal.Validation) {
+func check(p policy.Policy, v *portal.Validation) {
 	if p.ID == "" {
 		v.Add(portal.Missing("id"))
 	} else if !policyID.MatchString(p.ID) {

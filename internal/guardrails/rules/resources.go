@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 )
 
 // Kinds a policy may be about, as documents name them.
@@ -29,9 +30,9 @@ func Kinds() []string { return portal.PolicyKinds() }
 
 // Operations a policy may check.
 const (
-	OpCreate = portal.OpCreate
-	OpUpdate = portal.OpUpdate
-	OpDelete = portal.OpDelete
+	OpCreate = policy.OpCreate
+	OpUpdate = policy.OpUpdate
+	OpDelete = policy.OpDelete
 )
 
 // Topic is a topic as policies see it (resource and before).

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
 )
 
 func compiler(t *testing.T) *Compiler {
@@ -52,7 +53,7 @@ func TestPolicyExamples(t *testing.T) {
 	c := compiler(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := c.Compile(portal.Policy{ID: "p", Zone: "z", Kind: tc.kind, Expression: tc.expr, Message: tc.msg, Action: Enforce})
+			r, err := c.Compile(policy.Policy{ID: "p", Zone: "z", Kind: tc.kind, Expression: tc.expr, Message: tc.msg, Action: Enforce})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,23 +70,23 @@ func TestPolicyExamples(t *testing.T) {
 
 func TestCompileRefusesBadPolicies(t *testing.T) {
 	c := compiler(t)
-	good := portal.Policy{ID: "p", Zone: "z", Kind: KindTopic, Expression: "true", Message: "m", Action: Warn}
+	good := policy.Policy{ID: "p", Zone: "z", Kind: KindTopic, Expression: "true", Message: "m", Action: Warn}
 	cases := []struct {
 		name  string
-		edit  func(*portal.Policy)
+		edit  func(*policy.Policy)
 		field string
 		has   string
 	}{
-		{"syntax", func(p *portal.Policy) { p.Expression = "resource.partitions <" }, "expression", "at 1:"},
-		{"unknown field", func(p *portal.Policy) { p.Expression = "resource.partitons > 1" }, "expression", "partitons"},
-		{"not boolean", func(p *portal.Policy) { p.Expression = "resource.partitions" }, "expression", "true or false"},
-		{"unknown variable", func(p *portal.Policy) { p.Expression = "topic.partitions > 1" }, "expression", "undeclared reference"},
-		{"unknown kind", func(p *portal.Policy) { p.Kind = "Cluster" }, "kind", "not one of"},
-		{"action", func(p *portal.Policy) { p.Action = "block" }, "action", "enforce, warn, report"},
-		{"id", func(p *portal.Policy) { p.ID = "Bad Id" }, "id", "lower-case"},
-		{"message expr", func(p *portal.Policy) { p.Message = "was ${resource.nope}" }, "message", "nope"},
-		{"message open", func(p *portal.Policy) { p.Message = "was ${resource.partitions" }, "message", "no closing"},
-		{"operation", func(p *portal.Policy) { p.Operations = []string{"read"} }, "operations[0]", "create, update or delete"},
+		{"syntax", func(p *policy.Policy) { p.Expression = "resource.partitions <" }, "expression", "at 1:"},
+		{"unknown field", func(p *policy.Policy) { p.Expression = "resource.partitons > 1" }, "expression", "partitons"},
+		{"not boolean", func(p *policy.Policy) { p.Expression = "resource.partitions" }, "expression", "true or false"},
+		{"unknown variable", func(p *policy.Policy) { p.Expression = "topic.partitions > 1" }, "expression", "undeclared reference"},
+		{"unknown kind", func(p *policy.Policy) { p.Kind = "Cluster" }, "kind", "not one of"},
+		{"action", func(p *policy.Policy) { p.Action = "block" }, "action", "enforce, warn, report"},
+		{"id", func(p *policy.Policy) { p.ID = "Bad Id" }, "id", "lower-case"},
+		{"message expr", func(p *policy.Policy) { p.Message = "was ${resource.nope}" }, "message", "nope"},
+		{"message open", func(p *policy.Policy) { p.Message = "was ${resource.partitions" }, "message", "no closing"},
+		{"operation", func(p *policy.Policy) { p.Operations = []string{"read"} }, "operations[0]", "create, update or delete"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -105,7 +106,7 @@ func TestCompileRefusesBadPolicies(t *testing.T) {
 
 // An evaluation that fails (a missing key) does not keep the rule.
 func TestFailingEvaluationRefuses(t *testing.T) {
-	r, err := compiler(t).Compile(portal.Policy{ID: "retention", Zone: "z", Kind: KindTopic, Expression: "int(resource.config['retention.ms']) > 0", Message: "m", Action: Enforce})
+	r, err := compiler(t).Compile(policy.Policy{ID: "retention", Zone: "z", Kind: KindTopic, Expression: "int(resource.config['retention.ms']) > 0", Message: "m", Action: Enforce})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestFailingEvaluationRefuses(t *testing.T) {
 }
 
 func TestCovers(t *testing.T) {
-	p := portal.Policy{Kind: KindTopic, Zone: "z", Units: []string{"scada"}, Stages: []string{"dev"}}
+	p := policy.Policy{Kind: KindTopic, Zone: "z", Units: []string{"scada"}, Stages: []string{"dev"}}
 	s := Scope{Zone: "z", Unit: "scada", Stage: "dev"}
 	if !Covers(p, KindTopic, s, OpCreate) || !Covers(p, KindTopic, s, OpUpdate) || Covers(p, KindTopic, s, OpDelete) {
 		t.Fatal("default operations are create and update")

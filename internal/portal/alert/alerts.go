@@ -1,8 +1,11 @@
-package portal
+package alert
 
 import (
 	"context"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 )
 
 // AlertRule is a unit's alert rule in a stage: what fires (Kind, Target,
@@ -30,7 +33,7 @@ type AlertRule struct {
 type Alert struct {
 	ID, Rule, Kind, Subject, State, Value string
 	// Scope is where it fired.
-	Scope
+	portal.Scope
 	Since, FiredAt, ResolvedAt time.Time
 	// Silenced: it fired while its rule was silenced, and was not told.
 	Silenced bool
@@ -54,17 +57,17 @@ const (
 // of the unit reads them; Developers and up change, delete and silence
 // rules (Admins in read-only stages).
 type AlertService interface {
-	Rules(ctx context.Context, scope Scope) ([]AlertRule, error)
+	Rules(ctx context.Context, scope portal.Scope) ([]AlertRule, error)
 	// PutRule saves a unit's rule, replacing a default of its name.
 	// Errors: InvalidParameter, the roles'.
-	PutRule(ctx context.Context, scope Scope, rule AlertRule) (AlertRule, error)
+	PutRule(ctx context.Context, scope portal.Scope, rule AlertRule) (AlertRule, error)
 	// DeleteRule deletes a unit's rule (a default of its name applies
 	// again). Errors: NotFound, the roles'.
-	DeleteRule(ctx context.Context, scope Scope, name string) error
+	DeleteRule(ctx context.Context, scope portal.Scope, name string) error
 	// Silence silences a rule for a time, or ends its silence.
-	Silence(ctx context.Context, scope Scope, name string, s Silence) (AlertRule, error)
+	Silence(ctx context.Context, scope portal.Scope, name string, s Silence) (AlertRule, error)
 	// History lists the unit's alerts that fired, open first.
-	History(ctx context.Context, scope Scope) ([]Alert, error)
+	History(ctx context.Context, scope portal.Scope) ([]Alert, error)
 	// Firing lists the firing alerts of the caller's units, for the home
 	// page.
 	Firing(ctx context.Context) ([]Alert, error)
@@ -74,28 +77,9 @@ type AlertService interface {
 // that take its stage's alerts (signed CloudEvents, a Slack- and
 // Teams-compatible message, or Alertmanager's alerts).
 type AlertChannelService interface {
-	Channels(ctx context.Context, scope Scope) ([]Webhook, error)
+	Channels(ctx context.Context, scope portal.Scope) ([]webhook.Webhook, error)
 	// CreateChannel checks the URL as a webhook's; a CloudEvents channel's
 	// signing secret is in this answer only.
-	CreateChannel(ctx context.Context, scope Scope, format, url string) (Webhook, error)
-	DeleteChannel(ctx context.Context, scope Scope, id string) error
+	CreateChannel(ctx context.Context, scope portal.Scope, format, url string) (webhook.Webhook, error)
+	DeleteChannel(ctx context.Context, scope portal.Scope, id string) error
 }
-
-// The alert rule's actions; its KindInfo declares their past tenses.
-var (
-	ActAlertRuleUpdate  = Action{"alert-rule.update", "updated"}
-	ActAlertRuleDelete  = Action{"alert-rule.delete", "deleted"}
-	ActAlertRuleSilence = Action{"alert-rule.silence", "silenced"}
-)
-
-// The alert channel's actions; its KindInfo declares their past tenses.
-var (
-	ActAlertChannelCreate = Action{"alert-channel.create", "created"}
-	ActAlertChannelDelete = Action{"alert-channel.delete", "deleted"}
-)
-
-// The alert's actions; its KindInfo declares their past tenses.
-var (
-	ActAlertFire    = Action{"alert.fire", "fired"}
-	ActAlertResolve = Action{"alert.resolve", "resolved"}
-)

@@ -1,4 +1,4 @@
-package portal
+package record
 
 // Bounds of one produce request.
 const (

@@ -1,9 +1,11 @@
-package portal
+package cost
 
 import (
 	"context"
 	"strconv"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // UsageQuery asks for a unit's usage over [From, To): by hour or by day
@@ -139,9 +141,9 @@ type ZoneCostReport struct {
 // CostService answers usage and costs.
 type CostService interface {
 	// Usage is a unit's usage in a stage (Viewers and up).
-	Usage(ctx context.Context, scope Scope, q UsageQuery) (UsageReport, error)
+	Usage(ctx context.Context, scope portal.Scope, q UsageQuery) (UsageReport, error)
 	// Costs is a unit's costs in a stage, with its month's forecast.
-	Costs(ctx context.Context, scope Scope, q CostQuery) (CostReport, error)
+	Costs(ctx context.Context, scope portal.Scope, q CostQuery) (CostReport, error)
 	// ZoneCosts is a zone's units side by side (the zone's Super Admins
 	// and platform admins).
 	ZoneCosts(ctx context.Context, zone string, month time.Time) (ZoneCostReport, error)

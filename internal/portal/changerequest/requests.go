@@ -1,8 +1,10 @@
-package portal
+package changerequest
 
 import (
 	"context"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Change request states.
@@ -22,7 +24,7 @@ const (
 // ChangeRequest is a plan someone of a unit proposes and another person
 // reviews: approved, exactly that plan is applied through the services.
 type ChangeRequest struct {
-	Scope
+	portal.Scope
 	ID, Zone  string
 	Requester string
 	Reason    string
@@ -35,8 +37,8 @@ type ChangeRequest struct {
 	Comment   string
 	// Plan is the diff as requested; Result the apply's, with each
 	// change's outcome (once approved).
-	Plan   Plan
-	Result *Plan
+	Plan   portal.Plan
+	Result *portal.Plan
 	// Reviewable tells whether the caller may approve or reject it;
 	// Withdrawable whether the caller may withdraw it (their own, open).
 	Reviewable, Withdrawable bool
@@ -47,27 +49,18 @@ type RequestService interface {
 	// Request files doc as a change request of the unit in a stage.
 	// Errors: Validation (and the plan's refusals), InsufficientRole
 	// (Viewers), InvalidParameter (a document with secret values).
-	Request(ctx context.Context, scope Scope, doc Document, reason string) (ChangeRequest, error)
+	Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (ChangeRequest, error)
 	// Requests lists the unit's requests ("" state: all), newest first.
-	Requests(ctx context.Context, scope Scope, state string) ([]ChangeRequest, error)
-	ChangeRequest(ctx context.Context, scope Scope, id string) (ChangeRequest, error)
+	Requests(ctx context.Context, scope portal.Scope, state string) ([]ChangeRequest, error)
+	ChangeRequest(ctx context.Context, scope portal.Scope, id string) (ChangeRequest, error)
 	// Approve applies the request's plan as the caller (an Admin of the
 	// unit or a Super Admin of its zone, never the requester). Errors:
 	// InsufficientRole, Conflict (closed, expired, or stale: the state
 	// upstream changed since the request).
-	Approve(ctx context.Context, scope Scope, id, comment string) (ChangeRequest, error)
-	Reject(ctx context.Context, scope Scope, id, comment string) (ChangeRequest, error)
+	Approve(ctx context.Context, scope portal.Scope, id, comment string) (ChangeRequest, error)
+	Reject(ctx context.Context, scope portal.Scope, id, comment string) (ChangeRequest, error)
 	// Withdraw closes the caller's own open request.
-	Withdraw(ctx context.Context, scope Scope, id string) (ChangeRequest, error)
+	Withdraw(ctx context.Context, scope portal.Scope, id string) (ChangeRequest, error)
 	// Waiting lists the open requests the caller may review.
 	Waiting(ctx context.Context) ([]ChangeRequest, error)
 }
-
-// The change request's actions; its KindInfo declares their past tenses.
-var (
-	ActChangeRequestCreate   = Action{"change-request.create", "created"}
-	ActChangeRequestApprove  = Action{"change-request.approve", "approved"}
-	ActChangeRequestReject   = Action{"change-request.reject", "rejected"}
-	ActChangeRequestWithdraw = Action{"change-request.withdraw", "withdrawn"}
-	ActChangeRequestStale    = Action{"change-request.stale", "stale"}
-)

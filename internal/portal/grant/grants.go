@@ -1,8 +1,10 @@
-package portal
+package grant
 
 import (
 	"context"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Grant states.
@@ -75,7 +77,7 @@ type TopicGrant struct {
 	Decided            time.Time
 	// Bindings are the role bindings the grant made (and removes when
 	// revoked).
-	Bindings []RoleBinding
+	Bindings []portal.RoleBinding
 	// Duration is how long the grant lasts once approved (0: for good, a
 	// grant made before grants expired); Expires when an active one ends
 	// (zero: never), Expiring whether that is soon (warned about).
@@ -130,7 +132,7 @@ type NewTopicGrant struct {
 
 // GrantQuery filters a unit's grants.
 type GrantQuery struct {
-	ListQuery
+	portal.ListQuery
 	// Side keeps the grants given or received ("" both).
 	Side string
 	// State keeps one state ("" all).
@@ -156,39 +158,26 @@ type GrantService interface {
 	// scope. Errors: Validation (an owner of another zone, a topic the
 	// owner does not hold, a principal of another unit), Conflict (the
 	// same grant asked or given already), InsufficientRole (below Admin).
-	RequestGrant(ctx context.Context, scope Scope, in NewTopicGrant) (TopicGrant, error)
+	RequestGrant(ctx context.Context, scope portal.Scope, in NewTopicGrant) (TopicGrant, error)
 	// Offer lists the units the scope's unit may ask, and owner's topics.
-	Offer(ctx context.Context, scope Scope, owner string) (GrantOffer, error)
+	Offer(ctx context.Context, scope portal.Scope, owner string) (GrantOffer, error)
 	// Grants lists the grants a unit gave or received in the stage.
-	Grants(ctx context.Context, scope Scope, q GrantQuery) (Page[TopicGrant], error)
+	Grants(ctx context.Context, scope portal.Scope, q GrantQuery) (portal.Page[TopicGrant], error)
 	// Grant returns one of them.
-	Grant(ctx context.Context, scope Scope, id string) (TopicGrant, error)
+	Grant(ctx context.Context, scope portal.Scope, id string) (TopicGrant, error)
 	// ApproveGrant makes the role bindings, from the owner's scope (an
 	// Admin, never the requester). Errors: InsufficientRole, Conflict (no
 	// longer requested).
-	ApproveGrant(ctx context.Context, scope Scope, id, comment string) (TopicGrant, error)
-	RejectGrant(ctx context.Context, scope Scope, id, comment string) (TopicGrant, error)
+	ApproveGrant(ctx context.Context, scope portal.Scope, id, comment string) (TopicGrant, error)
+	RejectGrant(ctx context.Context, scope portal.Scope, id, comment string) (TopicGrant, error)
 	// WithdrawGrant closes a request, from the grantee's scope.
-	WithdrawGrant(ctx context.Context, scope Scope, id string) (TopicGrant, error)
+	WithdrawGrant(ctx context.Context, scope portal.Scope, id string) (TopicGrant, error)
 	// RevokeGrant removes an active grant's role bindings, from either
 	// side's scope.
-	RevokeGrant(ctx context.Context, scope Scope, id, comment string) (TopicGrant, error)
+	RevokeGrant(ctx context.Context, scope portal.Scope, id, comment string) (TopicGrant, error)
 	// WaitingGrants lists the requests the caller may approve.
 	WaitingGrants(ctx context.Context) ([]TopicGrant, error)
 	// ExpiringGrants lists the active grants of the caller's units (either
 	// side) that end soon, soonest first.
 	ExpiringGrants(ctx context.Context) ([]TopicGrant, error)
 }
-
-// The grant's actions; its KindInfo declares their past tenses.
-var (
-	ActGrantRequest  = Action{"grant.request", "requested"}
-	ActGrantApprove  = Action{"grant.approve", "approved"}
-	ActGrantReject   = Action{"grant.reject", "rejected"}
-	ActGrantWithdraw = Action{"grant.withdraw", "withdrawn"}
-	ActGrantRevoke   = Action{"grant.revoke", "revoked"}
-	ActGrantCreate   = Action{"grant.create", "created"}
-	ActGrantExpire   = Action{"grant.expire", "expired"}
-	ActGrantEnd      = Action{"grant.end", "ended"}
-	ActGrantExpiring = Action{"grant.expiring", "expiring"}
-)

@@ -1,6 +1,10 @@
-package portal
+package search
 
-import "context"
+import (
+	"context"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
 
 // What a search finds (FindHit.Kind): the resource types of a unit, named
 // as their pages are.
@@ -40,5 +44,5 @@ type FindService interface {
 	// Find returns up to a few resources of each kind of the unit in the
 	// stage whose name contains q, ignoring case. Errors: what entering
 	// the scope gives (NotFound, InsufficientRole), InvalidParameter (q).
-	Find(ctx context.Context, scope Scope, q string) (FindResult, error)
+	Find(ctx context.Context, scope portal.Scope, q string) (FindResult, error)
 }

@@ -1,4 +1,4 @@
-package portal
+package policy
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Policy is a guardrail of a landing zone, optionally narrowed to units
@@ -38,7 +40,7 @@ type Policy struct {
 
 // PolicyViolator is an existing resource that breaks a policy.
 type PolicyViolator struct {
-	Scope
+	portal.Scope
 	Kind, Resource, Message string
 }
 
@@ -58,7 +60,7 @@ type PolicyTest struct {
 	Policy Policy
 	// Scope is where the change is made (the principal is the caller,
 	// with the role they have there).
-	Scope
+	portal.Scope
 	Operation string
 	// Resource and Before are the kind's fields as JSON (null: none).
 	Resource, Before json.RawMessage
@@ -70,32 +72,6 @@ type PolicyVerdict struct {
 	Covers  bool
 	Kept    bool
 	Message string
-}
-
-// BudgetLine is a unit's use of one budget dimension in a stage.
-type BudgetLine struct {
-	Dimension string
-	Use       int64
-	// Limit is nil when the dimension has no budget.
-	Limit *int64
-	// Unbounded counts the topics without retention.bytes, which the
-	// storage use leaves out.
-	Unbounded int
-}
-
-// Budget is a unit's budget in a stage with its use.
-type Budget struct {
-	Scope
-	Zone      string
-	Lines     []BudgetLine
-	UpdatedBy string
-	Updated   time.Time
-	// MonthlyCost is the unit's monthly amount in the stage (the Billing
-	// API's currency; 0: none): a forecast over it warns.
-	MonthlyCost int64
-	// Warnings say which limits are at or below the use (new writes that
-	// add to them are refused; nothing is deleted).
-	Warnings []string
 }
 
 // ClusterUse is a landing zone cluster's partitions against its limit.
@@ -113,7 +89,7 @@ type ClusterUse struct {
 // BudgetOverview is every unit's use in a zone's stages, and the zone
 // clusters' totals.
 type BudgetOverview struct {
-	Budgets  []Budget
+	Budgets  []portal.Budget
 	Clusters []ClusterUse
 }
 
@@ -140,11 +116,11 @@ type GuardrailService interface {
 	Budgets(ctx context.Context) (BudgetOverview, error)
 	// SetBudget sets a unit's limits in a stage (an empty map removes the
 	// budget). A limit below the use is allowed, with a warning.
-	SetBudget(ctx context.Context, bu, stage string, limits map[string]int64) (Budget, error)
+	SetBudget(ctx context.Context, bu, stage string, limits map[string]int64) (portal.Budget, error)
 	// UnitBudget is a unit's use against its budget in a stage; with
 	// limitedOnly, a unit without a budget is answered without reading
 	// its use (no lines).
-	UnitBudget(ctx context.Context, scope Scope, limitedOnly bool) (Budget, error)
+	UnitBudget(ctx context.Context, scope portal.Scope, limitedOnly bool) (portal.Budget, error)
 }
 
 // Policy actions.
@@ -179,61 +155,21 @@ func PolicyOps(p Policy) []string {
 	return p.Operations
 }
 
-// KindAPIKey is the kind of API keys in policies (keys are not declared
-// in documents).
-const KindAPIKey = "APIKey"
-
-// PolicyKinds lists the kinds a policy may be about.
-func PolicyKinds() []string {
-	var out []string
-	for _, k := range kinds {
-		if k.Policy != "" {
-			out = append(out, k.Policy)
-		}
-	}
-	return out
-}
-
-// PolicyFields names a kind's fields as policies see them (its
-// KindInfo's PolicyFields).
-func PolicyFields(kind string) string {
-	for _, k := range kinds {
-		if k.Policy == kind && kind != "" {
-			return k.PolicyFields
-		}
-	}
-	return ""
-}
-
-// Budget dimensions: what a unit holds in a stage.
-const (
-	// BudgetMonthlyCost is a monthly amount of money, not a judged
-	// dimension.
-	BudgetMonthlyCost     = "monthly_cost"
-	BudgetTopics          = "topics"
-	BudgetPartitions      = "partitions"
-	BudgetStorageBytes    = "storage_bytes"
-	BudgetConnectors      = "connectors"
-	BudgetConnectorTasks  = "connector_tasks"
-	BudgetServiceAccounts = "service_accounts"
-	BudgetAPIKeys         = "api_keys"
-)
-
 // BudgetDimensions lists the dimensions in the order pages show them.
 func BudgetDimensions() []string {
-	return []string{BudgetTopics, BudgetPartitions, BudgetStorageBytes, BudgetConnectors, BudgetConnectorTasks, BudgetServiceAccounts, BudgetAPIKeys}
+	return []string{portal.BudgetTopics, portal.BudgetPartitions, portal.BudgetStorageBytes, portal.BudgetConnectors, portal.BudgetConnectorTasks, portal.BudgetServiceAccounts, portal.BudgetAPIKeys}
 }
 
 // DimensionLabel names a budget dimension as people read it.
 func DimensionLabel(dim string) string {
 	switch dim {
-	case BudgetStorageBytes:
+	case portal.BudgetStorageBytes:
 		return "storage"
-	case BudgetConnectorTasks:
+	case portal.BudgetConnectorTasks:
 		return "connector tasks"
-	case BudgetServiceAccounts:
+	case portal.BudgetServiceAccounts:
 		return "service accounts"
-	case BudgetAPIKeys:
+	case portal.BudgetAPIKeys:
 		return "API keys"
 	}
 	return dim
@@ -248,7 +184,7 @@ var storageUnits = map[string]float64{"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "
 // when the unit is left out).
 func ParseAmount(dim, s string) (int64, error) {
 	s = strings.TrimSpace(s)
-	if dim != BudgetStorageBytes {
+	if dim != portal.BudgetStorageBytes {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 0 {
 			return 0, fmt.Errorf("%s must be a whole number, not %q", DimensionLabel(dim), s)
@@ -270,7 +206,7 @@ func ParseAmount(dim, s string) (int64, error) {
 
 // ShowAmount renders an amount of a dimension (bytes in binary units).
 func ShowAmount(dim string, v int64) string {
-	if dim != BudgetStorageBytes {
+	if dim != portal.BudgetStorageBytes {
 		return strconv.FormatInt(v, 10)
 	}
 	const unit = 1024
@@ -313,10 +249,3 @@ func csvSafe(s string) string {
 	}
 	return s
 }
-
-// The policy's actions; its KindInfo declares their past tenses.
-var (
-	ActPolicyCreate = Action{"policy.create", "created"}
-	ActPolicyUpdate = Action{"policy.update", "updated"}
-	ActPolicyDelete = Action{"policy.delete", "deleted"}
-)

@@ -1,8 +1,10 @@
-package portal
+package adminarea
 
 import (
 	"context"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // AdminArea is what the caller may see of the admin area: platform admins
@@ -117,58 +119,6 @@ type UpstreamStatus struct {
 	Calls     int64
 }
 
-// SessionInfo is one browser session, without its secrets.
-type SessionInfo struct {
-	ID        string
-	Subject   string
-	Username  string
-	UserAgent string
-	IP        string
-	Created   time.Time
-	LastSeen  time.Time
-	Expires   time.Time
-}
-
-// AccessQuery is what to explain: a list of groups, or a token's claims
-// (JSON object) from which the configured groups claim is read.
-type AccessQuery struct {
-	Groups []string
-	Claims map[string]any
-}
-
-// UnitAccess is the role a set of groups gives in one unit, and why.
-type UnitAccess struct {
-	Unit        string
-	LandingZone string
-	Role        Role
-	Groups      []string
-}
-
-// AccessReport explains access: per unit the role and the groups that gave
-// it; the groups that match no unit; and a groups overage.
-type AccessReport struct {
-	PlatformAdmin bool
-	Groups        []string
-	Units         []UnitAccess
-	// Unmatched are the groups that give no role anywhere.
-	Unmatched []string
-	// Overage: the token said the groups did not fit into it, so the list
-	// is incomplete (Entra ID's _claim_names); Explanation says what to do.
-	Overage     bool
-	Explanation string
-	// Grants are the access the principal's units hold on other units'
-	// topics through grants, each explained in a line.
-	Grants []GrantAccess
-}
-
-// GrantAccess is access a unit holds through a grant: "read on
-// edh-shared-scada-dev-orders through grant gr-12 until 2026-12-24".
-type GrantAccess struct {
-	Unit, Stage, Grant, Access, Topic, Principal string
-	Expires                                      time.Time
-	Line                                         string
-}
-
 // AdminService is the platform admin area. Every method answers NotFound
 // to callers who may not see it, so that the area does not reveal itself.
 type AdminService interface {
@@ -191,21 +141,21 @@ type AdminService interface {
 	SetReadOnly(ctx context.Context, zone, stage string, c ReadOnlyChange) (ReadOnlyState, error)
 	// Audit reads the trail across units (a zone's Super Admins: their
 	// zones only).
-	Audit(ctx context.Context, q AuditQuery) (Page[AuditEvent], error)
+	Audit(ctx context.Context, q portal.AuditQuery) (portal.Page[portal.AuditEvent], error)
 	// ExportAudit gives every event matching q (up to MaxExport) to emit,
 	// newest first.
-	ExportAudit(ctx context.Context, q AuditQuery, emit func(AuditEvent) error) error
+	ExportAudit(ctx context.Context, q portal.AuditQuery, emit func(portal.AuditEvent) error) error
 	// Upstreams reports the upstreams' health (a zone's Super Admins:
 	// their zones' clusters and registries).
 	Upstreams(ctx context.Context) ([]UpstreamStatus, error)
 	// Config is the configuration in force, secrets redacted.
 	Config(ctx context.Context) (EffectiveConfig, error)
 	// Sessions lists a user's live browser sessions (everyone's for "").
-	Sessions(ctx context.Context, user string) ([]SessionInfo, error)
+	Sessions(ctx context.Context, user string) ([]portal.SessionInfo, error)
 	// EndSession signs a session out. Errors: NotFound.
 	EndSession(ctx context.Context, id string) error
 	// PreviewAccess explains the access a set of groups would give.
-	PreviewAccess(ctx context.Context, q AccessQuery) (AccessReport, error)
+	PreviewAccess(ctx context.Context, q portal.AccessQuery) (portal.AccessReport, error)
 }
 
 // MaxExport bounds an audit export.

@@ -1,9 +1,11 @@
-package portal
+package topiccatalog
 
 import (
 	"context"
 	"strconv"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // CatalogEntry is one topic of the zone as the catalog shows it: what
@@ -63,42 +65,23 @@ type CatalogReader struct {
 // keep entries with a tag, a classification, an owner unit (or a
 // contact containing it) or a schema field name.
 type CatalogQuery struct {
-	ListQuery
+	portal.ListQuery
 	Tag, Classification, Owner, Field string
-}
-
-// TopicMetadata is what an owner says about a topic (each field replaced
-// whole).
-type TopicMetadata struct {
-	Description    string
-	Contact        string
-	Tags           []string
-	Classification string
-}
-
-// Classification is a data classification as the platform configures
-// it.
-type Classification struct {
-	Name      string
-	MaxGrant  time.Duration
-	Write     bool
-	Approvals int
-	Default   bool
 }
 
 // CatalogService is the zone's catalog of topics.
 type CatalogService interface {
 	// Catalog lists one page of the zone's topics in the scope's stage.
 	// Errors: InvalidParameter.
-	Catalog(ctx context.Context, scope Scope, q CatalogQuery) (Page[CatalogEntry], error)
+	Catalog(ctx context.Context, scope portal.Scope, q CatalogQuery) (portal.Page[CatalogEntry], error)
 	// Entry is one topic with its retention and its readers (consumer
 	// groups too). Errors: NotFound.
-	Entry(ctx context.Context, scope Scope, topic string) (CatalogEntry, error)
+	Entry(ctx context.Context, scope portal.Scope, topic string) (CatalogEntry, error)
 	// Describe replaces what the owner unit says about its topic.
 	// Errors: InsufficientRole, ReadOnlyEnvironment, Validation, NotFound.
-	Describe(ctx context.Context, scope Scope, topic string, in TopicMetadata) (CatalogEntry, error)
+	Describe(ctx context.Context, scope portal.Scope, topic string, in portal.TopicMetadata) (CatalogEntry, error)
 	// Classifications are the platform's, least strict first.
-	Classifications() []Classification
+	Classifications() []portal.Classification
 }
 
 // FormatDuration writes a duration as people and requests give it, in

@@ -1,0 +1,52 @@
+// Package contract is the whole of what both front doors (and the
+// assistants' door) are handed: every service of the portal, one field
+// each, built once in internal/assembly. The services' interfaces and
+// their types are the contract packages under internal/portal (and
+// internal/portal itself for what every kind shares); this package only
+// gathers them, so that no contract package has to import another to be
+// listed.
+package contract
+
+import (
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
+	"github.com/edh-platform/rms-portal/internal/portal/alert"
+	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/cost"
+	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/group"
+	"github.com/edh-platform/rms-portal/internal/portal/policy"
+	"github.com/edh-platform/rms-portal/internal/portal/record"
+	"github.com/edh-platform/rms-portal/internal/portal/search"
+	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
+	"github.com/edh-platform/rms-portal/internal/portal/webhook"
+)
+
+// Services are the services both front doors call, one per resource type
+// and the caller's, the audit trail's, the admin area's and resources as
+// code: listed once here, built once (internal/assembly) and handed to
+// each door whole.
+type Services struct {
+	Topics     portal.TopicService
+	Metrics    portal.MetricsService
+	Connectors portal.ConnectorService
+	Schemas    portal.SchemaService
+	Accounts   portal.AccountService
+	APIKeys    portal.APIKeyService
+	Pools      portal.PoolService
+	Groups     group.GroupService
+	Messages   record.MessageService
+	Me         portal.CallerService
+	Audit      portal.AuditService
+	Admin      adminarea.AdminService
+	Plans      portal.PlanService
+	Guardrails policy.GuardrailService
+	Webhooks   webhook.WebhookService
+	Requests   changerequest.RequestService
+	Grants     grant.GrantService
+	Find       search.FindService
+	Alerts     alert.AlertService
+	Channels   alert.AlertChannelService
+	Catalog    topiccatalog.CatalogService
+	Costs      cost.CostService
+}
