@@ -3,13 +3,13 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
-	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 func (a *API) listConnectors(c echo.Context) error {
@@ -59,7 +59,7 @@ func (a *API) createConnector(c echo.Context) error {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	x, err := a.Connectors.Create(c.Request().Context(), scope, portal.NewConnector{Name: in.Name, Config: in.Config})
+	x, err := a.Connectors.Create(c.Request().Context(), scope, connect.NewConnector{Name: in.Name, Config: in.Config})
 	if err != nil {
 		return err
 	}

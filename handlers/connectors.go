@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -30,7 +31,7 @@ func (h *Handlers) listConnectors(c echo.Context) error {
 	}
 	l := views.ConnectorList{Items: res.Items, Total: res.Total, Search: q.Search, Next: res.NextPageToken, Self: c.Request().URL.RequestURI()}
 	for _, x := range res.Items {
-		l.Poll = l.Poll || x.State == portal.StateProvisioning
+		l.Poll = l.Poll || x.State == connect.StateProvisioning
 	}
 	p.Subtitle = p.Context.Prefix + "*-connector"
 	return h.Render(c, http.StatusOK, p, views.ConnectorsPage(p, l))
@@ -104,7 +105,7 @@ func (h *Handlers) connectorForm(c echo.Context, p views.Page, class string, cfg
 		f.ClassesError = "The connector classes could not be listed: " + page.Explain(err, requestid.From(ctx)).Message
 	}
 	f.Classes = classes
-	var def *portal.ConnectorDefinition
+	var def *connect.ConnectorDefinition
 	if class != "" {
 		d, err := h.Connectors.Definition(ctx, httpserver.ScopeOf(c), class)
 		if err != nil {
@@ -125,7 +126,7 @@ func (h *Handlers) confirmTopics(c echo.Context, p views.Page, f *views.Connecto
 		// Someone who may not write gets the refusal, not this question.
 		return nil
 	}
-	missing := h.missingTopics(c.Request().Context(), httpserver.ScopeOf(c), portal.ConnectorTopics(cfg))
+	missing := h.missingTopics(c.Request().Context(), httpserver.ScopeOf(c), connect.ConnectorTopics(cfg))
 	if len(missing) == 0 {
 		return nil
 	}
@@ -145,12 +146,12 @@ func (h *Handlers) confirmTopics(c echo.Context, p views.Page, f *views.Connecto
 
 // connectorRows lays out a configuration: the class's settings (required
 // first), then other keys, then a few empty rows for more.
-func connectorRows(def *portal.ConnectorDefinition, cfg map[string]string) []views.ConfigRow {
+func connectorRows(def *connect.ConnectorDefinition, cfg map[string]string) []views.ConfigRow {
 	var rows []views.ConfigRow
 	seen := map[string]bool{"name": true, "connector.class": true}
 	if def != nil {
 		settings := slices.Clone(def.Settings)
-		slices.SortStableFunc(settings, func(a, b portal.ConnectorSetting) int {
+		slices.SortStableFunc(settings, func(a, b connect.ConnectorSetting) int {
 			switch {
 			case a.Required == b.Required:
 				return 0
@@ -180,7 +181,7 @@ func connectorRows(def *portal.ConnectorDefinition, cfg map[string]string) []vie
 	}
 	slices.Sort(rest)
 	for _, k := range rest {
-		rows = append(rows, views.ConfigRow{Key: k, Value: cfg[k], Secret: portal.IsMask(cfg[k])})
+		rows = append(rows, views.ConfigRow{Key: k, Value: cfg[k], Secret: connect.IsMask(cfg[k])})
 	}
 	for i := 0; i < 3; i++ {
 		rows = append(rows, views.ConfigRow{})
@@ -273,7 +274,7 @@ func (h *Handlers) createConnector(c echo.Context) error {
 	if err := h.confirmTopics(c, p, &f, cfg); err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
-	x, err := h.Connectors.Create(c.Request().Context(), scope, portal.NewConnector{Name: f.Name, Config: cfg})
+	x, err := h.Connectors.Create(c.Request().Context(), scope, connect.NewConnector{Name: f.Name, Config: cfg})
 	if err != nil {
 		return h.connectorFormFailed(c, p, f, err)
 	}
@@ -294,7 +295,7 @@ func (h *Handlers) editConnector(c echo.Context) error {
 	return h.Render(c, http.StatusOK, p, views.ConnectorFormView(p, f))
 }
 
-func (h *Handlers) editForm(c echo.Context, p views.Page, x portal.Connector, cfg map[string]string) views.ConnectorForm {
+func (h *Handlers) editForm(c echo.Context, p views.Page, x connect.Connector, cfg map[string]string) views.ConnectorForm {
 	p.Title, p.Subtitle = "Edit "+x.Identifier, x.Name
 	f := h.connectorForm(c, p, x.Class, cfg)
 	f.Edit, f.Name, f.Version = true, x.Name, x.Version
@@ -336,7 +337,7 @@ func (h *Handlers) updateConnector(c echo.Context) error {
 	return h.Done(c, "Connector "+x.Name+" saved; it is provisioning the change.", p.Context.Path("connector", x.Name))
 }
 
-func connectorDeletion(p views.Page, x portal.Connector, typed, problem string) views.Deletion {
+func connectorDeletion(p views.Page, x connect.Connector, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "connector", Name: x.Name, Identifier: x.Identifier, Typed: typed, Problem: problem,
 		Consequence: "the connector stops and its configuration is removed; its topics stay.",
 		Action:      p.Context.Path("connector", x.Name, "delete"), Cancel: p.Context.Path("connector", x.Name)}
@@ -356,10 +357,10 @@ func (h *Handlers) confirmDeleteConnector(c echo.Context) error {
 	return h.Render(c, http.StatusOK, p, views.ConfirmDelete(p, d))
 }
 
-func (h *Handlers) connectorForDeletion(c echo.Context) (portal.Connector, views.Page, error) {
+func (h *Handlers) connectorForDeletion(c echo.Context) (connect.Connector, views.Page, error) {
 	p, err := h.Scoped(c, "connectors", "Delete connector")
 	if err != nil {
-		return portal.Connector{}, p, err
+		return connect.Connector{}, p, err
 	}
 	x, err := h.Connectors.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), false)
 	if err != nil {
@@ -391,7 +392,7 @@ func (h *Handlers) deleteConnector(c echo.Context) error {
 func forgetSecrets(f *views.ConnectorForm) {
 	forgot := false
 	for i, r := range f.Rows {
-		if (r.Secret || portal.IsSensitiveKey(r.Key)) && r.Value != "" && !portal.IsMask(r.Value) {
+		if (r.Secret || connect.IsSensitiveKey(r.Key)) && r.Value != "" && !connect.IsMask(r.Value) {
 			f.Rows[i].Value, forgot = "", true
 		}
 	}
@@ -399,7 +400,7 @@ func forgetSecrets(f *views.ConnectorForm) {
 		var pasted map[string]any
 		if json.Unmarshal([]byte(f.JSON), &pasted) == nil {
 			for k, v := range pasted {
-				if s, ok := v.(string); ok && s != "" && portal.IsSensitiveKey(k) && !portal.IsMask(s) {
+				if s, ok := v.(string); ok && s != "" && connect.IsSensitiveKey(k) && !connect.IsMask(s) {
 					pasted[k], forgot = "", true
 				}
 			}

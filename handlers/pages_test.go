@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -319,7 +320,7 @@ func TestConnectorFormShowsAFailedClassList(t *testing.T) {
 // downConnect is a Connect API whose class list cannot be read.
 type downConnect struct{ platform.Connectors }
 
-func (downConnect) Plugins(context.Context) ([]portal.ConnectorPlugin, error) {
+func (downConnect) Plugins(context.Context) ([]connect.ConnectorPlugin, error) {
 	return nil, portal.New(portal.UpstreamUnavailable, "Confluent Cloud Connect cannot be reached")
 }
 

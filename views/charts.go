@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 )
 
 // Geometry of a chart's SVG, in its viewBox units.
@@ -25,7 +25,7 @@ func seriesColour(i int) string { return seriesColours[i%len(seriesColours)] }
 
 // chartMax is a round upper bound of a chart's values, so that the axis
 // reads 0, half and the bound in plain numbers.
-func chartMax(c portal.Chart) float64 {
+func chartMax(c metric.Chart) float64 {
 	hi := 0.0
 	for _, s := range c.Series {
 		for _, p := range s.Points {
@@ -36,7 +36,7 @@ func chartMax(c portal.Chart) float64 {
 }
 
 // chartX places a time on the range's axis.
-func chartX(cs portal.Charts, at time.Time) float64 {
+func chartX(cs metric.Charts, at time.Time) float64 {
 	span := cs.End.Sub(cs.Start).Seconds()
 	if span <= 0 {
 		return chartLeft
@@ -47,7 +47,7 @@ func chartX(cs portal.Charts, at time.Time) float64 {
 func chartY(v, hi float64) float64 { return chartBottom - chartPlotH*math.Max(0, v)/hi }
 
 // polyline is the points of a series, each at the middle of its bucket.
-func polyline(cs portal.Charts, s portal.Series, hi float64) string {
+func polyline(cs metric.Charts, s metric.Series, hi float64) string {
 	var b strings.Builder
 	half := cs.Range.Step / 2
 	for _, p := range s.Points {
@@ -59,19 +59,19 @@ func polyline(cs portal.Charts, s portal.Series, hi float64) string {
 func fx(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 // pointX and pointY place one point for its hover target.
-func pointX(cs portal.Charts, p portal.Point) string {
+func pointX(cs metric.Charts, p metric.Point) string {
 	return fx(chartX(cs, p.At.Add(cs.Range.Step/2)))
 }
-func pointY(p portal.Point, hi float64) string { return fx(chartY(p.Value, hi)) }
+func pointY(p metric.Point, hi float64) string { return fx(chartY(p.Value, hi)) }
 
 // unitValue renders a value in its unit for people ("1.2 MB/s").
 func unitValue(v float64, unit string) string {
 	switch unit {
-	case portal.UnitBytesPerSecond:
+	case metric.UnitBytesPerSecond:
 		return humanBytes(v) + "/s"
-	case portal.UnitBytes:
+	case metric.UnitBytes:
 		return humanBytes(v)
-	case portal.UnitRecordsPerSecond:
+	case metric.UnitRecordsPerSecond:
 		if v < 10 {
 			return strconv.FormatFloat(v, 'f', 1, 64) + " records/s"
 		}
@@ -83,7 +83,7 @@ func unitValue(v float64, unit string) string {
 // axisValue labels the axis: the unit is in the chart's corner.
 func axisValue(v float64, unit string) string {
 	switch unit {
-	case portal.UnitBytesPerSecond, portal.UnitBytes:
+	case metric.UnitBytesPerSecond, metric.UnitBytes:
 		return humanBytes(v)
 	}
 	if v < 10 && v != math.Trunc(v) {
@@ -94,7 +94,7 @@ func axisValue(v float64, unit string) string {
 
 // pointOpacity shows the points of a series too short to draw a line;
 // otherwise they show on hover only.
-func pointOpacity(s portal.Series) string {
+func pointOpacity(s metric.Series) string {
 	if len(s.Points) < 3 {
 		return "1"
 	}
@@ -110,20 +110,20 @@ func rawValue(v float64, unit string) string {
 }
 
 // pointTitle is what hovering a point says: when, how much, exactly.
-func pointTitle(cs portal.Charts, c portal.Chart, s portal.Series, p portal.Point) string {
+func pointTitle(cs metric.Charts, c metric.Chart, s metric.Series, p metric.Point) string {
 	return fmt.Sprintf("%s · %s: %s (%s)", axisTime(cs, p.At), s.Name, unitValue(p.Value, c.Unit), rawValue(p.Value, c.Unit))
 }
 
 // axisTime labels a time on the axis: hours for a day or less, days for
 // a week.
-func axisTime(cs portal.Charts, t time.Time) string {
+func axisTime(cs metric.Charts, t time.Time) string {
 	if cs.Range.Span > 24*time.Hour {
 		return t.UTC().Format("Mon 2 Jan 15:04")
 	}
 	return t.UTC().Format("15:04")
 }
 
-func rangeLabel(r portal.MetricRange) string {
+func rangeLabel(r metric.MetricRange) string {
 	switch r.Name {
 	case "1h":
 		return "Last hour"
@@ -135,7 +135,7 @@ func rangeLabel(r portal.MetricRange) string {
 	return "Last 7 days"
 }
 
-func stepLabel(r portal.MetricRange) string {
+func stepLabel(r metric.MetricRange) string {
 	switch r.Step {
 	case time.Minute:
 		return "per minute"
@@ -146,7 +146,7 @@ func stepLabel(r portal.MetricRange) string {
 }
 
 // chartSummary describes a chart for screen readers and the legend.
-func chartSummary(c portal.Chart) string {
+func chartSummary(c metric.Chart) string {
 	var parts []string
 	for _, s := range c.Series {
 		if len(s.Points) == 0 {
@@ -159,7 +159,7 @@ func chartSummary(c portal.Chart) string {
 }
 
 // hasPoints tells whether any series of a chart has data.
-func hasPoints(c portal.Chart) bool {
+func hasPoints(c metric.Chart) bool {
 	for _, s := range c.Series {
 		if len(s.Points) > 0 {
 			return true
@@ -183,4 +183,4 @@ func age(now, t time.Time) string {
 }
 
 // rangeHref is the page at another range.
-func rangeHref(self string, r portal.MetricRange) string { return self + "?range=" + r.Name }
+func rangeHref(self string, r metric.MetricRange) string { return self + "?range=" + r.Name }

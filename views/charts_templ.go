@@ -11,13 +11,13 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 )
 
 // chartsSection draws a page's charts with the range choice; it refreshes
 // itself every minute while the page is open (the Metrics API's finest
 // bucket), keeping the range.
-func chartsSection(self string, cs portal.Charts) templ.Component {
+func chartsSection(self string, cs metric.Charts) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -156,7 +156,7 @@ func chartsSection(self string, cs portal.Charts) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for _, r := range portal.MetricRanges {
+		for _, r := range metric.MetricRanges {
 			if r.Name == cs.Range.Name {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<a href=\"")
 				if templ_7745c5c3_Err != nil {
@@ -288,7 +288,7 @@ func chartsSection(self string, cs portal.Charts) templ.Component {
 	})
 }
 
-func chart(cs portal.Charts, c portal.Chart) templ.Component {
+func chart(cs metric.Charts, c metric.Chart) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

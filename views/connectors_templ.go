@@ -12,12 +12,12 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // ConnectorList is the data of the connector list page.
 type ConnectorList struct {
-	Items  []portal.Connector
+	Items  []connect.Connector
 	Total  int
 	Search string
 	Desc   bool
@@ -495,7 +495,7 @@ func StateBadge(state string) templ.Component {
 }
 
 // ConnectorPage shows a connector: status, tasks, actions, configuration.
-func ConnectorPage(p Page, c portal.Connector, history []portal.ConnectorRestart) templ.Component {
+func ConnectorPage(p Page, c connect.Connector, history []connect.ConnectorRestart) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -559,8 +559,8 @@ func ConnectorPage(p Page, c portal.Connector, history []portal.ConnectorRestart
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if portal.IsConnectorTopicKey(k) {
-				for i, topic := range portal.SplitTopics(c.Config[k]) {
+			if connect.IsConnectorTopicKey(k) {
+				for i, topic := range connect.SplitTopics(c.Config[k]) {
 					if i > 0 {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, ",")
 						if templ_7745c5c3_Err != nil {
@@ -647,7 +647,7 @@ func ConnectorPage(p Page, c portal.Connector, history []portal.ConnectorRestart
 
 // ConnectorStatus is the part of the connector page that lifecycle
 // actions and polling refresh.
-func ConnectorStatus(p Page, c portal.Connector) templ.Component {
+func ConnectorStatus(p Page, c connect.Connector) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -672,7 +672,7 @@ func ConnectorStatus(p Page, c portal.Connector) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if c.State == portal.StateProvisioning {
+		if c.State == connect.StateProvisioning {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, " hx-get=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -771,13 +771,13 @@ func ConnectorStatus(p Page, c portal.Connector) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if p.Context.CanWrite {
-			if c.State == portal.StatePaused {
+			if c.State == connect.StatePaused {
 				templ_7745c5c3_Err = lifecycleButton(p, c, "resume", "Resume", false).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = lifecycleButton(p, c, "pause", "Pause", c.State == portal.StateProvisioning).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = lifecycleButton(p, c, "pause", "Pause", c.State == connect.StateProvisioning).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -786,7 +786,7 @@ func ConnectorStatus(p Page, c portal.Connector) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = lifecycleButton(p, c, "restart", "Restart", c.State == portal.StateProvisioning).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = lifecycleButton(p, c, "restart", "Restart", c.State == connect.StateProvisioning).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -951,7 +951,7 @@ func ConnectorStatus(p Page, c portal.Connector) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if c.State == portal.StateProvisioning {
+			if c.State == connect.StateProvisioning {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 85, "Provisioning: tasks start when the connector is running. This page refreshes by itself.")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -975,7 +975,7 @@ func ConnectorStatus(p Page, c portal.Connector) templ.Component {
 	})
 }
 
-func lifecycleButton(p Page, c portal.Connector, action, label string, disabled bool) templ.Component {
+func lifecycleButton(p Page, c connect.Connector, action, label string, disabled bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1081,27 +1081,27 @@ func lifecycleButton(p Page, c portal.Connector, action, label string, disabled 
 
 func stateClass(state string) string {
 	switch state {
-	case portal.StateRunning:
+	case connect.StateRunning:
 		return "bg-emerald-50 text-emerald-700 ring-emerald-200"
-	case portal.StateProvisioning:
+	case connect.StateProvisioning:
 		return "bg-sky-50 text-sky-700 ring-sky-200"
-	case portal.StatePaused:
+	case connect.StatePaused:
 		return "bg-slate-100 text-slate-700 ring-slate-300"
-	case portal.StateDegraded:
+	case connect.StateDegraded:
 		return "bg-amber-50 text-amber-800 ring-amber-200"
-	case portal.StateFailed:
+	case connect.StateFailed:
 		return "bg-rose-50 text-rose-700 ring-rose-200"
 	}
 	return "bg-slate-50 text-slate-500 ring-slate-200"
 }
 
-func taskSummary(ts []portal.ConnectorTask) string {
+func taskSummary(ts []connect.ConnectorTask) string {
 	if len(ts) == 0 {
 		return "none yet"
 	}
 	failed := 0
 	for _, t := range ts {
-		if t.State == portal.StateFailed {
+		if t.State == connect.StateFailed {
 			failed++
 		}
 	}
@@ -1111,12 +1111,12 @@ func taskSummary(ts []portal.ConnectorTask) string {
 	return strconv.Itoa(len(ts)) + " " + ts[0].State
 }
 
-func hasFailure(c portal.Connector) bool {
-	if c.State == portal.StateFailed {
+func hasFailure(c connect.Connector) bool {
+	if c.State == connect.StateFailed {
 		return true
 	}
 	for _, t := range c.Tasks {
-		if t.State == portal.StateFailed {
+		if t.State == connect.StateFailed {
 			return true
 		}
 	}

@@ -14,11 +14,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 )
 
 // ClusterMetricsPage summarises the context's cluster.
-func ClusterMetricsPage(p Page, m portal.ClusterMetrics) templ.Component {
+func ClusterMetricsPage(p Page, m metric.ClusterMetrics) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -83,7 +83,7 @@ func ClusterMetricsPage(p Page, m portal.ClusterMetrics) templ.Component {
 }
 
 // TopicMetricsPage shows a topic's partitions, offsets and growth.
-func TopicMetricsPage(p Page, m portal.TopicMetrics) templ.Component {
+func TopicMetricsPage(p Page, m metric.TopicMetrics) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -331,7 +331,7 @@ func stat(id, label, value, note string) templ.Component {
 }
 
 // growthChart draws messages written over time as a server-side SVG.
-func growthChart(samples []portal.Sample) templ.Component {
+func growthChart(samples []metric.Sample) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -451,7 +451,7 @@ func growthChart(samples []portal.Sample) templ.Component {
 	})
 }
 
-func minProduced(s []portal.Sample) int64 {
+func minProduced(s []metric.Sample) int64 {
 	m := s[0].Produced
 	for _, x := range s {
 		m = min(m, x.Produced)
@@ -459,7 +459,7 @@ func minProduced(s []portal.Sample) int64 {
 	return m
 }
 
-func maxProduced(s []portal.Sample) int64 {
+func maxProduced(s []metric.Sample) int64 {
 	m := s[0].Produced
 	for _, x := range s {
 		m = max(m, x.Produced)
@@ -467,7 +467,7 @@ func maxProduced(s []portal.Sample) int64 {
 	return m
 }
 
-func chartPoints(s []portal.Sample) string {
+func chartPoints(s []metric.Sample) string {
 	lo, hi := minProduced(s), maxProduced(s)
 	t0, t1 := s[0].At, s[len(s)-1].At
 	span := t1.Sub(t0).Seconds()
@@ -486,7 +486,7 @@ func chartPoints(s []portal.Sample) string {
 	return strings.TrimSpace(b.String())
 }
 
-func rateText(s []portal.Sample) string {
+func rateText(s []metric.Sample) string {
 	first, last := s[0], s[len(s)-1]
 	secs := last.At.Sub(first.At).Seconds()
 	if secs <= 0 {
@@ -497,7 +497,7 @@ func rateText(s []portal.Sample) string {
 		thousands(last.Produced-first.Produced), last.At.Sub(first.At).Round(time.Second), rate, len(s))
 }
 
-func chartDescription(s []portal.Sample) string {
+func chartDescription(s []metric.Sample) string {
 	return fmt.Sprintf("From %s to %s messages written between %s and %s.", thousands(s[0].Produced),
 		thousands(s[len(s)-1].Produced), s[0].At.Format("15:04:05"), s[len(s)-1].At.Format("15:04:05"))
 }

@@ -4,11 +4,12 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // Connector is a connector, its secret settings kept back.
-func Connector(c portal.Connector) wire.Connector {
+func Connector(c connect.Connector) wire.Connector {
 	out := wire.Connector{Name: c.Name, Identifier: c.Identifier, BusinessUnit: c.BU, OutsideConvention: c.OutsideConvention,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: []wire.ConnectorTask{}, Config: c.Config, Sensitive: c.Sensitive,
 		AutoRestart: AutoRestart(c.AutoRestart)}

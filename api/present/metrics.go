@@ -3,12 +3,12 @@ package present
 import (
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // Charts is a cluster's or a topic's metrics as charts.
-func Charts(c portal.Charts) wire.Charts {
+func Charts(c metric.Charts) wire.Charts {
 	out := wire.Charts{Range: c.Range.Name, Granularity: c.Range.Granularity, Start: c.Start.UTC().Format(time.RFC3339),
 		End: c.End.UTC().Format(time.RFC3339), Source: c.Source, Stale: c.Stale, Charts: []wire.Chart{}}
 	if !c.FetchedAt.IsZero() {

@@ -123,41 +123,38 @@ func (s *Service) Rules(ctx context.Context, scope portal.Scope) ([]alert.AlertR
 
 // PutRule saves a unit's rule (replacing a default of its name): a change
 // of the unit (Developers and up, not in read-only stages), audited.
-func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in alert.AlertRule) (_ alert.AlertRule, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", portal.ActAlertRuleUpdate, in.Name)
-	if err != nil {
-		return alert.AlertRule{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	if err := checkRule(in); err != nil {
-		return alert.AlertRule{}, err
-	}
-	zone, stage, unit := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
-	own, err := s.store.AlertRules(ctx, zone, stage, unit)
-	if err != nil {
-		return alert.AlertRule{}, err
-	}
-	before := ""
-	rules := s.effective(zone, stage, unit, own)
-	if i := slices.IndexFunc(rules, func(r store.AlertRuleRecord) bool { return r.Name == in.Name }); i >= 0 {
-		before = Describe(rules[i])
-	}
-	rec := store.AlertRuleRecord{Zone: zone, Stage: stage, BU: unit, Name: in.Name, Kind: in.Kind, Target: in.Target, Threshold: in.Threshold,
-		For: in.For, Enabled: in.Enabled, UpdatedBy: call.Principal.Actor(), UpdatedAt: s.guard.Now()}
-	if in.Target == "" && (in.Kind == LagTime || in.Kind == Stalled || in.Kind == ConnectorFailed || in.Kind == TopicGrowth) {
-		rec.Target = "*"
-	}
-	after := Describe(rec)
-	if !rec.Enabled {
-		after = "off: " + after
-	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleUpdate, Resource: in.Name,
-		Changes: []portal.Change{{Field: "rule", Before: before, After: after}},
-		Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
-	if err != nil {
-		return alert.AlertRule{}, err
-	}
-	return s.ruleView(rec, false), nil
+func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in alert.AlertRule) (alert.AlertRule, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "change alert rules", portal.ActAlertRuleUpdate, in.Name, func(ctx context.Context, call *gate.Call) (_ alert.AlertRule, err error) {
+		if err := checkRule(in); err != nil {
+			return alert.AlertRule{}, err
+		}
+		zone, stage, unit := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
+		own, err := s.store.AlertRules(ctx, zone, stage, unit)
+		if err != nil {
+			return alert.AlertRule{}, err
+		}
+		before := ""
+		rules := s.effective(zone, stage, unit, own)
+		if i := slices.IndexFunc(rules, func(r store.AlertRuleRecord) bool { return r.Name == in.Name }); i >= 0 {
+			before = Describe(rules[i])
+		}
+		rec := store.AlertRuleRecord{Zone: zone, Stage: stage, BU: unit, Name: in.Name, Kind: in.Kind, Target: in.Target, Threshold: in.Threshold,
+			For: in.For, Enabled: in.Enabled, UpdatedBy: call.Principal.Actor(), UpdatedAt: s.guard.Now()}
+		if in.Target == "" && (in.Kind == LagTime || in.Kind == Stalled || in.Kind == ConnectorFailed || in.Kind == TopicGrowth) {
+			rec.Target = "*"
+		}
+		after := Describe(rec)
+		if !rec.Enabled {
+			after = "off: " + after
+		}
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleUpdate, Resource: in.Name,
+			Changes: []portal.Change{{Field: "rule", Before: before, After: after}},
+			Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
+		if err != nil {
+			return alert.AlertRule{}, err
+		}
+		return s.ruleView(rec, false), nil
+	})
 }
 
 // CheckRule checks a rule as given (a unit's, or a default of the
@@ -209,77 +206,71 @@ func checkRule(in alert.AlertRule) error {
 }
 
 // DeleteRule deletes a unit's rule; a default of its name applies again.
-func (s *Service) DeleteRule(ctx context.Context, scope portal.Scope, name string) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change alert rules", portal.ActAlertRuleDelete, name)
-	if err != nil {
-		return err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleDelete, Resource: name, Do: func(ctx context.Context) error {
-		err := s.store.DeleteAlertRule(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, name)
-		if errors.Is(err, store.ErrNotFound) {
-			return portal.New(portal.NotFound, "alert rule %q of %s not found (a platform default cannot be deleted; turn it off)", portal.Clip(name, 60), call.Scope)
-		}
-		return err
-	}})
+func (s *Service) DeleteRule(ctx context.Context, scope portal.Scope, name string) error {
+	return s.guard.Writing(ctx, scope, access.Write, "change alert rules", portal.ActAlertRuleDelete, name, func(ctx context.Context, call *gate.Call) (err error) {
+		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleDelete, Resource: name, Do: func(ctx context.Context) error {
+			err := s.store.DeleteAlertRule(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID, name)
+			if errors.Is(err, store.ErrNotFound) {
+				return portal.New(portal.NotFound, "alert rule %q of %s not found (a platform default cannot be deleted; turn it off)", portal.Clip(name, 60), call.Scope)
+			}
+			return err
+		}})
+	})
 }
 
 // Silence silences a rule until a time or for a while (neither: ends a
 // silence), with a reason: its alerts are still kept, but not told. A default rule is
 // saved as the unit's own with the silence.
-func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, in alert.Silence) (_ alert.AlertRule, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "silence alert rules", portal.ActAlertRuleSilence, name)
-	if err != nil {
-		return alert.AlertRule{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	now := s.guard.Now()
-	until, reason := in.Until, in.Reason
-	var v portal.Validation
-	switch {
-	case in.For < 0:
-		v.Add(portal.Invalid("for_seconds", "must not be negative"))
-	case in.For > 0 && !until.IsZero():
-		v.Add(portal.Invalid("until", "give until or for_seconds, not both"))
-	case in.For > 0:
-		until = now.Add(in.For)
-	}
-	if !until.IsZero() && (!until.After(now) || until.Sub(now) > alert.MaxAlertSilence) {
-		v.Add(portal.Invalid("until", "must be in the next %d days", int(alert.MaxAlertSilence/(24*time.Hour))))
-	}
-	if !until.IsZero() && strings.TrimSpace(reason) == "" {
-		v.Add(portal.Missing("reason"))
-	}
-	v.Add(portal.CheckText("reason", reason, 300, true))
-	if err := v.Err(); err != nil {
-		return alert.AlertRule{}, err
-	}
-	zone, stage, unit := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
-	own, err := s.store.AlertRules(ctx, zone, stage, unit)
-	if err != nil {
-		return alert.AlertRule{}, err
-	}
-	rules := s.effective(zone, stage, unit, own)
-	i := slices.IndexFunc(rules, func(r store.AlertRuleRecord) bool { return r.Name == name })
-	if i < 0 {
-		return alert.AlertRule{}, portal.New(portal.NotFound, "alert rule %q of %s not found", portal.Clip(name, 60), call.Scope)
-	}
-	rec := rules[i]
-	rec.SilencedUntil, rec.SilenceReason, rec.SilencedBy = until, strings.TrimSpace(reason), call.Principal.Actor()
-	if until.IsZero() {
-		rec.SilenceReason, rec.SilencedBy = "", ""
-	}
-	after := "not silenced"
-	if !until.IsZero() {
-		after = "until " + until.UTC().Format(time.RFC3339) + ": " + rec.SilenceReason
-	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleSilence, Resource: name,
-		Changes: []portal.Change{{Field: "silence", After: after}},
-		Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
-	if err != nil {
-		return alert.AlertRule{}, err
-	}
-	return s.ruleView(rec, false), nil
+func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, in alert.Silence) (alert.AlertRule, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "silence alert rules", portal.ActAlertRuleSilence, name, func(ctx context.Context, call *gate.Call) (_ alert.AlertRule, err error) {
+		now := s.guard.Now()
+		until, reason := in.Until, in.Reason
+		var v portal.Validation
+		switch {
+		case in.For < 0:
+			v.Add(portal.Invalid("for_seconds", "must not be negative"))
+		case in.For > 0 && !until.IsZero():
+			v.Add(portal.Invalid("until", "give until or for_seconds, not both"))
+		case in.For > 0:
+			until = now.Add(in.For)
+		}
+		if !until.IsZero() && (!until.After(now) || until.Sub(now) > alert.MaxAlertSilence) {
+			v.Add(portal.Invalid("until", "must be in the next %d days", int(alert.MaxAlertSilence/(24*time.Hour))))
+		}
+		if !until.IsZero() && strings.TrimSpace(reason) == "" {
+			v.Add(portal.Missing("reason"))
+		}
+		v.Add(portal.CheckText("reason", reason, 300, true))
+		if err := v.Err(); err != nil {
+			return alert.AlertRule{}, err
+		}
+		zone, stage, unit := call.Scope.Zone().ID, call.Scope.Stage.Name, call.Scope.Unit.ID
+		own, err := s.store.AlertRules(ctx, zone, stage, unit)
+		if err != nil {
+			return alert.AlertRule{}, err
+		}
+		rules := s.effective(zone, stage, unit, own)
+		i := slices.IndexFunc(rules, func(r store.AlertRuleRecord) bool { return r.Name == name })
+		if i < 0 {
+			return alert.AlertRule{}, portal.New(portal.NotFound, "alert rule %q of %s not found", portal.Clip(name, 60), call.Scope)
+		}
+		rec := rules[i]
+		rec.SilencedUntil, rec.SilenceReason, rec.SilencedBy = until, strings.TrimSpace(reason), call.Principal.Actor()
+		if until.IsZero() {
+			rec.SilenceReason, rec.SilencedBy = "", ""
+		}
+		after := "not silenced"
+		if !until.IsZero() {
+			after = "until " + until.UTC().Format(time.RFC3339) + ": " + rec.SilenceReason
+		}
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleSilence, Resource: name,
+			Changes: []portal.Change{{Field: "silence", After: after}},
+			Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
+		if err != nil {
+			return alert.AlertRule{}, err
+		}
+		return s.ruleView(rec, false), nil
+	})
 }
 
 // History lists a unit's alerts in a stage that fired, open first, then

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/alert"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -115,7 +116,7 @@ func TestAlertRulesFireAndResolveThroughTheirSources(t *testing.T) {
 	w.Connect["edh-shared/dev"].SetTiming(0, 0)
 	cfg := servicetest.DatagenConfig()
 	cfg["dev.failure"] = "connector"
-	if _, err := w.Connectors.Create(dev2, dev, portal.NewConnector{Name: "broken", Config: cfg}); err != nil {
+	if _, err := w.Connectors.Create(dev2, dev, connect.NewConnector{Name: "broken", Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range []alert.AlertRule{

@@ -196,52 +196,49 @@ func days(d time.Duration) string {
 }
 
 // Create makes a key for one of the unit's service accounts.
-func (s *Service) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (_ portal.CreatedAPIKey, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create API keys", portal.ActAPIKeyCreate, account)
-	if err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	now := s.guard.Now()
-	var v portal.Validation
-	resource := ""
-	switch in.Resource {
-	case portal.KeyForKafka:
-		resource = call.Env.Scope.KafkaClusterID
-	case portal.KeyForSchemaRegistry:
-		if resource = call.Env.Scope.SchemaRegistryID; resource == "" {
-			v.Add(portal.Invalid("resource", "no Schema Registry is configured for %s", call.Env.Name()))
+func (s *Service) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (portal.CreatedAPIKey, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create API keys", portal.ActAPIKeyCreate, account, func(ctx context.Context, call *gate.Call) (_ portal.CreatedAPIKey, err error) {
+		now := s.guard.Now()
+		var v portal.Validation
+		resource := ""
+		switch in.Resource {
+		case portal.KeyForKafka:
+			resource = call.Env.Scope.KafkaClusterID
+		case portal.KeyForSchemaRegistry:
+			if resource = call.Env.Scope.SchemaRegistryID; resource == "" {
+				v.Add(portal.Invalid("resource", "no Schema Registry is configured for %s", call.Env.Name()))
+			}
+		case "":
+			v.Add(portal.Missing("resource"))
+		default:
+			v.Add(portal.Invalid("resource", "resource must be %s or %s, not %q", portal.KeyForKafka, portal.KeyForSchemaRegistry, in.Resource))
 		}
-	case "":
-		v.Add(portal.Missing("resource"))
-	default:
-		v.Add(portal.Invalid("resource", "resource must be %s or %s, not %q", portal.KeyForKafka, portal.KeyForSchemaRegistry, in.Resource))
-	}
-	v.Add(portal.CheckText("description", in.Description, maxDescription, false))
-	expires, bad := expiryFor(call, in.Expires, now, "expires_at")
-	v.Add(bad)
-	if err := v.Err(); err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	a, o, err := call.Account(ctx, account)
-	if err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "create API keys for", portal.ActAPIKeyCreate, a.DisplayName); err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	desired := keyRule(call.Env, a, resource, strings.TrimSpace(in.Description), now, expires)
-	if err := s.guard.Check(ctx, call, portal.ActAPIKeyCreate, rules.NewChange(rules.KindAPIKey, rules.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	if err := call.Pace(ctx); err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	k, err := s.create(ctx, call, a, o, resource, strings.TrimSpace(in.Description), expires, portal.ActAPIKeyCreate, nil)
-	if err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	return k, nil
+		v.Add(portal.CheckText("description", in.Description, maxDescription, false))
+		expires, bad := expiryFor(call, in.Expires, now, "expires_at")
+		v.Add(bad)
+		if err := v.Err(); err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		a, o, err := call.Account(ctx, account)
+		if err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "create API keys for", portal.ActAPIKeyCreate, a.DisplayName); err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		desired := keyRule(call.Env, a, resource, strings.TrimSpace(in.Description), now, expires)
+		if err := s.guard.Check(ctx, call, portal.ActAPIKeyCreate, rules.NewChange(rules.KindAPIKey, rules.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		if err := call.Pace(ctx); err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		k, err := s.create(ctx, call, a, o, resource, strings.TrimSpace(in.Description), expires, portal.ActAPIKeyCreate, nil)
+		if err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		return k, nil
+	})
 }
 
 // create makes a key upstream and records it, then runs then (when not
@@ -348,82 +345,79 @@ func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (porta
 
 // Rotate makes a key in place of another and has the old one expire
 // after the overlap, so that clients move to the new one without a gap.
-func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (_ portal.CreatedAPIKey, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "rotate API keys", portal.ActAPIKeyRotate, id)
-	if err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	maxAge := call.Scope.Stage.APIKeyMaxAge
-	switch {
-	case overlap < 0:
-		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "overlap must not be negative")
-	case maxAge > 0 && overlap > maxAge:
-		return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", topiccatalog.FormatDuration(overlap), call.Scope.Stage.Name, days(maxAge))
-	}
-	// The key's lock: expiry and the sweeper's end of abandoned rotations
-	// take it too.
-	unlock, err := s.guard.Lock(ctx, "api-key "+id)
-	if err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	defer unlock()
-	old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
-	if err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "rotate API keys of", portal.ActAPIKeyRotate, a.DisplayName); err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	if recorded && rec.ReplacedBy != "" {
-		return portal.CreatedAPIKey{}, rotatedAlready(id, rec.ReplacedBy)
-	}
-	if err := call.Pace(ctx); err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	now := s.guard.Now()
-	expires, _ := expiryFor(call, time.Time{}, now, "")
-	// A rotation replaces a key: judged as an update of it, it adds
-	// nothing to the unit's keys.
-	ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
-		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
-	if err := s.guard.Check(ctx, call, portal.ActAPIKeyRotate, ch); err != nil {
-		return portal.CreatedAPIKey{}, err
-	}
-	oldExpires := now.Add(overlap)
-	if recorded && !rec.Expires.IsZero() && rec.Expires.Before(oldExpires) {
-		oldExpires = rec.Expires
-	}
-	if !recorded {
-		rec = store.KeyRecord{ID: old.ID, Owner: old.Owner, Resource: old.Resource, Zone: call.Scope.Zone().ID, BU: cmp.Or(o.Unit(), call.Scope.Unit.ID),
-			Stage: call.Scope.Stage.Name, Created: old.Created, Adopted: true}
-	}
-	// One rotation of a key, on any replica: the first marks the key;
-	// a rotation whose replica stops before its end is cleaned up by the
-	// key sweeper (abandonedRotations).
-	marker := store.RotationMarker(now)
-	if ok, err := s.store.MarkRotation(ctx, rec, marker); err != nil || !ok {
-		if err == nil {
-			recs, _ := s.store.Keys(ctx, []string{id})
-			err = rotatedAlready(id, recs[id].ReplacedBy)
+func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (portal.CreatedAPIKey, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "rotate API keys", portal.ActAPIKeyRotate, id, func(ctx context.Context, call *gate.Call) (_ portal.CreatedAPIKey, err error) {
+		maxAge := call.Scope.Stage.APIKeyMaxAge
+		switch {
+		case overlap < 0:
+			return portal.CreatedAPIKey{}, portal.Invalid("overlap", "overlap must not be negative")
+		case maxAge > 0 && overlap > maxAge:
+			return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", topiccatalog.FormatDuration(overlap), call.Scope.Stage.Name, days(maxAge))
 		}
-		return portal.CreatedAPIKey{}, err
-	}
-	// The old key's end is recorded with its successor, or neither is.
-	endOld := func(ctx context.Context, id string) error {
-		r := rec
-		r.Expires, r.ReplacedBy = oldExpires, id
-		return s.store.SaveKey(ctx, r)
-	}
-	k, err := s.create(ctx, call, a, o, old.Resource, old.Description, expires, portal.ActAPIKeyRotate, endOld,
-		portal.Change{Field: "rotates", Before: old.ID, After: "expires " + formatExpiry(oldExpires)})
-	if err != nil && gate.Outcome(err) != gate.Unknown {
-		// No new key stands: the old one may be rotated again.
-		if cerr := s.store.ClearRotation(context.WithoutCancel(ctx), id, marker); cerr != nil {
-			s.guard.Log().WarnContext(ctx, "a failed rotation's mark could not be cleared; the key sweeper will", "key", id, "error", cerr)
+		// The key's lock: expiry and the sweeper's end of abandoned rotations
+		// take it too.
+		unlock, err := s.guard.Lock(ctx, "api-key "+id)
+		if err != nil {
+			return portal.CreatedAPIKey{}, err
 		}
-	}
-	return k, err
+		defer unlock()
+		old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
+		if err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "rotate API keys of", portal.ActAPIKeyRotate, a.DisplayName); err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		if recorded && rec.ReplacedBy != "" {
+			return portal.CreatedAPIKey{}, rotatedAlready(id, rec.ReplacedBy)
+		}
+		if err := call.Pace(ctx); err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		now := s.guard.Now()
+		expires, _ := expiryFor(call, time.Time{}, now, "")
+		// A rotation replaces a key: judged as an update of it, it adds
+		// nothing to the unit's keys.
+		ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
+			keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
+		if err := s.guard.Check(ctx, call, portal.ActAPIKeyRotate, ch); err != nil {
+			return portal.CreatedAPIKey{}, err
+		}
+		oldExpires := now.Add(overlap)
+		if recorded && !rec.Expires.IsZero() && rec.Expires.Before(oldExpires) {
+			oldExpires = rec.Expires
+		}
+		if !recorded {
+			rec = store.KeyRecord{ID: old.ID, Owner: old.Owner, Resource: old.Resource, Zone: call.Scope.Zone().ID, BU: cmp.Or(o.Unit(), call.Scope.Unit.ID),
+				Stage: call.Scope.Stage.Name, Created: old.Created, Adopted: true}
+		}
+		// One rotation of a key, on any replica: the first marks the key;
+		// a rotation whose replica stops before its end is cleaned up by the
+		// key sweeper (abandonedRotations).
+		marker := store.RotationMarker(now)
+		if ok, err := s.store.MarkRotation(ctx, rec, marker); err != nil || !ok {
+			if err == nil {
+				recs, _ := s.store.Keys(ctx, []string{id})
+				err = rotatedAlready(id, recs[id].ReplacedBy)
+			}
+			return portal.CreatedAPIKey{}, err
+		}
+		// The old key's end is recorded with its successor, or neither is.
+		endOld := func(ctx context.Context, id string) error {
+			r := rec
+			r.Expires, r.ReplacedBy = oldExpires, id
+			return s.store.SaveKey(ctx, r)
+		}
+		k, err := s.create(ctx, call, a, o, old.Resource, old.Description, expires, portal.ActAPIKeyRotate, endOld,
+			portal.Change{Field: "rotates", Before: old.ID, After: "expires " + formatExpiry(oldExpires)})
+		if err != nil && gate.Outcome(err) != gate.Unknown {
+			// No new key stands: the old one may be rotated again.
+			if cerr := s.store.ClearRotation(context.WithoutCancel(ctx), id, marker); cerr != nil {
+				s.guard.Log().WarnContext(ctx, "a failed rotation's mark could not be cleared; the key sweeper will", "key", id, "error", cerr)
+			}
+		}
+		return k, err
+	})
 }
 
 // rotatedAlready refuses a second rotation of a key.
@@ -437,65 +431,59 @@ func rotatedAlready(id, replacedBy string) error {
 }
 
 // Update changes a key's description.
-func (s *Service) Update(ctx context.Context, scope portal.Scope, id, description string) (_ portal.APIKey, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change API keys", portal.ActAPIKeyUpdate, id)
-	if err != nil {
-		return portal.APIKey{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	description = strings.TrimSpace(description)
-	if e := portal.CheckText("description", description, maxDescription, false); e != nil {
-		return portal.APIKey{}, e
-	}
-	old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
-	if err != nil {
-		return portal.APIKey{}, err
-	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", portal.ActAPIKeyUpdate, a.DisplayName); err != nil {
-		return portal.APIKey{}, err
-	}
-	ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
-		keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
-	var k platform.APIKey
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAPIKeyUpdate, Resource: id + " (" + a.DisplayName + ")", Rule: ch,
-		Changes: []portal.Change{{Field: "description", Before: old.Description, After: description}},
-		Do: func(ctx context.Context) (err error) {
-			k, err = call.Env.APIKeys.UpdateAPIKey(ctx, id, description)
-			return err
-		}})
-	if err != nil {
-		return portal.APIKey{}, err
-	}
-	v, _, _ := s.view(call, k, keyOwners{a.ID: a}, rec, recorded)
-	return v, nil
+func (s *Service) Update(ctx context.Context, scope portal.Scope, id, description string) (portal.APIKey, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "change API keys", portal.ActAPIKeyUpdate, id, func(ctx context.Context, call *gate.Call) (_ portal.APIKey, err error) {
+		description = strings.TrimSpace(description)
+		if e := portal.CheckText("description", description, maxDescription, false); e != nil {
+			return portal.APIKey{}, e
+		}
+		old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
+		if err != nil {
+			return portal.APIKey{}, err
+		}
+		if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", portal.ActAPIKeyUpdate, a.DisplayName); err != nil {
+			return portal.APIKey{}, err
+		}
+		ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
+			keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
+		var k platform.APIKey
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAPIKeyUpdate, Resource: id + " (" + a.DisplayName + ")", Rule: ch,
+			Changes: []portal.Change{{Field: "description", Before: old.Description, After: description}},
+			Do: func(ctx context.Context) (err error) {
+				k, err = call.Env.APIKeys.UpdateAPIKey(ctx, id, description)
+				return err
+			}})
+		if err != nil {
+			return portal.APIKey{}, err
+		}
+		v, _, _ := s.view(call, k, keyOwners{a.ID: a}, rec, recorded)
+		return v, nil
+	})
 }
 
 // Delete deletes a key.
-func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete API keys", portal.ActAPIKeyDelete, id)
-	if err != nil {
-		return err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	old, a, o, rec, _, err := s.findKey(ctx, call, id)
-	if err != nil {
-		return err
-	}
-	if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete API keys of", portal.ActAPIKeyDelete, a.DisplayName); err != nil {
-		return err
-	}
-	before := keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires)
-	named := id + " (" + a.DisplayName + ")"
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAPIKeyDelete, Resource: named,
-		Rule: rules.NewChange(rules.KindAPIKey, rules.OpDelete, named, nil, before),
-		Do:   func(ctx context.Context) error { return call.Env.APIKeys.DeleteAPIKey(ctx, id) }})
-	if err != nil {
-		return err
-	}
-	// The key is gone; a record left behind (the store failing now) is
-	// forgotten by the sweeper, which finds no key to delete.
-	_ = s.store.DeleteKeys(ctx, []string{id})
-	return nil
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) error {
+	return s.guard.Writing(ctx, scope, access.ManageIdentity, "delete API keys", portal.ActAPIKeyDelete, id, func(ctx context.Context, call *gate.Call) (err error) {
+		old, a, o, rec, _, err := s.findKey(ctx, call, id)
+		if err != nil {
+			return err
+		}
+		if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "delete API keys of", portal.ActAPIKeyDelete, a.DisplayName); err != nil {
+			return err
+		}
+		before := keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires)
+		named := id + " (" + a.DisplayName + ")"
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAPIKeyDelete, Resource: named,
+			Rule: rules.NewChange(rules.KindAPIKey, rules.OpDelete, named, nil, before),
+			Do:   func(ctx context.Context) error { return call.Env.APIKeys.DeleteAPIKey(ctx, id) }})
+		if err != nil {
+			return err
+		}
+		// The key is gone; a record left behind (the store failing now) is
+		// forgotten by the sweeper, which finds no key to delete.
+		_ = s.store.DeleteKeys(ctx, []string{id})
+		return nil
+	})
 }
 
 // Notices counts the caller's units' keys that expire within a span,

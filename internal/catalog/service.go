@@ -260,52 +260,49 @@ func (x *index) named(call *gate.Call, name string) (topiccatalog.CatalogEntry, 
 }
 
 // Describe replaces what the owner unit says about one of its topics.
-func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string, in portal.TopicMetadata) (_ topiccatalog.CatalogEntry, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "describe topics", portal.ActTopicDescribe, topic)
-	if err != nil {
-		return topiccatalog.CatalogEntry{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	full := topic
-	if !call.Scope.Owns(full) {
-		full = call.Scope.Prefix() + topic
-	}
-	m, problems := s.classes.Check(Metadata(in))
-	var v portal.Validation
-	for _, p := range problems {
-		v.Add(portal.Invalid(p.Field, "%s", p.Message))
-	}
-	if err := v.Err(); err != nil {
-		return topiccatalog.CatalogEntry{}, err
-	}
-	if _, err := call.Env.Topics.DescribeTopic(ctx, full); err != nil {
-		return topiccatalog.CatalogEntry{}, err
-	}
-	unlock, err := s.guard.Lock(ctx, "catalog "+call.Env.Name()+" "+full)
-	if err != nil {
-		return topiccatalog.CatalogEntry{}, err
-	}
-	defer unlock()
-	zone, stage := call.Scope.Zone().ID, call.Scope.Stage.Name
-	before, err := s.store.CatalogEntry(ctx, zone, stage, full)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return topiccatalog.CatalogEntry{}, err
-	}
-	after := store.CatalogEntry{Zone: zone, Stage: stage, Topic: full, BU: call.Scope.Unit.ID, Description: m.Description, Contact: m.Contact,
-		Tags: m.Tags, Classification: m.Classification, UpdatedBy: call.Principal.Actor(), Updated: s.guard.Now().UTC()}
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicDescribe, Resource: full, Changes: metadataChanges(before, after),
-		Do: func(ctx context.Context) error { return s.store.PutCatalogEntry(ctx, after) }})
-	if err != nil {
-		return topiccatalog.CatalogEntry{}, err
-	}
-	s.idx.forget(call.Env.Name())
-	x, err := s.index(ctx, call)
-	if err != nil {
-		return topiccatalog.CatalogEntry{}, err
-	}
-	e, _ := x.find(full)
-	s.decorate(call, &e)
-	return e, nil
+func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string, in portal.TopicMetadata) (topiccatalog.CatalogEntry, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "describe topics", portal.ActTopicDescribe, topic, func(ctx context.Context, call *gate.Call) (_ topiccatalog.CatalogEntry, err error) {
+		full := topic
+		if !call.Scope.Owns(full) {
+			full = call.Scope.Prefix() + topic
+		}
+		m, problems := s.classes.Check(Metadata(in))
+		var v portal.Validation
+		for _, p := range problems {
+			v.Add(portal.Invalid(p.Field, "%s", p.Message))
+		}
+		if err := v.Err(); err != nil {
+			return topiccatalog.CatalogEntry{}, err
+		}
+		if _, err := call.Env.Topics.DescribeTopic(ctx, full); err != nil {
+			return topiccatalog.CatalogEntry{}, err
+		}
+		unlock, err := s.guard.Lock(ctx, "catalog "+call.Env.Name()+" "+full)
+		if err != nil {
+			return topiccatalog.CatalogEntry{}, err
+		}
+		defer unlock()
+		zone, stage := call.Scope.Zone().ID, call.Scope.Stage.Name
+		before, err := s.store.CatalogEntry(ctx, zone, stage, full)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return topiccatalog.CatalogEntry{}, err
+		}
+		after := store.CatalogEntry{Zone: zone, Stage: stage, Topic: full, BU: call.Scope.Unit.ID, Description: m.Description, Contact: m.Contact,
+			Tags: m.Tags, Classification: m.Classification, UpdatedBy: call.Principal.Actor(), Updated: s.guard.Now().UTC()}
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicDescribe, Resource: full, Changes: metadataChanges(before, after),
+			Do: func(ctx context.Context) error { return s.store.PutCatalogEntry(ctx, after) }})
+		if err != nil {
+			return topiccatalog.CatalogEntry{}, err
+		}
+		s.idx.forget(call.Env.Name())
+		x, err := s.index(ctx, call)
+		if err != nil {
+			return topiccatalog.CatalogEntry{}, err
+		}
+		e, _ := x.find(full)
+		s.decorate(call, &e)
+		return e, nil
+	})
 }
 
 // metadataChanges lists what an edit changed, for its audit event.

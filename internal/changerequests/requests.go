@@ -48,67 +48,64 @@ func New(g *gate.Guard, p *plans.Service, s store.ChangeRequests, maxAge time.Du
 }
 
 // Request plans doc as a review would and stores it as an open request.
-func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (_ changerequest.ChangeRequest, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.RequestChange, "request changes", portal.ActChangeRequestCreate, scope.String())
-	if err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	reason = strings.TrimSpace(reason)
-	switch {
-	case reason == "":
-		v.Add(portal.Missing("reason"))
-	case portal.CheckText("reason", reason, MaxReason, true) != nil:
-		v.Add(portal.CheckText("reason", reason, MaxReason, true))
-	}
-	for i, r := range doc.Resources {
-		d := portal.DeclOf[portal.ConnectorDecl](r)
-		if d == nil {
-			continue
+func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (changerequest.ChangeRequest, error) {
+	return gate.Writing(ctx, s.guard, scope, access.RequestChange, "request changes", portal.ActChangeRequestCreate, scope.String(), func(ctx context.Context, call *gate.Call) (_ changerequest.ChangeRequest, err error) {
+		var v portal.Validation
+		reason = strings.TrimSpace(reason)
+		switch {
+		case reason == "":
+			v.Add(portal.Missing("reason"))
+		case portal.CheckText("reason", reason, MaxReason, true) != nil:
+			v.Add(portal.CheckText("reason", reason, MaxReason, true))
 		}
-		for k, ref := range d.Secrets {
-			if ref.Value != "" {
-				// A request is stored and read later: a secret must not be.
-				v.Add(portal.Invalid(fmt.Sprintf("items[%d].spec.secrets.%s", i, k),
-					"a change request cannot carry secret values (it is kept for its review); an Admin applies connectors with secrets directly"))
+		for i, r := range doc.Resources {
+			d := portal.DeclOf[portal.ConnectorDecl](r)
+			if d == nil {
+				continue
+			}
+			for k, ref := range d.Secrets {
+				if ref.Value != "" {
+					// A request is stored and read later: a secret must not be.
+					v.Add(portal.Invalid(fmt.Sprintf("items[%d].spec.secrets.%s", i, k),
+						"a change request cannot carry secret values (it is kept for its review); an Admin applies connectors with secrets directly"))
+				}
 			}
 		}
-	}
-	if err := v.Err(); err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	plan, err := s.plans.Review(ctx, call.Unit(), doc)
-	if err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	if err := refused(plan); err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	if !plan.HasChanges() {
-		return changerequest.ChangeRequest{}, portal.Invalid("items", "the document changes nothing in %s: there is nothing to request", call.Scope)
-	}
-	for _, c := range plan.Changes {
-		for _, d := range c.Diff {
-			if strings.HasPrefix(d.Field, "apiKeys.") && d.Before == nil {
-				// A new key's secret goes to whoever applies: not a reviewer.
-				return changerequest.ChangeRequest{}, portal.Invalid(fmt.Sprintf("items[%d].spec.apiKeys", c.Index),
-					"a change request cannot make API keys (their secret is answered to whoever applies the plan): request the account, then create its keys yourself")
+		if err := v.Err(); err != nil {
+			return changerequest.ChangeRequest{}, err
+		}
+		plan, err := s.plans.Review(ctx, call.Unit(), doc)
+		if err != nil {
+			return changerequest.ChangeRequest{}, err
+		}
+		if err := refused(plan); err != nil {
+			return changerequest.ChangeRequest{}, err
+		}
+		if !plan.HasChanges() {
+			return changerequest.ChangeRequest{}, portal.Invalid("items", "the document changes nothing in %s: there is nothing to request", call.Scope)
+		}
+		for _, c := range plan.Changes {
+			for _, d := range c.Diff {
+				if strings.HasPrefix(d.Field, "apiKeys.") && d.Before == nil {
+					// A new key's secret goes to whoever applies: not a reviewer.
+					return changerequest.ChangeRequest{}, portal.Invalid(fmt.Sprintf("items[%d].spec.apiKeys", c.Index),
+						"a change request cannot make API keys (their secret is answered to whoever applies the plan): request the account, then create its keys yourself")
+				}
 			}
 		}
-	}
-	docJSON, _ := json.Marshal(doc)
-	planJSON, _ := json.Marshal(plan)
-	p := call.Principal
-	rec := store.RequestRecord{ID: newID(), Zone: call.Scope.Zone().ID, BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Requester: p.Actor(),
-		RequesterSubject: p.Subject, Reason: reason, Document: docJSON, Fingerprint: plan.Fingerprint, Plan: planJSON, State: changerequest.RequestOpen,
-		Created: s.guard.Now().UTC()}
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestCreate, Resource: rec.ID, Changes: summary(plan),
-		Do: func(ctx context.Context) error { return s.store.CreateRequestRecord(ctx, rec) }})
-	if err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	return s.view(call, rec), nil
+		docJSON, _ := json.Marshal(doc)
+		planJSON, _ := json.Marshal(plan)
+		p := call.Principal
+		rec := store.RequestRecord{ID: newID(), Zone: call.Scope.Zone().ID, BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Requester: p.Actor(),
+			RequesterSubject: p.Subject, Reason: reason, Document: docJSON, Fingerprint: plan.Fingerprint, Plan: planJSON, State: changerequest.RequestOpen,
+			Created: s.guard.Now().UTC()}
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestCreate, Resource: rec.ID, Changes: summary(plan),
+			Do: func(ctx context.Context) error { return s.store.CreateRequestRecord(ctx, rec) }})
+		if err != nil {
+			return changerequest.ChangeRequest{}, err
+		}
+		return s.view(call, rec), nil
+	})
 }
 
 // refused is the plan's refusals as one error.

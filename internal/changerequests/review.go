@@ -112,33 +112,30 @@ func (s *Service) Reject(ctx context.Context, scope portal.Scope, id, comment st
 }
 
 // Withdraw closes the caller's own open request.
-func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (_ changerequest.ChangeRequest, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Read, "withdraw change requests", portal.ActChangeRequestWithdraw, id)
-	if err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	r, err := s.find(ctx, call, id)
-	if err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	if call.Principal.Subject != r.RequesterSubject {
-		e := portal.New(portal.InsufficientRole, "only %s, who filed change request %s, may withdraw it; reviewers reject it", r.Requester, id)
-		s.guard.Record(ctx, call, portal.ActChangeRequestWithdraw, id, e)
-		return changerequest.ChangeRequest{}, e
-	}
-	unlock, err := s.guard.Lock(ctx, "change-request "+id)
-	if err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	defer unlock()
-	if r, err = s.find(ctx, call, id); err != nil {
-		return changerequest.ChangeRequest{}, err
-	}
-	if v := s.view(call, r); v.State != changerequest.RequestOpen {
-		return changerequest.ChangeRequest{}, portal.New(portal.Conflict, "change request %s is %s: only an open request can be withdrawn", id, v.State)
-	}
-	return s.decide(ctx, call, r, portal.ActChangeRequestWithdraw, changerequest.RequestWithdrawn, "")
+func (s *Service) Withdraw(ctx context.Context, scope portal.Scope, id string) (changerequest.ChangeRequest, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Read, "withdraw change requests", portal.ActChangeRequestWithdraw, id, func(ctx context.Context, call *gate.Call) (_ changerequest.ChangeRequest, err error) {
+		r, err := s.find(ctx, call, id)
+		if err != nil {
+			return changerequest.ChangeRequest{}, err
+		}
+		if call.Principal.Subject != r.RequesterSubject {
+			e := portal.New(portal.InsufficientRole, "only %s, who filed change request %s, may withdraw it; reviewers reject it", r.Requester, id)
+			s.guard.Record(ctx, call, portal.ActChangeRequestWithdraw, id, e)
+			return changerequest.ChangeRequest{}, e
+		}
+		unlock, err := s.guard.Lock(ctx, "change-request "+id)
+		if err != nil {
+			return changerequest.ChangeRequest{}, err
+		}
+		defer unlock()
+		if r, err = s.find(ctx, call, id); err != nil {
+			return changerequest.ChangeRequest{}, err
+		}
+		if v := s.view(call, r); v.State != changerequest.RequestOpen {
+			return changerequest.ChangeRequest{}, portal.New(portal.Conflict, "change request %s is %s: only an open request can be withdrawn", id, v.State)
+		}
+		return s.decide(ctx, call, r, portal.ActChangeRequestWithdraw, changerequest.RequestWithdrawn, "")
+	})
 }
 
 // Waiting lists the open requests the caller may review, oldest first.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -22,7 +23,7 @@ func TestAutoRestartThroughTheStandIn(t *testing.T) {
 	w.Connect["edh-shared/dev"].SetTiming(0, 0)
 	cfg := servicetest.DatagenConfig()
 	cfg["dev.failure"] = "task-always"
-	if _, err := w.Connectors.Create(servicetest.AsRole(portal.Developer), dev, portal.NewConnector{Name: "flaky", Config: cfg}); err != nil {
+	if _, err := w.Connectors.Create(servicetest.AsRole(portal.Developer), dev, connect.NewConnector{Name: "flaky", Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
 	full := "edh-shared-scada-dev-flaky-connector"

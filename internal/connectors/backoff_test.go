@@ -6,15 +6,15 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 var (
-	failed  = platform.Connector{Name: "c", State: portal.StateFailed, Trace: "boom"}
-	taskBad = platform.Connector{Name: "c", State: portal.StateDegraded, Tasks: []portal.ConnectorTask{{ID: 0, State: portal.StateFailed}, {ID: 1, State: portal.StateRunning}}}
-	running = platform.Connector{Name: "c", State: portal.StateRunning}
-	paused  = platform.Connector{Name: "c", State: portal.StatePaused}
+	failed  = platform.Connector{Name: "c", State: connect.StateFailed, Trace: "boom"}
+	taskBad = platform.Connector{Name: "c", State: connect.StateDegraded, Tasks: []connect.ConnectorTask{{ID: 0, State: connect.StateFailed}, {ID: 1, State: connect.StateRunning}}}
+	running = platform.Connector{Name: "c", State: connect.StateRunning}
+	paused  = platform.Connector{Name: "c", State: connect.StatePaused}
 )
 
 // rounds looks at a connector every 15 s from t0 for d, as the lease

@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -69,7 +70,7 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 	}
 	cfg := s.prepare(call, full, k.declaredConfig(call, d, &v), &v)
 	st.Change.Name, st.Key = full, "connector/"+full
-	for _, t := range portal.ConnectorTopics(cfg) {
+	for _, t := range connect.ConnectorTopics(cfg) {
 		st.Needs = append(st.Needs, "topic/"+t)
 	}
 	obs := o.(observedConnectors)
@@ -111,7 +112,7 @@ func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observ
 		var err error
 		switch {
 		case !exists:
-			_, err = s.Create(ctx, scope, portal.NewConnector{Name: full, Config: send})
+			_, err = s.Create(ctx, scope, connect.NewConnector{Name: full, Config: send})
 		case configChanged:
 			_, err = s.Update(ctx, scope, full, send, "")
 		}
@@ -131,8 +132,8 @@ func (k connectorCode) planAutoRestart(st *plans.Step, d *portal.ConnectorDecl, 
 		return nil
 	}
 	want := *d.AutoRestart
-	if want.MaxRestarts < 0 || want.MaxRestarts > portal.MaxAutoRestarts {
-		v.Add(portal.Invalid("autoRestart.maxRestarts", "must be between 0 (no limit) and %d", portal.MaxAutoRestarts))
+	if want.MaxRestarts < 0 || want.MaxRestarts > connect.MaxAutoRestarts {
+		v.Add(portal.Invalid("autoRestart.maxRestarts", "must be between 0 (no limit) and %d", connect.MaxAutoRestarts))
 	}
 	cur, isOn := on[full]
 	before, after := describeAutoRestart(isOn, cur.MaxRestarts), describeAutoRestart(want.Enabled, want.MaxRestarts)
@@ -154,11 +155,11 @@ func (k connectorCode) declaredConfig(call *gate.Call, d *portal.ConnectorDecl, 
 			v.Add(portal.Invalid("config."+key, "give the class in spec.class"))
 		case key == "name":
 			v.Add(portal.Invalid("config."+key, "the connector's name is metadata.name; leave config.name out"))
-		case portal.IsSensitiveKey(key):
+		case connect.IsSensitiveKey(key):
 			v.Add(portal.Invalid("config."+key, "%s holds a secret: declare it under spec.secrets with fromEnv, never in the file", key))
-		case portal.IsConnectorTopicKey(key):
+		case connect.IsConnectorTopicKey(key):
 			var names []string
-			for _, t := range portal.SplitTopics(d.Config[key]) {
+			for _, t := range connect.SplitTopics(d.Config[key]) {
 				names = append(names, k.s.guard.Tenancy().Rebase(call.Scope.Unit, t))
 			}
 			cfg[key] = strings.Join(names, ",")
@@ -184,7 +185,7 @@ func (k connectorCode) current(ctx context.Context, call *gate.Call, cur platfor
 		case slices.Contains(sensitive, key):
 			stored[key] = true
 		case key == "name" || key == "connector.class":
-		case slices.Contains(portal.ConnectorPlatformKeys, key):
+		case slices.Contains(connect.ConnectorPlatformKeys, key):
 			if _, declared := d.Config[key]; declared {
 				before[key] = val
 			}
@@ -270,7 +271,7 @@ func (k connectorCode) Prune(call *gate.Call, o plans.Observed, keep map[string]
 		rule := rules.NewChange(rules.KindConnector, rules.OpDelete, name, nil, connectorRule(call, name, c.Config, nil))
 		st.Rule = &rule
 		st.Do = func(ctx context.Context) error { return k.s.Delete(ctx, scope, name, "") }
-		for _, t := range portal.ConnectorTopics(c.Config) {
+		for _, t := range connect.ConnectorTopics(c.Config) {
 			st.Frees = append(st.Frees, "topic/"+t)
 		}
 		out = append(out, st)
@@ -294,15 +295,15 @@ func (k connectorCode) Export(ctx context.Context, call *gate.Call, o plans.Obse
 		decl := &portal.ConnectorDecl{Class: c.Class, Config: map[string]string{}}
 		for k, v := range c.Config {
 			switch {
-			case k == "name" || k == "connector.class" || slices.Contains(portal.ConnectorPlatformKeys, k):
+			case k == "name" || k == "connector.class" || slices.Contains(connect.ConnectorPlatformKeys, k):
 			case slices.Contains(sensitive, k):
 				if decl.Secrets == nil {
 					decl.Secrets = map[string]portal.SecretRef{}
 				}
 				decl.Secrets[k] = portal.SecretRef{FromEnv: envName(scope.BU, ident, k)}
-			case portal.IsConnectorTopicKey(k):
+			case connect.IsConnectorTopicKey(k):
 				var names []string
-				for _, t := range portal.SplitTopics(v) {
+				for _, t := range connect.SplitTopics(v) {
 					names = append(names, call.Scope.Identifier(t))
 				}
 				decl.Config[k] = strings.Join(names, ",")

@@ -15,6 +15,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -32,9 +33,9 @@ type Service struct {
 // New returns the connector service.
 func New(g *gate.Guard) *Service { return &Service{guard: g} }
 
-func (s *Service) view(ctx context.Context, call *gate.Call, c platform.Connector, withConfig bool) portal.Connector {
+func (s *Service) view(ctx context.Context, call *gate.Call, c platform.Connector, withConfig bool) connect.Connector {
 	o := call.Owner(c.Name, tenancy.ConnectorSuffix)
-	v := portal.Connector{Name: c.Name, Identifier: o.Identifier, BU: o.Unit, OutsideConvention: o.Outside,
+	v := connect.Connector{Name: c.Name, Identifier: o.Identifier, BU: o.Unit, OutsideConvention: o.Outside,
 		ID: c.ID, Type: c.Type, Class: c.Class, State: c.State, Trace: c.Trace, Tasks: c.Tasks}
 	if c.Config != nil {
 		v.Version = s.version(c)
@@ -44,7 +45,7 @@ func (s *Service) view(ctx context.Context, call *gate.Call, c platform.Connecto
 		v.Config = map[string]string{}
 		for k, val := range c.Config {
 			if slices.Contains(sensitive, k) {
-				val = portal.Mask
+				val = connect.Mask
 			}
 			v.Config[k] = val
 		}
@@ -70,7 +71,7 @@ func (s *Service) sensitive(ctx context.Context, call *gate.Call, class string, 
 	}
 	var out []string
 	for k, v := range cfg {
-		if slices.Contains(defined, k) || portal.IsSensitiveKey(k) || portal.IsMask(v) {
+		if slices.Contains(defined, k) || connect.IsSensitiveKey(k) || connect.IsMask(v) {
 			out = append(out, k)
 		}
 	}
@@ -79,14 +80,14 @@ func (s *Service) sensitive(ctx context.Context, call *gate.Call, class string, 
 }
 
 // List returns one page of the unit's connectors with their states.
-func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Connector], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[connect.Connector], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list connectors")
 	if err != nil {
-		return portal.Page[portal.Connector]{}, err
+		return portal.Page[connect.Connector]{}, err
 	}
 	all, err := call.Env.Connectors.ListConnectors(ctx)
 	if err != nil {
-		return portal.Page[portal.Connector]{}, err
+		return portal.Page[connect.Connector]{}, err
 	}
 	var visible []platform.Connector
 	for _, c := range all {
@@ -96,12 +97,12 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQue
 	}
 	page, err := gate.Paginate(s.guard.Pages(), "connectors "+call.Scope.String(), visible, func(c platform.Connector) string { return c.Name }, q)
 	if err != nil {
-		return portal.Page[portal.Connector]{}, err
+		return portal.Page[connect.Connector]{}, err
 	}
-	out := portal.Page[portal.Connector]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]portal.Connector, len(page.Items))}
+	out := portal.Page[connect.Connector]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]connect.Connector, len(page.Items))}
 	ars, err := s.autoRestartsIn(ctx, call)
 	if err != nil {
-		return portal.Page[portal.Connector]{}, err
+		return portal.Page[connect.Connector]{}, err
 	}
 	for i, c := range page.Items {
 		out.Items[i] = s.view(ctx, call, c, false)
@@ -128,18 +129,18 @@ func (s *Service) resolve(ctx context.Context, call *gate.Call, name string) (st
 
 // Get returns a connector with its status, and its masked configuration
 // when showConfig is set.
-func (s *Service) Get(ctx context.Context, scope portal.Scope, name string, showConfig bool) (portal.Connector, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, name string, showConfig bool) (connect.Connector, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connectors")
 	if err != nil {
-		return portal.Connector{}, err
+		return connect.Connector{}, err
 	}
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return portal.Connector{}, err
+		return connect.Connector{}, err
 	}
 	c, err := call.Env.Connectors.GetConnector(ctx, full)
 	if err != nil {
-		return portal.Connector{}, err
+		return connect.Connector{}, err
 	}
 	v := s.view(ctx, call, c, showConfig)
 	if s.restarts != nil {
@@ -148,7 +149,7 @@ func (s *Service) Get(ctx context.Context, scope portal.Scope, name string, show
 		case err == nil:
 			v.AutoRestart = s.autoRestartView(a, c)
 		case !errors.Is(err, store.ErrNotFound):
-			return portal.Connector{}, err
+			return connect.Connector{}, err
 		}
 	}
 	return v, nil
@@ -168,7 +169,7 @@ func (s *Service) autoRestartsIn(ctx context.Context, call *gate.Call) (map[stri
 }
 
 // Plugins lists the connector classes offered in a scope.
-func (s *Service) Plugins(ctx context.Context, scope portal.Scope) ([]portal.ConnectorPlugin, error) {
+func (s *Service) Plugins(ctx context.Context, scope portal.Scope) ([]connect.ConnectorPlugin, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list connector classes")
 	if err != nil {
 		return nil, err
@@ -177,10 +178,10 @@ func (s *Service) Plugins(ctx context.Context, scope portal.Scope) ([]portal.Con
 }
 
 // Definition describes a connector class's settings.
-func (s *Service) Definition(ctx context.Context, scope portal.Scope, class string) (portal.ConnectorDefinition, error) {
+func (s *Service) Definition(ctx context.Context, scope portal.Scope, class string) (connect.ConnectorDefinition, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connector classes")
 	if err != nil {
-		return portal.ConnectorDefinition{}, err
+		return connect.ConnectorDefinition{}, err
 	}
 	return call.Env.Connectors.Definition(ctx, class)
 }
@@ -208,7 +209,7 @@ func (s *Service) prepare(call *gate.Call, full string, cfg map[string]string, v
 	}
 	// Topics are qualified like topic names, which keeps connectors
 	// inside the tenant.
-	for _, key := range portal.ConnectorTopicKeys {
+	for _, key := range connect.ConnectorTopicKeys {
 		raw, ok := out[key]
 		if !ok {
 			continue
@@ -263,188 +264,179 @@ func validateConnector(ctx context.Context, call *gate.Call, cfg map[string]stri
 
 // Create validates a configuration with its plugin and creates the
 // connector, named "{prefix}{identifier}-connector".
-func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewConnector) (_ portal.Connector, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create connectors", portal.ActConnectorCreate, in.Name)
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	full := ""
-	if gate.Identifier(&v, "name", "name", in.Name) {
-		if full = call.Scope.QualifyConnector(in.Name); len(full) > maxConnectorName {
-			v.Add(portal.Invalid("name", "the full name %s is %d characters long; at most %d", full, len(full), maxConnectorName))
-		}
-	}
-	if in.Config == nil {
-		v.Add(portal.Missing("config"))
-	}
-	cfg := s.prepare(call, full, in.Config, &v)
-	// A new connector has no stored secret that a mask could stand for.
-	for _, k := range s.sensitive(ctx, call, cfg["connector.class"], cfg) {
-		if portal.IsMask(cfg[k]) {
-			v.Add(portal.Invalid("config."+k, "%s is the mask %s, not a value: send the real secret", k, portal.Mask))
-		}
-	}
-	if err := v.Err(); err != nil {
-		return portal.Connector{}, err
-	}
-	if err := validateConnector(ctx, call, cfg, &v); err != nil {
-		return portal.Connector{}, err
-	}
-	secret := s.sensitive(ctx, call, cfg["connector.class"], cfg)
-	if err := s.guard.Check(ctx, call, portal.ActConnectorCreate, rules.NewChange(rules.KindConnector, rules.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
-		return portal.Connector{}, err
-	}
-	if err := call.Pace(ctx); err != nil {
-		return portal.Connector{}, err
-	}
-	var c platform.Connector
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConnectorCreate, Resource: full,
-		Do: func(ctx context.Context) (err error) {
-			c, err = call.Env.Connectors.CreateConnector(ctx, full, cfg)
-			return err
-		},
-		Confirm: &gate.Confirmation{What: "connector " + full + " was created", How: "GET the connector to see", Check: func(ctx context.Context) (bool, error) {
-			got, err := call.Env.Connectors.GetConnector(ctx, full)
-			if err == nil {
-				c = got
-				return true, nil
+func (s *Service) Create(ctx context.Context, scope portal.Scope, in connect.NewConnector) (connect.Connector, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "create connectors", portal.ActConnectorCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ connect.Connector, err error) {
+		var v portal.Validation
+		full := ""
+		if gate.Identifier(&v, "name", "name", in.Name) {
+			if full = call.Scope.QualifyConnector(in.Name); len(full) > maxConnectorName {
+				v.Add(portal.Invalid("name", "the full name %s is %d characters long; at most %d", full, len(full), maxConnectorName))
 			}
-			if portal.Is(err, portal.NotFound) {
-				return false, nil
+		}
+		if in.Config == nil {
+			v.Add(portal.Missing("config"))
+		}
+		cfg := s.prepare(call, full, in.Config, &v)
+		// A new connector has no stored secret that a mask could stand for.
+		for _, k := range s.sensitive(ctx, call, cfg["connector.class"], cfg) {
+			if connect.IsMask(cfg[k]) {
+				v.Add(portal.Invalid("config."+k, "%s is the mask %s, not a value: send the real secret", k, connect.Mask))
 			}
-			return false, err
-		}},
+		}
+		if err := v.Err(); err != nil {
+			return connect.Connector{}, err
+		}
+		if err := validateConnector(ctx, call, cfg, &v); err != nil {
+			return connect.Connector{}, err
+		}
+		secret := s.sensitive(ctx, call, cfg["connector.class"], cfg)
+		if err := s.guard.Check(ctx, call, portal.ActConnectorCreate, rules.NewChange(rules.KindConnector, rules.OpCreate, full, connectorRule(call, full, cfg, secret), nil)); err != nil {
+			return connect.Connector{}, err
+		}
+		if err := call.Pace(ctx); err != nil {
+			return connect.Connector{}, err
+		}
+		var c platform.Connector
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConnectorCreate, Resource: full,
+			Do: func(ctx context.Context) (err error) {
+				c, err = call.Env.Connectors.CreateConnector(ctx, full, cfg)
+				return err
+			},
+			Confirm: &gate.Confirmation{What: "connector " + full + " was created", How: "GET the connector to see", Check: func(ctx context.Context) (bool, error) {
+				got, err := call.Env.Connectors.GetConnector(ctx, full)
+				if err == nil {
+					c = got
+					return true, nil
+				}
+				if portal.Is(err, portal.NotFound) {
+					return false, nil
+				}
+				return false, err
+			}},
+		})
+		if err != nil {
+			return connect.Connector{}, err
+		}
+		s.keepDigests(ctx, call, full, cfg, secret)
+		return s.view(ctx, call, c, true), nil
 	})
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	s.keepDigests(ctx, call, full, cfg, secret)
-	return s.view(ctx, call, c, true), nil
 }
 
 // Update replaces a connector's configuration. A sensitive value sent back
 // masked keeps the stored secret.
-func (s *Service) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (_ portal.Connector, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update connectors", portal.ActConnectorUpdate, name)
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	if config == nil {
-		v.Add(portal.Missing("config"))
-		return portal.Connector{}, v.Err()
-	}
-	full, err := s.resolve(ctx, call, name)
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	unlock, err := s.guard.Lock(ctx, connectorLock(call, full))
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	defer unlock()
-	cur, err := call.Env.Connectors.GetConnector(ctx, full)
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	if err := ifMatch.Check("connector "+full, s.version(cur)); err != nil {
-		return portal.Connector{}, err
-	}
-	cfg := maps.Clone(config)
-	if cfg["connector.class"] == "" {
-		cfg["connector.class"] = cur.Class
-	} else if cfg["connector.class"] != cur.Class {
-		v.Add(portal.Invalid("config.connector.class", "the class of %s is %s and cannot change; create a new connector instead", full, cur.Class))
-	}
-	cfg = s.prepare(call, full, cfg, &v)
-	var keep []string
-	for _, k := range s.sensitive(ctx, call, cur.Class, cfg) {
-		if portal.IsMask(cfg[k]) {
-			if _, stored := cur.Config[k]; !stored {
-				v.Add(portal.Invalid("config."+k, "%s is masked, but no value is stored for it: send the real value", k))
-				continue
-			}
-			keep = append(keep, k)
+func (s *Service) Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (connect.Connector, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "update connectors", portal.ActConnectorUpdate, name, func(ctx context.Context, call *gate.Call) (_ connect.Connector, err error) {
+		var v portal.Validation
+		if config == nil {
+			v.Add(portal.Missing("config"))
+			return connect.Connector{}, v.Err()
 		}
-	}
-	if err := v.Err(); err != nil {
-		return portal.Connector{}, err
-	}
-	if err := validateConnector(ctx, call, cfg, &v); err != nil {
-		return portal.Connector{}, err
-	}
-	secret := s.sensitive(ctx, call, cur.Class, cfg)
-	ch := rules.NewChange(rules.KindConnector, rules.OpUpdate, full, connectorRule(call, full, cfg, secret), connectorRule(call, full, cur.Config, secret))
-	if err := s.guard.Check(ctx, call, portal.ActConnectorUpdate, ch); err != nil {
-		return portal.Connector{}, err
-	}
-	if err := call.Pace(ctx); err != nil {
-		return portal.Connector{}, err
-	}
-	var c platform.Connector
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConnectorUpdate, Resource: full, Changes: s.configChanges(ctx, call, cur, cfg),
-		Do: func(ctx context.Context) (err error) {
-			c, err = call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
-			return err
-		}})
-	if err != nil {
-		return portal.Connector{}, err
-	}
-	s.keepDigests(ctx, call, full, cfg, secret)
-	return s.view(ctx, call, c, true), nil
+		full, err := s.resolve(ctx, call, name)
+		if err != nil {
+			return connect.Connector{}, err
+		}
+		unlock, err := s.guard.Lock(ctx, connectorLock(call, full))
+		if err != nil {
+			return connect.Connector{}, err
+		}
+		defer unlock()
+		cur, err := call.Env.Connectors.GetConnector(ctx, full)
+		if err != nil {
+			return connect.Connector{}, err
+		}
+		if err := ifMatch.Check("connector "+full, s.version(cur)); err != nil {
+			return connect.Connector{}, err
+		}
+		cfg := maps.Clone(config)
+		if cfg["connector.class"] == "" {
+			cfg["connector.class"] = cur.Class
+		} else if cfg["connector.class"] != cur.Class {
+			v.Add(portal.Invalid("config.connector.class", "the class of %s is %s and cannot change; create a new connector instead", full, cur.Class))
+		}
+		cfg = s.prepare(call, full, cfg, &v)
+		var keep []string
+		for _, k := range s.sensitive(ctx, call, cur.Class, cfg) {
+			if connect.IsMask(cfg[k]) {
+				if _, stored := cur.Config[k]; !stored {
+					v.Add(portal.Invalid("config."+k, "%s is masked, but no value is stored for it: send the real value", k))
+					continue
+				}
+				keep = append(keep, k)
+			}
+		}
+		if err := v.Err(); err != nil {
+			return connect.Connector{}, err
+		}
+		if err := validateConnector(ctx, call, cfg, &v); err != nil {
+			return connect.Connector{}, err
+		}
+		secret := s.sensitive(ctx, call, cur.Class, cfg)
+		ch := rules.NewChange(rules.KindConnector, rules.OpUpdate, full, connectorRule(call, full, cfg, secret), connectorRule(call, full, cur.Config, secret))
+		if err := s.guard.Check(ctx, call, portal.ActConnectorUpdate, ch); err != nil {
+			return connect.Connector{}, err
+		}
+		if err := call.Pace(ctx); err != nil {
+			return connect.Connector{}, err
+		}
+		var c platform.Connector
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConnectorUpdate, Resource: full, Changes: s.configChanges(ctx, call, cur, cfg),
+			Do: func(ctx context.Context) (err error) {
+				c, err = call.Env.Connectors.UpdateConnector(ctx, full, cfg, keep)
+				return err
+			}})
+		if err != nil {
+			return connect.Connector{}, err
+		}
+		s.keepDigests(ctx, call, full, cfg, secret)
+		return s.view(ctx, call, c, true), nil
+	})
 }
 
 // lifecycle runs one of delete, pause, resume and restart.
 func (s *Service) lifecycle(ctx context.Context, scope portal.Scope, name, what string, action portal.Action, ifMatch portal.IfMatch,
-	do func(platform.Connectors, string) error) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, what, action, name)
-	if err != nil {
-		return err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	full, err := s.resolve(ctx, call, name)
-	if err != nil {
-		return err
-	}
-	unlock, err := s.guard.Lock(ctx, connectorLock(call, full))
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if ifMatch != "" || action == portal.ActConnectorDelete {
-		cur, err := call.Env.Connectors.GetConnector(ctx, full)
+	do func(platform.Connectors, string) error) error {
+	return s.guard.Writing(ctx, scope, access.Write, what, action, name, func(ctx context.Context, call *gate.Call) (err error) {
+		full, err := s.resolve(ctx, call, name)
 		if err != nil {
 			return err
 		}
-		if err := ifMatch.Check("connector "+full, s.version(cur)); err != nil {
+		unlock, err := s.guard.Lock(ctx, connectorLock(call, full))
+		if err != nil {
 			return err
 		}
-		if action == portal.ActConnectorDelete {
-			before := connectorRule(call, full, cur.Config, s.sensitive(ctx, call, cur.Class, cur.Config))
-			if err := s.guard.Check(ctx, call, action, rules.NewChange(rules.KindConnector, rules.OpDelete, full, nil, before)); err != nil {
+		defer unlock()
+		if ifMatch != "" || action == portal.ActConnectorDelete {
+			cur, err := call.Env.Connectors.GetConnector(ctx, full)
+			if err != nil {
 				return err
 			}
+			if err := ifMatch.Check("connector "+full, s.version(cur)); err != nil {
+				return err
+			}
+			if action == portal.ActConnectorDelete {
+				before := connectorRule(call, full, cur.Config, s.sensitive(ctx, call, cur.Class, cur.Config))
+				if err := s.guard.Check(ctx, call, action, rules.NewChange(rules.KindConnector, rules.OpDelete, full, nil, before)); err != nil {
+					return err
+				}
+			}
 		}
-	}
-	if err := call.Pace(ctx); err != nil {
+		if err := call.Pace(ctx); err != nil {
+			return err
+		}
+		err = s.guard.Write(ctx, call, gate.Change{Event: action, Resource: full,
+			Do: func(context.Context) error { return do(call.Env.Connectors, full) }})
+		if err == nil {
+			// A person's pause, resume or restart starts the auto-restart's
+			// backoff again; a delete ends it. The change is made either way.
+			if rerr := s.resetAutoRestart(ctx, call.Env, full, action); rerr != nil {
+				s.guard.Log().WarnContext(ctx, "the connector's auto-restart was not reset", "connector", full, "error", rerr)
+			}
+			if action == portal.ActConnectorDelete {
+				s.forgetDigests(ctx, call, full)
+			}
+		}
 		return err
-	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: action, Resource: full,
-		Do: func(context.Context) error { return do(call.Env.Connectors, full) }})
-	if err == nil {
-		// A person's pause, resume or restart starts the auto-restart's
-		// backoff again; a delete ends it. The change is made either way.
-		if rerr := s.resetAutoRestart(ctx, call.Env, full, action); rerr != nil {
-			s.guard.Log().WarnContext(ctx, "the connector's auto-restart was not reset", "connector", full, "error", rerr)
-		}
-		if action == portal.ActConnectorDelete {
-			s.forgetDigests(ctx, call, full)
-		}
-	}
-	return err
+	})
 }
 
 // Delete deletes a connector.
@@ -479,8 +471,8 @@ func (s *Service) Restart(ctx context.Context, scope portal.Scope, name string, 
 func (s *Service) configChanges(ctx context.Context, call *gate.Call, cur platform.Connector, next map[string]string) []portal.Change {
 	secret := s.sensitive(ctx, call, cur.Class, next)
 	show := func(k, v string) string {
-		if v != "" && (slices.Contains(secret, k) || portal.IsSensitiveKey(k)) {
-			return portal.Mask
+		if v != "" && (slices.Contains(secret, k) || connect.IsSensitiveKey(k)) {
+			return connect.Mask
 		}
 		return v
 	}
@@ -493,7 +485,7 @@ func (s *Service) configChanges(ctx context.Context, call *gate.Call, cur platfo
 	}
 	for _, k := range keys {
 		before, after := cur.Config[k], next[k]
-		if before == after || portal.IsMask(after) {
+		if before == after || connect.IsMask(after) {
 			continue
 		}
 		out = append(out, portal.Change{Field: "config." + k, Before: show(k, before), After: show(k, after)})
@@ -502,4 +494,4 @@ func (s *Service) configChanges(ctx context.Context, call *gate.Call, cur platfo
 }
 
 // Service implements the contract of the front doors.
-var _ portal.ConnectorService = (*Service)(nil)
+var _ connect.ConnectorService = (*Service)(nil)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -14,7 +15,7 @@ import (
 func seedScada(t *testing.T, w *servicetest.World, stage string) {
 	t.Helper()
 	ctx := servicetest.As("scada", portal.SuperAdmin)
-	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewConnector{Name: "existing", Config: servicetest.DatagenConfig()}); err != nil {
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, connect.NewConnector{Name: "existing", Config: servicetest.DatagenConfig()}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewSchema{Topic: "existing", SubjectType: "value",
@@ -43,7 +44,7 @@ var connectorAndSchemaOps = []op{
 		return err
 	}},
 	{"create connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewConnector{Name: "fresh", Config: servicetest.DatagenConfig()})
+		_, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: st}, connect.NewConnector{Name: "fresh", Config: servicetest.DatagenConfig()})
 		return err
 	}},
 	{"update connector", true, func(ctx context.Context, w *servicetest.World, st string) error {
@@ -120,25 +121,25 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 	ctx := servicetest.As("scada", portal.Developer)
 	cfg := servicetest.DatagenConfig()
 	cfg["kafka.topic"] = "Pump_Readings"
-	c, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "pump_source", Config: cfg})
+	c, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, connect.NewConnector{Name: "pump_source", Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Name != "edh-shared-scada-dev-pump-source-connector" || c.Identifier != "pump-source" || c.State != portal.StateProvisioning {
+	if c.Name != "edh-shared-scada-dev-pump-source-connector" || c.Identifier != "pump-source" || c.State != connect.StateProvisioning {
 		t.Errorf("created %+v", c)
 	}
-	if c.Config["kafka.topic"] != "edh-shared-scada-dev-pump-readings" || c.Config["kafka.api.secret"] != portal.Mask || c.Config["kafka.api.key"] != portal.Mask ||
+	if c.Config["kafka.topic"] != "edh-shared-scada-dev-pump-readings" || c.Config["kafka.api.secret"] != connect.Mask || c.Config["kafka.api.key"] != connect.Mask ||
 		c.Config["name"] != c.Name {
 		t.Errorf("config %v", c.Config)
 	}
 	// Another unit's topic cannot be reached: it is qualified into scada's.
 	cfg["kafka.topic"] = "edh-shared-crm-dev-orders"
-	c2, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "sneaky", Config: cfg})
+	c2, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, connect.NewConnector{Name: "sneaky", Config: cfg})
 	if err != nil || c2.Config["kafka.topic"] != "edh-shared-scada-dev-edh-shared-crm-dev-orders" {
 		t.Errorf("cross-tenant topic: %v %v", c2.Config, err)
 	}
 	cfg["topics.regex"] = ".*"
-	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(servicetest.Problems(err), "config.topics.regex") {
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, connect.NewConnector{Name: "regex", Config: cfg}); !strings.Contains(servicetest.Problems(err), "config.topics.regex") {
 		t.Errorf("topics.regex: %s", servicetest.Problems(err))
 	}
 
@@ -157,15 +158,15 @@ func TestConnectorNamingTopicsAndSecrets(t *testing.T) {
 		t.Errorf("class change: %s", servicetest.Problems(err))
 	}
 
-	_, err = w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
+	_, err = w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, connect.NewConnector{Name: "bad", Config: map[string]string{"connector.class": "DatagenSource"}})
 	if got := servicetest.Problems(err); !strings.Contains(got, "config.kafka.topic") || !strings.Contains(got, "config.quickstart") {
 		t.Errorf("missing settings: %s", got)
 	}
-	_, err = w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "", Config: nil})
+	_, err = w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, connect.NewConnector{Name: "", Config: nil})
 	if got := servicetest.Problems(err); !strings.Contains(got, "MISSING_PARAMETER name") || !strings.Contains(got, "MISSING_PARAMETER config") {
 		t.Errorf("empty create: %s", got)
 	}
-	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewConnector{Name: "pump_source", Config: servicetest.DatagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, connect.NewConnector{Name: "pump_source", Config: servicetest.DatagenConfig()}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 

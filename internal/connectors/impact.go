@@ -8,6 +8,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // Impact lists what depends on a connector: the topics it reads or
@@ -26,7 +27,7 @@ func (s *Service) Impact(ctx context.Context, scope portal.Scope, name string) (
 		return portal.Impact{}, err
 	}
 	out := portal.Impact{Kind: "connector", Name: full}
-	for _, t := range portal.ConnectorTopics(c.Config) {
+	for _, t := range connect.ConnectorTopics(c.Config) {
 		if !strings.HasPrefix(t, call.Scope.Prefix()) {
 			t = call.Scope.Prefix() + t
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -54,7 +55,7 @@ const (
 // have been starts its backoff again.
 func (b Backoff) step(a store.AutoRestart, c platform.Connector, now time.Time) (store.AutoRestart, restartAction) {
 	switch {
-	case c.State == portal.StatePaused:
+	case c.State == connect.StatePaused:
 		return a, restartNone
 	case !c.Failing():
 		a.FailingSince = time.Time{}
@@ -102,7 +103,7 @@ type AutoRestartStore interface {
 // autoRestartView is how a connector's auto-restart shows; nil when off.
 func (s *Service) autoRestartView(a store.AutoRestart, c platform.Connector) *portal.AutoRestart {
 	v := &portal.AutoRestart{MaxRestarts: a.MaxRestarts, Attempts: a.Attempts, GivenUp: a.GivenUp, LastAt: a.LastAt, SetBy: a.SetBy, SetAt: a.SetAt}
-	if c.Failing() && !a.GivenUp && c.State != portal.StatePaused {
+	if c.Failing() && !a.GivenUp && c.State != connect.StatePaused {
 		if a.FailingSince.IsZero() {
 			a.FailingSince = s.guard.Now() // seen at the next round
 		}
@@ -119,32 +120,29 @@ func (s *Service) autoRestartView(a store.AutoRestart, c platform.Connector) *po
 
 // SetAutoRestart turns a connector's auto-restart on or off: a change of
 // the connector (Developers and up, not in read-only stages), audited.
-func (s *Service) SetAutoRestart(ctx context.Context, scope portal.Scope, name string, spec portal.AutoRestartSpec) (_ *portal.AutoRestart, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "change connectors' auto-restart", portal.ActConnectorSetAutoRestart, name)
-	if err != nil {
-		return nil, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	if spec.MaxRestarts < 0 || spec.MaxRestarts > portal.MaxAutoRestarts {
-		return nil, portal.Invalid("max_restarts", "must be between 0 (no limit) and %d", portal.MaxAutoRestarts)
-	}
-	if s.restarts == nil {
-		return nil, portal.New(portal.Internal, "auto-restart is not available in this portal")
-	}
-	full, err := s.resolve(ctx, call, name)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := s.guard.Lock(ctx, connectorLock(call, full))
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	c, err := call.Env.Connectors.GetConnector(ctx, full)
-	if err != nil {
-		return nil, err
-	}
-	return s.setAutoRestart(ctx, call, c, spec)
+func (s *Service) SetAutoRestart(ctx context.Context, scope portal.Scope, name string, spec portal.AutoRestartSpec) (*portal.AutoRestart, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "change connectors' auto-restart", portal.ActConnectorSetAutoRestart, name, func(ctx context.Context, call *gate.Call) (_ *portal.AutoRestart, err error) {
+		if spec.MaxRestarts < 0 || spec.MaxRestarts > connect.MaxAutoRestarts {
+			return nil, portal.Invalid("max_restarts", "must be between 0 (no limit) and %d", connect.MaxAutoRestarts)
+		}
+		if s.restarts == nil {
+			return nil, portal.New(portal.Internal, "auto-restart is not available in this portal")
+		}
+		full, err := s.resolve(ctx, call, name)
+		if err != nil {
+			return nil, err
+		}
+		unlock, err := s.guard.Lock(ctx, connectorLock(call, full))
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		c, err := call.Env.Connectors.GetConnector(ctx, full)
+		if err != nil {
+			return nil, err
+		}
+		return s.setAutoRestart(ctx, call, c, spec)
+	})
 }
 
 // setAutoRestart records the switch of an existing connector (a person's,
@@ -188,7 +186,7 @@ func describeAutoRestart(on bool, most int) string {
 
 // RestartHistory lists the portal's latest restarts of a connector, and
 // its giving up, newest first.
-func (s *Service) RestartHistory(ctx context.Context, scope portal.Scope, name string) ([]portal.ConnectorRestart, error) {
+func (s *Service) RestartHistory(ctx context.Context, scope portal.Scope, name string) ([]connect.ConnectorRestart, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read connectors")
 	if err != nil {
 		return nil, err
@@ -201,10 +199,10 @@ func (s *Service) RestartHistory(ctx context.Context, scope portal.Scope, name s
 	if err != nil {
 		return nil, err
 	}
-	out := []portal.ConnectorRestart{}
+	out := []connect.ConnectorRestart{}
 	for _, e := range events {
 		if e.Action == actionAutoRestart || e.Action == actionGiveUp {
-			out = append(out, portal.ConnectorRestart{At: e.Time, Action: e.Action, Outcome: e.Outcome, Detail: e.Detail})
+			out = append(out, connect.ConnectorRestart{At: e.Time, Action: e.Action, Outcome: e.Outcome, Detail: e.Detail})
 		}
 	}
 	return out, nil

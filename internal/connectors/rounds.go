@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -110,7 +111,7 @@ func (s *Service) restartFailed(ctx context.Context, env *platform.Environment, 
 		Action: actionAutoRestart, Resource: c.Name}, gate.Change{
 		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
 			w.Note(fmt.Sprintf("attempt %d (%s): %s", a.Attempts, of, firstLine(failure(c))))
-			return nil, env.Connectors.RestartConnector(ctx, c.Name, c.State != portal.StateFailed)
+			return nil, env.Connectors.RestartConnector(ctx, c.Name, c.State != connect.StateFailed)
 		},
 		Changes: []portal.Change{{Field: "attempt", After: fmt.Sprint(a.Attempts)}}})
 }
@@ -118,11 +119,11 @@ func (s *Service) restartFailed(ctx context.Context, env *platform.Environment, 
 // failure is the trace of a connector's failure: its own, or its first
 // failed task's.
 func failure(c platform.Connector) string {
-	if c.State == portal.StateFailed && c.Trace != "" {
+	if c.State == connect.StateFailed && c.Trace != "" {
 		return c.Trace
 	}
 	for _, t := range c.Tasks {
-		if t.State == portal.StateFailed {
+		if t.State == connect.StateFailed {
 			return fmt.Sprintf("task %d: %s", t.ID, t.Trace)
 		}
 	}

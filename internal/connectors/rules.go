@@ -7,7 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -19,8 +19,8 @@ func withoutSecrets(config map[string]string, secret []string) map[string]string
 	out := make(map[string]string, len(config))
 	for k, v := range config {
 		out[k] = v
-		if v != "" && (portal.IsSensitiveKey(k) || slices.Contains(secret, k)) {
-			out[k] = portal.Mask
+		if v != "" && (connect.IsSensitiveKey(k) || slices.Contains(secret, k)) {
+			out[k] = connect.Mask
 		}
 	}
 	return out
@@ -30,7 +30,7 @@ func withoutSecrets(config map[string]string, secret []string) map[string]string
 func connectorRule(call *gate.Call, full string, config map[string]string, secret []string) *rules.Connector {
 	cfg := withoutSecrets(config, secret)
 	c := &rules.Connector{Name: full, Identifier: strings.TrimSuffix(call.Scope.Identifier(full), tenancy.ConnectorSuffix), Class: cfg["connector.class"], Tasks: rules.TasksOf(cfg), Config: cfg, Topics: []string{}}
-	for _, key := range portal.ConnectorTopicKeys {
+	for _, key := range connect.ConnectorTopicKeys {
 		for _, t := range strings.Split(cfg[key], ",") {
 			if t = strings.TrimSpace(t); t != "" {
 				c.Topics = append(c.Topics, t)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -53,7 +54,7 @@ func (s *Service) keepDigests(ctx context.Context, call *gate.Call, full string,
 		v, sent := cfg[k]
 		switch {
 		case !sent:
-		case portal.IsMask(v):
+		case connect.IsMask(v):
 			if d, ok := was[k]; ok {
 				now[k] = d
 			}

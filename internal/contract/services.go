@@ -12,9 +12,11 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/internal/portal/alert"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/portal/cost"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/portal/group"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/portal/record"
 	"github.com/edh-platform/rms-portal/internal/portal/search"
@@ -28,8 +30,8 @@ import (
 // each door whole.
 type Services struct {
 	Topics     portal.TopicService
-	Metrics    portal.MetricsService
-	Connectors portal.ConnectorService
+	Metrics    metric.MetricsService
+	Connectors connect.ConnectorService
 	Schemas    portal.SchemaService
 	Accounts   portal.AccountService
 	APIKeys    portal.APIKeyService

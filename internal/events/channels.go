@@ -42,50 +42,47 @@ func (s *Service) Channels(ctx context.Context, scope portal.Scope) ([]webhook.W
 // CreateChannel adds an alert channel: its URL is checked as a webhook's
 // (https, no credentials, no internal address); a CloudEvents channel
 // gets a signing secret, in this answer only.
-func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format, rawURL string) (_ webhook.Webhook, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "add alert channels", portal.ActAlertChannelCreate, rawURL)
-	if err != nil {
-		return webhook.Webhook{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	switch format {
-	case "cloudevents":
-		format = store.FormatCloudEvents
-	case store.FormatCloudEvents, store.FormatSlack, store.FormatAlertmanager:
-	default:
-		v.Add(portal.Invalid("format", "must be cloudevents (the default), slack or alertmanager, not %q", portal.Clip(format, 40)))
-	}
-	u := s.checkURL(ctx, rawURL, &v)
-	if err := v.Err(); err != nil {
-		return webhook.Webhook{}, err
-	}
-	if err := s.checkChannelRoom(ctx, call.Scope.Zone().ID, call.Scope.Unit.ID, call.Scope.Stage.Name); err != nil {
-		return webhook.Webhook{}, err
-	}
-	id := make([]byte, 6)
-	_, _ = rand.Read(id)
-	rec := store.WebhookRecord{ID: "ch-" + base64.RawURLEncoding.EncodeToString(id), Zone: call.Scope.Zone().ID, BU: call.Scope.Unit.ID,
-		Stage: call.Scope.Stage.Name, Format: format, AlertsOnly: true, URL: u.String(), CreatedBy: call.Principal.Actor(), Created: s.guard.Now().UTC()}
-	secret := ""
-	if format == store.FormatCloudEvents {
-		key := make([]byte, 24)
-		_, _ = rand.Read(key)
-		secret = SecretPrefix + base64.StdEncoding.EncodeToString(key)
-	}
-	rec.Secret = sealSecret(s.o.Secrets, rec.ID, secret)
-	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
-		return webhook.Webhook{}, err
-	}
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelCreate, Resource: rec.ID,
-		Changes: []portal.Change{{Field: "url", After: Redact(rec.URL)}, {Field: "format", After: formatName(format)}},
-		Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) }})
-	if err != nil {
-		return webhook.Webhook{}, err
-	}
-	out := view(rec)
-	out.URL, out.Secret = rec.URL, secret // the one answer that hands them out
-	return out, nil
+func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format, rawURL string) (webhook.Webhook, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "add alert channels", portal.ActAlertChannelCreate, rawURL, func(ctx context.Context, call *gate.Call) (_ webhook.Webhook, err error) {
+		var v portal.Validation
+		switch format {
+		case "cloudevents":
+			format = store.FormatCloudEvents
+		case store.FormatCloudEvents, store.FormatSlack, store.FormatAlertmanager:
+		default:
+			v.Add(portal.Invalid("format", "must be cloudevents (the default), slack or alertmanager, not %q", portal.Clip(format, 40)))
+		}
+		u := s.checkURL(ctx, rawURL, &v)
+		if err := v.Err(); err != nil {
+			return webhook.Webhook{}, err
+		}
+		if err := s.checkChannelRoom(ctx, call.Scope.Zone().ID, call.Scope.Unit.ID, call.Scope.Stage.Name); err != nil {
+			return webhook.Webhook{}, err
+		}
+		id := make([]byte, 6)
+		_, _ = rand.Read(id)
+		rec := store.WebhookRecord{ID: "ch-" + base64.RawURLEncoding.EncodeToString(id), Zone: call.Scope.Zone().ID, BU: call.Scope.Unit.ID,
+			Stage: call.Scope.Stage.Name, Format: format, AlertsOnly: true, URL: u.String(), CreatedBy: call.Principal.Actor(), Created: s.guard.Now().UTC()}
+		secret := ""
+		if format == store.FormatCloudEvents {
+			key := make([]byte, 24)
+			_, _ = rand.Read(key)
+			secret = SecretPrefix + base64.StdEncoding.EncodeToString(key)
+		}
+		rec.Secret = sealSecret(s.o.Secrets, rec.ID, secret)
+		if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
+			return webhook.Webhook{}, err
+		}
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelCreate, Resource: rec.ID,
+			Changes: []portal.Change{{Field: "url", After: Redact(rec.URL)}, {Field: "format", After: formatName(format)}},
+			Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) }})
+		if err != nil {
+			return webhook.Webhook{}, err
+		}
+		out := view(rec)
+		out.URL, out.Secret = rec.URL, secret // the one answer that hands them out
+		return out, nil
+	})
 }
 
 // MaxChannels bounds a unit's alert channels in a stage.
@@ -117,28 +114,25 @@ func formatName(format string) string {
 }
 
 // DeleteChannel removes one of a unit's alert channels.
-func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id string) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "remove alert channels", portal.ActAlertChannelDelete, id)
-	if err != nil {
-		return err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	rec, err := s.find(ctx, id, "alert channel")
-	if err != nil {
-		return err
-	}
-	if !rec.AlertsOnly || rec.BU != call.Scope.Unit.ID || rec.Stage != call.Scope.Stage.Name || rec.Zone != call.Scope.Zone().ID {
-		return portal.New(portal.NotFound, "alert channel %q not found in %s", portal.Clip(id, 64), call.Scope)
-	}
-	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelDelete, Resource: rec.ID,
-		Changes: []portal.Change{{Field: "url", Before: Redact(rec.URL)}},
-		Do: func(ctx context.Context) error {
-			err := s.store.DeleteWebhookRecord(ctx, id)
-			if errors.Is(err, store.ErrNotFound) {
-				return portal.New(portal.NotFound, "alert channel %q not found", id)
-			}
+func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id string) error {
+	return s.guard.Writing(ctx, scope, access.Write, "remove alert channels", portal.ActAlertChannelDelete, id, func(ctx context.Context, call *gate.Call) (err error) {
+		rec, err := s.find(ctx, id, "alert channel")
+		if err != nil {
 			return err
-		}})
+		}
+		if !rec.AlertsOnly || rec.BU != call.Scope.Unit.ID || rec.Stage != call.Scope.Stage.Name || rec.Zone != call.Scope.Zone().ID {
+			return portal.New(portal.NotFound, "alert channel %q not found in %s", portal.Clip(id, 64), call.Scope)
+		}
+		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelDelete, Resource: rec.ID,
+			Changes: []portal.Change{{Field: "url", Before: Redact(rec.URL)}},
+			Do: func(ctx context.Context) error {
+				err := s.store.DeleteWebhookRecord(ctx, id)
+				if errors.Is(err, store.ErrNotFound) {
+					return portal.New(portal.NotFound, "alert channel %q not found", id)
+				}
+				return err
+			}})
+	})
 }
 
 // Redact shows a channel's URL without what may be its credential: an

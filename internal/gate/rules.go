@@ -6,6 +6,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Rules judge writes by the platform's policies and budgets
@@ -80,14 +81,22 @@ func warningDetail(warnings []string, detail string) string {
 }
 
 // RuleScope is the call's scope as policies see it.
-func RuleScope(call *Call) rules.Scope {
-	return rules.Scope{Zone: call.Scope.Zone().ID, Unit: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prefix: call.Scope.Prefix()}
+func RuleScope(call *Call) rules.Scope { return RuleScopeOf(call.Scope) }
+
+// RuleScopeOf is a resolved scope as policies see it: the one place the
+// policies' view of a scope is made (a policy's test makes one without a
+// call).
+func RuleScopeOf(sc tenancy.Scope) rules.Scope {
+	return rules.Scope{Zone: sc.Zone().ID, Unit: sc.Unit.ID, Stage: sc.Stage.Name, Prefix: sc.Prefix()}
 }
 
 // RulePrincipal is the call's caller as policies see it.
-func RulePrincipal(call *Call) rules.Principal {
-	p := call.Principal
-	return rules.Principal{Subject: p.Subject, Name: p.Actor(), Role: call.Role.String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
+func RulePrincipal(call *Call) rules.Principal { return RulePrincipalOf(call.Principal, call.Role) }
+
+// RulePrincipalOf is a principal with its role in the scope, as policies
+// see it.
+func RulePrincipalOf(p *portal.Principal, role portal.Role) rules.Principal {
+	return rules.Principal{Subject: p.Subject, Name: p.Actor(), Role: role.String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
 }
 
 // Holder reads one kind's existing resources in the call's unit and

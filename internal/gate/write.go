@@ -30,7 +30,9 @@ func (g *Guard) Record(ctx context.Context, c *Call, event portal.Action, resour
 // its attempt or refusal was in the trail (bad input, a policy, a
 // conflict, a missing resource): every write is audited, whatever refused
 // it. A rate limit is not (a runaway script would fill the trail), nor a
-// caller that went away. Write methods defer it after EnterWrite.
+// caller that went away. Write methods are made of Writing, which defers
+// it after EnterWrite; the few that cannot be (a batch answering per item,
+// a review whose call its steps go on with) defer it themselves.
 func (g *Guard) Settle(ctx context.Context, c *Call, err *error) {
 	if c == nil || c.write == nil || *err == nil || c.write.recorded.Load() ||
 		portal.Is(*err, portal.RateLimited) || errors.Is(*err, context.Canceled) {

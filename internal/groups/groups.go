@@ -300,23 +300,20 @@ func (s *Service) Consumers(ctx context.Context, scope portal.Scope, topic strin
 }
 
 // Delete deletes an empty group; one with members is refused (409).
-func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete consumer groups", portal.ActConsumerGroupDelete, id)
-	if err != nil {
-		return err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	g, err := s.group(ctx, call, id)
-	if err != nil {
-		return err
-	}
-	if len(g.Members) > 0 {
-		err = activeMembers(g)
-		s.guard.Record(ctx, call, portal.ActConsumerGroupDelete, g.ID, err)
-		return err
-	}
-	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActConsumerGroupDelete, Resource: g.ID,
-		Do: func(ctx context.Context) error { return call.Env.Groups.DeleteGroup(ctx, g.ID) }})
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) error {
+	return s.guard.Writing(ctx, scope, access.Write, "delete consumer groups", portal.ActConsumerGroupDelete, id, func(ctx context.Context, call *gate.Call) (err error) {
+		g, err := s.group(ctx, call, id)
+		if err != nil {
+			return err
+		}
+		if len(g.Members) > 0 {
+			err = activeMembers(g)
+			s.guard.Record(ctx, call, portal.ActConsumerGroupDelete, g.ID, err)
+			return err
+		}
+		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActConsumerGroupDelete, Resource: g.ID,
+			Do: func(ctx context.Context) error { return call.Env.Groups.DeleteGroup(ctx, g.ID) }})
+	})
 }
 
 func activeMembers(g platform.Group) error {

@@ -236,9 +236,8 @@ func (gr *Service) TestPolicy(ctx context.Context, in policy.PolicyTest) (policy
 	if err := v.Err(); err != nil {
 		return policy.PolicyVerdict{}, err
 	}
-	sc := tenancy.Scope{Unit: u, Stage: st}
-	ch.Scope = rules.Scope{Zone: u.LandingZone.ID, Unit: u.ID, Stage: st.Name, Prefix: sc.Prefix()}
-	ch.Principal = rules.Principal{Subject: p.Subject, Name: p.Actor(), Role: p.Role(u.ID).String(), Groups: p.Groups, Service: p.Service, PlatformAdmin: p.PlatformAdmin}
+	ch.Scope = gate.RuleScopeOf(tenancy.Scope{Unit: u, Stage: st})
+	ch.Principal = gate.RulePrincipalOf(p, p.Role(u.ID))
 	out := policy.PolicyVerdict{Covers: rules.Covers(rule.Policy, ch.Kind, ch.Scope, ch.Operation)}
 	verdict := rule.Judge(ctx, ch)
 	out.Kept, out.Message = verdict.Kept, verdict.Message

@@ -142,56 +142,53 @@ const accountWait = 15 * time.Second
 // stops half way leaves the job to another, which completes the account
 // (never an account without its bindings reported as made). An account
 // that exists without all of its type's bindings is completed.
-func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (_ portal.ServiceAccount, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", portal.ActServiceAccountCreate, in.Name)
-	if err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	name := s.check(call, in, "", &v)
-	if err := v.Err(); err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	existing, err := call.Env.IAM.ListServiceAccounts(ctx)
-	if err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	for _, a := range existing {
-		if a.DisplayName != name {
-			continue
+func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (portal.ServiceAccount, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create service accounts", portal.ActServiceAccountCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ portal.ServiceAccount, err error) {
+		var v portal.Validation
+		name := s.check(call, in, "", &v)
+		if err := v.Err(); err != nil {
+			return portal.ServiceAccount{}, err
 		}
-		have, err := call.Env.IAM.RoleBindings(ctx, "User:"+a.ID)
+		existing, err := call.Env.IAM.ListServiceAccounts(ctx)
 		if err != nil {
 			return portal.ServiceAccount{}, err
 		}
-		if missing, _ := diffBindings(BindingsFor(in.Type, call.Scope.Prefix()), have); len(missing) == 0 {
-			return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
+		for _, a := range existing {
+			if a.DisplayName != name {
+				continue
+			}
+			have, err := call.Env.IAM.RoleBindings(ctx, "User:"+a.ID)
+			if err != nil {
+				return portal.ServiceAccount{}, err
+			}
+			if missing, _ := diffBindings(BindingsFor(in.Type, call.Scope.Prefix()), have); len(missing) == 0 {
+				return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
+			}
 		}
-	}
-	if err := s.guard.Check(ctx, call, portal.ActServiceAccountCreate, accountChange(call, rules.OpCreate, name, in.Description, nil)); err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	job, err := s.startJob(ctx, call, scope, []portal.NewServiceAccount{in})
-	if err != nil {
-		return portal.ServiceAccount{}, err
-	}
-	call.HandedOver()
-	wait := accountWait
-	if upstream.IsPatient(ctx) {
-		wait = bulkRunTime // an apply's step waits for what it needs
-	}
-	done, err := s.waitJob(ctx, job.ID, wait)
-	switch {
-	case err != nil || len(done.Results) == 0 || done.Results[0] == nil:
-		// Still under way (or this replica cannot read it now): the job
-		// goes on; its item says how it ended.
-		return portal.ServiceAccount{Name: name, Type: in.Type, Description: strings.TrimSpace(in.Description), Job: job.ID}, nil
-	case done.Results[0].Error != nil:
-		e := *done.Results[0].Error
-		return portal.ServiceAccount{}, &e
-	}
-	return *done.Results[0].Item, nil
+		if err := s.guard.Check(ctx, call, portal.ActServiceAccountCreate, accountChange(call, rules.OpCreate, name, in.Description, nil)); err != nil {
+			return portal.ServiceAccount{}, err
+		}
+		job, err := s.startJob(ctx, call, scope, []portal.NewServiceAccount{in})
+		if err != nil {
+			return portal.ServiceAccount{}, err
+		}
+		call.HandedOver()
+		wait := accountWait
+		if upstream.IsPatient(ctx) {
+			wait = bulkRunTime // an apply's step waits for what it needs
+		}
+		done, err := s.waitJob(ctx, job.ID, wait)
+		switch {
+		case err != nil || len(done.Results) == 0 || done.Results[0] == nil:
+			// Still under way (or this replica cannot read it now): the job
+			// goes on; its item says how it ended.
+			return portal.ServiceAccount{Name: name, Type: in.Type, Description: strings.TrimSpace(in.Description), Job: job.ID}, nil
+		case done.Results[0].Error != nil:
+			e := *done.Results[0].Error
+			return portal.ServiceAccount{}, &e
+		}
+		return *done.Results[0].Item, nil
+	})
 }
 
 // createAccount creates an account upstream. When the answer is lost

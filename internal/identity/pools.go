@@ -161,21 +161,18 @@ func (s *Pools) Get(ctx context.Context, scope portal.Scope, id string) (portal.
 
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
-func (s *Pools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (_ portal.Pool, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create identity pools", portal.ActIdentityPoolCreate, in.Name)
-	if err != nil {
-		return portal.Pool{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	name := s.check(call, &in, &v)
-	if err := v.Err(); err != nil {
-		return portal.Pool{}, err
-	}
-	if err := call.Pace(ctx); err != nil {
-		return portal.Pool{}, err
-	}
-	return s.create(ctx, call, name, in)
+func (s *Pools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (portal.Pool, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create identity pools", portal.ActIdentityPoolCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ portal.Pool, err error) {
+		var v portal.Validation
+		name := s.check(call, &in, &v)
+		if err := v.Err(); err != nil {
+			return portal.Pool{}, err
+		}
+		if err := call.Pace(ctx); err != nil {
+			return portal.Pool{}, err
+		}
+		return s.create(ctx, call, name, in)
+	})
 }
 
 // check validates a pool to create, completing its defaults, and returns
@@ -248,89 +245,83 @@ func (s *Pools) create(ctx context.Context, call *gate.Call, name string, in por
 }
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
-func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (_ portal.Pool, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "change identity pools", portal.ActIdentityPoolFilter, id)
-	if err != nil {
-		return portal.Pool{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	if e := s.filters.Check("filter", filter); e != nil {
-		return portal.Pool{}, e
-	}
-	cur, call, unlock, err := s.lockToWrite(ctx, call, id, "change", portal.ActIdentityPoolFilter, ifMatch)
-	if err != nil {
-		return portal.Pool{}, err
-	}
-	defer unlock()
-	after := cur
-	after.Filter = filter
-	rule := rules.NewChange(rules.KindIdentityPool, rules.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
-	if err := s.guard.Check(ctx, call, portal.ActIdentityPoolFilter, rule); err != nil {
-		return portal.Pool{}, err
-	}
-	if err := call.Pace(ctx); err != nil {
-		return portal.Pool{}, err
-	}
-	var p platform.IdentityPool
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolFilter, Resource: cur.DisplayName + " (" + id + ")",
-		Changes: []portal.Change{{Field: "filter", Before: cur.Filter, After: filter}},
-		Do: func(ctx context.Context) (err error) {
-			p, err = call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
-			return err
-		}})
-	if err != nil {
-		return portal.Pool{}, err
-	}
-	v, _ := s.view(call, p)
-	return v, nil
+func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (portal.Pool, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "change identity pools", portal.ActIdentityPoolFilter, id, func(ctx context.Context, call *gate.Call) (_ portal.Pool, err error) {
+		if e := s.filters.Check("filter", filter); e != nil {
+			return portal.Pool{}, e
+		}
+		cur, call, unlock, err := s.lockToWrite(ctx, call, id, "change", portal.ActIdentityPoolFilter, ifMatch)
+		if err != nil {
+			return portal.Pool{}, err
+		}
+		defer unlock()
+		after := cur
+		after.Filter = filter
+		rule := rules.NewChange(rules.KindIdentityPool, rules.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
+		if err := s.guard.Check(ctx, call, portal.ActIdentityPoolFilter, rule); err != nil {
+			return portal.Pool{}, err
+		}
+		if err := call.Pace(ctx); err != nil {
+			return portal.Pool{}, err
+		}
+		var p platform.IdentityPool
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolFilter, Resource: cur.DisplayName + " (" + id + ")",
+			Changes: []portal.Change{{Field: "filter", Before: cur.Filter, After: filter}},
+			Do: func(ctx context.Context) (err error) {
+				p, err = call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
+				return err
+			}})
+		if err != nil {
+			return portal.Pool{}, err
+		}
+		v, _ := s.view(call, p)
+		return v, nil
+	})
 }
 
 // Delete removes a pool's role bindings, then the pool.
-func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "delete identity pools", portal.ActIdentityPoolDelete, id)
-	if err != nil {
-		return err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	p, call, unlock, err := s.lockToWrite(ctx, call, id, "delete", portal.ActIdentityPoolDelete, opt.IfMatch)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
-	if err != nil {
-		return err
-	}
-	grants, err := principalGrants(ctx, call, s.grants, id)
-	if err != nil {
-		return err
-	}
-	forced, err := gate.CheckDependants(call, portal.Impact{Kind: "identity_pool", Name: id, Dependants: grants}, p.DisplayName, opt)
-	if err != nil {
-		return err
-	}
-	if err := s.guard.Check(ctx, call, portal.ActIdentityPoolDelete, rules.NewChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
-		return err
-	}
-	if err := call.Pace(ctx); err != nil {
-		return err
-	}
-	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolDelete, Resource: p.DisplayName + " (" + id + ")",
-		Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
-			ended, bindings, err := endGrants(ctx, call, s.endGrants, id, "identity pool "+p.DisplayName+" ("+id+")", bindings)
-			if err != nil {
-				return ended, err
-			}
-			removed := ended
-			for i, b := range bindings {
-				if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
-					return removed, portal.Partial(err, "%d of the pool's %d role bindings were removed, the pool was not", i, len(bindings))
+func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) error {
+	return s.guard.Writing(ctx, scope, access.ManageIdentity, "delete identity pools", portal.ActIdentityPoolDelete, id, func(ctx context.Context, call *gate.Call) (err error) {
+		p, call, unlock, err := s.lockToWrite(ctx, call, id, "delete", portal.ActIdentityPoolDelete, opt.IfMatch)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		bindings, err := call.Env.IAM.RoleBindings(ctx, "User:"+id)
+		if err != nil {
+			return err
+		}
+		grants, err := principalGrants(ctx, call, s.grants, id)
+		if err != nil {
+			return err
+		}
+		forced, err := gate.CheckDependants(call, portal.Impact{Kind: "identity_pool", Name: id, Dependants: grants}, p.DisplayName, opt)
+		if err != nil {
+			return err
+		}
+		if err := s.guard.Check(ctx, call, portal.ActIdentityPoolDelete, rules.NewChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))); err != nil {
+			return err
+		}
+		if err := call.Pace(ctx); err != nil {
+			return err
+		}
+		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolDelete, Resource: p.DisplayName + " (" + id + ")",
+			Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
+				ended, bindings, err := endGrants(ctx, call, s.endGrants, id, "identity pool "+p.DisplayName+" ("+id+")", bindings)
+				if err != nil {
+					return ended, err
 				}
-				removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
-			}
-			err = call.Env.Pools.DeletePool(ctx, id)
-			return append(removed, forced...), err
-		}})
+				removed := ended
+				for i, b := range bindings {
+					if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
+						return removed, portal.Partial(err, "%d of the pool's %d role bindings were removed, the pool was not", i, len(bindings))
+					}
+					removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
+				}
+				err = call.Env.Pools.DeletePool(ctx, id)
+				return append(removed, forced...), err
+			}})
+	})
 }
 
 // bindingText describes a role binding in the audit trail.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -474,7 +475,7 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := w.Connectors.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "iac-orders-gen", true)
-	if err != nil || got.Config["quickstart"] != "USERS" || got.Config["kafka.api.secret"] != portal.Mask {
+	if err != nil || got.Config["quickstart"] != "USERS" || got.Config["kafka.api.secret"] != connect.Mask {
 		t.Errorf("after the update: %+v %v", got.Config, err)
 	}
 	// The digests follow what was sent: the new secrets plan unchanged.

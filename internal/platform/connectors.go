@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // Connector is a fully-managed connector with its status.
@@ -17,13 +17,13 @@ type Connector struct {
 	Config map[string]string
 	State  string
 	Trace  string
-	Tasks  []portal.ConnectorTask
+	Tasks  []connect.ConnectorTask
 }
 
 // Failing tells whether the connector or one of its tasks has failed.
 func (c Connector) Failing() bool {
-	return c.State == portal.StateFailed || slices.ContainsFunc(c.Tasks, func(t portal.ConnectorTask) bool {
-		return t.State == portal.StateFailed
+	return c.State == connect.StateFailed || slices.ContainsFunc(c.Tasks, func(t connect.ConnectorTask) bool {
+		return t.State == connect.StateFailed
 	})
 }
 
@@ -44,8 +44,8 @@ type Connectors interface {
 	// Validate checks a configuration against its plugin; problems are
 	// returned, not as an error.
 	Validate(ctx context.Context, class string, config map[string]string) ([]ConfigProblem, error)
-	Plugins(ctx context.Context) ([]portal.ConnectorPlugin, error)
-	Definition(ctx context.Context, class string) (portal.ConnectorDefinition, error)
+	Plugins(ctx context.Context) ([]connect.ConnectorPlugin, error)
+	Definition(ctx context.Context, class string) (connect.ConnectorDefinition, error)
 	CreateConnector(ctx context.Context, name string, config map[string]string) (Connector, error)
 	// UpdateConnector replaces the configuration; the values of keep are
 	// the stored ones (their secret values are never sent back to callers).

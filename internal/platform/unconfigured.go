@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // Unconfigured stands for an upstream service that the deployment did not
@@ -40,11 +41,13 @@ func (u Unconfigured) Validate(context.Context, string, map[string]string) ([]Co
 }
 
 // Plugins implements Connectors.
-func (u Unconfigured) Plugins(context.Context) ([]portal.ConnectorPlugin, error) { return nil, u.err() }
+func (u Unconfigured) Plugins(context.Context) ([]connect.ConnectorPlugin, error) {
+	return nil, u.err()
+}
 
 // Definition implements Connectors.
-func (u Unconfigured) Definition(context.Context, string) (portal.ConnectorDefinition, error) {
-	return portal.ConnectorDefinition{}, u.err()
+func (u Unconfigured) Definition(context.Context, string) (connect.ConnectorDefinition, error) {
+	return connect.ConnectorDefinition{}, u.err()
 }
 
 // CreateConnector implements Connectors.

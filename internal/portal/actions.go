@@ -172,3 +172,16 @@ var (
 	ActPolicyUpdate = Action{"policy.update", "updated"}
 	ActPolicyDelete = Action{"policy.delete", "deleted"}
 )
+
+// The connector's actions; its KindInfo declares their past tenses.
+var (
+	ActConnectorCreate         = Action{"connector.create", "created"}
+	ActConnectorUpdate         = Action{"connector.update", "updated"}
+	ActConnectorDelete         = Action{"connector.delete", "deleted"}
+	ActConnectorPause          = Action{"connector.pause", "paused"}
+	ActConnectorResume         = Action{"connector.resume", "resumed"}
+	ActConnectorRestart        = Action{"connector.restart", "restarted"}
+	ActConnectorAutoRestart    = Action{"connector.auto-restart", "auto-restarted"}
+	ActConnectorGiveUp         = Action{"connector.give-up", "given-up"}
+	ActConnectorSetAutoRestart = Action{"connector.set-auto-restart", "auto-restart-set"}
+)

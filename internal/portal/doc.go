@@ -4,13 +4,13 @@
 // returns, lists and pages, the kind table with each kind's actions
 // (declared once, with their past tenses; only this package makes an
 // Action), resources as code, and the interfaces of the kinds every other
-// contract refers to (topics, schemas, connectors, identities, API keys,
+// contract refers to (topics, schemas, identities, API keys,
 // the caller, the audit trail). The contracts of the other concepts are
-// packages of their own below this one (internal/portal/grant, alert,
-// policy, cost, group, record, changerequest, adminarea, topiccatalog,
-// topicconfig, webhook, search), which import only this package and each
-// other; internal/contract gathers every service for the doors. The kinds' packages
-// (internal/topics, internal/connectors, internal/schemas,
+// packages of their own below this one (internal/portal/connect,
+// metric, grant, alert, policy, cost, group, record, changerequest,
+// adminarea, topiccatalog, topicconfig, webhook, search), which import
+// only this package and each other; internal/contract gathers every
+// service for the doors. The kinds' packages (internal/topics, internal/connectors, internal/schemas,
 // internal/identity, internal/apikeys, internal/grants, internal/alerts,
 // internal/costs, ...) and internal/service, internal/plans and
 // internal/admin implement the interfaces, assembled in

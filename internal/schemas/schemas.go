@@ -135,73 +135,67 @@ func (s *Service) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Valid
 }
 
 // Create registers the first version of a topic's key or value subject.
-func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (_ portal.SchemaVersion, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", portal.ActSchemaCreate, in.Topic+"-"+in.SubjectType)
-	if err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	topic := ""
-	switch {
-	case !gate.Identifier(&v, "topic", "topic", in.Topic):
-	case call.WholeCluster && !strings.HasPrefix(tenancy.Normalise(in.Topic), call.Scope.Prefix()):
-		topic = tenancy.Normalise(in.Topic)
-	default:
-		topic = call.Scope.Qualify(in.Topic)
-	}
-	switch in.SubjectType {
-	case "key", "value":
-	case "":
-		v.Add(portal.Missing("subject_type"))
-	default:
-		v.Add(portal.Invalid("subject_type", "subject_type must be key or value, not %q", in.SubjectType))
-	}
-	def := s.checkDef(call, &in.SchemaDef, &v, "")
-	if err := v.Err(); err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	subject := tenancy.SubjectName(topic, in.SubjectType)
-	// Identical creates on any replica give one 201 and 409s (the
-	// registry itself answers every one of them with the same version).
-	unlock, err := s.guard.Lock(ctx, "subject "+call.Env.Name()+" "+subject)
-	if err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	defer unlock()
-	if cur, err := call.Env.Schemas.GetSchema(ctx, subject, 0); err == nil {
-		return portal.SchemaVersion{}, portal.New(portal.AlreadyExists,
-			"subject %s already exists (latest version %d); register a new version with PUT", subject, cur.Version)
-	} else if !portal.Is(err, portal.NotFound) {
-		return portal.SchemaVersion{}, err
-	}
-	var out portal.SchemaVersion
-	ch := s.register(call, subject, def, &out)
-	ch.Event, ch.Rule = portal.ActSchemaCreate, rules.NewChange(rules.KindSchema, rules.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
-	err = s.guard.Write(ctx, call, ch)
-	return out, err
+func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (portal.SchemaVersion, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "register schemas", portal.ActSchemaCreate, in.Topic+"-"+in.SubjectType, func(ctx context.Context, call *gate.Call) (_ portal.SchemaVersion, err error) {
+		var v portal.Validation
+		topic := ""
+		switch {
+		case !gate.Identifier(&v, "topic", "topic", in.Topic):
+		case call.WholeCluster && !strings.HasPrefix(tenancy.Normalise(in.Topic), call.Scope.Prefix()):
+			topic = tenancy.Normalise(in.Topic)
+		default:
+			topic = call.Scope.Qualify(in.Topic)
+		}
+		switch in.SubjectType {
+		case "key", "value":
+		case "":
+			v.Add(portal.Missing("subject_type"))
+		default:
+			v.Add(portal.Invalid("subject_type", "subject_type must be key or value, not %q", in.SubjectType))
+		}
+		def := s.checkDef(call, &in.SchemaDef, &v, "")
+		if err := v.Err(); err != nil {
+			return portal.SchemaVersion{}, err
+		}
+		subject := tenancy.SubjectName(topic, in.SubjectType)
+		// Identical creates on any replica give one 201 and 409s (the
+		// registry itself answers every one of them with the same version).
+		unlock, err := s.guard.Lock(ctx, "subject "+call.Env.Name()+" "+subject)
+		if err != nil {
+			return portal.SchemaVersion{}, err
+		}
+		defer unlock()
+		if cur, err := call.Env.Schemas.GetSchema(ctx, subject, 0); err == nil {
+			return portal.SchemaVersion{}, portal.New(portal.AlreadyExists,
+				"subject %s already exists (latest version %d); register a new version with PUT", subject, cur.Version)
+		} else if !portal.Is(err, portal.NotFound) {
+			return portal.SchemaVersion{}, err
+		}
+		var out portal.SchemaVersion
+		ch := s.register(call, subject, def, &out)
+		ch.Event, ch.Rule = portal.ActSchemaCreate, rules.NewChange(rules.KindSchema, rules.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
+		err = s.guard.Write(ctx, call, ch)
+		return out, err
+	})
 }
 
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
-func (s *Service) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (_ portal.SchemaVersion, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "register schemas", portal.ActSchemaVersion, subject)
-	if err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	full, def, err := s.prepareVersion(ctx, call, subject, in)
-	if err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	if err := s.checkVersion(ctx, call, portal.ActSchemaVersion, rules.OpUpdate, full, &def, 0); err != nil {
-		return portal.SchemaVersion{}, err
-	}
-	var out portal.SchemaVersion
-	ch := s.register(call, full, def, &out)
-	ch.Event = portal.ActSchemaVersion
-	err = s.guard.Write(ctx, call, ch)
-	return out, err
+func (s *Service) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.SchemaVersion, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "register schemas", portal.ActSchemaVersion, subject, func(ctx context.Context, call *gate.Call) (_ portal.SchemaVersion, err error) {
+		full, def, err := s.prepareVersion(ctx, call, subject, in)
+		if err != nil {
+			return portal.SchemaVersion{}, err
+		}
+		if err := s.checkVersion(ctx, call, portal.ActSchemaVersion, rules.OpUpdate, full, &def, 0); err != nil {
+			return portal.SchemaVersion{}, err
+		}
+		var out portal.SchemaVersion
+		ch := s.register(call, full, def, &out)
+		ch.Event = portal.ActSchemaVersion
+		err = s.guard.Write(ctx, call, ch)
+		return out, err
+	})
 }
 
 // prepareVersion resolves an existing subject and checks a new version's
@@ -236,32 +230,29 @@ func (s *Service) Check(ctx context.Context, scope portal.Scope, subject string,
 
 // Delete deletes a version: softly, or for good (permanent) once it was
 // soft-deleted, as the registry requires.
-func (s *Service) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete schemas", portal.ActSchemaDelete, subject+"/"+version)
-	if err != nil {
-		return err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	full, err := call.Subject(subject)
-	if err != nil {
-		return err
-	}
-	n, err := portal.ParseSchemaVersion(version)
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		cur, err := call.Env.Schemas.GetSchema(ctx, full, 0)
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) error {
+	return s.guard.Writing(ctx, scope, access.Write, "delete schemas", portal.ActSchemaDelete, subject+"/"+version, func(ctx context.Context, call *gate.Call) (err error) {
+		full, err := call.Subject(subject)
 		if err != nil {
 			return err
 		}
-		n = cur.Version
-	}
-	if err := s.checkVersion(ctx, call, portal.ActSchemaDelete, rules.OpDelete, full, nil, n); err != nil {
-		return err
-	}
-	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActSchemaDelete, Resource: fmt.Sprintf("%s/%d", full, n),
-		Do: func(ctx context.Context) error { return call.Env.Schemas.DeleteVersion(ctx, full, n, permanent) }})
+		n, err := portal.ParseSchemaVersion(version)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			cur, err := call.Env.Schemas.GetSchema(ctx, full, 0)
+			if err != nil {
+				return err
+			}
+			n = cur.Version
+		}
+		if err := s.checkVersion(ctx, call, portal.ActSchemaDelete, rules.OpDelete, full, nil, n); err != nil {
+			return err
+		}
+		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActSchemaDelete, Resource: fmt.Sprintf("%s/%d", full, n),
+			Do: func(ctx context.Context) error { return call.Env.Schemas.DeleteVersion(ctx, full, n, permanent) }})
+	})
 }
 
 // checkVersion has the guardrails judge a new version (def) of an

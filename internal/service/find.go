@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/contract"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/portal/group"
 	"github.com/edh-platform/rms-portal/internal/portal/search"
 )
@@ -28,7 +29,7 @@ const findWait = 1500 * time.Millisecond
 type Finder struct {
 	guard      *gate.Guard
 	topics     portal.TopicService
-	connectors portal.ConnectorService
+	connectors connect.ConnectorService
 	schemas    portal.SchemaService
 	accounts   portal.AccountService
 	pools      portal.PoolService
@@ -67,7 +68,7 @@ func (f *Finder) Find(ctx context.Context, scope portal.Scope, q string) (search
 		},
 		search.FindConnector: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.connectors.List(ctx, scope, lq)
-			return hits(p.Items, err, func(c portal.Connector) search.FindHit { return search.FindHit{Key: c.Name, Label: c.Name} })
+			return hits(p.Items, err, func(c connect.Connector) search.FindHit { return search.FindHit{Key: c.Name, Label: c.Name} })
 		},
 		search.FindSubject: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.schemas.List(ctx, scope, true, lq)

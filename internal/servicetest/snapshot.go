@@ -10,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // Snapshot describes everything upstream that a write could change, in
@@ -48,7 +49,7 @@ func (w *World) SnapshotUpstream(t testing.TB) string {
 			// A connector moves from provisioning to running (or failing)
 			// by itself as time passes; only a pause is someone's doing.
 			state := "active"
-			if k.State == portal.StatePaused {
+			if k.State == connect.StatePaused {
 				state = k.State
 			}
 			fmt.Fprintf(&b, "%s connector %s %s %v\n", env.Name(), k.Name, state, k.Config)
@@ -144,7 +145,7 @@ func (w *World) Seed(t testing.TB, bu, stage string) Seeded {
 		t.Fatal(err)
 	}
 	s.Topic = topic.Name
-	k, err := w.Connectors.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewConnector{Name: "existing", Config: map[string]string{
+	k, err := w.Connectors.Create(ctx, portal.Scope{BU: bu, Stage: stage}, connect.NewConnector{Name: "existing", Config: map[string]string{
 		"connector.class": "DatagenSource", "kafka.topic": "existing", "quickstart": "ORDERS", "output.data.format": "JSON",
 		"kafka.api.key": "KEY", "kafka.api.secret": "SECRET"}})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -65,7 +66,7 @@ type answer struct {
 
 // cacheKey names a query independently of the time it is asked, so that
 // an answer is found again until it is no longer fresh.
-func cacheKey(env string, q platform.MetricQuery, r portal.MetricRange) string {
+func cacheKey(env string, q platform.MetricQuery, r metric.MetricRange) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "v1|%s|%s|%s|%s|%s|%s", env, q.ClusterID, q.Metric, r.Name, q.Granularity, strings.Join(q.GroupBy, ","))
 	for _, k := range slices.Sorted(maps.Keys(q.Filters)) {
@@ -76,7 +77,7 @@ func cacheKey(env string, q platform.MetricQuery, r portal.MetricRange) string {
 
 // window is the range ending with the bucket that holds now: the newest
 // bucket is partial, and rates divide it by the time it has covered.
-func window(now time.Time, r portal.MetricRange) (time.Time, time.Time) {
+func window(now time.Time, r metric.MetricRange) (time.Time, time.Time) {
 	end := now.UTC().Truncate(r.Step).Add(r.Step)
 	return end.Add(-r.Span), end
 }
@@ -84,7 +85,7 @@ func window(now time.Time, r portal.MetricRange) (time.Time, time.Time) {
 // get returns the answer to q over r: the stored one while its newest
 // bucket is still the current one, else a new one from the API, else the
 // stored one marked stale when the API refuses or is unreachable.
-func (m *MetricCache) get(ctx context.Context, env *platform.Environment, q platform.MetricQuery, r portal.MetricRange) (answer, error) {
+func (m *MetricCache) get(ctx context.Context, env *platform.Environment, q platform.MetricQuery, r metric.MetricRange) (answer, error) {
 	key := cacheKey(env.Name(), q, r)
 	now := m.now()
 	stored, fetched, err := m.load(ctx, key)
@@ -187,10 +188,10 @@ type chartQuery struct {
 type chartSpec struct{ id, title, unit string }
 
 var chartSpecs = []chartSpec{
-	{"bytes", "Bytes in and out", portal.UnitBytesPerSecond},
-	{"records", "Records in and out", portal.UnitRecordsPerSecond},
-	{"retained", "Retained bytes", portal.UnitBytes},
-	{"lag", "Consumer lag", portal.UnitRecords},
+	{"bytes", "Bytes in and out", metric.UnitBytesPerSecond},
+	{"records", "Records in and out", metric.UnitRecordsPerSecond},
+	{"retained", "Retained bytes", metric.UnitBytes},
+	{"lag", "Consumer lag", metric.UnitRecords},
 }
 
 var chartQueries = []chartQuery{
@@ -225,8 +226,8 @@ func (sc chartScope) keeps(topic string) bool {
 
 // charts draws the charts of a scope over r, asking the API (or the
 // cache) for every query side by side.
-func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r portal.MetricRange, sc chartScope) portal.Charts {
-	out := portal.Charts{Range: r, Source: "Confluent Cloud Metrics API"}
+func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r metric.MetricRange, sc chartScope) metric.Charts {
+	out := metric.Charts{Range: r, Source: "Confluent Cloud Metrics API"}
 	out.Start, out.End = window(m.now(), r)
 	answers := make([]answer, len(chartQueries))
 	errs := make([]error, len(chartQueries))
@@ -258,7 +259,7 @@ func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r p
 	}
 	wg.Wait()
 	for _, spec := range chartSpecs {
-		c := portal.Chart{ID: spec.id, Title: spec.title, Unit: spec.unit}
+		c := metric.Chart{ID: spec.id, Title: spec.title, Unit: spec.unit}
 		for i, cq := range chartQueries {
 			if cq.chart != spec.id {
 				continue
@@ -277,7 +278,7 @@ func (m *MetricCache) charts(ctx context.Context, env *platform.Environment, r p
 			if cq.perLabel != "" {
 				c.Series, c.More = labelSeries(a, cq.perLabel, sc, r)
 			} else {
-				c.Series = append(c.Series, portal.Series{Name: cq.series, Points: sumSeries(a, sc, r, cq.rate)})
+				c.Series = append(c.Series, metric.Series{Name: cq.series, Points: sumSeries(a, sc, r, cq.rate)})
 			}
 		}
 		out.Charts = append(out.Charts, c)
@@ -297,7 +298,7 @@ func unavailableReason(err error) string {
 // bucket of the window (the API leaves out empty ones); rates divide by
 // the seconds each bucket covered, the newest only up to when it was
 // fetched.
-func sumSeries(a answer, sc chartScope, r portal.MetricRange, rate bool) []portal.Point {
+func sumSeries(a answer, sc chartScope, r metric.MetricRange, rate bool) []metric.Point {
 	sums := map[int64]float64{}
 	for _, p := range a.Points {
 		if !sc.keeps(p.Labels[platform.LabelTopic]) {
@@ -305,10 +306,10 @@ func sumSeries(a answer, sc chartScope, r portal.MetricRange, rate bool) []porta
 		}
 		sums[p.At.Unix()] += p.Value
 	}
-	var out []portal.Point
+	var out []metric.Point
 	if !rate {
 		for _, at := range slices.Sorted(maps.Keys(sums)) {
-			out = append(out, portal.Point{At: time.Unix(at, 0).UTC(), Value: sums[at]})
+			out = append(out, metric.Point{At: time.Unix(at, 0).UTC(), Value: sums[at]})
 		}
 		return out
 	}
@@ -320,14 +321,14 @@ func sumSeries(a answer, sc chartScope, r portal.MetricRange, rate bool) []porta
 			}
 			secs = covered
 		}
-		out = append(out, portal.Point{At: at, Value: sums[at.Unix()] / secs})
+		out = append(out, metric.Point{At: at, Value: sums[at.Unix()] / secs})
 	}
 	return out
 }
 
 // labelSeries draws one series per label value the scope owns, the
 // largest (by their newest value) first, and counts the rest.
-func labelSeries(a answer, label string, sc chartScope, r portal.MetricRange) ([]portal.Series, int) {
+func labelSeries(a answer, label string, sc chartScope, r metric.MetricRange) ([]metric.Series, int) {
 	// Points come per label value and topic: a group's lag is the sum
 	// over the topics the scope keeps.
 	byName := map[string]map[int64]float64{}
@@ -341,13 +342,13 @@ func labelSeries(a answer, label string, sc chartScope, r portal.MetricRange) ([
 		}
 		byName[name][p.At.Unix()] += p.Value
 	}
-	var out []portal.Series
+	var out []metric.Series
 	for name, sums := range byName {
-		var pts []portal.Point
+		var pts []metric.Point
 		for _, at := range slices.Sorted(maps.Keys(sums)) {
-			pts = append(pts, portal.Point{At: time.Unix(at, 0).UTC(), Value: sums[at]})
+			pts = append(pts, metric.Point{At: time.Unix(at, 0).UTC(), Value: sums[at]})
 		}
-		out = append(out, portal.Series{Name: name, Points: pts})
+		out = append(out, metric.Series{Name: name, Points: pts})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Last() != out[j].Last() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -38,7 +39,7 @@ func chartWorld(t *testing.T) (*servicetest.World, string, time.Time) {
 	return w, sd.Topic, now
 }
 
-func lastOf(t *testing.T, c portal.Charts, chart, series string) float64 {
+func lastOf(t *testing.T, c metric.Charts, chart, series string) float64 {
 	t.Helper()
 	for _, s := range c.Chart(chart).Series {
 		if s.Name == series {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 )
 
@@ -98,7 +98,7 @@ func TestChartsKeepTheFleetWithinTheMetricsBudget(t *testing.T) {
 	for i := range 2 {
 		scopes = append(scopes, chartScope{topic: fmt.Sprintf("edh-shared-scada-dev-t%d", i), owns: unit.owns})
 	}
-	ranges := []portal.MetricRange{portal.MetricRanges[0], portal.MetricRanges[1]}
+	ranges := []metric.MetricRange{metric.MetricRanges[0], metric.MetricRanges[1]}
 	drawn, missing, oldest := 0, 0, time.Duration(0)
 	for second := 0; second < 600; second += 10 {
 		for i, m := range []*MetricCache{a, b} {

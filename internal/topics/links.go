@@ -5,6 +5,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // Links finds the unit's connectors whose configuration names the topic
@@ -50,7 +51,7 @@ func (s *Service) Links(ctx context.Context, scope portal.Scope, name string) (p
 // names tells whether a connector's configuration names a topic, by its
 // full name or by its identifier in the unit.
 func names(config map[string]string, full, prefix string) bool {
-	for _, t := range portal.ConnectorTopics(config) {
+	for _, t := range connect.ConnectorTopics(config) {
 		if t == full || prefix+t == full {
 			return true
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -49,7 +50,7 @@ func New(g *gate.Guard, sampler Sampler, charts *MetricCache) *Service {
 // Sampler keeps growth samples of the topics people look at
 // (worker.Sampler).
 type Sampler interface {
-	Observe(ctx context.Context, env *platform.Environment, topic string, partitions int, produced int64) ([]portal.Sample, error)
+	Observe(ctx context.Context, env *platform.Environment, topic string, partitions int, produced int64) ([]metric.Sample, error)
 	Every() time.Duration
 }
 
@@ -182,37 +183,34 @@ func (s *Service) resolve(ctx context.Context, call *gate.Call, name string) (st
 }
 
 // Create creates a topic named by the convention.
-func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (_ portal.TopicDetail, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", portal.ActTopicCreate, in.Name)
-	if err != nil {
-		return portal.TopicDetail{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	spec, err := newTopicSpec(call, in)
-	if err != nil {
-		return portal.TopicDetail{}, err
-	}
-	full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
-	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicCreate, Resource: full,
-		Rule: rules.NewChange(rules.KindTopic, rules.OpCreate, full, topicRule(call, full, partitions, cfg), nil),
-		Do: func(ctx context.Context) error {
-			return call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
-		},
-		Confirm: &gate.Confirmation{What: "topic " + full + " was created", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
-			d, err := call.Env.Topics.DescribeTopic(ctx, full)
-			return err == nil && len(d.Partitions) == partitions, err
-		}},
-		Announce: s.announce(call, platform.TopicChange{Name: full, Partitions: partitions}),
+func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (portal.TopicDetail, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "create topics", portal.ActTopicCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ portal.TopicDetail, err error) {
+		spec, err := newTopicSpec(call, in)
+		if err != nil {
+			return portal.TopicDetail{}, err
+		}
+		full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
+		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicCreate, Resource: full,
+			Rule: rules.NewChange(rules.KindTopic, rules.OpCreate, full, topicRule(call, full, partitions, cfg), nil),
+			Do: func(ctx context.Context) error {
+				return call.Env.Topics.CreateTopic(ctx, platform.TopicSpec{Name: full, Partitions: partitions, Config: cfg})
+			},
+			Confirm: &gate.Confirmation{What: "topic " + full + " was created", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
+				d, err := call.Env.Topics.DescribeTopic(ctx, full)
+				return err == nil && len(d.Partitions) == partitions, err
+			}},
+			Announce: s.announce(call, platform.TopicChange{Name: full, Partitions: partitions}),
+		})
+		if err != nil {
+			return portal.TopicDetail{}, err
+		}
+		d, err := s.detail(ctx, call, full, false)
+		if err != nil {
+			// The topic exists; describe what was asked rather than fail the create.
+			return portal.TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
+		}
+		return d, nil
 	})
-	if err != nil {
-		return portal.TopicDetail{}, err
-	}
-	d, err := s.detail(ctx, call, full, false)
-	if err != nil {
-		// The topic exists; describe what was asked rather than fail the create.
-		return portal.TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
-	}
-	return d, nil
 }
 
 // newTopicSpec checks a new topic (its name, partitions and settings) and
@@ -286,66 +284,60 @@ func settingKeys() string {
 // Replace sets a topic to a desired state: its partition count and the full
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
-func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (_ portal.TopicDetail, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", portal.ActTopicUpdate, name)
-	if err != nil {
-		return portal.TopicDetail{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	if in.Partitions == nil {
-		v.Add(portal.Missing("partitions_count"))
-	} else {
-		v.Add(checkPartitions(*in.Partitions))
-	}
-	if !in.ConfigGiven {
-		e := portal.Missing("config")
-		e.Message = "config is required: PUT sets every override (send {} to reset them all); use PATCH to change only some"
-		v.Add(e)
-	}
-	desired := checkConfig(&v, in.Config)
-	s.checkShrink(ctx, call, name, in.Partitions, &v)
-	if err := v.Err(); err != nil {
-		return portal.TopicDetail{}, err
-	}
-	return s.apply(ctx, call, name, *in.Partitions, in.IfMatch, replaceState(desired))
+func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (portal.TopicDetail, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "update topics", portal.ActTopicUpdate, name, func(ctx context.Context, call *gate.Call) (_ portal.TopicDetail, err error) {
+		var v portal.Validation
+		if in.Partitions == nil {
+			v.Add(portal.Missing("partitions_count"))
+		} else {
+			v.Add(checkPartitions(*in.Partitions))
+		}
+		if !in.ConfigGiven {
+			e := portal.Missing("config")
+			e.Message = "config is required: PUT sets every override (send {} to reset them all); use PATCH to change only some"
+			v.Add(e)
+		}
+		desired := checkConfig(&v, in.Config)
+		s.checkShrink(ctx, call, name, in.Partitions, &v)
+		if err := v.Err(); err != nil {
+			return portal.TopicDetail{}, err
+		}
+		return s.apply(ctx, call, name, *in.Partitions, in.IfMatch, replaceState(desired))
+	})
 }
 
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
-func (s *Service) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (_ portal.TopicDetail, err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "update topics", portal.ActTopicUpdate, name)
-	if err != nil {
-		return portal.TopicDetail{}, err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	var v portal.Validation
-	if in.Partitions != nil {
-		v.Add(checkPartitions(*in.Partitions))
-	}
-	set := map[string]string{}
-	var reset []string
-	for _, k := range slices.Sorted(maps.Keys(in.Config)) {
-		if in.Config[k] == nil {
-			if _, ok := topicconfig.LookupTopicSetting(k); !ok {
-				v.Add(checkSetting(k, ""))
-			} else {
-				reset = append(reset, k)
-			}
-			continue
+func (s *Service) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (portal.TopicDetail, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "update topics", portal.ActTopicUpdate, name, func(ctx context.Context, call *gate.Call) (_ portal.TopicDetail, err error) {
+		var v portal.Validation
+		if in.Partitions != nil {
+			v.Add(checkPartitions(*in.Partitions))
 		}
-		set[k] = *in.Config[k]
-	}
-	set = checkConfig(&v, set)
-	s.checkShrink(ctx, call, name, in.Partitions, &v)
-	if err := v.Err(); err != nil {
-		return portal.TopicDetail{}, err
-	}
-	partitions := 0
-	if in.Partitions != nil {
-		partitions = *in.Partitions
-	}
-	return s.apply(ctx, call, name, partitions, in.IfMatch, func(map[string]string) ([]string, map[string]string) { return reset, set })
+		set := map[string]string{}
+		var reset []string
+		for _, k := range slices.Sorted(maps.Keys(in.Config)) {
+			if in.Config[k] == nil {
+				if _, ok := topicconfig.LookupTopicSetting(k); !ok {
+					v.Add(checkSetting(k, ""))
+				} else {
+					reset = append(reset, k)
+				}
+				continue
+			}
+			set[k] = *in.Config[k]
+		}
+		set = checkConfig(&v, set)
+		s.checkShrink(ctx, call, name, in.Partitions, &v)
+		if err := v.Err(); err != nil {
+			return portal.TopicDetail{}, err
+		}
+		partitions := 0
+		if in.Partitions != nil {
+			partitions = *in.Partitions
+		}
+		return s.apply(ctx, call, name, partitions, in.IfMatch, func(map[string]string) ([]string, map[string]string) { return reset, set })
+	})
 }
 
 // checkShrink adds a partition count below the topic's current one to
@@ -437,63 +429,60 @@ func (s *Service) announce(call *gate.Call, c platform.TopicChange) func(context
 }
 
 // Delete deletes a topic and its data.
-func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, opt portal.DeleteOptions) (err error) {
-	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "delete topics", portal.ActTopicDelete, name)
-	if err != nil {
-		return err
-	}
-	defer s.guard.Settle(ctx, call, &err)
-	full, err := s.resolve(ctx, call, name)
-	if err != nil {
-		return err
-	}
-	unlock, err := s.guard.Lock(ctx, topicLock(call, full))
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	cur, err := s.detail(ctx, call, full, false)
-	if err != nil {
-		return err
-	}
-	if err := opt.IfMatch.Check("topic "+full, cur.Version); err != nil {
-		return err
-	}
-	im, err := s.impact(ctx, call, full)
-	if err != nil {
-		return err
-	}
-	forced, err := gate.CheckDependants(call, im, cur.Identifier, opt)
-	if err != nil {
-		return err
-	}
-	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicDelete, Resource: full,
-		Rule: rules.NewChange(rules.KindTopic, rules.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
-		Ahead: func(ctx context.Context) ([]portal.Change, error) {
-			if s.endGrants == nil {
-				return nil, nil
-			}
-			return s.endGrants(ctx, call, full, "topic "+full+" is deleted by "+call.Principal.Actor())
-		},
-		Do: func(ctx context.Context) error { return call.Env.Topics.DeleteTopic(ctx, full) },
-		Confirm: &gate.Confirmation{What: "topic " + full + " was deleted", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
-			_, err := call.Env.Topics.DescribeTopic(ctx, full)
-			if portal.Is(err, portal.NotFound) {
-				return true, nil
-			}
-			return false, err
-		}},
-		Changes: forced,
-		Announce: func(ctx context.Context, err error) {
-			s.announce(call, platform.TopicChange{Name: full, Deleted: true})(ctx, err)
-			if err == nil && s.catalog != nil {
-				if cerr := s.catalog.Forget(context.WithoutCancel(ctx), call.Env.Name(), call.Scope.Zone().ID, call.Scope.Stage.Name, full); cerr != nil {
-					// The entry outlives its topic; one made under the name
-					// later starts with it, which its owner can change.
-					s.guard.Log().WarnContext(ctx, "a deleted topic's catalog entry could not be dropped", "topic", full, "err", cerr)
+func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, opt portal.DeleteOptions) error {
+	return s.guard.Writing(ctx, scope, access.Write, "delete topics", portal.ActTopicDelete, name, func(ctx context.Context, call *gate.Call) (err error) {
+		full, err := s.resolve(ctx, call, name)
+		if err != nil {
+			return err
+		}
+		unlock, err := s.guard.Lock(ctx, topicLock(call, full))
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		cur, err := s.detail(ctx, call, full, false)
+		if err != nil {
+			return err
+		}
+		if err := opt.IfMatch.Check("topic "+full, cur.Version); err != nil {
+			return err
+		}
+		im, err := s.impact(ctx, call, full)
+		if err != nil {
+			return err
+		}
+		forced, err := gate.CheckDependants(call, im, cur.Identifier, opt)
+		if err != nil {
+			return err
+		}
+		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicDelete, Resource: full,
+			Rule: rules.NewChange(rules.KindTopic, rules.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
+			Ahead: func(ctx context.Context) ([]portal.Change, error) {
+				if s.endGrants == nil {
+					return nil, nil
 				}
-			}
-		},
+				return s.endGrants(ctx, call, full, "topic "+full+" is deleted by "+call.Principal.Actor())
+			},
+			Do: func(ctx context.Context) error { return call.Env.Topics.DeleteTopic(ctx, full) },
+			Confirm: &gate.Confirmation{What: "topic " + full + " was deleted", How: "GET the topic to see", Check: func(ctx context.Context) (bool, error) {
+				_, err := call.Env.Topics.DescribeTopic(ctx, full)
+				if portal.Is(err, portal.NotFound) {
+					return true, nil
+				}
+				return false, err
+			}},
+			Changes: forced,
+			Announce: func(ctx context.Context, err error) {
+				s.announce(call, platform.TopicChange{Name: full, Deleted: true})(ctx, err)
+				if err == nil && s.catalog != nil {
+					if cerr := s.catalog.Forget(context.WithoutCancel(ctx), call.Env.Name(), call.Scope.Zone().ID, call.Scope.Stage.Name, full); cerr != nil {
+						// The entry outlives its topic; one made under the name
+						// later starts with it, which its owner can change.
+						s.guard.Log().WarnContext(ctx, "a deleted topic's catalog entry could not be dropped", "topic", full, "err", cerr)
+					}
+				}
+			},
+		})
 	})
 }
 
@@ -516,5 +505,5 @@ func configChanges(before map[string]string, cc platform.ConfigChange) []portal.
 // Service implements the contract of the front doors.
 var (
 	_ portal.TopicService   = (*Service)(nil)
-	_ portal.MetricsService = (*Service)(nil)
+	_ metric.MetricsService = (*Service)(nil)
 )

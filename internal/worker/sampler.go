@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -47,7 +48,7 @@ func seriesOf(env *platform.Environment, topic string) string { return env.Name(
 
 // Observe records a sample taken by a viewer, watches the topic for a
 // while, and returns its series.
-func (s *Sampler) Observe(ctx context.Context, env *platform.Environment, topic string, partitions int, produced int64) ([]portal.Sample, error) {
+func (s *Sampler) Observe(ctx context.Context, env *platform.Environment, topic string, partitions int, produced int64) ([]metric.Sample, error) {
 	key := seriesOf(env, topic)
 	now := time.Now()
 	s.mu.Lock()
@@ -60,9 +61,9 @@ func (s *Sampler) Observe(ctx context.Context, env *platform.Environment, topic 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]portal.Sample, len(stored))
+	out := make([]metric.Sample, len(stored))
 	for i, x := range stored {
-		out[i] = portal.Sample{At: x.At, Produced: x.Value}
+		out[i] = metric.Sample{At: x.At, Produced: x.Value}
 	}
 	return out, nil
 }

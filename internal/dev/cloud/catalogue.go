@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // setting is one setting of a catalogued connector class.
@@ -158,10 +158,10 @@ func (p plugin) validate(cfg map[string]string) []platform.ConfigProblem {
 	return out
 }
 
-func (p plugin) definition() portal.ConnectorDefinition {
-	d := portal.ConnectorDefinition{Class: p.class, Type: p.typ}
+func (p plugin) definition() connect.ConnectorDefinition {
+	d := connect.ConnectorDefinition{Class: p.class, Type: p.typ}
 	for _, s := range p.all() {
-		d.Settings = append(d.Settings, portal.ConnectorSetting{Name: s.name, Type: s.typ, Required: s.required,
+		d.Settings = append(d.Settings, connect.ConnectorSetting{Name: s.name, Type: s.typ, Required: s.required,
 			Default: s.def, Documentation: s.doc, DisplayName: s.name, Recommended: s.enum})
 		if s.typ == "PASSWORD" {
 			d.Sensitive = append(d.Sensitive, s.name)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // Connect is the dev stand-in for Confluent Cloud's managed connectors on
@@ -77,31 +78,31 @@ func (k *Connect) view(name string, c *standInConnector) platform.Connector {
 	failure := strings.TrimSuffix(c.config["dev.failure"], "-always")
 	switch {
 	case !running:
-		out.State = portal.StateProvisioning
+		out.State = connect.StateProvisioning
 		return out
 	case failing && failure == "connector":
-		out.State = portal.StateFailed
+		out.State = connect.StateFailed
 		out.Trace = "org.apache.kafka.connect.errors.ConnectException: the target system refused the connection (simulated by dev.failure=" + c.config["dev.failure"] + ")"
 		return out
 	case c.paused:
-		out.State = portal.StatePaused
+		out.State = connect.StatePaused
 	default:
-		out.State = portal.StateRunning
+		out.State = connect.StateRunning
 	}
 	failed := 0
 	for i := 0; i < tasks; i++ {
-		t := portal.ConnectorTask{ID: i, State: out.State}
+		t := connect.ConnectorTask{ID: i, State: out.State}
 		if i == 0 && failing && failure == "task" && !c.paused {
-			t.State = portal.StateFailed
+			t.State = connect.StateFailed
 			t.Trace = "org.apache.kafka.connect.errors.RetriableException: write timed out (simulated by dev.failure=" + c.config["dev.failure"] + ")"
 			failed++
 		}
 		out.Tasks = append(out.Tasks, t)
 	}
 	if failed > 0 {
-		out.State = portal.StateDegraded
+		out.State = connect.StateDegraded
 		if failed == tasks {
-			out.State = portal.StateFailed
+			out.State = connect.StateFailed
 		}
 	}
 	return out
@@ -156,20 +157,20 @@ func unknownClass(class string) error {
 }
 
 // Plugins lists the catalogue.
-func (k *Connect) Plugins(context.Context) ([]portal.ConnectorPlugin, error) {
-	out := make([]portal.ConnectorPlugin, len(catalogue))
+func (k *Connect) Plugins(context.Context) ([]connect.ConnectorPlugin, error) {
+	out := make([]connect.ConnectorPlugin, len(catalogue))
 	for i, p := range catalogue {
-		out[i] = portal.ConnectorPlugin{Class: p.class, Type: p.typ}
+		out[i] = connect.ConnectorPlugin{Class: p.class, Type: p.typ}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
 	return out, nil
 }
 
 // Definition describes a catalogued class.
-func (k *Connect) Definition(_ context.Context, class string) (portal.ConnectorDefinition, error) {
+func (k *Connect) Definition(_ context.Context, class string) (connect.ConnectorDefinition, error) {
 	p, ok := findPlugin(class)
 	if !ok {
-		return portal.ConnectorDefinition{}, unknownClass(class)
+		return connect.ConnectorDefinition{}, unknownClass(class)
 	}
 	return p.definition(), nil
 }

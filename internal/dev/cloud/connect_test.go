@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 func datagen(name string) map[string]string {
@@ -23,7 +24,7 @@ func TestStandInStatesAndRestart(t *testing.T) {
 	cfg := datagen("c")
 	cfg["dev.failure"] = "task"
 	c, err := k.CreateConnector(ctx, "c", cfg)
-	if err != nil || c.State != portal.StateProvisioning || !strings.HasPrefix(c.ID, "lcc-") {
+	if err != nil || c.State != connect.StateProvisioning || !strings.HasPrefix(c.ID, "lcc-") {
 		t.Fatalf("create: %+v %v", c, err)
 	}
 	if c.Config["kafka.api.secret"] != secretMask || c.Config["kafka.topic"] != "t" {
@@ -37,23 +38,23 @@ func TestStandInStatesAndRestart(t *testing.T) {
 		return got
 	}
 	now = now.Add(k.Provision)
-	if s := state(); s.State != portal.StateRunning || len(s.Tasks) != 2 {
+	if s := state(); s.State != connect.StateRunning || len(s.Tasks) != 2 {
 		t.Errorf("after provisioning: %+v", s)
 	}
 	_ = k.PauseConnector(ctx, "c")
-	if s := state(); s.State != portal.StatePaused || s.Tasks[0].State != portal.StatePaused {
+	if s := state(); s.State != connect.StatePaused || s.Tasks[0].State != connect.StatePaused {
 		t.Errorf("paused: %+v", s)
 	}
 	_ = k.ResumeConnector(ctx, "c")
 	now = now.Add(k.FailAfter)
 	s := state()
-	if s.State != portal.StateDegraded || s.Tasks[0].State != portal.StateFailed || s.Tasks[0].Trace == "" || s.Tasks[1].State != portal.StateRunning {
+	if s.State != connect.StateDegraded || s.Tasks[0].State != connect.StateFailed || s.Tasks[0].Trace == "" || s.Tasks[1].State != connect.StateRunning {
 		t.Errorf("after the simulated failure: %+v", s)
 	}
 	if err := k.RestartConnector(ctx, "c", true); err != nil {
 		t.Fatal(err)
 	}
-	if s := state(); s.State != portal.StateRunning || s.Tasks[0].State != portal.StateRunning {
+	if s := state(); s.State != connect.StateRunning || s.Tasks[0].State != connect.StateRunning {
 		t.Errorf("after restart: %+v", s)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // connectRoutes serve each cluster's Connect v1 API under base.
@@ -143,8 +143,8 @@ func placed(r *http.Request, cfg map[string]string) map[string]string {
 
 func connectorStatus(x platform.Connector) map[string]any {
 	state := x.State
-	if state == portal.StateDegraded {
-		state = portal.StateRunning // Connect reports the connector running; a task failed
+	if state == connect.StateDegraded {
+		state = connect.StateRunning // Connect reports the connector running; a task failed
 	}
 	tasks := []map[string]any{}
 	for _, t := range x.Tasks {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 )
 
 // Connect is the Connectors port on Confluent Cloud's Connect v1 API for
@@ -20,8 +21,8 @@ type Connect struct {
 	c       *Client
 	prefix  string
 	defsMu  sync.Mutex
-	defs    map[string]portal.ConnectorDefinition
-	plugins []portal.ConnectorPlugin
+	defs    map[string]connect.ConnectorDefinition
+	plugins []connect.ConnectorPlugin
 }
 
 var _ platform.Connectors = (*Connect)(nil)
@@ -29,7 +30,7 @@ var _ platform.Connectors = (*Connect)(nil)
 // NewConnect returns the adapter for a cluster of an environment.
 func NewConnect(c *Client, environmentID, clusterID string) *Connect {
 	return &Connect{c: c, prefix: "/connect/v1/environments/" + url.PathEscape(environmentID) + "/clusters/" + url.PathEscape(clusterID),
-		defs: map[string]portal.ConnectorDefinition{}}
+		defs: map[string]connect.ConnectorDefinition{}}
 }
 
 func (k *Connect) connectorPath(name string, rest ...string) string {
@@ -125,7 +126,7 @@ func toConnector(name string, info connectorInfo, st connectorStatus) platform.C
 		if trace == "" {
 			trace = t.Msg
 		}
-		c.Tasks = append(c.Tasks, portal.ConnectorTask{ID: t.ID, State: strings.ToUpper(t.State), Trace: trace})
+		c.Tasks = append(c.Tasks, connect.ConnectorTask{ID: t.ID, State: strings.ToUpper(t.State), Trace: trace})
 		if strings.EqualFold(t.State, "FAILED") {
 			failed++
 		}
@@ -142,19 +143,19 @@ func State(upstream string, tasks, failed int) string {
 	case "RUNNING":
 		switch {
 		case tasks > 0 && failed == tasks:
-			return portal.StateFailed
+			return connect.StateFailed
 		case failed > 0:
-			return portal.StateDegraded
+			return connect.StateDegraded
 		}
-		return portal.StateRunning
+		return connect.StateRunning
 	case "PROVISIONING", "UNASSIGNED", "RESTARTING":
-		return portal.StateProvisioning
+		return connect.StateProvisioning
 	case "DEGRADED", "FAILED", "PAUSED", "DELETED":
 		return s
 	case "STOPPED":
-		return portal.StatePaused
+		return connect.StatePaused
 	}
-	return portal.StateUnknown
+	return connect.StateUnknown
 }
 
 type validation struct {
@@ -216,7 +217,7 @@ func (k *Connect) Validate(ctx context.Context, class string, config map[string]
 
 // Definition describes a plugin's settings, from its validation endpoint;
 // it is cached, as plugins do not change while the portal runs.
-func (k *Connect) Definition(ctx context.Context, class string) (portal.ConnectorDefinition, error) {
+func (k *Connect) Definition(ctx context.Context, class string) (connect.ConnectorDefinition, error) {
 	k.defsMu.Lock()
 	d, ok := k.defs[class]
 	k.defsMu.Unlock()
@@ -225,12 +226,12 @@ func (k *Connect) Definition(ctx context.Context, class string) (portal.Connecto
 	}
 	v, err := k.validate(ctx, class, map[string]string{"connector.class": class, "name": "rms-portal-probe"})
 	if err != nil {
-		return portal.ConnectorDefinition{}, err
+		return connect.ConnectorDefinition{}, err
 	}
-	d = portal.ConnectorDefinition{Class: class}
+	d = connect.ConnectorDefinition{Class: class}
 	for _, c := range v.Configs {
 		def := c.Definition
-		d.Settings = append(d.Settings, portal.ConnectorSetting{Name: def.Name, Type: def.Type, Required: def.Required,
+		d.Settings = append(d.Settings, connect.ConnectorSetting{Name: def.Name, Type: def.Type, Required: def.Required,
 			Default: def.DefaultValue, Documentation: def.Documentation, DisplayName: def.DisplayName, Recommended: c.Value.RecommendedValues})
 		if def.Type == "PASSWORD" {
 			d.Sensitive = append(d.Sensitive, def.Name)
@@ -253,7 +254,7 @@ func (k *Connect) Definition(ctx context.Context, class string) (portal.Connecto
 }
 
 // Plugins lists the connector classes, cached after the first success.
-func (k *Connect) Plugins(ctx context.Context) ([]portal.ConnectorPlugin, error) {
+func (k *Connect) Plugins(ctx context.Context) ([]connect.ConnectorPlugin, error) {
 	k.defsMu.Lock()
 	cached := k.plugins
 	k.defsMu.Unlock()
@@ -267,9 +268,9 @@ func (k *Connect) Plugins(ctx context.Context) ([]portal.ConnectorPlugin, error)
 	if err := k.c.do(ctx, call{method: http.MethodGet, path: k.prefix + "/connector-plugins", out: &out, safe: true}); err != nil {
 		return nil, err
 	}
-	ps := make([]portal.ConnectorPlugin, len(out))
+	ps := make([]connect.ConnectorPlugin, len(out))
 	for i, p := range out {
-		ps[i] = portal.ConnectorPlugin{Class: p.Class, Type: p.Type}
+		ps[i] = connect.ConnectorPlugin{Class: p.Class, Type: p.Type}
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Class < ps[j].Class })
 	k.defsMu.Lock()
@@ -292,7 +293,7 @@ func (k *Connect) CreateConnector(ctx context.Context, name string, config map[s
 	return toConnector(name, info, connectorStatus{Connector: struct {
 		State string `json:"state"`
 		Trace string `json:"trace"`
-	}{State: portal.StateProvisioning}}), nil
+	}{State: connect.StateProvisioning}}), nil
 }
 
 // UpdateConnector replaces the configuration. Confluent Cloud never

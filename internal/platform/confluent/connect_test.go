@@ -23,6 +23,7 @@ import (
 	_ "github.com/confluentinc/ccloud-sdk-go-v2/connect/v1"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
@@ -210,7 +211,7 @@ func TestConnectLifecycle(t *testing.T) {
 
 	cfg := map[string]string{"connector.class": "DatagenSource", "kafka.topic": "t", "kafka.api.secret": "s3cr3t", "name": "c1"}
 	c, err := k.CreateConnector(ctx, "c1", cfg)
-	if err != nil || c.State != portal.StateProvisioning || c.Config["kafka.api.secret"] != "****************" {
+	if err != nil || c.State != connect.StateProvisioning || c.Config["kafka.api.secret"] != "****************" {
 		t.Fatalf("create: %+v %v", c, err)
 	}
 	if _, err := k.CreateConnector(ctx, "c1", cfg); !portal.Is(err, portal.AlreadyExists) {
@@ -218,14 +219,14 @@ func TestConnectLifecycle(t *testing.T) {
 	}
 	f.connectors["half-broken"] = map[string]string{"connector.class": "DatagenSource"}
 	list, err := k.ListConnectors(ctx)
-	if err != nil || len(list) != 2 || list[0].Name != "c1" || list[0].ID != "lcc-c1" || list[0].State != portal.StateRunning ||
-		list[1].State != portal.StateDegraded || list[1].Tasks[1].Trace != "boom" {
+	if err != nil || len(list) != 2 || list[0].Name != "c1" || list[0].ID != "lcc-c1" || list[0].State != connect.StateRunning ||
+		list[1].State != connect.StateDegraded || list[1].Tasks[1].Trace != "boom" {
 		t.Fatalf("list: %+v %v", list, err)
 	}
 	if err := k.PauseConnector(ctx, "c1"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := k.GetConnector(ctx, "c1"); got.State != portal.StatePaused {
+	if got, _ := k.GetConnector(ctx, "c1"); got.State != connect.StatePaused {
 		t.Errorf("after pause: %s", got.State)
 	}
 	if err := k.ResumeConnector(ctx, "c1"); err != nil {

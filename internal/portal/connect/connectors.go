@@ -1,4 +1,4 @@
-package portal
+package connect
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Connector states: Confluent Cloud's, with DEGRADED also derived when
@@ -57,35 +59,7 @@ type Connector struct {
 	// the If-Match of writes; "" when the configuration was not read.
 	Version string
 	// AutoRestart is the connector's auto-restart (off when nil).
-	AutoRestart *AutoRestart
-}
-
-// AutoRestart is a connector's auto-restart: the portal restarts it, or
-// its failed tasks, when they fail, first after a minute and then after
-// twice the last wait, up to an hour (the platform may change both), until
-// MaxRestarts restarts (0: without limit) have not brought it back.
-type AutoRestart struct {
-	MaxRestarts int
-	// Attempts are the restarts since it last ran well (or a person
-	// paused, resumed or restarted it).
-	Attempts int
-	// GivenUp: MaxRestarts restarts did not bring it back; a person's
-	// restart starts again.
-	GivenUp bool
-	// LastAt is the portal's last restart; NextAt when the next one is due
-	// while it is failing (zero otherwise); GivesUpAt, when its restarts
-	// are spent, when it gives up if the connector still fails then.
-	LastAt, NextAt, GivesUpAt time.Time
-	SetBy                     string
-	SetAt                     time.Time
-}
-
-// AutoRestartSpec turns a connector's auto-restart on or off.
-type AutoRestartSpec struct {
-	Enabled bool
-	// MaxRestarts bounds the restarts before the portal gives up; 0 for
-	// no limit.
-	MaxRestarts int
+	AutoRestart *portal.AutoRestart
 }
 
 // MaxAutoRestarts is the highest limit of restarts that may be set.
@@ -95,7 +69,7 @@ const MaxAutoRestarts = 1000
 // giving up, as the trail holds it.
 type ConnectorRestart struct {
 	At      time.Time
-	Action  Action
+	Action  portal.Action
 	Outcome string
 	// Detail is the attempt and the failure's first line.
 	Detail string
@@ -146,33 +120,33 @@ type ConnectorSetting struct {
 // named "{prefix}{identifier}-connector". Writes need the Developer role
 // (InsufficientRole) and a writable stage (ReadOnlyEnvironment).
 type ConnectorService interface {
-	List(ctx context.Context, scope Scope, q ListQuery) (Page[Connector], error)
+	List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[Connector], error)
 	// Get errors: NotFound, InvalidParameter.
-	Get(ctx context.Context, scope Scope, name string, showConfig bool) (Connector, error)
+	Get(ctx context.Context, scope portal.Scope, name string, showConfig bool) (Connector, error)
 	// Impact lists what depends on a connector: the topics it reads or
 	// writes, with the groups reading those it writes. Errors: NotFound.
-	Impact(ctx context.Context, scope Scope, name string) (Impact, error)
-	Plugins(ctx context.Context, scope Scope) ([]ConnectorPlugin, error)
+	Impact(ctx context.Context, scope portal.Scope, name string) (portal.Impact, error)
+	Plugins(ctx context.Context, scope portal.Scope) ([]ConnectorPlugin, error)
 	// Definition errors: NotFound (no such class).
-	Definition(ctx context.Context, scope Scope, class string) (ConnectorDefinition, error)
+	Definition(ctx context.Context, scope portal.Scope, class string) (ConnectorDefinition, error)
 	// Create validates the configuration with its plugin; problems come
 	// back as one InvalidParameter per setting ("config.<key>").
 	// Errors: AlreadyExists too.
-	Create(ctx context.Context, scope Scope, in NewConnector) (Connector, error)
+	Create(ctx context.Context, scope portal.Scope, in NewConnector) (Connector, error)
 	// Update replaces the configuration; a masked secret keeps the stored
 	// one. Errors: as Create, NotFound, PreconditionFailed (ifMatch).
-	Update(ctx context.Context, scope Scope, name string, config map[string]string, ifMatch IfMatch) (Connector, error)
+	Update(ctx context.Context, scope portal.Scope, name string, config map[string]string, ifMatch portal.IfMatch) (Connector, error)
 	// Delete errors: NotFound, PreconditionFailed (ifMatch).
-	Delete(ctx context.Context, scope Scope, name string, ifMatch IfMatch) error
-	Pause(ctx context.Context, scope Scope, name string) error
-	Resume(ctx context.Context, scope Scope, name string) error
-	Restart(ctx context.Context, scope Scope, name string, onlyFailed bool) error
+	Delete(ctx context.Context, scope portal.Scope, name string, ifMatch portal.IfMatch) error
+	Pause(ctx context.Context, scope portal.Scope, name string) error
+	Resume(ctx context.Context, scope portal.Scope, name string) error
+	Restart(ctx context.Context, scope portal.Scope, name string, onlyFailed bool) error
 	// SetAutoRestart turns a connector's auto-restart on (its backoff from
 	// the start) or off. Errors: InvalidParameter, NotFound, the roles'.
-	SetAutoRestart(ctx context.Context, scope Scope, name string, spec AutoRestartSpec) (*AutoRestart, error)
+	SetAutoRestart(ctx context.Context, scope portal.Scope, name string, spec portal.AutoRestartSpec) (*portal.AutoRestart, error)
 	// RestartHistory lists the portal's latest restarts of a connector,
 	// newest first.
-	RestartHistory(ctx context.Context, scope Scope, name string) ([]ConnectorRestart, error)
+	RestartHistory(ctx context.Context, scope portal.Scope, name string) ([]ConnectorRestart, error)
 }
 
 // ConnectorPlatformKeys are the settings Confluent Cloud fills in on a
@@ -208,16 +182,3 @@ func ConnectorTopics(cfg map[string]string) []string {
 	}
 	return out
 }
-
-// The connector's actions; its KindInfo declares their past tenses.
-var (
-	ActConnectorCreate         = Action{"connector.create", "created"}
-	ActConnectorUpdate         = Action{"connector.update", "updated"}
-	ActConnectorDelete         = Action{"connector.delete", "deleted"}
-	ActConnectorPause          = Action{"connector.pause", "paused"}
-	ActConnectorResume         = Action{"connector.resume", "resumed"}
-	ActConnectorRestart        = Action{"connector.restart", "restarted"}
-	ActConnectorAutoRestart    = Action{"connector.auto-restart", "auto-restarted"}
-	ActConnectorGiveUp         = Action{"connector.give-up", "given-up"}
-	ActConnectorSetAutoRestart = Action{"connector.set-auto-restart", "auto-restart-set"}
-)

@@ -1,7 +1,9 @@
-package portal
+package metric
 
 import (
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // MetricRange is a time range that charts may cover, with the bucket size
@@ -33,7 +35,7 @@ func ParseRange(name string) (MetricRange, error) {
 			return r, nil
 		}
 	}
-	return MetricRange{}, Invalid("range", "range must be one of 1h, 6h, 24h, 7d, not %q", name)
+	return MetricRange{}, portal.Invalid("range", "range must be one of 1h, 6h, 24h, 7d, not %q", name)
 }
 
 // Units of chart values.
