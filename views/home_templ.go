@@ -45,7 +45,7 @@ func Home(p Page, notices []portal.KeyNotice, waiting []changerequest.ChangeRequ
 			return templ_7745c5c3_Err
 		}
 		if len(expiring) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"mb-6 rounded-xl border border-amber-200 bg-amber-50 p-4\" aria-labelledby=\"expiring-grants-heading\" id=\"expiring-grants\"><h2 id=\"expiring-grants-heading\" class=\"text-sm font-semibold text-amber-900\">Grants of your units that end soon</h2><ul class=\"mt-2 space-y-1 text-sm\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"mb-6 rounded-xl border border-amber-200 bg-amber-50 p-4\" aria-labelledby=\"expiring-grants-heading\" id=\"expiring-grants\"><h2 id=\"expiring-grants-heading\" class=\"text-sm font-semibold text-amber-900\">Grants of your units that end soon</h2><ul class=\"mt-2 space-y-1 text-sm [overflow-wrap:anywhere]\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -139,7 +139,7 @@ func Home(p Page, notices []portal.KeyNotice, waiting []changerequest.ChangeRequ
 			}
 		}
 		if len(firing) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<section class=\"mb-6 rounded-xl border border-rose-200 bg-rose-50 p-4\" aria-labelledby=\"firing-heading\" id=\"firing-alerts\"><h2 id=\"firing-heading\" class=\"text-sm font-semibold text-rose-900\">Alerts firing in your units</h2><ul class=\"mt-2 space-y-1 text-sm\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<section class=\"mb-6 rounded-xl border border-rose-200 bg-rose-50 p-4\" aria-labelledby=\"firing-heading\" id=\"firing-alerts\"><h2 id=\"firing-heading\" class=\"text-sm font-semibold text-rose-900\">Alerts firing in your units</h2><ul class=\"mt-2 space-y-1 text-sm [overflow-wrap:anywhere]\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -250,7 +250,7 @@ func Home(p Page, notices []portal.KeyNotice, waiting []changerequest.ChangeRequ
 			return templ_7745c5c3_Err
 		}
 		if len(grants) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<section class=\"mb-6 rounded-xl border border-indigo-200 bg-indigo-50 p-4\" aria-labelledby=\"waiting-grants-heading\" id=\"waiting-grants\"><h2 id=\"waiting-grants-heading\" class=\"text-sm font-semibold text-indigo-900\">Access requests on your units' topics</h2><ul class=\"mt-2 space-y-1 text-sm\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<section class=\"mb-6 rounded-xl border border-indigo-200 bg-indigo-50 p-4\" aria-labelledby=\"waiting-grants-heading\" id=\"waiting-grants\"><h2 id=\"waiting-grants-heading\" class=\"text-sm font-semibold text-indigo-900\">Access requests on your units' topics</h2><ul class=\"mt-2 space-y-1 text-sm [overflow-wrap:anywhere]\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -357,7 +357,7 @@ func Home(p Page, notices []portal.KeyNotice, waiting []changerequest.ChangeRequ
 			}
 		}
 		if len(waiting) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<section class=\"mb-6 rounded-xl border border-indigo-200 bg-indigo-50 p-4\" aria-labelledby=\"waiting-heading\" id=\"waiting-requests\"><h2 id=\"waiting-heading\" class=\"text-sm font-semibold text-indigo-900\">Change requests waiting for your review</h2><ul class=\"mt-2 space-y-1 text-sm\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<section class=\"mb-6 rounded-xl border border-indigo-200 bg-indigo-50 p-4\" aria-labelledby=\"waiting-heading\" id=\"waiting-requests\"><h2 id=\"waiting-heading\" class=\"text-sm font-semibold text-indigo-900\">Change requests waiting for your review</h2><ul class=\"mt-2 space-y-1 text-sm [overflow-wrap:anywhere]\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
