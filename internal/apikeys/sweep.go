@@ -124,12 +124,21 @@ func (s *Service) StopRotationsAfter(d time.Duration) {
 
 // Expire deletes the keys whose expiry has passed, each audited as the
 // portal's own action under its unit, and forgets them; it also ends the
-// rotations whose replica stopped in the middle.
-func (s *Service) Expire(ctx context.Context) (int, error) {
-	n, err := s.endAbandonedRotations(ctx)
-	if err != nil {
+// rotations whose replica stopped in the middle, before the expiries and
+// again after them: the expiries are paced by the unit's share of the
+// Cloud's writes, so a round with many of them can outlast a rotation's
+// grace, and its unrecorded key would otherwise wait for the next round.
+func (s *Service) Expire(ctx context.Context) (n int, err error) {
+	if n, err = s.endAbandonedRotations(ctx); err != nil {
 		return n, err
 	}
+	defer func() {
+		if err == nil {
+			var m int
+			m, err = s.endAbandonedRotations(ctx)
+			n += m
+		}
+	}()
 	expired, err := s.store.ExpiredKeys(ctx, s.guard.Now(), 100)
 	if err != nil {
 		return n, err
