@@ -124,26 +124,26 @@ func (s *Service) StopRotationsAfter(d time.Duration) {
 
 // Expire deletes the keys whose expiry has passed, each audited as the
 // portal's own action under its unit, and forgets them; it also ends the
-// rotations whose replica stopped in the middle, before the expiries and
-// again after them: the expiries are paced by the unit's share of the
-// Cloud's writes, so a round with many of them can outlast a rotation's
-// grace, and its unrecorded key would otherwise wait for the next round.
-func (s *Service) Expire(ctx context.Context) (n int, err error) {
-	if n, err = s.endAbandonedRotations(ctx); err != nil {
+// rotations whose replica stopped in the middle, first and again before
+// each expiry: the expiries are paced by the unit's share of the Cloud's
+// writes (seconds each), so a round with many of them outlasts a
+// rotation's grace, and its unrecorded key would wait for the round's end.
+func (s *Service) Expire(ctx context.Context) (int, error) {
+	n, err := s.endAbandonedRotations(ctx)
+	if err != nil {
 		return n, err
 	}
-	defer func() {
-		if err == nil {
-			var m int
-			m, err = s.endAbandonedRotations(ctx)
-			n += m
-		}
-	}()
 	expired, err := s.store.ExpiredKeys(ctx, s.guard.Now(), 100)
 	if err != nil {
 		return n, err
 	}
-	for _, rec := range expired {
+	for i, rec := range expired {
+		if i > 0 {
+			m, err := s.endAbandonedRotations(ctx)
+			if n += m; err != nil {
+				return n, err
+			}
+		}
 		env, err := s.guard.Environments().Get(rec.Zone, rec.Stage)
 		if err != nil {
 			continue // a zone or stage no longer configured: kept for an operator
@@ -156,7 +156,8 @@ func (s *Service) Expire(ctx context.Context) (n int, err error) {
 			n++
 		}
 	}
-	return n, nil
+	m, err := s.endAbandonedRotations(ctx)
+	return n + m, err
 }
 
 // expire deletes one expired key, under the key's lock (rotations take
