@@ -124,7 +124,7 @@ func (s *Service) StopRotationsAfter(d time.Duration) {
 
 // Expire deletes the keys whose expiry has passed, each audited as the
 // portal's own action under its unit, and forgets them; it also ends the
-// rotations whose replica stopped in the middle, first and again before
+// rotations whose replica stopped in the middle, first and again after
 // each expiry: the expiries are paced by the unit's share of the Cloud's
 // writes (seconds each), so a round with many of them outlasts a
 // rotation's grace, and its unrecorded key would wait for the round's end.
@@ -137,13 +137,7 @@ func (s *Service) Expire(ctx context.Context) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	for i, rec := range expired {
-		if i > 0 {
-			m, err := s.endAbandonedRotations(ctx)
-			if n += m; err != nil {
-				return n, err
-			}
-		}
+	for _, rec := range expired {
 		env, err := s.guard.Environments().Get(rec.Zone, rec.Stage)
 		if err != nil {
 			continue // a zone or stage no longer configured: kept for an operator
@@ -155,9 +149,12 @@ func (s *Service) Expire(ctx context.Context) (int, error) {
 		if deleted {
 			n++
 		}
+		m, err := s.endAbandonedRotations(ctx)
+		if n += m; err != nil {
+			return n, err
+		}
 	}
-	m, err := s.endAbandonedRotations(ctx)
-	return n + m, err
+	return n, nil
 }
 
 // expire deletes one expired key, under the key's lock (rotations take
