@@ -307,8 +307,8 @@ helm-lint:
 	$(HELM) template portal deploy/helm/portal --kube-version 1.30.0 >/dev/null
 
 ## docs: rewrite the configuration reference in docs/operations.md from internal/config,
-## the wire types' list (internal/wire/components_gen.go), the API document's schemas
-## (api/openapi/openapi.yaml) from the wire types, the documented kinds' JSON Schemas from their specs,
+## the wire types' list (internal/wire/components_gen.go), the API document (api/openapi/openapi.yaml),
+## whole, from the operations table (api/operations), its frame and the wire types, the documented kinds' JSON Schemas from their specs,
 ## the typed client's operations (client/operations_gen.go) from the API document, and
 ## the Terraform provider's registry pages (docs/terraform) from its schemas and examples
 docs:

@@ -1,7 +1,8 @@
-// Command mkapidoc writes what is generated of the published documents:
-// the API document's schemas from the wire types (internal/wire), keeping
-// its hand-written paths, and the JSON Schemas of the documented kinds
-// from their specs (internal/document). `make docs` runs it.
+// Command mkapidoc writes the published documents: the API document,
+// whole, from its frame (api/openapi/frame.yaml), the operations table
+// (api/operations) and the wire types (internal/wire), and the JSON
+// Schemas of the documented kinds from their specs (internal/document).
+// `make docs` runs it.
 package main
 
 import (
@@ -10,8 +11,8 @@ import (
 	"path/filepath"
 
 	"github.com/edh-platform/rms-portal/api/openapi"
+	"github.com/edh-platform/rms-portal/api/operations"
 	"github.com/edh-platform/rms-portal/internal/document"
-	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 func main() {
@@ -26,11 +27,7 @@ func main() {
 }
 
 func run(path, schemas string) error {
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	out, err := wire.Document(doc, openapi.DocumentTexts())
+	out, err := openapi.Generate(operations.All())
 	if err != nil {
 		return err
 	}

@@ -137,8 +137,11 @@ func TestImportRules(t *testing.T) {
 		for _, imp := range p.Imports {
 			own, ok := strings.CutPrefix(imp, module)
 			switch {
-			case p.ImportPath == "api" && (own == "api/openapi" || own == "api/present"):
-				// The API serves its document, and writes its answers.
+			case p.ImportPath == "api" && (own == "api/openapi" || own == "api/present" || own == "api/operations"):
+				// The API mounts its operations, serves its document, and
+				// writes its answers.
+			case p.ImportPath == "api/openapi" && own == "api/operations":
+				// The document's paths are written from the operations.
 			case p.ImportPath == "handlers" && under(own, "handlers/"):
 				// The pages mount their areas, each on the one page kit.
 			case under(p.ImportPath, "handlers/") && own == "handlers/page":
@@ -157,6 +160,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("internal/contract imports %s: it only gathers the contracts", own)
 			case own == "internal/audit" && !slices.Contains(trailMay, p.ImportPath):
 				t.Errorf("%s imports internal/audit: the trail is the guard's (internal/gate); services record through it", p.ImportPath)
+			case p.ImportPath == "api/operations" && ok && own != "internal/wire":
+				t.Errorf("api/operations imports %s: the operations table describes the API in wire types only", own)
 			case p.ImportPath == "internal/wire" && ok:
 				t.Errorf("internal/wire imports %s: the wire contract depends on nothing of the project", own)
 			case p.ImportPath == "client" && ok && own != "internal/wire":
