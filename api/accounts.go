@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -38,8 +39,8 @@ func (a *API) getAccount(c echo.Context) error {
 }
 
 // accountIn is the service account a create asks for.
-func accountIn(r wire.ServiceAccountCreate) portal.NewServiceAccount {
-	return portal.NewServiceAccount{Name: r.Name, Type: r.Type, Description: r.Description}
+func accountIn(r wire.ServiceAccountCreate) iam.NewServiceAccount {
+	return iam.NewServiceAccount{Name: r.Name, Type: r.Type, Description: r.Description}
 }
 
 func (a *API) createAccount(c echo.Context) error {
@@ -69,7 +70,7 @@ func (a *API) bulkCreateAccounts(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	items := make([]portal.NewServiceAccount, len(in.Items))
+	items := make([]iam.NewServiceAccount, len(in.Items))
 	for i, it := range in.Items {
 		items[i] = accountIn(it)
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -14,7 +15,7 @@ import (
 )
 
 // adminAuditQuery reads the filters of the cross-unit trail.
-func adminAuditQuery(c echo.Context) (portal.AuditQuery, error) {
+func adminAuditQuery(c echo.Context) (trail.AuditQuery, error) {
 	q, err := auditQuery(c)
 	q.LandingZone, q.BU, q.Stage = c.QueryParam("landing_zone"), c.QueryParam("business_unit"), c.QueryParam("stage")
 	return q, err
@@ -40,7 +41,7 @@ func (a *API) exportAudit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	started, err := auditfile.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
+	started, err := auditfile.Audit(c.Response(), c.QueryParam("format"), func(emit func(trail.AuditEvent) error) error {
 		return a.Admin.ExportAudit(ctx, q, emit)
 	})
 	if err != nil && started {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -15,7 +16,7 @@ import (
 
 // createdKey answers a key just made: its secret and client configuration
 // once, never cached.
-func createdKey(c echo.Context, scope portal.Scope, k portal.CreatedAPIKey) error {
+func createdKey(c echo.Context, scope portal.Scope, k iam.CreatedAPIKey) error {
 	location(c, scope, "api-key", k.ID)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusCreated, present.CreatedAPIKey(k))
@@ -27,7 +28,7 @@ func spanParam(c echo.Context, name string) (time.Duration, error) {
 	if s == "" {
 		return 0, nil
 	}
-	d, err := portal.ParseSpan(s)
+	d, err := iam.ParseSpan(s)
 	if err != nil || d < 0 {
 		return 0, portal.Invalid(name, "%s must be a number of days (7d) or a duration (36h), not %q", name, s)
 	}
@@ -43,7 +44,7 @@ func (a *API) listAPIKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	kq := portal.APIKeyQuery{ListQuery: q, ExpiringWithin: within, Account: c.QueryParam("account")}
+	kq := iam.APIKeyQuery{ListQuery: q, ExpiringWithin: within, Account: c.QueryParam("account")}
 	if id := c.Param("id"); id != "" {
 		kq.Account = id
 	}
@@ -71,7 +72,7 @@ func (a *API) createAPIKey(c echo.Context) error {
 	if err := decode(c, &in); err != nil {
 		return err
 	}
-	n := portal.NewAPIKey{Resource: in.Resource, Description: in.Description}
+	n := iam.NewAPIKey{Resource: in.Resource, Description: in.Description}
 	if in.Expires != nil {
 		n.Expires = *in.Expires
 	}
@@ -88,9 +89,9 @@ func (a *API) rotateAPIKey(c echo.Context) error {
 	if err := decodeOptional(c, &in); err != nil {
 		return err
 	}
-	overlap := portal.DefaultOverlap
+	overlap := iam.DefaultOverlap
 	if in.Overlap != "" {
-		d, err := portal.ParseSpan(in.Overlap)
+		d, err := iam.ParseSpan(in.Overlap)
 		if err != nil {
 			return portal.Invalid("overlap", "overlap must be a number of days (1d) or a duration (36h), not %q", in.Overlap)
 		}

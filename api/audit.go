@@ -10,12 +10,13 @@ import (
 	"github.com/edh-platform/rms-portal/api/present"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // auditQuery reads the filters of an audit list.
-func auditQuery(c echo.Context) (portal.AuditQuery, error) {
+func auditQuery(c echo.Context) (trail.AuditQuery, error) {
 	var v portal.Validation
-	q := portal.AuditQuery{Actor: c.QueryParam("actor"), Action: c.QueryParam("action"), Resource: c.QueryParam("resource"),
+	q := trail.AuditQuery{Actor: c.QueryParam("actor"), Action: c.QueryParam("action"), Resource: c.QueryParam("resource"),
 		Outcome: c.QueryParam("outcome"), PageToken: c.QueryParam("page_token")}
 	for _, p := range []struct {
 		name string

@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 )
 
 // mimeYAML is the media type of YAML documents.
@@ -18,33 +19,33 @@ const mimeYAML = "application/yaml"
 
 // readDocument reads a desired-state document sent as JSON or YAML;
 // prune=true in the query prunes too (YAML streams have no place for it).
-func readDocument(c echo.Context) (portal.Document, error) {
+func readDocument(c echo.Context) (ascode.Document, error) {
 	switch ct := mediaType(c.Request()); {
 	case isJSON(ct), ct == mimeYAML, ct == "application/x-yaml", ct == "text/yaml":
 	default:
-		return portal.Document{}, echo.NewHTTPError(http.StatusUnsupportedMediaType,
+		return ascode.Document{}, echo.NewHTTPError(http.StatusUnsupportedMediaType,
 			"send the document as application/json or application/yaml, not "+quoteOrNone(ct))
 	}
 	body, err := readBody(c)
 	if err != nil {
-		return portal.Document{}, err
+		return ascode.Document{}, err
 	}
 	doc, err := document.Read(body)
 	if err != nil {
-		return portal.Document{}, err
+		return ascode.Document{}, err
 	}
 	prune, err := boolParam(c, "prune")
 	if err != nil {
-		return portal.Document{}, err
+		return ascode.Document{}, err
 	}
 	doc.Prune = doc.Prune || prune
 	force, err := boolParam(c, "force")
 	if err != nil {
-		return portal.Document{}, err
+		return ascode.Document{}, err
 	}
 	doc.Force = doc.Force || force
 	if doc.SkipForbidden, err = boolParam(c, "skip_forbidden"); err != nil {
-		return portal.Document{}, err
+		return ascode.Document{}, err
 	}
 	return doc, nil
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -43,7 +44,7 @@ func (a *API) createPool(c echo.Context) error {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	p, err := a.Pools.Create(c.Request().Context(), scope, portal.NewPool(in))
+	p, err := a.Pools.Create(c.Request().Context(), scope, iam.NewPool(in))
 	if err != nil {
 		return err
 	}

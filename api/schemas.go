@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -54,8 +55,8 @@ func (a *API) schemaVersions(c echo.Context) error {
 }
 
 // schemaDefIn is the schema a create, update or check asks for.
-func schemaDefIn(r wire.SchemaUpdate) portal.SchemaDef {
-	d := portal.SchemaDef{SchemaType: r.SchemaType, Schema: r.Schema}
+func schemaDefIn(r wire.SchemaUpdate) schema.SchemaDef {
+	d := schema.SchemaDef{SchemaType: r.SchemaType, Schema: r.Schema}
 	for _, ref := range r.References {
 		d.References = append(d.References, portal.SchemaReference(ref))
 	}
@@ -68,7 +69,7 @@ func (a *API) createSchema(c echo.Context) error {
 		return err
 	}
 	scope := httpserver.ScopeOf(c)
-	v, err := a.Schemas.Create(c.Request().Context(), scope, portal.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: schemaDefIn(wire.SchemaUpdate{SchemaType: in.SchemaType, Schema: in.Schema, References: in.References})})
+	v, err := a.Schemas.Create(c.Request().Context(), scope, schema.NewSchema{Topic: in.Topic, SubjectType: in.SubjectType, SchemaDef: schemaDefIn(wire.SchemaUpdate{SchemaType: in.SchemaType, Schema: in.Schema, References: in.References})})
 	if err != nil {
 		return err
 	}

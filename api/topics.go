@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
 	"github.com/labstack/echo/v4"
@@ -52,7 +53,7 @@ func (a *API) createTopic(c echo.Context) error {
 	}
 	scope := httpserver.ScopeOf(c)
 	d, err := a.Topics.Create(c.Request().Context(), scope,
-		portal.NewTopic{Name: in.Name, Partitions: in.PartitionsCount, Config: in.Config})
+		topic.NewTopic{Name: in.Name, Partitions: in.PartitionsCount, Config: in.Config})
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func (a *API) replaceTopic(c echo.Context) error {
 		return err
 	}
 	d, err := a.Topics.Replace(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
-		portal.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil, IfMatch: ifMatch(c)})
+		topic.TopicState{Partitions: in.PartitionsCount, Config: in.Config, ConfigGiven: in.Config != nil, IfMatch: ifMatch(c)})
 	if err != nil {
 		return err
 	}
@@ -81,7 +82,7 @@ func (a *API) patchTopic(c echo.Context) error {
 		return err
 	}
 	d, err := a.Topics.Patch(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"),
-		portal.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config, IfMatch: ifMatch(c)})
+		topic.TopicPatch{Partitions: in.PartitionsCount, Config: in.Config, IfMatch: ifMatch(c)})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -20,7 +21,7 @@ func TestAPIKeyPages(t *testing.T) {
 	s := newSite(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	qas := portal.Scope{BU: "scada", Stage: "qas"}
-	sa, err := s.w.Accounts.Create(ctx, qas, portal.NewServiceAccount{Name: "paged", Type: "consumer"})
+	sa, err := s.w.Accounts.Create(ctx, qas, iam.NewServiceAccount{Name: "paged", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestAPIKeyPages(t *testing.T) {
 	if p.status != http.StatusCreated || p.header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("create: %d %v", p.status, p.header)
 	}
-	keys, _ := s.w.APIKeys.List(ctx, qas, portal.APIKeyQuery{Account: sa.ID})
+	keys, _ := s.w.APIKeys.List(ctx, qas, iam.APIKeyQuery{Account: sa.ID})
 	if len(keys.Items) != 1 {
 		t.Fatalf("keys %+v", keys.Items)
 	}
@@ -65,7 +66,7 @@ func TestAPIKeyPages(t *testing.T) {
 	if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "not in the future") {
 		t.Errorf("a past expiry: %d", p.status)
 	}
-	if keys, _ = s.w.APIKeys.List(ctx, qas, portal.APIKeyQuery{Account: sa.ID}); len(keys.Items) != 1 {
+	if keys, _ = s.w.APIKeys.List(ctx, qas, iam.APIKeyQuery{Account: sa.ID}); len(keys.Items) != 1 {
 		t.Error("a refused form made a key")
 	}
 
@@ -89,7 +90,7 @@ func TestAPIKeyPages(t *testing.T) {
 	if p = s.do(http.MethodPost, account+"/delete", "bob", url.Values{"confirm": {sa.Identifier}, "with_keys": {"true"}}); p.status >= 400 {
 		t.Errorf("deleting the account with its key: %d", p.status)
 	}
-	if keys, _ = s.w.APIKeys.List(ctx, qas, portal.APIKeyQuery{}); len(keys.Items) != 0 {
+	if keys, _ = s.w.APIKeys.List(ctx, qas, iam.APIKeyQuery{}); len(keys.Items) != 0 {
 		t.Errorf("keys left: %+v", keys.Items)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // TestGrantPages: access across units through the pages alone: alice (a
@@ -19,7 +20,7 @@ func TestGrantPages(t *testing.T) {
 	s := newSite(t)
 	sd := s.w.Seed(t, "scada", "dev")
 	alice := portal.WithPrincipal(context.Background(), portal.NewPrincipal(users["alice"], false, map[string]portal.Grant{"crm": {Role: portal.SuperAdmin}}))
-	acct, err := s.w.Accounts.Create(alice, portal.Scope{BU: "crm", Stage: "dev"}, portal.NewServiceAccount{Name: "reports", Type: "metrics"})
+	acct, err := s.w.Accounts.Create(alice, portal.Scope{BU: "crm", Stage: "dev"}, iam.NewServiceAccount{Name: "reports", Type: "metrics"})
 	if err != nil {
 		t.Fatal(err)
 	}

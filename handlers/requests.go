@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -82,7 +83,7 @@ func (h *Handlers) draftRequest(c echo.Context) error {
 	if name == "" {
 		return portal.Missing("name")
 	}
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: name,
+	doc := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: name,
 		Spec: &portal.TopicDecl{Partitions: partitions, Config: cfg}}}}
 	text, err := document.YAML(doc)
 	if err != nil {

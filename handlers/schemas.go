@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -41,7 +42,7 @@ func (h *Handlers) showSubject(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	find := func(raw string) (*portal.SchemaVersion, error) {
+	find := func(raw string) (*schema.SchemaVersion, error) {
 		n, err := strconv.Atoi(raw)
 		for i := range vs {
 			if err == nil && vs[i].Version == n {
@@ -115,8 +116,8 @@ func (h *Handlers) createSchema(c echo.Context) error {
 				f.Topic, p.Context.BU, p.Context.Stage))
 		}
 	}
-	v, err := h.Schemas.Create(c.Request().Context(), httpserver.ScopeOf(c), portal.NewSchema{Topic: f.Topic,
-		SubjectType: f.SubjectType, SchemaDef: portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}})
+	v, err := h.Schemas.Create(c.Request().Context(), httpserver.ScopeOf(c), schema.NewSchema{Topic: f.Topic,
+		SubjectType: f.SubjectType, SchemaDef: schema.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}})
 	if err != nil {
 		return h.schemaFormFailed(c, p, f, err)
 	}
@@ -161,7 +162,7 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	def := portal.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}
+	def := schema.SchemaDef{SchemaType: f.SchemaType, Schema: f.Schema}
 	ctx := c.Request().Context()
 	if c.FormValue("action") == "check" {
 		res, err := h.Schemas.Check(ctx, httpserver.ScopeOf(c), f.Subject, def)
@@ -180,11 +181,11 @@ func (h *Handlers) registerVersion(c echo.Context) error {
 
 // checkVersion answers the form's htmx compatibility check.
 func (h *Handlers) checkVersion(c echo.Context) error {
-	def := portal.SchemaDef{SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
+	def := schema.SchemaDef{SchemaType: c.FormValue("schema_type"), Schema: c.FormValue("schema")}
 	res, err := h.Schemas.Check(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"), def)
 	if err != nil {
 		if ps := portal.Problems(err); len(ps) > 0 && ps[0].Kind.IsValidation() {
-			res = portal.Compatibility{Messages: []string{ps[0].Message}, Level: "invalid schema"}
+			res = schema.Compatibility{Messages: []string{ps[0].Message}, Level: "invalid schema"}
 			return page.Fragment(c, http.StatusOK, views.CompatResult(res))
 		}
 		return err

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 )
 
 // topicChoices are the unit's topics (their identifiers) that forms offer
@@ -34,7 +35,7 @@ func (h *Handlers) missingTopics(ctx context.Context, scope portal.Scope, names 
 		if err != nil {
 			continue // the service's own checks decide then
 		}
-		if !slices.ContainsFunc(page.Items, func(t portal.Topic) bool {
+		if !slices.ContainsFunc(page.Items, func(t topic.Topic) bool {
 			return t.Name == n || t.Name == id || t.Identifier == id
 		}) {
 			out = append(out, n)

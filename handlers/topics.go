@@ -14,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 	"github.com/edh-platform/rms-portal/views"
 )
@@ -170,7 +171,7 @@ func (h *Handlers) createTopic(c echo.Context) error {
 	if len(f.Errors) > 0 {
 		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.Topics.Create(c.Request().Context(), scope, portal.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
+	t, err := h.Topics.Create(c.Request().Context(), scope, topic.NewTopic{Name: f.Name, Partitions: partitions, Config: cfg})
 	if err != nil {
 		return h.formFailed(c, p, f, err)
 	}
@@ -196,7 +197,7 @@ func (h *Handlers) editTopic(c echo.Context) error {
 	return h.Render(c, http.StatusOK, p, views.TopicFormView(p, f))
 }
 
-func editForm(p views.Page, t portal.TopicDetail) views.TopicForm {
+func editForm(p views.Page, t topic.TopicDetail) views.TopicForm {
 	f := topicForm(p)
 	f.Edit, f.Name, f.Version = true, t.Name, t.Version
 	f.Partitions, f.MinPartitions = strconv.Itoa(t.Partitions), t.Partitions
@@ -228,7 +229,7 @@ func (h *Handlers) updateTopic(c echo.Context) error {
 	if len(f.Errors) > 0 {
 		return h.formFailed(c, p, f, portal.Invalid("partitions_count", "%s", f.Errors["partitions_count"]))
 	}
-	t, err := h.Topics.Replace(ctx, scope, cur.Name, portal.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true,
+	t, err := h.Topics.Replace(ctx, scope, cur.Name, topic.TopicState{Partitions: partitions, Config: cfg, ConfigGiven: true,
 		IfMatch: portal.IfMatch(f.Version)})
 	if portal.Is(err, portal.PreconditionFailed) {
 		err = page.ChangedMeanwhile("topic "+cur.Name, p.Context.Path("topic", cur.Name, "edit"))
@@ -303,7 +304,7 @@ func (h *Handlers) deleteTopic(c echo.Context) error {
 	return h.Done(c, "Topic "+t.Name+" deleted.", p.Context.Path("topics"))
 }
 
-func topicDeletion(p views.Page, t portal.TopicDetail, typed, problem string) views.Deletion {
+func topicDeletion(p views.Page, t topic.TopicDetail, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "topic", Name: t.Name, Identifier: t.Identifier, Typed: typed, Problem: problem,
 		Consequence: "every record in it is deleted, and producers and consumers using it will fail. This cannot be undone.",
 		Action:      p.Context.Path("topic", t.Name, "delete"), Cancel: p.Context.Path("topic", t.Name)}
@@ -312,11 +313,11 @@ func topicDeletion(p views.Page, t portal.TopicDetail, typed, problem string) vi
 // topicSubpage opens a page of one topic (its tab, its edit form): the
 // context, the topic (with every setting when defaults), and the title
 // and crumbs "<identifier>: <what>".
-func (h *Handlers) topicSubpage(c echo.Context, what string, defaults bool) (views.Page, portal.TopicDetail, error) {
+func (h *Handlers) topicSubpage(c echo.Context, what string, defaults bool) (views.Page, topic.TopicDetail, error) {
 	scope := httpserver.ScopeOf(c)
 	p, err := h.Page(c, "Topic", "topics", scope)
 	if err != nil {
-		return p, portal.TopicDetail{}, err
+		return p, topic.TopicDetail{}, err
 	}
 	t, err := h.Topics.Get(c.Request().Context(), scope, c.Param("name"), defaults)
 	if err != nil {

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // KeyForm is the create-a-key form on an account's page.
@@ -30,9 +30,9 @@ type KeyForm struct {
 
 // AccountView is an account's page: the account, its keys, what uses it.
 type AccountView struct {
-	Account portal.ServiceAccount
-	Keys    []portal.APIKey
-	Use     portal.AccountUse
+	Account iam.ServiceAccount
+	Keys    []iam.APIKey
+	Use     iam.AccountUse
 	Form    KeyForm
 	// Description is the description form's value and problem.
 	Description      string
@@ -42,7 +42,7 @@ type AccountView struct {
 
 // expiryBadge shows when a key expires: red once past or within a day,
 // amber within seven days.
-func expiryBadge(k portal.APIKey, now time.Time) templ.Component {
+func expiryBadge(k iam.APIKey, now time.Time) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -169,7 +169,7 @@ func expiryBadge(k portal.APIKey, now time.Time) templ.Component {
 // keyState shows whether clients can sign in with a key yet. While it
 // provisions, it asks the unit's key list for its newer self every few
 // seconds (htmx; without JavaScript a reload shows it).
-func keyState(p Page, k portal.APIKey) templ.Component {
+func keyState(p Page, k iam.APIKey) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -191,7 +191,7 @@ func keyState(p Page, k portal.APIKey) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		switch k.State {
-		case portal.KeyProvisioning:
+		case iam.KeyProvisioning:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<span id=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -235,7 +235,7 @@ func keyState(p Page, k portal.APIKey) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case portal.KeyUnverified:
+		case iam.KeyUnverified:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<span id=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -277,7 +277,7 @@ func keyState(p Page, k portal.APIKey) templ.Component {
 }
 
 // KeysTable lists keys; with manage, each row offers rotate and delete.
-func KeysTable(p Page, keys []portal.APIKey, now time.Time, showOwner bool) templ.Component {
+func KeysTable(p Page, keys []iam.APIKey, now time.Time, showOwner bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -595,7 +595,7 @@ func KeysTable(p Page, keys []portal.APIKey, now time.Time, showOwner bool) temp
 }
 
 // APIKeysPage lists the unit's keys, with a filter on expiry.
-func APIKeysPage(p Page, keys []portal.APIKey, within, next string, now time.Time) templ.Component {
+func APIKeysPage(p Page, keys []iam.APIKey, within, next string, now time.Time) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1315,7 +1315,7 @@ func KeyFormView(p Page, f KeyForm) templ.Component {
 // the browser's session storage, and Back asks the server again, which
 // says the secret was shown; data-secret has portal.js take it off the
 // page as the page is left, so that no back/forward cache keeps it.
-func KeyCreatedPage(p Page, k portal.CreatedAPIKey, account string) templ.Component {
+func KeyCreatedPage(p Page, k iam.CreatedAPIKey, account string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1366,12 +1366,12 @@ func KeyCreatedPage(p Page, k portal.CreatedAPIKey, account string) templ.Compon
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if k.State == portal.KeyProvisioning {
+		if k.State == iam.KeyProvisioning {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "<p><span class=\"font-semibold\">Not usable yet.</span> Confluent Cloud takes up to about two minutes to spread a new key, and as long again to enforce a new role binding. The portal tries the key as a client would; the account's page shows it <em>ready</em> once it signs in.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		} else if k.State == portal.KeyUnverified {
+		} else if k.State == iam.KeyUnverified {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "<p>The portal cannot check this key; Confluent Cloud takes up to about two minutes before a new key signs in.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1511,7 +1511,7 @@ func KeySecretShownPage(p Page, id string) templ.Component {
 }
 
 // KeyNotices are the caller's keys that expire soon, on the home page.
-func KeyNotices(notices []portal.KeyNotice) templ.Component {
+func KeyNotices(notices []iam.KeyNotice) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -11,15 +11,15 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"slices"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/alert"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/static"
 )
 
 // Home greets the user and lists their business units and stages.
-func Home(p Page, notices []portal.KeyNotice, waiting []changerequest.ChangeRequest, grants []grant.TopicGrant, firing []alert.Alert, expiring []grant.TopicGrant) templ.Component {
+func Home(p Page, notices []iam.KeyNotice, waiting []changerequest.ChangeRequest, grants []grant.TopicGrant, firing []alert.Alert, expiring []grant.TopicGrant) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

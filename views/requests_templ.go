@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 )
 
@@ -202,9 +202,9 @@ func RequestsPage(p Page, list []changerequest.ChangeRequest) templ.Component {
 	})
 }
 
-func planSummary(pl portal.Plan) string {
-	return strconv.Itoa(pl.Count(portal.ActionCreate)) + " to create, " + strconv.Itoa(pl.Count(portal.ActionUpdate)) + " to update, " +
-		strconv.Itoa(pl.Count(portal.ActionDelete)) + " to delete"
+func planSummary(pl ascode.Plan) string {
+	return strconv.Itoa(pl.Count(ascode.ActionCreate)) + " to create, " + strconv.Itoa(pl.Count(ascode.ActionUpdate)) + " to update, " +
+		strconv.Itoa(pl.Count(ascode.ActionDelete)) + " to delete"
 }
 
 // RequestPage is one request: its diff, and the review or withdrawal the
@@ -489,7 +489,7 @@ func RequestPage(p Page, r changerequest.ChangeRequest) templ.Component {
 	})
 }
 
-func planDiff(pl portal.Plan) templ.Component {
+func planDiff(pl ascode.Plan) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -671,8 +671,8 @@ func planDiff(pl portal.Plan) templ.Component {
 	})
 }
 
-func sortedDiff(d []portal.FieldChange) []portal.FieldChange {
-	out := append([]portal.FieldChange(nil), d...)
+func sortedDiff(d []ascode.FieldChange) []ascode.FieldChange {
+	out := append([]ascode.FieldChange(nil), d...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return out
 }

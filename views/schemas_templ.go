@@ -12,12 +12,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 )
 
 // SchemaList is the data of the subject list page.
 type SchemaList struct {
-	Items      []portal.SchemaVersion
+	Items      []schema.SchemaVersion
 	Total      int
 	Search     string
 	LatestOnly bool
@@ -432,10 +432,10 @@ func SchemasPage(p Page, l SchemaList) templ.Component {
 // Subject is the data of a subject's page.
 type Subject struct {
 	Name     string
-	Versions []portal.SchemaVersion
-	Selected portal.SchemaVersion
+	Versions []schema.SchemaVersion
+	Selected schema.SchemaVersion
 	// From and To are set when comparing two versions.
-	From, To *portal.SchemaVersion
+	From, To *schema.SchemaVersion
 }
 
 // SubjectPage shows a subject's history, one version, or a diff.
@@ -856,7 +856,7 @@ func SubjectPage(p Page, s Subject) templ.Component {
 	})
 }
 
-func versionSelect(name string, versions []portal.SchemaVersion, selected int) templ.Component {
+func versionSelect(name string, versions []schema.SchemaVersion, selected int) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -993,7 +993,7 @@ func allParam(latestOnly bool) string {
 
 // subjectIdentifier is a subject's short name: without its unit's prefix
 // (whichever unit owns it, in a whole-cluster view).
-func subjectIdentifier(p Page, v portal.SchemaVersion) string {
+func subjectIdentifier(p Page, v schema.SchemaVersion) string {
 	if v.BU != "" && p.Context.WholeCluster {
 		for _, u := range p.Units {
 			if u.ID == v.BU {

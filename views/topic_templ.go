@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 )
 
 // TopicTabs are a topic's pages: its overview, records, consumers,
@@ -166,7 +166,7 @@ func topicTabHref(p Page, topic, tab string) string {
 }
 
 // TopicSettingsPage is a topic's Settings tab: every setting in force.
-func TopicSettingsPage(p Page, t portal.TopicDetail) templ.Component {
+func TopicSettingsPage(p Page, t topic.TopicDetail) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -234,7 +234,7 @@ func TopicConsumersPage(p Page, topic string, consumers templ.Component) templ.C
 }
 
 // TopicPage shows one topic: its settings and partitions.
-func TopicPage(p Page, t portal.TopicDetail, showDefaults bool, consumers templ.Component) templ.Component {
+func TopicPage(p Page, t topic.TopicDetail, showDefaults bool, consumers templ.Component) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -739,7 +739,7 @@ func settingCell(key, raw string) templ.Component {
 
 // topicSettings lists a topic's overrides, and with showDefaults every
 // setting in force.
-func topicSettings(p Page, t portal.TopicDetail, showDefaults bool) templ.Component {
+func topicSettings(p Page, t topic.TopicDetail, showDefaults bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

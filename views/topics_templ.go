@@ -11,12 +11,12 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 )
 
 // TopicList is the data of the topic list page.
 type TopicList struct {
-	Items    []portal.Topic
+	Items    []topic.Topic
 	Total    int
 	Search   string
 	Desc     bool

@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"net/http"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // Bindings is the role bindings of an account or a pool, never nil.
-func Bindings(bs []portal.RoleBinding) []wire.RoleBinding {
+func Bindings(bs []iam.RoleBinding) []wire.RoleBinding {
 	out := []wire.RoleBinding{}
 	for _, b := range bs {
 		out = append(out, wire.RoleBinding{Role: b.Role, Resource: b.Resource, Pattern: b.Pattern, CRN: b.CRN})
@@ -18,7 +18,7 @@ func Bindings(bs []portal.RoleBinding) []wire.RoleBinding {
 }
 
 // Account is a service account; withBindings adds its role bindings (its detail).
-func Account(s portal.ServiceAccount, withBindings bool) wire.ServiceAccount {
+func Account(s iam.ServiceAccount, withBindings bool) wire.ServiceAccount {
 	out := wire.ServiceAccount{ID: s.ID, Name: s.Name, Identifier: s.Identifier, BusinessUnit: s.BU, Outside: s.OutsideConvention,
 		ReadOnly: s.ReadOnly, Type: s.Type, Description: s.Description, Job: s.Job}
 	if withBindings {
@@ -28,7 +28,7 @@ func Account(s portal.ServiceAccount, withBindings bool) wire.ServiceAccount {
 }
 
 // BulkJob is a bulk create's progress: each item's outcome as the status a create of its own would have answered.
-func BulkJob(j portal.BulkJob) wire.BulkResults {
+func BulkJob(j iam.BulkJob) wire.BulkResults {
 	out := wire.BulkResults{ID: j.ID, State: j.State, Total: len(j.Items), Done: j.Done(), Error: j.Error,
 		Results: make([]wire.BulkResult, len(j.Items))}
 	for i, it := range j.Items {
@@ -40,8 +40,8 @@ func BulkJob(j portal.BulkJob) wire.BulkResults {
 				row.Error = &wire.ErrorItem{Type: string(r.Error.Kind), Message: r.Error.Message}
 			} else {
 				item := Account(*r.Item, true)
-				row.Status, row.Name, row.Item, row.Outcome = http.StatusCreated, r.Item.Name, &item, cmp.Or(r.Outcome, portal.BulkCreated)
-				if r.Outcome == portal.BulkCompleted {
+				row.Status, row.Name, row.Item, row.Outcome = http.StatusCreated, r.Item.Name, &item, cmp.Or(r.Outcome, iam.BulkCreated)
+				if r.Outcome == iam.BulkCompleted {
 					row.Status = http.StatusOK
 				}
 			}

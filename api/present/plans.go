@@ -1,15 +1,15 @@
 package present
 
 import (
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // Plan is a plan of resources as code: each change, the summary, the budget it uses.
-func Plan(p portal.Plan) wire.Plan {
+func Plan(p ascode.Plan) wire.Plan {
 	out := wire.Plan{BusinessUnit: p.BU, Stage: p.Stage, Prune: p.Prune, Force: p.Force, Fingerprint: p.Fingerprint, RequestID: p.AuditID,
 		Summary: map[string]int{}, Changes: make([]wire.PlanChange, len(p.Changes)), Budget: BudgetLines(p.Budget)}
-	for _, a := range []string{portal.ActionCreate, portal.ActionUpdate, portal.ActionUnchanged, portal.ActionDelete, portal.ActionRefused, portal.ActionSkipped} {
+	for _, a := range []string{ascode.ActionCreate, ascode.ActionUpdate, ascode.ActionUnchanged, ascode.ActionDelete, ascode.ActionRefused, ascode.ActionSkipped} {
 		out.Summary[a] = p.Count(a)
 	}
 	for i, c := range p.Changes {

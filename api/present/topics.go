@@ -1,12 +1,12 @@
 package present
 
 import (
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
 // Topic is a topic as a list shows it.
-func Topic(t portal.Topic) wire.Topic {
+func Topic(t topic.Topic) wire.Topic {
 	out := wire.Topic{Name: t.Name, Identifier: t.Identifier, BusinessUnit: t.BU,
 		PartitionsCount: t.Partitions, OutsideConvention: t.OutsideConvention}
 	if t.Stats != nil {
@@ -16,7 +16,7 @@ func Topic(t portal.Topic) wire.Topic {
 }
 
 // TopicDetail is a topic with its settings and partitions.
-func TopicDetail(d portal.TopicDetail) wire.TopicDetail {
+func TopicDetail(d topic.TopicDetail) wire.TopicDetail {
 	out := wire.TopicDetail{Topic: Topic(d.Topic), ReplicationFactor: d.ReplicationFactor,
 		Config: d.Config, Defaults: d.Defaults, Partitions: []wire.TopicPartition{}}
 	if out.Config == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/client"
 	"github.com/edh-platform/rms-portal/internal/document"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
@@ -68,7 +69,7 @@ func (o *options) readDoc(paths, kinds []string) ([]byte, error) {
 // onlyKinds keeps the resources of the kinds given (all without any):
 // any of a documented kind's names (Topic, topics, identity-pool, pool), in any
 // case.
-func onlyKinds(doc portal.Document, kinds []string) (portal.Document, error) {
+func onlyKinds(doc ascode.Document, kinds []string) (ascode.Document, error) {
 	if len(kinds) == 0 {
 		return doc, nil
 	}
@@ -90,7 +91,7 @@ func onlyKinds(doc portal.Document, kinds []string) (portal.Document, error) {
 	return out, nil
 }
 
-func (o *options) encodeDoc(doc portal.Document, missing []string) ([]byte, error) {
+func (o *options) encodeDoc(doc ascode.Document, missing []string) ([]byte, error) {
 	slices.Sort(missing)
 	for _, m := range slices.Compact(missing) {
 		fmt.Fprintf(o.stderr, "Warning: $%s is not set; a connector created with it will be refused\n", m)

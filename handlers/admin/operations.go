@@ -14,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/auditfile"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -68,11 +69,11 @@ func (h *Pages) setReadOnly(c echo.Context) error {
 }
 
 // auditForm reads the viewer's filters into the service's query.
-func auditForm(c echo.Context) (views.AuditFilterForm, portal.AuditQuery, error) {
+func auditForm(c echo.Context) (views.AuditFilterForm, trail.AuditQuery, error) {
 	f := views.AuditFilterForm{LandingZone: c.QueryParam("landing_zone"), BU: c.QueryParam("business_unit"), Stage: c.QueryParam("stage"),
 		Actor: c.QueryParam("actor"), Action: c.QueryParam("action"), Outcome: c.QueryParam("outcome"), Resource: c.QueryParam("resource"),
 		Since: c.QueryParam("since"), Until: c.QueryParam("until")}
-	q := portal.AuditQuery{LandingZone: f.LandingZone, BU: f.BU, Stage: f.Stage, Actor: f.Actor, Action: f.Action, Outcome: f.Outcome,
+	q := trail.AuditQuery{LandingZone: f.LandingZone, BU: f.BU, Stage: f.Stage, Actor: f.Actor, Action: f.Action, Outcome: f.Outcome,
 		Resource: f.Resource, PageToken: c.QueryParam("page_token"), PageSize: 50}
 	var v portal.Validation
 	for _, x := range []struct {
@@ -107,7 +108,7 @@ func (h *Pages) adminAudit(c echo.Context) error {
 		return err
 	}
 	f, q, err := auditForm(c)
-	var events portal.Page[portal.AuditEvent]
+	var events portal.Page[trail.AuditEvent]
 	if err == nil {
 		events, err = h.Admin.Audit(c.Request().Context(), q)
 	}
@@ -128,7 +129,7 @@ func (h *Pages) exportAudit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	started, err := auditfile.Audit(c.Response(), c.QueryParam("format"), func(emit func(portal.AuditEvent) error) error {
+	started, err := auditfile.Audit(c.Response(), c.QueryParam("format"), func(emit func(trail.AuditEvent) error) error {
 		return h.Admin.ExportAudit(ctx, q, emit)
 	})
 	if err != nil && started {

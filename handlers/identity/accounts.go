@@ -15,6 +15,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -53,7 +54,7 @@ func (h *Pages) createAccount(c echo.Context) error {
 	f := accountForm(p)
 	f.Name, f.Type, f.Description = strings.TrimSpace(c.FormValue("name")), c.FormValue("type"), strings.TrimSpace(c.FormValue("description"))
 	a, err := h.Accounts.Create(c.Request().Context(), httpserver.ScopeOf(c),
-		portal.NewServiceAccount{Name: f.Name, Type: f.Type, Description: f.Description})
+		iam.NewServiceAccount{Name: f.Name, Type: f.Type, Description: f.Description})
 	if err != nil {
 		if !page.FieldErrors(err, f.Errors, "name") {
 			return err
@@ -82,7 +83,7 @@ func (h *Pages) bulkForm(c echo.Context) error {
 }
 
 // readBulk reads the pasted list and the uploaded CSV into items.
-func readBulk(c echo.Context, f *views.BulkForm) []portal.NewServiceAccount {
+func readBulk(c echo.Context, f *views.BulkForm) []iam.NewServiceAccount {
 	f.Text = c.FormValue("accounts")
 	text := f.Text
 	if fh, err := c.FormFile("file"); err == nil {
@@ -101,7 +102,7 @@ func readBulk(c echo.Context, f *views.BulkForm) []portal.NewServiceAccount {
 		// Spreadsheets in many locales save CSV with semicolons.
 		r.Comma = ';'
 	}
-	var items []portal.NewServiceAccount
+	var items []iam.NewServiceAccount
 	for {
 		row, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -118,7 +119,7 @@ func readBulk(c echo.Context, f *views.BulkForm) []portal.NewServiceAccount {
 		if line == 1 && strings.EqualFold(strings.TrimSpace(row[0]), "name") {
 			continue
 		}
-		it := portal.NewServiceAccount{Name: strings.TrimSpace(row[0])}
+		it := iam.NewServiceAccount{Name: strings.TrimSpace(row[0])}
 		if len(row) > 1 {
 			it.Type = strings.TrimSpace(row[1])
 		}
@@ -196,7 +197,7 @@ func (h *Pages) bulkProgress(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if job.State == portal.JobRunning && !page.IsHTMX(c) {
+	if job.State == iam.JobRunning && !page.IsHTMX(c) {
 		c.Response().Header().Set("Refresh", bulkRefresh)
 	}
 	return h.bulkState(c, p, bulkForm(p), job)
@@ -204,7 +205,7 @@ func (h *Pages) bulkProgress(c echo.Context) error {
 
 // bulkState shows a bulk create as far as it has come: the rows known so
 // far with a progress bar, or the outcome.
-func (h *Pages) bulkState(c echo.Context, p views.Page, f views.BulkForm, job portal.BulkJob) error {
+func (h *Pages) bulkState(c echo.Context, p views.Page, f views.BulkForm, job iam.BulkJob) error {
 	created := 0
 	for i, r := range job.Results {
 		row := bulkRow(job.Items, r, i)
@@ -218,9 +219,9 @@ func (h *Pages) bulkState(c echo.Context, p views.Page, f views.BulkForm, job po
 	}
 	f.Text = ""
 	switch {
-	case job.State == portal.JobRunning:
+	case job.State == iam.JobRunning:
 		f.PollURL = p.Context.Path("service-accounts", "bulk", job.ID)
-	case job.State == portal.JobFailed:
+	case job.State == iam.JobFailed:
 		f.Errors[""] = "The batch stopped before every account was tried (" + job.Error + "); the rows show what was done."
 	case page.IsHTMX(c):
 		page.Trigger(c, "success", strconv.Itoa(created)+" of "+strconv.Itoa(len(job.Results))+" service accounts created or completed.")
@@ -241,13 +242,13 @@ func (h *Pages) bulkFailed(c echo.Context, p views.Page, f views.BulkForm, err e
 }
 
 // bulkRow is one line of the outcome table; r is nil while pending.
-func bulkRow(items []portal.NewServiceAccount, r *portal.BulkResult, i int) views.BulkRow {
+func bulkRow(items []iam.NewServiceAccount, r *iam.BulkResult, i int) views.BulkRow {
 	row := views.BulkRow{Index: i, Name: items[i].Name + " (" + items[i].Type + ")"}
 	switch {
 	case r == nil:
 	case r.Error != nil:
 		row.Status, row.Message = r.Error.Kind.Status(), r.Error.Message
-	case r.Outcome == portal.BulkCompleted:
+	case r.Outcome == iam.BulkCompleted:
 		row.Status, row.Name, row.ID = http.StatusOK, r.Item.Name, r.Item.ID
 	default:
 		row.Status, row.Name, row.ID = http.StatusCreated, r.Item.Name, r.Item.ID

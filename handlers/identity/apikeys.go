@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -22,9 +23,9 @@ func (h *Pages) listKeys(c echo.Context) error {
 		return err
 	}
 	within := c.QueryParam("expiring_within")
-	q := portal.APIKeyQuery{ListQuery: portal.ListQuery{PageSize: page.Size, PageToken: c.QueryParam("page_token")}}
+	q := iam.APIKeyQuery{ListQuery: portal.ListQuery{PageSize: page.Size, PageToken: c.QueryParam("page_token")}}
 	if within != "" {
-		d, err := portal.ParseSpan(within)
+		d, err := iam.ParseSpan(within)
 		if err != nil {
 			return portal.Invalid("expiring_within", "expiring_within must be a number of days (7d), not %q", within)
 		}
@@ -49,7 +50,7 @@ func (h *Pages) accountPage(c echo.Context, f *views.KeyForm) (views.Page, views
 	if err != nil {
 		return p, views.AccountView{}, err
 	}
-	keys, err := h.APIKeys.List(ctx, scope, portal.APIKeyQuery{Account: id, ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize}})
+	keys, err := h.APIKeys.List(ctx, scope, iam.APIKeyQuery{Account: id, ListQuery: portal.ListQuery{PageSize: portal.MaxPageSize}})
 	if err != nil {
 		return p, views.AccountView{}, err
 	}
@@ -70,7 +71,7 @@ func (h *Pages) accountPage(c echo.Context, f *views.KeyForm) (views.Page, views
 
 // keyForm is an empty create-a-key form for an account.
 func (h *Pages) keyForm(p views.Page, account string) views.KeyForm {
-	f := views.KeyForm{Action: p.Context.Path("service-account", account, "api-keys"), Resource: portal.KeyForKafka, Errors: map[string]string{},
+	f := views.KeyForm{Action: p.Context.Path("service-account", account, "api-keys"), Resource: iam.KeyForKafka, Errors: map[string]string{},
 		Registry: p.Context.HasRegistry}
 	if p.Context.KeyMaxAge > 0 {
 		f.MaxAge = days(p.Context.KeyMaxAge)
@@ -103,7 +104,7 @@ func (h *Pages) createKey(c echo.Context) error {
 	id := c.Param("id")
 	f := h.keyForm(p, id)
 	f.Resource, f.Description, f.Expires = c.FormValue("resource"), strings.TrimSpace(c.FormValue("description")), c.FormValue("expires")
-	in := portal.NewAPIKey{Resource: f.Resource, Description: f.Description}
+	in := iam.NewAPIKey{Resource: f.Resource, Description: f.Description}
 	if f.Expires != "" {
 		day, err := time.Parse("2006-01-02", f.Expires)
 		if err != nil {
@@ -139,7 +140,7 @@ func (h *Pages) keyFormFailed(c echo.Context, f views.KeyForm, err error) error 
 // that page's address, never the form's post, and the page shows the
 // secret once. Without a session to hand it by, the secret is shown in
 // this answer.
-func (h *Pages) keyCreated(c echo.Context, p views.Page, k portal.CreatedAPIKey) error {
+func (h *Pages) keyCreated(c echo.Context, p views.Page, k iam.CreatedAPIKey) error {
 	data, err := json.Marshal(k)
 	if err == nil {
 		err = h.Sessions.Handoff(c.Request(), handoffKey(k.ID), data)
@@ -161,7 +162,7 @@ func (h *Pages) keySecret(c echo.Context) error {
 	}
 	id := c.Param("id")
 	if data, ok := h.Sessions.TakeHandoff(c.Request(), handoffKey(id)); ok {
-		var k portal.CreatedAPIKey
+		var k iam.CreatedAPIKey
 		if json.Unmarshal(data, &k) == nil && k.ID == id {
 			return h.showSecret(c, p, k, http.StatusOK)
 		}
@@ -173,7 +174,7 @@ func (h *Pages) keySecret(c echo.Context) error {
 
 // showSecret is the one page that shows a key's secret: never cached,
 // never in htmx's history.
-func (h *Pages) showSecret(c echo.Context, p views.Page, k portal.CreatedAPIKey, status int) error {
+func (h *Pages) showSecret(c echo.Context, p views.Page, k iam.CreatedAPIKey, status int) error {
 	page.ShowsSecret(c)
 	p.Title, p.Subtitle = "API key "+k.ID, k.OwnerName
 	p.Crumbs = page.Crumbs(p.Context, "service-accounts", views.Crumb{Label: k.OwnerName, Href: p.Context.Path("service-account", k.Owner)}, views.Crumb{Label: "new key"})
@@ -186,9 +187,9 @@ func (h *Pages) rotateKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	overlap := portal.DefaultOverlap
+	overlap := iam.DefaultOverlap
 	if s := c.FormValue("overlap"); s != "" {
-		if overlap, err = portal.ParseSpan(s); err != nil {
+		if overlap, err = iam.ParseSpan(s); err != nil {
 			return portal.Invalid("overlap", "overlap must be a number of days (1d) or a duration (36h), not %q", s)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/handlers/page"
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/views"
 )
 
@@ -37,7 +38,7 @@ func (h *Pages) listPools(c echo.Context) error {
 
 // editor starts the filter editor of a pool; only those who may change the
 // pool can save.
-func editor(p views.Page, x portal.Pool) views.FilterEditor {
+func editor(p views.Page, x iam.Pool) views.FilterEditor {
 	e := views.FilterEditor{TestURL: p.Context.Path("identity-pool", x.ID, "filter"), Filter: x.Filter, Claims: sampleClaims, Version: x.Version}
 	if p.Context.CanManage && !x.ReadOnly {
 		e.Action = e.TestURL
@@ -45,10 +46,10 @@ func editor(p views.Page, x portal.Pool) views.FilterEditor {
 	return e
 }
 
-func (h *Pages) poolForPage(c echo.Context) (portal.Pool, views.Page, error) {
+func (h *Pages) poolForPage(c echo.Context) (iam.Pool, views.Page, error) {
 	p, err := h.Scoped(c, "identity-pools", "Identity pool")
 	if err != nil {
-		return portal.Pool{}, p, err
+		return iam.Pool{}, p, err
 	}
 	x, err := h.Pools.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
@@ -120,7 +121,7 @@ func (h *Pages) poolFilter(c echo.Context) error {
 
 func poolForm(p views.Page) views.PoolForm {
 	return views.PoolForm{Action: p.Context.Path("identity-pools"), Prefix: p.Context.Prefix, Type: "consumer",
-		IdentityClaim: portal.DefaultIdentityClaim, Errors: map[string]string{}, Cancel: p.Context.Path("identity-pools")}
+		IdentityClaim: iam.DefaultIdentityClaim, Errors: map[string]string{}, Cancel: p.Context.Path("identity-pools")}
 }
 
 func (h *Pages) newPool(c echo.Context) error {
@@ -139,7 +140,7 @@ func (h *Pages) createPool(c echo.Context) error {
 	f := poolForm(p)
 	f.Name, f.Type, f.Description = strings.TrimSpace(c.FormValue("name")), c.FormValue("type"), strings.TrimSpace(c.FormValue("description"))
 	f.IdentityClaim, f.Filter = strings.TrimSpace(c.FormValue("identity_claim")), c.FormValue("filter")
-	x, err := h.Pools.Create(c.Request().Context(), httpserver.ScopeOf(c), portal.NewPool{Name: f.Name, Type: f.Type,
+	x, err := h.Pools.Create(c.Request().Context(), httpserver.ScopeOf(c), iam.NewPool{Name: f.Name, Type: f.Type,
 		Description: f.Description, IdentityClaim: f.IdentityClaim, Filter: f.Filter})
 	if err != nil {
 		if !page.FieldErrors(err, f.Errors, "name") {
@@ -150,7 +151,7 @@ func (h *Pages) createPool(c echo.Context) error {
 	return h.Done(c, "Identity pool "+x.Name+" ("+x.ID+") created.", p.Context.Path("identity-pool", x.ID))
 }
 
-func poolDeletion(p views.Page, x portal.Pool, typed, problem string) views.Deletion {
+func poolDeletion(p views.Page, x iam.Pool, typed, problem string) views.Deletion {
 	return views.Deletion{Kind: "identity pool", Name: x.Name + " (" + x.ID + ")", Identifier: x.Identifier, Typed: typed, Problem: problem,
 		Consequence: "its role bindings are removed and tokens stop acting as this pool.",
 		Action:      p.Context.Path("identity-pool", x.ID, "delete"), Cancel: p.Context.Path("identity-pool", x.ID)}

@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -113,12 +114,12 @@ type auditTarget struct {
 }
 
 // event is the audit event of an admin action.
-func (a *Admin) event(p *portal.Principal, event portal.Action, t auditTarget) portal.AuditEvent {
+func (a *Admin) event(p *portal.Principal, event portal.Action, t auditTarget) trail.AuditEvent {
 	role := "platform_admin"
 	if !p.PlatformAdmin {
 		role = p.Role(t.unit).String()
 	}
-	return portal.AuditEvent{Actor: p.Actor(), ActorRole: role, Groups: p.Groups, Service: p.Service, LandingZone: t.zone,
+	return trail.AuditEvent{Actor: p.Actor(), ActorRole: role, Groups: p.Groups, Service: p.Service, LandingZone: t.zone,
 		BU: t.unit, Stage: t.stage, Action: event, Resource: t.resource}
 }
 
@@ -134,9 +135,9 @@ func (a *Admin) record(ctx context.Context, p *portal.Principal, event portal.Ac
 
 // write makes an admin change the one way every change is made
 // (Guard.WriteEvent), with the area's event: do returns what it changed.
-func (a *Admin) write(ctx context.Context, p *portal.Principal, event portal.Action, t auditTarget, do func(ctx context.Context) ([]portal.Change, error)) error {
+func (a *Admin) write(ctx context.Context, p *portal.Principal, event portal.Action, t auditTarget, do func(ctx context.Context) ([]trail.Change, error)) error {
 	return a.guard.WriteEvent(ctx, a.event(p, event, t), gate.Change{
-		Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) { return do(ctx) }})
+		Steps: func(ctx context.Context, _ *gate.Write) ([]trail.Change, error) { return do(ctx) }})
 }
 
 // Area says what the caller may see.

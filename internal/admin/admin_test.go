@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -52,7 +53,7 @@ func TestOnboardingIsInForceAndValidated(t *testing.T) {
 		t.Errorf("onboarded %+v", u)
 	}
 	carol := w.AsGroups("sg-scada-developers")
-	if _, err := w.Topics.Create(carol, portal.Scope{BU: "billing", Stage: "dev"}, portal.NewTopic{Name: "ledger"}); err != nil {
+	if _, err := w.Topics.Create(carol, portal.Scope{BU: "billing", Stage: "dev"}, topic.NewTopic{Name: "ledger"}); err != nil {
 		t.Errorf("carol's create in billing: %v", err)
 	}
 	events := w.AuditEvents(t)
@@ -102,12 +103,12 @@ func TestReadOnlySwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	carol := w.AsGroups("sg-scada-developers")
-	_, err := w.Topics.Create(carol, portal.Scope{BU: "scada", Stage: "qas"}, portal.NewTopic{Name: "frozen"})
+	_, err := w.Topics.Create(carol, portal.Scope{BU: "scada", Stage: "qas"}, topic.NewTopic{Name: "frozen"})
 	if !portal.Is(err, portal.ReadOnlyEnvironment) || !strings.Contains(err.Error(), "Quarterly freeze") || !strings.Contains(err.Error(), "until") {
 		t.Errorf("carol in a frozen stage: %v", err)
 	}
 	sam := w.AsGroups("sg-sales-developers")
-	if _, err := w.Topics.Create(sam, portal.Scope{BU: "sales", Stage: "qas"}, portal.NewTopic{Name: "thawed"}); err != nil {
+	if _, err := w.Topics.Create(sam, portal.Scope{BU: "sales", Stage: "qas"}, topic.NewTopic{Name: "thawed"}); err != nil {
 		t.Errorf("sales/qas is not frozen: %v", err)
 	}
 	var found bool

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -75,7 +76,7 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c adminarea
 	}
 	before, _ := t.StageIn(z, stage, now)
 	rec := store.SwitchRecord{LandingZone: zone, Stage: stage, ReadOnly: c.ReadOnly, Reason: c.Reason, Until: c.Until, SetBy: p.Actor(), SetAt: now}
-	if err := a.write(ctx, p, portal.ActReadOnlySet, target, func(ctx context.Context) ([]portal.Change, error) {
+	if err := a.write(ctx, p, portal.ActReadOnlySet, target, func(ctx context.Context) ([]trail.Change, error) {
 		if err := a.o.Store.PutSwitchRecord(ctx, rec); err != nil {
 			return nil, err
 		}
@@ -89,17 +90,17 @@ func (a *Admin) SetReadOnly(ctx context.Context, zone, stage string, c adminarea
 }
 
 // switchChanges are a switch's before and after, for the trail.
-func switchChanges(before tenancy.Stage, after store.SwitchRecord) []portal.Change {
+func switchChanges(before tenancy.Stage, after store.SwitchRecord) []trail.Change {
 	until := func(t time.Time) string {
 		if t.IsZero() {
 			return ""
 		}
 		return t.UTC().Format(time.RFC3339)
 	}
-	var out []portal.Change
+	var out []trail.Change
 	add := func(field, b, a string) {
 		if b != a {
-			out = append(out, portal.Change{Field: field, Before: b, After: a})
+			out = append(out, trail.Change{Field: field, Before: b, After: a})
 		}
 	}
 	add("read_only", strconv.FormatBool(before.ReadOnly), strconv.FormatBool(after.ReadOnly))
@@ -110,7 +111,7 @@ func switchChanges(before tenancy.Stage, after store.SwitchRecord) []portal.Chan
 
 // adminQuery narrows the trail to what the caller may read: platform
 // admins everything, a zone's Super Admins their zones.
-func (a *Admin) adminQuery(ctx context.Context, q portal.AuditQuery) (store.AuditFilter, []string, error) {
+func (a *Admin) adminQuery(ctx context.Context, q trail.AuditQuery) (store.AuditFilter, []string, error) {
 	p, t, err := a.enter(ctx, access.ReadZoneAudit, q.LandingZone)
 	if err != nil {
 		return store.AuditFilter{}, nil, err
@@ -128,10 +129,10 @@ func (a *Admin) adminQuery(ctx context.Context, q portal.AuditQuery) (store.Audi
 }
 
 // Audit reads a page of the trail across units.
-func (a *Admin) Audit(ctx context.Context, q portal.AuditQuery) (portal.Page[portal.AuditEvent], error) {
+func (a *Admin) Audit(ctx context.Context, q trail.AuditQuery) (portal.Page[trail.AuditEvent], error) {
 	f, zones, err := a.adminQuery(ctx, q)
 	if err != nil {
-		return portal.Page[portal.AuditEvent]{}, err
+		return portal.Page[trail.AuditEvent]{}, err
 	}
 	f.Zones = zones
 	return a.trail.Page(ctx, f, "admin audit")
@@ -139,7 +140,7 @@ func (a *Admin) Audit(ctx context.Context, q portal.AuditQuery) (portal.Page[por
 
 // ExportAudit gives every matching event to emit, newest first, at most
 // adminarea.MaxExport of them, reading the trail a page at a time.
-func (a *Admin) ExportAudit(ctx context.Context, q portal.AuditQuery, emit func(portal.AuditEvent) error) error {
+func (a *Admin) ExportAudit(ctx context.Context, q trail.AuditQuery, emit func(trail.AuditEvent) error) error {
 	q.PageToken, q.PageSize = "", 0
 	f, zones, err := a.adminQuery(ctx, q)
 	if err != nil {
@@ -240,7 +241,7 @@ func (a *Admin) EndSession(ctx context.Context, id string) error {
 		return err
 	}
 	target.resource = "session of " + sess.Username
-	return a.write(ctx, p, portal.ActSessionEnd, target, func(ctx context.Context) ([]portal.Change, error) {
+	return a.write(ctx, p, portal.ActSessionEnd, target, func(ctx context.Context) ([]trail.Change, error) {
 		if err := a.o.Store.DeleteSession(ctx, id); err != nil {
 			return nil, storeErr(err, "session")
 		}

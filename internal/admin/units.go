@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -259,7 +260,7 @@ func (a *Admin) Onboard(ctx context.Context, o adminarea.Onboarding) (adminarea.
 	now := a.guard.Now()
 	rec := store.UnitRecord{ID: id, LandingZone: zone.ID, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer,
 		CreatedBy: p.Actor(), Created: now, UpdatedBy: p.Actor(), Updated: now}
-	if err := a.write(ctx, p, portal.ActBusinessUnitOnboard, target, func(ctx context.Context) ([]portal.Change, error) {
+	if err := a.write(ctx, p, portal.ActBusinessUnitOnboard, target, func(ctx context.Context) ([]trail.Change, error) {
 		if err := a.o.Store.CreateUnitRecord(ctx, rec); err != nil {
 			return nil, storeErr(err, "business unit "+id)
 		}
@@ -272,15 +273,15 @@ func (a *Admin) Onboard(ctx context.Context, o adminarea.Onboarding) (adminarea.
 }
 
 // groupChanges are the before and after of a unit's groups per role.
-func groupChanges(before, after adminarea.UnitGroups) []portal.Change {
-	var out []portal.Change
+func groupChanges(before, after adminarea.UnitGroups) []trail.Change {
+	var out []trail.Change
 	for _, r := range []struct {
 		field string
 		b, a  []string
 	}{{"groups.admin", before.Admin, after.Admin}, {"groups.developer", before.Developer, after.Developer}, {"groups.viewer", before.Viewer, after.Viewer}} {
 		b, af := strings.Join(r.b, ", "), strings.Join(r.a, ", ")
 		if b != af {
-			out = append(out, portal.Change{Field: r.field, Before: b, After: af})
+			out = append(out, trail.Change{Field: r.field, Before: b, After: af})
 		}
 	}
 	return out
@@ -313,7 +314,7 @@ func (a *Admin) UpdateGroups(ctx context.Context, id string, g adminarea.UnitGro
 	}
 	before := adminarea.UnitGroups{Admin: u.AdminGroups, Developer: u.DeveloperGroups, Viewer: u.ViewerGroups}
 	rec := store.UnitRecord{ID: id, Admin: groups.Admin, Developer: groups.Developer, Viewer: groups.Viewer, UpdatedBy: p.Actor(), Updated: a.guard.Now()}
-	if err := a.write(ctx, p, portal.ActBusinessUnitUpdate, target, func(ctx context.Context) ([]portal.Change, error) {
+	if err := a.write(ctx, p, portal.ActBusinessUnitUpdate, target, func(ctx context.Context) ([]trail.Change, error) {
 		if err := a.o.Store.UpdateUnitRecord(ctx, rec); err != nil {
 			return nil, storeErr(err, "business unit "+id)
 		}
@@ -347,7 +348,7 @@ func (a *Admin) Offboard(ctx context.Context, id string) (adminarea.Offboarding,
 		return adminarea.Offboarding{}, err
 	}
 	out := a.leftovers(ctx, t, u)
-	if err := a.write(ctx, p, portal.ActBusinessUnitOffboard, target, func(ctx context.Context) ([]portal.Change, error) {
+	if err := a.write(ctx, p, portal.ActBusinessUnitOffboard, target, func(ctx context.Context) ([]trail.Change, error) {
 		if err := a.o.Store.DeleteUnitRecord(ctx, id); err != nil {
 			return nil, storeErr(err, "business unit "+id)
 		}

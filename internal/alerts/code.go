@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/alert"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -71,7 +72,7 @@ func (k alertRuleCode) Plan(_ context.Context, call *gate.Call, o plans.Observed
 	if (rule.Target == "" || rule.Target == "*") && rule.Kind != "key_expiring" && rule.Kind != "budget_headroom" {
 		rule.Target = "*"
 	}
-	st := &plans.Step{Key: "alert-rule/" + r.Name, Change: portal.PlannedChange{Kind: portal.ChangeKind(portal.KindAlertRule), Name: r.Name}}
+	st := &plans.Step{Key: "alert-rule/" + r.Name, Change: ascode.PlannedChange{Kind: portal.ChangeKind(portal.KindAlertRule), Name: r.Name}}
 	cur, exists := ruleNamed(o.([]store.AlertRuleRecord), r.Name)
 	before := map[string]string{}
 	if exists {
@@ -100,7 +101,7 @@ func (k alertRuleCode) Prune(call *gate.Call, o plans.Observed, keep map[string]
 		}
 		name := r.Name
 		st := &plans.Step{Key: "alert-rule/" + name, State: r.UpdatedAt.UTC().Format(time.RFC3339Nano),
-			Change: portal.PlannedChange{Kind: portal.ChangeKind(portal.KindAlertRule), Name: name, Identifier: name, Index: -1, Action: portal.ActionDelete}}
+			Change: ascode.PlannedChange{Kind: portal.ChangeKind(portal.KindAlertRule), Name: name, Identifier: name, Index: -1, Action: ascode.ActionDelete}}
 		st.Diff("kind", plans.Ptr(r.Kind), nil)
 		st.Do = func(ctx context.Context) error { return k.s.DeleteRule(ctx, scope, name) }
 		out = append(out, st)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -126,10 +127,10 @@ func (s *Service) step(ctx context.Context, rule store.AlertRuleRecord, open map
 		if c.Fired {
 			action = portal.ActAlertFire
 		}
-		err := s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
+		err := s.guard.WriteEvent(ctx, trail.AuditEvent{Actor: trail.SystemActor, ActorRole: "system", LandingZone: rule.Zone, BU: rule.BU, Stage: rule.Stage,
 			Action: action, Resource: rule.Name + " " + c.Alert.Subject, Detail: Describe(rule)}, gate.Change{
 			Do: func(ctx context.Context) error { return s.store.SaveAlert(ctx, a) },
-			Changes: []portal.Change{{Field: "rule", After: rule.Name}, {Field: "kind", After: rule.Kind}, {Field: "subject", After: c.Alert.Subject},
+			Changes: []trail.Change{{Field: "rule", After: rule.Name}, {Field: "kind", After: rule.Kind}, {Field: "subject", After: c.Alert.Subject},
 				{Field: "value", After: c.Alert.Value}, {Field: "fired_at", After: c.Alert.FiredAt.UTC().Format(time.RFC3339)}}})
 		if err != nil {
 			return 0, err

@@ -12,6 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/groups"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/alert"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -148,7 +149,7 @@ func (s *Service) PutRule(ctx context.Context, scope portal.Scope, in alert.Aler
 			after = "off: " + after
 		}
 		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleUpdate, Resource: in.Name,
-			Changes: []portal.Change{{Field: "rule", Before: before, After: after}},
+			Changes: []trail.Change{{Field: "rule", Before: before, After: after}},
 			Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
 		if err != nil {
 			return alert.AlertRule{}, err
@@ -264,7 +265,7 @@ func (s *Service) Silence(ctx context.Context, scope portal.Scope, name string, 
 			after = "until " + until.UTC().Format(time.RFC3339) + ": " + rec.SilenceReason
 		}
 		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertRuleSilence, Resource: name,
-			Changes: []portal.Change{{Field: "silence", After: after}},
+			Changes: []trail.Change{{Field: "silence", After: after}},
 			Do:      func(ctx context.Context) error { return s.store.PutAlertRule(ctx, rec) }})
 		if err != nil {
 			return alert.AlertRule{}, err

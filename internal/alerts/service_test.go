@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/alert"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
@@ -262,16 +263,16 @@ func TestAlertRulesAsCode(t *testing.T) {
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	ctx := servicetest.AsRole(portal.Developer)
 	off := false
-	doc := portal.Document{Resources: []portal.Resource{
+	doc := ascode.Document{Resources: []portal.Resource{
 		{Kind: portal.KindAlertRule, Name: "lag", Spec: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 120, For: "2m"}},
 		{Kind: portal.KindAlertRule, Name: "slow-sink", Spec: &portal.AlertRuleDecl{Kind: "connector_failed", Target: "sink", For: "1m", Enabled: &off}},
 	}}
-	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindAlertRule, Name: "x", Spec: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 1, For: "soon"}}}}
+	bad := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindAlertRule, Name: "x", Spec: &portal.AlertRuleDecl{Kind: "lag_time", Threshold: 1, For: "soon"}}}}
 	if plan, err := w.Plans.Plan(ctx, dev, bad); err != nil || len(plan.Changes) != 1 || len(plan.Changes[0].Errors) == 0 || plan.Changes[0].Errors[0].Field != "items[0].spec.for" {
 		t.Errorf("a bad duration: %+v %v", plan.Changes, err)
 	}
 	plan, err := w.Plans.Plan(ctx, dev, doc)
-	if err != nil || len(plan.Changes) != 2 || plan.Changes[0].Kind != "alert-rule" || plan.Changes[0].Action != portal.ActionCreate {
+	if err != nil || len(plan.Changes) != 2 || plan.Changes[0].Kind != "alert-rule" || plan.Changes[0].Action != ascode.ActionCreate {
 		t.Fatalf("plan: %+v %v", plan.Changes, err)
 	}
 	if _, err := w.Plans.Apply(ctx, dev, doc, plan.Fingerprint); err != nil {
@@ -285,7 +286,7 @@ func TestAlertRulesAsCode(t *testing.T) {
 	if names != "connector-failed=true/true key-expiring=true/true lag=false/true slow-sink=false/false " {
 		t.Errorf("after the apply: %s", names)
 	}
-	if again, _ := w.Plans.Plan(ctx, dev, doc); again.Changes[0].Action != portal.ActionUnchanged || again.Changes[1].Action != portal.ActionUnchanged {
+	if again, _ := w.Plans.Plan(ctx, dev, doc); again.Changes[0].Action != ascode.ActionUnchanged || again.Changes[1].Action != ascode.ActionUnchanged {
 		t.Errorf("planned again: %+v", again.Changes)
 	}
 	exported, err := w.Plans.Export(ctx, dev)
@@ -301,7 +302,7 @@ func TestAlertRulesAsCode(t *testing.T) {
 	if strings.Join(kinds, ",") != "lag 2m0s,slow-sink 1m0s" {
 		t.Errorf("exported: %v", kinds)
 	}
-	pruned := portal.Document{Prune: true, Resources: doc.Resources[:1]}
+	pruned := ascode.Document{Prune: true, Resources: doc.Resources[:1]}
 	plan, err = w.Plans.Plan(ctx, dev, pruned)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -50,7 +52,7 @@ type Service struct {
 	ready *readiness
 }
 
-var _ portal.APIKeyService = (*Service)(nil)
+var _ iam.APIKeyService = (*Service)(nil)
 
 // New returns the API key service.
 func New(g *gate.Guard, st KeyStore) *Service { return &Service{guard: g, store: st} }
@@ -77,16 +79,16 @@ func envKeys(ctx context.Context, call *gate.Call) ([]platform.APIKey, keyOwners
 }
 
 // view is a key as call sees it; false when call may not see its owner.
-func (s *Service) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec store.KeyRecord, recorded bool) (portal.APIKey, gate.OrgOwner, bool) {
+func (s *Service) view(call *gate.Call, k platform.APIKey, owners keyOwners, rec store.KeyRecord, recorded bool) (iam.APIKey, gate.OrgOwner, bool) {
 	a, known := owners[k.Owner]
 	if !known {
-		return portal.APIKey{}, gate.OrgOwner{}, false // a user's key, or an account already gone
+		return iam.APIKey{}, gate.OrgOwner{}, false // a user's key, or an account already gone
 	}
 	o, visible := call.OrgOwner(tenancy.OrgAccount, a.DisplayName)
 	if !visible {
-		return portal.APIKey{}, o, false
+		return iam.APIKey{}, o, false
 	}
-	v := portal.APIKey{ID: k.ID, Owner: k.Owner, OwnerName: a.DisplayName, BU: o.Unit(), Resource: call.Env.KeyResource(k.Resource),
+	v := iam.APIKey{ID: k.ID, Owner: k.Owner, OwnerName: a.DisplayName, BU: o.Unit(), Resource: call.Env.KeyResource(k.Resource),
 		ResourceID: k.Resource, Description: k.Description, Created: k.Created, ReadOnly: o.ReadOnly(call)}
 	v.State, v.ReadyAt = keyState(rec, recorded)
 	if recorded {
@@ -118,24 +120,24 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 // List returns one page of the unit's keys, newest first.
-func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQuery) (portal.Page[portal.APIKey], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, q iam.APIKeyQuery) (portal.Page[iam.APIKey], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list API keys")
 	if err != nil {
-		return portal.Page[portal.APIKey]{}, err
+		return portal.Page[iam.APIKey]{}, err
 	}
 	if q.ExpiringWithin < 0 {
-		return portal.Page[portal.APIKey]{}, portal.Invalid("expiring_within", "expiring_within must not be negative")
+		return portal.Page[iam.APIKey]{}, portal.Invalid("expiring_within", "expiring_within must not be negative")
 	}
 	keys, owners, err := envKeys(ctx, call)
 	if err != nil {
-		return portal.Page[portal.APIKey]{}, err
+		return portal.Page[iam.APIKey]{}, err
 	}
 	if q.Account != "" {
 		// The keys of an account that does not exist, or that this call
 		// may not see, are as unknown as the account: not an empty list.
 		a, known := owners[q.Account]
 		if _, visible := call.OrgOwner(tenancy.OrgAccount, a.DisplayName); !known || !visible {
-			return portal.Page[portal.APIKey]{}, portal.New(portal.NotFound, "service account %s not found", q.Account)
+			return portal.Page[iam.APIKey]{}, portal.New(portal.NotFound, "service account %s not found", q.Account)
 		}
 	}
 	ids := make([]string, len(keys))
@@ -144,11 +146,11 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQ
 	}
 	recs, err := s.store.Keys(ctx, ids)
 	if err != nil {
-		return portal.Page[portal.APIKey]{}, err
+		return portal.Page[iam.APIKey]{}, err
 	}
 	now := s.guard.Now()
 	search := strings.ToLower(q.Search)
-	var out []portal.APIKey
+	var out []iam.APIKey
 	for _, k := range keys {
 		rec, recorded := recs[k.ID]
 		v, _, ok := s.view(call, k, owners, rec, recorded)
@@ -161,8 +163,8 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.APIKeyQ
 		}
 		out = append(out, v)
 	}
-	slices.SortFunc(out, func(a, b portal.APIKey) int { return cmp.Or(b.Created.Compare(a.Created), cmp.Compare(a.ID, b.ID)) })
-	return gate.Paginate(s.guard.Pages(), "api-keys "+call.Scope.String(), out, func(k portal.APIKey) string { return k.Created.Format(time.RFC3339Nano) + k.ID }, q.ListQuery)
+	slices.SortFunc(out, func(a, b iam.APIKey) int { return cmp.Or(b.Created.Compare(a.Created), cmp.Compare(a.ID, b.ID)) })
+	return gate.Paginate(s.guard.Pages(), "api-keys "+call.Scope.String(), out, func(k iam.APIKey) string { return k.Created.Format(time.RFC3339Nano) + k.ID }, q.ListQuery)
 }
 
 // expiryFor checks a wanted expiry against the stage's maximum age, and
@@ -196,46 +198,46 @@ func days(d time.Duration) string {
 }
 
 // Create makes a key for one of the unit's service accounts.
-func (s *Service) Create(ctx context.Context, scope portal.Scope, account string, in portal.NewAPIKey) (portal.CreatedAPIKey, error) {
-	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create API keys", portal.ActAPIKeyCreate, account, func(ctx context.Context, call *gate.Call) (_ portal.CreatedAPIKey, err error) {
+func (s *Service) Create(ctx context.Context, scope portal.Scope, account string, in iam.NewAPIKey) (iam.CreatedAPIKey, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create API keys", portal.ActAPIKeyCreate, account, func(ctx context.Context, call *gate.Call) (_ iam.CreatedAPIKey, err error) {
 		now := s.guard.Now()
 		var v portal.Validation
 		resource := ""
 		switch in.Resource {
-		case portal.KeyForKafka:
+		case iam.KeyForKafka:
 			resource = call.Env.Scope.KafkaClusterID
-		case portal.KeyForSchemaRegistry:
+		case iam.KeyForSchemaRegistry:
 			if resource = call.Env.Scope.SchemaRegistryID; resource == "" {
 				v.Add(portal.Invalid("resource", "no Schema Registry is configured for %s", call.Env.Name()))
 			}
 		case "":
 			v.Add(portal.Missing("resource"))
 		default:
-			v.Add(portal.Invalid("resource", "resource must be %s or %s, not %q", portal.KeyForKafka, portal.KeyForSchemaRegistry, in.Resource))
+			v.Add(portal.Invalid("resource", "resource must be %s or %s, not %q", iam.KeyForKafka, iam.KeyForSchemaRegistry, in.Resource))
 		}
 		v.Add(portal.CheckText("description", in.Description, maxDescription, false))
 		expires, bad := expiryFor(call, in.Expires, now, "expires_at")
 		v.Add(bad)
 		if err := v.Err(); err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		a, o, err := call.Account(ctx, account)
 		if err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "create API keys for", portal.ActAPIKeyCreate, a.DisplayName); err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		desired := keyRule(call.Env, a, resource, strings.TrimSpace(in.Description), now, expires)
 		if err := s.guard.Check(ctx, call, portal.ActAPIKeyCreate, rules.NewChange(rules.KindAPIKey, rules.OpCreate, a.DisplayName+" on "+resource, desired, nil)); err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		if err := call.Pace(ctx); err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		k, err := s.create(ctx, call, a, o, resource, strings.TrimSpace(in.Description), expires, portal.ActAPIKeyCreate, nil)
 		if err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		return k, nil
 	})
@@ -246,11 +248,11 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, account string
 // then fails, is deleted again, so that none exists without its expiry
 // and a rotation never leaves two keys without an end to the old one.
 func (s *Service) create(ctx context.Context, call *gate.Call, a platform.ServiceAccount, o gate.OrgOwner, resource, description string,
-	expires time.Time, event portal.Action, then func(ctx context.Context, id string) error, changes ...portal.Change) (portal.CreatedAPIKey, error) {
+	expires time.Time, event portal.Action, then func(ctx context.Context, id string) error, changes ...trail.Change) (iam.CreatedAPIKey, error) {
 	var k platform.APIKey
 	var rec store.KeyRecord
 	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: a.DisplayName + " on " + resource,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			bctx, cancel := w.Bound(ctx)
 			var err error
 			k, err = call.Env.APIKeys.CreateAPIKey(bctx, platform.NewAPIKey{Owner: a.ID, Resource: resource, Environment: call.Env.Scope.EnvironmentID,
@@ -278,12 +280,12 @@ func (s *Service) create(ctx context.Context, call *gate.Call, a platform.Servic
 				return nil, portal.Wrap(errors.Join(err, undo), portal.UpstreamUnavailable, "%s", msg)
 			}
 			w.Rename(k.ID + " (" + a.DisplayName + " on " + resource + ")")
-			return append(changes, portal.Change{Field: "expires_at", After: formatExpiry(expires)}), nil
+			return append(changes, trail.Change{Field: "expires_at", After: formatExpiry(expires)}), nil
 		}})
 	if err != nil {
-		return portal.CreatedAPIKey{}, err
+		return iam.CreatedAPIKey{}, err
 	}
-	v := portal.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BU: o.Unit(), Resource: call.Env.KeyResource(resource), ResourceID: resource,
+	v := iam.APIKey{ID: k.ID, Owner: a.ID, OwnerName: a.DisplayName, BU: o.Unit(), Resource: call.Env.KeyResource(resource), ResourceID: resource,
 		Description: description, Created: rec.Created, CreatedBy: rec.CreatedBy, Expires: expires, State: rec.State}
 	return credentials(call.Env.Access, v, k.Secret), nil
 }
@@ -330,14 +332,14 @@ func (s *Service) findKey(ctx context.Context, call *gate.Call, id string) (plat
 }
 
 // Get returns one of the unit's keys.
-func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (portal.APIKey, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (iam.APIKey, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read API keys")
 	if err != nil {
-		return portal.APIKey{}, err
+		return iam.APIKey{}, err
 	}
 	k, a, _, rec, recorded, err := s.findKey(ctx, call, id)
 	if err != nil {
-		return portal.APIKey{}, err
+		return iam.APIKey{}, err
 	}
 	v, _, _ := s.view(call, k, keyOwners{a.ID: a}, rec, recorded)
 	return v, nil
@@ -345,34 +347,34 @@ func (s *Service) Get(ctx context.Context, scope portal.Scope, id string) (porta
 
 // Rotate makes a key in place of another and has the old one expire
 // after the overlap, so that clients move to the new one without a gap.
-func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (portal.CreatedAPIKey, error) {
-	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "rotate API keys", portal.ActAPIKeyRotate, id, func(ctx context.Context, call *gate.Call) (_ portal.CreatedAPIKey, err error) {
+func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, overlap time.Duration) (iam.CreatedAPIKey, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "rotate API keys", portal.ActAPIKeyRotate, id, func(ctx context.Context, call *gate.Call) (_ iam.CreatedAPIKey, err error) {
 		maxAge := call.Scope.Stage.APIKeyMaxAge
 		switch {
 		case overlap < 0:
-			return portal.CreatedAPIKey{}, portal.Invalid("overlap", "overlap must not be negative")
+			return iam.CreatedAPIKey{}, portal.Invalid("overlap", "overlap must not be negative")
 		case maxAge > 0 && overlap > maxAge:
-			return portal.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", topiccatalog.FormatDuration(overlap), call.Scope.Stage.Name, days(maxAge))
+			return iam.CreatedAPIKey{}, portal.Invalid("overlap", "the overlap %s is longer than keys of %s may live (%s)", topiccatalog.FormatDuration(overlap), call.Scope.Stage.Name, days(maxAge))
 		}
 		// The key's lock: expiry and the sweeper's end of abandoned rotations
 		// take it too.
 		unlock, err := s.guard.Lock(ctx, "api-key "+id)
 		if err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		defer unlock()
 		old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
 		if err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "rotate API keys of", portal.ActAPIKeyRotate, a.DisplayName); err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		if recorded && rec.ReplacedBy != "" {
-			return portal.CreatedAPIKey{}, rotatedAlready(id, rec.ReplacedBy)
+			return iam.CreatedAPIKey{}, rotatedAlready(id, rec.ReplacedBy)
 		}
 		if err := call.Pace(ctx); err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		now := s.guard.Now()
 		expires, _ := expiryFor(call, time.Time{}, now, "")
@@ -381,7 +383,7 @@ func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 		ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, old.ID+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, old.Description, now, expires),
 			keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
 		if err := s.guard.Check(ctx, call, portal.ActAPIKeyRotate, ch); err != nil {
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		oldExpires := now.Add(overlap)
 		if recorded && !rec.Expires.IsZero() && rec.Expires.Before(oldExpires) {
@@ -400,7 +402,7 @@ func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 				recs, _ := s.store.Keys(ctx, []string{id})
 				err = rotatedAlready(id, recs[id].ReplacedBy)
 			}
-			return portal.CreatedAPIKey{}, err
+			return iam.CreatedAPIKey{}, err
 		}
 		// The old key's end is recorded with its successor, or neither is.
 		endOld := func(ctx context.Context, id string) error {
@@ -409,7 +411,7 @@ func (s *Service) Rotate(ctx context.Context, scope portal.Scope, id string, ove
 			return s.store.SaveKey(ctx, r)
 		}
 		k, err := s.create(ctx, call, a, o, old.Resource, old.Description, expires, portal.ActAPIKeyRotate, endOld,
-			portal.Change{Field: "rotates", Before: old.ID, After: "expires " + formatExpiry(oldExpires)})
+			trail.Change{Field: "rotates", Before: old.ID, After: "expires " + formatExpiry(oldExpires)})
 		if err != nil && gate.Outcome(err) != gate.Unknown {
 			// No new key stands: the old one may be rotated again.
 			if cerr := s.store.ClearRotation(context.WithoutCancel(ctx), id, marker); cerr != nil {
@@ -431,30 +433,30 @@ func rotatedAlready(id, replacedBy string) error {
 }
 
 // Update changes a key's description.
-func (s *Service) Update(ctx context.Context, scope portal.Scope, id, description string) (portal.APIKey, error) {
-	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "change API keys", portal.ActAPIKeyUpdate, id, func(ctx context.Context, call *gate.Call) (_ portal.APIKey, err error) {
+func (s *Service) Update(ctx context.Context, scope portal.Scope, id, description string) (iam.APIKey, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "change API keys", portal.ActAPIKeyUpdate, id, func(ctx context.Context, call *gate.Call) (_ iam.APIKey, err error) {
 		description = strings.TrimSpace(description)
 		if e := portal.CheckText("description", description, maxDescription, false); e != nil {
-			return portal.APIKey{}, e
+			return iam.APIKey{}, e
 		}
 		old, a, o, rec, recorded, err := s.findKey(ctx, call, id)
 		if err != nil {
-			return portal.APIKey{}, err
+			return iam.APIKey{}, err
 		}
 		if call, err = s.guard.EnterOwner(ctx, call, o, access.ManageIdentity, "change API keys of", portal.ActAPIKeyUpdate, a.DisplayName); err != nil {
-			return portal.APIKey{}, err
+			return iam.APIKey{}, err
 		}
 		ch := rules.NewChange(rules.KindAPIKey, rules.OpUpdate, id+" ("+a.DisplayName+")", keyRule(call.Env, a, old.Resource, description, rec.Created, rec.Expires),
 			keyRule(call.Env, a, old.Resource, old.Description, rec.Created, rec.Expires))
 		var k platform.APIKey
 		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAPIKeyUpdate, Resource: id + " (" + a.DisplayName + ")", Rule: ch,
-			Changes: []portal.Change{{Field: "description", Before: old.Description, After: description}},
+			Changes: []trail.Change{{Field: "description", Before: old.Description, After: description}},
 			Do: func(ctx context.Context) (err error) {
 				k, err = call.Env.APIKeys.UpdateAPIKey(ctx, id, description)
 				return err
 			}})
 		if err != nil {
-			return portal.APIKey{}, err
+			return iam.APIKey{}, err
 		}
 		v, _, _ := s.view(call, k, keyOwners{a.ID: a}, rec, recorded)
 		return v, nil
@@ -488,7 +490,7 @@ func (s *Service) Delete(ctx context.Context, scope portal.Scope, id string) err
 
 // Notices counts the caller's units' keys that expire within a span,
 // from the portal's records (one query, whatever the number of units).
-func (s *Service) Notices(ctx context.Context, within time.Duration) ([]portal.KeyNotice, error) {
+func (s *Service) Notices(ctx context.Context, within time.Duration) ([]iam.KeyNotice, error) {
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {
 		return nil, portal.New(portal.Unauthenticated, "sign-in required")
@@ -497,10 +499,10 @@ func (s *Service) Notices(ctx context.Context, within time.Duration) ([]portal.K
 	if err != nil {
 		return nil, err
 	}
-	var out []portal.KeyNotice
+	var out []iam.KeyNotice
 	for _, c := range counts {
 		if p.PlatformAdmin || p.Role(c.BU) > portal.NoRole {
-			out = append(out, portal.KeyNotice{BU: c.BU, Stage: c.Stage, Count: c.N})
+			out = append(out, iam.KeyNotice{BU: c.BU, Stage: c.Stage, Count: c.N})
 		}
 	}
 	return out, nil

@@ -10,6 +10,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/apikeys"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -23,21 +25,21 @@ func TestAPIKeyAccessMatrix(t *testing.T) {
 			w := servicetest.New(t)
 			admin := servicetest.As("scada", portal.SuperAdmin)
 			scope := portal.Scope{BU: "scada", Stage: stage}
-			sa, err := w.Accounts.Create(admin, scope, portal.NewServiceAccount{Name: "keys", Type: "producer"})
+			sa, err := w.Accounts.Create(admin, scope, iam.NewServiceAccount{Name: "keys", Type: "producer"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			k, err := w.APIKeys.Create(admin, scope, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+			k, err := w.APIKeys.Create(admin, scope, sa.ID, iam.NewAPIKey{Resource: iam.KeyForKafka})
 			if err != nil {
 				t.Fatal(err)
 			}
 			ops := []servicetest.Op{
 				{Name: "list keys", Write: false, Run: func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.APIKeys.List(ctx, portal.Scope{BU: "scada", Stage: st}, portal.APIKeyQuery{})
+					_, err := w.APIKeys.List(ctx, portal.Scope{BU: "scada", Stage: st}, iam.APIKeyQuery{})
 					return err
 				}},
 				{Name: "create key", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.APIKeys.Create(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry})
+					_, err := w.APIKeys.Create(ctx, portal.Scope{BU: "scada", Stage: st}, sa.ID, iam.NewAPIKey{Resource: iam.KeyForSchemaRegistry})
 					return err
 				}},
 				{Name: "change key", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
@@ -71,12 +73,12 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	run := portal.Scope{BU: "scada", Stage: "run"}
-	sa, err := w.Accounts.Create(ctx, run, portal.NewServiceAccount{Name: "billing", Type: "producer"})
+	sa, err := w.Accounts.Create(ctx, run, iam.NewServiceAccount{Name: "billing", Type: "producer"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	k, err := w.APIKeys.Create(ctx, run, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka, Description: "billing app"})
+	k, err := w.APIKeys.Create(ctx, run, sa.ID, iam.NewAPIKey{Resource: iam.KeyForKafka, Description: "billing app"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +87,11 @@ func TestAPIKeyLifecycle(t *testing.T) {
 		t.Errorf("created key %+v", k)
 	}
 	maxAge := 90 * 24 * time.Hour
-	if k.Expires.Before(start.Add(maxAge)) || k.Expires.After(time.Now().Add(maxAge)) || k.CreatedBy != "tester" || k.Resource != portal.KeyForKafka {
+	if k.Expires.Before(start.Add(maxAge)) || k.Expires.After(time.Now().Add(maxAge)) || k.CreatedBy != "tester" || k.Resource != iam.KeyForKafka {
 		t.Errorf("expiry %v, created by %q", k.Expires, k.CreatedBy)
 	}
 	// The secret is nowhere else: not in lists, not in the trail.
-	list, err := w.APIKeys.List(servicetest.As("scada", portal.Viewer), run, portal.APIKeyQuery{})
+	list, err := w.APIKeys.List(servicetest.As("scada", portal.Viewer), run, iam.APIKeyQuery{})
 	if err != nil || len(list.Items) != 1 || list.Items[0].ID != k.ID || list.Items[0].Description != "billing app" {
 		t.Fatalf("list: %+v %v", list.Items, err)
 	}
@@ -98,27 +100,27 @@ func TestAPIKeyLifecycle(t *testing.T) {
 			t.Fatalf("the secret is in the trail: %+v", e)
 		}
 	}
-	sr, err := w.APIKeys.Create(ctx, run, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry, Expires: time.Now().Add(2 * time.Hour)})
+	sr, err := w.APIKeys.Create(ctx, run, sa.ID, iam.NewAPIKey{Resource: iam.KeyForSchemaRegistry, Expires: time.Now().Add(2 * time.Hour)})
 	if err != nil || !strings.Contains(sr.Properties, "basic.auth.user.info="+sr.ID+":"+sr.Secret) || sr.Expires.After(time.Now().Add(2*time.Hour)) {
 		t.Errorf("registry key: %+v %v", sr, err)
 	}
 	// Bad input: field errors, nothing made.
 	before := len(list.Items) + 1
-	for _, in := range []portal.NewAPIKey{
+	for _, in := range []iam.NewAPIKey{
 		{Resource: "ksql"},
 		{},
-		{Resource: portal.KeyForKafka, Expires: time.Now().Add(-time.Hour)},
-		{Resource: portal.KeyForKafka, Expires: time.Now().Add(100 * 24 * time.Hour)},
-		{Resource: portal.KeyForKafka, Description: strings.Repeat("d", 129)},
+		{Resource: iam.KeyForKafka, Expires: time.Now().Add(-time.Hour)},
+		{Resource: iam.KeyForKafka, Expires: time.Now().Add(100 * 24 * time.Hour)},
+		{Resource: iam.KeyForKafka, Description: strings.Repeat("d", 129)},
 	} {
 		if _, err := w.APIKeys.Create(ctx, run, sa.ID, in); !portal.KindOf(err).IsValidation() {
 			t.Errorf("%+v: %v", in, err)
 		}
 	}
-	if _, err := w.APIKeys.Create(ctx, run, "sa-nobody", portal.NewAPIKey{Resource: portal.KeyForKafka}); !portal.Is(err, portal.NotFound) {
+	if _, err := w.APIKeys.Create(ctx, run, "sa-nobody", iam.NewAPIKey{Resource: iam.KeyForKafka}); !portal.Is(err, portal.NotFound) {
 		t.Errorf("a key for no account: %v", err)
 	}
-	if got, _ := w.APIKeys.List(ctx, run, portal.APIKeyQuery{}); len(got.Items) != before {
+	if got, _ := w.APIKeys.List(ctx, run, iam.APIKeyQuery{}); len(got.Items) != before {
 		t.Errorf("bad input made keys: %d", len(got.Items))
 	}
 
@@ -127,11 +129,11 @@ func TestAPIKeyLifecycle(t *testing.T) {
 		t.Errorf("an overlap beyond the maximum age: %v", err)
 	}
 	next, err := w.APIKeys.Rotate(ctx, run, k.ID, time.Hour)
-	if err != nil || next.Secret == "" || next.ID == k.ID || next.Owner != sa.ID || next.Resource != portal.KeyForKafka || next.Description != "billing app" {
+	if err != nil || next.Secret == "" || next.ID == k.ID || next.Owner != sa.ID || next.Resource != iam.KeyForKafka || next.Description != "billing app" {
 		t.Fatalf("rotate: %+v %v", next, err)
 	}
-	keys, _ := w.APIKeys.List(ctx, run, portal.APIKeyQuery{Account: sa.ID})
-	var old portal.APIKey
+	keys, _ := w.APIKeys.List(ctx, run, iam.APIKeyQuery{Account: sa.ID})
+	var old iam.APIKey
 	for _, x := range keys.Items {
 		if x.ID == k.ID {
 			old = x
@@ -140,7 +142,7 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	if old.ReplacedBy != next.ID || old.Expires.After(time.Now().Add(time.Hour)) || old.Expires.Before(time.Now().Add(59*time.Minute)) {
 		t.Errorf("the rotated key: %+v", old)
 	}
-	soon, _ := w.APIKeys.List(ctx, run, portal.APIKeyQuery{ExpiringWithin: 3 * time.Hour})
+	soon, _ := w.APIKeys.List(ctx, run, iam.APIKeyQuery{ExpiringWithin: 3 * time.Hour})
 	if len(soon.Items) != 2 { // the rotated one and the registry key
 		t.Errorf("expiring within 3h: %d", len(soon.Items))
 	}
@@ -165,7 +167,7 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	if _, err := w.Env("edh-shared", "run").APIKeys.GetAPIKey(context.Background(), k.ID); !portal.Is(err, portal.NotFound) {
 		t.Errorf("the expired key is still upstream: %v", err)
 	}
-	var expired *portal.AuditEvent
+	var expired *trail.AuditEvent
 	for _, e := range w.AuditEvents(t) {
 		if e.Action == portal.ActAPIKeyExpire {
 			expired = &e
@@ -176,7 +178,7 @@ func TestAPIKeyLifecycle(t *testing.T) {
 	}
 }
 
-func changesText(cs []portal.Change) string {
+func changesText(cs []trail.Change) string {
 	var b strings.Builder
 	for _, c := range cs {
 		b.WriteString(c.Field + c.Before + c.After)
@@ -191,7 +193,7 @@ func changesText(cs []portal.Change) string {
 func TestAdoptingKeysMadeElsewhere(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "run"}, portal.NewServiceAccount{Name: "legacy", Type: "consumer"})
+	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "run"}, iam.NewServiceAccount{Name: "legacy", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,15 +249,15 @@ func TestAccountLifecycle(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	sa, err := w.Accounts.Create(ctx, dev, portal.NewServiceAccount{Name: "feed", Type: "consumer"})
+	sa, err := w.Accounts.Create(ctx, dev, iam.NewServiceAccount{Name: "feed", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, err := w.Accounts.Update(ctx, dev, sa.ID, "reads the feed"); err != nil || got.Description != "reads the feed" {
 		t.Errorf("update: %+v %v", got, err)
 	}
-	k1, _ := w.APIKeys.Create(ctx, dev, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
-	k2, _ := w.APIKeys.Create(ctx, dev, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry})
+	k1, _ := w.APIKeys.Create(ctx, dev, sa.ID, iam.NewAPIKey{Resource: iam.KeyForKafka})
+	k2, _ := w.APIKeys.Create(ctx, dev, sa.ID, iam.NewAPIKey{Resource: iam.KeyForSchemaRegistry})
 	conn := w.Connect["edh-shared/dev"]
 	if _, err := conn.CreateConnector(context.Background(), "edh-shared-scada-dev-sink-connector", map[string]string{
 		"name": "edh-shared-scada-dev-sink-connector", "connector.class": "DatagenSource", "kafka.auth.mode": "SERVICE_ACCOUNT",
@@ -308,11 +310,11 @@ func TestRotationIsAllOrNothing(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	qas := portal.Scope{BU: "scada", Stage: "qas"}
-	sa, err := w.Accounts.Create(ctx, qas, portal.NewServiceAccount{Name: "rotor", Type: "consumer"})
+	sa, err := w.Accounts.Create(ctx, qas, iam.NewServiceAccount{Name: "rotor", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := w.APIKeys.Create(ctx, qas, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	k, err := w.APIKeys.Create(ctx, qas, sa.ID, iam.NewAPIKey{Resource: iam.KeyForKafka})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,11 +347,11 @@ func TestOneRotationAtATime(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	qas := portal.Scope{BU: "scada", Stage: "qas"}
-	sa, err := w.Accounts.Create(ctx, qas, portal.NewServiceAccount{Name: "twice", Type: "consumer"})
+	sa, err := w.Accounts.Create(ctx, qas, iam.NewServiceAccount{Name: "twice", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := w.APIKeys.Create(ctx, qas, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	k, err := w.APIKeys.Create(ctx, qas, sa.ID, iam.NewAPIKey{Resource: iam.KeyForKafka})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,11 +388,11 @@ func TestAnAbandonedRotationLeavesNoKey(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	qas := portal.Scope{BU: "scada", Stage: "qas"}
-	sa, err := w.Accounts.Create(ctx, qas, portal.NewServiceAccount{Name: "halted", Type: "consumer"})
+	sa, err := w.Accounts.Create(ctx, qas, iam.NewServiceAccount{Name: "halted", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := w.APIKeys.Create(ctx, qas, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	k, err := w.APIKeys.Create(ctx, qas, sa.ID, iam.NewAPIKey{Resource: iam.KeyForKafka})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +424,7 @@ func TestAnAbandonedRotationLeavesNoKey(t *testing.T) {
 	if len(recs) != 1 || recs[k.ID].ReplacedBy != "" {
 		t.Errorf("records after the sweep: %+v", recs)
 	}
-	if e := w.AuditEvents(t)[0]; e.Action != portal.ActAPIKeyDelete || e.Actor != portal.SystemActor || !strings.Contains(e.Resource, orphan.ID) {
+	if e := w.AuditEvents(t)[0]; e.Action != portal.ActAPIKeyDelete || e.Actor != trail.SystemActor || !strings.Contains(e.Resource, orphan.ID) {
 		t.Errorf("the sweep's event: %+v", e)
 	}
 	if n, _ := w.APIKeys.Expire(bg); n != 0 {
@@ -442,13 +444,13 @@ func TestNewKeysProvisionUntilTheySignIn(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	sa, err := w.Accounts.Create(ctx, dev, portal.NewServiceAccount{Name: "spreading", Type: "producer"})
+	sa, err := w.Accounts.Create(ctx, dev, iam.NewServiceAccount{Name: "spreading", Type: "producer"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Keys.Refuse.Store(true) // Confluent Cloud has not spread new keys yet
-	k, err := w.APIKeys.Create(ctx, dev, sa.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
-	if err != nil || k.State != portal.KeyProvisioning {
+	k, err := w.APIKeys.Create(ctx, dev, sa.ID, iam.NewAPIKey{Resource: iam.KeyForKafka})
+	if err != nil || k.State != iam.KeyProvisioning {
 		t.Fatalf("created: %+v %v", k.APIKey, err)
 	}
 	recs, _ := w.Store.Keys(context.Background(), []string{k.ID})
@@ -461,14 +463,14 @@ func TestNewKeysProvisionUntilTheySignIn(t *testing.T) {
 	if got := w.Keys.Secret(k.ID); got != k.Secret {
 		t.Fatalf("checked with %q, not the key's secret", got)
 	}
-	if got, err := w.APIKeys.Get(ctx, dev, k.ID); err != nil || got.State != portal.KeyProvisioning || !got.ReadyAt.IsZero() {
+	if got, err := w.APIKeys.Get(ctx, dev, k.ID); err != nil || got.State != iam.KeyProvisioning || !got.ReadyAt.IsZero() {
 		t.Fatalf("while refused: %+v %v", got, err)
 	}
 
 	// Rotated at once, and the old key's time is up: it stays while its
 	// successor provisions.
 	next, err := w.APIKeys.Rotate(ctx, dev, k.ID, 0)
-	if err != nil || next.State != portal.KeyProvisioning {
+	if err != nil || next.State != iam.KeyProvisioning {
 		t.Fatalf("rotate: %+v %v", next.APIKey, err)
 	}
 	w.Advance(2 * time.Second)
@@ -485,7 +487,7 @@ func TestNewKeysProvisionUntilTheySignIn(t *testing.T) {
 		t.Fatalf("settled %d: %v", n, err)
 	}
 	got, err := w.APIKeys.Get(ctx, dev, next.ID)
-	if err != nil || got.State != portal.KeyReady || got.ReadyAt.IsZero() {
+	if err != nil || got.State != iam.KeyReady || got.ReadyAt.IsZero() {
 		t.Fatalf("after the check: %+v %v", got, err)
 	}
 	if recs, _ := w.Store.Keys(context.Background(), []string{next.ID}); recs[next.ID].Probe != "" {
@@ -497,7 +499,7 @@ func TestNewKeysProvisionUntilTheySignIn(t *testing.T) {
 
 	// A key that never signs in is unverified after 30 minutes.
 	w.Keys.Refuse.Store(true)
-	never, err := w.APIKeys.Create(ctx, dev, sa.ID, portal.NewAPIKey{Resource: portal.KeyForSchemaRegistry})
+	never, err := w.APIKeys.Create(ctx, dev, sa.ID, iam.NewAPIKey{Resource: iam.KeyForSchemaRegistry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +507,7 @@ func TestNewKeysProvisionUntilTheySignIn(t *testing.T) {
 	if n, err := w.APIKeys.CheckProvisioning(context.Background()); n != 1 || err != nil {
 		t.Fatalf("gave up on %d: %v", n, err)
 	}
-	if got, _ := w.APIKeys.Get(ctx, dev, never.ID); got.State != portal.KeyUnverified {
+	if got, _ := w.APIKeys.Get(ctx, dev, never.ID); got.State != iam.KeyUnverified {
 		t.Errorf("a key never signed in: %s", got.State)
 	}
 }

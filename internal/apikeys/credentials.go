@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // credentials is a new key with what a client needs to connect with it:
 // Java/librdkafka properties and environment variables. They carry the
 // secret, and are built only for the answer that hands it out.
-func credentials(access platform.ClientAccess, k portal.APIKey, secret string) portal.CreatedAPIKey {
-	out := portal.CreatedAPIKey{APIKey: k, Secret: secret}
+func credentials(access platform.ClientAccess, k iam.APIKey, secret string) iam.CreatedAPIKey {
+	out := iam.CreatedAPIKey{APIKey: k, Secret: secret}
 	var props, env strings.Builder
 	expiry := "never expires"
 	if !k.Expires.IsZero() {
@@ -22,7 +22,7 @@ func credentials(access platform.ClientAccess, k portal.APIKey, secret string) p
 	fmt.Fprintf(&props, "# API key %s of service account %s (%s); this file holds its secret: keep it safe.\n", k.ID, k.OwnerName, expiry)
 	fmt.Fprintf(&env, "# API key %s of service account %s (%s)\n", k.ID, k.OwnerName, expiry)
 	switch k.Resource {
-	case portal.KeyForSchemaRegistry:
+	case iam.KeyForSchemaRegistry:
 		fmt.Fprintf(&props, "schema.registry.url=%s\nbasic.auth.credentials.source=USER_INFO\nbasic.auth.user.info=%s:%s\n", access.RegistryURL, k.ID, secret)
 		fmt.Fprintf(&env, "SCHEMA_REGISTRY_URL=%s\nSCHEMA_REGISTRY_BASIC_AUTH_USER_INFO=%s:%s\n", access.RegistryURL, k.ID, secret)
 	default:

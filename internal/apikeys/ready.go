@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -56,7 +56,7 @@ func (s *Service) provisioning(env *platform.Environment, rec *store.KeyRecord, 
 // (or made before it checked keys) is taken for ready.
 func keyState(rec store.KeyRecord, recorded bool) (string, time.Time) {
 	if !recorded || rec.State == "" {
-		return portal.KeyReady, time.Time{}
+		return iam.KeyReady, time.Time{}
 	}
 	return rec.State, rec.ReadyAt
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -178,7 +179,7 @@ func (s *Service) expire(ctx context.Context, env *platform.Environment, rec sto
 		// for the portal to do or audit but forget it.
 		return false, s.store.DeleteKeys(ctx, []string{rec.ID})
 	}
-	err = s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
+	err = s.guard.WriteEvent(ctx, trail.AuditEvent{Actor: trail.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
 		Action: portal.ActAPIKeyExpire, Resource: rec.ID + " (" + rec.Owner + " on " + rec.Resource + ")"}, gate.Change{
 		Do: func(ctx context.Context) error {
 			if err := env.APIKeys.DeleteAPIKey(ctx, rec.ID); err != nil && !portal.Is(err, portal.NotFound) {
@@ -186,7 +187,7 @@ func (s *Service) expire(ctx context.Context, env *platform.Environment, rec sto
 			}
 			return s.store.DeleteKeys(ctx, []string{rec.ID})
 		},
-		Changes: []portal.Change{{Field: "expires_at", Before: rec.Expires.UTC().Format(time.RFC3339)}}})
+		Changes: []trail.Change{{Field: "expires_at", Before: rec.Expires.UTC().Format(time.RFC3339)}}})
 	return err == nil, err
 }
 
@@ -243,7 +244,7 @@ func (s *Service) endRotation(ctx context.Context, rec store.KeyRecord) (int, er
 		if _, recorded := known[k.ID]; recorded || k.ID == rec.ID || k.Created.Before(began.Add(-time.Second)) {
 			continue
 		}
-		err := s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
+		err := s.guard.WriteEvent(ctx, trail.AuditEvent{Actor: trail.SystemActor, ActorRole: "system", LandingZone: rec.Zone, BU: rec.BU, Stage: rec.Stage,
 			Action: portal.ActAPIKeyDelete, Resource: k.ID + " (" + rec.Owner + " on " + rec.Resource + ")",
 			Detail: "made by a rotation of " + rec.ID + " whose replica stopped before recording it; nobody has its secret"}, gate.Change{
 			Do: func(ctx context.Context) error {

@@ -23,7 +23,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/identity"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/plans"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/records"
 	"github.com/edh-platform/rms-portal/internal/schemas"
@@ -150,12 +150,12 @@ func New(d Deps) (*Built, error) {
 	b.Grants = grants.New(g, d.Store).ClassifyWith(b.Catalog, d.GrantWarnBefore).WaitForBindings(d.BindingDelay)
 	b.Me.ExplainGrantsWith(b.Grants.Explain)
 	// A delete ends the grants that name what it deletes, first.
-	endPrincipal := func(ctx context.Context, call *gate.Call, principal, cause string) ([]portal.Change, error) {
+	endPrincipal := func(ctx context.Context, call *gate.Call, principal, cause string) ([]trail.Change, error) {
 		return b.Grants.End(ctx, call, grants.Ends{Principal: principal}, cause)
 	}
 	b.Accounts.WithImpact(d.Store, endPrincipal)
 	b.Pools.WithImpact(d.Store, endPrincipal)
-	b.Topics.EndGrantsWith(func(ctx context.Context, call *gate.Call, topic, cause string) ([]portal.Change, error) {
+	b.Topics.EndGrantsWith(func(ctx context.Context, call *gate.Call, topic, cause string) ([]trail.Change, error) {
 		return b.Grants.End(ctx, call, grants.Ends{Topic: topic}, cause)
 	})
 	b.Admin.ExplainGrantsWith(b.Grants.Explain)

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // maxAnonymousSources bounds the sources counted apart in one minute;
@@ -30,7 +30,7 @@ type anonCount struct {
 	storing bool  // the first refusal is being stored
 	count   int
 	written int // the count the stored event holds
-	event   portal.AuditEvent
+	event   trail.AuditEvent
 }
 
 func newAnonymous(r *Recorder) *anonymous {
@@ -38,14 +38,14 @@ func newAnonymous(r *Recorder) *anonymous {
 }
 
 // countChange is the change that carries an aggregated event's count.
-func countChange(n int) []portal.Change {
-	return []portal.Change{{Field: "requests", After: strconv.Itoa(n)}}
+func countChange(n int) []trail.Change {
+	return []trail.Change{{Field: "requests", After: strconv.Itoa(n)}}
 }
 
 // RefusedAnonymous records the refusal of a caller that could not be
 // authenticated. The first refusal of a source in a minute is stored at
 // once; the others of that minute add to its count, which Run writes.
-func (r *Recorder) RefusedAnonymous(ctx context.Context, e portal.AuditEvent) {
+func (r *Recorder) RefusedAnonymous(ctx context.Context, e trail.AuditEvent) {
 	e = r.complete(ctx, e)
 	a := r.anon
 	minute := e.Time.Truncate(time.Minute)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -39,8 +40,8 @@ const (
 
 // Store is where events are kept.
 type Store interface {
-	AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error)
-	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
+	AppendAudit(ctx context.Context, e trail.AuditEvent) (int64, error)
+	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []trail.Change) error
 	UnsettledAttempt(ctx context.Context, requestID string, action portal.Action, resource string) (int64, error)
 }
 
@@ -67,7 +68,7 @@ type Recorder struct {
 
 type settlement struct {
 	outcome, detail, resource string
-	changes                   []portal.Change
+	changes                   []trail.Change
 }
 
 // New returns a recorder over a store.
@@ -91,7 +92,7 @@ func (r *Recorder) OnFailure(f func(phase string)) { r.failed = f }
 
 // complete fills what an event takes from its request, and bounds what
 // callers supplied.
-func (r *Recorder) complete(ctx context.Context, e portal.AuditEvent) portal.AuditEvent {
+func (r *Recorder) complete(ctx context.Context, e trail.AuditEvent) trail.AuditEvent {
 	if e.Time.IsZero() {
 		e.Time = r.now().UTC()
 	}
@@ -110,14 +111,14 @@ func (r *Recorder) complete(ctx context.Context, e portal.AuditEvent) portal.Aud
 	return Bound(e)
 }
 
-func attrs(e portal.AuditEvent) []slog.Attr {
+func attrs(e trail.AuditEvent) []slog.Attr {
 	return []slog.Attr{slog.String("actor", e.Actor), slog.String("role", e.ActorRole), slog.String("action", e.Action.String()),
 		slog.String("resource", e.Resource), slog.String("scope", e.BU+"/"+e.Stage), slog.String("outcome", e.Outcome)}
 }
 
 // store appends an event within a short bound of its own: the trail must
 // not hold a request long.
-func (r *Recorder) append(ctx context.Context, e portal.AuditEvent, phase string) (int64, error) {
+func (r *Recorder) append(ctx context.Context, e trail.AuditEvent, phase string) (int64, error) {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
 	defer cancel()
 	id, err := r.store.AppendAudit(sctx, e)
@@ -146,7 +147,7 @@ func (r *Recorder) result(err error, phase string) {
 
 // Record stores an event that is complete as it is: a refusal, a read.
 // An event the store cannot take is logged in full at error level.
-func (r *Recorder) Record(ctx context.Context, e portal.AuditEvent) {
+func (r *Recorder) Record(ctx context.Context, e trail.AuditEvent) {
 	e = r.complete(ctx, e)
 	if _, err := r.append(ctx, e, PhaseEvent); err == nil {
 		r.log.LogAttrs(ctx, slog.LevelInfo, "audit", attrs(e)...)
@@ -157,7 +158,7 @@ func (r *Recorder) Record(ctx context.Context, e portal.AuditEvent) {
 // returns it as an attempt whose outcome is known already, so that what
 // it counts can be amended later with Settle and the same outcome (a
 // records tail: its polls). nil when the store did not take it.
-func (r *Recorder) Note(ctx context.Context, e portal.AuditEvent) *Attempt {
+func (r *Recorder) Note(ctx context.Context, e trail.AuditEvent) *Attempt {
 	e = r.complete(ctx, e)
 	id, err := r.append(ctx, e, PhaseEvent)
 	if err != nil {
@@ -171,13 +172,13 @@ func (r *Recorder) Note(ctx context.Context, e portal.AuditEvent) *Attempt {
 type Attempt struct {
 	r  *Recorder
 	id int64
-	e  portal.AuditEvent
+	e  trail.AuditEvent
 }
 
 // Begin records the attempt of a write before it is made, with outcome
 // Unknown. When the store cannot take it, the error (503) says that
 // nothing was changed, and the write must not be made.
-func (r *Recorder) Begin(ctx context.Context, e portal.AuditEvent) (*Attempt, error) {
+func (r *Recorder) Begin(ctx context.Context, e trail.AuditEvent) (*Attempt, error) {
 	e = r.complete(ctx, e)
 	e.Outcome = Unknown
 	id, err := r.append(ctx, e, PhaseAttempt)
@@ -194,7 +195,7 @@ func (r *Recorder) Begin(ctx context.Context, e portal.AuditEvent) (*Attempt, er
 // known, else the unsettled attempt of ctx's request on the event's
 // action and resource, else a new one (Begin). Each write is recorded
 // once, whichever process settles it.
-func (r *Recorder) Resume(ctx context.Context, e portal.AuditEvent, id int64) (*Attempt, error) {
+func (r *Recorder) Resume(ctx context.Context, e trail.AuditEvent, id int64) (*Attempt, error) {
 	e = r.complete(ctx, e)
 	e.Outcome = Unknown
 	if id != 0 {
@@ -225,7 +226,7 @@ func (a *Attempt) ID() int64 { return a.id }
 // (with an id learned on the way) and what changed. When the store cannot
 // take it, the attempt stays "unknown" and the outcome is kept for Run to
 // write.
-func (a *Attempt) Settle(ctx context.Context, outcome, detail, resource string, changes []portal.Change) {
+func (a *Attempt) Settle(ctx context.Context, outcome, detail, resource string, changes []trail.Change) {
 	e := a.e
 	e.Outcome, e.Detail, e.Resource, e.Changes = outcome, detail, resource, changes
 	e = Bound(e)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -20,13 +21,13 @@ import (
 type memStore struct {
 	mu     sync.Mutex
 	down   bool
-	events map[int64]portal.AuditEvent
+	events map[int64]trail.AuditEvent
 	next   int64
 }
 
-func newMem() *memStore { return &memStore{events: map[int64]portal.AuditEvent{}} }
+func newMem() *memStore { return &memStore{events: map[int64]trail.AuditEvent{}} }
 
-func (m *memStore) AppendAudit(_ context.Context, e portal.AuditEvent) (int64, error) {
+func (m *memStore) AppendAudit(_ context.Context, e trail.AuditEvent) (int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.down {
@@ -38,7 +39,7 @@ func (m *memStore) AppendAudit(_ context.Context, e portal.AuditEvent) (int64, e
 	return m.next, nil
 }
 
-func (m *memStore) SettleAudit(_ context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error {
+func (m *memStore) SettleAudit(_ context.Context, id int64, outcome, detail, resource string, changes []trail.Change) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.down {
@@ -70,7 +71,7 @@ func (m *memStore) setDown(down bool) {
 	m.mu.Unlock()
 }
 
-func (m *memStore) event(id int64) portal.AuditEvent {
+func (m *memStore) event(id int64) trail.AuditEvent {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.events[id]
@@ -95,20 +96,20 @@ func TestWriteAhead(t *testing.T) {
 	r.OnFailure(func(phase string) { failures[phase]++ })
 	ctx := context.Background()
 
-	att, err := r.Begin(ctx, portal.AuditEvent{Action: portal.ActTopicCreate, Resource: "t", Outcome: OK})
+	att, err := r.Begin(ctx, trail.AuditEvent{Action: portal.ActTopicCreate, Resource: "t", Outcome: OK})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := m.event(att.ID()); got.Outcome != Unknown {
 		t.Errorf("attempt stored as %q, want unknown", got.Outcome)
 	}
-	att.Settle(ctx, OK, "", "t (id)", []portal.Change{{Field: "x", After: "1"}})
+	att.Settle(ctx, OK, "", "t (id)", []trail.Change{{Field: "x", After: "1"}})
 	if got := m.event(att.ID()); got.Outcome != OK || got.Resource != "t (id)" || len(got.Changes) != 1 {
 		t.Errorf("settled as %+v", got)
 	}
 
 	m.setDown(true)
-	if _, err := r.Begin(ctx, portal.AuditEvent{Action: portal.ActTopicCreate}); !portal.Is(err, portal.UpstreamUnavailable) ||
+	if _, err := r.Begin(ctx, trail.AuditEvent{Action: portal.ActTopicCreate}); !portal.Is(err, portal.UpstreamUnavailable) ||
 		!strings.Contains(err.Error(), "nothing was changed") {
 		t.Errorf("attempt while down: %v", err)
 	}
@@ -116,7 +117,7 @@ func TestWriteAhead(t *testing.T) {
 		t.Error("healthy while the trail cannot be written")
 	}
 	m.setDown(false)
-	att, err = r.Begin(ctx, portal.AuditEvent{Action: portal.ActTopicDelete, Resource: "u"})
+	att, err = r.Begin(ctx, trail.AuditEvent{Action: portal.ActTopicDelete, Resource: "u"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestResume(t *testing.T) {
 	m := newMem()
 	ctx := requestid.With(context.Background(), "req-bulk")
 	dead, other := New(m, quiet()), New(m, quiet())
-	e := portal.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-a"}
+	e := trail.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-a"}
 	att, err := dead.Begin(ctx, e)
 	if err != nil {
 		t.Fatal(err)
@@ -166,12 +167,12 @@ func TestResume(t *testing.T) {
 		t.Fatalf("by id: %v %v", byID, err)
 	}
 	// Another item, never begun: a new attempt.
-	fresh, err := other.Resume(ctx, portal.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-b"}, 0)
+	fresh, err := other.Resume(ctx, trail.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-b"}, 0)
 	if err != nil || fresh.ID() == att.ID() || m.event(fresh.ID()).Outcome != Unknown || m.event(fresh.ID()).RequestID != "req-bulk" {
 		t.Errorf("a write never begun: %+v %v", fresh, err)
 	}
 	m.setDown(true)
-	if _, err := other.Resume(ctx, portal.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-c"}, 0); !portal.Is(err, portal.UpstreamUnavailable) {
+	if _, err := other.Resume(ctx, trail.AuditEvent{Action: portal.ActServiceAccountCreate, Resource: "sa-c"}, 0); !portal.Is(err, portal.UpstreamUnavailable) {
 		t.Errorf("resuming while the trail is down: %v", err)
 	}
 }
@@ -182,11 +183,11 @@ func TestBound(t *testing.T) {
 	m := newMem()
 	r := New(m, quiet())
 	huge := strings.Repeat("x", 1<<20)
-	changes := make([]portal.Change, 500)
+	changes := make([]trail.Change, 500)
 	for i := range changes {
-		changes[i] = portal.Change{Field: huge, After: huge}
+		changes[i] = trail.Change{Field: huge, After: huge}
 	}
-	r.Record(context.Background(), portal.AuditEvent{Action: portal.ActTopicCreate, Resource: huge, Detail: huge, Changes: changes, Outcome: "INVALID_PARAMETER"})
+	r.Record(context.Background(), trail.AuditEvent{Action: portal.ActTopicCreate, Resource: huge, Detail: huge, Changes: changes, Outcome: "INVALID_PARAMETER"})
 	e := m.event(1)
 	size := len(e.Resource) + len(e.Detail)
 	for _, c := range e.Changes {
@@ -212,9 +213,9 @@ func TestAnonymousRefusalsAreAggregated(t *testing.T) {
 		return requestid.WithClient(context.Background(), requestid.Client{IP: ip})
 	}
 	for range 300 {
-		r.RefusedAnonymous(from("10.0.0.1"), portal.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED", Detail: "the token is not valid"})
+		r.RefusedAnonymous(from("10.0.0.1"), trail.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED", Detail: "the token is not valid"})
 	}
-	r.RefusedAnonymous(from("10.0.0.2"), portal.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED"})
+	r.RefusedAnonymous(from("10.0.0.2"), trail.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED"})
 	r.Flush(context.Background())
 	if m.count() != 2 {
 		t.Fatalf("%d events for two sources in one minute", m.count())
@@ -223,7 +224,7 @@ func TestAnonymousRefusalsAreAggregated(t *testing.T) {
 		t.Errorf("first source: %+v", e)
 	}
 	now = now.Add(time.Minute)
-	r.RefusedAnonymous(from("10.0.0.1"), portal.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED"})
+	r.RefusedAnonymous(from("10.0.0.1"), trail.AuditEvent{Action: portal.RouteAction("POST /:bu/:stage/topic"), Outcome: "UNAUTHENTICATED"})
 	if m.count() != 3 || m.event(3).Changes[0].After != "1" {
 		t.Errorf("a new minute: %d events, last %+v", m.count(), m.event(3))
 	}

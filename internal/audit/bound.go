@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // Bounds of what a caller can put into one event: names, messages and
@@ -24,7 +25,7 @@ const (
 func Cut(s string, n int) string { return portal.Clip(s, n) }
 
 // Bound cuts what a caller supplied in an event to the bounds above.
-func Bound(e portal.AuditEvent) portal.AuditEvent {
+func Bound(e trail.AuditEvent) trail.AuditEvent {
 	e.Actor, e.ActorRole, e.Action = Cut(e.Actor, MaxShort), Cut(e.ActorRole, MaxShort), portal.ActionNamed(Cut(e.Action.String(), MaxShort))
 	e.BU, e.Stage, e.LandingZone = Cut(e.BU, MaxShort), Cut(e.Stage, MaxShort), Cut(e.LandingZone, MaxShort)
 	e.Resource, e.Detail, e.UserAgent = Cut(e.Resource, MaxText), Cut(e.Detail, MaxText), Cut(e.UserAgent, MaxText)
@@ -40,12 +41,12 @@ func Bound(e portal.AuditEvent) portal.AuditEvent {
 	}
 	if len(e.Changes) > 0 {
 		n := min(len(e.Changes), MaxChanges)
-		changes := make([]portal.Change, n, n+1)
+		changes := make([]trail.Change, n, n+1)
 		for i, c := range e.Changes[:n] {
-			changes[i] = portal.Change{Field: Cut(c.Field, MaxText), Before: Cut(c.Before, MaxText), After: Cut(c.After, MaxText)}
+			changes[i] = trail.Change{Field: Cut(c.Field, MaxText), Before: Cut(c.Before, MaxText), After: Cut(c.After, MaxText)}
 		}
 		if len(e.Changes) > n {
-			changes = append(changes, portal.Change{Field: "…", After: strconv.Itoa(len(e.Changes)-n) + " more changes cut"})
+			changes = append(changes, trail.Change{Field: "…", After: strconv.Itoa(len(e.Changes)-n) + " more changes cut"})
 		}
 		e.Changes = changes
 	}

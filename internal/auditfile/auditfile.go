@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // Formats are the export formats.
@@ -25,7 +26,7 @@ var header = []string{"id", "time", "actor", "actor_role", "service", "landing_z
 // before it (a refusal) is returned for the door to render as usual; an
 // error after it cuts the download short and is returned too, with
 // started true.
-func Audit(w http.ResponseWriter, format string, run func(emit func(portal.AuditEvent) error) error) (started bool, err error) {
+func Audit(w http.ResponseWriter, format string, run func(emit func(trail.AuditEvent) error) error) (started bool, err error) {
 	if format != "csv" && format != "json" {
 		return false, portal.Invalid("format", "must be csv or json, not %q", format)
 	}
@@ -47,7 +48,7 @@ func Audit(w http.ResponseWriter, format string, run func(emit func(portal.Audit
 	}
 	if format == "csv" {
 		cw := csv.NewWriter(w)
-		err = run(func(e portal.AuditEvent) error {
+		err = run(func(e trail.AuditEvent) error {
 			if !started {
 				start()
 				_ = cw.Write(header)
@@ -73,7 +74,7 @@ func Audit(w http.ResponseWriter, format string, run func(emit func(portal.Audit
 	}
 	enc := json.NewEncoder(w)
 	n := 0
-	err = run(func(e portal.AuditEvent) error {
+	err = run(func(e trail.AuditEvent) error {
 		start()
 		sep := ",\n"
 		if n == 0 {

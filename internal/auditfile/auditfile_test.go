@@ -8,16 +8,17 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // TestCSVNeutralisesFormulas: cells a spreadsheet would run as formulas
 // start with an apostrophe in the export; others are as they were.
 func TestCSVNeutralisesFormulas(t *testing.T) {
 	rec := httptest.NewRecorder()
-	_, err := Audit(rec, "csv", func(emit func(portal.AuditEvent) error) error {
-		return emit(portal.AuditEvent{ID: 1, Time: time.Unix(0, 0), Actor: "@carol", Action: portal.ActTopicCreate,
+	_, err := Audit(rec, "csv", func(emit func(trail.AuditEvent) error) error {
+		return emit(trail.AuditEvent{ID: 1, Time: time.Unix(0, 0), Actor: "@carol", Action: portal.ActTopicCreate,
 			Resource: `=HYPERLINK("http://evil.example","x")`, Outcome: "INVALID_PARAMETER", Detail: "+1", SourceIP: "-2",
-			RequestID: "\tcmd", Changes: []portal.Change{{Field: "f", After: "v"}}})
+			RequestID: "\tcmd", Changes: []trail.Change{{Field: "f", After: "v"}}})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 )
 
@@ -129,7 +129,7 @@ func (c Classes) Stricter(a, b string) string {
 }
 
 // ParseDuration reads a grant's duration: days ("7d"), weeks ("2w") or a
-// Go duration ("36h"), as portal.ParseSpan reads spans; at least an hour.
+// Go duration ("36h"), as iam.ParseSpan reads spans; at least an hour.
 func ParseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	span := s
@@ -138,7 +138,7 @@ func ParseDuration(s string) (time.Duration, error) {
 			span = strconv.Itoa(w*7) + "d"
 		}
 	}
-	d, err := portal.ParseSpan(span)
+	d, err := iam.ParseSpan(span)
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a duration: write days (7d), weeks (2w) or hours (36h)", clip(s))
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 )
 
@@ -135,7 +135,7 @@ func (x *indexes) forget(env string) {
 }
 
 // fieldsOf returns a schema's field names, parsed once per schema id.
-func (x *indexes) fieldsOf(v portal.SchemaVersion) []string {
+func (x *indexes) fieldsOf(v schema.SchemaVersion) []string {
 	x.mu.Lock()
 	f, ok := x.fields[v.ID]
 	x.mu.Unlock()

@@ -9,7 +9,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -118,7 +120,7 @@ func (s *Service) index(ctx context.Context, call *gate.Call) (*index, error) {
 	if err != nil {
 		return nil, err
 	}
-	subjects := map[string]portal.SchemaVersion{}
+	subjects := map[string]schema.SchemaVersion{}
 	if versions, err := call.Env.Schemas.ListSchemas(ctx, "", true); err != nil {
 		// The registry's outage costs the search its field names, not
 		// the catalog.
@@ -152,7 +154,7 @@ func (s *Service) index(ctx context.Context, call *gate.Call) (*index, error) {
 }
 
 // subjects fills an entry's subjects and their fields.
-func (s *Service) subjects(e *topiccatalog.CatalogEntry, all map[string]portal.SchemaVersion) {
+func (s *Service) subjects(e *topiccatalog.CatalogEntry, all map[string]schema.SchemaVersion) {
 	var fields []string
 	if v, ok := all[e.Topic+"-key"]; ok {
 		e.KeySubject = v.Subject
@@ -306,11 +308,11 @@ func (s *Service) Describe(ctx context.Context, scope portal.Scope, topic string
 }
 
 // metadataChanges lists what an edit changed, for its audit event.
-func metadataChanges(before, after store.CatalogEntry) []portal.Change {
-	var out []portal.Change
+func metadataChanges(before, after store.CatalogEntry) []trail.Change {
+	var out []trail.Change
 	add := func(field, b, a string) {
 		if b != a {
-			out = append(out, portal.Change{Field: field, Before: b, After: a})
+			out = append(out, trail.Change{Field: field, Before: b, After: a})
 		}
 	}
 	add("description", before.Description, after.Description)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
@@ -41,8 +42,8 @@ const orderSchema = `{"type":"record","name":"Order","fields":[{"name":"orderId"
 // it; bad input changes nothing; every edit is audited.
 func TestOwnersDescribeAndOthersFind(t *testing.T) {
 	w := servicetest.New(t, orders, leads, outside)
-	if _, err := w.Schemas.Create(carol, scadaDev, portal.NewSchema{Topic: "orders", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: orderSchema}}); err != nil {
+	if _, err := w.Schemas.Create(carol, scadaDev, schema.NewSchema{Topic: "orders", SubjectType: "value",
+		SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: orderSchema}}); err != nil {
 		t.Fatal(err)
 	}
 	e, err := w.Catalog.Describe(carol, scadaDev, "orders", portal.TopicMetadata{Description: "Orders as placed", Contact: "orders-team@example.com",

@@ -9,7 +9,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -22,11 +24,11 @@ import (
 
 // apply records r applying the plan planned (checked against the
 // request), applies it as the caller and records the outcome.
-func (s *Service) apply(ctx context.Context, call *gate.Call, scope portal.Scope, r store.RequestRecord, doc portal.Document, planned portal.Plan,
+func (s *Service) apply(ctx context.Context, call *gate.Call, scope portal.Scope, r store.RequestRecord, doc ascode.Document, planned ascode.Plan,
 	comment string) (changerequest.ChangeRequest, error) {
 	var next store.RequestRecord
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestApprove, Resource: r.ID,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = changerequest.RequestApplying, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
 			r.Result, _ = json.Marshal(planned)
 			ok, err := s.store.DecideRequest(ctx, r, changerequest.RequestOpen)
@@ -39,7 +41,7 @@ func (s *Service) apply(ctx context.Context, call *gate.Call, scope portal.Scope
 			// Every change's event says on whose request it was made.
 			applyCtx := gate.WithApproval(gate.WithNote(ctx, "approved by "+call.Principal.Actor()+" on change request "+r.ID+" of "+r.Requester))
 			result, err := s.plans.Apply(applyCtx, scope, doc, r.Fingerprint)
-			var changes []portal.Change
+			var changes []trail.Change
 			next, changes, err = s.finish(ctx, r, result, err)
 			return changes, err
 		}})
@@ -61,7 +63,7 @@ func (s *Service) answer(call *gate.Call, next store.RequestRecord, err error) (
 // finish records the outcome of an applying request's apply (result, or
 // err when nothing was applied): the request as it is now, what changed
 // for the trail and the outcome.
-func (s *Service) finish(ctx context.Context, r store.RequestRecord, result portal.Plan, err error) (store.RequestRecord, []portal.Change, error) {
+func (s *Service) finish(ctx context.Context, r store.RequestRecord, result ascode.Plan, err error) (store.RequestRecord, []trail.Change, error) {
 	next := r
 	next.Event = 0
 	switch {
@@ -73,7 +75,7 @@ func (s *Service) finish(ctx context.Context, r store.RequestRecord, result port
 	default:
 		next.State = changerequest.RequestApplied
 		for _, c := range result.Changes {
-			if c.Outcome == portal.OutcomeFailed || c.Outcome == portal.OutcomeSkipped {
+			if c.Outcome == ascode.OutcomeFailed || c.Outcome == ascode.OutcomeSkipped {
 				next.State = changerequest.RequestPartlyApplied
 			}
 		}
@@ -91,7 +93,7 @@ func (s *Service) finish(ctx context.Context, r store.RequestRecord, result port
 	} else if derr != nil {
 		s.guard.Log().ErrorContext(ctx, "a change request's outcome could not be recorded; it will be finished later", "request", r.ID, "err", derr)
 	}
-	return next, []portal.Change{{Field: "state", Before: changerequest.RequestOpen, After: next.State}, {Field: "requester", After: r.Requester},
+	return next, []trail.Change{{Field: "state", Before: changerequest.RequestOpen, After: next.State}, {Field: "requester", After: r.Requester},
 		{Field: "apply_request_id", After: result.AuditID}}, err
 }
 
@@ -126,8 +128,8 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 	if err != nil || now.State != changerequest.RequestApplying || now.Event != r.Event {
 		return false, nil // finished meanwhile
 	}
-	var doc portal.Document
-	var approved portal.Plan
+	var doc ascode.Document
+	var approved ascode.Plan
 	if err := json.Unmarshal(now.Document, &doc); err != nil {
 		return false, err
 	}
@@ -137,9 +139,9 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 		return false, nil // the upstream cannot be planned now: next round
 	}
 	_ = s.guard.Write(ctx, call, gate.Change{Event: portal.ActChangeRequestApprove, Resource: r.ID, Resume: true, Attempt: r.Event,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			w.Note("finished by the portal after the replica applying it stopped")
-			var result portal.Plan
+			var result ascode.Plan
 			var applied error
 			failure := "a stopped apply could not be recorded"
 			if plans.Within(left, approved) {
@@ -152,7 +154,7 @@ func (s *Service) resume(ctx context.Context, r store.RequestRecord) (bool, erro
 			} else {
 				result = plans.Merged(approved, left)
 				for i, c := range result.Changes {
-					if c.Outcome == portal.OutcomeSkipped {
+					if c.Outcome == ascode.OutcomeSkipped {
 						result.Changes[i].Error = portal.New(portal.Conflict, "not applied: the apply stopped part way and the unit's resources changed since; plan the document again")
 					}
 				}

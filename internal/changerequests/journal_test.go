@@ -8,7 +8,9 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -30,7 +32,7 @@ func stopApply(t *testing.T) (*servicetest.World, changerequest.ChangeRequest) {
 	w := servicetest.New(t, "edh-shared-scada-dev-orders")
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	two := 2
-	doc := portal.Document{Resources: []portal.Resource{
+	doc := ascode.Document{Resources: []portal.Resource{
 		{Kind: portal.KindTopic, Name: "orders", Spec: &portal.TopicDecl{Partitions: &two, Config: map[string]string{"retention.ms": "3600000"}}}}}
 	for _, n := range []string{"a", "b", "c"} {
 		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: "new-" + n, Spec: &portal.TopicDecl{Partitions: &two}})
@@ -92,7 +94,7 @@ func TestAStoppedApplyIsFinished(t *testing.T) {
 		t.Fatalf("after the resume: %s %+v", got.State, got.Result)
 	}
 	for _, c := range got.Result.Changes {
-		if c.Outcome != portal.OutcomeApplied {
+		if c.Outcome != ascode.OutcomeApplied {
 			t.Errorf("%s %s: %s", c.Action, c.Name, c.Outcome)
 		}
 	}
@@ -109,7 +111,7 @@ func TestAStoppedApplyIsFinished(t *testing.T) {
 	if retention != "3600000" {
 		t.Errorf("the change left after the stop: retention.ms=%q", retention)
 	}
-	var approvals []portal.AuditEvent
+	var approvals []trail.AuditEvent
 	for _, e := range w.AuditEvents(t) {
 		if e.Action == portal.ActChangeRequestApprove && e.Resource == r.ID && e.Actor == "bob" {
 			approvals = append(approvals, e)
@@ -144,7 +146,7 @@ func TestAStoppedApplyOvertakenSaysWhatExists(t *testing.T) {
 	for _, c := range got.Result.Changes {
 		outcomes[c.Name] = c.Outcome
 	}
-	if outcomes["edh-shared-scada-dev-new-a"] != portal.OutcomeApplied || outcomes["edh-shared-scada-dev-orders"] != portal.OutcomeSkipped {
+	if outcomes["edh-shared-scada-dev-new-a"] != ascode.OutcomeApplied || outcomes["edh-shared-scada-dev-orders"] != ascode.OutcomeSkipped {
 		t.Errorf("outcomes: %v", outcomes)
 	}
 	if recs, _ := w.Store.RequestsInState(bg, changerequest.RequestApplying, 10); len(recs) != 0 {

@@ -21,7 +21,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -48,7 +50,7 @@ func New(g *gate.Guard, p *plans.Service, s store.ChangeRequests, maxAge time.Du
 }
 
 // Request plans doc as a review would and stores it as an open request.
-func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (changerequest.ChangeRequest, error) {
+func (s *Service) Request(ctx context.Context, scope portal.Scope, doc ascode.Document, reason string) (changerequest.ChangeRequest, error) {
 	return gate.Writing(ctx, s.guard, scope, access.RequestChange, "request changes", portal.ActChangeRequestCreate, scope.String(), func(ctx context.Context, call *gate.Call) (_ changerequest.ChangeRequest, err error) {
 		var v portal.Validation
 		reason = strings.TrimSpace(reason)
@@ -109,10 +111,10 @@ func (s *Service) Request(ctx context.Context, scope portal.Scope, doc portal.Do
 }
 
 // refused is the plan's refusals as one error.
-func refused(p portal.Plan) error {
+func refused(p ascode.Plan) error {
 	var v portal.Validation
 	for _, c := range p.Changes {
-		if c.Action == portal.ActionRefused {
+		if c.Action == ascode.ActionRefused {
 			v.Problems = append(v.Problems, c.Errors...)
 		}
 	}
@@ -120,11 +122,11 @@ func refused(p portal.Plan) error {
 }
 
 // summary lists a plan's changes for the trail.
-func summary(p portal.Plan) []portal.Change {
-	var out []portal.Change
+func summary(p ascode.Plan) []trail.Change {
+	var out []trail.Change
 	for _, c := range p.Changes {
-		if c.Action != portal.ActionUnchanged {
-			out = append(out, portal.Change{Field: c.Kind + "/" + c.Name, After: c.Action})
+		if c.Action != ascode.ActionUnchanged {
+			out = append(out, trail.Change{Field: c.Kind + "/" + c.Name, After: c.Action})
 		}
 	}
 	return out
@@ -143,7 +145,7 @@ func (s *Service) view(call *gate.Call, r store.RequestRecord) changerequest.Cha
 		Created: r.Created, Expires: r.Created.Add(s.maxAge), DecidedBy: r.DecidedBy, Decided: r.Decided, Comment: r.Comment}
 	_ = json.Unmarshal(r.Plan, &out.Plan)
 	if len(r.Result) > 0 {
-		var res portal.Plan
+		var res ascode.Plan
 		if json.Unmarshal(r.Result, &res) == nil {
 			out.Result = &res
 		}

@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -13,8 +15,8 @@ func as(subject, bu string, role portal.Role) context.Context {
 	return portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles(subject, map[string]portal.Role{bu: role}))
 }
 
-func topicDoc(name string, partitions int) portal.Document {
-	return portal.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: name, Spec: &portal.TopicDecl{Partitions: &partitions}}}}
+func topicDoc(name string, partitions int) ascode.Document {
+	return ascode.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: name, Spec: &portal.TopicDecl{Partitions: &partitions}}}}
 }
 
 // TestRequestAccessMatrix: who may file, approve, reject and withdraw,
@@ -75,13 +77,13 @@ func TestRequestsRefuseWhatTheyCannotHold(t *testing.T) {
 	w := servicetest.New(t, "edh-shared-scada-run-orders")
 	run := portal.Scope{BU: "scada", Stage: "run"}
 	carol := as("carol", "scada", portal.Developer)
-	secret := portal.Document{Resources: []portal.Resource{{Kind: portal.KindConnector, Name: "s3", Spec: &portal.ConnectorDecl{Class: "S3_SINK",
+	secret := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindConnector, Name: "s3", Spec: &portal.ConnectorDecl{Class: "S3_SINK",
 		Secrets: map[string]portal.SecretRef{"aws.secret.access.key": {FromEnv: "X", Value: "shh"}}}}}}
 	if _, err := w.Requests.Request(carol, run, secret, "s3"); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("a document with a secret value: %v", err)
 	}
 	one := 1
-	same := portal.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "orders", Spec: &portal.TopicDecl{Partitions: &one}}}}
+	same := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "orders", Spec: &portal.TopicDecl{Partitions: &one}}}}
 	if _, err := w.Requests.Request(carol, run, same, "nothing"); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("a document that changes nothing: %v", err)
 	}
@@ -98,8 +100,8 @@ func TestRequestsRefuseWhatTheyCannotHold(t *testing.T) {
 func TestRequestsMakeNoKeys(t *testing.T) {
 	w := servicetest.New(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "ingest", Description: "d",
-		Spec: &portal.AccountDecl{Type: "producer", APIKeys: []portal.KeyDecl{{Resource: portal.KeyForKafka}}}}}}
+	doc := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "ingest", Description: "d",
+		Spec: &portal.AccountDecl{Type: "producer", APIKeys: []portal.KeyDecl{{Resource: iam.KeyForKafka}}}}}}
 	_, err := w.Requests.Request(as("carol", "scada", portal.Developer), dev, doc, "keys")
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "items[0].spec.apiKeys" {
 		t.Fatalf("a request making a key: %v", err)

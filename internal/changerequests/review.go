@@ -8,7 +8,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -58,10 +60,10 @@ func (s *Service) review(ctx context.Context, scope portal.Scope, id, comment st
 }
 
 // decide records a decision on an open request with its audit event.
-func (s *Service) decide(ctx context.Context, call *gate.Call, r store.RequestRecord, event portal.Action, state, comment string, changes ...portal.Change) (changerequest.ChangeRequest, error) {
+func (s *Service) decide(ctx context.Context, call *gate.Call, r store.RequestRecord, event portal.Action, state, comment string, changes ...trail.Change) (changerequest.ChangeRequest, error) {
 	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
 	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
-		Changes: append([]portal.Change{{Field: "state", Before: changerequest.RequestOpen, After: state}}, changes...),
+		Changes: append([]trail.Change{{Field: "state", Before: changerequest.RequestOpen, After: state}}, changes...),
 		Do: func(ctx context.Context) error {
 			ok, err := s.store.DecideRequest(ctx, r, changerequest.RequestOpen)
 			if err == nil && !ok {
@@ -83,7 +85,7 @@ func (s *Service) Approve(ctx context.Context, scope portal.Scope, id, comment s
 		return changerequest.ChangeRequest{}, err
 	}
 	defer unlock()
-	var doc portal.Document
+	var doc ascode.Document
 	if err := json.Unmarshal(r.Document, &doc); err != nil {
 		return changerequest.ChangeRequest{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -60,7 +61,7 @@ func connectorNamed(all []platform.Connector, name string) (platform.Connector, 
 // secret with the value the client read from its environment.
 func (k connectorCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
 	s := k.s
-	st := &plans.Step{Change: portal.PlannedChange{Kind: "connector"}}
+	st := &plans.Step{Change: ascode.PlannedChange{Kind: "connector"}}
 	scope := call.Named()
 	d := portal.DeclOf[portal.ConnectorDecl](r)
 	var v portal.Validation
@@ -265,7 +266,7 @@ func (k connectorCode) Prune(call *gate.Call, o plans.Observed, keep map[string]
 			continue
 		}
 		name := c.Name
-		st := &plans.Step{Key: "connector/" + name, State: c.ID, Change: portal.PlannedChange{Kind: "connector", Name: name, Index: -1, Action: portal.ActionDelete,
+		st := &plans.Step{Key: "connector/" + name, State: c.ID, Change: ascode.PlannedChange{Kind: "connector", Name: name, Index: -1, Action: ascode.ActionDelete,
 			Identifier: strings.TrimSuffix(call.Scope.Identifier(name), tenancy.ConnectorSuffix)}}
 		st.Diff("class", plans.Ptr(c.Class), nil)
 		rule := rules.NewChange(rules.KindConnector, rules.OpDelete, name, nil, connectorRule(call, name, c.Config, nil))

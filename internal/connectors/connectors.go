@@ -16,6 +16,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -468,7 +469,7 @@ func (s *Service) Restart(ctx context.Context, scope portal.Scope, name string, 
 }
 
 // configChanges lists what an update changes, with secrets masked.
-func (s *Service) configChanges(ctx context.Context, call *gate.Call, cur platform.Connector, next map[string]string) []portal.Change {
+func (s *Service) configChanges(ctx context.Context, call *gate.Call, cur platform.Connector, next map[string]string) []trail.Change {
 	secret := s.sensitive(ctx, call, cur.Class, next)
 	show := func(k, v string) string {
 		if v != "" && (slices.Contains(secret, k) || connect.IsSensitiveKey(k)) {
@@ -476,7 +477,7 @@ func (s *Service) configChanges(ctx context.Context, call *gate.Call, cur platfo
 		}
 		return v
 	}
-	var out []portal.Change
+	var out []trail.Change
 	keys := slices.Sorted(maps.Keys(next))
 	for k := range cur.Config {
 		if _, ok := next[k]; !ok {
@@ -488,7 +489,7 @@ func (s *Service) configChanges(ctx context.Context, call *gate.Call, cur platfo
 		if before == after || connect.IsMask(after) {
 			continue
 		}
-		out = append(out, portal.Change{Field: "config." + k, Before: show(k, before), After: show(k, after)})
+		out = append(out, trail.Change{Field: "config." + k, Before: show(k, before), After: show(k, after)})
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -18,8 +19,8 @@ func seedScada(t *testing.T, w *servicetest.World, stage string) {
 	if _, err := w.Connectors.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, connect.NewConnector{Name: "existing", Config: servicetest.DatagenConfig()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewSchema{Topic: "existing", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1}}); err != nil {
+	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, schema.NewSchema{Topic: "existing", SubjectType: "value",
+		SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -76,15 +77,15 @@ var connectorAndSchemaOps = []op{
 		return err
 	}},
 	{"check schema", false, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", portal.SchemaDef{Schema: servicetest.AvroV2})
+		_, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", schema.SchemaDef{Schema: servicetest.AvroV2})
 		return err
 	}},
 	{"create schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1}})
+		_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: st}, schema.NewSchema{Topic: "fresh", SubjectType: "key", SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1}})
 		return err
 	}},
 	{"update schema", true, func(ctx context.Context, w *servicetest.World, st string) error {
-		_, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", portal.SchemaDef{Schema: servicetest.AvroV2})
+		_, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: st}, "existing-value", schema.SchemaDef{Schema: servicetest.AvroV2})
 		return err
 	}},
 	{"delete schema", true, func(ctx context.Context, w *servicetest.World, st string) error {

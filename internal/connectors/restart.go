@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -97,7 +98,7 @@ func (s *Service) WithAutoRestart(st AutoRestartStore, b Backoff) *Service {
 // portal's restarts.
 type AutoRestartStore interface {
 	store.AutoRestarts
-	ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.AuditEvent, error)
+	ListAudit(ctx context.Context, f store.AuditFilter) ([]trail.AuditEvent, error)
 }
 
 // autoRestartView is how a connector's auto-restart shows; nil when off.
@@ -160,7 +161,7 @@ func (s *Service) setAutoRestart(ctx context.Context, call *gate.Call, c platfor
 		a.BU = call.Scope.Unit.ID
 	}
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConnectorSetAutoRestart, Resource: c.Name,
-		Changes: []portal.Change{{Field: "auto_restart", Before: before, After: describeAutoRestart(spec.Enabled, spec.MaxRestarts)}},
+		Changes: []trail.Change{{Field: "auto_restart", Before: before, After: describeAutoRestart(spec.Enabled, spec.MaxRestarts)}},
 		Do: func(ctx context.Context) error {
 			if spec.Enabled {
 				return s.restarts.SetAutoRestart(ctx, a)
@@ -195,7 +196,7 @@ func (s *Service) RestartHistory(ctx context.Context, scope portal.Scope, name s
 	if err != nil || s.restarts == nil {
 		return nil, err
 	}
-	events, err := s.restarts.ListAudit(ctx, store.AuditFilter{LandingZone: call.Env.Zone, Stage: call.Env.Stage, Actor: portal.SystemActor, Resource: full, Limit: 50})
+	events, err := s.restarts.ListAudit(ctx, store.AuditFilter{LandingZone: call.Env.Zone, Stage: call.Env.Stage, Actor: trail.SystemActor, Resource: full, Limit: 50})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -86,7 +87,7 @@ func (s *Service) autoRestartIn(ctx context.Context, env *platform.Environment) 
 				restarted++
 			}
 		case restartGiveUp:
-			s.guard.RecordEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
+			s.guard.RecordEvent(ctx, trail.AuditEvent{Actor: trail.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
 				Action: actionGiveUp, Resource: c.Name, Outcome: "ok",
 				Detail: fmt.Sprintf("%d restarts did not bring it back: %s", next.Attempts, firstLine(failure(c)))})
 		}
@@ -107,13 +108,13 @@ func (s *Service) restartFailed(ctx context.Context, env *platform.Environment, 
 	if a.MaxRestarts > 0 {
 		of = fmt.Sprintf("of %d", a.MaxRestarts)
 	}
-	return s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: portal.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
+	return s.guard.WriteEvent(ctx, trail.AuditEvent{Actor: trail.SystemActor, ActorRole: "system", LandingZone: env.Zone, BU: a.BU, Stage: env.Stage,
 		Action: actionAutoRestart, Resource: c.Name}, gate.Change{
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			w.Note(fmt.Sprintf("attempt %d (%s): %s", a.Attempts, of, firstLine(failure(c))))
 			return nil, env.Connectors.RestartConnector(ctx, c.Name, c.State != connect.StateFailed)
 		},
-		Changes: []portal.Change{{Field: "attempt", After: fmt.Sprint(a.Attempts)}}})
+		Changes: []trail.Change{{Field: "attempt", After: fmt.Sprint(a.Attempts)}}})
 }
 
 // failure is the trace of a connector's failure: its own, or its first

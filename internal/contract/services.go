@@ -11,16 +11,21 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/adminarea"
 	"github.com/edh-platform/rms-portal/internal/portal/alert"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/portal/cost"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/portal/group"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/portal/policy"
 	"github.com/edh-platform/rms-portal/internal/portal/record"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/portal/search"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/portal/topiccatalog"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 )
 
@@ -29,19 +34,19 @@ import (
 // code: listed once here, built once (internal/assembly) and handed to
 // each door whole.
 type Services struct {
-	Topics     portal.TopicService
+	Topics     topic.TopicService
 	Metrics    metric.MetricsService
 	Connectors connect.ConnectorService
-	Schemas    portal.SchemaService
-	Accounts   portal.AccountService
-	APIKeys    portal.APIKeyService
-	Pools      portal.PoolService
+	Schemas    schema.SchemaService
+	Accounts   iam.AccountService
+	APIKeys    iam.APIKeyService
+	Pools      iam.PoolService
 	Groups     group.GroupService
 	Messages   record.MessageService
 	Me         portal.CallerService
-	Audit      portal.AuditService
+	Audit      trail.AuditService
 	Admin      adminarea.AdminService
-	Plans      portal.PlanService
+	Plans      ascode.PlanService
 	Guardrails policy.GuardrailService
 	Webhooks   webhook.WebhookService
 	Requests   changerequest.RequestService

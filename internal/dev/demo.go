@@ -7,6 +7,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/dev/seed"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -14,10 +15,10 @@ import (
 // through, so that they get their role bindings as anyone's would.
 type Identities struct {
 	Accounts interface {
-		Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (portal.ServiceAccount, error)
+		Create(ctx context.Context, scope portal.Scope, in iam.NewServiceAccount) (iam.ServiceAccount, error)
 	}
 	Pools interface {
-		Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (portal.Pool, error)
+		Create(ctx context.Context, scope portal.Scope, in iam.NewPool) (iam.Pool, error)
 	}
 }
 
@@ -37,11 +38,11 @@ func (p *Platform) Seed(ctx context.Context, t *tenancy.Tenancy, envs *platform.
 			continue
 		}
 		scope := portal.Scope{BU: u.ID, Stage: stage}
-		_, err := ids.Accounts.Create(ctx, scope, portal.NewServiceAccount{Name: "demo-app", Type: "producer", Description: "Demo producer of " + u.ID})
+		_, err := ids.Accounts.Create(ctx, scope, iam.NewServiceAccount{Name: "demo-app", Type: "producer", Description: "Demo producer of " + u.ID})
 		if err != nil && !portal.Is(err, portal.AlreadyExists) {
 			return fmt.Errorf("seed service account of %s: %w", u.ID, err)
 		}
-		_, err = ids.Pools.Create(ctx, scope, portal.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
+		_, err = ids.Pools.Create(ctx, scope, iam.NewPool{Name: "ci", Type: "consumer", Description: "CI jobs of " + u.ID,
 			Filter: `claims.aud == "confluent" && claims.sub.startsWith("ci-` + u.ID + `")`})
 		if err != nil && !portal.Is(err, portal.AlreadyExists) {
 			return fmt.Errorf("seed identity pool of %s: %w", u.ID, err)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/dev/cloud"
 	"github.com/edh-platform/rms-portal/internal/dev/clusters"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // keyAccess lets the Cloud stand-in's API keys into the embedded clusters
@@ -178,36 +178,36 @@ func (a *keyAccess) report(key, what string, err error) error {
 // resource type, after Confluent's documentation of its predefined roles.
 var roleOps = map[string]map[string][]kmsg.ACLOperation{
 	"DeveloperRead": {
-		portal.ResourceTopic:           {kmsg.ACLOperationRead, kmsg.ACLOperationDescribe},
-		portal.ResourceGroup:           {kmsg.ACLOperationRead, kmsg.ACLOperationDescribe},
-		portal.ResourceTransactionalID: {kmsg.ACLOperationDescribe},
+		iam.ResourceTopic:           {kmsg.ACLOperationRead, kmsg.ACLOperationDescribe},
+		iam.ResourceGroup:           {kmsg.ACLOperationRead, kmsg.ACLOperationDescribe},
+		iam.ResourceTransactionalID: {kmsg.ACLOperationDescribe},
 	},
 	"DeveloperWrite": {
-		portal.ResourceTopic:           {kmsg.ACLOperationWrite, kmsg.ACLOperationDescribe},
-		portal.ResourceTransactionalID: {kmsg.ACLOperationWrite, kmsg.ACLOperationDescribe},
+		iam.ResourceTopic:           {kmsg.ACLOperationWrite, kmsg.ACLOperationDescribe},
+		iam.ResourceTransactionalID: {kmsg.ACLOperationWrite, kmsg.ACLOperationDescribe},
 	},
 	"DeveloperManage": {
-		portal.ResourceTopic: {kmsg.ACLOperationCreate, kmsg.ACLOperationDelete, kmsg.ACLOperationAlter, kmsg.ACLOperationAlterConfigs,
+		iam.ResourceTopic: {kmsg.ACLOperationCreate, kmsg.ACLOperationDelete, kmsg.ACLOperationAlter, kmsg.ACLOperationAlterConfigs,
 			kmsg.ACLOperationDescribe, kmsg.ACLOperationDescribeConfigs},
-		portal.ResourceGroup: {kmsg.ACLOperationDelete, kmsg.ACLOperationDescribe},
+		iam.ResourceGroup: {kmsg.ACLOperationDelete, kmsg.ACLOperationDescribe},
 	},
 	"ResourceOwner": {
-		portal.ResourceTopic: {kmsg.ACLOperationAll}, portal.ResourceGroup: {kmsg.ACLOperationAll},
-		portal.ResourceTransactionalID: {kmsg.ACLOperationAll},
+		iam.ResourceTopic: {kmsg.ACLOperationAll}, iam.ResourceGroup: {kmsg.ACLOperationAll},
+		iam.ResourceTransactionalID: {kmsg.ACLOperationAll},
 	},
 }
 
 var aclTypes = map[string]kmsg.ACLResourceType{
-	portal.ResourceTopic: kmsg.ACLResourceTypeTopic, portal.ResourceGroup: kmsg.ACLResourceTypeGroup,
-	portal.ResourceTransactionalID: kmsg.ACLResourceTypeTransactionalId,
+	iam.ResourceTopic: kmsg.ACLResourceTypeTopic, iam.ResourceGroup: kmsg.ACLResourceTypeGroup,
+	iam.ResourceTransactionalID: kmsg.ACLResourceTypeTransactionalId,
 }
 
 // bindingACLs translates role bindings on one cluster to ACLs. A pattern
 // ending in "*" is a prefix; "*" alone is every resource of the type.
-func bindingACLs(bindings []portal.RoleBinding) []clusters.ACL {
+func bindingACLs(bindings []iam.RoleBinding) []clusters.ACL {
 	var out []clusters.ACL
 	for _, b := range bindings {
-		if b.Resource == portal.ResourceCluster {
+		if b.Resource == iam.ResourceCluster {
 			switch b.Role {
 			case "CloudClusterAdmin":
 				out = append(out, clusters.ACL{Resource: kmsg.ACLResourceTypeCluster, Name: "kafka-cluster", Operation: kmsg.ACLOperationAll})
@@ -230,7 +230,7 @@ func bindingACLs(bindings []portal.RoleBinding) []clusters.ACL {
 		for _, op := range roleOps[b.Role][b.Resource] {
 			out = append(out, clusters.ACL{Resource: t, Name: name, Prefixed: prefixed, Operation: op})
 		}
-		if b.Role == "DeveloperWrite" && b.Resource == portal.ResourceTopic {
+		if b.Role == "DeveloperWrite" && b.Resource == iam.ResourceTopic {
 			// Idempotent producers (franz-go's and Java's default).
 			out = append(out, clusters.ACL{Resource: kmsg.ACLResourceTypeCluster, Name: "kafka-cluster", Operation: kmsg.ACLOperationIdempotentWrite})
 		}

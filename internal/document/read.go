@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 )
 
 // MaxResources bounds the resources of one document: a plan reads each.
@@ -23,11 +24,11 @@ const MaxResources = 500
 // resources or {items: [...]} lists, or the same as JSON. Every problem is
 // reported at once, each named by its place (items[2].spec.partitions)
 // with its line in YAML.
-func Read(data []byte) (portal.Document, error) {
+func Read(data []byte) (ascode.Document, error) {
 	var roots []*yaml.Node
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return portal.Document{}, portal.New(portal.MalformedBody, "the document is empty; send resources as YAML or {\"items\": [...]} as JSON")
+		return ascode.Document{}, portal.New(portal.MalformedBody, "the document is empty; send resources as YAML or {\"items\": [...]} as JSON")
 	}
 	if trimmed[0] == '{' || trimmed[0] == '[' {
 		// JSON is read by the JSON decoder: YAML's reading of JSON differs
@@ -36,10 +37,10 @@ func Read(data []byte) (portal.Document, error) {
 		dec := json.NewDecoder(bytes.NewReader(trimmed))
 		dec.UseNumber()
 		if err := dec.Decode(&v); err != nil {
-			return portal.Document{}, portal.Wrap(err, portal.MalformedBody, "the document is not valid JSON: %v", err)
+			return ascode.Document{}, portal.Wrap(err, portal.MalformedBody, "the document is not valid JSON: %v", err)
 		}
 		if dec.More() {
-			return portal.Document{}, portal.New(portal.MalformedBody, "the document holds more than one JSON value")
+			return ascode.Document{}, portal.New(portal.MalformedBody, "the document holds more than one JSON value")
 		}
 		roots = append(roots, jsonNode(v))
 	} else {
@@ -51,7 +52,7 @@ func Read(data []byte) (portal.Document, error) {
 				break
 			}
 			if err != nil {
-				return portal.Document{}, portal.Wrap(err, portal.MalformedBody, "the document is not valid YAML: %v", strings.TrimPrefix(err.Error(), "yaml: "))
+				return ascode.Document{}, portal.Wrap(err, portal.MalformedBody, "the document is not valid YAML: %v", strings.TrimPrefix(err.Error(), "yaml: "))
 			}
 			if len(n.Content) > 0 && !(n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!null") {
 				roots = append(roots, n.Content[0])
@@ -59,7 +60,7 @@ func Read(data []byte) (portal.Document, error) {
 		}
 	}
 	var (
-		doc   portal.Document
+		doc   ascode.Document
 		v     portal.Validation
 		items []*yaml.Node
 	)
@@ -99,7 +100,7 @@ func Read(data []byte) (portal.Document, error) {
 		v.Add(portal.Invalid("items", "the document holds %d resources; at most %d are planned at once", len(items), MaxResources))
 	}
 	if err := v.Err(); err != nil {
-		return portal.Document{}, err
+		return ascode.Document{}, err
 	}
 	for i, n := range items {
 		if r, ok := readResource(n, fmt.Sprintf("items[%d]", i), &v); ok {

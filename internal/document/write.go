@@ -10,11 +10,12 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 )
 
 // YAML writes a document as multi-document YAML, one resource per
 // document, with secrets by reference only.
-func YAML(doc portal.Document) ([]byte, error) {
+func YAML(doc ascode.Document) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -38,7 +39,7 @@ type list struct {
 // JSON writes a document as {"items": [...]}. Secret values are written
 // only when withValues is set: a client sending the document to the
 // portal, never a file.
-func JSON(doc portal.Document, withValues bool) ([]byte, error) {
+func JSON(doc ascode.Document, withValues bool) ([]byte, error) {
 	out := list{Items: make([]resource, len(doc.Resources)), Prune: doc.Prune, Force: doc.Force}
 	for i, r := range doc.Resources {
 		out.Items[i] = fromResource(r, withValues)
@@ -51,14 +52,14 @@ func JSON(doc portal.Document, withValues bool) ([]byte, error) {
 // not be in it, and secrets are filled from the environment (lookup).
 // It returns the environment variables that were not set; a create that
 // needs them is refused by the portal.
-func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document, []string, error) {
+func ReadFile(path string, lookup func(string) (string, bool)) (ascode.Document, []string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return portal.Document{}, nil, err
+		return ascode.Document{}, nil, err
 	}
 	doc, err := Read(data)
 	if err != nil {
-		return portal.Document{}, nil, err
+		return ascode.Document{}, nil, err
 	}
 	var v portal.Validation
 	for i := range doc.Resources {
@@ -94,7 +95,7 @@ func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document,
 		}
 	}
 	if err := v.Err(); err != nil {
-		return portal.Document{}, nil, err
+		return ascode.Document{}, nil, err
 	}
 	return doc, ResolveSecrets(doc, lookup), nil
 }
@@ -102,7 +103,7 @@ func ReadFile(path string, lookup func(string) (string, bool)) (portal.Document,
 // ResolveSecrets fills each connector secret's value from the environment
 // variable it names (lookup), and returns the variables that were not set;
 // a create or update that needs them is refused by the portal.
-func ResolveSecrets(doc portal.Document, lookup func(string) (string, bool)) []string {
+func ResolveSecrets(doc ascode.Document, lookup func(string) (string, bool)) []string {
 	var missing []string
 	for _, r := range doc.Resources {
 		cn := portal.DeclOf[portal.ConnectorDecl](r)
@@ -128,12 +129,12 @@ func ResolveSecrets(doc portal.Document, lookup func(string) (string, bool)) []s
 // .yaml, .yml and .json files, in name order) into one document, so that
 // a repository can keep one file per resource or one per unit. Problems
 // name their file.
-func ReadFiles(paths []string, lookup func(string) (string, bool)) (portal.Document, []string, error) {
+func ReadFiles(paths []string, lookup func(string) (string, bool)) (ascode.Document, []string, error) {
 	var files []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return portal.Document{}, nil, err
+			return ascode.Document{}, nil, err
 		}
 		if !info.IsDir() {
 			files = append(files, p)
@@ -141,7 +142,7 @@ func ReadFiles(paths []string, lookup func(string) (string, bool)) (portal.Docum
 		}
 		entries, err := os.ReadDir(p)
 		if err != nil {
-			return portal.Document{}, nil, err
+			return ascode.Document{}, nil, err
 		}
 		found := false
 		for _, e := range entries {
@@ -153,11 +154,11 @@ func ReadFiles(paths []string, lookup func(string) (string, bool)) (portal.Docum
 			}
 		}
 		if !found {
-			return portal.Document{}, nil, fmt.Errorf("%s holds no .yaml, .yml or .json file", p)
+			return ascode.Document{}, nil, fmt.Errorf("%s holds no .yaml, .yml or .json file", p)
 		}
 	}
 	var (
-		doc     portal.Document
+		doc     ascode.Document
 		missing []string
 		v       portal.Validation
 	)
@@ -171,7 +172,7 @@ func ReadFiles(paths []string, lookup func(string) (string, bool)) (portal.Docum
 			}
 			continue
 		} else if err != nil {
-			return portal.Document{}, nil, fmt.Errorf("%s: %w", f, err)
+			return ascode.Document{}, nil, fmt.Errorf("%s: %w", f, err)
 		}
 		doc.Resources = append(doc.Resources, d.Resources...)
 		doc.Prune = doc.Prune || d.Prune

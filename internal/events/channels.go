@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -74,7 +75,7 @@ func (s *Service) CreateChannel(ctx context.Context, scope portal.Scope, format,
 			return webhook.Webhook{}, err
 		}
 		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelCreate, Resource: rec.ID,
-			Changes: []portal.Change{{Field: "url", After: Redact(rec.URL)}, {Field: "format", After: formatName(format)}},
+			Changes: []trail.Change{{Field: "url", After: Redact(rec.URL)}, {Field: "format", After: formatName(format)}},
 			Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) }})
 		if err != nil {
 			return webhook.Webhook{}, err
@@ -124,7 +125,7 @@ func (s *Service) DeleteChannel(ctx context.Context, scope portal.Scope, id stri
 			return portal.New(portal.NotFound, "alert channel %q not found in %s", portal.Clip(id, 64), call.Scope)
 		}
 		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActAlertChannelDelete, Resource: rec.ID,
-			Changes: []portal.Change{{Field: "url", Before: Redact(rec.URL)}},
+			Changes: []trail.Change{{Field: "url", Before: Redact(rec.URL)}},
 			Do: func(ctx context.Context) error {
 				err := s.store.DeleteWebhookRecord(ctx, id)
 				if errors.Is(err, store.ErrNotFound) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -47,14 +48,14 @@ func TestChannelsTakeTheirStagesAlertsInTheirFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	alert := func(action portal.Action, stage string) portal.AuditEvent {
-		return portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: stage, Action: action, Resource: "lag edh-shared-scada-dev-billing",
-			Outcome: "ok", Detail: "any group's lag in time above 5m0s for 1m0s", Changes: []portal.Change{{Field: "rule", After: "lag"}, {Field: "kind", After: "lag_time"},
+	alert := func(action portal.Action, stage string) trail.AuditEvent {
+		return trail.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: stage, Action: action, Resource: "lag edh-shared-scada-dev-billing",
+			Outcome: "ok", Detail: "any group's lag in time above 5m0s for 1m0s", Changes: []trail.Change{{Field: "rule", After: "lag"}, {Field: "kind", After: "lag_time"},
 				{Field: "subject", After: "edh-shared-scada-dev-billing"}, {Field: "value", After: "7m0s behind"}, {Field: "fired_at", After: "2026-11-28T12:00:00Z"}}}
 	}
-	giveUp := portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActConnectorGiveUp,
+	giveUp := trail.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActConnectorGiveUp,
 		Resource: "edh-shared-scada-dev-sink-connector", Outcome: "ok", Detail: "3 restarts did not bring it back: write timed out"}
-	for _, e := range []portal.AuditEvent{alert(portal.ActAlertFire, "dev"), {Time: now, LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActTopicCreate,
+	for _, e := range []trail.AuditEvent{alert(portal.ActAlertFire, "dev"), {Time: now, LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActTopicCreate,
 		Resource: "t", Outcome: "ok"}, alert(portal.ActAlertFire, "qas"), alert(portal.ActAlertResolve, "dev"), giveUp} {
 		if _, err := w.Store.AppendAudit(ctx, e); err != nil {
 			t.Fatal(err)
@@ -214,7 +215,7 @@ func TestAFailedChannelDeliveryKeepsItsTokenOut(t *testing.T) {
 		AlertsOnly: true, URL: secretURL, Created: now}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
+	if _, err := w.Store.AppendAudit(ctx, trail.AuditEvent{Time: now, Actor: "portal", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
 		Action: portal.ActAlertFire, Resource: "r s", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}

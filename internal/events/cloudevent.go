@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // CloudEvent is an event in the CloudEvents 1.0 structured JSON format.
@@ -32,15 +33,15 @@ type CloudEvent struct {
 // Data is what happened: who, where, the outcome and the change's
 // fields before and after (the audit trail's: never a secret).
 type Data struct {
-	Actor     string          `json:"actor"`
-	ActorRole string          `json:"actor_role"`
-	Service   bool            `json:"service"`
-	Scope     Scope           `json:"scope"`
-	Action    string          `json:"action"`
-	Outcome   string          `json:"outcome"`
-	Detail    string          `json:"detail,omitempty"`
-	Changes   []portal.Change `json:"changes"`
-	RequestID string          `json:"request_id,omitempty"`
+	Actor     string         `json:"actor"`
+	ActorRole string         `json:"actor_role"`
+	Service   bool           `json:"service"`
+	Scope     Scope          `json:"scope"`
+	Action    string         `json:"action"`
+	Outcome   string         `json:"outcome"`
+	Detail    string         `json:"detail,omitempty"`
+	Changes   []trail.Change `json:"changes"`
+	RequestID string         `json:"request_id,omitempty"`
 	// Door is the front door the change came through (portal, api, mcp).
 	Door string `json:"door,omitempty"`
 }
@@ -55,7 +56,7 @@ type Scope struct {
 // Published tells whether an audit event is told to other systems: a
 // write, done, refused or failed; not a read, not an attempt still under
 // way, and not an anonymous refusal.
-func Published(e portal.AuditEvent) bool {
+func Published(e trail.AuditEvent) bool {
 	return e.Outcome != "" && e.Outcome != "unknown" && e.LandingZone != "" && !strings.HasSuffix(e.Action.String(), "read-records") &&
 		!strings.HasPrefix(e.Action.String(), "auth.")
 }
@@ -63,7 +64,7 @@ func Published(e portal.AuditEvent) bool {
 // FromAudit is the CloudEvent of an audit event: type portal.<kind>.<past
 // tense> when it was done ("portal.topic.created"), portal.<action>.refused
 // or .failed when it was not.
-func FromAudit(e portal.AuditEvent) CloudEvent {
+func FromAudit(e trail.AuditEvent) CloudEvent {
 	typ := "portal." + e.Action.String()
 	switch {
 	case e.Outcome == "ok":
@@ -81,7 +82,7 @@ func FromAudit(e portal.AuditEvent) CloudEvent {
 	}
 	changes := e.Changes
 	if changes == nil {
-		changes = []portal.Change{}
+		changes = []trail.Change{}
 	}
 	return CloudEvent{SpecVersion: "1.0", ID: strconv.FormatInt(e.ID, 10), Source: source, Type: typ, Subject: e.Resource, Time: e.Time.UTC(),
 		DataContentType: "application/json", Data: Data{Actor: e.Actor, ActorRole: e.ActorRole, Service: e.Service,

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -23,7 +23,7 @@ type Store interface {
 	store.Leases
 	// UnknownAttempts are the attempts whose outcome is not known yet:
 	// their subjects' later events wait for them.
-	UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]portal.AuditEvent, error)
+	UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]trail.AuditEvent, error)
 }
 
 // Timing of the dispatcher's lease and of a delivery's claim: the lease
@@ -229,7 +229,7 @@ func errText(h store.WebhookRecord, err error) string {
 // forChannel tells whether a unit's alert channel takes an event: its
 // stage's alerts, and its auto-restarts that gave up, only (a webhook of
 // the admin area takes every event).
-func forChannel(h store.WebhookRecord, e portal.AuditEvent) bool {
+func forChannel(h store.WebhookRecord, e trail.AuditEvent) bool {
 	if !h.AlertsOnly {
 		return true
 	}

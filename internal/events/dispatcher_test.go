@@ -10,6 +10,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
@@ -39,14 +40,14 @@ func TestDispatcherWaitsForAttemptsAndGivesUpAfterADay(t *testing.T) {
 	d := events.NewDispatcher(events.DispatcherOptions{Store: w.Store, Holder: "a", Log: servicetest.Discard(), Now: clock,
 		Backoff: func(int) time.Duration { return time.Minute }})
 	other := events.NewDispatcher(events.DispatcherOptions{Store: w.Store, Holder: "b", Log: servicetest.Discard(), Now: clock})
-	attempt, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: portal.ActTopicCreate, Resource: "t", Outcome: "unknown"})
+	attempt, err := w.Store.AppendAudit(ctx, trail.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: portal.ActTopicCreate, Resource: "t", Outcome: "unknown"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: portal.ActTopicDelete, Resource: "t", Outcome: "ok"}); err != nil {
+	if _, err := w.Store.AppendAudit(ctx, trail.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: portal.ActTopicDelete, Resource: "t", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: portal.ActTopicCreate, Resource: "other", Outcome: "ok"}); err != nil {
+	if _, err := w.Store.AppendAudit(ctx, trail.AuditEvent{Time: now, LandingZone: "edh-shared", BU: "scada", Action: portal.ActTopicCreate, Resource: "other", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Round(ctx); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/events"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
@@ -36,7 +37,7 @@ func TestEventTypes(t *testing.T) {
 		{"topic.create", "unknown", "", false},
 	}
 	for _, c := range cases {
-		e := portal.AuditEvent{ID: 7, Time: at, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActionNamed(c.action), Outcome: c.outcome, Resource: "r"}
+		e := trail.AuditEvent{ID: 7, Time: at, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev", Action: portal.ActionNamed(c.action), Outcome: c.outcome, Resource: "r"}
 		if got := events.Published(e); got != c.published {
 			t.Errorf("%s %s published: %v", c.action, c.outcome, got)
 		}
@@ -118,7 +119,7 @@ func TestKafkaTargets(t *testing.T) {
 // is its kind and its past tense.
 func TestEveryActionNamesItsEvent(t *testing.T) {
 	for _, a := range portal.Actions() {
-		e := events.FromAudit(portal.AuditEvent{ID: 1, LandingZone: "edh-shared", Action: a, Outcome: "ok", Resource: "r"})
+		e := events.FromAudit(trail.AuditEvent{ID: 1, LandingZone: "edh-shared", Action: a, Outcome: "ok", Resource: "r"})
 		if want := "portal." + a.Kind() + "." + a.Past(); e.Type != want {
 			t.Errorf("%s: type %q, want %q", a, e.Type, want)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/portal/webhook"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -21,7 +22,7 @@ import (
 // ServiceStore is what the webhooks' admin keeps and reads.
 type ServiceStore interface {
 	store.Webhooks
-	ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.AuditEvent, error)
+	ListAudit(ctx context.Context, f store.AuditFilter) ([]trail.AuditEvent, error)
 }
 
 // Service configures webhooks in the admin area (platform admins only).
@@ -155,10 +156,10 @@ func (s *Service) CreateWebhook(ctx context.Context, in webhook.NewWebhook) (web
 	if rec.Cursor, err = s.store.OutboxEnd(ctx); err != nil {
 		return webhook.Webhook{}, err
 	}
-	err = s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
+	err = s.guard.WriteEvent(ctx, trail.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
 		LandingZone: in.Zone, BU: in.BU, Action: portal.ActWebhookCreate, Resource: rec.ID}, gate.Change{
 		Do:      func(ctx context.Context) error { return s.store.CreateWebhookRecord(ctx, rec) },
-		Changes: []portal.Change{{Field: "url", After: rec.URL}}})
+		Changes: []trail.Change{{Field: "url", After: rec.URL}}})
 	if err != nil {
 		return webhook.Webhook{}, err
 	}
@@ -241,7 +242,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return s.guard.WriteEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
+	return s.guard.WriteEvent(ctx, trail.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service,
 		LandingZone: rec.Zone, BU: rec.BU, Action: portal.ActWebhookDelete, Resource: rec.ID}, gate.Change{
 		Do: func(ctx context.Context) error {
 			err := s.store.DeleteWebhookRecord(ctx, id)
@@ -250,7 +251,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 			}
 			return err
 		},
-		Changes: []portal.Change{{Field: "url", Before: rec.URL}}})
+		Changes: []trail.Change{{Field: "url", Before: rec.URL}}})
 }
 
 // Deliveries lists a webhook's latest 200 deliveries, newest first.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // Batch is changes of one kind that go upstream in one request (an
@@ -19,7 +20,7 @@ type Batch struct {
 	// Each, when set, finishes change i after the request (confirms an
 	// answer that did not come in time, announces it) and returns its
 	// outcome and what it changed.
-	Each func(ctx context.Context, i int, w *Write, err error) ([]portal.Change, error)
+	Each func(ctx context.Context, i int, w *Write, err error) ([]trail.Change, error)
 }
 
 // WriteBatch makes a batch's changes the one way Write makes one: every
@@ -49,7 +50,7 @@ func (g *Guard) WriteBatch(ctx context.Context, c *Call, b Batch) []error {
 		if e == nil && j < len(errs) {
 			e = errs[j]
 		}
-		var changes []portal.Change
+		var changes []trail.Change
 		if b.Each != nil {
 			changes, e = b.Each(ctx, i, ws[j], e)
 		}

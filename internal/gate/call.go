@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -86,8 +87,8 @@ func (c *Call) Unit() *Call {
 }
 
 // Event is the audit event of the call's write of resource.
-func (c *Call) Event(action portal.Action, resource string) portal.AuditEvent {
-	return portal.AuditEvent{Actor: c.Principal.Actor(), ActorRole: c.Role.String(), Groups: c.Principal.Grant(c.Scope.Unit.ID).Groups,
+func (c *Call) Event(action portal.Action, resource string) trail.AuditEvent {
+	return trail.AuditEvent{Actor: c.Principal.Actor(), ActorRole: c.Role.String(), Groups: c.Principal.Grant(c.Scope.Unit.ID).Groups,
 		Service: c.Principal.Service, LandingZone: c.Scope.Zone().ID, BU: c.Scope.Unit.ID, Stage: c.Scope.Stage.Name, Action: action,
 		Resource: resource, Detail: warningDetail(c.warnings, "")}
 }

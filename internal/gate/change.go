@@ -5,6 +5,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // Change is one change upstream as Write makes it.
@@ -18,19 +19,19 @@ type Change struct {
 	// Ahead, when set, is what must be done first, once the attempt is
 	// recorded (a delete ends the grants on what it deletes): its error
 	// ends the write before Do, and its changes join the outcome's.
-	Ahead func(ctx context.Context) ([]portal.Change, error)
+	Ahead func(ctx context.Context) ([]trail.Change, error)
 	// Do makes the change; within the write's budget when Confirm is set.
 	Do func(ctx context.Context) error
 	// Confirm, when set, tells whether a change that did not answer in
 	// time happened.
 	Confirm *Confirmation
 	// Changes are the fields the change sets, for its outcome.
-	Changes []portal.Change
+	Changes []trail.Change
 	// Steps, set instead of Do, makes a change of several steps: it is
 	// handed the begun write (to name the resource once its id is known,
 	// bound and confirm an upstream call, keep the attempt's id in a
 	// journal) and returns what it changed, before a failure too.
-	Steps func(ctx context.Context, w *Write) ([]portal.Change, error)
+	Steps func(ctx context.Context, w *Write) ([]trail.Change, error)
 	// Resume continues the attempt another process began (a journal's
 	// change, resumed) instead of recording a new one: Attempt is its
 	// event id; 0 finds it by the request, or begins one.
@@ -78,7 +79,7 @@ func (g *Guard) Write(ctx context.Context, c *Call, ch Change) error {
 // call: the portal's own rounds (its actor is the portal) and the
 // platform's settings, which no unit holds. Its guardrails, when it has
 // any, were checked by the caller.
-func (g *Guard) WriteEvent(ctx context.Context, e portal.AuditEvent, ch Change) error {
+func (g *Guard) WriteEvent(ctx context.Context, e trail.AuditEvent, ch Change) error {
 	w, err := g.beginEvent(ctx, e)
 	if err != nil {
 		return err
@@ -88,7 +89,7 @@ func (g *Guard) WriteEvent(ctx context.Context, e portal.AuditEvent, ch Change) 
 
 // run does a begun write's change and settles it.
 func (g *Guard) run(ctx context.Context, w *Write, ch Change) error {
-	var ahead, made []portal.Change
+	var ahead, made []trail.Change
 	var err error
 	if ch.Ahead != nil {
 		ahead, err = ch.Ahead(ctx)
@@ -106,8 +107,8 @@ func (g *Guard) run(ctx context.Context, w *Write, ch Change) error {
 
 // step makes a begun write's change: its steps, or its call bounded and
 // confirmed when ch says how; then announced.
-func (w *Write) step(ctx context.Context, ch Change) ([]portal.Change, error) {
-	var made []portal.Change
+func (w *Write) step(ctx context.Context, ch Change) ([]trail.Change, error) {
+	var made []trail.Change
 	var err error
 	switch {
 	case ch.Steps != nil:

@@ -5,12 +5,13 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // CheckDependants refuses a delete with live dependants unless an Admin
 // names the resource and gives a reason; the refusal lists each
 // dependant. It returns the audit changes of an allowed forced delete.
-func CheckDependants(call *Call, im portal.Impact, identifier string, opt portal.DeleteOptions) ([]portal.Change, error) {
+func CheckDependants(call *Call, im portal.Impact, identifier string, opt portal.DeleteOptions) ([]trail.Change, error) {
 	live := im.Live()
 	if len(live) == 0 {
 		return nil, nil
@@ -32,9 +33,9 @@ func CheckDependants(call *Call, im portal.Impact, identifier string, opt portal
 	case portal.CheckText("reason", opt.Reason, 2000, true) != nil:
 		return nil, portal.CheckText("reason", opt.Reason, 2000, true)
 	default:
-		changes := []portal.Change{{Field: "forced", After: "true"}, {Field: "reason", After: strings.TrimSpace(opt.Reason)}}
+		changes := []trail.Change{{Field: "forced", After: "true"}, {Field: "reason", After: strings.TrimSpace(opt.Reason)}}
 		for _, d := range live {
-			changes = append(changes, portal.Change{Field: "dependant", Before: d.Kind + " " + d.Name + " (" + d.Unit + ")"})
+			changes = append(changes, trail.Change{Field: "dependant", Before: d.Kind + " " + d.Name + " (" + d.Unit + ")"})
 		}
 		return changes, nil
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/upstream"
@@ -53,14 +54,14 @@ type Guard struct {
 // Recorder keeps the audit trail (audit.Recorder): events that are
 // complete as they are (refusals, reads), and writes recorded ahead.
 type Recorder interface {
-	Record(ctx context.Context, e portal.AuditEvent)
-	Begin(ctx context.Context, e portal.AuditEvent) (*audit.Attempt, error)
-	Resume(ctx context.Context, e portal.AuditEvent, id int64) (*audit.Attempt, error)
+	Record(ctx context.Context, e trail.AuditEvent)
+	Begin(ctx context.Context, e trail.AuditEvent) (*audit.Attempt, error)
+	Resume(ctx context.Context, e trail.AuditEvent, id int64) (*audit.Attempt, error)
 	// Note stores a complete event that may be amended later.
-	Note(ctx context.Context, e portal.AuditEvent) *audit.Attempt
+	Note(ctx context.Context, e trail.AuditEvent) *audit.Attempt
 	// RefusedAnonymous counts a refusal of an unauthenticated caller in
 	// its source's event of the minute.
-	RefusedAnonymous(ctx context.Context, e portal.AuditEvent)
+	RefusedAnonymous(ctx context.Context, e trail.AuditEvent)
 }
 
 // Options are the guard's dependencies.
@@ -198,7 +199,7 @@ func (g *Guard) EnterWrite(ctx context.Context, named portal.Scope, action acces
 				zone = u.LandingZone.ID
 			}
 			bu := named.BU
-			g.audit.Record(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
+			g.audit.Record(ctx, trail.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(bu).String(), Groups: p.Grant(bu).Groups,
 				Service: p.Service, LandingZone: zone, BU: bu, Stage: named.Stage, Action: event, Resource: resource, Outcome: Outcome(err),
 				Detail: portal.FirstMessage(err)})
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -37,7 +38,7 @@ func (o OrgOwner) Identifier(k tenancy.OrgKind, name string) string {
 		return name
 	}
 	id := strings.TrimPrefix(name, o.Scope.OrgPrefix(k))
-	if t := portal.AccountTypeOf(name); t != "" {
+	if t := iam.AccountTypeOf(name); t != "" {
 		id = strings.TrimSuffix(id, "-"+t)
 	}
 	return id

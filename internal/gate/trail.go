@@ -5,6 +5,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // The trail is the guard's alone: services record through these, never
@@ -22,11 +23,11 @@ type Trace = audit.Attempt
 // the portal's own (an alert fired, a grant about to expire, an
 // auto-restart given up; actor portal) or a refusal that names its
 // principal itself (the admin area's).
-func (g *Guard) RecordEvent(ctx context.Context, e portal.AuditEvent) { g.audit.Record(ctx, e) }
+func (g *Guard) RecordEvent(ctx context.Context, e trail.AuditEvent) { g.audit.Record(ctx, e) }
 
 // Traced records a call's read worth a trace, settled, as a Trace its
 // caller amends while the read goes on.
-func (g *Guard) Traced(ctx context.Context, c *Call, event portal.Action, resource string, changes []portal.Change) *Trace {
+func (g *Guard) Traced(ctx context.Context, c *Call, event portal.Action, resource string, changes []trail.Change) *Trace {
 	e := c.Event(event, resource)
 	e.Outcome, e.Changes = "ok", changes
 	return g.audit.Note(ctx, e)
@@ -35,6 +36,6 @@ func (g *Guard) Traced(ctx context.Context, c *Call, event portal.Action, resour
 // RefusedAnonymous counts a refusal of a caller that could not be
 // authenticated in its source's event of the minute, so that a flood of
 // bad tokens cannot flood the trail.
-func (g *Guard) RefusedAnonymous(ctx context.Context, e portal.AuditEvent) {
+func (g *Guard) RefusedAnonymous(ctx context.Context, e trail.AuditEvent) {
 	g.audit.RefusedAnonymous(ctx, e)
 }

@@ -10,13 +10,14 @@ import (
 	"github.com/edh-platform/rms-portal/internal/audit"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
 // Record audits what happened to a write that never reached the upstream
 // (a refusal found after entering, a read worth a trace).
-func (g *Guard) Record(ctx context.Context, c *Call, event portal.Action, resource string, err error, changes ...portal.Change) {
+func (g *Guard) Record(ctx context.Context, c *Call, event portal.Action, resource string, err error, changes ...trail.Change) {
 	c.recorded()
 	e := c.Event(event, resource)
 	e.Outcome, e.Changes = Outcome(err), changes
@@ -106,7 +107,7 @@ func joinDetail(a, b string) string {
 }
 
 // beginEvent is begin for an event made elsewhere (WriteEvent).
-func (g *Guard) beginEvent(ctx context.Context, e portal.AuditEvent) (*Write, error) {
+func (g *Guard) beginEvent(ctx context.Context, e trail.AuditEvent) (*Write, error) {
 	att, err := g.audit.Begin(ctx, e)
 	if err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ func (w *Write) Rename(resource string) { w.resource = resource }
 // done settles a change's attempt with its outcome and what it changed.
 // A change still unconfirmed when it answered (Confirm) is checked again
 // in the background, and its event settled when it is confirmed.
-func (w *Write) done(ctx context.Context, err error, changes ...portal.Change) {
+func (w *Write) done(ctx context.Context, err error, changes ...trail.Change) {
 	detail := ""
 	if err != nil {
 		detail = portal.FirstMessage(err)
@@ -176,7 +177,7 @@ func (r *reservation) settle(ctx context.Context, err error, resource string) {
 
 // confirmLater checks a change that timed out until it is confirmed or
 // pendingWindow has passed, and settles its event as done if it is.
-func (w *Write) confirmLater(ctx context.Context, changes []portal.Change) {
+func (w *Write) confirmLater(ctx context.Context, changes []trail.Change) {
 	ctx, cancel := context.WithTimeout(ctx, pendingWindow)
 	defer cancel()
 	t := time.NewTicker(2 * time.Second)

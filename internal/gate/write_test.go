@@ -9,11 +9,12 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 // eventOf is the trail's event of resource (the newest), or fails.
-func eventOf(t *testing.T, w *servicetest.World, resource string) portal.AuditEvent {
+func eventOf(t *testing.T, w *servicetest.World, resource string) trail.AuditEvent {
 	t.Helper()
 	for _, e := range w.AuditEvents(t) {
 		if e.Resource == resource {
@@ -21,7 +22,7 @@ func eventOf(t *testing.T, w *servicetest.World, resource string) portal.AuditEv
 		}
 	}
 	t.Fatalf("no event of %s in the trail", resource)
-	return portal.AuditEvent{}
+	return trail.AuditEvent{}
 }
 
 func portalCall(t *testing.T, w *servicetest.World) (context.Context, *gate.Call) {
@@ -43,13 +44,13 @@ func TestAWriteOfSeveralStepsIsSettledOnce(t *testing.T) {
 
 	var id int64
 	err := w.Guard.Write(ctx, call, gate.Change{Event: portal.ActTopicConfig, Resource: name,
-		Steps: func(_ context.Context, wr *gate.Write) ([]portal.Change, error) {
+		Steps: func(_ context.Context, wr *gate.Write) ([]trail.Change, error) {
 			id = wr.ID()
 			wr.Rename(name + " (renamed)")
 			wr.Note("two steps")
-			return []portal.Change{{Field: "first", After: "1"}}, portal.New(portal.Conflict, "the second step failed")
+			return []trail.Change{{Field: "first", After: "1"}}, portal.New(portal.Conflict, "the second step failed")
 		},
-		Changes: []portal.Change{{Field: "declared", After: "2"}}})
+		Changes: []trail.Change{{Field: "declared", After: "2"}}})
 	if !portal.Is(err, portal.Conflict) {
 		t.Fatalf("the write's error = %v, want the step's conflict", err)
 	}
@@ -61,7 +62,7 @@ func TestAWriteOfSeveralStepsIsSettledOnce(t *testing.T) {
 
 	left := name + "-left"
 	_ = w.Guard.Write(ctx, call, gate.Change{Event: portal.ActTopicConfig, Resource: left,
-		Steps: func(_ context.Context, wr *gate.Write) ([]portal.Change, error) {
+		Steps: func(_ context.Context, wr *gate.Write) ([]trail.Change, error) {
 			id = wr.ID()
 			wr.Leave()
 			return nil, errors.New("the journal is down")
@@ -93,11 +94,11 @@ func TestABatchHasAnAttemptAndAnOutcomeEach(t *testing.T) {
 			}
 			return []error{nil, portal.Invalid("partitions_count", "b refused"), nil}, nil
 		},
-		Each: func(_ context.Context, i int, _ *gate.Write, err error) ([]portal.Change, error) {
+		Each: func(_ context.Context, i int, _ *gate.Write, err error) ([]trail.Change, error) {
 			if i == 2 {
 				return nil, portal.New(portal.UpstreamTimeout, "c did not answer")
 			}
-			return []portal.Change{{Field: "partitions_count", After: "2"}}, err
+			return []trail.Change{{Field: "partitions_count", After: "2"}}, err
 		}})
 	if sends != 1 {
 		t.Errorf("%d requests, want one", sends)

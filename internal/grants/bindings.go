@@ -8,6 +8,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -15,33 +16,33 @@ import (
 // wanted are the role bindings a grant stands for: DeveloperRead on the
 // topic (or prefix) and on the grantee's consumer groups for read access,
 // DeveloperWrite on the topic for write access.
-func wanted(r store.GrantRecord, granteePrefix string) []portal.RoleBinding {
+func wanted(r store.GrantRecord, granteePrefix string) []iam.RoleBinding {
 	pattern := r.Pattern
 	if r.Prefixed {
 		pattern += "*"
 	}
 	if r.Access == grant.AccessWrite {
-		return []portal.RoleBinding{{Role: "DeveloperWrite", Resource: portal.ResourceTopic, Pattern: pattern}}
+		return []iam.RoleBinding{{Role: "DeveloperWrite", Resource: iam.ResourceTopic, Pattern: pattern}}
 	}
-	return []portal.RoleBinding{{Role: "DeveloperRead", Resource: portal.ResourceTopic, Pattern: pattern},
-		{Role: "DeveloperRead", Resource: portal.ResourceGroup, Pattern: granteePrefix + "*"}}
+	return []iam.RoleBinding{{Role: "DeveloperRead", Resource: iam.ResourceTopic, Pattern: pattern},
+		{Role: "DeveloperRead", Resource: iam.ResourceGroup, Pattern: granteePrefix + "*"}}
 }
 
-func sameBinding(a, b portal.RoleBinding) bool {
+func sameBinding(a, b iam.RoleBinding) bool {
 	return a.Role == b.Role && a.Resource == b.Resource && a.Pattern == b.Pattern
 }
 
 // encodeBinding keeps a binding in a record as "id role resource pattern"
 // (topic names and prefixes hold no space and no comma).
-func encodeBinding(b portal.RoleBinding) string {
+func encodeBinding(b iam.RoleBinding) string {
 	return strings.Join([]string{b.ID, b.Role, b.Resource, b.Pattern}, " ")
 }
 
-func decodeBindings(enc []string) []portal.RoleBinding {
-	out := []portal.RoleBinding{}
+func decodeBindings(enc []string) []iam.RoleBinding {
+	out := []iam.RoleBinding{}
 	for _, e := range enc {
 		if f := strings.SplitN(e, " ", 4); len(f) == 4 {
-			out = append(out, portal.RoleBinding{ID: f[0], Role: f[1], Resource: f[2], Pattern: f[3]})
+			out = append(out, iam.RoleBinding{ID: f[0], Role: f[1], Resource: f[2], Pattern: f[3]})
 		}
 	}
 	return out
@@ -68,9 +69,9 @@ func (s *Service) journal(ctx context.Context, call *gate.Call, r store.GrantRec
 	grantee := tenancy.Scope{Unit: u, Stage: call.Scope.Stage}
 	var out []string
 	for _, want := range wanted(r, grantee.Prefix()) {
-		i := slices.IndexFunc(have, func(b portal.RoleBinding) bool { return sameBinding(b, want) })
+		i := slices.IndexFunc(have, func(b iam.RoleBinding) bool { return sameBinding(b, want) })
 		switch {
-		case i >= 0 && want.Resource == portal.ResourceTopic:
+		case i >= 0 && want.Resource == iam.ResourceTopic:
 			out = append(out, encodeBinding(have[i]))
 		case i < 0:
 			want.ID = toMake
@@ -91,19 +92,19 @@ func (s *Service) bind(ctx context.Context, call *gate.Call, r store.GrantRecord
 		return nil, err
 	}
 	out := make([]string, 0, len(r.Bindings))
-	var made []portal.RoleBinding
+	var made []iam.RoleBinding
 	for _, b := range decodeBindings(r.Bindings) {
 		if b.ID != toMake {
 			out = append(out, encodeBinding(b))
 			continue
 		}
 		want := b
-		if i := slices.IndexFunc(have, func(h portal.RoleBinding) bool { return sameBinding(h, want) }); i >= 0 {
+		if i := slices.IndexFunc(have, func(h iam.RoleBinding) bool { return sameBinding(h, want) }); i >= 0 {
 			b = have[i]
 		} else {
 			err := call.Pace(ctx)
 			if err == nil {
-				b, err = call.Env.IAM.CreateRoleBinding(ctx, principal, portal.RoleBinding{Role: want.Role, Resource: want.Resource, Pattern: want.Pattern})
+				b, err = call.Env.IAM.CreateRoleBinding(ctx, principal, iam.RoleBinding{Role: want.Role, Resource: want.Resource, Pattern: want.Pattern})
 			}
 			if err != nil {
 				s.undo(ctx, r, made)
@@ -117,7 +118,7 @@ func (s *Service) bind(ctx context.Context, call *gate.Call, r store.GrantRecord
 }
 
 // undo removes the bindings an approval that failed made.
-func (s *Service) undo(ctx context.Context, r store.GrantRecord, made []portal.RoleBinding) {
+func (s *Service) undo(ctx context.Context, r store.GrantRecord, made []iam.RoleBinding) {
 	env, err := s.guard.Environments().Get(r.Zone, r.Stage)
 	if err != nil {
 		return
@@ -171,7 +172,7 @@ func (s *Service) unbind(ctx context.Context, call *gate.Call, r store.GrantReco
 		if b.ID == toMake {
 			continue
 		}
-		if b.Resource == portal.ResourceGroup {
+		if b.Resource == iam.ResourceGroup {
 			handed, err := s.handOver(ctx, r, enc)
 			if err != nil || handed {
 				if err != nil {

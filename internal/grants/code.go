@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -132,7 +133,7 @@ func (k grantCode) Plan(_ context.Context, call *gate.Call, obs plans.Observed, 
 		pattern += "*"
 	}
 	st := &plans.Step{Key: "grant/" + rec.Grantee + "/" + rec.Principal + "/" + rec.Access + "/" + pattern,
-		Change: portal.PlannedChange{Kind: "grant", Name: pattern}}
+		Change: ascode.PlannedChange{Kind: "grant", Name: pattern}}
 	exists := false
 	for _, g := range o.grants {
 		switch {

@@ -7,6 +7,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -36,12 +37,12 @@ type Ends struct {
 // bob"). It returns the delete's changes, one per grant ended; an error
 // when a grant could not be ended (its role bindings still held), which
 // must stop the delete.
-func (s *Service) End(ctx context.Context, call *gate.Call, what Ends, cause string) ([]portal.Change, error) {
+func (s *Service) End(ctx context.Context, call *gate.Call, what Ends, cause string) ([]trail.Change, error) {
 	recs, err := s.store.GrantsNaming(ctx, call.Scope.Zone().ID, call.Scope.Stage.Name, what.Topic, what.Principal, maxListed)
 	if err != nil {
 		return nil, err
 	}
-	var changes []portal.Change
+	var changes []trail.Change
 	unbound := false
 	for _, r := range recs {
 		ended, err := s.end(ctx, call, r, cause)
@@ -50,7 +51,7 @@ func (s *Service) End(ctx context.Context, call *gate.Call, what Ends, cause str
 				r.ID, r.Access, r.PrincipalName, portal.FirstMessage(err))
 		}
 		if ended {
-			changes = append(changes, portal.Change{Field: "grant", Before: r.ID + " (" + r.Access + " access of " + r.Grantee + "'s " + r.PrincipalName + ")",
+			changes = append(changes, trail.Change{Field: "grant", Before: r.ID + " (" + r.Access + " access of " + r.Grantee + "'s " + r.PrincipalName + ")",
 				After: grant.GrantEnded})
 			unbound = unbound || r.State != grant.GrantRequested
 		}
@@ -85,16 +86,16 @@ func (s *Service) end(ctx context.Context, call *gate.Call, r store.GrantRecord,
 	switch now.State {
 	case grant.GrantRequested:
 		// A request holds no binding: it is closed.
-		err := s.endWrite(ctx, call, now, cause, func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
+		err := s.endWrite(ctx, call, now, cause, func(ctx context.Context, _ *gate.Write) ([]trail.Change, error) {
 			now.State, now.DecidedBy, now.Decided, now.Comment = grant.GrantEnded, call.Principal.Actor(), s.guard.Now().UTC(), cause
 			err := s.update(ctx, now, grant.GrantRequested)
-			return append(describe(now), portal.Change{Field: "state", Before: grant.GrantRequested, After: grant.GrantEnded}), err
+			return append(describe(now), trail.Change{Field: "state", Before: grant.GrantRequested, After: grant.GrantEnded}), err
 		})
 		return err == nil, err
 	case grant.GrantActive, grant.GrantApproving, grant.GrantEnding:
 		// An approval or an ending whose replica stopped is ended too: what
 		// it made is removed by looking.
-		err := s.endWrite(ctx, call, now, cause, func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		err := s.endWrite(ctx, call, now, cause, func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			from := now.State
 			now.State, now.DecidedBy, now.Decided, now.Comment, now.Event = grant.GrantEnding, call.Principal.Actor(), s.guard.Now().UTC(), cause, w.ID()
 			if from != grant.GrantEnding {
@@ -110,7 +111,7 @@ func (s *Service) end(ctx context.Context, call *gate.Call, r store.GrantRecord,
 		// A revoke (or an expiry) whose replica stopped: finished now, as
 		// what it was, before its topic or principal goes.
 		err := s.guard.Write(ctx, call, gate.Change{Event: revokeEvent(now), Resource: r.ID, Resume: true, Attempt: now.Event,
-			Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+			Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 				w.Note("finished by a delete after the replica that began it stopped")
 				_, changes, err := s.finishRevoke(ctx, call, now, revokedState(now))
 				return changes, err
@@ -123,14 +124,14 @@ func (s *Service) end(ctx context.Context, call *gate.Call, r store.GrantRecord,
 
 // endWrite makes a grant's end (steps) as a write whose attempt says
 // why, or takes up the one an ending whose replica stopped left.
-func (s *Service) endWrite(ctx context.Context, call *gate.Call, r store.GrantRecord, cause string, steps func(ctx context.Context, w *gate.Write) ([]portal.Change, error)) error {
+func (s *Service) endWrite(ctx context.Context, call *gate.Call, r store.GrantRecord, cause string, steps func(ctx context.Context, w *gate.Write) ([]trail.Change, error)) error {
 	resume := r.State == grant.GrantEnding && r.Event != 0
 	note := cause
 	if resume {
 		note = cause + "; finished by a later delete after the replica that began it stopped"
 	}
 	return s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantEnd, Resource: r.ID, Resume: resume, Attempt: r.Event,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			w.Note(note)
 			return steps(ctx, w)
 		}})

@@ -9,6 +9,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -73,7 +75,7 @@ func TestADeleteEndsTheGrantsOnWhatItDeletes(t *testing.T) {
 	}
 
 	// Made again under the name: the old grant is nowhere.
-	if _, err := w.Topics.Create(bob, scadaDev, portal.NewTopic{Name: "orders"}); err != nil {
+	if _, err := w.Topics.Create(bob, scadaDev, topic.NewTopic{Name: "orders"}); err != nil {
 		t.Fatal(err)
 	}
 	im, err := w.Topics.Impact(bob, scadaDev, "orders")
@@ -168,7 +170,7 @@ func TestADeleteStoppedAfterItsGrantsIsFinished(t *testing.T) {
 }
 
 // changeText joins an event's changes.
-func changeText(e portal.AuditEvent) string {
+func changeText(e trail.AuditEvent) string {
 	var b strings.Builder
 	for _, c := range e.Changes {
 		b.WriteString(c.Field + "=" + c.Before + "->" + c.After + "; ")

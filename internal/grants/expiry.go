@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -105,7 +106,7 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 		return false, nil // renewed, revoked or expired meanwhile
 	}
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantExpire, Resource: r.ID,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			now.State, now.DecidedBy, now.Decided, now.Event = grant.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), w.ID()
 			now.Comment = expiryComment + now.Expires.UTC().Format(time.RFC3339)
 			ok, err := s.store.UpdateGrant(ctx, now, grant.GrantActive)
@@ -125,11 +126,11 @@ func (s *Service) expire(ctx context.Context, r store.GrantRecord) (bool, error)
 // in the grantee unit that loses access.
 func (s *Service) announce(ctx context.Context, r store.GrantRecord) {
 	zone := r.Zone
-	s.guard.RecordEvent(ctx, portal.AuditEvent{Actor: "portal", ActorRole: "system", LandingZone: zone, BU: r.Grantee, Stage: r.Stage,
+	s.guard.RecordEvent(ctx, trail.AuditEvent{Actor: "portal", ActorRole: "system", LandingZone: zone, BU: r.Grantee, Stage: r.Stage,
 		Action: portal.ActGrantExpiring, Resource: r.ID, Outcome: "ok",
 		Detail: r.Access + " access of " + r.PrincipalName + " to " + r.Pattern + " ends at " + r.Expires.UTC().Format(time.RFC3339) +
 			": ask " + r.Owner + " to renew it",
-		Changes: []portal.Change{{Field: "owner", After: r.Owner}, {Field: "topic", After: r.Pattern}, {Field: "expires_at", After: r.Expires.UTC().Format(time.RFC3339)}}})
+		Changes: []trail.Change{{Field: "owner", After: r.Owner}, {Field: "topic", After: r.Pattern}, {Field: "expires_at", After: r.Expires.UTC().Format(time.RFC3339)}}})
 }
 
 // ExpiringGrants lists the active grants of the caller's units that end

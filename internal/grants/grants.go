@@ -21,6 +21,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -131,22 +133,22 @@ func (s *Service) RequestGrant(ctx context.Context, scope portal.Scope, in grant
 }
 
 // describe lists a grant's fields for its audit events.
-func describe(r store.GrantRecord) []portal.Change {
+func describe(r store.GrantRecord) []trail.Change {
 	what := "topic"
 	if r.Prefixed {
 		what = "prefix"
 	}
-	out := []portal.Change{{Field: "owner", After: r.Owner}, {Field: "grantee", After: r.Grantee}, {Field: what, After: r.Pattern},
+	out := []trail.Change{{Field: "owner", After: r.Owner}, {Field: "grantee", After: r.Grantee}, {Field: what, After: r.Pattern},
 		{Field: "access", After: r.Access}, {Field: "principal", After: r.Principal + " (" + r.PrincipalName + ")"},
 		{Field: "duration", After: describeDuration(r.Duration)}}
 	if r.Classification != "" {
-		out = append(out, portal.Change{Field: "classification", After: r.Classification})
+		out = append(out, trail.Change{Field: "classification", After: r.Classification})
 	}
 	if !r.Expires.IsZero() {
-		out = append(out, portal.Change{Field: "expires_at", After: r.Expires.UTC().Format(time.RFC3339)})
+		out = append(out, trail.Change{Field: "expires_at", After: r.Expires.UTC().Format(time.RFC3339)})
 	}
 	if r.Renews != "" {
-		out = append(out, portal.Change{Field: "renews", After: r.Renews})
+		out = append(out, trail.Change{Field: "renews", After: r.Renews})
 	}
 	return out
 }
@@ -385,9 +387,9 @@ func (s *Service) view(call *gate.Call, r store.GrantRecord) grant.TopicGrant {
 
 // made are the bindings of a record that exist (not those an approval
 // under way is still to make).
-func made(enc []string) []portal.RoleBinding {
+func made(enc []string) []iam.RoleBinding {
 	out := decodeBindings(enc)
-	return slices.DeleteFunc(out, func(b portal.RoleBinding) bool { return b.ID == toMake })
+	return slices.DeleteFunc(out, func(b iam.RoleBinding) bool { return b.ID == toMake })
 }
 
 // Grants lists the grants the caller's unit gave or received in the

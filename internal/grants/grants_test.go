@@ -8,7 +8,9 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -43,7 +45,7 @@ func bindings(t *testing.T, w *servicetest.World, id string) []string {
 
 func account(t *testing.T, w *servicetest.World, scope portal.Scope, ctx context.Context, name, typ string) string {
 	t.Helper()
-	a, err := w.Accounts.Create(ctx, scope, portal.NewServiceAccount{Name: name, Type: typ})
+	a, err := w.Accounts.Create(ctx, scope, iam.NewServiceAccount{Name: name, Type: typ})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,15 +264,15 @@ func TestGrantsAsCode(t *testing.T) {
 	w := servicetest.New(t, orders)
 	reports := account(t, w, crmDev, crmAdmin, "reports", "metrics")
 	name := "sa-edh-shared-crm-dev-usr-reports-metrics"
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindGrant, Name: "orders",
+	doc := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindGrant, Name: "orders",
 		Spec: &portal.GrantDecl{Unit: "crm", Principal: strings.Replace(name, "-dev-", "-qas-", 1), Access: "read"}}}}
 	dev := as("dan", map[string]portal.Role{"scada": portal.Developer})
 	p, err := w.Plans.Plan(dev, scadaDev, doc)
-	if err != nil || p.Changes[0].Action != portal.ActionRefused {
+	if err != nil || p.Changes[0].Action != ascode.ActionRefused {
 		t.Fatalf("a developer's plan: %+v %v", p, err)
 	}
 	p, err = w.Plans.Plan(bob, scadaDev, doc)
-	if err != nil || p.Changes[0].Action != portal.ActionCreate || p.Changes[0].Kind != "grant" {
+	if err != nil || p.Changes[0].Action != ascode.ActionCreate || p.Changes[0].Kind != "grant" {
 		t.Fatalf("bob's plan: %+v %v", p, err)
 	}
 	if _, err := w.Plans.Apply(bob, scadaDev, doc, p.Fingerprint); err != nil {
@@ -292,11 +294,11 @@ func TestGrantsAsCode(t *testing.T) {
 	if found == nil || found.Unit != "crm" || found.Principal != name || found.Access != "read" {
 		t.Fatalf("export: %+v", exp.Resources)
 	}
-	if again, _ := w.Plans.Plan(bob, scadaDev, doc); again.Changes[0].Action != portal.ActionUnchanged {
+	if again, _ := w.Plans.Plan(bob, scadaDev, doc); again.Changes[0].Action != ascode.ActionUnchanged {
 		t.Errorf("planned again: %+v", again.Changes[0])
 	}
-	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindGrant, Name: "orders", Spec: &portal.GrantDecl{Unit: "plant", Principal: reports, Access: "read"}}}}
-	if p, _ := w.Plans.Plan(bob, scadaDev, bad); p.Changes[0].Action != portal.ActionRefused {
+	bad := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindGrant, Name: "orders", Spec: &portal.GrantDecl{Unit: "plant", Principal: reports, Access: "read"}}}}
+	if p, _ := w.Plans.Plan(bob, scadaDev, bad); p.Changes[0].Action != ascode.ActionRefused {
 		t.Errorf("a grant to another zone's unit: %+v", p.Changes[0])
 	}
 }
@@ -307,9 +309,9 @@ type failingIAM struct {
 	creates, deletes bool
 }
 
-func (f *failingIAM) CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error) {
-	if f.creates && b.Resource == portal.ResourceGroup {
-		return portal.RoleBinding{}, portal.New(portal.UpstreamUnavailable, "IAM is down")
+func (f *failingIAM) CreateRoleBinding(ctx context.Context, principal string, b iam.RoleBinding) (iam.RoleBinding, error) {
+	if f.creates && b.Resource == iam.ResourceGroup {
+		return iam.RoleBinding{}, portal.New(portal.UpstreamUnavailable, "IAM is down")
 	}
 	return f.IAM.CreateRoleBinding(ctx, principal, b)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -24,7 +25,7 @@ import (
 // it active, with its audit event (attempted before anything is made).
 func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, comment string) (grant.TopicGrant, error) {
 	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			planned, err := s.journal(ctx, call, r)
 			if err == nil {
 				r.State, r.DecidedBy, r.Decided, r.Comment = grant.GrantApproving, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
@@ -43,7 +44,7 @@ func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRec
 			if err != nil {
 				return describe(r), err
 			}
-			var changes []portal.Change
+			var changes []trail.Change
 			r, changes, err = s.finishApproval(ctx, call, r, from)
 			return changes, err
 		}})
@@ -57,7 +58,7 @@ func (s *Service) approve(ctx context.Context, call *gate.Call, r store.GrantRec
 // and records it active: the grant as recorded, what changed and the
 // outcome, for the decision's write. When they cannot be made the grant
 // goes back to from, holding none (a given one is forgotten).
-func (s *Service) finishApproval(ctx context.Context, call *gate.Call, r store.GrantRecord, from string) (store.GrantRecord, []portal.Change, error) {
+func (s *Service) finishApproval(ctx context.Context, call *gate.Call, r store.GrantRecord, from string) (store.GrantRecord, []trail.Change, error) {
 	bindings, err := s.bind(ctx, call, r)
 	if err != nil {
 		s.undecide(context.WithoutCancel(ctx), r, from)
@@ -68,9 +69,9 @@ func (s *Service) finishApproval(ctx context.Context, call *gate.Call, r store.G
 	if err == nil && !ok {
 		err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
 	}
-	changes := append(describe(r), portal.Change{Field: "state", Before: from, After: grant.GrantActive})
+	changes := append(describe(r), trail.Change{Field: "state", Before: from, After: grant.GrantActive})
 	for _, b := range decodeBindings(r.Bindings) {
-		changes = append(changes, portal.Change{Field: "binding", After: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
+		changes = append(changes, trail.Change{Field: "binding", After: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
 	}
 	return r, changes, err
 }
@@ -97,7 +98,7 @@ func (s *Service) undecide(ctx context.Context, r store.GrantRecord, from string
 // with what is left, and says so.
 func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (grant.TopicGrant, error) {
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantRevoke, Resource: r.ID,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			r.State, r.DecidedBy, r.Decided, r.Comment, r.Event = grant.GrantRevoking, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment), w.ID()
 			ok, err := s.store.UpdateGrant(ctx, r, grant.GrantActive)
 			if err == nil && !ok {
@@ -106,7 +107,7 @@ func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantReco
 			if err != nil {
 				return nil, err
 			}
-			var changes []portal.Change
+			var changes []trail.Change
 			r, changes, err = s.finishRevoke(ctx, call, r, grant.GrantRevoked)
 			return changes, err
 		}})
@@ -120,7 +121,7 @@ func (s *Service) revoke(ctx context.Context, call *gate.Call, r store.GrantReco
 // records it in its final state (revoked, expired, ended), or active
 // again with the bindings left: the grant as recorded, what changed and
 // the outcome, for the decision's write.
-func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, r store.GrantRecord, final string) (store.GrantRecord, []portal.Change, error) {
+func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, r store.GrantRecord, final string) (store.GrantRecord, []trail.Change, error) {
 	from := r.State
 	removed := decodeBindings(r.Bindings)
 	left, uerr := s.unbind(ctx, call, r)
@@ -132,7 +133,7 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, r store.Gra
 		if _, err := s.store.UpdateGrant(ctx, r, from); err != nil {
 			s.guard.Log().Error("a grant's remaining bindings could not be recorded", "grant", r.ID, "err", err)
 		}
-		return r, []portal.Change{{Field: "bindings_left", After: strings.Join(left, ", ")}},
+		return r, []trail.Change{{Field: "bindings_left", After: strings.Join(left, ", ")}},
 			portal.Wrap(uerr, portal.KindOf(uerr), "grant %s stays active: %d of its role bindings could not be removed (try again): %s",
 				r.ID, len(left), portal.FirstMessage(uerr))
 	}
@@ -141,9 +142,9 @@ func (s *Service) finishRevoke(ctx context.Context, call *gate.Call, r store.Gra
 	if err == nil && !ok {
 		err = portal.New(portal.Conflict, "grant %s was revoked meanwhile", r.ID)
 	}
-	changes := append(describe(r), portal.Change{Field: "state", Before: grant.GrantActive, After: final})
+	changes := append(describe(r), trail.Change{Field: "state", Before: grant.GrantActive, After: final})
 	for _, b := range removed {
-		changes = append(changes, portal.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
+		changes = append(changes, trail.Change{Field: "binding", Before: b.ID + " " + b.Role + " " + b.Resource + "=" + b.Pattern})
 	}
 	return r, changes, err
 }
@@ -190,13 +191,13 @@ func (s *Service) resume(ctx context.Context, r store.GrantRecord) (bool, error)
 	}
 	ran := false
 	err = s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID, Resume: true, Attempt: r.Event,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			ran = true
 			if r.State == grant.GrantEnding {
 				w.Note(r.Comment)
 			}
 			w.Note("finished by the portal after the replica that began it stopped")
-			var changes []portal.Change
+			var changes []trail.Change
 			var err error
 			switch r.State {
 			case grant.GrantRevoking:

@@ -11,6 +11,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -22,7 +24,7 @@ type stoppingIAM struct {
 	afterCreate, beforeDelete bool
 }
 
-func (s *stoppingIAM) CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error) {
+func (s *stoppingIAM) CreateRoleBinding(ctx context.Context, principal string, b iam.RoleBinding) (iam.RoleBinding, error) {
 	made, err := s.IAM.CreateRoleBinding(ctx, principal, b)
 	if s.afterCreate {
 		runtime.Goexit()
@@ -134,8 +136,8 @@ func backdate(t *testing.T, w *servicetest.World, id string) {
 	}
 }
 
-func events(t *testing.T, w *servicetest.World, resource, action string) []portal.AuditEvent {
-	var out []portal.AuditEvent
+func events(t *testing.T, w *servicetest.World, resource, action string) []trail.AuditEvent {
+	var out []trail.AuditEvent
 	for _, e := range w.AuditEvents(t) {
 		if e.Resource == resource && e.Action.String() == action {
 			out = append(out, e)

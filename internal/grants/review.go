@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -90,10 +91,10 @@ func (s *Service) update(ctx context.Context, r store.GrantRecord, from string) 
 }
 
 // close records a grant's new state with its audit event.
-func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, state, comment string, changes ...portal.Change) (grant.TopicGrant, error) {
+func (s *Service) close(ctx context.Context, call *gate.Call, r store.GrantRecord, event portal.Action, from, state, comment string, changes ...trail.Change) (grant.TopicGrant, error) {
 	r.State, r.DecidedBy, r.Decided, r.Comment = state, call.Principal.Actor(), s.guard.Now().UTC(), strings.TrimSpace(comment)
 	err := s.guard.Write(ctx, call, gate.Change{Event: event, Resource: r.ID,
-		Changes: append([]portal.Change{{Field: "state", Before: from, After: state}}, changes...),
+		Changes: append([]trail.Change{{Field: "state", Before: from, After: state}}, changes...),
 		Do:      func(ctx context.Context) error { return s.update(ctx, r, from) }})
 	if err != nil {
 		return grant.TopicGrant{}, err
@@ -139,7 +140,7 @@ func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.Gr
 		r.Comment = c
 	}
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantApprove, Resource: r.ID,
-		Changes: []portal.Change{{Field: "approvals", Before: strconv.Itoa(len(r.Approvals) - 1), After: strconv.Itoa(len(r.Approvals)) + " of " + strconv.Itoa(need)},
+		Changes: []trail.Change{{Field: "approvals", Before: strconv.Itoa(len(r.Approvals) - 1), After: strconv.Itoa(len(r.Approvals)) + " of " + strconv.Itoa(need)},
 			{Field: "classification", After: r.Classification}},
 		Do: func(ctx context.Context) error {
 			return s.update(ctx, r, grant.GrantRequested)
@@ -155,7 +156,7 @@ func (s *Service) firstApproval(ctx context.Context, call *gate.Call, r store.Gr
 // bindings stay as they are.
 func (s *Service) renew(ctx context.Context, call *gate.Call, r store.GrantRecord, comment string) (grant.TopicGrant, error) {
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActGrantApprove, Resource: r.ID,
-		Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, _ *gate.Write) ([]trail.Change, error) {
 			old, err := s.store.GrantRecord(ctx, r.Renews)
 			expires := s.expiryOf(r)
 			if err == nil && old.State != grant.GrantActive {
@@ -176,7 +177,7 @@ func (s *Service) renew(ctx context.Context, call *gate.Call, r store.GrantRecor
 					err = portal.New(portal.Conflict, "grant %s was decided meanwhile", r.ID)
 				}
 			}
-			return []portal.Change{{Field: "renews", After: r.Renews}, {Field: "expires_at", Before: stampOf(old.Expires), After: stampOf(expires)},
+			return []trail.Change{{Field: "renews", After: r.Renews}, {Field: "expires_at", Before: stampOf(old.Expires), After: stampOf(expires)},
 				{Field: "state", Before: grant.GrantRequested, After: grant.GrantRenewed}}, err
 		}})
 	if err != nil {

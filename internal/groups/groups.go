@@ -17,6 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/group"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // Service manages a unit's consumer groups: the groups whose id carries
@@ -391,14 +392,14 @@ func (s *Service) ResetOffsets(ctx context.Context, scope portal.Scope, id strin
 		return out, nil
 	}
 	offsets := make([]platform.GroupOffset, len(plan))
-	changes := make([]portal.Change, len(plan))
+	changes := make([]trail.Change, len(plan))
 	for i, c := range plan {
 		offsets[i] = platform.GroupOffset{TopicPartition: platform.TopicPartition{Topic: c.Topic, Partition: c.Partition}, Offset: c.After}
 		before := strconv.FormatInt(c.Before, 10)
 		if c.Before < 0 {
 			before = "none"
 		}
-		changes[i] = portal.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
+		changes[i] = trail.Change{Field: fmt.Sprintf("%s[%d]", c.Topic, c.Partition), Before: before, After: strconv.FormatInt(c.After, 10)}
 	}
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActConsumerGroupResetOffsets, Resource: g.ID, Changes: changes,
 		Do: func(ctx context.Context) error { return call.Env.Groups.CommitGroupOffsets(ctx, g.ID, offsets) }})

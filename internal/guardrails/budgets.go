@@ -15,6 +15,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/policy"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -119,17 +120,17 @@ func (gr *Service) SetBudget(ctx context.Context, bu, stage string, limits map[s
 }
 
 // limitChanges lists a budget's limits before and after, for the trail.
-func limitChanges(before, after rules.Usage) []portal.Change {
+func limitChanges(before, after rules.Usage) []trail.Change {
 	show := func(u rules.Usage, d string) string {
 		if v, ok := u[d]; ok {
 			return strconv.FormatInt(v, 10)
 		}
 		return ""
 	}
-	var out []portal.Change
+	var out []trail.Change
 	for _, d := range rules.Dimensions() {
 		if b, a := show(before, d), show(after, d); b != a {
-			out = append(out, portal.Change{Field: "limits." + d, Before: b, After: a})
+			out = append(out, trail.Change{Field: "limits." + d, Before: b, After: a})
 		}
 	}
 	return out

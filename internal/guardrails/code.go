@@ -7,6 +7,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/policy"
 )
 
@@ -49,7 +50,7 @@ func (k policyCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r
 	d := portal.DeclOf[portal.PolicyDecl](r)
 	pol := policy.Policy{ID: r.Name, Zone: call.Scope.Zone().ID, Description: r.Description, Kind: d.Kind, Units: d.Units, Stages: d.Stages,
 		Operations: d.Operations, Expression: d.Expression, Message: d.Message, Field: d.Field, Action: d.Action}
-	st := &plans.Step{Key: "policy/" + pol.ID, Change: portal.PlannedChange{Kind: "policy", Name: pol.ID, Identifier: pol.ID}}
+	st := &plans.Step{Key: "policy/" + pol.ID, Change: ascode.PlannedChange{Kind: "policy", Name: pol.ID, Identifier: pol.ID}}
 	var v portal.Validation
 	if !call.Principal.PlatformAdmin {
 		v.Add(portal.New(portal.InsufficientRole, "only platform admins change policies"))

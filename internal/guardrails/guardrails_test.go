@@ -6,7 +6,10 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/portal/policy"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -124,13 +127,13 @@ func TestEveryDoorOfWritesIsJudged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := w.Accounts.Create(dev, scope, portal.NewServiceAccount{Name: "ingest", Type: "producer"})
+	_, err := w.Accounts.Create(dev, scope, iam.NewServiceAccount{Name: "ingest", Type: "producer"})
 	wantViolation(t, err, "accounts-described", "description")
-	_, err = w.Accounts.StartBulk(dev, scope, []portal.NewServiceAccount{{Name: "a1", Type: "producer", Description: "ok"}, {Name: "a2", Type: "producer"}})
+	_, err = w.Accounts.StartBulk(dev, scope, []iam.NewServiceAccount{{Name: "a1", Type: "producer", Description: "ok"}, {Name: "a2", Type: "producer"}})
 	wantViolation(t, err, "accounts-described", "items[1].description")
-	_, err = w.Pools.Create(dev, scope, portal.NewPool{Name: "ops", Type: "consumer", Filter: `claims.sub == "x"`})
+	_, err = w.Pools.Create(dev, scope, iam.NewPool{Name: "ops", Type: "consumer", Filter: `claims.sub == "x"`})
 	wantViolation(t, err, "pools-department", "filter")
-	if _, err := w.Topics.Create(dev, scope, portal.NewTopic{Name: "data-keep"}); err != nil {
+	if _, err := w.Topics.Create(dev, scope, topic.NewTopic{Name: "data-keep"}); err != nil {
 		t.Fatal(err)
 	}
 	wantViolation(t, w.Topics.Delete(dev, scope, "data-keep", portal.DeleteOptions{}), "no-deletes", "")
@@ -142,14 +145,14 @@ func TestEveryDoorOfWritesIsJudged(t *testing.T) {
 	if _, err := w.Rules.SetBudget(admin, "scada", "dev", map[string]int64{"topics": 3}); err != nil {
 		t.Fatal(err)
 	}
-	doc := portal.Document{Resources: []portal.Resource{
+	doc := ascode.Document{Resources: []portal.Resource{
 		{Kind: portal.KindTopic, Name: "p1", Spec: &portal.TopicDecl{}}, {Kind: portal.KindTopic, Name: "p2", Spec: &portal.TopicDecl{}},
 		{Kind: portal.KindTopic, Name: "p3", Spec: &portal.TopicDecl{}}}}
 	plan, err := w.Plans.Plan(dev, scope, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.Changes[0].Action != portal.ActionCreate || plan.Changes[1].Action != portal.ActionCreate || plan.Changes[2].Action != portal.ActionRefused ||
+	if plan.Changes[0].Action != ascode.ActionCreate || plan.Changes[1].Action != ascode.ActionCreate || plan.Changes[2].Action != ascode.ActionRefused ||
 		plan.Changes[2].Errors[0].Kind != portal.BudgetExceeded || plan.Changes[2].Errors[0].Field != "items[2]" {
 		t.Fatalf("the plan: %+v", plan.Changes)
 	}
@@ -183,7 +186,7 @@ func TestBudgetBelowUseWarnsAndFreesStillPass(t *testing.T) {
 	if err != nil || len(b.Warnings) != 1 || !strings.Contains(b.Warnings[0], "topics: 2 in use of a limit of 1") {
 		t.Fatalf("a budget below the use: %+v %v", b, err)
 	}
-	if _, err := w.Topics.Create(dev, scope, portal.NewTopic{Name: "three"}); !portal.Is(err, portal.BudgetExceeded) {
+	if _, err := w.Topics.Create(dev, scope, topic.NewTopic{Name: "three"}); !portal.Is(err, portal.BudgetExceeded) {
 		t.Errorf("a create over the budget: %v", err)
 	}
 	if err := w.Topics.Delete(dev, scope, "one", portal.DeleteOptions{}); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/policy"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -32,8 +33,8 @@ func (gr *Service) enter(ctx context.Context, a access.AdminAction, zone string)
 }
 
 // event is the audit event of a change of the rules.
-func event(p *portal.Principal, action portal.Action, zone, unit, stage, resource string) portal.AuditEvent {
-	return portal.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service, LandingZone: zone,
+func event(p *portal.Principal, action portal.Action, zone, unit, stage, resource string) trail.AuditEvent {
+	return trail.AuditEvent{Actor: p.Actor(), ActorRole: "platform_admin", Groups: p.Groups, Service: p.Service, LandingZone: zone,
 		BU: unit, Stage: stage, Action: action, Resource: resource}
 }
 
@@ -183,7 +184,7 @@ func (gr *Service) DeletePolicy(ctx context.Context, id string) error {
 }
 
 // policyChanges lists a policy's fields before and after, for the trail.
-func policyChanges(before, after *policy.Policy) []portal.Change {
+func policyChanges(before, after *policy.Policy) []trail.Change {
 	fields := func(p *policy.Policy) map[string]string {
 		if p == nil {
 			return map[string]string{}
@@ -192,10 +193,10 @@ func policyChanges(before, after *policy.Policy) []portal.Change {
 			"operations": strings.Join(rules.Ops(*p), ","), "expression": p.Expression, "message": p.Message, "field": p.Field, "action": p.Action}
 	}
 	b, a := fields(before), fields(after)
-	var out []portal.Change
+	var out []trail.Change
 	for _, k := range []string{"kind", "action", "units", "stages", "operations", "expression", "message", "field", "description"} {
 		if b[k] != a[k] {
-			out = append(out, portal.Change{Field: k, Before: b[k], After: a[k]})
+			out = append(out, trail.Change{Field: k, Before: b[k], After: a[k]})
 		}
 	}
 	return out

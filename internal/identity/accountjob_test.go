@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -38,7 +39,7 @@ func TestASlowCloudNeverLeavesAnAccountWithoutBindings(t *testing.T) {
 	env.IAM = slow
 	ctx := servicetest.As("scada", portal.Admin)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	a, err := w.Accounts.Create(ctx, dev, portal.NewServiceAccount{Name: "slowpoke", Type: "producer"})
+	a, err := w.Accounts.Create(ctx, dev, iam.NewServiceAccount{Name: "slowpoke", Type: "producer"})
 	if err != nil || a.ID == "" || a.Job != "" || len(a.RoleBindings) != len(producerTemplate) {
 		t.Fatalf("create behind a slow Cloud API: %+v %v", a, err)
 	}
@@ -50,7 +51,7 @@ func TestASlowCloudNeverLeavesAnAccountWithoutBindings(t *testing.T) {
 	if last.Action != portal.ActServiceAccountCreate || last.Outcome != "ok" || last.Resource != a.Name+" ("+a.ID+")" {
 		t.Errorf("event: %+v", last)
 	}
-	if _, err := w.Accounts.Create(ctx, dev, portal.NewServiceAccount{Name: "slowpoke", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Accounts.Create(ctx, dev, iam.NewServiceAccount{Name: "slowpoke", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("created again: %v", err)
 	}
 
@@ -62,7 +63,7 @@ func TestASlowCloudNeverLeavesAnAccountWithoutBindings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	again, err := w.Accounts.Create(ctx, dev, portal.NewServiceAccount{Name: "slowpoke", Type: "producer"})
+	again, err := w.Accounts.Create(ctx, dev, iam.NewServiceAccount{Name: "slowpoke", Type: "producer"})
 	if err != nil || again.ID != a.ID || len(again.RoleBindings) != len(producerTemplate) {
 		t.Fatalf("completing: %+v %v", again, err)
 	}

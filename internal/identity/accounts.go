@@ -17,6 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/upstream"
@@ -27,7 +28,7 @@ const (
 	maxDisplayName = 64
 	maxDescription = 128
 	// MaxBulk bounds the items of one bulk create.
-	MaxBulk = portal.MaxBulkAccounts
+	MaxBulk = iam.MaxBulkAccounts
 )
 
 // Accounts manages a business unit's service accounts. Only Admins
@@ -60,52 +61,52 @@ func NewAccounts(g *gate.Guard, runner *jobs.Runner, st AccountStore) *Accounts 
 
 // view is an account as call sees it; false when call may not see it
 // (orgOwnerOf).
-func (s *Accounts) view(call *gate.Call, a platform.ServiceAccount) (portal.ServiceAccount, bool) {
+func (s *Accounts) view(call *gate.Call, a platform.ServiceAccount) (iam.ServiceAccount, bool) {
 	o, ok := call.OrgOwner(tenancy.OrgAccount, a.DisplayName)
 	if !ok {
-		return portal.ServiceAccount{}, false
+		return iam.ServiceAccount{}, false
 	}
-	return portal.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: o.Identifier(tenancy.OrgAccount, a.DisplayName), BU: o.Unit(),
-		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: portal.AccountTypeOf(a.DisplayName), Description: a.Description}, true
+	return iam.ServiceAccount{ID: a.ID, Name: a.DisplayName, Identifier: o.Identifier(tenancy.OrgAccount, a.DisplayName), BU: o.Unit(),
+		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: iam.AccountTypeOf(a.DisplayName), Description: a.Description}, true
 }
 
 // List returns one page of the unit's service accounts (without their
 // bindings, which would cost a request each).
-func (s *Accounts) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.ServiceAccount], error) {
+func (s *Accounts) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[iam.ServiceAccount], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list service accounts")
 	if err != nil {
-		return portal.Page[portal.ServiceAccount]{}, err
+		return portal.Page[iam.ServiceAccount]{}, err
 	}
 	all, err := call.Env.IAM.ListServiceAccounts(ctx)
 	if err != nil {
-		return portal.Page[portal.ServiceAccount]{}, err
+		return portal.Page[iam.ServiceAccount]{}, err
 	}
-	var mine []portal.ServiceAccount
+	var mine []iam.ServiceAccount
 	for _, a := range all {
 		if v, ok := s.view(call, a); ok && call.KeepUnit(q, v.BU) {
 			mine = append(mine, v)
 		}
 	}
-	gate.SortByName(mine, func(a portal.ServiceAccount) string { return a.Name })
-	return gate.Paginate(s.guard.Pages(), "service-accounts "+call.Scope.String(), mine, func(a portal.ServiceAccount) string { return a.Name }, q)
+	gate.SortByName(mine, func(a iam.ServiceAccount) string { return a.Name })
+	return gate.Paginate(s.guard.Pages(), "service-accounts "+call.Scope.String(), mine, func(a iam.ServiceAccount) string { return a.Name }, q)
 }
 
 // Get returns one of the unit's service accounts with its role bindings.
-func (s *Accounts) Get(ctx context.Context, scope portal.Scope, id string) (portal.ServiceAccount, error) {
+func (s *Accounts) Get(ctx context.Context, scope portal.Scope, id string) (iam.ServiceAccount, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read service accounts")
 	if err != nil {
-		return portal.ServiceAccount{}, err
+		return iam.ServiceAccount{}, err
 	}
 	a, err := call.Env.IAM.GetServiceAccount(ctx, id)
 	if err != nil && !portal.Is(err, portal.NotFound) {
-		return portal.ServiceAccount{}, err
+		return iam.ServiceAccount{}, err
 	}
 	v, visible := s.view(call, a)
 	if err != nil || !visible {
-		return portal.ServiceAccount{}, portal.New(portal.NotFound, "service account %s not found", id)
+		return iam.ServiceAccount{}, portal.New(portal.NotFound, "service account %s not found", id)
 	}
 	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+a.ID); err != nil {
-		return portal.ServiceAccount{}, err
+		return iam.ServiceAccount{}, err
 	}
 	sortBindings(v.RoleBindings)
 	return v, nil
@@ -113,7 +114,7 @@ func (s *Accounts) Get(ctx context.Context, scope portal.Scope, id string) (port
 
 // check validates one account to create and returns its display name;
 // field prefixes problems ("" or "items[3].").
-func (s *Accounts) check(call *gate.Call, in portal.NewServiceAccount, field string, v *portal.Validation) string {
+func (s *Accounts) check(call *gate.Call, in iam.NewServiceAccount, field string, v *portal.Validation) string {
 	in.Name = strings.TrimSpace(in.Name)
 	name := ""
 	if gate.Identifier(v, field+"name", "name", in.Name) && isAccountType(in.Type) {
@@ -142,16 +143,16 @@ const accountWait = 15 * time.Second
 // stops half way leaves the job to another, which completes the account
 // (never an account without its bindings reported as made). An account
 // that exists without all of its type's bindings is completed.
-func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in portal.NewServiceAccount) (portal.ServiceAccount, error) {
-	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create service accounts", portal.ActServiceAccountCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ portal.ServiceAccount, err error) {
+func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in iam.NewServiceAccount) (iam.ServiceAccount, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create service accounts", portal.ActServiceAccountCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ iam.ServiceAccount, err error) {
 		var v portal.Validation
 		name := s.check(call, in, "", &v)
 		if err := v.Err(); err != nil {
-			return portal.ServiceAccount{}, err
+			return iam.ServiceAccount{}, err
 		}
 		existing, err := call.Env.IAM.ListServiceAccounts(ctx)
 		if err != nil {
-			return portal.ServiceAccount{}, err
+			return iam.ServiceAccount{}, err
 		}
 		for _, a := range existing {
 			if a.DisplayName != name {
@@ -159,18 +160,18 @@ func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in portal.New
 			}
 			have, err := call.Env.IAM.RoleBindings(ctx, "User:"+a.ID)
 			if err != nil {
-				return portal.ServiceAccount{}, err
+				return iam.ServiceAccount{}, err
 			}
 			if missing, _ := diffBindings(BindingsFor(in.Type, call.Scope.Prefix()), have); len(missing) == 0 {
-				return portal.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
+				return iam.ServiceAccount{}, portal.New(portal.AlreadyExists, "service account %s already exists (%s)", name, a.ID)
 			}
 		}
 		if err := s.guard.Check(ctx, call, portal.ActServiceAccountCreate, accountChange(call, rules.OpCreate, name, in.Description, nil)); err != nil {
-			return portal.ServiceAccount{}, err
+			return iam.ServiceAccount{}, err
 		}
-		job, err := s.startJob(ctx, call, scope, []portal.NewServiceAccount{in})
+		job, err := s.startJob(ctx, call, scope, []iam.NewServiceAccount{in})
 		if err != nil {
-			return portal.ServiceAccount{}, err
+			return iam.ServiceAccount{}, err
 		}
 		call.HandedOver()
 		wait := accountWait
@@ -182,10 +183,10 @@ func (s *Accounts) Create(ctx context.Context, scope portal.Scope, in portal.New
 		case err != nil || len(done.Results) == 0 || done.Results[0] == nil:
 			// Still under way (or this replica cannot read it now): the job
 			// goes on; its item says how it ended.
-			return portal.ServiceAccount{Name: name, Type: in.Type, Description: strings.TrimSpace(in.Description), Job: job.ID}, nil
+			return iam.ServiceAccount{Name: name, Type: in.Type, Description: strings.TrimSpace(in.Description), Job: job.ID}, nil
 		case done.Results[0].Error != nil:
 			e := *done.Results[0].Error
-			return portal.ServiceAccount{}, &e
+			return iam.ServiceAccount{}, &e
 		}
 		return *done.Results[0].Item, nil
 	})
@@ -231,8 +232,8 @@ const pendingWindow = time.Minute
 
 // applyBindings binds a type's template to a principal, stopping at the
 // first failure; it returns what it made, in the order reads show.
-func applyBindings(ctx context.Context, call *gate.Call, principal, kind string) ([]portal.RoleBinding, error) {
-	var made []portal.RoleBinding
+func applyBindings(ctx context.Context, call *gate.Call, principal, kind string) ([]iam.RoleBinding, error) {
+	var made []iam.RoleBinding
 	for _, b := range BindingsFor(kind, call.Scope.Prefix()) {
 		if err := call.Pace(ctx); err != nil {
 			return made, err
@@ -248,13 +249,13 @@ func applyBindings(ctx context.Context, call *gate.Call, principal, kind string)
 }
 
 // bindingError names the role binding that failed.
-func bindingError(b portal.RoleBinding, err error) error {
+func bindingError(b iam.RoleBinding, err error) error {
 	return fmt.Errorf("role binding %s on %s %s: %w", b.Role, b.Resource, b.Pattern, err)
 }
 
 // rollback undoes a principal whose bindings could not all be made, and
 // says so; when undoing fails too, the error says what is left.
-func rollback(ctx context.Context, call *gate.Call, id string, made []portal.RoleBinding, cause error, what string, remove func(string) error) error {
+func rollback(ctx context.Context, call *gate.Call, id string, made []iam.RoleBinding, cause error, what string, remove func(string) error) error {
 	var undo error
 	for _, b := range made {
 		undo = errors.Join(undo, call.Env.IAM.DeleteRoleBinding(ctx, b.ID))
@@ -270,6 +271,6 @@ func rollback(ctx context.Context, call *gate.Call, id string, made []portal.Rol
 
 // The services implement the contract of the front doors.
 var (
-	_ portal.AccountService = (*Accounts)(nil)
-	_ portal.PoolService    = (*Pools)(nil)
+	_ iam.AccountService = (*Accounts)(nil)
+	_ iam.PoolService    = (*Pools)(nil)
 )

@@ -12,6 +12,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -19,11 +21,11 @@ import (
 // API keys a document declares they should have (made through keys).
 // Accounts are never pruned: deleting one deletes what its applications
 // run with; nor are keys.
-func (s *Accounts) AsCode(keys portal.APIKeyService) plans.Kind { return accountCode{s: s, keys: keys} }
+func (s *Accounts) AsCode(keys iam.APIKeyService) plans.Kind { return accountCode{s: s, keys: keys} }
 
 type accountCode struct {
 	s    *Accounts
-	keys portal.APIKeyService
+	keys iam.APIKeyService
 }
 
 // observedAccounts are the organisation's accounts and, when the document
@@ -87,10 +89,10 @@ func (k accountCode) Export(_ context.Context, call *gate.Call, o plans.Observed
 func (k accountCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
 	s := k.s
 	obs := o.(observedAccounts)
-	st := &plans.Step{Change: portal.PlannedChange{Kind: "service-account"}}
+	st := &plans.Step{Change: ascode.PlannedChange{Kind: "service-account"}}
 	scope := call.Named()
 	d := portal.DeclOf[portal.AccountDecl](r)
-	in := portal.NewServiceAccount{Name: s.guard.Tenancy().RebaseOrg(tenancy.OrgAccount, call.Scope.Unit, r.Name, d.Type), Type: d.Type, Description: strings.TrimSpace(r.Description)}
+	in := iam.NewServiceAccount{Name: s.guard.Tenancy().RebaseOrg(tenancy.OrgAccount, call.Scope.Unit, r.Name, d.Type), Type: d.Type, Description: strings.TrimSpace(r.Description)}
 	var v portal.Validation
 	name := s.check(call, in, "", &v)
 	st.Change.Name, st.Key = name, "service-account/"+name
@@ -128,7 +130,7 @@ func (k accountCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, 
 			id = a.ID
 		}
 		for _, res := range missing {
-			key, err := k.keys.Create(ctx, scope, id, portal.NewAPIKey{Resource: res, Description: "declared in a document"})
+			key, err := k.keys.Create(ctx, scope, id, iam.NewAPIKey{Resource: res, Description: "declared in a document"})
 			if err != nil {
 				return fmt.Errorf("the %s key: %w", res, err)
 			}
@@ -153,15 +155,15 @@ func (k accountCode) missingKeys(call *gate.Call, declared []portal.KeyDecl, has
 		field := fmt.Sprintf("apiKeys[%d].resource", i)
 		id := ""
 		switch d.Resource {
-		case portal.KeyForKafka:
+		case iam.KeyForKafka:
 			id = call.Env.Scope.KafkaClusterID
-		case portal.KeyForSchemaRegistry:
+		case iam.KeyForSchemaRegistry:
 			if id = call.Env.Scope.SchemaRegistryID; id == "" {
 				v.Add(portal.Invalid(field, "no Schema Registry is configured for %s", call.Env.Name()))
 				continue
 			}
 		default:
-			v.Add(portal.Invalid(field, "resource must be %s or %s, not %q", portal.KeyForKafka, portal.KeyForSchemaRegistry, d.Resource))
+			v.Add(portal.Invalid(field, "resource must be %s or %s, not %q", iam.KeyForKafka, iam.KeyForSchemaRegistry, d.Resource))
 			continue
 		}
 		if seen[d.Resource] {

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -18,11 +19,11 @@ const goodFilter = `claims.aud == "confluent" && claims.sub.startsWith("ci-")`
 func seedIdentity(t *testing.T, w *servicetest.World, stage string) (saID, poolID string) {
 	t.Helper()
 	ctx := servicetest.As("scada", portal.SuperAdmin)
-	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
+	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, iam.NewServiceAccount{Name: "existing", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, portal.NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
+	p, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: stage}, iam.NewPool{Name: "existing", Type: "consumer", Filter: goodFilter})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,15 +57,15 @@ func TestIdentityAccessMatrix(t *testing.T) {
 					return err
 				}},
 				{Name: "create account", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewServiceAccount{Name: "fresh", Type: "producer"})
+					_, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: st}, iam.NewServiceAccount{Name: "fresh", Type: "producer"})
 					return err
 				}},
 				{Name: "bulk create", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := bulk(ctx, w, portal.Scope{BU: "scada", Stage: st}, []portal.NewServiceAccount{{Name: "bulk", Type: "metrics"}})
+					_, err := bulk(ctx, w, portal.Scope{BU: "scada", Stage: st}, []iam.NewServiceAccount{{Name: "bulk", Type: "metrics"}})
 					return err
 				}},
 				{Name: "create pool", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
-					_, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
+					_, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: st}, iam.NewPool{Name: "fresh", Type: "producer", Filter: goodFilter})
 					return err
 				}},
 				{Name: "update filter", Write: true, Run: func(ctx context.Context, w *servicetest.World, st string) error {
@@ -80,7 +81,7 @@ func TestIdentityAccessMatrix(t *testing.T) {
 	}
 }
 
-func bindingSummary(bs []portal.RoleBinding) string {
+func bindingSummary(bs []iam.RoleBinding) string {
 	var parts []string
 	for _, b := range bs {
 		parts = append(parts, b.Role+" "+b.Resource+" "+b.Pattern)
@@ -91,7 +92,7 @@ func bindingSummary(bs []portal.RoleBinding) string {
 func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
+	sa, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, iam.NewServiceAccount{Name: "Pump_Feed", Type: "producer", Description: "writes pump data"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	if err != nil || len(got.RoleBindings) != 7 || !strings.HasPrefix(got.RoleBindings[1].CRN, "crn://confluent.cloud/organization=org-test/environment=env-edh-shared-dev/cloud-cluster=lkc-edh-shared-dev/kafka=") {
 		t.Errorf("get: %+v %v", got, err)
 	}
-	if _, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: "pump feed", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, iam.NewServiceAccount{Name: "pump feed", Type: "producer"}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 	// Another unit does not see it.
@@ -123,14 +124,14 @@ func TestServiceAccountCreateAppliesTemplate(t *testing.T) {
 	if len(list.Items) != 0 {
 		t.Errorf("crm lists %v", list.Items)
 	}
-	_, err = w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
+	_, err = w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, iam.NewServiceAccount{Name: strings.Repeat("x", 30), Type: "stream-processor", Description: strings.Repeat("d", 129)})
 	if got := servicetest.Problems(err); !strings.Contains(got, "INVALID_PARAMETER name") || !strings.Contains(got, "INVALID_PARAMETER description") {
 		t.Errorf("limits: %s", got)
 	}
 }
 
 // bulk runs a batch as the API does: started, then waited for.
-func bulk(ctx context.Context, w *servicetest.World, scope portal.Scope, items []portal.NewServiceAccount) ([]*portal.BulkResult, error) {
+func bulk(ctx context.Context, w *servicetest.World, scope portal.Scope, items []iam.NewServiceAccount) ([]*iam.BulkResult, error) {
 	j, err := w.Accounts.StartBulk(ctx, scope, items)
 	if err != nil {
 		return nil, err
@@ -138,13 +139,13 @@ func bulk(ctx context.Context, w *servicetest.World, scope portal.Scope, items [
 	if j, err = w.Accounts.BulkJob(ctx, scope, j.ID, time.Minute); err != nil {
 		return nil, err
 	}
-	if j.State != portal.JobDone {
+	if j.State != iam.JobDone {
 		return j.Results, fmt.Errorf("job %s: %s", j.State, j.Error)
 	}
 	return j.Results, nil
 }
 
-func summarize(res []*portal.BulkResult) string {
+func summarize(res []*iam.BulkResult) string {
 	var summary []string
 	for i, r := range res {
 		switch {
@@ -162,13 +163,13 @@ func summarize(res []*portal.BulkResult) string {
 func TestBulkCreate(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	if _, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
+	if _, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, iam.NewServiceAccount{Name: "etl-3", Type: "consumer"}); err != nil {
 		t.Fatal(err)
 	}
 	// Any invalid item: nothing is created, each bad item is named.
 	before, _ := w.Org.IAMFor(platform.IAMScope{}).ListServiceAccounts(context.Background())
 	jobsBefore, _ := w.Store.CountJobs(context.Background())
-	_, err := w.Accounts.StartBulk(ctx, portal.Scope{BU: "scada", Stage: "dev"}, []portal.NewServiceAccount{
+	_, err := w.Accounts.StartBulk(ctx, portal.Scope{BU: "scada", Stage: "dev"}, []iam.NewServiceAccount{
 		{Name: "etl-1", Type: "producer"}, {Name: "", Type: "consumer"}, {Name: "etl-2", Type: "writer"}, {Name: "ETL_1", Type: "producer"}})
 	if got := servicetest.Problems(err); got != "MISSING_PARAMETER items[1].name: items[1].name is required\n"+
 		"INVALID_PARAMETER items[2].type: type must be one of producer, consumer, stream-processor, metrics, not \"writer\"\n"+
@@ -183,7 +184,7 @@ func TestBulkCreate(t *testing.T) {
 		t.Errorf("an invalid bulk request was journalled: %v", jobs)
 	}
 
-	items := []portal.NewServiceAccount{{Name: "etl-1", Type: "producer"}, {Name: "etl-2", Type: "consumer"}, {Name: "etl-3", Type: "consumer"},
+	items := []iam.NewServiceAccount{{Name: "etl-1", Type: "producer"}, {Name: "etl-2", Type: "consumer"}, {Name: "etl-3", Type: "consumer"},
 		{Name: "etl-4", Type: "metrics"}, {Name: "etl-5", Type: "stream-processor"}}
 	res, err := bulk(ctx, w, portal.Scope{BU: "scada", Stage: "dev"}, items)
 	if err != nil {
@@ -215,9 +216,9 @@ type failingIAM struct {
 	role string
 }
 
-func (f failingIAM) CreateRoleBinding(ctx context.Context, p string, b portal.RoleBinding) (portal.RoleBinding, error) {
+func (f failingIAM) CreateRoleBinding(ctx context.Context, p string, b iam.RoleBinding) (iam.RoleBinding, error) {
 	if b.Role == f.role {
-		return portal.RoleBinding{}, portal.New(portal.UpstreamUnavailable, "role binding service.service unavailable")
+		return iam.RoleBinding{}, portal.New(portal.UpstreamUnavailable, "role binding service.service unavailable")
 	}
 	return f.IAM.CreateRoleBinding(ctx, p, b)
 }
@@ -227,7 +228,7 @@ func TestCreateRollsBackWhenBindingsFail(t *testing.T) {
 	env, _ := w.Envs.Get("edh-shared", "dev")
 	env.IAM = failingIAM{IAM: env.IAM, role: "DeveloperWrite"}
 	ctx := servicetest.As("scada", portal.Admin)
-	_, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewServiceAccount{Name: "half", Type: "producer"})
+	_, err := w.Accounts.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, iam.NewServiceAccount{Name: "half", Type: "producer"})
 	if !portal.Is(err, portal.UpstreamUnavailable) || !strings.Contains(err.Error(), "it was removed again, nothing changed") {
 		t.Errorf("create with a failing binding: %v", err)
 	}
@@ -235,7 +236,7 @@ func TestCreateRollsBackWhenBindingsFail(t *testing.T) {
 	if len(list.Items) != 0 {
 		t.Errorf("a half-made account is left: %+v", list.Items)
 	}
-	_, err = w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewPool{Name: "half", Type: "producer", Filter: goodFilter})
+	_, err = w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, iam.NewPool{Name: "half", Type: "producer", Filter: goodFilter})
 	if !strings.Contains(fmt.Sprint(err), "removed again") {
 		t.Errorf("pool with a failing binding: %v", err)
 	}
@@ -247,7 +248,7 @@ func TestCreateRollsBackWhenBindingsFail(t *testing.T) {
 func TestPoolsAndFilters(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	p, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
+	p, err := w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, iam.NewPool{Name: "ci_runners", Type: "consumer", Filter: goodFilter, Description: "CI"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestPoolsAndFilters(t *testing.T) {
 	if r.Matches || !strings.Contains(r.Reason, "cost limit") {
 		t.Errorf("heavy filter: %+v", r)
 	}
-	_, err = w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
+	_, err = w.Pools.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, iam.NewPool{Name: "x", Type: "consumer", Filter: goodFilter, IdentityClaim: "sub"})
 	if !strings.Contains(servicetest.Problems(err), "identity_claim") {
 		t.Errorf("bad claim: %s", servicetest.Problems(err))
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/upstream"
@@ -41,12 +42,12 @@ type JobStore interface {
 // bulk is a validated batch, ready to run.
 type bulk struct {
 	call  *gate.Call
-	items []portal.NewServiceAccount
+	items []iam.NewServiceAccount
 	names []string
 }
 
 // prepareBulk authorizes and validates a batch.
-func (s *Accounts) prepareBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (*bulk, error) {
+func (s *Accounts) prepareBulk(ctx context.Context, scope portal.Scope, items []iam.NewServiceAccount) (*bulk, error) {
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.ManageIdentity, "create service accounts", portal.ActServiceAccountBulkCreate, fmt.Sprintf("%d accounts", len(items)))
 	if err != nil {
 		return nil, err
@@ -130,24 +131,24 @@ func (c caller) context(ctx context.Context, g *gate.Guard) context.Context {
 // StartBulk validates a batch and journals it as a job in the store; it
 // returns before anything is created. The job runs in the background, on
 // this replica or, if it stops, on another.
-func (s *Accounts) StartBulk(ctx context.Context, scope portal.Scope, items []portal.NewServiceAccount) (portal.BulkJob, error) {
+func (s *Accounts) StartBulk(ctx context.Context, scope portal.Scope, items []iam.NewServiceAccount) (iam.BulkJob, error) {
 	b, err := s.prepareBulk(ctx, scope, items)
 	if err != nil {
-		return portal.BulkJob{}, err
+		return iam.BulkJob{}, err
 	}
 	return s.startJob(ctx, b.call, scope, items)
 }
 
 // startJob journals validated items as a job and starts it.
-func (s *Accounts) startJob(ctx context.Context, call *gate.Call, scope portal.Scope, items []portal.NewServiceAccount) (portal.BulkJob, error) {
+func (s *Accounts) startJob(ctx context.Context, call *gate.Call, scope portal.Scope, items []iam.NewServiceAccount) (iam.BulkJob, error) {
 	counts, err := s.jobStore.CountJobs(ctx)
 	if err != nil {
-		return portal.BulkJob{}, err
+		return iam.BulkJob{}, err
 	}
-	if counts[portal.JobRunning] >= maxBulkJobs {
+	if counts[iam.JobRunning] >= maxBulkJobs {
 		e := portal.New(portal.RateLimited, "too many bulk creates are running; try again in a minute")
 		e.RetryAfter = time.Minute
-		return portal.BulkJob{}, e
+		return iam.BulkJob{}, e
 	}
 	p, client := call.Principal, requestid.ClientFrom(ctx)
 	who := caller{Subject: p.Subject, Name: p.Name, Username: p.Username, Groups: p.Groups, Service: p.Service, GroupsOverage: p.GroupsOverage,
@@ -160,38 +161,38 @@ func (s *Accounts) startJob(ctx context.Context, call *gate.Call, scope portal.S
 	itemsJSON, _ := json.Marshal(items)
 	j := store.Job{ID: rand.Text(), Kind: jobKindBulk, BU: scope.BU, Stage: scope.Stage, Owner: p.Subject, Principal: whoJSON, Items: itemsJSON}
 	if err := s.jobs.Start(ctx, j); err != nil {
-		return portal.BulkJob{}, err
+		return iam.BulkJob{}, err
 	}
-	return portal.BulkJob{ID: j.ID, BU: j.BU, Stage: j.Stage, Owner: j.Owner, Items: items, Results: make([]*portal.BulkResult, len(items)),
-		State: portal.JobRunning, Created: s.guard.Now()}, nil
+	return iam.BulkJob{ID: j.ID, BU: j.BU, Stage: j.Stage, Owner: j.Owner, Items: items, Results: make([]*iam.BulkResult, len(items)),
+		State: iam.JobRunning, Created: s.guard.Now()}, nil
 }
 
 // BulkJob returns a batch's progress to whoever started it, or to a
 // platform admin; to anyone else it does not exist.
-func (s *Accounts) BulkJob(ctx context.Context, scope portal.Scope, id string, wait time.Duration) (portal.BulkJob, error) {
+func (s *Accounts) BulkJob(ctx context.Context, scope portal.Scope, id string, wait time.Duration) (iam.BulkJob, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read bulk creates")
 	if err != nil {
-		return portal.BulkJob{}, err
+		return iam.BulkJob{}, err
 	}
 	notFound := portal.New(portal.NotFound, "bulk create %s is not known (any longer); the service accounts list shows what was created", id)
 	j, err := s.jobStore.Job(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return portal.BulkJob{}, notFound
+		return iam.BulkJob{}, notFound
 	}
 	if err != nil {
-		return portal.BulkJob{}, err
+		return iam.BulkJob{}, err
 	}
 	if j.Kind != jobKindBulk || j.BU != scope.BU || j.Stage != scope.Stage || (j.Owner != call.Principal.Subject && !call.Principal.PlatformAdmin) {
-		return portal.BulkJob{}, notFound
+		return iam.BulkJob{}, notFound
 	}
 	return s.waitJob(ctx, id, wait)
 }
 
 // waitJob reads a job until it is no longer running or wait has passed.
-func (s *Accounts) waitJob(ctx context.Context, id string, wait time.Duration) (portal.BulkJob, error) {
+func (s *Accounts) waitJob(ctx context.Context, id string, wait time.Duration) (iam.BulkJob, error) {
 	raw, err := jobs.Waiter{Jobs: s.jobStore, Notify: s.jobStore}.Wait(ctx, id, wait)
 	if err != nil {
-		return portal.BulkJob{}, err
+		return iam.BulkJob{}, err
 	}
 	return jobFromStore(raw)
 }

@@ -11,19 +11,21 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
 // producerTemplate is the producer type's role bindings in scada/dev.
-var producerTemplate = []portal.RoleBinding{
-	{Role: "Operator", Resource: portal.ResourceCluster},
-	{Role: "DeveloperRead", Resource: portal.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
-	{Role: "DeveloperWrite", Resource: portal.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
-	{Role: "DeveloperRead", Resource: portal.ResourceTransactionalID, Pattern: "edh-shared-scada-dev-*"},
-	{Role: "DeveloperWrite", Resource: portal.ResourceTransactionalID, Pattern: "edh-shared-scada-dev-*"},
-	{Role: "DeveloperRead", Resource: portal.ResourceGroup, Pattern: "edh-shared-scada-dev-*"},
-	{Role: "DeveloperRead", Resource: portal.ResourceSubject, Pattern: "edh-shared-scada-dev-*"},
+var producerTemplate = []iam.RoleBinding{
+	{Role: "Operator", Resource: iam.ResourceCluster},
+	{Role: "DeveloperRead", Resource: iam.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
+	{Role: "DeveloperWrite", Resource: iam.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
+	{Role: "DeveloperRead", Resource: iam.ResourceTransactionalID, Pattern: "edh-shared-scada-dev-*"},
+	{Role: "DeveloperWrite", Resource: iam.ResourceTransactionalID, Pattern: "edh-shared-scada-dev-*"},
+	{Role: "DeveloperRead", Resource: iam.ResourceGroup, Pattern: "edh-shared-scada-dev-*"},
+	{Role: "DeveloperRead", Resource: iam.ResourceSubject, Pattern: "edh-shared-scada-dev-*"},
 }
 
 func saName(id string) string { return "sa-edh-shared-scada-dev-usr-" + id + "-producer" }
@@ -39,15 +41,15 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := context.Background()
 	env, _ := w.Envs.Get("edh-shared", "dev")
-	iam := env.IAM
-	account := func(id string, bindings []portal.RoleBinding) string {
+	cloud := env.IAM
+	account := func(id string, bindings []iam.RoleBinding) string {
 		t.Helper()
-		a, err := iam.CreateServiceAccount(ctx, saName(id), "")
+		a, err := cloud.CreateServiceAccount(ctx, saName(id), "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, b := range bindings {
-			if _, err := iam.CreateRoleBinding(ctx, "User:"+a.ID, b); err != nil {
+			if _, err := cloud.CreateRoleBinding(ctx, "User:"+a.ID, b); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -56,7 +58,7 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	const req = "req-bulk-1"
 	attempt := func(id string) int64 {
 		t.Helper()
-		n, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "u", BU: "scada", Stage: "dev", LandingZone: "edh-shared",
+		n, err := w.Store.AppendAudit(ctx, trail.AuditEvent{Time: time.Now(), Actor: "u", BU: "scada", Stage: "dev", LandingZone: "edh-shared",
 			Action: portal.ActServiceAccountCreate, Resource: saName(id), Outcome: "unknown", RequestID: req})
 		if err != nil {
 			t.Fatal(err)
@@ -64,15 +66,15 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 		return n
 	}
 	ids := []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8"}
-	items := make([]portal.NewServiceAccount, len(ids))
+	items := make([]iam.NewServiceAccount, len(ids))
 	for i, id := range ids {
-		items[i] = portal.NewServiceAccount{Name: id, Type: "producer"}
+		items[i] = iam.NewServiceAccount{Name: id, Type: "producer"}
 	}
 	// Before the job: r5 half made by hand, r6 whole, r7 with a binding
 	// of its own.
 	account("r5", producerTemplate[:3])
 	account("r6", producerTemplate)
-	account("r7", append(producerTemplate[:1:1], portal.RoleBinding{Role: "ResourceOwner", Resource: portal.ResourceTopic, Pattern: "edh-shared-scada-dev-x"}))
+	account("r7", append(producerTemplate[:1:1], iam.RoleBinding{Role: "ResourceOwner", Resource: iam.ResourceTopic, Pattern: "edh-shared-scada-dev-x"}))
 	// The dead replica's work: r0 done and in the trail; r1 done, its
 	// outcome not in the trail; r2 made with 2 bindings; r3 journalled as
 	// started, nothing else; r4 made whole, not journalled as done.
@@ -100,7 +102,7 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	// replica before its journal is complete.
 	now := time.Now()
 	if err := w.Store.CreateJob(ctx, store.Job{ID: "job-1", Kind: "bulk-service-accounts", BU: "scada", Stage: "dev", Owner: "u",
-		Principal: who, Items: itemsJSON, State: portal.JobRunning, Replica: "dead", Created: now, Heartbeat: now}); err != nil {
+		Principal: who, Items: itemsJSON, State: iam.JobRunning, Replica: "dead", Created: now, Heartbeat: now}); err != nil {
 		t.Fatal(err)
 	}
 	for i, rec := range journal {
@@ -114,7 +116,7 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 
 	owner := w.AsGroups("sg-scada-admins")
 	job, err := w.Accounts.BulkJob(owner, portal.Scope{BU: "scada", Stage: "dev"}, "job-1", time.Minute)
-	if err != nil || job.State != portal.JobDone {
+	if err != nil || job.State != iam.JobDone {
 		t.Fatalf("the job after another replica took it: %+v %v", job, err)
 	}
 	want := "0:created 0 bindings 1:created 0 bindings 2:created 7 bindings 3:created 7 bindings 4:created 7 bindings " +
@@ -127,7 +129,7 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	}
 
 	// Upstream: each account once, with its template.
-	all, _ := iam.ListServiceAccounts(ctx)
+	all, _ := cloud.ListServiceAccounts(ctx)
 	count := map[string]int{}
 	byName := map[string]platform.ServiceAccount{}
 	for _, a := range all {
@@ -136,12 +138,12 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	}
 	for _, id := range []string{"r1", "r2", "r3", "r4", "r5", "r6", "r8"} {
 		a := byName[saName(id)]
-		bs, _ := iam.RoleBindings(ctx, "User:"+a.ID)
+		bs, _ := cloud.RoleBindings(ctx, "User:"+a.ID)
 		if count[saName(id)] != 1 || len(bs) != 7 {
 			t.Errorf("%s: %d accounts, %d bindings", id, count[saName(id)], len(bs))
 		}
 	}
-	if bs, _ := iam.RoleBindings(ctx, "User:"+byName[saName("r7")].ID); len(bs) != 2 {
+	if bs, _ := cloud.RoleBindings(ctx, "User:"+byName[saName("r7")].ID); len(bs) != 2 {
 		t.Errorf("r7 was changed: %d bindings", len(bs))
 	}
 	if byName[saName("r2")].ID != r2ID || byName[saName("r4")].ID != r4ID {
@@ -149,7 +151,7 @@ func TestBulkJobResumesWhereItsReplicaDied(t *testing.T) {
 	}
 
 	// The trail: one event per item, the dead replica's attempts settled.
-	events := map[string][]portal.AuditEvent{}
+	events := map[string][]trail.AuditEvent{}
 	for _, e := range w.AuditEvents(t) {
 		if e.Action == portal.ActServiceAccountCreate {
 			name, _, _ := strings.Cut(e.Resource, " ")
@@ -204,17 +206,17 @@ func TestBulkJobIsJournalledFirst(t *testing.T) {
 	env.IAM = gated
 	ctx := servicetest.As("scada", portal.Admin)
 	scope := portal.Scope{BU: "scada", Stage: "dev"}
-	job, err := w.Accounts.StartBulk(ctx, scope, []portal.NewServiceAccount{{Name: "q1", Type: "consumer"}, {Name: "q2", Type: "producer"}})
+	job, err := w.Accounts.StartBulk(ctx, scope, []iam.NewServiceAccount{{Name: "q1", Type: "consumer"}, {Name: "q2", Type: "producer"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	stored, err := w.Store.Job(context.Background(), job.ID)
-	if err != nil || stored.State != portal.JobRunning || len(stored.Results) != 0 {
+	if err != nil || stored.State != iam.JobRunning || len(stored.Results) != 0 {
 		t.Errorf("the job as StartBulk returns: %+v %v", stored, err)
 	}
 	close(gated.release)
 	job, err = w.Accounts.BulkJob(ctx, scope, job.ID, time.Minute)
-	if err != nil || job.State != portal.JobDone {
+	if err != nil || job.State != iam.JobDone {
 		t.Fatalf("job: %+v %v", job, err)
 	}
 	if got := summarize(job.Results); got != "0:created 4 bindings 1:QUOTA_EXCEEDED" {
@@ -228,9 +230,9 @@ func TestBulkJobIsJournalledFirst(t *testing.T) {
 // quotaIAM refuses the DeveloperWrite bindings as over the quota.
 type quotaIAM struct{ platform.IAM }
 
-func (q quotaIAM) CreateRoleBinding(ctx context.Context, p string, b portal.RoleBinding) (portal.RoleBinding, error) {
+func (q quotaIAM) CreateRoleBinding(ctx context.Context, p string, b iam.RoleBinding) (iam.RoleBinding, error) {
 	if b.Role == "DeveloperWrite" {
-		return portal.RoleBinding{}, portal.New(portal.QuotaExceeded, "Confluent Cloud refused: quota role_bindings_per_org (1000) would be exceeded")
+		return iam.RoleBinding{}, portal.New(portal.QuotaExceeded, "Confluent Cloud refused: quota role_bindings_per_org (1000) would be exceeded")
 	}
 	return q.IAM.CreateRoleBinding(ctx, p, b)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/jobs"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -33,12 +35,12 @@ type itemRecord struct {
 	Existed bool `json:"existed,omitempty"`
 	// Event is the item's audit event, once its outcome is known;
 	// Settled, once the trail has the outcome too.
-	Event   int64                  `json:"event,omitempty"`
-	Settled bool                   `json:"settled,omitempty"`
-	Outcome string                 `json:"outcome,omitempty"`
-	Item    *portal.ServiceAccount `json:"item,omitempty"`
-	Kind    portal.Kind            `json:"kind,omitempty"`
-	Message string                 `json:"message,omitempty"`
+	Event   int64               `json:"event,omitempty"`
+	Settled bool                `json:"settled,omitempty"`
+	Outcome string              `json:"outcome,omitempty"`
+	Item    *iam.ServiceAccount `json:"item,omitempty"`
+	Kind    portal.Kind         `json:"kind,omitempty"`
+	Message string              `json:"message,omitempty"`
 }
 
 func (r itemRecord) done() bool {
@@ -61,8 +63,8 @@ func journal(j store.Job, n int) ([]itemRecord, error) {
 
 // jobFromStore is a job as the services show it: items without an
 // outcome yet are pending.
-func jobFromStore(j store.Job) (portal.BulkJob, error) {
-	out := portal.BulkJob{ID: j.ID, BU: j.BU, Stage: j.Stage, Owner: j.Owner, State: j.State, Error: j.Error,
+func jobFromStore(j store.Job) (iam.BulkJob, error) {
+	out := iam.BulkJob{ID: j.ID, BU: j.BU, Stage: j.Stage, Owner: j.Owner, State: j.State, Error: j.Error,
 		Created: j.Created, Finished: j.Finished}
 	if err := json.Unmarshal(j.Items, &out.Items); err != nil {
 		return out, fmt.Errorf("job %s: items: %w", j.ID, err)
@@ -71,12 +73,12 @@ func jobFromStore(j store.Job) (portal.BulkJob, error) {
 	if err != nil {
 		return out, err
 	}
-	out.Results = make([]*portal.BulkResult, len(out.Items))
+	out.Results = make([]*iam.BulkResult, len(out.Items))
 	for i, r := range recs {
 		if !r.done() {
 			continue
 		}
-		res := &portal.BulkResult{Index: i, Item: r.Item, Outcome: r.Outcome}
+		res := &iam.BulkResult{Index: i, Item: r.Item, Outcome: r.Outcome}
 		if r.Kind != "" {
 			res.Error = &portal.Error{Kind: r.Kind, Message: r.Message}
 		}
@@ -95,24 +97,24 @@ func (s *Accounts) runBulk(ctx context.Context, run *jobs.Run) (state, message s
 	defer cancel()
 	j := run.Job
 	var who caller
-	var items []portal.NewServiceAccount
+	var items []iam.NewServiceAccount
 	if err := errors.Join(json.Unmarshal(j.Principal, &who), json.Unmarshal(j.Items, &items)); err != nil {
-		return portal.JobFailed, "the batch could not be read: " + err.Error()
+		return iam.JobFailed, "the batch could not be read: " + err.Error()
 	}
 	ctx = who.context(ctx, s.guard)
 	recs, err := journal(j, len(items))
 	if err != nil {
-		return portal.JobFailed, "the batch could not be read: " + err.Error()
+		return iam.JobFailed, "the batch could not be read: " + err.Error()
 	}
 	// Authorized and validated again: the caller's role may have changed
 	// since the batch was sent.
 	b, err := s.prepareBulk(ctx, portal.Scope{BU: j.BU, Stage: j.Stage}, items)
 	if err != nil {
-		return portal.JobFailed, "the batch can no longer run: " + portal.FirstMessage(err)
+		return iam.JobFailed, "the batch can no longer run: " + portal.FirstMessage(err)
 	}
 	existing, err := b.call.Env.IAM.ListServiceAccounts(ctx)
 	if err != nil {
-		return portal.JobFailed, fmt.Sprintf("Confluent Cloud could not list the service accounts after %d of %d items (%s); send the batch again to create the rest",
+		return iam.JobFailed, fmt.Sprintf("Confluent Cloud could not list the service accounts after %d of %d items (%s); send the batch again to create the rest",
 			countDone(recs), len(items), portal.FirstMessage(err))
 	}
 	byName := map[string]platform.ServiceAccount{}
@@ -152,9 +154,9 @@ feed:
 		return "", "" // handed over between two items
 	}
 	if err := ctx.Err(); err != nil {
-		return portal.JobFailed, fmt.Sprintf("the batch ran out of time; send it again to create the rest (%v)", err)
+		return iam.JobFailed, fmt.Sprintf("the batch ran out of time; send it again to create the rest (%v)", err)
 	}
-	return portal.JobDone, ""
+	return iam.JobDone, ""
 }
 
 func countDone(recs []itemRecord) int {
@@ -169,7 +171,7 @@ func countDone(recs []itemRecord) int {
 
 // bulkItem runs one item: journalled as started, audited ahead, made
 // idempotently, journalled as done, its outcome settled.
-func (s *Accounts) bulkItem(ctx context.Context, run *jobs.Run, call *gate.Call, i int, name string, in portal.NewServiceAccount,
+func (s *Accounts) bulkItem(ctx context.Context, run *jobs.Run, call *gate.Call, i int, name string, in iam.NewServiceAccount,
 	rec itemRecord, byName map[string]platform.ServiceAccount) {
 	if rec.State != itemStarted {
 		_, existed := byName[name]
@@ -182,7 +184,7 @@ func (s *Accounts) bulkItem(ctx context.Context, run *jobs.Run, call *gate.Call,
 	var out *itemRecord
 	began := false
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActServiceAccountCreate, Resource: name, Resume: true,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			began = true
 			a, outcome, err := s.ensureAccount(ctx, call, name, in, byName, rec.Existed, w)
 			out = &itemRecord{State: itemDone, Existed: rec.Existed, Event: w.ID(), Outcome: outcome}
@@ -227,7 +229,7 @@ func (s *Accounts) settleDone(ctx context.Context, run *jobs.Run, call *gate.Cal
 	}
 	ran := false
 	_ = s.guard.Write(ctx, call, gate.Change{Event: portal.ActServiceAccountCreate, Resource: name, Resume: true, Attempt: rec.Event,
-		Steps: func(_ context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(_ context.Context, w *gate.Write) ([]trail.Change, error) {
 			ran = true
 			if rec.Kind != "" {
 				return nil, portal.New(rec.Kind, "%s", rec.Message)

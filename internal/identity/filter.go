@@ -7,6 +7,7 @@ import (
 	"github.com/google/cel-go/cel"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // MaxFilter bounds an identity pool's filter, as Confluent Cloud does.
@@ -57,21 +58,21 @@ func (f *Filters) compile(field, filter string) (*cel.Ast, *portal.Error) {
 }
 
 // Test evaluates filter against claims.
-func (f *Filters) Test(filter string, claims map[string]any) (portal.FilterResult, error) {
+func (f *Filters) Test(filter string, claims map[string]any) (iam.FilterResult, error) {
 	ast, e := f.compile("filter", filter)
 	if e != nil {
-		return portal.FilterResult{}, e
+		return iam.FilterResult{}, e
 	}
 	// The cost limit keeps a 300-character expression with nested
 	// comprehensions from occupying a request for long.
 	prg, err := f.env.Program(ast, cel.CostLimit(maxFilterCost))
 	if err != nil {
-		return portal.FilterResult{}, portal.Invalid("filter", "the filter cannot run: %v", err)
+		return iam.FilterResult{}, portal.Invalid("filter", "the filter cannot run: %v", err)
 	}
 	out, _, err := prg.Eval(map[string]any{"claims": claims})
 	if err != nil {
-		return portal.FilterResult{Reason: "evaluation failed, so the token does not match: " + err.Error()}, nil
+		return iam.FilterResult{Reason: "evaluation failed, so the token does not match: " + err.Error()}, nil
 	}
 	b, _ := out.Value().(bool)
-	return portal.FilterResult{Matches: b}, nil
+	return iam.FilterResult{Matches: b}, nil
 }

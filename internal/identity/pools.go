@@ -10,6 +10,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -64,13 +66,13 @@ var claimPath = regexp.MustCompile(`^claims(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 
 // view is a pool as call sees it; false when call may not see it
 // (orgOwnerOf).
-func (s *Pools) view(call *gate.Call, p platform.IdentityPool) (portal.Pool, bool) {
+func (s *Pools) view(call *gate.Call, p platform.IdentityPool) (iam.Pool, bool) {
 	o, ok := call.OrgOwner(tenancy.OrgPool, p.DisplayName)
 	if !ok {
-		return portal.Pool{}, false
+		return iam.Pool{}, false
 	}
-	return portal.Pool{ID: p.ID, Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), BU: o.Unit(),
-		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: portal.AccountTypeOf(p.DisplayName), Description: p.Description,
+	return iam.Pool{ID: p.ID, Name: p.DisplayName, Identifier: o.Identifier(tenancy.OrgPool, p.DisplayName), BU: o.Unit(),
+		OutsideConvention: o.Outside, ReadOnly: o.ReadOnly(call), Type: iam.AccountTypeOf(p.DisplayName), Description: p.Description,
 		IdentityClaim: p.IdentityClaim, Filter: p.Filter, State: p.State, Version: s.version(p)}, true
 }
 
@@ -98,23 +100,23 @@ func (s *Pools) lockToWrite(ctx context.Context, call *gate.Call, id, what strin
 }
 
 // List returns one page of the unit's pools.
-func (s *Pools) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Pool], error) {
+func (s *Pools) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[iam.Pool], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list identity pools")
 	if err != nil {
-		return portal.Page[portal.Pool]{}, err
+		return portal.Page[iam.Pool]{}, err
 	}
 	all, err := call.Env.Pools.ListPools(ctx)
 	if err != nil {
-		return portal.Page[portal.Pool]{}, err
+		return portal.Page[iam.Pool]{}, err
 	}
-	var mine []portal.Pool
+	var mine []iam.Pool
 	for _, p := range all {
 		if v, ok := s.view(call, p); ok && call.KeepUnit(q, v.BU) {
 			mine = append(mine, v)
 		}
 	}
-	gate.SortByName(mine, func(p portal.Pool) string { return p.Name })
-	return gate.Paginate(s.guard.Pages(), "identity-pools "+call.Scope.String(), mine, func(p portal.Pool) string { return p.Name }, q)
+	gate.SortByName(mine, func(p iam.Pool) string { return p.Name })
+	return gate.Paginate(s.guard.Pages(), "identity-pools "+call.Scope.String(), mine, func(p iam.Pool) string { return p.Name }, q)
 }
 
 // find reads a pool that call may see, with its owner.
@@ -142,18 +144,18 @@ func (s *Pools) findToWrite(ctx context.Context, call *gate.Call, id, what strin
 }
 
 // Get returns one of the unit's pools with its role bindings.
-func (s *Pools) Get(ctx context.Context, scope portal.Scope, id string) (portal.Pool, error) {
+func (s *Pools) Get(ctx context.Context, scope portal.Scope, id string) (iam.Pool, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read identity pools")
 	if err != nil {
-		return portal.Pool{}, err
+		return iam.Pool{}, err
 	}
 	p, _, err := s.find(ctx, call, id)
 	if err != nil {
-		return portal.Pool{}, err
+		return iam.Pool{}, err
 	}
 	v, _ := s.view(call, p)
 	if v.RoleBindings, err = call.Env.IAM.RoleBindings(ctx, "User:"+p.ID); err != nil {
-		return portal.Pool{}, err
+		return iam.Pool{}, err
 	}
 	sortBindings(v.RoleBindings)
 	return v, nil
@@ -161,15 +163,15 @@ func (s *Pools) Get(ctx context.Context, scope portal.Scope, id string) (portal.
 
 // Create checks the filter locally, creates the pool and applies its
 // type's role bindings.
-func (s *Pools) Create(ctx context.Context, scope portal.Scope, in portal.NewPool) (portal.Pool, error) {
-	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create identity pools", portal.ActIdentityPoolCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ portal.Pool, err error) {
+func (s *Pools) Create(ctx context.Context, scope portal.Scope, in iam.NewPool) (iam.Pool, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "create identity pools", portal.ActIdentityPoolCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ iam.Pool, err error) {
 		var v portal.Validation
 		name := s.check(call, &in, &v)
 		if err := v.Err(); err != nil {
-			return portal.Pool{}, err
+			return iam.Pool{}, err
 		}
 		if err := call.Pace(ctx); err != nil {
-			return portal.Pool{}, err
+			return iam.Pool{}, err
 		}
 		return s.create(ctx, call, name, in)
 	})
@@ -177,7 +179,7 @@ func (s *Pools) Create(ctx context.Context, scope portal.Scope, in portal.NewPoo
 
 // check validates a pool to create, completing its defaults, and returns
 // its display name.
-func (s *Pools) check(call *gate.Call, in *portal.NewPool, v *portal.Validation) string {
+func (s *Pools) check(call *gate.Call, in *iam.NewPool, v *portal.Validation) string {
 	name := ""
 	in.Name = strings.TrimSpace(in.Name)
 	if gate.Identifier(v, "name", "name", in.Name) && isAccountType(in.Type) {
@@ -193,7 +195,7 @@ func (s *Pools) check(call *gate.Call, in *portal.NewPool, v *portal.Validation)
 	}
 	v.Add(portal.CheckText("description", in.Description, maxDescription, false))
 	if in.IdentityClaim == "" {
-		in.IdentityClaim = portal.DefaultIdentityClaim
+		in.IdentityClaim = iam.DefaultIdentityClaim
 	} else if !claimPath.MatchString(in.IdentityClaim) {
 		v.Add(portal.Invalid("identity_claim", "identity_claim must name a claim, such as claims.sub, not %q", in.IdentityClaim))
 	}
@@ -201,14 +203,14 @@ func (s *Pools) check(call *gate.Call, in *portal.NewPool, v *portal.Validation)
 	return name
 }
 
-func (s *Pools) create(ctx context.Context, call *gate.Call, name string, in portal.NewPool) (portal.Pool, error) {
+func (s *Pools) create(ctx context.Context, call *gate.Call, name string, in iam.NewPool) (iam.Pool, error) {
 	desired := poolRule(call, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description), IdentityClaim: in.IdentityClaim, Filter: in.Filter})
 	if err := s.guard.Check(ctx, call, portal.ActIdentityPoolCreate, rules.NewChange(rules.KindIdentityPool, rules.OpCreate, name, desired, nil)); err != nil {
-		return portal.Pool{}, err
+		return iam.Pool{}, err
 	}
-	var out portal.Pool
+	var out iam.Pool
 	err := s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolCreate, Resource: name,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			bctx, cancel := w.Bound(ctx)
 			p, err := call.Env.Pools.CreatePool(bctx, platform.IdentityPool{DisplayName: name, Description: strings.TrimSpace(in.Description),
 				IdentityClaim: in.IdentityClaim, Filter: in.Filter})
@@ -239,40 +241,40 @@ func (s *Pools) create(ctx context.Context, call *gate.Call, name string, in por
 			return nil, nil
 		}})
 	if err != nil {
-		return portal.Pool{}, err
+		return iam.Pool{}, err
 	}
 	return out, nil
 }
 
 // UpdateFilter changes a pool's filter, checked before anything is sent.
-func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (portal.Pool, error) {
-	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "change identity pools", portal.ActIdentityPoolFilter, id, func(ctx context.Context, call *gate.Call) (_ portal.Pool, err error) {
+func (s *Pools) UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (iam.Pool, error) {
+	return gate.Writing(ctx, s.guard, scope, access.ManageIdentity, "change identity pools", portal.ActIdentityPoolFilter, id, func(ctx context.Context, call *gate.Call) (_ iam.Pool, err error) {
 		if e := s.filters.Check("filter", filter); e != nil {
-			return portal.Pool{}, e
+			return iam.Pool{}, e
 		}
 		cur, call, unlock, err := s.lockToWrite(ctx, call, id, "change", portal.ActIdentityPoolFilter, ifMatch)
 		if err != nil {
-			return portal.Pool{}, err
+			return iam.Pool{}, err
 		}
 		defer unlock()
 		after := cur
 		after.Filter = filter
 		rule := rules.NewChange(rules.KindIdentityPool, rules.OpUpdate, cur.DisplayName, poolRule(call, after), poolRule(call, cur))
 		if err := s.guard.Check(ctx, call, portal.ActIdentityPoolFilter, rule); err != nil {
-			return portal.Pool{}, err
+			return iam.Pool{}, err
 		}
 		if err := call.Pace(ctx); err != nil {
-			return portal.Pool{}, err
+			return iam.Pool{}, err
 		}
 		var p platform.IdentityPool
 		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolFilter, Resource: cur.DisplayName + " (" + id + ")",
-			Changes: []portal.Change{{Field: "filter", Before: cur.Filter, After: filter}},
+			Changes: []trail.Change{{Field: "filter", Before: cur.Filter, After: filter}},
 			Do: func(ctx context.Context) (err error) {
 				p, err = call.Env.Pools.UpdatePoolFilter(ctx, id, filter)
 				return err
 			}})
 		if err != nil {
-			return portal.Pool{}, err
+			return iam.Pool{}, err
 		}
 		v, _ := s.view(call, p)
 		return v, nil
@@ -306,7 +308,7 @@ func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt p
 			return err
 		}
 		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActIdentityPoolDelete, Resource: p.DisplayName + " (" + id + ")",
-			Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) {
+			Steps: func(ctx context.Context, _ *gate.Write) ([]trail.Change, error) {
 				ended, bindings, err := endGrants(ctx, call, s.endGrants, id, "identity pool "+p.DisplayName+" ("+id+")", bindings)
 				if err != nil {
 					return ended, err
@@ -316,7 +318,7 @@ func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt p
 					if err := call.Env.IAM.DeleteRoleBinding(ctx, b.ID); err != nil && !portal.Is(err, portal.NotFound) {
 						return removed, portal.Partial(err, "%d of the pool's %d role bindings were removed, the pool was not", i, len(bindings))
 					}
-					removed = append(removed, portal.Change{Field: "role_binding", Before: bindingText(b)})
+					removed = append(removed, trail.Change{Field: "role_binding", Before: bindingText(b)})
 				}
 				err = call.Env.Pools.DeletePool(ctx, id)
 				return append(removed, forced...), err
@@ -325,7 +327,7 @@ func (s *Pools) Delete(ctx context.Context, scope portal.Scope, id string, opt p
 }
 
 // bindingText describes a role binding in the audit trail.
-func bindingText(b portal.RoleBinding) string {
+func bindingText(b iam.RoleBinding) string {
 	if b.Pattern == "" {
 		return b.Role + " on " + b.Resource
 	}
@@ -334,12 +336,12 @@ func bindingText(b portal.RoleBinding) string {
 
 // TestFilter says whether a filter matches a sample token's claims. It
 // changes nothing, so every role of the unit may use it.
-func (s *Pools) TestFilter(ctx context.Context, scope portal.Scope, filter string, claims map[string]any) (portal.FilterResult, error) {
+func (s *Pools) TestFilter(ctx context.Context, scope portal.Scope, filter string, claims map[string]any) (iam.FilterResult, error) {
 	if _, _, err := s.guard.Enter(ctx, scope, access.Read, "test identity pool filters"); err != nil {
-		return portal.FilterResult{}, err
+		return iam.FilterResult{}, err
 	}
 	if claims == nil {
-		return portal.FilterResult{}, portal.Missing("claims")
+		return iam.FilterResult{}, portal.Missing("claims")
 	}
 	return s.filters.Test(filter, claims)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -38,7 +40,7 @@ func (k poolCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool)
 		}
 		id := p.ID
 		st := &plans.Step{Key: "identity-pool/" + p.DisplayName, State: id,
-			Change: portal.PlannedChange{Kind: "identity-pool", Name: p.DisplayName, Identifier: call.Scope.Identifier(p.DisplayName), Index: -1, Action: portal.ActionDelete}}
+			Change: ascode.PlannedChange{Kind: "identity-pool", Name: p.DisplayName, Identifier: call.Scope.Identifier(p.DisplayName), Index: -1, Action: ascode.ActionDelete}}
 		st.Diff("filter", plans.Ptr(p.Filter), nil)
 		rule := rules.NewChange(rules.KindIdentityPool, rules.OpDelete, p.DisplayName, nil, poolRule(call, p))
 		st.Rule = &rule
@@ -74,10 +76,10 @@ func (k poolCode) Export(_ context.Context, call *gate.Call, o plans.Observed) (
 // warning).
 func (k poolCode) Plan(_ context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
 	s := k.s
-	st := &plans.Step{Change: portal.PlannedChange{Kind: "identity-pool"}}
+	st := &plans.Step{Change: ascode.PlannedChange{Kind: "identity-pool"}}
 	scope := call.Named()
 	d := portal.DeclOf[portal.PoolDecl](r)
-	in := portal.NewPool{Name: s.guard.Tenancy().RebaseOrg(tenancy.OrgPool, call.Scope.Unit, r.Name, d.Type), Type: d.Type, Description: strings.TrimSpace(r.Description),
+	in := iam.NewPool{Name: s.guard.Tenancy().RebaseOrg(tenancy.OrgPool, call.Scope.Unit, r.Name, d.Type), Type: d.Type, Description: strings.TrimSpace(r.Description),
 		IdentityClaim: d.IdentityClaim, Filter: strings.TrimSpace(d.Filter)}
 	var v portal.Validation
 	name := s.check(call, &in, &v)

@@ -6,6 +6,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -13,7 +15,7 @@ import (
 // grants for it (their role bindings removed, each with its own audit
 // event naming the delete), and returns the delete's changes; an error
 // stops the delete.
-type GrantEnder func(ctx context.Context, call *gate.Call, principal, cause string) ([]portal.Change, error)
+type GrantEnder func(ctx context.Context, call *gate.Call, principal, cause string) ([]trail.Change, error)
 
 // principalGrants are the impact's part of the grants other units gave
 // a principal: each is live (another unit's consent, whose bindings go
@@ -41,7 +43,7 @@ func principalGrants(ctx context.Context, call *gate.Call, grants store.ZoneGran
 }
 
 // bindingDependants are a principal's role bindings: they go with it.
-func bindingDependants(unit string, bindings []portal.RoleBinding) []portal.Dependant {
+func bindingDependants(unit string, bindings []iam.RoleBinding) []portal.Dependant {
 	out := make([]portal.Dependant, 0, len(bindings))
 	for _, b := range bindings {
 		out = append(out, portal.Dependant{Kind: "role_binding", Name: b.ID, Unit: unit, Detail: bindingText(b) + " (removed with it)"})
@@ -63,7 +65,7 @@ func keyDependants(unit string, keys []string, resources []string) []portal.Depe
 // and another unit's consent to it is still recorded active. The
 // principal's bindings are then read again, without those the grants
 // took away.
-func endGrants(ctx context.Context, call *gate.Call, end GrantEnder, id, what string, bindings []portal.RoleBinding) ([]portal.Change, []portal.RoleBinding, error) {
+func endGrants(ctx context.Context, call *gate.Call, end GrantEnder, id, what string, bindings []iam.RoleBinding) ([]trail.Change, []iam.RoleBinding, error) {
 	if end == nil {
 		return nil, bindings, nil
 	}

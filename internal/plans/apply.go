@@ -11,6 +11,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/requestid"
 )
 
@@ -22,21 +24,21 @@ const ApplyBudget = 10 * time.Minute
 // whose prerequisite failed is skipped; the others go on, and the result
 // says what was applied. One audit event summarises the apply; each change
 // is audited by its service under the same request id.
-func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Document, fingerprint string) (portal.Plan, error) {
+func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc ascode.Document, fingerprint string) (ascode.Plan, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "apply changes")
 	if err != nil {
-		return portal.Plan{}, err
+		return ascode.Plan{}, err
 	}
 	// One apply per unit and stage at a time, on any replica: the second
 	// of two applies of one plan finds it stale.
 	unlock, err := s.guard.LockOuter(ctx, "apply "+call.Scope.String())
 	if err != nil {
-		return portal.Plan{}, err
+		return ascode.Plan{}, err
 	}
 	defer unlock()
 	plan, steps, err := s.plan(ctx, call, doc)
 	if err != nil {
-		return portal.Plan{}, err
+		return ascode.Plan{}, err
 	}
 	if err := refusals(plan); err != nil {
 		s.guard.Record(ctx, call, portal.ActResourcesApply, call.Scope.String(), err)
@@ -61,7 +63,7 @@ func (s *Service) Apply(ctx context.Context, scope portal.Scope, doc portal.Docu
 	// its answer is the plan, each change with its outcome.
 	finished := false
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActResourcesApply, Resource: call.Scope.String(),
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			changes, journalled, err := s.run(ctx, w, call, doc, &plan, steps)
 			finished = journalled
 			return changes, err
@@ -102,10 +104,10 @@ func doStep(ctx context.Context, st *Step, i int, done map[int]error) error {
 
 // refusals gathers the problems of every refused change into one error
 // (policy refusals first, which sets the status), or nil.
-func refusals(p portal.Plan) error {
+func refusals(p ascode.Plan) error {
 	var v portal.Validation
 	for _, c := range p.Changes {
-		if c.Action == portal.ActionRefused {
+		if c.Action == ascode.ActionRefused {
 			for _, e := range c.Errors {
 				v.Add(e)
 			}
@@ -142,7 +144,7 @@ func short(fp string) string {
 // (which names the write's attempt), then each change in order, each
 // with its outcome in plan; journalled says whether the journal holds
 // the outcome. The write's outcome says how many changes failed.
-func (s *Service) run(ctx context.Context, w *gate.Write, call *gate.Call, doc portal.Document, plan *portal.Plan, steps []*Step) (_ []portal.Change, journalled bool, _ error) {
+func (s *Service) run(ctx context.Context, w *gate.Write, call *gate.Call, doc ascode.Document, plan *ascode.Plan, steps []*Step) (_ []trail.Change, journalled bool, _ error) {
 	journal, err := s.journalApply(ctx, call, doc, *plan, w.ID())
 	if err != nil {
 		return nil, false, err
@@ -154,11 +156,11 @@ func (s *Service) run(ctx context.Context, w *gate.Write, call *gate.Call, doc p
 	defer cancel()
 	broken := map[string]string{}
 	for _, st := range steps {
-		if st.Change.Action == portal.ActionSkipped {
+		if st.Change.Action == ascode.ActionSkipped {
 			broken[st.Key] = st.Change.Kind + " " + st.Change.Name + " is not yours to change"
 		}
 	}
-	var changes []portal.Change
+	var changes []trail.Change
 	failed := 0
 	done := map[int]error{}
 	for i, st := range steps {
@@ -175,12 +177,12 @@ func (s *Service) run(ctx context.Context, w *gate.Write, call *gate.Call, doc p
 			broken[st.Key] = fmt.Sprintf("the apply ran out of time (%s)", ApplyBudget)
 		}
 		if why := firstBroken(st, broken); why != "" {
-			c.Outcome = portal.OutcomeSkipped
+			c.Outcome = ascode.OutcomeSkipped
 			c.Error = portal.New(portal.Conflict, "not tried: %s", why)
 			broken[st.Key] = c.Kind + " " + c.Name + " was skipped"
 		} else if err := doStep(stepCtx, st, i, done); err != nil {
 			c.Issued = st.Issued
-			c.Outcome = portal.OutcomeFailed
+			c.Outcome = ascode.OutcomeFailed
 			c.Error = portal.ItemError(err)
 			if c.Error.Kind == portal.Internal {
 				s.guard.Log().ErrorContext(ctx, "a change of an apply failed", "change", st.Key, "error", err)
@@ -189,15 +191,15 @@ func (s *Service) run(ctx context.Context, w *gate.Write, call *gate.Call, doc p
 			failed++
 		} else {
 			c.Issued = st.Issued
-			c.Outcome = portal.OutcomeApplied
+			c.Outcome = ascode.OutcomeApplied
 		}
-		changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
+		changes = append(changes, trail.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
 	}
 	var summary error
 	if failed > 0 {
 		summary = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))
 	}
-	changes = append(changes, portal.Change{Field: "fingerprint", After: plan.Fingerprint})
+	changes = append(changes, trail.Change{Field: "fingerprint", After: plan.Fingerprint})
 	s.finishJournal(ctx, journal, *plan)
 	return changes, true, summary
 }

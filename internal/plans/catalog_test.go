@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -18,7 +19,7 @@ func TestTopicDocumentsDeclareTheirCatalogEntry(t *testing.T) {
 	dev := servicetest.As("scada", portal.Developer)
 	scope := portal.Scope{BU: "scada", Stage: "dev"}
 	meta := &portal.TopicMetadata{Description: "Orders as placed", Contact: "orders-team", Tags: []string{"sales", "pii"}, Classification: "confidential"}
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "described", Spec: &portal.TopicDecl{Partitions: intp(2), Catalog: meta}}}}
+	doc := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "described", Spec: &portal.TopicDecl{Partitions: intp(2), Catalog: meta}}}}
 	plan, err := w.Plans.Plan(dev, scope, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,7 @@ func TestTopicDocumentsDeclareTheirCatalogEntry(t *testing.T) {
 	for _, d := range plan.Changes[0].Diff {
 		fields = append(fields, d.Field)
 	}
-	if plan.Changes[0].Action != portal.ActionCreate || !slices.Equal(fields, []string{"partitions", "description", "owner", "tags", "classification"}) {
+	if plan.Changes[0].Action != ascode.ActionCreate || !slices.Equal(fields, []string{"partitions", "description", "owner", "tags", "classification"}) {
 		t.Fatalf("plan: %s %v", changes(plan), fields)
 	}
 	if _, err := w.Plans.Apply(dev, scope, doc, plan.Fingerprint); err != nil {
@@ -43,7 +44,7 @@ func TestTopicDocumentsDeclareTheirCatalogEntry(t *testing.T) {
 	// The entry alone changes: the cluster is not asked.
 	meta.Tags = []string{"sales"}
 	plan, err = w.Plans.Plan(dev, scope, doc)
-	if err != nil || plan.Changes[0].Action != portal.ActionUpdate || len(plan.Changes[0].Diff) != 1 || plan.Changes[0].Diff[0].Field != "tags" {
+	if err != nil || plan.Changes[0].Action != ascode.ActionUpdate || len(plan.Changes[0].Diff) != 1 || plan.Changes[0].Diff[0].Field != "tags" {
 		t.Fatalf("tags only: %s %v", changes(plan), err)
 	}
 	if _, err := w.Plans.Apply(dev, scope, doc, plan.Fingerprint); err != nil {
@@ -64,7 +65,7 @@ func TestTopicDocumentsDeclareTheirCatalogEntry(t *testing.T) {
 	}
 	meta.Classification = "secret"
 	plan, err = w.Plans.Plan(dev, scope, doc)
-	if err != nil || plan.Changes[0].Action != portal.ActionRefused || !strings.Contains(changes(plan), "classification") {
+	if err != nil || plan.Changes[0].Action != ascode.ActionRefused || !strings.Contains(changes(plan), "classification") {
 		t.Fatalf("a bad classification: %s %v", changes(plan), err)
 	}
 }

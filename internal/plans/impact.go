@@ -8,6 +8,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 )
 
 // weigh reads the dependants of each planned delete: every one is shown
@@ -19,12 +20,12 @@ func weigh(ctx context.Context, call *gate.Call, steps []*Step, force bool) erro
 	// dependant of its other deletes.
 	deleted := map[string]bool{}
 	for _, st := range steps {
-		if st.Change.Action == portal.ActionDelete {
+		if st.Change.Action == ascode.ActionDelete {
 			deleted[st.Key] = true
 		}
 	}
 	for _, st := range steps {
-		if st.Impact == nil || st.Change.Action != portal.ActionDelete {
+		if st.Impact == nil || st.Change.Action != ascode.ActionDelete {
 			continue
 		}
 		im, err := st.Impact(ctx)
@@ -56,7 +57,7 @@ func weigh(ctx context.Context, call *gate.Call, steps []*Step, force bool) erro
 			e := portal.New(portal.Conflict, "%s %s has %d live dependants: %s", st.Change.Kind, st.Change.Name, live, why)
 			e.Field = "force"
 			st.Change.Errors = append(st.Change.Errors, e)
-			st.Change.Wanted, st.Change.Action = st.Change.Action, portal.ActionRefused
+			st.Change.Wanted, st.Change.Action = st.Change.Action, ascode.ActionRefused
 			st.Do, st.Batch = nil, nil
 		}
 	}

@@ -8,7 +8,9 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -29,7 +31,7 @@ type resumingKey struct{}
 
 // journalApply records an apply about to make plan's changes; it returns
 // the journal ("" when none is kept).
-func (s *Service) journalApply(ctx context.Context, call *gate.Call, doc portal.Document, plan portal.Plan, event int64) (string, error) {
+func (s *Service) journalApply(ctx context.Context, call *gate.Call, doc ascode.Document, plan ascode.Plan, event int64) (string, error) {
 	if s.journal == nil || gate.Approved(ctx) || ctx.Value(resumingKey{}) != nil {
 		return "", nil
 	}
@@ -47,7 +49,7 @@ func (s *Service) journalApply(ctx context.Context, call *gate.Call, doc portal.
 // is kept in the database, a secret never is. A stopped apply whose
 // connector with secrets was not made yet is not finished by the portal
 // (it has not the secrets): the journal says to apply again.
-func withoutSecrets(doc portal.Document) portal.Document {
+func withoutSecrets(doc ascode.Document) ascode.Document {
 	out := doc
 	out.Resources = append([]portal.Resource(nil), doc.Resources...)
 	for i, r := range out.Resources {
@@ -67,7 +69,7 @@ func withoutSecrets(doc portal.Document) portal.Document {
 
 // needsSecrets tells whether a change still to be made in left is of a
 // connector whose secrets the journal does not keep.
-func needsSecrets(doc portal.Document, left portal.Plan) bool {
+func needsSecrets(doc ascode.Document, left ascode.Plan) bool {
 	withSecrets := map[int]bool{}
 	for i, r := range doc.Resources {
 		if d := portal.DeclOf[portal.ConnectorDecl](r); d != nil && len(d.Secrets) > 0 {
@@ -75,7 +77,7 @@ func needsSecrets(doc portal.Document, left portal.Plan) bool {
 		}
 	}
 	for _, c := range left.Changes {
-		if (pending(c) || c.Action == portal.ActionRefused) && c.Index >= 0 && withSecrets[c.Index] {
+		if (pending(c) || c.Action == ascode.ActionRefused) && c.Index >= 0 && withSecrets[c.Index] {
 			return true
 		}
 	}
@@ -83,7 +85,7 @@ func needsSecrets(doc portal.Document, left portal.Plan) bool {
 }
 
 // finishJournal records an apply's outcome in its journal.
-func (s *Service) finishJournal(ctx context.Context, id string, result portal.Plan) {
+func (s *Service) finishJournal(ctx context.Context, id string, result ascode.Plan) {
 	if id == "" {
 		return
 	}
@@ -94,12 +96,12 @@ func (s *Service) finishJournal(ctx context.Context, id string, result portal.Pl
 	}
 }
 
-func (s *Service) finish(ctx context.Context, id string, result portal.Plan) error {
+func (s *Service) finish(ctx context.Context, id string, result ascode.Plan) error {
 	// A copy: the caller's answer keeps the keys it issued.
-	result.Changes = append([]portal.PlannedChange(nil), result.Changes...)
+	result.Changes = append([]ascode.PlannedChange(nil), result.Changes...)
 	state := changerequest.RequestApplied
 	for i, c := range result.Changes {
-		if c.Outcome == portal.OutcomeFailed || c.Outcome == portal.OutcomeSkipped {
+		if c.Outcome == ascode.OutcomeFailed || c.Outcome == ascode.OutcomeSkipped {
 			state = changerequest.RequestPartlyApplied
 		}
 		result.Changes[i].Issued = nil // secrets are never journaled
@@ -142,8 +144,8 @@ func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error)
 	if err != nil || now.State != changerequest.RequestApplying {
 		return false, nil // finished meanwhile
 	}
-	var doc portal.Document
-	var journaled portal.Plan
+	var doc ascode.Document
+	var journaled ascode.Plan
 	if err := json.Unmarshal(now.Document, &doc); err != nil {
 		return false, err
 	}
@@ -157,7 +159,7 @@ func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error)
 	var ran bool
 	var finishErr error
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActResourcesApply, Resource: call.Scope.String(), Resume: true, Attempt: now.Event,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			ran = true
 			w.Note("finished by the portal after the replica applying it stopped")
 			result := Merged(journaled, left)
@@ -176,18 +178,18 @@ func (s *Service) resume(ctx context.Context, j store.ApplyRecord) (bool, error)
 				outcome = portal.New(portal.Conflict, "the apply stopped part way and the unit's resources changed since: plan the document again")
 			}
 			failed := 0
-			var changes []portal.Change
+			var changes []trail.Change
 			for i, c := range result.Changes {
 				if !pending(c) {
 					continue
 				}
-				if c.Outcome == portal.OutcomeSkipped && c.Error == nil {
+				if c.Outcome == ascode.OutcomeSkipped && c.Error == nil {
 					result.Changes[i].Error = portal.New(portal.Conflict, "not applied: %s", portal.FirstMessage(outcome))
 				}
-				if c.Outcome != portal.OutcomeApplied {
+				if c.Outcome != ascode.OutcomeApplied {
 					failed++
 				}
-				changes = append(changes, portal.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
+				changes = append(changes, trail.Change{Field: c.Kind + "/" + c.Name, Before: c.Action, After: c.Outcome})
 			}
 			if outcome == nil && failed > 0 {
 				outcome = portal.New(portal.Conflict, "%d of %d changes failed; plan again to see what remains", failed, len(changes))

@@ -9,7 +9,9 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -25,7 +27,7 @@ func (s stoppingTopics) CreateTopics(ctx context.Context, specs []platform.Topic
 
 // stopApply applies doc and stops the apply right after its topics are
 // made.
-func stopApply(t *testing.T, w *servicetest.World, ctx context.Context, doc portal.Document) {
+func stopApply(t *testing.T, w *servicetest.World, ctx context.Context, doc ascode.Document) {
 	t.Helper()
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	plan, err := w.Plans.Plan(ctx, dev, doc)
@@ -74,7 +76,7 @@ func TestAStoppedApplyIsFinished(t *testing.T) {
 	if err != nil || again.HasChanges() {
 		t.Errorf("left to do after the resume:\n%s", changes(again))
 	}
-	var applies []portal.AuditEvent
+	var applies []trail.AuditEvent
 	for _, e := range w.AuditEvents(t) {
 		if e.Action == portal.ActResourcesApply && e.Actor == "tester" {
 			applies = append(applies, e)

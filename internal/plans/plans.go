@@ -13,9 +13,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/edh-platform/rms-portal/internal/store"
 	"slices"
 	"strings"
+
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/store"
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
@@ -32,7 +34,7 @@ type Service struct {
 	journal store.Applies
 }
 
-var _ portal.PlanService = (*Service)(nil)
+var _ ascode.PlanService = (*Service)(nil)
 
 // New returns the service over the kinds, which it orders as the kinds'
 // declaration does (portal.ResourceKinds): creates and updates in that
@@ -65,10 +67,10 @@ func (s *Service) kind(name string) (Kind, int) {
 }
 
 // Plan works out what applying doc would change, changing nothing.
-func (s *Service) Plan(ctx context.Context, scope portal.Scope, doc portal.Document) (portal.Plan, error) {
+func (s *Service) Plan(ctx context.Context, scope portal.Scope, doc ascode.Document) (ascode.Plan, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "plan changes")
 	if err != nil {
-		return portal.Plan{}, err
+		return ascode.Plan{}, err
 	}
 	plan, _, err := s.plan(ctx, call, doc)
 	return plan, err
@@ -78,18 +80,18 @@ func (s *Service) Plan(ctx context.Context, scope portal.Scope, doc portal.Docum
 // the unit would make it, the caller's own role and the stage's
 // read-only switch left to the review (validation, policies and budgets
 // still refuse). The plan is the one an approval applies, or stale.
-func (s *Service) Review(ctx context.Context, call *gate.Call, doc portal.Document) (portal.Plan, error) {
+func (s *Service) Review(ctx context.Context, call *gate.Call, doc ascode.Document) (ascode.Plan, error) {
 	plan, _, err := s.planAs(ctx, call, doc, true)
 	return plan, err
 }
 
-func (s *Service) plan(ctx context.Context, call *gate.Call, doc portal.Document) (portal.Plan, []*Step, error) {
+func (s *Service) plan(ctx context.Context, call *gate.Call, doc ascode.Document) (ascode.Plan, []*Step, error) {
 	return s.planAs(ctx, call, doc, false)
 }
 
-func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Document, review bool) (portal.Plan, []*Step, error) {
+func (s *Service) planAs(ctx context.Context, call *gate.Call, doc ascode.Document, review bool) (ascode.Plan, []*Step, error) {
 	if doc.Prune && len(doc.Resources) == 0 {
-		return portal.Plan{}, nil, portal.Invalid("prune", "prune with a document that declares nothing would delete every topic, connector and identity pool of the unit; declare what stays")
+		return ascode.Plan{}, nil, portal.Invalid("prune", "prune with a document that declares nothing would delete every topic, connector and identity pool of the unit; declare what stays")
 	}
 	// Plans are about the unit's own resources, also for a Super Admin
 	// who sees the whole cluster.
@@ -97,10 +99,10 @@ func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Docume
 	declared := map[string][]portal.Resource{}
 	for i, r := range doc.Resources {
 		if !portal.HasSpec(r) {
-			return portal.Plan{}, nil, portal.Missing(fmt.Sprintf("items[%d].spec", i))
+			return ascode.Plan{}, nil, portal.Missing(fmt.Sprintf("items[%d].spec", i))
 		}
 		if k, _ := s.kind(r.Kind); k == nil {
-			return portal.Plan{}, nil, portal.Invalid(fmt.Sprintf("items[%d].kind", i), "kind %q is not known", r.Kind)
+			return ascode.Plan{}, nil, portal.Invalid(fmt.Sprintf("items[%d].kind", i), "kind %q is not known", r.Kind)
 		}
 		declared[r.Kind] = append(declared[r.Kind], r)
 	}
@@ -109,7 +111,7 @@ func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Docume
 		if len(declared[k.Kind()]) > 0 || doc.Prune && k.Prunes() {
 			obs, err := k.Observe(ctx, call, declared[k.Kind()])
 			if err != nil {
-				return portal.Plan{}, nil, err
+				return ascode.Plan{}, nil, err
 			}
 			observed[k.Kind()] = obs
 		}
@@ -119,7 +121,7 @@ func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Docume
 		k, _ := s.kind(r.Kind)
 		st, err := k.Plan(ctx, call, observed[r.Kind], r)
 		if err != nil {
-			return portal.Plan{}, nil, err
+			return ascode.Plan{}, nil, err
 		}
 		st.Change.Index, st.Change.Identifier = i, r.Name
 		steps = append(steps, st)
@@ -133,14 +135,14 @@ func (s *Service) planAs(ctx context.Context, call *gate.Call, doc portal.Docume
 		authorize(call, st, k.Action(), doc.SkipForbidden, review)
 	}
 	if err := weigh(ctx, call, steps, doc.Force); err != nil {
-		return portal.Plan{}, nil, err
+		return ascode.Plan{}, nil, err
 	}
 	s.order(steps)
 	budget, err := s.judge(ctx, call, steps)
 	if err != nil {
-		return portal.Plan{}, nil, err
+		return ascode.Plan{}, nil, err
 	}
-	plan := portal.Plan{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prune: doc.Prune, Force: doc.Force, Budget: budget}
+	plan := ascode.Plan{BU: call.Scope.Unit.ID, Stage: call.Scope.Stage.Name, Prune: doc.Prune, Force: doc.Force, Budget: budget}
 	for _, st := range steps {
 		plan.Changes = append(plan.Changes, st.Change)
 	}
@@ -161,7 +163,7 @@ func (s *Service) judge(ctx context.Context, call *gate.Call, steps []*Step) ([]
 	var changes []rules.Change
 	for _, st := range steps {
 		switch st.Change.Action {
-		case portal.ActionCreate, portal.ActionUpdate, portal.ActionDelete:
+		case ascode.ActionCreate, ascode.ActionUpdate, ascode.ActionDelete:
 			if st.Rule != nil {
 				ch := *st.Rule
 				ch.Operation = st.Change.Action
@@ -184,7 +186,7 @@ func (s *Service) judge(ctx context.Context, call *gate.Call, steps []*Step) ([]
 			e.Field = documentField(st.Change.Index, e.Field)
 			st.Change.Errors = append(st.Change.Errors, &e)
 		}
-		st.Change.Wanted, st.Change.Action = st.Change.Action, portal.ActionRefused
+		st.Change.Wanted, st.Change.Action = st.Change.Action, ascode.ActionRefused
 		st.Do, st.Batch = nil, nil
 	}
 	var budget []portal.BudgetLine
@@ -252,7 +254,7 @@ func authorize(call *gate.Call, st *Step, action access.Action, skipForbidden, r
 	c := &st.Change
 	var errs []*portal.Error
 	forbidden := false
-	if c.Action != portal.ActionUnchanged && !review {
+	if c.Action != ascode.ActionUnchanged && !review {
 		what := c.Action + " " + plural(strings.ReplaceAll(c.Kind, "-", " "))
 		if err := access.Check(call.Principal, call.Scope, action, what); err != nil {
 			errs = append(errs, portal.Problems(err)...)
@@ -273,10 +275,10 @@ func authorize(call *gate.Call, st *Step, action access.Action, skipForbidden, r
 		// Not the caller's to change: said why, and out of the way of
 		// the rest (its own problems would be someone else's to fix).
 		c.Errors = c.Errors[:1]
-		c.Wanted, c.Action = c.Action, portal.ActionSkipped
+		c.Wanted, c.Action = c.Action, ascode.ActionSkipped
 		st.Do = nil
 	default:
-		c.Wanted, c.Action = c.Action, portal.ActionRefused
+		c.Wanted, c.Action = c.Action, ascode.ActionRefused
 		st.Do = nil
 	}
 }
@@ -311,7 +313,7 @@ func documentField(index int, field string) string {
 func (s *Service) order(steps []*Step) {
 	rank := func(st *Step) int {
 		_, i := s.kind(kindOfChange(st.Change.Kind))
-		if st.Change.Action == portal.ActionDelete || st.Change.Wanted == portal.ActionDelete {
+		if st.Change.Action == ascode.ActionDelete || st.Change.Wanted == ascode.ActionDelete {
 			return 2*len(s.kinds) - i
 		}
 		return i
@@ -322,10 +324,10 @@ func (s *Service) order(steps []*Step) {
 // fingerprint digests the plan's decisions and the upstream state they
 // were made on: apply refuses when either changed since the review.
 // Secret values are not part of it.
-func fingerprint(p portal.Plan, steps []*Step) string {
+func fingerprint(p ascode.Plan, steps []*Step) string {
 	type entry struct {
 		Key, Action, Wanted, State string
-		Diff                       []portal.FieldChange
+		Diff                       []ascode.FieldChange
 	}
 	entries := make([]entry, len(steps))
 	for i, st := range steps {
@@ -343,21 +345,21 @@ func fingerprint(p portal.Plan, steps []*Step) string {
 // Export returns the unit's resources as a document: names and topic
 // references as identifiers, so that planning it in another stage is a
 // promotion, and secrets as references to environment variables.
-func (s *Service) Export(ctx context.Context, scope portal.Scope) (portal.Document, error) {
+func (s *Service) Export(ctx context.Context, scope portal.Scope) (ascode.Document, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "export resources")
 	if err != nil {
-		return portal.Document{}, err
+		return ascode.Document{}, err
 	}
 	call = call.Unit()
-	var doc portal.Document
+	var doc ascode.Document
 	for _, k := range s.kinds {
 		obs, err := k.Observe(ctx, call, nil)
 		if err != nil {
-			return portal.Document{}, err
+			return ascode.Document{}, err
 		}
 		res, err := k.Export(ctx, call, obs)
 		if err != nil {
-			return portal.Document{}, err
+			return ascode.Document{}, err
 		}
 		doc.Resources = append(doc.Resources, res...)
 	}

@@ -8,7 +8,10 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -16,8 +19,8 @@ const ordersAvro = `{"type":"record","name":"Order","fields":[{"name":"id","type
 
 // unitDoc declares a topic, its value schema and a source connector
 // writing it.
-func unitDoc(retention string) portal.Document {
-	return portal.Document{Resources: []portal.Resource{
+func unitDoc(retention string) ascode.Document {
+	return ascode.Document{Resources: []portal.Resource{
 		{Kind: portal.KindConnector, Name: "iac-orders-gen", Spec: &portal.ConnectorDecl{Class: "DatagenSource",
 			Config:  map[string]string{"kafka.topic": "iac-orders", "quickstart": "ORDERS", "output.data.format": "JSON"},
 			Secrets: map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET"}}}},
@@ -27,7 +30,7 @@ func unitDoc(retention string) portal.Document {
 }
 
 // changes renders a plan's changes as "action kind name", in order.
-func changes(p portal.Plan) string {
+func changes(p ascode.Plan) string {
 	var out []string
 	for _, c := range p.Changes {
 		line := c.Action + " " + c.Kind + " " + c.Name
@@ -73,9 +76,9 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 	if got := changes(applied); !strings.Contains(got, "-> applied") || strings.Count(got, "-> applied") != 3 {
 		t.Fatalf("apply:\n%s", got)
 	}
-	topic, err := w.Topics.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "iac-orders", false)
-	if err != nil || topic.Partitions != 3 || topic.Config["retention.ms"] != "86400000" {
-		t.Errorf("topic after apply: %+v %v", topic, err)
+	got, err := w.Topics.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "iac-orders", false)
+	if err != nil || got.Partitions != 3 || got.Config["retention.ms"] != "86400000" {
+		t.Errorf("topic after apply: %+v %v", got, err)
 	}
 	conn, err := w.Connectors.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "iac-orders-gen", true)
 	if err != nil || conn.Config["kafka.topic"] != "edh-shared-scada-dev-iac-orders" {
@@ -87,7 +90,7 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.HasChanges() || again.Count(portal.ActionUnchanged) != 3 {
+	if again.HasChanges() || again.Count(ascode.ActionUnchanged) != 3 {
 		t.Fatalf("second plan:\n%s", changes(again))
 	}
 	snap := w.Snapshot(t)
@@ -101,13 +104,13 @@ func TestPlanApplyIsIdempotentAndRefusesAStalePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := edited.Changes[0]
-	if c.Action != portal.ActionUpdate || len(c.Diff) != 1 || c.Diff[0].Field != "config.retention.ms" ||
-		*c.Diff[0].Before != "86400000" || *c.Diff[0].After != "172800000" || edited.Count(portal.ActionUnchanged) != 2 {
+	if c.Action != ascode.ActionUpdate || len(c.Diff) != 1 || c.Diff[0].Field != "config.retention.ms" ||
+		*c.Diff[0].Before != "86400000" || *c.Diff[0].After != "172800000" || edited.Count(ascode.ActionUnchanged) != 2 {
 		t.Fatalf("edited plan: %+v", edited.Changes)
 	}
 
 	// Someone changes the topic after the review: the plan is stale.
-	if _, err := w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "iac-orders", portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("3600000")}}); err != nil {
+	if _, err := w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "iac-orders", topic.TopicPatch{Config: map[string]*string{"retention.ms": strp("3600000")}}); err != nil {
 		t.Fatal(err)
 	}
 	snap = w.Snapshot(t)
@@ -129,7 +132,7 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if viewer.Count(portal.ActionRefused) != 4 || viewer.Changes[0].Errors[0].Kind != portal.InsufficientRole || viewer.Changes[0].Wanted != portal.ActionCreate {
+	if viewer.Count(ascode.ActionRefused) != 4 || viewer.Changes[0].Errors[0].Kind != portal.InsufficientRole || viewer.Changes[0].Wanted != ascode.ActionCreate {
 		t.Errorf("a viewer's plan:\n%s", changes(viewer))
 	}
 	before := w.Snapshot(t)
@@ -156,12 +159,12 @@ func TestPlanReportsEveryRefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range run.Changes {
-		if c.Action != portal.ActionRefused || c.Errors[0].Kind != portal.ReadOnlyEnvironment {
+		if c.Action != ascode.ActionRefused || c.Errors[0].Kind != portal.ReadOnlyEnvironment {
 			t.Errorf("in run: %s", changes(run))
 		}
 	}
 
-	bad := portal.Document{Resources: []portal.Resource{
+	bad := ascode.Document{Resources: []portal.Resource{
 		{Kind: portal.KindTopic, Name: "bad name!", Spec: &portal.TopicDecl{Partitions: intp(0), Config: map[string]string{"retention.ms": "soon"}}},
 		{Kind: portal.KindConnector, Name: "leaky", Spec: &portal.ConnectorDecl{Class: "DatagenSource", Config: map[string]string{"kafka.api.secret": "x"}}},
 		{Kind: portal.KindIdentityPool, Name: "p", Spec: &portal.PoolDecl{Type: "consumer", Filter: "claims.sub =="}},
@@ -187,14 +190,14 @@ func TestPlanChecksSchemaCompatibility(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
 	seeded := w.Seed(t, "scada", "dev")
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindSchema, Name: "existing-value",
+	doc := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindSchema, Name: "existing-value",
 		Spec: &portal.SchemaDecl{Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}`}}}}
 	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := plan.Changes[0]
-	if c.Name != seeded.Subject || c.Action != portal.ActionRefused || c.Wanted != portal.ActionUpdate || c.Errors[0].Kind != portal.IncompatibleSchema {
+	if c.Name != seeded.Subject || c.Action != ascode.ActionRefused || c.Wanted != ascode.ActionUpdate || c.Errors[0].Kind != portal.IncompatibleSchema {
 		t.Errorf("incompatible schema: %s", changes(plan))
 	}
 }
@@ -278,7 +281,7 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 			t.Errorf("not rewritten for qas: %s", c.Name)
 		}
 	}
-	if plan.Count(portal.ActionRefused) != 1 || !strings.Contains(changes(plan), "refused connector edh-shared-scada-qas-existing-connector") {
+	if plan.Count(ascode.ActionRefused) != 1 || !strings.Contains(changes(plan), "refused connector edh-shared-scada-qas-existing-connector") {
 		t.Errorf("without secret values only the connector is refused:\n%s", changes(plan))
 	}
 	for i, r := range doc.Resources {
@@ -290,7 +293,7 @@ func TestExportPlansAsAPromotion(t *testing.T) {
 		}
 	}
 	plan, err = w.Plans.Plan(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc)
-	if err != nil || plan.Count(portal.ActionCreate) != 5 {
+	if err != nil || plan.Count(ascode.ActionCreate) != 5 {
 		t.Fatalf("promotion plan: %v\n%s", err, changes(plan))
 	}
 	if _, err := w.Plans.Apply(admin, portal.Scope{BU: "scada", Stage: "qas"}, doc, plan.Fingerprint); err != nil {
@@ -365,7 +368,7 @@ var declarationPolicy = map[string]map[portal.Role][2]portal.Kind{
 }
 
 func TestDeclarationAccessMatrix(t *testing.T) {
-	docs := map[string]portal.Document{
+	docs := map[string]ascode.Document{
 		portal.KindTopic:          {Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "fresh", Spec: &portal.TopicDecl{Partitions: intp(2)}}}},
 		portal.KindServiceAccount: {Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "fresh", Spec: &portal.AccountDecl{Type: "consumer"}}}},
 	}
@@ -388,15 +391,15 @@ func TestDeclarationAccessMatrix(t *testing.T) {
 				want := byRole[role][i]
 				c := plan.Changes[0]
 				switch {
-				case want == "" && c.Action != portal.ActionCreate:
+				case want == "" && c.Action != ascode.ActionCreate:
 					t.Errorf("%s: planned %s %v", name, c.Action, c.Errors)
-				case want != "" && (c.Action != portal.ActionRefused || c.Errors[0].Kind != want):
+				case want != "" && (c.Action != ascode.ActionRefused || c.Errors[0].Kind != want):
 					t.Errorf("%s: planned %s %v, want refused %s", name, c.Action, c.Errors, want)
 				}
 				before := w.Snapshot(t)
 				applied, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: stage}, docs[kind], plan.Fingerprint)
 				switch {
-				case want == "" && (err != nil || applied.Changes[0].Outcome != portal.OutcomeApplied):
+				case want == "" && (err != nil || applied.Changes[0].Outcome != ascode.OutcomeApplied):
 					t.Errorf("%s: apply %v %+v", name, err, applied.Changes)
 				case want != "" && (portal.KindOf(err) != want || w.Snapshot(t) != before):
 					t.Errorf("%s: apply %v, want %s and nothing changed", name, err, want)
@@ -442,33 +445,33 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := plan.Changes[2]
-	if c.Wanted != portal.ActionUpdate || len(c.Errors) != 2 || !strings.Contains(c.Errors[1].Message, "set the environment variable S") ||
+	if c.Wanted != ascode.ActionUpdate || len(c.Errors) != 2 || !strings.Contains(c.Errors[1].Message, "set the environment variable S") ||
 		c.Errors[1].Field != "items[0].spec.secrets.kafka.api.secret" {
 		t.Fatalf("an update without the secrets: %s %+v", changes(plan), c.Errors)
 	}
 	// Unchanged, the connector needs no secret values.
 	unchanged := unitDoc("86400000")
 	portal.DeclOf[portal.ConnectorDecl](unchanged.Resources[0]).Secrets = conn.Secrets
-	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.HasChanges() || p.Count(portal.ActionRefused) != 0 {
+	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.HasChanges() || p.Count(ascode.ActionRefused) != 0 {
 		t.Errorf("an unchanged connector without secret values: %v\n%s", err, changes(p))
 	}
 	// The same secrets as sent: only the setting differs.
 	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET"}}
 	plan, err = w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
-	if err != nil || plan.Changes[2].Action != portal.ActionUpdate || len(plan.Changes[2].Diff) != 1 || plan.Changes[2].Diff[0].Field != "config.quickstart" {
+	if err != nil || plan.Changes[2].Action != ascode.ActionUpdate || len(plan.Changes[2].Diff) != 1 || plan.Changes[2].Diff[0].Field != "config.quickstart" {
 		t.Fatalf("an update with the same secrets: %v %s %+v", err, changes(plan), plan.Changes[2].Diff)
 	}
 	// Another value of a secret is told by the digest of the one sent,
 	// and alone makes an update.
 	portal.DeclOf[portal.ConnectorDecl](unchanged.Resources[0]).Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY"},
 		"kafka.api.secret": {FromEnv: "S", Value: "ROTATED"}}
-	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.Changes[2].Action != portal.ActionUpdate ||
+	if p, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, unchanged); err != nil || p.Changes[2].Action != ascode.ActionUpdate ||
 		len(p.Changes[2].Diff) != 1 || p.Changes[2].Diff[0].Field != "secrets.kafka.api.secret" || *p.Changes[2].Diff[0].After != "(changed, from $S)" {
 		t.Fatalf("a changed secret: %v %s %+v", err, changes(p), p.Changes[2].Diff)
 	}
 	conn.Secrets = map[string]portal.SecretRef{"kafka.api.key": {FromEnv: "K", Value: "KEY2"}, "kafka.api.secret": {FromEnv: "S", Value: "SECRET2"}}
 	plan, err = w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited)
-	if err != nil || plan.Changes[2].Action != portal.ActionUpdate || len(plan.Changes[2].Diff) != 3 {
+	if err != nil || plan.Changes[2].Action != ascode.ActionUpdate || len(plan.Changes[2].Diff) != 3 {
 		t.Fatalf("an update with new secrets: %v %s %+v", err, changes(plan), plan.Changes[2].Diff)
 	}
 	if _, err := w.Plans.Apply(ctx, portal.Scope{BU: "scada", Stage: "dev"}, edited, plan.Fingerprint); err != nil {
@@ -487,10 +490,10 @@ func TestConnectorUpdatesSendSecretsAgain(t *testing.T) {
 func TestPlanGuardsPruneAndNamesSecretsAsDeclared(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
-	if _, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.Document{Prune: true}); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, ascode.Document{Prune: true}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("prune with nothing declared: %v", err)
 	}
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindConnector, Name: "gen", Spec: &portal.ConnectorDecl{Class: "DatagenSource",
+	doc := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindConnector, Name: "gen", Spec: &portal.ConnectorDecl{Class: "DatagenSource",
 		Config:  map[string]string{"kafka.topic": "t", "quickstart": "ORDERS", "output.data.format": "JSON", "kafka.auth.mode": "SERVICE_ACCOUNT"},
 		Secrets: map[string]portal.SecretRef{"kafka.service.account.id": {FromEnv: "SA", Value: "not-an-account"}}}}}}
 	plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "dev"}, doc)
@@ -559,8 +562,8 @@ func TestDeclaredAPIKeys(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Admin)
 	qas := portal.Scope{BU: "scada", Stage: "qas"}
-	doc := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "keyed", Spec: &portal.AccountDecl{Type: "consumer",
-		APIKeys: []portal.KeyDecl{{Resource: portal.KeyForKafka}, {Resource: portal.KeyForSchemaRegistry}}}}}}
+	doc := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "keyed", Spec: &portal.AccountDecl{Type: "consumer",
+		APIKeys: []portal.KeyDecl{{Resource: iam.KeyForKafka}, {Resource: iam.KeyForSchemaRegistry}}}}}}
 	plan, err := w.Plans.Plan(ctx, qas, doc)
 	if err != nil {
 		t.Fatal(err)
@@ -570,7 +573,7 @@ func TestDeclaredAPIKeys(t *testing.T) {
 	for _, d := range c.Diff {
 		diff[d.Field] = *d.After
 	}
-	if c.Action != portal.ActionCreate || diff["apiKeys.kafka"] != "create key: the secret will be shown once at apply" || diff["apiKeys.schema-registry"] == "" {
+	if c.Action != ascode.ActionCreate || diff["apiKeys.kafka"] != "create key: the secret will be shown once at apply" || diff["apiKeys.schema-registry"] == "" {
 		t.Fatalf("plan: %+v", c)
 	}
 	applied, err := w.Plans.Apply(ctx, qas, doc, plan.Fingerprint)
@@ -578,7 +581,7 @@ func TestDeclaredAPIKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	c = applied.Changes[0]
-	if c.Outcome != portal.OutcomeApplied || len(c.Issued) != 2 || c.Issued[0].Secret == "" || c.Issued[1].Secret == "" {
+	if c.Outcome != ascode.OutcomeApplied || len(c.Issued) != 2 || c.Issued[0].Secret == "" || c.Issued[1].Secret == "" {
 		t.Fatalf("apply: %+v", c)
 	}
 	for _, e := range w.AuditEvents(t) {
@@ -592,7 +595,7 @@ func TestDeclaredAPIKeys(t *testing.T) {
 		t.Errorf("%d audit events: the account, two keys and the apply each need one", n)
 	}
 	again, err := w.Plans.Plan(ctx, qas, doc)
-	if err != nil || again.Changes[0].Action != portal.ActionUnchanged {
+	if err != nil || again.Changes[0].Action != ascode.ActionUnchanged {
 		t.Errorf("the same document again: %+v %v", again.Changes, err)
 	}
 
@@ -601,12 +604,12 @@ func TestDeclaredAPIKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, _ = w.Plans.Plan(ctx, qas, doc)
-	if a := again.Changes[0]; a.Action != portal.ActionUpdate || len(a.Diff) != 1 || a.Diff[0].Field != "apiKeys."+c.Issued[0].Resource {
+	if a := again.Changes[0]; a.Action != ascode.ActionUpdate || len(a.Diff) != 1 || a.Diff[0].Field != "apiKeys."+c.Issued[0].Resource {
 		t.Errorf("a key gone: %+v", a)
 	}
 
-	bad := portal.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "badkeys", Spec: &portal.AccountDecl{Type: "consumer",
-		APIKeys: []portal.KeyDecl{{Resource: "ksql"}, {Resource: portal.KeyForKafka}, {Resource: portal.KeyForKafka}}}}}}
+	bad := ascode.Document{Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "badkeys", Spec: &portal.AccountDecl{Type: "consumer",
+		APIKeys: []portal.KeyDecl{{Resource: "ksql"}, {Resource: iam.KeyForKafka}, {Resource: iam.KeyForKafka}}}}}}
 	p, err := w.Plans.Plan(ctx, qas, bad)
 	if err != nil {
 		t.Fatal(err)
@@ -633,21 +636,21 @@ func TestSkipForbidden(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	doc := portal.Document{Resources: []portal.Resource{
+	doc := ascode.Document{Resources: []portal.Resource{
 		{Kind: portal.KindTopic, Name: "skipping", Spec: &portal.TopicDecl{Partitions: intp(1)}},
 		{Kind: portal.KindServiceAccount, Name: "not-mine", Spec: &portal.AccountDecl{Type: "consumer"}},
 	}}
 	plan, err := w.Plans.Plan(ctx, dev, doc)
-	if err != nil || plan.Count(portal.ActionRefused) != 1 {
+	if err != nil || plan.Count(ascode.ActionRefused) != 1 {
 		t.Fatalf("without skipping: %+v %v", plan.Changes, err)
 	}
 	doc.SkipForbidden = true
 	plan, err = w.Plans.Plan(ctx, dev, doc)
-	if err != nil || plan.Count(portal.ActionSkipped) != 1 || plan.Count(portal.ActionCreate) != 1 {
+	if err != nil || plan.Count(ascode.ActionSkipped) != 1 || plan.Count(ascode.ActionCreate) != 1 {
 		t.Fatalf("with skipping: %+v %v", plan.Changes, err)
 	}
 	for _, c := range plan.Changes {
-		if c.Action == portal.ActionSkipped && (c.Wanted != portal.ActionCreate || len(c.Errors) != 1 || c.Errors[0].Kind != portal.InsufficientRole) {
+		if c.Action == ascode.ActionSkipped && (c.Wanted != ascode.ActionCreate || len(c.Errors) != 1 || c.Errors[0].Kind != portal.InsufficientRole) {
 			t.Errorf("the skipped change does not say why: %+v", c)
 		}
 	}
@@ -662,13 +665,13 @@ func TestSkipForbidden(t *testing.T) {
 		t.Error("the skipped account was made")
 	}
 	for _, c := range applied.Changes {
-		if c.Action == portal.ActionSkipped && c.Outcome != "" {
+		if c.Action == ascode.ActionSkipped && c.Outcome != "" {
 			t.Errorf("a skipped change has an outcome: %+v", c)
 		}
 	}
 	// In a read-only stage the topic is refused (the stage, not the role),
 	// skipping or not.
-	if plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "run"}, doc); err != nil || plan.Count(portal.ActionRefused) != 1 || plan.Count(portal.ActionSkipped) != 1 {
+	if plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: "run"}, doc); err != nil || plan.Count(ascode.ActionRefused) != 1 || plan.Count(ascode.ActionSkipped) != 1 {
 		t.Errorf("in run: %+v %v", plan.Changes, err)
 	}
 }
@@ -680,12 +683,12 @@ func TestApplyCreatesTopicsInOneRequest(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	var doc portal.Document
+	var doc ascode.Document
 	for i := 0; i < 5; i++ {
 		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: fmt.Sprintf("batch-%d", i), Spec: &portal.TopicDecl{Partitions: intp(2)}})
 	}
 	plan, err := w.Plans.Plan(ctx, dev, doc)
-	if err != nil || plan.Count(portal.ActionCreate) != 5 {
+	if err != nil || plan.Count(ascode.ActionCreate) != 5 {
 		t.Fatalf("plan %+v %v", plan.Changes, err)
 	}
 	c := w.Clusters["edh-shared/dev"]
@@ -707,7 +710,7 @@ func TestApplyCreatesTopicsInOneRequest(t *testing.T) {
 	for _, ch := range applied.Changes {
 		outcomes[ch.Identifier] = ch.Outcome
 	}
-	if c.BatchCreates()-before != 1 || outcomes["batch-0"] != portal.OutcomeApplied || outcomes["batch-4"] != portal.OutcomeApplied || outcomes["batch-3"] != "" {
+	if c.BatchCreates()-before != 1 || outcomes["batch-0"] != ascode.OutcomeApplied || outcomes["batch-4"] != ascode.OutcomeApplied || outcomes["batch-3"] != "" {
 		t.Errorf("%d batched requests, outcomes %v", c.BatchCreates()-before, outcomes)
 	}
 	created := 0
@@ -731,7 +734,7 @@ func TestApplyUpdatesTopicsInOneRequest(t *testing.T) {
 	ctx := servicetest.As("scada", portal.Developer)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	c := w.Clusters["edh-shared/dev"]
-	var doc portal.Document
+	var doc ascode.Document
 	for i := 0; i < 5; i++ {
 		name := fmt.Sprintf("edh-shared-scada-dev-upd-%d", i)
 		if err := c.CreateTopic(t.Context(), platform.TopicSpec{Name: name, Partitions: 2, Config: map[string]string{"cleanup.policy": "compact"}}); err != nil {
@@ -747,7 +750,7 @@ func TestApplyUpdatesTopicsInOneRequest(t *testing.T) {
 		doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindTopic, Name: fmt.Sprintf("upd-%d", i), Spec: decl})
 	}
 	plan, err := w.Plans.Plan(ctx, dev, doc)
-	if err != nil || plan.Count(portal.ActionUpdate) != 4 || plan.Count(portal.ActionUnchanged) != 1 {
+	if err != nil || plan.Count(ascode.ActionUpdate) != 4 || plan.Count(ascode.ActionUnchanged) != 1 {
 		t.Fatalf("plan %+v %v", plan.Changes, err)
 	}
 	c.Refuse("edh-shared-scada-dev-upd-2", portal.New(portal.InvalidParameter, "the cluster refuses retention.ms for this topic"))

@@ -7,12 +7,14 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // Step is one planned change with what applying it takes. The kind that
 // plans it fills it in; the plan orders, authorizes and applies it.
 type Step struct {
-	Change portal.PlannedChange
+	Change ascode.PlannedChange
 	// Key names the resource in the plan ("topic/<full name>").
 	Key string
 	// Needs are the keys of changes that must succeed before this one.
@@ -28,7 +30,7 @@ type Step struct {
 	Do func(ctx context.Context) error
 	// Issued are the API keys Do made, with their secrets, also when it
 	// then failed: they reach the caller of the apply and nothing else.
-	Issued []portal.CreatedAPIKey
+	Issued []iam.CreatedAPIKey
 	// Batch, when set, makes this step together with the plan's other
 	// steps of the same batch (Item is this step's part): one request
 	// upstream for many. Do stays the way to make it alone.
@@ -57,7 +59,7 @@ func (st *Step) Diff(field string, before, after *string) {
 	if before == nil && after == nil || before != nil && after != nil && *before == *after {
 		return
 	}
-	st.Change.Diff = append(st.Change.Diff, portal.FieldChange{Field: field, Before: before, After: after})
+	st.Change.Diff = append(st.Change.Diff, ascode.FieldChange{Field: field, Before: before, After: after})
 }
 
 // DiffMaps records the differences of two maps, each key as prefix+key.
@@ -79,11 +81,11 @@ func (st *Step) DiffMaps(prefix string, before, after map[string]string) {
 func (st *Step) Decide(exists bool) {
 	switch {
 	case !exists:
-		st.Change.Action = portal.ActionCreate
+		st.Change.Action = ascode.ActionCreate
 	case len(st.Change.Diff) > 0:
-		st.Change.Action = portal.ActionUpdate
+		st.Change.Action = ascode.ActionUpdate
 	default:
-		st.Change.Action = portal.ActionUnchanged
+		st.Change.Action = ascode.ActionUnchanged
 		st.Do = nil
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // APIKey is a Confluent Cloud API key: the credential of a service
@@ -49,14 +49,14 @@ type APIKeys interface {
 }
 
 // KeyResource names what a key for resource id is in the environment:
-// portal.KeyForKafka for its cluster, portal.KeyForSchemaRegistry for its
+// iam.KeyForKafka for its cluster, iam.KeyForSchemaRegistry for its
 // registry, "" for another environment's.
 func (e *Environment) KeyResource(id string) string {
 	switch {
 	case id != "" && id == e.Scope.KafkaClusterID:
-		return portal.KeyForKafka
+		return iam.KeyForKafka
 	case id != "" && id == e.Scope.SchemaRegistryID:
-		return portal.KeyForSchemaRegistry
+		return iam.KeyForSchemaRegistry
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // ServiceAccount is an IAM service account.
@@ -26,8 +27,8 @@ type IAM interface {
 	DeleteServiceAccount(ctx context.Context, id string) error
 	// RoleBindings returns the principal's bindings within the
 	// environment's cluster and schema registry.
-	RoleBindings(ctx context.Context, principal string) ([]portal.RoleBinding, error)
-	CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error)
+	RoleBindings(ctx context.Context, principal string) ([]iam.RoleBinding, error)
+	CreateRoleBinding(ctx context.Context, principal string, b iam.RoleBinding) (iam.RoleBinding, error)
 	DeleteRoleBinding(ctx context.Context, id string) error
 }
 
@@ -78,13 +79,13 @@ func (s IAMScope) RegistryCRN() string {
 }
 
 // CRN builds a binding's resource name pattern.
-func (s IAMScope) CRN(b portal.RoleBinding) (string, error) {
+func (s IAMScope) CRN(b iam.RoleBinding) (string, error) {
 	switch b.Resource {
-	case portal.ResourceCluster:
+	case iam.ResourceCluster:
 		return s.ClusterCRN(), nil
-	case portal.ResourceTopic, portal.ResourceGroup, portal.ResourceTransactionalID:
+	case iam.ResourceTopic, iam.ResourceGroup, iam.ResourceTransactionalID:
 		return s.ClusterCRN() + "/kafka=" + s.KafkaClusterID + "/" + b.Resource + "=" + b.Pattern, nil
-	case portal.ResourceSubject:
+	case iam.ResourceSubject:
 		if s.SchemaRegistryID == "" {
 			return "", portal.New(portal.UpstreamUnavailable, "no schema registry id is configured for subject role bindings")
 		}
@@ -96,8 +97,8 @@ func (s IAMScope) CRN(b portal.RoleBinding) (string, error) {
 var crnTail = regexp.MustCompile(`/(topic|group|transactional-id|subject)=([^/]+)$`)
 
 // ParseBinding reads a binding's resource and pattern from its CRN.
-func ParseBinding(id, role, crn string) portal.RoleBinding {
-	b := portal.RoleBinding{ID: id, Role: role, CRN: crn, Resource: portal.ResourceCluster}
+func ParseBinding(id, role, crn string) iam.RoleBinding {
+	b := iam.RoleBinding{ID: id, Role: role, CRN: crn, Resource: iam.ResourceCluster}
 	if m := crnTail.FindStringSubmatch(crn); m != nil {
 		b.Resource, b.Pattern = m[1], m[2]
 	}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 )
 
 // Unconfigured stands for an upstream service that the deployment did not
@@ -73,23 +75,23 @@ func (u Unconfigured) ResumeConnector(context.Context, string) error { return u.
 func (u Unconfigured) RestartConnector(context.Context, string, bool) error { return u.err() }
 
 // ListSchemas implements Schemas.
-func (u Unconfigured) ListSchemas(context.Context, string, bool) ([]portal.SchemaVersion, error) {
+func (u Unconfigured) ListSchemas(context.Context, string, bool) ([]schema.SchemaVersion, error) {
 	return nil, u.err()
 }
 
 // GetSchema implements Schemas.
-func (u Unconfigured) GetSchema(context.Context, string, int) (portal.SchemaVersion, error) {
-	return portal.SchemaVersion{}, u.err()
+func (u Unconfigured) GetSchema(context.Context, string, int) (schema.SchemaVersion, error) {
+	return schema.SchemaVersion{}, u.err()
 }
 
 // Register implements Schemas.
-func (u Unconfigured) Register(context.Context, string, SchemaDef) (portal.SchemaVersion, error) {
-	return portal.SchemaVersion{}, u.err()
+func (u Unconfigured) Register(context.Context, string, SchemaDef) (schema.SchemaVersion, error) {
+	return schema.SchemaVersion{}, u.err()
 }
 
 // CheckCompatibility implements Schemas.
-func (u Unconfigured) CheckCompatibility(context.Context, string, SchemaDef) (portal.Compatibility, error) {
-	return portal.Compatibility{}, u.err()
+func (u Unconfigured) CheckCompatibility(context.Context, string, SchemaDef) (schema.Compatibility, error) {
+	return schema.Compatibility{}, u.err()
 }
 
 // Compatibility implements Schemas.
@@ -119,13 +121,13 @@ func (u Unconfigured) CreateServiceAccount(context.Context, string, string) (Ser
 func (u Unconfigured) DeleteServiceAccount(context.Context, string) error { return u.err() }
 
 // RoleBindings implements IAM.
-func (u Unconfigured) RoleBindings(context.Context, string) ([]portal.RoleBinding, error) {
+func (u Unconfigured) RoleBindings(context.Context, string) ([]iam.RoleBinding, error) {
 	return nil, u.err()
 }
 
 // CreateRoleBinding implements IAM.
-func (u Unconfigured) CreateRoleBinding(context.Context, string, portal.RoleBinding) (portal.RoleBinding, error) {
-	return portal.RoleBinding{}, u.err()
+func (u Unconfigured) CreateRoleBinding(context.Context, string, iam.RoleBinding) (iam.RoleBinding, error) {
+	return iam.RoleBinding{}, u.err()
 }
 
 // DeleteRoleBinding implements IAM.
@@ -153,8 +155,8 @@ func (u Unconfigured) UpdatePoolFilter(context.Context, string, string) (Identit
 func (u Unconfigured) DeletePool(context.Context, string) error { return u.err() }
 
 // SchemaByID implements Schemas.
-func (u Unconfigured) SchemaByID(context.Context, int) (portal.SchemaVersion, error) {
-	return portal.SchemaVersion{}, u.err()
+func (u Unconfigured) SchemaByID(context.Context, int) (schema.SchemaVersion, error) {
+	return schema.SchemaVersion{}, u.err()
 }
 
 // QueryMetric implements CloudMetrics.

@@ -185,3 +185,46 @@ var (
 	ActConnectorGiveUp         = Action{"connector.give-up", "given-up"}
 	ActConnectorSetAutoRestart = Action{"connector.set-auto-restart", "auto-restart-set"}
 )
+
+// The schema's actions; its KindInfo declares their past tenses.
+var (
+	ActSchemaCreate  = Action{"schema.create", "created"}
+	ActSchemaVersion = Action{"schema.version", "versioned"}
+	ActSchemaDelete  = Action{"schema.delete", "deleted"}
+)
+
+// The topic's actions; its KindInfo declares their past tenses.
+var (
+	ActTopicCreate      = Action{"topic.create", "created"}
+	ActTopicUpdate      = Action{"topic.update", "updated"}
+	ActTopicConfig      = Action{"topic.config", "configured"}
+	ActTopicPartitions  = Action{"topic.partitions", "repartitioned"}
+	ActTopicDelete      = Action{"topic.delete", "deleted"}
+	ActTopicDescribe    = Action{"topic.describe", "described"}
+	ActTopicProduce     = Action{"topic.produce", "produced"}
+	ActTopicReadRecords = Action{"topic.read-records", "read-records"}
+)
+
+// The identity pool's actions; its KindInfo declares their past tenses.
+var (
+	ActIdentityPoolCreate = Action{"identity-pool.create", "created"}
+	ActIdentityPoolFilter = Action{"identity-pool.filter", "updated"}
+	ActIdentityPoolDelete = Action{"identity-pool.delete", "deleted"}
+)
+
+// The service account's actions; its KindInfo declares their past tenses.
+var (
+	ActServiceAccountCreate     = Action{"service-account.create", "created"}
+	ActServiceAccountBulkCreate = Action{"service-account.bulk-create", "bulk-created"}
+	ActServiceAccountUpdate     = Action{"service-account.update", "updated"}
+	ActServiceAccountDelete     = Action{"service-account.delete", "deleted"}
+)
+
+// The api key's actions; its KindInfo declares their past tenses.
+var (
+	ActAPIKeyCreate = Action{"api-key.create", "created"}
+	ActAPIKeyUpdate = Action{"api-key.update", "updated"}
+	ActAPIKeyRotate = Action{"api-key.rotate", "rotated"}
+	ActAPIKeyDelete = Action{"api-key.delete", "deleted"}
+	ActAPIKeyExpire = Action{"api-key.expire", "expired"}
+)

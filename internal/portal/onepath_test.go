@@ -280,7 +280,7 @@ func (s *S) Helped(ctx context.Context) error {
 	return s.write(ctx, func(ctx context.Context) error { return call.Env.IAM.DeleteRoleBinding(ctx, "rb") })
 }
 func (s *S) write(ctx context.Context, do func(ctx context.Context) error) error {
-	return s.guard.Write(ctx, call, gate.Change{Steps: func(ctx context.Context, _ *gate.Write) ([]portal.Change, error) { return nil, do(ctx) }})
+	return s.guard.Write(ctx, call, gate.Change{Steps: func(ctx context.Context, _ *gate.Write) ([]trail.Change, error) { return nil, do(ctx) }})
 }
 `
 	got := strings.Join(bypasses(t, map[string]string{"x.go": src}), "\n")

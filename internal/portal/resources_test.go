@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 )
 
 // TestResourcesKeepTheirDeclarationsInJSON: a document kept as JSON (an
@@ -15,7 +16,7 @@ import (
 // is not taken for one.
 func TestResourcesKeepTheirDeclarationsInJSON(t *testing.T) {
 	parts := 3
-	doc := portal.Document{Resources: []portal.Resource{
+	doc := ascode.Document{Resources: []portal.Resource{
 		{Kind: portal.KindTopic, Name: "orders", Labels: map[string]string{"team": "a"}, Spec: &portal.TopicDecl{Partitions: &parts, Config: map[string]string{"retention.ms": "1"}}},
 		{Kind: portal.KindConnector, Name: "sink", Spec: &portal.ConnectorDecl{Class: "S3_SINK", Secrets: map[string]portal.SecretRef{"k": {FromEnv: "K"}}}},
 		{Kind: portal.KindGrant, Name: "orders"},
@@ -24,7 +25,7 @@ func TestResourcesKeepTheirDeclarationsInJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back portal.Document
+	var back ascode.Document
 	if err := json.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 )
 
 // Encode writes one value (JSON text) for the value's field
@@ -23,12 +24,12 @@ type Encode func(v, field string) ([]byte, []*portal.Error)
 
 // Encoder returns how values are written with a schema version: Avro's
 // binary encoding, or the JSON itself once its JSON Schema holds.
-func Encoder(sv portal.SchemaVersion) (Encode, error) {
+func Encoder(sv schema.SchemaVersion) (Encode, error) {
 	if len(sv.References) > 0 {
 		return nil, portal.Invalid("subject", "subject %s version %d refers to other schemas; the portal does not write with those yet", sv.Subject, sv.Version)
 	}
 	switch sv.Type {
-	case portal.SchemaAvro, "":
+	case schema.SchemaAvro, "":
 		parsed, err := avro.Parse(sv.Schema)
 		if err != nil {
 			return nil, portal.Invalid("subject", "the schema of %s version %d does not parse: %s", sv.Subject, sv.Version, err)
@@ -48,7 +49,7 @@ func Encoder(sv portal.SchemaVersion) (Encode, error) {
 			}
 			return b, nil
 		}, nil
-	case portal.SchemaJSON:
+	case schema.SchemaJSON:
 		c := jsonschema.NewCompiler()
 		// A schema's $ref to a file or a URL is not followed: the library
 		// would read the portal's own files.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 )
 
 // TestSchemaRefsReadNoFiles: a JSON Schema whose $ref names a file (or a
@@ -18,7 +19,7 @@ func TestSchemaRefsReadNoFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ref := range []string{"file://" + secret, "http://169.254.169.254/latest/meta-data"} {
-		_, err := Encoder(portal.SchemaVersion{Subject: "s", Version: 1, Type: portal.SchemaJSON,
+		_, err := Encoder(schema.SchemaVersion{Subject: "s", Version: 1, Type: schema.SchemaJSON,
 			Schema: `{"type":"object","properties":{"a":{"$ref":"` + ref + `"}}}`})
 		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "subject" || !strings.Contains(ps[0].Message, "does not load referenced documents") {
 			t.Errorf("%s: %v", ref, err)

@@ -11,6 +11,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/record"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -32,12 +34,12 @@ func TestReadsMaskTaggedFieldsByRoleAndStage(t *testing.T) {
 	const def = `{"type":"record","name":"Customer","fields":[{"name":"id","type":"string"},{"name":"email","type":"string","confluent:tags":["PII"]}]}`
 	for _, st := range []string{"dev", "qas"} {
 		scope := portal.Scope{BU: "scada", Stage: st}
-		topic, err := w.Topics.Create(servicetest.AsRole(portal.Admin), scope, portal.NewTopic{Name: "customers", Partitions: ptr(1)})
+		topic, err := w.Topics.Create(servicetest.AsRole(portal.Admin), scope, topic.NewTopic{Name: "customers", Partitions: ptr(1)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := w.Schemas.Create(servicetest.AsRole(portal.Admin), scope, portal.NewSchema{Topic: "customers", SubjectType: "value",
-			SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: def}})
+		v, err := w.Schemas.Create(servicetest.AsRole(portal.Admin), scope, schema.NewSchema{Topic: "customers", SubjectType: "value",
+			SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: def}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +141,7 @@ func TestRecordsNoSchemaClassifiesAreMaskedWhole(t *testing.T) {
 	}
 	for _, st := range []string{"qas", "run"} {
 		scope := portal.Scope{BU: "scada", Stage: st}
-		topic, err := w.Topics.Create(servicetest.AsRole(portal.SuperAdmin), scope, portal.NewTopic{Name: "signups", Partitions: ptr(1)})
+		topic, err := w.Topics.Create(servicetest.AsRole(portal.SuperAdmin), scope, topic.NewTopic{Name: "signups", Partitions: ptr(1)})
 		if err != nil {
 			t.Fatal(err)
 		}

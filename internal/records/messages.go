@@ -19,6 +19,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/record"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/ratelimit"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -165,7 +166,7 @@ func (s *Service) read(ctx context.Context, call *gate.Call, topic string, q rec
 		s.tails.poll(ctx, s.guard, call, full, len(out.Items), s.masked(call, mask, out.Items))
 		return out, nil
 	}
-	changes := []portal.Change{{Field: "range", After: describeRead(ranges, q, len(out.Items))}}
+	changes := []trail.Change{{Field: "range", After: describeRead(ranges, q, len(out.Items))}}
 	if m := s.masked(call, mask, out.Items); m != nil {
 		changes = append(changes, m.change())
 	}
@@ -207,7 +208,7 @@ func (s *Service) enterData(ctx context.Context, scope portal.Scope, topic, what
 	}
 	if err != nil {
 		if p := portal.PrincipalFrom(ctx); p != nil && !portal.Is(err, portal.RateLimited) && !portal.Is(err, portal.Unauthenticated) {
-			s.guard.RecordEvent(ctx, portal.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
+			s.guard.RecordEvent(ctx, trail.AuditEvent{Actor: p.Actor(), ActorRole: p.Role(scope.BU).String(), Groups: p.Grant(scope.BU).Groups,
 				Service: p.Service, BU: scope.BU, Stage: scope.Stage, Action: event, Resource: topic, Outcome: gate.Outcome(err), Detail: portal.FirstMessage(err)})
 		}
 		return ctx, nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/record"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/recordcodec"
 )
 
@@ -52,7 +53,7 @@ func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string,
 	var res record.ProduceResult
 	var produced error
 	err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicProduce, Resource: full,
-		Steps: func(ctx context.Context, w *gate.Write) ([]portal.Change, error) {
+		Steps: func(ctx context.Context, w *gate.Write) ([]trail.Change, error) {
 			var deliveries []platform.Delivery
 			deliveries, produced = call.Env.Messages.Produce(ctx, full, out)
 			res = record.ProduceResult{Topic: full, SchemaID: enc.id, Records: make([]record.ProducedRecord, len(out))}
@@ -69,7 +70,7 @@ func (s *Service) Produce(ctx context.Context, scope portal.Scope, topic string,
 				}
 				res.Records[i] = r
 			}
-			return []portal.Change{{Field: "records", After: describeProduce(res, req)}}, outcomeOf(res, produced)
+			return []trail.Change{{Field: "records", After: describeProduce(res, req)}}, outcomeOf(res, produced)
 		}})
 	if res.Records == nil || produced != nil {
 		if produced != nil {

@@ -8,6 +8,9 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/record"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/records"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
@@ -83,8 +86,8 @@ func TestProduceAccessAndEncoding(t *testing.T) {
 	}
 
 	// JSON Schema: a subject of the unit, validated with the field.
-	if _, err := w.Schemas.Create(servicetest.AsRole(portal.Developer), dev, portal.NewSchema{Topic: "existing", SubjectType: "key",
-		SchemaDef: portal.SchemaDef{SchemaType: "JSON", Schema: `{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`}}); err != nil {
+	if _, err := w.Schemas.Create(servicetest.AsRole(portal.Developer), dev, schema.NewSchema{Topic: "existing", SubjectType: "key",
+		SchemaDef: schema.SchemaDef{SchemaType: "JSON", Schema: `{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`}}); err != nil {
 		t.Fatal(err)
 	}
 	js := func(v string) record.ProduceRequest {
@@ -213,7 +216,7 @@ func TestCreateBatch(t *testing.T) {
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	c := w.Clusters["edh-shared/dev"]
 	before := c.BatchCreates()
-	errs := w.Topics.CreateBatch(servicetest.AsRole(portal.Developer), dev, []portal.NewTopic{
+	errs := w.Topics.CreateBatch(servicetest.AsRole(portal.Developer), dev, []topic.NewTopic{
 		{Name: "made-1", Partitions: ptr(2)}, {Name: "bad name!"}, {Name: strings.TrimPrefix(sd.Topic, "edh-shared-scada-dev-")}, {Name: "made-2"},
 	})
 	if errs[0] != nil || !portal.Is(errs[1], portal.InvalidParameter) || !portal.Is(errs[2], portal.AlreadyExists) || errs[3] != nil || c.BatchCreates()-before != 1 {
@@ -228,7 +231,7 @@ func TestCreateBatch(t *testing.T) {
 	if !seen["edh-shared-scada-dev-made-1 ok"] || !seen["edh-shared-scada-dev-made-2 ok"] || !seen[sd.Topic+" "+string(portal.AlreadyExists)] {
 		t.Errorf("audited %v", seen)
 	}
-	if errs := w.Topics.CreateBatch(servicetest.AsRole(portal.Viewer), dev, []portal.NewTopic{{Name: "nope"}}); !portal.Is(errs[0], portal.InsufficientRole) {
+	if errs := w.Topics.CreateBatch(servicetest.AsRole(portal.Viewer), dev, []topic.NewTopic{{Name: "nope"}}); !portal.Is(errs[0], portal.InsufficientRole) {
 		t.Errorf("a Viewer's batch: %v", errs)
 	}
 }
@@ -247,8 +250,8 @@ func TestATailIsOneAuditEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tails := func() []portal.AuditEvent {
-		var out []portal.AuditEvent
+	tails := func() []trail.AuditEvent {
+		var out []trail.AuditEvent
 		for _, e := range w.AuditEvents(t) {
 			if e.Action == portal.ActTopicReadRecords && len(e.Changes) == 1 && e.Changes[0].Field == "tail" {
 				out = append(out, e)

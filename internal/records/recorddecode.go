@@ -20,6 +20,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/record"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -56,22 +58,22 @@ type readSchema struct {
 }
 
 // readSchema parses a value schema, or finds it parsed.
-func (s *Service) readSchema(env *platform.Environment, id int, schema portal.SchemaVersion) *readSchema {
+func (s *Service) readSchema(env *platform.Environment, id int, sv schema.SchemaVersion) *readSchema {
 	key := env.Name() + "/" + fmt.Sprint(id)
 	if cached, ok := s.schemas.Load(key); ok {
 		return cached.(*readSchema)
 	}
 	rs := &readSchema{}
-	switch schema.Type {
-	case portal.SchemaAvro:
-		parsed, err := avro.Parse(schema.Schema)
+	switch sv.Type {
+	case schema.SchemaAvro:
+		parsed, err := avro.Parse(sv.Schema)
 		if err != nil {
 			rs.failed = "the schema does not parse: " + err.Error()
 			break
 		}
 		rs.avro, rs.tagged = parsed, masking.AvroTagged(parsed, s.mask.Tags)
-	case portal.SchemaJSON:
-		j, err := masking.ParseJSONSchema(schema.Schema, s.mask.Tags)
+	case schema.SchemaJSON:
+		j, err := masking.ParseJSONSchema(sv.Schema, s.mask.Tags)
 		if err != nil {
 			rs.failed = err.Error()
 		}
@@ -117,20 +119,20 @@ func (s *Service) decode(ctx context.Context, env *platform.Environment, m platf
 		return out
 	}
 	id := int(binary.BigEndian.Uint32(m.Value[1:5]))
-	schema, err := env.Schemas.SchemaByID(ctx, id)
+	sv, err := env.Schemas.SchemaByID(ctx, id)
 	if err != nil {
 		out.DecodeError = fmt.Sprintf("the value names schema %d, which could not be read: %s", id, portal.FirstMessage(err))
 		return out
 	}
 	out.SchemaID = id
 	payload := m.Value[5:]
-	switch schema.Type {
-	case portal.SchemaAvro:
-		s.decodeAvro(&out, s.readSchema(env, id, schema), payload, mask)
-	case portal.SchemaJSON:
-		s.decodeJSON(&out, s.readSchema(env, id, schema), payload, mask)
+	switch sv.Type {
+	case schema.SchemaAvro:
+		s.decodeAvro(&out, s.readSchema(env, id, sv), payload, mask)
+	case schema.SchemaJSON:
+		s.decodeJSON(&out, s.readSchema(env, id, sv), payload, mask)
 	default:
-		out.DecodeError = schema.Type + " values are shown as bytes"
+		out.DecodeError = sv.Type + " values are shown as bytes"
 	}
 	return out
 }
@@ -271,12 +273,12 @@ func (n *maskNote) add(later *maskNote) {
 }
 
 // change is the note as the event's change.
-func (n *maskNote) change() portal.Change {
+func (n *maskNote) change() trail.Change {
 	switch {
 	case len(n.fields) > 0:
-		return portal.Change{Field: "masking", After: "masked " + strings.Join(slices.Sorted(maps.Keys(n.fields)), ", ")}
+		return trail.Change{Field: "masking", After: "masked " + strings.Join(slices.Sorted(maps.Keys(n.fields)), ", ")}
 	case n.wholeFor != "":
-		return portal.Change{Field: "masking", After: "off for role " + n.wholeFor}
+		return trail.Change{Field: "masking", After: "off for role " + n.wholeFor}
 	}
-	return portal.Change{Field: "masking", After: "on, no tagged field read"}
+	return trail.Change{Field: "masking", After: "on, no tagged field read"}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/record"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -20,8 +21,8 @@ import (
 func TestAHostileAvroRecordIsNotDecoded(t *testing.T) {
 	w, topic := servicetest.NewWithGroups(t)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
-	v, err := w.Schemas.Create(servicetest.AsRole(portal.Developer), dev, portal.NewSchema{Topic: "hostile", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"record","name":"R","fields":[{"name":"xs","type":{"type":"array","items":"null"}}]}`}})
+	v, err := w.Schemas.Create(servicetest.AsRole(portal.Developer), dev, schema.NewSchema{Topic: "hostile", SubjectType: "value",
+		SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"record","name":"R","fields":[{"name":"xs","type":{"type":"array","items":"null"}}]}`}})
 	if err != nil {
 		t.Fatal(err)
 	}

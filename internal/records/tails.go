@@ -8,6 +8,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 const (
@@ -100,8 +101,8 @@ func (ts *tails) sweep(now time.Time) []*tail {
 	return out
 }
 
-func (t *tail) changes() []portal.Change {
-	out := []portal.Change{{Field: "tail", After: strconv.Itoa(t.polls) + " polls, " + strconv.Itoa(t.records) + " records, from " +
+func (t *tail) changes() []trail.Change {
+	out := []trail.Change{{Field: "tail", After: strconv.Itoa(t.polls) + " polls, " + strconv.Itoa(t.records) + " records, from " +
 		t.first.UTC().Format(time.RFC3339) + " to " + t.last.UTC().Format(time.RFC3339)}}
 	if t.masking != nil {
 		out = append(out, t.masking.change())

@@ -17,6 +17,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -36,7 +38,7 @@ func (schemaCode) Observe(ctx context.Context, call *gate.Call, _ []portal.Resou
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]portal.SchemaVersion{}
+	out := map[string]schema.SchemaVersion{}
 	for _, v := range latest {
 		out[v.Subject] = v
 	}
@@ -49,7 +51,7 @@ func (schemaCode) Prune(*gate.Call, plans.Observed, map[string]bool) []*plans.St
 // Export declares the latest version of each subject, references by
 // identifier.
 func (schemaCode) Export(_ context.Context, call *gate.Call, o plans.Observed) ([]portal.Resource, error) {
-	schemas := o.(map[string]portal.SchemaVersion)
+	schemas := o.(map[string]schema.SchemaVersion)
 	var out []portal.Resource
 	for _, subject := range slices.Sorted(maps.Keys(schemas)) {
 		v := schemas[subject]
@@ -66,8 +68,8 @@ func (schemaCode) Export(_ context.Context, call *gate.Call, o plans.Observed) (
 // Plan plans a declared subject: a new subject, or a new version when the
 // schema differs, checked for compatibility by the registry.
 func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
-	s, schemas := k.s, o.(map[string]portal.SchemaVersion)
-	st := &plans.Step{Change: portal.PlannedChange{Kind: "schema"}}
+	s, schemas := k.s, o.(map[string]schema.SchemaVersion)
+	st := &plans.Step{Change: ascode.PlannedChange{Kind: "schema"}}
 	scope := call.Named()
 	d := portal.DeclOf[portal.SchemaDecl](r)
 	var v portal.Validation
@@ -106,11 +108,11 @@ func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed,
 		st.Needs = []string{"topic/" + fullTopic}
 	}
 	cur, exists := schemas[subject]
-	defaultType := portal.SchemaAvro
+	defaultType := schema.SchemaAvro
 	if exists {
 		defaultType = cur.Type
 	}
-	def := portal.SchemaDef{SchemaType: d.SchemaType, Schema: d.Schema}
+	def := schema.SchemaDef{SchemaType: d.SchemaType, Schema: d.Schema}
 	for _, ref := range d.References {
 		ref.Subject = tenancy.Normalise(s.guard.Tenancy().Rebase(call.Scope.Unit, ref.Subject))
 		def.References = append(def.References, ref)
@@ -157,7 +159,7 @@ func (k schemaCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed,
 	}
 	st.Do = func(ctx context.Context) error {
 		if !exists {
-			_, err := s.Create(ctx, scope, portal.NewSchema{Topic: fullTopic, SubjectType: part, SchemaDef: def})
+			_, err := s.Create(ctx, scope, schema.NewSchema{Topic: fullTopic, SubjectType: part, SchemaDef: def})
 			return err
 		}
 		_, err := s.Update(ctx, scope, subject, def)

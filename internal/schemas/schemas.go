@@ -14,6 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -26,16 +27,16 @@ type Service struct {
 func New(g *gate.Guard) *Service { return &Service{guard: g} }
 
 // schemaKey orders versions by subject, then version, for paging.
-func schemaKey(v portal.SchemaVersion) string {
+func schemaKey(v schema.SchemaVersion) string {
 	return fmt.Sprintf("%s@%010d", v.Subject, v.Version)
 }
 
 // List returns the unit's subjects: the latest version of each, or every
 // version, from one request.
-func (s *Service) List(ctx context.Context, scope portal.Scope, latestOnly bool, q portal.ListQuery) (portal.Page[portal.SchemaVersion], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, latestOnly bool, q portal.ListQuery) (portal.Page[schema.SchemaVersion], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list schemas")
 	if err != nil {
-		return portal.Page[portal.SchemaVersion]{}, err
+		return portal.Page[schema.SchemaVersion]{}, err
 	}
 	prefix := call.Scope.Prefix()
 	if call.WholeCluster {
@@ -43,9 +44,9 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, latestOnly bool,
 	}
 	all, err := call.Env.Schemas.ListSchemas(ctx, prefix, latestOnly)
 	if err != nil {
-		return portal.Page[portal.SchemaVersion]{}, err
+		return portal.Page[schema.SchemaVersion]{}, err
 	}
-	kept := make([]portal.SchemaVersion, 0, len(all))
+	kept := make([]schema.SchemaVersion, 0, len(all))
 	for _, v := range all {
 		if v.BU = call.Owner(v.Subject, "").Unit; call.KeepUnit(q, v.BU) {
 			kept = append(kept, v)
@@ -55,24 +56,24 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, latestOnly bool,
 }
 
 // Get returns one version of a subject ("latest" or a number).
-func (s *Service) Get(ctx context.Context, scope portal.Scope, subject, version string) (portal.SchemaVersion, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, subject, version string) (schema.SchemaVersion, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
-		return portal.SchemaVersion{}, err
+		return schema.SchemaVersion{}, err
 	}
 	full, err := call.Subject(subject)
 	if err != nil {
-		return portal.SchemaVersion{}, err
+		return schema.SchemaVersion{}, err
 	}
 	n, err := portal.ParseSchemaVersion(version)
 	if err != nil {
-		return portal.SchemaVersion{}, err
+		return schema.SchemaVersion{}, err
 	}
 	return call.Env.Schemas.GetSchema(ctx, full, n)
 }
 
 // Versions returns every version of one subject, oldest first.
-func (s *Service) Versions(ctx context.Context, scope portal.Scope, subject string) ([]portal.SchemaVersion, error) {
+func (s *Service) Versions(ctx context.Context, scope portal.Scope, subject string) ([]schema.SchemaVersion, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read schemas")
 	if err != nil {
 		return nil, err
@@ -85,7 +86,7 @@ func (s *Service) Versions(ctx context.Context, scope portal.Scope, subject stri
 	if err != nil {
 		return nil, err
 	}
-	var out []portal.SchemaVersion
+	var out []schema.SchemaVersion
 	for _, v := range all {
 		if v.Subject == full {
 			out = append(out, v)
@@ -98,16 +99,16 @@ func (s *Service) Versions(ctx context.Context, scope portal.Scope, subject stri
 }
 
 // checkDef validates a schema definition before anything goes upstream.
-func (s *Service) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Validation, defaultType string) platform.SchemaDef {
+func (s *Service) checkDef(call *gate.Call, d *schema.SchemaDef, v *portal.Validation, defaultType string) platform.SchemaDef {
 	if d.SchemaType == "" {
 		d.SchemaType = defaultType
 	}
 	switch strings.ToUpper(d.SchemaType) {
 	case "":
 		v.Add(portal.Missing("schema_type"))
-	case portal.SchemaAvro, portal.SchemaJSON:
+	case schema.SchemaAvro, schema.SchemaJSON:
 		d.SchemaType = strings.ToUpper(d.SchemaType)
-	case portal.SchemaProtobuf:
+	case schema.SchemaProtobuf:
 		v.Add(portal.Invalid("schema_type", "PROTOBUF schemas are not supported yet; use AVRO or JSON"))
 	default:
 		v.Add(portal.Invalid("schema_type", "schema_type must be AVRO or JSON, not %q", d.SchemaType))
@@ -135,8 +136,8 @@ func (s *Service) checkDef(call *gate.Call, d *portal.SchemaDef, v *portal.Valid
 }
 
 // Create registers the first version of a topic's key or value subject.
-func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewSchema) (portal.SchemaVersion, error) {
-	return gate.Writing(ctx, s.guard, scope, access.Write, "register schemas", portal.ActSchemaCreate, in.Topic+"-"+in.SubjectType, func(ctx context.Context, call *gate.Call) (_ portal.SchemaVersion, err error) {
+func (s *Service) Create(ctx context.Context, scope portal.Scope, in schema.NewSchema) (schema.SchemaVersion, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "register schemas", portal.ActSchemaCreate, in.Topic+"-"+in.SubjectType, func(ctx context.Context, call *gate.Call) (_ schema.SchemaVersion, err error) {
 		var v portal.Validation
 		topic := ""
 		switch {
@@ -155,23 +156,23 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 		}
 		def := s.checkDef(call, &in.SchemaDef, &v, "")
 		if err := v.Err(); err != nil {
-			return portal.SchemaVersion{}, err
+			return schema.SchemaVersion{}, err
 		}
 		subject := tenancy.SubjectName(topic, in.SubjectType)
 		// Identical creates on any replica give one 201 and 409s (the
 		// registry itself answers every one of them with the same version).
 		unlock, err := s.guard.Lock(ctx, "subject "+call.Env.Name()+" "+subject)
 		if err != nil {
-			return portal.SchemaVersion{}, err
+			return schema.SchemaVersion{}, err
 		}
 		defer unlock()
 		if cur, err := call.Env.Schemas.GetSchema(ctx, subject, 0); err == nil {
-			return portal.SchemaVersion{}, portal.New(portal.AlreadyExists,
+			return schema.SchemaVersion{}, portal.New(portal.AlreadyExists,
 				"subject %s already exists (latest version %d); register a new version with PUT", subject, cur.Version)
 		} else if !portal.Is(err, portal.NotFound) {
-			return portal.SchemaVersion{}, err
+			return schema.SchemaVersion{}, err
 		}
-		var out portal.SchemaVersion
+		var out schema.SchemaVersion
 		ch := s.register(call, subject, def, &out)
 		ch.Event, ch.Rule = portal.ActSchemaCreate, rules.NewChange(rules.KindSchema, rules.OpCreate, subject, schemaRule(ctx, call, subject, def), nil)
 		err = s.guard.Write(ctx, call, ch)
@@ -181,16 +182,16 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewS
 
 // Update registers a new version of an existing subject; the registry
 // checks compatibility, and an incompatible schema is refused with why.
-func (s *Service) Update(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.SchemaVersion, error) {
-	return gate.Writing(ctx, s.guard, scope, access.Write, "register schemas", portal.ActSchemaVersion, subject, func(ctx context.Context, call *gate.Call) (_ portal.SchemaVersion, err error) {
+func (s *Service) Update(ctx context.Context, scope portal.Scope, subject string, in schema.SchemaDef) (schema.SchemaVersion, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "register schemas", portal.ActSchemaVersion, subject, func(ctx context.Context, call *gate.Call) (_ schema.SchemaVersion, err error) {
 		full, def, err := s.prepareVersion(ctx, call, subject, in)
 		if err != nil {
-			return portal.SchemaVersion{}, err
+			return schema.SchemaVersion{}, err
 		}
 		if err := s.checkVersion(ctx, call, portal.ActSchemaVersion, rules.OpUpdate, full, &def, 0); err != nil {
-			return portal.SchemaVersion{}, err
+			return schema.SchemaVersion{}, err
 		}
-		var out portal.SchemaVersion
+		var out schema.SchemaVersion
 		ch := s.register(call, full, def, &out)
 		ch.Event = portal.ActSchemaVersion
 		err = s.guard.Write(ctx, call, ch)
@@ -200,7 +201,7 @@ func (s *Service) Update(ctx context.Context, scope portal.Scope, subject string
 
 // prepareVersion resolves an existing subject and checks a new version's
 // definition; the type defaults to the subject's current one.
-func (s *Service) prepareVersion(ctx context.Context, call *gate.Call, subject string, in portal.SchemaDef) (string, platform.SchemaDef, error) {
+func (s *Service) prepareVersion(ctx context.Context, call *gate.Call, subject string, in schema.SchemaDef) (string, platform.SchemaDef, error) {
 	full, err := call.Subject(subject)
 	if err != nil {
 		return "", platform.SchemaDef{}, err
@@ -216,14 +217,14 @@ func (s *Service) prepareVersion(ctx context.Context, call *gate.Call, subject s
 
 // Check tells whether a schema could be registered as the subject's next
 // version, and why not; it changes nothing.
-func (s *Service) Check(ctx context.Context, scope portal.Scope, subject string, in portal.SchemaDef) (portal.Compatibility, error) {
+func (s *Service) Check(ctx context.Context, scope portal.Scope, subject string, in schema.SchemaDef) (schema.Compatibility, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "check schemas")
 	if err != nil {
-		return portal.Compatibility{}, err
+		return schema.Compatibility{}, err
 	}
 	full, def, err := s.prepareVersion(ctx, call, subject, in)
 	if err != nil {
-		return portal.Compatibility{}, err
+		return schema.Compatibility{}, err
 	}
 	return call.Env.Schemas.CheckCompatibility(ctx, full, def)
 }
@@ -280,7 +281,7 @@ func (s *Service) checkVersion(ctx context.Context, call *gate.Call, event porta
 // register is the change that registers def under subject, confirmed by
 // the subject's latest version when the registry did not answer in time;
 // out is what was registered.
-func (s *Service) register(call *gate.Call, subject string, def platform.SchemaDef, out *portal.SchemaVersion) gate.Change {
+func (s *Service) register(call *gate.Call, subject string, def platform.SchemaDef, out *schema.SchemaVersion) gate.Change {
 	return gate.Change{Resource: subject,
 		Do: func(ctx context.Context) error {
 			v, err := call.Env.Schemas.Register(ctx, subject, def)
@@ -300,4 +301,4 @@ func (s *Service) register(call *gate.Call, subject string, def platform.SchemaD
 }
 
 // Service implements the contract of the front doors.
-var _ portal.SchemaService = (*Service)(nil)
+var _ schema.SchemaService = (*Service)(nil)

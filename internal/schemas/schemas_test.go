@@ -6,31 +6,32 @@ import (
 	"testing"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 func TestSchemaLifecycle(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	v1, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "Readings", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "avro", Schema: servicetest.AvroV1}})
+	v1, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, schema.NewSchema{Topic: "Readings", SubjectType: "value",
+		SchemaDef: schema.SchemaDef{SchemaType: "avro", Schema: servicetest.AvroV1}})
 	if err != nil || v1.Subject != "edh-shared-scada-dev-readings-value" || v1.Version != 1 {
 		t.Fatalf("create: %+v %v", v1, err)
 	}
-	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "readings", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV2}}); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, schema.NewSchema{Topic: "readings", SubjectType: "value",
+		SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV2}}); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("second create: %v", err)
 	}
-	c, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", portal.SchemaDef{Schema: servicetest.AvroV2})
+	c, err := w.Schemas.Check(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", schema.SchemaDef{Schema: servicetest.AvroV2})
 	if err != nil || !c.Compatible {
 		t.Errorf("check: %+v %v", c, err)
 	}
-	v2, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", portal.SchemaDef{Schema: servicetest.AvroV2})
+	v2, err := w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "readings-value", schema.SchemaDef{Schema: servicetest.AvroV2})
 	if err != nil || v2.Version != 2 {
 		t.Fatalf("update: %+v %v", v2, err)
 	}
 	bad := `{"type":"record","name":"Reading","fields":[{"name":"id","type":"int"}]}`
-	_, err = w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-scada-dev-readings-value", portal.SchemaDef{Schema: bad})
+	_, err = w.Schemas.Update(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-scada-dev-readings-value", schema.SchemaDef{Schema: bad})
 	if !portal.Is(err, portal.IncompatibleSchema) || !strings.Contains(err.Error(), "id") {
 		t.Errorf("incompatible: %v", err)
 	}
@@ -67,7 +68,7 @@ func TestSchemaLifecycle(t *testing.T) {
 func TestSchemaValidation(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{SubjectType: "both", SchemaDef: portal.SchemaDef{SchemaType: "PROTOBUF"}})
+	_, err := w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, schema.NewSchema{SubjectType: "both", SchemaDef: schema.SchemaDef{SchemaType: "PROTOBUF"}})
 	want := "MISSING_PARAMETER topic: topic is required\n" +
 		"INVALID_PARAMETER subject_type: subject_type must be key or value, not \"both\"\n" +
 		"INVALID_PARAMETER schema_type: PROTOBUF schemas are not supported yet; use AVRO or JSON\n" +
@@ -75,11 +76,11 @@ func TestSchemaValidation(t *testing.T) {
 	if got := servicetest.Problems(err); got != want {
 		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
 	}
-	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"recrd"}`}})
+	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, schema.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"recrd"}`}})
 	if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "schema" || !strings.Contains(ps[0].Message, "recrd") {
 		t.Errorf("unparsable: %v", err)
 	}
-	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1,
+	_, err = w.Schemas.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, schema.NewSchema{Topic: "t", SubjectType: "key", SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: servicetest.AvroV1,
 		References: []portal.SchemaReference{{Name: "x"}}}})
 	if !strings.Contains(servicetest.Problems(err), "references[0]") {
 		t.Errorf("bad reference: %s", servicetest.Problems(err))
@@ -92,7 +93,7 @@ func TestSchemaValidation(t *testing.T) {
 func TestConcurrentRegistrations(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	in := portal.NewSchema{Topic: "racy", SubjectType: "value", SchemaDef: portal.SchemaDef{SchemaType: "AVRO",
+	in := schema.NewSchema{Topic: "racy", SubjectType: "value", SchemaDef: schema.SchemaDef{SchemaType: "AVRO",
 		Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"string"}]}`}}
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -7,6 +7,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/topics"
 )
@@ -35,15 +37,15 @@ var topicOps = []struct {
 		return err
 	}},
 	{"create", true, func(ctx context.Context, s *topics.Service, st string) error {
-		_, err := s.Create(ctx, portal.Scope{BU: "scada", Stage: st}, portal.NewTopic{Name: "fresh", Partitions: intp(2)})
+		_, err := s.Create(ctx, portal.Scope{BU: "scada", Stage: st}, topic.NewTopic{Name: "fresh", Partitions: intp(2)})
 		return err
 	}},
 	{"replace", true, func(ctx context.Context, s *topics.Service, st string) error {
-		_, err := s.Replace(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", portal.TopicState{Partitions: intp(2), Config: map[string]string{}, ConfigGiven: true})
+		_, err := s.Replace(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", topic.TopicState{Partitions: intp(2), Config: map[string]string{}, ConfigGiven: true})
 		return err
 	}},
 	{"patch", true, func(ctx context.Context, s *topics.Service, st string) error {
-		_, err := s.Patch(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
+		_, err := s.Patch(ctx, portal.Scope{BU: "scada", Stage: st}, "existing", topic.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
 		return err
 	}},
 	{"delete", true, func(ctx context.Context, s *topics.Service, st string) error {
@@ -121,13 +123,13 @@ func TestUnknownScopes(t *testing.T) {
 
 func TestWritesAreAudited(t *testing.T) {
 	w := servicetest.New(t)
-	if _, err := w.Topics.Create(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "a"}); err != nil {
+	if _, err := w.Topics.Create(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	_, _ = w.Topics.Create(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "a"})
-	_, _ = w.Topics.Create(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "b"})
+	_, _ = w.Topics.Create(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "a"})
+	_, _ = w.Topics.Create(servicetest.As("scada", portal.Viewer), portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "b"})
 	_, _ = w.Topics.Patch(servicetest.As("scada", portal.Developer), portal.Scope{BU: "scada", Stage: "dev"}, "a",
-		portal.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
+		topic.TopicPatch{Config: map[string]*string{"retention.ms": strp("1000")}})
 	ev := w.AuditEvents(t)
 	if len(ev) != 4 {
 		t.Fatalf("audit %+v", ev)
@@ -143,7 +145,7 @@ func TestWritesAreAudited(t *testing.T) {
 	if refused.Outcome != "INSUFFICIENT_ROLE" || refused.Resource != "b" || refused.ActorRole != "viewer" {
 		t.Errorf("refusal %+v", refused)
 	}
-	if patch.Action != portal.ActTopicConfig || len(patch.Changes) != 1 || patch.Changes[0] != (portal.Change{Field: "config.retention.ms", After: "1000"}) {
+	if patch.Action != portal.ActTopicConfig || len(patch.Changes) != 1 || patch.Changes[0] != (trail.Change{Field: "config.retention.ms", After: "1000"}) {
 		t.Errorf("patch %+v", patch)
 	}
 }

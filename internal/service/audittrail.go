@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -18,26 +19,26 @@ type AuditTrail struct {
 	store store.Audit
 }
 
-var _ portal.AuditService = (*AuditTrail)(nil)
+var _ trail.AuditService = (*AuditTrail)(nil)
 
 // NewAuditTrail returns the audit reader.
 func NewAuditTrail(g *gate.Guard, s store.Audit) *AuditTrail { return &AuditTrail{guard: g, store: s} }
 
 // List returns a page of the unit's events in a stage, newest first.
-func (a *AuditTrail) List(ctx context.Context, scope portal.Scope, q portal.AuditQuery) (portal.Page[portal.AuditEvent], error) {
+func (a *AuditTrail) List(ctx context.Context, scope portal.Scope, q trail.AuditQuery) (portal.Page[trail.AuditEvent], error) {
 	if _, _, err := a.guard.Enter(ctx, scope, access.ReadAudit, "read the audit trail"); err != nil {
-		return portal.Page[portal.AuditEvent]{}, err
+		return portal.Page[trail.AuditEvent]{}, err
 	}
 	f, err := AuditFilter(a.guard.Pages(), "audit "+scope.BU+"/"+scope.Stage, q)
 	if err != nil {
-		return portal.Page[portal.AuditEvent]{}, err
+		return portal.Page[trail.AuditEvent]{}, err
 	}
 	f.BU, f.Stage = scope.BU, scope.Stage
 	return a.Page(ctx, f, "audit "+scope.BU+"/"+scope.Stage)
 }
 
 // AuditFilter checks a query and turns it into the store's filter.
-func AuditFilter(p *gate.Pages, list string, q portal.AuditQuery) (store.AuditFilter, error) {
+func AuditFilter(p *gate.Pages, list string, q trail.AuditQuery) (store.AuditFilter, error) {
 	var v portal.Validation
 	f := store.AuditFilter{Actor: q.Actor, Action: q.Action, Resource: q.Resource, Outcome: q.Outcome, Since: q.Since, Until: q.Until, Limit: q.PageSize}
 	switch {
@@ -64,14 +65,14 @@ func AuditFilter(p *gate.Pages, list string, q portal.AuditQuery) (store.AuditFi
 
 // Page reads a page of the events f selects, newest first, with the token
 // of the next page of list.
-func (a *AuditTrail) Page(ctx context.Context, f store.AuditFilter, list string) (portal.Page[portal.AuditEvent], error) {
+func (a *AuditTrail) Page(ctx context.Context, f store.AuditFilter, list string) (portal.Page[trail.AuditEvent], error) {
 	limit := f.Limit
 	f.Limit = limit + 1 // one more tells whether there is a next page
 	events, err := a.store.ListAudit(ctx, f)
 	if err != nil {
-		return portal.Page[portal.AuditEvent]{}, err
+		return portal.Page[trail.AuditEvent]{}, err
 	}
-	out := portal.Page[portal.AuditEvent]{Items: make([]portal.AuditEvent, 0, min(limit, len(events)))}
+	out := portal.Page[trail.AuditEvent]{Items: make([]trail.AuditEvent, 0, min(limit, len(events)))}
 	for i, e := range events {
 		if i == limit {
 			last := events[i-1]
@@ -88,7 +89,7 @@ func (a *AuditTrail) Page(ctx context.Context, f store.AuditFilter, list string)
 // that could not be authenticated are counted per source and minute, one
 // event each, so that a flood of bad tokens cannot flood the trail.
 func (a *AuditTrail) Refused(ctx context.Context, scope portal.Scope, action portal.Action, resource string, err error) {
-	e := portal.AuditEvent{BU: scope.BU, Stage: scope.Stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
+	e := trail.AuditEvent{BU: scope.BU, Stage: scope.Stage, Action: action, Resource: resource, Outcome: string(portal.KindOf(err)),
 		Detail: portal.FirstMessage(err)}
 	p := portal.PrincipalFrom(ctx)
 	if p == nil {

@@ -12,7 +12,10 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
 	"github.com/edh-platform/rms-portal/internal/portal/group"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/portal/search"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 )
 
 // findPerKind is how many hits of each kind a search answers: enough to
@@ -28,11 +31,11 @@ const findWait = 1500 * time.Millisecond
 // list from the shared cached listing).
 type Finder struct {
 	guard      *gate.Guard
-	topics     portal.TopicService
+	topics     topic.TopicService
 	connectors connect.ConnectorService
-	schemas    portal.SchemaService
-	accounts   portal.AccountService
-	pools      portal.PoolService
+	schemas    schema.SchemaService
+	accounts   iam.AccountService
+	pools      iam.PoolService
 	groups     group.GroupService
 }
 
@@ -60,7 +63,7 @@ func (f *Finder) Find(ctx context.Context, scope portal.Scope, q string) (search
 	searches := map[string]func(ctx context.Context) ([]search.FindHit, error){
 		search.FindTopic: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.topics.List(ctx, scope, lq)
-			return hits(p.Items, err, func(t portal.Topic) search.FindHit { return search.FindHit{Key: t.Name, Label: t.Name} })
+			return hits(p.Items, err, func(t topic.Topic) search.FindHit { return search.FindHit{Key: t.Name, Label: t.Name} })
 		},
 		search.FindConsumerGroup: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.groups.List(ctx, scope, lq)
@@ -72,15 +75,15 @@ func (f *Finder) Find(ctx context.Context, scope portal.Scope, q string) (search
 		},
 		search.FindSubject: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.schemas.List(ctx, scope, true, lq)
-			return hits(p.Items, err, func(v portal.SchemaVersion) search.FindHit { return search.FindHit{Key: v.Subject, Label: v.Subject} })
+			return hits(p.Items, err, func(v schema.SchemaVersion) search.FindHit { return search.FindHit{Key: v.Subject, Label: v.Subject} })
 		},
 		search.FindServiceAccount: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.accounts.List(ctx, scope, lq)
-			return hits(p.Items, err, func(a portal.ServiceAccount) search.FindHit { return search.FindHit{Key: a.ID, Label: a.Name} })
+			return hits(p.Items, err, func(a iam.ServiceAccount) search.FindHit { return search.FindHit{Key: a.ID, Label: a.Name} })
 		},
 		search.FindIdentityPool: func(ctx context.Context) ([]search.FindHit, error) {
 			p, err := f.pools.List(ctx, scope, lq)
-			return hits(p.Items, err, func(p portal.Pool) search.FindHit { return search.FindHit{Key: p.ID, Label: p.Name} })
+			return hits(p.Items, err, func(p iam.Pool) search.FindHit { return search.FindHit{Key: p.ID, Label: p.Name} })
 		},
 	}
 	found := map[string][]search.FindHit{}

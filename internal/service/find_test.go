@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/portal/search"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
@@ -30,7 +31,7 @@ func TestFindSearchesEveryKindOfTheUnit(t *testing.T) {
 	w := servicetest.New(t, seed...)
 	dev := portal.Scope{BU: "scada", Stage: "dev"}
 	admin := servicetest.As("scada", portal.Admin)
-	if _, err := w.Accounts.Create(admin, dev, portal.NewServiceAccount{Name: "meter-reader", Type: "consumer"}); err != nil {
+	if _, err := w.Accounts.Create(admin, dev, iam.NewServiceAccount{Name: "meter-reader", Type: "consumer"}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := w.Find.Find(servicetest.As("scada", portal.Viewer), dev, "METER")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -41,11 +43,11 @@ func seedOrg(t *testing.T, w *servicetest.World) []orgResource {
 	var out []orgResource
 	for _, stage := range []string{"dev", "qas"} {
 		for _, unit := range []string{"platform", "scada", "mfg", "plant", "sales"} {
-			a, err := w.Accounts.Create(frank, portal.Scope{BU: unit, Stage: stage}, portal.NewServiceAccount{Name: "iso", Type: "consumer"})
+			a, err := w.Accounts.Create(frank, portal.Scope{BU: unit, Stage: stage}, iam.NewServiceAccount{Name: "iso", Type: "consumer"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := w.Pools.Create(frank, portal.Scope{BU: unit, Stage: stage}, portal.NewPool{Name: "iso", Type: "consumer", Filter: goodFilter})
+			p, err := w.Pools.Create(frank, portal.Scope{BU: unit, Stage: stage}, iam.NewPool{Name: "iso", Type: "consumer", Filter: goodFilter})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +128,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			keys, err := w.APIKeys.List(ctx, portal.Scope{BU: c.main, Stage: stage}, portal.APIKeyQuery{ListQuery: portal.ListQuery{PageSize: 1000}})
+			keys, err := w.APIKeys.List(ctx, portal.Scope{BU: c.main, Stage: stage}, iam.APIKeyQuery{ListQuery: portal.ListQuery{PageSize: 1000}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +146,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 			for _, r := range all {
 				where := fmt.Sprintf("%s from %s/%s on %s", c.name, c.main, stage, r)
 				visible, _ := expect(r, true)
-				listed := slices.ContainsFunc(accounts.Items, func(a portal.ServiceAccount) bool {
+				listed := slices.ContainsFunc(accounts.Items, func(a iam.ServiceAccount) bool {
 					return a.ID == r.account.ID && a.OutsideConvention == (r.unit == "") && a.BU == r.unit
 				})
 				if listed != visible {
@@ -154,7 +156,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 					t.Errorf("%s: get account: %v", where, err)
 				}
 				visible, writable := expect(r, false)
-				listed = slices.ContainsFunc(pools.Items, func(p portal.Pool) bool {
+				listed = slices.ContainsFunc(pools.Items, func(p iam.Pool) bool {
 					return p.ID == r.pool.ID && p.OutsideConvention == (r.unit == "") && p.BU == r.unit
 				})
 				if listed != visible {
@@ -164,7 +166,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 					t.Errorf("%s: get pool: %v", where, err)
 				}
 				kv, kw := expectKey(r)
-				listed = slices.ContainsFunc(keys.Items, func(k portal.APIKey) bool { return k.ID == r.key.ID && k.BU == r.unit })
+				listed = slices.ContainsFunc(keys.Items, func(k iam.APIKey) bool { return k.ID == r.key.ID && k.BU == r.unit })
 				if listed != kv {
 					t.Errorf("%s: key listed %v, want %v", where, listed, kv)
 				}
@@ -191,7 +193,7 @@ func TestOrgWideIsolationAcrossZones(t *testing.T) {
 			// identifiers of the caller's own unit, never the other's
 			// resources; prune leaves everything but the unit's own.
 			before := w.Snapshot(t)
-			var doc portal.Document
+			var doc ascode.Document
 			for _, r := range all {
 				if r.unit != "" && zoneOf[r.unit] != zone {
 					doc.Resources = append(doc.Resources, portal.Resource{Kind: portal.KindIdentityPool, Name: r.pool.DisplayName,

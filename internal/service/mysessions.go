@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -52,7 +53,7 @@ func (m *Me) EndSession(ctx context.Context, id string) error {
 	case s.Subject != p.Subject:
 		return notFound
 	}
-	return m.guard.WriteEvent(ctx, portal.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
+	return m.guard.WriteEvent(ctx, trail.AuditEvent{Actor: p.Actor(), Groups: p.Groups, Service: p.Service,
 		Action: portal.ActSessionEnd, Resource: "own session (" + s.UserAgent + ")"},
 		gate.Change{Do: func(ctx context.Context) error { return m.sessions.DeleteSession(ctx, id) }})
 }

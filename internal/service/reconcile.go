@@ -13,6 +13,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/changerequest"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -24,8 +26,8 @@ const ReconcileAfter = 2 * time.Minute
 
 // Unknowns is what the reconciler needs of the store.
 type Unknowns interface {
-	UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]portal.AuditEvent, error)
-	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
+	UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]trail.AuditEvent, error)
+	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []trail.Change) error
 	PublishAudit(ctx context.Context, id int64) error
 	// The records of the decisions whose outcome the portal's own
 	// journal tells (a grant approved, a change request applied).
@@ -69,7 +71,7 @@ func (r *Reconciler) SettleStopped() *Reconciler {
 
 // check reads the upstream for an attempt: whether its change is in
 // place (done), and whether that could be told (known).
-type check func(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (done, known bool, err error)
+type check func(ctx context.Context, env *platform.Environment, e trail.AuditEvent) (done, known bool, err error)
 
 // checks are the attempts the upstream tells, by action.
 var checks = map[portal.Action]check{
@@ -130,7 +132,7 @@ func (r *Reconciler) Round(ctx context.Context) (int, error) {
 
 // look runs the action's check in the attempt's environment; an action
 // without one, or in no environment, cannot be told.
-func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known bool, err error) {
+func (r *Reconciler) look(ctx context.Context, e trail.AuditEvent) (done, known bool, err error) {
 	if d, ok := decisions[e.Action]; ok {
 		return d(ctx, r.store, e)
 	}
@@ -154,13 +156,13 @@ func (r *Reconciler) look(ctx context.Context, e portal.AuditEvent) (done, known
 // decisions are the attempts the portal's own records tell: a decision
 // still under way is waited for (its resume settles it), a finished one
 // is done or not by its state.
-var decisions = map[portal.Action]func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error){
+var decisions = map[portal.Action]func(ctx context.Context, s Unknowns, e trail.AuditEvent) (bool, bool, error){
 	portal.ActGrantApprove: grantState(approved),
 	portal.ActGrantCreate:  grantState(approved),
 	portal.ActGrantRevoke:  grantState(map[string]bool{grant.GrantRevoked: true}),
 	portal.ActGrantExpire:  grantState(map[string]bool{grant.GrantExpired: true}),
 	portal.ActGrantEnd:     grantState(map[string]bool{grant.GrantEnded: true}),
-	portal.ActChangeRequestApprove: func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
+	portal.ActChangeRequestApprove: func(ctx context.Context, s Unknowns, e trail.AuditEvent) (bool, bool, error) {
 		rec, err := s.RequestRecord(ctx, name(e))
 		switch {
 		case errors.Is(err, store.ErrNotFound):
@@ -185,8 +187,8 @@ var approved = map[string]bool{grant.GrantActive: true, grant.GrantRevoking: tru
 
 // grantState tells a grant decision by the grant's state: under way
 // (waited for), one of done, or another (not made).
-func grantState(done map[string]bool) func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
-	return func(ctx context.Context, s Unknowns, e portal.AuditEvent) (bool, bool, error) {
+func grantState(done map[string]bool) func(ctx context.Context, s Unknowns, e trail.AuditEvent) (bool, bool, error) {
+	return func(ctx context.Context, s Unknowns, e trail.AuditEvent) (bool, bool, error) {
 		g, err := s.GrantRecord(ctx, name(e))
 		switch {
 		case errors.Is(err, store.ErrNotFound):
@@ -202,13 +204,13 @@ func grantState(done map[string]bool) func(ctx context.Context, s Unknowns, e po
 
 // name is the resource an attempt names, without an id added later
 // ("name (id)").
-func name(e portal.AuditEvent) string {
+func name(e trail.AuditEvent) string {
 	n, _, _ := strings.Cut(e.Resource, " (")
 	return n
 }
 
 // after is what an attempt's change says a field became.
-func after(e portal.AuditEvent, field string) (string, bool) {
+func after(e trail.AuditEvent, field string) (string, bool) {
 	for _, c := range e.Changes {
 		if c.Field == field {
 			return c.After, true
@@ -220,7 +222,7 @@ func after(e portal.AuditEvent, field string) (string, bool) {
 // there is the check of a create (want true) or a delete (false) of a
 // resource that get reads by name.
 func there(want bool, get func(ctx context.Context, env *platform.Environment, name string) error) check {
-	return func(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+	return func(ctx context.Context, env *platform.Environment, e trail.AuditEvent) (bool, bool, error) {
 		err := get(ctx, env, name(e))
 		switch {
 		case err == nil:
@@ -242,7 +244,7 @@ func getConnector(ctx context.Context, env *platform.Environment, name string) e
 	return err
 }
 
-func topicPartitions(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+func topicPartitions(ctx context.Context, env *platform.Environment, e trail.AuditEvent) (bool, bool, error) {
 	wanted, ok := after(e, "partitions")
 	n, err := strconv.Atoi(wanted)
 	if !ok || err != nil {
@@ -255,7 +257,7 @@ func topicPartitions(ctx context.Context, env *platform.Environment, e portal.Au
 	return len(d.Partitions) >= n, true, nil
 }
 
-func topicConfig(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+func topicConfig(ctx context.Context, env *platform.Environment, e trail.AuditEvent) (bool, bool, error) {
 	d, err := env.Topics.DescribeTopic(ctx, name(e))
 	if err != nil {
 		return false, portal.Is(err, portal.NotFound), err
@@ -276,7 +278,7 @@ func topicConfig(ctx context.Context, env *platform.Environment, e portal.AuditE
 	return true, true, nil
 }
 
-func subjectThere(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+func subjectThere(ctx context.Context, env *platform.Environment, e trail.AuditEvent) (bool, bool, error) {
 	_, err := env.Schemas.GetSchema(ctx, name(e), 0)
 	switch {
 	case err == nil:
@@ -289,7 +291,7 @@ func subjectThere(ctx context.Context, env *platform.Environment, e portal.Audit
 
 // accountThere is done when the account exists with every role binding
 // of its type: an account without its bindings is not what was asked.
-func accountThere(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+func accountThere(ctx context.Context, env *platform.Environment, e trail.AuditEvent) (bool, bool, error) {
 	all, err := env.IAM.ListServiceAccounts(ctx)
 	if err != nil {
 		return false, false, err
@@ -324,7 +326,7 @@ var errInProgress = errors.New("in progress")
 // accountTypeOf is the type a service account's display name ends with
 // ("" for none).
 func accountTypeOf(displayName string) string {
-	for _, t := range portal.AccountTypes() {
+	for _, t := range iam.AccountTypes() {
 		if strings.HasSuffix(displayName, "-"+t.Name) {
 			return t.Name
 		}
@@ -332,7 +334,7 @@ func accountTypeOf(displayName string) string {
 	return ""
 }
 
-func poolThere(ctx context.Context, env *platform.Environment, e portal.AuditEvent) (bool, bool, error) {
+func poolThere(ctx context.Context, env *platform.Environment, e trail.AuditEvent) (bool, bool, error) {
 	pools, err := env.Pools.ListPools(ctx)
 	if err != nil {
 		return false, false, err

@@ -9,6 +9,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/service"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
@@ -33,12 +35,12 @@ func TestUnknownOutcomesAreSettledByLooking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.IAM.CreateRoleBinding(ctx, "User:"+half.ID, portal.RoleBinding{Role: "Operator", Resource: portal.ResourceCluster}); err != nil {
+	if _, err := env.IAM.CreateRoleBinding(ctx, "User:"+half.ID, iam.RoleBinding{Role: "Operator", Resource: iam.ResourceCluster}); err != nil {
 		t.Fatal(err)
 	}
 	start, _ := w.Store.OutboxEnd(ctx)
 	attempt := func(action, resource string) int64 {
-		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
+		id, err := w.Store.AppendAudit(ctx, trail.AuditEvent{Time: time.Now(), Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
 			Action: portal.ActionNamed(action), Resource: resource, Outcome: "unknown"})
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +107,7 @@ func TestDecisionsAreSettledByTheirRecords(t *testing.T) {
 	start, _ := w.Store.OutboxEnd(ctx)
 	ids := map[string]int64{}
 	for _, g := range []string{"gr-active", "gr-approving", "gr-back", "gr-gone"} {
-		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: now, Actor: "bob", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
+		id, err := w.Store.AppendAudit(ctx, trail.AuditEvent{Time: now, Actor: "bob", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
 			Action: portal.ActGrantApprove, Resource: g, Outcome: "unknown"})
 		if err != nil {
 			t.Fatal(err)
@@ -146,7 +148,7 @@ func TestAStoppedReplicasUnknownsAreSettledAtOnce(t *testing.T) {
 	}
 	begun := time.Now().Add(-10 * time.Second)
 	attempt := func(replica string) int64 {
-		id, err := w.Store.AppendAudit(ctx, portal.AuditEvent{Time: begun, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
+		id, err := w.Store.AppendAudit(ctx, trail.AuditEvent{Time: begun, Actor: "carol", LandingZone: "edh-shared", BU: "scada", Stage: "dev",
 			Action: portal.ActTopicCreate, Resource: made, Outcome: "unknown", Replica: replica})
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -41,7 +42,7 @@ func TestOneWritePath(t *testing.T) {
 			var announced []error
 			inTrail := -1
 			err := w.Guard.Write(ctx, call, gate.Change{Event: portal.ActTopicConfig, Resource: "topic " + c.name,
-				Changes: []portal.Change{{Field: "retention.ms", Before: "1", After: "2"}},
+				Changes: []trail.Change{{Field: "retention.ms", Before: "1", After: "2"}},
 				Do: func(context.Context) error {
 					inTrail = len(w.AuditEvents(t)) - before
 					return c.do

@@ -11,6 +11,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 )
 
 // Snapshot describes everything upstream that a write could change, in
@@ -140,7 +143,7 @@ func (w *World) Seed(t testing.TB, bu, stage string) Seeded {
 	ctx := portal.WithPrincipal(context.Background(), portal.NewPrincipal(portal.Identity{Subject: "seed", Username: "seed"}, true,
 		map[string]portal.Grant{bu: {Role: portal.SuperAdmin}}))
 	var s Seeded
-	topic, err := w.Topics.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewTopic{Name: "existing"})
+	topic, err := w.Topics.Create(ctx, portal.Scope{BU: bu, Stage: stage}, topic.NewTopic{Name: "existing"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,23 +155,23 @@ func (w *World) Seed(t testing.TB, bu, stage string) Seeded {
 		t.Fatal(err)
 	}
 	s.Connector = k.Name
-	v, err := w.Schemas.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewSchema{Topic: "existing", SubjectType: "value",
-		SchemaDef: portal.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"string"}]}`}})
+	v, err := w.Schemas.Create(ctx, portal.Scope{BU: bu, Stage: stage}, schema.NewSchema{Topic: "existing", SubjectType: "value",
+		SchemaDef: schema.SchemaDef{SchemaType: "AVRO", Schema: `{"type":"record","name":"R","fields":[{"name":"a","type":"string"}]}`}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Subject = v.Subject
-	a, err := w.Accounts.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewServiceAccount{Name: "existing", Type: "consumer"})
+	a, err := w.Accounts.Create(ctx, portal.Scope{BU: bu, Stage: stage}, iam.NewServiceAccount{Name: "existing", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.AccountID = a.ID
-	key, err := w.APIKeys.Create(ctx, portal.Scope{BU: bu, Stage: stage}, a.ID, portal.NewAPIKey{Resource: portal.KeyForKafka})
+	key, err := w.APIKeys.Create(ctx, portal.Scope{BU: bu, Stage: stage}, a.ID, iam.NewAPIKey{Resource: iam.KeyForKafka})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.KeyID = key.ID
-	p, err := w.Pools.Create(ctx, portal.Scope{BU: bu, Stage: stage}, portal.NewPool{Name: "existing", Type: "consumer", Filter: `claims.sub == "x"`})
+	p, err := w.Pools.Create(ctx, portal.Scope{BU: bu, Stage: stage}, iam.NewPool{Name: "existing", Type: "consumer", Filter: `claims.sub == "x"`})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/schemareg"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
@@ -217,7 +218,7 @@ func NewConfigured(t testing.TB, configure func(*config.Config), seed ...string)
 }
 
 // AuditEvents lists the audit trail, newest first.
-func (w *World) AuditEvents(t testing.TB) []portal.AuditEvent {
+func (w *World) AuditEvents(t testing.TB) []trail.AuditEvent {
 	t.Helper()
 	ev, err := w.Store.ListAudit(context.Background(), store.AuditFilter{Limit: 1000})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // ErrNotFound is returned when a record does not exist; ErrExists when a
@@ -298,26 +299,26 @@ type AuditCursor struct {
 // (OutboxAfter) from the moment it is final: appended complete, or
 // settled, in the same transaction.
 type Audit interface {
-	AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error)
+	AppendAudit(ctx context.Context, e trail.AuditEvent) (int64, error)
 	// SettleAudit records the outcome of an event appended as an attempt
 	// (outcome "unknown") before its write was made; ErrNotFound when
 	// there is no such event. An outcome other than "unknown", once
 	// written, stays: settling it again with another outcome changes
 	// nothing (with the same one, it updates the detail and changes).
-	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error
+	SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []trail.Change) error
 	// PublishAudit puts an event into the outbox as it is (an attempt
 	// whose outcome nobody can tell any more); once.
 	PublishAudit(ctx context.Context, id int64) error
 	// UnknownAttempts lists attempts still unknown, oldest first, that
 	// began before before, or before gone.Begun by a replica known
 	// stopped at gone.At (it said so, or its heartbeat went stale).
-	UnknownAttempts(ctx context.Context, before time.Time, gone Gone, limit int) ([]portal.AuditEvent, error)
+	UnknownAttempts(ctx context.Context, before time.Time, gone Gone, limit int) ([]trail.AuditEvent, error)
 	// UnsettledAttempt finds the oldest attempt of a request (its id) on a
 	// resource whose outcome is still unknown, or was only confirmed by the
 	// reconciler's look (a job resuming it settles it again, in place);
 	// ErrNotFound when none is.
 	UnsettledAttempt(ctx context.Context, requestID string, action portal.Action, resource string) (int64, error)
-	ListAudit(ctx context.Context, f AuditFilter) ([]portal.AuditEvent, error)
+	ListAudit(ctx context.Context, f AuditFilter) ([]trail.AuditEvent, error)
 	// DeleteAuditBefore removes events older than t (retention).
 	DeleteAuditBefore(ctx context.Context, t time.Time) (int, error)
 }
@@ -520,7 +521,7 @@ func (p OutboxPos) Less(q OutboxPos) bool {
 // OutboxEvent is a final audit event at its place in the outbox.
 type OutboxEvent struct {
 	Pos   OutboxPos
-	Event portal.AuditEvent
+	Event trail.AuditEvent
 }
 
 // Delivery states.

@@ -10,13 +10,15 @@ import (
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // CreateBatch creates many topics with one request to the cluster (an
 // apply's creates): each is checked and its attempt audited first, as a
 // single create is, and each gets its own outcome. The answer has one
 // error per topic, nil for those made.
-func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []portal.NewTopic) []error {
+func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []topic.NewTopic) []error {
 	out := make([]error, len(ins))
 	ctx, call, err := s.guard.EnterWrite(ctx, scope, access.Write, "create topics", portal.ActTopicCreate, "")
 	if err != nil {
@@ -66,7 +68,7 @@ func (s *Service) CreateBatch(ctx context.Context, scope portal.Scope, ins []por
 			}
 			return call.Env.Topics.CreateTopics(ctx, specs)
 		},
-		Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]portal.Change, error) {
+		Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]trail.Change, error) {
 			spec := todo[i].spec
 			err = w.Confirm(ctx, err, "topic "+spec.Name+" was created", "GET the topic to see", func(ctx context.Context) (bool, error) {
 				d, err := call.Env.Topics.DescribeTopic(ctx, spec.Name)
@@ -97,7 +99,7 @@ type pendingUpdate struct {
 	full       string
 	partitions int
 	desired    map[string]string
-	cur        portal.TopicDetail
+	cur        topic.TopicDetail
 	cc         platform.ConfigChange
 }
 
@@ -193,7 +195,7 @@ func (s *Service) updateBatch(ctx context.Context, scope portal.Scope, ins []top
 				errs, err := call.Env.Topics.AlterTopicConfigs(ctx, changes)
 				return inOrder(settings, begun, errs), err
 			},
-			Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]portal.Change, error) {
+			Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]trail.Change, error) {
 				p := settings[i]
 				err = w.Confirm(ctx, err, "the settings of "+p.full+" changed", "GET the topic to see", s.settingsChanged(call, p.full, p.cc))
 				return configChanges(p.cur.Config, p.cc), err
@@ -226,11 +228,11 @@ func (s *Service) growBatch(ctx context.Context, call *gate.Call, grow []*pendin
 			errs, err := call.Env.Topics.AddPartitions(ctx, totals)
 			return inOrder(grow, begun, errs), err
 		},
-		Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]portal.Change, error) {
+		Each: func(ctx context.Context, i int, w *gate.Write, err error) ([]trail.Change, error) {
 			p := grow[i]
 			err = w.Confirm(ctx, err, p.full+" has "+strconv.Itoa(p.partitions)+" partitions", "GET the topic to see", partitionsAre(call, p.full, p.partitions))
 			s.guard.TopicChanged(ctx, call.Env, err, platform.TopicChange{Name: p.full, Partitions: p.partitions})
-			return []portal.Change{{Field: "partitions_count", Before: strconv.Itoa(p.cur.Partitions), After: strconv.Itoa(p.partitions)}}, err
+			return []trail.Change{{Field: "partitions_count", Before: strconv.Itoa(p.cur.Partitions), After: strconv.Itoa(p.partitions)}}, err
 		},
 	})
 	for j, p := range grow {

@@ -8,7 +8,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/guardrails/rules"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 )
 
@@ -49,7 +49,7 @@ func configChange(current map[string]string, change func(current map[string]stri
 
 // updateRule is an update of a topic as the guardrails judge it: its state
 // before and after the change.
-func updateRule(call *gate.Call, full string, cur portal.TopicDetail, partitions int, cc platform.ConfigChange) rules.Change {
+func updateRule(call *gate.Call, full string, cur topic.TopicDetail, partitions int, cc platform.ConfigChange) rules.Change {
 	after := maps.Clone(cur.Config)
 	maps.Copy(after, cc.Set)
 	for _, k := range cc.Reset {

@@ -13,6 +13,8 @@ import (
 	"github.com/edh-platform/rms-portal/internal/plans"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 )
 
@@ -29,7 +31,7 @@ func (topicCode) Prunes() bool          { return true }
 // topics a plan declares (or an export writes).
 type topicsObserved struct {
 	all     []platform.TopicInfo
-	details map[string]portal.TopicDetail
+	details map[string]topic.TopicDetail
 	// said are the zone's catalog entries (read when a plan declares
 	// one, and for exports).
 	said map[string]portal.TopicMetadata
@@ -50,7 +52,7 @@ func (k topicCode) Observe(ctx context.Context, call *gate.Call, declared []port
 	if err != nil {
 		return nil, err
 	}
-	obs := &topicsObserved{all: all, details: map[string]portal.TopicDetail{}}
+	obs := &topicsObserved{all: all, details: map[string]topic.TopicDetail{}}
 	var existing []string
 	for _, r := range declared {
 		if d := portal.DeclOf[portal.TopicDecl](r); d != nil && d.Catalog != nil && obs.said == nil {
@@ -91,7 +93,7 @@ func (k topicCode) describe(ctx context.Context, call *gate.Call, obs *topicsObs
 // editable setting (others are reset, as PUT does).
 func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, r portal.Resource) (*plans.Step, error) {
 	s, obs := k.s, o.(*topicsObserved)
-	st := &plans.Step{Change: portal.PlannedChange{Kind: "topic"}}
+	st := &plans.Step{Change: ascode.PlannedChange{Kind: "topic"}}
 	scope := call.Named()
 	d := portal.DeclOf[portal.TopicDecl](r)
 	var v portal.Validation
@@ -146,11 +148,11 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 	st.Rule = &rule
 	if !exists {
 		// An apply makes its new topics together: one request.
-		st.Item = catalogItem{item: portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg}, describe: describe}
+		st.Item = catalogItem{item: topic.NewTopic{Name: full, Partitions: &partitions, Config: cfg}, describe: describe}
 		st.Batch = &plans.Batch{Key: "topic.create " + scope.String(), Run: withCatalog(func(ctx context.Context, items []any) []error {
-			ins := make([]portal.NewTopic, len(items))
+			ins := make([]topic.NewTopic, len(items))
 			for i, it := range items {
-				ins[i] = it.(portal.NewTopic)
+				ins[i] = it.(topic.NewTopic)
 			}
 			return s.CreateBatch(ctx, scope, ins)
 		})}
@@ -170,9 +172,9 @@ func (k topicCode) Plan(ctx context.Context, call *gate.Call, o plans.Observed, 
 	st.Do = func(ctx context.Context) error {
 		var err error
 		if !exists {
-			_, err = s.Create(ctx, scope, portal.NewTopic{Name: full, Partitions: &partitions, Config: cfg})
+			_, err = s.Create(ctx, scope, topic.NewTopic{Name: full, Partitions: &partitions, Config: cfg})
 		} else {
-			_, err = s.Replace(ctx, scope, full, portal.TopicState{Partitions: &partitions, Config: cfg, ConfigGiven: true})
+			_, err = s.Replace(ctx, scope, full, topic.TopicState{Partitions: &partitions, Config: cfg, ConfigGiven: true})
 		}
 		if err == nil && describe != nil {
 			err = describe(ctx)
@@ -198,7 +200,7 @@ func (k topicCode) Prune(call *gate.Call, o plans.Observed, keep map[string]bool
 		}
 		name := t.Name
 		st := &plans.Step{Key: "topic/" + name, State: strconv.Itoa(t.Partitions),
-			Change: portal.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: portal.ActionDelete}}
+			Change: ascode.PlannedChange{Kind: "topic", Name: name, Identifier: call.Scope.Identifier(name), Index: -1, Action: ascode.ActionDelete}}
 		st.Diff("partitions", plans.Ptr(strconv.Itoa(t.Partitions)), nil)
 		// The list has no settings: a delete is judged by its partitions.
 		rule := rules.NewChange(rules.KindTopic, rules.OpDelete, name, nil, topicRule(call, name, t.Partitions, nil))

@@ -4,14 +4,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
 )
 
 func intp(n int) *int       { return &n }
 func strp(s string) *string { return &s }
 
-func names(ts []portal.Topic) []string {
+func names(ts []topic.Topic) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = t.Name

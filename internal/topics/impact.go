@@ -9,6 +9,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/catalog"
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // on it (their role bindings removed, each with its own audit event
 // naming the delete), and returns the delete's changes; an error stops
 // the delete.
-type GrantEnder func(ctx context.Context, call *gate.Call, topic, cause string) ([]portal.Change, error)
+type GrantEnder func(ctx context.Context, call *gate.Call, topic, cause string) ([]trail.Change, error)
 
 // EndGrantsWith has deletes end the grants on the topics they delete.
 func (s *Service) EndGrantsWith(end GrantEnder) *Service {

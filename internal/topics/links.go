@@ -6,6 +6,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/access"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/connect"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 )
 
 // Links finds the unit's connectors whose configuration names the topic
@@ -13,16 +14,16 @@ import (
 // (TopicNameStrategy: <topic>-key, <topic>-value), with one list of
 // connectors and one of subjects. A part whose upstream fails says why;
 // the other is still given.
-func (s *Service) Links(ctx context.Context, scope portal.Scope, name string) (portal.TopicLinks, error) {
+func (s *Service) Links(ctx context.Context, scope portal.Scope, name string) (topic.TopicLinks, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
-		return portal.TopicLinks{}, err
+		return topic.TopicLinks{}, err
 	}
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return portal.TopicLinks{}, err
+		return topic.TopicLinks{}, err
 	}
-	var out portal.TopicLinks
+	var out topic.TopicLinks
 	if all, err := call.Env.Connectors.ListConnectors(ctx); err != nil {
 		out.ConnectorsUnavailable = portal.MessageOf(err)
 	} else {
@@ -32,7 +33,7 @@ func (s *Service) Links(ctx context.Context, scope portal.Scope, name string) (p
 			}
 			if names(c.Config, full, call.Scope.Prefix()) {
 				o := call.Owner(c.Name, "-connector")
-				out.Connectors = append(out.Connectors, portal.LinkedConnector{Name: c.Name, Identifier: o.Identifier, Type: c.Type, State: c.State})
+				out.Connectors = append(out.Connectors, topic.LinkedConnector{Name: c.Name, Identifier: o.Identifier, Type: c.Type, State: c.State})
 			}
 		}
 	}

@@ -5,14 +5,14 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/gate"
 	"github.com/edh-platform/rms-portal/internal/platform"
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 )
 
 // pageStats gives the shown topics their records, retention and cleanup
 // policy from three requests whatever the page's size: the earliest and
 // the latest offsets of all their partitions, and their settings. A
 // cluster that does not answer leaves them without (the list stands).
-func pageStats(ctx context.Context, call *gate.Call, items []portal.Topic) {
+func pageStats(ctx context.Context, call *gate.Call, items []topic.Topic) {
 	var parts []platform.TopicPartition
 	names := make([]string, 0, len(items))
 	for _, t := range items {
@@ -33,7 +33,7 @@ func pageStats(ctx context.Context, call *gate.Call, items []portal.Topic) {
 		return
 	}
 	for i := range items {
-		st := &portal.TopicStats{}
+		st := &topic.TopicStats{}
 		for _, e := range configs[items[i].Name] {
 			switch e.Name {
 			case "retention.ms":

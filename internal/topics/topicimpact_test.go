@@ -10,6 +10,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
@@ -25,7 +28,7 @@ func TestDeleteShowsWhatItBreaks(t *testing.T) {
 	dev, admin := servicetest.As("scada", portal.Developer), servicetest.As("scada", portal.Admin)
 	crmAdmin := portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles("hana", map[string]portal.Role{"crm": portal.Admin}))
 	w.Clusters["edh-shared/dev"].AddGroup("edh-shared-crm-dev-billing", []string{"m1"}, map[platform.TopicPartition]int64{{Topic: orders, Partition: 0}: 40})
-	acct, err := w.Accounts.Create(crmAdmin, crm, portal.NewServiceAccount{Name: "billing", Type: "consumer"})
+	acct, err := w.Accounts.Create(crmAdmin, crm, iam.NewServiceAccount{Name: "billing", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +70,7 @@ func TestDeleteShowsWhatItBreaks(t *testing.T) {
 	if err := w.Topics.Delete(admin, scada, "orders", portal.DeleteOptions{Confirm: "orders", Reason: "replaced by orders-v2"}); err != nil {
 		t.Fatal(err)
 	}
-	var forced *portal.AuditEvent
+	var forced *trail.AuditEvent
 	refusals := 0
 	for _, e := range w.AuditEvents(t) {
 		if e.Action == portal.ActTopicDelete && e.Outcome == "ok" {
@@ -88,7 +91,7 @@ func TestDeleteShowsWhatItBreaks(t *testing.T) {
 	}
 
 	// A topic nothing reads is deleted by a Developer as before.
-	if _, err := w.Topics.Create(dev, scada, portal.NewTopic{Name: "scratch"}); err != nil {
+	if _, err := w.Topics.Create(dev, scada, topic.NewTopic{Name: "scratch"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Topics.Delete(dev, scada, "scratch", portal.DeleteOptions{}); err != nil {
@@ -105,7 +108,7 @@ func TestDeletingAPrincipalWithGrants(t *testing.T) {
 	scada, crm := portal.Scope{BU: "scada", Stage: "dev"}, portal.Scope{BU: "crm", Stage: "dev"}
 	bob := servicetest.As("scada", portal.Admin)
 	hana := portal.WithPrincipal(context.Background(), portal.PrincipalWithRoles("hana", map[string]portal.Role{"crm": portal.Admin}))
-	acct, err := w.Accounts.Create(hana, crm, portal.NewServiceAccount{Name: "billing", Type: "consumer"})
+	acct, err := w.Accounts.Create(hana, crm, iam.NewServiceAccount{Name: "billing", Type: "consumer"})
 	if err != nil {
 		t.Fatal(err)
 	}

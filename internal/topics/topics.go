@@ -19,7 +19,9 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/metric"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 	"github.com/edh-platform/rms-portal/internal/portal/topicconfig"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
@@ -56,19 +58,19 @@ type Sampler interface {
 
 // List returns one page of the unit's topics. A Super Admin viewing the
 // main unit sees the whole cluster.
-func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[portal.Topic], error) {
+func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[topic.Topic], error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "list topics")
 	if err != nil {
-		return portal.Page[portal.Topic]{}, err
+		return portal.Page[topic.Topic]{}, err
 	}
 	all, err := call.Env.Topics.ListTopics(ctx)
 	if err != nil {
-		return portal.Page[portal.Topic]{}, err
+		return portal.Page[topic.Topic]{}, err
 	}
 	list := "topics " + call.Scope.String()
 	check := q
 	if _, err := s.guard.Pages().CheckQuery(list, &check); err != nil {
-		return portal.Page[portal.Topic]{}, err
+		return portal.Page[topic.Topic]{}, err
 	}
 	prefix := call.Scope.Prefix()
 	if call.WholeCluster {
@@ -77,13 +79,13 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQue
 	switch q.SortBy {
 	case "", portal.SortByName, portal.SortByPartitions:
 	default:
-		return portal.Page[portal.Topic]{}, portal.Invalid("sort", "must be name or partitions, not %q", q.SortBy)
+		return portal.Page[topic.Topic]{}, portal.Invalid("sort", "must be name or partitions, not %q", q.SortBy)
 	}
 	if call.WholeCluster && q.Unit != "" && q.Unit != portal.UnitNone {
 		// One unit of the zone: its run of names, as that unit sees it.
 		u, ok := s.guard.Tenancy().Unit(q.Unit)
 		if !ok || u.LandingZone.ID != call.Scope.Zone().ID {
-			return portal.Page[portal.Topic]{}, portal.Invalid("unit", "%s is not a business unit of %s", q.Unit, call.Scope.Zone().ID)
+			return portal.Page[topic.Topic]{}, portal.Invalid("unit", "%s is not a business unit of %s", q.Unit, call.Scope.Zone().ID)
 		}
 		prefix = tenancy.Scope{Unit: u, Stage: call.Scope.Stage}.Prefix()
 	}
@@ -103,9 +105,9 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQue
 	q.Search = ""
 	page, err := gate.Paginate(s.guard.Pages(), list, visible, func(t platform.TopicInfo) string { return t.Name }, q)
 	if err != nil {
-		return portal.Page[portal.Topic]{}, err
+		return portal.Page[topic.Topic]{}, err
 	}
-	out := portal.Page[portal.Topic]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]portal.Topic, len(page.Items))}
+	out := portal.Page[topic.Topic]{NextPageToken: page.NextPageToken, Total: page.Total, Items: make([]topic.Topic, len(page.Items))}
 	for i, t := range page.Items {
 		out.Items[i] = s.describeName(call, t.Name, t.Partitions)
 	}
@@ -116,37 +118,37 @@ func (s *Service) List(ctx context.Context, scope portal.Scope, q portal.ListQue
 }
 
 // describeName works out who owns a topic name by the naming convention.
-func (s *Service) describeName(call *gate.Call, name string, partitions int) portal.Topic {
+func (s *Service) describeName(call *gate.Call, name string, partitions int) topic.Topic {
 	o := call.Owner(name, "")
-	return portal.Topic{Name: name, Partitions: partitions, BU: o.Unit, Identifier: o.Identifier, OutsideConvention: o.Outside}
+	return topic.Topic{Name: name, Partitions: partitions, BU: o.Unit, Identifier: o.Identifier, OutsideConvention: o.Outside}
 }
 
 // Get returns a topic with its overrides, and with every inherited setting
 // when includeDefaults is set.
-func (s *Service) Get(ctx context.Context, scope portal.Scope, name string, includeDefaults bool) (portal.TopicDetail, error) {
+func (s *Service) Get(ctx context.Context, scope portal.Scope, name string, includeDefaults bool) (topic.TopicDetail, error) {
 	ctx, call, err := s.guard.Enter(ctx, scope, access.Read, "read topics")
 	if err != nil {
-		return portal.TopicDetail{}, err
+		return topic.TopicDetail{}, err
 	}
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return portal.TopicDetail{}, err
+		return topic.TopicDetail{}, err
 	}
 	return s.detail(ctx, call, full, includeDefaults)
 }
 
-func (s *Service) detail(ctx context.Context, call *gate.Call, full string, includeDefaults bool) (portal.TopicDetail, error) {
+func (s *Service) detail(ctx context.Context, call *gate.Call, full string, includeDefaults bool) (topic.TopicDetail, error) {
 	d, err := call.Env.Topics.DescribeTopic(ctx, full)
 	if err != nil {
-		return portal.TopicDetail{}, err
+		return topic.TopicDetail{}, err
 	}
 	return s.detailOf(call, d, len(d.Partitions), includeDefaults), nil
 }
 
 // detailOf is a described topic as the portal shows it (partitions gives
 // the count when d has no partition list: a batched describe's).
-func (s *Service) detailOf(call *gate.Call, d platform.TopicDetail, partitions int, includeDefaults bool) portal.TopicDetail {
-	out := portal.TopicDetail{Topic: s.describeName(call, d.Name, partitions), Config: map[string]string{}}
+func (s *Service) detailOf(call *gate.Call, d platform.TopicDetail, partitions int, includeDefaults bool) topic.TopicDetail {
+	out := topic.TopicDetail{Topic: s.describeName(call, d.Name, partitions), Config: map[string]string{}}
 	if includeDefaults {
 		out.Defaults = map[string]string{}
 	}
@@ -163,7 +165,7 @@ func (s *Service) detailOf(call *gate.Call, d platform.TopicDetail, partitions i
 		}
 	}
 	for _, p := range d.Partitions {
-		out.PartitionList = append(out.PartitionList, portal.Partition(p))
+		out.PartitionList = append(out.PartitionList, topic.Partition(p))
 	}
 	if len(d.Partitions) > 0 {
 		out.ReplicationFactor = len(d.Partitions[0].Replicas)
@@ -183,11 +185,11 @@ func (s *Service) resolve(ctx context.Context, call *gate.Call, name string) (st
 }
 
 // Create creates a topic named by the convention.
-func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewTopic) (portal.TopicDetail, error) {
-	return gate.Writing(ctx, s.guard, scope, access.Write, "create topics", portal.ActTopicCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ portal.TopicDetail, err error) {
+func (s *Service) Create(ctx context.Context, scope portal.Scope, in topic.NewTopic) (topic.TopicDetail, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "create topics", portal.ActTopicCreate, in.Name, func(ctx context.Context, call *gate.Call) (_ topic.TopicDetail, err error) {
 		spec, err := newTopicSpec(call, in)
 		if err != nil {
-			return portal.TopicDetail{}, err
+			return topic.TopicDetail{}, err
 		}
 		full, partitions, cfg := spec.Name, spec.Partitions, spec.Config
 		err = s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicCreate, Resource: full,
@@ -202,12 +204,12 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewT
 			Announce: s.announce(call, platform.TopicChange{Name: full, Partitions: partitions}),
 		})
 		if err != nil {
-			return portal.TopicDetail{}, err
+			return topic.TopicDetail{}, err
 		}
 		d, err := s.detail(ctx, call, full, false)
 		if err != nil {
 			// The topic exists; describe what was asked rather than fail the create.
-			return portal.TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
+			return topic.TopicDetail{Topic: s.describeName(call, full, partitions), Config: cfg}, nil
 		}
 		return d, nil
 	})
@@ -215,7 +217,7 @@ func (s *Service) Create(ctx context.Context, scope portal.Scope, in portal.NewT
 
 // newTopicSpec checks a new topic (its name, partitions and settings) and
 // gives what the cluster is asked to make.
-func newTopicSpec(call *gate.Call, in portal.NewTopic) (platform.TopicSpec, error) {
+func newTopicSpec(call *gate.Call, in topic.NewTopic) (platform.TopicSpec, error) {
 	var v portal.Validation
 	full := topicName(call, &v, in.Name)
 	partitions := 1
@@ -241,8 +243,8 @@ func topicName(call *gate.Call, v *portal.Validation, name string) string {
 }
 
 func checkPartitions(n int) *portal.Error {
-	if n < portal.MinPartitions || n > portal.MaxPartitions {
-		return portal.Invalid("partitions_count", "must be between %d and %d, not %d", portal.MinPartitions, portal.MaxPartitions, n)
+	if n < topic.MinPartitions || n > topic.MaxPartitions {
+		return portal.Invalid("partitions_count", "must be between %d and %d, not %d", topic.MinPartitions, topic.MaxPartitions, n)
 	}
 	return nil
 }
@@ -284,8 +286,8 @@ func settingKeys() string {
 // Replace sets a topic to a desired state: its partition count and the full
 // set of overrides of editable settings. Editable settings missing from the
 // state are reset; settings outside the allow-list are left alone.
-func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, in portal.TopicState) (portal.TopicDetail, error) {
-	return gate.Writing(ctx, s.guard, scope, access.Write, "update topics", portal.ActTopicUpdate, name, func(ctx context.Context, call *gate.Call) (_ portal.TopicDetail, err error) {
+func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, in topic.TopicState) (topic.TopicDetail, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "update topics", portal.ActTopicUpdate, name, func(ctx context.Context, call *gate.Call) (_ topic.TopicDetail, err error) {
 		var v portal.Validation
 		if in.Partitions == nil {
 			v.Add(portal.Missing("partitions_count"))
@@ -300,7 +302,7 @@ func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, 
 		desired := checkConfig(&v, in.Config)
 		s.checkShrink(ctx, call, name, in.Partitions, &v)
 		if err := v.Err(); err != nil {
-			return portal.TopicDetail{}, err
+			return topic.TopicDetail{}, err
 		}
 		return s.apply(ctx, call, name, *in.Partitions, in.IfMatch, replaceState(desired))
 	})
@@ -308,8 +310,8 @@ func (s *Service) Replace(ctx context.Context, scope portal.Scope, name string, 
 
 // Patch merges changes into a topic: given settings are set, null ones
 // reset, others kept; partitions only grow.
-func (s *Service) Patch(ctx context.Context, scope portal.Scope, name string, in portal.TopicPatch) (portal.TopicDetail, error) {
-	return gate.Writing(ctx, s.guard, scope, access.Write, "update topics", portal.ActTopicUpdate, name, func(ctx context.Context, call *gate.Call) (_ portal.TopicDetail, err error) {
+func (s *Service) Patch(ctx context.Context, scope portal.Scope, name string, in topic.TopicPatch) (topic.TopicDetail, error) {
+	return gate.Writing(ctx, s.guard, scope, access.Write, "update topics", portal.ActTopicUpdate, name, func(ctx context.Context, call *gate.Call) (_ topic.TopicDetail, err error) {
 		var v portal.Validation
 		if in.Partitions != nil {
 			v.Add(checkPartitions(*in.Partitions))
@@ -330,7 +332,7 @@ func (s *Service) Patch(ctx context.Context, scope portal.Scope, name string, in
 		set = checkConfig(&v, set)
 		s.checkShrink(ctx, call, name, in.Partitions, &v)
 		if err := v.Err(); err != nil {
-			return portal.TopicDetail{}, err
+			return topic.TopicDetail{}, err
 		}
 		partitions := 0
 		if in.Partitions != nil {
@@ -369,30 +371,30 @@ func shrinkProblem(full string, current, asked int) *portal.Error {
 // apply reads the topic, works out the change, and makes it: settings
 // first (reversible), then partitions (not). partitions 0 keeps the count.
 func (s *Service) apply(ctx context.Context, call *gate.Call, name string, partitions int, ifMatch portal.IfMatch,
-	change func(current map[string]string) (reset []string, set map[string]string)) (portal.TopicDetail, error) {
+	change func(current map[string]string) (reset []string, set map[string]string)) (topic.TopicDetail, error) {
 	full, err := s.resolve(ctx, call, name)
 	if err != nil {
-		return portal.TopicDetail{}, err
+		return topic.TopicDetail{}, err
 	}
 	unlock, err := s.guard.Lock(ctx, topicLock(call, full))
 	if err != nil {
-		return portal.TopicDetail{}, err
+		return topic.TopicDetail{}, err
 	}
 	defer unlock()
 	cur, err := s.detail(ctx, call, full, false)
 	if err != nil {
-		return portal.TopicDetail{}, err
+		return topic.TopicDetail{}, err
 	}
 	if err := ifMatch.Check("topic "+full, cur.Version); err != nil {
-		return portal.TopicDetail{}, err
+		return topic.TopicDetail{}, err
 	}
 	if partitions != 0 && partitions < cur.Partitions {
-		return portal.TopicDetail{}, shrinkProblem(full, cur.Partitions, partitions)
+		return topic.TopicDetail{}, shrinkProblem(full, cur.Partitions, partitions)
 	}
 	cc := configChange(cur.Config, change)
 	if !cc.Empty() || partitions > cur.Partitions {
 		if err := s.guard.Check(ctx, call, portal.ActTopicUpdate, updateRule(call, full, cur, partitions, cc)); err != nil {
-			return portal.TopicDetail{}, err
+			return topic.TopicDetail{}, err
 		}
 	}
 	if !cc.Empty() {
@@ -402,7 +404,7 @@ func (s *Service) apply(ctx context.Context, call *gate.Call, name string, parti
 			Changes: configChanges(cur.Config, cc),
 		})
 		if err != nil {
-			return portal.TopicDetail{}, err
+			return topic.TopicDetail{}, err
 		}
 	}
 	if partitions > cur.Partitions {
@@ -410,14 +412,14 @@ func (s *Service) apply(ctx context.Context, call *gate.Call, name string, parti
 			Do: func(ctx context.Context) error { return call.Env.Topics.CreatePartitions(ctx, full, partitions) },
 			Confirm: &gate.Confirmation{What: full + " has " + strconv.Itoa(partitions) + " partitions", How: "GET the topic to see",
 				Check: partitionsAre(call, full, partitions)},
-			Changes:  []portal.Change{{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)}},
+			Changes:  []trail.Change{{Field: "partitions_count", Before: strconv.Itoa(cur.Partitions), After: strconv.Itoa(partitions)}},
 			Announce: s.announce(call, platform.TopicChange{Name: full, Partitions: partitions}),
 		})
 		if err != nil {
 			if !cc.Empty() {
-				return portal.TopicDetail{}, portal.Partial(err, "the settings of %s were changed, but its partitions were not", full)
+				return topic.TopicDetail{}, portal.Partial(err, "the settings of %s were changed, but its partitions were not", full)
 			}
-			return portal.TopicDetail{}, err
+			return topic.TopicDetail{}, err
 		}
 	}
 	return s.detail(ctx, call, full, false)
@@ -457,7 +459,7 @@ func (s *Service) Delete(ctx context.Context, scope portal.Scope, name string, o
 		}
 		return s.guard.Write(ctx, call, gate.Change{Event: portal.ActTopicDelete, Resource: full,
 			Rule: rules.NewChange(rules.KindTopic, rules.OpDelete, full, nil, topicRule(call, full, cur.Partitions, cur.Config)),
-			Ahead: func(ctx context.Context) ([]portal.Change, error) {
+			Ahead: func(ctx context.Context) ([]trail.Change, error) {
 				if s.endGrants == nil {
 					return nil, nil
 				}
@@ -491,19 +493,19 @@ func topicLock(call *gate.Call, full string) string { return "topic " + call.Env
 
 // configChanges lists a configuration change for the audit trail, as
 // before and after per setting (an empty after is a reset).
-func configChanges(before map[string]string, cc platform.ConfigChange) []portal.Change {
-	var out []portal.Change
+func configChanges(before map[string]string, cc platform.ConfigChange) []trail.Change {
+	var out []trail.Change
 	for _, k := range slices.Sorted(maps.Keys(cc.Set)) {
-		out = append(out, portal.Change{Field: "config." + k, Before: before[k], After: cc.Set[k]})
+		out = append(out, trail.Change{Field: "config." + k, Before: before[k], After: cc.Set[k]})
 	}
 	for _, k := range cc.Reset {
-		out = append(out, portal.Change{Field: "config." + k, Before: before[k]})
+		out = append(out, trail.Change{Field: "config." + k, Before: before[k]})
 	}
 	return out
 }
 
 // Service implements the contract of the front doors.
 var (
-	_ portal.TopicService   = (*Service)(nil)
+	_ topic.TopicService    = (*Service)(nil)
 	_ metric.MetricsService = (*Service)(nil)
 )

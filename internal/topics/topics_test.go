@@ -10,13 +10,15 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 )
 
 func TestCreateQualifiesAndValidates(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	d, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "crm_orders", Partitions: intp(6),
+	d, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "crm_orders", Partitions: intp(6),
 		Config: map[string]string{"retention.ms": "604800000", "cleanup.policy": "delete, compact"}})
 	if err != nil {
 		t.Fatal(err)
@@ -27,13 +29,13 @@ func TestCreateQualifiesAndValidates(t *testing.T) {
 	if fmt.Sprint(d.Config) != "map[cleanup.policy:delete,compact retention.ms:604800000]" {
 		t.Errorf("config %v", d.Config)
 	}
-	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "edh-shared-scada-dev-crm-orders"})
+	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "edh-shared-scada-dev-crm-orders"})
 	if !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("full name of an existing topic: %v", err)
 	}
 
 	calls := w.Cluster("edh-shared", "dev").Calls()
-	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Partitions: intp(0), Config: map[string]string{
+	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Partitions: intp(0), Config: map[string]string{
 		"retention.ms": "soon", "segment.bytes": "1", "cleanup.policy": "delete,delete", "foo.bar": "1", "min.insync.replicas": "2",
 	}})
 	want := strings.Join([]string{
@@ -51,7 +53,7 @@ func TestCreateQualifiesAndValidates(t *testing.T) {
 		t.Errorf("invalid input made %d upstream calls", n-calls)
 	}
 	for _, bad := range []string{"a/b", "-x", "ümlaut", strings.Repeat("x", 240)} {
-		_, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: bad})
+		_, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: bad})
 		if ps := portal.Problems(err); len(ps) != 1 || ps[0].Field != "name" || ps[0].Kind != portal.InvalidParameter {
 			t.Errorf("name %q: %v", bad, err)
 		}
@@ -159,18 +161,18 @@ func TestPaging(t *testing.T) {
 func TestReplaceAndPatch(t *testing.T) {
 	w := servicetest.New(t)
 	ctx := servicetest.As("scada", portal.Developer)
-	if _, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "t", Partitions: intp(3),
+	if _, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "t", Partitions: intp(3),
 		Config: map[string]string{"retention.ms": "1000", "cleanup.policy": "compact"}}); err != nil {
 		t.Fatal(err)
 	}
 	// A platform-set override outside the allow-list survives a PUT.
 	w.Cluster("edh-shared", "dev").SetConfig("edh-shared-scada-dev-t", "unclean.leader.election.enable", "false")
 
-	_, err := w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(3)})
+	_, err := w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", topic.TopicState{Partitions: intp(3)})
 	if got := servicetest.Problems(err); !strings.HasPrefix(got, "MISSING_PARAMETER config: config is required") {
 		t.Errorf("PUT without config: %s", got)
 	}
-	d, err := w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(4), ConfigGiven: true,
+	d, err := w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", topic.TopicState{Partitions: intp(4), ConfigGiven: true,
 		Config: map[string]string{"retention.ms": "2000"}})
 	if err != nil {
 		t.Fatal(err)
@@ -178,16 +180,16 @@ func TestReplaceAndPatch(t *testing.T) {
 	if d.Partitions != 4 || fmt.Sprint(d.Config) != "map[retention.ms:2000 unclean.leader.election.enable:false]" {
 		t.Errorf("after PUT: %d partitions, config %v", d.Partitions, d.Config)
 	}
-	_, err = w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicState{Partitions: intp(2), ConfigGiven: true})
+	_, err = w.Topics.Replace(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", topic.TopicState{Partitions: intp(2), ConfigGiven: true})
 	if got := servicetest.Problems(err); got != "INVALID_PARAMETER partitions_count: topic edh-shared-scada-dev-t has 4 partitions; Kafka cannot remove partitions, so 2 is not possible" {
 		t.Errorf("decrease: %s", got)
 	}
 	// Every problem in one round: a bad setting and a decrease together.
-	_, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicPatch{Partitions: intp(2), Config: map[string]*string{"retention.ms": strp("x")}})
+	_, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", topic.TopicPatch{Partitions: intp(2), Config: map[string]*string{"retention.ms": strp("x")}})
 	if got := servicetest.Problems(err); !strings.Contains(got, "config.retention.ms") || !strings.Contains(got, "partitions_count: topic edh-shared-scada-dev-t has 4 partitions") {
 		t.Errorf("bad setting and decrease: %s", got)
 	}
-	d, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-scada-dev-t", portal.TopicPatch{
+	d, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "edh-shared-scada-dev-t", topic.TopicPatch{
 		Config: map[string]*string{"retention.ms": nil, "compression.type": strp("zstd")}})
 	if err != nil {
 		t.Fatal(err)
@@ -195,11 +197,11 @@ func TestReplaceAndPatch(t *testing.T) {
 	if d.Partitions != 4 || fmt.Sprint(d.Config) != "map[compression.type:zstd unclean.leader.election.enable:false]" {
 		t.Errorf("after PATCH: %d partitions, config %v", d.Partitions, d.Config)
 	}
-	_, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", portal.TopicPatch{Config: map[string]*string{"bogus": nil, "retention.ms": strp("x")}})
+	_, err = w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", topic.TopicPatch{Config: map[string]*string{"bogus": nil, "retention.ms": strp("x")}})
 	if got := servicetest.Problems(err); !strings.Contains(got, "config.bogus") || !strings.Contains(got, "config.retention.ms") {
 		t.Errorf("bad patch: %s", got)
 	}
-	if _, err := w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "missing", portal.TopicPatch{Partitions: intp(2)}); !portal.Is(err, portal.NotFound) {
+	if _, err := w.Topics.Patch(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "missing", topic.TopicPatch{Partitions: intp(2)}); !portal.Is(err, portal.NotFound) {
 		t.Errorf("patch of a missing topic: %v", err)
 	}
 	d, _ = w.Topics.Get(ctx, portal.Scope{BU: "scada", Stage: "dev"}, "t", true)
@@ -281,7 +283,7 @@ func TestWriteAnswersWithinItsBudget(t *testing.T) {
 	env.Topics = frozen
 	ctx := servicetest.As("scada", portal.Developer)
 	start := time.Now()
-	_, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "frozen"})
+	_, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "frozen"})
 	took := time.Since(start)
 	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(servicetest.Problems(err), "not known yet") {
 		t.Fatalf("create on a frozen cluster: %v", err)
@@ -289,13 +291,13 @@ func TestWriteAnswersWithinItsBudget(t *testing.T) {
 	if took > servicetest.Budget+200*time.Millisecond {
 		t.Errorf("answered after %v; the budget is %v", took, servicetest.Budget)
 	}
-	event := func() portal.AuditEvent {
+	event := func() trail.AuditEvent {
 		for _, e := range w.AuditEvents(t) {
 			if e.Action == portal.ActTopicCreate {
 				return e
 			}
 		}
-		return portal.AuditEvent{}
+		return trail.AuditEvent{}
 	}
 	if e := event(); e.Outcome != "unknown" {
 		t.Fatalf("the pending create's event: %+v", e)
@@ -320,12 +322,12 @@ func TestTimedOutWriteIsChecked(t *testing.T) {
 	slow := &slowCluster{Cluster: w.Cluster("edh-shared", "dev"), applied: true}
 	env.Topics = slow
 	ctx := servicetest.As("scada", portal.Developer)
-	d, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "late", Partitions: intp(3)})
+	d, err := w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "late", Partitions: intp(3)})
 	if err != nil || d.Name != "edh-shared-scada-dev-late" || d.Partitions != 3 {
 		t.Fatalf("applied late: %+v %v", d, err)
 	}
 	slow.applied = false
-	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, portal.NewTopic{Name: "lost"})
+	_, err = w.Topics.Create(ctx, portal.Scope{BU: "scada", Stage: "dev"}, topic.NewTopic{Name: "lost"})
 	if !portal.Is(err, portal.UpstreamTimeout) || !strings.Contains(servicetest.Problems(err), "is not known yet: it may still happen (the audit trail says once the portal knows); GET the topic to see") {
 		t.Fatalf("not applied: %v", err)
 	}

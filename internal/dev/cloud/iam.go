@@ -12,6 +12,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // Org is the dev stand-in for a Confluent Cloud organization's IAM:
@@ -163,10 +164,10 @@ func (a *orgIAM) DeleteServiceAccount(_ context.Context, id string) error {
 	return nil
 }
 
-func (a *orgIAM) RoleBindings(_ context.Context, principal string) ([]portal.RoleBinding, error) {
+func (a *orgIAM) RoleBindings(_ context.Context, principal string) ([]iam.RoleBinding, error) {
 	a.org.mu.Lock()
 	defer a.org.mu.Unlock()
-	var out []portal.RoleBinding
+	var out []iam.RoleBinding
 	for _, b := range a.org.bindings {
 		inScope := strings.HasPrefix(b.crn, a.scope.ClusterCRN()) || (a.scope.RegistryCRN() != "" && strings.HasPrefix(b.crn, a.scope.RegistryCRN()))
 		if b.principal == principal && inScope {
@@ -191,10 +192,10 @@ func (o *Org) principalExists(principal string) bool {
 	return false
 }
 
-func (a *orgIAM) CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error) {
+func (a *orgIAM) CreateRoleBinding(ctx context.Context, principal string, b iam.RoleBinding) (iam.RoleBinding, error) {
 	crn, err := a.scope.CRN(b)
 	if err != nil {
-		return portal.RoleBinding{}, err
+		return iam.RoleBinding{}, err
 	}
 	return a.org.CreateBinding(ctx, principal, b.Role, crn)
 }
@@ -202,9 +203,9 @@ func (a *orgIAM) CreateRoleBinding(ctx context.Context, principal string, b port
 // CreateBinding binds a role to a principal on a CRN pattern, with Confluent
 // Cloud's checks: a known role, an existing principal, the quota, no
 // duplicate.
-func (o *Org) CreateBinding(ctx context.Context, principal, role, crn string) (portal.RoleBinding, error) {
+func (o *Org) CreateBinding(ctx context.Context, principal, role, crn string) (iam.RoleBinding, error) {
 	if err := o.wait(ctx); err != nil {
-		return portal.RoleBinding{}, err
+		return iam.RoleBinding{}, err
 	}
 	b, err := o.addBinding(principal, role, crn)
 	if err == nil {
@@ -213,20 +214,20 @@ func (o *Org) CreateBinding(ctx context.Context, principal, role, crn string) (p
 	return b, err
 }
 
-func (o *Org) addBinding(principal, role, crn string) (portal.RoleBinding, error) {
+func (o *Org) addBinding(principal, role, crn string) (iam.RoleBinding, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	switch {
 	case !slices.Contains(knownRoles, role):
-		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "role %s does not exist", role)
+		return iam.RoleBinding{}, portal.New(portal.InvalidParameter, "role %s does not exist", role)
 	case !o.principalExists(principal):
-		return portal.RoleBinding{}, portal.New(portal.InvalidParameter, "principal %s does not exist", principal)
+		return iam.RoleBinding{}, portal.New(portal.InvalidParameter, "principal %s does not exist", principal)
 	case len(o.bindings) >= maxBindings:
-		return portal.RoleBinding{}, portal.New(portal.QuotaExceeded, "quota role_bindings_per_org (%d) would be exceeded", maxBindings)
+		return iam.RoleBinding{}, portal.New(portal.QuotaExceeded, "quota role_bindings_per_org (%d) would be exceeded", maxBindings)
 	}
 	for _, x := range o.bindings {
 		if x.principal == principal && x.role == role && x.crn == crn {
-			return portal.RoleBinding{}, portal.New(portal.AlreadyExists, "the role binding exists already")
+			return iam.RoleBinding{}, portal.New(portal.AlreadyExists, "the role binding exists already")
 		}
 	}
 	nb := orgBinding{id: randomID("rb-", 6), principal: principal, role: role, crn: crn}
@@ -237,10 +238,10 @@ func (o *Org) addBinding(principal, role, crn string) (portal.RoleBinding, error
 // Bindings lists a principal's bindings on a CRN pattern as the IAM v2 API
 // does: a pattern ending in "/*" matches the scopes nested below it, any
 // other pattern that scope alone.
-func (o *Org) Bindings(principal, pattern string) []portal.RoleBinding {
+func (o *Org) Bindings(principal, pattern string) []iam.RoleBinding {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	var out []portal.RoleBinding
+	var out []iam.RoleBinding
 	for _, b := range o.bindings {
 		match := b.crn == pattern
 		if prefix, nested := strings.CutSuffix(pattern, "/*"); nested {
@@ -257,10 +258,10 @@ func (o *Org) Bindings(principal, pattern string) []portal.RoleBinding {
 
 // ClusterBindings lists a principal's bindings on one Kafka cluster: on
 // the cluster itself and on its topics, groups and transactional ids.
-func (o *Org) ClusterBindings(principal, clusterID string) []portal.RoleBinding {
+func (o *Org) ClusterBindings(principal, clusterID string) []iam.RoleBinding {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	var out []portal.RoleBinding
+	var out []iam.RoleBinding
 	mark := "/cloud-cluster=" + clusterID
 	for _, b := range o.bindings {
 		i := strings.Index(b.crn, mark)

@@ -11,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/dev/clusters"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -43,18 +44,18 @@ var demoSchemas = map[string]struct {
 	// sample makes the i-th demo value of the latest version.
 	sample func(i int) map[string]any
 }{
-	"scada": {topic: "sensor-readings", typ: portal.SchemaAvro, versions: []string{
+	"scada": {topic: "sensor-readings", typ: schema.SchemaAvro, versions: []string{
 		`{"type":"record","name":"SensorReading","namespace":"scada","fields":[{"name":"sensor","type":"string"},{"name":"ts","type":{"type":"long","logicalType":"timestamp-millis"}}]}`,
 		`{"type":"record","name":"SensorReading","namespace":"scada","fields":[{"name":"sensor","type":"string"},{"name":"ts","type":{"type":"long","logicalType":"timestamp-millis"}},{"name":"value","type":"double","default":0.0}]}`,
 	}, sample: func(i int) map[string]any {
 		return map[string]any{"sensor": fmt.Sprintf("pump-%02d", i%12), "ts": time.Now().UTC().Truncate(time.Millisecond),
 			"value": 20 + float64(i%50)/10}
 	}},
-	"crm": {topic: "orders", typ: portal.SchemaAvro, versions: []string{
+	"crm": {topic: "orders", typ: schema.SchemaAvro, versions: []string{
 		`{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"},{"name":"amount","type":"double"}]}`,
 		`{"type":"record","name":"Order","namespace":"crm","fields":[{"name":"id","type":"string"},{"name":"amount","type":"double"},{"name":"currency","type":"string","default":"EUR"}]}`,
 	}},
-	"sales": {topic: "leads", typ: portal.SchemaJSON, versions: []string{
+	"sales": {topic: "leads", typ: schema.SchemaJSON, versions: []string{
 		`{"$schema":"http://json-schema.org/draft-07/schema#","title":"Lead","type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`,
 		`{"$schema":"http://json-schema.org/draft-07/schema#","title":"Lead","type":"object","properties":{"id":{"type":"string"},"source":{"type":"string"}},"required":["id"]}`,
 	}},
@@ -79,7 +80,7 @@ func seedCloud(ctx context.Context, scope tenancy.Scope, env *platform.Environme
 	}
 	if s, ok := demoSchemas[scope.Unit.ID]; ok {
 		subject := tenancy.SubjectName(scope.Qualify(s.topic), "value")
-		var latest portal.SchemaVersion
+		var latest schema.SchemaVersion
 		for _, text := range s.versions {
 			v, err := env.Schemas.Register(ctx, subject, platform.SchemaDef{Type: s.typ, Schema: text})
 			if err != nil {
@@ -87,7 +88,7 @@ func seedCloud(ctx context.Context, scope tenancy.Scope, env *platform.Environme
 			}
 			latest = v
 		}
-		if s.sample != nil && cl != nil && latest.Type == portal.SchemaAvro {
+		if s.sample != nil && cl != nil && latest.Type == schema.SchemaAvro {
 			schema, err := avro.Parse(s.versions[len(s.versions)-1])
 			if err != nil {
 				return fmt.Errorf("seed schema %s: %w", subject, err)

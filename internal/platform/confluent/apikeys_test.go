@@ -24,12 +24,12 @@ func TestAPIKeysAdapterFollowsTheDocument(t *testing.T) {
 	c := NewClient(Options{BaseURL: srv.URL, APIKey: "KEY", APISecret: "SECRET"})
 	keys := NewAPIKeys(c)
 	ctx := context.Background()
-	iam := org.IAMFor(platform.IAMScope{})
-	sa, err := iam.CreateServiceAccount(ctx, "sa-edh-shared-scada-dev-usr-app-producer", "")
+	ciam := org.IAMFor(platform.IAMScope{})
+	sa, err := ciam.CreateServiceAccount(ctx, "sa-edh-shared-scada-dev-usr-app-producer", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _ := iam.CreateServiceAccount(ctx, "sa-edh-shared-crm-dev-usr-app-producer", "")
+	other, _ := ciam.CreateServiceAccount(ctx, "sa-edh-shared-crm-dev-usr-app-producer", "")
 
 	k, err := keys.CreateAPIKey(ctx, platform.NewAPIKey{Owner: sa.ID, Resource: "lkc-dev", Environment: "env-dev",
 		DisplayName: "app", Description: "the app's key"})

@@ -16,6 +16,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/platform/contract"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // TestAdaptersAndStandInsFollowTheDocuments drives the production
@@ -50,42 +51,42 @@ func TestAdaptersAndStandInsFollowTheDocuments(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("service accounts and role bindings", func(t *testing.T) {
-		iam := NewIAM(c, platform.IAMScope{OrganizationID: "org-dev", EnvironmentID: "env-dev", KafkaClusterID: "lkc-dev", SchemaRegistryID: "lsrc-dev"})
-		sa, err := iam.CreateServiceAccount(ctx, "sa-edh-shared-scada-dev-usr-contract", "made by the contract test")
+		ciam := NewIAM(c, platform.IAMScope{OrganizationID: "org-dev", EnvironmentID: "env-dev", KafkaClusterID: "lkc-dev", SchemaRegistryID: "lsrc-dev"})
+		sa, err := ciam.CreateServiceAccount(ctx, "sa-edh-shared-scada-dev-usr-contract", "made by the contract test")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := iam.CreateServiceAccount(ctx, "sa-edh-shared-scada-dev-usr-contract", "again"); !portal.Is(err, portal.AlreadyExists) {
+		if _, err := ciam.CreateServiceAccount(ctx, "sa-edh-shared-scada-dev-usr-contract", "again"); !portal.Is(err, portal.AlreadyExists) {
 			t.Errorf("a duplicate: %v", err)
 		}
-		if _, err := iam.ListServiceAccounts(ctx); err != nil {
+		if _, err := ciam.ListServiceAccounts(ctx); err != nil {
 			t.Error(err)
 		}
-		if _, err := iam.UpdateServiceAccount(ctx, sa.ID, "changed"); err != nil {
+		if _, err := ciam.UpdateServiceAccount(ctx, sa.ID, "changed"); err != nil {
 			t.Error(err)
 		}
-		if _, err := iam.GetServiceAccount(ctx, "sa-nope00"); !portal.Is(err, portal.NotFound) {
+		if _, err := ciam.GetServiceAccount(ctx, "sa-nope00"); !portal.Is(err, portal.NotFound) {
 			t.Errorf("a missing account: %v", err)
 		}
 		principal := "User:" + sa.ID
-		for _, b := range []portal.RoleBinding{
-			{Role: "DeveloperRead", Resource: portal.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
-			{Role: "DeveloperRead", Resource: portal.ResourceSubject, Pattern: "edh-shared-scada-dev-*"},
+		for _, b := range []iam.RoleBinding{
+			{Role: "DeveloperRead", Resource: iam.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
+			{Role: "DeveloperRead", Resource: iam.ResourceSubject, Pattern: "edh-shared-scada-dev-*"},
 		} {
-			if _, err := iam.CreateRoleBinding(ctx, principal, b); err != nil {
+			if _, err := ciam.CreateRoleBinding(ctx, principal, b); err != nil {
 				t.Fatal(err)
 			}
 		}
-		got, err := iam.RoleBindings(ctx, principal)
+		got, err := ciam.RoleBindings(ctx, principal)
 		if err != nil || len(got) != 2 {
 			t.Fatalf("bindings: %+v %v", got, err)
 		}
 		for _, b := range got {
-			if err := iam.DeleteRoleBinding(ctx, b.ID); err != nil {
+			if err := ciam.DeleteRoleBinding(ctx, b.ID); err != nil {
 				t.Error(err)
 			}
 		}
-		if err := iam.DeleteServiceAccount(ctx, sa.ID); err != nil {
+		if err := ciam.DeleteServiceAccount(ctx, sa.ID); err != nil {
 			t.Error(err)
 		}
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // IAM is the IAM port on Confluent Cloud's IAM v2 API.
@@ -169,12 +170,12 @@ type bindingJSON struct {
 // schema registry. The API lists one scope per request: a CRN alone is
 // that scope, and a CRN followed by "/*" adds the scopes nested in it
 // (topics, groups, subjects), so both are asked and merged.
-func (a *IAM) RoleBindings(ctx context.Context, principal string) ([]portal.RoleBinding, error) {
+func (a *IAM) RoleBindings(ctx context.Context, principal string) ([]iam.RoleBinding, error) {
 	scopes := []string{a.scope.ClusterCRN(), a.scope.ClusterCRN() + "/*"}
 	if crn := a.scope.RegistryCRN(); crn != "" {
 		scopes = append(scopes, crn+"/*")
 	}
-	var out []portal.RoleBinding
+	var out []iam.RoleBinding
 	seen := map[string]bool{}
 	for _, pattern := range scopes {
 		crn := strings.TrimSuffix(pattern, "/*")
@@ -206,15 +207,15 @@ func (a *IAM) RoleBindings(ctx context.Context, principal string) ([]portal.Role
 }
 
 // CreateRoleBinding binds a role to a principal.
-func (a *IAM) CreateRoleBinding(ctx context.Context, principal string, b portal.RoleBinding) (portal.RoleBinding, error) {
+func (a *IAM) CreateRoleBinding(ctx context.Context, principal string, b iam.RoleBinding) (iam.RoleBinding, error) {
 	crn, err := a.scope.CRN(b)
 	if err != nil {
-		return portal.RoleBinding{}, err
+		return iam.RoleBinding{}, err
 	}
 	var out bindingJSON
 	if err := a.c.do(ctx, call{method: http.MethodPost, path: "/iam/v2/role-bindings",
 		body: bindingJSON{Principal: principal, RoleName: b.Role, CRNPattern: crn}, out: &out}); err != nil {
-		return portal.RoleBinding{}, err
+		return iam.RoleBinding{}, err
 	}
 	return platform.ParseBinding(out.ID, out.RoleName, out.CRNPattern), nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // fakeIAM follows the published IAM v2 and identity provider v2 shapes:
@@ -188,20 +189,20 @@ func newIAMFake(t *testing.T) (*fakeIAM, *Client) {
 func TestServiceAccountsAndBindings(t *testing.T) {
 	ctx := context.Background()
 	f, c := newIAMFake(t)
-	iam := NewIAM(c, platform.IAMScope{OrganizationID: "org-1", EnvironmentID: "env-1", KafkaClusterID: "lkc-1", SchemaRegistryID: "lsrc-1"})
+	ciam := NewIAM(c, platform.IAMScope{OrganizationID: "org-1", EnvironmentID: "env-1", KafkaClusterID: "lkc-1", SchemaRegistryID: "lsrc-1"})
 	for i := 0; i < 5; i++ {
-		if _, err := iam.CreateServiceAccount(ctx, fmt.Sprintf("sa-app-%d", i), "d"); err != nil {
+		if _, err := ciam.CreateServiceAccount(ctx, fmt.Sprintf("sa-app-%d", i), "d"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := iam.CreateServiceAccount(ctx, "sa-app-1", "again"); !portal.Is(err, portal.AlreadyExists) {
+	if _, err := ciam.CreateServiceAccount(ctx, "sa-app-1", "again"); !portal.Is(err, portal.AlreadyExists) {
 		t.Errorf("duplicate: %v", err)
 	}
 	// A quota is a 409 naming it, not an outage.
 	f.mu.Lock()
 	f.quota = 5
 	f.mu.Unlock()
-	_, err := iam.CreateServiceAccount(ctx, "sa-app-6", "over")
+	_, err := ciam.CreateServiceAccount(ctx, "sa-app-6", "over")
 	if !portal.Is(err, portal.QuotaExceeded) || portal.StatusOf(err) != 409 || !strings.Contains(portal.FirstMessage(err), "service_accounts_per_org (5)") {
 		t.Errorf("over the quota: %d %v", portal.StatusOf(err), err)
 	}
@@ -209,29 +210,29 @@ func TestServiceAccountsAndBindings(t *testing.T) {
 	f.quota = 0
 	f.mu.Unlock()
 	f.throttle = 1
-	all, err := iam.ListServiceAccounts(ctx)
+	all, err := ciam.ListServiceAccounts(ctx)
 	if err != nil || len(all) != 5 {
 		t.Fatalf("paged list: %d %v", len(all), err)
 	}
 	sa := all[0]
-	if got, err := iam.GetServiceAccount(ctx, sa.ID); err != nil || got.DisplayName != "sa-app-0" {
+	if got, err := ciam.GetServiceAccount(ctx, sa.ID); err != nil || got.DisplayName != "sa-app-0" {
 		t.Errorf("get: %+v %v", got, err)
 	}
-	if _, err := iam.GetServiceAccount(ctx, "sa-nope"); !portal.Is(err, portal.NotFound) {
+	if _, err := ciam.GetServiceAccount(ctx, "sa-nope"); !portal.Is(err, portal.NotFound) {
 		t.Errorf("missing: %v", err)
 	}
 	principal := "User:" + sa.ID
-	for _, b := range []portal.RoleBinding{
-		{Role: "Operator", Resource: portal.ResourceCluster},
-		{Role: "DeveloperRead", Resource: portal.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
-		{Role: "DeveloperWrite", Resource: portal.ResourceTransactionalID, Pattern: "edh-shared-scada-dev-*"},
-		{Role: "DeveloperRead", Resource: portal.ResourceSubject, Pattern: "edh-shared-scada-dev-*"},
+	for _, b := range []iam.RoleBinding{
+		{Role: "Operator", Resource: iam.ResourceCluster},
+		{Role: "DeveloperRead", Resource: iam.ResourceTopic, Pattern: "edh-shared-scada-dev-*"},
+		{Role: "DeveloperWrite", Resource: iam.ResourceTransactionalID, Pattern: "edh-shared-scada-dev-*"},
+		{Role: "DeveloperRead", Resource: iam.ResourceSubject, Pattern: "edh-shared-scada-dev-*"},
 	} {
-		if _, err := iam.CreateRoleBinding(ctx, principal, b); err != nil {
+		if _, err := ciam.CreateRoleBinding(ctx, principal, b); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := iam.RoleBindings(ctx, principal)
+	got, err := ciam.RoleBindings(ctx, principal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,10 +247,10 @@ func TestServiceAccountsAndBindings(t *testing.T) {
 	if got[0].CRN != "crn://confluent.cloud/organization=org-1/environment=env-1/cloud-cluster=lkc-1" {
 		t.Errorf("cluster CRN %s", got[0].CRN)
 	}
-	if err := iam.DeleteRoleBinding(ctx, got[0].ID); err != nil {
+	if err := ciam.DeleteRoleBinding(ctx, got[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := iam.DeleteServiceAccount(ctx, sa.ID); err != nil {
+	if err := ciam.DeleteServiceAccount(ctx, sa.ID); err != nil {
 		t.Fatal(err)
 	}
 	checkDocumentedIAM(t, f.calls)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
@@ -73,7 +74,7 @@ func TestEveryRegistryErrorIsClassified(t *testing.T) {
 		for range 5 {
 			var err error
 			if c == 40901 || c == 409 {
-				_, err = r.CheckCompatibility(context.Background(), "s-value", platform.SchemaDef{Type: portal.SchemaAvro, Schema: `"string"`})
+				_, err = r.CheckCompatibility(context.Background(), "s-value", platform.SchemaDef{Type: schema.SchemaAvro, Schema: `"string"`})
 			} else {
 				_, err = r.ListSchemas(context.Background(), "s-", true)
 			}
@@ -134,7 +135,7 @@ func TestASlowCallIsItsCallers(t *testing.T) {
 	}
 	defer r.Close()
 	for range 5 {
-		_, err := r.Register(context.Background(), "huge-value", platform.SchemaDef{Type: portal.SchemaAvro, Schema: `"string"`})
+		_, err := r.Register(context.Background(), "huge-value", platform.SchemaDef{Type: schema.SchemaAvro, Schema: `"string"`})
 		if !portal.Is(err, portal.UpstreamTimeout) || upstream.IsOutage(err) {
 			t.Fatalf("a slow register: %v (outage %v)", err, upstream.IsOutage(err))
 		}

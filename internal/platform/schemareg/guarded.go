@@ -7,6 +7,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
@@ -34,7 +35,7 @@ func (r *Registry) call(ctx context.Context, op string, fn func(ctx context.Cont
 
 // ListSchemas returns the versions of every subject starting with prefix
 // ("" for all), from one request; latestOnly keeps the latest.
-func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bool) (out []portal.SchemaVersion, err error) {
+func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bool) (out []schema.SchemaVersion, err error) {
 	err = r.call(ctx, "list_schemas", func(ctx context.Context) error {
 		out, err = r.listSchemas(ctx, prefix, latestOnly)
 		return err
@@ -43,7 +44,7 @@ func (r *Registry) ListSchemas(ctx context.Context, prefix string, latestOnly bo
 }
 
 // GetSchema returns a version; version 0 means the latest.
-func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (v portal.SchemaVersion, err error) {
+func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (v schema.SchemaVersion, err error) {
 	err = r.call(ctx, "get_schema", func(ctx context.Context) error {
 		v, err = r.getSchema(ctx, subject, version)
 		return err
@@ -52,7 +53,7 @@ func (r *Registry) GetSchema(ctx context.Context, subject string, version int) (
 }
 
 // Register registers a schema under a subject.
-func (r *Registry) Register(ctx context.Context, subject string, def platform.SchemaDef) (v portal.SchemaVersion, err error) {
+func (r *Registry) Register(ctx context.Context, subject string, def platform.SchemaDef) (v schema.SchemaVersion, err error) {
 	err = r.call(ctx, "register", func(ctx context.Context) error {
 		v, err = r.register(ctx, subject, def)
 		return err
@@ -61,7 +62,7 @@ func (r *Registry) Register(ctx context.Context, subject string, def platform.Sc
 }
 
 // CheckCompatibility tells whether a schema could be the subject's next version.
-func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (c portal.Compatibility, err error) {
+func (r *Registry) CheckCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (c schema.Compatibility, err error) {
 	err = r.call(ctx, "check_compatibility", func(ctx context.Context) error {
 		c, err = r.checkCompatibility(ctx, subject, def)
 		return err
@@ -91,7 +92,7 @@ func (r *Registry) DeleteVersion(ctx context.Context, subject string, version in
 }
 
 // SchemaByID returns a schema by its global id.
-func (r *Registry) SchemaByID(ctx context.Context, id int) (v portal.SchemaVersion, err error) {
+func (r *Registry) SchemaByID(ctx context.Context, id int) (v schema.SchemaVersion, err error) {
 	err = r.call(ctx, "schema_by_id", func(ctx context.Context) error {
 		v, err = r.schemaByID(ctx, id)
 		return err

@@ -4,7 +4,7 @@ import (
 	"container/list"
 	"sync"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 )
 
 // DefaultCacheBytes bounds the schema texts a replica keeps by id, across
@@ -33,7 +33,7 @@ type idKey struct {
 
 type idEntry struct {
 	key idKey
-	v   portal.SchemaVersion
+	v   schema.SchemaVersion
 }
 
 // NewCache returns a cache of schemas within max bytes of text.
@@ -41,19 +41,19 @@ func NewCache(max int) *Cache {
 	return &Cache{max: max, order: list.New(), byID: map[idKey]*list.Element{}}
 }
 
-func (c *Cache) get(registry string, id int) (portal.SchemaVersion, bool) {
+func (c *Cache) get(registry string, id int) (schema.SchemaVersion, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byID[idKey{registry, id}]
 	if !ok {
-		return portal.SchemaVersion{}, false
+		return schema.SchemaVersion{}, false
 	}
 	c.order.MoveToFront(e)
 	return e.Value.(*idEntry).v, true
 }
 
 // put keeps v unless its text alone passes the bound.
-func (c *Cache) put(registry string, id int, v portal.SchemaVersion) {
+func (c *Cache) put(registry string, id int, v schema.SchemaVersion) {
 	if len(v.Schema) > c.max {
 		return
 	}

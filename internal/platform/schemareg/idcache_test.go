@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 )
 
 func TestSchemasKeptByIDStayWithinTheirBound(t *testing.T) {
 	c := NewCache(100)
-	text := func(n int) portal.SchemaVersion { return portal.SchemaVersion{Schema: strings.Repeat("s", n)} }
+	text := func(n int) schema.SchemaVersion { return schema.SchemaVersion{Schema: strings.Repeat("s", n)} }
 	c.put("a", 1, text(40))
 	c.put("a", 2, text(40))
 	if _, ok := c.get("a", 1); !ok { // 1 is now the most recently read

@@ -24,6 +24,7 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
@@ -135,8 +136,8 @@ type schemaJSON struct {
 	References []schemaregistry.Reference `json:"references"`
 }
 
-func (s schemaJSON) version() portal.SchemaVersion {
-	v := portal.SchemaVersion{Subject: s.Subject, Version: s.Version, ID: s.ID, Type: typeOrAvro(s.Type), Schema: s.Schema}
+func (s schemaJSON) version() schema.SchemaVersion {
+	v := schema.SchemaVersion{Subject: s.Subject, Version: s.Version, ID: s.ID, Type: typeOrAvro(s.Type), Schema: s.Schema}
 	for _, ref := range s.References {
 		v.References = append(v.References, portal.SchemaReference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
 	}
@@ -145,7 +146,7 @@ func (s schemaJSON) version() portal.SchemaVersion {
 
 func typeOrAvro(t string) string {
 	if t == "" {
-		return portal.SchemaAvro
+		return schema.SchemaAvro
 	}
 	return t
 }
@@ -228,7 +229,7 @@ const listPage = 1000
 // ListSchemas uses GET /schemas with a subject prefix, a page of 1,000
 // at a time (the registry answers no more): one request per thousand
 // versions however many subjects there are.
-func (r *Registry) listSchemas(ctx context.Context, prefix string, latestOnly bool) ([]portal.SchemaVersion, error) {
+func (r *Registry) listSchemas(ctx context.Context, prefix string, latestOnly bool) ([]schema.SchemaVersion, error) {
 	var raw []schemaJSON
 	for offset := 0; ; {
 		q := url.Values{"subjectPrefix": {prefix}, "latestOnly": {fmt.Sprint(latestOnly)}, "offset": {strconv.Itoa(offset)}, "limit": {strconv.Itoa(listPage)}}
@@ -244,7 +245,7 @@ func (r *Registry) listSchemas(ctx context.Context, prefix string, latestOnly bo
 		}
 		offset += len(page)
 	}
-	out := make([]portal.SchemaVersion, len(raw))
+	out := make([]schema.SchemaVersion, len(raw))
 	for i, s := range raw {
 		out[i] = s.version()
 	}
@@ -261,11 +262,11 @@ func (r *Registry) listSchemas(ctx context.Context, prefix string, latestOnly bo
 // The latest is read with a plain request: the portal is not the only
 // writer, and the client's cache of latest versions would go stale (its
 // evictor also races with clearing it).
-func (r *Registry) getSchema(ctx context.Context, subject string, version int) (portal.SchemaVersion, error) {
+func (r *Registry) getSchema(ctx context.Context, subject string, version int) (schema.SchemaVersion, error) {
 	if version == 0 {
 		var latest schemaJSON
 		if err := r.raw(ctx, http.MethodGet, "/subjects/"+url.PathEscape(subject)+"/versions/latest", nil, &latest); err != nil {
-			return portal.SchemaVersion{}, r.translate(err, subject)
+			return schema.SchemaVersion{}, r.translate(err, subject)
 		}
 		latest.Subject = subject
 		return latest.version(), nil
@@ -274,20 +275,20 @@ func (r *Registry) getSchema(ctx context.Context, subject string, version int) (
 		return c.GetSchemaMetadata(subject, version)
 	})
 	if err != nil {
-		return portal.SchemaVersion{}, r.translate(err, subject)
+		return schema.SchemaVersion{}, r.translate(err, subject)
 	}
 	return metadata(subject, md), nil
 }
 
 // schemaByID reads GET /schemas/ids/{id}; schemas never change under an
 // id, so the answer is kept.
-func (r *Registry) schemaByID(ctx context.Context, id int) (portal.SchemaVersion, error) {
+func (r *Registry) schemaByID(ctx context.Context, id int) (schema.SchemaVersion, error) {
 	if v, ok := r.byID.get(r.name, id); ok {
 		return v, nil
 	}
 	var s schemaJSON
 	if err := r.raw(ctx, http.MethodGet, "/schemas/ids/"+strconv.Itoa(id), nil, &s); err != nil {
-		return portal.SchemaVersion{}, r.translate(err, fmt.Sprintf("schema id %d", id))
+		return schema.SchemaVersion{}, r.translate(err, fmt.Sprintf("schema id %d", id))
 	}
 	s.ID = id
 	v := s.version()
@@ -295,8 +296,8 @@ func (r *Registry) schemaByID(ctx context.Context, id int) (portal.SchemaVersion
 	return v, nil
 }
 
-func metadata(subject string, md schemaregistry.SchemaMetadata) portal.SchemaVersion {
-	v := portal.SchemaVersion{Subject: subject, Version: md.Version, ID: md.ID, Type: typeOrAvro(md.SchemaType), Schema: md.Schema}
+func metadata(subject string, md schemaregistry.SchemaMetadata) schema.SchemaVersion {
+	v := schema.SchemaVersion{Subject: subject, Version: md.Version, ID: md.ID, Type: typeOrAvro(md.SchemaType), Schema: md.Schema}
 	for _, ref := range md.References {
 		v.References = append(v.References, portal.SchemaReference{Name: ref.Name, Subject: ref.Subject, Version: ref.Version})
 	}
@@ -305,7 +306,7 @@ func metadata(subject string, md schemaregistry.SchemaMetadata) portal.SchemaVer
 
 func info(def platform.SchemaDef) schemaregistry.SchemaInfo {
 	si := schemaregistry.SchemaInfo{Schema: def.Schema, SchemaType: def.Type}
-	if def.Type == portal.SchemaAvro {
+	if def.Type == schema.SchemaAvro {
 		si.SchemaType = ""
 	}
 	for _, ref := range def.References {
@@ -320,7 +321,7 @@ func info(def platform.SchemaDef) schemaregistry.SchemaInfo {
 // tenant's megabyte schemas would be held by every replica until it ran
 // out of memory), and answers a registration it remembers without asking
 // the registry, though another writer may have deleted the version since.
-func (r *Registry) register(ctx context.Context, subject string, def platform.SchemaDef) (portal.SchemaVersion, error) {
+func (r *Registry) register(ctx context.Context, subject string, def platform.SchemaDef) (schema.SchemaVersion, error) {
 	si := info(def)
 	path := "/subjects/" + url.PathEscape(subject)
 	// Only the numbers are read from the answers: some registries send the
@@ -331,14 +332,14 @@ func (r *Registry) register(ctx context.Context, subject string, def platform.Sc
 	}
 	var got numbers
 	if err := r.raw(ctx, http.MethodPost, path+"/versions", si, &got); err != nil {
-		return portal.SchemaVersion{}, r.translate(err, subject)
+		return schema.SchemaVersion{}, r.translate(err, subject)
 	}
 	if got.Version == 0 {
 		// Older registries answer with the id only: the version is the
 		// one the subject holds the schema under.
 		var found numbers
 		if err := r.raw(ctx, http.MethodPost, path, si, &found); err != nil {
-			return portal.SchemaVersion{}, r.translate(err, subject)
+			return schema.SchemaVersion{}, r.translate(err, subject)
 		}
 		got.Version = found.Version
 	}
@@ -347,20 +348,20 @@ func (r *Registry) register(ctx context.Context, subject string, def platform.Sc
 
 // CheckCompatibility asks the registry, verbosely, whether def could be
 // registered as the next version of subject.
-func (r *Registry) checkCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (portal.Compatibility, error) {
+func (r *Registry) checkCompatibility(ctx context.Context, subject string, def platform.SchemaDef) (schema.Compatibility, error) {
 	var out struct {
 		IsCompatible bool     `json:"is_compatible"`
 		Messages     []string `json:"messages"`
 	}
 	err := r.raw(ctx, http.MethodPost, "/compatibility/subjects/"+url.PathEscape(subject)+"/versions/latest?verbose=true", info(def), &out)
 	if err != nil {
-		return portal.Compatibility{}, r.translate(err, subject)
+		return schema.Compatibility{}, r.translate(err, subject)
 	}
 	var level struct {
 		Level string `json:"compatibilityLevel"`
 	}
 	_ = r.raw(ctx, http.MethodGet, "/config/"+url.PathEscape(subject)+"?defaultToGlobal=true", nil, &level)
-	return portal.Compatibility{Compatible: out.IsCompatible, Messages: out.Messages, Level: level.Level}, nil
+	return schema.Compatibility{Compatible: out.IsCompatible, Messages: out.Messages, Level: level.Level}, nil
 }
 
 // DeleteVersion deletes a version: softly, or for good once soft-deleted.

@@ -10,6 +10,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/dev/registry"
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 	"github.com/edh-platform/rms-portal/internal/upstream"
 )
 
@@ -33,7 +34,7 @@ func newRegistry(t *testing.T) *Registry {
 }
 
 func avro(s string) platform.SchemaDef {
-	return platform.SchemaDef{Type: portal.SchemaAvro, Schema: s}
+	return platform.SchemaDef{Type: schema.SchemaAvro, Schema: s}
 }
 
 func TestRegisterEvolveAndRefuse(t *testing.T) {
@@ -64,7 +65,7 @@ func TestRegisterEvolveAndRefuse(t *testing.T) {
 		t.Errorf("incompatible: %v", err)
 	}
 	latest, err := r.GetSchema(ctx, "orders-value", 0)
-	if err != nil || latest.Version != 2 || latest.Type != portal.SchemaAvro || !strings.Contains(latest.Schema, "amount") {
+	if err != nil || latest.Version != 2 || latest.Type != schema.SchemaAvro || !strings.Contains(latest.Schema, "amount") {
 		t.Errorf("latest: %+v %v", latest, err)
 	}
 	first, err := r.GetSchema(ctx, "orders-value", 1)
@@ -87,15 +88,15 @@ func TestInvalidSchemasAndJSON(t *testing.T) {
 	if len(ps) != 1 || ps[0].Kind != portal.InvalidParameter || ps[0].Field != "schema" || !strings.Contains(ps[0].Message, "strang") {
 		t.Errorf("invalid avro: %v", err)
 	}
-	js := platform.SchemaDef{Type: portal.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`}
+	js := platform.SchemaDef{Type: schema.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`}
 	if _, err := r.Register(ctx, "j-value", js); err != nil {
 		t.Fatal(err)
 	}
-	js2 := platform.SchemaDef{Type: portal.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"},"n":{"type":"integer"}},"required":["id","n"]}`}
+	js2 := platform.SchemaDef{Type: schema.SchemaJSON, Schema: `{"type":"object","properties":{"id":{"type":"string"},"n":{"type":"integer"}},"required":["id","n"]}`}
 	if _, err := r.Register(ctx, "j-value", js2); !portal.Is(err, portal.IncompatibleSchema) || !strings.Contains(err.Error(), "property n is now required") {
 		t.Errorf("json incompatible: %v", err)
 	}
-	if _, err := r.Register(ctx, "j-value", platform.SchemaDef{Type: portal.SchemaJSON, Schema: `{"type": 12}`}); !portal.Is(err, portal.InvalidParameter) {
+	if _, err := r.Register(ctx, "j-value", platform.SchemaDef{Type: schema.SchemaJSON, Schema: `{"type": 12}`}); !portal.Is(err, portal.InvalidParameter) {
 		t.Errorf("invalid json schema: %v", err)
 	}
 }
@@ -107,7 +108,7 @@ func TestReferencesListAndDelete(t *testing.T) {
 	if _, err := r.Register(ctx, "money-value", avro(money)); err != nil {
 		t.Fatal(err)
 	}
-	withRef := platform.SchemaDef{Type: portal.SchemaAvro, Schema: `{"type":"record","name":"Invoice","namespace":"crm","fields":[{"name":"total","type":"crm.Money"}]}`,
+	withRef := platform.SchemaDef{Type: schema.SchemaAvro, Schema: `{"type":"record","name":"Invoice","namespace":"crm","fields":[{"name":"total","type":"crm.Money"}]}`,
 		References: []portal.SchemaReference{{Name: "crm.Money", Subject: "money-value", Version: 1}}}
 	inv, err := r.Register(ctx, "invoice-value", withRef)
 	if err != nil || len(inv.References) != 1 {
@@ -161,7 +162,7 @@ func TestWrongCredentials(t *testing.T) {
 	}
 }
 
-func summary(vs []portal.SchemaVersion) string {
+func summary(vs []schema.SchemaVersion) string {
 	var parts []string
 	for _, v := range vs {
 		parts = append(parts, fmt.Sprintf("%s/%d", v.Subject, v.Version))

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 )
 
 // AdminArea is what the caller may see of the admin area: platform admins
@@ -141,10 +142,10 @@ type AdminService interface {
 	SetReadOnly(ctx context.Context, zone, stage string, c ReadOnlyChange) (ReadOnlyState, error)
 	// Audit reads the trail across units (a zone's Super Admins: their
 	// zones only).
-	Audit(ctx context.Context, q portal.AuditQuery) (portal.Page[portal.AuditEvent], error)
+	Audit(ctx context.Context, q trail.AuditQuery) (portal.Page[trail.AuditEvent], error)
 	// ExportAudit gives every event matching q (up to MaxExport) to emit,
 	// newest first.
-	ExportAudit(ctx context.Context, q portal.AuditQuery, emit func(portal.AuditEvent) error) error
+	ExportAudit(ctx context.Context, q trail.AuditQuery, emit func(trail.AuditEvent) error) error
 	// Upstreams reports the upstreams' health (a zone's Super Admins:
 	// their zones' clusters and registries).
 	Upstreams(ctx context.Context) ([]UpstreamStatus, error)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/ascode"
 )
 
 // Change request states.
@@ -37,8 +38,8 @@ type ChangeRequest struct {
 	Comment   string
 	// Plan is the diff as requested; Result the apply's, with each
 	// change's outcome (once approved).
-	Plan   portal.Plan
-	Result *portal.Plan
+	Plan   ascode.Plan
+	Result *ascode.Plan
 	// Reviewable tells whether the caller may approve or reject it;
 	// Withdrawable whether the caller may withdraw it (their own, open).
 	Reviewable, Withdrawable bool
@@ -49,7 +50,7 @@ type RequestService interface {
 	// Request files doc as a change request of the unit in a stage.
 	// Errors: Validation (and the plan's refusals), InsufficientRole
 	// (Viewers), InvalidParameter (a document with secret values).
-	Request(ctx context.Context, scope portal.Scope, doc portal.Document, reason string) (ChangeRequest, error)
+	Request(ctx context.Context, scope portal.Scope, doc ascode.Document, reason string) (ChangeRequest, error)
 	// Requests lists the unit's requests ("" state: all), newest first.
 	Requests(ctx context.Context, scope portal.Scope, state string) ([]ChangeRequest, error)
 	ChangeRequest(ctx context.Context, scope portal.Scope, id string) (ChangeRequest, error)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/iam"
 )
 
 // Grant states.
@@ -77,7 +78,7 @@ type TopicGrant struct {
 	Decided            time.Time
 	// Bindings are the role bindings the grant made (and removes when
 	// revoked).
-	Bindings []portal.RoleBinding
+	Bindings []iam.RoleBinding
 	// Duration is how long the grant lasts once approved (0: for good, a
 	// grant made before grants expired); Expires when an active one ends
 	// (zero: never), Expiring whether that is soon (warned about).

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/topic"
 )
 
 // ClusterMetrics summarises the cluster of a scope.
@@ -44,7 +45,7 @@ type Sample struct {
 
 // TopicMetrics describes a topic's partitions, offsets and growth.
 type TopicMetrics struct {
-	Topic      portal.Topic
+	Topic      topic.Topic
 	Partitions []PartitionMetrics
 	// Messages is the number of records retained.
 	Messages int64

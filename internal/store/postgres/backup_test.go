@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/pgtest"
@@ -34,7 +35,7 @@ func TestDocumentedBackupRestoresIntoAnEmptyDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := src.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "bob", BU: "scada", Stage: "dev",
+	if _, err := src.AppendAudit(ctx, trail.AuditEvent{Time: time.Now(), Actor: "bob", BU: "scada", Stage: "dev",
 		Action: portal.ActTopicCreate, Resource: "kept", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}

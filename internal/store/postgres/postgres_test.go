@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/servicetest"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/pgtest"
@@ -56,7 +57,7 @@ func TestOutboxSkipsNoLateCommit(t *testing.T) {
 	if _, err := late.ExecContext(ctx, `INSERT INTO event_outbox (event_id) VALUES ($1)`, lateID); err != nil {
 		t.Fatal(err)
 	}
-	early, err := s.AppendAudit(ctx, portal.AuditEvent{Time: time.Now(), Actor: "b", LandingZone: "edh-shared", Action: portal.ActTopicCreate, Resource: "early", Outcome: "ok"})
+	early, err := s.AppendAudit(ctx, trail.AuditEvent{Time: time.Now(), Actor: "b", LandingZone: "edh-shared", Action: portal.ActTopicCreate, Resource: "early", Outcome: "ok"})
 	if err != nil {
 		t.Fatal(err)
 	}

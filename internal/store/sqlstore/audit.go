@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -21,7 +22,7 @@ const auditInsert = auditColumns + `, replica`
 
 // AppendAudit stores an event and returns its id; a final event enters
 // the outbox in the same transaction.
-func (d *DB) AppendAudit(ctx context.Context, e portal.AuditEvent) (int64, error) {
+func (d *DB) AppendAudit(ctx context.Context, e trail.AuditEvent) (int64, error) {
 	groups, _ := json.Marshal(e.Groups)
 	changes, _ := json.Marshal(e.Changes)
 	if e.Time.IsZero() {
@@ -52,7 +53,7 @@ func (d *DB) outbox(ctx context.Context, tx *sql.Tx, id int64) error {
 // SettleAudit records the outcome of an attempt appended before its
 // write: outcome, detail, the resource (which may have gained an id) and
 // the changes made; the event enters the outbox in the same transaction.
-func (d *DB) SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []portal.Change) error {
+func (d *DB) SettleAudit(ctx context.Context, id int64, outcome, detail, resource string, changes []trail.Change) error {
 	raw, _ := json.Marshal(changes)
 	var n int64
 	err := d.inTx(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -91,7 +92,7 @@ func (d *DB) PublishAudit(ctx context.Context, id int64) error {
 // UnknownAttempts lists the attempts still unknown (and not published as
 // such) that began before before, or were begun by a replica known
 // stopped, oldest first.
-func (d *DB) UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]portal.AuditEvent, error) {
+func (d *DB) UnknownAttempts(ctx context.Context, before time.Time, gone store.Gone, limit int) ([]trail.AuditEvent, error) {
 	return queryAll(ctx, d, scanAudit, `SELECT id, `+auditColumns+` FROM audit_events
 		WHERE outcome = 'unknown' AND NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.event_id = audit_events.id)
 		AND (at < ? OR (at < ? AND replica <> '' AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = audit_events.replica AND (r.stopped_at > 0 OR r.stale_at < ?))))
@@ -196,15 +197,15 @@ func auditQuery(f store.AuditFilter) (string, []any) {
 }
 
 // ListAudit returns events matching f, newest first.
-func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]portal.AuditEvent, error) {
+func (d *DB) ListAudit(ctx context.Context, f store.AuditFilter) ([]trail.AuditEvent, error) {
 	query, args := auditQuery(f)
 	return queryAll(ctx, d, scanAudit, query, args...)
 }
 
 // scanAudit reads rows of the id and auditColumns.
 // scanAudit reads one audit event row (id, then auditColumns).
-func scanAudit(row interface{ Scan(...any) error }) (portal.AuditEvent, error) {
-	var e portal.AuditEvent
+func scanAudit(row interface{ Scan(...any) error }) (trail.AuditEvent, error) {
+	var e trail.AuditEvent
 	var r auditRow
 	err := row.Scan(r.into(&e)...)
 	r.finish(&e)
@@ -219,13 +220,13 @@ type auditRow struct {
 }
 
 // into are the scan destinations of an event's id and auditColumns.
-func (r *auditRow) into(e *portal.AuditEvent) []any {
+func (r *auditRow) into(e *trail.AuditEvent) []any {
 	return []any{&e.ID, &r.at, &e.Actor, &e.ActorRole, &r.groups, &e.Service, &e.SourceIP, &e.UserAgent, &e.RequestID,
 		&e.BU, &e.Stage, &e.Action, &e.Resource, &e.Outcome, &e.Detail, &r.changes, &e.LandingZone, &e.Door}
 }
 
 // finish fills what the row held in another form.
-func (r *auditRow) finish(e *portal.AuditEvent) {
+func (r *auditRow) finish(e *trail.AuditEvent) {
 	e.Time = fromMicros(r.at)
 	_ = json.Unmarshal([]byte(r.groups), &e.Groups)
 	if e.Groups == nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -32,9 +33,9 @@ func BenchSessionLookup(b *testing.B, s store.Store) {
 // BenchAuditWrite measures appending one audit event.
 func BenchAuditWrite(b *testing.B, s store.Store) {
 	ctx := context.Background()
-	e := portal.AuditEvent{Actor: "carol", ActorRole: "developer", Groups: []string{"sg-scada-developers"}, SourceIP: "10.0.0.1",
+	e := trail.AuditEvent{Actor: "carol", ActorRole: "developer", Groups: []string{"sg-scada-developers"}, SourceIP: "10.0.0.1",
 		UserAgent: "curl/8", RequestID: "0123456789abcdef01234567", BU: "scada", Stage: "dev", Action: portal.ActTopicConfig,
-		Resource: "edh-shared-scada-dev-orders", Outcome: "ok", Changes: []portal.Change{{Field: "config.retention.ms", Before: "1", After: "2"}}}
+		Resource: "edh-shared-scada-dev-orders", Outcome: "ok", Changes: []trail.Change{{Field: "config.retention.ms", Before: "1", After: "2"}}}
 	for b.Loop() {
 		if _, err := s.AppendAudit(ctx, e); err != nil {
 			b.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -36,7 +37,7 @@ func testReplicas(t *testing.T, s store.Store) {
 		if a.name == "fresh" {
 			at = now
 		}
-		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: at, Actor: "carol", Action: portal.ActTopicConfig, Outcome: "unknown", Resource: "t-" + a.name, Replica: a.replica})
+		id, err := s.AppendAudit(ctx, trail.AuditEvent{Time: at, Actor: "carol", Action: portal.ActTopicConfig, Outcome: "unknown", Resource: "t-" + a.name, Replica: a.replica})
 		if err != nil {
 			t.Fatal(err)
 		}

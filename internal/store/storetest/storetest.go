@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 )
 
@@ -261,10 +262,10 @@ func testAudit(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	var ids []int64
 	for i := range 30 {
-		e := portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Minute), Actor: []string{"carol", "bob"}[i%2], ActorRole: "developer",
+		e := trail.AuditEvent{Time: base.Add(time.Duration(i) * time.Minute), Actor: []string{"carol", "bob"}[i%2], ActorRole: "developer",
 			Groups: []string{"sg-scada-developers"}, SourceIP: "10.0.0.1", UserAgent: "curl", RequestID: fmt.Sprint("req", i),
 			BU: []string{"scada", "crm"}[i%3/2], Stage: "dev", Action: []portal.Action{portal.ActTopicCreate, portal.ActTopicDelete}[i%2],
-			Resource: fmt.Sprint("t", i), Outcome: "ok", Changes: []portal.Change{{Field: "retention.ms", Before: "1", After: "2"}}}
+			Resource: fmt.Sprint("t", i), Outcome: "ok", Changes: []trail.Change{{Field: "retention.ms", Before: "1", After: "2"}}}
 		id, err := s.AppendAudit(ctx, e)
 		if err != nil {
 			t.Fatal(err)
@@ -292,7 +293,7 @@ func testAudit(t *testing.T, s store.Store) {
 	if got, _ := s.ListAudit(ctx, store.AuditFilter{Since: base.Add(10 * time.Minute), Until: base.Add(20 * time.Minute)}); len(got) != 10 {
 		t.Errorf("time range: %d", len(got))
 	}
-	if _, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Hour), Actor: "frank", LandingZone: "edh-shared", Stage: "qas",
+	if _, err := s.AppendAudit(ctx, trail.AuditEvent{Time: base.Add(time.Hour), Actor: "frank", LandingZone: "edh-shared", Stage: "qas",
 		Action: portal.ActReadOnlySet, Resource: "edh-shared/qas", Outcome: "ok"}); err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +308,7 @@ func testAudit(t *testing.T, s store.Store) {
 	}
 	// An attempt recorded ahead of its write, found by its request
 	// (a bulk job resumed elsewhere), then settled once.
-	id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(2 * time.Hour), Actor: "bob", BU: "scada", Stage: "dev",
+	id, err := s.AppendAudit(ctx, trail.AuditEvent{Time: base.Add(2 * time.Hour), Actor: "bob", BU: "scada", Stage: "dev",
 		Action: portal.ActServiceAccountCreate, Resource: "sa-x", Outcome: "unknown", RequestID: "req-bulk"})
 	if err != nil {
 		t.Fatal(err)
@@ -318,7 +319,7 @@ func testAudit(t *testing.T, s store.Store) {
 	if _, err := s.UnsettledAttempt(ctx, "req-other", portal.ActServiceAccountCreate, "sa-x"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("another request's attempt: %v", err)
 	}
-	if err := s.SettleAudit(ctx, id, "ok", "", "sa-x (sa-1)", []portal.Change{{Field: "role_binding", After: "Operator"}}); err != nil {
+	if err := s.SettleAudit(ctx, id, "ok", "", "sa-x (sa-1)", []trail.Change{{Field: "role_binding", After: "Operator"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.UnsettledAttempt(ctx, "req-bulk", portal.ActServiceAccountCreate, "sa-x"); !errors.Is(err, store.ErrNotFound) {
@@ -635,7 +636,7 @@ func testWebhooks(t *testing.T, s store.Store) {
 	// outcome (amended), it does not enter it twice.
 	var ids []int64
 	for i, outcome := range []string{"ok", "unknown", "INVALID_PARAMETER"} {
-		id, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base.Add(time.Duration(i) * time.Second), Actor: "carol", Action: portal.ActTopicCreate, Outcome: outcome, Resource: fmt.Sprint("t", i)})
+		id, err := s.AppendAudit(ctx, trail.AuditEvent{Time: base.Add(time.Duration(i) * time.Second), Actor: "carol", Action: portal.ActTopicCreate, Outcome: outcome, Resource: fmt.Sprint("t", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -661,7 +662,7 @@ func testWebhooks(t *testing.T, s store.Store) {
 		t.Fatalf("outbox end %+v, want %+v: %v", end, out[2].Pos, err)
 	}
 	// An attempt nobody can settle any more is published as it is, once.
-	stale, err := s.AppendAudit(ctx, portal.AuditEvent{Time: base, Actor: "carol", Action: portal.ActTopicDelete, Outcome: "unknown", Resource: "t9"})
+	stale, err := s.AppendAudit(ctx, trail.AuditEvent{Time: base, Actor: "carol", Action: portal.ActTopicDelete, Outcome: "unknown", Resource: "t9"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,10 @@
-package portal
+package topic
 
 import (
 	"context"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+	"github.com/edh-platform/rms-portal/internal/portal/schema"
 )
 
 // Topic limits.
@@ -76,14 +79,14 @@ type TopicState struct {
 	ConfigGiven bool
 	// IfMatch, when set, refuses the change unless the topic is still at
 	// that version (PreconditionFailed).
-	IfMatch IfMatch
+	IfMatch portal.IfMatch
 }
 
 // TopicPatch is the input of Patch: a nil value resets a setting.
 type TopicPatch struct {
 	Partitions *int
 	Config     map[string]*string
-	IfMatch    IfMatch
+	IfMatch    portal.IfMatch
 }
 
 // TopicService manages a business unit's Kafka topics. Names may be given
@@ -92,34 +95,34 @@ type TopicPatch struct {
 type TopicService interface {
 	// Links returns the unit's connectors and schema subjects of a topic,
 	// from one list of each. Errors: NotFound, InvalidParameter.
-	Links(ctx context.Context, scope Scope, name string) (TopicLinks, error)
+	Links(ctx context.Context, scope portal.Scope, name string) (TopicLinks, error)
 	// List returns one page of the unit's topics. Errors: InvalidParameter
 	// (page_size, page_token, search).
-	List(ctx context.Context, scope Scope, q ListQuery) (Page[Topic], error)
+	List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[Topic], error)
 	// Get returns a topic with its overrides, and with every inherited
 	// setting when includeDefaults is set. Errors: NotFound, InvalidParameter.
-	Get(ctx context.Context, scope Scope, name string, includeDefaults bool) (TopicDetail, error)
+	Get(ctx context.Context, scope portal.Scope, name string, includeDefaults bool) (TopicDetail, error)
 	// Create creates a topic named by the convention. Errors:
 	// InsufficientRole, ReadOnlyEnvironment, MissingParameter and
 	// InvalidParameter (one per field), AlreadyExists.
-	Create(ctx context.Context, scope Scope, in NewTopic) (TopicDetail, error)
+	Create(ctx context.Context, scope portal.Scope, in NewTopic) (TopicDetail, error)
 	// Replace sets the partition count and the full set of overrides,
 	// as a whole with respect to every other change of the topic (on any
 	// replica). Errors: as Create, NotFound, PreconditionFailed (IfMatch).
-	Replace(ctx context.Context, scope Scope, name string, in TopicState) (TopicDetail, error)
+	Replace(ctx context.Context, scope portal.Scope, name string, in TopicState) (TopicDetail, error)
 	// Patch merges changes: given settings are set, nil ones reset.
 	// Errors: as Replace.
-	Patch(ctx context.Context, scope Scope, name string, in TopicPatch) (TopicDetail, error)
+	Patch(ctx context.Context, scope portal.Scope, name string, in TopicPatch) (TopicDetail, error)
 	// Delete deletes a topic and its data. With live dependants (Impact)
 	// only an Admin deletes it, naming it and a reason. Errors:
 	// InsufficientRole, ReadOnlyEnvironment, NotFound, PreconditionFailed
 	// (IfMatch), Conflict (live dependants, no name or reason: each
 	// dependant a problem of the record).
-	Delete(ctx context.Context, scope Scope, name string, opt DeleteOptions) error
+	Delete(ctx context.Context, scope portal.Scope, name string, opt portal.DeleteOptions) error
 	// Impact lists what depends on a topic: consumer groups reading it
 	// (by unit), other units' grants, connectors naming it, its subjects.
 	// Errors: NotFound.
-	Impact(ctx context.Context, scope Scope, name string) (Impact, error)
+	Impact(ctx context.Context, scope portal.Scope, name string) (portal.Impact, error)
 }
 
 // TopicLinks are what else in the unit works with a topic: the connectors
@@ -128,7 +131,7 @@ type TopicService interface {
 type TopicLinks struct {
 	Connectors            []LinkedConnector
 	ConnectorsUnavailable string
-	Subjects              []SchemaVersion
+	Subjects              []schema.SchemaVersion
 	SubjectsUnavailable   string
 }
 
@@ -140,15 +143,3 @@ type LinkedConnector struct {
 	Type  string
 	State string
 }
-
-// The topic's actions; its KindInfo declares their past tenses.
-var (
-	ActTopicCreate      = Action{"topic.create", "created"}
-	ActTopicUpdate      = Action{"topic.update", "updated"}
-	ActTopicConfig      = Action{"topic.config", "configured"}
-	ActTopicPartitions  = Action{"topic.partitions", "repartitioned"}
-	ActTopicDelete      = Action{"topic.delete", "deleted"}
-	ActTopicDescribe    = Action{"topic.describe", "described"}
-	ActTopicProduce     = Action{"topic.produce", "produced"}
-	ActTopicReadRecords = Action{"topic.read-records", "read-records"}
-)

@@ -1,4 +1,4 @@
-package portal
+package iam
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // What an API key is for: the stage's Kafka cluster of the landing zone,
@@ -90,7 +92,7 @@ type CreatedAPIKey struct {
 
 // APIKeyQuery selects keys.
 type APIKeyQuery struct {
-	ListQuery
+	portal.ListQuery
 	// Account keeps one service account's keys.
 	Account string
 	// ExpiringWithin keeps the keys that expire within it.
@@ -109,20 +111,20 @@ const DefaultOverlap = 24 * time.Hour
 type APIKeyService interface {
 	// List returns one page of the unit's keys (those of its accounts on
 	// the stage's cluster and registry).
-	List(ctx context.Context, scope Scope, q APIKeyQuery) (Page[APIKey], error)
+	List(ctx context.Context, scope portal.Scope, q APIKeyQuery) (portal.Page[APIKey], error)
 	// Get returns one of the unit's keys. Errors: NotFound.
-	Get(ctx context.Context, scope Scope, key string) (APIKey, error)
+	Get(ctx context.Context, scope portal.Scope, key string) (APIKey, error)
 	// Create makes a key for one of the unit's accounts. Errors:
 	// NotFound (account), InvalidParameter (resource, expiry).
-	Create(ctx context.Context, scope Scope, account string, in NewAPIKey) (CreatedAPIKey, error)
+	Create(ctx context.Context, scope portal.Scope, account string, in NewAPIKey) (CreatedAPIKey, error)
 	// Rotate makes a key in place of another (same owner and resource)
 	// and has the old one expire after overlap. Errors: NotFound,
 	// InvalidParameter (overlap).
-	Rotate(ctx context.Context, scope Scope, key string, overlap time.Duration) (CreatedAPIKey, error)
+	Rotate(ctx context.Context, scope portal.Scope, key string, overlap time.Duration) (CreatedAPIKey, error)
 	// Update changes a key's description.
-	Update(ctx context.Context, scope Scope, key, description string) (APIKey, error)
+	Update(ctx context.Context, scope portal.Scope, key, description string) (APIKey, error)
 	// Delete deletes a key: clients using it are refused from then.
-	Delete(ctx context.Context, scope Scope, key string) error
+	Delete(ctx context.Context, scope portal.Scope, key string) error
 	// Notices counts, for every unit and stage the caller has a role in,
 	// the keys that expire within a span (for the home page).
 	Notices(ctx context.Context, within time.Duration) ([]KeyNotice, error)
@@ -130,7 +132,7 @@ type APIKeyService interface {
 
 // KeyNotice counts a unit's keys in a stage that expire soon.
 type KeyNotice struct {
-	Scope
+	portal.Scope
 	Count int
 }
 
@@ -160,12 +162,3 @@ func ParseSpan(s string) (time.Duration, error) {
 	}
 	return time.ParseDuration(s)
 }
-
-// The api key's actions; its KindInfo declares their past tenses.
-var (
-	ActAPIKeyCreate = Action{"api-key.create", "created"}
-	ActAPIKeyUpdate = Action{"api-key.update", "updated"}
-	ActAPIKeyRotate = Action{"api-key.rotate", "rotated"}
-	ActAPIKeyDelete = Action{"api-key.delete", "deleted"}
-	ActAPIKeyExpire = Action{"api-key.expire", "expired"}
-)

@@ -1,9 +1,11 @@
-package portal
+package iam
 
 import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // MaxBulkAccounts bounds the service accounts of one bulk create.
@@ -99,7 +101,7 @@ type BulkResult struct {
 	// BulkCompleted for an account that existed without all of its type's
 	// role bindings.
 	Outcome string
-	Error   *Error
+	Error   *portal.Error
 }
 
 // Outcomes of a bulk item that succeeded.
@@ -121,7 +123,7 @@ const (
 // BulkJob is a bulk create running in the background, readable by whoever
 // started it (and platform admins) until it expires.
 type BulkJob struct {
-	Scope
+	portal.Scope
 	ID string
 	// Owner is the subject of the principal who started it.
 	Owner string
@@ -149,34 +151,34 @@ func (j BulkJob) Done() int {
 // for every role; creating needs the Admin role (InsufficientRole), and
 // in a read-only stage Admins bypass the rule.
 type AccountService interface {
-	List(ctx context.Context, scope Scope, q ListQuery) (Page[ServiceAccount], error)
+	List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[ServiceAccount], error)
 	// Get returns an account with its role bindings. Errors: NotFound.
-	Get(ctx context.Context, scope Scope, id string) (ServiceAccount, error)
+	Get(ctx context.Context, scope portal.Scope, id string) (ServiceAccount, error)
 	// Create creates an account and applies its type's role bindings.
 	// Errors: AlreadyExists, MissingParameter, InvalidParameter.
-	Create(ctx context.Context, scope Scope, in NewServiceAccount) (ServiceAccount, error)
+	Create(ctx context.Context, scope portal.Scope, in NewServiceAccount) (ServiceAccount, error)
 	// StartBulk validates a batch (every bad item named as
 	// items[i].field, nothing created) and journals it as a job that
 	// creates it in the background; it returns the job before anything
 	// is created. A job survives its replica: another resumes it. Errors:
 	// RateLimited when too many batches run.
-	StartBulk(ctx context.Context, scope Scope, items []NewServiceAccount) (BulkJob, error)
+	StartBulk(ctx context.Context, scope portal.Scope, items []NewServiceAccount) (BulkJob, error)
 	// Update changes an account's description. Errors: NotFound.
-	Update(ctx context.Context, scope Scope, id, description string) (ServiceAccount, error)
+	Update(ctx context.Context, scope portal.Scope, id, description string) (ServiceAccount, error)
 	// Delete deletes an account with its role bindings; while it owns API
 	// keys it is refused (Conflict) unless opt.WithKeys, which deletes them
 	// in the same audited action; while other units' grants are given to
 	// it, an Admin names it (its id or name) and gives a reason. Errors:
 	// NotFound, Conflict.
-	Delete(ctx context.Context, scope Scope, id string, opt DeleteOptions) (AccountDeletion, error)
+	Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) (AccountDeletion, error)
 	// Impact lists what depends on an account: its API keys, the grants
 	// other units gave it, its role bindings. Errors: NotFound.
-	Impact(ctx context.Context, scope Scope, id string) (Impact, error)
+	Impact(ctx context.Context, scope portal.Scope, id string) (portal.Impact, error)
 	// Use lists what uses an account (connectors).
-	Use(ctx context.Context, scope Scope, id string) (AccountUse, error)
+	Use(ctx context.Context, scope portal.Scope, id string) (AccountUse, error)
 	// BulkJob returns a batch's progress, waiting up to wait for news.
 	// Errors: NotFound (unknown, expired, or started by someone else).
-	BulkJob(ctx context.Context, scope Scope, id string, wait time.Duration) (BulkJob, error)
+	BulkJob(ctx context.Context, scope portal.Scope, id string, wait time.Duration) (BulkJob, error)
 }
 
 // DefaultIdentityClaim names the claim that identifies a pool's members.
@@ -228,34 +230,19 @@ type FilterResult struct {
 // PoolService manages a business unit's identity pools. Writes need the
 // Admin role.
 type PoolService interface {
-	List(ctx context.Context, scope Scope, q ListQuery) (Page[Pool], error)
-	Get(ctx context.Context, scope Scope, id string) (Pool, error)
+	List(ctx context.Context, scope portal.Scope, q portal.ListQuery) (portal.Page[Pool], error)
+	Get(ctx context.Context, scope portal.Scope, id string) (Pool, error)
 	// Create checks the CEL filter before anything goes upstream.
 	// Errors: InvalidParameter on filter (with the position), AlreadyExists.
-	Create(ctx context.Context, scope Scope, in NewPool) (Pool, error)
-	UpdateFilter(ctx context.Context, scope Scope, id, filter string, ifMatch IfMatch) (Pool, error)
+	Create(ctx context.Context, scope portal.Scope, in NewPool) (Pool, error)
+	UpdateFilter(ctx context.Context, scope portal.Scope, id, filter string, ifMatch portal.IfMatch) (Pool, error)
 	// Delete deletes a pool with its role bindings; while other units'
 	// grants are given to it, an Admin names it and gives a reason.
-	Delete(ctx context.Context, scope Scope, id string, opt DeleteOptions) error
+	Delete(ctx context.Context, scope portal.Scope, id string, opt portal.DeleteOptions) error
 	// Impact lists what depends on a pool: the grants other units gave
 	// it, its role bindings. Errors: NotFound.
-	Impact(ctx context.Context, scope Scope, id string) (Impact, error)
+	Impact(ctx context.Context, scope portal.Scope, id string) (portal.Impact, error)
 	// TestFilter evaluates a filter on sample claims; it changes nothing,
 	// so every role may call it.
-	TestFilter(ctx context.Context, scope Scope, filter string, claims map[string]any) (FilterResult, error)
+	TestFilter(ctx context.Context, scope portal.Scope, filter string, claims map[string]any) (FilterResult, error)
 }
-
-// The service account's actions; its KindInfo declares their past tenses.
-var (
-	ActServiceAccountCreate     = Action{"service-account.create", "created"}
-	ActServiceAccountBulkCreate = Action{"service-account.bulk-create", "bulk-created"}
-	ActServiceAccountUpdate     = Action{"service-account.update", "updated"}
-	ActServiceAccountDelete     = Action{"service-account.delete", "deleted"}
-)
-
-// The identity pool's actions; its KindInfo declares their past tenses.
-var (
-	ActIdentityPoolCreate = Action{"identity-pool.create", "created"}
-	ActIdentityPoolFilter = Action{"identity-pool.filter", "updated"}
-	ActIdentityPoolDelete = Action{"identity-pool.delete", "deleted"}
-)

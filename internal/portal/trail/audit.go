@@ -1,8 +1,10 @@
-package portal
+package trail
 
 import (
 	"context"
 	"time"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
 // Change is one setting's value before and after an update; secrets are
@@ -27,11 +29,11 @@ type AuditEvent struct {
 	UserAgent string    `json:"user_agent"`
 	RequestID string    `json:"request_id"`
 	// LandingZone is the unit's (or the switched stage's) landing zone.
-	LandingZone string `json:"landing_zone,omitempty"`
-	BU          string `json:"business_unit"`
-	Stage       string `json:"stage"`
-	Action      Action `json:"action"`
-	Resource    string `json:"resource"`
+	LandingZone string        `json:"landing_zone,omitempty"`
+	BU          string        `json:"business_unit"`
+	Stage       string        `json:"stage"`
+	Action      portal.Action `json:"action"`
+	Resource    string        `json:"resource"`
 	// Outcome is "ok", "unknown" (a write whose effect is not known: under
 	// way, timed out, or not recorded) or the error kind that stopped it.
 	Outcome string   `json:"outcome"`
@@ -68,11 +70,11 @@ type AuditService interface {
 	// List returns a unit's events in a stage, newest first. Admins and
 	// Super Admins of the unit may read them (InsufficientRole for
 	// others). Errors: InvalidParameter (page_token, page_size, range).
-	List(ctx context.Context, scope Scope, q AuditQuery) (Page[AuditEvent], error)
+	List(ctx context.Context, scope portal.Scope, q AuditQuery) (portal.Page[AuditEvent], error)
 	// Refused records a write that a front door refused before any service
 	// could (no valid token, a forged form), so that it leaves a trace too.
 	// The caller is the principal in ctx, if any.
-	Refused(ctx context.Context, scope Scope, action Action, resource string, err error)
+	Refused(ctx context.Context, scope portal.Scope, action portal.Action, resource string, err error)
 }
 
 // SystemActor names the portal in the audit trail, for what it does by

@@ -1,6 +1,10 @@
-package portal
+package schema
 
-import "context"
+import (
+	"context"
+
+	"github.com/edh-platform/rms-portal/internal/portal"
+)
 
 // Schema types.
 const (
@@ -8,13 +12,6 @@ const (
 	SchemaJSON     = "JSON"
 	SchemaProtobuf = "PROTOBUF"
 )
-
-// SchemaReference names a schema that another one uses.
-type SchemaReference struct {
-	Name    string
-	Subject string
-	Version int
-}
 
 // SchemaVersion is one registered version of a subject.
 type SchemaVersion struct {
@@ -26,7 +23,7 @@ type SchemaVersion struct {
 	ID         int
 	Type       string
 	Schema     string
-	References []SchemaReference
+	References []portal.SchemaReference
 }
 
 // Compatibility is the outcome of a compatibility check.
@@ -40,7 +37,7 @@ type Compatibility struct {
 type SchemaDef struct {
 	SchemaType string
 	Schema     string
-	References []SchemaReference
+	References []portal.SchemaReference
 }
 
 // NewSchema is the input of Create: the subject follows the
@@ -55,30 +52,23 @@ type NewSchema struct {
 // Writes need the Developer role and a writable stage.
 type SchemaService interface {
 	// List returns the latest version of each subject, or every version.
-	List(ctx context.Context, scope Scope, latestOnly bool, q ListQuery) (Page[SchemaVersion], error)
+	List(ctx context.Context, scope portal.Scope, latestOnly bool, q portal.ListQuery) (portal.Page[SchemaVersion], error)
 	// Impact lists what depends on a subject: the schemas referencing it,
 	// its topic and the groups reading that. Errors: NotFound.
-	Impact(ctx context.Context, scope Scope, subject string) (Impact, error)
+	Impact(ctx context.Context, scope portal.Scope, subject string) (portal.Impact, error)
 	// Get returns a version ("latest" or a number). Errors: NotFound,
 	// InvalidParameter.
-	Get(ctx context.Context, scope Scope, subject, version string) (SchemaVersion, error)
+	Get(ctx context.Context, scope portal.Scope, subject, version string) (SchemaVersion, error)
 	// Versions returns every version of a subject, oldest first.
-	Versions(ctx context.Context, scope Scope, subject string) ([]SchemaVersion, error)
+	Versions(ctx context.Context, scope portal.Scope, subject string) ([]SchemaVersion, error)
 	// Create registers a new subject. Errors: AlreadyExists,
 	// InvalidParameter (the schema does not parse), MissingParameter.
-	Create(ctx context.Context, scope Scope, in NewSchema) (SchemaVersion, error)
+	Create(ctx context.Context, scope portal.Scope, in NewSchema) (SchemaVersion, error)
 	// Update registers a new version. Errors: IncompatibleSchema (with
 	// the reasons), NotFound, InvalidParameter.
-	Update(ctx context.Context, scope Scope, subject string, in SchemaDef) (SchemaVersion, error)
+	Update(ctx context.Context, scope portal.Scope, subject string, in SchemaDef) (SchemaVersion, error)
 	// Check tells whether a schema could be the next version; read-only.
-	Check(ctx context.Context, scope Scope, subject string, in SchemaDef) (Compatibility, error)
+	Check(ctx context.Context, scope portal.Scope, subject string, in SchemaDef) (Compatibility, error)
 	// Delete deletes a version softly, or for good once soft-deleted.
-	Delete(ctx context.Context, scope Scope, subject, version string, permanent bool) error
+	Delete(ctx context.Context, scope portal.Scope, subject, version string, permanent bool) error
 }
-
-// The schema's actions; its KindInfo declares their past tenses.
-var (
-	ActSchemaCreate  = Action{"schema.create", "created"}
-	ActSchemaVersion = Action{"schema.version", "versioned"}
-	ActSchemaDelete  = Action{"schema.delete", "deleted"}
-)
