@@ -1,3 +1,6 @@
+// Package adminarea is the contract of the platform admin area: onboarded
+// units, read-only stages, the audit trail across zones, upstream health,
+// configuration, sessions and the access preview.
 package adminarea
 
 import (

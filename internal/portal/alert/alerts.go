@@ -1,3 +1,4 @@
+// Package alert is the contract of alert rules, alerts and their channels.
 package alert
 
 import (

@@ -1,3 +1,5 @@
+// Package ascode is the contract of resources as code: documents, the
+// plans made of them and the changes applying them makes.
 package ascode
 
 import (

@@ -1,3 +1,5 @@
+// Package changerequest is the contract of change requests: a document
+// filed for review, approved or rejected, and applied.
 package changerequest
 
 import (

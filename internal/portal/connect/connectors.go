@@ -1,3 +1,5 @@
+// Package connect is the contract of connectors: their configuration,
+// state, plugins, restarts and auto-restart.
 package connect
 
 import (

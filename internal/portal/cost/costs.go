@@ -1,3 +1,5 @@
+// Package cost is the contract of usage and cost per business unit and
+// stage, and of a landing zone's costs by unit.
 package cost
 
 import (

@@ -1,3 +1,5 @@
+// Package grant is the contract of grants: access to another unit's topic,
+// asked for, reviewed, expiring and revoked.
 package grant
 
 import (

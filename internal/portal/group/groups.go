@@ -1,3 +1,5 @@
+// Package group is the contract of consumer groups: their members and lag,
+// offset resets, deletion, and the groups that read a topic.
 package group
 
 import (

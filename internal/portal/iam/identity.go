@@ -1,3 +1,5 @@
+// Package iam is the contract of identities: service accounts and their
+// role bindings, bulk jobs, API keys and identity pools.
 package iam
 
 import (

@@ -1,3 +1,4 @@
+// Package metric is the contract of metrics and the charts made of them.
 package metric
 
 import (

@@ -1,3 +1,5 @@
+// Package policy is the contract of guardrails: policies, their tests and
+// reports, and budgets.
 package policy
 
 import (

@@ -1,3 +1,5 @@
+// Package record is the contract of a topic's records: browsing them and
+// producing them.
 package record
 
 import (

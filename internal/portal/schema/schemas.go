@@ -1,3 +1,5 @@
+// Package schema is the contract of schemas: subjects, their versions and
+// compatibility checks.
 package schema
 
 import (

@@ -1,3 +1,5 @@
+// Package search is the contract of the search across a unit's resources
+// by name.
 package search
 
 import (

@@ -1,3 +1,5 @@
+// Package topic is the contract of topics: lists, details, their links to
+// connectors and subjects, and changes.
 package topic
 
 import (

@@ -1,3 +1,5 @@
+// Package topiccatalog is the contract of the topic catalog: what a topic
+// holds, described for other units to find.
 package topiccatalog
 
 import (

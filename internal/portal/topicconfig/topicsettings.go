@@ -1,3 +1,5 @@
+// Package topicconfig is the contract of a topic's editable settings and
+// their rules.
 package topicconfig
 
 import (

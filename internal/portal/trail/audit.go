@@ -1,3 +1,5 @@
+// Package trail is the contract of the audit trail: its events, their
+// changes, and queries over them.
 package trail
 
 import (

@@ -1,3 +1,5 @@
+// Package webhook is the contract of webhooks: their endpoints and
+// deliveries.
 package webhook
 
 import (
