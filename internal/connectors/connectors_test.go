@@ -95,8 +95,10 @@ var connectorAndSchemaOps = []op{
 
 func TestConnectorAndSchemaAccessMatrix(t *testing.T) {
 	for _, role := range access.Roles {
+		// One world per role: each stage's seeds and changes carry the
+		// stage's names, and the checks count from before each operation.
+		w := servicetest.New(t)
 		for _, stage := range []string{"dev", "run"} {
-			w := servicetest.New(t)
 			seedScada(t, w, stage)
 			for _, o := range connectorAndSchemaOps {
 				want := writePolicy[role][stage][map[bool]int{false: 0, true: 1}[o.write]]

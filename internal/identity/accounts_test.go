@@ -32,8 +32,10 @@ func seedIdentity(t *testing.T, w *servicetest.World, stage string) (saID, poolI
 
 func TestIdentityAccessMatrix(t *testing.T) {
 	for _, role := range access.Roles {
+		// One world per role: each stage's seeds and changes carry the
+		// stage's names, and the checks count from before each operation.
+		w := servicetest.New(t)
 		for _, stage := range []string{"dev", "run"} {
-			w := servicetest.New(t)
 			saID, poolID := seedIdentity(t, w, stage)
 			ops := []servicetest.Op{
 				{Name: "list accounts", Write: false, Run: func(ctx context.Context, w *servicetest.World, st string) error {

@@ -367,7 +367,12 @@ var declarationPolicy = map[string]map[portal.Role][2]portal.Kind{
 	},
 }
 
+// TestDeclarationAccessMatrix checks every role × declared kind × stage
+// through plan and apply. One world serves each role: the kinds' and the
+// stages' declarations name different resources, so none finds another's
+// change, and a refusal must leave the whole world as it was.
 func TestDeclarationAccessMatrix(t *testing.T) {
+	worlds := map[portal.Role]*servicetest.World{}
 	docs := map[string]ascode.Document{
 		portal.KindTopic:          {Resources: []portal.Resource{{Kind: portal.KindTopic, Name: "fresh", Spec: &portal.TopicDecl{Partitions: intp(2)}}}},
 		portal.KindServiceAccount: {Resources: []portal.Resource{{Kind: portal.KindServiceAccount, Name: "fresh", Spec: &portal.AccountDecl{Type: "consumer"}}}},
@@ -375,7 +380,11 @@ func TestDeclarationAccessMatrix(t *testing.T) {
 	for kind, byRole := range declarationPolicy {
 		for _, role := range []portal.Role{portal.NoRole, portal.Viewer, portal.Developer, portal.Admin, portal.SuperAdmin} {
 			for i, stage := range []string{"dev", "run"} {
-				w := servicetest.New(t)
+				w := worlds[role]
+				if w == nil {
+					w = servicetest.New(t)
+					worlds[role] = w
+				}
 				ctx := servicetest.As("scada", role)
 				name := fmt.Sprintf("%s %s in %s", role, kind, stage)
 				plan, err := w.Plans.Plan(ctx, portal.Scope{BU: "scada", Stage: stage}, docs[kind])

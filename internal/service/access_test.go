@@ -63,11 +63,22 @@ var topicPolicy = map[portal.Role]map[string][2]portal.Kind{
 	portal.SuperAdmin: {"dev": {"", ""}, "run": {"", ""}},
 }
 
+// TestTopicAccessMatrix checks every role × stage × topic operation, and
+// that a refusal asks nothing upstream. The reads share one world per role
+// and stage, and so do the writes
+// (create, replace, patch, then delete, each finding what it needs): the
+// policy decides per reads and writes, so in each world either every
+// operation is allowed or every one must be refused with no upstream call.
 func TestTopicAccessMatrix(t *testing.T) {
 	for _, role := range access.Roles {
 		for _, stage := range []string{"dev", "run"} {
+			worlds := map[bool]*servicetest.World{}
 			for _, op := range topicOps {
-				w := servicetest.New(t, "edh-shared-scada-"+stage+"-existing")
+				w := worlds[op.write]
+				if w == nil {
+					w = servicetest.New(t, "edh-shared-scada-"+stage+"-existing")
+					worlds[op.write] = w
+				}
 				cluster := w.Cluster("edh-shared", stage)
 				want := topicPolicy[role][stage][map[bool]int{false: 0, true: 1}[op.write]]
 				err := op.run(servicetest.As("scada", role), w.Topics, stage)
