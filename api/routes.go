@@ -1,7 +1,6 @@
 package api
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -22,7 +21,7 @@ func (a *API) Register(e *echo.Echo) {
 			panic("api: no handler for the operation " + op.ID)
 		}
 		delete(handlers, op.ID)
-		path := Base + pathParam.ReplaceAllString(op.Path, ":$1")
+		path := Base + op.RouterPath()
 		switch {
 		case op.Public:
 			// The version needs no token: operators and probes ask for it.
@@ -45,9 +44,6 @@ func (a *API) Register(e *echo.Echo) {
 		a.docs.Register(e)
 	}
 }
-
-// pathParam is a {name} parameter of an operation's path.
-var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
 
 // handlers are the API's handlers by operation id.
 func (a *API) handlers() map[string]echo.HandlerFunc {

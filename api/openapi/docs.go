@@ -1,6 +1,8 @@
-// Package openapi is the API document: served with Swagger UI, filled in
-// with the deployment's server and sign-in, and read for its operations
-// by the doors made of them (the assistants' tools, the typed client).
+// Package openapi is the API document: written whole by Generate (make
+// docs) from the operations table, its frame and the wire types, served
+// with Swagger UI, filled in with the deployment's server and sign-in,
+// and read for its operations by the doors made of them (the assistants'
+// tools, the typed client).
 package openapi
 
 import (

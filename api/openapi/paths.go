@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,9 +22,6 @@ import (
 //
 //go:embed frame.yaml
 var frame []byte
-
-// pathParam finds the {name} parameters of a path.
-var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
 
 // Generate writes the whole API document: the frame, the paths of ops and
 // the schemas of the wire types. `make docs` commits what it returns.
@@ -157,14 +153,14 @@ func (sh shared) split(op operations.Operation) (path *yaml.Node, own []*yaml.No
 		}
 		own = append(own, n)
 	}
-	for _, m := range pathParam.FindAllStringSubmatch(op.Path, -1) {
-		n := given[m[1]]
-		delete(given, m[1])
+	for _, name := range op.PathParams() {
+		n := given[name]
+		delete(given, name)
 		if n == nil {
-			if c, ok := sh.params[m[1]]; !ok || c.In != "path" || c.Name != m[1] {
-				return nil, nil, fmt.Errorf("{%s} is neither given nor a shared path parameter", m[1])
+			if c, ok := sh.params[name]; !ok || c.In != "path" || c.Name != name {
+				return nil, nil, fmt.Errorf("{%s} is neither given nor a shared path parameter", name)
 			}
-			n = ref("parameters", m[1])
+			n = ref("parameters", name)
 		}
 		path.Content = append(path.Content, n)
 	}

@@ -5,6 +5,8 @@
 // wire types, so the routes and the document cannot disagree.
 package operations
 
+import "regexp"
+
 // Operation is one operation of the API.
 type Operation struct {
 	// ID is the document's operationId, and the key the router finds the
@@ -109,3 +111,19 @@ func All() []Operation {
 	}
 	return out
 }
+
+// pathParam is a {name} parameter of an operation's path.
+var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
+
+// PathParams are the names of the {name} parameters of the operation's
+// path, in order.
+func (o Operation) PathParams() []string {
+	var names []string
+	for _, m := range pathParam.FindAllStringSubmatch(o.Path, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+// RouterPath is the operation's path as the router writes it (:name).
+func (o Operation) RouterPath() string { return pathParam.ReplaceAllString(o.Path, ":$1") }
