@@ -143,7 +143,7 @@ func (c *cleanupRecorder) run() {
 
 func TestMain(m *testing.M) {
 	code := pgtest.Main(m)
-	for _, dir := range []string{binDir, providerDir} {
+	for _, dir := range []string{binDir, providerDir, terraformRCDir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}

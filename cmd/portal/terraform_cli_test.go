@@ -105,6 +105,7 @@ func (w *tfWork) must(code int, args ...string) string {
 // written; planned again, the apply makes the change; destroy leaves
 // nothing.
 func TestTerraformAppliesWhatItPlanned(t *testing.T) {
+	t.Parallel()
 	tf := startTerraformPortal(t)
 	sfx := suffix()
 	topic := "/api/v1/scada/dev/topic/tf-saved-" + sfx
@@ -149,6 +150,7 @@ func TestTerraformAppliesWhatItPlanned(t *testing.T) {
 // the CLI and the built plugin against the portal binary: apply, a plan
 // that changes nothing, the grant approved and read active, destroy.
 func TestTerraformExample(t *testing.T) {
+	t.Parallel()
 	tf := startTerraformPortal(t)
 	example, err := os.ReadFile("../../examples/terraform/main.tf")
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -52,17 +53,43 @@ type terraformPortal struct {
 
 func startTerraformPortal(t *testing.T) *terraformPortal {
 	cli := terraformCLI(t)
-	t.Setenv("TF_ACC_TERRAFORM_PATH", cli)
-	t.Setenv("CHECKPOINT_DISABLE", "1")
-	t.Setenv("TF_IN_AUTOMATION", "1")
-	rc := filepath.Join(t.TempDir(), "terraformrc")
-	if err := os.WriteFile(rc, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TF_CLI_CONFIG_FILE", rc)
+	terraformEnv(t, cli)
 	dev := startProcess(t, "terraform's portal", []string{"dev", "--data", filepath.Join(t.TempDir(), "dev")})
 	tp := &testPortal{t: t, url: dev.url, tokens: &tokenCache{m: map[string]cachedToken{}}}
 	return &terraformPortal{testPortal: tp, cli: cli}
+}
+
+var (
+	terraformEnvOnce sync.Once
+	terraformEnvErr  error
+	// terraformRCDir holds the empty CLI configuration; TestMain removes it.
+	terraformRCDir string
+)
+
+// terraformEnv sets, once for the test process, what Terraform's test
+// framework reads from the environment: the CLI, no update checks, and
+// an empty CLI configuration instead of the machine's. The values are
+// the same for every test, so the Terraform tests run in parallel, as
+// t.Setenv would not let them.
+func terraformEnv(t *testing.T, cli string) {
+	t.Helper()
+	terraformEnvOnce.Do(func() {
+		if terraformRCDir, terraformEnvErr = os.MkdirTemp("", "rms-portal-terraformrc-"); terraformEnvErr != nil {
+			return
+		}
+		rc := filepath.Join(terraformRCDir, "terraformrc")
+		if terraformEnvErr = os.WriteFile(rc, nil, 0o600); terraformEnvErr != nil {
+			return
+		}
+		for k, v := range map[string]string{"TF_ACC_TERRAFORM_PATH": cli, "CHECKPOINT_DISABLE": "1", "TF_IN_AUTOMATION": "1", "TF_CLI_CONFIG_FILE": rc} {
+			if terraformEnvErr = os.Setenv(k, v); terraformEnvErr != nil {
+				return
+			}
+		}
+	})
+	if terraformEnvErr != nil {
+		t.Fatal(terraformEnvErr)
+	}
 }
 
 // provider is a provider block signed in as user in bu/stage, with more
@@ -116,6 +143,7 @@ func check(f func() error) resource.TestCheckFunc {
 // portal (a diff), updated (If-Match: a change in the portal between
 // plan and apply writes nothing), approved, destroyed (nothing left).
 func TestTerraformUnitJourney(t *testing.T) {
+	t.Parallel()
 	tf := startTerraformPortal(t)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	t.Cleanup(receiver.Close)
@@ -401,6 +429,7 @@ data "portal_consumer_groups" "all" {}
 // change_requests, the change filed as a request whose id the apply
 // names), a Viewer's role.
 func TestTerraformRefusals(t *testing.T) {
+	t.Parallel()
 	tf := startTerraformPortal(t)
 	sfx := suffix()
 	policy := map[string]any{"landing_zone": "edh-shared", "kind": "Topic", "stages": []string{"dev"}, "expression": "resource.partitions <= 6",
@@ -492,6 +521,7 @@ func TestTerraformRefusals(t *testing.T) {
 // with their configuration: nothing to change, nothing replaced (an API
 // key's Terraform-only settings are recorded in place, the key kept).
 func TestTerraformImportAdoptsWhatExists(t *testing.T) {
+	t.Parallel()
 	tf := startTerraformPortal(t)
 	sfx := suffix()
 	base := "/api/v1/scada/dev"
