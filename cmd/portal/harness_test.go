@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -26,6 +25,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/config"
 	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 	"github.com/edh-platform/rms-portal/internal/store/pgtest"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 )
 
 // testPortal is a whole portal in dev mode on a loopback port: dev
@@ -82,7 +82,9 @@ func startPortalWith(t testing.TB, tweak func(*config.Config), h hooks) *testPor
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { os.RemoveAll(dir) })
-		cfg.Database.URL = "sqlite:" + filepath.Join(dir, "portal.db")
+		// A copy of a database migrated once per run: the binary's
+		// own journeys migrate theirs from nothing.
+		cfg.Database.URL = "sqlite:" + sqlitetest.File(t, dir)
 	}
 	tp := &testPortal{t: t, url: cfg.BaseURL, tokens: &tokenCache{m: map[string]cachedToken{}}, sessionSkew: new(atomic.Int64)}
 	ctx, cancel := context.WithCancel(context.Background())

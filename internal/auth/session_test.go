@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +14,13 @@ import (
 	"github.com/edh-platform/rms-portal/internal/dev/idp/idptest"
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 )
 
 // openStore is a real store (SQLite in a temporary file).
 func openStore(t testing.TB) *sqlite.Store {
 	t.Helper()
-	st, _, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "portal.db"), 5*time.Second, slog.New(slog.DiscardHandler))
+	st, _, err := sqlite.Open(context.Background(), sqlitetest.File(t, ""), 5*time.Second, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/platform"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkCollectorRequests(b *testing.B) {
 	for _, c := range []struct{ clusters, topics int }{{1, 100}, {1, 10000}, {10, 100}, {10, 1000}} {
 		b.Run(fmt.Sprintf("%dclusters_%dtopics", c.clusters, c.topics), func(b *testing.B) {
 			ctx := context.Background()
-			st, _, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "costs.db"), 5*time.Second, slog.New(slog.DiscardHandler))
+			st, _, err := sqlite.Open(ctx, sqlitetest.File(b, ""), 5*time.Second, slog.New(slog.DiscardHandler))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -3,7 +3,6 @@ package costs
 import (
 	"context"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 )
 
@@ -57,7 +57,7 @@ func (l listed) ListTopics(context.Context) ([]platform.TopicInfo, error) { retu
 // again and the gap goes.
 func TestCollectorGapsAreFilledLater(t *testing.T) {
 	ctx := context.Background()
-	st, _, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "costs.db"), 5*time.Second, slog.New(slog.DiscardHandler))
+	st, _, err := sqlite.Open(ctx, sqlitetest.File(t, ""), 5*time.Second, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestCollectorGapsAreFilledLater(t *testing.T) {
 // whose API is down is tried again only after the others had their turn.
 func TestStagesThatFailDoNotHoldOthersBack(t *testing.T) {
 	ctx := context.Background()
-	st, _, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "costs.db"), 5*time.Second, slog.New(slog.DiscardHandler))
+	st, _, err := sqlite.Open(ctx, sqlitetest.File(t, ""), 5*time.Second, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -14,13 +13,14 @@ import (
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 )
 
 // TestLockSerialisesAcrossGuards: two guards (two replicas) on one store
 // never hold one key at once, and a waiter past the wait is refused with
 // CONFLICT and Retry-After, not left hanging.
 func TestLockSerialisesAcrossGuards(t *testing.T) {
-	st, _, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "locks.db"), 5*time.Second, slog.New(slog.DiscardHandler))
+	st, _, err := sqlite.Open(context.Background(), sqlitetest.File(t, ""), 5*time.Second, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestLockSerialisesAcrossGuards(t *testing.T) {
 // replica and another; overlapping batches given in any order never wait
 // for each other for good, and never hold a key twice.
 func TestLockAllTakesManyAtOnce(t *testing.T) {
-	st, _, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "locks.db"), 5*time.Second, slog.New(slog.DiscardHandler))
+	st, _, err := sqlite.Open(context.Background(), sqlitetest.File(t, ""), 5*time.Second, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

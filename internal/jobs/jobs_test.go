@@ -6,20 +6,20 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 )
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func openStore(t *testing.T) *sqlite.Store {
 	t.Helper()
-	st, _, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "jobs.db"), 5*time.Second, quiet())
+	st, _, err := sqlite.Open(context.Background(), sqlitetest.File(t, ""), 5*time.Second, quiet())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"io"
 	"log/slog"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +36,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal/trail"
 	"github.com/edh-platform/rms-portal/internal/store"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 	"github.com/edh-platform/rms-portal/internal/tenancy"
 	"github.com/edh-platform/rms-portal/internal/topics"
 	"github.com/edh-platform/rms-portal/internal/upstream"
@@ -179,7 +179,7 @@ func NewConfigured(t testing.TB, configure func(*config.Config), seed ...string)
 			w.Connect[env.Name()] = k
 		}
 	}
-	st, _, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "portal.db"), 5*time.Second, Discard())
+	st, _, err := sqlite.Open(context.Background(), sqlitetest.File(t, ""), 5*time.Second, Discard())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/platform/confluent"
 	"github.com/edh-platform/rms-portal/internal/portal/metric"
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 )
 
 // TestChartsKeepTheFleetWithinTheMetricsBudget: two replicas (two caches
@@ -31,7 +31,7 @@ import (
 func TestChartsKeepTheFleetWithinTheMetricsBudget(t *testing.T) {
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, _, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "portal.db"), 5*time.Second, log)
+	st, _, err := sqlite.Open(ctx, sqlitetest.File(t, ""), 5*time.Second, log)
 	if err != nil {
 		t.Fatal(err)
 	}

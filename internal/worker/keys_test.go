@@ -4,12 +4,12 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/edh-platform/rms-portal/internal/store/sqlite"
+	"github.com/edh-platform/rms-portal/internal/store/sqlitetest"
 )
 
 type countingExpiry struct{ adopted, expired atomic.Int64 }
@@ -22,7 +22,7 @@ func (c *countingExpiry) Expire(context.Context) (int, error) { c.expired.Add(1)
 // takes over.
 func TestKeySweeperRunsOnOneReplica(t *testing.T) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, _, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "keys.db"), 5*time.Second, quiet)
+	st, _, err := sqlite.Open(context.Background(), sqlitetest.File(t, ""), 5*time.Second, quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
