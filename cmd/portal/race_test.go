@@ -2,6 +2,6 @@
 
 package main
 
-// raceEnabled: the test binary runs with the race detector, and binaries
-// it builds should too (so that they reuse the same build cache).
+// raceEnabled: the test binary runs with the race detector, whose cost
+// the benchmarks would measure.
 const raceEnabled = true
