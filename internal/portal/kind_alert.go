@@ -1,6 +1,7 @@
 package portal
 
-// The alert's actions, with the past tenses that name their CloudEvents (alertKind lists them).
+// The alert's actions, with the past tenses that name their CloudEvents
+// (alertKind lists them).
 var (
 	ActAlertFire    = Action{"alert.fire", "fired"}
 	ActAlertResolve = Action{"alert.resolve", "resolved"}

@@ -1,6 +1,7 @@
 package portal
 
-// The alert channel's actions, with the past tenses that name their CloudEvents (alertChannelKind lists them).
+// The alert channel's actions, with the past tenses that name their CloudEvents
+// (alertChannelKind lists them).
 var (
 	ActAlertChannelCreate = Action{"alert-channel.create", "created"}
 	ActAlertChannelDelete = Action{"alert-channel.delete", "deleted"}

@@ -1,9 +1,11 @@
 package portal
 
-// KindAlertRule is one of the unit's alert rules in the stage.
+// KindAlertRule is how documents name one of the unit's alert rules in
+// the stage.
 const KindAlertRule = "AlertRule"
 
-// The alert rule's actions, with the past tenses that name their CloudEvents (alertRuleKind lists them).
+// The alert rule's actions, with the past tenses that name their CloudEvents
+// (alertRuleKind lists them).
 var (
 	ActAlertRuleUpdate  = Action{"alert-rule.update", "updated"}
 	ActAlertRuleDelete  = Action{"alert-rule.delete", "deleted"}

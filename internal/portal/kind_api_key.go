@@ -4,7 +4,8 @@ package portal
 // in documents).
 const KindAPIKey = "APIKey"
 
-// The API key's actions, with the past tenses that name their CloudEvents (apiKeyKind lists them).
+// The API key's actions, with the past tenses that name their CloudEvents
+// (apiKeyKind lists them).
 var (
 	ActAPIKeyCreate = Action{"api-key.create", "created"}
 	ActAPIKeyUpdate = Action{"api-key.update", "updated"}

@@ -1,6 +1,7 @@
 package portal
 
-// The change request's actions, with the past tenses that name their CloudEvents (changeRequestKind lists them).
+// The change request's actions, with the past tenses that name their CloudEvents
+// (changeRequestKind lists them).
 var (
 	ActChangeRequestCreate   = Action{"change-request.create", "created"}
 	ActChangeRequestApprove  = Action{"change-request.approve", "approved"}

@@ -3,7 +3,8 @@ package portal
 // KindConnector is the connector as documents and policies name it.
 const KindConnector = "Connector"
 
-// The connector's actions, with the past tenses that name their CloudEvents (connectorKind lists them).
+// The connector's actions, with the past tenses that name their CloudEvents
+// (connectorKind lists them).
 var (
 	ActConnectorCreate         = Action{"connector.create", "created"}
 	ActConnectorUpdate         = Action{"connector.update", "updated"}

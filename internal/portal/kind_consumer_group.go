@@ -1,6 +1,7 @@
 package portal
 
-// The consumer group's actions, with the past tenses that name their CloudEvents (consumerGroupKind lists them).
+// The consumer group's actions, with the past tenses that name their CloudEvents
+// (consumerGroupKind lists them).
 var (
 	ActConsumerGroupDelete       = Action{"consumer-group.delete", "deleted"}
 	ActConsumerGroupResetOffsets = Action{"consumer-group.reset-offsets", "offsets-reset"}

@@ -1,10 +1,11 @@
 package portal
 
-// KindGrant is access the scope's unit gives another unit of its zone
-// to its topics, as its exports declare it.
+// KindGrant is how documents name access the scope's unit gives another
+// unit of its zone to its topics, as its exports declare it.
 const KindGrant = "Grant"
 
-// The grant's actions, with the past tenses that name their CloudEvents (grantKind lists them).
+// The grant's actions, with the past tenses that name their CloudEvents
+// (grantKind lists them).
 var (
 	ActGrantRequest  = Action{"grant.request", "requested"}
 	ActGrantApprove  = Action{"grant.approve", "approved"}

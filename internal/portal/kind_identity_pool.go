@@ -3,7 +3,8 @@ package portal
 // KindIdentityPool is the identity pool as documents and policies name it.
 const KindIdentityPool = "IdentityPool"
 
-// The identity pool's actions, with the past tenses that name their CloudEvents (identityPoolKind lists them).
+// The identity pool's actions, with the past tenses that name their CloudEvents
+// (identityPoolKind lists them).
 var (
 	ActIdentityPoolCreate = Action{"identity-pool.create", "created"}
 	ActIdentityPoolFilter = Action{"identity-pool.filter", "updated"}

@@ -1,10 +1,11 @@
 package portal
 
-// KindPolicy is a guardrail policy of the scope's landing zone, which
-// only platform admins plan and apply.
+// KindPolicy is how documents name a guardrail policy of the scope's
+// landing zone, which only platform admins plan and apply.
 const KindPolicy = "Policy"
 
-// The policy's actions, with the past tenses that name their CloudEvents (policyKind lists them).
+// The policy's actions, with the past tenses that name their CloudEvents
+// (policyKind lists them).
 var (
 	ActPolicyCreate = Action{"policy.create", "created"}
 	ActPolicyUpdate = Action{"policy.update", "updated"}

@@ -3,7 +3,8 @@ package portal
 // KindSchema is the schema (a subject) as documents and policies name it.
 const KindSchema = "Schema"
 
-// The schema's actions, with the past tenses that name their CloudEvents (schemaKind lists them).
+// The schema's actions, with the past tenses that name their CloudEvents
+// (schemaKind lists them).
 var (
 	ActSchemaCreate  = Action{"schema.create", "created"}
 	ActSchemaVersion = Action{"schema.version", "versioned"}

@@ -3,7 +3,8 @@ package portal
 // KindServiceAccount is the service account as documents and policies name it.
 const KindServiceAccount = "ServiceAccount"
 
-// The service account's actions, with the past tenses that name their CloudEvents (serviceAccountKind lists them).
+// The service account's actions, with the past tenses that name their CloudEvents
+// (serviceAccountKind lists them).
 var (
 	ActServiceAccountCreate     = Action{"service-account.create", "created"}
 	ActServiceAccountBulkCreate = Action{"service-account.bulk-create", "bulk-created"}

@@ -5,7 +5,8 @@ import "time"
 // KindTopic is the topic as documents and policies name it.
 const KindTopic = "Topic"
 
-// The topic's actions, with the past tenses that name their CloudEvents (topicKind lists them).
+// The topic's actions, with the past tenses that name their CloudEvents
+// (topicKind lists them).
 var (
 	ActTopicCreate      = Action{"topic.create", "created"}
 	ActTopicUpdate      = Action{"topic.update", "updated"}
