@@ -32,6 +32,28 @@ type Cluster struct {
 	latency atomic.Int64
 	// refuse are topics whose changes the cluster refuses, with what.
 	refuse map[string]error
+	// created, when set, is called after a topic is created (outside the
+	// cluster's lock), so a test can act between two steps of an apply.
+	created func(name string)
+}
+
+// OnCreate has fn called after each topic the cluster creates, one at a
+// time or in a batch.
+func (f *Cluster) OnCreate(fn func(name string)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.created = fn
+}
+
+func (f *Cluster) announce(names ...string) {
+	f.mu.Lock()
+	fn := f.created
+	f.mu.Unlock()
+	if fn != nil {
+		for _, n := range names {
+			fn(n)
+		}
+	}
 }
 
 // Refuse has the cluster refuse every change of a topic's settings or
@@ -155,31 +177,36 @@ func (t *clusterTopic) entries() []platform.ConfigEntry {
 // CreateTopic implements platform.Topics.
 func (f *Cluster) CreateTopic(_ context.Context, s platform.TopicSpec) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.calls++
 	f.writes++
 	if _, ok := f.topics[s.Name]; ok {
+		f.mu.Unlock()
 		return portal.New(portal.AlreadyExists, "topic %s already exists", s.Name)
 	}
 	f.topics[s.Name] = &clusterTopic{partitions: s.Partitions, config: maps.Clone(s.Config)}
+	f.mu.Unlock()
+	f.announce(s.Name)
 	return nil
 }
 
 // CreateTopics implements platform.Topics: one call for all.
 func (f *Cluster) CreateTopics(_ context.Context, specs []platform.TopicSpec) ([]error, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.calls++
 	f.writes++
 	f.batchCreates++
 	out := make([]error, len(specs))
+	var made []string
 	for i, s := range specs {
 		if _, ok := f.topics[s.Name]; ok {
 			out[i] = portal.New(portal.AlreadyExists, "topic %s already exists", s.Name)
 			continue
 		}
 		f.topics[s.Name] = &clusterTopic{partitions: s.Partitions, config: maps.Clone(s.Config)}
+		made = append(made, s.Name)
 	}
+	f.mu.Unlock()
+	f.announce(made...)
 	return out, nil
 }
 
