@@ -35,6 +35,9 @@ func TestAStageSwitchedReadOnlyMidApplyRefusesTheStepsAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(applied.Changes) != 3 {
+		t.Fatalf("the apply's steps:\n%s", changes(applied))
+	}
 	for i, c := range applied.Changes {
 		switch {
 		case i == 0 && c.Outcome != ascode.OutcomeApplied:
