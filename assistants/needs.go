@@ -89,43 +89,9 @@ func (n need) allows(o portal.Outlook) bool {
 	return false
 }
 
-// needs are the API's operations by what they need (a test holds the
-// table to the document: no operation without one).
-var needs = map[string]need{
-	"getVersion": anyone, "getMe": anyone,
-
-	"adminArea": zoneAdmin, "adminAudit": zoneAdmin, "exportAudit": zoneAdmin, "adminUpstreams": zoneAdmin, "adminZoneCosts": zoneAdmin,
-	"listAdminUnits": platform, "onboardUnit": platform, "getAdminUnit": platform, "updateAdminUnit": platform, "offboardUnit": platform,
-	"listReadOnly": platform, "setReadOnly": platform, "adminConfig": platform, "adminSessions": platform, "endSession": platform,
-	"previewAccess": platform, "listPolicies": platform, "createPolicy": platform, "testPolicy": platform, "getPolicy": platform,
-	"putPolicy": platform, "deletePolicy": platform, "policyReport": platform, "listBudgets": platform, "setBudget": platform,
-	"listWebhooks": platform, "createWebhook": withheld, "deleteWebhook": platform, "webhookDeliveries": platform,
-
-	"search": reads, "listTopics": reads, "getTopic": reads, "topicImpact": reads, "listCatalog": reads, "getCatalogEntry": reads,
-	"listClassifications": reads, "listGroups": reads, "getGroup": reads, "getClusterMetrics": reads, "getUsage": reads, "getCosts": reads, "getTopicMetrics": reads,
-	"listConnectors": reads, "listConnectorPlugins": reads, "getConnector": reads, "connectorImpact": reads, "listConnectorRestarts": reads,
-	"listAlertRules": reads, "listAlerts": reads, "listAlertChannels": reads, "listSchemas": reads, "subjectImpact": reads,
-	"listSchemaVersions": reads, "checkSchemaCompatibility": reads, "getSchema": reads, "listServiceAccounts": reads,
-	"planResources": reads, "exportResources": reads, "listChangeRequests": reads, "getChangeRequest": reads, "listGrants": reads,
-	"getGrant": reads, "unitBudget": reads, "getBulkServiceAccountJob": reads, "getServiceAccount": reads, "serviceAccountImpact": reads,
-	"serviceAccountUsedBy": reads, "listServiceAccountAPIKeys": reads, "listAPIKeys": reads, "getAPIKey": reads,
-	"listIdentityPools": reads, "testIdentityPoolFilter": reads, "identityPoolImpact": reads, "getIdentityPool": reads,
-
-	"readMessages": records, "produceRecords": produces,
-
-	"createTopic": writes, "replaceTopic": writes, "patchTopic": writes, "deleteTopic": writes, "describeTopic": writes,
-	"deleteGroup": writes, "resetOffsets": writes, "createConnector": writes, "updateConnector": writes, "deleteConnector": writes,
-	"pauseConnector": writes, "resumeConnector": writes, "restartConnector": writes, "setConnectorAutoRestart": writes,
-	"putAlertRule": writes, "deleteAlertRule": writes, "silenceAlertRule": writes, "createAlertChannel": writes,
-	"deleteAlertChannel": writes, "createSchema": writes, "updateSchema": writes, "deleteSchema": writes, "applyResources": writes,
-
-	"fileChangeRequest": requests, "withdrawChangeRequest": requests,
-	"approveChangeRequest": reviews, "rejectChangeRequest": reviews, "listAudit": reviews,
-
-	"requestGrant": grants, "approveGrant": grants, "rejectGrant": grants, "withdrawGrant": grants, "revokeGrant": grants,
-
-	"createServiceAccount": manages, "bulkCreateServiceAccounts": manages, "updateServiceAccount": manages,
-	"deleteServiceAccount": manages, "updateAPIKey": manages, "deleteAPIKey": manages, "createIdentityPool": manages,
-	"updateIdentityPoolFilter": manages, "deleteIdentityPool": manages,
-	"createAPIKey": withheld, "rotateAPIKey": withheld,
+// needNamed reads an operation's need as the API document states it
+// (x-portal-need, declared beside the operation in api/operations).
+var needNamed = map[string]need{
+	"anyone": anyone, "reads": reads, "records": records, "produces": produces, "writes": writes, "requests": requests,
+	"manages": manages, "grants": grants, "reviews": reviews, "zone-admin": zoneAdmin, "platform": platform, "withheld": withheld,
 }

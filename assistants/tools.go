@@ -39,9 +39,9 @@ const confirmArg = "confirm"
 func toolsOf(doc openapi.Document) ([]tool, error) {
 	var out []tool
 	for _, op := range doc.Operations {
-		n, ok := needs[op.ID]
+		n, ok := needNamed[op.Need]
 		if !ok {
-			return nil, fmt.Errorf("operation %s has no need in the assistants' door", op.ID)
+			return nil, fmt.Errorf("operation %s needs %q, which the assistants' door does not know", op.ID, op.Need)
 		}
 		if n == withheld {
 			continue

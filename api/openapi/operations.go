@@ -33,6 +33,8 @@ type Operation struct {
 	Status int
 	// Public operations need no token.
 	Public bool
+	// Need is what calling it takes (x-portal-need: operations.Need).
+	Need string
 }
 
 // Param is one parameter of an operation: in path, query or header.
@@ -103,6 +105,7 @@ func ReadDocument() (Document, error) {
 			op.ID, _ = o["operationId"].(string)
 			op.Summary, _ = o["summary"].(string)
 			op.Description, _ = o["description"].(string)
+			op.Need, _ = o["x-portal-need"].(string)
 			for _, t := range anyList(o["tags"]) {
 				if s, ok := t.(string); ok {
 					op.Tags = append(op.Tags, s)

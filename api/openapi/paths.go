@@ -180,12 +180,16 @@ func (sh shared) operation(op operations.Operation, params []*yaml.Node) (*yaml.
 	add("tags", tags)
 	add("operationId", str(op.ID))
 	add("summary", text(op.Summary))
+	if op.Need == "" {
+		return nil, fmt.Errorf("openapi: %s declares no need (operations.Need)", op.ID)
+	}
 	if op.Doc != "" {
 		add("description", text(op.Doc))
 	}
 	if op.Public {
 		add("security", &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle})
 	}
+	add("x-portal-need", str(string(op.Need)))
 	if len(params) > 0 {
 		add("parameters", &yaml.Node{Kind: yaml.SequenceNode, Content: params})
 	}

@@ -15,7 +15,7 @@ import (
 // rather than writing a document that points nowhere.
 func TestGenerateRefusesWhatTheDocumentHasNot(t *testing.T) {
 	ok := operations.Operation{
-		ID: "getThing", Method: http.MethodGet, Path: "/{bu}/{stage}/thing/{name}", Tags: []string{"topics"}, Summary: "A thing.",
+		ID: "getThing", Method: http.MethodGet, Path: "/{bu}/{stage}/thing/{name}", Tags: []string{"topics"}, Summary: "A thing.", Need: operations.NeedReads,
 		Answers: []operations.Answer{{Status: 200, Doc: "The thing.", Of: wire.TopicDetail{}}},
 		Fails:   []operations.Failure{operations.NotFound},
 	}
@@ -37,6 +37,7 @@ func TestGenerateRefusesWhatTheDocumentHasNot(t *testing.T) {
 		},
 		"two answers of one status": func(o *operations.Operation) { o.Fails = append(o.Fails, "404 NotFound") },
 		"a body of no type":         func(o *operations.Operation) { o.Body = &operations.Body{Required: true} },
+		"no need":                   func(o *operations.Operation) { o.Need = "" },
 	} {
 		op := ok
 		op.Answers = append([]operations.Answer(nil), ok.Answers...)

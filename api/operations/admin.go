@@ -11,6 +11,7 @@ func admin() []Operation {
 	return []Operation{
 		{
 			ID: "adminArea", Method: http.MethodGet, Path: "/admin",
+			Need:    NeedZoneAdmin,
 			Tags:    []string{"admin"},
 			Summary: "What of the admin area you may use.",
 			Doc: "Platform admins use all of it; a landing zone's Super Admins read\n" +
@@ -21,6 +22,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "listAdminUnits", Method: http.MethodGet, Path: "/admin/business-units",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Every landing zone's business units with groups, clusters and resource counts.",
 			Answers: []Answer{{Status: 200, Doc: "The units.", Of: wire.AdminUnitList{}}},
@@ -28,6 +30,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "onboardUnit", Method: http.MethodPost, Path: "/admin/business-units",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Onboard a business unit into a shared landing zone.",
 			Doc: "The unit is kept in the database and is in force at once on every\n" +
@@ -42,6 +45,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "getAdminUnit", Method: http.MethodGet, Path: "/admin/business-unit/{id}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "One business unit.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string, example: billing}"}},
@@ -50,6 +54,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "updateAdminUnit", Method: http.MethodPut, Path: "/admin/business-unit/{id}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Replace an onboarded unit's groups.",
 			Doc:     "Units of the configuration file are changed there (409). Audited before and after.",
@@ -60,6 +65,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "offboardUnit", Method: http.MethodDelete, Path: "/admin/business-unit/{id}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Offboard an onboarded unit.",
 			Doc: "The unit disappears from every selector and role at once. Nothing\n" +
@@ -71,6 +77,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "listReadOnly", Method: http.MethodGet, Path: "/admin/read-only",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Every landing zone's stages, read-only or writable, and why.",
 			Answers: []Answer{{Status: 200, Doc: "The states.", Of: wire.ReadOnlyStateList{}}},
@@ -78,6 +85,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "setReadOnly", Method: http.MethodPut, Path: "/admin/read-only/{landing_zone}/{stage}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Switch one landing zone's stage read-only or writable.",
 			Doc: "Overrides the stage's configured default for that landing zone, with\n" +
@@ -91,6 +99,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "adminAudit", Method: http.MethodGet, Path: "/admin/audit",
+			Need:    NeedZoneAdmin,
 			Tags:    []string{"admin"},
 			Summary: "The audit trail across units, newest first, paged by key.",
 			Doc:     "Platform admins read everything; a landing zone's Super Admins their zones only.",
@@ -100,6 +109,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "exportAudit", Method: http.MethodGet, Path: "/admin/audit/export",
+			Need:    NeedZoneAdmin,
 			Tags:    []string{"admin"},
 			Summary: "Download the filtered trail as CSV or JSON (at most 100,000 events).",
 			Params:  []Param{{Name: "format", In: "query", Required: true, Schema: "{type: string, enum: [csv, json]}"}, {Name: "landing_zone", In: "query", Schema: "{type: string}"}, {Name: "business_unit", In: "query", Schema: "{type: string}"}, {Name: "stage", In: "query", Schema: "{type: string}"}, {Name: "actor", In: "query", Schema: "{type: string}"}, {Name: "action", In: "query", Schema: "{type: string}"}, {Name: "resource", In: "query", Schema: "{type: string}"}, {Name: "outcome", In: "query", Schema: "{type: string}"}, {Name: "since", In: "query", Schema: "{type: string, format: date-time}"}, {Name: "until", In: "query", Schema: "{type: string, format: date-time}"}},
@@ -108,6 +118,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "adminUpstreams", Method: http.MethodGet, Path: "/admin/upstreams",
+			Need:    NeedZoneAdmin,
 			Tags:    []string{"admin"},
 			Summary: "Each upstream's state, latency, last error and since when.",
 			Doc:     "A landing zone's Super Admins see their zones' clusters and registries.",
@@ -116,6 +127,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "adminZoneCosts", Method: http.MethodGet, Path: "/admin/costs/{landing_zone}",
+			Need:    NeedZoneAdmin,
 			Tags:    []string{"admin", "costs"},
 			Summary: "Every business unit of a landing zone side by side for a month.",
 			Doc: "The units' costs, what no unit used, the organisation's own lines\n" +
@@ -127,6 +139,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "adminConfig", Method: http.MethodGet, Path: "/admin/config",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "The configuration in force, with every secret redacted.",
 			Doc: "The file after environment overrides and defaults, with the business\n" +
@@ -140,6 +153,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "adminSessions", Method: http.MethodGet, Path: "/admin/sessions",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Live browser sessions of a user (by username or subject), or everyone's.",
 			Params:  []Param{{Name: "user", In: "query", Schema: "{type: string, example: carol}"}},
@@ -148,6 +162,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "endSession", Method: http.MethodDelete, Path: "/admin/session/{id}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "End a browser session, on every replica at once (audited).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -156,6 +171,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "previewAccess", Method: http.MethodPost, Path: "/admin/access-preview",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "The access a list of groups, or a token's claims, would give.",
 			Body:    &Body{Of: wire.AccessPreview{}, Required: true},
@@ -164,6 +180,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "listPolicies", Method: http.MethodGet, Path: "/admin/policies",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "The guardrail policies of every landing zone you may read.",
 			Doc:     "Platform admins see every zone's; a landing zone's Super Admins read their zone's.",
@@ -173,6 +190,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "createPolicy", Method: http.MethodPost, Path: "/admin/policies",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Create a policy (platform admins).",
 			Doc: "The expression is type-checked against the kind's declared fields\n" +
@@ -184,6 +202,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "testPolicy", Method: http.MethodPost, Path: "/admin/policies/test",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Judge a sample change with a policy as written (saved or not).",
 			Body:    &Body{Of: wire.PolicyTest{}, Required: true},
@@ -192,6 +211,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "getPolicy", Method: http.MethodGet, Path: "/admin/policy/{id}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "One policy.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string, example: dev-partitions}"}},
@@ -200,6 +220,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "putPolicy", Method: http.MethodPut, Path: "/admin/policy/{id}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Create or replace a policy (platform admins); 201 when created.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string, example: dev-partitions}"}},
@@ -209,6 +230,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "deletePolicy", Method: http.MethodDelete, Path: "/admin/policy/{id}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Delete a policy (platform admins); audited with what it was.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string, example: dev-partitions}"}},
@@ -217,6 +239,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "policyReport", Method: http.MethodGet, Path: "/admin/policy/{id}/report",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "The existing resources in the policy's scope that break it.",
 			Doc: "Each existing resource of the policy's kind in its units and stages\n" +
@@ -229,6 +252,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "listBudgets", Method: http.MethodGet, Path: "/admin/budgets",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Every unit's use against its budgets, and each cluster's partitions against its limit.",
 			Doc: "A cluster's limit comes from `partition_limit` in the configuration,\n" +
@@ -239,6 +263,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "setBudget", Method: http.MethodPut, Path: "/admin/budget/{bu}/{stage}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Set a unit's budget in a stage (platform admins); no limits removes it.",
 			Doc: "A limit below today's use is kept, with a warning: writes that add to\n" +
@@ -250,6 +275,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "listWebhooks", Method: http.MethodGet, Path: "/admin/webhooks",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "The webhooks events are delivered to (platform admins).",
 			Answers: []Answer{{Status: 200, Doc: "The webhooks, without their secrets.", Of: wire.WebhookList{}}},
@@ -257,6 +283,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "createWebhook", Method: http.MethodPost, Path: "/admin/webhooks",
+			Need:    NeedWithheld,
 			Tags:    []string{"admin"},
 			Summary: "Send a landing zone's (or one unit's) events to a URL.",
 			Doc: "Every change, refused write and failed write from then on is POSTed\n" +
@@ -273,6 +300,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "deleteWebhook", Method: http.MethodDelete, Path: "/admin/webhook/{id}",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "Stop sending events to a webhook (its deliveries go too).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -281,6 +309,7 @@ func admin() []Operation {
 		},
 		{
 			ID: "webhookDeliveries", Method: http.MethodGet, Path: "/admin/webhook/{id}/deliveries",
+			Need:    NeedPlatform,
 			Tags:    []string{"admin"},
 			Summary: "A webhook's latest 200 deliveries, newest first.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},

@@ -11,6 +11,7 @@ func alerts() []Operation {
 	return []Operation{
 		{
 			ID: "listAlertRules", Method: http.MethodGet, Path: "/{bu}/{stage}/alert-rules",
+			Need:    NeedReads,
 			Tags:    []string{"alerts"},
 			Summary: "The unit's alert rules in the stage, its own and the platform's defaults it did not replace.",
 			Answers: []Answer{{Status: 200, Doc: "The rules, by name.", Of: wire.AlertRuleList{}}},
@@ -18,6 +19,7 @@ func alerts() []Operation {
 		},
 		{
 			ID: "putAlertRule", Method: http.MethodPut, Path: "/{bu}/{stage}/alert-rule/{name}",
+			Need:    NeedWrites,
 			Tags:    []string{"alerts"},
 			Summary: "Save a rule of the unit (replacing a default of its name).",
 			Doc:     "Developers and up (Admins in read-only stages); audited as alert-rule.update.",
@@ -27,6 +29,7 @@ func alerts() []Operation {
 		},
 		{
 			ID: "deleteAlertRule", Method: http.MethodDelete, Path: "/{bu}/{stage}/alert-rule/{name}",
+			Need:    NeedWrites,
 			Tags:    []string{"alerts"},
 			Summary: "Delete a rule of the unit; a default of its name applies again.",
 			Answers: []Answer{{Status: 204, Doc: "Deleted."}},
@@ -34,6 +37,7 @@ func alerts() []Operation {
 		},
 		{
 			ID: "silenceAlertRule", Method: http.MethodPost, Path: "/{bu}/{stage}/alert-rule/{name}/silence",
+			Need:    NeedWrites,
 			Tags:    []string{"alerts"},
 			Summary: "Silence a rule for a while (its alerts are kept, not told), or end its silence.",
 			Body:    &Body{Of: wire.AlertSilence{}, Required: true},
@@ -42,6 +46,7 @@ func alerts() []Operation {
 		},
 		{
 			ID: "listAlerts", Method: http.MethodGet, Path: "/{bu}/{stage}/alerts",
+			Need:    NeedReads,
 			Tags:    []string{"alerts"},
 			Summary: "The unit's alerts that fired in the stage, firing first, then newest first (at most 200).",
 			Answers: []Answer{{Status: 200, Doc: "The alerts.", Of: wire.AlertList{}}},
@@ -49,6 +54,7 @@ func alerts() []Operation {
 		},
 		{
 			ID: "listAlertChannels", Method: http.MethodGet, Path: "/{bu}/{stage}/alert-channels",
+			Need:    NeedReads,
 			Tags:    []string{"alerts"},
 			Summary: "The unit's alert channels in the stage.",
 			Answers: []Answer{{Status: 200, Doc: "The channels.", Of: wire.AlertChannelList{}}},
@@ -56,6 +62,7 @@ func alerts() []Operation {
 		},
 		{
 			ID: "createAlertChannel", Method: http.MethodPost, Path: "/{bu}/{stage}/alert-channel",
+			Need:    NeedWrites,
 			Tags:    []string{"alerts"},
 			Summary: "Add a channel that takes the stage's alerts of the unit.",
 			Doc:     "The URL is checked as a webhook's (https, no credentials, no internal address). Messages are delivered and retried from the trail's outbox: signed CloudEvents (portal.alert.fired, portal.alert.resolved), a Slack- and Teams-compatible incoming-webhook message ({\"text\": ...}), or Alertmanager's alerts (POST /api/v2/alerts).",
@@ -65,6 +72,7 @@ func alerts() []Operation {
 		},
 		{
 			ID: "deleteAlertChannel", Method: http.MethodDelete, Path: "/{bu}/{stage}/alert-channel/{id}",
+			Need:    NeedWrites,
 			Tags:    []string{"alerts"},
 			Summary: "Remove one of the unit's alert channels.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},

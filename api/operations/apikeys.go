@@ -11,6 +11,7 @@ func apiKeys() []Operation {
 	return []Operation{
 		{
 			ID: "listServiceAccountAPIKeys", Method: http.MethodGet, Path: "/{bu}/{stage}/service-account/{id}/api-keys",
+			Need:    NeedReads,
 			Tags:    []string{"api-keys"},
 			Summary: "A service account's API keys on the stage's cluster and Schema Registry.",
 			Params:  []Param{Ref("account_id"), Ref("page_size"), Ref("page_token"), {Name: "expiring_within", In: "query", Doc: "Only keys that expire within this span: days (7d) or a duration (36h).", Schema: "{type: string, example: 7d}"}},
@@ -19,6 +20,7 @@ func apiKeys() []Operation {
 		},
 		{
 			ID: "createAPIKey", Method: http.MethodPost, Path: "/{bu}/{stage}/service-account/{id}/api-keys",
+			Need:    NeedWithheld,
 			Tags:    []string{"api-keys"},
 			Summary: "Create an API key for the service account; its secret is in this answer only.",
 			Doc: "The key is for the stage's Kafka cluster (`kafka`) or its Schema\n" +
@@ -36,6 +38,7 @@ func apiKeys() []Operation {
 		},
 		{
 			ID: "listAPIKeys", Method: http.MethodGet, Path: "/{bu}/{stage}/api-keys",
+			Need:    NeedReads,
 			Tags:    []string{"api-keys"},
 			Summary: "The unit's API keys (those of its service accounts) on the stage's cluster and Schema Registry.",
 			Doc: "Every role of the unit reads the keys' metadata; no answer but the\n" +
@@ -47,6 +50,7 @@ func apiKeys() []Operation {
 		},
 		{
 			ID: "getAPIKey", Method: http.MethodGet, Path: "/{bu}/{stage}/api-key/{id}",
+			Need:    NeedReads,
 			Tags:    []string{"api-keys"},
 			Summary: "One of the unit's API keys; never its secret.",
 			Params:  []Param{{Name: "id", In: "path", Doc: "The API key's id.", Required: true, Schema: "{type: string, example: ABCDEFGHIJKL2345}"}},
@@ -55,6 +59,7 @@ func apiKeys() []Operation {
 		},
 		{
 			ID: "updateAPIKey", Method: http.MethodPatch, Path: "/{bu}/{stage}/api-key/{id}",
+			Need:    NeedManages,
 			Tags:    []string{"api-keys"},
 			Summary: "Change an API key's description.",
 			Params:  []Param{{Name: "id", In: "path", Doc: "The API key's id.", Required: true, Schema: "{type: string, example: ABCDEFGHIJKL2345}"}},
@@ -64,6 +69,7 @@ func apiKeys() []Operation {
 		},
 		{
 			ID: "deleteAPIKey", Method: http.MethodDelete, Path: "/{bu}/{stage}/api-key/{id}",
+			Need:    NeedManages,
 			Tags:    []string{"api-keys"},
 			Summary: "Delete an API key; clients using it are refused from then.",
 			Params:  []Param{{Name: "id", In: "path", Doc: "The API key's id.", Required: true, Schema: "{type: string, example: ABCDEFGHIJKL2345}"}},
@@ -72,6 +78,7 @@ func apiKeys() []Operation {
 		},
 		{
 			ID: "rotateAPIKey", Method: http.MethodPost, Path: "/{bu}/{stage}/api-key/{id}/rotate",
+			Need:    NeedWithheld,
 			Tags:    []string{"api-keys"},
 			Summary: "Make a new key in place of this one; the old one expires after the overlap.",
 			Doc: "The new key has the same owner, resource and description, and the\n" +

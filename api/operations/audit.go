@@ -11,6 +11,7 @@ func audit() []Operation {
 	return []Operation{
 		{
 			ID: "unitBudget", Method: http.MethodGet, Path: "/{bu}/{stage}/budget",
+			Need:    NeedReads,
 			Tags:    []string{"audit"},
 			Summary: "The unit's use of each budget dimension in the stage, against its limit.",
 			Doc:     "Every role of the unit may read it. A dimension without a limit has `limit` null.",
@@ -19,6 +20,7 @@ func audit() []Operation {
 		},
 		{
 			ID: "listAudit", Method: http.MethodGet, Path: "/{bu}/{stage}/audit",
+			Need:    NeedReviews,
 			Tags:    []string{"audit"},
 			Summary: "The unit's audit trail in a stage, newest first.",
 			Doc: "Every write attempt, allowed or refused: who (with the role their\n" +

@@ -11,6 +11,7 @@ func caller() []Operation {
 	return []Operation{
 		{
 			ID: "getVersion", Method: http.MethodGet, Path: "/version",
+			Need:    NeedAnyone,
 			Tags:    []string{"caller"},
 			Summary: "The running build (no token needed).",
 			Public:  true,
@@ -18,6 +19,7 @@ func caller() []Operation {
 		},
 		{
 			ID: "getMe", Method: http.MethodGet, Path: "/me",
+			Need:    NeedAnyone,
 			Tags:    []string{"caller"},
 			Summary: "The caller, their business units with roles, and the stages.",
 			Answers: []Answer{{Status: 200, Doc: "The caller.", Of: wire.Me{}}},

@@ -11,6 +11,7 @@ func connectors() []Operation {
 	return []Operation{
 		{
 			ID: "listConnectors", Method: http.MethodGet, Path: "/{bu}/{stage}/connectors",
+			Need:    NeedReads,
 			Tags:    []string{"connectors"},
 			Summary: "List the business unit's connectors with their states and task states.",
 			Doc:     "One request upstream (Connect v1 `expand=info,status,id`). Configurations are not listed.",
@@ -20,6 +21,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "listConnectorPlugins", Method: http.MethodGet, Path: "/{bu}/{stage}/connector-plugins",
+			Need:    NeedReads,
 			Tags:    []string{"connectors"},
 			Summary: "List the connector classes offered.",
 			Answers: []Answer{{Status: 200, Doc: "Connector classes.", Of: wire.ConnectorPluginList{}}},
@@ -27,6 +29,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "createConnector", Method: http.MethodPost, Path: "/{bu}/{stage}/connector",
+			Need:    NeedWrites,
 			Tags:    []string{"connectors"},
 			Summary: "Create a connector.",
 			Doc:     "The configuration is checked by the connector plugin first; each problem is reported on its setting (`config.<key>`).",
@@ -36,6 +39,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "getConnector", Method: http.MethodGet, Path: "/{bu}/{stage}/connector/{name}",
+			Need:    NeedReads,
 			Tags:    []string{"connectors"},
 			Summary: "Get a connector with its status and tasks.",
 			Params:  []Param{{Name: "show_config", In: "query", Doc: "Add the configuration, sensitive values masked.", Schema: "{type: boolean, default: false}"}},
@@ -44,6 +48,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "updateConnector", Method: http.MethodPut, Path: "/{bu}/{stage}/connector/{name}",
+			Need:    NeedWrites,
 			Tags:    []string{"connectors"},
 			Summary: "Replace a connector's configuration.",
 			Doc: "`connector.class` cannot change (it defaults to the current class).\n" +
@@ -57,6 +62,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "deleteConnector", Method: http.MethodDelete, Path: "/{bu}/{stage}/connector/{name}",
+			Need:    NeedWrites,
 			Tags:    []string{"connectors"},
 			Summary: "Delete a connector.",
 			Params:  []Param{Ref("if_match")},
@@ -65,6 +71,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "pauseConnector", Method: http.MethodPost, Path: "/{bu}/{stage}/connector/{name}/pause",
+			Need:    NeedWrites,
 			Tags:    []string{"connectors"},
 			Summary: "Pause a connector (asynchronous).",
 			Answers: []Answer{{Status: 202, Ref: "Accepted"}},
@@ -72,6 +79,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "resumeConnector", Method: http.MethodPost, Path: "/{bu}/{stage}/connector/{name}/resume",
+			Need:    NeedWrites,
 			Tags:    []string{"connectors"},
 			Summary: "Resume a paused connector (asynchronous).",
 			Answers: []Answer{{Status: 202, Ref: "Accepted"}},
@@ -79,6 +87,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "restartConnector", Method: http.MethodPost, Path: "/{bu}/{stage}/connector/{name}/restart",
+			Need:    NeedWrites,
 			Tags:    []string{"connectors"},
 			Summary: "Restart a connector and its tasks (asynchronous).",
 			Doc:     "Confluent Cloud restarts the connector and all its tasks together; it has no restart of one task.",
@@ -88,6 +97,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "setConnectorAutoRestart", Method: http.MethodPut, Path: "/{bu}/{stage}/connector/{name}/auto-restart",
+			Need:    NeedWrites,
 			Tags:    []string{"connectors"},
 			Summary: "Turn a connector's auto-restart on (its backoff from the start) or off.",
 			Doc:     "A change of the connector (Developers and up; in read-only stages Admins), audited as connector.set-auto-restart.",
@@ -97,6 +107,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "connectorImpact", Method: http.MethodGet, Path: "/{bu}/{stage}/connector/{name}/impact",
+			Need:    NeedReads,
 			Tags:    []string{"connectors"},
 			Summary: "What deleting the connector would break: the topics it reads or writes, with the groups reading those it writes.",
 			Answers: []Answer{{Status: 200, Doc: "The dependants.", Of: wire.Impact{}}},
@@ -104,6 +115,7 @@ func connectors() []Operation {
 		},
 		{
 			ID: "listConnectorRestarts", Method: http.MethodGet, Path: "/{bu}/{stage}/connector/{name}/restarts",
+			Need:    NeedReads,
 			Tags:    []string{"connectors"},
 			Summary: "The portal's latest restarts of a connector (up to 50), and its giving up, newest first.",
 			Answers: []Answer{{Status: 200, Doc: "The restarts.", Of: wire.RestartList{}}},

@@ -11,6 +11,7 @@ func consumerGroups() []Operation {
 	return []Operation{
 		{
 			ID: "listGroups", Method: http.MethodGet, Path: "/{bu}/{stage}/consumer-groups",
+			Need:    NeedReads,
 			Tags:    []string{"consumer-groups"},
 			Summary: "The unit's consumer groups with state, members and total lag.",
 			Doc: "Groups whose id carries the unit's prefix (`{lz}-{bu}-{stage}-`).\n" +
@@ -23,6 +24,7 @@ func consumerGroups() []Operation {
 		},
 		{
 			ID: "getGroup", Method: http.MethodGet, Path: "/{bu}/{stage}/consumer-group/{id}",
+			Need:    NeedReads,
 			Tags:    []string{"consumer-groups"},
 			Summary: "A group with its members and, per partition, committed offset, end offset and lag.",
 			Params:  []Param{{Name: "id", In: "path", Doc: "The group id or its identifier (without the unit's prefix).", Required: true, Schema: "{type: string, example: billing}"}},
@@ -31,6 +33,7 @@ func consumerGroups() []Operation {
 		},
 		{
 			ID: "deleteGroup", Method: http.MethodDelete, Path: "/{bu}/{stage}/consumer-group/{id}",
+			Need:    NeedWrites,
 			Tags:    []string{"consumer-groups"},
 			Summary: "Delete an empty group (Developer and up; audited).",
 			Params:  []Param{{Name: "id", In: "path", Doc: "The group id or its identifier (without the unit's prefix).", Required: true, Schema: "{type: string, example: billing}"}},
@@ -39,6 +42,7 @@ func consumerGroups() []Operation {
 		},
 		{
 			ID: "resetOffsets", Method: http.MethodPost, Path: "/{bu}/{stage}/consumer-group/{id}/reset-offsets",
+			Need:    NeedWrites,
 			Tags:    []string{"consumer-groups"},
 			Summary: "Move a group's committed offsets on one topic, or all its topics.",
 			Doc: "To the earliest or latest offset, the first record at or after a\n" +

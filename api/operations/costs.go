@@ -11,6 +11,7 @@ func costs() []Operation {
 	return []Operation{
 		{
 			ID: "getUsage", Method: http.MethodGet, Path: "/{bu}/{stage}/usage",
+			Need:    NeedReads,
 			Tags:    []string{"costs"},
 			Summary: "The business unit's usage in a stage, by hour or by day, summed or by topic.",
 			Doc: "Read from the portal's rollups of the Metrics API (never from the\n" +
@@ -22,6 +23,7 @@ func costs() []Operation {
 		},
 		{
 			ID: "getCosts", Method: http.MethodGet, Path: "/{bu}/{stage}/costs",
+			Need:    NeedReads,
 			Tags:    []string{"costs"},
 			Summary: "The business unit's costs in a stage, by day and category, with the month's forecast.",
 			Doc: "Each share of a cost line is `line_amount x unit_use / total_use`,\n" +

@@ -11,6 +11,7 @@ func grants() []Operation {
 	return []Operation{
 		{
 			ID: "listGrants", Method: http.MethodGet, Path: "/{bu}/{stage}/grants",
+			Need:    NeedReads,
 			Tags:    []string{"grants"},
 			Summary: "The grants the unit gave or received in the stage, by topic.",
 			Params:  []Param{{Name: "side", In: "query", Doc: "Only the grants on the unit's topics (given) or those it asked for (received).", Schema: "{type: string, enum: [given, received]}"}, {Name: "state", In: "query", Schema: "{type: string, enum: [requested, active, rejected, withdrawn, revoked, expired, ended, renewed]}"}, {Name: "topic", In: "query", Doc: "Only the grants covering this topic (its full name): who else reads it.", Schema: "{type: string}"}, {Name: "expiring", In: "query", Doc: "Only the active grants that end soon (within the platform's warning period).", Schema: "{type: boolean}"}, Ref("page_size"), Ref("page_token"), Ref("search"), Ref("order")},
@@ -19,6 +20,7 @@ func grants() []Operation {
 		},
 		{
 			ID: "requestGrant", Method: http.MethodPost, Path: "/{bu}/{stage}/grants",
+			Need:    NeedGrants,
 			Tags:    []string{"grants"},
 			Summary: "Ask another unit of the zone for access to its topic (Admins and Super Admins).",
 			Body:    &Body{Of: wire.GrantRequest{}, Required: true},
@@ -27,6 +29,7 @@ func grants() []Operation {
 		},
 		{
 			ID: "getGrant", Method: http.MethodGet, Path: "/{bu}/{stage}/grant/{id}",
+			Need:    NeedReads,
 			Tags:    []string{"grants"},
 			Summary: "One grant the unit gave or received, with its role bindings.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -35,6 +38,7 @@ func grants() []Operation {
 		},
 		{
 			ID: "approveGrant", Method: http.MethodPost, Path: "/{bu}/{stage}/grant/{id}/approve",
+			Need:    NeedGrants,
 			Tags:    []string{"grants"},
 			Summary: "Approve a request on the unit's topic: the role bindings are made (the owner's Admins; never who asked).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -44,6 +48,7 @@ func grants() []Operation {
 		},
 		{
 			ID: "rejectGrant", Method: http.MethodPost, Path: "/{bu}/{stage}/grant/{id}/reject",
+			Need:    NeedGrants,
 			Tags:    []string{"grants"},
 			Summary: "Reject a request on the unit's topic with a comment (the owner's Admins).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -53,6 +58,7 @@ func grants() []Operation {
 		},
 		{
 			ID: "withdrawGrant", Method: http.MethodPost, Path: "/{bu}/{stage}/grant/{id}/withdraw",
+			Need:    NeedGrants,
 			Tags:    []string{"grants"},
 			Summary: "Withdraw the unit's own request (the asking unit's Admins).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -62,6 +68,7 @@ func grants() []Operation {
 		},
 		{
 			ID: "revokeGrant", Method: http.MethodPost, Path: "/{bu}/{stage}/grant/{id}/revoke",
+			Need:    NeedGrants,
 			Tags:    []string{"grants"},
 			Summary: "Revoke an active grant: its role bindings are removed (Admins of either side).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},

@@ -11,6 +11,7 @@ func identityPools() []Operation {
 	return []Operation{
 		{
 			ID: "listIdentityPools", Method: http.MethodGet, Path: "/{bu}/{stage}/identity-pools",
+			Need:    NeedReads,
 			Tags:    []string{"identity-pools"},
 			Summary: "List the business unit's identity pools.",
 			Params:  []Param{Ref("page_size"), Ref("unit"), Ref("page_token"), Ref("search"), Ref("order")},
@@ -19,6 +20,7 @@ func identityPools() []Operation {
 		},
 		{
 			ID: "testIdentityPoolFilter", Method: http.MethodPost, Path: "/{bu}/{stage}/identity-pools/test-filter",
+			Need:    NeedReads,
 			Tags:    []string{"identity-pools"},
 			Summary: "Evaluate a filter against a sample token's claims.",
 			Doc:     "Changes nothing; every role of the business unit may call it. A filter that does not compile is a 400 on `filter`.",
@@ -28,6 +30,7 @@ func identityPools() []Operation {
 		},
 		{
 			ID: "createIdentityPool", Method: http.MethodPost, Path: "/{bu}/{stage}/identity-pool",
+			Need:    NeedManages,
 			Tags:    []string{"identity-pools"},
 			Summary: "Create an identity pool and apply its type's role bindings.",
 			Doc:     "Admins and Super Admins only. The filter is checked before anything is sent upstream.",
@@ -37,6 +40,7 @@ func identityPools() []Operation {
 		},
 		{
 			ID: "identityPoolImpact", Method: http.MethodGet, Path: "/{bu}/{stage}/identity-pool/{id}/impact",
+			Need:    NeedReads,
 			Tags:    []string{"identity-pools"},
 			Summary: "What deleting the pool would break: the grants other units gave it, its role bindings.",
 			Params:  []Param{Ref("pool_id")},
@@ -45,6 +49,7 @@ func identityPools() []Operation {
 		},
 		{
 			ID: "getIdentityPool", Method: http.MethodGet, Path: "/{bu}/{stage}/identity-pool/{id}",
+			Need:    NeedReads,
 			Tags:    []string{"identity-pools"},
 			Summary: "Get an identity pool with its role bindings.",
 			Params:  []Param{Ref("pool_id")},
@@ -53,6 +58,7 @@ func identityPools() []Operation {
 		},
 		{
 			ID: "updateIdentityPoolFilter", Method: http.MethodPatch, Path: "/{bu}/{stage}/identity-pool/{id}",
+			Need:    NeedManages,
 			Tags:    []string{"identity-pools"},
 			Summary: "Change an identity pool's filter.",
 			Params:  []Param{Ref("pool_id"), Ref("if_match")},
@@ -62,6 +68,7 @@ func identityPools() []Operation {
 		},
 		{
 			ID: "deleteIdentityPool", Method: http.MethodDelete, Path: "/{bu}/{stage}/identity-pool/{id}",
+			Need:    NeedManages,
 			Tags:    []string{"identity-pools"},
 			Summary: "Delete an identity pool and its role bindings.",
 			Doc:     "While other units' grants are given to the pool, the delete needs confirm and reason (409 otherwise); the delete then ends those grants first (their bindings removed, each grant recorded ended with its own audit event naming the delete).",

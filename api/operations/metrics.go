@@ -11,6 +11,7 @@ func metrics() []Operation {
 	return []Operation{
 		{
 			ID: "getClusterMetrics", Method: http.MethodGet, Path: "/{bu}/{stage}/metrics",
+			Need:    NeedReads,
 			Tags:    []string{"metrics"},
 			Summary: "The cluster's topics and partitions, and charts of the business unit's throughput, storage and lag.",
 			Doc: "Counts come from the cluster; the charts come from the Confluent\n" +
@@ -26,6 +27,7 @@ func metrics() []Operation {
 		},
 		{
 			ID: "getTopicMetrics", Method: http.MethodGet, Path: "/{bu}/{stage}/topic/{name}/metrics",
+			Need:    NeedReads,
 			Tags:    []string{"metrics"},
 			Summary: "A topic's partitions with offsets, message counts, growth samples and charts.",
 			Doc: "Asking for a topic's metrics makes the portal sample its offsets for\n" +

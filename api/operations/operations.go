@@ -21,6 +21,10 @@ type Operation struct {
 	Doc string
 	// Public operations need no token.
 	Public bool
+	// Need is what a caller must be able to do somewhere for the
+	// assistants' door to offer the operation as a tool (the document's
+	// x-portal-need); the service layer still decides every call.
+	Need Need
 	// Params are its parameters beyond the shared path parameters that its
 	// path names ({bu}, {stage}, {name}, {subject}), which are derived.
 	Params []Param
@@ -97,6 +101,45 @@ const (
 	UnsupportedDocument Failure = "415 Error"
 	Unavailable         Failure = "503 Unavailable"
 	Timeout             Failure = "504 Timeout"
+)
+
+// Need is what calling an operation takes, as the assistants' door
+// reads it: a role's answer in one of the caller's contexts
+// (portal.Outlook).
+type Need string
+
+// The needs.
+const (
+	// NeedAnyone: anyone signed in (the caller, the version).
+	NeedAnyone Need = "anyone"
+	// NeedReads: a role in a unit (lists, details, metrics, plans, checks).
+	NeedReads Need = "reads"
+	// NeedRecords: a stage whose data_access lets the role read records.
+	NeedRecords Need = "records"
+	// NeedProduces: a stage whose produce switch lets the role write records.
+	NeedProduces Need = "produces"
+	// NeedWrites: changing topics, connectors, schemas, groups and alerts
+	// (Developers and up, where the stage lets them).
+	NeedWrites Need = "writes"
+	// NeedRequests: filing (or withdrawing) a change request.
+	NeedRequests Need = "requests"
+	// NeedManages: service accounts, identity pools, their role bindings
+	// and API keys (Admins and up).
+	NeedManages Need = "manages"
+	// NeedGrants: asking another unit for access, and deciding such
+	// requests (Admins and up).
+	NeedGrants Need = "grants"
+	// NeedReviews: deciding change requests, reading the unit's trail
+	// (Admins and up).
+	NeedReviews Need = "reviews"
+	// NeedZoneAdmin: the admin area's views a zone's Super Admin has.
+	NeedZoneAdmin Need = "zone-admin"
+	// NeedPlatform: the platform admins' own operations.
+	NeedPlatform Need = "platform"
+	// NeedWithheld: never a tool, as the answer hands out a secret (a new
+	// API key's, a webhook's), which belongs to a person's screen, not to
+	// an assistant's transcript.
+	NeedWithheld Need = "withheld"
 )
 
 // All is every operation of the API, in the document's order.

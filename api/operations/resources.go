@@ -11,6 +11,7 @@ func resources() []Operation {
 	return []Operation{
 		{
 			ID: "fileChangeRequest", Method: http.MethodPost, Path: "/{bu}/{stage}/change-requests",
+			Need:    NeedRequests,
 			Tags:    []string{"resources"},
 			Summary: "File a document's plan as a change request.",
 			Doc: "The document is planned as a reviewer would make it (your role and\n" +
@@ -27,6 +28,7 @@ func resources() []Operation {
 		},
 		{
 			ID: "listChangeRequests", Method: http.MethodGet, Path: "/{bu}/{stage}/change-requests",
+			Need:    NeedReads,
 			Tags:    []string{"resources"},
 			Summary: "The unit's change requests in the stage, newest first.",
 			Params:  []Param{{Name: "state", In: "query", Schema: "{type: string, enum: [open, applying, applied, partly_applied, rejected, withdrawn, stale, expired]}"}},
@@ -35,6 +37,7 @@ func resources() []Operation {
 		},
 		{
 			ID: "getChangeRequest", Method: http.MethodGet, Path: "/{bu}/{stage}/change-request/{id}",
+			Need:    NeedReads,
 			Tags:    []string{"resources"},
 			Summary: "One change request with its diff (and its outcome once applied).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -43,6 +46,7 @@ func resources() []Operation {
 		},
 		{
 			ID: "approveChangeRequest", Method: http.MethodPost, Path: "/{bu}/{stage}/change-request/{id}/approve",
+			Need:    NeedReviews,
 			Tags:    []string{"resources"},
 			Summary: "Approve: apply exactly the requested plan as you (Admins and Super Admins; never the requester).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -52,6 +56,7 @@ func resources() []Operation {
 		},
 		{
 			ID: "rejectChangeRequest", Method: http.MethodPost, Path: "/{bu}/{stage}/change-request/{id}/reject",
+			Need:    NeedReviews,
 			Tags:    []string{"resources"},
 			Summary: "Reject an open request with a comment (Admins and Super Admins; never the requester).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
@@ -61,6 +66,7 @@ func resources() []Operation {
 		},
 		{
 			ID: "withdrawChangeRequest", Method: http.MethodPost, Path: "/{bu}/{stage}/change-request/{id}/withdraw",
+			Need:    NeedRequests,
 			Tags:    []string{"resources"},
 			Summary: "Withdraw your own open request.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},

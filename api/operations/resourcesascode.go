@@ -11,6 +11,7 @@ func resourcesAsCode() []Operation {
 	return []Operation{
 		{
 			ID: "planResources", Method: http.MethodPost, Path: "/{bu}/{stage}/plan",
+			Need:    NeedReads,
 			Tags:    []string{"resources-as-code"},
 			Summary: "What applying a document would change; changes nothing.",
 			Doc: "Per resource, in the order an apply makes them (topics, schemas,\n" +
@@ -28,6 +29,7 @@ func resourcesAsCode() []Operation {
 		},
 		{
 			ID: "applyResources", Method: http.MethodPost, Path: "/{bu}/{stage}/apply",
+			Need:    NeedWrites,
 			Tags:    []string{"resources-as-code"},
 			Summary: "Apply exactly the reviewed plan.",
 			Doc: "Plans the document again. When a change is refused, nothing changes\n" +
@@ -51,6 +53,7 @@ func resourcesAsCode() []Operation {
 		},
 		{
 			ID: "exportResources", Method: http.MethodPost, Path: "/{bu}/{stage}/export",
+			Need:    NeedReads,
 			Tags:    []string{"resources-as-code"},
 			Summary: "The unit's current resources as a document.",
 			Doc: "Topics (partitions and overridden editable settings), the latest\n" +

@@ -11,6 +11,7 @@ func schemas() []Operation {
 	return []Operation{
 		{
 			ID: "listSchemas", Method: http.MethodGet, Path: "/{bu}/{stage}/schemas",
+			Need:    NeedReads,
 			Tags:    []string{"schemas"},
 			Summary: "List the business unit's subjects, every version or the latest only.",
 			Doc:     "One request upstream. Items are sorted by subject, then version; `search` matches subjects.",
@@ -20,6 +21,7 @@ func schemas() []Operation {
 		},
 		{
 			ID: "createSchema", Method: http.MethodPost, Path: "/{bu}/{stage}/schema",
+			Need:    NeedWrites,
 			Tags:    []string{"schemas"},
 			Summary: "Register the first version of a topic's key or value subject.",
 			Body:    &Body{Of: wire.SchemaCreate{}, Required: true, Example: "{topic: readings, subject_type: value, schema_type: AVRO, schema: '{\"type\":\"record\",\"name\":\"Reading\",\"fields\":[{\"name\":\"id\",\"type\":\"string\"}]}'}"},
@@ -28,6 +30,7 @@ func schemas() []Operation {
 		},
 		{
 			ID: "updateSchema", Method: http.MethodPut, Path: "/{bu}/{stage}/schema/{subject}",
+			Need:    NeedWrites,
 			Tags:    []string{"schemas"},
 			Summary: "Register a new version of a subject.",
 			Doc: "The registry checks compatibility with the subject's level (BACKWARD\n" +
@@ -39,6 +42,7 @@ func schemas() []Operation {
 		},
 		{
 			ID: "subjectImpact", Method: http.MethodGet, Path: "/{bu}/{stage}/schema/{subject}/impact",
+			Need:    NeedReads,
 			Tags:    []string{"schemas"},
 			Summary: "What deleting the subject's versions would break: schemas referencing it, its topic and the groups reading that.",
 			Answers: []Answer{{Status: 200, Doc: "The dependants.", Of: wire.Impact{}}},
@@ -46,6 +50,7 @@ func schemas() []Operation {
 		},
 		{
 			ID: "listSchemaVersions", Method: http.MethodGet, Path: "/{bu}/{stage}/schema/{subject}/versions",
+			Need:    NeedReads,
 			Tags:    []string{"schemas"},
 			Summary: "Every version of a subject with its text, oldest first.",
 			Answers: []Answer{{Status: 200, Doc: "The versions.", Of: wire.SchemaVersionList{}}},
@@ -53,6 +58,7 @@ func schemas() []Operation {
 		},
 		{
 			ID: "checkSchemaCompatibility", Method: http.MethodPost, Path: "/{bu}/{stage}/schema/{subject}/compatibility",
+			Need:    NeedReads,
 			Tags:    []string{"schemas"},
 			Summary: "Check, without registering, whether a schema could be the subject's next version.",
 			Body:    &Body{Of: wire.SchemaUpdate{}, Required: true},
@@ -61,6 +67,7 @@ func schemas() []Operation {
 		},
 		{
 			ID: "getSchema", Method: http.MethodGet, Path: "/{bu}/{stage}/schema/{subject}/{version}",
+			Need:    NeedReads,
 			Tags:    []string{"schemas"},
 			Summary: "Get a version with its schema text, type and references.",
 			Params:  []Param{{Name: "version", In: "path", Doc: "A version number, or `latest`.", Required: true, Schema: "{type: string, example: latest}"}},
@@ -69,6 +76,7 @@ func schemas() []Operation {
 		},
 		{
 			ID: "deleteSchema", Method: http.MethodDelete, Path: "/{bu}/{stage}/schema/{subject}/{version}",
+			Need:    NeedWrites,
 			Tags:    []string{"schemas"},
 			Summary: "Delete a version, softly or (after a soft delete) for good.",
 			Params:  []Param{{Name: "version", In: "path", Doc: "A version number, or `latest`.", Required: true, Schema: "{type: string, example: latest}"}, {Name: "permanent", In: "query", Doc: "Delete for good; the registry allows it only after a soft delete.", Schema: "{type: boolean, default: false}"}},

@@ -11,6 +11,7 @@ func serviceAccounts() []Operation {
 	return []Operation{
 		{
 			ID: "listServiceAccounts", Method: http.MethodGet, Path: "/{bu}/{stage}/service-accounts",
+			Need:    NeedReads,
 			Tags:    []string{"service-accounts"},
 			Summary: "List the business unit's service accounts.",
 			Doc:     "One paged listing upstream; role bindings are only on `GET /service-account/{id}`.",
@@ -20,6 +21,7 @@ func serviceAccounts() []Operation {
 		},
 		{
 			ID: "createServiceAccount", Method: http.MethodPost, Path: "/{bu}/{stage}/service-account",
+			Need:    NeedManages,
 			Tags:    []string{"service-accounts"},
 			Summary: "Create a service account and apply its type's role bindings.",
 			Doc: "The display name is `sa-{lz}-{bu}-{stage}-usr-{identifier}-{type}`.\n" +
@@ -38,6 +40,7 @@ func serviceAccounts() []Operation {
 		},
 		{
 			ID: "bulkCreateServiceAccounts", Method: http.MethodPost, Path: "/{bu}/{stage}/service-accounts/bulk",
+			Need:    NeedManages,
 			Tags:    []string{"service-accounts"},
 			Summary: "Create several service accounts, reporting each.",
 			Doc: "Every item is validated first: if any is invalid nothing is created\n" +
@@ -60,6 +63,7 @@ func serviceAccounts() []Operation {
 		},
 		{
 			ID: "getBulkServiceAccountJob", Method: http.MethodGet, Path: "/{bu}/{stage}/service-accounts/bulk/{job}",
+			Need:    NeedReads,
 			Tags:    []string{"service-accounts"},
 			Summary: "Progress and outcomes of a bulk create.",
 			Doc: "Only whoever started the batch (and platform admins) can read it;\n" +
@@ -73,6 +77,7 @@ func serviceAccounts() []Operation {
 		},
 		{
 			ID: "getServiceAccount", Method: http.MethodGet, Path: "/{bu}/{stage}/service-account/{id}",
+			Need:    NeedReads,
 			Tags:    []string{"service-accounts"},
 			Summary: "Get a service account with its role bindings.",
 			Params:  []Param{Ref("account_id")},
@@ -81,6 +86,7 @@ func serviceAccounts() []Operation {
 		},
 		{
 			ID: "updateServiceAccount", Method: http.MethodPatch, Path: "/{bu}/{stage}/service-account/{id}",
+			Need:    NeedManages,
 			Tags:    []string{"service-accounts"},
 			Summary: "Change a service account's description.",
 			Params:  []Param{Ref("account_id")},
@@ -90,6 +96,7 @@ func serviceAccounts() []Operation {
 		},
 		{
 			ID: "deleteServiceAccount", Method: http.MethodDelete, Path: "/{bu}/{stage}/service-account/{id}",
+			Need:    NeedManages,
 			Tags:    []string{"service-accounts"},
 			Summary: "Delete a service account with its role bindings (and its API keys, when asked).",
 			Doc: "An account that owns API keys is not deleted (409 `CONFLICT`, naming\n" +
@@ -106,6 +113,7 @@ func serviceAccounts() []Operation {
 		},
 		{
 			ID: "serviceAccountImpact", Method: http.MethodGet, Path: "/{bu}/{stage}/service-account/{id}/impact",
+			Need:    NeedReads,
 			Tags:    []string{"service-accounts"},
 			Summary: "What deleting the account would break: its API keys, the grants other units gave it, its role bindings.",
 			Params:  []Param{Ref("account_id")},
@@ -114,6 +122,7 @@ func serviceAccounts() []Operation {
 		},
 		{
 			ID: "serviceAccountUsedBy", Method: http.MethodGet, Path: "/{bu}/{stage}/service-account/{id}/used-by",
+			Need:    NeedReads,
 			Tags:    []string{"service-accounts"},
 			Summary: "What uses a service account.",
 			Doc:     "The connectors that run as the account (`kafka.auth.mode` SERVICE_ACCOUNT). Connectors that use one of its API keys cannot be told, as Confluent Cloud hides `kafka.api.key`.",

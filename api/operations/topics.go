@@ -11,6 +11,7 @@ func topics() []Operation {
 	return []Operation{
 		{
 			ID: "search", Method: http.MethodGet, Path: "/{bu}/{stage}/search",
+			Need:    NeedReads,
 			Tags:    []string{"topics"},
 			Summary: "Find the business unit's resources by name, across kinds.",
 			Doc: "Up to five topics, consumer groups, connectors, schema subjects,\n" +
@@ -25,6 +26,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "listTopics", Method: http.MethodGet, Path: "/{bu}/{stage}/topics",
+			Need:    NeedReads,
 			Tags:    []string{"topics"},
 			Summary: "List the business unit's topics.",
 			Doc: "One metadata request upstream, whatever the number of topics. A Super\n" +
@@ -40,6 +42,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "createTopic", Method: http.MethodPost, Path: "/{bu}/{stage}/topic",
+			Need:    NeedWrites,
 			Tags:    []string{"topics"},
 			Summary: "Create a topic.",
 			Doc:     "Developers and up; in a read-only stage, Admins and Super Admins only.",
@@ -49,6 +52,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "getTopic", Method: http.MethodGet, Path: "/{bu}/{stage}/topic/{name}",
+			Need:    NeedReads,
 			Tags:    []string{"topics"},
 			Summary: "Get a topic with its configuration overrides.",
 			Params:  []Param{{Name: "include_defaults", In: "query", Doc: "Also return every inherited setting under `defaults`.", Schema: "{type: boolean, default: false}"}},
@@ -57,6 +61,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "replaceTopic", Method: http.MethodPut, Path: "/{bu}/{stage}/topic/{name}",
+			Need:    NeedWrites,
 			Tags:    []string{"topics"},
 			Summary: "Set a topic's desired state.",
 			Doc: "`partitions_count` and `config` are both required. `config` is the full\n" +
@@ -71,6 +76,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "patchTopic", Method: http.MethodPatch, Path: "/{bu}/{stage}/topic/{name}",
+			Need:    NeedWrites,
 			Tags:    []string{"topics"},
 			Summary: "Change some settings or raise the partition count.",
 			Doc:     "Given settings are set, settings given as `null` are reset, others are kept.",
@@ -81,6 +87,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "deleteTopic", Method: http.MethodDelete, Path: "/{bu}/{stage}/topic/{name}",
+			Need:    NeedWrites,
 			Tags:    []string{"topics"},
 			Summary: "Delete a topic and its data.",
 			Doc:     "A topic with live dependants (consumer groups with members or records left to read, other units' grants, connectors naming it) is refused for Developers (403) and, for Admins, needs confirm (its name) and a reason (409 otherwise); every dependant is a problem of the error record (field dependants). A forced delete is audited with its dependants and reason. The delete ends the grants on the topic first (their role bindings removed, each grant recorded ended with its own audit event naming the delete; a request on it is closed), so that a topic made again under the name gives no other unit access; a grant whose bindings cannot be removed stops the delete. With dry_run=true nothing is deleted: the answer is the impact (as GET .../impact).",
@@ -90,6 +97,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "topicImpact", Method: http.MethodGet, Path: "/{bu}/{stage}/topic/{name}/impact",
+			Need:    NeedReads,
 			Tags:    []string{"topics"},
 			Summary: "What deleting the topic would break.",
 			Doc:     "Consumer groups that read it (by unit, with members and lag), other units' grants on it, connectors naming it, its subjects; live dependants make a delete need an Admin, its name and a reason.",
@@ -98,6 +106,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "readMessages", Method: http.MethodGet, Path: "/{bu}/{stage}/topic/{name}/messages",
+			Need:    NeedRecords,
 			Tags:    []string{"topics"},
 			Summary: "Read a topic's records, decoded.",
 			Doc: "The latest `limit` records (newest first), or `limit` records from an\n" +
@@ -118,6 +127,7 @@ func topics() []Operation {
 		},
 		{
 			ID: "produceRecords", Method: http.MethodPost, Path: "/{bu}/{stage}/topic/{name}/records",
+			Need:    NeedProduces,
 			Tags:    []string{"topics"},
 			Summary: "Write records to a topic by hand.",
 			Doc: "Writes up to 1,000 records (1 MiB of keys, values and headers) in\n" +
