@@ -314,6 +314,7 @@ helm-lint:
 docs:
 	$(GO) test ./internal/config -run OperationsDoc -count=1 -update
 	$(GO) test ./internal/wire -run ComponentsAreGenerated -count=1 -update
+	$(GO) test ./api -run '^TestHandlersAreGenerated$$' -count=1 -update
 	$(GO) run ./cmd/mkapidoc api/openapi/openapi.yaml internal/document/schemas
 	$(GO) test ./client -run OperationsAreGenerated -count=1 -update
 	$(GO) test ./tfprovider -run RegistryDocsAreGenerated -count=1 -update

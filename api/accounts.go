@@ -14,7 +14,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-func (a *API) listAccounts(c echo.Context) error {
+func (a *API) listServiceAccounts(c echo.Context) error {
 	q, err := listQuery(c)
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func (a *API) listAccounts(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (a *API) getAccount(c echo.Context) error {
+func (a *API) getServiceAccount(c echo.Context) error {
 	s, err := a.Accounts.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func accountIn(r wire.ServiceAccountCreate) iam.NewServiceAccount {
 	return iam.NewServiceAccount{Name: r.Name, Type: r.Type, Description: r.Description}
 }
 
-func (a *API) createAccount(c echo.Context) error {
+func (a *API) createServiceAccount(c echo.Context) error {
 	var in wire.ServiceAccountCreate
 	if err := decode(c, &in); err != nil {
 		return err
@@ -65,7 +65,7 @@ func (a *API) createAccount(c echo.Context) error {
 // bulkCreateAccounts starts a batch and answers 202 with its Location at
 // once, before anything is created: a client keeps the job's address
 // whatever happens to the replica that took the request.
-func (a *API) bulkCreateAccounts(c echo.Context) error {
+func (a *API) bulkCreateServiceAccounts(c echo.Context) error {
 	var in wire.BulkCreate
 	if err := decode(c, &in); err != nil {
 		return err
@@ -84,7 +84,7 @@ func (a *API) bulkCreateAccounts(c echo.Context) error {
 }
 
 // bulkJob reports a batch's progress; ?wait=5s waits for its end.
-func (a *API) bulkJob(c echo.Context) error {
+func (a *API) getBulkServiceAccountJob(c echo.Context) error {
 	wait, err := durationParam(c, "wait", 30*time.Second)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func (a *API) bulkJob(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.BulkJob(job))
 }
 
-func (a *API) updateAccount(c echo.Context) error {
+func (a *API) updateServiceAccount(c echo.Context) error {
 	var in wire.DescriptionUpdate
 	if err := decode(c, &in); err != nil {
 		return err
@@ -115,7 +115,7 @@ func (a *API) updateAccount(c echo.Context) error {
 // keys in the same action, which is refused otherwise while it has any.
 // With other units' grants given to it, an Admin names it (?confirm=)
 // and gives a reason (?reason=); ?dry_run=true answers its impact.
-func (a *API) deleteAccount(c echo.Context) error {
+func (a *API) deleteServiceAccount(c echo.Context) error {
 	withKeys, err := boolParam(c, "delete_api_keys")
 	if err != nil {
 		return err
@@ -124,7 +124,7 @@ func (a *API) deleteAccount(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return a.accountImpact(c)
+		return a.serviceAccountImpact(c)
 	}
 	opt := portal.DeleteOptions{WithKeys: withKeys, Confirm: c.QueryParam("confirm"), Reason: c.QueryParam("reason")}
 	d, err := a.Accounts.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), opt)
@@ -139,7 +139,7 @@ func (a *API) deleteAccount(c echo.Context) error {
 }
 
 // accountUse lists what uses an account.
-func (a *API) accountUse(c echo.Context) error {
+func (a *API) serviceAccountUsedBy(c echo.Context) error {
 	u, err := a.Accounts.Use(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
@@ -148,7 +148,7 @@ func (a *API) accountUse(c echo.Context) error {
 }
 
 // accountImpact lists what depends on an account.
-func (a *API) accountImpact(c echo.Context) error {
+func (a *API) serviceAccountImpact(c echo.Context) error {
 	im, err := a.Accounts.Impact(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err

@@ -75,7 +75,7 @@ func (a *API) listAlerts(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (a *API) listChannels(c echo.Context) error {
+func (a *API) listAlertChannels(c echo.Context) error {
 	ws, err := a.Channels.Channels(c.Request().Context(), httpserver.ScopeOf(c))
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (a *API) listChannels(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (a *API) createChannel(c echo.Context) error {
+func (a *API) createAlertChannel(c echo.Context) error {
 	var in wire.AlertChannelCreate
 	if err := decode(c, &in); err != nil {
 		return err
@@ -101,7 +101,7 @@ func (a *API) createChannel(c echo.Context) error {
 	return c.JSON(http.StatusCreated, present.Channel(w))
 }
 
-func (a *API) deleteChannel(c echo.Context) error {
+func (a *API) deleteAlertChannel(c echo.Context) error {
 	if err := a.Channels.DeleteChannel(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id")); err != nil {
 		return err
 	}

@@ -35,6 +35,9 @@ func spanParam(c echo.Context, name string) (time.Duration, error) {
 	return d, nil
 }
 
+// listServiceAccountAPIKeys is listAPIKeys of the account in the path.
+func (a *API) listServiceAccountAPIKeys(c echo.Context) error { return a.listAPIKeys(c) }
+
 func (a *API) listAPIKeys(c echo.Context) error {
 	q, err := listQuery(c)
 	if err != nil {

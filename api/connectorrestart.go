@@ -12,7 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-func (a *API) setAutoRestart(c echo.Context) error {
+func (a *API) setConnectorAutoRestart(c echo.Context) error {
 	var in wire.AutoRestartUpdate
 	if err := decode(c, &in); err != nil {
 		return err
@@ -28,7 +28,7 @@ func (a *API) setAutoRestart(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.AutoRestart(ar))
 }
 
-func (a *API) restartHistory(c echo.Context) error {
+func (a *API) listConnectorRestarts(c echo.Context) error {
 	rs, err := a.Connectors.RestartHistory(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"))
 	if err != nil {
 		return err

@@ -109,7 +109,7 @@ func (a *API) getCosts(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (a *API) zoneCosts(c echo.Context) error {
+func (a *API) adminZoneCosts(c echo.Context) error {
 	var month time.Time
 	if m := c.QueryParam("month"); m != "" {
 		t, err := time.Parse("2006-01", m)

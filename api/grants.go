@@ -1,8 +1,10 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
+	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/grant"
 	"github.com/edh-platform/rms-portal/internal/wire"
 
@@ -54,32 +56,26 @@ func (a *API) getGrant(c echo.Context) error {
 }
 
 // grantStep runs one step on a grant with the body's optional comment.
-func (a *API) grantStep(step func(*API, echo.Context, string) (grant.TopicGrant, error)) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		comment, err := decision(c)
-		if err != nil {
-			return err
-		}
-		g, err := step(a, c, comment)
-		if err != nil {
-			return err
-		}
-		return c.JSON(http.StatusOK, present.Grant(g))
+func (a *API) grantStep(c echo.Context, step func(ctx context.Context, scope portal.Scope, id, comment string) (grant.TopicGrant, error)) error {
+	comment, err := decision(c)
+	if err != nil {
+		return err
 	}
+	g, err := step(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, present.Grant(g))
 }
 
-func approveGrant(a *API, c echo.Context, comment string) (grant.TopicGrant, error) {
-	return a.Grants.ApproveGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
-}
+func (a *API) approveGrant(c echo.Context) error { return a.grantStep(c, a.Grants.ApproveGrant) }
 
-func rejectGrant(a *API, c echo.Context, comment string) (grant.TopicGrant, error) {
-	return a.Grants.RejectGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
-}
+func (a *API) rejectGrant(c echo.Context) error { return a.grantStep(c, a.Grants.RejectGrant) }
 
-func revokeGrant(a *API, c echo.Context, comment string) (grant.TopicGrant, error) {
-	return a.Grants.RevokeGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), comment)
-}
+func (a *API) revokeGrant(c echo.Context) error { return a.grantStep(c, a.Grants.RevokeGrant) }
 
-func withdrawGrant(a *API, c echo.Context, _ string) (grant.TopicGrant, error) {
-	return a.Grants.WithdrawGrant(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
+func (a *API) withdrawGrant(c echo.Context) error {
+	return a.grantStep(c, func(ctx context.Context, scope portal.Scope, id, _ string) (grant.TopicGrant, error) {
+		return a.Grants.WithdrawGrant(ctx, scope, id)
+	})
 }

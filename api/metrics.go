@@ -12,7 +12,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/httpserver"
 )
 
-func (a *API) clusterMetrics(c echo.Context) error {
+func (a *API) getClusterMetrics(c echo.Context) error {
 	m, err := a.Metrics.ClusterMetrics(c.Request().Context(), httpserver.ScopeOf(c), c.QueryParam("range"))
 	if err != nil {
 		return err
@@ -22,7 +22,7 @@ func (a *API) clusterMetrics(c echo.Context) error {
 		WholeCluster: m.WholeCluster, Charts: present.Charts(m.Charts)})
 }
 
-func (a *API) topicMetrics(c echo.Context) error {
+func (a *API) getTopicMetrics(c echo.Context) error {
 	m, err := a.Metrics.TopicMetrics(c.Request().Context(), httpserver.ScopeOf(c), c.Param("name"), c.QueryParam("range"))
 	if err != nil {
 		return err

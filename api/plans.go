@@ -50,7 +50,7 @@ func readDocument(c echo.Context) (ascode.Document, error) {
 	return doc, nil
 }
 
-func (a *API) planDocument(c echo.Context) error {
+func (a *API) planResources(c echo.Context) error {
 	doc, err := readDocument(c)
 	if err != nil {
 		return err
@@ -67,7 +67,7 @@ func (a *API) planDocument(c echo.Context) error {
 // budget and the plan before them.
 const applyPatience = 11 * time.Minute
 
-func (a *API) applyDocument(c echo.Context) error {
+func (a *API) applyResources(c echo.Context) error {
 	doc, err := readDocument(c)
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func (a *API) applyDocument(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.Plan(plan))
 }
 
-func (a *API) exportDocument(c echo.Context) error {
+func (a *API) exportResources(c echo.Context) error {
 	doc, err := a.Plans.Export(c.Request().Context(), httpserver.ScopeOf(c))
 	if err != nil {
 		return err

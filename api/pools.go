@@ -13,7 +13,7 @@ import (
 	"github.com/edh-platform/rms-portal/internal/portal"
 )
 
-func (a *API) listPools(c echo.Context) error {
+func (a *API) listIdentityPools(c echo.Context) error {
 	q, err := listQuery(c)
 	if err != nil {
 		return err
@@ -29,7 +29,7 @@ func (a *API) listPools(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (a *API) getPool(c echo.Context) error {
+func (a *API) getIdentityPool(c echo.Context) error {
 	p, err := a.Pools.Get(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func (a *API) getPool(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.Pool(p, true))
 }
 
-func (a *API) createPool(c echo.Context) error {
+func (a *API) createIdentityPool(c echo.Context) error {
 	var in wire.IdentityPoolCreate
 	if err := decode(c, &in); err != nil {
 		return err
@@ -52,7 +52,7 @@ func (a *API) createPool(c echo.Context) error {
 	return c.JSON(http.StatusCreated, present.Pool(p, true))
 }
 
-func (a *API) updatePool(c echo.Context) error {
+func (a *API) updateIdentityPoolFilter(c echo.Context) error {
 	var in wire.IdentityPoolFilterUpdate
 	if err := decode(c, &in); err != nil {
 		return err
@@ -72,12 +72,12 @@ func (a *API) updatePool(c echo.Context) error {
 // deletePool deletes a pool; with other units' grants given to it, an
 // Admin names it (?confirm=) and gives a reason (?reason=); ?dry_run=true
 // answers its impact.
-func (a *API) deletePool(c echo.Context) error {
+func (a *API) deleteIdentityPool(c echo.Context) error {
 	if dry, err := boolParam(c, "dry_run"); err != nil || dry {
 		if err != nil {
 			return err
 		}
-		return a.poolImpact(c)
+		return a.identityPoolImpact(c)
 	}
 	opt := portal.DeleteOptions{IfMatch: ifMatch(c), Confirm: c.QueryParam("confirm"), Reason: c.QueryParam("reason")}
 	if err := a.Pools.Delete(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"), opt); err != nil {
@@ -87,7 +87,7 @@ func (a *API) deletePool(c echo.Context) error {
 }
 
 // poolImpact lists what depends on a pool.
-func (a *API) poolImpact(c echo.Context) error {
+func (a *API) identityPoolImpact(c echo.Context) error {
 	im, err := a.Pools.Impact(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
@@ -95,7 +95,7 @@ func (a *API) poolImpact(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.Impact(im))
 }
 
-func (a *API) testFilter(c echo.Context) error {
+func (a *API) testIdentityPoolFilter(c echo.Context) error {
 	var in wire.FilterTest
 	if err := decode(c, &in); err != nil {
 		return err

@@ -20,7 +20,7 @@ import (
 // produce writes records by hand. The answer gives each record's
 // partition and offset, or why it was not written; written counts those
 // the cluster confirmed.
-func (a *API) produce(c echo.Context) error {
+func (a *API) produceRecords(c echo.Context) error {
 	var in wire.Produce
 	if err := decode(c, &in); err != nil {
 		return err

@@ -13,7 +13,7 @@ import (
 
 // fileRequest files the body's document (JSON or YAML, as a plan takes
 // it) as a change request; ?reason= says why.
-func (a *API) fileRequest(c echo.Context) error {
+func (a *API) fileChangeRequest(c echo.Context) error {
 	doc, err := readDocument(c)
 	if err != nil {
 		return err
@@ -25,7 +25,7 @@ func (a *API) fileRequest(c echo.Context) error {
 	return c.JSON(http.StatusCreated, present.ChangeRequest(r))
 }
 
-func (a *API) listRequests(c echo.Context) error {
+func (a *API) listChangeRequests(c echo.Context) error {
 	list, err := a.Requests.Requests(c.Request().Context(), httpserver.ScopeOf(c), c.QueryParam("state"))
 	if err != nil {
 		return err
@@ -37,7 +37,7 @@ func (a *API) listRequests(c echo.Context) error {
 	return listOf(c, out)
 }
 
-func (a *API) getRequest(c echo.Context) error {
+func (a *API) getChangeRequest(c echo.Context) error {
 	r, err := a.Requests.ChangeRequest(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func decision(c echo.Context) (string, error) {
 	return in.Comment, err
 }
 
-func (a *API) approveRequest(c echo.Context) error {
+func (a *API) approveChangeRequest(c echo.Context) error {
 	comment, err := decision(c)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func (a *API) approveRequest(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.ChangeRequest(r))
 }
 
-func (a *API) rejectRequest(c echo.Context) error {
+func (a *API) rejectChangeRequest(c echo.Context) error {
 	comment, err := decision(c)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func (a *API) rejectRequest(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.ChangeRequest(r))
 }
 
-func (a *API) withdrawRequest(c echo.Context) error {
+func (a *API) withdrawChangeRequest(c echo.Context) error {
 	r, err := a.Requests.Withdraw(c.Request().Context(), httpserver.ScopeOf(c), c.Param("id"))
 	if err != nil {
 		return err

@@ -42,7 +42,7 @@ func (a *API) getSchema(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.Schema(v))
 }
 
-func (a *API) schemaVersions(c echo.Context) error {
+func (a *API) listSchemaVersions(c echo.Context) error {
 	vs, err := a.Schemas.Versions(c.Request().Context(), httpserver.ScopeOf(c), c.Param("subject"))
 	if err != nil {
 		return err
@@ -89,7 +89,7 @@ func (a *API) updateSchema(c echo.Context) error {
 	return c.JSON(http.StatusOK, present.Schema(v))
 }
 
-func (a *API) checkSchema(c echo.Context) error {
+func (a *API) checkSchemaCompatibility(c echo.Context) error {
 	var in wire.SchemaUpdate
 	if err := decode(c, &in); err != nil {
 		return err
