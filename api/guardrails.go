@@ -16,7 +16,7 @@ import (
 
 // policyIn is the policy a create or replace asks for.
 func policyIn(j wire.Policy) policy.Policy {
-	return policy.Policy{ID: j.ID, Zone: j.LandingZone, Description: j.Description, Kind: j.Kind, Units: j.Units, Stages: j.Stages,
+	return policy.Policy{ID: j.ID, Zone: j.LandingZone, Description: j.Description, Kind: string(j.Kind), Units: j.Units, Stages: j.Stages,
 		Operations: j.Operations, Expression: j.Expression, Message: j.Message, Field: j.Field, Action: j.Action}
 }
 

@@ -169,7 +169,7 @@ func mapValue(n *yaml.Node, key string) *yaml.Node {
 // the wire types cannot know (the topic settings the portal edits, from
 // their declarations): make docs fills them in.
 func DocumentTexts() map[string]string {
-	return map[string]string{"TOPIC_SETTINGS": settingsMarkdown()}
+	return map[string]string{"TOPIC_SETTINGS": settingsMarkdown(), "POLICY_KINDS": strings.Join(portal.PolicyKinds(), ",")}
 }
 
 func settingsMarkdown() string {

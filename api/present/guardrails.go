@@ -8,7 +8,7 @@ import (
 
 // Policy is a guardrail policy.
 func Policy(p policy.Policy) wire.Policy {
-	return wire.Policy{ID: p.ID, LandingZone: p.Zone, Description: p.Description, Kind: p.Kind, Units: Strings(p.Units), Stages: Strings(p.Stages),
+	return wire.Policy{ID: p.ID, LandingZone: p.Zone, Description: p.Description, Kind: wire.PolicyKind(p.Kind), Units: Strings(p.Units), Stages: Strings(p.Stages),
 		Operations: Strings(p.Operations), Expression: p.Expression, Message: p.Message, Field: p.Field, Action: p.Action,
 		UpdatedBy: p.UpdatedBy, Updated: Stamp(p.Updated)}
 }

@@ -29,5 +29,6 @@ func notes() map[string]Component {
 		"AutoRestart":      {Doc: "A connector's auto-restart. When on, the portal restarts the connector (or its failed tasks) when it fails: first a minute after the failure was seen, then after twice the last wait, up to an hour (connector_auto_restart in the configuration), until max_restarts restarts have not brought it back (0: no limit); then it gives up (given_up) and says so in an event. A person's pause, resume or restart starts the backoff again. Each restart is audited as the portal's (GET .../restarts)."},
 		"BulkResults":      {Example: "{done: 2, id: 7KQX2M4A, results: [{index: 0, item: {id: sa-1a2b3c, name: sa-edh-shared-scada-dev-usr-billing-app-producer, type: producer}, name: sa-edh-shared-scada-dev-usr-billing-app-producer, outcome: created, status: 201}, {error: {message: service account sa-edh-shared-scada-dev-usr-demo-app-producer already exists (sa-9x8y7z), type: ALREADY_EXISTS}, index: 1, name: demo-app, status: 409}], state: done, total: 2}"},
 		"ProduceRecord":    {Closed: true},
+		"PolicyKind":       {Doc: "A kind a policy may be about.", Enum: []string{"{{POLICY_KINDS}}"}},
 	}
 }

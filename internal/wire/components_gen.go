@@ -102,6 +102,7 @@ func declared() []Component {
 		{Name: "RecordPage", Value: RecordPage{}},
 		{Name: "OffsetResetRequest", Value: OffsetResetRequest{}},
 		{Name: "ConsumerGroupList", Value: ConsumerGroupList{}},
+		{Name: "PolicyKind", Value: *new(PolicyKind)},
 		{Name: "Policy", Value: Policy{}},
 		{Name: "PolicyTest", Value: PolicyTest{}},
 		{Name: "PolicyViolator", Value: PolicyViolator{}},

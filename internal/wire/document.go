@@ -27,6 +27,14 @@ func Document(doc []byte, texts map[string]string) ([]byte, error) {
 		for k, v := range texts {
 			c.Doc = strings.ReplaceAll(c.Doc, "{{"+k+"}}", strings.TrimRight(v, "\n"))
 		}
+		// An enum of one text is that text's comma-separated values.
+		if len(c.Enum) == 1 && strings.HasPrefix(c.Enum[0], "{{") {
+			v, ok := texts[strings.Trim(c.Enum[0], "{}")]
+			if !ok {
+				return nil, fmt.Errorf("wire: %s's values name a text not given: %s", c.Name, c.Enum[0])
+			}
+			c.Enum = strings.Split(v, ",")
+		}
 		if strings.Contains(c.Doc, "{{") {
 			return nil, fmt.Errorf("wire: %s's description names a text not given: %q", c.Name, c.Doc)
 		}

@@ -2,21 +2,25 @@ package wire
 
 import "encoding/json"
 
+// PolicyKind is a kind a policy may be about; the document lists them
+// from the kind table (make docs).
+type PolicyKind string
+
 // Policy is a policy as the API reads and writes it.
 type Policy struct {
-	ID          string   `json:"id" oa:"required" pattern:"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$" example:"dev-partitions"`
-	LandingZone string   `json:"landing_zone" oa:"required" example:"edh-shared"`
-	Description string   `json:"description"`
-	Kind        string   `json:"kind" oa:"required" enum:"Topic,Schema,Connector,ServiceAccount,IdentityPool,APIKey"`
-	Units       []string `json:"business_units" doc:"Empty for every unit of the zone."`
-	Stages      []string `json:"stages" doc:"Empty for every stage."`
-	Operations  []string `json:"operations" enum:"create,update,delete" doc:"Empty for create and update."`
-	Expression  string   `json:"expression" oa:"required" example:"scope.stage != 'dev' || resource.partitions <= 12" doc:"CEL over resource, before, scope, principal and operation; true when a change keeps the rule."`
-	Message     string   `json:"message" oa:"required" example:"at most 12 partitions in dev, not ${resource.partitions}" doc:"${expr} shows a CEL expression's value."`
-	Field       string   `json:"field,omitempty" example:"partitions_count"`
-	Action      string   `json:"action" oa:"required" enum:"enforce,warn,report"`
-	UpdatedBy   string   `json:"updated_by,omitempty" oa:"readonly"`
-	Updated     string   `json:"updated_at,omitempty" oa:"readonly" format:"date-time"`
+	ID          string     `json:"id" oa:"required" pattern:"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$" example:"dev-partitions"`
+	LandingZone string     `json:"landing_zone" oa:"required" example:"edh-shared"`
+	Description string     `json:"description"`
+	Kind        PolicyKind `json:"kind" oa:"required"`
+	Units       []string   `json:"business_units" doc:"Empty for every unit of the zone."`
+	Stages      []string   `json:"stages" doc:"Empty for every stage."`
+	Operations  []string   `json:"operations" enum:"create,update,delete" doc:"Empty for create and update."`
+	Expression  string     `json:"expression" oa:"required" example:"scope.stage != 'dev' || resource.partitions <= 12" doc:"CEL over resource, before, scope, principal and operation; true when a change keeps the rule."`
+	Message     string     `json:"message" oa:"required" example:"at most 12 partitions in dev, not ${resource.partitions}" doc:"${expr} shows a CEL expression's value."`
+	Field       string     `json:"field,omitempty" example:"partitions_count"`
+	Action      string     `json:"action" oa:"required" enum:"enforce,warn,report"`
+	UpdatedBy   string     `json:"updated_by,omitempty" oa:"readonly"`
+	Updated     string     `json:"updated_at,omitempty" oa:"readonly" format:"date-time"`
 }
 
 // PolicyTest is a resource to try a policy on.
