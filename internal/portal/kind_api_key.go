@@ -20,6 +20,16 @@ var apiKeyKind = KindInfo{
 	Plural: "api-keys", Item: "api-key", Readable: true, Aliases: []string{"key", "keys"},
 	Columns: []string{"id", "owner.name", "resource", "state", "description", "expires_at"},
 	Nav:     6, Icon: "key",
-	Policy: KindAPIKey, PolicyFields: "owner, owner_id, resource, description, max_age_hours",
+	Policy: KindAPIKey, PolicyView: (*APIKeyView)(nil),
 	Verbs: []Action{ActAPIKeyCreate, ActAPIKeyUpdate, ActAPIKeyRotate, ActAPIKeyDelete, ActAPIKeyExpire},
+}
+
+// APIKeyView is an API key as policies see it (never its secret).
+type APIKeyView struct {
+	Owner       string `cel:"owner" json:"owner"`
+	OwnerID     string `cel:"owner_id" json:"owner_id"`
+	Resource    string `cel:"resource" json:"resource"`
+	Description string `cel:"description" json:"description"`
+	// MaxAgeHours is the key's lifetime in hours (0: none).
+	MaxAgeHours int `cel:"max_age_hours" json:"max_age_hours"`
 }

@@ -23,7 +23,7 @@ var connectorKind = KindInfo{
 	Plural: "connectors", Item: "connector", Readable: true,
 	Columns: []string{"name", "type", "class", "state"},
 	Nav:     3, Icon: "plug",
-	Decl: (*ConnectorDecl)(nil), Policy: KindConnector, PolicyFields: "name, identifier, class, tasks, topics, config",
+	Decl: (*ConnectorDecl)(nil), Policy: KindConnector, PolicyView: (*ConnectorView)(nil),
 	About: "A fully-managed connector of the unit.",
 	Verbs: []Action{ActConnectorCreate, ActConnectorUpdate, ActConnectorDelete, ActConnectorPause, ActConnectorResume, ActConnectorRestart, ActConnectorAutoRestart, ActConnectorGiveUp, ActConnectorSetAutoRestart},
 }
@@ -45,4 +45,15 @@ type ConnectorDecl struct {
 type SecretRef struct {
 	FromEnv string
 	Value   string
+}
+
+// ConnectorView is a connector as policies see it; secret settings are
+// masked ("********"), so that no message can repeat them.
+type ConnectorView struct {
+	Name       string            `cel:"name" json:"name"`
+	Identifier string            `cel:"identifier" json:"identifier"`
+	Class      string            `cel:"class" json:"class"`
+	Tasks      int               `cel:"tasks" json:"tasks"`
+	Topics     []string          `cel:"topics" json:"topics"`
+	Config     map[string]string `cel:"config" json:"config"`
 }

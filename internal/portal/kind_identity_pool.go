@@ -17,7 +17,7 @@ var identityPoolKind = KindInfo{
 	Plural: "identity-pools", Item: "identity-pool", Readable: true, Aliases: []string{"pool", "pools"},
 	Columns: []string{"id", "name", "type", "filter"},
 	Nav:     7, Icon: "users",
-	Decl: (*PoolDecl)(nil), Policy: KindIdentityPool, PolicyFields: "name, identifier, description, filter, identity_claim",
+	Decl: (*PoolDecl)(nil), Policy: KindIdentityPool, PolicyView: (*IdentityPoolView)(nil),
 	About: "An identity pool of the unit with its type's role bindings.",
 	Verbs: []Action{ActIdentityPoolCreate, ActIdentityPoolFilter, ActIdentityPoolDelete},
 }
@@ -29,4 +29,13 @@ type PoolDecl struct {
 	Type          string `json:"type" yaml:"type" doc:"Selects the role bindings, all scoped to the unit's prefix." enum:"producer,consumer,stream-processor,metrics" oa:"required"`
 	IdentityClaim string `json:"identityClaim,omitempty" yaml:"identityClaim,omitempty" pattern:"^claims(\\.[A-Za-z_][A-Za-z0-9_]*)+$" oa:"default=claims.sub"`
 	Filter        string `json:"filter" yaml:"filter" doc:"A CEL expression over the token's claims." oa:"required"`
+}
+
+// IdentityPoolView is an identity pool as policies see it.
+type IdentityPoolView struct {
+	Name          string `cel:"name" json:"name"`
+	Identifier    string `cel:"identifier" json:"identifier"`
+	Description   string `cel:"description" json:"description"`
+	Filter        string `cel:"filter" json:"filter"`
+	IdentityClaim string `cel:"identity_claim" json:"identity_claim"`
 }

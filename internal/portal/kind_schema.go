@@ -17,7 +17,7 @@ var schemaKind = KindInfo{
 	Plural: "schemas", Item: "schema", Readable: true, Aliases: []string{"subject", "subjects"},
 	Columns: []string{"subject", "version", "id", "schema_type"},
 	Nav:     4, Icon: "document",
-	Decl: (*SchemaDecl)(nil), Policy: KindSchema, PolicyFields: "subject, topic, subject_type, schema_type, compatibility, schema",
+	Decl: (*SchemaDecl)(nil), Policy: KindSchema, PolicyView: (*SchemaView)(nil),
 	About: "A Schema Registry subject of the unit, named <topic>-key or <topic>-value; its latest version is the schema given.",
 	Verbs: []Action{ActSchemaCreate, ActSchemaVersion, ActSchemaDelete},
 }
@@ -40,4 +40,14 @@ type SchemaReference struct {
 	Name    string
 	Subject string
 	Version int
+}
+
+// SchemaView is a subject's new version as policies see it.
+type SchemaView struct {
+	Subject       string `cel:"subject" json:"subject"`
+	Topic         string `cel:"topic" json:"topic"`
+	SubjectType   string `cel:"subject_type" json:"subject_type"`
+	SchemaType    string `cel:"schema_type" json:"schema_type"`
+	Compatibility string `cel:"compatibility" json:"compatibility"`
+	Schema        string `cel:"schema" json:"schema"`
 }

@@ -18,7 +18,7 @@ var serviceAccountKind = KindInfo{
 	Plural: "service-accounts", Item: "service-account", Readable: true, Aliases: []string{"sa"},
 	Columns: []string{"id", "name", "type", "description"},
 	Nav:     5, Icon: "badge",
-	Decl: (*AccountDecl)(nil), Policy: KindServiceAccount, PolicyFields: "name, identifier, description",
+	Decl: (*AccountDecl)(nil), Policy: KindServiceAccount, PolicyView: (*ServiceAccountView)(nil),
 	About: "A service account of the unit with its type's role bindings, and the resources it should have an API key for.",
 	Verbs: []Action{ActServiceAccountCreate, ActServiceAccountBulkCreate, ActServiceAccountUpdate, ActServiceAccountDelete},
 }
@@ -37,4 +37,11 @@ type AccountDecl struct {
 // KeyDecl declares that an account has an API key for a resource.
 type KeyDecl struct {
 	Resource string
+}
+
+// ServiceAccountView is a service account as policies see it.
+type ServiceAccountView struct {
+	Name        string `cel:"name" json:"name"`
+	Identifier  string `cel:"identifier" json:"identifier"`
+	Description string `cel:"description" json:"description"`
 }

@@ -24,7 +24,7 @@ var topicKind = KindInfo{
 	Plural: "topics", Item: "topic", Readable: true,
 	Columns: []string{"name", "partitions_count"},
 	Nav:     1, Icon: "topics",
-	Decl: (*TopicDecl)(nil), Policy: KindTopic, PolicyFields: "name, identifier, partitions, config",
+	Decl: (*TopicDecl)(nil), Policy: KindTopic, PolicyView: (*TopicView)(nil),
 	About: "A Kafka topic of the unit.",
 	Verbs: []Action{ActTopicCreate, ActTopicUpdate, ActTopicConfig, ActTopicPartitions, ActTopicDelete, ActTopicDescribe, ActTopicProduce, ActTopicReadRecords},
 }
@@ -58,4 +58,13 @@ type Classification struct {
 	Write     bool
 	Approvals int
 	Default   bool
+}
+
+// TopicView is a topic as policies see it (resource and before).
+type TopicView struct {
+	// Name is the full name upstream; Identifier the name within the unit.
+	Name       string            `cel:"name" json:"name"`
+	Identifier string            `cel:"identifier" json:"identifier"`
+	Partitions int               `cel:"partitions" json:"partitions"`
+	Config     map[string]string `cel:"config" json:"config"`
 }

@@ -1,6 +1,9 @@
 package portal
 
-import "strings"
+import (
+	"reflect"
+	"strings"
+)
 
 // KindInfo is one resource kind, declared once: how documents, plans and
 // audit actions name it, the segments of its addresses (the same in the
@@ -36,10 +39,11 @@ type KindInfo struct {
 	// resources hold (Resource.Spec: (*TopicDecl)(nil)).
 	Decl any
 	// Policy is the kind as guardrail policies name it ("" when no
-	// policy can be about it); PolicyFields the fields they see of one
-	// (guardrails/rules declares them as a type; a test holds the two
-	// equal).
-	Policy, PolicyFields string
+	// policy can be about it); PolicyView a nil pointer of the type they
+	// see of one, declared beside the kind (its cel tags name the fields:
+	// (*TopicView)(nil)).
+	Policy     string
+	PolicyView any
 	// About says what one is, for a documented kind's published JSON
 	// Schema ("A Kafka topic of the unit.").
 	About string
@@ -100,12 +104,17 @@ func PolicyKinds() []string {
 	return out
 }
 
-// PolicyFields names a kind's fields as policies see them (its
-// KindInfo's PolicyFields).
+// PolicyFields names a kind's fields as policies see them (the cel tags
+// of its KindInfo's PolicyView), "" for a kind no policy is about.
 func PolicyFields(kind string) string {
 	for _, k := range kinds {
-		if k.Policy == kind && kind != "" {
-			return k.PolicyFields
+		if k.Policy == kind && kind != "" && k.PolicyView != nil {
+			t := reflect.TypeOf(k.PolicyView).Elem()
+			names := make([]string, t.NumField())
+			for i := range names {
+				names[i] = t.Field(i).Tag.Get("cel")
+			}
+			return strings.Join(names, ", ")
 		}
 	}
 	return ""

@@ -24,6 +24,9 @@ func TestKindsAreComplete(t *testing.T) {
 			t.Errorf("kind %s has a place in the navigation (%d) without a label or an icon, or another kind's", k.Change, k.Nav)
 		}
 		places[k.Nav] = k.Change
+		if (k.Policy != "") != (k.PolicyView != nil) || k.Policy != "" && strings.Contains(", "+portal.PolicyFields(k.Policy)+",", ", ,") {
+			t.Errorf("kind %s: policies name it %q, and see %T (every field with its cel name)", k.Change, k.Policy, k.PolicyView)
+		}
 		if !kebab.MatchString(k.Change) || !kebab.MatchString(k.Plural) || k.Title == "" || (k.Item != "" && !kebab.MatchString(k.Item)) {
 			t.Errorf("kind %+v is not declared whole", k)
 		}

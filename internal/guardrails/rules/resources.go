@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/edh-platform/rms-portal/internal/portal"
 	"github.com/edh-platform/rms-portal/internal/portal/policy"
@@ -25,6 +24,16 @@ const (
 	KindAPIKey         = portal.KindAPIKey
 )
 
+// The kinds' views, as policies see them (declared beside each kind).
+type (
+	Topic          = portal.TopicView
+	Connector      = portal.ConnectorView
+	Schema         = portal.SchemaView
+	ServiceAccount = portal.ServiceAccountView
+	IdentityPool   = portal.IdentityPoolView
+	APIKey         = portal.APIKeyView
+)
+
 // Kinds lists the kinds a policy may be about.
 func Kinds() []string { return portal.PolicyKinds() }
 
@@ -34,62 +43,6 @@ const (
 	OpUpdate = policy.OpUpdate
 	OpDelete = policy.OpDelete
 )
-
-// Topic is a topic as policies see it (resource and before).
-type Topic struct {
-	// Name is the full name upstream; Identifier the name within the unit.
-	Name       string            `cel:"name" json:"name"`
-	Identifier string            `cel:"identifier" json:"identifier"`
-	Partitions int               `cel:"partitions" json:"partitions"`
-	Config     map[string]string `cel:"config" json:"config"`
-}
-
-// Connector is a connector as policies see it; secret settings are
-// masked ("********"), so that no message can repeat them.
-type Connector struct {
-	Name       string            `cel:"name" json:"name"`
-	Identifier string            `cel:"identifier" json:"identifier"`
-	Class      string            `cel:"class" json:"class"`
-	Tasks      int               `cel:"tasks" json:"tasks"`
-	Topics     []string          `cel:"topics" json:"topics"`
-	Config     map[string]string `cel:"config" json:"config"`
-}
-
-// Schema is a subject's new version as policies see it.
-type Schema struct {
-	Subject       string `cel:"subject" json:"subject"`
-	Topic         string `cel:"topic" json:"topic"`
-	SubjectType   string `cel:"subject_type" json:"subject_type"`
-	SchemaType    string `cel:"schema_type" json:"schema_type"`
-	Compatibility string `cel:"compatibility" json:"compatibility"`
-	Schema        string `cel:"schema" json:"schema"`
-}
-
-// ServiceAccount is a service account as policies see it.
-type ServiceAccount struct {
-	Name        string `cel:"name" json:"name"`
-	Identifier  string `cel:"identifier" json:"identifier"`
-	Description string `cel:"description" json:"description"`
-}
-
-// IdentityPool is an identity pool as policies see it.
-type IdentityPool struct {
-	Name          string `cel:"name" json:"name"`
-	Identifier    string `cel:"identifier" json:"identifier"`
-	Description   string `cel:"description" json:"description"`
-	Filter        string `cel:"filter" json:"filter"`
-	IdentityClaim string `cel:"identity_claim" json:"identity_claim"`
-}
-
-// APIKey is an API key as policies see it (never its secret).
-type APIKey struct {
-	Owner       string `cel:"owner" json:"owner"`
-	OwnerID     string `cel:"owner_id" json:"owner_id"`
-	Resource    string `cel:"resource" json:"resource"`
-	Description string `cel:"description" json:"description"`
-	// MaxAgeHours is the key's lifetime in hours (0: none).
-	MaxAgeHours int `cel:"max_age_hours" json:"max_age_hours"`
-}
 
 // Scope is where a change is made.
 type Scope struct {
@@ -123,21 +76,13 @@ type Change struct {
 	Principal Principal
 }
 
-// Sample is a zero resource of a kind (a pointer), to declare or decode.
+// Sample is a zero resource of a kind (a pointer), to declare or decode:
+// of the type its declaration says policies see (KindInfo.PolicyView).
 func Sample(kind string) (any, error) {
-	switch kind {
-	case KindTopic:
-		return &Topic{}, nil
-	case KindConnector:
-		return &Connector{}, nil
-	case KindSchema:
-		return &Schema{}, nil
-	case KindServiceAccount:
-		return &ServiceAccount{}, nil
-	case KindIdentityPool:
-		return &IdentityPool{}, nil
-	case KindAPIKey:
-		return &APIKey{}, nil
+	for _, k := range portal.KindInfos() {
+		if k.Policy == kind && kind != "" && k.PolicyView != nil {
+			return reflect.New(reflect.TypeOf(k.PolicyView).Elem()).Interface(), nil
+		}
 	}
 	return nil, fmt.Errorf("kind %q is not one of %v", kind, Kinds())
 }
@@ -146,18 +91,7 @@ func Sample(kind string) (any, error) {
 func KnownKind(kind string) bool { return slices.Contains(Kinds(), kind) }
 
 // Fields names a kind's fields as policies see them, for messages.
-func Fields(kind string) string {
-	s, err := Sample(kind)
-	if err != nil {
-		return ""
-	}
-	t := reflect.TypeOf(s).Elem()
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i] = t.Field(i).Tag.Get("cel")
-	}
-	return strings.Join(names, ", ")
-}
+func Fields(kind string) string { return portal.PolicyFields(kind) }
 
 // NewChange is a write of a kind as the guardrails judge it: resource
 // (nil for a delete) and before (nil for a create) are that kind's.

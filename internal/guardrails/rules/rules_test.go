@@ -163,13 +163,3 @@ func TestBudgets(t *testing.T) {
 		t.Fatal(Show(StorageBytes, 3*1024*1024*1024))
 	}
 }
-
-// The doors name each kind's fields from portal.PolicyFields: it must
-// say what the compiler declares.
-func TestPolicyFieldsAreTheDeclarations(t *testing.T) {
-	for _, k := range Kinds() {
-		if got, want := portal.PolicyFields(k), Fields(k); got != want {
-			t.Errorf("%s: portal says %q, the declarations %q", k, got, want)
-		}
-	}
-}
