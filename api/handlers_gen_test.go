@@ -2,16 +2,13 @@ package api
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"go/format"
-	"os"
 	"testing"
 
 	"github.com/edh-platform/rms-portal/api/operations"
+	"github.com/edh-platform/rms-portal/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite handlers_gen.go")
 
 // TestHandlersAreGenerated: handlers_gen.go maps every operation of the
 // table to the API's method of its id's name (make docs rewrites it), so
@@ -30,13 +27,5 @@ func TestHandlersAreGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile("handlers_gen.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if have, err := os.ReadFile("handlers_gen.go"); err != nil || !bytes.Equal(have, src) {
-		t.Fatal("api/handlers_gen.go differs from the operations: run make docs and commit it")
-	}
+	golden.File(t, "handlers_gen.go", src, "the operations")
 }

@@ -2,7 +2,6 @@ package tfprovider
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,9 +16,9 @@ import (
 	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
-)
 
-var update = flag.Bool("update", false, "rewrite docs/terraform")
+	"github.com/edh-platform/rms-portal/internal/golden"
+)
 
 // docsDir is where a provider registry reads the provider's pages (the
 // layout tfplugindocs writes: index.md, resources/, data-sources/).
@@ -34,25 +33,19 @@ const examplesDir = "../examples/terraform"
 // differs from what the schema says fails.
 func TestRegistryDocsAreGenerated(t *testing.T) {
 	pages := registryPages(t)
-	if *update {
+	if golden.Updating() {
 		for _, sub := range []string{"resources", "data-sources"} {
 			_ = os.RemoveAll(filepath.Join(docsDir, sub))
 			if err := os.MkdirAll(filepath.Join(docsDir, sub), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}
-		for name, text := range pages {
-			if err := os.WriteFile(filepath.Join(docsDir, name), []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return
 	}
 	for name, text := range pages {
-		got, err := os.ReadFile(filepath.Join(docsDir, name))
-		if err != nil || string(got) != text {
-			t.Errorf("%s differs from the provider's schema: run make docs (%v)", name, err)
-		}
+		golden.File(t, filepath.Join(docsDir, name), []byte(text), "the provider's schema")
+	}
+	if golden.Updating() {
+		return
 	}
 	for _, sub := range []string{"resources", "data-sources"} {
 		entries, _ := os.ReadDir(filepath.Join(docsDir, sub))

@@ -1,15 +1,14 @@
 package config
 
 import (
-	"flag"
 	"os"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the configuration reference in docs/operations.md")
+	"github.com/edh-platform/rms-portal/internal/golden"
+)
 
 const (
 	docPath  = "../../docs/operations.md"
@@ -116,7 +115,7 @@ func TestOperationsDocHasTheReference(t *testing.T) {
 	if current == strings.TrimSpace(want) {
 		return
 	}
-	if !*update {
+	if !golden.Updating() {
 		t.Fatalf("the configuration reference in %s is stale: run make docs", docPath)
 	}
 	doc = doc[:i+len(refStart)] + "\n" + want + doc[j:]

@@ -2,19 +2,17 @@ package wire
 
 import (
 	"bytes"
-	flagpkg "flag"
 	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flagpkg.Bool("update", false, "write components_gen.go from the package's types")
+	"github.com/edh-platform/rms-portal/internal/golden"
+)
 
 // TestComponentsAreGenerated: components_gen.go lists every exported type
 // of the package, file by file in the order they are declared, so that a
@@ -26,19 +24,7 @@ func TestComponentsAreGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile("components_gen.go", want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile("components_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Error("components_gen.go does not list the package's types as declared: run make docs")
-	}
+	golden.File(t, "components_gen.go", want, "the package's types as declared")
 }
 
 // componentTypes are the package's exported types but Component and the
