@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
@@ -80,7 +81,7 @@ func TestReplicaLifecycle(t *testing.T) {
 	bob, carol := token("bob"), token("carol")
 
 	t.Run("rolling restart under load", func(t *testing.T) {
-		total, failed, first := underLoad(t, lb.url, carol, func() {
+		total, failed, first := underLoad(t, lb.url, carol, 500, func() {
 			for i, p := range []*process{a, b} {
 				p.stop(30 * time.Second)
 				p.start()
@@ -260,18 +261,21 @@ func laterRelease(t *testing.T, path string) {
 
 // underLoad keeps loadWorkers requests in flight through base (half
 // lists, half plans), each sending its next once its last is answered,
-// while during runs, and for a second after; it returns how many were
-// sent, how many failed, and the first failure. The load is closed: the
+// while during runs, and after it until at least atLeast were sent and
+// every worker sent about eight more; it returns how many were sent, how
+// many failed, and the first failure. The load is closed: the
 // replicas are kept as busy as they can be on this machine, however fast
 // it is, and no request waits in a queue that grows because the machine
 // is slower than a fixed rate assumes.
-func underLoad(t *testing.T, base, token string, during func()) (total, failed int64, first string) {
+func underLoad(t *testing.T, base, token string, atLeast int64, during func()) (total, failed int64, first string) {
 	t.Helper()
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	doc := []byte(`{"items": [{"apiVersion": "portal/v1", "kind": "Topic", "metadata": {"name": "load"}, "spec": {"partitions": 1}}]}`)
-	var n, bad atomic.Int64
+	var n, bad, target atomic.Int64
+	target.Store(math.MaxInt64)
 	var firstErr atomic.Value
-	stop := make(chan struct{})
+	stop, reached := make(chan struct{}), make(chan struct{})
+	var once sync.Once
 	var wg sync.WaitGroup
 	for w := range loadWorkers {
 		wg.Go(func() {
@@ -289,7 +293,9 @@ func underLoad(t *testing.T, base, token string, during func()) (total, failed i
 					req.Header.Set("Content-Type", "application/json")
 				}
 				req.Header.Set("Authorization", "Bearer "+token)
-				n.Add(1)
+				if n.Add(1) >= target.Load() {
+					once.Do(func() { close(reached) })
+				}
 				resp, err := client.Do(req)
 				if err == nil {
 					body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
@@ -305,7 +311,12 @@ func underLoad(t *testing.T, base, token string, during func()) (total, failed i
 		})
 	}
 	during()
-	time.Sleep(time.Second)
+	target.Store(max(atLeast, n.Load()+8*loadWorkers))
+	select {
+	case <-reached:
+	case <-time.After(2 * time.Minute):
+		t.Errorf("the load sent %d requests, not %d", n.Load(), target.Load())
+	}
 	close(stop)
 	wg.Wait()
 	if s, ok := firstErr.Load().(string); ok {
