@@ -46,10 +46,13 @@ type shared struct {
 	responses map[string]bool
 	headers   map[string]bool
 	schemas   map[reflect.Type]string
+	// tags are the frame's tags, each with its description.
+	tags map[string]bool
 }
 
 func sharedOf(frame []byte) (shared, error) {
 	var raw struct {
+		Tags       []struct{ Name string } `yaml:"tags"`
 		Components struct {
 			Parameters map[string]struct{ Name, In string } `yaml:"parameters"`
 			Responses  map[string]any                       `yaml:"responses"`
@@ -59,7 +62,11 @@ func sharedOf(frame []byte) (shared, error) {
 	if err := yaml.Unmarshal(frame, &raw); err != nil {
 		return shared{}, fmt.Errorf("openapi: the frame: %w", err)
 	}
-	s := shared{params: raw.Components.Parameters, responses: map[string]bool{}, headers: map[string]bool{}, schemas: map[reflect.Type]string{}}
+	s := shared{params: raw.Components.Parameters, responses: map[string]bool{}, headers: map[string]bool{}, schemas: map[reflect.Type]string{},
+		tags: map[string]bool{}}
+	for _, t := range raw.Tags {
+		s.tags[t.Name] = true
+	}
 	for k := range raw.Components.Responses {
 		s.responses[k] = true
 	}
@@ -175,6 +182,9 @@ func (sh shared) operation(op operations.Operation, params []*yaml.Node) (*yaml.
 	add := func(k string, v *yaml.Node) { n.Content = append(n.Content, str(k), v) }
 	tags := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 	for _, t := range op.Tags {
+		if !sh.tags[t] {
+			return nil, fmt.Errorf("openapi: %s: the tag %s is not among the frame's tags (frame.yaml), which describe each", op.ID, t)
+		}
 		tags.Content = append(tags.Content, str(t))
 	}
 	add("tags", tags)

@@ -38,6 +38,7 @@ func TestGenerateRefusesWhatTheDocumentHasNot(t *testing.T) {
 		"two answers of one status": func(o *operations.Operation) { o.Fails = append(o.Fails, "404 NotFound") },
 		"a body of no type":         func(o *operations.Operation) { o.Body = &operations.Body{Required: true} },
 		"no need":                   func(o *operations.Operation) { o.Need = "" },
+		"an undeclared tag":         func(o *operations.Operation) { o.Tags = []string{"widgets"} },
 	} {
 		op := ok
 		op.Answers = append([]operations.Answer(nil), ok.Answers...)

@@ -6,13 +6,13 @@ import (
 	"github.com/edh-platform/rms-portal/internal/wire"
 )
 
-// resources are the operations of the resources tag.
+// resources are the operations of the change-requests tag.
 func resources() []Operation {
 	return []Operation{
 		{
 			ID: "fileChangeRequest", Method: http.MethodPost, Path: "/{bu}/{stage}/change-requests",
 			Need:    NeedRequests,
-			Tags:    []string{"resources"},
+			Tags:    []string{"change-requests"},
 			Summary: "File a document's plan as a change request.",
 			Doc: "The document is planned as a reviewer would make it (your role and\n" +
 				"the stage's read-only switch are left to the review; validation,\n" +
@@ -29,7 +29,7 @@ func resources() []Operation {
 		{
 			ID: "listChangeRequests", Method: http.MethodGet, Path: "/{bu}/{stage}/change-requests",
 			Need:    NeedReads,
-			Tags:    []string{"resources"},
+			Tags:    []string{"change-requests"},
 			Summary: "The unit's change requests in the stage, newest first.",
 			Params:  []Param{{Name: "state", In: "query", Schema: "{type: string, enum: [open, applying, applied, partly_applied, rejected, withdrawn, stale, expired]}"}},
 			Answers: []Answer{{Status: 200, Doc: "The requests.", Of: wire.ChangeRequestList{}}},
@@ -38,7 +38,7 @@ func resources() []Operation {
 		{
 			ID: "getChangeRequest", Method: http.MethodGet, Path: "/{bu}/{stage}/change-request/{id}",
 			Need:    NeedReads,
-			Tags:    []string{"resources"},
+			Tags:    []string{"change-requests"},
 			Summary: "One change request with its diff (and its outcome once applied).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
 			Answers: []Answer{{Status: 200, Doc: "The request.", Of: wire.ChangeRequest{}}},
@@ -47,7 +47,7 @@ func resources() []Operation {
 		{
 			ID: "approveChangeRequest", Method: http.MethodPost, Path: "/{bu}/{stage}/change-request/{id}/approve",
 			Need:    NeedReviews,
-			Tags:    []string{"resources"},
+			Tags:    []string{"change-requests"},
 			Summary: "Approve: apply exactly the requested plan as you (Admins and Super Admins; never the requester).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
 			Body:    &Body{Of: wire.Decision{}},
@@ -57,7 +57,7 @@ func resources() []Operation {
 		{
 			ID: "rejectChangeRequest", Method: http.MethodPost, Path: "/{bu}/{stage}/change-request/{id}/reject",
 			Need:    NeedReviews,
-			Tags:    []string{"resources"},
+			Tags:    []string{"change-requests"},
 			Summary: "Reject an open request with a comment (Admins and Super Admins; never the requester).",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
 			Body:    &Body{Of: wire.Decision{}},
@@ -67,7 +67,7 @@ func resources() []Operation {
 		{
 			ID: "withdrawChangeRequest", Method: http.MethodPost, Path: "/{bu}/{stage}/change-request/{id}/withdraw",
 			Need:    NeedRequests,
-			Tags:    []string{"resources"},
+			Tags:    []string{"change-requests"},
 			Summary: "Withdraw your own open request.",
 			Params:  []Param{{Name: "id", In: "path", Required: true, Schema: "{type: string}"}},
 			Answers: []Answer{{Status: 200, Doc: "The request as it is now.", Of: wire.ChangeRequest{}}},
