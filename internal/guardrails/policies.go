@@ -257,7 +257,7 @@ func sampleOf(v *portal.Validation, field, kind string, raw json.RawMessage) any
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(s); err != nil {
-		v.Add(portal.Invalid(field, "not a %s as policies see it (%s): %v", kind, rules.Fields(kind), err))
+		v.Add(portal.Invalid(field, "not a %s as policies see it (%s): %v", kind, portal.PolicyFields(kind), err))
 		return nil
 	}
 	return s

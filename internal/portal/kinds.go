@@ -104,18 +104,27 @@ func PolicyKinds() []string {
 	return out
 }
 
-// PolicyFields names a kind's fields as policies see them (the cel tags
-// of its KindInfo's PolicyView), "" for a kind no policy is about.
-func PolicyFields(kind string) string {
+// PolicyView is the type policies see of a kind (its KindInfo's
+// PolicyView), nil for a kind no policy is about.
+func PolicyView(kind string) reflect.Type {
 	for _, k := range kinds {
 		if k.Policy == kind && kind != "" && k.PolicyView != nil {
-			t := reflect.TypeOf(k.PolicyView).Elem()
-			names := make([]string, t.NumField())
-			for i := range names {
-				names[i] = t.Field(i).Tag.Get("cel")
-			}
-			return strings.Join(names, ", ")
+			return reflect.TypeOf(k.PolicyView).Elem()
 		}
 	}
-	return ""
+	return nil
+}
+
+// PolicyFields names a kind's fields as policies see them (the cel tags
+// of its PolicyView), "" for a kind no policy is about.
+func PolicyFields(kind string) string {
+	t := PolicyView(kind)
+	if t == nil {
+		return ""
+	}
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i] = t.Field(i).Tag.Get("cel")
+	}
+	return strings.Join(names, ", ")
 }

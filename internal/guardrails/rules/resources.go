@@ -79,19 +79,14 @@ type Change struct {
 // Sample is a zero resource of a kind (a pointer), to declare or decode:
 // of the type its declaration says policies see (KindInfo.PolicyView).
 func Sample(kind string) (any, error) {
-	for _, k := range portal.KindInfos() {
-		if k.Policy == kind && kind != "" && k.PolicyView != nil {
-			return reflect.New(reflect.TypeOf(k.PolicyView).Elem()).Interface(), nil
-		}
+	if t := portal.PolicyView(kind); t != nil {
+		return reflect.New(t).Interface(), nil
 	}
 	return nil, fmt.Errorf("kind %q is not one of %v", kind, Kinds())
 }
 
 // KnownKind tells whether a policy may be about kind.
 func KnownKind(kind string) bool { return slices.Contains(Kinds(), kind) }
-
-// Fields names a kind's fields as policies see them, for messages.
-func Fields(kind string) string { return portal.PolicyFields(kind) }
 
 // NewChange is a write of a kind as the guardrails judge it: resource
 // (nil for a delete) and before (nil for a create) are that kind's.
